@@ -1,0 +1,39 @@
+# Convenience entry points; CMake does the building.
+#   make run   - install what is missing, build, open gsw
+#   make test  - install what is missing, build twice (GCC Release -Werror;
+#                Clang with AddressSanitizer + UBSan) and run every default test
+JOBS ?= $(shell nproc)
+RELEASE := build/release
+ASAN := build/asan
+export LSAN_OPTIONS := suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0
+export UBSAN_OPTIONS := print_stacktrace=1:halt_on_error=1
+
+.PHONY: deps release asan run test test-release test-asan test-slow bench clean
+
+deps:
+	@tools/install-deps.sh
+
+release: deps
+	cmake -S . -B $(RELEASE) -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_COMPILER=gcc -DGSW_WERROR=ON >/dev/null
+	cmake --build $(RELEASE) -j $(JOBS)
+
+asan: deps
+	cmake -S . -B $(ASAN) -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_COMPILER=clang -DGSW_WERROR=ON -DGSW_SANITIZE=ON >/dev/null
+	cmake --build $(ASAN) -j $(JOBS)
+
+run: release
+	$(RELEASE)/ui/gsw
+
+test-release: release
+	cd $(RELEASE) && ctest --output-on-failure -j $(JOBS) -LE slow
+
+test-asan: asan
+	cd $(ASAN) && ctest --output-on-failure -j $(JOBS) -LE slow
+
+test: test-release test-asan
+
+test-slow: release
+	cd $(RELEASE) && GSW_SLOW=1 ctest --output-on-failure -L slow
+
+clean:
+	rm -rf build

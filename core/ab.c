@@ -1,0 +1,381 @@
+/* Alpha-beta drivers: exact solving by iterated null-window tests (several
+ * threads over one table), per-move analysis, and heuristic iterative
+ * deepening. The exact search itself is in ab_exact.h. */
+#include "core/ab.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define AB_FN ab_exact_generic
+#define AB_OPS (s->v->ops)
+#include "core/ab_exact.h"
+
+double gsw_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+void ab_init(ab_t *s, const gv_t *v, tt_t *tt, const ab_options_t *o)
+{
+    memset(s, 0, sizeof *s);
+    s->v = v;
+    s->tt = tt;
+    s->exact = v->ops->ab_exact_entry ? v->ops->ab_exact_entry : ab_exact_generic;
+    s->etc_plies = getenv("GSW_ETC") ? atoi(getenv("GSW_ETC")) : 12;
+    if (o) {
+        s->node_limit = o->node_limit;
+        s->stop = o->stop;
+        if (o->time_limit_ms > 0) s->deadline_ms = gsw_now_ms() + o->time_limit_ms;
+    }
+}
+
+/* ---- exact solving ---- */
+
+typedef struct ab_job {
+    ab_t s;
+    const void *pos;
+    val_t alpha, beta, result;
+    volatile int *done;         /* first finisher stops the others */
+    volatile int stopflag;
+    pthread_t th;
+} ab_job_t;
+
+static void *ab_job_run(void *arg)
+{
+    ab_job_t *j = arg;
+    j->result = j->s.exact(&j->s, j->pos, j->alpha, j->beta);
+    if (!j->s.aborted) *j->done = 1;
+    return NULL;
+}
+
+/* Combined stop: the user's flag or another thread's finish. */
+typedef struct ab_pool {
+    int n;
+    ab_job_t *jobs;
+    volatile int done;
+} ab_pool_t;
+
+/* One null-window test "value > x?" with every thread; returns the fail-soft
+ * result of a thread that finished (aborted if none did). */
+static val_t ab_test(ab_pool_t *p, ab_t *main, const void *pos, val_t x, int *aborted)
+{
+    if (p->n <= 1) {
+        val_t r = main->exact(main, pos, x, x + 1);
+        *aborted = main->aborted;
+        return r;
+    }
+    p->done = 0;
+    for (int i = 0; i < p->n; i++) {
+        ab_job_t *j = &p->jobs[i];
+        j->s = *main;
+        j->s.nodes = 0;
+        j->s.thread_id = i;
+        j->s.halt = &p->done;
+        j->pos = pos;
+        j->alpha = x;
+        j->beta = x + 1;
+        j->done = &p->done;
+    }
+    /* every thread polls the user's flag (stop) and the pool's (halt) */
+    for (int i = 1; i < p->n; i++) pthread_create(&p->jobs[i].th, NULL, ab_job_run, &p->jobs[i]);
+    ab_job_run(&p->jobs[0]);
+    p->done = 1;
+    for (int i = 1; i < p->n; i++) pthread_join(p->jobs[i].th, NULL);
+    val_t r = x;
+    int ok = 0;
+    for (int i = 0; i < p->n; i++) {
+        main->nodes += p->jobs[i].s.nodes;
+        if (!p->jobs[i].s.aborted && !ok) { r = p->jobs[i].result; ok = 1; }
+    }
+    *aborted = !ok;
+    if (main->stop && *main->stop) *aborted = 1;
+    return r;
+}
+
+static int ab_root_bounds(ab_t *s, const void *pos, val_t *lo, val_t *hi)
+{
+    const game_ops_t *O = s->v->ops;
+    move_t mv[GSW_MAX_MOVES];
+    *lo = -VAL_WIN + 1;
+    *hi = VAL_WIN - 1;
+    if (O->ab_expand) O->ab_expand(s->v, pos, mv, lo, hi);
+    int sym;
+    uint64_t key = O->tt_key ? O->tt_key(s->v, pos, &sym) : O->pos_hash(s->v, pos);
+    tt_hit_t h;
+    if (tt_probe(s->tt, key, &h)) {
+        if (h.lo > *lo) *lo = h.lo;
+        if (h.hi < *hi) *hi = h.hi;
+    }
+    return 0;
+}
+
+/* Where the game bounds its length (draw_plies: at most R plies remain), a
+ * value maps onto a linear scale u: a win in d plies is R + 1 - d, a loss in
+ * d is -(R + 1 - d), a draw 0 (Connect Four's score is about u / 2). Tests
+ * are chosen on that scale, halving toward the extremes first: "a quick win?"
+ * and "a quick loss?" are cheap questions, far cheaper than "a win at all?",
+ * and their answers bound the rest. */
+static int ab_u_lo(val_t v, int R)
+{
+    if (v >= VAL_PROVEN) { int u = R + 1 - (VAL_WIN - v); return u < 1 ? 1 : u; }
+    if (v <= -VAL_PROVEN) { int u = -(R + 1 - (VAL_WIN + v)); return u > -1 ? -1 : u < -R ? -R : u; }
+    return v > 0 ? 1 : 0;
+}
+
+static int ab_u_hi(val_t v, int R)
+{
+    if (v >= VAL_PROVEN) { int u = R + 1 - (VAL_WIN - v); return u < 1 ? 1 : u > R ? R : u; }
+    if (v <= -VAL_PROVEN) { int u = -(R + 1 - (VAL_WIN + v)); return u > -1 ? -1 : u; }
+    return v < 0 ? -1 : 0;
+}
+
+static val_t ab_u_val(int u, int R)
+{
+    if (u > 0) return val_win(R + 1 - u);
+    if (u < 0) return val_loss(R + 1 + u);
+    return VAL_DRAW;
+}
+
+/* Narrow [lo, hi] to the exact value (or to its sign with wdl_only). Each
+ * test strictly narrows the interval, so this ends. */
+static void ab_narrow(ab_pool_t *p, ab_t *s, const void *pos, val_t *lo, val_t *hi,
+                      int wdl_only, int *aborted)
+{
+    const game_ops_t *O = s->v->ops;
+    *aborted = 0;
+    if (O->draw_plies) {
+        int R = O->draw_plies(s->v, pos);
+        int ulo = ab_u_lo(*lo, R), uhi = ab_u_hi(*hi, R);
+        while (ulo < uhi) {
+            if (wdl_only && (ulo > 0 || uhi < 0 || (ulo == 0 && uhi == 0))) break;
+            int med = ulo + (uhi - ulo) / 2;
+            if (med <= 0 && ulo / 2 < med) med = ulo / 2;
+            else if (med >= 0 && uhi / 2 > med) med = uhi / 2;
+            if (wdl_only) med = ulo < 0 && uhi > 0 ? 0 : ulo < 0 ? -1 : 0;
+            val_t x = ab_u_val(med, R);
+            val_t r = ab_test(p, s, pos, x, aborted);
+            if (*aborted) return;
+            if (r <= x) { int u = ab_u_hi(r, R); if (u > med) u = med; if (u < uhi) uhi = u; }
+            else { int u = ab_u_lo(r, R); if (u < med + 1) u = med + 1; if (u > ulo) ulo = u; }
+        }
+        if (uhi < ulo) uhi = ulo;
+        *lo = ab_u_val(ulo, R);
+        *hi = ab_u_val(uhi, R);
+        if (ulo < 0 && uhi > 0) { *lo = ab_u_val(ulo, R); *hi = ab_u_val(uhi, R); }
+        return;
+    }
+    while (*lo < *hi) {
+        if (wdl_only && (*lo > VAL_DRAW || *hi < VAL_DRAW || (*lo >= VAL_DRAW && *hi <= VAL_DRAW)))
+            break;
+        val_t x;
+        if (*lo < VAL_DRAW && *hi > VAL_DRAW) x = VAL_DRAW;          /* a win? */
+        else if (*lo < VAL_DRAW && *hi == VAL_DRAW) x = VAL_DRAW - 1; /* a draw? */
+        else if (*lo == VAL_DRAW) x = VAL_DRAW;
+        else x = *lo + (*hi - *lo) / 2;                              /* how far? */
+        val_t r = ab_test(p, s, pos, x, aborted);
+        if (*aborted) return;
+        if (r <= x) *hi = r < *hi ? r : *hi;
+        else *lo = r > *lo ? r : *lo;
+        if (*hi < *lo) *hi = *lo;   /* cannot happen with a sound search */
+    }
+}
+
+static void ab_pool_init(ab_pool_t *p, int threads)
+{
+    p->n = threads < 1 ? 1 : threads;
+    p->jobs = p->n > 1 ? calloc((size_t)p->n, sizeof *p->jobs) : NULL;
+    if (!p->jobs) p->n = 1;
+}
+
+static int ab_find_best(ab_pool_t *p, ab_t *s, const void *pos, val_t value, move_t *best, int *aborted);
+
+int ab_solve(const gv_t *v, tt_t *tt, const void *pos, const ab_options_t *o,
+             ab_result_t *r, err_t *err)
+{
+    (void)err;
+    memset(r, 0, sizeof *r);
+    r->best = MOVE_NONE;
+    double t0 = gsw_now_ms();
+    ab_t s;
+    ab_init(&s, v, tt, o);
+    val_t tv;
+    if (v->ops->terminal(v, pos, &tv)) {
+        r->lo = r->hi = tv;
+        r->time_ms = gsw_now_ms() - t0;
+        return GSW_OK;
+    }
+    ab_pool_t p;
+    ab_pool_init(&p, o ? o->threads : 1);
+    val_t lo, hi;
+    ab_root_bounds(&s, pos, &lo, &hi);
+    int aborted = 0;
+    ab_narrow(&p, &s, pos, &lo, &hi, o && o->wdl_only, &aborted);
+    if (!aborted && !(o && o->no_best))   /* lo is a lower bound on the best child: some move reaches it */
+        ab_find_best(&p, &s, pos, lo, &r->best, &aborted);
+    free(p.jobs);
+    r->lo = lo;
+    r->hi = hi;
+    r->aborted = aborted;
+    r->nodes = s.nodes;
+    r->time_ms = gsw_now_ms() - t0;
+    return GSW_OK;
+}
+
+/* The first move (in the game's order) whose value reaches `value`. For a
+ * win/draw/loss-only result `value` is a class bound: a win bound (>0), a
+ * draw (0) or a loss (<0) — the move must keep that class. */
+static int ab_find_best(ab_pool_t *p, ab_t *s, const void *pos, val_t value, move_t *best, int *aborted)
+{
+    const game_ops_t *O = s->v->ops;
+    move_t mv[GSW_MAX_MOVES];
+    val_t lo, hi;
+    int n = O->ab_expand ? O->ab_expand(s->v, pos, mv, &lo, &hi) : 0;
+    if (n <= 0) n = O->moves(s->v, pos, mv);
+    GSW_POSBUF child[GSW_MAX_POS];
+    *best = mv[0];
+    for (int i = 0; i < n; i++) {
+        memcpy(child, pos, O->pos_size);
+        O->play(s->v, child, mv[i]);
+        val_t tv;
+        if (O->terminal(s->v, child, &tv)) {
+            if (val_up(tv) >= value) { *best = mv[i]; return 0; }
+            continue;
+        }
+        /* need val_up(c) >= value, i.e. c <= val_down(value) */
+        val_t d = val_down(value);
+        s->ply = 1;
+        val_t c = ab_test(p, s, child, d, aborted);
+        s->ply = 0;
+        if (*aborted) return 0;
+        if (c <= d) { *best = mv[i]; return 0; }
+    }
+    return 0;
+}
+
+int ab_analyze(const gv_t *v, tt_t *tt, const void *pos, const ab_options_t *o,
+               move_t *moves, ab_result_t *vals, err_t *err)
+{
+    const game_ops_t *O = v->ops;
+    int n = O->moves(v, pos, moves);
+    GSW_POSBUF child[GSW_MAX_POS];
+    for (int i = 0; i < n; i++) {
+        memcpy(child, pos, O->pos_size);
+        O->play(v, child, moves[i]);
+        int rc = ab_solve(v, tt, child, o, &vals[i], err);
+        if (rc) return -1;
+        /* from the mover's side */
+        val_t lo = vals[i].lo, hi = vals[i].hi;
+        vals[i].lo = val_up(hi);
+        vals[i].hi = val_up(lo);
+        vals[i].best = moves[i];
+        if (vals[i].aborted) return i + 1;
+    }
+    return n;
+}
+
+/* ---- heuristic search ---- */
+
+static int32_t ab_heur(ab_t *s, const void *pos, int depth, int32_t alpha, int32_t beta,
+                       move_t *pv, int *pvlen)
+{
+    const game_ops_t *O = s->v->ops;
+    const gv_t *v = s->v;
+    s->nodes++;
+    *pvlen = 0;
+    if ((s->nodes & 0x3ff) == 0 && !s->aborted) {
+        if ((s->stop && *s->stop) || (s->halt && *s->halt) || (s->node_limit && s->nodes >= s->node_limit)
+            || (s->deadline_ms > 0 && gsw_now_ms() >= s->deadline_ms))
+            s->aborted = 1;
+    }
+    if (s->aborted) return alpha;
+    val_t tv;
+    if (O->terminal(v, pos, &tv)) return tv;
+    if (depth <= 0 || s->ply >= AB_MAX_PLY - 1) return O->evaluate(v, pos);
+
+    move_t mv[GSW_MAX_MOVES];
+    val_t lo = -VAL_WIN + 1, hi = VAL_WIN - 1;
+    int n;
+    if (O->ab_expand && s->ply > 0) {   /* the root needs its moves for the PV */
+        n = O->ab_expand(v, pos, mv, &lo, &hi);
+        if (lo >= hi) return lo;
+    } else {
+        n = O->moves(v, pos, mv);
+    }
+    if (O->ab_order) O->ab_order(v, pos, mv, n);
+    uint64_t key = O->pos_hash(v, pos);
+    tt_hit_t h;
+    if (tt_probe(s->tt, key, &h) && h.move != MOVE_NONE) {
+        for (int i = 1; i < n; i++)
+            if (mv[i] == h.move) { mv[i] = mv[0]; mv[0] = h.move; break; }
+    }
+    GSW_POSBUF child[GSW_MAX_POS];
+    move_t cpv[64];
+    int cpvlen;
+    int32_t best = -VAL_INF;
+    move_t bestm = MOVE_NONE;
+    s->ply++;
+    for (int i = 0; i < n; i++) {
+        memcpy(child, pos, O->pos_size);
+        O->play(v, child, mv[i]);
+        int32_t sc;
+        if (i == 0) {
+            sc = val_up(ab_heur(s, child, depth - 1, val_down(beta), val_down(alpha), cpv, &cpvlen));
+        } else {   /* null window first (principal variation search) */
+            sc = val_up(ab_heur(s, child, depth - 1, val_down(alpha + 1), val_down(alpha), cpv, &cpvlen));
+            if (sc > alpha && sc < beta && !s->aborted)
+                sc = val_up(ab_heur(s, child, depth - 1, val_down(beta), val_down(alpha), cpv, &cpvlen));
+        }
+        if (s->aborted) break;
+        if (sc > best) {
+            best = sc;
+            bestm = mv[i];
+            if (sc > alpha) {
+                alpha = sc;
+                pv[0] = mv[i];
+                int k = cpvlen < 63 ? cpvlen : 62;
+                memcpy(pv + 1, cpv, (size_t)k * sizeof *pv);
+                *pvlen = k + 1;
+                if (alpha >= beta) break;
+            }
+        }
+    }
+    s->ply--;
+    if (bestm != MOVE_NONE) tt_store(s->tt, key, -VAL_INF + 1, VAL_INF - 1, bestm, depth);
+    return best;
+}
+
+int ab_think(const gv_t *v, tt_t *tt, const void *pos, const ab_options_t *o,
+             ab_result_t *r, err_t *err)
+{
+    memset(r, 0, sizeof *r);
+    r->best = MOVE_NONE;
+    if (!v->ops->evaluate)
+        return err_set(err, GSW_EINPUT, "%s has no heuristic evaluation", v->game->name);
+    double t0 = gsw_now_ms();
+    ab_t s;
+    ab_init(&s, v, tt, o);
+    int maxd = o && o->depth_limit > 0 ? o->depth_limit : 64;
+    for (int d = 1; d <= maxd; d++) {
+        move_t pv[64];
+        int pvlen = 0;
+        int32_t sc = ab_heur(&s, pos, d, -VAL_INF, VAL_INF, pv, &pvlen);
+        if (s.aborted && d > 1) break;
+        r->score = sc;
+        r->depth = d;
+        memcpy(r->pv, pv, sizeof pv);
+        r->pvlen = pvlen;
+        r->best = pvlen ? pv[0] : MOVE_NONE;
+        r->proven = val_is_proven_decisive(sc);
+        if (r->proven) break;
+        if (s.aborted) break;
+    }
+    r->nodes = s.nodes;
+    r->time_ms = gsw_now_ms() - t0;
+    r->aborted = s.aborted;
+    return GSW_OK;
+}

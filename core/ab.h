@@ -1,0 +1,82 @@
+/* Alpha-beta: negamax with a transposition table, fail-soft null-window
+ * searches and move-ordering hooks. Exact mode proves values (win/draw/loss
+ * with distance) by iterated null-window tests; heuristic mode searches to a
+ * depth, time or node limit with iterative deepening and the game's
+ * evaluation. Several threads may share one table (lazy SMP). */
+#ifndef GSW_AB_H
+#define GSW_AB_H
+
+#include <stdint.h>
+
+#include "core/game.h"
+#include "core/tt.h"
+#include "core/value.h"
+
+#define AB_MAX_PLY 1024
+
+typedef struct ab_search ab_t;
+typedef val_t (*ab_exact_fn)(ab_t *s, const void *pos, val_t alpha, val_t beta);
+
+struct ab_search {
+    const gv_t *v;
+    tt_t *tt;
+    uint64_t nodes;
+    uint64_t node_limit;        /* 0: none */
+    double deadline_ms;         /* monotonic ms; 0: none */
+    volatile int *stop;         /* set by the user (a signal): abort */
+    volatile int *halt;         /* set when another thread of a pool finished */
+    int aborted;                /* the search ran out of budget or was stopped */
+    int ply;                    /* distance from the root of this search */
+    int etc_plies;              /* probe children's entries (enhanced transposition
+                                   cutoffs) at plies below this */
+    int thread_id;              /* helpers (>0) vary the move order */
+    ab_exact_fn exact;          /* the exact search for this game */
+};
+
+typedef struct ab_options {
+    size_t hash_mb;             /* table size */
+    int threads;                /* exact solving: threads sharing the table */
+    int wdl_only;               /* exact: win/draw/loss only, not the distance */
+    int no_best;                /* exact: the value only, no best move */
+    uint64_t node_limit;
+    double time_limit_ms;
+    int depth_limit;            /* heuristic mode */
+    volatile int *stop;
+} ab_options_t;
+
+typedef struct ab_result {
+    val_t lo, hi;               /* proven bounds (exact when equal) */
+    move_t best;                /* MOVE_NONE at a finished position */
+    uint64_t nodes;
+    double time_ms;
+    int aborted;                /* budget spent or stopped: lo/hi still valid */
+    /* heuristic mode */
+    int32_t score;              /* heuristic score (or a proven val_t) */
+    int depth;
+    int proven;                 /* heuristic search found a proven value */
+    move_t pv[64];
+    int pvlen;
+} ab_result_t;
+
+/* The generic exact search (indirect calls through v->ops). */
+val_t ab_exact_generic(ab_t *s, const void *pos, val_t alpha, val_t beta);
+
+/* Prepare a search over an existing table. */
+void ab_init(ab_t *s, const gv_t *v, tt_t *tt, const ab_options_t *o);
+
+/* Solve pos exactly (or to win/draw/loss with wdl_only). On budget
+ * exhaustion returns with aborted = 1 and the bounds proven so far. */
+int ab_solve(const gv_t *v, tt_t *tt, const void *pos, const ab_options_t *o,
+             ab_result_t *r, err_t *err);
+/* Exact value of every legal move: vals[i] for moves[i], from the mover's
+ * side (the value of the position after the move, seen by the player who
+ * made it). Returns the number of moves, or -1 on error. */
+int ab_analyze(const gv_t *v, tt_t *tt, const void *pos, const ab_options_t *o,
+               move_t *moves, ab_result_t *vals, err_t *err);
+/* Heuristic search with iterative deepening. */
+int ab_think(const gv_t *v, tt_t *tt, const void *pos, const ab_options_t *o,
+             ab_result_t *r, err_t *err);
+
+double gsw_now_ms(void);
+
+#endif

@@ -1,0 +1,142 @@
+/* The exact alpha-beta search, written once and instantiated per game: a
+ * file defines AB_FN (the function name) and AB_OPS (an expression for the
+ * game_ops_t, a static const object for a specialised copy) and includes this
+ * file. With the ops a compile-time constant the compiler turns the hooks into
+ * direct, inlined calls; core/ab.c instantiates the generic copy.
+ *
+ * Fail-soft negamax over node-relative values (value.h): the game's
+ * ab_expand hook supplies the moves worth trying and bounds on the value,
+ * the table tightens them, and the window is clipped to them. */
+#include <string.h>
+
+#include "core/ab.h"
+#include "core/tt.h"
+
+#ifndef AB_FN
+#error "define AB_FN and AB_OPS before including core/ab_exact.h"
+#endif
+
+static inline int ab_log2u64(uint64_t x) { return x ? 63 - __builtin_clzll(x) : 0; }
+
+val_t AB_FN(ab_t *s, const void *pos, val_t alpha, val_t beta)
+{
+    const game_ops_t *O = (AB_OPS);
+    const gv_t *v = s->v;
+    s->nodes++;
+    if ((s->nodes & 0xfff) == 0 && !s->aborted) {
+        if ((s->stop && *s->stop) || (s->halt && *s->halt) || (s->node_limit && s->nodes >= s->node_limit)
+            || (s->deadline_ms > 0 && gsw_now_ms() >= s->deadline_ms))
+            s->aborted = 1;
+    }
+    if (s->aborted) return alpha;   /* unwinding: the caller discards it */
+
+    val_t tv;
+    if (O->terminal(v, pos, &tv)) return tv;
+
+    move_t mv[GSW_MAX_MOVES];
+    val_t lo = -VAL_WIN + 1, hi = VAL_WIN - 1;
+    int n;
+    if (O->ab_expand) {
+        n = O->ab_expand(v, pos, mv, &lo, &hi);
+        if (lo >= hi) return lo;
+    } else {
+        n = O->moves(v, pos, mv);
+    }
+
+    int sym = 0;
+    uint64_t key = O->tt_key ? O->tt_key(v, pos, &sym) : O->pos_hash(v, pos);
+    tt_hit_t h;
+    h.work = 0;
+    move_t ttmove = MOVE_NONE;
+    if (tt_probe(s->tt, key, &h)) {
+        if (h.lo > lo) lo = h.lo;
+        if (h.hi < hi) hi = h.hi;
+        if (lo >= hi) return lo;
+        if (h.move != MOVE_NONE)
+            ttmove = sym && O->move_sym ? O->move_sym(v, h.move, sym, 1) : h.move;
+    }
+    if (lo >= beta) return lo;
+    if (hi <= alpha) return hi;
+    val_t a0 = alpha > lo ? alpha : lo;
+    val_t b0 = beta < hi ? beta : hi;
+    alpha = a0;
+    beta = b0;
+
+    /* the game's order, then the table move first */
+    if (O->ab_order) O->ab_order(v, pos, mv, n);
+    if (ttmove != MOVE_NONE) {
+        for (int i = 1; i < n; i++)
+            if (mv[i] == ttmove) {
+                memmove(mv + 1, mv, (size_t)i * sizeof mv[0]);
+                mv[0] = ttmove;
+                break;
+            }
+    }
+    /* helper threads explore in another order near the root */
+    if (s->thread_id && s->ply < 6 && n > 1) {
+        int r = (s->thread_id + s->ply) % n;
+        if (r) { move_t t = mv[0]; mv[0] = mv[r]; mv[r] = t; }
+    }
+
+    GSW_POSBUF child[GSW_MAX_POS];
+    const size_t psz = O->pos_size;
+
+    /* enhanced transposition cutoff: a child already known to refute */
+    if (s->ply < s->etc_plies) {
+        for (int i = 0; i < n; i++) {
+            memcpy(child, pos, psz);
+            (O->ab_play && O->ab_expand ? O->ab_play : O->play)(v, child, mv[i]);
+            int csym = 0;
+            uint64_t ck = O->tt_key ? O->tt_key(v, child, &csym) : O->pos_hash(v, child);
+            tt_hit_t ch;
+            if (tt_probe(s->tt, ck, &ch) && ch.hi < VAL_INF) {
+                val_t pv = val_up(ch.hi);   /* the parent gets at least this */
+                if (pv >= beta) {
+                    move_t m = mv[i];
+                    if (sym && O->move_sym) m = O->move_sym(v, m, sym, 0);
+                    tt_store(s->tt, key, pv > lo ? pv : lo, hi, m, h.work);
+                    return pv;
+                }
+            }
+        }
+    }
+
+    uint64_t n0 = s->nodes;
+    val_t best = -VAL_INF;
+    move_t bestm = MOVE_NONE;
+    s->ply++;
+    void (*play)(const gv_t *, void *, move_t) = O->ab_play && O->ab_expand ? O->ab_play : O->play;
+    for (int i = 0; i < n; i++) {
+        memcpy(child, pos, psz);
+        play(v, child, mv[i]);
+        val_t c = AB_FN(s, child, val_down(beta), val_down(alpha));
+        if (s->aborted) { s->ply--; return a0; }
+        val_t pv = val_up(c);
+        if (pv > best) {
+            best = pv;
+            bestm = mv[i];
+            if (pv > alpha) {
+                alpha = pv;
+                if (alpha >= beta) break;
+            }
+        }
+    }
+    s->ply--;
+
+    val_t slo = lo, shi = hi;
+    if (best >= b0) slo = best;           /* fail high: a lower bound */
+    else if (best <= a0) shi = best;      /* fail low: an upper bound */
+    else slo = shi = best;                /* inside the window: exact */
+    if (slo < lo) slo = lo;
+    if (shi > hi) shi = hi;
+    if (sym && O->move_sym && bestm != MOVE_NONE) bestm = O->move_sym(v, bestm, sym, 0);
+    tt_store(s->tt, key, slo, shi, best > a0 ? bestm : ttmove == MOVE_NONE ? MOVE_NONE
+             : (sym && O->move_sym ? O->move_sym(v, ttmove, sym, 0) : ttmove),
+             ab_log2u64(s->nodes - n0 + 1));
+    if (best < lo) best = lo;
+    if (best > hi) best = hi;
+    return best;
+}
+
+#undef AB_FN
+#undef AB_OPS

@@ -1,0 +1,129 @@
+/* The plugin interface: everything the core, the cache and the UI know about a
+ * game. A game registers one game_t (identity and variant parsing); parsing a
+ * variant ("connect4:7x6") yields a gv_t, which carries the ops for that variant
+ * (a game may use different engines for different board sizes) and its data.
+ * Positions are opaque, fixed-size byte blobs of ops->pos_size bytes, copied to
+ * make a move (copy-make). Moves are 32-bit integers the game defines. */
+#ifndef GSW_GAME_H
+#define GSW_GAME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/err.h"
+#include "core/value.h"
+
+typedef uint32_t move_t;
+#define MOVE_NONE ((move_t)0xffffffffu)
+#define GSW_MAX_MOVES 256      /* most legal moves any position of any game has */
+#define GSW_MAX_KEY 64         /* bytes in a canonical position key */
+#define GSW_MAX_POS 256        /* bytes in a position blob */
+/* Declares a position buffer: `GSW_POSBUF pos[GSW_MAX_POS];` (aligned for any engine). */
+#define GSW_POSBUF _Alignas(16) unsigned char
+
+typedef struct gv gv_t;
+struct ab_search;
+
+typedef struct game_ops {
+    /* --- positions (everyone) --- */
+    size_t pos_size;
+    /* The start position. */
+    void (*pos_start)(const gv_t *v, void *pos);
+    /* Parse the game's position text ("4453", a FEN...); "" and "startpos" are
+     * handled by the caller. Returns GSW_OK or GSW_EINPUT with a message. */
+    int (*pos_parse)(const gv_t *v, const char *text, void *pos, err_t *err);
+    /* Write the position back as text that pos_parse reads. */
+    void (*pos_format)(const gv_t *v, const void *pos, char *buf, size_t n);
+    /* Canonical key: equal for positions equal up to the game's symmetries,
+     * used as the cache key. Returns its length (<= GSW_MAX_KEY); *sym (may be
+     * NULL) receives the symmetry that maps pos to the canonical form, for
+     * move_sym (0 = identity). */
+    size_t (*pos_key)(const gv_t *v, const void *pos, uint8_t *key, int *sym);
+    /* 64-bit hash of the position (not symmetry-folded). */
+    uint64_t (*pos_hash)(const gv_t *v, const void *pos);
+    /* Plies played from the start (or a move counter); used for display. */
+    int (*pos_ply)(const gv_t *v, const void *pos);
+    /* Index (0 or 1) of the player to move. */
+    int (*pos_turn)(const gv_t *v, const void *pos);
+
+    /* --- moves (everyone) --- */
+    /* Legal moves into out (at most GSW_MAX_MOVES); 0 when the game is over. */
+    int (*moves)(const gv_t *v, const void *pos, move_t *out);
+    /* Play a legal move in place. */
+    void (*play)(const gv_t *v, void *pos, move_t m);
+    /* Undo the last move m (optional: NULL if the game only copies). */
+    void (*undo)(const gv_t *v, void *pos, move_t m);
+    /* Parse a move in the game's notation; checks legality. */
+    int (*move_parse)(const gv_t *v, const void *pos, const char *text, move_t *m, err_t *err);
+    void (*move_format)(const gv_t *v, const void *pos, move_t m, char *buf, size_t n);
+    /* 1 if the game is over, with *value the result for the side to move
+     * (val_loss(0) lost, VAL_DRAW drawn, val_win(0) won). */
+    int (*terminal)(const gv_t *v, const void *pos, val_t *value);
+
+    /* --- solver hooks (core searches; optional unless said) --- */
+    /* Heuristic evaluation for the side to move, strictly inside
+     * (-VAL_PROVEN, VAL_PROVEN). Required for heuristic play. */
+    int32_t (*evaluate)(const gv_t *v, const void *pos);
+    /* Exact-search expansion: the moves worth searching, and
+     * bounds [*lo, *hi] on the value of the (non-terminal) position. Returns
+     * the number of moves; when *lo == *hi the value is known and no move need
+     * be searched. Without it the search uses moves() and loose bounds. */
+    int (*ab_expand)(const gv_t *v, const void *pos, move_t *out, val_t *lo, val_t *hi);
+    /* Play a move from ab_expand's list (default: play); the game may skip
+     * end-of-game detection that ab_expand has ruled out. Optional. */
+    void (*ab_play)(const gv_t *v, void *pos, move_t m);
+    /* Order ab_expand's moves best first; called only at nodes the table
+     * did not settle, so the work is not wasted on cut-offs. Optional. */
+    void (*ab_order)(const gv_t *v, const void *pos, move_t *mv, int n);
+    /* Transposition key for the core's table, folded over symmetries like
+     * pos_key (*sym as there). Optional: without it pos_hash is used. */
+    uint64_t (*tt_key)(const gv_t *v, const void *pos, int *sym);
+    /* Symmetries of the board counted with the identity (1: none). */
+    int nsym;
+    /* Map a move of pos through symmetry sym (inverse = 0) or back (inverse =
+     * 1). Required when pos_key or tt_key report a symmetry other than 0. */
+    move_t (*move_sym)(const gv_t *v, move_t m, int sym, int inverse);
+    /* The game's own score convention for a proven value of pos (Connect
+     * Four: stones left to the winner). Returns 0 if the game has none. */
+    int (*value_score)(const gv_t *v, const void *pos, val_t value, int *score);
+    /* Plies to the end of a drawn game under perfect play, if the game knows
+     * (Connect Four: the board fills up); -1 otherwise. */
+    int (*draw_plies)(const gv_t *v, const void *pos);
+    /* The core's exact alpha-beta instantiated for this game's ops (its thin
+     * entry point; see core/ab_exact.h). NULL: the generic copy runs. */
+    val_t (*ab_exact_entry)(struct ab_search *s, const void *pos, val_t alpha, val_t beta);
+} game_ops_t;
+
+struct gv {
+    const struct game *game;
+    const game_ops_t *ops;
+    char name[48];          /* canonical variant name, e.g. "7x6" */
+    const void *data;       /* the game's variant data */
+};
+
+typedef struct game {
+    const char *name;       /* "connect4" */
+    const char *title;      /* "Connect Four" */
+    const char *summary;    /* one line */
+    int players;            /* 1 or 2 */
+    const char *default_variant;
+    const char *variants_help;   /* one line listing the variants */
+    const char *const *test_variants; /* variants the generic self-test covers */
+    /* Parse a variant name (NULL or "" = default) into *out (heap; free with
+     * variant_close). GSW_EINPUT for an unknown variant. */
+    int (*variant_open)(const char *spec, gv_t **out, err_t *err);
+    void (*variant_close)(gv_t *v);
+} game_t;
+
+/* The registry: every game, NULL-terminated. */
+extern const game_t *const gsw_games[];
+const game_t *game_find(const char *name);
+/* Parse "GAME[:VARIANT]" and open the variant. */
+int game_open(const char *spec, gv_t **out, err_t *err);
+void game_close(gv_t *v);
+/* Parse a position for v: "" or "startpos" give the start. */
+int game_pos_parse(const gv_t *v, const char *text, void *pos, err_t *err);
+/* "game:variant" into buf. */
+void game_spec(const gv_t *v, char *buf, size_t n);
+
+#endif

@@ -1,0 +1,90 @@
+/* The transposition table shared by the core's searches: buckets of four
+ * 16-byte entries (one cache line), each holding bounds [lo, hi] on a
+ * position's value, a best move, and the work that went into it. Entries are
+ * written lock-free: the stored check word is key ^ data, so a torn write
+ * from another thread reads back as a miss, never as a wrong value. */
+#ifndef GSW_TT_H
+#define GSW_TT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/err.h"
+#include "core/game.h"
+#include "core/value.h"
+
+typedef struct tt_entry { uint64_t check, data; } tt_entry_t;
+
+typedef struct tt {
+    tt_entry_t *e;
+    uint64_t mask;          /* bucket count - 1 (a power of two) */
+    size_t bytes;
+} tt_t;
+
+typedef struct tt_hit {
+    val_t lo, hi;           /* bounds; -VAL_INF / VAL_INF when absent */
+    move_t move;            /* MOVE_NONE if none */
+    int work;               /* log2 of nodes spent, roughly */
+} tt_hit_t;
+
+/* Allocate a table of at most mb megabytes (at least one bucket). */
+int tt_init(tt_t *t, size_t mb, err_t *err);
+void tt_free(tt_t *t);
+void tt_clear(tt_t *t);
+
+#define TT_BUCKET 4
+#define TT_NOMOVE 0xffffu
+
+static inline uint64_t tt_pack(val_t lo, val_t hi, move_t m, int work)
+{
+    return (uint64_t)(uint16_t)(int16_t)lo | (uint64_t)(uint16_t)(int16_t)hi << 16
+         | (uint64_t)(m == MOVE_NONE ? TT_NOMOVE : (uint16_t)m) << 32
+         | (uint64_t)(uint8_t)work << 48;
+}
+
+static inline tt_entry_t *tt_bucket(const tt_t *t, uint64_t key)
+{
+    /* multiply-shift spreads structured keys (bitboards) over the buckets */
+    uint64_t h = (key * 0x9E3779B97F4A7C15ull) >> 20;
+    return t->e + (h & t->mask) * TT_BUCKET;
+}
+
+/* Look key up; returns 1 and fills *h when present. */
+static inline int tt_probe(const tt_t *t, uint64_t key, tt_hit_t *h)
+{
+    tt_entry_t *b = tt_bucket(t, key);
+    for (int i = 0; i < TT_BUCKET; i++) {
+        uint64_t c = __atomic_load_n(&b[i].check, __ATOMIC_RELAXED);
+        uint64_t d = __atomic_load_n(&b[i].data, __ATOMIC_RELAXED);
+        if ((c ^ d) == key && d) {
+            h->lo = (int16_t)(d & 0xffff);
+            h->hi = (int16_t)(d >> 16 & 0xffff);
+            uint16_t m = (uint16_t)(d >> 32);
+            h->move = m == TT_NOMOVE ? MOVE_NONE : m;
+            h->work = (int)(d >> 48 & 0xff);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Store bounds for key, replacing the same key, else the entry with least
+ * work. The caller merges with what it probed (bounds only tighten). */
+static inline void tt_store(tt_t *t, uint64_t key, val_t lo, val_t hi, move_t m, int work)
+{
+    tt_entry_t *b = tt_bucket(t, key);
+    int victim = 0, least = 1 << 30;
+    for (int i = 0; i < TT_BUCKET; i++) {
+        uint64_t c = __atomic_load_n(&b[i].check, __ATOMIC_RELAXED);
+        uint64_t d = __atomic_load_n(&b[i].data, __ATOMIC_RELAXED);
+        if (!d || (c ^ d) == key) { victim = i; break; }
+        int w = (int)(d >> 48 & 0xff);
+        if (w < least) { least = w; victim = i; }
+    }
+    if (work > 255) work = 255;
+    uint64_t d = tt_pack(lo, hi, m, work);
+    __atomic_store_n(&b[victim].check, key ^ d, __ATOMIC_RELAXED);
+    __atomic_store_n(&b[victim].data, d, __ATOMIC_RELAXED);
+}
+
+#endif

@@ -1,0 +1,61 @@
+/* The SQLite cache of solved positions: one file (WAL mode) shared by every gsw
+ * process, keyed by (game, variant, canonical position key). A row holds a
+ * lower and an upper bound on the value (val_t, from the side to move); equal
+ * bounds are an exact value. Storing merges: bounds only ever tighten, so a
+ * proof is never lost and a window bound is never taken for a value.
+ * db/ knows positions only as the bytes the game produced. */
+#ifndef GSW_CACHE_H
+#define GSW_CACHE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/err.h"
+#include "core/game.h"
+#include "core/value.h"
+
+typedef struct cache cache_t;
+
+typedef struct cache_entry {
+    val_t lo, hi;          /* lo <= true value <= hi; lo == hi: exact */
+    move_t best;           /* a best move for the canonical orientation, or MOVE_NONE */
+    char solver[16];       /* "ab", "dfpn", ... that produced it */
+    uint64_t nodes;        /* effort spent */
+    double time_ms;
+} cache_entry_t;
+
+typedef struct cache_stats {
+    int schema_version;
+    char path[1024];
+    int64_t file_bytes;
+    int64_t rows;               /* solved positions */
+    int64_t exact_rows;         /* of which exact */
+    int64_t hits, misses, puts; /* counted over the file's life */
+    int ngroups;                /* per (game, variant) row counts */
+    struct { char game[32]; char variant[48]; int64_t rows; } groups[64];
+} cache_stats_t;
+
+/* Where the cache lives when no --db is given: $GSW_DB, else
+ * $XDG_DATA_HOME/gsw/cache.sqlite, else ~/.local/share/gsw/cache.sqlite.
+ * Creates the directory. */
+int cache_default_path(char *buf, size_t n, err_t *err);
+/* Open (creating and migrating as needed). GSW_EFAIL with a one-line message
+ * for a file that is not a gsw cache, is corrupt, or stays locked. */
+int cache_open(const char *path, cache_t **out, err_t *err);
+/* Flush pending writes and close. Returns GSW_OK or GSW_EFAIL. */
+int cache_close(cache_t *c, err_t *err);
+/* 1 found, 0 absent, -1 error (err set). Counts a hit or a miss. */
+int cache_get(cache_t *c, const char *game, const char *variant,
+              const uint8_t *key, size_t klen, cache_entry_t *out, err_t *err);
+/* Merge an entry in (bounds tightened, best move kept from the tighter
+ * result). Writes are batched in a transaction, committed every few hundred
+ * puts and by cache_flush / cache_close. */
+int cache_put(cache_t *c, const char *game, const char *variant,
+              const uint8_t *key, size_t klen, const cache_entry_t *e, err_t *err);
+int cache_flush(cache_t *c, err_t *err);
+int cache_stats(cache_t *c, cache_stats_t *st, err_t *err);
+/* SQLite's integrity check plus gsw's own (bounds ordered). *ok = 1 when
+ * clean; report receives the first problems, one per line. */
+int cache_check(cache_t *c, int *ok, char *report, size_t n, err_t *err);
+
+#endif

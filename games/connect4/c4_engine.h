@@ -1,0 +1,457 @@
+/* The Connect Four engine, written once over a bitboard type and instantiated
+ * twice: c4_64.c (BB = uint64_t, boards with w*(h+1) <= 64) and c4_128.c
+ * (BB = unsigned __int128, up to 128). The including file defines BB, C4(x)
+ * (name suffixing) and C4_OPS (the ops object's name). Each instantiation also
+ * gets its own copy of the core's exact alpha-beta with these ops inlined.
+ *
+ * A position keeps the stones of the side to move (cur) and of both sides
+ * (mask); a column's stones sit in consecutive bits from its bottom bit. */
+#include <stdio.h>
+#include <string.h>
+
+#include "core/ab.h"
+#include "games/connect4/c4.h"
+
+typedef struct C4(pos) {
+    BB cur, mask;
+    int32_t moves;
+    int32_t over;            /* the last move made four in a row */
+    int32_t nowin;           /* known: the side to move has no immediate win */
+} C4(pos_t);
+
+#define D ((const c4v_t *)v->data)
+
+/* Board dimensions: from the variant data, or compile-time constants when the
+ * including file fixes them (C4_FIXED_W, C4_FIXED_H), which lets the compiler
+ * fold every shift and mask as a hand-written 7x6 solver would. */
+#ifdef C4_FIXED_W
+#define C4_W(d) ((void)(d), C4_FIXED_W)
+#define C4_H(d) ((void)(d), C4_FIXED_H)
+#define C4_H1(d) ((void)(d), C4_FIXED_H + 1)
+#define C4_CELLS(d) ((void)(d), C4_FIXED_W * C4_FIXED_H)
+#define C4_BOTTOM(d) ((void)(d), C4(bottom_const)())
+#define C4_BOARD(d) ((void)(d), C4(bottom_const)() * ((((BB)1) << C4_FIXED_H) - 1))
+static inline BB C4(bottom_const)(void)
+{
+    BB b = 0;
+    for (int c = 0; c < C4_FIXED_W; c++) b |= (BB)1 << (c * (C4_FIXED_H + 1));
+    return b;
+}
+static const int C4(order_const)[C4_FIXED_W] = C4_FIXED_ORDER;
+#define C4_ORDER(d) ((void)(d), C4(order_const))
+#else
+#define C4_W(d) ((d)->w)
+#define C4_H(d) ((d)->h)
+#define C4_H1(d) ((d)->h1)
+#define C4_CELLS(d) ((d)->cells)
+#define C4_BOTTOM(d) ((BB)(d)->bottom)
+#define C4_BOARD(d) ((BB)(d)->board)
+#define C4_ORDER(d) ((d)->order)
+#endif
+
+static inline int C4(popcount)(BB x)
+{
+#if C4_WORDS == 1
+    return __builtin_popcountll(x);
+#else
+    return __builtin_popcountll((uint64_t)x) + __builtin_popcountll((uint64_t)(x >> 64));
+#endif
+}
+
+#define C4_BITS ((int)(8 * sizeof(BB)))
+/* Shifts by a board-dependent amount, zero past the word (C leaves that undefined). */
+static inline BB C4(shl)(BB x, int n) { return n < C4_BITS ? x << n : 0; }
+static inline BB C4(shr)(BB x, int n) { return n < C4_BITS ? x >> n : 0; }
+
+static inline BB C4(col_mask)(const c4v_t *d, int c) { return (((BB)1 << C4_H(d)) - 1) << (c * C4_H1(d)); }
+static inline BB C4(top_bit)(const c4v_t *d, int c) { return (BB)1 << (c * C4_H1(d) + C4_H(d) - 1); }
+static inline BB C4(bottom_bit)(const c4v_t *d, int c) { return (BB)1 << (c * C4_H1(d)); }
+
+/* Does p hold four in a row in the direction of shift k? */
+static inline int C4(aligned_dir)(BB p, int k)
+{
+    BB m = p & C4(shr)(p, k);
+    return (m & C4(shr)(m, 2 * k)) != 0;
+}
+
+/* Does p hold four in a row? (Written out so constant sizes fold.) */
+static inline int C4(aligned)(const c4v_t *d, BB p)
+{
+    return C4(aligned_dir)(p, 1) || C4(aligned_dir)(p, C4_H1(d)) || C4(aligned_dir)(p, C4_H(d))
+        || C4(aligned_dir)(p, C4_H1(d) + 1);
+}
+
+/* Empty cells that complete a line of p in the direction of shift k. */
+static inline BB C4(winning_dir)(BB p, int k)
+{
+    BB q = C4(shl)(p, k) & C4(shl)(p, 2 * k);
+    BB r = q & C4(shl)(p, 3 * k);
+    r |= q & C4(shr)(p, k);
+    q = C4(shr)(p, k) & C4(shr)(p, 2 * k);
+    r |= q & C4(shl)(p, k);
+    r |= q & C4(shr)(p, 3 * k);
+    return r;
+}
+
+/* Empty cells where one more stone of p makes four in a row. */
+static inline BB C4(winning)(const c4v_t *d, BB p, BB mask)
+{
+    BB r = (p << 1) & (p << 2) & (p << 3);           /* vertical */
+    r |= C4(winning_dir)(p, C4_H1(d));               /* horizontal */
+    r |= C4(winning_dir)(p, C4_H(d));                /* diagonals */
+    r |= C4(winning_dir)(p, C4_H1(d) + 1);
+    return r & (C4_BOARD(d) ^ mask);
+}
+
+static inline BB C4(possible)(const c4v_t *d, BB mask) { return (mask + C4_BOTTOM(d)) & C4_BOARD(d); }
+
+/* Mirror a board (or key) left to right. */
+static inline BB C4(mirror)(const c4v_t *d, BB x)
+{
+    BB r = 0, cm = ((BB)1 << C4_H1(d)) - 1;
+    for (int c = 0, m = C4_W(d) - 1; c < m; c++, m--) {
+        r |= ((x >> (c * C4_H1(d))) & cm) << (m * C4_H1(d));
+        r |= ((x >> (m * C4_H1(d))) & cm) << (c * C4_H1(d));
+    }
+    if (C4_W(d) & 1) r |= x & (cm << ((C4_W(d) / 2) * C4_H1(d)));
+    return r;
+}
+
+static inline uint64_t C4(fold64)(BB x)
+{
+#if C4_WORDS == 1
+    return x;
+#else
+    uint64_t a = (uint64_t)x, b = (uint64_t)(x >> 64);
+    uint64_t h = a ^ (b * 0xff51afd7ed558ccdull);
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ull;
+    h ^= h >> 29;
+    return h;
+#endif
+}
+
+/* ---- positions ---- */
+
+static void C4(start)(const gv_t *v, void *pos)
+{
+    (void)v;
+    memset(pos, 0, sizeof(C4(pos_t)));
+}
+
+static inline void C4(play_col)(const c4v_t *d, C4(pos_t) *p, int c)
+{
+    p->cur ^= p->mask;
+    p->mask |= p->mask + C4(bottom_bit)(d, c);
+    p->moves++;
+    p->over = C4(aligned)(d, p->cur ^ p->mask);
+    p->nowin = 0;
+}
+
+/* Play a move from ab_expand's list: it neither wins (ab_expand would have
+ * settled the position) nor leaves the opponent a winning move. */
+static void C4(ab_play)(const gv_t *v, void *pos, move_t m)
+{
+    C4(pos_t) *p = pos;
+    p->cur ^= p->mask;
+    p->mask |= p->mask + C4(bottom_bit)(D, (int)m);
+    p->moves++;
+    p->over = 0;
+    p->nowin = 1;
+}
+
+static void C4(play)(const gv_t *v, void *pos, move_t m)
+{
+    C4(play_col)(D, pos, (int)m);
+}
+
+static void C4(undo)(const gv_t *v, void *pos, move_t m)
+{
+    C4(pos_t) *p = pos;
+    BB col = p->mask & C4(col_mask)(D, (int)m);
+    /* the top stone of the column: the highest set bit of col */
+    BB top = col ^ (col >> 1 & col);
+    p->mask ^= top;
+    p->cur ^= p->mask;
+    p->moves--;
+    p->over = 0;
+    p->nowin = 0;
+}
+
+static int C4(terminal)(const gv_t *v, const void *pos, val_t *value)
+{
+    const C4(pos_t) *p = pos;
+    if (p->over) { *value = val_loss(0); return 1; }
+    if (p->moves >= C4_CELLS(D)) { *value = VAL_DRAW; return 1; }
+    return 0;
+}
+
+static int C4(moves)(const gv_t *v, const void *pos, move_t *out)
+{
+    const C4(pos_t) *p = pos;
+    const c4v_t *d = D;
+    if (p->over || p->moves >= C4_CELLS(d)) return 0;
+    int n = 0;
+    for (int i = 0; i < C4_W(d); i++) {
+        int c = C4_ORDER(d)[i];
+        if (!(p->mask & C4(top_bit)(d, c))) out[n++] = (move_t)c;
+    }
+    return n;
+}
+
+static int C4(pos_parse)(const gv_t *v, const char *text, void *pos, err_t *err)
+{
+    const c4v_t *d = D;
+    C4(pos_t) *p = pos;
+    memset(p, 0, sizeof *p);
+    const char *s = text;
+    int k = 0;
+    while (*s) {
+        int c = 0;
+        if (C4_W(d) <= 9) {
+            if (*s < '0' || *s > '9')
+                return err_set(err, GSW_EINPUT, "bad character '%c' at offset %d of move string \"%s\" (expected columns 1-%d)",
+                               *s, (int)(s - text), text, C4_W(d));
+            c = *s++ - '0';
+        } else {
+            if (*s < '0' || *s > '9')
+                return err_set(err, GSW_EINPUT, "bad character '%c' at offset %d of move string \"%s\" (expected comma-separated columns 1-%d)",
+                               *s, (int)(s - text), text, C4_W(d));
+            while (*s >= '0' && *s <= '9' && c < 1000) c = c * 10 + (*s++ - '0');
+            if (*s == ',' && s[1]) s++;
+            else if (*s && *s != ',')
+                return err_set(err, GSW_EINPUT, "bad character '%c' at offset %d of move string \"%s\"", *s, (int)(s - text), text);
+            else if (*s == ',') s++;
+        }
+        k++;
+        if (c < 1 || c > C4_W(d))
+            return err_set(err, GSW_EINPUT, "move %d: column %d is out of range 1-%d", k, c, C4_W(d));
+        if (p->over)
+            return err_set(err, GSW_EINPUT, "move %d (column %d) comes after the game ended at move %d", k, c, k - 1);
+        if (p->mask & C4(top_bit)(d, c - 1))
+            return err_set(err, GSW_EINPUT, "move %d: column %d is full", k, c);
+        C4(play_col)(d, p, c - 1);
+    }
+    return GSW_OK;
+}
+
+/* Find a move order that produces the board (peeling top stones back). */
+static int C4(unplay)(const c4v_t *d, BB cur, BB mask, int moves, int *out)
+{
+    if (moves == 0) return 1;
+    BB mover = cur ^ mask;
+    for (int i = C4_W(d) - 1; i >= 0; i--) {
+        int c = C4_ORDER(d)[i];
+        BB col = mask & C4(col_mask)(d, c);
+        if (!col) continue;
+        BB top = col ^ (col >> 1 & col);
+        if (!(mover & top)) continue;
+        BB pmask = mask ^ top, pcur = mover ^ top;
+        if (C4(aligned)(d, pcur) || C4(aligned)(d, pcur ^ pmask)) continue;
+        if (C4(unplay)(d, pcur, pmask, moves - 1, out)) { out[moves - 1] = c; return 1; }
+    }
+    return 0;
+}
+
+static void C4(pos_format)(const gv_t *v, const void *pos, char *buf, size_t n)
+{
+    const C4(pos_t) *p = pos;
+    const c4v_t *d = D;
+    int seq[128];
+    size_t o = 0;
+    buf[0] = '\0';
+    if (!C4(unplay)(d, p->cur, p->mask, p->moves, seq)) {
+        snprintf(buf, n, "?");
+        return;
+    }
+    for (int i = 0; i < p->moves && o + 4 < n; i++)
+        o += (size_t)snprintf(buf + o, n - o, C4_W(d) <= 9 ? "%d" : (i ? ",%d" : "%d"), seq[i] + 1);
+}
+
+static uint64_t C4(tt_key)(const gv_t *v, const void *pos, int *sym)
+{
+    const C4(pos_t) *p = pos;
+    const c4v_t *d = D;
+    BB k = p->cur + p->mask;
+    /* mirror pairs matter early; deep in the game they are rare and the
+     * mirroring would cost more than it saves (the key stays a function of
+     * the position either way) */
+    if (p->moves * 2 > C4_CELLS(d)) { *sym = 0; return C4(fold64)(k); }
+    BB m = C4(mirror)(d, k);
+    *sym = m < k;
+    return C4(fold64)(m < k ? m : k);
+}
+
+static size_t C4(pos_key)(const gv_t *v, const void *pos, uint8_t *key, int *sym)
+{
+    const C4(pos_t) *p = pos;
+    const c4v_t *d = D;
+    BB k = p->cur + p->mask, m = C4(mirror)(d, k);
+    int s = m < k;
+    if (sym) *sym = s;
+    BB c = s ? m : k;
+    for (size_t i = 0; i < sizeof(BB); i++) key[i] = (uint8_t)(c >> (8 * i));
+    return sizeof(BB);
+}
+
+static uint64_t C4(pos_hash)(const gv_t *v, const void *pos)
+{
+    (void)v;
+    const C4(pos_t) *p = pos;
+    BB k = p->cur + p->mask;
+#if C4_WORDS == 1
+    k ^= k >> 29;
+    k *= 0xbf58476d1ce4e5b9ull;
+    k ^= k >> 32;
+    return k;
+#else
+    return C4(fold64)(k);
+#endif
+}
+
+static move_t C4(move_sym)(const gv_t *v, move_t m, int sym, int inverse)
+{
+    (void)inverse;   /* the mirror is its own inverse */
+    return sym ? (move_t)(C4_W(D) - 1 - (int)m) : m;
+}
+
+static int C4(pos_ply)(const gv_t *v, const void *pos) { (void)v; return ((const C4(pos_t) *)pos)->moves; }
+static int C4(pos_turn)(const gv_t *v, const void *pos) { (void)v; return ((const C4(pos_t) *)pos)->moves & 1; }
+
+static int C4(move_parse)(const gv_t *v, const void *pos, const char *text, move_t *m, err_t *err)
+{
+    const C4(pos_t) *p = pos;
+    const c4v_t *d = D;
+    char *end;
+    long c = strtol(text, &end, 10);
+    if (end == text || *end)
+        return err_set(err, GSW_EINPUT, "bad move \"%s\": expected a column number 1-%d", text, C4_W(d));
+    if (c < 1 || c > C4_W(d))
+        return err_set(err, GSW_EINPUT, "column %ld is out of range 1-%d", c, C4_W(d));
+    if (p->over || p->moves >= C4_CELLS(d))
+        return err_set(err, GSW_EINPUT, "column %ld: the game is over", c);
+    if (p->mask & C4(top_bit)(d, (int)c - 1))
+        return err_set(err, GSW_EINPUT, "column %ld is full", c);
+    *m = (move_t)(c - 1);
+    return GSW_OK;
+}
+
+static void C4(move_format)(const gv_t *v, const void *pos, move_t m, char *buf, size_t n)
+{
+    (void)v; (void)pos;
+    snprintf(buf, n, "%u", m + 1);
+}
+
+/* ---- solver hooks ---- */
+
+static int32_t C4(evaluate)(const gv_t *v, const void *pos)
+{
+    const C4(pos_t) *p = pos;
+    const c4v_t *d = D;
+    BB opp = p->cur ^ p->mask;
+    BB mine_w = C4(winning)(d, p->cur, p->mask), opp_w = C4(winning)(d, opp, p->mask);
+    int32_t s = 0;
+    /* threats count most; low threats (soon playable) more */
+    s += 40 * (C4(popcount)(mine_w) - C4(popcount)(opp_w));
+    s += 60 * (C4(popcount)(mine_w & C4(possible)(d, p->mask)) - C4(popcount)(opp_w & C4(possible)(d, p->mask)));
+    /* central stones take part in more lines */
+    for (int c = 0; c < C4_W(d); c++) {
+        int wgt = C4_W(d) / 2 - (c < C4_W(d) / 2 ? C4_W(d) / 2 - c : c - C4_W(d) / 2);
+        s += wgt * 3 * (C4(popcount)(p->cur & C4(col_mask)(d, c)) - C4(popcount)(opp & C4(col_mask)(d, c)));
+    }
+    return s;
+}
+
+static int C4(ab_expand)(const gv_t *v, const void *pos, move_t *out, val_t *lo, val_t *hi)
+{
+    const C4(pos_t) *p = pos;
+    const c4v_t *d = D;
+    BB possible = C4(possible)(d, p->mask);
+    if (!p->nowin && (C4(winning)(d, p->cur, p->mask) & possible)) { *lo = *hi = val_win(1); return 0; }
+    BB opp = C4(winning)(d, p->cur ^ p->mask, p->mask);
+    BB forced = possible & opp;
+    if (forced) {
+        if (forced & (forced - 1)) { *lo = *hi = val_loss(2); return 0; }
+        possible = forced;
+    }
+    BB safe = possible & ~(opp >> 1);
+    if (!safe) { *lo = *hi = val_loss(2); return 0; }
+    if (p->moves >= C4_CELLS(d) - 2) { *lo = *hi = VAL_DRAW; return 0; }
+    *lo = val_loss(4);
+    *hi = val_win(3);
+    int n = 0;
+    for (int i = 0; i < C4_W(d); i++) {
+        int c = C4_ORDER(d)[i];
+        if (safe & C4(col_mask)(d, c)) out[n++] = (move_t)c;
+    }
+    return n;
+}
+
+/* Order the moves ab_expand gave: most new threats first, centre first among
+ * equals (a stable insertion sort of at most w moves). */
+static void C4(ab_order)(const gv_t *v, const void *pos, move_t *mv, int n)
+{
+    const C4(pos_t) *p = pos;
+    const c4v_t *d = D;
+    int score[64];
+    BB possible = C4(possible)(d, p->mask);
+    for (int i = 0; i < n; i++) {
+        move_t c = mv[i];
+        BB m = possible & C4(col_mask)(d, (int)c);
+        int sc = C4(popcount)(C4(winning)(d, p->cur | m, p->mask | m));
+        int j = i;
+        while (j > 0 && score[j - 1] < sc) { score[j] = score[j - 1]; mv[j] = mv[j - 1]; j--; }
+        score[j] = sc;
+        mv[j] = c;
+    }
+}
+
+static int C4(value_score)(const gv_t *v, const void *pos, val_t value, int *score)
+{
+    const C4(pos_t) *p = pos;
+    int left = C4_CELLS(D) + 2 - p->moves;
+    if (val_is_win(value)) *score = (left - val_plies(value)) / 2;
+    else if (val_is_loss(value)) *score = -((left - val_plies(value)) / 2);
+    else *score = 0;
+    return 1;
+}
+
+static int C4(draw_plies)(const gv_t *v, const void *pos)
+{
+    return C4_CELLS(D) - ((const C4(pos_t) *)pos)->moves;
+}
+
+val_t C4(ab_exact)(ab_t *s, const void *pos, val_t alpha, val_t beta);
+
+const game_ops_t C4_OPS = {
+    .pos_size = sizeof(C4(pos_t)),
+    .pos_start = C4(start),
+    .pos_parse = C4(pos_parse),
+    .pos_format = C4(pos_format),
+    .pos_key = C4(pos_key),
+    .pos_hash = C4(pos_hash),
+    .pos_ply = C4(pos_ply),
+    .pos_turn = C4(pos_turn),
+    .moves = C4(moves),
+    .play = C4(play),
+    .undo = C4(undo),
+    .move_parse = C4(move_parse),
+    .move_format = C4(move_format),
+    .terminal = C4(terminal),
+    .evaluate = C4(evaluate),
+    .ab_expand = C4(ab_expand),
+    .ab_order = C4(ab_order),
+    .ab_play = C4(ab_play),
+    .tt_key = C4(tt_key),
+    .nsym = 2,
+    .move_sym = C4(move_sym),
+    .value_score = C4(value_score),
+    .draw_plies = C4(draw_plies),
+    .ab_exact_entry = C4(ab_exact),
+};
+
+#define AB_FN C4(ab_exact)
+#define AB_OPS (&C4_OPS)
+#include "core/ab_exact.h"
+
+#undef D

@@ -1,0 +1,133 @@
+/* The self-test every plugin gets for free: for each registered game and
+ * each of its test variants, random playouts check play/undo against copies,
+ * position text round trips, move text round trips, canonical keys equal
+ * across symmetric positions, and hash consistency. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "core/game.h"
+
+static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
+static uint32_t rng(void)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return (uint32_t)(rng_state >> 16);
+}
+
+static int keys_equal(const gv_t *v, const void *a, const void *b)
+{
+    uint8_t ka[GSW_MAX_KEY], kb[GSW_MAX_KEY];
+    size_t la = v->ops->pos_key(v, a, ka, NULL), lb = v->ops->pos_key(v, b, kb, NULL);
+    return la == lb && !memcmp(ka, kb, la);
+}
+
+/* One random game: every step checks the invariants. */
+static void playout(const gv_t *v)
+{
+    const game_ops_t *O = v->ops;
+    GSW_POSBUF pos[GSW_MAX_POS], copy[GSW_MAX_POS], back[GSW_MAX_POS], sympos[GSW_MAX_POS];
+    move_t mv[GSW_MAX_MOVES], hist[1024];
+    int sym = O->nsym > 1 ? 1 + (int)(rng() % (unsigned)(O->nsym - 1)) : 0;
+    O->pos_start(v, pos);
+    O->pos_start(v, sympos);
+    int ply = 0;
+    for (;;) {
+        /* position text round trip */
+        char text[4096];
+        err_t err;
+        O->pos_format(v, pos, text, sizeof text);
+        assert_int_equal(game_pos_parse(v, text, back, &err), GSW_OK);
+        assert_true(keys_equal(v, pos, back));
+        assert_true(O->pos_hash(v, pos) == O->pos_hash(v, back));
+        assert_int_equal(O->pos_ply(v, pos), ply);
+        assert_int_equal(O->pos_turn(v, pos), O->pos_turn(v, back));
+        /* the symmetric twin has the same canonical key */
+        if (sym) assert_true(keys_equal(v, pos, sympos));
+        if (O->tt_key) {   /* a function of the position alone */
+            int s1, s2;
+            assert_true(O->tt_key(v, pos, &s1) == O->tt_key(v, back, &s2));
+            assert_int_equal(s1, s2);
+        }
+        int n = O->moves(v, pos, mv);
+        val_t tv;
+        int term = O->terminal(v, pos, &tv);
+        assert_int_equal(term, n == 0);
+        if (n == 0) break;
+        assert_true(n <= GSW_MAX_MOVES);
+        move_t m = mv[rng() % (unsigned)n];
+        /* move text round trip */
+        char mt[64];
+        move_t m2;
+        O->move_format(v, pos, m, mt, sizeof mt);
+        assert_int_equal(O->move_parse(v, pos, mt, &m2, &err), GSW_OK);
+        assert_true(m == m2);
+        memcpy(copy, pos, O->pos_size);
+        O->play(v, pos, m);
+        if (O->undo) {   /* undo restores the copy exactly */
+            memcpy(back, pos, O->pos_size);
+            O->undo(v, back, m);
+            assert_memory_equal(back, copy, O->pos_size);
+            assert_true(O->pos_hash(v, back) == O->pos_hash(v, copy));
+        }
+        if (sym) O->play(v, sympos, O->move_sym(v, m, sym, 0));
+        assert_true(ply < 1024);
+        hist[ply++] = m;
+    }
+    /* replaying the history reaches the same position */
+    O->pos_start(v, back);
+    for (int i = 0; i < ply; i++) O->play(v, back, hist[i]);
+    assert_memory_equal(back, pos, O->pos_size);
+}
+
+static void test_every_game(void **state)
+{
+    (void)state;
+    int variants = 0;
+    for (int g = 0; gsw_games[g]; g++) {
+        const game_t *game = gsw_games[g];
+        assert_non_null(game->test_variants);
+        for (int i = 0; game->test_variants[i]; i++) {
+            char spec[128];
+            snprintf(spec, sizeof spec, "%s:%s", game->name, game->test_variants[i]);
+            gv_t *v;
+            err_t err;
+            assert_int_equal(game_open(spec, &v, &err), GSW_OK);
+            assert_true(v->ops->pos_size <= GSW_MAX_POS);
+            for (int k = 0; k < 300; k++) playout(v);
+            game_close(v);
+            variants++;
+        }
+    }
+    assert_true(variants > 0);
+}
+
+static void test_bad_specs(void **state)
+{
+    (void)state;
+    gv_t *v;
+    err_t err;
+    assert_int_equal(game_open("nosuchgame", &v, &err), GSW_EINPUT);
+    assert_non_null(strstr(err.msg, "nosuchgame"));
+    for (int g = 0; gsw_games[g]; g++) {
+        char spec[128];
+        snprintf(spec, sizeof spec, "%s:no-such-variant", gsw_games[g]->name);
+        assert_int_equal(game_open(spec, &v, &err), GSW_EINPUT);
+        assert_non_null(strstr(err.msg, "no-such-variant"));
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_every_game),
+        cmocka_unit_test(test_bad_specs),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

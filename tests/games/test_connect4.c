@@ -1,0 +1,312 @@
+/* Connect Four: the reference test sets give their published scores, small
+ * boards their published values and position counts, and the engines (fixed
+ * 7x6, one word, two words; specialised and generic search) agree. Set
+ * GSW_SLOW=1 for the opt-in boards (7x4, 6x5, 7x5, 6x6). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "core/ab.h"
+#include "core/game.h"
+#include "games/connect4/c4.h"
+
+static tt_t tt;
+
+static gv_t *open_variant(const char *spec)
+{
+    gv_t *v;
+    err_t err;
+    assert_int_equal(game_open(spec, &v, &err), GSW_OK);
+    return v;
+}
+
+static val_t solve(const gv_t *v, const void *pos, int clear)
+{
+    ab_options_t o = { .threads = 1, .no_best = 1 };
+    ab_result_t r;
+    err_t err;
+    if (clear) tt_clear(&tt);
+    assert_int_equal(ab_solve(v, &tt, pos, &o, &r, &err), GSW_OK);
+    assert_false(r.aborted);
+    assert_int_equal(r.lo, r.hi);
+    return r.lo;
+}
+
+/* Solve every `step`-th line of a reference set; all must match. */
+static void check_set(const char *name, int step, int limit)
+{
+    char path[1024];
+    const char *dir = getenv("GSW_TEST_DATA");
+    snprintf(path, sizeof path, "%s/connect4/%s", dir ? dir : "tests/data", name);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    gv_t *v = open_variant("connect4");
+    char line[256], moves[128];
+    int expected, k = 0, checked = 0;
+    GSW_POSBUF pos[GSW_MAX_POS];
+    err_t err;
+    while (fgets(line, sizeof line, f) && checked < limit) {
+        if (k++ % step) continue;
+        assert_int_equal(sscanf(line, "%127s %d", moves, &expected), 2);
+        assert_int_equal(game_pos_parse(v, moves, pos, &err), GSW_OK);
+        val_t val = solve(v, pos, 0);
+        int score;
+        assert_true(v->ops->value_score(v, pos, val, &score));
+        if (score != expected) fail_msg("%s line %d (%s): score %d, expected %d", name, k, moves, score, expected);
+        checked++;
+    }
+    fclose(f);
+    game_close(v);
+    assert_true(checked > 0);
+}
+
+static void test_end_easy(void **s) { (void)s; check_set("Test_L3_R1", 1, 1000); }
+static void test_middle_easy(void **s) { (void)s; check_set("Test_L2_R1", 1, 1000); }
+static void test_middle_medium(void **s) { (void)s; check_set("Test_L2_R2", 1, 1000); }
+static void test_begin_easy(void **s) { (void)s; check_set("Test_L1_R1", 4, 250); }
+static void test_begin_medium(void **s) { (void)s; check_set("Test_L1_R2", 100, 10); }
+static void test_begin_hard(void **s) { (void)s; check_set("Test_L1_R3", 500, 2); }
+
+/* Published values of empty boards (FACTS: Tromp; Steininger's tables). */
+static void check_board(const char *spec, outcome_t outcome, int end_stone)
+{
+    gv_t *v = open_variant(spec);
+    GSW_POSBUF pos[GSW_MAX_POS];
+    v->ops->pos_start(v, pos);
+    val_t val = solve(v, pos, 1);
+    gvalue_t g = gvalue_from_val(val, BOUND_EXACT);
+    if (g.outcome == OUTCOME_DRAW) g.plies = v->ops->draw_plies(v, pos);
+    if (g.outcome != outcome || g.plies != end_stone)
+        fail_msg("%s: %s in %d plies, expected %s in %d", spec, outcome_name(g.outcome), g.plies,
+                 outcome_name(outcome), end_stone);
+    game_close(v);
+}
+
+static void test_small_boards(void **s)
+{
+    (void)s;
+    check_board("connect4:4x4", OUTCOME_DRAW, 16);
+    check_board("connect4:5x4", OUTCOME_DRAW, 20);
+    check_board("connect4:6x4", OUTCOME_LOSS, 24);   /* the second player wins */
+    check_board("connect4:5x5", OUTCOME_DRAW, 25);
+}
+
+static void test_slow_boards(void **s)
+{
+    (void)s;
+    if (!getenv("GSW_SLOW")) skip();
+    check_board("connect4:7x4", OUTCOME_DRAW, 28);
+    check_board("connect4:6x5", OUTCOME_DRAW, 30);
+    check_board("connect4:7x5", OUTCOME_DRAW, 35);
+    check_board("connect4:6x6", OUTCOME_LOSS, 36);
+}
+
+/* ---- position counts (FACTS: the BDD solver's table) ---- */
+
+typedef struct kset { uint64_t *k; uint64_t mask, n; } kset_t;
+
+static int kset_add(kset_t *s, uint64_t key)
+{
+    key += 1;   /* 0 marks an empty slot */
+    uint64_t h = (key * 0x9E3779B97F4A7C15ull) >> 17;
+    for (;; h++) {
+        uint64_t *e = &s->k[h & s->mask];
+        if (*e == key) return 0;
+        if (!*e) { *e = key; s->n++; return 1; }
+    }
+}
+
+static void count_rec(const gv_t *v, const void *pos, kset_t *s, uint8_t *key)
+{
+    /* the (unfolded) key of a Connect Four position: stones to move + all stones */
+    int sym;
+    (void)sym;
+    const game_ops_t *O = v->ops;
+    uint64_t k = O->pos_hash(v, pos);   /* a bijection of cur + mask on one-word boards */
+    if (!kset_add(s, k)) return;
+    (void)key;
+    move_t mv[GSW_MAX_MOVES];
+    int n = O->moves(v, pos, mv);
+    GSW_POSBUF child[GSW_MAX_POS];
+    for (int i = 0; i < n; i++) {
+        memcpy(child, pos, O->pos_size);
+        O->play(v, child, mv[i]);
+        count_rec(v, child, s, key);
+    }
+}
+
+static uint64_t count_positions(const char *spec, int log2slots)
+{
+    gv_t *v = open_variant(spec);
+    kset_t s = { calloc((size_t)1 << log2slots, 8), ((uint64_t)1 << log2slots) - 1, 0 };
+    assert_non_null(s.k);
+    GSW_POSBUF pos[GSW_MAX_POS];
+    uint8_t key[GSW_MAX_KEY];
+    v->ops->pos_start(v, pos);
+    count_rec(v, pos, &s, key);
+    free(s.k);
+    game_close(v);
+    return s.n;
+}
+
+static void test_position_counts(void **s)
+{
+    (void)s;
+    assert_int_equal(count_positions("connect4:4x4", 19), 161029);
+    assert_int_equal(count_positions("connect4:4x5", 22), 1706255);
+    if (getenv("GSW_SLOW")) assert_int_equal(count_positions("connect4:5x4", 24), 3945711);
+}
+
+/* ---- engines agree ---- */
+
+static uint64_t rs = 88172645463325252ull;
+static unsigned rnd(void) { rs ^= rs << 13; rs ^= rs >> 7; rs ^= rs << 17; return (unsigned)(rs >> 33); }
+
+/* A random unfinished position `plies` deep that is not lost at once. */
+static int random_position(const gv_t *v, void *pos, int plies)
+{
+    const game_ops_t *O = v->ops;
+    O->pos_start(v, pos);
+    move_t mv[GSW_MAX_MOVES];
+    for (int i = 0; i < plies; i++) {
+        int n = O->moves(v, pos, mv);
+        if (!n) return 0;
+        O->play(v, pos, mv[rnd() % (unsigned)n]);
+    }
+    val_t tv;
+    return !O->terminal(v, pos, &tv);
+}
+
+static void test_engines_agree(void **s)
+{
+    (void)s;
+    gv_t *fixed = open_variant("connect4:7x6");
+    assert_ptr_equal(fixed->ops, &c4_ops_7x6);
+    /* the same board through the one-word and two-word engines */
+    gv_t one = *fixed, two = *fixed, generic = *fixed;
+    one.ops = &c4_ops_64;
+    two.ops = &c4_ops_128;
+    static game_ops_t gops;
+    gops = c4_ops_64;
+    gops.ab_exact_entry = NULL;       /* the core's generic search */
+    gops.ab_play = NULL;
+    gops.ab_order = NULL;
+    generic.ops = &gops;
+    int compared = 0;
+    char text[256];
+    for (int t = 0; t < 5000 && compared < 40; t++) {
+        GSW_POSBUF pos[GSW_MAX_POS], p1[GSW_MAX_POS], p2[GSW_MAX_POS], p3[GSW_MAX_POS];
+        if (!random_position(fixed, pos, 10 + (int)(rnd() % 14))) continue;
+        fixed->ops->pos_format(fixed, pos, text, sizeof text);
+        err_t err;
+        assert_int_equal(game_pos_parse(&one, text, p1, &err), GSW_OK);
+        assert_int_equal(game_pos_parse(&two, text, p2, &err), GSW_OK);
+        assert_int_equal(game_pos_parse(&generic, text, p3, &err), GSW_OK);
+        val_t a = solve(fixed, pos, 1), b = solve(&one, p1, 1), c = solve(&two, p2, 1), d = solve(&generic, p3, 1);
+        if (a != b || a != c || a != d) fail_msg("%s: fixed %d, 64 %d, 128 %d, generic %d", text, a, b, c, d);
+        compared++;
+    }
+    assert_int_equal(compared, 40);
+    game_close(fixed);
+}
+
+/* Boards wider than 9 columns use comma-separated moves. */
+static void test_wide_board(void **s)
+{
+    (void)s;
+    gv_t *v = open_variant("connect4:10x5");
+    GSW_POSBUF pos[GSW_MAX_POS];
+    err_t err;
+    char text[256];
+    assert_int_equal(game_pos_parse(v, "10,1,10,1,10,1", pos, &err), GSW_OK);
+    v->ops->pos_format(v, pos, text, sizeof text);
+    assert_string_equal(text, "10,1,10,1,10,1");
+    assert_int_equal(solve(v, pos, 1), val_win(1));   /* four in column 10 */
+    assert_int_equal(game_pos_parse(v, "10,11", pos, &err), GSW_EINPUT);
+    assert_non_null(strstr(err.msg, "11"));
+    game_close(v);
+}
+
+/* Finished positions and illegal strings. */
+static void test_bad_and_finished(void **s)
+{
+    (void)s;
+    gv_t *v = open_variant("connect4");
+    GSW_POSBUF pos[GSW_MAX_POS];
+    err_t err;
+    assert_int_equal(game_pos_parse(v, "1212121", pos, &err), GSW_OK);   /* first player's fourth stone wins */
+    val_t tv;
+    assert_true(v->ops->terminal(v, pos, &tv));
+    assert_int_equal(tv, val_loss(0));
+    int score;
+    v->ops->value_score(v, pos, tv, &score);
+    assert_int_equal(score, -18);
+    move_t mv[GSW_MAX_MOVES];
+    assert_int_equal(v->ops->moves(v, pos, mv), 0);
+    assert_int_equal(game_pos_parse(v, "12121212", pos, &err), GSW_EINPUT);
+    assert_non_null(strstr(err.msg, "ended"));
+    assert_int_equal(game_pos_parse(v, "1111111", pos, &err), GSW_EINPUT);
+    assert_non_null(strstr(err.msg, "full"));
+    assert_int_equal(game_pos_parse(v, "48", pos, &err), GSW_EINPUT);
+    assert_non_null(strstr(err.msg, "out of range"));
+    assert_int_equal(game_pos_parse(v, "4a", pos, &err), GSW_EINPUT);
+    assert_non_null(strstr(err.msg, "'a'"));
+    game_close(v);
+}
+
+/* Heuristic mode plays legal moves and takes an immediate win. */
+static void test_heuristic(void **s)
+{
+    (void)s;
+    gv_t *v = open_variant("connect4");
+    GSW_POSBUF pos[GSW_MAX_POS];
+    err_t err;
+    assert_int_equal(game_pos_parse(v, "121212", pos, &err), GSW_OK);
+    ab_options_t o = { .threads = 1, .depth_limit = 6 };
+    ab_result_t r;
+    tt_clear(&tt);
+    assert_int_equal(ab_think(v, &tt, pos, &o, &r, &err), GSW_OK);
+    assert_int_equal(r.best, 0);   /* column 1 completes four */
+    assert_true(r.proven);
+    assert_int_equal(r.score, val_win(1));
+    game_close(v);
+}
+
+static int setup(void **s)
+{
+    (void)s;
+    err_t err;
+    return tt_init(&tt, 64, &err);
+}
+
+static int teardown(void **s)
+{
+    (void)s;
+    tt_free(&tt);
+    return 0;
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_bad_and_finished),
+        cmocka_unit_test(test_wide_board),
+        cmocka_unit_test(test_heuristic),
+        cmocka_unit_test(test_engines_agree),
+        cmocka_unit_test(test_position_counts),
+        cmocka_unit_test(test_small_boards),
+        cmocka_unit_test(test_slow_boards),
+        cmocka_unit_test(test_end_easy),
+        cmocka_unit_test(test_middle_easy),
+        cmocka_unit_test(test_middle_medium),
+        cmocka_unit_test(test_begin_easy),
+        cmocka_unit_test(test_begin_medium),
+        cmocka_unit_test(test_begin_hard),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# End-to-end tests of the CLI verbs: exit codes, one-line errors, JSON
+# fields, the cache round trip, batch files, concurrent writers, a corrupt
+# cache left untouched. Needs GSW_BIN (set by ctest) and GSW_TEST_DATA.
+set -u
+gsw=${GSW_BIN:?}
+data=${GSW_TEST_DATA:?}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export GSW_DB="$tmp/cache.sqlite"
+pass=0 fail=0
+
+ok()   { pass=$((pass + 1)); }
+bad()  { fail=$((fail + 1)); echo "FAIL: $*"; }
+# expect CODE DESCRIPTION -- command...: exit code and (for errors) one stderr line
+expect() {
+  local code=$1 what=$2; shift 3
+  "$@" >"$tmp/out" 2>"$tmp/err"
+  local rc=$?
+  if [ "$rc" -ne "$code" ]; then bad "$what: exit $rc, expected $code ($(head -c 300 "$tmp/err"))"; return 1; fi
+  if [ "$code" -eq 2 ] && [ "$(wc -l <"$tmp/err")" -ne 1 ]; then bad "$what: error is not one line: $(cat "$tmp/err")"; return 1; fi
+  ok
+}
+has() { grep -q -- "$2" "$tmp/$1" && ok || bad "$3: '$2' not in $1: $(head -c 400 "$tmp/$1")"; }
+
+# games
+expect 0 "games" -- "$gsw" games && has out "connect4" "games lists connect4"
+expect 0 "games --json" -- "$gsw" games --json && has out '"name":"connect4"' "games json"
+
+# solve: values, JSON fields, score convention
+expect 0 "solve 4x4" -- "$gsw" solve connect4:4x4 "" --json --no-cache
+for f in '"value":"draw"' '"plies":16' '"score":0' '"bound":"exact"' '"best":"' '"nodes":' '"time_ms":'; do
+  has out "$f" "solve 4x4 json field $f"
+done
+[ "$(wc -l <"$tmp/out")" -eq 1 ] && ok || bad "json output is one document"
+expect 0 "solve end-game line" -- "$gsw" solve connect4 2252576253462244111563365343671351441 --json --no-cache
+has out '"score":-1' "reference score -1"
+has out '"value":"loss"' "reference value loss"
+expect 0 "solve middle line" -- "$gsw" solve connect4 5554224333234511764415115 --json --no-cache
+has out '"score":4' "reference score 4"
+expect 0 "startpos keyword" -- "$gsw" solve connect4:4x4 startpos --json --no-cache
+has out '"plies":16' "startpos is the start"
+expect 0 "finished position" -- "$gsw" solve connect4 1212121 --json --no-cache
+has out '"plies":0' "finished position: 0 plies"
+has out '"value":"loss"' "finished position is lost for the side to move"
+expect 0 "wdl" -- "$gsw" solve connect4:5x4 "" --wdl --json --no-cache
+has out '"value":"draw"' "wdl draw"
+
+# the cache round trip
+expect 0 "first solve" -- "$gsw" solve connect4 5554224333234511764415115 --json
+has out '"source":"search"' "first solve searches"
+expect 0 "second solve" -- "$gsw" solve connect4 5554224333234511764415115 --json
+has out '"source":"cache"' "second solve from the cache"
+has out '"score":4' "cached score"
+expect 0 "mirrored solve" -- "$gsw" solve connect4 3334664555654377124473773 --json
+has out '"source":"cache"' "mirror image answered from the cache"
+expect 0 "cache stats" -- "$gsw" cache stats --json
+has out '"hits":2' "cache stats count the hits"
+has out '"rows":1' "cache stats count the rows"
+expect 0 "cache check" -- "$gsw" cache check && has out "ok" "cache check ok"
+
+# analyze
+expect 0 "analyze" -- "$gsw" analyze connect4:4x4 "" --json --no-cache
+[ "$(grep -o '"move":' "$tmp/out" | wc -l)" -eq 4 ] && ok || bad "analyze lists 4 moves"
+
+# perft
+expect 0 "perft" -- "$gsw" perft connect4 "" 4 && has out "^2401$" "perft 4 = 7^4"
+expect 0 "perft finished" -- "$gsw" perft connect4 1212121 2 && has out "^0$" "no moves after the end"
+
+# bad input: exit 2 and a one-line message naming the problem
+expect 2 "column out of range" -- "$gsw" solve connect4 48 --no-cache && has err "out of range" "names the range"
+expect 2 "full column" -- "$gsw" solve connect4 1111111 --no-cache && has err "full" "names the full column"
+expect 2 "move after the end" -- "$gsw" solve connect4 12121212 --no-cache && has err "ended" "names the ended game"
+expect 2 "unknown variant" -- "$gsw" solve connect4:banana --no-cache && has err "banana" "names the variant"
+expect 2 "unknown game" -- "$gsw" solve chesss --no-cache && has err "chesss" "names the game"
+expect 2 "bad character" -- "$gsw" solve connect4 "44x" --no-cache && has err "'x'" "names the character"
+expect 2 "unknown verb" -- "$gsw" frobnicate && has err "frobnicate" "names the verb"
+expect 2 "unknown option" -- "$gsw" solve connect4 --bogus && has err "bogus" "names the option"
+expect 2 "bad hash" -- "$gsw" solve connect4 --hash -3 && has err "hash" "names the option"
+
+# batch: checked whole before solving, mismatches exit 1
+head -20 "$data/connect4/Test_L3_R1" >"$tmp/good"
+expect 0 "batch" -- "$gsw" solve connect4 --batch "$tmp/good"
+[ "$(grep -c . "$tmp/out")" -eq 21 ] && ok || bad "batch prints 20 lines and a summary"
+has out "positions 20, mismatches 0" "batch summary"
+expect 0 "batch stdin json" -- sh -c "\"$gsw\" solve connect4 --batch - --json < \"$tmp/good\""
+has out '"summary":true' "batch json summary"
+(head -3 "$tmp/good"; echo "4444444 3") >"$tmp/malformed"
+expect 2 "malformed batch" -- "$gsw" solve connect4 --batch "$tmp/malformed" && has err ":4:" "names the line"
+grep -c . "$tmp/out" | grep -q "^0$" && ok || bad "a malformed batch solves nothing"
+(head -3 "$tmp/good"; echo "2252576253462244111563365343671351441 5") >"$tmp/wrong"
+expect 1 "batch mismatch" -- "$gsw" solve connect4 --batch "$tmp/wrong" && has out "mismatches 1" "mismatch counted"
+expect 2 "missing batch file" -- "$gsw" solve connect4 --batch "$tmp/nope"
+
+# two processes writing one cache at once both succeed
+expect 0 "concurrent writers" -- sh -c "
+  \"$gsw\" solve connect4 --batch \"$tmp/good\" --db \"$tmp/shared.sqlite\" >/dev/null & a=\$!
+  \"$gsw\" solve connect4 --batch \"$data/connect4/Test_L2_R1\" --db \"$tmp/shared.sqlite\" >/dev/null & b=\$!
+  wait \$a && wait \$b"
+expect 0 "shared cache stats" -- "$gsw" cache stats --db "$tmp/shared.sqlite" --json
+has out '"rows":1020' "both writers' rows are there"
+
+# a corrupt cache: a clear error, exit 1, the file untouched
+head -c 5000 /dev/urandom >"$tmp/corrupt.sqlite"
+cp "$tmp/corrupt.sqlite" "$tmp/corrupt.orig"
+expect 1 "corrupt cache" -- "$gsw" solve connect4 44 --db "$tmp/corrupt.sqlite"
+[ "$(wc -l <"$tmp/err")" -eq 1 ] && ok || bad "corrupt cache: one-line error"
+cmp -s "$tmp/corrupt.sqlite" "$tmp/corrupt.orig" && ok || bad "corrupt cache file was modified"
+expect 1 "corrupt cache check" -- "$gsw" cache check --db "$tmp/corrupt.sqlite"
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

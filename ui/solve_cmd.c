@@ -1,0 +1,422 @@
+/* The solving verbs: `solve` (one position, or a batch file checked whole
+ * before solving) and `analyze` (every legal move). Every solve consults the
+ * cache first and stores what it proves: exact values as exact, proven
+ * bounds as bounds. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/ab.h"
+#include "core/game.h"
+#include "db/cache.h"
+#include "ui/cli.h"
+#include "ui/json.h"
+
+int cli_cache_open(cli_opts_t *o, cache_t **c, err_t *err);
+
+typedef struct solver {
+    gv_t *v;
+    tt_t tt;
+    cache_t *cache;
+    ab_options_t ab;
+    int wdl;
+} solver_t;
+
+typedef struct answer {
+    ab_result_t r;
+    int from_cache;
+} answer_t;
+
+static int solver_open(cli_opts_t *o, const char *spec, int cache_default_on, solver_t *s, err_t *err)
+{
+    memset(s, 0, sizeof *s);
+    if (game_open(spec, &s->v, err)) return err->code;
+    if (s->v->game->players != 2) {
+        err_set(err, GSW_EINPUT, "%s is a one-player game: alpha-beta solving is for two players", s->v->game->name);
+        game_close(s->v);
+        return GSW_EINPUT;
+    }
+    if (tt_init(&s->tt, o->hash_mb, err)) { game_close(s->v); return err->code; }
+    s->ab.hash_mb = o->hash_mb;
+    s->ab.threads = o->threads;
+    s->ab.wdl_only = o->wdl;
+    s->ab.node_limit = o->nodes;
+    s->ab.time_limit_ms = o->time_ms;
+    s->ab.stop = &cli_stop;
+    s->wdl = o->wdl;
+    int want_cache = !o->no_cache && (cache_default_on || o->db);
+    if (want_cache && cli_cache_open(o, &s->cache, err)) {
+        tt_free(&s->tt);
+        game_close(s->v);
+        return err->code;
+    }
+    return GSW_OK;
+}
+
+static int solver_close(solver_t *s, err_t *err)
+{
+    int rc = GSW_OK;
+    if (s->cache) rc = cache_close(s->cache, err);
+    tt_free(&s->tt);
+    game_close(s->v);
+    return rc;
+}
+
+/* Is [lo, hi] enough of an answer? */
+static int solver_settled(const solver_t *s, val_t lo, val_t hi)
+{
+    if (lo == hi) return 1;
+    return s->wdl && (lo > VAL_DRAW || hi < VAL_DRAW || (lo >= VAL_DRAW && hi <= VAL_DRAW));
+}
+
+static int solver_run(solver_t *s, const void *pos, answer_t *a, err_t *err)
+{
+    const game_ops_t *O = s->v->ops;
+    memset(a, 0, sizeof *a);
+    uint8_t key[GSW_MAX_KEY];
+    size_t klen = 0;
+    int sym = 0;
+    if (s->cache) {
+        double t0 = gsw_now_ms();
+        klen = O->pos_key(s->v, pos, key, &sym);
+        cache_entry_t e;
+        int found = cache_get(s->cache, s->v->game->name, s->v->name, key, klen, &e, err);
+        if (found < 0) return err->code;
+        if (found && solver_settled(s, e.lo, e.hi)) {
+            a->r.lo = e.lo;
+            a->r.hi = e.hi;
+            a->r.best = e.best == MOVE_NONE || !sym ? e.best : O->move_sym(s->v, e.best, sym, 1);
+            a->r.time_ms = gsw_now_ms() - t0;
+            a->from_cache = 1;
+            return GSW_OK;
+        }
+    }
+    if (ab_solve(s->v, &s->tt, pos, &s->ab, &a->r, err)) return err->code;
+    if (s->cache && (!a->r.aborted || a->r.lo >= VAL_DRAW || a->r.hi <= VAL_DRAW)) {
+        cache_entry_t e = { .lo = a->r.lo, .hi = a->r.hi, .best = MOVE_NONE, .nodes = a->r.nodes,
+                            .time_ms = a->r.time_ms };
+        snprintf(e.solver, sizeof e.solver, "ab");
+        if (!a->r.aborted && a->r.best != MOVE_NONE)
+            e.best = sym ? O->move_sym(s->v, a->r.best, sym, 0) : a->r.best;
+        if (cache_put(s->cache, s->v->game->name, s->v->name, key, klen, &e, err)) return err->code;
+    }
+    return GSW_OK;
+}
+
+/* "win in 13 plies", "at least a draw", ... */
+static void value_text(const solver_t *s, const void *pos, val_t lo, val_t hi, char *buf, size_t n)
+{
+    (void)s; (void)pos;
+    if (lo == hi) {
+        gvalue_t g = gvalue_from_val(lo, BOUND_EXACT);
+        if (g.outcome == OUTCOME_DRAW) snprintf(buf, n, "draw");
+        else snprintf(buf, n, "%s in %d plies", outcome_name(g.outcome), g.plies);
+    } else if (lo > VAL_DRAW) snprintf(buf, n, "win");
+    else if (hi < VAL_DRAW) snprintf(buf, n, "loss");
+    else if (lo >= VAL_DRAW && hi <= VAL_DRAW) snprintf(buf, n, "draw");
+    else if (lo >= VAL_DRAW) snprintf(buf, n, "at least a draw");
+    else if (hi <= VAL_DRAW) snprintf(buf, n, "at most a draw");
+    else snprintf(buf, n, "unknown");
+}
+
+/* The reported value: outcome, plies (-1 unknown), bound. */
+static gvalue_t answer_value(const solver_t *s, const void *pos, val_t lo, val_t hi)
+{
+    gvalue_t g;
+    if (lo == hi) {
+        g = gvalue_from_val(lo, BOUND_EXACT);
+        if (g.outcome == OUTCOME_DRAW && s->v->ops->draw_plies) g.plies = s->v->ops->draw_plies(s->v, pos);
+        return g;
+    }
+    g.plies = -1;
+    g.bound = BOUND_EXACT;
+    if (lo > VAL_DRAW) g.outcome = OUTCOME_WIN;
+    else if (hi < VAL_DRAW) g.outcome = OUTCOME_LOSS;
+    else if (lo >= VAL_DRAW && hi <= VAL_DRAW) {
+        g.outcome = OUTCOME_DRAW;
+        if (s->v->ops->draw_plies) g.plies = s->v->ops->draw_plies(s->v, pos);
+    } else if (lo >= VAL_DRAW) { g.outcome = OUTCOME_DRAW; g.bound = BOUND_LOWER; }
+    else if (hi <= VAL_DRAW) { g.outcome = OUTCOME_DRAW; g.bound = BOUND_UPPER; }
+    else g.outcome = OUTCOME_UNKNOWN;
+    return g;
+}
+
+static int answer_score(const solver_t *s, const void *pos, val_t lo, val_t hi, int *score)
+{
+    const game_ops_t *O = s->v->ops;
+    if (!O->value_score) return 0;
+    if (lo == hi) return O->value_score(s->v, pos, lo, score);
+    if (s->wdl && (lo > VAL_DRAW || hi < VAL_DRAW || (lo >= VAL_DRAW && hi <= VAL_DRAW))) {
+        *score = lo > VAL_DRAW ? 1 : hi < VAL_DRAW ? -1 : 0;   /* the sign only */
+        return 1;
+    }
+    return 0;
+}
+
+static void print_answer(const solver_t *s, cli_opts_t *o, const char *ptext, const void *pos, const answer_t *a)
+{
+    const game_ops_t *O = s->v->ops;
+    char best[64] = "", spec[96];
+    if (a->r.best != MOVE_NONE) O->move_format(s->v, pos, a->r.best, best, sizeof best);
+    game_spec(s->v, spec, sizeof spec);
+    gvalue_t g = answer_value(s, pos, a->r.lo, a->r.hi);
+    int score = 0, has_score = answer_score(s, pos, a->r.lo, a->r.hi, &score);
+    if (o->json) {
+        json_t j;
+        json_begin(&j, stdout);
+        json_str(&j, "game", spec);
+        json_str(&j, "position", ptext);
+        json_str(&j, "value", outcome_name(g.outcome));
+        if (g.plies >= 0) json_int(&j, "plies", g.plies); else json_null(&j, "plies");
+        if (has_score) json_int(&j, "score", score); else json_null(&j, "score");
+        if (*best) json_str(&j, "best", best); else json_null(&j, "best");
+        json_str(&j, "bound", bound_name(g.bound));
+        json_int(&j, "nodes", (int64_t)a->r.nodes);
+        json_num(&j, "time_ms", a->r.time_ms);
+        json_str(&j, "source", a->from_cache ? "cache" : "search");
+        json_bool(&j, "complete", !a->r.aborted);
+        json_end(&j);
+        return;
+    }
+    char vt[64];
+    value_text(s, pos, a->r.lo, a->r.hi, vt, sizeof vt);
+    printf("%s \"%s\": %s", spec, ptext, vt);
+    if (has_score) printf(" (score %+d)", score);
+    if (*best) printf(", best move %s", best);
+    printf("\n");
+    fprintf(stderr, "%llu nodes, %.3f ms%s\n", (unsigned long long)a->r.nodes, a->r.time_ms,
+            a->from_cache ? " (from the cache)" : "");
+}
+
+/* ---- batch ---- */
+
+typedef struct batch_line {
+    char *moves;
+    int has_expected;
+    int expected;
+} batch_line_t;
+
+static int batch_read(solver_t *s, const char *path, batch_line_t **out, int *count, err_t *err)
+{
+    FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
+    if (!f) return err_set(err, GSW_EINPUT, "cannot open batch file %s", path);
+    batch_line_t *v = NULL;
+    int n = 0, cap = 0, lineno = 0, rc = GSW_OK;
+    char line[4096];
+    GSW_POSBUF pos[GSW_MAX_POS];
+    while (fgets(line, sizeof line, f)) {
+        lineno++;
+        size_t len = strlen(line);
+        if (len == sizeof line - 1 && line[len - 1] != '\n') {
+            rc = err_set(err, GSW_EINPUT, "%s:%d: line too long", path, lineno);
+            break;
+        }
+        char *save, *tok = strtok_r(line, " \t\r\n", &save);
+        if (!tok || tok[0] == '#') continue;
+        char *exp = strtok_r(NULL, " \t\r\n", &save);
+        char *extra = exp ? strtok_r(NULL, " \t\r\n", &save) : NULL;
+        if (extra) { rc = err_set(err, GSW_EINPUT, "%s:%d: unexpected \"%s\" (expected MOVES [SCORE])", path, lineno, extra); break; }
+        const char *moves = strcmp(tok, "startpos") ? tok : "";
+        err_t e;
+        if (game_pos_parse(s->v, moves, pos, &e)) { rc = err_set(err, GSW_EINPUT, "%s:%d: %s", path, lineno, e.msg); break; }
+        batch_line_t b = { strdup(tok), 0, 0 };
+        if (exp) {
+            char *end;
+            long x = strtol(exp, &end, 10);
+            if (*end || end == exp) {
+                free(b.moves);
+                rc = err_set(err, GSW_EINPUT, "%s:%d: bad expected score \"%s\"", path, lineno, exp);
+                break;
+            }
+            b.has_expected = 1;
+            b.expected = (int)x;
+        }
+        if (n == cap) {
+            cap = cap ? cap * 2 : 256;
+            batch_line_t *nv = realloc(v, (size_t)cap * sizeof *v);
+            if (!nv) { free(b.moves); rc = err_set(err, GSW_EFAIL, "out of memory"); break; }
+            v = nv;
+        }
+        v[n++] = b;
+    }
+    if (f != stdin) fclose(f);
+    if (rc) {
+        for (int i = 0; i < n; i++) free(v[i].moves);
+        free(v);
+        return rc;
+    }
+    *out = v;
+    *count = n;
+    return GSW_OK;
+}
+
+static int cli_batch(cli_opts_t *o)
+{
+    err_t err;
+    solver_t s;
+    if (!o->threads_set) o->threads = 1;   /* positions are short: threads cost more than they give */
+    if (solver_open(o, o->pos[0], 0, &s, &err)) { fprintf(stderr, "gsw: %s\n", err.msg); return err.code; }
+    batch_line_t *lines = NULL;
+    int n = 0;
+    int rc = batch_read(&s, o->batch, &lines, &n, &err);
+    if (rc) { fprintf(stderr, "gsw: %s\n", err.msg); solver_close(&s, &err); return rc; }
+    GSW_POSBUF pos[GSW_MAX_POS];
+    int mismatches = 0, done = 0;
+    double total_us = 0;
+    uint64_t total_nodes = 0;
+    for (int i = 0; i < n && !cli_stop; i++) {
+        const char *moves = strcmp(lines[i].moves, "startpos") ? lines[i].moves : "";
+        game_pos_parse(s.v, moves, pos, &err);
+        if (o->clear_hash) tt_clear(&s.tt);
+        answer_t a;
+        if (solver_run(&s, pos, &a, &err)) { fprintf(stderr, "gsw: %s\n", err.msg); rc = err.code; break; }
+        if (a.r.aborted) break;
+        int score = 0, has = answer_score(&s, pos, a.r.lo, a.r.hi, &score);
+        double us = a.r.time_ms * 1000.0;
+        int bad = lines[i].has_expected && (!has || score != lines[i].expected);
+        mismatches += bad;
+        done++;
+        total_us += us;
+        total_nodes += a.r.nodes;
+        if (o->json) {
+            json_t j;
+            json_begin(&j, stdout);
+            json_str(&j, "position", lines[i].moves);
+            if (has) json_int(&j, "score", score); else json_null(&j, "score");
+            gvalue_t g = answer_value(&s, pos, a.r.lo, a.r.hi);
+            json_str(&j, "value", outcome_name(g.outcome));
+            if (g.plies >= 0) json_int(&j, "plies", g.plies); else json_null(&j, "plies");
+            json_int(&j, "nodes", (int64_t)a.r.nodes);
+            json_num(&j, "time_us", us);
+            if (lines[i].has_expected) json_int(&j, "expected", lines[i].expected);
+            json_bool(&j, "ok", !bad);
+            json_end(&j);
+        } else {
+            printf("%s %d %llu %.0f%s\n", lines[i].moves, score, (unsigned long long)a.r.nodes, us,
+                   bad ? " MISMATCH" : "");
+        }
+    }
+    int interrupted = done < n;
+    if (o->json) {
+        json_t j;
+        json_begin(&j, stdout);
+        json_bool(&j, "summary", 1);
+        json_int(&j, "positions", done);
+        json_int(&j, "mismatches", mismatches);
+        json_num(&j, "mean_time_us", done ? total_us / done : 0);
+        json_num(&j, "mean_nodes", done ? (double)total_nodes / done : 0);
+        json_bool(&j, "complete", !interrupted);
+        json_end(&j);
+    } else {
+        printf("positions %d, mismatches %d, mean time %.1f us, mean nodes %.1f\n", done, mismatches,
+               done ? total_us / done : 0, done ? (double)total_nodes / done : 0);
+    }
+    fflush(stdout);
+    for (int i = 0; i < n; i++) free(lines[i].moves);
+    free(lines);
+    if (solver_close(&s, &err) && !rc) { fprintf(stderr, "gsw: %s\n", err.msg); rc = err.code; }
+    if (!rc && interrupted) { fprintf(stderr, "gsw: interrupted after %d of %d positions\n", done, n); rc = GSW_EFAIL; }
+    if (!rc && mismatches) { fprintf(stderr, "gsw: %d mismatches\n", mismatches); rc = GSW_EFAIL; }
+    return rc;
+}
+
+int cli_solve(cli_opts_t *o)
+{
+    if (o->npos < 1 || o->npos > 2 || (o->batch && o->npos != 1)) {
+        fprintf(stderr, "gsw: usage: %s\n", cli_verbs[1].usage);
+        return GSW_EINPUT;
+    }
+    if (o->batch) return cli_batch(o);
+    err_t err;
+    solver_t s;
+    if (solver_open(o, o->pos[0], 1, &s, &err)) { fprintf(stderr, "gsw: %s\n", err.msg); return err.code; }
+    const char *ptext = o->npos == 2 ? o->pos[1] : "";
+    GSW_POSBUF pos[GSW_MAX_POS];
+    int rc = game_pos_parse(s.v, ptext, pos, &err);
+    answer_t a;
+    if (!rc) rc = solver_run(&s, pos, &a, &err);
+    if (rc) fprintf(stderr, "gsw: %s\n", err.msg);
+    else {
+        print_answer(&s, o, ptext, pos, &a);
+        if (a.r.aborted) {
+            fprintf(stderr, "gsw: %s before the proof was complete\n", cli_stop ? "interrupted" : "budget spent");
+            rc = GSW_EFAIL;
+        }
+    }
+    err_t e2;
+    if (solver_close(&s, &e2) && !rc) { fprintf(stderr, "gsw: %s\n", e2.msg); rc = e2.code; }
+    return rc;
+}
+
+int cli_analyze(cli_opts_t *o)
+{
+    if (o->npos < 1 || o->npos > 2) {
+        fprintf(stderr, "gsw: usage: %s\n", cli_verbs[2].usage);
+        return GSW_EINPUT;
+    }
+    err_t err;
+    solver_t s;
+    if (solver_open(o, o->pos[0], 1, &s, &err)) { fprintf(stderr, "gsw: %s\n", err.msg); return err.code; }
+    const game_ops_t *O = s.v->ops;
+    const char *ptext = o->npos == 2 ? o->pos[1] : "";
+    GSW_POSBUF pos[GSW_MAX_POS], child[GSW_MAX_POS];
+    int rc = game_pos_parse(s.v, ptext, pos, &err);
+    if (rc) { fprintf(stderr, "gsw: %s\n", err.msg); solver_close(&s, &err); return rc; }
+    move_t mv[GSW_MAX_MOVES];
+    int n = O->moves(s.v, pos, mv);
+    json_t j;
+    char spec[96];
+    game_spec(s.v, spec, sizeof spec);
+    if (o->json) {
+        json_begin(&j, stdout);
+        json_str(&j, "game", spec);
+        json_str(&j, "position", ptext);
+        json_arr(&j, "moves");
+    } else if (n == 0) {
+        printf("%s \"%s\": the game is over\n", spec, ptext);
+    }
+    uint64_t nodes = 0;
+    double t0 = gsw_now_ms();
+    for (int i = 0; i < n && !rc; i++) {
+        memcpy(child, pos, O->pos_size);
+        O->play(s.v, child, mv[i]);
+        answer_t a;
+        rc = solver_run(&s, child, &a, &err);
+        if (rc) { fprintf(stderr, "gsw: %s\n", err.msg); break; }
+        nodes += a.r.nodes;
+        if (a.r.aborted) { fprintf(stderr, "gsw: %s\n", cli_stop ? "interrupted" : "budget spent"); rc = GSW_EFAIL; break; }
+        /* the mover's view: the child's value seen from the other side */
+        val_t lo = val_up(a.r.hi), hi = val_up(a.r.lo);
+        gvalue_t g = answer_value(&s, pos, lo, hi);
+        int score = 0, has = answer_score(&s, pos, lo, hi, &score);
+        char mt[64];
+        O->move_format(s.v, pos, mv[i], mt, sizeof mt);
+        if (o->json) {
+            json_obj(&j, NULL);
+            json_str(&j, "move", mt);
+            json_str(&j, "value", outcome_name(g.outcome));
+            if (g.plies >= 0) json_int(&j, "plies", g.plies); else json_null(&j, "plies");
+            if (has) json_int(&j, "score", score); else json_null(&j, "score");
+            json_str(&j, "bound", bound_name(g.bound));
+            json_close(&j, '}');
+        } else {
+            char vt[64];
+            value_text(&s, pos, lo, hi, vt, sizeof vt);
+            printf("%-4s %-22s", mt, vt);
+            if (has) printf(" score %+d", score);
+            printf("\n");
+        }
+    }
+    double ms = gsw_now_ms() - t0;
+    if (o->json && !rc) {
+        json_close(&j, ']');
+        json_int(&j, "nodes", (int64_t)nodes);
+        json_num(&j, "time_ms", ms);
+        json_end(&j);
+    } else if (!rc) {
+        fprintf(stderr, "%llu nodes, %.1f ms\n", (unsigned long long)nodes, ms);
+    }
+    err_t e2;
+    if (solver_close(&s, &e2) && !rc) { fprintf(stderr, "gsw: %s\n", e2.msg); rc = e2.code; }
+    return rc;
+}
