@@ -30,6 +30,8 @@ struct ab_search {
     int etc_plies;              /* probe children's entries (enhanced transposition
                                    cutoffs) at plies below this */
     int thread_id;              /* helpers (>0) vary the move order */
+    int pass_valid, pass_sym;   /* a table key handed from parent to child */
+    uint64_t pass_key;
     ab_exact_fn exact;          /* the exact search for this game */
 };
 

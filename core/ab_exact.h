@@ -22,6 +22,11 @@ val_t AB_FN(ab_t *s, const void *pos, val_t alpha, val_t beta)
 {
     const game_ops_t *O = (AB_OPS);
     const gv_t *v = s->v;
+    /* the parent may hand down this position's table key */
+    const int passed = s->pass_valid;
+    const uint64_t pkey = s->pass_key;
+    const int psym = s->pass_sym;
+    s->pass_valid = 0;
     s->nodes++;
     if ((s->nodes & 0xfff) == 0 && !s->aborted) {
         if ((s->stop && *s->stop) || (s->halt && *s->halt) || (s->node_limit && s->nodes >= s->node_limit)
@@ -44,7 +49,9 @@ val_t AB_FN(ab_t *s, const void *pos, val_t alpha, val_t beta)
     }
 
     int sym = 0;
-    uint64_t key = O->tt_key ? O->tt_key(v, pos, &sym) : O->pos_hash(v, pos);
+    uint64_t key;
+    if (passed) { key = pkey; sym = psym; }
+    else key = O->tt_key ? O->tt_key(v, pos, &sym) : O->pos_hash(v, pos);
     tt_hit_t h;
     h.work = 0;
     move_t ttmove = MOVE_NONE;
@@ -80,16 +87,27 @@ val_t AB_FN(ab_t *s, const void *pos, val_t alpha, val_t beta)
 
     GSW_POSBUF child[GSW_MAX_POS];
     const size_t psz = O->pos_size;
+    void (*play)(const gv_t *, void *, move_t) = O->ab_play && O->ab_expand ? O->ab_play : O->play;
 
-    /* enhanced transposition cutoff: a child already known to refute */
-    if (s->ply < s->etc_plies) {
+    /* Near the root, make every child first: their table buckets are fetched
+     * in parallel (prefetch) rather than one miss at a time, the keys are
+     * handed down, and a child already known to refute gives an enhanced
+     * transposition cut-off without a search. */
+    uint64_t ckey[GSW_MAX_MOVES];
+    int8_t csym[GSW_MAX_MOVES];
+    const int near_root = s->ply < s->etc_plies;
+    if (near_root) {
         for (int i = 0; i < n; i++) {
             memcpy(child, pos, psz);
-            (O->ab_play && O->ab_expand ? O->ab_play : O->play)(v, child, mv[i]);
-            int csym = 0;
-            uint64_t ck = O->tt_key ? O->tt_key(v, child, &csym) : O->pos_hash(v, child);
+            play(v, child, mv[i]);
+            int cs = 0;
+            ckey[i] = O->tt_key ? O->tt_key(v, child, &cs) : O->pos_hash(v, child);
+            csym[i] = (int8_t)cs;
+            tt_prefetch(s->tt, ckey[i]);
+        }
+        for (int i = 0; i < n; i++) {
             tt_hit_t ch;
-            if (tt_probe(s->tt, ck, &ch) && ch.hi < VAL_INF) {
+            if (tt_probe(s->tt, ckey[i], &ch) && ch.hi < VAL_INF) {
                 val_t pv = val_up(ch.hi);   /* the parent gets at least this */
                 if (pv >= beta) {
                     move_t m = mv[i];
@@ -105,10 +123,10 @@ val_t AB_FN(ab_t *s, const void *pos, val_t alpha, val_t beta)
     val_t best = -VAL_INF;
     move_t bestm = MOVE_NONE;
     s->ply++;
-    void (*play)(const gv_t *, void *, move_t) = O->ab_play && O->ab_expand ? O->ab_play : O->play;
     for (int i = 0; i < n; i++) {
         memcpy(child, pos, psz);
         play(v, child, mv[i]);
+        if (near_root) { s->pass_key = ckey[i]; s->pass_sym = csym[i]; s->pass_valid = 1; }
         val_t c = AB_FN(s, child, val_down(beta), val_down(alpha));
         if (s->aborted) { s->ply--; return a0; }
         val_t pv = val_up(c);

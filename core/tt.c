@@ -11,23 +11,24 @@ int tt_init(tt_t *t, size_t mb, err_t *err)
     uint64_t buckets = 1;
     while (buckets * 2 <= want) buckets *= 2;
     t->bytes = buckets * TT_BUCKET * sizeof(tt_entry_t);
-    /* 2 MB alignment lets the kernel back the table with huge pages: random
-     * probes then miss the TLB far less often */
-    size_t align = t->bytes >= (2u << 20) ? (2u << 20) : 64;
-    t->e = aligned_alloc(align, t->bytes);
-    if (!t->e)
+    /* fresh anonymous pages read as zero: nothing to clear, and pages a
+     * short search never touches cost nothing */
+    void *p = mmap(NULL, t->bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
         return err_set(err, GSW_EFAIL, "cannot allocate a %zu MB transposition table", mb);
 #ifdef MADV_HUGEPAGE
-    if (align > 64) madvise(t->e, t->bytes, MADV_HUGEPAGE);
+    /* huge pages cut TLB misses of random probes in long searches */
+    if (getenv("GSW_HUGEPAGES") ? atoi(getenv("GSW_HUGEPAGES")) : t->bytes >= (256u << 20))
+        madvise(p, t->bytes, MADV_HUGEPAGE);
 #endif
+    t->e = p;
     t->mask = buckets - 1;
-    tt_clear(t);
     return GSW_OK;
 }
 
 void tt_free(tt_t *t)
 {
-    free(t->e);
+    if (t->e) munmap(t->e, t->bytes);
     t->e = NULL;
 }
 

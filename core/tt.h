@@ -49,6 +49,11 @@ static inline tt_entry_t *tt_bucket(const tt_t *t, uint64_t key)
     return t->e + (h & t->mask) * TT_BUCKET;
 }
 
+static inline void tt_prefetch(const tt_t *t, uint64_t key)
+{
+    __builtin_prefetch(tt_bucket(t, key));
+}
+
 /* Look key up; returns 1 and fills *h when present. */
 static inline int tt_probe(const tt_t *t, uint64_t key, tt_hit_t *h)
 {

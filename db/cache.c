@@ -112,8 +112,8 @@ static int cache_int(cache_t *c, const char *sql, int64_t *out)
     return rc == SQLITE_ROW ? 0 : -1;
 }
 
-/* Bring the schema to SCHEMA_VERSION; refuse foreign or newer files. */
-static int cache_migrate(cache_t *c, err_t *err)
+/* Refuse foreign or newer files before anything is written to them. */
+static int cache_owned(cache_t *c, err_t *err)
 {
     int64_t version = 0, tables = 0, ours = 0;
     if (cache_int(c, "PRAGMA user_version", &version)) return cache_fail(c, err, "cannot read");
@@ -126,6 +126,14 @@ static int cache_migrate(cache_t *c, err_t *err)
         return err_set(err, GSW_EFAIL, "cache %s: an SQLite database but not a gsw cache", c->path);
     if (version > 0 && ours < 2)
         return err_set(err, GSW_EFAIL, "cache %s: not a gsw cache (tables missing)", c->path);
+    return GSW_OK;
+}
+
+/* Bring the schema to SCHEMA_VERSION. */
+static int cache_migrate(cache_t *c, err_t *err)
+{
+    int64_t version = 0;
+    if (cache_int(c, "PRAGMA user_version", &version)) return cache_fail(c, err, "cannot read");
     while (version < SCHEMA_VERSION) {
         char sql[64];
         if (cache_exec(c, "BEGIN IMMEDIATE", err)) return GSW_EFAIL;
@@ -169,6 +177,7 @@ int cache_open(const char *path, cache_t **out, err_t *err)
         cache_fail(c, err, "cannot read");
         goto fail;
     }
+    if (cache_owned(c, err)) goto fail;
     if (cache_exec(c, "PRAGMA journal_mode=WAL", err) || cache_exec(c, "PRAGMA synchronous=NORMAL", err))
         goto fail;
     if (cache_migrate(c, err)) goto fail;
