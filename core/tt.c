@@ -13,7 +13,7 @@ int tt_init(tt_t *t, size_t mb, err_t *err)
     t->bytes = buckets * TT_BUCKET * sizeof(tt_entry_t);
     /* fresh anonymous pages read as zero: nothing to clear, and pages a
      * short search never touches cost nothing */
-    void *p = mmap(NULL, t->bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    void *p = mmap(NULL, t->bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
     if (p == MAP_FAILED)
         return err_set(err, GSW_EFAIL, "cannot allocate a %zu MB transposition table", mb);
 #ifdef MADV_HUGEPAGE

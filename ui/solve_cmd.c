@@ -256,6 +256,7 @@ static int cli_batch(cli_opts_t *o)
     solver_t s;
     if (!o->threads_set) o->threads = 1;   /* positions are short: threads cost more than they give */
     if (solver_open(o, o->pos[0], 0, &s, &err)) { fprintf(stderr, "gsw: %s\n", err.msg); return err.code; }
+    s.ab.no_best = 1;   /* batch lines report the score, not a move */
     batch_line_t *lines = NULL;
     int n = 0;
     int rc = batch_read(&s, o->batch, &lines, &n, &err);

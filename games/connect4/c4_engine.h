@@ -273,10 +273,10 @@ static uint64_t C4(tt_key)(const gv_t *v, const void *pos, int *sym)
     const C4(pos_t) *p = pos;
     const c4v_t *d = D;
     BB k = p->cur + p->mask;
-    /* mirror pairs matter early; deep in the game they are rare and the
-     * mirroring would cost more than it saves (the key stays a function of
+    /* mirror pairs matter early; past a third of the board they are rare and
+     * the mirroring costs more than it saves (the key stays a function of
      * the position either way) */
-    if (p->moves * 2 > C4_CELLS(d)) { *sym = 0; return C4(fold64)(k); }
+    if (p->moves * 3 > C4_CELLS(d)) { *sym = 0; return C4(fold64)(k); }
     BB m = C4(mirror)(d, k);
     *sym = m < k;
     return C4(fold64)(m < k ? m : k);
@@ -362,6 +362,45 @@ static int32_t C4(evaluate)(const gv_t *v, const void *pos)
     return s;
 }
 
+/* Empty cells in the even rows (2nd, 4th, ... from the bottom). */
+static inline BB C4(even_rows)(const c4v_t *d)
+{
+    BB r = 0;
+    for (int y = 1; y < C4_H(d); y += 2) r |= C4_BOTTOM(d) << y;
+    return r;
+}
+
+/* Bounds from which cells each side can still get.
+ * - A side that cannot make four even with every empty cell cannot win.
+ * - Claimeven: on a board of even height with an even number of stones, the
+ *   side not to move (Q) can answer every move so that it gets every empty
+ *   cell of an even row that is not playable now (follow up in the same
+ *   column; after a move into a column with an odd stone count, answer in
+ *   another such column — there is always one, as their number is even). The
+ *   side to move then gets at most the rest: if that holds no four, it cannot
+ *   win; if moreover Q's cells hold a four, Q wins. */
+static inline void C4(bound_by_cells)(const c4v_t *d, const C4(pos_t) *p, val_t *lo, val_t *hi)
+{
+    BB empty = C4_BOARD(d) & ~p->mask, opp = p->cur ^ p->mask;
+    int left = C4_CELLS(d) - p->moves;
+    if (!C4(aligned)(d, p->cur | empty)) {
+        if (*hi > VAL_DRAW) *hi = VAL_DRAW;
+        if (!C4(aligned)(d, opp | empty)) { *lo = *hi = VAL_DRAW; return; }
+    } else if (!C4(aligned)(d, opp | empty)) {
+        if (*lo < VAL_DRAW) *lo = VAL_DRAW;
+    }
+    if ((C4_H(d) & 1) == 0 && (p->moves & 1) == 0) {
+        BB playable = C4(possible)(d, p->mask);
+        BB qcells = opp | (empty & C4(even_rows)(d) & ~playable);
+        BB pcells = C4_BOARD(d) & ~qcells;
+        if (!C4(aligned)(d, pcells)) {
+            if (*hi > VAL_DRAW) *hi = VAL_DRAW;
+            if (C4(aligned)(d, qcells) && *hi > val_loss(left)) *hi = val_loss(left);
+        }
+    }
+    if (*lo > *hi) *lo = *hi;   /* only if a bound above was already tighter */
+}
+
 static int C4(ab_expand)(const gv_t *v, const void *pos, move_t *out, val_t *lo, val_t *hi)
 {
     const C4(pos_t) *p = pos;
@@ -379,6 +418,9 @@ static int C4(ab_expand)(const gv_t *v, const void *pos, move_t *out, val_t *lo,
     if (p->moves >= C4_CELLS(d) - 2) { *lo = *hi = VAL_DRAW; return 0; }
     *lo = val_loss(4);
     *hi = val_win(3);
+    /* before about 3/8 of the board is full every line is still open: the
+     * checks would cost every node and prune nothing (measured on 7x6) */
+    if (p->moves * 8 >= C4_CELLS(d) * 3) C4(bound_by_cells)(d, p, lo, hi);
     int n = 0;
     for (int i = 0; i < C4_W(d); i++) {
         int c = C4_ORDER(d)[i];
