@@ -4,7 +4,6 @@
 #include "core/ab.h"
 
 #include <pthread.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -104,7 +103,7 @@ static int ab_root_bounds(ab_t *s, const void *pos, val_t *lo, val_t *hi)
     *lo = -VAL_WIN + 1;
     *hi = VAL_WIN - 1;
     if (O->ab_expand) O->ab_expand(s->v, pos, mv, lo, hi);
-    int sym;
+    int sym = s->fold;
     uint64_t key = O->tt_key ? O->tt_key(s->v, pos, &sym) : O->pos_hash(s->v, pos);
     tt_hit_t h;
     if (tt_probe(s->tt, key, &h)) {
@@ -141,12 +140,20 @@ static val_t ab_u_val(int u, int R)
     return VAL_DRAW;
 }
 
+static void ab_report(const ab_options_t *o, ab_t *s, val_t lo, val_t hi, double t0)
+{
+    if (o && o->progress) o->progress(o->progress_ctx, lo, hi, s->nodes, gsw_now_ms() - t0);
+}
+
 /* Narrow [lo, hi] to the exact value (or to its sign with wdl_only). Each
- * test strictly narrows the interval, so this ends. */
+ * test strictly narrows the interval, so this ends; stopped early, [lo, hi]
+ * still holds everything proven so far. */
 static void ab_narrow(ab_pool_t *p, ab_t *s, const void *pos, val_t *lo, val_t *hi,
-                      int wdl_only, int *aborted)
+                      const ab_options_t *o, int *aborted)
 {
     const game_ops_t *O = s->v->ops;
+    const int wdl_only = o && o->wdl_only;
+    const double t0 = gsw_now_ms();
     *aborted = 0;
     if (O->draw_plies) {
         int R = O->draw_plies(s->v, pos);
@@ -159,14 +166,14 @@ static void ab_narrow(ab_pool_t *p, ab_t *s, const void *pos, val_t *lo, val_t *
             if (wdl_only) med = ulo < 0 && uhi > 0 ? 0 : ulo < 0 ? -1 : 0;
             val_t x = ab_u_val(med, R);
             val_t r = ab_test(p, s, pos, x, aborted);
-            if (*aborted) return;
+            if (*aborted) break;
             if (r <= x) { int u = ab_u_hi(r, R); if (u > med) u = med; if (u < uhi) uhi = u; }
             else { int u = ab_u_lo(r, R); if (u < med + 1) u = med + 1; if (u > ulo) ulo = u; }
+            if (uhi < ulo) uhi = ulo;   /* cannot happen with a sound search */
+            *lo = ab_u_val(ulo, R);
+            *hi = ab_u_val(uhi, R);
+            ab_report(o, s, *lo, *hi, t0);
         }
-        if (uhi < ulo) uhi = ulo;
-        *lo = ab_u_val(ulo, R);
-        *hi = ab_u_val(uhi, R);
-        if (ulo < 0 && uhi > 0) { *lo = ab_u_val(ulo, R); *hi = ab_u_val(uhi, R); }
         return;
     }
     while (*lo < *hi) {
@@ -182,6 +189,7 @@ static void ab_narrow(ab_pool_t *p, ab_t *s, const void *pos, val_t *lo, val_t *
         if (r <= x) *hi = r < *hi ? r : *hi;
         else *lo = r > *lo ? r : *lo;
         if (*hi < *lo) *hi = *lo;   /* cannot happen with a sound search */
+        ab_report(o, s, *lo, *hi, t0);
     }
 }
 
@@ -209,12 +217,17 @@ int ab_solve(const gv_t *v, tt_t *tt, const void *pos, const ab_options_t *o,
         r->time_ms = gsw_now_ms() - t0;
         return GSW_OK;
     }
+    s.fold = v->ops->pos_symmetric && v->ops->pos_symmetric(v, pos);
     ab_pool_t p;
     ab_pool_init(&p, o ? o->threads : 1);
     val_t lo, hi;
     ab_root_bounds(&s, pos, &lo, &hi);
     int aborted = 0;
-    ab_narrow(&p, &s, pos, &lo, &hi, o && o->wdl_only, &aborted);
+    if (o && o->seeded) {   /* resume from bounds proven before */
+        if (o->seed_lo > lo && o->seed_lo <= hi) lo = o->seed_lo;
+        if (o->seed_hi < hi && o->seed_hi >= lo) hi = o->seed_hi;
+    }
+    ab_narrow(&p, &s, pos, &lo, &hi, o, &aborted);
     if (!aborted && !(o && o->no_best))   /* lo is a lower bound on the best child: some move reaches it */
         ab_find_best(&p, &s, pos, lo, &r->best, &aborted);
     free(p.jobs);

@@ -30,6 +30,7 @@ struct ab_search {
     int etc_plies;              /* probe children's entries (enhanced transposition
                                    cutoffs) at plies below this */
     int thread_id;              /* helpers (>0) vary the move order */
+    int fold;                   /* fold symmetries in table keys (symmetric root) */
     int pass_valid, pass_sym;   /* a table key handed from parent to child */
     uint64_t pass_key;
     ab_exact_fn exact;          /* the exact search for this game */
@@ -44,6 +45,12 @@ typedef struct ab_options {
     double time_limit_ms;
     int depth_limit;            /* heuristic mode */
     volatile int *stop;
+    /* exact: bounds already proven (a resumed solve), when seeded */
+    int seeded;
+    val_t seed_lo, seed_hi;
+    /* exact: called after each test with the bounds proven so far */
+    void (*progress)(void *ctx, val_t lo, val_t hi, uint64_t nodes, double ms);
+    void *progress_ctx;
 } ab_options_t;
 
 typedef struct ab_result {

@@ -48,7 +48,7 @@ val_t AB_FN(ab_t *s, const void *pos, val_t alpha, val_t beta)
         n = O->moves(v, pos, mv);
     }
 
-    int sym = 0;
+    int sym = s->fold;
     uint64_t key;
     if (passed) { key = pkey; sym = psym; }
     else key = O->tt_key ? O->tt_key(v, pos, &sym) : O->pos_hash(v, pos);
@@ -100,7 +100,7 @@ val_t AB_FN(ab_t *s, const void *pos, val_t alpha, val_t beta)
         for (int i = 0; i < n; i++) {
             memcpy(child, pos, psz);
             play(v, child, mv[i]);
-            int cs = 0;
+            int cs = s->fold;
             ckey[i] = O->tt_key ? O->tt_key(v, child, &cs) : O->pos_hash(v, child);
             csym[i] = (int8_t)cs;
             tt_prefetch(s->tt, ckey[i]);

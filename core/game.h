@@ -75,9 +75,15 @@ typedef struct game_ops {
     /* Order ab_expand's moves best first; called only at nodes the table
      * did not settle, so the work is not wasted on cut-offs. Optional. */
     void (*ab_order)(const gv_t *v, const void *pos, move_t *mv, int n);
-    /* Transposition key for the core's table, folded over symmetries like
-     * pos_key (*sym as there). Optional: without it pos_hash is used. */
+    /* Transposition key for the core's table. On entry *sym says whether
+     * to fold symmetries (the search's choice: see pos_symmetric); on return
+     * it holds the symmetry used, as for pos_key. Optional: without it
+     * pos_hash is used. */
     uint64_t (*tt_key)(const gv_t *v, const void *pos, int *sym);
+    /* 1 if pos is its own image under a symmetry other than the identity:
+     * only then can a search from it meet mirror pairs, so only then does
+     * folding them in the table pay. Optional (default: never fold). */
+    int (*pos_symmetric)(const gv_t *v, const void *pos);
     /* Symmetries of the board counted with the identity (1: none). */
     int nsym;
     /* Map a move of pos through symmetry sym (inverse = 0) or back (inverse =

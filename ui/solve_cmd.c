@@ -27,6 +27,21 @@ typedef struct answer {
     int from_cache;
 } answer_t;
 
+/* Progress of a long solve on stderr: the bounds proven so far. */
+static void solver_progress(void *ctx, val_t lo, val_t hi, uint64_t nodes, double ms)
+{
+    (void)ctx;
+    if (ms < 1000) return;
+    gvalue_t a = gvalue_from_val(lo, BOUND_LOWER), b = gvalue_from_val(hi, BOUND_UPPER);
+    char l[48], h[48];
+    if (a.outcome == OUTCOME_DRAW) snprintf(l, sizeof l, "draw");
+    else snprintf(l, sizeof l, "%s in %d", outcome_name(a.outcome), a.plies);
+    if (b.outcome == OUTCOME_DRAW) snprintf(h, sizeof h, "draw");
+    else snprintf(h, sizeof h, "%s in %d", outcome_name(b.outcome), b.plies);
+    fprintf(stderr, "  %.1f s: between %s and %s; %.0f M nodes, %.1f M nodes/s\n", ms / 1000, l, h,
+            nodes / 1e6, ms > 0 ? nodes / ms / 1e3 : 0);
+}
+
 static int solver_open(cli_opts_t *o, const char *spec, int cache_default_on, solver_t *s, err_t *err)
 {
     memset(s, 0, sizeof *s);
@@ -43,6 +58,7 @@ static int solver_open(cli_opts_t *o, const char *spec, int cache_default_on, so
     s->ab.node_limit = o->nodes;
     s->ab.time_limit_ms = o->time_ms;
     s->ab.stop = &cli_stop;
+    s->ab.progress = solver_progress;
     s->wdl = o->wdl;
     int want_cache = !o->no_cache && (cache_default_on || o->db);
     if (want_cache && cli_cache_open(o, &s->cache, err)) {
@@ -82,6 +98,9 @@ static int solver_run(solver_t *s, const void *pos, answer_t *a, err_t *err)
         cache_entry_t e;
         int found = cache_get(s->cache, s->v->game->name, s->v->name, key, klen, &e, err);
         if (found < 0) return err->code;
+        s->ab.seeded = found;   /* a partial proof from before: resume from it */
+        s->ab.seed_lo = e.lo;
+        s->ab.seed_hi = e.hi;
         if (found && solver_settled(s, e.lo, e.hi)) {
             a->r.lo = e.lo;
             a->r.hi = e.hi;
@@ -92,7 +111,7 @@ static int solver_run(solver_t *s, const void *pos, answer_t *a, err_t *err)
         }
     }
     if (ab_solve(s->v, &s->tt, pos, &s->ab, &a->r, err)) return err->code;
-    if (s->cache && (!a->r.aborted || a->r.lo >= VAL_DRAW || a->r.hi <= VAL_DRAW)) {
+    if (s->cache) {   /* exact, or the bounds proven before a stop */
         cache_entry_t e = { .lo = a->r.lo, .hi = a->r.hi, .best = MOVE_NONE, .nodes = a->r.nodes,
                             .time_ms = a->r.time_ms };
         snprintf(e.solver, sizeof e.solver, "ab");
@@ -257,6 +276,7 @@ static int cli_batch(cli_opts_t *o)
     if (!o->threads_set) o->threads = 1;   /* positions are short: threads cost more than they give */
     if (solver_open(o, o->pos[0], 0, &s, &err)) { fprintf(stderr, "gsw: %s\n", err.msg); return err.code; }
     s.ab.no_best = 1;   /* batch lines report the score, not a move */
+    s.ab.progress = NULL;
     batch_line_t *lines = NULL;
     int n = 0;
     int rc = batch_read(&s, o->batch, &lines, &n, &err);

@@ -276,7 +276,7 @@ static uint64_t C4(tt_key)(const gv_t *v, const void *pos, int *sym)
     /* mirror pairs matter early; past a third of the board they are rare and
      * the mirroring costs more than it saves (the key stays a function of
      * the position either way) */
-    if (p->moves * 3 > C4_CELLS(d)) { *sym = 0; return C4(fold64)(k); }
+    if (!*sym || p->moves * 3 > C4_CELLS(d)) { *sym = 0; return C4(fold64)(k); }
     BB m = C4(mirror)(d, k);
     *sym = m < k;
     return C4(fold64)(m < k ? m : k);
@@ -307,6 +307,13 @@ static uint64_t C4(pos_hash)(const gv_t *v, const void *pos)
 #else
     return C4(fold64)(k);
 #endif
+}
+
+static int C4(pos_symmetric)(const gv_t *v, const void *pos)
+{
+    const C4(pos_t) *p = pos;
+    BB k = p->cur + p->mask;
+    return C4(mirror)(D, k) == k;
 }
 
 static move_t C4(move_sym)(const gv_t *v, move_t m, int sym, int inverse)
@@ -485,6 +492,7 @@ const game_ops_t C4_OPS = {
     .ab_order = C4(ab_order),
     .ab_play = C4(ab_play),
     .tt_key = C4(tt_key),
+    .pos_symmetric = C4(pos_symmetric),
     .nsym = 2,
     .move_sym = C4(move_sym),
     .value_score = C4(value_score),

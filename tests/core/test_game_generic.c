@@ -51,7 +51,7 @@ static void playout(const gv_t *v)
         /* the symmetric twin has the same canonical key */
         if (sym) assert_true(keys_equal(v, pos, sympos));
         if (O->tt_key) {   /* a function of the position alone */
-            int s1, s2;
+            int s1 = 1, s2 = 1;
             assert_true(O->tt_key(v, pos, &s1) == O->tt_key(v, back, &s2));
             assert_int_equal(s1, s2);
         }

@@ -59,6 +59,13 @@ has out '"hits":2' "cache stats count the hits"
 has out '"rows":1' "cache stats count the rows"
 expect 0 "cache check" -- "$gsw" cache check && has out "ok" "cache check ok"
 
+# a budget spent: exit 1, the bounds proven so far kept; a second run resumes
+expect 1 "budget spent" -- "$gsw" solve connect4 32751571231557 --nodes 20000 --threads 1 --json
+has out '"complete":false' "incomplete proof reported"
+expect 0 "resumed solve" -- "$gsw" solve connect4 32751571231557 --threads 1 --json
+has out '"complete":true' "resumed proof completes"
+has out '"score":-3' "resumed proof gives the reference score"
+
 # analyze
 expect 0 "analyze" -- "$gsw" analyze connect4:4x4 "" --json --no-cache
 [ "$(grep -o '"move":' "$tmp/out" | wc -l)" -eq 4 ] && ok || bad "analyze lists 4 moves"
