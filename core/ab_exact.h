@@ -44,6 +44,21 @@ val_t AB_FN(ab_t *s, const void *pos, val_t alpha, val_t beta)
     if (O->ab_expand) {
         n = O->ab_expand(v, pos, mv, &lo, &hi);
         if (lo >= hi) return lo;
+        if (n == 1) {
+            /* a forced move: its value is this node's (clipped to the
+             * bounds), so skip the table and its likely miss */
+            if (lo >= beta) return lo;
+            if (hi <= alpha) return hi;
+            val_t a = alpha > lo ? alpha : lo, b = beta < hi ? beta : hi;
+            GSW_POSBUF fchild[GSW_MAX_POS];
+            memcpy(fchild, pos, O->pos_size);
+            (O->ab_play ? O->ab_play : O->play)(v, fchild, mv[0]);
+            s->ply++;
+            val_t c = val_up(AB_FN(s, fchild, val_down(b), val_down(a)));
+            s->ply--;
+            if (s->aborted) return alpha;
+            return c < lo ? lo : c > hi ? hi : c;
+        }
     } else {
         n = O->moves(v, pos, mv);
     }

@@ -436,8 +436,13 @@ static int C4(ab_expand)(const gv_t *v, const void *pos, move_t *out, val_t *lo,
     return n;
 }
 
-/* Order the moves ab_expand gave: most new threats first, centre first among
- * equals (a stable insertion sort of at most w moves). */
+/* Order the moves ab_expand gave: by the threats (cells completing four) the
+ * move leaves, counting extra those right above a playable cell (the
+ * opponent can never take the cell below) and, a little, those playable at
+ * once; centre first among equals (a stable insertion sort of at most w
+ * moves). The weights 8/6/3 were chosen on node counts: against threats
+ * alone they cut Test_L2_R2 (first 100 lines) from 34.0k to 28.8k nodes per
+ * position and a 20-line sample of Test_L1_R2 from 978k to 765k. */
 static void C4(ab_order)(const gv_t *v, const void *pos, move_t *mv, int n)
 {
     const C4(pos_t) *p = pos;
@@ -447,7 +452,9 @@ static void C4(ab_order)(const gv_t *v, const void *pos, move_t *mv, int n)
     for (int i = 0; i < n; i++) {
         move_t c = mv[i];
         BB m = possible & C4(col_mask)(d, (int)c);
-        int sc = C4(popcount)(C4(winning)(d, p->cur | m, p->mask | m));
+        BB t = C4(winning)(d, p->cur | m, p->mask | m);
+        BB pl = C4(possible)(d, p->mask | m);
+        int sc = 8 * C4(popcount)(t) + 6 * C4(popcount)(t & (pl << 1)) + 3 * C4(popcount)(t & pl);
         int j = i;
         while (j > 0 && score[j - 1] < sc) { score[j] = score[j - 1]; mv[j] = mv[j - 1]; j--; }
         score[j] = sc;
