@@ -1,10 +1,12 @@
-/* The SQLite cache of solved positions (see cache.h): schema and migrations,
- * WAL mode for several processes, batched writes, bound-merging stores,
- * persistent hit/miss counters, integrity checks. Never deletes or rewrites
- * a file it cannot read as a gsw cache. */
+/* The SQLite cache of solved positions (see cache.h): a versioned schema with
+ * migrations, WAL mode so several gsw processes share one file, stores kept in
+ * memory and written in short batched transactions (no lock held while a
+ * solver works), bounds merged so they only tighten. Never writes to a file it
+ * cannot read as a gsw cache. */
 #include "db/cache.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,13 +14,32 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#define CACHE_BATCH 256
-#define CACHE_FLUSH_MS 200
-#define CACHE_BUSY_MS 15000
+#define CACHE_BATCH 256          /* stores per write transaction, at most */
+#define CACHE_FLUSH_MS 250       /* written sooner once the oldest is this old */
+#define CACHE_BUSY_MS 10000      /* wait this long for another process's lock */
+#define CACHE_APP_ID 0x67737731  /* PRAGMA application_id: "gsw1" */
+#define CACHE_GAME 32            /* name lengths, as in cache_stats_t */
+#define CACHE_VARIANT 48
 
-/* A store waiting for the next write transaction. */
+/* Ordered schema steps: migrations[i] takes user_version i to i + 1, inside
+ * one transaction with the version bump. Append; never edit a shipped step. */
+static const char *const migrations[] = {
+    /* 1: the initial schema */
+    "CREATE TABLE gsw_meta (name TEXT PRIMARY KEY, value INTEGER NOT NULL);"
+    "INSERT INTO gsw_meta VALUES ('hits', 0), ('misses', 0), ('puts', 0);"
+    "CREATE TABLE solved ("
+    "  game TEXT NOT NULL, variant TEXT NOT NULL, key BLOB NOT NULL,"
+    "  lo INTEGER NOT NULL, hi INTEGER NOT NULL, best INTEGER,"
+    "  solver TEXT, nodes INTEGER, time_ms REAL,"
+    "  updated INTEGER NOT NULL DEFAULT (strftime('%s','now')),"
+    "  PRIMARY KEY (game, variant, key)) WITHOUT ROWID;"
+    "PRAGMA application_id = 1735620401;",   /* CACHE_APP_ID */
+};
+#define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))
+
+/* Stores for one key merged together, waiting for the next write. */
 typedef struct pending {
-    char game[32], variant[48];
+    char game[CACHE_GAME], variant[CACHE_VARIANT];
     uint8_t key[GSW_MAX_KEY];
     size_t klen;
     cache_entry_t e;
@@ -27,13 +48,11 @@ typedef struct pending {
 struct cache {
     sqlite3 *db;
     char path[1024];
-    sqlite3_stmt *get, *put;
-    /* stores are buffered and written in one short transaction, so the
-     * write lock is never held while this process solves */
-    pending_t pend[CACHE_BATCH];
+    sqlite3_stmt *get, *put, *meta, *begin, *commit, *rollback;
+    pending_t pend[CACHE_BATCH];   /* distinct keys */
     int npend;
-    double first_pend_ms;
-    int64_t hits, misses, puts;   /* not yet added to the file's counters */
+    double oldest_ms;              /* when pend[0] arrived */
+    int64_t hits, misses, puts;    /* not yet added to the file's counters */
 };
 
 static double cache_now_ms(void)
@@ -43,268 +62,280 @@ static double cache_now_ms(void)
     return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
-/* Ordered schema steps: migrations[i] takes user_version i to i + 1. */
-static const char *const migrations[] = {
-    "CREATE TABLE gsw_meta (name TEXT PRIMARY KEY, value INTEGER NOT NULL);"
-    "INSERT INTO gsw_meta VALUES ('hits', 0), ('misses', 0), ('puts', 0);"
-    "CREATE TABLE solved ("
-    "  game TEXT NOT NULL, variant TEXT NOT NULL, key BLOB NOT NULL,"
-    "  lo INTEGER NOT NULL, hi INTEGER NOT NULL, best INTEGER,"
-    "  solver TEXT, nodes INTEGER, time_ms REAL,"
-    "  updated INTEGER NOT NULL DEFAULT (strftime('%s','now')),"
-    "  PRIMARY KEY (game, variant, key)) WITHOUT ROWID;",
-};
-#define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))
-
-static int cache_fail(cache_t *c, err_t *err, const char *what)
+/* Turn an SQLite result code into a one-line message naming the file. */
+static int cache_sqlerr(const cache_t *c, err_t *err, int rc, const char *doing)
 {
-    return err_set(err, GSW_EFAIL, "cache %s: %s%s%s", c->path, what, c->db ? ": " : "",
-                   c->db ? sqlite3_errmsg(c->db) : "");
-}
-
-static int cache_exec(cache_t *c, const char *sql, err_t *err)
-{
-    char *msg = NULL;
-    if (sqlite3_exec(c->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
-        err_set(err, GSW_EFAIL, "cache %s: %s", c->path, msg ? msg : sqlite3_errmsg(c->db));
-        sqlite3_free(msg);
-        return GSW_EFAIL;
+    const char *m = c->db ? sqlite3_errmsg(c->db) : sqlite3_errstr(rc), *what;
+    char buf[64];
+    int sys = c->db ? sqlite3_system_errno(c->db) : 0;
+    switch (rc & 0xff) {
+    case SQLITE_BUSY: case SQLITE_LOCKED: what = "database is locked"; m = ""; break;
+    case SQLITE_NOTADB: what = "file is not a database"; break;
+    case SQLITE_CORRUPT: what = "database is corrupt"; break;
+    case SQLITE_CANTOPEN: what = "cannot open"; m = sys ? strerror(sys) : m; break;
+    case SQLITE_READONLY: case SQLITE_PERM: what = "cannot write"; break;
+    case SQLITE_FULL: what = "disk is full"; break;
+    default: snprintf(buf, sizeof buf, "cannot %s", doing); what = buf;
     }
-    return GSW_OK;
+    if (!*m || !strcmp(m, what)) err_set(err, GSW_EFAIL, "cache %s: %s", c->path, what);
+    else err_set(err, GSW_EFAIL, "cache %s: %s (%s)", c->path, what, m);
+    if (err)
+        for (char *p = err->msg; *p; p++)
+            if (*p == '\n' || *p == '\r') *p = ' ';
+    return GSW_EFAIL;
 }
 
-static int mkdir_p(char *dir)
+static int cache_exec(cache_t *c, const char *sql, const char *doing, err_t *err)
 {
-    for (char *p = dir + 1; *p; p++) {
-        if (*p != '/') continue;
+    int rc = sqlite3_exec(c->db, sql, NULL, NULL, NULL);
+    return rc == SQLITE_OK ? GSW_OK : cache_sqlerr(c, err, rc, doing);
+}
+
+/* Run a one-shot query for one integer (0 when it has no row); an SQLite code. */
+static int cache_int(cache_t *c, const char *sql, int64_t *out)
+{
+    sqlite3_stmt *st;
+    int rc = sqlite3_prepare_v2(c->db, sql, -1, &st, NULL);
+    if (rc != SQLITE_OK) return rc;
+    *out = 0;
+    rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) *out = sqlite3_column_int64(st, 0);
+    if (rc == SQLITE_ROW || rc == SQLITE_DONE) rc = SQLITE_OK;
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/* Step a statement with no result rows; an SQLite code. */
+static int cache_step(sqlite3_stmt *st)
+{
+    int rc = sqlite3_step(st);
+    sqlite3_reset(st);
+    return rc == SQLITE_DONE || rc == SQLITE_ROW ? SQLITE_OK : rc;
+}
+
+static int mkdir_p(const char *path, err_t *err)
+{
+    char dir[1024];
+    if (snprintf(dir, sizeof dir, "%s", path) >= (int)sizeof dir)
+        return err_set(err, GSW_EFAIL, "cache directory %s: path too long", path);
+    for (char *p = dir + 1;; p++) {
+        if (*p != '/' && *p) continue;
+        char was = *p;
         *p = '\0';
-        int r = mkdir(dir, 0755);
-        *p = '/';
-        if (r && errno != EEXIST) return -1;
+        struct stat sb;
+        int made = mkdir(dir, 0755) == 0, e = errno;
+        if (stat(dir, &sb) || !S_ISDIR(sb.st_mode))
+            return err_set(err, GSW_EFAIL, "cannot create cache directory %s: %s", dir,
+                           !made && e != EEXIST ? strerror(e) : "not a directory");
+        if (!(*p = was)) return GSW_OK;
     }
-    return mkdir(dir, 0755) && errno != EEXIST ? -1 : 0;
 }
 
 int cache_default_path(char *buf, size_t n, err_t *err)
 {
-    const char *env = getenv("GSW_DB");
+    const char *env = getenv("GSW_DB"), *xdg = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
+    char dir[1024];
     if (env && *env) {
-        snprintf(buf, n, "%s", env);
+        if (snprintf(buf, n, "%s", env) >= (int)n)
+            return err_set(err, GSW_EFAIL, "cache path from GSW_DB is too long");
         return GSW_OK;
     }
-    char dir[1024];
-    const char *xdg = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
-    if (xdg && *xdg) snprintf(dir, sizeof dir, "%s/gsw", xdg);
+    /* the XDG spec says to ignore a relative XDG_DATA_HOME */
+    if (xdg && *xdg == '/') snprintf(dir, sizeof dir, "%s/gsw", xdg);
     else if (home && *home) snprintf(dir, sizeof dir, "%s/.local/share/gsw", home);
-    else return err_set(err, GSW_EFAIL, "no cache location: set GSW_DB, XDG_DATA_HOME or HOME");
-    if (mkdir_p(dir)) return err_set(err, GSW_EFAIL, "cannot create %s: %s", dir, strerror(errno));
-    snprintf(buf, n, "%s/cache.sqlite", dir);
+    else return err_set(err, GSW_EFAIL, "no place for the cache: set GSW_DB, XDG_DATA_HOME or HOME");
+    if (mkdir_p(dir, err)) return GSW_EFAIL;
+    if (snprintf(buf, n, "%s/cache.sqlite", dir) >= (int)n)
+        return err_set(err, GSW_EFAIL, "cache path %s/cache.sqlite is too long", dir);
     return GSW_OK;
 }
 
-static int cache_int(cache_t *c, const char *sql, int64_t *out)
+/* Whether the file is new, ours, or someone else's: reads only, one snapshot. */
+static int cache_inspect(cache_t *c, err_t *err)
 {
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(c->db, sql, -1, &st, NULL) != SQLITE_OK) return -1;
-    int rc = sqlite3_step(st);
-    if (rc == SQLITE_ROW) *out = sqlite3_column_int64(st, 0);
-    sqlite3_finalize(st);
-    return rc == SQLITE_ROW ? 0 : -1;
-}
-
-/* Refuse foreign or newer files before anything is written to them. */
-static int cache_owned(cache_t *c, err_t *err)
-{
-    int64_t version = 0, tables = 0, ours = 0;
-    if (cache_int(c, "PRAGMA user_version", &version)) return cache_fail(c, err, "cannot read");
-    if (cache_int(c, "SELECT count(*) FROM sqlite_master", &tables)) return cache_fail(c, err, "cannot read");
-    cache_int(c, "SELECT count(*) FROM sqlite_master WHERE name IN ('solved','gsw_meta')", &ours);
-    if (version > SCHEMA_VERSION)
-        return err_set(err, GSW_EFAIL, "cache %s: schema version %lld is newer than this gsw knows (%d)",
-                       c->path, (long long)version, SCHEMA_VERSION);
-    if (version == 0 && tables > 0)
-        return err_set(err, GSW_EFAIL, "cache %s: an SQLite database but not a gsw cache", c->path);
-    if (version > 0 && ours < 2)
-        return err_set(err, GSW_EFAIL, "cache %s: not a gsw cache (tables missing)", c->path);
+    int64_t tables, ours, app, version, dummy;
+    int rc;
+    if ((rc = cache_int(c, "SELECT count(*) FROM sqlite_master", &tables))
+        || (rc = cache_int(c, "SELECT count(*) FROM sqlite_master WHERE type = 'table' "
+                           "AND name IN ('solved', 'gsw_meta')", &ours))
+        || (rc = cache_int(c, "PRAGMA application_id", &app))
+        || (rc = cache_int(c, "PRAGMA user_version", &version)))
+        return cache_sqlerr(c, err, rc, "read");
+    if (app != 0 && app != CACHE_APP_ID)
+        return err_set(err, GSW_EFAIL, "cache %s: not a gsw cache (an SQLite database of another "
+                       "application, id %#llx)", c->path, (unsigned long long)app);
+    if (tables == 0 && version == 0) return GSW_OK;   /* new: initialise */
+    if (version > SCHEMA_VERSION && (app == CACHE_APP_ID || ours == 2))
+        return err_set(err, GSW_EFAIL, "cache %s: schema version %lld is newer than this gsw knows "
+                       "(%d); upgrade gsw", c->path, (long long)version, SCHEMA_VERSION);
+    if (ours < 2 || version < 1)
+        return err_set(err, GSW_EFAIL, "cache %s: not a gsw cache (an SQLite database with other "
+                       "tables)", c->path);
+    /* touch both tables' root pages so a damaged file fails here, not later */
+    if ((rc = cache_int(c, "SELECT count(*) FROM gsw_meta", &dummy))
+        || (rc = cache_int(c, "SELECT 1 FROM solved LIMIT 1", &dummy)))
+        return cache_sqlerr(c, err, rc, "read");
     return GSW_OK;
 }
 
-/* Bring the schema to SCHEMA_VERSION. */
+/* Look before writing anything. SQLite itself refuses a file shorter than
+ * its header's page count ("corrupt"); say when it looks cut short. */
+static int cache_adopt(cache_t *c, err_t *err)
+{
+    int rc = sqlite3_exec(c->db, "BEGIN", NULL, NULL, NULL);
+    if (rc) return cache_sqlerr(c, err, rc, "read");
+    rc = cache_inspect(c, err);
+    sqlite3_exec(c->db, "ROLLBACK", NULL, NULL, NULL);
+    struct stat sb;
+    if (rc && err && strstr(err->msg, ": database is corrupt") && !stat(c->path, &sb) && sb.st_size % 512)
+        err_set(err, GSW_EFAIL, "cache %s: database is truncated or corrupt (%lld bytes, not a whole "
+                "number of pages)", c->path, (long long)sb.st_size);
+    return rc;
+}
+
+/* Bring the schema to SCHEMA_VERSION, one step per transaction. */
 static int cache_migrate(cache_t *c, err_t *err)
 {
-    int64_t version = 0;
-    if (cache_int(c, "PRAGMA user_version", &version)) return cache_fail(c, err, "cannot read");
-    while (version < SCHEMA_VERSION) {
-        char sql[64];
-        if (cache_exec(c, "BEGIN IMMEDIATE", err)) return GSW_EFAIL;
-        /* another process may have migrated meanwhile */
-        if (cache_int(c, "PRAGMA user_version", &version)) { cache_exec(c, "ROLLBACK", NULL); return cache_fail(c, err, "cannot read"); }
-        if (version >= SCHEMA_VERSION) { cache_exec(c, "COMMIT", NULL); break; }
-        snprintf(sql, sizeof sql, "PRAGMA user_version = %lld", (long long)version + 1);
-        if (cache_exec(c, migrations[version], err) || cache_exec(c, sql, err)) {
-            cache_exec(c, "ROLLBACK", NULL);
-            return GSW_EFAIL;
+    for (;;) {
+        int64_t version, tables = 0;
+        int rc = cache_int(c, "PRAGMA user_version", &version);
+        if (rc) return cache_sqlerr(c, err, rc, "read");
+        if (version >= SCHEMA_VERSION) return GSW_OK;
+        if (cache_exec(c, "BEGIN IMMEDIATE", "lock", err)) return GSW_EFAIL;
+        /* another process may have got here first: look again under the lock */
+        rc = cache_int(c, "PRAGMA user_version", &version);
+        if (!rc && version == 0) rc = cache_int(c, "SELECT count(*) FROM sqlite_master", &tables);
+        if (rc) {
+            cache_sqlerr(c, err, rc, "read");
+        } else if (version >= SCHEMA_VERSION) {
+            sqlite3_exec(c->db, "ROLLBACK", NULL, NULL, NULL);
+            return GSW_OK;
+        } else if (tables) {
+            err_set(err, GSW_EFAIL, "cache %s: not a gsw cache (an SQLite database with other tables)", c->path);
+        } else {
+            char bump[64];
+            snprintf(bump, sizeof bump, "PRAGMA user_version = %d", (int)version + 1);
+            if (!cache_exec(c, migrations[version], "migrate the schema", err)
+                && !cache_exec(c, bump, "migrate the schema", err)
+                && !cache_exec(c, "COMMIT", "commit", err))
+                continue;
         }
-        if (cache_exec(c, "COMMIT", err)) return GSW_EFAIL;
-        version++;
+        sqlite3_exec(c->db, "ROLLBACK", NULL, NULL, NULL);
+        return GSW_EFAIL;
+    }
+}
+
+static int cache_prepare(cache_t *c, err_t *err)
+{
+    static const char *const sql[] = {
+        "SELECT lo, hi, best, solver, nodes, time_ms FROM solved "
+        "WHERE game = ?1 AND variant = ?2 AND key = ?3",
+        "INSERT INTO solved (game, variant, key, lo, hi, best, solver, nodes, time_ms, updated) "
+        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, strftime('%s','now')) "
+        "ON CONFLICT (game, variant, key) DO UPDATE SET lo = excluded.lo, hi = excluded.hi, "
+        "best = excluded.best, solver = excluded.solver, nodes = excluded.nodes, "
+        "time_ms = excluded.time_ms, updated = excluded.updated",
+        "INSERT INTO gsw_meta (name, value) VALUES (?1, ?2) "
+        "ON CONFLICT (name) DO UPDATE SET value = value + excluded.value",
+        "BEGIN IMMEDIATE", "COMMIT", "ROLLBACK",
+    };
+    sqlite3_stmt **st[] = { &c->get, &c->put, &c->meta, &c->begin, &c->commit, &c->rollback };
+    for (size_t i = 0; i < sizeof st / sizeof st[0]; i++) {
+        int rc = sqlite3_prepare_v3(c->db, sql[i], -1, SQLITE_PREPARE_PERSISTENT, st[i], NULL);
+        if (rc != SQLITE_OK) return cache_sqlerr(c, err, rc, "prepare statements");
     }
     return GSW_OK;
+}
+
+static void cache_free(cache_t *c)
+{
+    sqlite3_stmt *st[] = { c->get, c->put, c->meta, c->begin, c->commit, c->rollback };
+    for (size_t i = 0; i < sizeof st / sizeof st[0]; i++) sqlite3_finalize(st[i]);
+    sqlite3_close(c->db);
+    free(c);
+}
+
+/* Switch to WAL mode. SQLite answers BUSY at once, without its busy handler,
+ * while another process makes the same switch on a new file: wait here. */
+static int cache_wal(cache_t *c, err_t *err)
+{
+    for (double t0 = cache_now_ms();;) {
+        sqlite3_stmt *st;
+        int rc = sqlite3_prepare_v2(c->db, "PRAGMA journal_mode=WAL", -1, &st, NULL);
+        const char *mode = NULL;
+        if (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+            mode = (const char *)sqlite3_column_text(st, 0);
+            rc = mode && !strcmp(mode, "wal") ? SQLITE_OK : SQLITE_ROW;
+            if (rc) err_set(err, GSW_EFAIL, "cache %s: cannot use WAL mode (journal mode stays %s)",
+                            c->path, mode ? mode : "unknown");
+        }
+        sqlite3_finalize(st);
+        if ((rc & 0xff) != SQLITE_BUSY || cache_now_ms() - t0 > CACHE_BUSY_MS) {
+            if (rc == SQLITE_ROW) return GSW_EFAIL;
+            return rc ? cache_sqlerr(c, err, rc == SQLITE_DONE ? SQLITE_ERROR : rc, "set WAL mode") : GSW_OK;
+        }
+        sqlite3_sleep(10);
+    }
 }
 
 int cache_open(const char *path, cache_t **out, err_t *err)
 {
+    *out = NULL;
+    if (!path || !*path) return err_set(err, GSW_EFAIL, "cache: no path given");
     cache_t *c = calloc(1, sizeof *c);
-    if (!c) return err_set(err, GSW_EFAIL, "out of memory");
-    snprintf(c->path, sizeof c->path, "%s", path);
+    if (!c) return err_set(err, GSW_EFAIL, "cache %s: out of memory", path);
+    if (snprintf(c->path, sizeof c->path, "%s", path) >= (int)sizeof c->path) {
+        free(c);
+        return err_set(err, GSW_EFAIL, "cache %.100s...: path too long", path);
+    }
     struct stat sb;
-    if (!stat(path, &sb) && S_ISDIR(sb.st_mode)) {
-        err_set(err, GSW_EFAIL, "cache %s: is a directory", path);
+    if (!stat(path, &sb) && !S_ISREG(sb.st_mode)) {
+        err_set(err, GSW_EFAIL, "cache %s: %s", path, S_ISDIR(sb.st_mode) ? "is a directory" : "not a regular file");
         free(c);
         return GSW_EFAIL;
     }
     int rc = sqlite3_open_v2(path, &c->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
     if (rc != SQLITE_OK) {
-        cache_fail(c, err, "cannot open");
-        sqlite3_close(c->db);
-        free(c);
-        return GSW_EFAIL;
+        cache_sqlerr(c, err, rc, "open");
+        goto fail;
     }
-    sqlite3_busy_timeout(c->db, CACHE_BUSY_MS);
     sqlite3_extended_result_codes(c->db, 1);
-    /* reading the header first tells garbage from a database */
-    int64_t dummy;
-    if (cache_int(c, "SELECT count(*) FROM sqlite_master", &dummy)) {
-        cache_fail(c, err, "cannot read");
+    sqlite3_busy_timeout(c->db, CACHE_BUSY_MS);
+    if (sqlite3_db_readonly(c->db, "main") == 1) {
+        err_set(err, GSW_EFAIL, "cache %s: cannot write (file is read-only)", path);
         goto fail;
     }
-    if (cache_owned(c, err)) goto fail;
-    if (cache_exec(c, "PRAGMA journal_mode=WAL", err) || cache_exec(c, "PRAGMA synchronous=NORMAL", err))
+    if (cache_adopt(c, err)) goto fail;
+    if (cache_wal(c, err) || cache_exec(c, "PRAGMA synchronous=NORMAL", "set synchronous mode", err)
+        || cache_migrate(c, err) || cache_prepare(c, err))
         goto fail;
-    if (cache_migrate(c, err)) goto fail;
-    if (sqlite3_prepare_v2(c->db, "SELECT lo, hi, best, solver, nodes, time_ms FROM solved "
-                           "WHERE game = ?1 AND variant = ?2 AND key = ?3", -1, &c->get, NULL) != SQLITE_OK
-        || sqlite3_prepare_v2(c->db,
-            "INSERT INTO solved (game, variant, key, lo, hi, best, solver, nodes, time_ms) "
-            "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) "
-            "ON CONFLICT (game, variant, key) DO UPDATE SET "
-            "  best = CASE WHEN excluded.best IS NOT NULL AND (excluded.hi - excluded.lo) <= (hi - lo) "
-            "              THEN excluded.best ELSE best END,"
-            "  solver = CASE WHEN (excluded.hi - excluded.lo) <= (hi - lo) THEN excluded.solver ELSE solver END,"
-            "  nodes = coalesce(nodes, 0) + coalesce(excluded.nodes, 0),"
-            "  time_ms = coalesce(time_ms, 0) + coalesce(excluded.time_ms, 0),"
-            "  lo = max(lo, excluded.lo), hi = min(hi, excluded.hi),"
-            "  updated = strftime('%s','now') "
-            "WHERE max(lo, excluded.lo) <= min(hi, excluded.hi)", -1, &c->put, NULL) != SQLITE_OK) {
-        cache_fail(c, err, "cannot prepare");
-        goto fail;
-    }
     *out = c;
     return GSW_OK;
 fail:
-    sqlite3_finalize(c->get);
-    sqlite3_finalize(c->put);
-    sqlite3_close(c->db);
-    free(c);
+    cache_free(c);
     return GSW_EFAIL;
 }
 
-static int cache_counters(cache_t *c, err_t *err)
+static void cache_bind_key(sqlite3_stmt *st, const char *game, const char *variant,
+                           const uint8_t *key, size_t klen)
 {
-    if (!c->hits && !c->misses && !c->puts) return GSW_OK;
-    char sql[256];
-    snprintf(sql, sizeof sql,
-             "UPDATE gsw_meta SET value = value + CASE name WHEN 'hits' THEN %lld WHEN 'misses' THEN %lld "
-             "WHEN 'puts' THEN %lld ELSE 0 END",
-             (long long)c->hits, (long long)c->misses, (long long)c->puts);
-    if (cache_exec(c, sql, err)) return GSW_EFAIL;
-    c->hits = c->misses = c->puts = 0;
-    return GSW_OK;
-}
-
-static int cache_write_one(cache_t *c, const pending_t *p, err_t *err)
-{
-    sqlite3_stmt *st = c->put;
-    const cache_entry_t *e = &p->e;
-    sqlite3_bind_text(st, 1, p->game, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 2, p->variant, -1, SQLITE_STATIC);
-    sqlite3_bind_blob(st, 3, p->key, (int)p->klen, SQLITE_STATIC);
-    sqlite3_bind_int(st, 4, e->lo);
-    sqlite3_bind_int(st, 5, e->hi);
-    if (e->best == MOVE_NONE) sqlite3_bind_null(st, 6);
-    else sqlite3_bind_int64(st, 6, e->best);
-    sqlite3_bind_text(st, 7, e->solver, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(st, 8, (sqlite3_int64)e->nodes);
-    sqlite3_bind_double(st, 9, e->time_ms);
-    int rc = sqlite3_step(st);
-    int changed = sqlite3_changes(c->db);
-    sqlite3_reset(st);
-    sqlite3_clear_bindings(st);
-    if (rc != SQLITE_DONE) return cache_fail(c, err, "cannot write");
-    if (changed == 0)   /* the WHERE clause refused: the bounds would cross */
-        return err_set(err, GSW_EFAIL, "cache %s: a %s:%s entry contradicts the stored bounds; kept the stored one",
-                       c->path, p->game, p->variant);
-    return GSW_OK;
-}
-
-int cache_flush(cache_t *c, err_t *err)
-{
-    if (!c->npend && !c->hits && !c->misses && !c->puts) return GSW_OK;
-    if (cache_exec(c, "BEGIN IMMEDIATE", err)) return GSW_EFAIL;
-    int rc = GSW_OK;
-    err_t first;
-    err_clear(&first);
-    for (int i = 0; i < c->npend; i++) {
-        err_t e1;
-        int r = cache_write_one(c, &c->pend[i], &e1);
-        if (r && !rc) { rc = r; first = e1; }
-        if (r && !strstr(e1.msg, "contradicts")) break;   /* a real write failure */
-    }
-    if (rc && !strstr(first.msg, "contradicts")) {
-        cache_exec(c, "ROLLBACK", NULL);
-        if (err) *err = first;
-        return rc;
-    }
-    if (cache_counters(c, err) || cache_exec(c, "COMMIT", err)) {
-        cache_exec(c, "ROLLBACK", NULL);
-        return GSW_EFAIL;
-    }
-    c->npend = 0;
-    if (rc && err) *err = first;
-    return rc;
-}
-
-int cache_close(cache_t *c, err_t *err)
-{
-    if (!c) return GSW_OK;
-    int rc = cache_flush(c, err);
-    sqlite3_finalize(c->get);
-    sqlite3_finalize(c->put);
-    sqlite3_close(c->db);
-    free(c);
-    return rc;
-}
-
-int cache_get(cache_t *c, const char *game, const char *variant,
-              const uint8_t *key, size_t klen, cache_entry_t *out, err_t *err)
-{
-    for (int i = c->npend - 1; i >= 0; i--) {   /* this process's unwritten stores */
-        const pending_t *p = &c->pend[i];
-        if (p->klen == klen && !memcmp(p->key, key, klen) && !strcmp(p->game, game) && !strcmp(p->variant, variant)) {
-            *out = p->e;
-            c->hits++;
-            return 1;
-        }
-    }
-    sqlite3_stmt *st = c->get;
     sqlite3_bind_text(st, 1, game, -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 2, variant, -1, SQLITE_STATIC);
-    sqlite3_bind_blob(st, 3, key, (int)klen, SQLITE_STATIC);
-    int rc = sqlite3_step(st);
-    int found = 0;
+    if (klen) sqlite3_bind_blob(st, 3, key, (int)klen, SQLITE_STATIC);
+    else sqlite3_bind_zeroblob(st, 3, 0);
+}
+
+/* The stored row: 1 found, 0 absent, -1 error (err set). */
+static int cache_read(cache_t *c, const char *game, const char *variant,
+                      const uint8_t *key, size_t klen, cache_entry_t *out, err_t *err)
+{
+    sqlite3_stmt *st = c->get;
+    cache_bind_key(st, game, variant, key, klen);
+    int rc = sqlite3_step(st), found = 0;
     if (rc == SQLITE_ROW) {
         memset(out, 0, sizeof *out);
-        out->lo = (val_t)sqlite3_column_int(st, 0);
-        out->hi = (val_t)sqlite3_column_int(st, 1);
+        out->lo = (val_t)sqlite3_column_int64(st, 0);
+        out->hi = (val_t)sqlite3_column_int64(st, 1);
         out->best = sqlite3_column_type(st, 2) == SQLITE_NULL ? MOVE_NONE : (move_t)sqlite3_column_int64(st, 2);
         const unsigned char *s = sqlite3_column_text(st, 3);
         snprintf(out->solver, sizeof out->solver, "%s", s ? (const char *)s : "");
@@ -312,13 +343,135 @@ int cache_get(cache_t *c, const char *game, const char *variant,
         out->time_ms = sqlite3_column_double(st, 5);
         found = 1;
     } else if (rc != SQLITE_DONE) {
-        cache_fail(c, err, "cannot read");
         found = -1;
+        cache_sqlerr(c, err, rc, "read");
     }
     sqlite3_reset(st);
     sqlite3_clear_bindings(st);
-    if (found > 0) c->hits++;
-    else if (found == 0) c->misses++;
+    return found;
+}
+
+/* Merge b (the newer) into a: the bounds intersect; the move and solver come
+ * from the tighter entry (the newer on a tie, if it has a move); effort adds
+ * up. -1, a untouched, when the bounds cross. */
+static int entry_merge(cache_entry_t *a, const cache_entry_t *b)
+{
+    val_t lo = a->lo > b->lo ? a->lo : b->lo, hi = a->hi < b->hi ? a->hi : b->hi;
+    if (lo > hi) return -1;
+    int64_t wa = (int64_t)a->hi - a->lo, wb = (int64_t)b->hi - b->lo;
+    if (wb < wa || (wb == wa && (b->best != MOVE_NONE || a->best == MOVE_NONE))) {
+        a->best = b->best;
+        memcpy(a->solver, b->solver, sizeof a->solver);
+        a->solver[sizeof a->solver - 1] = '\0';
+    }
+    a->lo = lo;
+    a->hi = hi;
+    a->nodes += b->nodes;
+    a->time_ms += b->time_ms;
+    return 0;
+}
+
+static pending_t *cache_pending(cache_t *c, const char *game, const char *variant,
+                                const uint8_t *key, size_t klen)
+{
+    for (int i = 0; i < c->npend; i++) {
+        pending_t *p = &c->pend[i];
+        if (p->klen == klen && (!klen || !memcmp(p->key, key, klen)) && !strcmp(p->game, game)
+            && !strcmp(p->variant, variant))
+            return p;
+    }
+    return NULL;
+}
+
+static int cache_write(cache_t *c, const pending_t *p, const cache_entry_t *e, err_t *err)
+{
+    sqlite3_stmt *st = c->put;
+    cache_bind_key(st, p->game, p->variant, p->key, p->klen);
+    sqlite3_bind_int64(st, 4, e->lo);
+    sqlite3_bind_int64(st, 5, e->hi);
+    if (e->best == MOVE_NONE) sqlite3_bind_null(st, 6);
+    else sqlite3_bind_int64(st, 6, e->best);
+    sqlite3_bind_text(st, 7, e->solver, (int)strnlen(e->solver, sizeof e->solver), SQLITE_STATIC);
+    sqlite3_bind_int64(st, 8, (sqlite3_int64)e->nodes);
+    sqlite3_bind_double(st, 9, e->time_ms);
+    int rc = sqlite3_step(st);
+    if (rc != SQLITE_DONE) cache_sqlerr(c, err, rc, "write");
+    sqlite3_reset(st);
+    sqlite3_clear_bindings(st);
+    return rc == SQLITE_DONE ? GSW_OK : GSW_EFAIL;
+}
+
+static int cache_count(cache_t *c, const char *name, int64_t add, err_t *err)
+{
+    if (!add) return GSW_OK;
+    sqlite3_bind_text(c->meta, 1, name, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(c->meta, 2, add);
+    int rc = cache_step(c->meta);
+    return rc ? cache_sqlerr(c, err, rc, "count") : GSW_OK;
+}
+
+int cache_flush(cache_t *c, err_t *err)
+{
+    if (!c->npend && !c->hits && !c->misses && !c->puts) return GSW_OK;
+    int rc = cache_step(c->begin);
+    if (rc) return cache_sqlerr(c, err, rc, "begin a write");
+    err_t clash;   /* a store that another process's row contradicts */
+    err_clear(&clash);
+    for (int i = 0; i < c->npend; i++) {
+        const pending_t *p = &c->pend[i];
+        cache_entry_t m;
+        int found = cache_read(c, p->game, p->variant, p->key, p->klen, &m, err);
+        if (found < 0) goto rollback;
+        if (!found) m = p->e;
+        else if (entry_merge(&m, &p->e)) {
+            if (!clash.code)
+                err_set(&clash, GSW_EFAIL, "cache %s: a %s:%s entry [%d, %d] contradicts the stored "
+                        "bounds [%d, %d]; kept the stored row", c->path, p->game, p->variant,
+                        (int)p->e.lo, (int)p->e.hi, (int)m.lo, (int)m.hi);
+            continue;
+        }
+        if (cache_write(c, p, &m, err)) goto rollback;
+    }
+    if (cache_count(c, "hits", c->hits, err) || cache_count(c, "misses", c->misses, err)
+        || cache_count(c, "puts", c->puts, err))
+        goto rollback;
+    if ((rc = cache_step(c->commit))) {
+        cache_sqlerr(c, err, rc, "commit");
+        goto rollback;
+    }
+    c->npend = 0;
+    c->hits = c->misses = c->puts = 0;
+    if (clash.code && err) *err = clash;
+    return clash.code ? GSW_EFAIL : GSW_OK;
+rollback:   /* nothing written: the stores stay pending for the next try */
+    if (!sqlite3_get_autocommit(c->db)) cache_step(c->rollback);
+    return GSW_EFAIL;
+}
+
+int cache_close(cache_t *c, err_t *err)
+{
+    if (!c) return GSW_OK;
+    int rc = cache_flush(c, err);
+    cache_free(c);
+    return rc;
+}
+
+int cache_get(cache_t *c, const char *game, const char *variant,
+              const uint8_t *key, size_t klen, cache_entry_t *out, err_t *err)
+{
+    cache_entry_t e = { .lo = -VAL_INF, .hi = VAL_INF, .best = MOVE_NONE };
+    int found = cache_read(c, game, variant, key, klen, &e, err);
+    if (found < 0) return -1;
+    const pending_t *p = cache_pending(c, game, variant, key, klen);
+    if (p && !found) e = p->e;
+    else if (p) {   /* this process's unwritten stores, merged in */
+        cache_entry_t m = e;
+        if (!entry_merge(&m, &p->e)) e = m;
+    }
+    found |= p != NULL;
+    if (found) c->hits++;
+    else c->misses++;
+    *out = e;
     return found;
 }
 
@@ -326,21 +479,44 @@ int cache_put(cache_t *c, const char *game, const char *variant,
               const uint8_t *key, size_t klen, const cache_entry_t *e, err_t *err)
 {
     if (e->lo > e->hi)
-        return err_set(err, GSW_EFAIL, "cache %s: refusing a %s:%s entry whose lower bound is above its upper bound",
+        return err_set(err, GSW_EFAIL, "cache %s: refusing a %s:%s entry whose lower bound %d is above "
+                       "its upper bound %d", c->path, game, variant, (int)e->lo, (int)e->hi);
+    if (klen > GSW_MAX_KEY || (klen && !key))
+        return err_set(err, GSW_EFAIL, "cache %s: a %s:%s key of %zu bytes (at most %d)", c->path,
+                       game, variant, klen, GSW_MAX_KEY);
+    if (strlen(game) >= CACHE_GAME || strlen(variant) >= CACHE_VARIANT)
+        return err_set(err, GSW_EFAIL, "cache %s: game or variant name too long (%.40s:%.60s)",
                        c->path, game, variant);
-    if (klen > GSW_MAX_KEY || strlen(game) >= sizeof c->pend[0].game || strlen(variant) >= sizeof c->pend[0].variant)
-        return err_set(err, GSW_EFAIL, "cache %s: key or name too long", c->path);
-    pending_t *p = &c->pend[c->npend++];
-    snprintf(p->game, sizeof p->game, "%s", game);
-    snprintf(p->variant, sizeof p->variant, "%s", variant);
-    memcpy(p->key, key, klen);
-    p->klen = klen;
-    p->e = *e;
+    cache_entry_t view;
+    int found = cache_read(c, game, variant, key, klen, &view, err);
+    if (found < 0) return GSW_EFAIL;
+    pending_t *p = cache_pending(c, game, variant, key, klen);
+    int frc = GSW_OK;
+    if (p && !found) view = p->e;
+    if ((p && found && entry_merge(&view, &p->e)) || ((found || p) && entry_merge(&view, e)))
+        return err_set(err, GSW_EFAIL, "cache %s: a %s:%s entry [%d, %d] contradicts the stored bounds "
+                       "[%d, %d]; kept the stored row", c->path, game, variant, (int)e->lo, (int)e->hi,
+                       (int)view.lo, (int)view.hi);
+    if (p) {
+        entry_merge(&p->e, e);   /* cannot cross: all three intersect */
+    } else {
+        if (c->npend == CACHE_BATCH) {   /* the last flush failed: try again */
+            frc = cache_flush(c, err);
+            if (c->npend == CACHE_BATCH) return GSW_EFAIL;
+        }
+        if (!c->npend) c->oldest_ms = cache_now_ms();
+        p = &c->pend[c->npend++];
+        memcpy(p->game, game, strlen(game) + 1);
+        memcpy(p->variant, variant, strlen(variant) + 1);
+        if (klen) memcpy(p->key, key, klen);
+        p->klen = klen;
+        p->e = *e;
+        p->e.solver[sizeof p->e.solver - 1] = '\0';
+    }
     c->puts++;
-    if (c->npend == 1) c->first_pend_ms = cache_now_ms();
-    if (c->npend >= CACHE_BATCH || cache_now_ms() - c->first_pend_ms > CACHE_FLUSH_MS)
+    if (!frc && (c->npend >= CACHE_BATCH || cache_now_ms() - c->oldest_ms >= CACHE_FLUSH_MS))
         return cache_flush(c, err);
-    return GSW_OK;
+    return frc;
 }
 
 int cache_stats(cache_t *c, cache_stats_t *st, err_t *err)
@@ -348,55 +524,101 @@ int cache_stats(cache_t *c, cache_stats_t *st, err_t *err)
     if (cache_flush(c, err)) return GSW_EFAIL;
     memset(st, 0, sizeof *st);
     snprintf(st->path, sizeof st->path, "%s", c->path);
-    int64_t v = 0;
-    cache_int(c, "PRAGMA user_version", &v);
-    st->schema_version = (int)v;
+    char wal[1100];
     struct stat sb;
     if (!stat(c->path, &sb)) st->file_bytes = sb.st_size;
-    if (cache_int(c, "SELECT count(*) FROM solved", &st->rows)
-        || cache_int(c, "SELECT count(*) FROM solved WHERE lo = hi", &st->exact_rows)
-        || cache_int(c, "SELECT value FROM gsw_meta WHERE name = 'hits'", &st->hits)
-        || cache_int(c, "SELECT value FROM gsw_meta WHERE name = 'misses'", &st->misses)
-        || cache_int(c, "SELECT value FROM gsw_meta WHERE name = 'puts'", &st->puts))
-        return cache_fail(c, err, "cannot read");
+    snprintf(wal, sizeof wal, "%s-wal", c->path);
+    if (!stat(wal, &sb)) st->file_bytes += sb.st_size;
+    int64_t version;
+    int rc;
+    if ((rc = cache_int(c, "PRAGMA user_version", &version))
+        || (rc = cache_int(c, "SELECT count(*) FROM solved", &st->rows))
+        || (rc = cache_int(c, "SELECT count(*) FROM solved WHERE lo = hi", &st->exact_rows))
+        || (rc = cache_int(c, "SELECT value FROM gsw_meta WHERE name = 'hits'", &st->hits))
+        || (rc = cache_int(c, "SELECT value FROM gsw_meta WHERE name = 'misses'", &st->misses))
+        || (rc = cache_int(c, "SELECT value FROM gsw_meta WHERE name = 'puts'", &st->puts)))
+        return cache_sqlerr(c, err, rc, "read");
+    st->schema_version = (int)version;
     sqlite3_stmt *q;
-    if (sqlite3_prepare_v2(c->db, "SELECT game, variant, count(*) FROM solved GROUP BY game, variant "
-                           "ORDER BY game, variant", -1, &q, NULL) != SQLITE_OK)
-        return cache_fail(c, err, "cannot read");
-    while (sqlite3_step(q) == SQLITE_ROW && st->ngroups < 64) {
+    rc = sqlite3_prepare_v2(c->db, "SELECT game, variant, count(*) FROM solved GROUP BY game, variant "
+                            "ORDER BY game, variant", -1, &q, NULL);
+    if (rc != SQLITE_OK) return cache_sqlerr(c, err, rc, "read");
+    int ng = (int)(sizeof st->groups / sizeof st->groups[0]);
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW && st->ngroups < ng) {
         int i = st->ngroups++;
-        snprintf(st->groups[i].game, sizeof st->groups[i].game, "%s", (const char *)sqlite3_column_text(q, 0));
-        snprintf(st->groups[i].variant, sizeof st->groups[i].variant, "%s", (const char *)sqlite3_column_text(q, 1));
+        const unsigned char *g = sqlite3_column_text(q, 0), *v = sqlite3_column_text(q, 1);
+        snprintf(st->groups[i].game, sizeof st->groups[i].game, "%s", g ? (const char *)g : "");
+        snprintf(st->groups[i].variant, sizeof st->groups[i].variant, "%s", v ? (const char *)v : "");
         st->groups[i].rows = sqlite3_column_int64(q, 2);
     }
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE) cache_sqlerr(c, err, rc, "read");
     sqlite3_finalize(q);
-    return GSW_OK;
+    return rc == SQLITE_ROW || rc == SQLITE_DONE ? GSW_OK : GSW_EFAIL;
+}
+
+/* Append a line to the report (dropped once it is full). */
+__attribute__((format(printf, 4, 5)))
+static void report_add(char *report, size_t n, size_t *used, const char *fmt, ...)
+{
+    if (!report || *used + 1 >= n) return;
+    if (*used) report[(*used)++] = '\n';
+    va_list ap;
+    va_start(ap, fmt);
+    int k = vsnprintf(report + *used, n - *used, fmt, ap);
+    va_end(ap);
+    *used = k < 0 ? *used : *used + (size_t)k < n ? *used + (size_t)k : n - 1;
+    report[*used] = '\0';
+}
+
+static const char *col_text(sqlite3_stmt *q, int i)
+{
+    const unsigned char *t = sqlite3_column_text(q, i);
+    return t ? (const char *)t : "NULL";
 }
 
 int cache_check(cache_t *c, int *ok, char *report, size_t n, err_t *err)
 {
-    if (cache_flush(c, err)) return GSW_EFAIL;
-    *ok = 1;
     size_t used = 0;
-    report[0] = '\0';
-    sqlite3_stmt *q;
-    if (sqlite3_prepare_v2(c->db, "PRAGMA integrity_check", -1, &q, NULL) != SQLITE_OK)
-        return cache_fail(c, err, "cannot check");
-    while (sqlite3_step(q) == SQLITE_ROW) {
-        const char *line = (const char *)sqlite3_column_text(q, 0);
-        if (line && strcmp(line, "ok")) {
+    if (report && n) report[0] = '\0';
+    *ok = 1;
+    if (cache_flush(c, err)) return GSW_EFAIL;
+    /* SQLite's check, then gsw's rule: bounds are ordered integers in range */
+    char rule[400];
+    snprintf(rule, sizeof rule, "SELECT game, variant, hex(key), lo, hi FROM solved WHERE NOT "
+             "(typeof(lo) = 'integer' AND typeof(hi) = 'integer' AND lo <= hi AND lo >= %d AND hi <= %d)",
+             -VAL_INF, VAL_INF);
+    const char *sql[2] = { "PRAGMA integrity_check(100)", rule };
+    int64_t bad = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        sqlite3_stmt *q;
+        int rc = sqlite3_prepare_v2(c->db, sql[pass], -1, &q, NULL);
+        while (rc == SQLITE_OK && (rc = sqlite3_step(q)) == SQLITE_ROW) {
+            rc = SQLITE_OK;
+            if (pass == 0 && !strcmp(col_text(q, 0), "ok")) continue;
             *ok = 0;
-            if (used + 2 < n) used += (size_t)snprintf(report + used, n - used, "%s\n", line);
+            if (pass == 0) {   /* one problem a line, without "*** in database main ***" */
+                for (const char *l = col_text(q, 0), *e; *l; l = *e ? e + 1 : e) {
+                    e = l + strcspn(l, "\n");
+                    if (strncmp(l, "*** ", 4) && e > l) report_add(report, n, &used, "%.*s", (int)(e - l), l);
+                }
+            } else if (bad++ < 20)
+                report_add(report, n, &used, "%s:%s key %.40s: bounds [%s, %s] out of order or range",
+                           col_text(q, 0), col_text(q, 1), col_text(q, 2), col_text(q, 3), col_text(q, 4));
         }
+        if (rc != SQLITE_DONE) {
+            int code = rc & 0xff;
+            if (code == SQLITE_BUSY || code == SQLITE_LOCKED || code == SQLITE_NOMEM || code == SQLITE_IOERR) {
+                cache_sqlerr(c, err, rc, "check");
+                sqlite3_finalize(q);
+                return GSW_EFAIL;
+            }
+            *ok = 0;   /* the check ran into the damage itself */
+            report_add(report, n, &used, "check stopped: %s", sqlite3_errmsg(c->db));
+            sqlite3_finalize(q);
+            return GSW_OK;
+        }
+        sqlite3_finalize(q);
     }
-    sqlite3_finalize(q);
-    int64_t crossed = 0;
-    if (cache_int(c, "SELECT count(*) FROM solved WHERE lo > hi", &crossed))
-        return cache_fail(c, err, "cannot check");
-    if (crossed) {
-        *ok = 0;
-        if (used + 2 < n) used += (size_t)snprintf(report + used, n - used, "%lld rows with lower bound above upper bound\n", (long long)crossed);
-    }
-    if (used && report[used - 1] == '\n') report[used - 1] = '\0';
+    if (bad > 20) report_add(report, n, &used, "%lld rows with bad bounds in all", (long long)bad);
     return GSW_OK;
 }

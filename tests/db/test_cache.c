@@ -1,7 +1,8 @@
 /* The solved-position cache: round trips, bound merging, contradictions
  * refused, persistence and counters, concurrent writers (two connections and
- * two processes), garbage/truncated/foreign files refused untouched, and the
- * default location. */
+ * two processes), garbage / truncated / corrupt / foreign / newer files refused
+ * untouched, integrity checks, and the default location. Built a second time
+ * with CACHE_TEST_LOCKED for the slow lock-timeout test. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,15 +18,18 @@
 
 #include "db/cache.h"
 
-static char dir[256], path[300];
+#ifdef CACHE_TEST_LOCKED
+#pragma GCC diagnostic ignored "-Wunused-function"
+#endif
+
+static char dir[256];
 
 static int setup(void **s)
 {
     (void)s;
-    snprintf(dir, sizeof dir, "%s/gsw-cache-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-    if (!mkdtemp(dir)) return -1;
-    snprintf(path, sizeof path, "%s/c.sqlite", dir);
-    return 0;
+    const char *tmp = getenv("TMPDIR");
+    snprintf(dir, sizeof dir, "%s/gsw-cache-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    return mkdtemp(dir) ? 0 : -1;
 }
 
 static int teardown(void **s)
@@ -36,182 +40,489 @@ static int teardown(void **s)
     return system(cmd);
 }
 
+/* A fresh path in the test directory (no file there yet). */
+static const char *tmp_path(const char *name)
+{
+    static char buf[8][400];
+    static int next;
+    char *p = buf[next++ % 8];
+    snprintf(p, sizeof buf[0], "%s/%s", dir, name);
+    unlink(p);
+    return p;
+}
+
 static cache_t *open_ok(const char *p)
 {
-    cache_t *c;
+    cache_t *c = NULL;
     err_t err;
     if (cache_open(p, &c, &err)) fail_msg("%s", err.msg);
     return c;
 }
 
-static void put(cache_t *c, uint32_t k, val_t lo, val_t hi, move_t best, int expect)
+static void close_ok(cache_t *c)
 {
-    cache_entry_t e = { .lo = lo, .hi = hi, .best = best, .nodes = 10, .time_ms = 1 };
-    snprintf(e.solver, sizeof e.solver, "ab");
     err_t err;
-    assert_int_equal(cache_put(c, "connect4", "7x6", (uint8_t *)&k, sizeof k, &e, &err), expect);
-    if (expect == GSW_OK) assert_int_equal(cache_flush(c, &err), GSW_OK);
+    if (cache_close(c, &err)) fail_msg("%s", err.msg);
+}
+
+static cache_entry_t entry(val_t lo, val_t hi, move_t best, const char *solver)
+{
+    cache_entry_t e = { .lo = lo, .hi = hi, .best = best, .nodes = 10, .time_ms = 1.5 };
+    snprintf(e.solver, sizeof e.solver, "%s", solver);
+    return e;
+}
+
+static int put(cache_t *c, uint32_t k, cache_entry_t e, err_t *err)
+{
+    return cache_put(c, "connect4", "7x6", (const uint8_t *)&k, sizeof k, &e, err);
+}
+
+static void put_ok(cache_t *c, uint32_t k, cache_entry_t e)
+{
+    err_t err;
+    if (put(c, k, e, &err)) fail_msg("%s", err.msg);
 }
 
 static int get(cache_t *c, uint32_t k, cache_entry_t *e)
 {
     err_t err;
-    return cache_get(c, "connect4", "7x6", (uint8_t *)&k, sizeof k, e, &err);
+    int r = cache_get(c, "connect4", "7x6", (const uint8_t *)&k, sizeof k, e, &err);
+    if (r < 0) fail_msg("%s", err.msg);
+    return r;
 }
 
-static void test_round_trip_and_merge(void **s)
+static void flush_ok(cache_t *c)
+{
+    err_t err;
+    if (cache_flush(c, &err)) fail_msg("%s", err.msg);
+}
+
+static void stats_ok(cache_t *c, cache_stats_t *st)
+{
+    err_t err;
+    if (cache_stats(c, st, &err)) fail_msg("%s", err.msg);
+}
+
+static void test_round_trip(void **s)
 {
     (void)s;
-    unlink(path);
-    cache_t *c = open_ok(path);
+    cache_t *c = open_ok(tmp_path("rt.sqlite"));
     cache_entry_t e;
     assert_int_equal(get(c, 1, &e), 0);
-    put(c, 1, val_win(13), val_win(13), 3, GSW_OK);
+    assert_true(e.lo <= -VAL_WIN && e.hi >= VAL_WIN && e.best == MOVE_NONE);   /* a miss says nothing */
+    put_ok(c, 1, entry(val_win(13), val_win(13), 3, "ab"));
+    assert_int_equal(get(c, 1, &e), 1);   /* seen before any flush */
+    assert_int_equal(e.lo, val_win(13));
+    flush_ok(c);
     assert_int_equal(get(c, 1, &e), 1);
     assert_int_equal(e.lo, val_win(13));
     assert_int_equal(e.hi, val_win(13));
     assert_int_equal(e.best, 3);
     assert_string_equal(e.solver, "ab");
-    /* lower, then upper: exact */
-    put(c, 2, VAL_DRAW, VAL_WIN, MOVE_NONE, GSW_OK);
-    put(c, 2, -VAL_WIN, VAL_DRAW, 4, GSW_OK);
+    assert_int_equal(e.nodes, 10);
+    assert_true(e.time_ms == 1.5);
+    /* other games, variants and keys are separate; an empty key is a key */
+    err_t err;
+    assert_int_equal(cache_get(c, "connect4", "6x5", (const uint8_t *)"\1\0\0\0", 4, &e, &err), 0);
+    assert_int_equal(cache_get(c, "checkers", "7x6", (const uint8_t *)"\1\0\0\0", 4, &e, &err), 0);
+    assert_int_equal(get(c, 2, &e), 0);
+    cache_entry_t d = entry(VAL_DRAW, VAL_DRAW, MOVE_NONE, "dfpn");
+    assert_int_equal(cache_put(c, "nim", "", (const uint8_t *)"", 0, &d, &err), GSW_OK);
+    flush_ok(c);
+    assert_int_equal(cache_get(c, "nim", "", (const uint8_t *)"", 0, &e, &err), 1);
+    assert_int_equal(e.best, MOVE_NONE);
+    assert_string_equal(e.solver, "dfpn");
+    close_ok(c);
+}
+
+static void test_merge(void **s)
+{
+    (void)s;
+    cache_t *c = open_ok(tmp_path("merge.sqlite"));
+    cache_entry_t e;
+    for (int flushed = 0; flushed < 2; flushed++) {   /* merged in memory, then in the file */
+        uint32_t k = 10 + (uint32_t)flushed;
+        /* at least a draw, then at most a draw: exactly a draw */
+        put_ok(c, k, entry(VAL_DRAW, VAL_INF, MOVE_NONE, "ab"));
+        if (flushed) flush_ok(c);
+        put_ok(c, k, entry(-VAL_INF, VAL_DRAW, 4, "dfpn"));
+        if (flushed) flush_ok(c);
+        assert_int_equal(get(c, k, &e), 1);
+        assert_int_equal(e.lo, VAL_DRAW);
+        assert_int_equal(e.hi, VAL_DRAW);
+        assert_int_equal(e.best, 4);
+        assert_string_equal(e.solver, "dfpn");
+        assert_int_equal(e.nodes, 20);   /* effort adds up */
+        /* an exact value is never loosened, and keeps its move */
+        put_ok(c, k, entry(val_loss(30), VAL_INF, 5, "ab"));
+        if (flushed) flush_ok(c);
+        assert_int_equal(get(c, k, &e), 1);
+        assert_int_equal(e.lo, VAL_DRAW);
+        assert_int_equal(e.hi, VAL_DRAW);
+        assert_int_equal(e.best, 4);
+        /* equally tight and newer: its move wins only if it has one */
+        put_ok(c, k, entry(VAL_DRAW, VAL_DRAW, MOVE_NONE, "ab"));
+        assert_int_equal(get(c, k, &e), 1);
+        assert_int_equal(e.best, 4);
+        put_ok(c, k, entry(VAL_DRAW, VAL_DRAW, 6, "ab"));
+        assert_int_equal(get(c, k, &e), 1);
+        assert_int_equal(e.best, 6);
+    }
+    close_ok(c);
+}
+
+static void test_contradiction(void **s)
+{
+    (void)s;
+    const char *p = tmp_path("contra.sqlite");
+    cache_t *c = open_ok(p);
+    cache_entry_t e;
+    err_t err;
+    put_ok(c, 1, entry(val_win(13), val_win(13), 3, "ab"));
+    put_ok(c, 2, entry(VAL_DRAW, VAL_INF, 1, "ab"));
+    flush_ok(c);
+    put_ok(c, 3, entry(VAL_DRAW, VAL_DRAW, 2, "ab"));   /* still pending */
+    assert_int_equal(put(c, 1, entry(val_loss(4), val_loss(4), 0, "ab"), &err), GSW_EFAIL);
+    assert_non_null(strstr(err.msg, "connect4:7x6"));
+    assert_int_equal(put(c, 2, entry(-VAL_INF, -1, 0, "ab"), &err), GSW_EFAIL);
+    assert_int_equal(put(c, 3, entry(1, 1, 0, "ab"), &err), GSW_EFAIL);
+    assert_int_equal(put(c, 4, entry(5, 3, 0, "ab"), &err), GSW_EFAIL);   /* crossed in itself */
+    assert_non_null(strstr(err.msg, "connect4:7x6"));
+    flush_ok(c);
+    assert_int_equal(get(c, 1, &e), 1);
+    assert_int_equal(e.lo, val_win(13));
+    assert_int_equal(e.best, 3);
     assert_int_equal(get(c, 2, &e), 1);
     assert_int_equal(e.lo, VAL_DRAW);
-    assert_int_equal(e.hi, VAL_DRAW);
-    assert_int_equal(e.best, 4);
-    /* a looser bound never loosens an exact value */
-    put(c, 1, VAL_DRAW, VAL_WIN, 5, GSW_OK);
-    assert_int_equal(get(c, 1, &e), 1);
-    assert_int_equal(e.lo, val_win(13));
-    assert_int_equal(e.hi, val_win(13));
-    assert_int_equal(e.best, 3);
-    /* a contradiction is refused and the stored row kept */
-    cache_entry_t bad = { .lo = val_loss(4), .hi = val_loss(4), .best = MOVE_NONE };
-    uint32_t k = 1;
-    err_t err;
-    assert_int_equal(cache_put(c, "connect4", "7x6", (uint8_t *)&k, sizeof k, &bad, &err), GSW_OK);
+    assert_int_equal(e.hi, VAL_INF);
+    assert_int_equal(get(c, 3, &e), 1);
+    assert_int_equal(e.lo, VAL_DRAW);
+    assert_int_equal(get(c, 4, &e), 0);
+    /* another connection stores the opposite while ours waits in memory:
+     * the flush keeps its row, writes the rest, and says which game */
+    cache_t *other = open_ok(p);
+    put_ok(c, 5, entry(val_win(3), val_win(3), MOVE_NONE, "ab"));
+    put_ok(c, 6, entry(VAL_DRAW, VAL_DRAW, MOVE_NONE, "ab"));
+    put_ok(other, 5, entry(val_loss(2), val_loss(2), MOVE_NONE, "dfpn"));
+    flush_ok(other);
     assert_int_equal(cache_flush(c, &err), GSW_EFAIL);
-    assert_non_null(strstr(err.msg, "contradicts"));
-    cache_entry_t crossed = { .lo = 5, .hi = 3 };
-    assert_int_equal(cache_put(c, "connect4", "7x6", (uint8_t *)&k, sizeof k, &crossed, &err), GSW_EFAIL);
-    assert_int_equal(cache_close(c, &err), GSW_OK);
-    /* persistence and counters */
-    c = open_ok(path);
-    assert_int_equal(get(c, 1, &e), 1);
-    assert_int_equal(e.lo, val_win(13));
+    assert_non_null(strstr(err.msg, "connect4:7x6"));
+    assert_int_equal(get(c, 5, &e), 1);
+    assert_int_equal(e.lo, val_loss(2));
+    assert_int_equal(get(other, 6, &e), 1);
+    close_ok(other);
+    close_ok(c);
+}
+
+static void test_persistence_and_counters(void **s)
+{
+    (void)s;
+    const char *p = tmp_path("persist.sqlite");
+    cache_t *c = open_ok(p);
+    cache_entry_t e;
+    for (uint32_t k = 0; k < 1000; k++)   /* more than a batch */
+        put_ok(c, k, entry(k % 3 ? VAL_DRAW : -5, VAL_DRAW, k, "ab"));
+    cache_entry_t d = entry(1, 1, MOVE_NONE, "ab");
+    err_t err;
+    assert_int_equal(cache_put(c, "checkers", "english", (const uint8_t *)"xy", 2, &d, &err), GSW_OK);
+    assert_int_equal(get(c, 7, &e), 1);
+    assert_int_equal(get(c, 5000, &e), 0);
+    close_ok(c);
+    c = open_ok(p);
+    assert_int_equal(get(c, 999, &e), 1);
+    assert_int_equal(e.best, 999);
+    assert_int_equal(get(c, 0, &e), 1);
+    assert_int_equal(e.lo, -5);
     static cache_stats_t st;
-    assert_int_equal(cache_stats(c, &st, &err), GSW_OK);
-    assert_int_equal(st.rows, 2);
-    assert_int_equal(st.exact_rows, 2);
+    stats_ok(c, &st);
+    assert_string_equal(st.path, p);
     assert_int_equal(st.schema_version, 1);
-    assert_true(st.hits >= 4);
+    assert_true(st.file_bytes > 0);
+    assert_int_equal(st.rows, 1001);
+    assert_int_equal(st.exact_rows, 666 + 1);   /* k % 3 == 0 are bounds */
+    assert_int_equal(st.hits, 3);
     assert_int_equal(st.misses, 1);
-    assert_int_equal(st.ngroups, 1);
-    assert_string_equal(st.groups[0].game, "connect4");
+    assert_int_equal(st.puts, 1001);
+    assert_int_equal(st.ngroups, 2);
+    assert_string_equal(st.groups[0].game, "checkers");
+    assert_string_equal(st.groups[0].variant, "english");
+    assert_int_equal(st.groups[0].rows, 1);
+    assert_string_equal(st.groups[1].game, "connect4");
+    assert_int_equal(st.groups[1].rows, 1000);
+    /* two connections' counts add up */
+    cache_t *b = open_ok(p);
+    assert_int_equal(get(b, 1, &e), 1);
+    assert_int_equal(get(b, 6000, &e), 0);
+    close_ok(b);
+    assert_int_equal(get(c, 6001, &e), 0);
+    close_ok(c);
+    c = open_ok(p);
+    stats_ok(c, &st);
+    assert_int_equal(st.hits, 4);
+    assert_int_equal(st.misses, 3);
     int ok;
     char report[512];
     assert_int_equal(cache_check(c, &ok, report, sizeof report, &err), GSW_OK);
     assert_true(ok);
-    assert_int_equal(cache_close(c, &err), GSW_OK);
+    assert_string_equal(report, "");
+    close_ok(c);
 }
 
-static void write_rows(const char *p, uint32_t base, int n)
+/* In a child process: no cmocka, just an exit status. */
+static int child_write(const char *p, uint32_t base, int n)
 {
-    cache_t *c = open_ok(p);
+    cache_t *c;
     err_t err;
+    if (cache_open(p, &c, &err)) { fprintf(stderr, "child: %s\n", err.msg); return 1; }
     for (int i = 0; i < n; i++) {
         uint32_t k = base + (uint32_t)i;
-        cache_entry_t e = { .lo = VAL_DRAW, .hi = VAL_DRAW, .best = MOVE_NONE };
-        if (cache_put(c, "connect4", "7x6", (uint8_t *)&k, sizeof k, &e, &err)) fail_msg("%s", err.msg);
+        cache_entry_t e = entry(VAL_DRAW, VAL_DRAW, MOVE_NONE, "ab");
+        if (cache_put(c, "connect4", "7x6", (const uint8_t *)&k, sizeof k, &e, &err)
+            || (i % 100 == 99 && cache_flush(c, &err))) {
+            fprintf(stderr, "child: %s\n", err.msg);
+            cache_close(c, &err);
+            return 1;
+        }
     }
-    if (cache_close(c, &err)) fail_msg("%s", err.msg);
+    if (cache_close(c, &err)) { fprintf(stderr, "child: %s\n", err.msg); return 1; }
+    return 0;
 }
 
-static void test_concurrent_writers(void **s)
+static void expect_rows(const char *p, uint32_t base, int n, int64_t total)
 {
-    (void)s;
-    unlink(path);
-    /* two connections in one process, interleaved */
-    cache_t *a = open_ok(path), *b = open_ok(path);
-    err_t err;
-    for (uint32_t i = 0; i < 600; i++) {
-        cache_entry_t e = { .lo = 0, .hi = 0, .best = MOVE_NONE };
-        uint32_t k = 100000 + i;
-        assert_int_equal(cache_put(i % 2 ? a : b, "connect4", "7x6", (uint8_t *)&k, sizeof k, &e, &err), GSW_OK);
-    }
-    assert_int_equal(cache_close(a, &err), GSW_OK);
-    assert_int_equal(cache_close(b, &err), GSW_OK);
-    /* two processes at once */
-    pid_t p1 = fork();
-    if (p1 == 0) { write_rows(path, 0, 2000); _exit(0); }
-    pid_t p2 = fork();
-    if (p2 == 0) { write_rows(path, 50000, 2000); _exit(0); }
-    int st1, st2;
-    waitpid(p1, &st1, 0);
-    waitpid(p2, &st2, 0);
-    assert_true(WIFEXITED(st1) && WEXITSTATUS(st1) == 0);
-    assert_true(WIFEXITED(st2) && WEXITSTATUS(st2) == 0);
-    cache_t *c = open_ok(path);
+    cache_t *c = open_ok(p);
+    cache_entry_t e;
     static cache_stats_t st;
-    assert_int_equal(cache_stats(c, &st, &err), GSW_OK);
-    assert_int_equal(st.rows, 4600);
-    assert_int_equal(cache_close(c, &err), GSW_OK);
+    stats_ok(c, &st);
+    assert_int_equal(st.rows, total);
+    for (int i = 0; i < n; i++) assert_int_equal(get(c, base + (uint32_t)i, &e), 1);
+    close_ok(c);
 }
 
-static int same_file(const char *a, const char *b)
-{
-    char cmd[700];
-    snprintf(cmd, sizeof cmd, "cmp -s '%s' '%s'", a, b);
-    return system(cmd) == 0;
-}
-
-static void expect_refused(const char *p, const char *what)
-{
-    char copy[400], cmd[900];
-    snprintf(copy, sizeof copy, "%s.orig", p);
-    snprintf(cmd, sizeof cmd, "cp '%s' '%s'", p, copy);
-    assert_int_equal(system(cmd), 0);
-    cache_t *c;
-    err_t err;
-    assert_int_equal(cache_open(p, &c, &err), GSW_EFAIL);
-    assert_non_null(strstr(err.msg, p));
-    if (what) assert_non_null(strstr(err.msg, what));
-    assert_null(strchr(err.msg, '\n'));
-    assert_true(same_file(p, copy));
-}
-
-static void test_bad_files(void **s)
+static void test_two_connections(void **s)
 {
     (void)s;
-    char p[400], cmd[1400];
-    /* random bytes */
-    snprintf(p, sizeof p, "%s/garbage.sqlite", dir);
-    snprintf(cmd, sizeof cmd, "head -c 8192 /dev/urandom > '%s'", p);
-    assert_int_equal(system(cmd), 0);
-    expect_refused(p, NULL);
-    /* a truncated real cache */
-    write_rows(path, 0, 3000);
-    snprintf(p, sizeof p, "%s/truncated.sqlite", dir);
-    snprintf(cmd, sizeof cmd, "sqlite3 '%s' 'PRAGMA wal_checkpoint(TRUNCATE)' >/dev/null && head -c 20000 '%s' > '%s'", path, path, p);
-    assert_int_equal(system(cmd), 0);
-    cache_t *c;
+    const char *p = tmp_path("conn.sqlite");
+    cache_t *a = open_ok(p), *b = open_ok(p);
+    for (uint32_t i = 0; i < 2000; i++) {
+        put_ok(a, i, entry(VAL_DRAW, VAL_DRAW, MOVE_NONE, "ab"));
+        put_ok(b, 10000 + i, entry(VAL_DRAW, VAL_DRAW, MOVE_NONE, "ab"));
+        if (i % 100 == 99) { flush_ok(a); flush_ok(b); }
+    }
+    close_ok(a);
+    close_ok(b);
+    expect_rows(p, 0, 2000, 4000);
+    expect_rows(p, 10000, 2000, 4000);
+}
+
+static void test_two_processes(void **s)
+{
+    (void)s;
+    const char *p = tmp_path("proc.sqlite");   /* both race to create it too */
+    pid_t pid[2];
+    for (int i = 0; i < 2; i++) {
+        pid[i] = fork();
+        assert_true(pid[i] >= 0);
+        if (pid[i] == 0) _exit(child_write(p, (uint32_t)i * 100000, 2000));
+    }
+    for (int i = 0; i < 2; i++) {
+        int status;
+        assert_int_equal(waitpid(pid[i], &status, 0), pid[i]);
+        assert_true(WIFEXITED(status));
+        assert_int_equal(WEXITSTATUS(status), 0);
+    }
+    expect_rows(p, 0, 2000, 4000);
+    expect_rows(p, 100000, 2000, 4000);
+}
+
+static void write_file(const char *p, const void *data, size_t n)
+{
+    FILE *f = fopen(p, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(data, 1, n, f), n);
+    assert_int_equal(fclose(f), 0);
+}
+
+static unsigned char *read_file(const char *p, size_t *n)
+{
+    FILE *f = fopen(p, "rb");
+    assert_non_null(f);
+    unsigned char *buf = NULL;
+    size_t cap = 0;
+    *n = 0;
+    for (;;) {
+        if (*n == cap) buf = realloc(buf, cap = cap * 2 + 65536);
+        assert_non_null(buf);
+        size_t got = fread(buf + *n, 1, cap - *n, f);
+        *n += got;
+        if (!got) break;
+    }
+    fclose(f);
+    return buf;
+}
+
+/* cache_open fails with one line naming the file (and `what`), and leaves
+ * the file byte for byte as it was. Returns 1; 0 if the open succeeded. */
+static int refused(const char *p, const char *what, int must)
+{
+    size_t n0, n1;
+    unsigned char *before = read_file(p, &n0);
+    cache_t *c = NULL;
     err_t err;
-    if (cache_open(p, &c, &err) == GSW_OK) {
-        /* the header may survive: the damage must then show in a check */
+    int rc = cache_open(p, &c, &err), was_refused = rc != GSW_OK;
+    if (rc == GSW_OK) {
+        if (must) fail_msg("%s opened", p);
         int ok = 1;
         char report[512];
-        int rc = cache_check(c, &ok, report, sizeof report, &err);
+        /* the header survived: the damage must show in a check */
+        rc = cache_check(c, &ok, report, sizeof report, &err);
         assert_true(rc != GSW_OK || !ok);
+        if (rc == GSW_OK) assert_true(strlen(report) > 0);
         cache_close(c, &err);
+    } else {
+        assert_int_equal(rc, GSW_EFAIL);
+        assert_int_equal(err.code, GSW_EFAIL);
+        assert_non_null(strstr(err.msg, p));
+        if (what && !strstr(err.msg, what)) fail_msg("'%s' lacks '%s'", err.msg, what);
+        assert_null(strchr(err.msg, '\n'));
     }
-    /* a foreign SQLite database */
-    snprintf(p, sizeof p, "%s/foreign.sqlite", dir);
-    snprintf(cmd, sizeof cmd, "sqlite3 '%s' 'CREATE TABLE t(x); INSERT INTO t VALUES (1);'", p);
-    assert_int_equal(system(cmd), 0);
-    expect_refused(p, "not a gsw cache");
-    /* a directory */
+    unsigned char *after = read_file(p, &n1);
+    assert_int_equal(n0, n1);
+    assert_memory_equal(before, after, n0);
+    free(before);
+    free(after);
+    return was_refused;
+}
+
+/* A real cache of n rows, checkpointed into its one file. */
+static const char *real_cache(const char *name, int n)
+{
+    const char *p = tmp_path(name);
+    assert_int_equal(child_write(p, 0, n), 0);
+    return p;
+}
+
+static void copy_prefix(const char *from, const char *to, size_t n)
+{
+    size_t len;
+    unsigned char *buf = read_file(from, &len);
+    assert_true(n <= len);
+    write_file(to, buf, n);
+    free(buf);
+}
+
+static void test_garbage_files(void **s)
+{
+    (void)s;
+    unsigned char junk[8192];
+    srand(7);
+    for (size_t i = 0; i < sizeof junk; i++) junk[i] = (unsigned char)rand();
+    const char *p = tmp_path("garbage.sqlite");
+    write_file(p, junk, sizeof junk);
+    refused(p, "not a database", 1);
+    p = tmp_path("short.sqlite");
+    write_file(p, "hello\n", 6);
+    refused(p, "not a database", 1);
+    memcpy(junk, "SQLite format 3", 16);   /* the magic, then junk */
+    p = tmp_path("magic.sqlite");
+    write_file(p, junk, sizeof junk);
+    refused(p, NULL, 1);
+}
+
+static void test_truncated(void **s)
+{
+    (void)s;
+    const char *real = real_cache("real.sqlite", 3000);
+    size_t cut[] = { 20000, 8192, 50 };
+    for (size_t i = 0; i < sizeof cut / sizeof cut[0]; i++) {
+        const char *p = tmp_path("truncated.sqlite");
+        copy_prefix(real, p, cut[i]);
+        refused(p, cut[i] % 512 ? "truncated or corrupt" : "corrupt", 1);
+    }
+    expect_rows(real, 0, 3000, 3000);   /* the original is fine */
+}
+
+static void test_corrupt_page(void **s)
+{
+    (void)s;
+    const char *real = real_cache("real2.sqlite", 3000), *p = tmp_path("corrupt.sqlite");
+    size_t n;
+    unsigned char *buf = read_file(real, &n);
+    assert_true(n > 6 * 4096);
+    memset(buf + 4 * 4096, 0x55, 4096);   /* scribble over one page in the middle */
+    write_file(p, buf, n);
+    free(buf);
+    refused(p, NULL, 0);
+}
+
+static void raw_sql(const char *p, const char *sql)
+{
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(p, &db), SQLITE_OK);
+    char *msg = NULL;
+    if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK) fail_msg("%s", msg);
+    assert_int_equal(sqlite3_close(db), SQLITE_OK);
+}
+
+static void test_foreign_and_newer(void **s)
+{
+    (void)s;
+    const char *p = tmp_path("foreign.sqlite");
+    raw_sql(p, "CREATE TABLE t(x); INSERT INTO t VALUES (1);");
+    refused(p, "not a gsw cache", 1);
+    p = tmp_path("otherapp.sqlite");
+    raw_sql(p, "PRAGMA application_id = 1234;");
+    refused(p, "not a gsw cache", 1);
+    p = real_cache("newer.sqlite", 10);
+    raw_sql(p, "PRAGMA user_version = 99;");
+    refused(p, "newer", 1);
+}
+
+static void test_new_and_odd_paths(void **s)
+{
+    (void)s;
+    char p[400];
+    snprintf(p, sizeof p, "%s/empty-XXXXXX", dir);
+    int fd = mkstemp(p);   /* an empty file: a new cache */
+    assert_true(fd >= 0);
+    close(fd);
+    cache_t *c = open_ok(p);
+    int ok = 0;
+    char report[512];
+    err_t err;
+    assert_int_equal(cache_check(c, &ok, report, sizeof report, &err), GSW_OK);
+    assert_true(ok);
+    static cache_stats_t st;
+    stats_ok(c, &st);
+    assert_int_equal(st.schema_version, 1);
+    assert_int_equal(st.rows, 0);
+    close_ok(c);
+    c = (cache_t *)&err;
     assert_int_equal(cache_open(dir, &c, &err), GSW_EFAIL);
+    assert_null(c);
     assert_non_null(strstr(err.msg, "directory"));
+    snprintf(p, sizeof p, "%s/no/such/dir/c.sqlite", dir);
+    assert_int_equal(cache_open(p, &c, &err), GSW_EFAIL);
+    assert_non_null(strstr(err.msg, p));
+    assert_non_null(strstr(err.msg, "cannot open"));
+}
+
+static void test_check_finds_bad_bounds(void **s)
+{
+    (void)s;
+    const char *p = real_cache("bad.sqlite", 10);
+    raw_sql(p, "INSERT INTO solved (game, variant, key, lo, hi) VALUES ('connect4', '7x6', x'00', 5, 3);");
+    cache_t *c = open_ok(p);
+    int ok = 1;
+    char report[512];
+    err_t err;
+    assert_int_equal(cache_check(c, &ok, report, sizeof report, &err), GSW_OK);
+    assert_false(ok);
+    assert_non_null(strstr(report, "connect4:7x6"));
+    assert_int_equal(cache_check(c, &ok, report, 8, &err), GSW_OK);   /* a small report is cut */
+    assert_false(ok);
+    assert_true(strlen(report) < 8);
+    close_ok(c);
 }
 
 static void test_default_path(void **s)
@@ -219,32 +530,88 @@ static void test_default_path(void **s)
     (void)s;
     char buf[1024], want[600];
     err_t err;
+    struct stat sb;
     setenv("GSW_DB", "/some/where.sqlite", 1);
     assert_int_equal(cache_default_path(buf, sizeof buf, &err), GSW_OK);
     assert_string_equal(buf, "/some/where.sqlite");
-    unsetenv("GSW_DB");
-    snprintf(want, sizeof want, "%s/xdg", dir);
+    setenv("GSW_DB", "", 1);   /* empty: as if unset */
+    snprintf(want, sizeof want, "%s/xdg/data", dir);
     setenv("XDG_DATA_HOME", want, 1);
     assert_int_equal(cache_default_path(buf, sizeof buf, &err), GSW_OK);
-    snprintf(want, sizeof want, "%s/xdg/gsw/cache.sqlite", dir);
+    snprintf(want, sizeof want, "%s/xdg/data/gsw/cache.sqlite", dir);
     assert_string_equal(buf, want);
-    struct stat sb;
-    snprintf(want, sizeof want, "%s/xdg/gsw", dir);
+    snprintf(want, sizeof want, "%s/xdg/data/gsw", dir);
     assert_int_equal(stat(want, &sb), 0);
-    unsetenv("XDG_DATA_HOME");
-    setenv("HOME", dir, 1);
+    assert_true(S_ISDIR(sb.st_mode));
+    unsetenv("GSW_DB");
+    snprintf(want, sizeof want, "%s/home", dir);
+    setenv("HOME", want, 1);
+    setenv("XDG_DATA_HOME", "", 1);
     assert_int_equal(cache_default_path(buf, sizeof buf, &err), GSW_OK);
-    snprintf(want, sizeof want, "%s/.local/share/gsw/cache.sqlite", dir);
+    snprintf(want, sizeof want, "%s/home/.local/share/gsw/cache.sqlite", dir);
     assert_string_equal(buf, want);
+    unsetenv("XDG_DATA_HOME");
+    assert_int_equal(cache_default_path(buf, sizeof buf, &err), GSW_OK);
+    assert_string_equal(buf, want);
+    /* a file where a directory must go */
+    snprintf(want, sizeof want, "%s/plain", dir);
+    write_file(want, "x", 1);
+    setenv("XDG_DATA_HOME", want, 1);
+    assert_int_equal(cache_default_path(buf, sizeof buf, &err), GSW_EFAIL);
+    assert_non_null(strstr(err.msg, want));
+    unsetenv("XDG_DATA_HOME");
 }
+
+#ifdef CACHE_TEST_LOCKED
+/* Another connection holds the write lock past the busy timeout. */
+static void test_locked(void **s)
+{
+    (void)s;
+    const char *p = real_cache("locked.sqlite", 10);
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(p, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL), SQLITE_OK);
+    cache_t *c = open_ok(p);
+    err_t err;
+    assert_int_equal(put(c, 99, entry(0, 0, MOVE_NONE, "ab"), &err), GSW_OK);
+    assert_int_equal(cache_flush(c, &err), GSW_EFAIL);
+    assert_non_null(strstr(err.msg, "database is locked"));
+    assert_non_null(strstr(err.msg, p));
+    assert_int_equal(sqlite3_exec(db, "COMMIT", NULL, NULL, NULL), SQLITE_OK);
+    flush_ok(c);   /* the store waited and goes in now */
+    cache_entry_t e;
+    assert_int_equal(get(c, 99, &e), 1);
+    close_ok(c);
+    /* an exclusive lock keeps even an open out */
+    assert_int_equal(sqlite3_exec(db, "PRAGMA journal_mode=DELETE; BEGIN EXCLUSIVE;", NULL, NULL, NULL),
+                     SQLITE_OK);
+    assert_int_equal(cache_open(p, &c, &err), GSW_EFAIL);
+    assert_non_null(strstr(err.msg, "database is locked"));
+    assert_int_equal(sqlite3_exec(db, "COMMIT", NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+}
+#endif
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_round_trip_and_merge),
-        cmocka_unit_test(test_concurrent_writers),
-        cmocka_unit_test(test_bad_files),
+#ifdef CACHE_TEST_LOCKED
+        cmocka_unit_test(test_locked),
+#else
+        cmocka_unit_test(test_round_trip),
+        cmocka_unit_test(test_merge),
+        cmocka_unit_test(test_contradiction),
+        cmocka_unit_test(test_persistence_and_counters),
+        cmocka_unit_test(test_two_connections),
+        cmocka_unit_test(test_two_processes),
+        cmocka_unit_test(test_garbage_files),
+        cmocka_unit_test(test_truncated),
+        cmocka_unit_test(test_corrupt_page),
+        cmocka_unit_test(test_foreign_and_newer),
+        cmocka_unit_test(test_new_and_odd_paths),
+        cmocka_unit_test(test_check_finds_bad_bounds),
         cmocka_unit_test(test_default_path),
+#endif
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
