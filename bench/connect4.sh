@@ -48,7 +48,7 @@ fi
 if [ $quick = 1 ]; then
   sets="Test_L3_R1:1:1000 Test_L2_R1:1:1000 Test_L2_R2:5:200 Test_L1_R1:1:1000 Test_L1_R2:20:50 Test_L1_R3:100:5"
 else
-  sets="Test_L3_R1:1:1000 Test_L2_R1:1:1000 Test_L2_R2:1:1000 Test_L1_R1:1:1000 Test_L1_R2:5:200 Test_L1_R3:50:20"
+  sets="Test_L3_R1:1:1000 Test_L2_R1:1:1000 Test_L2_R2:1:1000 Test_L1_R1:1:1000 Test_L1_R2:5:200 Test_L1_R3:100:10"
 fi
 
 now() { date +%s%N; }
@@ -89,7 +89,7 @@ if [ $empty = 1 ]; then
   ge=$(( t1 - t0 ))
   echo "reference:   $(awk -v t="$ge" 'BEGIN { printf "%.1f s", t / 1e9 }')  score $(awk '{ print $NF }' ref_empty)"
   if [ -n "${STEININGER_BINARY:-}" ]; then
-    t0=$(now); $STEININGER_BINARY ${STEININGER_ARGS:-} >st_empty 2>&1 || true; t1=$(now)
-    echo "steininger:  $(awk -v t=$(( t1 - t0 )) 'BEGIN { printf "%.1f s", t / 1e9 }')  $(tail -3 st_empty | tr '\n' ' ')"
+    t0=$(now); $STEININGER_BINARY ${STEININGER_ARGS:-} </dev/null >st_empty 2>&1 || true; t1=$(now)
+    echo "steininger:  $(awk -v t=$(( t1 - t0 )) 'BEGIN { printf "%.1f s", t / 1e9 }')  $(tr '\r' '\n' <st_empty | grep -E 'Final|Total' | tr -s ' ' | tr '\n' ' ')"
   fi
 fi
