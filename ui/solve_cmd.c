@@ -135,7 +135,13 @@ static void value_text(const solver_t *s, const void *pos, val_t lo, val_t hi, c
     else if (lo >= VAL_DRAW && hi <= VAL_DRAW) snprintf(buf, n, "draw");
     else if (lo >= VAL_DRAW) snprintf(buf, n, "at least a draw");
     else if (hi <= VAL_DRAW) snprintf(buf, n, "at most a draw");
-    else snprintf(buf, n, "unknown");
+    else {   /* a partial proof: say what is proven */
+        gvalue_t a = gvalue_from_val(lo, BOUND_LOWER), b = gvalue_from_val(hi, BOUND_UPPER);
+        char l[24], h[24];
+        snprintf(l, sizeof l, a.outcome == OUTCOME_LOSS ? "loss in %d" : "draw", a.plies);
+        snprintf(h, sizeof h, b.outcome == OUTCOME_WIN ? "win in %d" : "draw", b.plies);
+        snprintf(buf, n, "unknown (between %s and %s)", l, h);
+    }
 }
 
 /* The reported value: outcome, plies (-1 unknown), bound. */
@@ -197,7 +203,7 @@ static void print_answer(const solver_t *s, cli_opts_t *o, const char *ptext, co
         json_end(&j);
         return;
     }
-    char vt[64];
+    char vt[128];
     value_text(s, pos, a->r.lo, a->r.hi, vt, sizeof vt);
     printf("%s \"%s\": %s", spec, ptext, vt);
     if (has_score) printf(" (score %+d)", score);
@@ -421,7 +427,7 @@ int cli_analyze(cli_opts_t *o)
             json_str(&j, "bound", bound_name(g.bound));
             json_close(&j, '}');
         } else {
-            char vt[64];
+            char vt[128];
             value_text(&s, pos, lo, hi, vt, sizeof vt);
             printf("%-4s %-22s", mt, vt);
             if (has) printf(" score %+d", score);
