@@ -40,7 +40,6 @@ typedef struct ab_job {
     const void *pos;
     val_t alpha, beta, result;
     volatile int *done;         /* first finisher stops the others */
-    volatile int stopflag;
     pthread_t th;
 } ab_job_t;
 

@@ -37,7 +37,6 @@ struct ab_search {
 };
 
 typedef struct ab_options {
-    size_t hash_mb;             /* table size */
     int threads;                /* exact solving: threads sharing the table */
     int wdl_only;               /* exact: win/draw/loss only, not the distance */
     int no_best;                /* exact: the value only, no best move */

@@ -52,7 +52,6 @@ static int solver_open(cli_opts_t *o, const char *spec, int cache_default_on, so
         return GSW_EINPUT;
     }
     if (tt_init(&s->tt, o->hash_mb, err)) { game_close(s->v); return err->code; }
-    s->ab.hash_mb = o->hash_mb;
     s->ab.threads = o->threads;
     s->ab.wdl_only = o->wdl;
     s->ab.node_limit = o->nodes;
