@@ -27,17 +27,23 @@ typedef struct answer {
     int from_cache;
 } answer_t;
 
+/* One end of a proven interval: "win in 33", "draw", "loss in 36". */
+static void bound_text(val_t v, char *buf, size_t n)
+{
+    gvalue_t g = gvalue_from_val(v, BOUND_EXACT);
+    if (g.outcome == OUTCOME_WIN || g.outcome == OUTCOME_LOSS)
+        snprintf(buf, n, "%s in %d", outcome_name(g.outcome), g.plies);
+    else snprintf(buf, n, "draw");
+}
+
 /* Progress of a long solve on stderr: the bounds proven so far. */
 static void solver_progress(void *ctx, val_t lo, val_t hi, uint64_t nodes, double ms)
 {
     (void)ctx;
     if (ms < 1000) return;
-    gvalue_t a = gvalue_from_val(lo, BOUND_LOWER), b = gvalue_from_val(hi, BOUND_UPPER);
-    char l[48], h[48];
-    if (a.outcome == OUTCOME_DRAW) snprintf(l, sizeof l, "draw");
-    else snprintf(l, sizeof l, "%s in %d", outcome_name(a.outcome), a.plies);
-    if (b.outcome == OUTCOME_DRAW) snprintf(h, sizeof h, "draw");
-    else snprintf(h, sizeof h, "%s in %d", outcome_name(b.outcome), b.plies);
+    char l[24], h[24];
+    bound_text(lo, l, sizeof l);
+    bound_text(hi, h, sizeof h);
     fprintf(stderr, "  %.1f s: between %s and %s; %.0f M nodes, %.1f M nodes/s\n", ms / 1000, l, h,
             nodes / 1e6, ms > 0 ? nodes / ms / 1e3 : 0);
 }
@@ -135,10 +141,9 @@ static void value_text(const solver_t *s, const void *pos, val_t lo, val_t hi, c
     else if (lo >= VAL_DRAW) snprintf(buf, n, "at least a draw");
     else if (hi <= VAL_DRAW) snprintf(buf, n, "at most a draw");
     else {   /* a partial proof: say what is proven */
-        gvalue_t a = gvalue_from_val(lo, BOUND_LOWER), b = gvalue_from_val(hi, BOUND_UPPER);
         char l[24], h[24];
-        snprintf(l, sizeof l, a.outcome == OUTCOME_LOSS ? "loss in %d" : "draw", a.plies);
-        snprintf(h, sizeof h, b.outcome == OUTCOME_WIN ? "win in %d" : "draw", b.plies);
+        bound_text(lo, l, sizeof l);
+        bound_text(hi, h, sizeof h);
         snprintf(buf, n, "unknown (between %s and %s)", l, h);
     }
 }
