@@ -24,6 +24,30 @@ typedef uint32_t move_t;
 typedef struct gv gv_t;
 struct ab_search;
 
+/* A board as the UI draws it: a grid of cells the game fills in, so ui/ holds
+ * no game-specific code. Cell (r, c) is cell[r * cols + c], row 0 at the top. */
+#define GSW_VIEW_MAX_SIDE 64
+#define GSW_VIEW_MAX_CELLS 1024
+enum { VIEW_OFF = 0, VIEW_EMPTY, VIEW_PIECE };
+typedef struct view_cell {
+    uint8_t kind;          /* VIEW_OFF (not part of the board), VIEW_EMPTY, VIEW_PIECE */
+    uint8_t owner;         /* a piece's player, 0 or 1; 2 for a neutral piece (a peg) */
+    uint8_t shade;         /* 1: a dark square (checkers, chess) */
+    uint8_t tag;           /* a game-defined class (0: none) shown by the overlay key */
+    char ascii;            /* one-character glyph: 'X', 'O', 'k', 'o' */
+    char glyph[8];         /* UTF-8 glyph ("●", "♛"); "" = use ascii */
+} view_cell_t;
+typedef struct board_view {
+    int rows, cols;
+    int drop;              /* moves drop into a column (Connect Four): a click
+                              anywhere in a column plays the move landing there */
+    char side[2][16];      /* the players' names: "Red", "Yellow"; "White", "Black" */
+    char col_label[GSW_VIEW_MAX_SIDE][4];   /* "a", "1"; "" for none */
+    char row_label[GSW_VIEW_MAX_SIDE][4];
+    char tag_name[32];     /* what tags mean ("position classes"); "" if unused */
+    view_cell_t cell[GSW_VIEW_MAX_CELLS];
+} board_view_t;
+
 typedef struct game_ops {
     /* --- positions (everyone) --- */
     size_t pos_size;
@@ -98,6 +122,13 @@ typedef struct game_ops {
     /* The core's exact alpha-beta instantiated for this game's ops (its thin
      * entry point; see core/ab_exact.h). NULL: the generic copy runs. */
     val_t (*ab_exact_entry)(struct ab_search *s, const void *pos, val_t alpha, val_t beta);
+
+    /* --- the UI's view (optional; without it the UI shows pos_format) --- */
+    /* Fill *out with the board of pos. */
+    void (*view)(const gv_t *v, const void *pos, board_view_t *out);
+    /* The view cells a legal move of pos goes from and to: *from = -1 for a
+     * placement (a drop, a stone); *to the cell where it ends. */
+    void (*move_cells)(const gv_t *v, const void *pos, move_t m, int *from, int *to);
 } game_ops_t;
 
 struct gv {

@@ -349,6 +349,50 @@ static void C4(move_format)(const gv_t *v, const void *pos, move_t m, char *buf,
     snprintf(buf, n, "%u", m + 1);
 }
 
+/* ---- the UI's view: row 0 is the top of the board ---- */
+
+static void C4(view)(const gv_t *v, const void *pos, board_view_t *out)
+{
+    const C4(pos_t) *p = pos;
+    const c4v_t *d = D;
+    int w = C4_W(d), h = C4_H(d);
+    out->rows = h;
+    out->cols = w;
+    out->drop = 1;
+    snprintf(out->side[0], sizeof out->side[0], "Red");
+    snprintf(out->side[1], sizeof out->side[1], "Yellow");
+    out->tag_name[0] = 0;
+    BB mine = p->moves & 1 ? p->mask ^ p->cur : p->cur;   /* the first player's stones */
+    for (int c = 0; c < w; c++) {
+        snprintf(out->col_label[c], sizeof out->col_label[c], "%d", (c + 1) % 100);
+        for (int r = 0; r < h; r++) {
+            view_cell_t *cell = &out->cell[(h - 1 - r) * w + c];
+            BB bit = (BB)1 << (c * C4_H1(d) + r);
+            memset(cell, 0, sizeof *cell);
+            if (!(p->mask & bit)) {
+                cell->kind = VIEW_EMPTY;
+                cell->ascii = '.';
+                continue;
+            }
+            cell->kind = VIEW_PIECE;
+            cell->owner = (mine & bit) ? 0 : 1;
+            cell->ascii = cell->owner ? 'O' : 'X';
+            snprintf(cell->glyph, sizeof cell->glyph, "\u25CF");   /* a disc */
+        }
+    }
+    for (int r = 0; r < h; r++) out->row_label[r][0] = 0;
+}
+
+/* A drop: no from-cell; it lands on the lowest empty cell of its column. */
+static void C4(move_cells)(const gv_t *v, const void *pos, move_t m, int *from, int *to)
+{
+    const C4(pos_t) *p = pos;
+    const c4v_t *d = D;
+    int c = (int)m, r = C4(popcount)(p->mask & C4(col_mask)(d, c));
+    *from = -1;
+    *to = (C4_H(d) - 1 - r) * C4_W(d) + c;
+}
+
 /* ---- solver hooks ---- */
 
 static int32_t C4(evaluate)(const gv_t *v, const void *pos)
@@ -505,6 +549,8 @@ const game_ops_t C4_OPS = {
     .value_score = C4(value_score),
     .draw_plies = C4(draw_plies),
     .ab_exact_entry = C4(ab_exact),
+    .view = C4(view),
+    .move_cells = C4(move_cells),
 };
 
 #define AB_FN C4(ab_exact)

@@ -68,8 +68,27 @@ static void playout(const gv_t *v)
         O->move_format(v, pos, m, mt, sizeof mt);
         assert_int_equal(O->move_parse(v, pos, mt, &m2, &err), GSW_OK);
         assert_true(m == m2);
+        /* the board view: every move starts on a piece and ends on a board cell */
+        static board_view_t view;
+        int from = -2, to = -2;
+        if (O->view) {
+            assert_non_null(O->move_cells);
+            O->view(v, pos, &view);
+            assert_true(view.rows > 0 && view.cols > 0 && view.rows <= GSW_VIEW_MAX_SIDE
+                        && view.cols <= GSW_VIEW_MAX_SIDE && view.rows * view.cols <= GSW_VIEW_MAX_CELLS);
+            O->move_cells(v, pos, m, &from, &to);
+            assert_true(from >= -1 && from < view.rows * view.cols);
+            assert_true(to >= 0 && to < view.rows * view.cols);
+            if (from >= 0) assert_int_equal(view.cell[from].kind, VIEW_PIECE);
+            assert_int_not_equal(view.cell[to].kind, VIEW_OFF);
+        }
         memcpy(copy, pos, O->pos_size);
         O->play(v, pos, m);
+        if (O->view) {   /* ... where a piece now stands */
+            O->view(v, pos, &view);
+            assert_int_equal(view.cell[to].kind, VIEW_PIECE);
+            if (view.cell[to].owner < 2) assert_int_equal(view.cell[to].owner, O->pos_turn(v, copy));
+        }
         if (O->undo) {   /* undo restores the copy exactly */
             memcpy(back, pos, O->pos_size);
             O->undo(v, back, m);
