@@ -24,6 +24,7 @@ void ab_init(ab_t *s, const gv_t *v, tt_t *tt, const ab_options_t *o)
     memset(s, 0, sizeof *s);
     s->v = v;
     s->tt = tt;
+    tt_claim(tt, v);
     s->exact = v->ops->ab_exact_entry ? v->ops->ab_exact_entry : ab_exact_generic;
     s->etc_plies = 12;   /* measured on Test_L2_R2 and Test_L1_R1 samples */
     if (o) {

@@ -8,6 +8,7 @@
 
 int tt_init(tt_t *t, size_t mb, err_t *err)
 {
+    t->owner[0] = 0;
     size_t want = mb * 1024 * 1024 / (sizeof(tt_entry_t) * TT_BUCKET);
     uint64_t buckets = 1;
     while (buckets * 2 <= want) buckets *= 2;
@@ -50,4 +51,14 @@ void tt_free(tt_t *t)
 void tt_clear(tt_t *t)
 {
     memset(t->e, 0, t->bytes);
+}
+
+void tt_claim(tt_t *t, const gv_t *v)
+{
+    char spec[sizeof t->owner];
+    game_spec(v, spec, sizeof spec);
+    if (strcmp(spec, t->owner)) {
+        if (t->owner[0]) tt_clear(t);
+        memcpy(t->owner, spec, sizeof spec);
+    }
 }

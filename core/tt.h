@@ -19,6 +19,8 @@ typedef struct tt {
     tt_entry_t *e;
     uint64_t mask;          /* bucket count - 1 (a power of two) */
     size_t bytes;
+    char owner[96];         /* the game:variant whose positions it holds: keys
+                               of different board sizes collide */
 } tt_t;
 
 typedef struct tt_hit {
@@ -31,6 +33,8 @@ typedef struct tt_hit {
 int tt_init(tt_t *t, size_t mb, err_t *err);
 void tt_free(tt_t *t);
 void tt_clear(tt_t *t);
+/* Make the table v's: cleared when it held another variant's positions. */
+void tt_claim(tt_t *t, const gv_t *v);
 
 #define TT_BUCKET 4
 #define TT_NOMOVE 0xffffu
