@@ -11,30 +11,9 @@
 #include "db/cache.h"
 #include "ui/cli.h"
 #include "ui/json.h"
+#include "ui/solver.h"
 
 int cli_cache_open(cli_opts_t *o, cache_t **c, err_t *err);
-
-typedef struct solver {
-    gv_t *v;
-    tt_t tt;
-    cache_t *cache;
-    ab_options_t ab;
-    int wdl;
-} solver_t;
-
-typedef struct answer {
-    ab_result_t r;
-    int from_cache;
-} answer_t;
-
-/* One end of a proven interval: "win in 33", "draw", "loss in 36". */
-static void bound_text(val_t v, char *buf, size_t n)
-{
-    gvalue_t g = gvalue_from_val(v, BOUND_EXACT);
-    if (g.outcome == OUTCOME_WIN || g.outcome == OUTCOME_LOSS)
-        snprintf(buf, n, "%s in %d", outcome_name(g.outcome), g.plies);
-    else snprintf(buf, n, "draw");
-}
 
 /* Progress of a long solve on stderr: the bounds proven so far. */
 static void solver_progress(void *ctx, val_t lo, val_t hi, uint64_t nodes, double ms)
@@ -42,22 +21,29 @@ static void solver_progress(void *ctx, val_t lo, val_t hi, uint64_t nodes, doubl
     (void)ctx;
     if (ms < 1000) return;
     char l[24], h[24];
-    bound_text(lo, l, sizeof l);
-    bound_text(hi, h, sizeof h);
+    value_bound_text(lo, l, sizeof l);
+    value_bound_text(hi, h, sizeof h);
     fprintf(stderr, "  %.1f s: between %s and %s; %.0f M nodes, %.1f M nodes/s\n", ms / 1000, l, h,
             nodes / 1e6, ms > 0 ? nodes / ms / 1e3 : 0);
 }
 
 static int solver_open(cli_opts_t *o, const char *spec, int cache_default_on, solver_t *s, err_t *err)
 {
-    memset(s, 0, sizeof *s);
-    if (game_open(spec, &s->v, err)) return err->code;
-    if (s->v->game->players != 2) {
-        err_set(err, GSW_EINPUT, "%s is a one-player game: alpha-beta solving is for two players", s->v->game->name);
-        game_close(s->v);
+    gv_t *v;
+    if (game_open(spec, &v, err)) return err->code;
+    if (v->game->players != 2) {
+        err_set(err, GSW_EINPUT, "%s is a one-player game: alpha-beta solving is for two players", v->game->name);
+        game_close(v);
         return GSW_EINPUT;
     }
-    if (tt_init(&s->tt, o->hash_mb, err)) { game_close(s->v); return err->code; }
+    cache_t *cache = NULL;
+    int want_cache = !o->no_cache && (cache_default_on || o->db);
+    if (want_cache && cli_cache_open(o, &cache, err)) { game_close(v); return err->code; }
+    if (solver_init(s, v, o->hash_mb, cache, err)) {
+        if (cache) { err_t e2; cache_close(cache, &e2); }
+        game_close(v);
+        return err->code;
+    }
     s->ab.threads = o->threads;
     s->ab.wdl_only = o->wdl;
     s->ab.node_limit = o->nodes;
@@ -65,12 +51,6 @@ static int solver_open(cli_opts_t *o, const char *spec, int cache_default_on, so
     s->ab.stop = &cli_stop;
     s->ab.progress = solver_progress;
     s->wdl = o->wdl;
-    int want_cache = !o->no_cache && (cache_default_on || o->db);
-    if (want_cache && cli_cache_open(o, &s->cache, err)) {
-        tt_free(&s->tt);
-        game_close(s->v);
-        return err->code;
-    }
     return GSW_OK;
 }
 
@@ -78,108 +58,9 @@ static int solver_close(solver_t *s, err_t *err)
 {
     int rc = GSW_OK;
     if (s->cache) rc = cache_close(s->cache, err);
-    tt_free(&s->tt);
+    solver_free(s);
     game_close(s->v);
     return rc;
-}
-
-/* Is [lo, hi] enough of an answer? */
-static int solver_settled(const solver_t *s, val_t lo, val_t hi)
-{
-    if (lo == hi) return 1;
-    return s->wdl && (lo > VAL_DRAW || hi < VAL_DRAW || (lo >= VAL_DRAW && hi <= VAL_DRAW));
-}
-
-static int solver_run(solver_t *s, const void *pos, answer_t *a, err_t *err)
-{
-    const game_ops_t *O = s->v->ops;
-    memset(a, 0, sizeof *a);
-    uint8_t key[GSW_MAX_KEY];
-    size_t klen = 0;
-    int sym = 0;
-    if (s->cache) {
-        double t0 = gsw_now_ms();
-        klen = O->pos_key(s->v, pos, key, &sym);
-        cache_entry_t e;
-        int found = cache_get(s->cache, s->v->game->name, s->v->name, key, klen, &e, err);
-        if (found < 0) return err->code;
-        s->ab.seeded = found;   /* a partial proof from before: resume from it */
-        s->ab.seed_lo = e.lo;
-        s->ab.seed_hi = e.hi;
-        if (found && solver_settled(s, e.lo, e.hi)) {
-            a->r.lo = e.lo;
-            a->r.hi = e.hi;
-            a->r.best = e.best == MOVE_NONE || !sym ? e.best : O->move_sym(s->v, e.best, sym, 1);
-            a->r.time_ms = gsw_now_ms() - t0;
-            a->from_cache = 1;
-            return GSW_OK;
-        }
-    }
-    if (ab_solve(s->v, &s->tt, pos, &s->ab, &a->r, err)) return err->code;
-    if (s->cache) {   /* exact, or the bounds proven before a stop */
-        cache_entry_t e = { .lo = a->r.lo, .hi = a->r.hi, .best = MOVE_NONE, .nodes = a->r.nodes,
-                            .time_ms = a->r.time_ms };
-        snprintf(e.solver, sizeof e.solver, "ab");
-        if (!a->r.aborted && a->r.best != MOVE_NONE)
-            e.best = sym ? O->move_sym(s->v, a->r.best, sym, 0) : a->r.best;
-        if (cache_put(s->cache, s->v->game->name, s->v->name, key, klen, &e, err)) return err->code;
-    }
-    return GSW_OK;
-}
-
-/* "win in 13 plies", "at least a draw", ... */
-static void value_text(const solver_t *s, const void *pos, val_t lo, val_t hi, char *buf, size_t n)
-{
-    (void)s; (void)pos;
-    if (lo == hi) {
-        gvalue_t g = gvalue_from_val(lo, BOUND_EXACT);
-        if (g.outcome == OUTCOME_DRAW) snprintf(buf, n, "draw");
-        else snprintf(buf, n, "%s in %d plies", outcome_name(g.outcome), g.plies);
-    } else if (lo > VAL_DRAW) snprintf(buf, n, "win");
-    else if (hi < VAL_DRAW) snprintf(buf, n, "loss");
-    else if (lo >= VAL_DRAW && hi <= VAL_DRAW) snprintf(buf, n, "draw");
-    else if (lo >= VAL_DRAW) snprintf(buf, n, "at least a draw");
-    else if (hi <= VAL_DRAW) snprintf(buf, n, "at most a draw");
-    else {   /* a partial proof: say what is proven */
-        char l[24], h[24];
-        bound_text(lo, l, sizeof l);
-        bound_text(hi, h, sizeof h);
-        snprintf(buf, n, "unknown (between %s and %s)", l, h);
-    }
-}
-
-/* The reported value: outcome, plies (-1 unknown), bound. */
-static gvalue_t answer_value(const solver_t *s, const void *pos, val_t lo, val_t hi)
-{
-    gvalue_t g;
-    if (lo == hi) {
-        g = gvalue_from_val(lo, BOUND_EXACT);
-        if (g.outcome == OUTCOME_DRAW && s->v->ops->draw_plies) g.plies = s->v->ops->draw_plies(s->v, pos);
-        return g;
-    }
-    g.plies = -1;
-    g.bound = BOUND_EXACT;
-    if (lo > VAL_DRAW) g.outcome = OUTCOME_WIN;
-    else if (hi < VAL_DRAW) g.outcome = OUTCOME_LOSS;
-    else if (lo >= VAL_DRAW && hi <= VAL_DRAW) {
-        g.outcome = OUTCOME_DRAW;
-        if (s->v->ops->draw_plies) g.plies = s->v->ops->draw_plies(s->v, pos);
-    } else if (lo >= VAL_DRAW) { g.outcome = OUTCOME_DRAW; g.bound = BOUND_LOWER; }
-    else if (hi <= VAL_DRAW) { g.outcome = OUTCOME_DRAW; g.bound = BOUND_UPPER; }
-    else g.outcome = OUTCOME_UNKNOWN;
-    return g;
-}
-
-static int answer_score(const solver_t *s, const void *pos, val_t lo, val_t hi, int *score)
-{
-    const game_ops_t *O = s->v->ops;
-    if (!O->value_score) return 0;
-    if (lo == hi) return O->value_score(s->v, pos, lo, score);
-    if (s->wdl && (lo > VAL_DRAW || hi < VAL_DRAW || (lo >= VAL_DRAW && hi <= VAL_DRAW))) {
-        *score = lo > VAL_DRAW ? 1 : hi < VAL_DRAW ? -1 : 0;   /* the sign only */
-        return 1;
-    }
-    return 0;
 }
 
 static void print_answer(const solver_t *s, cli_opts_t *o, const char *ptext, const void *pos, const answer_t *a)
@@ -188,8 +69,8 @@ static void print_answer(const solver_t *s, cli_opts_t *o, const char *ptext, co
     char best[64] = "", spec[96];
     if (a->r.best != MOVE_NONE) O->move_format(s->v, pos, a->r.best, best, sizeof best);
     game_spec(s->v, spec, sizeof spec);
-    gvalue_t g = answer_value(s, pos, a->r.lo, a->r.hi);
-    int score = 0, has_score = answer_score(s, pos, a->r.lo, a->r.hi, &score);
+    gvalue_t g = value_report(s->v, pos, a->r.lo, a->r.hi);
+    int score = 0, has_score = value_score(s->v, pos, a->r.lo, a->r.hi, s->wdl, &score);
     if (o->json) {
         json_t j;
         json_begin(&j, stdout);
@@ -208,7 +89,7 @@ static void print_answer(const solver_t *s, cli_opts_t *o, const char *ptext, co
         return;
     }
     char vt[128];
-    value_text(s, pos, a->r.lo, a->r.hi, vt, sizeof vt);
+    value_text(a->r.lo, a->r.hi, vt, sizeof vt);
     printf("%s \"%s\": %s", spec, ptext, vt);
     if (has_score) printf(" (score %+d)", score);
     if (*best) printf(", best move %s", best);
@@ -302,7 +183,7 @@ static int cli_batch(cli_opts_t *o)
         answer_t a;
         if (solver_run(&s, pos, &a, &err)) { fprintf(stderr, "gsw: %s\n", err.msg); rc = err.code; break; }
         if (a.r.aborted) break;
-        int score = 0, has = answer_score(&s, pos, a.r.lo, a.r.hi, &score);
+        int score = 0, has = value_score(s.v, pos, a.r.lo, a.r.hi, s.wdl, &score);
         double us = a.r.time_ms * 1000.0;
         int bad = lines[i].has_expected && (!has || score != lines[i].expected);
         mismatches += bad;
@@ -314,7 +195,7 @@ static int cli_batch(cli_opts_t *o)
             json_begin(&j, stdout);
             json_str(&j, "position", lines[i].moves);
             if (has) json_int(&j, "score", score); else json_null(&j, "score");
-            gvalue_t g = answer_value(&s, pos, a.r.lo, a.r.hi);
+            gvalue_t g = value_report(s.v, pos, a.r.lo, a.r.hi);
             json_str(&j, "value", outcome_name(g.outcome));
             if (g.plies >= 0) json_int(&j, "plies", g.plies); else json_null(&j, "plies");
             json_int(&j, "nodes", (int64_t)a.r.nodes);
@@ -418,8 +299,8 @@ int cli_analyze(cli_opts_t *o)
         if (a.r.aborted) { fprintf(stderr, "gsw: %s\n", cli_stop ? "interrupted" : "budget spent"); rc = GSW_EFAIL; break; }
         /* the mover's view: the child's value seen from the other side */
         val_t lo = val_up(a.r.hi), hi = val_up(a.r.lo);
-        gvalue_t g = answer_value(&s, pos, lo, hi);
-        int score = 0, has = answer_score(&s, pos, lo, hi, &score);
+        gvalue_t g = value_report(s.v, pos, lo, hi);
+        int score = 0, has = value_score(s.v, pos, lo, hi, s.wdl, &score);
         char mt[64];
         O->move_format(s.v, pos, mv[i], mt, sizeof mt);
         if (o->json) {
@@ -432,7 +313,7 @@ int cli_analyze(cli_opts_t *o)
             json_close(&j, '}');
         } else {
             char vt[128];
-            value_text(&s, pos, lo, hi, vt, sizeof vt);
+            value_text(lo, hi, vt, sizeof vt);
             printf("%-4s %-22s", mt, vt);
             if (has) printf(" score %+d", score);
             printf("\n");

@@ -1,0 +1,124 @@
+/* The cached solver (see solver.h) and the words for values. */
+#include "ui/solver.h"
+
+#include <stdio.h>
+#include <string.h>
+
+int solver_init(solver_t *s, gv_t *v, size_t hash_mb, cache_t *cache, err_t *err)
+{
+    memset(s, 0, sizeof *s);
+    s->v = v;
+    s->cache = cache;
+    s->ab.threads = 1;
+    return tt_init(&s->tt, hash_mb, err);
+}
+
+void solver_free(solver_t *s)
+{
+    tt_free(&s->tt);
+}
+
+/* Is [lo, hi] enough of an answer? */
+static int solver_settled(const solver_t *s, val_t lo, val_t hi)
+{
+    if (lo == hi) return 1;
+    return s->wdl && (lo > VAL_DRAW || hi < VAL_DRAW || (lo >= VAL_DRAW && hi <= VAL_DRAW));
+}
+
+int solver_run(solver_t *s, const void *pos, answer_t *a, err_t *err)
+{
+    const game_ops_t *O = s->v->ops;
+    memset(a, 0, sizeof *a);
+    uint8_t key[GSW_MAX_KEY];
+    size_t klen = 0;
+    int sym = 0;
+    s->ab.seeded = 0;
+    if (s->cache) {
+        double t0 = gsw_now_ms();
+        klen = O->pos_key(s->v, pos, key, &sym);
+        cache_entry_t e;
+        int found = cache_get(s->cache, s->v->game->name, s->v->name, key, klen, &e, err);
+        if (found < 0) return err->code;
+        s->ab.seeded = found;   /* a partial proof from before: resume from it */
+        s->ab.seed_lo = e.lo;
+        s->ab.seed_hi = e.hi;
+        if (found && solver_settled(s, e.lo, e.hi)) {
+            a->r.lo = e.lo;
+            a->r.hi = e.hi;
+            a->r.best = e.best == MOVE_NONE || !sym ? e.best : O->move_sym(s->v, e.best, sym, 1);
+            a->r.time_ms = gsw_now_ms() - t0;
+            a->from_cache = 1;
+            return GSW_OK;
+        }
+    }
+    if (ab_solve(s->v, &s->tt, pos, &s->ab, &a->r, err)) return err->code;
+    if (s->cache) {   /* exact, or the bounds proven before a stop */
+        cache_entry_t e = { .lo = a->r.lo, .hi = a->r.hi, .best = MOVE_NONE, .nodes = a->r.nodes,
+                            .time_ms = a->r.time_ms };
+        snprintf(e.solver, sizeof e.solver, "ab");
+        if (!a->r.aborted && a->r.best != MOVE_NONE)
+            e.best = sym ? O->move_sym(s->v, a->r.best, sym, 0) : a->r.best;
+        if (cache_put(s->cache, s->v->game->name, s->v->name, key, klen, &e, err)) return err->code;
+    }
+    return GSW_OK;
+}
+
+void value_bound_text(val_t v, char *buf, size_t n)
+{
+    gvalue_t g = gvalue_from_val(v, BOUND_EXACT);
+    if (g.outcome == OUTCOME_WIN || g.outcome == OUTCOME_LOSS)
+        snprintf(buf, n, "%s in %d", outcome_name(g.outcome), g.plies);
+    else snprintf(buf, n, "draw");
+}
+
+void value_text(val_t lo, val_t hi, char *buf, size_t n)
+{
+    if (lo == hi) {
+        gvalue_t g = gvalue_from_val(lo, BOUND_EXACT);
+        if (g.outcome == OUTCOME_DRAW) snprintf(buf, n, "draw");
+        else snprintf(buf, n, "%s in %d plies", outcome_name(g.outcome), g.plies);
+    } else if (lo > VAL_DRAW) snprintf(buf, n, "win");
+    else if (hi < VAL_DRAW) snprintf(buf, n, "loss");
+    else if (lo >= VAL_DRAW && hi <= VAL_DRAW) snprintf(buf, n, "draw");
+    else if (lo >= VAL_DRAW) snprintf(buf, n, "at least a draw");
+    else if (hi <= VAL_DRAW) snprintf(buf, n, "at most a draw");
+    else {   /* a partial proof: say what is proven */
+        char l[24], h[24];
+        value_bound_text(lo, l, sizeof l);
+        value_bound_text(hi, h, sizeof h);
+        snprintf(buf, n, "unknown (between %s and %s)", l, h);
+    }
+}
+
+gvalue_t value_report(const gv_t *v, const void *pos, val_t lo, val_t hi)
+{
+    gvalue_t g;
+    if (lo == hi) {
+        g = gvalue_from_val(lo, BOUND_EXACT);
+        if (g.outcome == OUTCOME_DRAW && v->ops->draw_plies) g.plies = v->ops->draw_plies(v, pos);
+        return g;
+    }
+    g.plies = -1;
+    g.bound = BOUND_EXACT;
+    if (lo > VAL_DRAW) g.outcome = OUTCOME_WIN;
+    else if (hi < VAL_DRAW) g.outcome = OUTCOME_LOSS;
+    else if (lo >= VAL_DRAW && hi <= VAL_DRAW) {
+        g.outcome = OUTCOME_DRAW;
+        if (v->ops->draw_plies) g.plies = v->ops->draw_plies(v, pos);
+    } else if (lo >= VAL_DRAW) { g.outcome = OUTCOME_DRAW; g.bound = BOUND_LOWER; }
+    else if (hi <= VAL_DRAW) { g.outcome = OUTCOME_DRAW; g.bound = BOUND_UPPER; }
+    else g.outcome = OUTCOME_UNKNOWN;
+    return g;
+}
+
+int value_score(const gv_t *v, const void *pos, val_t lo, val_t hi, int wdl, int *score)
+{
+    const game_ops_t *O = v->ops;
+    if (!O->value_score) return 0;
+    if (lo == hi) return O->value_score(v, pos, lo, score);
+    if (wdl && (lo > VAL_DRAW || hi < VAL_DRAW || (lo >= VAL_DRAW && hi <= VAL_DRAW))) {
+        *score = lo > VAL_DRAW ? 1 : hi < VAL_DRAW ? -1 : 0;   /* the sign only */
+        return 1;
+    }
+    return 0;
+}

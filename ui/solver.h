@@ -1,0 +1,44 @@
+/* One solver over a table and an optional cache: every solve consults the
+ * cache first and stores what it proves (exact values as exact, proven bounds
+ * as bounds). Shared by the CLI verbs, `gsw shell` and the TUI's analysis
+ * worker, plus the words used to print values. */
+#ifndef GSW_SOLVER_H
+#define GSW_SOLVER_H
+
+#include <stddef.h>
+
+#include "core/ab.h"
+#include "core/game.h"
+#include "db/cache.h"
+
+typedef struct solver {
+    gv_t *v;               /* not owned */
+    tt_t tt;
+    cache_t *cache;        /* not owned; NULL: no cache */
+    ab_options_t ab;
+    int wdl;               /* win/draw/loss is enough */
+} solver_t;
+
+typedef struct answer {
+    ab_result_t r;
+    int from_cache;
+} answer_t;
+
+/* A table of hash_mb megabytes for v; the cache may be NULL. */
+int solver_init(solver_t *s, gv_t *v, size_t hash_mb, cache_t *cache, err_t *err);
+void solver_free(solver_t *s);
+/* Solve pos (cache first). On a stop or a spent budget a->r.aborted is set
+ * and the bounds proven so far are stored and returned. */
+int solver_run(solver_t *s, const void *pos, answer_t *a, err_t *err);
+
+/* One end of a proven interval: "win in 33", "draw", "loss in 36". */
+void value_bound_text(val_t v, char *buf, size_t n);
+/* "win in 13 plies", "at least a draw", "unknown (between ...)". */
+void value_text(val_t lo, val_t hi, char *buf, size_t n);
+/* The reported value of pos: outcome, plies (-1 unknown), bound. */
+gvalue_t value_report(const gv_t *v, const void *pos, val_t lo, val_t hi);
+/* The game's own score for [lo, hi] at pos, if it has one and the interval
+ * settles it (wdl: the sign is enough). Returns 1 when *score is set. */
+int value_score(const gv_t *v, const void *pos, val_t lo, val_t hi, int wdl, int *score);
+
+#endif
