@@ -34,6 +34,11 @@ static const char *const migrations[] = {
     "  updated INTEGER NOT NULL DEFAULT (strftime('%s','now')),"
     "  PRIMARY KEY (game, variant, key)) WITHOUT ROWID;"
     "PRAGMA application_id = 1735620401;",   /* CACHE_APP_ID */
+    /* 2: games people saved from the TUI or the shell */
+    "CREATE TABLE saved_game ("
+    "  name TEXT PRIMARY KEY, game TEXT NOT NULL, variant TEXT NOT NULL,"
+    "  start TEXT NOT NULL, moves TEXT NOT NULL,"
+    "  saved INTEGER NOT NULL DEFAULT (strftime('%s','now')));",
 };
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))
 
@@ -454,6 +459,12 @@ int cache_close(cache_t *c, err_t *err)
     int rc = cache_flush(c, err);
     cache_free(c);
     return rc;
+}
+
+sqlite3 *cache_sqlite(cache_t *c, char *path, size_t n)
+{
+    if (path) snprintf(path, n, "%s", c->path);
+    return c->db;
 }
 
 int cache_get(cache_t *c, const char *game, const char *variant,

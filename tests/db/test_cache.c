@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "db/cache.h"
+#include "db/saved.h"
 
 #ifdef CACHE_TEST_LOCKED
 #pragma GCC diagnostic ignored "-Wunused-function"
@@ -236,7 +237,7 @@ static void test_persistence_and_counters(void **s)
     static cache_stats_t st;
     stats_ok(c, &st);
     assert_string_equal(st.path, p);
-    assert_int_equal(st.schema_version, 1);
+    assert_int_equal(st.schema_version, 2);
     assert_true(st.file_bytes > 0);
     assert_int_equal(st.rows, 1001);
     assert_int_equal(st.exact_rows, 666 + 1);   /* k % 3 == 0 are bounds */
@@ -478,6 +479,49 @@ static void test_foreign_and_newer(void **s)
     refused(p, "newer", 1);
 }
 
+/* A version-1 file (before saved games) migrates and keeps its rows. */
+static void test_migration_and_saved_games(void **s)
+{
+    (void)s;
+    const char *p = tmp_path("v1.sqlite");
+    raw_sql(p, "CREATE TABLE gsw_meta (name TEXT PRIMARY KEY, value INTEGER NOT NULL);"
+               "INSERT INTO gsw_meta VALUES ('hits', 0), ('misses', 0), ('puts', 0);"
+               "CREATE TABLE solved (game TEXT NOT NULL, variant TEXT NOT NULL, key BLOB NOT NULL,"
+               "  lo INTEGER NOT NULL, hi INTEGER NOT NULL, best INTEGER, solver TEXT, nodes INTEGER,"
+               "  time_ms REAL, updated INTEGER NOT NULL DEFAULT (strftime('%s','now')),"
+               "  PRIMARY KEY (game, variant, key)) WITHOUT ROWID;"
+               "INSERT INTO solved VALUES ('connect4', '7x6', x'0102', 5, 5, 3, 'ab', 10, 1.0, 0);"
+               "PRAGMA application_id = 1735620401; PRAGMA user_version = 1;");
+    cache_t *c = open_ok(p);
+    static cache_stats_t st;
+    stats_ok(c, &st);
+    assert_int_equal(st.schema_version, 2);
+    assert_int_equal(st.rows, 1);
+    cache_entry_t e;
+    err_t err;
+    assert_int_equal(cache_get(c, "connect4", "7x6", (const uint8_t *)"\x01\x02", 2, &e, &err), 1);
+    assert_int_equal(e.lo, 5);
+    static saved_game_t g, h, list[4];
+    snprintf(g.name, sizeof g.name, "first");
+    snprintf(g.game, sizeof g.game, "connect4");
+    snprintf(g.variant, sizeof g.variant, "5x4");
+    snprintf(g.moves, sizeof g.moves, "3 3 2");
+    assert_int_equal(saved_get(c, "first", &h, &err), 0);
+    assert_int_equal(saved_put(c, &g, &err), GSW_OK);
+    snprintf(g.moves, sizeof g.moves, "3 3 2 4");   /* saving again replaces */
+    assert_int_equal(saved_put(c, &g, &err), GSW_OK);
+    snprintf(g.name, sizeof g.name, "second");
+    assert_int_equal(saved_put(c, &g, &err), GSW_OK);
+    close_ok(c);
+    c = open_ok(p);
+    assert_int_equal(saved_get(c, "first", &h, &err), 1);
+    assert_string_equal(h.moves, "3 3 2 4");
+    assert_string_equal(h.variant, "5x4");
+    assert_int_equal(saved_list(c, list, 4, &err), 2);
+    assert_int_equal(saved_list(c, list, 1, &err), 1);
+    close_ok(c);
+}
+
 static void test_new_and_odd_paths(void **s)
 {
     (void)s;
@@ -494,7 +538,7 @@ static void test_new_and_odd_paths(void **s)
     assert_true(ok);
     static cache_stats_t st;
     stats_ok(c, &st);
-    assert_int_equal(st.schema_version, 1);
+    assert_int_equal(st.schema_version, 2);
     assert_int_equal(st.rows, 0);
     close_ok(c);
     c = (cache_t *)&err;
@@ -608,6 +652,7 @@ int main(void)
         cmocka_unit_test(test_truncated),
         cmocka_unit_test(test_corrupt_page),
         cmocka_unit_test(test_foreign_and_newer),
+        cmocka_unit_test(test_migration_and_saved_games),
         cmocka_unit_test(test_new_and_odd_paths),
         cmocka_unit_test(test_check_finds_bad_bounds),
         cmocka_unit_test(test_default_path),
