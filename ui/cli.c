@@ -21,8 +21,17 @@ static int cli_games(cli_opts_t *o);
 static int cli_perft(cli_opts_t *o);
 static int cli_cache(cli_opts_t *o);
 static int cli_help(cli_opts_t *o);
+int cli_shell(cli_opts_t *o);
+int cli_play(cli_opts_t *o);
+int cli_lesson(cli_opts_t *o);
 
 const cli_verb_t cli_verbs[] = {
+    { "play", "gsw play [GAME[:VARIANT] [POSITION]] [--opponent perfect|imperfect:P|giveback:N|heuristic:L|human] "
+      "[--side first|second|both|none] [--ascii] [--mono]",
+      "open the workbench (TUI) on a game; gsw alone opens its game picker", cli_play },
+    { "shell", "gsw shell [GAME[:VARIANT] [POSITION]] [--opponent ...] [--side ...]",
+      "the workbench's commands in a readline shell (reads a script from a pipe)", cli_shell },
+    { "lesson", "gsw lesson [NAME]", "list the lessons, or open one in the workbench", cli_lesson },
     { "games", "gsw games [--json]", "list the games and their variants", cli_games },
     { "solve", "gsw solve GAME[:VARIANT] [POSITION] [--wdl] [--threads N] [--hash MB] [--batch FILE] [--clear-hash]",
       "prove the value of a position (win/draw/loss, distance, best move)", cli_solve },
@@ -71,6 +80,10 @@ static int cli_parse(int argc, char **argv, int first, cli_opts_t *o)
         else if (!strcmp(a, "--help") || !strcmp(a, "-h")) o->help = 1;
         else if (!strcmp(a, "--db")) { NEEDARG(); o->db = argv[++i]; }
         else if (!strcmp(a, "--batch")) { NEEDARG(); o->batch = argv[++i]; }
+        else if (!strcmp(a, "--opponent")) { NEEDARG(); o->opponent = argv[++i]; }
+        else if (!strcmp(a, "--side")) { NEEDARG(); o->side = argv[++i]; }
+        else if (!strcmp(a, "--ascii")) o->ascii = 1;
+        else if (!strcmp(a, "--mono")) o->mono = 1;
         else if (!strcmp(a, "--hash")) {
             NEEDARG();
             if (cli_parse_num(a, argv[++i], 1, 1 << 20, &d)) return GSW_EINPUT;
@@ -104,7 +117,7 @@ static int cli_parse(int argc, char **argv, int first, cli_opts_t *o)
     return GSW_OK;
 }
 
-static const cli_verb_t *cli_find(const char *name)
+const cli_verb_t *cli_find(const char *name)
 {
     for (int i = 0; cli_verbs[i].name; i++)
         if (!strcmp(cli_verbs[i].name, name)) return &cli_verbs[i];
@@ -135,12 +148,12 @@ int cli_main(int argc, char **argv)
 {
     if (argc < 2) {
         if (!isatty(0) || !isatty(1)) {
-            fprintf(stderr, "gsw: not a terminal; use the CLI verbs (gsw help)\n");
-            cli_usage(stderr);
+            fprintf(stderr, "gsw: not a terminal: the workbench needs one. For scripts use `gsw shell` "
+                            "(reads commands from a pipe) or the CLI verbs (gsw help)\n");
             return GSW_EINPUT;
         }
-        cli_usage(stdout);
-        return GSW_OK;
+        argv[1] = (char *)"play";   /* gsw alone: the workbench, at its game picker */
+        argc = 2;
     }
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) { cli_usage(stdout); return GSW_OK; }
     const cli_verb_t *v = cli_find(argv[1]);

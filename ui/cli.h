@@ -23,6 +23,10 @@ typedef struct cli_opts {
     uint64_t nodes;
     int depth;
     int help;
+    const char *opponent;      /* --opponent perfect|heuristic:L|... */
+    const char *side;          /* --side first|second|both|none */
+    int ascii;                 /* --ascii: no Unicode glyphs */
+    int mono;                  /* --mono: no colours */
     int npos;
     const char *pos[8];        /* positional arguments after the verb */
 } cli_opts_t;
@@ -35,6 +39,7 @@ typedef struct cli_verb {
 } cli_verb_t;
 
 extern const cli_verb_t cli_verbs[];
+const cli_verb_t *cli_find(const char *name);
 /* Run argv (argv[0] is the program); returns the exit status. */
 int cli_main(int argc, char **argv);
 /* The stop flag set by SIGINT. */

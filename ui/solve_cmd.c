@@ -235,7 +235,7 @@ static int cli_batch(cli_opts_t *o)
 int cli_solve(cli_opts_t *o)
 {
     if (o->npos < 1 || o->npos > 2 || (o->batch && o->npos != 1)) {
-        fprintf(stderr, "gsw: usage: %s\n", cli_verbs[1].usage);
+        fprintf(stderr, "gsw: usage: %s\n", cli_find("solve")->usage);
         return GSW_EINPUT;
     }
     if (o->batch) return cli_batch(o);
@@ -263,7 +263,7 @@ int cli_solve(cli_opts_t *o)
 int cli_analyze(cli_opts_t *o)
 {
     if (o->npos < 1 || o->npos > 2) {
-        fprintf(stderr, "gsw: usage: %s\n", cli_verbs[2].usage);
+        fprintf(stderr, "gsw: usage: %s\n", cli_find("analyze")->usage);
         return GSW_EINPUT;
     }
     err_t err;

@@ -1,0 +1,123 @@
+/* The analyst (see analyst.h). */
+#include "ui/analyst.h"
+
+#include <string.h>
+
+int analyst_open(analyst_t *a, gv_t *v, size_t hash_mb, int threads, cache_t *cache, volatile int *stop, err_t *err)
+{
+    memset(a, 0, sizeof *a);
+    if (solver_init(&a->solver, v, hash_mb, cache, err)) return err->code;
+    a->solver.ab.threads = threads > 0 ? threads : 1;
+    a->solver.ab.stop = stop;
+    a->ready = 1;
+    return GSW_OK;
+}
+
+void analyst_close(analyst_t *a)
+{
+    if (a->ready) solver_free(&a->solver);
+    a->ready = 0;
+}
+
+void analyst_retarget(analyst_t *a, gv_t *v)
+{
+    a->solver.v = v;
+}
+
+void analyst_list(const gv_t *v, const void *pos, analysis_t *an)
+{
+    move_t mv[GSW_MAX_MOVES];
+    memset(an, 0, sizeof *an);
+    an->n = v->ops->moves(v, pos, mv);
+    an->active = -1;
+    for (int i = 0; i < an->n; i++) {
+        an->mv[i].move = mv[i];
+        v->ops->move_format(v, pos, mv[i], an->mv[i].text, sizeof an->mv[i].text);
+    }
+    an->proven = an->n == 0;
+}
+
+int analyst_heuristic(analyst_t *a, const void *pos, analysis_t *an, double budget_ms, err_t *err)
+{
+    const gv_t *v = a->solver.v;
+    const game_ops_t *O = v->ops;
+    if (!O->evaluate || an->n == 0) { an->heuristic_done = 1; return GSW_OK; }
+    GSW_POSBUF child[GSW_MAX_POS];
+    for (int i = 0; i < an->n; i++) {
+        move_value_t *mv = &an->mv[i];
+        memcpy(child, pos, O->pos_size);
+        O->play(v, child, mv->move);
+        val_t tv;
+        if (O->terminal(v, child, &tv)) {   /* the move ends the game: its value is known */
+            mv->state = MV_PROVEN;
+            mv->lo = mv->hi = val_up(tv);
+            continue;
+        }
+        ab_options_t o = { .threads = 1, .depth_limit = 24, .time_limit_ms = budget_ms / an->n,
+                           .stop = a->solver.ab.stop };
+        ab_result_t r;
+        if (ab_think(v, &a->solver.tt, child, &o, &r, err)) return err->code;
+        if (mv->state == MV_UNKNOWN) mv->state = MV_HEURISTIC;
+        mv->score = val_up(r.score);
+        mv->depth = r.depth;
+        if (a->solver.ab.stop && *a->solver.ab.stop) return GSW_OK;
+    }
+    an->heuristic_done = 1;
+    return GSW_OK;
+}
+
+int analyst_prove(analyst_t *a, const void *pos, analysis_t *an, int i, err_t *err)
+{
+    const gv_t *v = a->solver.v;
+    const game_ops_t *O = v->ops;
+    move_value_t *mv = &an->mv[i];
+    GSW_POSBUF child[GSW_MAX_POS];
+    memcpy(child, pos, O->pos_size);
+    O->play(v, child, mv->move);
+    answer_t ans;
+    an->active = i;
+    int rc = solver_run(&a->solver, child, &ans, err);
+    an->active = -1;
+    if (rc) return -1;
+    an->nodes += ans.r.nodes;
+    an->ms += ans.r.time_ms;
+    val_t lo = val_up(ans.r.hi), hi = val_up(ans.r.lo);   /* the mover's side */
+    if (mv->state == MV_PROVEN) {   /* keep what was known: intersect */
+        if (mv->lo > lo) lo = mv->lo;
+        if (mv->hi < hi) hi = mv->hi;
+    }
+    mv->state = MV_PROVEN;
+    mv->lo = lo;
+    mv->hi = hi;
+    mv->from_cache = ans.from_cache;
+    int all = 1;
+    for (int k = 0; k < an->n; k++) all &= an->mv[k].state == MV_PROVEN && an->mv[k].lo == an->mv[k].hi;
+    an->proven = all;
+    return ans.r.aborted ? 1 : 0;
+}
+
+int analyst_next(const analysis_t *an)
+{
+    int best = -1;
+    for (int i = 0; i < an->n; i++) {
+        const move_value_t *m = &an->mv[i];
+        if (m->state == MV_PROVEN && m->lo == m->hi) continue;
+        if (best < 0 || (m->state == MV_HEURISTIC && an->mv[best].state == MV_HEURISTIC
+                         && m->score > an->mv[best].score))
+            best = i;
+    }
+    return best;
+}
+
+int analyst_think(analyst_t *a, const void *pos, int level, move_t *m, err_t *err)
+{
+    const gv_t *v = a->solver.v;
+    if (level < 1) level = 1;
+    if (level > 9) level = 9;
+    ab_options_t o = { .threads = 1, .depth_limit = 2 * level, .time_limit_ms = 200.0 * level,
+                       .stop = a->solver.ab.stop };
+    ab_result_t r;
+    if (ab_think(v, &a->solver.tt, pos, &o, &r, err)) return err->code;
+    *m = r.best;
+    return GSW_OK;
+}

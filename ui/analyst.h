@@ -1,0 +1,35 @@
+/* The analyst: fills a session's analysis of one position — a quick
+ * heuristic score for every move, then each move's proven value (cache
+ * first) — and finds a heuristic opponent's move. `gsw shell` calls it
+ * directly; the TUI runs it on a worker thread over a copy of the position. */
+#ifndef GSW_ANALYST_H
+#define GSW_ANALYST_H
+
+#include "ui/session.h"
+#include "ui/solver.h"
+
+typedef struct analyst {
+    solver_t solver;
+    int ready;
+} analyst_t;
+
+/* A solver of hash_mb megabytes and threads threads over cache (may be
+ * NULL), stopped by *stop. */
+int analyst_open(analyst_t *a, gv_t *v, size_t hash_mb, int threads, cache_t *cache, volatile int *stop, err_t *err);
+void analyst_close(analyst_t *a);
+/* Switch to another game (the table is cleared when the variant changes). */
+void analyst_retarget(analyst_t *a, gv_t *v);
+/* List pos's moves into an (state unknown). */
+void analyst_list(const gv_t *v, const void *pos, analysis_t *an);
+/* Heuristic scores for every move, within about budget_ms. */
+int analyst_heuristic(analyst_t *a, const void *pos, analysis_t *an, double budget_ms, err_t *err);
+/* Prove move i of an (cache first). Returns 1 when stopped before the
+ * proof was complete (the bounds proven so far are kept), 0 when done, -1
+ * on error. */
+int analyst_prove(analyst_t *a, const void *pos, analysis_t *an, int i, err_t *err);
+/* The next move of an to prove: the most promising unproven one; -1 none. */
+int analyst_next(const analysis_t *an);
+/* A heuristic player's move at level 1..9. */
+int analyst_think(analyst_t *a, const void *pos, int level, move_t *m, err_t *err);
+
+#endif

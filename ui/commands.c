@@ -1,0 +1,589 @@
+/* The workbench's commands, the same in the TUI's command line and in
+ * `gsw shell`: one table entry per command. In sync mode (the shell) the
+ * commands that need the solver run it at once; in the TUI they start the
+ * worker and the answer arrives through session_poll. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "db/saved.h"
+#include "ui/analyst.h"
+#include "ui/session.h"
+
+typedef struct command {
+    const char *name;
+    const char *args;
+    const char *summary;
+    int (*run)(session_t *s, char *args, out_t *out, err_t *err);
+} command_t;
+
+static const command_t commands[];
+
+const char *const session_commands[] = {
+    "new", "move", "undo", "redo", "hint", "analyze", "solve", "show", "history", "opponent", "side",
+    "save", "load", "export", "lesson", "next", "back", "help", "quit", NULL,
+};
+
+/* ---- the shell's solver ---- */
+
+static analyst_t *sync_analyst(session_t *s, err_t *err)
+{
+    if (!s->an_sync) {
+        analyst_t *a = calloc(1, sizeof *a);
+        if (!a) { err_set(err, GSW_EFAIL, "out of memory"); return NULL; }
+        if (analyst_open(a, s->v, s->hash_mb, s->threads, s->cache, s->stop, err)) { free(a); return NULL; }
+        s->an_sync = a;
+    }
+    analyst_retarget(s->an_sync, s->v);
+    return s->an_sync;
+}
+
+void session_sync_close(session_t *s)
+{
+    if (s->an_sync) { analyst_close(s->an_sync); free(s->an_sync); s->an_sync = NULL; }
+}
+
+/* Analyse ply to the end (or a stop): 1 when complete. */
+static int sync_analyze(session_t *s, int ply, err_t *err)
+{
+    analyst_t *a = sync_analyst(s, err);
+    if (!a) return -1;
+    analysis_t *an = session_analysis_open(s, ply);
+    if (!an) return err_set(err, GSW_EFAIL, "out of memory"), -1;
+    if (s->v->game->players != 2) return 0;
+    if (!an->heuristic_done && analyst_heuristic(a, s->pos[ply].b, an, 50, err)) return -1;
+    int i;
+    while ((i = analyst_next(an)) >= 0) {
+        int r = analyst_prove(a, s->pos[ply].b, an, i, err);
+        if (r < 0) return -1;
+        if (r > 0) return 0;
+    }
+    return 1;
+}
+
+/* The computer's moves while it is its turn (sync mode). */
+static int sync_autoplay(session_t *s, out_t *out, err_t *err)
+{
+    while (session_computer_to_move(s) && !(s->stop && *s->stop)) {
+        if (s->opp.kind == OPP_HEURISTIC) {
+            analyst_t *a = sync_analyst(s, err);
+            move_t m;
+            if (!a || analyst_think(a, session_pos(s), s->opp.level, &m, err)) return GSW_EFAIL;
+            s->think_ply = s->ply;
+            s->think_move = m;
+        } else {
+            int r = sync_analyze(s, s->ply, err);
+            if (r < 0) return err->code;
+            if (r == 0) { out_printf(out, "stopped: the computer has not moved\n"); return GSW_OK; }
+        }
+        move_t m = session_computer_move(s);
+        if (m == MOVE_NONE) break;
+        char mt[64];
+        s->v->ops->move_format(s->v, session_pos(s), m, mt, sizeof mt);
+        if (session_play(s, m, err)) return err->code;
+        out_printf(out, "gsw plays %s\n", mt);
+    }
+    return GSW_OK;
+}
+
+/* ---- text ---- */
+
+static void show_result(session_t *s, out_t *out)
+{
+    val_t tv;
+    if (!session_over(s, &tv)) return;
+    if (s->v->game->players == 1) { out_printf(out, "Game over: %s.\n", tv > VAL_DRAW ? "solved" : "no moves left"); return; }
+    if (tv == VAL_DRAW) { out_printf(out, "Game over: a draw.\n"); return; }
+    board_view_t *view = NULL;
+    static board_view_t vb;
+    int loser = session_turn(s);
+    if (s->v->ops->view) { s->v->ops->view(s->v, session_pos(s), &vb); view = &vb; }
+    const char *winner = view ? view->side[tv < VAL_DRAW ? 1 - loser : loser] : tv < VAL_DRAW ? (loser ? "first player" : "second player") : "?";
+    out_printf(out, "Game over: %s wins.\n", winner);
+}
+
+void session_show(session_t *s, out_t *out)
+{
+    const game_ops_t *O = s->v->ops;
+    const void *pos = session_pos(s);
+    char spec[96], text[4096];
+    game_spec(s->v, spec, sizeof spec);
+    O->pos_format(s->v, pos, text, sizeof text);
+    if (O->view) {
+        static board_view_t view;
+        O->view(s->v, pos, &view);
+        int lastc = -1, from, to;
+        if (s->ply > 0 && O->move_cells) {
+            O->move_cells(s->v, s->pos[s->ply - 1].b, s->moves[s->ply - 1], &from, &to);
+            lastc = to;
+        }
+        for (int r = 0; r < view.rows; r++) {
+            out_printf(out, "%3s ", view.row_label[r]);
+            for (int c = 0; c < view.cols; c++) {
+                const view_cell_t *cl = &view.cell[r * view.cols + c];
+                char ch = cl->kind == VIEW_OFF ? ' ' : cl->ascii ? cl->ascii : '.';
+                out_printf(out, r * view.cols + c == lastc ? "[%c]" : " %c ", ch);
+            }
+            out_printf(out, "\n");
+        }
+        out_printf(out, "    ");
+        for (int c = 0; c < view.cols; c++) out_printf(out, "%2s ", view.col_label[c]);
+        out_printf(out, "\n");
+        if (!session_over(s, NULL))
+            out_printf(out, "%s: %s to move, ply %d; position \"%s\"\n", spec,
+                       s->v->game->players == 2 ? view.side[session_turn(s)] : "you", O->pos_ply(s->v, pos), text);
+    } else {
+        out_printf(out, "%s: position \"%s\"\n", spec, text);
+    }
+    show_result(s, out);
+}
+
+static void show_analysis(session_t *s, out_t *out)
+{
+    analysis_t *an = s->an[s->ply];
+    if (!an) return;
+    for (int i = 0; i < an->n; i++) {
+        char t[64];
+        session_value_text(s, s->ply, &an->mv[i], t, sizeof t);
+        out_printf(out, "%-6s %s\n", an->mv[i].text, t);
+    }
+}
+
+static void show_hint(session_t *s, out_t *out)
+{
+    int exact;
+    move_t m = session_best(s, s->ply, &exact);
+    analysis_t *an = s->an[s->ply];
+    if (m == MOVE_NONE || !an) { out_printf(out, "no hint yet\n"); return; }
+    for (int i = 0; i < an->n; i++) {
+        if (an->mv[i].move != m) continue;
+        char t[64];
+        session_value_text(s, s->ply, &an->mv[i], t, sizeof t);
+        const char *why = an->mv[i].state == MV_PROVEN && an->mv[i].lo < VAL_DRAW && exact
+                              ? " (every move loses; this one loses slowest)" : "";
+        out_printf(out, "hint: %s, %s%s%s\n", an->mv[i].text, t, exact ? "" : " (not proven yet)", why);
+        s->cursor = -1;
+        if (s->v->ops->move_cells) {
+            int from, to;
+            s->v->ops->move_cells(s->v, session_pos(s), m, &from, &to);
+            s->cursor = from >= 0 ? from : to;
+            if (from >= 0) s->selected = from;
+        }
+    }
+}
+
+static void show_value(session_t *s, out_t *out)
+{
+    analysis_t *an = s->an[s->ply];
+    int exact;
+    move_t m = session_best(s, s->ply, &exact);
+    if (!an || !exact || m == MOVE_NONE) { out_printf(out, "not proven yet\n"); return; }
+    for (int i = 0; i < an->n; i++)
+        if (an->mv[i].move == m) {
+            char t[64];
+            session_value_text(s, s->ply, &an->mv[i], t, sizeof t);
+            out_printf(out, "value: %s for the side to move, best move %s\n", t, an->mv[i].text);
+        }
+}
+
+int session_poll(session_t *s, out_t *out)
+{
+    int said = 0;
+    analysis_t *an = s->an[s->ply];
+    if (s->hint_wanted && an && (an->proven || s->hint_wanted == 2)) {
+        show_hint(s, out);
+        s->hint_wanted = 0;
+        said = 1;
+    }
+    if (s->solve_wanted && an && an->proven) {
+        show_value(s, out);
+        s->solve_wanted = 0;
+        said = 1;
+    }
+    return said;
+}
+
+void session_lesson_say(session_t *s, out_t *out)
+{
+    if (!s->lesson) return;
+    const lesson_step_t *st = &s->lesson->steps[s->lesson_step];
+    out_printf(out, "Lesson \"%s\", step %d of %d: %s\n", s->lesson->title, s->lesson_step + 1, s->lesson->nsteps,
+               st->title);
+    if (st->say) out_printf(out, "%s\n", st->say);
+    if (st->nexpect) out_printf(out, "Your move.\n");
+}
+
+/* ---- the commands ---- */
+
+static char *next_word(char **p)
+{
+    char *s = *p;
+    while (*s == ' ' || *s == '\t') s++;
+    if (!*s) { *p = s; return NULL; }
+    char *w = s;
+    while (*s && *s != ' ' && *s != '\t') s++;
+    if (*s) *s++ = 0;
+    *p = s;
+    return w;
+}
+
+static char *rest(char *p)
+{
+    while (*p == ' ' || *p == '\t') p++;
+    size_t n = strlen(p);
+    while (n && (p[n - 1] == ' ' || p[n - 1] == '\t' || p[n - 1] == '\n' || p[n - 1] == '\r')) p[--n] = 0;
+    return p;
+}
+
+static int cmd_new(session_t *s, char *args, out_t *out, err_t *err)
+{
+    char spec[96];
+    char *game = next_word(&args), *pos = rest(args);
+    if (!game) game_spec(s->v, spec, sizeof spec), game = spec;
+    lesson_free(s->lesson);
+    s->lesson = NULL;
+    if (session_new(s, game, pos, err)) return err->code;
+    session_show(s, out);
+    return GSW_OK;
+}
+
+static int cmd_move(session_t *s, char *args, out_t *out, err_t *err)
+{
+    char *m = rest(args);
+    if (!*m) return err_set(err, GSW_EINPUT, "move what? (move M)");
+    if (session_play_text(s, m, err)) return err->code;
+    if (s->lesson) session_lesson_judge(s, out);
+    return GSW_OK;
+}
+
+static int cmd_undo(session_t *s, char *args, out_t *out, err_t *err)
+{
+    (void)out;
+    char *n = next_word(&args);
+    int k = n ? atoi(n) : 1;
+    if (k < 1) return err_set(err, GSW_EINPUT, "undo how many? (undo [N])");
+    int done = 0;
+    while (k-- > 0) done += session_undo(s);
+    if (!done) return err_set(err, GSW_EINPUT, "nothing to undo");
+    return GSW_OK;
+}
+
+static int cmd_redo(session_t *s, char *args, out_t *out, err_t *err)
+{
+    (void)out;
+    char *n = next_word(&args);
+    int k = n ? atoi(n) : 1;
+    if (k < 1) return err_set(err, GSW_EINPUT, "redo how many? (redo [N])");
+    int done = 0;
+    while (k-- > 0) done += session_redo(s);
+    if (!done) return err_set(err, GSW_EINPUT, "nothing to redo");
+    return GSW_OK;
+}
+
+static int cmd_needs_analysis(session_t *s, out_t *out, err_t *err, int *flag, int value, void (*say)(session_t *, out_t *))
+{
+    if (session_over(s, NULL)) return err_set(err, GSW_EINPUT, "the game is over");
+    if (s->v->game->players != 2) return err_set(err, GSW_EINPUT, "%s has no two-player analysis", s->v->game->name);
+    if (s->sync) {
+        int r = sync_analyze(s, s->ply, err);
+        if (r < 0) return err->code;
+        if (r == 0) out_printf(out, "stopped before the proof was complete\n");
+        say(s, out);
+        return GSW_OK;
+    }
+    session_analysis_open(s, s->ply);
+    *flag = value;
+    if (!session_poll(s, out)) out_printf(out, "thinking...\n");
+    return GSW_OK;
+}
+
+static int cmd_hint(session_t *s, char *args, out_t *out, err_t *err)
+{
+    (void)args;
+    return cmd_needs_analysis(s, out, err, &s->hint_wanted, 1, show_hint);
+}
+
+static int cmd_solve(session_t *s, char *args, out_t *out, err_t *err)
+{
+    (void)args;
+    return cmd_needs_analysis(s, out, err, &s->solve_wanted, 1, show_value);
+}
+
+static int cmd_analyze(session_t *s, char *args, out_t *out, err_t *err)
+{
+    (void)args;
+    if (session_over(s, NULL)) return err_set(err, GSW_EINPUT, "the game is over");
+    if (s->v->game->players != 2) return err_set(err, GSW_EINPUT, "%s has no two-player analysis", s->v->game->name);
+    if (s->sync) {
+        int r = sync_analyze(s, s->ply, err);
+        if (r < 0) return err->code;
+        show_analysis(s, out);
+        if (r == 0) out_printf(out, "stopped before the proof was complete\n");
+        return GSW_OK;
+    }
+    session_analysis_open(s, s->ply);
+    out_printf(out, "analysing: the values fill in on the right\n");
+    return GSW_OK;
+}
+
+static int cmd_show(session_t *s, char *args, out_t *out, err_t *err)
+{
+    (void)args; (void)err;
+    session_show(s, out);
+    return GSW_OK;
+}
+
+static int cmd_history(session_t *s, char *args, out_t *out, err_t *err)
+{
+    (void)args; (void)err;
+    if (s->sync)   /* prove every position of the game first */
+        for (int i = 0; i < s->top && !(s->stop && *s->stop); i++)
+            if (sync_analyze(s, i, err) < 0) return err->code;
+    if (!s->top) { out_printf(out, "no moves yet\n"); return GSW_OK; }
+    for (int i = 0; i < s->top; i++) {
+        char got[64], best[64], mt[32];
+        int cg, cb;
+        s->v->ops->move_format(s->v, s->pos[i].b, s->moves[i], mt, sizeof mt);
+        if (!session_history_entry(s, i, got, sizeof got, best, sizeof best, &cg, &cb)) {
+            out_printf(out, "%3d. %-5s (not analysed)\n", i + 1, mt);
+            continue;
+        }
+        out_printf(out, "%3d. %-5s got %-14s best %-14s%s\n", i + 1, mt, got, best,
+                   cg < cb ? (cb == 3 ? "  <- threw away a win" : "  <- threw away a draw") : "");
+    }
+    return GSW_OK;
+}
+
+static int cmd_opponent(session_t *s, char *args, out_t *out, err_t *err)
+{
+    char *w = next_word(&args);
+    char t[48];
+    if (!w) { opponent_text(&s->opp, t, sizeof t); out_printf(out, "opponent: %s\n", t); return GSW_OK; }
+    opponent_t o;
+    if (opponent_parse(w, &o, err)) return err->code;
+    s->opp = o;
+    if (o.kind == OPP_HUMAN) s->human[0] = s->human[1] = 1;
+    else if (s->human[0] && s->human[1] && s->v->game->players == 2) s->human[1 - session_turn(s)] = 0;
+    s->think_ply = -1;
+    opponent_text(&s->opp, t, sizeof t);
+    out_printf(out, "opponent: %s\n", t);
+    return GSW_OK;
+}
+
+static int cmd_side(session_t *s, char *args, out_t *out, err_t *err)
+{
+    char *w = next_word(&args);
+    if (!w) return err_set(err, GSW_EINPUT, "side first|second|both|none (the side you play)");
+    if (!strcmp(w, "first")) { s->human[0] = 1; s->human[1] = 0; }
+    else if (!strcmp(w, "second")) { s->human[0] = 0; s->human[1] = 1; }
+    else if (!strcmp(w, "both")) s->human[0] = s->human[1] = 1;
+    else if (!strcmp(w, "none")) s->human[0] = s->human[1] = 0;
+    else return err_set(err, GSW_EINPUT, "unknown side \"%s\" (first, second, both, none)", w);
+    if (!(s->human[0] && s->human[1]) && s->opp.kind == OPP_HUMAN) s->opp.kind = OPP_PERFECT;
+    out_printf(out, "you play %s\n", w);
+    return GSW_OK;
+}
+
+static int cmd_save(session_t *s, char *args, out_t *out, err_t *err)
+{
+    char *name = next_word(&args);
+    if (!name) return err_set(err, GSW_EINPUT, "save NAME");
+    if (!s->cache) return err_set(err, GSW_EFAIL, "no cache file to save into (started with --no-cache?)");
+    static saved_game_t g;
+    memset(&g, 0, sizeof g);
+    snprintf(g.name, sizeof g.name, "%s", name);
+    snprintf(g.game, sizeof g.game, "%s", s->v->game->name);
+    snprintf(g.variant, sizeof g.variant, "%s", s->v->name);
+    snprintf(g.start, sizeof g.start, "%s", s->start_text);
+    size_t used = 0;
+    for (int i = 0; i < s->top; i++) {
+        char mt[64];
+        s->v->ops->move_format(s->v, s->pos[i].b, s->moves[i], mt, sizeof mt);
+        int n = snprintf(g.moves + used, sizeof g.moves - used, "%s%s", used ? " " : "", mt);
+        if (n < 0 || (size_t)n >= sizeof g.moves - used) return err_set(err, GSW_EFAIL, "the game is too long to save");
+        used += (size_t)n;
+    }
+    if (saved_put(s->cache, &g, err)) return err->code;
+    out_printf(out, "saved as \"%s\" (%d moves)\n", name, s->top);
+    return GSW_OK;
+}
+
+static int cmd_load(session_t *s, char *args, out_t *out, err_t *err)
+{
+    char *name = next_word(&args);
+    if (!s->cache) return err_set(err, GSW_EFAIL, "no cache file to load from (started with --no-cache?)");
+    if (!name) {
+        static saved_game_t list[20];
+        int n = saved_list(s->cache, list, 20, err);
+        if (n < 0) return err->code;
+        if (!n) out_printf(out, "no saved games\n");
+        for (int i = 0; i < n; i++) {
+            int moves = 0;
+            for (const char *p = list[i].moves; *p; p++) moves += *p != ' ' && (p == list[i].moves || p[-1] == ' ');
+            out_printf(out, "%-16s %s:%s, %d moves\n", list[i].name, list[i].game, list[i].variant, moves);
+        }
+        return GSW_OK;
+    }
+    static saved_game_t g;
+    int found = saved_get(s->cache, name, &g, err);
+    if (found < 0) return err->code;
+    if (!found) return err_set(err, GSW_EINPUT, "no saved game \"%s\" (load lists them)", name);
+    char spec[128];
+    snprintf(spec, sizeof spec, "%s:%s", g.game, g.variant);
+    lesson_free(s->lesson);
+    s->lesson = NULL;
+    if (session_new(s, spec, g.start, err)) return err->code;
+    char *save, *tok;
+    for (tok = strtok_r(g.moves, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+        err_t e;
+        if (session_play_text(s, tok, &e)) return err_set(err, GSW_EINPUT, "saved game \"%s\": %s", name, e.msg);
+    }
+    out_printf(out, "loaded \"%s\"\n", name);
+    session_show(s, out);
+    return GSW_OK;
+}
+
+static int cmd_export(session_t *s, char *args, out_t *out, err_t *err)
+{
+    char *file = next_word(&args);
+    out_t rec = { 0 };
+    session_record(s, &rec);
+    if (!file) { out_printf(out, "%s", rec.buf ? rec.buf : ""); out_free(&rec); return GSW_OK; }
+    FILE *f = fopen(file, "w");
+    if (!f) { out_free(&rec); return err_set(err, GSW_EINPUT, "cannot write %s", file); }
+    fputs(rec.buf ? rec.buf : "", f);
+    int bad = fclose(f);
+    out_free(&rec);
+    if (bad) return err_set(err, GSW_EFAIL, "cannot write %s", file);
+    out_printf(out, "wrote %s\n", file);
+    return GSW_OK;
+}
+
+static int cmd_lesson(session_t *s, char *args, out_t *out, err_t *err)
+{
+    char *name = next_word(&args);
+    if (!name) {
+        static char names[64][64], titles[64][128];
+        int n = lesson_list(names, titles, 64);
+        if (!n) out_printf(out, "no lessons in %s\n", lesson_dir());
+        for (int i = 0; i < n; i++) out_printf(out, "%-20s %s\n", names[i], titles[i]);
+        return GSW_OK;
+    }
+    char path[1200];
+    lesson_t *l;
+    if (lesson_find(name, path, sizeof path, err) || lesson_load(path, &l, err)) return err->code;
+    if (session_lesson_start(s, l, err)) return err->code;
+    session_show(s, out);
+    session_lesson_say(s, out);
+    return GSW_OK;
+}
+
+static int cmd_next(session_t *s, char *args, out_t *out, err_t *err)
+{
+    (void)args;
+    if (!s->lesson) return err_set(err, GSW_EINPUT, "no lesson in progress (lesson NAME)");
+    if (s->lesson_step + 1 >= s->lesson->nsteps) {
+        out_printf(out, "Lesson complete: \"%s\".\n", s->lesson->title);
+        lesson_free(s->lesson);
+        s->lesson = NULL;
+        return GSW_OK;
+    }
+    if (session_lesson_goto(s, s->lesson_step + 1, err)) return err->code;
+    session_show(s, out);
+    session_lesson_say(s, out);
+    return GSW_OK;
+}
+
+static int cmd_back(session_t *s, char *args, out_t *out, err_t *err)
+{
+    (void)args;
+    if (!s->lesson) return err_set(err, GSW_EINPUT, "no lesson in progress (lesson NAME)");
+    if (session_lesson_goto(s, s->lesson_step > 0 ? s->lesson_step - 1 : 0, err)) return err->code;
+    session_show(s, out);
+    session_lesson_say(s, out);
+    return GSW_OK;
+}
+
+static int cmd_help(session_t *s, char *args, out_t *out, err_t *err)
+{
+    (void)s; (void)err;
+    char *w = next_word(&args);
+    for (int i = 0; commands[i].name; i++)
+        if (!w || !strcmp(w, commands[i].name))
+            out_printf(out, "%-8s %-30s %s\n", commands[i].name, commands[i].args, commands[i].summary);
+    if (!w) out_printf(out, "A move on its own (\"4\") plays it.\n");
+    return GSW_OK;
+}
+
+static int cmd_quit(session_t *s, char *args, out_t *out, err_t *err)
+{
+    (void)args; (void)out; (void)err;
+    s->quit = 1;
+    return GSW_OK;
+}
+
+static const command_t commands[] = {
+    { "new", "[GAME[:VARIANT]] [POSITION]", "start a game (a position as FEN / PDN / move string)", cmd_new },
+    { "move", "M", "play a move in the game's notation (a bare move works too)", cmd_move },
+    { "undo", "[N]", "take back (against the computer: to your last turn)", cmd_undo },
+    { "redo", "[N]", "play an undone move again", cmd_redo },
+    { "hint", "", "the best move (when losing, the one that loses slowest)", cmd_hint },
+    { "analyze", "", "every legal move with its value", cmd_analyze },
+    { "solve", "", "the value of the position", cmd_solve },
+    { "show", "", "the board as text", cmd_show },
+    { "history", "", "each move's value against the best the mover had", cmd_history },
+    { "opponent", "perfect|imperfect:P|giveback:N|heuristic:L|human", "who plays against you", cmd_opponent },
+    { "side", "first|second|both|none", "the side(s) you play", cmd_side },
+    { "save", "NAME", "save the game in the cache file", cmd_save },
+    { "load", "[NAME]", "load a saved game (no name: list them)", cmd_load },
+    { "export", "[FILE]", "the game record as text", cmd_export },
+    { "lesson", "[NAME]", "start a lesson (no name: list them)", cmd_lesson },
+    { "next", "", "the lesson's next step", cmd_next },
+    { "back", "", "the lesson's previous step", cmd_back },
+    { "help", "[COMMAND]", "this list", cmd_help },
+    { "quit", "", "leave", cmd_quit },
+    { NULL, NULL, NULL, NULL },
+};
+
+const char *session_help(void)
+{
+    static char buf[4096];
+    if (!buf[0]) {
+        size_t used = 0;
+        for (int i = 0; commands[i].name && used < sizeof buf; i++)
+            used += (size_t)snprintf(buf + used, sizeof buf - used, "%-8s %-22s %s\n", commands[i].name,
+                                     commands[i].args, commands[i].summary);
+    }
+    return buf;
+}
+
+int session_exec(session_t *s, const char *line, out_t *out, err_t *err)
+{
+    char buf[4096];
+    snprintf(buf, sizeof buf, "%s", line);
+    char *p = buf, *w = next_word(&p);
+    if (!w || w[0] == '#') return GSW_OK;
+    const command_t *c = NULL;
+    for (int i = 0; commands[i].name; i++)
+        if (!strcmp(commands[i].name, w)) c = &commands[i];
+    int rc;
+    if (c) {
+        rc = c->run(s, p, out, err);
+    } else {   /* a bare move */
+        move_t m;
+        err_t e;
+        char full[8200];
+        snprintf(full, sizeof full, "%s%s%s", w, *p ? " " : "", rest(p));
+        if (s->v->ops->move_parse(s->v, session_pos(s), full, &m, &e))
+            return err_set(err, GSW_EINPUT, "unknown command or bad move \"%s\" (%s; help lists commands)", full, e.msg);
+        rc = session_play(s, m, err);
+        if (!rc && s->lesson) session_lesson_judge(s, out);
+    }
+    if (rc) return rc;
+    if (s->sync && !s->quit) {
+        rc = sync_autoplay(s, out, err);
+        if (!rc && c && (c->run == cmd_move) && !s->lesson) show_result(s, out);
+        else if (!rc && !c && !s->lesson) show_result(s, out);
+    }
+    return rc;
+}

@@ -1,0 +1,530 @@
+/* The workbench's model (see session.h): the game, its history, what is
+ * known of every move's value, the opponent's choice of move, board clicks,
+ * and lessons. Commands are in commands.c. */
+#include "ui/session.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "ui/solver.h"
+
+/* ---- text for the person ---- */
+
+void out_printf(out_t *o, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char tmp[1024];
+    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+    va_end(ap);
+    if (n < 0) return;
+    size_t len = (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1;
+    if (o->len + len + 1 > o->cap) {
+        size_t cap = o->cap ? o->cap * 2 : 1024;
+        while (cap < o->len + len + 1) cap *= 2;
+        char *b = realloc(o->buf, cap);
+        if (!b) return;
+        o->buf = b;
+        o->cap = cap;
+    }
+    memcpy(o->buf + o->len, tmp, len);
+    o->len += len;
+    o->buf[o->len] = 0;
+}
+
+void out_clear(out_t *o)
+{
+    o->len = 0;
+    if (o->buf) o->buf[0] = 0;
+}
+
+void out_free(out_t *o)
+{
+    free(o->buf);
+    memset(o, 0, sizeof *o);
+}
+
+/* ---- the game and its history ---- */
+
+static void session_forget(session_t *s, int from)
+{
+    for (int i = from; i <= SESSION_MAX_PLY; i++) {
+        free(s->an[i]);
+        s->an[i] = NULL;
+    }
+}
+
+int session_new(session_t *s, const char *spec, const char *position, err_t *err)
+{
+    gv_t *v;
+    if (game_open(spec, &v, err)) return err->code;
+    posbuf_t start;
+    if (game_pos_parse(v, position ? position : "", start.b, err)) {
+        game_close(v);
+        return err->code;
+    }
+    if (s->v) game_close(s->v);
+    s->v = v;
+    snprintf(s->start_text, sizeof s->start_text, "%s", position && strcmp(position, "startpos") ? position : "");
+    memcpy(s->pos[0].b, start.b, v->ops->pos_size);
+    s->ply = s->top = 0;
+    session_forget(s, 0);
+    s->selected = -1;
+    s->cursor = 0;
+    s->hint_wanted = 0;
+    s->think_ply = -1;
+    if (v->game->players == 1) s->human[0] = s->human[1] = 1;
+    if (v->ops->view) {   /* the cursor starts on the first board cell */
+        static board_view_t view;
+        v->ops->view(v, s->pos[0].b, &view);
+        for (int i = 0; i < view.rows * view.cols; i++)
+            if (view.cell[i].kind != VIEW_OFF) { s->cursor = i; break; }
+    }
+    return GSW_OK;
+}
+
+int session_init(session_t *s, const char *spec, const char *position, err_t *err)
+{
+    memset(s, 0, sizeof *s);
+    s->pos = calloc(SESSION_MAX_PLY + 1, sizeof *s->pos);
+    if (!s->pos) return err_set(err, GSW_EFAIL, "out of memory");
+    s->human[0] = s->human[1] = 1;
+    s->opp.kind = OPP_PERFECT;
+    const char *seed = getenv("GSW_SEED");
+    s->rng = seed ? strtoull(seed, NULL, 10) * 2654435761u + 1 : (uint64_t)time(NULL) * 2654435761u + 1;
+    s->hash_mb = 64;
+    s->threads = 1;
+    s->selected = -1;
+    int rc = session_new(s, spec, position, err);
+    if (rc) { free(s->pos); s->pos = NULL; }
+    return rc;
+}
+
+void session_free(session_t *s)
+{
+    session_forget(s, 0);
+    if (s->v) game_close(s->v);
+    lesson_free(s->lesson);
+    free(s->pos);
+    memset(s, 0, sizeof *s);
+}
+
+const void *session_pos(const session_t *s) { return s->pos[s->ply].b; }
+int session_turn(const session_t *s) { return s->v->ops->pos_turn(s->v, session_pos(s)); }
+
+int session_over(const session_t *s, val_t *value)
+{
+    val_t tv;
+    int over = s->v->ops->terminal(s->v, session_pos(s), &tv);
+    if (value) *value = tv;
+    return over;
+}
+
+int session_computer_to_move(const session_t *s)
+{
+    return !session_over(s, NULL) && !s->lesson && !s->human[session_turn(s)] && s->opp.kind != OPP_HUMAN;
+}
+
+int session_play(session_t *s, move_t m, err_t *err)
+{
+    const game_ops_t *O = s->v->ops;
+    if (s->ply >= SESSION_MAX_PLY) return err_set(err, GSW_EINPUT, "the game is too long (%d plies)", SESSION_MAX_PLY);
+    move_t legal[GSW_MAX_MOVES];
+    int n = O->moves(s->v, session_pos(s), legal), ok = 0;
+    for (int i = 0; i < n; i++) ok |= legal[i] == m;
+    if (!ok) return err_set(err, GSW_EINPUT, n ? "that move is not legal here" : "the game is over");
+    if (s->ply < s->top && s->moves[s->ply] == m) {   /* the redo line's move: keep the line */
+        s->ply++;
+    } else {
+        s->moves[s->ply] = m;
+        memcpy(s->pos[s->ply + 1].b, s->pos[s->ply].b, O->pos_size);
+        O->play(s->v, s->pos[s->ply + 1].b, m);
+        s->ply++;
+        s->top = s->ply;
+        session_forget(s, s->ply);
+    }
+    s->selected = -1;
+    s->hint_wanted = 0;
+    if (s->lesson) s->lesson_tried = 1;
+    return GSW_OK;
+}
+
+int session_play_text(session_t *s, const char *text, err_t *err)
+{
+    move_t m;
+    if (s->v->ops->move_parse(s->v, session_pos(s), text, &m, err)) return err->code;
+    return session_play(s, m, err);
+}
+
+int session_undo(session_t *s)
+{
+    if (s->ply == 0) return 0;
+    s->ply--;
+    /* against a computer, go back to the person's last turn */
+    while (s->ply > 0 && s->opp.kind != OPP_HUMAN && !s->lesson && !s->human[session_turn(s)]) s->ply--;
+    s->selected = -1;
+    s->hint_wanted = 0;
+    s->think_ply = -1;
+    return 1;
+}
+
+int session_redo(session_t *s)
+{
+    if (s->ply >= s->top) return 0;
+    s->ply++;
+    s->selected = -1;
+    return 1;
+}
+
+/* ---- analyses ---- */
+
+analysis_t *session_analysis(session_t *s, int ply)
+{
+    return ply >= 0 && ply <= s->top ? s->an[ply] : NULL;
+}
+
+void analyst_list(const gv_t *v, const void *pos, analysis_t *an);
+
+analysis_t *session_analysis_open(session_t *s, int ply)
+{
+    if (!s->an[ply]) {
+        s->an[ply] = malloc(sizeof *s->an[ply]);
+        if (!s->an[ply]) return NULL;
+        analyst_list(s->v, s->pos[ply].b, s->an[ply]);
+    }
+    return s->an[ply];
+}
+
+static int mv_exact(const move_value_t *m) { return m->state == MV_PROVEN && m->lo == m->hi; }
+
+move_t session_best(session_t *s, int ply, int *exact)
+{
+    analysis_t *an = s->an[ply];
+    if (exact) *exact = 0;
+    if (!an || !an->n) return MOVE_NONE;
+    if (an->proven) {
+        int b = 0;
+        for (int i = 1; i < an->n; i++)
+            if (an->mv[i].lo > an->mv[b].lo) b = i;
+        if (exact) *exact = 1;
+        return an->mv[b].move;
+    }
+    int b = -1;   /* not all proven: a proven win beats everything, else the heuristic */
+    for (int i = 0; i < an->n; i++)
+        if (an->mv[i].state == MV_PROVEN && an->mv[i].lo > VAL_DRAW && (b < 0 || an->mv[i].lo > an->mv[b].lo)) b = i;
+    if (b >= 0) return an->mv[b].move;
+    for (int i = 0; i < an->n; i++)
+        if (an->mv[i].state == MV_HEURISTIC && (b < 0 || an->mv[i].score > an->mv[b].score)) b = i;
+    return b >= 0 ? an->mv[b].move : MOVE_NONE;
+}
+
+int session_needs_proof(const session_t *s)
+{
+    return s->opp.kind == OPP_PERFECT || s->opp.kind == OPP_IMPERFECT || s->opp.kind == OPP_GIVEBACK;
+}
+
+static uint32_t session_rand(session_t *s)
+{
+    s->rng ^= s->rng << 13;
+    s->rng ^= s->rng >> 7;
+    s->rng ^= s->rng << 17;
+    return (uint32_t)(s->rng >> 16);
+}
+
+static int outcome_class(val_t v) { return v > VAL_DRAW ? 3 : v == VAL_DRAW ? 2 : 1; }
+
+move_t session_computer_move(session_t *s)
+{
+    if (!session_computer_to_move(s)) return MOVE_NONE;
+    if (s->opp.kind == OPP_HEURISTIC)
+        return s->think_ply == s->ply ? s->think_move : MOVE_NONE;
+    analysis_t *an = s->an[s->ply];
+    int exact;
+    move_t best = session_best(s, s->ply, &exact);
+    if (!an || !exact) return MOVE_NONE;
+    if (s->opp.kind == OPP_IMPERFECT && (int)(session_rand(s) % 100) >= s->opp.percent)
+        return an->mv[session_rand(s) % (unsigned)an->n].move;
+    if (s->opp.kind == OPP_GIVEBACK && s->opp.givebacks > 0) {
+        val_t top = VAL_DRAW;
+        for (int i = 0; i < an->n; i++)
+            if (an->mv[i].move == best) top = an->mv[i].lo;
+        int g = -1;   /* the best of the moves that give the outcome away */
+        for (int i = 0; i < an->n; i++)
+            if (outcome_class(an->mv[i].lo) < outcome_class(top) && (g < 0 || an->mv[i].lo > an->mv[g].lo)) g = i;
+        if (g >= 0) {
+            s->opp.givebacks--;
+            return an->mv[g].move;
+        }
+    }
+    return best;
+}
+
+/* ---- values as text ---- */
+
+int session_value_text(const session_t *s, int ply, const move_value_t *mv, char *buf, size_t n)
+{
+    const gv_t *v = s->v;
+    if (mv->state == MV_PROVEN) {
+        val_t lo = mv->lo, hi = mv->hi;
+        int score;
+        if (lo == hi) {
+            gvalue_t g = gvalue_from_val(lo, BOUND_EXACT);
+            /* the game's own score is that of the position the mover left */
+            int has = 0;
+            if (v->ops->value_score) {
+                GSW_POSBUF child[GSW_MAX_POS];
+                memcpy(child, s->pos[ply].b, v->ops->pos_size);
+                v->ops->play(v, child, mv->move);
+                has = v->ops->value_score(v, child, val_down(lo), &score);
+                score = -score;
+            }
+            if (g.outcome == OUTCOME_DRAW) snprintf(buf, n, "draw");
+            else snprintf(buf, n, "%s %d", outcome_name(g.outcome), g.plies);
+            if (has) snprintf(buf + strlen(buf), n - strlen(buf), " (%+d)", score);
+            return outcome_class(lo);
+        }
+        if (lo > VAL_DRAW) { snprintf(buf, n, "win"); return 3; }
+        if (hi < VAL_DRAW) { snprintf(buf, n, "loss"); return 1; }
+        if (lo >= VAL_DRAW && hi <= VAL_DRAW) { snprintf(buf, n, "draw"); return 2; }
+        if (lo >= VAL_DRAW) { snprintf(buf, n, ">= draw"); return 0; }
+        if (hi <= VAL_DRAW) { snprintf(buf, n, "<= draw"); return 0; }
+    }
+    if (mv->state == MV_HEURISTIC || mv->depth > 0) {
+        if (val_is_win(mv->score)) snprintf(buf, n, "~win");
+        else if (val_is_loss(mv->score)) snprintf(buf, n, "~loss");
+        else snprintf(buf, n, "~%+d", (int)mv->score);
+        return 0;
+    }
+    snprintf(buf, n, "?");
+    return 0;
+}
+
+int session_history_entry(session_t *s, int i, char *got, size_t ng, char *best, size_t nb, int *cls_got,
+                          int *cls_best)
+{
+    analysis_t *an = s->an[i];
+    if (!an || !an->proven || i >= s->top) return 0;
+    int bi = 0, gi = -1;
+    for (int k = 0; k < an->n; k++) {
+        if (an->mv[k].lo > an->mv[bi].lo) bi = k;
+        if (an->mv[k].move == s->moves[i]) gi = k;
+    }
+    if (gi < 0) return 0;
+    *cls_got = session_value_text(s, i, &an->mv[gi], got, ng);
+    *cls_best = session_value_text(s, i, &an->mv[bi], best, nb);
+    return 1;
+}
+
+/* ---- opponents ---- */
+
+int opponent_parse(const char *text, opponent_t *o, err_t *err)
+{
+    opponent_t r = { 0 };
+    const char *arg = strchr(text, ':');
+    size_t klen = arg ? (size_t)(arg - text) : strlen(text);
+    long x = -1;
+    if (arg) {
+        char *end;
+        x = strtol(arg + 1, &end, 10);
+        if (end == arg + 1 || (*end && strcmp(end, "%"))) x = -2;
+    }
+#define IS(w) (klen == strlen(w) && !strncmp(text, w, klen))
+    if (IS("human") && !arg) r.kind = OPP_HUMAN;
+    else if (IS("perfect") && !arg) r.kind = OPP_PERFECT;
+    else if (IS("imperfect") && x >= 0 && x <= 100) { r.kind = OPP_IMPERFECT; r.percent = (int)x; }
+    else if (IS("imperfect") && !arg) { r.kind = OPP_IMPERFECT; r.percent = 75; }
+    else if (IS("giveback") && x >= 0 && x <= 1000) { r.kind = OPP_GIVEBACK; r.givebacks = (int)x; }
+    else if (IS("giveback") && !arg) { r.kind = OPP_GIVEBACK; r.givebacks = 1; }
+    else if (IS("heuristic") && x >= 1 && x <= 9) { r.kind = OPP_HEURISTIC; r.level = (int)x; }
+    else if (IS("heuristic") && !arg) { r.kind = OPP_HEURISTIC; r.level = 3; }
+    else
+        return err_set(err, GSW_EINPUT, "unknown opponent \"%s\" (perfect, imperfect:PERCENT, giveback:N, "
+                       "heuristic:1-9, human)", text);
+#undef IS
+    *o = r;
+    return GSW_OK;
+}
+
+void opponent_text(const opponent_t *o, char *buf, size_t n)
+{
+    switch (o->kind) {
+    case OPP_HUMAN: snprintf(buf, n, "human"); break;
+    case OPP_PERFECT: snprintf(buf, n, "perfect"); break;
+    case OPP_IMPERFECT: snprintf(buf, n, "imperfect:%d%%", o->percent); break;
+    case OPP_GIVEBACK: snprintf(buf, n, "giveback:%d", o->givebacks); break;
+    case OPP_HEURISTIC: snprintf(buf, n, "heuristic:%d", o->level); break;
+    }
+}
+
+/* ---- the record ---- */
+
+void session_record(const session_t *s, out_t *out)
+{
+    const game_ops_t *O = s->v->ops;
+    char spec[96], date[32];
+    game_spec(s->v, spec, sizeof spec);
+    time_t now = time(NULL);
+    struct tm tm;
+    strftime(date, sizeof date, "%Y.%m.%d", gmtime_r(&now, &tm));
+    out_printf(out, "[Game \"%s\"]\n[Date \"%s\"]\n[Start \"%s\"]\n", spec, date,
+               s->start_text[0] ? s->start_text : "startpos");
+    val_t tv;
+    if (O->terminal(s->v, s->pos[s->top].b, &tv)) {
+        int loser = O->pos_turn(s->v, s->pos[s->top].b);
+        if (s->v->game->players == 1) out_printf(out, "[Result \"%s\"]\n", tv > VAL_DRAW ? "solved" : "stuck");
+        else if (tv == VAL_DRAW) out_printf(out, "[Result \"1/2-1/2\"]\n");
+        else out_printf(out, "[Result \"%s\"]\n", (tv < VAL_DRAW) == (loser == 1) ? "1-0" : "0-1");
+    } else {
+        out_printf(out, "[Result \"*\"]\n");
+    }
+    char final[4096];
+    O->pos_format(s->v, s->pos[s->top].b, final, sizeof final);
+    out_printf(out, "[Position \"%s\"]\n\n", final);
+    for (int i = 0; i < s->top; i++) {
+        char mt[64];
+        O->move_format(s->v, s->pos[i].b, s->moves[i], mt, sizeof mt);
+        if (s->v->game->players == 2 && O->pos_turn(s->v, s->pos[i].b) == 0) out_printf(out, "%d. ", i / 2 + 1);
+        out_printf(out, "%s%s", mt, i + 1 < s->top ? " " : "\n");
+    }
+}
+
+/* ---- the board: clicks and the cursor ---- */
+
+int session_click(session_t *s, int cell, err_t *err)
+{
+    const game_ops_t *O = s->v->ops;
+    if (!O->view || !O->move_cells) return err_set(err, GSW_EINPUT, "this game has no board view: type moves");
+    static board_view_t view;
+    const void *pos = session_pos(s);
+    O->view(s->v, pos, &view);
+    if (cell < 0 || cell >= view.rows * view.cols) return 0;
+    move_t mv[GSW_MAX_MOVES];
+    int n = O->moves(s->v, pos, mv);
+    if (n == 0) return err_set(err, GSW_EINPUT, "the game is over");
+    int col = cell % view.cols, from, to;
+    if (s->selected >= 0) {
+        for (int i = 0; i < n; i++) {
+            O->move_cells(s->v, pos, mv[i], &from, &to);
+            if (from == s->selected && to == cell) return session_play(s, mv[i], err) ? -1 : 1;
+        }
+    }
+    for (int i = 0; i < n; i++) {   /* a placement here, or in this column when moves drop */
+        O->move_cells(s->v, pos, mv[i], &from, &to);
+        if (from == -1 && (to == cell || (view.drop && to % view.cols == col)))
+            return session_play(s, mv[i], err) ? -1 : 1;
+    }
+    for (int i = 0; i < n; i++) {   /* a piece that can move: select it */
+        O->move_cells(s->v, pos, mv[i], &from, &to);
+        if (from == cell) { s->selected = cell; return 0; }
+    }
+    s->selected = -1;
+    return 0;
+}
+
+void session_cursor_move(session_t *s, int dr, int dc)
+{
+    const game_ops_t *O = s->v->ops;
+    if (!O->view) return;
+    static board_view_t view;
+    O->view(s->v, session_pos(s), &view);
+    int r = s->cursor / view.cols, c = s->cursor % view.cols;
+    for (int step = 0; step < view.rows + view.cols; step++) {   /* skip cells off the board */
+        r += dr;
+        c += dc;
+        if (r < 0 || c < 0 || r >= view.rows || c >= view.cols) return;
+        if (view.cell[r * view.cols + c].kind != VIEW_OFF) { s->cursor = r * view.cols + c; return; }
+    }
+}
+
+/* ---- lessons ---- */
+
+int session_lesson_goto(session_t *s, int step, err_t *err)
+{
+    lesson_t *l = s->lesson;
+    if (!l || step < 0 || step >= l->nsteps) return err_set(err, GSW_EINPUT, "no such lesson step");
+    int rc = session_new(s, l->game, l->steps[step].position, err);
+    if (rc) return rc;
+    s->lesson_step = step;
+    s->lesson_tried = 0;
+    return GSW_OK;
+}
+
+int session_lesson_start(session_t *s, lesson_t *l, err_t *err)
+{
+    lesson_free(s->lesson);
+    s->lesson = l;
+    int rc = session_lesson_goto(s, 0, err);
+    if (rc) { lesson_free(s->lesson); s->lesson = NULL; }
+    return rc;
+}
+
+/* Does an analysed value agree with a published one? */
+static int lesson_agrees(const lesson_value_t *lv, const move_value_t *mv)
+{
+    if (!mv_exact(mv)) return -1;   /* not known yet */
+    gvalue_t g = gvalue_from_val(mv->lo, BOUND_EXACT);
+    return g.outcome == lv->outcome && (lv->plies < 0 || lv->outcome == OUTCOME_DRAW || lv->plies == g.plies);
+}
+
+int session_lesson_check(session_t *s, out_t *out)
+{
+    if (!s->lesson) return 0;
+    const lesson_step_t *st = &s->lesson->steps[s->lesson_step];
+    if (!st->nvalues) return 0;
+    int start_ply = 0;   /* the step's position is ply 0 of the session */
+    analysis_t *an = s->an[start_ply];
+    int checked = 0, bad = 0;
+    for (int i = 0; i < st->nvalues; i++) {
+        const lesson_value_t *lv = &st->values[i];
+        for (int k = 0; an && k < an->n; k++) {
+            if (strcmp(an->mv[k].text, lv->move)) continue;
+            int a = lesson_agrees(lv, &an->mv[k]);
+            if (a < 0) break;
+            checked++;
+            if (!a) {
+                char t[48];
+                session_value_text(s, start_ply, &an->mv[k], t, sizeof t);
+                out_printf(out, "DISAGREES: %s is published as %s%.0d, the solver says %s\n", lv->move,
+                           lv->outcome == OUTCOME_WIN ? "W" : lv->outcome == OUTCOME_DRAW ? "D" : "L",
+                           lv->plies > 0 ? lv->plies : 0, t);
+                bad++;
+            }
+        }
+    }
+    if (!bad) {
+        if (checked == st->nvalues) out_printf(out, "The published values agree with the solver (%d checked).\n", checked);
+        else out_printf(out, "Published values; %d of %d checked by the solver so far.\n", checked, st->nvalues);
+    }
+    return bad;
+}
+
+/* What the learner's move at the step was worth: by the published values,
+ * else by the analysis. */
+void session_lesson_judge(session_t *s, out_t *out)
+{
+    if (!s->lesson || s->ply != 1 || !s->lesson_tried) return;
+    const lesson_step_t *st = &s->lesson->steps[s->lesson_step];
+    char played[24];
+    s->v->ops->move_format(s->v, s->pos[0].b, s->moves[0], played, sizeof played);
+    int expected = 0;
+    for (int i = 0; i < st->nexpect; i++) expected |= !strcmp(st->expect[i], played);
+    const lesson_value_t *lv = lesson_value(st, played);
+    outcome_t best = OUTCOME_UNKNOWN;
+    for (int i = 0; i < st->nvalues; i++)
+        if (st->values[i].outcome > best) best = st->values[i].outcome;
+    if (lv && best != OUTCOME_UNKNOWN) {
+        if (lv->outcome == best) out_printf(out, "%s keeps the value: %s.\n", played, outcome_name(lv->outcome));
+        else out_printf(out, "%s gives the value away: it %s, where the best move %ss.\n", played,
+                        lv->outcome == OUTCOME_DRAW ? "only draws" : "loses", outcome_name(best));
+    } else if (st->nexpect) {
+        out_printf(out, "%s %s.\n", played, expected ? "is the move the lesson asks for" : "is not the move the lesson asks for");
+    }
+    if (expected && st->right) out_printf(out, "%s\n", st->right);
+    if (st->nexpect && !expected) {
+        out_printf(out, "The lesson's move: %s.", st->expect[0]);
+        out_printf(out, " Press u to take yours back and try again, or n for the next step.\n");
+    }
+}

@@ -1,0 +1,175 @@
+/* The workbench's model: one game being played or studied — its start, its
+ * moves with undo and redo, what is known of the value of every move at
+ * every ply, who plays each side, the board cursor and selection, and a
+ * lesson in progress. No terminal code: the TUI draws it, `gsw shell` prints
+ * it, and the tests drive it directly. Commands (session_exec) are the same
+ * everywhere. */
+#ifndef GSW_SESSION_H
+#define GSW_SESSION_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/game.h"
+#include "db/cache.h"
+#include "ui/lesson.h"
+
+#define SESSION_MAX_PLY 1024
+
+/* Who plays a side the person does not. */
+typedef enum { OPP_HUMAN = 0, OPP_PERFECT, OPP_IMPERFECT, OPP_GIVEBACK, OPP_HEURISTIC } opp_kind_t;
+typedef struct opponent {
+    opp_kind_t kind;
+    int level;             /* heuristic: 1 (weak) .. 9 */
+    int percent;           /* imperfect: plays the best move this % of the time */
+    int givebacks;         /* giveback: value-losing moves still to play */
+} opponent_t;
+
+/* What is known of one move's value, from the mover's side. */
+typedef enum { MV_UNKNOWN = 0, MV_HEURISTIC, MV_PROVEN } mv_state_t;
+typedef struct move_value {
+    move_t move;
+    char text[24];         /* in the game's notation */
+    mv_state_t state;
+    val_t lo, hi;          /* MV_PROVEN: proven bounds (exact when equal) */
+    int32_t score;         /* MV_HEURISTIC (and kept after): a search score */
+    int depth;
+    int from_cache;
+} move_value_t;
+
+typedef struct analysis {
+    int n;
+    move_value_t mv[GSW_MAX_MOVES];
+    int heuristic_done;    /* every move has a heuristic score */
+    int proven;            /* every move's value is exact */
+    int active;            /* the move being solved now, -1 none */
+    uint64_t nodes;
+    double ms;
+} analysis_t;
+
+typedef struct posbuf { _Alignas(16) unsigned char b[GSW_MAX_POS]; } posbuf_t;
+
+/* A message for the person: text lines the front end shows. */
+typedef struct out {
+    char *buf;
+    size_t len, cap;
+} out_t;
+void out_printf(out_t *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void out_clear(out_t *o);
+void out_free(out_t *o);
+
+/* The synchronous solver a shell uses; the TUI's worker runs the same code
+ * on its own thread (session_analyze_step). */
+struct analyst;
+
+typedef struct session {
+    gv_t *v;
+    char start_text[512];
+    posbuf_t *pos;         /* pos[i]: after i moves (SESSION_MAX_PLY + 1 of them) */
+    move_t moves[SESSION_MAX_PLY];
+    int ply, top;          /* moves 0..ply-1 played; ply..top-1 can be redone */
+    analysis_t *an[SESSION_MAX_PLY + 1];   /* per ply, NULL until analysed */
+    int human[2];          /* 1: a person plays that side */
+    opponent_t opp;
+    uint64_t rng;
+    int cursor;            /* a view cell */
+    int selected;          /* a view cell holding the selected piece, -1 none */
+    int hint_wanted;       /* show the hint once the analysis can give it */
+    int solve_wanted;      /* report the position's value once proven */
+    int think_ply;         /* a heuristic opponent's move found for this ply */
+    move_t think_move;
+    int quit;
+    lesson_t *lesson;      /* a lesson in progress, or NULL */
+    int lesson_step;
+    int lesson_tried;      /* the learner played at this step */
+    cache_t *cache;        /* not owned; NULL: no saving, no cache */
+    int sync;              /* 1: commands that need the solver run it now (the shell) */
+    struct analyst *an_sync;   /* the shell's solver (sync mode) */
+    volatile int *stop;    /* Ctrl-C */
+    size_t hash_mb;
+    int threads;
+} session_t;
+
+/* A session on GAME[:VARIANT] at POSITION ("" = the start); people play
+ * both sides until told otherwise. */
+int session_init(session_t *s, const char *spec, const char *position, err_t *err);
+void session_free(session_t *s);
+/* Start again on another game or position (the session keeps its settings). */
+int session_new(session_t *s, const char *spec, const char *position, err_t *err);
+
+const void *session_pos(const session_t *s);
+int session_turn(const session_t *s);
+/* 1 when the game is over, with *value the result for the side to move. */
+int session_over(const session_t *s, val_t *value);
+/* Is the side to move played by the computer? */
+int session_computer_to_move(const session_t *s);
+
+/* Play a legal move (the redo line is kept when it is the same move). */
+int session_play(session_t *s, move_t m, err_t *err);
+int session_play_text(session_t *s, const char *text, err_t *err);
+/* Undo one ply, or back to the last ply a person chose (against a computer). */
+int session_undo(session_t *s);
+int session_redo(session_t *s);
+
+/* The analysis of the current position (NULL when none has started). */
+analysis_t *session_analysis(session_t *s, int ply);
+/* Make sure an analysis of ply exists and lists its moves. */
+analysis_t *session_analysis_open(session_t *s, int ply);
+/* The best move by what is proven (fastest win, slowest loss), or by
+ * heuristic scores when nothing is proven; MOVE_NONE when nothing is known.
+ * *exact = 1 when every move's value is proven. */
+move_t session_best(session_t *s, int ply, int *exact);
+/* The computer's move at the current position by the opponent setting,
+ * given what the analysis knows; MOVE_NONE when it must wait. */
+move_t session_computer_move(session_t *s);
+/* Does the computer need the exact value of every move here (perfect and
+ * imperfect opponents) rather than a heuristic search? */
+int session_needs_proof(const session_t *s);
+
+/* The value of one move as short text ("win 13", "draw", "≥ draw",
+ * "h +12") and its class: 3 win, 2 draw, 1 loss, 0 unknown/heuristic. */
+int session_value_text(const session_t *s, int ply, const move_value_t *mv, char *buf, size_t n);
+/* The value history: for ply i (the move played from position i), what the
+ * mover got and the best it could have had, as text and classes; returns 0
+ * when ply i's analysis is not proven yet. */
+int session_history_entry(session_t *s, int i, char *got, size_t ng, char *best, size_t nb, int *cls_got,
+                          int *cls_best);
+
+/* Run one command line ("move 4", "undo", "4", ...). Text for the person
+ * goes to out. Returns GSW_OK, GSW_EINPUT (a bad command: message in err)
+ * or GSW_EFAIL. */
+int session_exec(session_t *s, const char *line, out_t *out, err_t *err);
+/* The command names, NULL-terminated (for completion and help). */
+extern const char *const session_commands[];
+/* The command help text, one command per line. */
+const char *session_help(void);
+
+/* Opponent text: "perfect", "imperfect:70", "giveback:2", "heuristic:3",
+ * "human". */
+int opponent_parse(const char *text, opponent_t *o, err_t *err);
+void opponent_text(const opponent_t *o, char *buf, size_t n);
+
+/* The game record: tags and the moves in notation. */
+void session_record(const session_t *s, out_t *out);
+/* Move the cursor/selection by a click or key at a view cell; plays a move
+ * when the click completes one. Returns 1 if a move was played. */
+int session_click(session_t *s, int cell, err_t *err);
+/* Move the cursor by rows and columns over the board's cells. */
+void session_cursor_move(session_t *s, int dr, int dc);
+/* The board as text, with the side to move and the position's text. */
+void session_show(session_t *s, out_t *out);
+/* Messages that waited on the analysis (hint, solve); 1 if any was written. */
+int session_poll(session_t *s, out_t *out);
+
+/* The lesson step's text, and the learner's progress (see lesson.h). */
+int session_lesson_start(session_t *s, lesson_t *l, err_t *err);
+int session_lesson_goto(session_t *s, int step, err_t *err);
+/* Compare the step's published values with what the solver proved; the
+ * number of disagreements. */
+int session_lesson_check(session_t *s, out_t *out);
+/* Say what the learner's move at this step was worth. */
+void session_lesson_judge(session_t *s, out_t *out);
+/* The step's narration. */
+void session_lesson_say(session_t *s, out_t *out);
+
+#endif

@@ -1,0 +1,97 @@
+/* `gsw shell`: the workbench's commands in a plain REPL. On a terminal it
+ * reads with readline (history, completion); from a pipe or a file it reads
+ * lines without echoing a prompt, so scripts get a clean transcript. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <readline/history.h>
+#include <readline/readline.h>
+
+#include "ui/cli.h"
+#include "ui/complete.h"
+#include "ui/session.h"
+
+int cli_cache_open(cli_opts_t *o, cache_t **c, err_t *err);
+void session_sync_close(session_t *s);
+
+/* Open a session as the options say: game, position, opponent, side, cache. */
+int cli_session_open(cli_opts_t *o, session_t *s, const char *deflt, err_t *err)
+{
+    const char *spec = o->npos >= 1 ? o->pos[0] : deflt;
+    const char *pos = o->npos >= 2 ? o->pos[1] : "";
+    if (o->npos > 2) return err_set(err, GSW_EINPUT, "too many arguments (GAME[:VARIANT] [POSITION])");
+    if (session_init(s, spec, pos, err)) return err->code;
+    s->hash_mb = o->hash_mb;
+    s->threads = o->threads;
+    s->stop = &cli_stop;
+    if (o->opponent && opponent_parse(o->opponent, &s->opp, err)) { session_free(s); return err->code; }
+    if (o->side) {
+        out_t out = { 0 };
+        char line[64];
+        snprintf(line, sizeof line, "side %s", o->side);
+        int rc = session_exec(s, line, &out, err);
+        out_free(&out);
+        if (rc) { session_free(s); return rc; }
+    } else if (o->opponent && s->opp.kind != OPP_HUMAN) {
+        s->human[1] = 0;   /* an opponent and no side: the person plays first */
+    }
+    if (!o->no_cache && cli_cache_open(o, &s->cache, err)) { session_free(s); return err->code; }
+    return GSW_OK;
+}
+
+int cli_session_close(session_t *s, err_t *err)
+{
+    session_sync_close(s);
+    int rc = s->cache ? cache_close(s->cache, err) : GSW_OK;
+    s->cache = NULL;
+    session_free(s);
+    return rc;
+}
+
+int cli_shell(cli_opts_t *o)
+{
+    err_t err;
+    session_t s;
+    if (cli_session_open(o, &s, "connect4", &err)) { fprintf(stderr, "gsw: %s\n", err.msg); return err.code; }
+    s.sync = 1;
+    int tty = isatty(0), status = GSW_OK, lineno = 0;
+    out_t out = { 0 };
+    if (tty) {
+        complete_install(&s);
+        complete_history_load();
+        char spec[96];
+        game_spec(s.v, spec, sizeof spec);
+        printf("gsw shell on %s; help lists the commands, quit leaves.\n", spec);
+    }
+    char buf[4096];
+    while (!s.quit) {
+        char *line;
+        if (tty) {
+            line = readline("gsw> ");
+            if (!line) break;
+            if (*line) add_history(line);
+        } else {
+            if (!fgets(buf, sizeof buf, stdin)) break;
+            buf[strcspn(buf, "\r\n")] = 0;
+            line = buf;
+        }
+        lineno++;
+        cli_stop = 0;   /* Ctrl-C stops one command, not the shell */
+        out_clear(&out);
+        int rc = session_exec(&s, line, &out, &err);
+        if (out.len) fputs(out.buf, stdout);
+        if (rc) {
+            if (tty) fprintf(stderr, "error: %s\n", err.msg);
+            else fprintf(stderr, "gsw: line %d: %s\n", lineno, err.msg);
+            if (!tty && (status == GSW_OK || rc == GSW_EFAIL)) status = rc;
+        }
+        fflush(stdout);
+        if (tty) free(line);
+    }
+    if (tty) complete_history_save();
+    out_free(&out);
+    if (cli_session_close(&s, &err) && !status) { fprintf(stderr, "gsw: %s\n", err.msg); status = err.code; }
+    return status;
+}

@@ -1,0 +1,930 @@
+/* The workbench's terminal front end (ncurses): a game picker, the board drawn
+ * from the game's view, the move list, the analysis pane filled in by the
+ * worker thread, the value history, a help overlay, lessons, and a readline
+ * command line on ':' that takes the shell's commands. Game-independent: all
+ * it knows of a game comes through core/game.h. */
+#define _XOPEN_SOURCE_EXTENDED 1
+#include <curses.h>
+#include <langinfo.h>
+#include <locale.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <readline/history.h>
+#include <readline/readline.h>
+
+#include "ui/cli.h"
+#include "ui/complete.h"
+#include "ui/session.h"
+#include "ui/worker.h"
+
+int cli_session_open(cli_opts_t *o, session_t *s, const char *deflt, err_t *err);
+int cli_session_close(session_t *s, err_t *err);
+int cli_cache_open(cli_opts_t *o, cache_t **c, err_t *err);
+
+enum { SCREEN_PICKER, SCREEN_GAME };
+enum { PAIR_P0 = 1, PAIR_P1, PAIR_NEUTRAL, PAIR_WIN, PAIR_DRAW, PAIR_LOSS, PAIR_DARK, PAIR_TITLE, PAIR_TAG };
+
+typedef struct pick_item {
+    char label[128];
+    char spec[96];         /* game:variant, or "" for a lesson */
+    char lesson[64];
+} pick_item_t;
+
+typedef struct tui {
+    session_t s;
+    worker_t w;
+    int screen;
+    int unicode, colour;
+    int show_history;      /* the value history replaces the move list */
+    int show_help;
+    int show_tags;         /* the view's tags (position classes) */
+    int analysis_on;       /* the analysis pane fills in */
+    int paused;            /* Ctrl-C stopped the worker: wait for the person */
+    int cmdline;           /* the ':' line is open */
+    char msg[8][160];      /* the message area, newest last */
+    int nmsg;
+    unsigned seen_seq;
+    pick_item_t items[128];
+    int nitems, pick;
+    int board_y, board_x, cell_w;   /* where the board was drawn, for the mouse */
+    board_view_t view;
+    job_t job;             /* the job last submitted */
+} tui_t;
+
+static tui_t *T;   /* readline's callbacks reach the TUI through this */
+static volatile sig_atomic_t tui_signalled;
+
+static void tui_say(tui_t *t, const char *text)
+{
+    char buf[2048];
+    snprintf(buf, sizeof buf, "%s", text);
+    for (char *line = strtok(buf, "\n"); line; line = strtok(NULL, "\n")) {
+        if (t->nmsg == 8) { memmove(t->msg[0], t->msg[1], sizeof t->msg[0] * 7); t->nmsg = 7; }
+        snprintf(t->msg[t->nmsg++], sizeof t->msg[0], "%s", line);
+    }
+}
+
+static void tui_say_out(tui_t *t, out_t *o)
+{
+    if (o->len) tui_say(t, o->buf);
+    out_clear(o);
+}
+
+/* ---- the picker ---- */
+
+static void picker_fill(tui_t *t)
+{
+    t->nitems = 0;
+    for (int g = 0; gsw_games[g] && t->nitems < 100; g++) {
+        const game_t *gm = gsw_games[g];
+        const char *seen[32];
+        int nseen = 0;
+        seen[nseen++] = gm->default_variant;
+        for (int k = 0; gm->test_variants && gm->test_variants[k] && nseen < 32; k++) {
+            int dup = 0;
+            for (int i = 0; i < nseen; i++) dup |= !strcmp(seen[i], gm->test_variants[k]);
+            if (!dup) seen[nseen++] = gm->test_variants[k];
+        }
+        for (int i = 0; i < nseen && t->nitems < 100; i++) {
+            pick_item_t *it = &t->items[t->nitems++];
+            snprintf(it->spec, sizeof it->spec, "%s:%s", gm->name, seen[i]);
+            snprintf(it->label, sizeof it->label, "%-14s %-8s %s", gm->title, seen[i],
+                     i == 0 ? gm->summary : "");
+            it->lesson[0] = 0;
+        }
+    }
+    static char names[32][64], titles[32][128];
+    int n = lesson_list(names, titles, 32);
+    for (int i = 0; i < n && t->nitems < 128; i++) {
+        pick_item_t *it = &t->items[t->nitems++];
+        it->spec[0] = 0;
+        snprintf(it->lesson, sizeof it->lesson, "%.63s", names[i]);
+        snprintf(it->label, sizeof it->label, "Lesson         %.100s", titles[i]);
+    }
+}
+
+/* ---- drawing ---- */
+
+static int value_pair(int cls) { return cls == 3 ? PAIR_WIN : cls == 2 ? PAIR_DRAW : cls == 1 ? PAIR_LOSS : 0; }
+
+static void attr_pair(tui_t *t, int pair, int on)
+{
+    if (!t->colour || !pair) return;
+    if (on) attron(COLOR_PAIR(pair));
+    else attroff(COLOR_PAIR(pair));
+}
+
+static void put_clipped(int y, int x, int w, const char *text)
+{
+    if (w <= 0) return;
+    mvaddnstr(y, x, text, w);
+}
+
+static int board_width(const tui_t *t, const board_view_t *v) { return 4 + v->cols * t->cell_w + 1; }
+
+static void draw_cell(tui_t *t, const view_cell_t *c, int highlight)
+{
+    int pair = 0;
+    attr_t a = 0;
+    if (c->kind == VIEW_PIECE) pair = c->owner == 0 ? PAIR_P0 : c->owner == 1 ? PAIR_P1 : PAIR_NEUTRAL;
+    if (t->show_tags && c->tag && c->kind != VIEW_OFF) pair = PAIR_TAG;
+    if (c->shade && t->colour && !pair) pair = PAIR_DARK;
+    if (!t->colour && c->kind == VIEW_PIECE && c->owner == 0) a |= A_BOLD;
+    if (highlight & 1) a |= A_REVERSE;       /* the cursor */
+    if (highlight & 2) a |= A_UNDERLINE | A_BOLD;   /* the last move */
+    if (highlight & 4) a |= A_STANDOUT;      /* the selected piece */
+    attron(a);
+    attr_pair(t, pair, 1);
+    char cell[16];
+    if (c->kind == VIEW_OFF) snprintf(cell, sizeof cell, " ");
+    else if (t->show_tags && c->tag) snprintf(cell, sizeof cell, "%c", c->tag < 10 ? '0' + c->tag : 'a' + c->tag - 10);
+    else if (highlight & 8 && c->kind == VIEW_EMPTY) snprintf(cell, sizeof cell, "%s", t->unicode ? "\u2218" : "+");
+    else if (t->unicode && c->glyph[0]) snprintf(cell, sizeof cell, "%s", c->glyph);
+    else snprintf(cell, sizeof cell, "%c", c->ascii ? c->ascii : '.');
+    addch(' ');
+    addstr(cell);
+    attr_pair(t, pair, 0);
+    attroff(a);
+}
+
+static int draw_board(tui_t *t, int y, int x)
+{
+    session_t *s = &t->s;
+    const game_ops_t *O = s->v->ops;
+    board_view_t *v = &t->view;
+    t->board_y = y;
+    t->board_x = x + 4;
+    int last_from = -1, last_to = -1;
+    if (s->ply > 0 && O->move_cells) O->move_cells(s->v, s->pos[s->ply - 1].b, s->moves[s->ply - 1], &last_from, &last_to);
+    static char target[GSW_VIEW_MAX_CELLS];
+    memset(target, 0, sizeof target);
+    if (s->selected >= 0 && O->move_cells) {
+        move_t mv[GSW_MAX_MOVES];
+        int n = O->moves(s->v, session_pos(s), mv), f, to;
+        for (int i = 0; i < n; i++) {
+            O->move_cells(s->v, session_pos(s), mv[i], &f, &to);
+            if (f == s->selected) target[to] = 1;
+        }
+    }
+    int row0 = y;
+    if (v->drop) {   /* the cursor sits above its column */
+        move(y, x + 4);
+        clrtoeol();
+        int c = s->cursor % v->cols;
+        mvaddstr(y, t->board_x + c * t->cell_w + 1, t->unicode ? "\u25BC" : "v");
+        row0++;
+        t->board_y++;
+    }
+    for (int r = 0; r < v->rows; r++) {
+        mvprintw(row0 + r, x, "%3s ", v->row_label[r]);
+        for (int c = 0; c < v->cols; c++) {
+            int i = r * v->cols + c, hl = 0;
+            if (i == s->cursor && !v->drop) hl |= 1;
+            if (i == last_to || i == last_from) hl |= 2;
+            if (i == s->selected) hl |= 4;
+            if (target[i]) hl |= 8;
+            draw_cell(t, &v->cell[i], hl);
+        }
+    }
+    move(row0 + v->rows, x + 4);
+    for (int c = 0; c < v->cols; c++) printw("%*s", t->cell_w, v->col_label[c]);
+    return (row0 - y) + v->rows + 1;
+}
+
+static void draw_moves(tui_t *t, int y, int x, int w, int h)
+{
+    session_t *s = &t->s;
+    attron(A_BOLD);
+    put_clipped(y, x, w, t->show_history ? "Value history (got / best)" : "Moves");
+    attroff(A_BOLD);
+    int first = 0, rows = h - 1;
+    if (t->show_history) {
+        if (s->top > rows) first = s->top - rows;
+        for (int i = first; i < s->top && i - first < rows; i++) {
+            char got[48], best[48], mt[32], line[160];
+            int cg, cb;
+            s->v->ops->move_format(s->v, s->pos[i].b, s->moves[i], mt, sizeof mt);
+            move(y + 1 + i - first, x);
+            if (i >= s->ply) attron(A_DIM);
+            if (!session_history_entry(s, i, got, sizeof got, best, sizeof best, &cg, &cb)) {
+                snprintf(line, sizeof line, "%3d %-4s ...", i + 1, mt);
+                put_clipped(y + 1 + i - first, x, w, line);
+            } else {
+                printw("%3d %-4s ", i + 1, mt);
+                attr_pair(t, value_pair(cg), 1);
+                printw("%-12.12s", got);
+                attr_pair(t, value_pair(cg), 0);
+                printw(" / ");
+                attr_pair(t, value_pair(cb), 1);
+                printw("%-12.12s", best);
+                attr_pair(t, value_pair(cb), 0);
+                if (cg < cb) { attron(A_BOLD); printw(" !"); attroff(A_BOLD); }
+            }
+            if (i >= s->ply) attroff(A_DIM);
+        }
+        return;
+    }
+    int per = s->v->game->players == 2 ? 2 : 1, lines = (s->top + per - 1) / per;
+    if (lines > rows) first = lines - rows;
+    for (int l = first; l < lines && l - first < rows; l++) {
+        move(y + 1 + l - first, x);
+        printw("%3d.", l + 1);
+        for (int k = 0; k < per; k++) {
+            int i = l * per + k;
+            if (i >= s->top) break;
+            char mt[32];
+            s->v->ops->move_format(s->v, s->pos[i].b, s->moves[i], mt, sizeof mt);
+            if (i >= s->ply) attron(A_DIM);
+            if (i == s->ply - 1) attron(A_BOLD);
+            printw(" %-5s", mt);
+            if (i == s->ply - 1) attroff(A_BOLD);
+            if (i >= s->ply) attroff(A_DIM);
+        }
+    }
+}
+
+static void draw_analysis(tui_t *t, int y, int x, int w, int h)
+{
+    session_t *s = &t->s;
+    char title[128];
+    val_t tv;
+    attron(A_BOLD);
+    if (session_over(s, &tv)) snprintf(title, sizeof title, "Game over");
+    else if (s->v->game->players == 2)
+        snprintf(title, sizeof title, "Analysis: %s to move", t->view.side[session_turn(s)][0] ? t->view.side[session_turn(s)] : "side");
+    else snprintf(title, sizeof title, "Analysis");
+    put_clipped(y, x, w, title);
+    attroff(A_BOLD);
+    analysis_t *an = s->an[s->ply];
+    if (!t->analysis_on && !(an && an->proven)) {
+        put_clipped(y + 1, x, w, "(off: press a)");
+        return;
+    }
+    if (!an) {
+        if (!session_over(s, NULL)) put_clipped(y + 1, x, w, t->paused ? "(stopped: press a)" : "...");
+        return;
+    }
+    int exact;
+    move_t best = session_best(s, s->ply, &exact);
+    for (int i = 0; i < an->n && i < h - 2; i++) {
+        char t1[64];
+        int cls = session_value_text(s, s->ply, &an->mv[i], t1, sizeof t1);
+        move(y + 1 + i, x);
+        printw("%c%-5s ", an->mv[i].move == best && exact ? '*' : ' ', an->mv[i].text);
+        attr_pair(t, value_pair(cls), 1);
+        if (cls) attron(A_BOLD);
+        printw("%-.*s", w - 8 > 0 ? w - 8 : 0, t1);
+        if (cls) attroff(A_BOLD);
+        attr_pair(t, value_pair(cls), 0);
+        if (an->active == i) printw(" ..");
+    }
+    if (an->n + 1 < h) {
+        char legend[96];
+        snprintf(legend, sizeof legend, "%s", an->proven ? "* best; W/D/L in plies" : "~ heuristic, not proven");
+        attron(A_DIM);
+        put_clipped(y + 1 + (an->n < h - 2 ? an->n : h - 2), x, w, legend);
+        attroff(A_DIM);
+    }
+}
+
+static void draw_lesson(tui_t *t, int y, int x, int w, int h)
+{
+    session_t *s = &t->s;
+    const lesson_step_t *st = &s->lesson->steps[s->lesson_step];
+    char line[256];
+    attron(A_BOLD);
+    snprintf(line, sizeof line, "Lesson %d/%d: %s", s->lesson_step + 1, s->lesson->nsteps, st->title);
+    put_clipped(y, x, w, line);
+    attroff(A_BOLD);
+    int row = y + 1;
+    if (st->say) {   /* word-wrap the narration */
+        char buf[4096];
+        snprintf(buf, sizeof buf, "%s", st->say);
+        char *p = buf;
+        while (*p && row < y + h) {
+            int n = (int)strlen(p);
+            char *nl = strchr(p, '\n');
+            int len = nl && nl - p < w ? (int)(nl - p) : n < w ? n : w;
+            if (len == w && len < n) { int k = len; while (k > 0 && p[k] != ' ') k--; if (k > 0) len = k; }
+            mvaddnstr(row++, x, p, len);
+            p += len;
+            while (*p == ' ' || *p == '\n') p++;
+        }
+    }
+    attron(A_DIM);
+    if (row < y + h)
+        put_clipped(row, x, w, s->lesson_tried || !st->nexpect ? "n: next step  b: back  u: take back"
+                                                             : "Your move.  n: next step  b: back");
+    attroff(A_DIM);
+}
+
+static void draw_help(tui_t *t)
+{
+    (void)t;
+    static const char *const lines[] = {
+        "Keys",
+        "  arrows      move the cursor          Enter/space  play or select there",
+        "  mouse       click a cell or column   1-9          play that move (if it is one)",
+        "  u / r       undo / redo              h            hint (best move; losing: slowest loss)",
+        "  a           analysis pane on/off     v            value history (got / best per move)",
+        "  o           change the opponent      s            change your side",
+        "  n           new game (lesson: next step)   b      lesson: previous step",
+        "  g           game picker and lessons  t            show the board's classes (if any)",
+        "  :           command line (Tab completes; help lists commands)",
+        "  Ctrl-C      stop the analysis        q            quit",
+        "Values are for the player making the move: win/loss in N plies (score), draw.",
+        "Green wins, yellow draws, red loses; ~ marks a heuristic guess, not a proof.",
+        "",
+        "Press any key.",
+    };
+    int n = (int)(sizeof lines / sizeof lines[0]), w = 0;
+    for (int i = 0; i < n; i++) if ((int)strlen(lines[i]) > w) w = (int)strlen(lines[i]);
+    int y0 = (LINES - n - 2) / 2, x0 = (COLS - w - 4) / 2;
+    if (y0 < 0) y0 = 0;
+    if (x0 < 0) x0 = 0;
+    for (int i = -1; i <= n; i++) {
+        move(y0 + 1 + i, x0);
+        for (int k = 0; k < w + 4 && x0 + k < COLS; k++) addch(' ');
+    }
+    attron(A_BOLD);
+    mvaddnstr(y0 + 1, x0 + 2, lines[0], COLS - x0 - 2);
+    attroff(A_BOLD);
+    for (int i = 1; i < n; i++) mvaddnstr(y0 + 1 + i, x0 + 2, lines[i], COLS - x0 - 2);
+}
+
+static void draw_picker(tui_t *t)
+{
+    erase();
+    attron(A_BOLD);
+    mvaddnstr(0, 1, "gsw - a game-solving workbench.  Pick a game (arrows, Enter; q quits)", COLS - 2);
+    attroff(A_BOLD);
+    int h = LINES - 5, first = t->pick >= h ? t->pick - h + 1 : 0;
+    for (int i = first; i < t->nitems && i - first < h; i++) {
+        if (i == t->pick) attron(A_REVERSE);
+        mvaddnstr(2 + i - first, 2, t->items[i].label, COLS - 3);
+        if (i == t->pick) attroff(A_REVERSE);
+    }
+    char op[48], line[200];
+    opponent_text(&t->s.opp, op, sizeof op);
+    const char *side = t->s.human[0] && t->s.human[1] ? "both sides" : t->s.human[0] ? "first" : t->s.human[1] ? "second" : "neither (watch)";
+    snprintf(line, sizeof line, "You play: %s (s to change)   Opponent: %s (o to change)   ? help", side, op);
+    mvaddnstr(LINES - 2, 1, line, COLS - 2);
+}
+
+static int tui_min_size(tui_t *t, int *mw, int *mh)
+{
+    const board_view_t *v = &t->view;
+    *mw = board_width(t, v) + 2 + 26 + 2 + 20;
+    *mh = 1 + v->rows + 2 + (v->drop ? 1 : 0) + 4;
+    if (*mh < 14) *mh = 14;
+    if (*mw < 60) *mw = 60;
+    return COLS >= *mw && LINES >= *mh;
+}
+
+static void draw_game(tui_t *t)
+{
+    session_t *s = &t->s;
+    if (s->v->ops->view) s->v->ops->view(s->v, session_pos(s), &t->view);
+    else { memset(&t->view, 0, sizeof t->view); t->view.rows = 1; t->view.cols = 1; }
+    erase();
+    int mw, mh;
+    if (!tui_min_size(t, &mw, &mh)) {
+        char line[128];
+        snprintf(line, sizeof line, "terminal too small: need %dx%d, have %dx%d", mw, mh, COLS, LINES);
+        mvaddnstr(0, 0, line, COLS);
+        return;
+    }
+    char spec[96], op[48], title[256];
+    game_spec(s->v, spec, sizeof spec);
+    opponent_text(&s->opp, op, sizeof op);
+    if (s->lesson) snprintf(title, sizeof title, " gsw  %s  lesson \"%s\"", spec, s->lesson->title);
+    else if (s->v->game->players == 1) snprintf(title, sizeof title, " gsw  %s  %s", spec, s->v->game->title);
+    else {
+        const char *you = s->human[0] && s->human[1] ? "both sides" : s->human[0] ? t->view.side[0] : s->human[1] ? t->view.side[1] : "watching";
+        snprintf(title, sizeof title, " gsw  %s  you: %s  opponent: %s", spec, you, s->human[0] && s->human[1] ? "none" : op);
+    }
+    attron(A_REVERSE);
+    mvaddnstr(0, 0, title, COLS);
+    for (int x = (int)strlen(title); x < COLS; x++) addch(' ');
+    mvaddnstr(0, COLS - 8 > 0 ? COLS - 8 : 0, "? help", 7);
+    attroff(A_REVERSE);
+
+    int bw = board_width(t, &t->view), bh = 0;
+    if (s->v->ops->view) bh = draw_board(t, 2, 0);
+    else { char pt[512]; s->v->ops->pos_format(s->v, session_pos(s), pt, sizeof pt); mvaddnstr(2, 1, pt, COLS - 2); bh = 1; }
+    int px = bw + 2, pw = COLS - px, top = 2, h = LINES - 5 - top;
+    if (bh + 3 > h) h = bh + 3;
+    int w1 = t->show_history ? 36 : 22;
+    if (w1 > pw / 2) w1 = pw / 2;
+    if (s->lesson) {
+        draw_lesson(t, top, px, pw - 1, h - 8 > 4 ? h - 8 : 4);
+        draw_analysis(t, top + (h - 8 > 4 ? h - 8 : 4) + 1, px, pw - 1, 8);
+    } else {
+        draw_moves(t, top, px, w1, h);
+        draw_analysis(t, top, px + w1 + 2, pw - w1 - 3, h);
+    }
+    /* under the board: whose turn, or the result */
+    val_t tv;
+    char line[256];
+    int y = top + bh + 1;
+    if (session_over(s, &tv)) {
+        if (s->v->game->players == 1) snprintf(line, sizeof line, "Game over: %s", tv > VAL_DRAW ? "solved!" : "no moves left");
+        else if (tv == VAL_DRAW) snprintf(line, sizeof line, "Game over: a draw");
+        else snprintf(line, sizeof line, "Game over: %s wins", t->view.side[tv < VAL_DRAW ? 1 - session_turn(s) : session_turn(s)]);
+        attron(A_BOLD);
+        mvaddnstr(y, 1, line, bw + 10);
+        attroff(A_BOLD);
+    } else if (s->v->game->players == 2) {
+        int turn = session_turn(s);
+        snprintf(line, sizeof line, "%s to move%s", t->view.side[turn], session_computer_to_move(s) ? " (computer thinking)" : "");
+        mvaddnstr(y, 1, line, bw + 16);
+    }
+    /* messages */
+    int my = LINES - 4;
+    for (int i = 0; i < 3; i++) {
+        int k = t->nmsg - 3 + i;
+        if (k >= 0) mvaddnstr(my + i, 1, t->msg[k], COLS - 2);
+    }
+    /* status line */
+    char status[700] = "";
+    pthread_mutex_lock(&t->w.mu);
+    int busy = t->w.busy;
+    if (t->w.error[0]) snprintf(status, sizeof status, "error: %s", t->w.error);
+    else if (busy) snprintf(status, sizeof status, "working: %s  (Ctrl-C stops)", t->w.progress);
+    pthread_mutex_unlock(&t->w.mu);
+    if (!status[0] && t->paused) snprintf(status, sizeof status, "analysis stopped (a resumes)");
+    attron(A_REVERSE);
+    move(LINES - 1, 0);
+    for (int x = 0; x < COLS; x++) addch(' ');
+    mvaddnstr(LINES - 1, 1, status[0] ? status : ": command   ? help   q quit", COLS - 2);
+    attroff(A_REVERSE);
+}
+
+static void tui_draw(tui_t *t)
+{
+    if (t->screen == SCREEN_PICKER) draw_picker(t);
+    else draw_game(t);
+    if (t->show_help) draw_help(t);
+    if (t->cmdline) {   /* readline's line at the bottom */
+        move(LINES - 1, 0);
+        clrtoeol();
+        mvaddnstr(LINES - 1, 0, rl_display_prompt ? rl_display_prompt : ":", COLS);
+        addnstr(rl_line_buffer, COLS - 2);
+        move(LINES - 1, (int)strlen(rl_display_prompt ? rl_display_prompt : ":") + rl_point);
+        curs_set(1);
+    } else {
+        curs_set(0);
+    }
+    refresh();
+}
+
+/* ---- the worker's jobs ---- */
+
+static int tui_wants_analysis(tui_t *t)
+{
+    session_t *s = &t->s;
+    return t->analysis_on || s->hint_wanted || s->solve_wanted || s->lesson
+           || (session_computer_to_move(s) && session_needs_proof(s));
+}
+
+static void tui_merge(tui_t *t)
+{
+    session_t *s = &t->s;
+    worker_t *w = &t->w;
+    pthread_mutex_lock(&w->mu);
+    if (w->seq == t->seen_seq) { pthread_mutex_unlock(&w->mu); return; }
+    t->seen_seq = w->seq;
+    int ply = w->done_ply;
+    char spec[96];
+    game_spec(s->v, spec, sizeof spec);
+    /* the result counts only if the session still has that position */
+    int same = ply >= 0 && ply <= s->top && !strcmp(spec, t->job.spec)
+               && !memcmp(w->done_pos.b, s->pos[ply].b, s->v->ops->pos_size);
+    if (same && w->done_kind == JOB_ANALYZE) {
+        analysis_t *an = session_analysis_open(s, ply);
+        if (an) *an = w->done_an;
+    } else if (same && w->done_kind == JOB_THINK && w->finished) {
+        s->think_ply = ply;
+        s->think_move = w->done_move;
+    }
+    pthread_mutex_unlock(&w->mu);
+}
+
+static void tui_schedule(tui_t *t)
+{
+    session_t *s = &t->s;
+    job_t want = { 0 };
+    int ply = -1;
+    if (!t->paused && !session_over(s, NULL) && s->v->game->players == 2) {
+        if (session_computer_to_move(s) && s->opp.kind == OPP_HEURISTIC && s->think_ply != s->ply) {
+            want.kind = JOB_THINK;
+            want.level = s->opp.level;
+            ply = s->ply;
+        } else if (tui_wants_analysis(t) && !(s->an[s->ply] && s->an[s->ply]->proven)) {
+            want.kind = JOB_ANALYZE;
+            ply = s->ply;
+        }
+    }
+    if (!want.kind && !t->paused && (t->analysis_on || t->show_history) && s->v->game->players == 2) {
+        for (int i = s->top - 1; i >= 0; i--)   /* back-fill the value history */
+            if (!(s->an[i] && s->an[i]->proven)) { want.kind = JOB_ANALYZE; ply = i; break; }
+    }
+    if (want.kind) {
+        game_spec(s->v, want.spec, sizeof want.spec);
+        want.ply = ply;
+        want.pos_size = s->v->ops->pos_size;
+        memcpy(want.pos.b, s->pos[ply].b, want.pos_size);
+    }
+    int same = want.kind && t->job.kind == want.kind && t->job.ply == want.ply && !strcmp(t->job.spec, want.spec)
+               && !memcmp(t->job.pos.b, want.pos.b, want.pos_size);
+    if (worker_idle(&t->w)) {
+        tui_merge(t);
+        if (!want.kind) { t->job.kind = JOB_NONE; return; }
+        if (same && want.kind == JOB_THINK && s->think_ply == s->ply) return;
+        if (want.kind == JOB_ANALYZE) {   /* go on from what is known */
+            analysis_t *an = session_analysis_open(s, ply);
+            if (!an) return;
+            want.an = *an;
+            if (same && an->proven) return;
+        }
+        t->job = want;
+        worker_submit(&t->w, &t->job);
+    } else if (!same) {
+        worker_cancel(&t->w);
+    }
+}
+
+/* ---- input ---- */
+
+static void tui_exec(tui_t *t, const char *line)
+{
+    out_t o = { 0 };
+    err_t err;
+    int rc = session_exec(&t->s, line, &o, &err);
+    tui_say_out(t, &o);
+    if (rc) tui_say(t, err.msg);
+    t->paused = 0;
+    if (!strncmp(line, "analy", 5)) t->analysis_on = 1;
+    out_free(&o);
+}
+
+static void rl_line(char *line)
+{
+    tui_t *t = T;
+    t->cmdline = 0;
+    rl_callback_handler_remove();
+    if (!line) return;
+    if (*line) {
+        add_history(line);
+        tui_exec(t, line);
+        if (t->s.lesson && t->screen != SCREEN_GAME) t->screen = SCREEN_GAME;
+    }
+    free(line);
+}
+
+static int rl_key_value, rl_key_ready;
+static int rl_getc_tui(FILE *f) { (void)f; rl_key_ready = 0; return rl_key_value; }
+static int rl_avail_tui(void) { return rl_key_ready; }
+static void rl_redisplay_tui(void) { tui_draw(T); }
+static void rl_matches_tui(char **matches, int n, int maxlen)
+{
+    (void)maxlen;
+    char line[160] = "";
+    size_t used = 0;
+    for (int i = 1; i <= n && used + 2 < sizeof line; i++)
+        used += (size_t)snprintf(line + used, sizeof line - used, "%s ", matches[i]);
+    tui_say(T, line);
+}
+
+static void cmdline_open(tui_t *t)
+{
+    t->cmdline = 1;
+    rl_callback_handler_install(":", rl_line);
+}
+
+static void cmdline_key(tui_t *t, int ch)
+{
+    (void)t;
+    switch (ch) {
+    case KEY_LEFT: rl_backward_char(1, 0); break;
+    case KEY_RIGHT: rl_forward_char(1, 0); break;
+    case KEY_UP: rl_get_previous_history(1, 0); break;
+    case KEY_DOWN: rl_get_next_history(1, 0); break;
+    case KEY_HOME: rl_beg_of_line(1, 0); break;
+    case KEY_END: rl_end_of_line(1, 0); break;
+    case KEY_DC: rl_delete(1, 0); break;
+    case KEY_BACKSPACE: rl_key_value = 127; rl_key_ready = 1; rl_callback_read_char(); return;
+    case 27:   /* Escape closes the line */
+        rl_callback_handler_remove();
+        T->cmdline = 0;
+        return;
+    default:
+        if (ch < 0 || ch > 255) return;
+        rl_key_value = ch;
+        rl_key_ready = 1;
+        rl_callback_read_char();
+        return;
+    }
+    rl_redisplay_tui();
+}
+
+static void cycle_opponent(tui_t *t)
+{
+    static const char *const cyc[] = { "perfect", "imperfect:75", "giveback:1", "heuristic:1", "heuristic:3",
+                                       "heuristic:5", "heuristic:7", "human", NULL };
+    char cur[48];
+    opponent_text(&t->s.opp, cur, sizeof cur);
+    char *pct = strchr(cur, '%');
+    if (pct) *pct = 0;
+    int i = 0;
+    while (cyc[i] && strcmp(cyc[i], cur)) i++;
+    const char *next = cyc[i] && cyc[i + 1] ? cyc[i + 1] : cyc[0];
+    char line[64];
+    snprintf(line, sizeof line, "opponent %s", next);
+    tui_exec(t, line);
+}
+
+static void cycle_side(tui_t *t)
+{
+    session_t *s = &t->s;
+    const char *next = s->human[0] && !s->human[1] ? "second" : !s->human[0] && s->human[1] ? "both"
+                     : s->human[0] && s->human[1] ? "none" : "first";
+    char line[32];
+    snprintf(line, sizeof line, "side %s", next);
+    tui_exec(t, line);
+}
+
+static void start_pick(tui_t *t)
+{
+    pick_item_t *it = &t->items[t->pick];
+    char line[256];
+    if (it->spec[0]) snprintf(line, sizeof line, "new %s", it->spec);
+    else snprintf(line, sizeof line, "lesson %s", it->lesson);
+    out_t o = { 0 };
+    err_t err;
+    if (session_exec(&t->s, line, &o, &err)) tui_say(t, err.msg);
+    else {
+        t->screen = SCREEN_GAME;
+        t->nmsg = 0;
+        if (t->s.lesson) { out_clear(&o); session_lesson_say(&t->s, &o); }
+        else tui_say(t, "Your move: arrows and Enter, a column number, or click.  ? for help.");
+        if (t->s.lesson) tui_say_out(t, &o);
+    }
+    out_free(&o);
+}
+
+static void key_picker(tui_t *t, int ch)
+{
+    switch (ch) {
+    case KEY_UP: if (t->pick > 0) t->pick--; break;
+    case KEY_DOWN: if (t->pick + 1 < t->nitems) t->pick++; break;
+    case KEY_PPAGE: t->pick = t->pick > 10 ? t->pick - 10 : 0; break;
+    case KEY_NPAGE: t->pick = t->pick + 10 < t->nitems ? t->pick + 10 : t->nitems - 1; break;
+    case '\n': case '\r': case KEY_ENTER: case ' ': start_pick(t); break;
+    case 'o': cycle_opponent(t); break;
+    case 's': cycle_side(t); break;
+    case '?': t->show_help = 1; break;
+    case 'q': t->s.quit = 1; break;
+    case KEY_MOUSE: {
+        MEVENT e;
+        if (getmouse(&e) == OK && (e.bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON1_RELEASED))) {
+            int h = LINES - 5, first = t->pick >= h ? t->pick - h + 1 : 0, i = first + e.y - 2;
+            if (i >= 0 && i < t->nitems && e.y >= 2) { t->pick = i; start_pick(t); }
+        }
+        break;
+    }
+    }
+}
+
+static void key_game(tui_t *t, int ch)
+{
+    session_t *s = &t->s;
+    err_t err;
+    out_t o = { 0 };
+    int played = 0;
+    switch (ch) {
+    case KEY_LEFT: session_cursor_move(s, 0, -1); break;
+    case KEY_RIGHT: session_cursor_move(s, 0, 1); break;
+    case KEY_UP: session_cursor_move(s, -1, 0); break;
+    case KEY_DOWN: session_cursor_move(s, 1, 0); break;
+    case '\n': case '\r': case KEY_ENTER: case ' ': {
+        if (session_computer_to_move(s)) { tui_say(t, "wait: the computer is to move"); break; }
+        int r = session_click(s, s->cursor, &err);
+        if (r < 0) tui_say(t, err.msg);
+        played = r > 0;
+        break;
+    }
+    case KEY_MOUSE: {
+        MEVENT e;
+        if (getmouse(&e) != OK || !(e.bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON1_RELEASED))) break;
+        int r = e.y - t->board_y, c = (e.x - t->board_x) / t->cell_w;
+        if (e.x < t->board_x || c >= t->view.cols || r >= t->view.rows || (r < 0 && !(t->view.drop && r == -1))) break;
+        if (r < 0) r = 0;
+        s->cursor = r * t->view.cols + c;
+        if (session_computer_to_move(s)) { tui_say(t, "wait: the computer is to move"); break; }
+        int k = session_click(s, s->cursor, &err);
+        if (k < 0) tui_say(t, err.msg);
+        played = k > 0;
+        break;
+    }
+    case 'u': tui_exec(t, "undo"); break;
+    case 'r': tui_exec(t, "redo"); break;
+    case 'h': tui_exec(t, "hint"); break;
+    case 'a':
+        if (t->paused) { t->paused = 0; t->analysis_on = 1; }
+        else t->analysis_on = !t->analysis_on;
+        break;
+    case 'v': t->show_history = !t->show_history; break;
+    case 't': t->show_tags = !t->show_tags; break;
+    case 'o': cycle_opponent(t); break;
+    case 's': cycle_side(t); break;
+    case 'n':
+        if (s->lesson) tui_exec(t, "next");
+        else tui_exec(t, "new");
+        t->nmsg = 0;
+        if (s->lesson) { session_lesson_say(s, &o); tui_say_out(t, &o); }
+        break;
+    case 'b': if (s->lesson) { tui_exec(t, "back"); } break;
+    case 'g': picker_fill(t); t->screen = SCREEN_PICKER; break;
+    case ':': cmdline_open(t); break;
+    case '?': t->show_help = 1; break;
+    case 'q': s->quit = 1; break;
+    case 3:   /* Ctrl-C: stop the analysis, never quit */
+        worker_cancel(&t->w);
+        t->paused = 1;
+        s->hint_wanted = s->solve_wanted = 0;
+        tui_say(t, "analysis stopped; a resumes it");
+        break;
+    case 27: s->selected = -1; break;
+    default:
+        if (ch >= '0' && ch <= '9') {   /* a move typed in one key, if the game names moves so */
+            char txt[2] = { (char)ch, 0 };
+            move_t m;
+            if (session_computer_to_move(s)) { tui_say(t, "wait: the computer is to move"); break; }
+            if (s->v->ops->move_parse(s->v, session_pos(s), txt, &m, &err)) { tui_say(t, err.msg); break; }
+            if (session_play(s, m, &err)) tui_say(t, err.msg);
+            else played = 1;
+        }
+    }
+    if (played) {
+        t->paused = 0;
+        if (s->lesson) { session_lesson_judge(s, &o); tui_say_out(t, &o); }
+    }
+    out_free(&o);
+}
+
+static void tui_signal(int sig)
+{
+    tui_signalled = sig;
+}
+
+static void tui_end(void)
+{
+    if (!isendwin()) endwin();
+}
+
+/* The workbench: the picker (no game named), a game, or a command to start
+ * with ("lesson NAME"). */
+static int tui_run(cli_opts_t *o, const char *first)
+{
+    if (!isatty(0) || !isatty(1)) {
+        fprintf(stderr, "gsw: not a terminal: the workbench needs one. For scripts use `gsw shell` "
+                        "(reads commands from a pipe) or the CLI verbs (gsw help)\n");
+        return GSW_EINPUT;
+    }
+    static tui_t t;
+    err_t err;
+    memset(&t, 0, sizeof t);
+    T = &t;
+    int picker = o->npos == 0 && !first;
+    if (cli_session_open(o, &t.s, "connect4", &err)) { fprintf(stderr, "gsw: %s\n", err.msg); return err.code; }
+    if (!o->opponent && !o->side) { t.s.human[0] = 1; t.s.human[1] = 0; }   /* default: you first, perfect opponent */
+    char db[1024] = "";
+    if (!o->no_cache) {
+        if (o->db) snprintf(db, sizeof db, "%s", o->db);
+        else if (cache_default_path(db, sizeof db, &err)) db[0] = 0;
+    }
+    if (worker_start(&t.w, db, o->hash_mb, o->threads, &err)) {
+        fprintf(stderr, "gsw: %s\n", err.msg);
+        cli_session_close(&t.s, &err);
+        return GSW_EFAIL;
+    }
+    setlocale(LC_ALL, "");
+    t.unicode = !o->ascii && !strcmp(nl_langinfo(CODESET), "UTF-8");
+    t.cell_w = 2;
+    t.analysis_on = 1;
+    atexit(tui_end);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = tui_signal;
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+    initscr();
+    raw();   /* Ctrl-C arrives as a key: it stops work, it does not quit */
+    noecho();
+    keypad(stdscr, TRUE);
+    timeout(100);
+    mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON1_RELEASED, NULL);
+    mouseinterval(0);
+    t.colour = !o->mono && has_colors() && !getenv("NO_COLOR");
+    if (t.colour) {
+        start_color();
+        use_default_colors();
+        init_pair(PAIR_P0, COLOR_RED, -1);
+        init_pair(PAIR_P1, COLOR_YELLOW, -1);
+        init_pair(PAIR_NEUTRAL, COLOR_CYAN, -1);
+        init_pair(PAIR_WIN, COLOR_GREEN, -1);
+        init_pair(PAIR_DRAW, COLOR_YELLOW, -1);
+        init_pair(PAIR_LOSS, COLOR_RED, -1);
+        init_pair(PAIR_DARK, -1, COLOR_BLUE);
+        init_pair(PAIR_TITLE, COLOR_BLACK, COLOR_WHITE);
+        init_pair(PAIR_TAG, COLOR_MAGENTA, -1);
+    }
+    /* readline on the bottom line, fed key by key */
+    rl_catch_signals = 0;
+    rl_catch_sigwinch = 0;
+    rl_change_environment = 0;
+    rl_prep_term_function = NULL;
+    rl_deprep_term_function = NULL;
+    rl_getc_function = rl_getc_tui;
+    rl_input_available_hook = rl_avail_tui;
+    rl_redisplay_function = rl_redisplay_tui;
+    rl_completion_display_matches_hook = rl_matches_tui;
+    complete_install(&t.s);
+    complete_history_load();
+    picker_fill(&t);
+    t.screen = picker ? SCREEN_PICKER : SCREEN_GAME;
+    if (!picker) tui_say(&t, "Your move: arrows and Enter, a column number, or click.  ? for help.");
+    if (first) {
+        t.nmsg = 0;
+        tui_exec(&t, first);
+    }
+    out_t out = { 0 };
+    while (!t.s.quit && !tui_signalled) {
+        if (t.screen == SCREEN_GAME) {
+            tui_merge(&t);
+            if (session_poll(&t.s, &out)) tui_say_out(&t, &out);
+            tui_schedule(&t);
+            move_t m = session_computer_move(&t.s);
+            if (m != MOVE_NONE) {
+                char mt[32], line[64];
+                t.s.v->ops->move_format(t.s.v, session_pos(&t.s), m, mt, sizeof mt);
+                if (!session_play(&t.s, m, &err)) {
+                    snprintf(line, sizeof line, "gsw plays %s", mt);
+                    tui_say(&t, line);
+                }
+            }
+        }
+        if (!t.cmdline) tui_draw(&t);
+        int ch = getch();
+        if (ch == ERR) continue;
+        if (ch == KEY_RESIZE) { clear(); continue; }
+        if (t.show_help) { t.show_help = 0; continue; }
+        if (t.cmdline) { cmdline_key(&t, ch); if (t.s.lesson || t.screen == SCREEN_GAME) t.screen = SCREEN_GAME; continue; }
+        if (t.screen == SCREEN_PICKER) key_picker(&t, ch);
+        else key_game(&t, ch);
+    }
+    if (t.cmdline) rl_callback_handler_remove();
+    endwin();
+    complete_history_save();
+    worker_stop(&t.w);
+    out_free(&out);
+    int rc = cli_session_close(&t.s, &err);
+    if (rc) fprintf(stderr, "gsw: %s\n", err.msg);
+    return rc;
+}
+
+int cli_play(cli_opts_t *o)
+{
+    return tui_run(o, NULL);
+}
+
+int cli_lesson(cli_opts_t *o)
+{
+    if (o->npos == 0) {
+        static char names[64][64], titles[64][128];
+        int n = lesson_list(names, titles, 64);
+        if (!n) printf("no lessons in %s\n", lesson_dir());
+        for (int i = 0; i < n; i++) printf("%-20s %s\n", names[i], titles[i]);
+        if (n) printf("\nOpen one with: gsw lesson NAME (or from gsw's game picker)\n");
+        return GSW_OK;
+    }
+    char path[1024];
+    err_t err;
+    lesson_t *l;
+    if (o->npos > 1) { fprintf(stderr, "gsw: usage: %s\n", cli_find("lesson")->usage); return GSW_EINPUT; }
+    if (lesson_find(o->pos[0], path, sizeof path, &err) || lesson_load(path, &l, &err)) {
+        fprintf(stderr, "gsw: %s\n", err.msg);
+        return err.code;
+    }
+    lesson_free(l);
+    static char line[1100];
+    snprintf(line, sizeof line, "lesson %s", path);
+    o->npos = 0;
+    return tui_run(o, line);
+}
