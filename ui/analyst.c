@@ -37,11 +37,19 @@ void analyst_list(const gv_t *v, const void *pos, analysis_t *an)
     an->proven = an->n == 0;
 }
 
+/* Is every move's value exact? */
+static void analysis_settle(analysis_t *an)
+{
+    int all = 1;
+    for (int k = 0; k < an->n; k++) all &= an->mv[k].state == MV_PROVEN && an->mv[k].lo == an->mv[k].hi;
+    an->proven = all;
+}
+
 int analyst_heuristic(analyst_t *a, const void *pos, analysis_t *an, double budget_ms, err_t *err)
 {
     const gv_t *v = a->solver.v;
     const game_ops_t *O = v->ops;
-    if (!O->evaluate || an->n == 0) { an->heuristic_done = 1; return GSW_OK; }
+    if (an->n == 0) { an->heuristic_done = an->proven = 1; return GSW_OK; }
     GSW_POSBUF child[GSW_MAX_POS];
     for (int i = 0; i < an->n; i++) {
         move_value_t *mv = &an->mv[i];
@@ -53,6 +61,7 @@ int analyst_heuristic(analyst_t *a, const void *pos, analysis_t *an, double budg
             mv->lo = mv->hi = val_up(tv);
             continue;
         }
+        if (!O->evaluate) continue;
         ab_options_t o = { .threads = 1, .depth_limit = 24, .time_limit_ms = budget_ms / an->n,
                            .stop = a->solver.ab.stop };
         ab_result_t r;
@@ -63,6 +72,7 @@ int analyst_heuristic(analyst_t *a, const void *pos, analysis_t *an, double budg
         if (a->solver.ab.stop && *a->solver.ab.stop) return GSW_OK;
     }
     an->heuristic_done = 1;
+    analysis_settle(an);
     return GSW_OK;
 }
 
@@ -90,9 +100,7 @@ int analyst_prove(analyst_t *a, const void *pos, analysis_t *an, int i, err_t *e
     mv->lo = lo;
     mv->hi = hi;
     mv->from_cache = ans.from_cache;
-    int all = 1;
-    for (int k = 0; k < an->n; k++) all &= an->mv[k].state == MV_PROVEN && an->mv[k].lo == an->mv[k].hi;
-    an->proven = all;
+    analysis_settle(an);
     return ans.r.aborted ? 1 : 0;
 }
 

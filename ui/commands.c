@@ -319,6 +319,7 @@ static int cmd_analyze(session_t *s, char *args, out_t *out, err_t *err)
         if (r < 0) return err->code;
         show_analysis(s, out);
         if (r == 0) out_printf(out, "stopped before the proof was complete\n");
+        if (s->lesson && s->ply == 0) session_lesson_check(s, out);
         return GSW_OK;
     }
     session_analysis_open(s, s->ply);

@@ -283,7 +283,7 @@ int session_value_text(const session_t *s, int ply, const move_value_t *mv, char
             }
             if (g.outcome == OUTCOME_DRAW) snprintf(buf, n, "draw");
             else snprintf(buf, n, "%s %d", outcome_name(g.outcome), g.plies);
-            if (has) snprintf(buf + strlen(buf), n - strlen(buf), " (%+d)", score);
+            if (has && g.outcome != OUTCOME_DRAW) snprintf(buf + strlen(buf), n - strlen(buf), " (%+d)", score);
             return outcome_class(lo);
         }
         if (lo > VAL_DRAW) { snprintf(buf, n, "win"); return 3; }
@@ -515,7 +515,22 @@ void session_lesson_judge(session_t *s, out_t *out)
     outcome_t best = OUTCOME_UNKNOWN;
     for (int i = 0; i < st->nvalues; i++)
         if (st->values[i].outcome > best) best = st->values[i].outcome;
-    if (lv && best != OUTCOME_UNKNOWN) {
+    if (s->an[0] && s->an[0]->proven) {   /* proven here: the solver (published values are checked against it) */
+        analysis_t *an = s->an[0];
+        int b = 0, g = -1;
+        for (int i = 0; i < an->n; i++) {
+            if (an->mv[i].lo > an->mv[b].lo) b = i;
+            if (an->mv[i].move == s->moves[0]) g = i;
+        }
+        if (g >= 0) {
+            char tg[48], tb[48];
+            int cg = session_value_text(s, 0, &an->mv[g], tg, sizeof tg);
+            session_value_text(s, 0, &an->mv[b], tb, sizeof tb);
+            if (cg == outcome_class(an->mv[b].lo)) out_printf(out, "%s keeps the value: %s (solver).\n", played, tg);
+            else out_printf(out, "%s gives the value away: %s, where %s gives %s (solver).\n", played, tg,
+                            an->mv[b].text, tb);
+        }
+    } else if (lv && best != OUTCOME_UNKNOWN) {   /* not proven here yet: the published values */
         if (lv->outcome == best) out_printf(out, "%s keeps the value: %s.\n", played, outcome_name(lv->outcome));
         else out_printf(out, "%s gives the value away: it %s, where the best move %ss.\n", played,
                         lv->outcome == OUTCOME_DRAW ? "only draws" : "loses", outcome_name(best));
@@ -525,6 +540,6 @@ void session_lesson_judge(session_t *s, out_t *out)
     if (expected && st->right) out_printf(out, "%s\n", st->right);
     if (st->nexpect && !expected) {
         out_printf(out, "The lesson's move: %s.", st->expect[0]);
-        out_printf(out, " Press u to take yours back and try again, or n for the next step.\n");
+        out_printf(out, " Take yours back (u, or undo) and try again, or go on (n, or next).\n");
     }
 }

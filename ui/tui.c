@@ -316,6 +316,14 @@ static void draw_lesson(tui_t *t, int y, int x, int w, int h)
             while (*p == ' ' || *p == '\n') p++;
         }
     }
+    if (row < y + h - 1 && s->ply == 0 && st->nvalues) {   /* the published values, checked */
+        out_t o = { 0 };
+        int bad = session_lesson_check(s, &o);
+        if (bad) attron(A_BOLD);
+        if (o.buf) put_clipped(row++, x, w, strtok(o.buf, "\n"));
+        if (bad) attroff(A_BOLD);
+        out_free(&o);
+    }
     attron(A_DIM);
     if (row < y + h)
         put_clipped(row, x, w, s->lesson_tried || !st->nexpect ? "n: next step  b: back  u: take back"

@@ -1,0 +1,389 @@
+/* The workbench's model without a terminal: moves, undo/redo, clicks and the
+ * cursor on the board view, opponents, the analysis and the value history,
+ * hints, commands, saving and loading, the record, and lessons. Small boards
+ * (4x4 and 5x4 Connect Four) keep every solve quick. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "ui/session.h"
+
+void session_sync_close(session_t *s);
+
+static char dir[256];
+
+static int setup(void **st)
+{
+    (void)st;
+    snprintf(dir, sizeof dir, "/tmp/gsw-session-XXXXXX");
+    return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **st)
+{
+    (void)st;
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+static void open_sync(session_t *s, const char *spec, const char *pos)
+{
+    err_t err;
+    assert_int_equal(session_init(s, spec, pos, &err), GSW_OK);
+    s->sync = 1;
+}
+
+static void close_sync(session_t *s)
+{
+    session_sync_close(s);
+    if (s->cache) { err_t err; assert_int_equal(cache_close(s->cache, &err), GSW_OK); s->cache = NULL; }
+    session_free(s);
+}
+
+/* Run a command; returns its status, the text in *text (static). */
+static int run(session_t *s, const char *line, const char **text)
+{
+    static out_t out;
+    static err_t err;
+    out_clear(&out);
+    int rc = session_exec(s, line, &out, &err);
+    if (text) *text = rc ? err.msg : out.buf ? out.buf : "";
+    return rc;
+}
+
+static void test_moves_undo_redo(void **st)
+{
+    (void)st;
+    session_t s;
+    open_sync(&s, "connect4:4x4", "");
+    const char *t;
+    assert_int_equal(run(&s, "move 2", &t), GSW_OK);
+    assert_int_equal(run(&s, "3", &t), GSW_OK);   /* a bare move */
+    assert_int_equal(s.ply, 2);
+    assert_int_equal(run(&s, "undo", &t), GSW_OK);
+    assert_int_equal(s.ply, 1);
+    assert_int_equal(s.top, 2);
+    assert_int_equal(run(&s, "redo", &t), GSW_OK);
+    assert_int_equal(s.ply, 2);
+    assert_int_equal(run(&s, "redo", &t), GSW_EINPUT);
+    assert_non_null(strstr(t, "nothing to redo"));
+    assert_int_equal(run(&s, "undo 2", &t), GSW_OK);
+    assert_int_equal(s.ply, 0);
+    assert_int_equal(run(&s, "undo", &t), GSW_EINPUT);
+    /* a different move after undo drops the redo line */
+    assert_int_equal(run(&s, "redo", &t), GSW_OK);
+    assert_int_equal(run(&s, "4", &t), GSW_OK);
+    assert_int_equal(s.top, 2);
+    assert_int_equal(run(&s, "redo", &t), GSW_EINPUT);
+    /* bad input names the problem */
+    assert_int_equal(run(&s, "move 9", &t), GSW_EINPUT);
+    assert_non_null(strstr(t, "out of range"));
+    assert_int_equal(run(&s, "frobnicate", &t), GSW_EINPUT);
+    assert_non_null(strstr(t, "frobnicate"));
+    assert_int_equal(run(&s, "opponent wizard", &t), GSW_EINPUT);
+    assert_non_null(strstr(t, "wizard"));
+    assert_int_equal(run(&s, "new nosuchgame", &t), GSW_EINPUT);
+    assert_int_equal(run(&s, "new connect4:4x4 55", &t), GSW_EINPUT);
+    assert_int_equal(s.ply, 2);   /* a failed new keeps the game */
+    close_sync(&s);
+}
+
+static void test_full_column_and_game_over(void **st)
+{
+    (void)st;
+    session_t s;
+    open_sync(&s, "connect4:4x4", "1111");
+    const char *t;
+    assert_int_equal(run(&s, "1", &t), GSW_EINPUT);
+    assert_non_null(strstr(t, "full"));
+    assert_int_equal(run(&s, "new connect4:4x4 1212121", &t), GSW_OK);
+    assert_non_null(strstr(t, "wins"));
+    assert_int_equal(run(&s, "2", &t), GSW_EINPUT);
+    assert_non_null(strstr(t, "over"));
+    assert_int_equal(run(&s, "hint", &t), GSW_EINPUT);
+    close_sync(&s);
+}
+
+static void test_clicks_and_cursor(void **st)
+{
+    (void)st;
+    session_t s;
+    open_sync(&s, "connect4:5x4", "");
+    err_t err;
+    board_view_t *v = calloc(1, sizeof *v);
+    s.v->ops->view(s.v, session_pos(&s), v);
+    assert_int_equal(v->rows, 4);
+    assert_int_equal(v->cols, 5);
+    assert_true(v->drop);
+    /* the cursor walks the board and stops at its edges */
+    s.cursor = 0;
+    session_cursor_move(&s, 0, -1);
+    assert_int_equal(s.cursor, 0);
+    session_cursor_move(&s, 0, 1);
+    session_cursor_move(&s, 0, 1);
+    assert_int_equal(s.cursor, 2);
+    session_cursor_move(&s, 1, 0);
+    assert_int_equal(s.cursor, 7);
+    /* a click anywhere in a column drops there */
+    assert_int_equal(session_click(&s, 2, &err), 1);
+    assert_int_equal(s.moves[0], 2);
+    assert_int_equal(session_click(&s, 5 * 3 + 2, &err), 1);   /* the bottom row of column 3 */
+    s.v->ops->view(s.v, session_pos(&s), v);
+    assert_int_equal(v->cell[3 * 5 + 2].kind, VIEW_PIECE);
+    assert_int_equal(v->cell[3 * 5 + 2].owner, 0);
+    assert_int_equal(v->cell[2 * 5 + 2].owner, 1);
+    assert_int_equal(v->cell[1 * 5 + 2].kind, VIEW_EMPTY);
+    assert_int_equal(session_click(&s, 99, &err), 0);   /* off the board: nothing */
+    free(v);
+    close_sync(&s);
+}
+
+static void test_opponent_parse(void **st)
+{
+    (void)st;
+    opponent_t o;
+    err_t err;
+    char t[48];
+    assert_int_equal(opponent_parse("heuristic:4", &o, &err), GSW_OK);
+    assert_int_equal(o.kind, OPP_HEURISTIC);
+    assert_int_equal(o.level, 4);
+    assert_int_equal(opponent_parse("imperfect:70%", &o, &err), GSW_OK);
+    assert_int_equal(o.percent, 70);
+    opponent_text(&o, t, sizeof t);
+    assert_string_equal(t, "imperfect:70%");
+    assert_int_equal(opponent_parse("giveback:2", &o, &err), GSW_OK);
+    assert_int_equal(o.givebacks, 2);
+    assert_int_equal(opponent_parse("heuristic:0", &o, &err), GSW_EINPUT);
+    assert_int_equal(opponent_parse("heuristic:x", &o, &err), GSW_EINPUT);
+    assert_int_equal(opponent_parse("imperfect:101", &o, &err), GSW_EINPUT);
+    assert_int_equal(opponent_parse("perfect:3", &o, &err), GSW_EINPUT);
+}
+
+/* The empty 4x4 board is a draw in 16 (FACTS.md): every proven analysis
+ * must say so, and the perfect opponent never lets it slip. */
+static void test_analysis_and_perfect_play(void **st)
+{
+    (void)st;
+    session_t s;
+    open_sync(&s, "connect4:4x4", "");
+    const char *t;
+    assert_int_equal(run(&s, "analyze", &t), GSW_OK);
+    analysis_t *an = session_analysis(&s, 0);
+    assert_non_null(an);
+    assert_true(an->proven);
+    assert_int_equal(an->n, 4);
+    val_t best = -VAL_INF;
+    for (int i = 0; i < an->n; i++) if (an->mv[i].lo > best) best = an->mv[i].lo;
+    assert_int_equal(best, VAL_DRAW);
+    assert_int_equal(run(&s, "solve", &t), GSW_OK);
+    assert_non_null(strstr(t, "draw"));
+    /* computer against computer, both perfect: a draw with a full board */
+    assert_int_equal(run(&s, "side none", &t), GSW_OK);
+    assert_int_equal(run(&s, "show", &t), GSW_OK);
+    assert_int_equal(s.ply, 16);
+    assert_non_null(strstr(t, "a draw"));
+    /* the value history: nobody threw anything away */
+    for (int i = 0; i < 16; i++) {
+        char got[48], bst[48];
+        int cg, cb;
+        assert_true(session_history_entry(&s, i, got, sizeof got, bst, sizeof bst, &cg, &cb));
+        assert_int_equal(cg, cb);
+    }
+    close_sync(&s);
+}
+
+/* 6x4 is a second-player win (FACTS.md). A first player who starts in a
+ * corner is shown losing; a perfect second player wins. */
+static void test_history_shows_a_thrown_game(void **st)
+{
+    (void)st;
+    session_t s;
+    open_sync(&s, "connect4:5x4", "");
+    const char *t;
+    /* 5x4 is a draw; a perfect reply to a corner start, then a blunder */
+    assert_int_equal(run(&s, "1", &t), GSW_OK);
+    assert_int_equal(run(&s, "history", &t), GSW_OK);
+    analysis_t *an = session_analysis(&s, 0);
+    assert_non_null(an);
+    assert_true(an->proven);
+    char got[48], best[48];
+    int cg, cb;
+    assert_true(session_history_entry(&s, 0, got, sizeof got, best, sizeof best, &cg, &cb));
+    assert_string_equal(best, "draw");
+    assert_int_equal(cb, 2);
+    assert_int_equal(cg, 1);   /* a corner start loses on 5x4 */
+    assert_non_null(strstr(t, "threw away a draw"));
+    close_sync(&s);
+}
+
+static void test_opponents_play(void **st)
+{
+    (void)st;
+    session_t s;
+    const char *t;
+    /* the perfect opponent takes the fastest win */
+    open_sync(&s, "connect4:4x4", "");
+    assert_int_equal(run(&s, "opponent perfect", &t), GSW_OK);
+    assert_int_equal(s.human[0], 1);
+    assert_int_equal(s.human[1], 0);
+    assert_int_equal(run(&s, "1", &t), GSW_OK);
+    assert_non_null(strstr(t, "gsw plays"));
+    assert_int_equal(s.ply, 2);
+    /* undo goes back to the person's turn */
+    assert_int_equal(run(&s, "undo", &t), GSW_OK);
+    assert_int_equal(s.ply, 0);
+    /* a giveback opponent throws the game once when it can */
+    assert_int_equal(run(&s, "new connect4:5x4", &t), GSW_OK);
+    assert_int_equal(run(&s, "opponent giveback:1", &t), GSW_OK);
+    assert_int_equal(run(&s, "side second", &t), GSW_OK);
+    assert_int_equal(s.ply, 1);   /* the computer opened */
+    analysis_t *an = session_analysis(&s, 0);
+    assert_non_null(an);
+    val_t played = 0;
+    for (int i = 0; i < an->n; i++) if (an->mv[i].move == s.moves[0]) played = an->mv[i].lo;
+    assert_true(played < VAL_DRAW);   /* it gave the draw away */
+    assert_int_equal(s.opp.givebacks, 0);
+    /* a heuristic opponent plays a legal move */
+    assert_int_equal(run(&s, "new connect4:5x4", &t), GSW_OK);
+    assert_int_equal(run(&s, "side first", &t), GSW_OK);
+    assert_int_equal(run(&s, "opponent heuristic:2", &t), GSW_OK);
+    assert_int_equal(run(&s, "3", &t), GSW_OK);
+    assert_int_equal(s.ply, 2);
+    /* hint in a lost position: the slowest loss */
+    assert_int_equal(run(&s, "new connect4:4x4 1212", &t), GSW_OK);
+    assert_int_equal(run(&s, "opponent human", &t), GSW_OK);
+    assert_int_equal(run(&s, "hint", &t), GSW_OK);
+    assert_non_null(strstr(t, "hint: "));
+    close_sync(&s);
+}
+
+static void test_save_load_export(void **st)
+{
+    (void)st;
+    session_t s;
+    const char *t;
+    open_sync(&s, "connect4:5x4", "");
+    char path[400];
+    snprintf(path, sizeof path, "%s/cache.sqlite", dir);
+    err_t err;
+    assert_int_equal(cache_open(path, &s.cache, &err), GSW_OK);
+    assert_int_equal(run(&s, "3", &t), GSW_OK);
+    assert_int_equal(run(&s, "3", &t), GSW_OK);
+    assert_int_equal(run(&s, "2", &t), GSW_OK);
+    assert_int_equal(run(&s, "save mine", &t), GSW_OK);
+    assert_int_equal(run(&s, "new connect4:4x4", &t), GSW_OK);
+    assert_int_equal(run(&s, "load mine", &t), GSW_OK);
+    assert_int_equal(s.top, 3);
+    char spec[96];
+    game_spec(s.v, spec, sizeof spec);
+    assert_string_equal(spec, "connect4:5x4");
+    assert_int_equal(run(&s, "load", &t), GSW_OK);
+    assert_non_null(strstr(t, "mine"));
+    assert_int_equal(run(&s, "load nosuch", &t), GSW_EINPUT);
+    assert_int_equal(run(&s, "export", &t), GSW_OK);
+    assert_non_null(strstr(t, "[Game \"connect4:5x4\"]"));
+    assert_non_null(strstr(t, "[Position \"332\"]"));
+    assert_non_null(strstr(t, "1. 3 3 2. 2"));
+    snprintf(path, sizeof path, "export %s/game.txt", dir);
+    assert_int_equal(run(&s, path, &t), GSW_OK);
+    assert_int_equal(run(&s, "export /nonexistent-dir/x.txt", &t), GSW_EINPUT);
+    close_sync(&s);
+}
+
+static void write_file(const char *name, const char *text, char *path, size_t n)
+{
+    snprintf(path, n, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static void test_lessons(void **st)
+{
+    (void)st;
+    char path[400];
+    lesson_t *l;
+    err_t err;
+    write_file("bad1.lesson", "title: x\ngame: connect4:4x4\nstep: a\nposition: 55\n", path, sizeof path);
+    assert_int_equal(lesson_load(path, &l, &err), GSW_EINPUT);
+    assert_non_null(strstr(err.msg, "bad1.lesson:3"));
+    write_file("bad2.lesson", "game: connect4:4x4\nstep: a\nexpect: 9\n", path, sizeof path);
+    assert_int_equal(lesson_load(path, &l, &err), GSW_EINPUT);
+    assert_non_null(strstr(err.msg, "out of range"));
+    write_file("bad3.lesson", "game: connect4:4x4\nstep: a\nvalues: 1=Q\n", path, sizeof path);
+    assert_int_equal(lesson_load(path, &l, &err), GSW_EINPUT);
+    assert_non_null(strstr(err.msg, "1=Q"));
+    write_file("bad4.lesson", "step: a\n", path, sizeof path);
+    assert_int_equal(lesson_load(path, &l, &err), GSW_EINPUT);
+    /* a good lesson, with one published value deliberately wrong */
+    write_file("small.lesson",
+               "title: Small\ngame: connect4:5x4\n"
+               "step: Start\nposition: startpos\nsay: Play the centre.\nvalues: 3=D 1=L20 2=W9\nexpect: 3\n"
+               "right: Yes.\nstep: End\nsay: Done.\n",
+               path, sizeof path);
+    assert_int_equal(lesson_load(path, &l, &err), GSW_OK);
+    assert_int_equal(l->nsteps, 2);
+    assert_non_null(lesson_value(&l->steps[0], "1"));
+    assert_int_equal(lesson_value(&l->steps[0], "1")->plies, 20);
+    session_t s;
+    open_sync(&s, "connect4:4x4", "");
+    assert_int_equal(session_lesson_start(&s, l, &err), GSW_OK);
+    const char *t;
+    assert_int_equal(run(&s, "analyze", &t), GSW_OK);
+    assert_non_null(strstr(t, "DISAGREES: 2"));   /* 2 is a draw, not a win */
+    assert_null(strstr(t, "DISAGREES: 1"));
+    assert_int_equal(run(&s, "1", &t), GSW_OK);
+    assert_non_null(strstr(t, "gives the value away"));
+    assert_int_equal(run(&s, "undo", &t), GSW_OK);
+    assert_int_equal(run(&s, "3", &t), GSW_OK);
+    assert_non_null(strstr(t, "keeps the value"));
+    assert_non_null(strstr(t, "Yes."));
+    assert_int_equal(run(&s, "next", &t), GSW_OK);
+    assert_non_null(strstr(t, "Done."));
+    assert_int_equal(run(&s, "next", &t), GSW_OK);
+    assert_non_null(strstr(t, "Lesson complete"));
+    assert_null(s.lesson);
+    close_sync(&s);
+}
+
+/* The lessons shipped in lessons/ all load. */
+static void test_shipped_lessons_load(void **st)
+{
+    (void)st;
+    static char names[64][64], titles[64][128];
+    int n = lesson_list(names, titles, 64);
+    assert_true(n >= 1);
+    for (int i = 0; i < n; i++) {
+        char path[1200];
+        lesson_t *l;
+        err_t err;
+        assert_int_equal(lesson_find(names[i], path, sizeof path, &err), GSW_OK);
+        if (lesson_load(path, &l, &err)) fail_msg("%s", err.msg);
+        lesson_free(l);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_moves_undo_redo),
+        cmocka_unit_test(test_full_column_and_game_over),
+        cmocka_unit_test(test_clicks_and_cursor),
+        cmocka_unit_test(test_opponent_parse),
+        cmocka_unit_test(test_analysis_and_perfect_play),
+        cmocka_unit_test(test_history_shows_a_thrown_game),
+        cmocka_unit_test(test_opponents_play),
+        cmocka_unit_test(test_save_load_export),
+        cmocka_unit_test(test_lessons),
+        cmocka_unit_test(test_shipped_lessons_load),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
