@@ -251,8 +251,8 @@ static void test_opponents_play(void **st)
     assert_true(played < VAL_DRAW);   /* it gave the draw away */
     assert_int_equal(s.opp.givebacks, 0);
     /* a heuristic opponent plays a legal move */
-    assert_int_equal(run(&s, "new connect4:5x4", &t), GSW_OK);
     assert_int_equal(run(&s, "side first", &t), GSW_OK);
+    assert_int_equal(run(&s, "new connect4:5x4", &t), GSW_OK);
     assert_int_equal(run(&s, "opponent heuristic:2", &t), GSW_OK);
     assert_int_equal(run(&s, "3", &t), GSW_OK);
     assert_int_equal(s.ply, 2);
