@@ -243,7 +243,7 @@ static int cmd_new(session_t *s, char *args, out_t *out, err_t *err)
     lesson_free(s->lesson);
     s->lesson = NULL;
     if (session_new(s, game, pos, err)) return err->code;
-    session_show(s, out);
+    if (s->sync) session_show(s, out);
     return GSW_OK;
 }
 
@@ -440,7 +440,7 @@ static int cmd_load(session_t *s, char *args, out_t *out, err_t *err)
         if (session_play_text(s, tok, &e)) return err_set(err, GSW_EINPUT, "saved game \"%s\": %s", name, e.msg);
     }
     out_printf(out, "loaded \"%s\"\n", name);
-    session_show(s, out);
+    if (s->sync) session_show(s, out);
     return GSW_OK;
 }
 
@@ -474,7 +474,7 @@ static int cmd_lesson(session_t *s, char *args, out_t *out, err_t *err)
     lesson_t *l;
     if (lesson_find(name, path, sizeof path, err) || lesson_load(path, &l, err)) return err->code;
     if (session_lesson_start(s, l, err)) return err->code;
-    session_show(s, out);
+    if (s->sync) session_show(s, out);
     session_lesson_say(s, out);
     return GSW_OK;
 }
@@ -484,13 +484,14 @@ static int cmd_next(session_t *s, char *args, out_t *out, err_t *err)
     (void)args;
     if (!s->lesson) return err_set(err, GSW_EINPUT, "no lesson in progress (lesson NAME)");
     if (s->lesson_step + 1 >= s->lesson->nsteps) {
-        out_printf(out, "Lesson complete: \"%s\".\n", s->lesson->title);
+        out_printf(out, "Lesson complete: \"%s\". The board is yours to explore (both sides).\n", s->lesson->title);
         lesson_free(s->lesson);
         s->lesson = NULL;
+        s->human[0] = s->human[1] = 1;
         return GSW_OK;
     }
     if (session_lesson_goto(s, s->lesson_step + 1, err)) return err->code;
-    session_show(s, out);
+    if (s->sync) session_show(s, out);
     session_lesson_say(s, out);
     return GSW_OK;
 }
@@ -500,7 +501,7 @@ static int cmd_back(session_t *s, char *args, out_t *out, err_t *err)
     (void)args;
     if (!s->lesson) return err_set(err, GSW_EINPUT, "no lesson in progress (lesson NAME)");
     if (session_lesson_goto(s, s->lesson_step > 0 ? s->lesson_step - 1 : 0, err)) return err->code;
-    session_show(s, out);
+    if (s->sync) session_show(s, out);
     session_lesson_say(s, out);
     return GSW_OK;
 }

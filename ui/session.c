@@ -175,6 +175,8 @@ int session_redo(session_t *s)
 {
     if (s->ply >= s->top) return 0;
     s->ply++;
+    /* against a computer, on to the person's next turn (the computer's moves are redone too) */
+    while (s->ply < s->top && s->opp.kind != OPP_HUMAN && !s->lesson && !s->human[session_turn(s)]) s->ply++;
     s->selected = -1;
     return 1;
 }

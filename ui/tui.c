@@ -752,12 +752,19 @@ static void key_game(tui_t *t, int ch)
     case 'o': cycle_opponent(t); break;
     case 's': cycle_side(t); break;
     case 'n':
+        t->nmsg = 0;
         if (s->lesson) tui_exec(t, "next");
         else tui_exec(t, "new");
-        t->nmsg = 0;
         if (s->lesson) { session_lesson_say(s, &o); tui_say_out(t, &o); }
         break;
-    case 'b': if (s->lesson) { tui_exec(t, "back"); } break;
+    case 'b':
+        if (s->lesson) {
+            t->nmsg = 0;
+            tui_exec(t, "back");
+            session_lesson_say(s, &o);
+            tui_say_out(t, &o);
+        }
+        break;
     case 'g': picker_fill(t); t->screen = SCREEN_PICKER; break;
     case ':': cmdline_open(t); break;
     case '?': t->show_help = 1; break;
@@ -779,7 +786,8 @@ static void key_game(tui_t *t, int ch)
             else played = 1;
         }
     }
-    if (played) {
+    if (played) {   /* a new turn: the old messages are stale */
+        t->nmsg = 0;
         t->paused = 0;
         if (s->lesson) { session_lesson_judge(s, &o); tui_say_out(t, &o); }
     }

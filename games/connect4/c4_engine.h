@@ -377,7 +377,8 @@ static void C4(view)(const gv_t *v, const void *pos, board_view_t *out)
             cell->kind = VIEW_PIECE;
             cell->owner = (mine & bit) ? 0 : 1;
             cell->ascii = cell->owner ? 'O' : 'X';
-            snprintf(cell->glyph, sizeof cell->glyph, "\u25CF");   /* a disc */
+            /* discs told apart by shape too, for monochrome screens */
+            snprintf(cell->glyph, sizeof cell->glyph, "%s", cell->owner ? "\u25CB" : "\u25CF");
         }
     }
     for (int r = 0; r < h; r++) out->row_label[r][0] = 0;

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# gsw shell driven from a file of commands gives the expected transcript
+# (tests/data/ui/shell.out; the record's Date line varies and is dropped),
+# reports a bad command on stderr with its line number, and exits 2.
+set -u
+gsw=${GSW_BIN:?}
+data=${GSW_TEST_DATA:?}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+"$gsw" shell connect4:4x4 --no-cache <"$data/ui/shell.in" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+fail=0
+[ "$rc" -eq 2 ] || { echo "FAIL: exit $rc, expected 2 (a bad command in the script)"; fail=1; }
+grep -v '^\[Date ' "$tmp/out" >"$tmp/out2"
+if ! diff -u "$data/ui/shell.out" "$tmp/out2"; then echo "FAIL: transcript differs"; fail=1; fi
+grep -q '^gsw: line 11: column 9 is out of range 1-4$' "$tmp/err" || { echo "FAIL: stderr: $(cat "$tmp/err")"; fail=1; }
+[ "$(wc -l <"$tmp/err")" -eq 1 ] || { echo "FAIL: stderr is not one line"; fail=1; }
+# no prompt is echoed when stdin is not a terminal
+grep -q 'gsw>' "$tmp/out" && { echo "FAIL: a prompt was echoed"; fail=1; }
+# gsw with no terminal says how to script it
+"$gsw" </dev/null >"$tmp/o" 2>"$tmp/e"
+rc=$?
+[ "$rc" -eq 2 ] && grep -q 'gsw shell' "$tmp/e" || { echo "FAIL: gsw without a tty: exit $rc, $(cat "$tmp/e")"; fail=1; }
+"$gsw" play connect4 </dev/null >"$tmp/o" 2>"$tmp/e"
+[ $? -eq 2 ] && grep -q 'gsw shell' "$tmp/e" || { echo "FAIL: gsw play without a tty"; fail=1; }
+# lessons are listed
+"$gsw" lesson >"$tmp/o" 2>&1 && grep -q 'connect4-centre' "$tmp/o" || { echo "FAIL: gsw lesson: $(cat "$tmp/o")"; fail=1; }
+"$gsw" lesson nosuch </dev/null >"$tmp/o" 2>"$tmp/e"
+[ $? -eq 2 ] && grep -q 'nosuch' "$tmp/e" || { echo "FAIL: gsw lesson nosuch"; fail=1; }
+[ "$fail" -eq 0 ] && echo "shell transcript ok"
+exit "$fail"

@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# The workbench end to end under tmux: pick Connect Four 5x4, play a whole
+# game as the second player against the perfect opponent (following hints),
+# check the board, move list, analysis values and the result on screen,
+# resize the window mid-game (and too small), stop an analysis with Ctrl-C,
+# open the value history, run the centre lesson to its end from the ':'
+# command line, and quit cleanly. Skipped (exit 77) without tmux.
+set -u
+gsw=${GSW_BIN:?}
+command -v tmux >/dev/null || { echo "tmux not installed: skipped"; exit 77; }
+tmp=$(mktemp -d)
+sock="$tmp/tmux.sock"
+T() { tmux -S "$sock" "$@"; }
+trap 'T kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
+fail=0
+bad() { echo "FAIL: $*"; echo "--- screen:"; T capture-pane -p -t g; fail=1; }
+screen() { T capture-pane -p -t g; }
+# wait_for TEXT [SECONDS]: until the screen shows TEXT
+wait_for() {
+  local i n=$(( ${2:-60} * 10 ))
+  for ((i = 0; i < n; i++)); do
+    screen 2>/dev/null | grep -q -- "$1" && return 0
+    T has-session -t g 2>/dev/null || { echo "FAIL: gsw's window is gone ($(cat "$tmp/exit" 2>/dev/null))"; exit 1; }
+    sleep 0.1
+  done
+  return 1
+}
+keys() { T send-keys -t g "$@"; }
+
+T new-session -d -s g -x 100 -y 30 \
+  "env GSW_DB='$tmp/cache.sqlite' GSW_HISTORY='$tmp/history' LANG=C.UTF-8 TERM=xterm-256color '$gsw' play --threads 1 --hash 16; echo \"exit=\$?\" >'$tmp/exit'; sleep 30"
+wait_for "Pick a game" 30 || bad "no game picker"
+screen | grep -q "Connect Four" || bad "picker lists Connect Four"
+# the picker's third entry is 5x4 (7x6, 4x4, 5x4, ...)
+keys Down Down Enter
+wait_for "connect4:5x4" 20 || bad "5x4 did not open"
+keys s   # play second: the perfect opponent opens
+wait_for "gsw plays" 60 || bad "the computer did not open"
+wait_for "Analysis: Yellow to move" 30 || bad "analysis pane title"
+wait_for " draw" 60 || bad "no proven values in the analysis pane"
+moves=0
+for ((k = 0; k < 12; k++)); do
+  screen | grep -q "Game over" && break
+  keys h
+  wait_for "hint: " 60 || { bad "no hint"; break; }
+  keys Enter
+  moves=$((moves + 1))
+  if [ "$moves" -eq 3 ]; then   # resize mid-game: too small, then back
+    T resize-window -t g -x 30 -y 10
+    wait_for "terminal too small" 10 || bad "too-small message"
+    T resize-window -t g -x 100 -y 30
+    wait_for "Moves" 10 || bad "screen back after resize"
+  fi
+  # the reply (or the end)
+  for ((w = 0; w < 600; w++)); do
+    s=$(screen)
+    echo "$s" | grep -q "Game over" && break
+    echo "$s" | grep -q "Yellow to move" && ! echo "$s" | grep -q "computer thinking" && break
+    sleep 0.1
+  done
+  keys Escape
+done
+wait_for "Game over: a draw" 30 || bad "a perfect game on 5x4 ends in a draw"
+screen | grep -q " 1\. " || bad "move list"
+keys v
+wait_for "Value history" 10 || bad "value history view"
+wait_for "draw.*/ draw" 60 || bad "value history values"
+keys v
+keys '?'
+wait_for "Keys" 10 || bad "help overlay"
+keys x
+# the lesson, from the command line
+keys : 'lesson connect4-centre' Enter
+wait_for "Lesson 1/5" 20 || bad "lesson did not start"
+keys C-c   # stops the (long) 7x6 analysis; gsw keeps running
+wait_for "analysis stopped" 10 || bad "Ctrl-C did not stop the analysis"
+keys 4
+wait_for "keeps the value" 20 || bad "lesson step 1 judgement"
+keys n
+wait_for "Lesson 2/5" 20 || bad "lesson step 2"
+keys 3
+wait_for "gives the value away" 20 || bad "lesson step 2 judgement"
+keys n
+wait_for "Lesson 3/5" 20 || bad "lesson step 3"
+keys 4
+wait_for "keeps the value" 30 || bad "lesson step 3 judgement"
+keys n
+wait_for "Lesson 4/5" 20 || bad "lesson step 4"
+keys 4
+wait_for "keeps the value" 30 || bad "lesson step 4 judgement"
+keys n
+wait_for "Lesson 5/5" 20 || bad "lesson step 5"
+keys n
+wait_for "Lesson complete" 20 || bad "lesson end"
+keys q
+for ((w = 0; w < 100; w++)); do [ -f "$tmp/exit" ] && break; sleep 0.1; done
+[ "$(cat "$tmp/exit" 2>/dev/null)" = "exit=0" ] || bad "gsw did not quit cleanly: $(cat "$tmp/exit" 2>/dev/null)"
+[ -s "$tmp/history" ] || bad "command-line history not saved"
+[ "$fail" -eq 0 ] && echo "tui end-to-end ok"
+exit "$fail"
