@@ -204,6 +204,10 @@ static void draw_moves(tui_t *t, int y, int x, int w, int h)
     attroff(A_BOLD);
     int first = 0, rows = h - 1;
     if (t->show_history) {
+        rows--;
+        attron(A_DIM);
+        put_clipped(y + h - 1, x, w, "! threw away a win or a draw");
+        attroff(A_DIM);
         if (s->top > rows) first = s->top - rows;
         for (int i = first; i < s->top && i - first < rows; i++) {
             char got[48], best[48], mt[32], line[160];
@@ -403,7 +407,7 @@ static void draw_game(tui_t *t)
     int mw, mh;
     if (!tui_min_size(t, &mw, &mh)) {
         char line[128];
-        snprintf(line, sizeof line, "terminal too small: need %dx%d, have %dx%d", mw, mh, COLS, LINES);
+        snprintf(line, sizeof line, "too small: need %dx%d, have %dx%d", mw, mh, COLS, LINES);
         mvaddnstr(0, 0, line, COLS);
         return;
     }

@@ -47,7 +47,7 @@ for ((k = 0; k < 12; k++)); do
   moves=$((moves + 1))
   if [ "$moves" -eq 3 ]; then   # resize mid-game: too small, then back
     T resize-window -t g -x 30 -y 10
-    wait_for "terminal too small" 10 || bad "too-small message"
+    wait_for "too small: need" 10 || bad "too-small message"
     T resize-window -t g -x 100 -y 30
     wait_for "Moves" 10 || bad "screen back after resize"
   fi
