@@ -146,6 +146,8 @@ typedef struct game {
     const char *default_variant;
     const char *variants_help;   /* one line listing the variants */
     const char *const *test_variants; /* variants the generic self-test covers */
+    const char *const *menu_variants; /* variants the game picker offers (NULL: the
+                                         default and the test variants) */
     /* Parse a variant name (NULL or "" = default) into *out (heap; free with
      * variant_close). GSW_EINPUT for an unknown variant. */
     int (*variant_open)(const char *spec, gv_t **out, err_t *err);

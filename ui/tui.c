@@ -85,10 +85,11 @@ static void picker_fill(tui_t *t)
         const char *seen[32];
         int nseen = 0;
         seen[nseen++] = gm->default_variant;
-        for (int k = 0; gm->test_variants && gm->test_variants[k] && nseen < 32; k++) {
+        const char *const *list = gm->menu_variants ? gm->menu_variants : gm->test_variants;
+        for (int k = 0; list && list[k] && nseen < 32; k++) {
             int dup = 0;
-            for (int i = 0; i < nseen; i++) dup |= !strcmp(seen[i], gm->test_variants[k]);
-            if (!dup) seen[nseen++] = gm->test_variants[k];
+            for (int i = 0; i < nseen; i++) dup |= !strcmp(seen[i], list[k]);
+            if (!dup) seen[nseen++] = list[k];
         }
         for (int i = 0; i < nseen && t->nitems < 100; i++) {
             pick_item_t *it = &t->items[t->nitems++];

@@ -47,6 +47,7 @@ static void c4_variant_close(gv_t *v)
     free(v);
 }
 
+static const char *const c4_menu_variants[] = { "7x6", "6x5", "6x4", "5x4", "4x4", "7x5", "6x6", "8x7", "9x7", "8x8", NULL };
 static const char *const c4_test_variants[] = { "7x6", "4x4", "5x4", "6x7", "8x8", "9x7", "10x5", "3x3", NULL };
 
 const game_t connect4_game = {
@@ -57,6 +58,7 @@ const game_t connect4_game = {
     .default_variant = "7x6",
     .variants_help = "WxH with width*(height+1) <= 128 (e.g. 7x6, 6x5, 8x8, 9x7)",
     .test_variants = c4_test_variants,
+    .menu_variants = c4_menu_variants,
     .variant_open = c4_variant_open,
     .variant_close = c4_variant_close,
 };

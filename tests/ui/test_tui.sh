@@ -31,8 +31,8 @@ T new-session -d -s g -x 100 -y 30 \
   "env GSW_DB='$tmp/cache.sqlite' GSW_HISTORY='$tmp/history' LANG=C.UTF-8 TERM=xterm-256color '$gsw' play --threads 1 --hash 16; echo \"exit=\$?\" >'$tmp/exit'; sleep 30"
 wait_for "Pick a game" 30 || bad "no game picker"
 screen | grep -q "Connect Four" || bad "picker lists Connect Four"
-# the picker's third entry is 5x4 (7x6, 4x4, 5x4, ...)
-keys Down Down Enter
+# the picker's fourth entry is 5x4 (7x6, 6x5, 6x4, 5x4, ...)
+keys Down Down Down Enter
 wait_for "connect4:5x4" 20 || bad "5x4 did not open"
 keys s   # play second: the perfect opponent opens
 wait_for "gsw plays" 60 || bad "the computer did not open"
