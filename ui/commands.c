@@ -256,28 +256,28 @@ static int cmd_move(session_t *s, char *args, out_t *out, err_t *err)
     return GSW_OK;
 }
 
+/* undo / redo N plies (against a computer: to the person's turns). */
+static int cmd_step(session_t *s, char *args, err_t *err, const char *name, int (*step)(session_t *))
+{
+    char *n = next_word(&args);
+    int k = n ? atoi(n) : 1;
+    if (k < 1) return err_set(err, GSW_EINPUT, "%s how many? (%s [N])", name, name);
+    int done = 0;
+    while (k-- > 0) done += step(s);
+    if (!done) return err_set(err, GSW_EINPUT, "nothing to %s", name);
+    return GSW_OK;
+}
+
 static int cmd_undo(session_t *s, char *args, out_t *out, err_t *err)
 {
     (void)out;
-    char *n = next_word(&args);
-    int k = n ? atoi(n) : 1;
-    if (k < 1) return err_set(err, GSW_EINPUT, "undo how many? (undo [N])");
-    int done = 0;
-    while (k-- > 0) done += session_undo(s);
-    if (!done) return err_set(err, GSW_EINPUT, "nothing to undo");
-    return GSW_OK;
+    return cmd_step(s, args, err, "undo", session_undo);
 }
 
 static int cmd_redo(session_t *s, char *args, out_t *out, err_t *err)
 {
     (void)out;
-    char *n = next_word(&args);
-    int k = n ? atoi(n) : 1;
-    if (k < 1) return err_set(err, GSW_EINPUT, "redo how many? (redo [N])");
-    int done = 0;
-    while (k-- > 0) done += session_redo(s);
-    if (!done) return err_set(err, GSW_EINPUT, "nothing to redo");
-    return GSW_OK;
+    return cmd_step(s, args, err, "redo", session_redo);
 }
 
 static int cmd_needs_analysis(session_t *s, out_t *out, err_t *err, int *flag, int value, void (*say)(session_t *, out_t *))
