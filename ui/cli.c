@@ -33,7 +33,7 @@ const cli_verb_t cli_verbs[] = {
       "the workbench's commands in a readline shell (reads a script from a pipe)", cli_shell },
     { "lesson", "gsw lesson [NAME]", "list the lessons, or open one in the workbench", cli_lesson },
     { "games", "gsw games [--json]", "list the games and their variants", cli_games },
-    { "solve", "gsw solve GAME[:VARIANT] [POSITION] [--wdl] [--threads N] [--hash MB] [--batch FILE] [--clear-hash]",
+    { "solve", "gsw solve GAME[:VARIANT] [POSITION] [--algo ab|dfpn] [--wdl] [--threads N] [--hash MB] [--batch FILE] [--clear-hash]",
       "prove the value of a position (win/draw/loss, distance, best move)", cli_solve },
     { "analyze", "gsw analyze GAME[:VARIANT] [POSITION] [--threads N] [--hash MB]",
       "the proven value of every legal move", cli_analyze },
@@ -81,6 +81,14 @@ static int cli_parse(int argc, char **argv, int first, cli_opts_t *o)
         else if (!strcmp(a, "--db")) { NEEDARG(); o->db = argv[++i]; }
         else if (!strcmp(a, "--batch")) { NEEDARG(); o->batch = argv[++i]; }
         else if (!strcmp(a, "--opponent")) { NEEDARG(); o->opponent = argv[++i]; }
+        else if (!strcmp(a, "--algo")) {
+            NEEDARG();
+            o->algo = argv[++i];
+            if (strcmp(o->algo, "ab") && strcmp(o->algo, "dfpn")) {
+                fprintf(stderr, "gsw: --algo: unknown algorithm \"%s\" (ab, dfpn)\n", o->algo);
+                return GSW_EINPUT;
+            }
+        }
         else if (!strcmp(a, "--side")) { NEEDARG(); o->side = argv[++i]; }
         else if (!strcmp(a, "--ascii")) o->ascii = 1;
         else if (!strcmp(a, "--mono")) o->mono = 1;

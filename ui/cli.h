@@ -23,6 +23,7 @@ typedef struct cli_opts {
     uint64_t nodes;
     int depth;
     int help;
+    const char *algo;          /* --algo ab|dfpn */
     const char *opponent;      /* --opponent perfect|heuristic:L|... */
     const char *side;          /* --side first|second|both|none */
     int ascii;                 /* --ascii: no Unicode glyphs */

@@ -51,6 +51,7 @@ static int solver_open(cli_opts_t *o, const char *spec, int cache_default_on, so
     s->ab.stop = &cli_stop;
     s->ab.progress = solver_progress;
     s->wdl = o->wdl;
+    if (o->algo && !strcmp(o->algo, "dfpn")) s->dfpn = s->wdl = 1;
     return GSW_OK;
 }
 
@@ -84,6 +85,7 @@ static void print_answer(const solver_t *s, cli_opts_t *o, const char *ptext, co
         json_int(&j, "nodes", (int64_t)a->r.nodes);
         json_num(&j, "time_ms", a->r.time_ms);
         json_str(&j, "source", a->from_cache ? "cache" : "search");
+        json_str(&j, "algo", s->dfpn ? "dfpn" : "ab");
         json_bool(&j, "complete", !a->r.aborted);
         json_end(&j);
         return;

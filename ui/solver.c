@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/dfpn.h"
+
 int solver_init(solver_t *s, gv_t *v, size_t hash_mb, cache_t *cache, err_t *err)
 {
     memset(s, 0, sizeof *s);
@@ -50,6 +52,29 @@ int solver_run(solver_t *s, const void *pos, answer_t *a, err_t *err)
             a->from_cache = 1;
             return GSW_OK;
         }
+    }
+    if (s->dfpn) {   /* win/draw/loss by proof numbers: bounds without a distance */
+        dfpn_options_t o = { .hash_mb = s->tt.bytes >> 20, .node_limit = s->ab.node_limit,
+                             .time_limit_ms = s->ab.time_limit_ms, .stop = s->ab.stop };
+        dfpn_result_t d;
+        if (dfpn_solve(s->v, pos, &o, &d, err)) return err->code;
+        a->r.nodes = d.nodes;
+        a->r.time_ms = d.time_ms;
+        a->r.best = d.best;
+        a->r.lo = -VAL_WIN + 1;
+        a->r.hi = VAL_WIN - 1;
+        switch (d.outcome) {
+        case OUTCOME_WIN: a->r.lo = val_win(VAL_MAX_PLIES); break;
+        case OUTCOME_DRAW: a->r.lo = a->r.hi = VAL_DRAW; break;
+        case OUTCOME_LOSS: a->r.hi = val_loss(VAL_MAX_PLIES); break;
+        default: a->r.aborted = 1;   /* a run that was stopped proves nothing here */
+        }
+        if (d.outcome == OUTCOME_UNKNOWN && d.runs == 2) a->r.hi = VAL_DRAW;   /* the win was disproven */
+        if (d.outcome == OUTCOME_UNKNOWN || !s->cache) return GSW_OK;
+        cache_entry_t e = { .lo = a->r.lo, .hi = a->r.hi, .best = MOVE_NONE, .nodes = d.nodes, .time_ms = d.time_ms };
+        snprintf(e.solver, sizeof e.solver, "dfpn");
+        if (d.best != MOVE_NONE) e.best = sym ? O->move_sym(s->v, d.best, sym, 0) : d.best;
+        return cache_put(s->cache, s->v->game->name, s->v->name, key, klen, &e, err);
     }
     if (ab_solve(s->v, &s->tt, pos, &s->ab, &a->r, err)) return err->code;
     if (s->cache) {   /* exact, or the bounds proven before a stop */

@@ -17,6 +17,7 @@ typedef struct solver {
     cache_t *cache;        /* not owned; NULL: no cache */
     ab_options_t ab;
     int wdl;               /* win/draw/loss is enough */
+    int dfpn;              /* prove with df-pn (win/draw/loss) instead of alpha-beta */
 } solver_t;
 
 typedef struct answer {

@@ -1,0 +1,308 @@
+/* df-pn (see dfpn.h): the MID recursion of Nagai's depth-first proof-number
+ * search over proof (pn) and disproof (dn) numbers for one goal, seen from
+ * the root's side to move (the attacker): at attacker nodes (OR) pn is the
+ * least child pn and dn the sum of the children's; at defender nodes (AND)
+ * the other way round. Thresholds follow Pawlewicz and Lew's 1+epsilon trick.
+ * Positions live in a bounded table (buckets of four, least work evicted). */
+#include "core/dfpn.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/ab.h"
+
+typedef struct dfpn_entry {
+    uint64_t key;
+    uint32_t pn, dn;
+    uint64_t work;
+} dfpn_entry_t;
+
+#define DFPN_BUCKET 4
+#define DFPN_MAX_DEPTH 4096
+
+typedef struct dfpn {
+    const gv_t *v;
+    const game_ops_t *O;
+    dfpn_entry_t *tab;
+    uint64_t mask;             /* buckets - 1 */
+    uint64_t used;
+    uint64_t nodes, limit;
+    double deadline;
+    volatile int *stop;
+    int aborted;
+    double eps;
+    int root_turn;             /* the attacker */
+    val_t T;                   /* the goal: the attacker's value >= T */
+    uint64_t salt;             /* per goal, so one table serves both runs */
+} dfpn_t;
+
+static inline uint32_t sat_add(uint32_t a, uint32_t b)
+{
+    uint64_t s = (uint64_t)a + b;
+    return s >= DFPN_INF ? DFPN_INF : (uint32_t)s;
+}
+
+static uint64_t dfpn_key(dfpn_t *d, const void *pos)
+{
+    int sym = 0;
+    uint64_t k = d->O->tt_key ? d->O->tt_key(d->v, pos, &sym) : d->O->pos_hash(d->v, pos);
+    k ^= d->salt;
+    return k ? k : 1;
+}
+
+static dfpn_entry_t *dfpn_bucket(dfpn_t *d, uint64_t key)
+{
+    uint64_t h = (key * 0x9E3779B97F4A7C15ull) >> 17;
+    return d->tab + (h & d->mask) * DFPN_BUCKET;
+}
+
+static int dfpn_lookup(dfpn_t *d, uint64_t key, uint32_t *pn, uint32_t *dn)
+{
+    dfpn_entry_t *b = dfpn_bucket(d, key);
+    for (int i = 0; i < DFPN_BUCKET; i++)
+        if (b[i].key == key) { *pn = b[i].pn; *dn = b[i].dn; return 1; }
+    return 0;
+}
+
+static void dfpn_store(dfpn_t *d, uint64_t key, uint32_t pn, uint32_t dn, uint64_t work)
+{
+    dfpn_entry_t *b = dfpn_bucket(d, key), *victim = NULL;
+    for (int i = 0; i < DFPN_BUCKET; i++) {
+        if (b[i].key == key) { victim = &b[i]; break; }
+        if (!b[i].key) { if (!victim || victim->key) victim = &b[i]; continue; }
+        /* keep proofs and disproofs over open nodes, then the most work */
+        uint64_t w = b[i].pn && b[i].dn ? b[i].work : b[i].work + (1ull << 40);
+        uint64_t vw = !victim ? UINT64_MAX : !victim->key ? 0 : victim->pn && victim->dn ? victim->work : victim->work + (1ull << 40);
+        if (w < vw) victim = &b[i];
+    }
+    if (!victim->key) d->used++;
+    victim->key = key;
+    victim->pn = pn;
+    victim->dn = dn;
+    victim->work = work;
+}
+
+/* Settle pos without search if its result or its bounds decide the goal:
+ * 1 proven, -1 disproven, 0 open (mv / *n then hold the moves to search). */
+static int dfpn_static(dfpn_t *d, const void *pos, int attacker, move_t *mv, int *n)
+{
+    const game_ops_t *O = d->O;
+    val_t tv;
+    *n = 0;
+    if (O->terminal(d->v, pos, &tv)) return (attacker ? tv >= d->T : tv <= -d->T) ? 1 : -1;
+    val_t lo = -VAL_INF, hi = VAL_INF;
+    if (O->ab_expand) {
+        *n = O->ab_expand(d->v, pos, mv, &lo, &hi);
+        if (attacker) {
+            if (lo >= d->T) return 1;
+            if (hi < d->T) return -1;
+        } else {
+            if (hi <= -d->T) return 1;
+            if (lo > -d->T) return -1;
+        }
+        if (*n == 0) *n = O->moves(d->v, pos, mv);   /* bounds undecided: search them all */
+    } else {
+        *n = O->moves(d->v, pos, mv);
+    }
+    return 0;
+}
+
+static void dfpn_budget(dfpn_t *d)
+{
+    if ((d->nodes & 0x3ff) == 0 && !d->aborted) {
+        if ((d->stop && *d->stop) || (d->limit && d->nodes >= d->limit)
+            || (d->deadline > 0 && gsw_now_ms() >= d->deadline))
+            d->aborted = 1;
+    }
+}
+
+/* A child's numbers: from the table, else from its static value (stored). */
+static void dfpn_child(dfpn_t *d, const void *child, uint64_t key, int attacker, uint32_t *pn, uint32_t *dn)
+{
+    if (dfpn_lookup(d, key, pn, dn)) return;
+    move_t mv[GSW_MAX_MOVES];
+    int n;
+    d->nodes++;
+    int st = dfpn_static(d, child, attacker, mv, &n);
+    *pn = st > 0 ? 0 : st < 0 ? DFPN_INF : 1;
+    *dn = st < 0 ? 0 : st > 0 ? DFPN_INF : 1;
+    if (st) dfpn_store(d, key, *pn, *dn, 1);
+}
+
+static void dfpn_mid(dfpn_t *d, const void *pos, uint64_t key, int depth, uint32_t thpn, uint32_t thdn,
+                     uint32_t *opn, uint32_t *odn)
+{
+    const game_ops_t *O = d->O;
+    const gv_t *v = d->v;
+    d->nodes++;
+    dfpn_budget(d);
+    int attacker = O->pos_turn(v, pos) == d->root_turn;
+    move_t mv[GSW_MAX_MOVES];
+    int n;
+    int st = dfpn_static(d, pos, attacker, mv, &n);
+    if (st || depth >= DFPN_MAX_DEPTH) {
+        *opn = st > 0 ? 0 : DFPN_INF;
+        *odn = st > 0 ? DFPN_INF : 0;
+        if (!st) *opn = *odn = DFPN_INF / 2;   /* too deep: give up on this line */
+        else dfpn_store(d, key, *opn, *odn, 1);
+        return;
+    }
+    if (n <= 0) {   /* not over, yet no move: nothing to prove with */
+        *opn = *odn = DFPN_INF / 2;
+        return;
+    }
+    if (O->ab_order) O->ab_order(v, pos, mv, n);
+    uint64_t ck[n];
+    uint32_t cpn[n], cdn[n];
+    GSW_POSBUF child[GSW_MAX_POS];
+    void (*play)(const gv_t *, void *, move_t) = O->ab_play && O->ab_expand ? O->ab_play : O->play;
+    for (int i = 0; i < n; i++) {
+        memcpy(child, pos, O->pos_size);
+        play(v, child, mv[i]);
+        ck[i] = dfpn_key(d, child);
+        dfpn_child(d, child, ck[i], !attacker, &cpn[i], &cdn[i]);
+    }
+    uint64_t n0 = d->nodes;
+    uint32_t pn, dn;
+    for (;;) {
+        for (int i = 0; i < n; i++) dfpn_lookup(d, ck[i], &cpn[i], &cdn[i]);   /* transpositions */
+        /* the node's numbers, and the most promising child with the runner-up:
+         * at an OR node the least pn (dn adds up), at an AND node the least dn */
+        int best = -1;
+        uint32_t bval = DFPN_INF, second = DFPN_INF, sum = 0;
+        for (int i = 0; i < n; i++) {
+            uint32_t val = attacker ? cpn[i] : cdn[i];
+            sum = sat_add(sum, attacker ? cdn[i] : cpn[i]);
+            if (best < 0 || val < bval) { second = bval; best = i; bval = val; }
+            else if (val < second) second = val;
+        }
+        if (best < 0) best = 0;
+        pn = attacker ? bval : sum;
+        dn = attacker ? sum : bval;
+        if (pn >= thpn || dn >= thdn || pn == 0 || dn == 0 || d->aborted) break;
+        uint32_t cthpn, cthdn;
+        uint32_t lim = second >= DFPN_INF ? DFPN_INF : (uint32_t)(second * (1.0 + d->eps)) + 1;
+        if (attacker) {
+            cthpn = thpn < lim ? thpn : lim;
+            if (cthpn <= cpn[best]) cthpn = cpn[best] + 1;
+            cthdn = thdn >= DFPN_INF ? DFPN_INF : thdn - dn + cdn[best];
+        } else {
+            cthdn = thdn < lim ? thdn : lim;
+            if (cthdn <= cdn[best]) cthdn = cdn[best] + 1;
+            cthpn = thpn >= DFPN_INF ? DFPN_INF : thpn - pn + cpn[best];
+        }
+        memcpy(child, pos, O->pos_size);
+        play(v, child, mv[best]);
+        dfpn_mid(d, child, ck[best], depth + 1, cthpn, cthdn, &cpn[best], &cdn[best]);
+        uint32_t tp, td;
+        if (!d->aborted && !dfpn_lookup(d, ck[best], &tp, &td))   /* evicted meanwhile */
+            dfpn_store(d, ck[best], cpn[best], cdn[best], 1);
+    }
+    if (!d->aborted) dfpn_store(d, key, pn, dn, d->nodes - n0 + 1);
+    *opn = pn;
+    *odn = dn;
+}
+
+static int dfpn_setup(dfpn_t *d, const gv_t *v, const dfpn_options_t *o, err_t *err)
+{
+    memset(d, 0, sizeof *d);
+    d->v = v;
+    d->O = v->ops;
+    size_t mb = o && o->hash_mb ? o->hash_mb : 64;
+    uint64_t want = (uint64_t)mb * 1024 * 1024 / (sizeof(dfpn_entry_t) * DFPN_BUCKET), buckets = 1;
+    while (buckets * 2 <= want) buckets *= 2;
+    d->tab = calloc(buckets * DFPN_BUCKET, sizeof *d->tab);
+    if (!d->tab) return err_set(err, GSW_EFAIL, "df-pn: cannot allocate a %zu MB table", mb);
+    d->mask = buckets - 1;
+    d->eps = o && o->epsilon > 0 ? o->epsilon : 0.25;
+    if (o) {
+        d->limit = o->node_limit;
+        d->stop = o->stop;
+        if (o->time_limit_ms > 0) d->deadline = gsw_now_ms() + o->time_limit_ms;
+    }
+    return GSW_OK;
+}
+
+/* One proof over an existing setup. */
+static void dfpn_run(dfpn_t *d, const void *pos, dfpn_goal_t goal, dfpn_result_t *r)
+{
+    const game_ops_t *O = d->O;
+    d->root_turn = O->pos_turn(d->v, pos);
+    d->T = goal == DFPN_GOAL_WIN ? 1 : 0;
+    d->salt = goal == DFPN_GOAL_WIN ? 0 : 0x5bd1e9955bd1e995ull;
+    uint64_t key = dfpn_key(d, pos);
+    uint32_t pn, dn;
+    dfpn_mid(d, pos, key, 0, DFPN_INF, DFPN_INF, &pn, &dn);
+    r->pn = pn;
+    r->dn = dn;
+    r->status = d->aborted ? DFPN_UNKNOWN : pn == 0 ? DFPN_PROVEN : dn == 0 ? DFPN_DISPROVEN : DFPN_UNKNOWN;
+    r->best = MOVE_NONE;
+    if (r->status == DFPN_PROVEN) {   /* a proving move: a child proven for the attacker */
+        move_t mv[GSW_MAX_MOVES];
+        int n = O->moves(d->v, pos, mv);
+        GSW_POSBUF child[GSW_MAX_POS];
+        for (int i = 0; i < n && r->best == MOVE_NONE; i++) {
+            memcpy(child, pos, O->pos_size);
+            O->play(d->v, child, mv[i]);
+            uint32_t cp, cd;
+            val_t tv;
+            if (O->terminal(d->v, child, &tv)) {
+                if (-tv >= d->T) r->best = mv[i];   /* the move ends the game well enough */
+                continue;
+            }
+            if (dfpn_lookup(d, dfpn_key(d, child), &cp, &cd) && cp == 0) r->best = mv[i];
+        }
+    }
+}
+
+static void dfpn_finish(dfpn_t *d, dfpn_result_t *r, double t0)
+{
+    r->nodes = d->nodes;
+    r->time_ms = gsw_now_ms() - t0;
+    r->tt_entries = (d->mask + 1) * DFPN_BUCKET;
+    r->tt_used = d->used;
+    free(d->tab);
+}
+
+int dfpn_prove(const gv_t *v, const void *pos, dfpn_goal_t goal, const dfpn_options_t *o, dfpn_result_t *r,
+               err_t *err)
+{
+    memset(r, 0, sizeof *r);
+    double t0 = gsw_now_ms();
+    dfpn_t d;
+    if (dfpn_setup(&d, v, o, err)) return err->code;
+    dfpn_run(&d, pos, goal, r);
+    r->runs = 1;
+    dfpn_finish(&d, r, t0);
+    return GSW_OK;
+}
+
+int dfpn_solve(const gv_t *v, const void *pos, const dfpn_options_t *o, dfpn_result_t *r, err_t *err)
+{
+    memset(r, 0, sizeof *r);
+    double t0 = gsw_now_ms();
+    dfpn_t d;
+    if (dfpn_setup(&d, v, o, err)) return err->code;
+    dfpn_result_t w;
+    memset(&w, 0, sizeof w);
+    dfpn_run(&d, pos, DFPN_GOAL_WIN, &w);
+    r->runs = 1;
+    if (w.status == DFPN_PROVEN) {
+        *r = w;
+        r->outcome = OUTCOME_WIN;
+    } else if (w.status == DFPN_DISPROVEN) {
+        dfpn_result_t dr;
+        memset(&dr, 0, sizeof dr);
+        dfpn_run(&d, pos, DFPN_GOAL_DRAW, &dr);
+        *r = dr;
+        r->runs = 2;
+        r->outcome = dr.status == DFPN_PROVEN ? OUTCOME_DRAW : dr.status == DFPN_DISPROVEN ? OUTCOME_LOSS : OUTCOME_UNKNOWN;
+        if (r->outcome == OUTCOME_LOSS) r->best = MOVE_NONE;
+    } else {
+        *r = w;
+        r->outcome = OUTCOME_UNKNOWN;
+    }
+    r->runs = w.status == DFPN_DISPROVEN ? 2 : 1;
+    dfpn_finish(&d, r, t0);
+    return GSW_OK;
+}

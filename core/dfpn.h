@@ -1,0 +1,45 @@
+/* Depth-first proof-number search (df-pn): proves or disproves one goal for
+ * the side to move at the root — "win" or "at least a draw" — with proof and
+ * disproof numbers over the game's moves, a transposition table of bounded
+ * size (least-work replacement), and the 1+epsilon threshold trick. Two runs
+ * give the value: win? if not, at least a draw? The game's ab_expand hook,
+ * when it has one, prunes moves and settles nodes by proven bounds. */
+#ifndef GSW_DFPN_H
+#define GSW_DFPN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/game.h"
+
+typedef enum { DFPN_GOAL_WIN = 0, DFPN_GOAL_DRAW } dfpn_goal_t;   /* DRAW: at least a draw */
+typedef enum { DFPN_UNKNOWN = 0, DFPN_PROVEN, DFPN_DISPROVEN } dfpn_status_t;
+
+typedef struct dfpn_options {
+    size_t hash_mb;            /* the table's size (default 64) */
+    uint64_t node_limit;       /* 0: none */
+    double time_limit_ms;      /* 0: none */
+    volatile int *stop;
+    double epsilon;            /* the 1+epsilon trick (default 0.25) */
+} dfpn_options_t;
+
+typedef struct dfpn_result {
+    dfpn_status_t status;      /* for the goal asked */
+    outcome_t outcome;         /* dfpn_solve: the value (OUTCOME_UNKNOWN when stopped) */
+    move_t best;               /* a proving move at the root, or MOVE_NONE */
+    uint32_t pn, dn;           /* the root's numbers when stopped */
+    uint64_t nodes;            /* positions expanded or evaluated */
+    double time_ms;
+    uint64_t tt_entries, tt_used;   /* the table's size and entries in use */
+    int runs;                  /* dfpn_solve: proofs run */
+} dfpn_result_t;
+
+#define DFPN_INF 0x3fffffffu
+
+/* Prove or disprove goal for the side to move at pos. */
+int dfpn_prove(const gv_t *v, const void *pos, dfpn_goal_t goal, const dfpn_options_t *o, dfpn_result_t *r,
+               err_t *err);
+/* The win/draw/loss value of pos by as many proofs as it takes. */
+int dfpn_solve(const gv_t *v, const void *pos, const dfpn_options_t *o, dfpn_result_t *r, err_t *err);
+
+#endif

@@ -1,0 +1,128 @@
+/* df-pn against known values and against alpha-beta: the small Connect Four
+ * boards of FACTS.md (4x4, 5x4, 5x5 draws; 6x4 a second-player win), every
+ * line of the end-easy reference set and a sample of the middle sets (the
+ * sign of the published score is the win/draw/loss value), the proving move
+ * really proving, goal runs and budgets. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "core/ab.h"
+#include "core/dfpn.h"
+
+static gv_t *open_variant(const char *spec)
+{
+    gv_t *v;
+    err_t err;
+    assert_int_equal(game_open(spec, &v, &err), GSW_OK);
+    return v;
+}
+
+static outcome_t dfpn_value(const gv_t *v, const char *moves, move_t *best)
+{
+    GSW_POSBUF pos[GSW_MAX_POS];
+    err_t err;
+    assert_int_equal(game_pos_parse(v, moves, pos, &err), GSW_OK);
+    dfpn_options_t o = { .hash_mb = 16 };
+    dfpn_result_t r;
+    assert_int_equal(dfpn_solve(v, pos, &o, &r, &err), GSW_OK);
+    assert_int_not_equal(r.outcome, OUTCOME_UNKNOWN);
+    assert_true(r.tt_used > 0 && r.tt_used <= r.tt_entries);
+    if (best) *best = r.best;
+    return r.outcome;
+}
+
+static void test_small_boards(void **st)
+{
+    (void)st;
+    static const struct { const char *spec; outcome_t o; } b[] = {
+        { "connect4:4x4", OUTCOME_DRAW }, { "connect4:5x4", OUTCOME_DRAW },
+        { "connect4:6x4", OUTCOME_LOSS }, { "connect4:5x5", OUTCOME_DRAW },
+    };
+    for (size_t i = 0; i < sizeof b / sizeof b[0]; i++) {
+        gv_t *v = open_variant(b[i].spec);
+        move_t best;
+        assert_int_equal(dfpn_value(v, "", &best), b[i].o);
+        if (b[i].o != OUTCOME_LOSS) {   /* the proving move keeps the value */
+            GSW_POSBUF pos[GSW_MAX_POS];
+            v->ops->pos_start(v, pos);
+            v->ops->play(v, pos, best);
+            dfpn_options_t o = { .hash_mb = 16 };
+            dfpn_result_t r;
+            err_t err;
+            assert_int_equal(dfpn_solve(v, pos, &o, &r, &err), GSW_OK);
+            assert_int_equal(r.outcome, b[i].o == OUTCOME_WIN ? OUTCOME_LOSS : OUTCOME_DRAW);
+        }
+        game_close(v);
+    }
+}
+
+static void check_set(const char *name, int step, int limit)
+{
+    char path[1024];
+    const char *dir = getenv("GSW_TEST_DATA");
+    snprintf(path, sizeof path, "%s/connect4/%s", dir ? dir : "tests/data", name);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    gv_t *v = open_variant("connect4");
+    char line[256], moves[128];
+    int expected, k = 0, checked = 0;
+    while (fgets(line, sizeof line, f) && checked < limit) {
+        if (k++ % step) continue;
+        assert_int_equal(sscanf(line, "%127s %d", moves, &expected), 2);
+        outcome_t want = expected > 0 ? OUTCOME_WIN : expected < 0 ? OUTCOME_LOSS : OUTCOME_DRAW;
+        outcome_t got = dfpn_value(v, moves, NULL);
+        if (got != want) fail_msg("%s line %d (%s): df-pn says %s, the set %d", name, k, moves, outcome_name(got), expected);
+        checked++;
+    }
+    fclose(f);
+    game_close(v);
+    assert_true(checked > 0);
+}
+
+static void test_end_easy(void **st) { (void)st; check_set("Test_L3_R1", 1, 1000); }
+static void test_middle_easy(void **st) { (void)st; check_set("Test_L2_R1", 10, 100); }
+static void test_middle_medium(void **st) { (void)st; check_set("Test_L2_R2", 50, 20); }
+
+/* Each goal on its own, and a node budget that stops the proof. */
+static void test_goals_and_budget(void **st)
+{
+    (void)st;
+    gv_t *v = open_variant("connect4:6x4");
+    GSW_POSBUF pos[GSW_MAX_POS];
+    v->ops->pos_start(v, pos);
+    dfpn_options_t o = { .hash_mb = 16 };
+    dfpn_result_t r;
+    err_t err;
+    assert_int_equal(dfpn_prove(v, pos, DFPN_GOAL_WIN, &o, &r, &err), GSW_OK);
+    assert_int_equal(r.status, DFPN_DISPROVEN);
+    assert_int_equal(dfpn_prove(v, pos, DFPN_GOAL_DRAW, &o, &r, &err), GSW_OK);
+    assert_int_equal(r.status, DFPN_DISPROVEN);   /* 6x4: the first player loses */
+    v->ops->play(v, pos, 2);   /* after a first move the second player proves its win */
+    assert_int_equal(dfpn_prove(v, pos, DFPN_GOAL_WIN, &o, &r, &err), GSW_OK);
+    assert_int_equal(r.status, DFPN_PROVEN);
+    assert_int_not_equal(r.best, MOVE_NONE);
+    v->ops->pos_start(v, pos);
+    o.node_limit = 2000;
+    assert_int_equal(dfpn_solve(v, pos, &o, &r, &err), GSW_OK);
+    assert_int_equal(r.outcome, OUTCOME_UNKNOWN);
+    assert_true(r.nodes < 10000);
+    game_close(v);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_small_boards),
+        cmocka_unit_test(test_end_easy),
+        cmocka_unit_test(test_middle_easy),
+        cmocka_unit_test(test_middle_medium),
+        cmocka_unit_test(test_goals_and_budget),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
