@@ -23,6 +23,7 @@ typedef struct dfpn_entry {
 typedef struct dfpn {
     const gv_t *v;
     const game_ops_t *O;
+    dfpn_table_t *t, own;
     dfpn_entry_t *tab;
     uint64_t mask;             /* buckets - 1 */
     uint64_t used;
@@ -203,17 +204,43 @@ static void dfpn_mid(dfpn_t *d, const void *pos, uint64_t key, int depth, uint32
     *odn = dn;
 }
 
+int dfpn_table_init(dfpn_table_t *t, size_t mb, err_t *err)
+{
+    memset(t, 0, sizeof *t);
+    uint64_t want = (uint64_t)(mb ? mb : 64) * 1024 * 1024 / (sizeof(dfpn_entry_t) * DFPN_BUCKET), buckets = 1;
+    while (buckets * 2 <= want) buckets *= 2;
+    t->e = calloc(buckets * DFPN_BUCKET, sizeof(dfpn_entry_t));
+    if (!t->e) return err_set(err, GSW_EFAIL, "df-pn: cannot allocate a %zu MB table", mb);
+    t->mask = buckets - 1;
+    return GSW_OK;
+}
+
+void dfpn_table_free(dfpn_table_t *t)
+{
+    free(t->e);
+    memset(t, 0, sizeof *t);
+}
+
 static int dfpn_setup(dfpn_t *d, const gv_t *v, const dfpn_options_t *o, err_t *err)
 {
     memset(d, 0, sizeof *d);
     d->v = v;
     d->O = v->ops;
-    size_t mb = o && o->hash_mb ? o->hash_mb : 64;
-    uint64_t want = (uint64_t)mb * 1024 * 1024 / (sizeof(dfpn_entry_t) * DFPN_BUCKET), buckets = 1;
-    while (buckets * 2 <= want) buckets *= 2;
-    d->tab = calloc(buckets * DFPN_BUCKET, sizeof *d->tab);
-    if (!d->tab) return err_set(err, GSW_EFAIL, "df-pn: cannot allocate a %zu MB table", mb);
-    d->mask = buckets - 1;
+    if (o && o->table) d->t = o->table;
+    else {
+        if (dfpn_table_init(&d->own, o ? o->hash_mb : 0, err)) return err->code;
+        d->t = &d->own;
+    }
+    char spec[sizeof d->t->owner];
+    game_spec(v, spec, sizeof spec);
+    if (strcmp(spec, d->t->owner)) {   /* keys of other variants would collide */
+        memset(d->t->e, 0, (d->t->mask + 1) * DFPN_BUCKET * sizeof(dfpn_entry_t));
+        d->t->used = 0;
+        memcpy(d->t->owner, spec, sizeof spec);
+    }
+    d->tab = d->t->e;
+    d->mask = d->t->mask;
+    d->used = d->t->used;
     d->eps = o && o->epsilon > 0 ? o->epsilon : 0.25;
     if (o) {
         d->limit = o->node_limit;
@@ -261,7 +288,8 @@ static void dfpn_finish(dfpn_t *d, dfpn_result_t *r, double t0)
     r->time_ms = gsw_now_ms() - t0;
     r->tt_entries = (d->mask + 1) * DFPN_BUCKET;
     r->tt_used = d->used;
-    free(d->tab);
+    d->t->used = d->used;
+    if (d->t == &d->own) dfpn_table_free(&d->own);
 }
 
 int dfpn_prove(const gv_t *v, const void *pos, dfpn_goal_t goal, const dfpn_options_t *o, dfpn_result_t *r,

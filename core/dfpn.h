@@ -15,8 +15,21 @@
 typedef enum { DFPN_GOAL_WIN = 0, DFPN_GOAL_DRAW } dfpn_goal_t;   /* DRAW: at least a draw */
 typedef enum { DFPN_UNKNOWN = 0, DFPN_PROVEN, DFPN_DISPROVEN } dfpn_status_t;
 
+/* A df-pn table that outlives one proof (a batch of positions): entries
+ * are keyed by position and goal, so they stay true from one proof to the
+ * next; it is cleared when another variant uses it. */
+typedef struct dfpn_table {
+    void *e;
+    uint64_t mask;             /* buckets - 1 */
+    uint64_t used;
+    char owner[96];            /* game:variant */
+} dfpn_table_t;
+int dfpn_table_init(dfpn_table_t *t, size_t mb, err_t *err);
+void dfpn_table_free(dfpn_table_t *t);
+
 typedef struct dfpn_options {
-    size_t hash_mb;            /* the table's size (default 64) */
+    dfpn_table_t *table;       /* a table to use (NULL: a private one of hash_mb) */
+    size_t hash_mb;            /* the private table's size (default 64) */
     uint64_t node_limit;       /* 0: none */
     double time_limit_ms;      /* 0: none */
     volatile int *stop;

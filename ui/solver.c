@@ -18,6 +18,7 @@ int solver_init(solver_t *s, gv_t *v, size_t hash_mb, cache_t *cache, err_t *err
 void solver_free(solver_t *s)
 {
     tt_free(&s->tt);
+    dfpn_table_free(&s->pn);
 }
 
 /* Is [lo, hi] enough of an answer? */
@@ -54,7 +55,8 @@ int solver_run(solver_t *s, const void *pos, answer_t *a, err_t *err)
         }
     }
     if (s->dfpn) {   /* win/draw/loss by proof numbers: bounds without a distance */
-        dfpn_options_t o = { .hash_mb = s->tt.bytes >> 20, .node_limit = s->ab.node_limit,
+        if (!s->pn.e && dfpn_table_init(&s->pn, s->tt.bytes >> 20, err)) return err->code;
+        dfpn_options_t o = { .table = &s->pn, .node_limit = s->ab.node_limit,
                              .time_limit_ms = s->ab.time_limit_ms, .stop = s->ab.stop };
         dfpn_result_t d;
         if (dfpn_solve(s->v, pos, &o, &d, err)) return err->code;

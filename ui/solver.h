@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include "core/ab.h"
+#include "core/dfpn.h"
 #include "core/game.h"
 #include "db/cache.h"
 
@@ -18,6 +19,7 @@ typedef struct solver {
     ab_options_t ab;
     int wdl;               /* win/draw/loss is enough */
     int dfpn;              /* prove with df-pn (win/draw/loss) instead of alpha-beta */
+    dfpn_table_t pn;       /* its table, made on first use */
 } solver_t;
 
 typedef struct answer {
