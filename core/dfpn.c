@@ -166,7 +166,8 @@ static void dfpn_mid(dfpn_t *d, const void *pos, uint64_t key, int depth, uint32
     uint64_t n0 = d->nodes;
     uint32_t pn, dn;
     for (;;) {
-        for (int i = 0; i < n; i++) dfpn_lookup(d, ck[i], &cpn[i], &cdn[i]);   /* transpositions */
+        /* (children other than the one searched keep their numbers from the
+         * last look: re-reading every child each round costs a table miss each) */
         /* the node's numbers, and the most promising child with the runner-up:
          * at an OR node the least pn (dn adds up), at an AND node the least dn */
         int best = -1;
@@ -209,8 +210,10 @@ int dfpn_table_init(dfpn_table_t *t, size_t mb, err_t *err)
     memset(t, 0, sizeof *t);
     uint64_t want = (uint64_t)(mb ? mb : 64) * 1024 * 1024 / (sizeof(dfpn_entry_t) * DFPN_BUCKET), buckets = 1;
     while (buckets * 2 <= want) buckets *= 2;
-    t->e = calloc(buckets * DFPN_BUCKET, sizeof(dfpn_entry_t));
+    size_t bytes = buckets * DFPN_BUCKET * sizeof(dfpn_entry_t);
+    t->e = malloc(bytes);
     if (!t->e) return err_set(err, GSW_EFAIL, "df-pn: cannot allocate a %zu MB table", mb);
+    memset(t->e, 0, bytes);   /* fault the pages in now, not inside the first proofs */
     t->mask = buckets - 1;
     return GSW_OK;
 }
