@@ -337,3 +337,126 @@ int dfpn_solve(const gv_t *v, const void *pos, const dfpn_options_t *o, dfpn_res
     dfpn_finish(&d, r, t0);
     return GSW_OK;
 }
+
+/* ---- proof trees ---- */
+
+void proof_tree_free(proof_tree_t *t)
+{
+    free(t->node);
+    memset(t, 0, sizeof *t);
+}
+
+static int tree_add(proof_tree_t *t, move_t m, int parent)
+{
+    if (t->n == t->cap) {
+        int cap = t->cap ? t->cap * 2 : 1024;
+        proof_node_t *nn = realloc(t->node, (size_t)cap * sizeof *nn);
+        if (!nn) return -1;
+        t->node = nn;
+        t->cap = cap;
+    }
+    proof_node_t *p = &t->node[t->n];
+    memset(p, 0, sizeof *p);
+    p->move = m;
+    p->parent = parent;
+    return t->n++;
+}
+
+/* The status of a position for the run's goal: 1 proven, -1 disproven
+ * (searching again if the table lost it), 0 when the budget ran out. */
+static int tree_status(dfpn_t *d, const void *pos, uint64_t key)
+{
+    uint32_t pn, dn;
+    if (!dfpn_lookup(d, key, &pn, &dn) || (pn && dn)) {
+        dfpn_mid(d, pos, key, 0, DFPN_INF, DFPN_INF, &pn, &dn);
+        if (d->aborted) return 0;
+    }
+    return pn == 0 ? 1 : dn == 0 ? -1 : 0;
+}
+
+/* Add pos (status want: 1 proven / -1 disproven) and its subtree. */
+static int tree_build(dfpn_t *d, proof_tree_t *t, const void *pos, move_t m, int parent, int want, int depth)
+{
+    const game_ops_t *O = d->O;
+    int id = tree_add(t, m, parent);
+    if (id < 0) return -1;
+    if (depth > t->depth) t->depth = depth;
+    int attacker = O->pos_turn(d->v, pos) == d->root_turn;
+    move_t mv[GSW_MAX_MOVES];
+    int n;
+    if (dfpn_static(d, pos, attacker, mv, &n)) {
+        t->node[id].leaf = 1;
+        t->node[id].size = 1;
+        return 0;
+    }
+    /* the side the result favours picks one child: the attacker in a proof, the defender in a disproof */
+    int choose = (want > 0) == attacker;
+    t->node[id].choice = (uint8_t)choose;
+    GSW_POSBUF child[GSW_MAX_POS];
+    void (*play)(const gv_t *, void *, move_t) = O->ab_play && O->ab_expand ? O->ab_play : O->play;
+    int size = 1;
+    if (choose) {   /* the child with the smallest proof */
+        int pick = -1;
+        uint64_t best_work = UINT64_MAX;
+        for (int i = 0; i < n; i++) {
+            memcpy(child, pos, O->pos_size);
+            play(d->v, child, mv[i]);
+            uint64_t k = dfpn_key(d, child);
+            int st = tree_status(d, child, k);
+            if (!st) return -2;
+            if (st != want) continue;
+            dfpn_entry_t *b = dfpn_bucket(d, k);
+            uint64_t w = 1;
+            for (int e = 0; e < DFPN_BUCKET; e++) if (b[e].key == k) w = b[e].work;
+            if (w < best_work) { best_work = w; pick = i; }
+        }
+        if (pick < 0) return -3;   /* the table contradicts itself */
+        memcpy(child, pos, O->pos_size);
+        play(d->v, child, mv[pick]);
+        int c = t->n;
+        int rc = tree_build(d, t, child, mv[pick], id, want, depth + 1);
+        if (rc) return rc;
+        t->node[id].nchildren = 1;
+        size += t->node[c].size;
+    } else {
+        for (int i = 0; i < n; i++) {
+            memcpy(child, pos, O->pos_size);
+            play(d->v, child, mv[i]);
+            int st = tree_status(d, child, dfpn_key(d, child));
+            if (!st) return -2;
+            if (st != want) return -3;
+            int c = t->n;
+            int rc = tree_build(d, t, child, mv[i], id, want, depth + 1);
+            if (rc) return rc;
+            t->node[id].nchildren++;
+            size += t->node[c].size;
+        }
+    }
+    t->node[id].size = size;
+    return 0;
+}
+
+int dfpn_proof_tree(const gv_t *v, const void *pos, dfpn_goal_t goal, const dfpn_options_t *o, proof_tree_t *t,
+                    dfpn_result_t *r, err_t *err)
+{
+    memset(r, 0, sizeof *r);
+    memset(t, 0, sizeof *t);
+    double t0 = gsw_now_ms();
+    dfpn_t d;
+    if (dfpn_setup(&d, v, o, err)) return err->code;
+    dfpn_run(&d, pos, goal, r);
+    r->runs = 1;
+    int rc = GSW_OK;
+    if (r->status == DFPN_UNKNOWN) rc = err_set(err, GSW_EFAIL, "df-pn: the budget ran out before the proof");
+    else {
+        t->goal = goal;
+        t->result = r->status;
+        int b = tree_build(&d, t, pos, MOVE_NONE, -1, r->status == DFPN_PROVEN ? 1 : -1, 0);
+        if (b == -1) rc = err_set(err, GSW_EFAIL, "out of memory");
+        else if (b == -2) rc = err_set(err, GSW_EFAIL, "df-pn: the budget ran out while extracting the proof tree");
+        else if (b) rc = err_set(err, GSW_EFAIL, "df-pn: inconsistent table while extracting the proof tree");
+        if (rc) proof_tree_free(t);
+    }
+    dfpn_finish(&d, r, t0);
+    return rc;
+}

@@ -49,6 +49,30 @@ typedef struct dfpn_result {
 
 #define DFPN_INF 0x3fffffffu
 
+/* A minimal proof (or disproof) tree: at a node where the winning side of
+ * the result chooses, one child; where the other side moves, every child.
+ * Nodes are in depth-first order; node 0 is the root. */
+typedef struct proof_node {
+    move_t move;               /* the move from the parent (MOVE_NONE at the root) */
+    int parent;                /* -1 at the root */
+    int nchildren;             /* children follow in depth-first order */
+    uint8_t choice;            /* 1: one child chosen (the result's owner moves) */
+    uint8_t leaf;              /* 1: settled without children (game over, bounds) */
+    int size;                  /* nodes in this subtree */
+} proof_node_t;
+typedef struct proof_tree {
+    dfpn_goal_t goal;
+    dfpn_status_t result;      /* DFPN_PROVEN: a proof; DFPN_DISPROVEN: a disproof */
+    int n, cap;
+    proof_node_t *node;
+    int depth;                 /* longest line */
+} proof_tree_t;
+void proof_tree_free(proof_tree_t *t);
+/* Prove goal at pos and extract the tree (children evicted from the table
+ * are proved again). GSW_EFAIL when the budget ends first. */
+int dfpn_proof_tree(const gv_t *v, const void *pos, dfpn_goal_t goal, const dfpn_options_t *o, proof_tree_t *t,
+                    dfpn_result_t *r, err_t *err);
+
 /* Prove or disprove goal for the side to move at pos. */
 int dfpn_prove(const gv_t *v, const void *pos, dfpn_goal_t goal, const dfpn_options_t *o, dfpn_result_t *r,
                err_t *err);

@@ -39,6 +39,12 @@ static const char *const migrations[] = {
     "  name TEXT PRIMARY KEY, game TEXT NOT NULL, variant TEXT NOT NULL,"
     "  start TEXT NOT NULL, moves TEXT NOT NULL,"
     "  saved INTEGER NOT NULL DEFAULT (strftime('%s','now')));",
+    /* 3: proof trees: nodes in depth-first order, packed */
+    "CREATE TABLE proof_tree ("
+    "  game TEXT NOT NULL, variant TEXT NOT NULL, key BLOB NOT NULL, goal TEXT NOT NULL,"
+    "  position TEXT NOT NULL, result TEXT NOT NULL, size INTEGER NOT NULL, depth INTEGER NOT NULL,"
+    "  nodes BLOB NOT NULL, created INTEGER NOT NULL DEFAULT (strftime('%s','now')),"
+    "  PRIMARY KEY (game, variant, key, goal)) WITHOUT ROWID;",
 };
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))
 

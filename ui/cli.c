@@ -24,6 +24,7 @@ static int cli_help(cli_opts_t *o);
 int cli_shell(cli_opts_t *o);
 int cli_play(cli_opts_t *o);
 int cli_lesson(cli_opts_t *o);
+int cli_proof(cli_opts_t *o);
 
 const cli_verb_t cli_verbs[] = {
     { "play", "gsw play [GAME[:VARIANT] [POSITION]] [--opponent perfect|imperfect:P|giveback:N|heuristic:L|human] "
@@ -37,6 +38,8 @@ const cli_verb_t cli_verbs[] = {
       "prove the value of a position (win/draw/loss, distance, best move)", cli_solve },
     { "analyze", "gsw analyze GAME[:VARIANT] [POSITION] [--threads N] [--hash MB]",
       "the proven value of every legal move", cli_analyze },
+    { "proof", "gsw proof show|export GAME[:VARIANT] [POSITION] [--goal win|draw] [--depth D] [--format dot|json]",
+      "a position's proof tree by df-pn (stored in the cache), as text, dot or JSON", cli_proof },
     { "perft", "gsw perft GAME[:VARIANT] [POSITION] DEPTH", "count the move sequences of DEPTH plies", cli_perft },
     { "cache", "gsw cache stats|check [--db PATH]", "statistics or an integrity check of the solved-position cache", cli_cache },
     { "help", "gsw help [VERB]", "this list, or one verb's usage", cli_help },
@@ -81,6 +84,8 @@ static int cli_parse(int argc, char **argv, int first, cli_opts_t *o)
         else if (!strcmp(a, "--db")) { NEEDARG(); o->db = argv[++i]; }
         else if (!strcmp(a, "--batch")) { NEEDARG(); o->batch = argv[++i]; }
         else if (!strcmp(a, "--opponent")) { NEEDARG(); o->opponent = argv[++i]; }
+        else if (!strcmp(a, "--goal")) { NEEDARG(); o->goal = argv[++i]; }
+        else if (!strcmp(a, "--format")) { NEEDARG(); o->format = argv[++i]; }
         else if (!strcmp(a, "--algo")) {
             NEEDARG();
             o->algo = argv[++i];

@@ -24,6 +24,8 @@ typedef struct cli_opts {
     int depth;
     int help;
     const char *algo;          /* --algo ab|dfpn */
+    const char *goal;          /* --goal win|draw */
+    const char *format;        /* --format dot|json */
     const char *opponent;      /* --opponent perfect|heuristic:L|... */
     const char *side;          /* --side first|second|both|none */
     int ascii;                 /* --ascii: no Unicode glyphs */

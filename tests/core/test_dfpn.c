@@ -14,6 +14,7 @@
 
 #include "core/ab.h"
 #include "core/dfpn.h"
+#include "core/tt.h"
 
 static gv_t *open_variant(const char *spec)
 {
@@ -115,6 +116,79 @@ static void test_goals_and_budget(void **st)
     game_close(v);
 }
 
+/* Walk a proof tree: every claim checked by alpha-beta, choice nodes have
+ * one child and belong to the side the result favours, other nodes have
+ * every move worth searching, leaves are settled by the game. */
+static int check_tree(const gv_t *v, const proof_tree_t *t, int i, const void *pos, int root_turn, tt_t *tt)
+{
+    const game_ops_t *O = v->ops;
+    const proof_node_t *p = &t->node[i];
+    int attacker = O->pos_turn(v, pos) == root_turn;
+    val_t T = t->goal == DFPN_GOAL_WIN ? 1 : 0;
+    ab_options_t ao = { .threads = 1, .no_best = 1 };
+    ab_result_t r;
+    err_t err;
+    assert_int_equal(ab_solve(v, tt, pos, &ao, &r, &err), GSW_OK);
+    int holds = attacker ? r.lo >= T : r.lo <= -T;   /* the claim, from the root side's view */
+    assert_int_equal(holds, t->result == DFPN_PROVEN);
+    move_t mv[GSW_MAX_MOVES];
+    val_t lo = -VAL_INF, hi = VAL_INF;
+    int n = O->ab_expand(v, pos, mv, &lo, &hi), favoured = (t->result == DFPN_PROVEN) == attacker;
+    val_t tv;
+    if (p->leaf) {
+        assert_int_equal(p->nchildren, 0);
+        assert_true(O->terminal(v, pos, &tv) || lo >= hi || (attacker ? (lo >= T || hi < T) : (hi <= -T || lo > -T)));
+        return i + 1;
+    }
+    assert_false(O->terminal(v, pos, &tv));
+    if (p->choice) { assert_true(favoured); assert_int_equal(p->nchildren, 1); }
+    else { assert_false(favoured); assert_int_equal(p->nchildren, n); }
+    int k = i + 1, size = 1;
+    GSW_POSBUF child[GSW_MAX_POS];
+    for (int c = 0; c < p->nchildren; c++) {
+        int legal = 0;
+        for (int m = 0; m < n; m++) legal |= mv[m] == t->node[k].move;
+        assert_true(legal);
+        assert_int_equal(t->node[k].parent, i);
+        memcpy(child, pos, O->pos_size);
+        O->play(v, child, t->node[k].move);
+        size += t->node[k].size;
+        k = check_tree(v, t, k, child, root_turn, tt);
+    }
+    assert_int_equal(size, p->size);
+    return k;
+}
+
+static void test_proof_trees(void **st)
+{
+    (void)st;
+    static const struct { const char *spec, *moves; dfpn_goal_t goal; dfpn_status_t want; } c[] = {
+        { "connect4:4x4", "", DFPN_GOAL_DRAW, DFPN_PROVEN },      /* a draw: at least a draw */
+        { "connect4:4x4", "", DFPN_GOAL_WIN, DFPN_DISPROVEN },    /* ... and no win */
+        { "connect4:5x4", "1", DFPN_GOAL_WIN, DFPN_PROVEN },      /* a corner start loses */
+        { "connect4:6x4", "", DFPN_GOAL_DRAW, DFPN_DISPROVEN },   /* the second player wins */
+    };
+    tt_t tt;
+    err_t err;
+    assert_int_equal(tt_init(&tt, 16, &err), GSW_OK);
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+        gv_t *v = open_variant(c[i].spec);
+        GSW_POSBUF pos[GSW_MAX_POS];
+        assert_int_equal(game_pos_parse(v, c[i].moves, pos, &err), GSW_OK);
+        dfpn_options_t o = { .hash_mb = 16 };
+        dfpn_result_t r;
+        proof_tree_t t;
+        assert_int_equal(dfpn_proof_tree(v, pos, c[i].goal, &o, &t, &r, &err), GSW_OK);
+        assert_int_equal(t.result, c[i].want);
+        assert_true(t.n > 1);
+        assert_int_equal(t.node[0].size, t.n);
+        assert_int_equal(check_tree(v, &t, 0, pos, v->ops->pos_turn(v, pos), &tt), t.n);
+        proof_tree_free(&t);
+        game_close(v);
+    }
+    tt_free(&tt);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -123,6 +197,7 @@ int main(void)
         cmocka_unit_test(test_middle_easy),
         cmocka_unit_test(test_middle_medium),
         cmocka_unit_test(test_goals_and_budget),
+        cmocka_unit_test(test_proof_trees),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -115,5 +115,24 @@ expect 1 "corrupt cache" -- "$gsw" solve connect4 44 --db "$tmp/corrupt.sqlite"
 cmp -s "$tmp/corrupt.sqlite" "$tmp/corrupt.orig" && ok || bad "corrupt cache file was modified"
 expect 1 "corrupt cache check" -- "$gsw" cache check --db "$tmp/corrupt.sqlite"
 
+# df-pn: the same values as alpha-beta; proof trees stored and read back
+expect 0 "dfpn 6x4" -- "$gsw" solve connect4:6x4 "" --algo dfpn --json --no-cache
+has out '"value":"loss"' "df-pn: 6x4 is lost for the first player"
+has out '"algo":"dfpn"' "df-pn named in the JSON"
+expect 0 "dfpn end-game line" -- "$gsw" solve connect4 2252576253462244111563365343671351441 --algo dfpn --no-cache --json
+has out '"value":"loss"' "df-pn agrees with the reference line"
+expect 2 "unknown algorithm" -- "$gsw" solve connect4 "" --algo magic && has err "magic" "names the algorithm"
+expect 0 "proof show" -- "$gsw" proof show connect4:4x4 "" --db "$tmp/proofs.sqlite" --depth 1
+has out "at least a draw for the side to move, proven" "proof show: the result"
+has out "(stored)" "proof show: stored"
+expect 0 "proof show again" -- "$gsw" proof show connect4:4x4 "" --db "$tmp/proofs.sqlite" --depth 1
+has out "(from the cache)" "proof show: read back"
+expect 0 "proof export dot" -- "$gsw" proof export connect4:4x4 "" --format dot --db "$tmp/proofs.sqlite"
+has out "digraph proof" "dot export"
+expect 0 "proof export json" -- "$gsw" proof export connect4:5x4 1 --format json --goal win --db "$tmp/proofs.sqlite"
+has out '"result":"proven"' "json export: a corner start on 5x4 loses"
+expect 2 "proof bad goal" -- "$gsw" proof show connect4:4x4 "" --goal maybe --no-cache
+expect 2 "proof export needs a format" -- "$gsw" proof export connect4:4x4 "" --no-cache
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

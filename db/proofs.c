@@ -1,0 +1,120 @@
+/* Proof trees in the cache file (see proofs.h). A node packs into 12 bytes:
+ * move, child count, flags (bit 0: one child chosen, bit 1: a leaf), little
+ * endian; sizes and parents are rebuilt from the depth-first order. */
+#include "db/proofs.h"
+
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+sqlite3 *cache_sqlite(cache_t *c, char *path, size_t n);
+
+static int proofs_err(cache_t *c, err_t *err, const char *doing)
+{
+    char path[1024];
+    sqlite3 *db = cache_sqlite(c, path, sizeof path);
+    int code = sqlite3_errcode(db) & 0xff;
+    return err_set(err, GSW_EFAIL, "cache %s: cannot %s: %s", path, doing,
+                   code == SQLITE_BUSY || code == SQLITE_LOCKED ? "database is locked" : sqlite3_errmsg(db));
+}
+
+static void put32(uint8_t *p, uint32_t x) { for (int i = 0; i < 4; i++) p[i] = (uint8_t)(x >> (8 * i)); }
+static uint32_t get32(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
+
+int proofs_put(cache_t *c, const char *game, const char *variant, const uint8_t *key, size_t klen,
+               const char *text, const proof_tree_t *t, err_t *err)
+{
+    uint8_t *blob = malloc((size_t)t->n * 12 + 1);
+    if (!blob) return err_set(err, GSW_EFAIL, "out of memory");
+    for (int i = 0; i < t->n; i++) {
+        put32(blob + 12 * i, t->node[i].move);
+        put32(blob + 12 * i + 4, (uint32_t)t->node[i].nchildren);
+        put32(blob + 12 * i + 8, (uint32_t)(t->node[i].choice | t->node[i].leaf << 1));
+    }
+    sqlite3 *db = cache_sqlite(c, NULL, 0);
+    sqlite3_stmt *st;
+    int rc = GSW_OK;
+    if (sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO proof_tree (game, variant, key, goal, position, result, size, "
+                               "depth, nodes) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)", -1, &st, NULL)) {
+        free(blob);
+        return proofs_err(c, err, "store a proof tree");
+    }
+    sqlite3_bind_text(st, 1, game, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, variant, -1, SQLITE_STATIC);
+    sqlite3_bind_blob(st, 3, key, (int)klen, SQLITE_STATIC);
+    sqlite3_bind_text(st, 4, t->goal == DFPN_GOAL_WIN ? "win" : "draw", -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 5, text, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 6, t->result == DFPN_PROVEN ? "proven" : "disproven", -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 7, t->n);
+    sqlite3_bind_int64(st, 8, t->depth);
+    sqlite3_bind_blob(st, 9, blob, t->n * 12, SQLITE_STATIC);
+    if (sqlite3_step(st) != SQLITE_DONE) rc = proofs_err(c, err, "store a proof tree");
+    sqlite3_finalize(st);
+    free(blob);
+    return rc;
+}
+
+int proofs_get(cache_t *c, const char *game, const char *variant, const uint8_t *key, size_t klen,
+               dfpn_goal_t goal, proof_tree_t *t, err_t *err)
+{
+    memset(t, 0, sizeof *t);
+    sqlite3 *db = cache_sqlite(c, NULL, 0);
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(db, "SELECT result, depth, nodes FROM proof_tree WHERE game = ?1 AND variant = ?2 "
+                               "AND key = ?3 AND goal = ?4", -1, &st, NULL)) {
+        proofs_err(c, err, "read proof trees");
+        return -1;
+    }
+    sqlite3_bind_text(st, 1, game, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, variant, -1, SQLITE_STATIC);
+    sqlite3_bind_blob(st, 3, key, (int)klen, SQLITE_STATIC);
+    sqlite3_bind_text(st, 4, goal == DFPN_GOAL_WIN ? "win" : "draw", -1, SQLITE_STATIC);
+    int rc = sqlite3_step(st), found = 0;
+    if (rc == SQLITE_ROW) {
+        const uint8_t *b = sqlite3_column_blob(st, 2);
+        int bytes = sqlite3_column_bytes(st, 2), n = bytes / 12;
+        const unsigned char *res = sqlite3_column_text(st, 0);
+        t->goal = goal;
+        t->result = res && !strcmp((const char *)res, "proven") ? DFPN_PROVEN : DFPN_DISPROVEN;
+        t->depth = sqlite3_column_int(st, 1);
+        t->node = calloc((size_t)(n ? n : 1), sizeof *t->node);
+        if (!t->node || bytes % 12 || n == 0) {
+            found = -1;
+            err_set(err, GSW_EFAIL, "cache: a stored proof tree is damaged");
+        } else {
+            t->n = t->cap = n;
+            /* parents and sizes from the depth-first order */
+            int *stack = malloc((size_t)n * sizeof *stack), *left = malloc((size_t)n * sizeof *left), sp = 0;
+            int ok = stack && left;
+            for (int i = 0; i < n && ok; i++) {
+                proof_node_t *p = &t->node[i];
+                p->move = get32(b + 12 * i);
+                p->nchildren = (int)get32(b + 12 * i + 4);
+                uint32_t f = get32(b + 12 * i + 8);
+                p->choice = f & 1;
+                p->leaf = (f >> 1) & 1;
+                while (sp > 0 && left[stack[sp - 1]] == 0) sp--;
+                p->parent = sp ? stack[sp - 1] : -1;
+                if (sp) left[stack[sp - 1]]--;
+                else if (i) ok = 0;   /* a second root */
+                left[i] = p->nchildren;
+                stack[sp++] = i;
+            }
+            for (int i = n - 1; i >= 0 && ok; i--) {
+                t->node[i].size++;
+                if (t->node[i].parent >= 0) t->node[t->node[i].parent].size += t->node[i].size;
+            }
+            free(stack);
+            free(left);
+            if (!ok) { found = -1; err_set(err, GSW_EFAIL, "cache: a stored proof tree is damaged"); }
+            else found = 1;
+        }
+        if (found < 0) proof_tree_free(t);
+    } else if (rc != SQLITE_DONE) {
+        proofs_err(c, err, "read proof trees");
+        found = -1;
+    }
+    sqlite3_finalize(st);
+    return found;
+}

@@ -1,0 +1,201 @@
+/* `gsw proof show|export`: the proof tree of a position — the one stored in
+ * the cache, else a fresh df-pn proof that is then stored — printed as an
+ * indented tree with each node's move, value and size, or exported as
+ * Graphviz dot or JSON. Without --goal the goal follows the value: a win is
+ * proved as a win, a draw as "at least a draw", a loss as the disproof of
+ * "at least a draw". */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/dfpn.h"
+#include "db/proofs.h"
+#include "ui/cli.h"
+#include "ui/json.h"
+
+int cli_cache_open(cli_opts_t *o, cache_t **c, err_t *err);
+
+/* The value at a node whose side to move is (or is not) the root's. */
+static const char *node_value(const proof_tree_t *t, int attacker, int ascii)
+{
+    int proven = t->result == DFPN_PROVEN;
+    if (t->goal == DFPN_GOAL_WIN) {
+        if (proven) return attacker ? "=W" : "=L";
+        return attacker ? (ascii ? "<=D" : "\u2264D") : (ascii ? ">=D" : "\u2265D");
+    }
+    if (proven) return attacker ? (ascii ? ">=D" : "\u2265D") : (ascii ? "<=D" : "\u2264D");
+    return attacker ? "=L" : "=W";
+}
+
+typedef struct walk {
+    const gv_t *v;
+    const proof_tree_t *t;
+    int root_turn;
+    int max_depth;
+    FILE *f;
+    int format;            /* 0 text, 1 dot, 2 json */
+    json_t *j;
+} walk_t;
+
+/* Write the fields of node i (at pos, depth d) and, within the depth limit,
+ * its children; a subtree is node i and the size - 1 nodes after it. */
+static void walk(walk_t *w, int i, const void *pos, int d)
+{
+    const game_ops_t *O = w->v->ops;
+    const proof_node_t *p = &w->t->node[i];
+    int attacker = O->pos_turn(w->v, pos) == w->root_turn;
+    if (w->format == 2) {
+        json_str(w->j, "value", node_value(w->t, attacker, 1));
+        json_int(w->j, "size", p->size);
+        if (p->leaf) json_bool(w->j, "leaf", 1);
+    }
+    if (d >= w->max_depth || !p->nchildren) return;
+    if (w->format == 2) json_arr(w->j, "children");
+    GSW_POSBUF child[GSW_MAX_POS];
+    int k = i + 1;
+    for (int c = 0; c < p->nchildren; c++) {
+        const proof_node_t *q = &w->t->node[k];
+        char cm[64];
+        O->move_format(w->v, pos, q->move, cm, sizeof cm);
+        memcpy(child, pos, O->pos_size);
+        O->play(w->v, child, q->move);
+        int ca = O->pos_turn(w->v, child) == w->root_turn;
+        if (w->format == 0)
+            fprintf(w->f, "%*s%s %s (%d)%s\n", 2 * (d + 1), "", cm, node_value(w->t, ca, 0), q->size,
+                    q->leaf ? " leaf" : "");
+        else if (w->format == 1)
+            fprintf(w->f, "  n%d [label=\"%s\\n%d\"];\n  n%d -> n%d [label=\"%s\"];\n", k,
+                    node_value(w->t, ca, 1), q->size, i, k, cm);
+        else {
+            json_obj(w->j, NULL);
+            json_str(w->j, "move", cm);
+        }
+        walk(w, k, child, d + 1);
+        if (w->format == 2) json_close(w->j, '}');
+        k += q->size;
+    }
+    if (w->format == 2) json_close(w->j, ']');
+}
+
+int cli_proof(cli_opts_t *o)
+{
+    const char *usage = cli_find("proof")->usage;
+    if (o->npos < 2 || o->npos > 3 || (strcmp(o->pos[0], "show") && strcmp(o->pos[0], "export"))) {
+        fprintf(stderr, "gsw: usage: %s\n", usage);
+        return GSW_EINPUT;
+    }
+    int export = !strcmp(o->pos[0], "export");
+    int format = 0;
+    if (export) {
+        if (!o->format || (strcmp(o->format, "dot") && strcmp(o->format, "json"))) {
+            fprintf(stderr, "gsw: proof export needs --format dot|json\n");
+            return GSW_EINPUT;
+        }
+        format = !strcmp(o->format, "dot") ? 1 : 2;
+    } else if (o->json) format = 2;
+    if (o->goal && strcmp(o->goal, "win") && strcmp(o->goal, "draw")) {
+        fprintf(stderr, "gsw: --goal: expected win or draw, not \"%s\"\n", o->goal);
+        return GSW_EINPUT;
+    }
+    err_t err;
+    gv_t *v;
+    if (game_open(o->pos[1], &v, &err)) { fprintf(stderr, "gsw: %s\n", err.msg); return err.code; }
+    if (v->game->players != 2) {
+        fprintf(stderr, "gsw: %s is a one-player game: proof trees are for two players\n", v->game->name);
+        game_close(v);
+        return GSW_EINPUT;
+    }
+    const char *ptext = o->npos == 3 ? o->pos[2] : "";
+    GSW_POSBUF pos[GSW_MAX_POS];
+    if (game_pos_parse(v, ptext, pos, &err)) { fprintf(stderr, "gsw: %s\n", err.msg); game_close(v); return err.code; }
+    const game_ops_t *O = v->ops;
+    cache_t *cache = NULL;
+    if (!o->no_cache && cli_cache_open(o, &cache, &err)) { fprintf(stderr, "gsw: %s\n", err.msg); game_close(v); return err.code; }
+    uint8_t key[GSW_MAX_KEY];
+    int sym = 0;
+    size_t klen = O->pos_key(v, pos, key, &sym);
+    dfpn_options_t dopt = { .hash_mb = o->hash_mb, .node_limit = o->nodes, .time_limit_ms = o->time_ms, .stop = &cli_stop };
+    proof_tree_t t;
+    memset(&t, 0, sizeof t);
+    int rc = GSW_OK, found = 0, stored = 0;
+    dfpn_goal_t goal = o->goal && !strcmp(o->goal, "win") ? DFPN_GOAL_WIN : DFPN_GOAL_DRAW;
+    dfpn_result_t r;
+    memset(&r, 0, sizeof r);
+    if (!o->goal) {   /* the goal that shows the value: win -> win, else "at least a draw" */
+        if (cache) found = proofs_get(cache, v->game->name, v->name, key, klen, DFPN_GOAL_WIN, &t, &err);
+        if (found == 1 && t.result == DFPN_PROVEN) goal = DFPN_GOAL_WIN;
+        else {
+            if (found == 1) proof_tree_free(&t);
+            found = 0;
+            if (rc == GSW_OK && cache) {
+                found = proofs_get(cache, v->game->name, v->name, key, klen, DFPN_GOAL_DRAW, &t, &err);
+                goal = DFPN_GOAL_DRAW;
+            }
+            if (!found) {
+                if (dfpn_solve(v, pos, &dopt, &r, &err)) rc = err.code;
+                else if (r.outcome == OUTCOME_UNKNOWN) rc = err_set(&err, GSW_EFAIL, "the budget ran out before the proof");
+                else goal = r.outcome == OUTCOME_WIN ? DFPN_GOAL_WIN : DFPN_GOAL_DRAW;
+            }
+        }
+    } else if (cache) {
+        found = proofs_get(cache, v->game->name, v->name, key, klen, goal, &t, &err);
+    }
+    if (found < 0) rc = err.code;
+    if (!rc && found == 1 && sym) {   /* stored in the canonical orientation */
+        for (int i = 1; i < t.n; i++) t.node[i].move = O->move_sym(v, t.node[i].move, sym, 1);
+    }
+    if (!rc && !found) {
+        if (dfpn_proof_tree(v, pos, goal, &dopt, &t, &r, &err)) rc = err.code;
+        else if (cache) {
+            proof_tree_t canon = t;
+            canon.node = malloc((size_t)t.n * sizeof *t.node);
+            if (!canon.node) rc = err_set(&err, GSW_EFAIL, "out of memory");
+            else {
+                memcpy(canon.node, t.node, (size_t)t.n * sizeof *t.node);
+                if (sym) for (int i = 1; i < t.n; i++) canon.node[i].move = O->move_sym(v, t.node[i].move, sym, 0);
+                rc = proofs_put(cache, v->game->name, v->name, key, klen, ptext, &canon, &err);
+                free(canon.node);
+                stored = !rc;
+            }
+        }
+    }
+    if (!rc) {
+        char spec[96];
+        game_spec(v, spec, sizeof spec);
+        walk_t w = { .v = v, .t = &t, .root_turn = O->pos_turn(v, pos), .max_depth = o->depth ? o->depth : (export ? 1000 : 3),
+                     .f = stdout, .format = format };
+        const char *what = goal == DFPN_GOAL_WIN ? "a win" : "at least a draw";
+        const char *res = t.result == DFPN_PROVEN ? "proven" : "disproven";
+        if (format == 1) {
+            printf("digraph proof {\n  node [shape=box];\n  n0 [label=\"%s\\n%d\"];\n", node_value(&t, 1, 1), t.node[0].size);
+            walk(&w, 0, pos, 0);
+            printf("}\n");
+        } else if (format == 2) {
+            json_t j;
+            json_begin(&j, stdout);
+            w.j = &j;
+            json_str(&j, "game", spec);
+            json_str(&j, "position", ptext);
+            json_str(&j, "goal", goal == DFPN_GOAL_WIN ? "win" : "draw");
+            json_str(&j, "result", res);
+            json_int(&j, "tree_size", t.n);
+            json_int(&j, "tree_depth", t.depth);
+            json_str(&j, "source", found ? "cache" : "dfpn");
+            json_obj(&j, "root");
+            walk(&w, 0, pos, 0);
+            json_close(&j, '}');
+            json_end(&j);
+        } else {
+            printf("%s \"%s\": %s for the side to move, %s; proof tree of %d nodes, depth %d%s\n", spec, ptext, what,
+                   res, t.n, t.depth, found ? " (from the cache)" : stored ? " (stored)" : "");
+            printf("root %s (%d)\n", node_value(&t, 1, 0), t.node[0].size);
+            walk(&w, 0, pos, 0);
+        }
+        if (!found) fprintf(stderr, "df-pn: %llu nodes, %.1f ms\n", (unsigned long long)r.nodes, r.time_ms);
+    }
+    if (rc) fprintf(stderr, "gsw: %s\n", err.msg);
+    proof_tree_free(&t);
+    if (cache) { err_t e2; if (cache_close(cache, &e2) && !rc) { fprintf(stderr, "gsw: %s\n", e2.msg); rc = GSW_EFAIL; } }
+    game_close(v);
+    return rc;
+}
