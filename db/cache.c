@@ -45,6 +45,12 @@ static const char *const migrations[] = {
     "  position TEXT NOT NULL, result TEXT NOT NULL, size INTEGER NOT NULL, depth INTEGER NOT NULL,"
     "  nodes BLOB NOT NULL, created INTEGER NOT NULL DEFAULT (strftime('%s','now')),"
     "  PRIMARY KEY (game, variant, key, goal)) WITHOUT ROWID;",
+    /* 4: the proof-tree manager's trees, for resuming */
+    "CREATE TABLE manager_tree ("
+    "  game TEXT NOT NULL, variant TEXT NOT NULL, key BLOB NOT NULL, goal TEXT NOT NULL,"
+    "  position TEXT NOT NULL, threshold INTEGER NOT NULL, state TEXT NOT NULL, nodes BLOB NOT NULL,"
+    "  updated INTEGER NOT NULL DEFAULT (strftime('%s','now')),"
+    "  PRIMARY KEY (game, variant, key, goal)) WITHOUT ROWID;",
 };
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))
 

@@ -118,3 +118,102 @@ int proofs_get(cache_t *c, const char *game, const char *variant, const uint8_t 
     sqlite3_finalize(st);
     return found;
 }
+
+/* ---- the manager's trees: 32 bytes a node ---- */
+
+#define MG_REC 32
+
+int proofs_manager_put(cache_t *c, const char *game, const char *variant, const uint8_t *key, size_t klen,
+                       const char *text, const manager_t *m, const char *state, err_t *err)
+{
+    uint8_t *blob = calloc((size_t)m->n, MG_REC);
+    if (!blob) return err_set(err, GSW_EFAIL, "out of memory");
+    for (int i = 0; i < m->n; i++) {
+        const mg_node_t *nd = &m->node[i];
+        uint8_t *p = blob + (size_t)MG_REC * i;
+        put32(p, nd->move);
+        put32(p + 4, (uint32_t)nd->parent);
+        put32(p + 8, (uint32_t)nd->first_child);
+        put32(p + 12, (uint32_t)nd->nchildren);
+        put32(p + 16, nd->pn);
+        put32(p + 20, nd->dn);
+        put32(p + 24, (uint32_t)nd->score);
+        p[28] = nd->status;
+        p[29] = nd->evaluated;
+        p[30] = nd->pad;
+    }
+    sqlite3 *db = cache_sqlite(c, NULL, 0);
+    sqlite3_stmt *st;
+    int rc = GSW_OK;
+    if (sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO manager_tree (game, variant, key, goal, position, threshold, "
+                               "state, nodes) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)", -1, &st, NULL)) {
+        free(blob);
+        return proofs_err(c, err, "store the manager's tree");
+    }
+    sqlite3_bind_text(st, 1, game, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, variant, -1, SQLITE_STATIC);
+    sqlite3_bind_blob(st, 3, key, (int)klen, SQLITE_STATIC);
+    sqlite3_bind_text(st, 4, m->goal == DFPN_GOAL_WIN ? "win" : "draw", -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 5, text, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 6, m->t);
+    sqlite3_bind_text(st, 7, state, -1, SQLITE_STATIC);
+    sqlite3_bind_blob(st, 8, blob, m->n * MG_REC, SQLITE_STATIC);
+    if (sqlite3_step(st) != SQLITE_DONE) rc = proofs_err(c, err, "store the manager's tree");
+    sqlite3_finalize(st);
+    free(blob);
+    return rc;
+}
+
+int proofs_manager_get(cache_t *c, const char *game, const char *variant, const uint8_t *key, size_t klen,
+                       dfpn_goal_t goal, manager_t *m, char *state, size_t n, err_t *err)
+{
+    sqlite3 *db = cache_sqlite(c, NULL, 0);
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(db, "SELECT threshold, state, nodes FROM manager_tree WHERE game = ?1 AND variant = ?2 "
+                               "AND key = ?3 AND goal = ?4", -1, &st, NULL)) {
+        proofs_err(c, err, "read the manager's trees");
+        return -1;
+    }
+    sqlite3_bind_text(st, 1, game, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, variant, -1, SQLITE_STATIC);
+    sqlite3_bind_blob(st, 3, key, (int)klen, SQLITE_STATIC);
+    sqlite3_bind_text(st, 4, goal == DFPN_GOAL_WIN ? "win" : "draw", -1, SQLITE_STATIC);
+    int rc = sqlite3_step(st), found = 0;
+    if (rc == SQLITE_ROW) {
+        const uint8_t *b = sqlite3_column_blob(st, 2);
+        int bytes = sqlite3_column_bytes(st, 2), k = bytes / MG_REC;
+        const unsigned char *s = sqlite3_column_text(st, 1);
+        snprintf(state, n, "%s", s ? (const char *)s : "");
+        memset(m, 0, sizeof *m);
+        m->goal = goal;
+        m->t = sqlite3_column_int(st, 0);
+        m->node = calloc((size_t)(k ? k : 1), sizeof *m->node);
+        found = 1;
+        if (!m->node || k == 0 || bytes % MG_REC) found = -1;
+        for (int i = 0; i < k && found == 1; i++) {
+            const uint8_t *p = b + (size_t)MG_REC * i;
+            mg_node_t *nd = &m->node[i];
+            nd->move = get32(p);
+            nd->parent = (int32_t)get32(p + 4);
+            nd->first_child = (int32_t)get32(p + 8);
+            nd->nchildren = (int32_t)get32(p + 12);
+            nd->pn = get32(p + 16);
+            nd->dn = get32(p + 20);
+            nd->score = (int32_t)get32(p + 24);
+            nd->status = p[28];
+            nd->evaluated = p[29];
+            nd->pad = p[30];
+            /* children after their parent and inside the tree, or it is damaged */
+            if (nd->parent >= i || (i == 0) != (nd->parent < 0) || nd->nchildren < 0
+                || (nd->first_child >= 0 && (nd->first_child <= i || nd->first_child + nd->nchildren > k)))
+                found = -1;
+        }
+        m->n = m->cap = k;
+        if (found < 0) { err_set(err, GSW_EFAIL, "cache: a stored manager tree is damaged"); manager_free(m); }
+    } else if (rc != SQLITE_DONE) {
+        proofs_err(c, err, "read the manager's trees");
+        found = -1;
+    }
+    sqlite3_finalize(st);
+    return found;
+}

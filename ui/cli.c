@@ -34,12 +34,14 @@ const cli_verb_t cli_verbs[] = {
       "the workbench's commands in a readline shell (reads a script from a pipe)", cli_shell },
     { "lesson", "gsw lesson [NAME]", "list the lessons, or open one in the workbench", cli_lesson },
     { "games", "gsw games [--json]", "list the games and their variants", cli_games },
-    { "solve", "gsw solve GAME[:VARIANT] [POSITION] [--algo ab|dfpn] [--wdl] [--threads N] [--hash MB] [--batch FILE] [--clear-hash]",
+    { "solve", "gsw solve GAME[:VARIANT] [POSITION] [--algo ab|dfpn|manager] [--wdl] [--threads N] [--hash MB] [--batch FILE] [--clear-hash]",
       "prove the value of a position (win/draw/loss, distance, best move)", cli_solve },
     { "analyze", "gsw analyze GAME[:VARIANT] [POSITION] [--threads N] [--hash MB]",
       "the proven value of every legal move", cli_analyze },
-    { "proof", "gsw proof show|export GAME[:VARIANT] [POSITION] [--goal win|draw] [--depth D] [--format dot|json]",
-      "a position's proof tree by df-pn (stored in the cache), as text, dot or JSON", cli_proof },
+    { "proof", "gsw proof run|show|export GAME[:VARIANT] [POSITION] [--goal win|draw] [--workers N] [--resume] "
+      "[--depth D] [--format dot|json]",
+      "prove a position with the proof-tree manager (run; resumable), or print / export its df-pn proof tree",
+      cli_proof },
     { "perft", "gsw perft GAME[:VARIANT] [POSITION] DEPTH", "count the move sequences of DEPTH plies", cli_perft },
     { "cache", "gsw cache stats|check [--db PATH]", "statistics or an integrity check of the solved-position cache", cli_cache },
     { "help", "gsw help [VERB]", "this list, or one verb's usage", cli_help },
@@ -85,12 +87,18 @@ static int cli_parse(int argc, char **argv, int first, cli_opts_t *o)
         else if (!strcmp(a, "--batch")) { NEEDARG(); o->batch = argv[++i]; }
         else if (!strcmp(a, "--opponent")) { NEEDARG(); o->opponent = argv[++i]; }
         else if (!strcmp(a, "--goal")) { NEEDARG(); o->goal = argv[++i]; }
+        else if (!strcmp(a, "--resume")) o->resume = 1;
+        else if (!strcmp(a, "--workers")) {
+            NEEDARG();
+            if (cli_parse_num(a, argv[++i], 1, 64, &d)) return GSW_EINPUT;
+            o->workers = (int)d;
+        }
         else if (!strcmp(a, "--format")) { NEEDARG(); o->format = argv[++i]; }
         else if (!strcmp(a, "--algo")) {
             NEEDARG();
             o->algo = argv[++i];
-            if (strcmp(o->algo, "ab") && strcmp(o->algo, "dfpn")) {
-                fprintf(stderr, "gsw: --algo: unknown algorithm \"%s\" (ab, dfpn)\n", o->algo);
+            if (strcmp(o->algo, "ab") && strcmp(o->algo, "dfpn") && strcmp(o->algo, "manager")) {
+                fprintf(stderr, "gsw: --algo: unknown algorithm \"%s\" (ab, dfpn, manager)\n", o->algo);
                 return GSW_EINPUT;
             }
         }

@@ -26,6 +26,8 @@ typedef struct cli_opts {
     const char *algo;          /* --algo ab|dfpn */
     const char *goal;          /* --goal win|draw */
     const char *format;        /* --format dot|json */
+    int workers;               /* --workers N (the proof-tree manager) */
+    int resume;                /* --resume: continue a stored manager tree */
     const char *opponent;      /* --opponent perfect|heuristic:L|... */
     const char *side;          /* --side first|second|both|none */
     int ascii;                 /* --ascii: no Unicode glyphs */

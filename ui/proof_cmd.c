@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/dfpn.h"
+#include "core/manager.h"
 #include "db/proofs.h"
 #include "ui/cli.h"
 #include "ui/json.h"
@@ -77,10 +78,133 @@ static void walk(walk_t *w, int i, const void *pos, int d)
     if (w->format == 2) json_close(w->j, ']');
 }
 
+typedef struct run_ctx {
+    cache_t *cache;
+    const gv_t *v;
+    const uint8_t *key;
+    size_t klen;
+    const char *text;
+    double last_save, last_print;
+    err_t err;
+    int failed;
+} run_ctx_t;
+
+/* The cache settles a leaf when its stored bounds decide the goal. */
+static int run_probe(void *ctx, const gv_t *v, const void *pos, dfpn_goal_t goal, int attacker, int *proven)
+{
+    (void)ctx; (void)v; (void)pos; (void)goal; (void)attacker; (void)proven;
+    return 0;   /* the cache connection belongs to the main thread: leaves use their solvers */
+}
+
+static int run_progress(void *ctx, const manager_t *m, double ms)
+{
+    run_ctx_t *r = ctx;
+    if (ms - r->last_print >= 1000) {
+        r->last_print = ms;
+        fprintf(stderr, "  %.1f s: t=%d, tree %d nodes, root pn %u dn %u, %llu leaves solved, manager %.1f%% of solver time\n",
+                ms / 1000, (int)m->t, m->n, m->node[0].pn, m->node[0].dn, (unsigned long long)m->leaves,
+                m->solver_ms > 0 ? 100 * m->manager_ms / m->solver_ms : 0);
+    }
+    if (r->cache && ms - r->last_save >= 5000) {   /* resumable from here */
+        r->last_save = ms;
+        if (proofs_manager_put(r->cache, r->v->game->name, r->v->name, r->key, r->klen, r->text, m, "running", &r->err)) {
+            r->failed = 1;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* gsw proof run: the manager, goal by goal (win?, then at least a draw?). */
+static int cli_proof_run(cli_opts_t *o, gv_t *v, const void *pos, const char *ptext, cache_t *cache)
+{
+    const game_ops_t *O = v->ops;
+    uint8_t key[GSW_MAX_KEY];
+    int sym = 0;
+    size_t klen = O->pos_key(v, pos, key, &sym);
+    char spec[96];
+    game_spec(v, spec, sizeof spec);
+    int goals[2], ng = 0;
+    if (o->goal) goals[ng++] = !strcmp(o->goal, "win") ? DFPN_GOAL_WIN : DFPN_GOAL_DRAW;
+    else { goals[ng++] = DFPN_GOAL_WIN; goals[ng++] = DFPN_GOAL_DRAW; }
+    run_ctx_t rc_ = { .cache = cache, .v = v, .key = key, .klen = klen, .text = ptext };
+    manager_options_t mo = { .workers = o->workers ? o->workers : o->threads, .hash_mb = o->hash_mb / (o->workers ? o->workers : 1) + 1,
+                             .stop = &cli_stop, .time_limit_ms = o->time_ms, .progress = run_progress,
+                             .progress_ctx = &rc_, .probe = run_probe };
+    int rc = GSW_OK;
+    err_t err;
+    dfpn_status_t last = DFPN_UNKNOWN;
+    int goal_done = -1;
+    double t0 = gsw_now_ms();
+    for (int gi = 0; gi < ng && !rc; gi++) {
+        manager_t m;
+        char state[32] = "";
+        int found = 0;
+        if (cache && o->resume) {
+            found = proofs_manager_get(cache, v->game->name, v->name, key, klen, goals[gi], &m, state, sizeof state, &err);
+            if (found < 0) { rc = err.code; break; }
+            if (found && sym) {   /* stored in the canonical orientation */
+                for (int i = 1; i < m.n; i++) m.node[i].move = O->move_sym(v, m.node[i].move, sym, 1);
+            }
+            if (found) fprintf(stderr, "resuming the %s tree for \"%s\" (%d nodes, t=%d, %s)\n",
+                               goals[gi] == DFPN_GOAL_WIN ? "win" : "draw", ptext, m.n, (int)m.t, state);
+        }
+        if (!found && manager_init(&m, (dfpn_goal_t)goals[gi], &err)) { rc = err.code; break; }
+        int done = 0;
+        dfpn_status_t st = DFPN_UNKNOWN;
+        if (!found || !strcmp(state, "running")) {
+            if (manager_run(&m, v, pos, &mo, &done, &st, &err)) rc = err.code;
+        } else {
+            done = 1;
+            st = !strcmp(state, "proven") ? DFPN_PROVEN : DFPN_DISPROVEN;
+        }
+        if (rc_.failed && !rc) { err = rc_.err; rc = err.code; }
+        if (!rc && cache) {   /* store (canonical orientation) */
+            if (sym) for (int i = 1; i < m.n; i++) m.node[i].move = O->move_sym(v, m.node[i].move, sym, 0);
+            rc = proofs_manager_put(cache, v->game->name, v->name, key, klen, ptext, &m,
+                                    !done ? "running" : st == DFPN_PROVEN ? "proven" : "disproven", &err);
+        }
+        if (!rc) {
+            fprintf(stderr, "%s: %s; tree %d nodes, %llu leaves solved (%llu solver nodes), solver %.1f s, "
+                            "manager %.3f s (%.1f%%)\n",
+                    goals[gi] == DFPN_GOAL_WIN ? "win?" : "at least a draw?",
+                    !done ? "stopped" : st == DFPN_PROVEN ? "proven" : "disproven", m.n,
+                    (unsigned long long)m.leaves, (unsigned long long)m.solver_nodes, m.solver_ms / 1000,
+                    m.manager_ms / 1000, m.solver_ms > 0 ? 100 * m.manager_ms / m.solver_ms : 0);
+        }
+        manager_free(&m);
+        if (rc) break;
+        if (!done) { rc = GSW_EFAIL; err_set(&err, GSW_EFAIL, "%s; run again with --resume to go on", cli_stop ? "interrupted" : "budget spent"); break; }
+        last = st;
+        goal_done = goals[gi];
+        if (!o->goal && goals[gi] == DFPN_GOAL_WIN && st == DFPN_PROVEN) break;
+    }
+    if (!rc) {
+        const char *value = goal_done == DFPN_GOAL_WIN ? (last == DFPN_PROVEN ? "win" : "at most a draw")
+                          : (last == DFPN_PROVEN ? (o->goal ? "at least a draw" : "draw") : "loss");
+        if (o->json) {
+            json_t j;
+            json_begin(&j, stdout);
+            json_str(&j, "game", spec);
+            json_str(&j, "position", ptext);
+            json_str(&j, "value", value);
+            json_null(&j, "plies");
+            json_str(&j, "algo", "manager");
+            json_num(&j, "time_ms", gsw_now_ms() - t0);
+            json_end(&j);
+        } else {
+            printf("%s \"%s\": %s for the side to move (proof-tree manager)\n", spec, ptext, value);
+        }
+    } else {
+        fprintf(stderr, "gsw: %s\n", err.msg);
+    }
+    return rc;
+}
+
 int cli_proof(cli_opts_t *o)
 {
     const char *usage = cli_find("proof")->usage;
-    if (o->npos < 2 || o->npos > 3 || (strcmp(o->pos[0], "show") && strcmp(o->pos[0], "export"))) {
+    if (o->npos < 2 || o->npos > 3 || (strcmp(o->pos[0], "show") && strcmp(o->pos[0], "export") && strcmp(o->pos[0], "run"))) {
         fprintf(stderr, "gsw: usage: %s\n", usage);
         return GSW_EINPUT;
     }
@@ -111,6 +235,12 @@ int cli_proof(cli_opts_t *o)
     const game_ops_t *O = v->ops;
     cache_t *cache = NULL;
     if (!o->no_cache && cli_cache_open(o, &cache, &err)) { fprintf(stderr, "gsw: %s\n", err.msg); game_close(v); return err.code; }
+    if (!strcmp(o->pos[0], "run")) {
+        int rc = cli_proof_run(o, v, pos, ptext, cache);
+        if (cache) { err_t e2; if (cache_close(cache, &e2) && !rc) { fprintf(stderr, "gsw: %s\n", e2.msg); rc = GSW_EFAIL; } }
+        game_close(v);
+        return rc;
+    }
     uint8_t key[GSW_MAX_KEY];
     int sym = 0;
     size_t klen = O->pos_key(v, pos, key, &sym);

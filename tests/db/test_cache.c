@@ -237,7 +237,7 @@ static void test_persistence_and_counters(void **s)
     static cache_stats_t st;
     stats_ok(c, &st);
     assert_string_equal(st.path, p);
-    assert_int_equal(st.schema_version, 3);
+    assert_int_equal(st.schema_version, 4);
     assert_true(st.file_bytes > 0);
     assert_int_equal(st.rows, 1001);
     assert_int_equal(st.exact_rows, 666 + 1);   /* k % 3 == 0 are bounds */
@@ -495,7 +495,7 @@ static void test_migration_and_saved_games(void **s)
     cache_t *c = open_ok(p);
     static cache_stats_t st;
     stats_ok(c, &st);
-    assert_int_equal(st.schema_version, 3);
+    assert_int_equal(st.schema_version, 4);
     assert_int_equal(st.rows, 1);
     cache_entry_t e;
     err_t err;
@@ -538,7 +538,7 @@ static void test_new_and_odd_paths(void **s)
     assert_true(ok);
     static cache_stats_t st;
     stats_ok(c, &st);
-    assert_int_equal(st.schema_version, 3);
+    assert_int_equal(st.schema_version, 4);
     assert_int_equal(st.rows, 0);
     close_ok(c);
     c = (cache_t *)&err;

@@ -1,0 +1,72 @@
+/* The proof-tree manager, after the checkers proof: a best-first
+ * proof-number tree over the top of the game whose leaves go to solvers — a
+ * heuristic alpha-beta search first, whose score counts as a win (loss)
+ * for the goal when it reaches the threshold t (-t), then exact alpha-beta
+ * and df-pn, each with a node budget. Results come back proven, disproven, assumed (by t) or open; an
+ * open leaf chosen again is expanded. When the root is settled with
+ * assumptions, t rises, assumed leaves the new t no longer covers are
+ * solved again, and so on until the root is settled by proofs alone.
+ * Leaves are evaluated by several threads at once (a batch of the most
+ * proving leaves, each held busy while in flight). The tree is a plain
+ * array, so the caller can store it and resume. */
+#ifndef GSW_MANAGER_H
+#define GSW_MANAGER_H
+
+#include <stdint.h>
+
+#include "core/dfpn.h"
+
+enum { MG_OPEN = 0, MG_PROVEN, MG_DISPROVEN, MG_ASSUMED_PROVEN, MG_ASSUMED_DISPROVEN };
+
+typedef struct mg_node {
+    move_t move;               /* from the parent; MOVE_NONE at the root */
+    int32_t parent;            /* -1 at the root */
+    int32_t first_child;       /* children are contiguous; -1 until expanded */
+    int32_t nchildren;
+    uint32_t pn, dn;
+    int32_t score;             /* the heuristic score, from the attacker's side */
+    uint8_t status;            /* MG_* */
+    uint8_t evaluated;         /* a solver has looked at it */
+    uint8_t busy;              /* in a worker's hands */
+    uint8_t pad;
+} mg_node_t;
+
+typedef struct manager {
+    dfpn_goal_t goal;
+    int32_t t;                 /* the heuristic threshold now */
+    int n, cap;
+    mg_node_t *node;
+    /* statistics of this run */
+    uint64_t leaves, expansions, solver_nodes;
+    double solver_ms, manager_ms;
+} manager_t;
+
+/* The leaf solver can consult a cache: 1 when it settles the goal at pos
+ * (*proven set), 0 otherwise. */
+typedef int (*mg_probe_fn)(void *ctx, const gv_t *v, const void *pos, dfpn_goal_t goal, int attacker, int *proven);
+
+typedef struct manager_options {
+    int workers;               /* threads evaluating leaves (default 1) */
+    size_t hash_mb;            /* each worker's tables (default 32) */
+    uint64_t dfpn_budget;      /* df-pn nodes per leaf (default 200000) */
+    int ab_depth;              /* the heuristic search's depth (default 8) */
+    int32_t t0;                /* the first threshold (default 100) */
+    volatile int *stop;
+    double time_limit_ms;
+    mg_probe_fn probe;
+    void *probe_ctx;
+    /* called after each batch; returns nonzero to stop (e.g. after saving) */
+    int (*progress)(void *ctx, const manager_t *m, double ms);
+    void *progress_ctx;
+} manager_options_t;
+
+/* A fresh tree for pos and goal. */
+int manager_init(manager_t *m, dfpn_goal_t goal, err_t *err);
+void manager_free(manager_t *m);
+/* Run until the root is proven or disproven without assumptions, or a stop
+ * or budget (then GSW_OK with *done = 0: the tree can be stored and
+ * resumed). *status is the result when done. */
+int manager_run(manager_t *m, const gv_t *v, const void *pos, const manager_options_t *o, int *done,
+                dfpn_status_t *status, err_t *err);
+
+#endif
