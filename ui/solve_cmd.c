@@ -52,6 +52,7 @@ static int solver_open(cli_opts_t *o, const char *spec, int cache_default_on, so
     s->ab.progress = solver_progress;
     s->wdl = o->wdl;
     if (o->algo && !strcmp(o->algo, "dfpn")) s->dfpn = s->wdl = 1;
+    if (o->algo && !strcmp(o->algo, "manager")) s->manager = s->wdl = 1;
     return GSW_OK;
 }
 
@@ -85,7 +86,7 @@ static void print_answer(const solver_t *s, cli_opts_t *o, const char *ptext, co
         json_int(&j, "nodes", (int64_t)a->r.nodes);
         json_num(&j, "time_ms", a->r.time_ms);
         json_str(&j, "source", a->from_cache ? "cache" : "search");
-        json_str(&j, "algo", s->dfpn ? "dfpn" : "ab");
+        json_str(&j, "algo", s->manager ? "manager" : s->dfpn ? "dfpn" : "ab");
         json_bool(&j, "complete", !a->r.aborted);
         json_end(&j);
         return;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/dfpn.h"
+#include "core/manager.h"
 
 int solver_init(solver_t *s, gv_t *v, size_t hash_mb, cache_t *cache, err_t *err)
 {
@@ -26,6 +27,32 @@ static int solver_settled(const solver_t *s, val_t lo, val_t hi)
 {
     if (lo == hi) return 1;
     return s->wdl && (lo > VAL_DRAW || hi < VAL_DRAW || (lo >= VAL_DRAW && hi <= VAL_DRAW));
+}
+
+/* The manager's answer in df-pn's terms: win?, then at least a draw? */
+static int solver_manager(solver_t *s, const void *pos, dfpn_result_t *d, err_t *err)
+{
+    memset(d, 0, sizeof *d);
+    double t0 = gsw_now_ms();
+    manager_options_t o = { .workers = s->ab.threads, .hash_mb = (s->tt.bytes >> 20) / (s->ab.threads > 0 ? s->ab.threads : 1) + 1,
+                            .stop = s->ab.stop, .time_limit_ms = s->ab.time_limit_ms };
+    d->best = MOVE_NONE;
+    for (int g = DFPN_GOAL_WIN; g <= DFPN_GOAL_DRAW; g++) {
+        manager_t m;
+        int done;
+        dfpn_status_t st;
+        if (manager_init(&m, (dfpn_goal_t)g, err)) return err->code;
+        int rc = manager_run(&m, s->v, pos, &o, &done, &st, err);
+        d->nodes += m.solver_nodes;
+        d->runs++;
+        manager_free(&m);
+        if (rc) return rc;
+        if (!done) { d->outcome = OUTCOME_UNKNOWN; break; }
+        if (g == DFPN_GOAL_WIN && st == DFPN_PROVEN) { d->outcome = OUTCOME_WIN; break; }
+        if (g == DFPN_GOAL_DRAW) d->outcome = st == DFPN_PROVEN ? OUTCOME_DRAW : OUTCOME_LOSS;
+    }
+    d->time_ms = gsw_now_ms() - t0;
+    return GSW_OK;
 }
 
 int solver_run(solver_t *s, const void *pos, answer_t *a, err_t *err)
@@ -54,12 +81,16 @@ int solver_run(solver_t *s, const void *pos, answer_t *a, err_t *err)
             return GSW_OK;
         }
     }
-    if (s->dfpn) {   /* win/draw/loss by proof numbers: bounds without a distance */
-        if (!s->pn.e && dfpn_table_init(&s->pn, s->tt.bytes >> 20, err)) return err->code;
-        dfpn_options_t o = { .table = &s->pn, .node_limit = s->ab.node_limit,
-                             .time_limit_ms = s->ab.time_limit_ms, .stop = s->ab.stop };
+    if (s->dfpn || s->manager) {   /* win/draw/loss by proof numbers: bounds without a distance */
         dfpn_result_t d;
-        if (dfpn_solve(s->v, pos, &o, &d, err)) return err->code;
+        if (s->manager) {
+            if (solver_manager(s, pos, &d, err)) return err->code;
+        } else {
+            if (!s->pn.e && dfpn_table_init(&s->pn, s->tt.bytes >> 20, err)) return err->code;
+            dfpn_options_t o = { .table = &s->pn, .node_limit = s->ab.node_limit,
+                                 .time_limit_ms = s->ab.time_limit_ms, .stop = s->ab.stop };
+            if (dfpn_solve(s->v, pos, &o, &d, err)) return err->code;
+        }
         a->r.nodes = d.nodes;
         a->r.time_ms = d.time_ms;
         a->r.best = d.best;
@@ -74,7 +105,7 @@ int solver_run(solver_t *s, const void *pos, answer_t *a, err_t *err)
         if (d.outcome == OUTCOME_UNKNOWN && d.runs == 2) a->r.hi = VAL_DRAW;   /* the win was disproven */
         if (d.outcome == OUTCOME_UNKNOWN || !s->cache) return GSW_OK;
         cache_entry_t e = { .lo = a->r.lo, .hi = a->r.hi, .best = MOVE_NONE, .nodes = d.nodes, .time_ms = d.time_ms };
-        snprintf(e.solver, sizeof e.solver, "dfpn");
+        snprintf(e.solver, sizeof e.solver, "%s", s->manager ? "manager" : "dfpn");
         if (d.best != MOVE_NONE) e.best = sym ? O->move_sym(s->v, d.best, sym, 0) : d.best;
         return cache_put(s->cache, s->v->game->name, s->v->name, key, klen, &e, err);
     }

@@ -20,6 +20,7 @@ typedef struct solver {
     int wdl;               /* win/draw/loss is enough */
     int dfpn;              /* prove with df-pn (win/draw/loss) instead of alpha-beta */
     dfpn_table_t pn;       /* its table, made on first use */
+    int manager;           /* prove with the proof-tree manager (win/draw/loss) */
 } solver_t;
 
 typedef struct answer {

@@ -121,6 +121,16 @@ has out '"value":"loss"' "df-pn: 6x4 is lost for the first player"
 has out '"algo":"dfpn"' "df-pn named in the JSON"
 expect 0 "dfpn end-game line" -- "$gsw" solve connect4 2252576253462244111563365343671351441 --algo dfpn --no-cache --json
 has out '"value":"loss"' "df-pn agrees with the reference line"
+expect 0 "manager 5x4" -- "$gsw" solve connect4:5x4 "" --algo manager --json --no-cache --threads 2
+has out '"value":"draw"' "manager: 5x4 is a draw"
+has out '"algo":"manager"' "manager named in the JSON"
+expect 0 "manager 6x4 1" -- "$gsw" solve connect4:6x4 1 --algo manager --json --no-cache
+has out '"value":"win"' "manager: after a first move on 6x4 the second player wins"
+expect 1 "proof run stopped" -- "$gsw" proof run connect4:6x5 "" --db "$tmp/mg.sqlite" --time 300 --hash 16
+has err "resume" "a stopped run says how to go on"
+expect 0 "proof run resumed" -- "$gsw" proof run connect4:6x5 "" --db "$tmp/mg.sqlite" --resume --hash 16
+has err "resuming" "the stored tree is picked up"
+has out "draw for the side to move" "6x5 is a draw"
 expect 2 "unknown algorithm" -- "$gsw" solve connect4 "" --algo magic && has err "magic" "names the algorithm"
 expect 0 "proof show" -- "$gsw" proof show connect4:4x4 "" --db "$tmp/proofs.sqlite" --depth 1
 has out "at least a draw for the side to move, proven" "proof show: the result"
