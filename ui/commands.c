@@ -8,6 +8,7 @@
 
 #include "db/saved.h"
 #include "ui/analyst.h"
+#include "ui/proof.h"
 #include "ui/session.h"
 
 typedef struct command {
@@ -21,7 +22,7 @@ static const command_t commands[];
 
 const char *const session_commands[] = {
     "new", "move", "undo", "redo", "hint", "analyze", "solve", "show", "history", "opponent", "side",
-    "save", "load", "export", "lesson", "next", "back", "help", "quit", NULL,
+    "save", "load", "export", "lesson", "next", "back", "proof", "follow", "help", "quit", NULL,
 };
 
 /* ---- the shell's solver ---- */
@@ -506,6 +507,65 @@ static int cmd_back(session_t *s, char *args, out_t *out, err_t *err)
     return GSW_OK;
 }
 
+/* The proof browser's view of the current node: its value and children. */
+static void show_proof(session_t *s, out_t *out)
+{
+    int node = session_proof_node(s);
+    if (node < 0) { out_printf(out, "off the proof tree (undo to go back)\n"); return; }
+    const proof_tree_t *t = s->ptree;
+    const proof_node_t *nd = &t->node[node];
+    int root_turn = s->v->ops->pos_turn(s->v, s->pos[s->pt_ply0].b);
+    int att = session_turn(s) == root_turn;
+    out_printf(out, "proof node %s (%d nodes)%s\n", proof_value_text(t, att, 1), nd->size,
+               nd->leaf ? ": a leaf the game settles" : "");
+    for (int c = 0; c < nd->nchildren; c++) {
+        const proof_node_t *ch = &t->node[session_proof_child(s, node, c)];
+        char mt[32];
+        s->v->ops->move_format(s->v, session_pos(s), ch->move, mt, sizeof mt);
+        out_printf(out, "  %-5s %s (%d)\n", mt, proof_value_text(t, !att, 1), ch->size);
+    }
+}
+
+static int cmd_proof(session_t *s, char *args, out_t *out, err_t *err)
+{
+    char *w = next_word(&args);
+    if (w && !strcmp(w, "off")) { session_proof_close(s); out_printf(out, "proof browser closed\n"); return GSW_OK; }
+    if (w && strcmp(w, "win") && strcmp(w, "draw"))
+        return err_set(err, GSW_EINPUT, "proof [win|draw|off]: unknown \"%s\"", w);
+    if (s->v->game->players != 2) return err_set(err, GSW_EINPUT, "%s has no two-player proofs", s->v->game->name);
+    if (session_over(s, NULL)) return err_set(err, GSW_EINPUT, "the game is over");
+    dfpn_options_t o = { .hash_mb = s->hash_mb, .node_limit = 50000000, .stop = s->stop };
+    proof_tree_t *t = calloc(1, sizeof *t);
+    if (!t) return err_set(err, GSW_EFAIL, "out of memory");
+    char text[4096];
+    s->v->ops->pos_format(s->v, session_pos(s), text, sizeof text);
+    int found, stored;
+    dfpn_result_t r;
+    if (proof_obtain(s->cache, s->v, session_pos(s), text, w, &o, t, &found, &stored, &r, err)) { free(t); return err->code; }
+    session_proof_close(s);
+    s->ptree = t;
+    s->pt_ply0 = s->ply;
+    s->human[0] = s->human[1] = 1;   /* browsing: nobody moves on its own */
+    out_printf(out, "proof tree: %s %s, %d nodes, depth %d%s\n", t->goal == DFPN_GOAL_WIN ? "a win" : "at least a draw",
+               t->result == DFPN_PROVEN ? "proven" : "disproven", t->n, t->depth,
+               found ? " (from the cache)" : stored ? " (stored)" : "");
+    if (s->sync) show_proof(s, out);   /* the TUI draws it */
+    return GSW_OK;
+}
+
+/* Follow the proof tree's principal line one move. */
+static int cmd_follow(session_t *s, char *args, out_t *out, err_t *err)
+{
+    (void)args;
+    int node = session_proof_node(s);
+    if (!s->ptree) return err_set(err, GSW_EINPUT, "no proof tree (proof [win|draw])");
+    if (node < 0) return err_set(err, GSW_EINPUT, "off the proof tree (undo to go back)");
+    if (!s->ptree->node[node].nchildren) return err_set(err, GSW_EINPUT, "a leaf: nothing to follow");
+    if (session_play(s, s->ptree->node[session_proof_child(s, node, 0)].move, err)) return err->code;
+    if (s->sync) show_proof(s, out);
+    return GSW_OK;
+}
+
 static int cmd_help(session_t *s, char *args, out_t *out, err_t *err)
 {
     (void)s; (void)err;
@@ -542,6 +602,8 @@ static const command_t commands[] = {
     { "lesson", "[NAME]", "start a lesson (no name: list them)", cmd_lesson },
     { "next", "", "the lesson's next step", cmd_next },
     { "back", "", "the lesson's previous step", cmd_back },
+    { "proof", "[win|draw|off]", "browse the position's proof tree (df-pn, kept in the cache)", cmd_proof },
+    { "follow", "", "the proof tree's principal line, one move", cmd_follow },
     { "help", "[COMMAND]", "this list", cmd_help },
     { "quit", "", "leave", cmd_quit },
     { NULL, NULL, NULL, NULL },

@@ -13,11 +13,12 @@
 #include "db/proofs.h"
 #include "ui/cli.h"
 #include "ui/json.h"
+#include "ui/proof.h"
 
 int cli_cache_open(cli_opts_t *o, cache_t **c, err_t *err);
 
 /* The value at a node whose side to move is (or is not) the root's. */
-static const char *node_value(const proof_tree_t *t, int attacker, int ascii)
+const char *proof_value_text(const proof_tree_t *t, int attacker, int ascii)
 {
     int proven = t->result == DFPN_PROVEN;
     if (t->goal == DFPN_GOAL_WIN) {
@@ -46,7 +47,7 @@ static void walk(walk_t *w, int i, const void *pos, int d)
     const proof_node_t *p = &w->t->node[i];
     int attacker = O->pos_turn(w->v, pos) == w->root_turn;
     if (w->format == 2) {
-        json_str(w->j, "value", node_value(w->t, attacker, 1));
+        json_str(w->j, "value", proof_value_text(w->t, attacker, 1));
         json_int(w->j, "size", p->size);
         if (p->leaf) json_bool(w->j, "leaf", 1);
     }
@@ -62,11 +63,11 @@ static void walk(walk_t *w, int i, const void *pos, int d)
         O->play(w->v, child, q->move);
         int ca = O->pos_turn(w->v, child) == w->root_turn;
         if (w->format == 0)
-            fprintf(w->f, "%*s%s %s (%d)%s\n", 2 * (d + 1), "", cm, node_value(w->t, ca, 0), q->size,
+            fprintf(w->f, "%*s%s %s (%d)%s\n", 2 * (d + 1), "", cm, proof_value_text(w->t, ca, 0), q->size,
                     q->leaf ? " leaf" : "");
         else if (w->format == 1)
             fprintf(w->f, "  n%d [label=\"%s\\n%d\"];\n  n%d -> n%d [label=\"%s\"];\n", k,
-                    node_value(w->t, ca, 1), q->size, i, k, cm);
+                    proof_value_text(w->t, ca, 1), q->size, i, k, cm);
         else {
             json_obj(w->j, NULL);
             json_str(w->j, "move", cm);
@@ -201,6 +202,67 @@ static int cli_proof_run(cli_opts_t *o, gv_t *v, const void *pos, const char *pt
     return rc;
 }
 
+int proof_obtain(cache_t *cache, gv_t *v, const void *pos, const char *ptext, const char *goal_text,
+                 const dfpn_options_t *dopt, proof_tree_t *tp, int *foundp, int *storedp, dfpn_result_t *rp, err_t *errp)
+{
+    const game_ops_t *O = v->ops;
+    uint8_t key[GSW_MAX_KEY];
+    int sym = 0;
+    size_t klen = O->pos_key(v, pos, key, &sym);
+    proof_tree_t t;
+    memset(&t, 0, sizeof t);
+    int rc = GSW_OK, found = 0, stored = 0;
+    err_t err;
+    dfpn_goal_t goal = goal_text && !strcmp(goal_text, "win") ? DFPN_GOAL_WIN : DFPN_GOAL_DRAW;
+    dfpn_result_t r;
+    memset(&r, 0, sizeof r);
+    if (!goal_text) {   /* the goal that shows the value: win -> win, else "at least a draw" */
+        if (cache) found = proofs_get(cache, v->game->name, v->name, key, klen, DFPN_GOAL_WIN, &t, &err);
+        if (found == 1 && t.result == DFPN_PROVEN) goal = DFPN_GOAL_WIN;
+        else {
+            if (found == 1) proof_tree_free(&t);
+            found = 0;
+            if (cache) {
+                found = proofs_get(cache, v->game->name, v->name, key, klen, DFPN_GOAL_DRAW, &t, &err);
+                goal = DFPN_GOAL_DRAW;
+            }
+            if (!found) {
+                if (dfpn_solve(v, pos, dopt, &r, &err)) rc = err.code;
+                else if (r.outcome == OUTCOME_UNKNOWN) rc = err_set(&err, GSW_EFAIL, "the budget ran out before the proof");
+                else goal = r.outcome == OUTCOME_WIN ? DFPN_GOAL_WIN : DFPN_GOAL_DRAW;
+            }
+        }
+    } else if (cache) {
+        found = proofs_get(cache, v->game->name, v->name, key, klen, goal, &t, &err);
+    }
+    if (found < 0) rc = err.code;
+    if (!rc && found == 1 && sym) {   /* stored in the canonical orientation */
+        for (int i = 1; i < t.n; i++) t.node[i].move = O->move_sym(v, t.node[i].move, sym, 1);
+    }
+    if (!rc && !found) {
+        if (dfpn_proof_tree(v, pos, goal, dopt, &t, &r, &err)) rc = err.code;
+        else if (cache) {
+            proof_tree_t canon = t;
+            canon.node = malloc((size_t)t.n * sizeof *t.node);
+            if (!canon.node) rc = err_set(&err, GSW_EFAIL, "out of memory");
+            else {
+                memcpy(canon.node, t.node, (size_t)t.n * sizeof *t.node);
+                if (sym) for (int i = 1; i < t.n; i++) canon.node[i].move = O->move_sym(v, t.node[i].move, sym, 0);
+                rc = proofs_put(cache, v->game->name, v->name, key, klen, ptext, &canon, &err);
+                free(canon.node);
+                stored = !rc;
+            }
+        }
+    }
+    t.goal = goal;
+    if (rc) { proof_tree_free(&t); *errp = err; }
+    *tp = t;
+    *foundp = found > 0;
+    *storedp = stored;
+    *rp = r;
+    return rc;
+}
+
 int cli_proof(cli_opts_t *o)
 {
     const char *usage = cli_find("proof")->usage;
@@ -241,54 +303,12 @@ int cli_proof(cli_opts_t *o)
         game_close(v);
         return rc;
     }
-    uint8_t key[GSW_MAX_KEY];
-    int sym = 0;
-    size_t klen = O->pos_key(v, pos, key, &sym);
     dfpn_options_t dopt = { .hash_mb = o->hash_mb, .node_limit = o->nodes, .time_limit_ms = o->time_ms, .stop = &cli_stop };
     proof_tree_t t;
-    memset(&t, 0, sizeof t);
-    int rc = GSW_OK, found = 0, stored = 0;
-    dfpn_goal_t goal = o->goal && !strcmp(o->goal, "win") ? DFPN_GOAL_WIN : DFPN_GOAL_DRAW;
+    int found = 0, stored = 0;
     dfpn_result_t r;
-    memset(&r, 0, sizeof r);
-    if (!o->goal) {   /* the goal that shows the value: win -> win, else "at least a draw" */
-        if (cache) found = proofs_get(cache, v->game->name, v->name, key, klen, DFPN_GOAL_WIN, &t, &err);
-        if (found == 1 && t.result == DFPN_PROVEN) goal = DFPN_GOAL_WIN;
-        else {
-            if (found == 1) proof_tree_free(&t);
-            found = 0;
-            if (rc == GSW_OK && cache) {
-                found = proofs_get(cache, v->game->name, v->name, key, klen, DFPN_GOAL_DRAW, &t, &err);
-                goal = DFPN_GOAL_DRAW;
-            }
-            if (!found) {
-                if (dfpn_solve(v, pos, &dopt, &r, &err)) rc = err.code;
-                else if (r.outcome == OUTCOME_UNKNOWN) rc = err_set(&err, GSW_EFAIL, "the budget ran out before the proof");
-                else goal = r.outcome == OUTCOME_WIN ? DFPN_GOAL_WIN : DFPN_GOAL_DRAW;
-            }
-        }
-    } else if (cache) {
-        found = proofs_get(cache, v->game->name, v->name, key, klen, goal, &t, &err);
-    }
-    if (found < 0) rc = err.code;
-    if (!rc && found == 1 && sym) {   /* stored in the canonical orientation */
-        for (int i = 1; i < t.n; i++) t.node[i].move = O->move_sym(v, t.node[i].move, sym, 1);
-    }
-    if (!rc && !found) {
-        if (dfpn_proof_tree(v, pos, goal, &dopt, &t, &r, &err)) rc = err.code;
-        else if (cache) {
-            proof_tree_t canon = t;
-            canon.node = malloc((size_t)t.n * sizeof *t.node);
-            if (!canon.node) rc = err_set(&err, GSW_EFAIL, "out of memory");
-            else {
-                memcpy(canon.node, t.node, (size_t)t.n * sizeof *t.node);
-                if (sym) for (int i = 1; i < t.n; i++) canon.node[i].move = O->move_sym(v, t.node[i].move, sym, 0);
-                rc = proofs_put(cache, v->game->name, v->name, key, klen, ptext, &canon, &err);
-                free(canon.node);
-                stored = !rc;
-            }
-        }
-    }
+    int rc = proof_obtain(cache, v, pos, ptext, o->goal, &dopt, &t, &found, &stored, &r, &err);
+    dfpn_goal_t goal = t.goal;
     if (!rc) {
         char spec[96];
         game_spec(v, spec, sizeof spec);
@@ -297,7 +317,7 @@ int cli_proof(cli_opts_t *o)
         const char *what = goal == DFPN_GOAL_WIN ? "a win" : "at least a draw";
         const char *res = t.result == DFPN_PROVEN ? "proven" : "disproven";
         if (format == 1) {
-            printf("digraph proof {\n  node [shape=box];\n  n0 [label=\"%s\\n%d\"];\n", node_value(&t, 1, 1), t.node[0].size);
+            printf("digraph proof {\n  node [shape=box];\n  n0 [label=\"%s\\n%d\"];\n", proof_value_text(&t, 1, 1), t.node[0].size);
             walk(&w, 0, pos, 0);
             printf("}\n");
         } else if (format == 2) {
@@ -318,7 +338,7 @@ int cli_proof(cli_opts_t *o)
         } else {
             printf("%s \"%s\": %s for the side to move, %s; proof tree of %d nodes, depth %d%s\n", spec, ptext, what,
                    res, t.n, t.depth, found ? " (from the cache)" : stored ? " (stored)" : "");
-            printf("root %s (%d)\n", node_value(&t, 1, 0), t.node[0].size);
+            printf("root %s (%d)\n", proof_value_text(&t, 1, 0), t.node[0].size);
             walk(&w, 0, pos, 0);
         }
         if (!found) fprintf(stderr, "df-pn: %llu nodes, %.1f ms\n", (unsigned long long)r.nodes, r.time_ms);

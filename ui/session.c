@@ -67,6 +67,7 @@ int session_new(session_t *s, const char *spec, const char *position, err_t *err
         return err->code;
     }
     if (s->v) game_close(s->v);
+    session_proof_close(s);
     s->v = v;
     snprintf(s->start_text, sizeof s->start_text, "%s", position && strcmp(position, "startpos") ? position : "");
     memcpy(s->pos[0].b, start.b, v->ops->pos_size);
@@ -103,8 +104,38 @@ int session_init(session_t *s, const char *spec, const char *position, err_t *er
     return rc;
 }
 
+void session_proof_close(session_t *s)
+{
+    if (s->ptree) { proof_tree_free(s->ptree); free(s->ptree); s->ptree = NULL; }
+}
+
+int session_proof_child(const session_t *s, int i, int c)
+{
+    int k = i + 1;
+    for (int j = 0; j < c; j++) k += s->ptree->node[k].size;
+    return k;
+}
+
+int session_proof_node(const session_t *s)
+{
+    if (!s->ptree || s->ply < s->pt_ply0) return -1;
+    int node = 0;
+    for (int p = s->pt_ply0; p < s->ply; p++) {
+        const proof_node_t *nd = &s->ptree->node[node];
+        int next = -1;
+        for (int c = 0; c < nd->nchildren && next < 0; c++) {
+            int k = session_proof_child(s, node, c);
+            if (s->ptree->node[k].move == s->moves[p]) next = k;
+        }
+        if (next < 0) return -1;
+        node = next;
+    }
+    return node;
+}
+
 void session_free(session_t *s)
 {
+    session_proof_close(s);
     session_forget(s, 0);
     if (s->v) game_close(s->v);
     lesson_free(s->lesson);

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/dfpn.h"
 #include "core/game.h"
 #include "db/cache.h"
 #include "ui/lesson.h"
@@ -80,6 +81,8 @@ typedef struct session {
     move_t think_move;
     int quit;
     lesson_t *lesson;      /* a lesson in progress, or NULL */
+    proof_tree_t *ptree;   /* a proof tree being browsed, or NULL */
+    int pt_ply0;           /* the ply of its root */
     int lesson_step;
     int lesson_tried;      /* the learner played at this step */
     cache_t *cache;        /* not owned; NULL: no saving, no cache */
@@ -160,6 +163,12 @@ void session_cursor_move(session_t *s, int dr, int dc);
 void session_show(session_t *s, out_t *out);
 /* Messages that waited on the analysis (hint, solve); 1 if any was written. */
 int session_poll(session_t *s, out_t *out);
+
+/* The proof tree node of the current position (-1: none, or off the tree),
+ * and the index of child c of node i. */
+int session_proof_node(const session_t *s);
+int session_proof_child(const session_t *s, int i, int c);
+void session_proof_close(session_t *s);
 
 /* The lesson step's text, and the learner's progress (see lesson.h). */
 int session_lesson_start(session_t *s, lesson_t *l, err_t *err);

@@ -354,6 +354,50 @@ static void test_lessons(void **st)
     close_sync(&s);
 }
 
+/* The proof browser: the tree's root at the current position, the
+ * principal line followed, other children reached by playing them, off the
+ * tree and back by undo. */
+static void test_proof_browser(void **st)
+{
+    (void)st;
+    session_t s;
+    open_sync(&s, "connect4:4x4", "");
+    const char *t;
+    assert_int_equal(run(&s, "follow", &t), GSW_EINPUT);
+    assert_int_equal(run(&s, "proof", &t), GSW_OK);
+    assert_non_null(strstr(t, "at least a draw proven"));
+    assert_non_null(s.ptree);
+    assert_int_equal(session_proof_node(&s), 0);
+    int first = session_proof_child(&s, 0, 0);
+    assert_int_equal(run(&s, "follow", &t), GSW_OK);
+    assert_int_equal(session_proof_node(&s), first);
+    /* the defender's node lists every move; each is a child */
+    const proof_node_t *nd = &s.ptree->node[first];
+    assert_int_equal(nd->nchildren, 4);
+    int c2 = session_proof_child(&s, first, 2);
+    char mt[16];
+    snprintf(mt, sizeof mt, "%u", s.ptree->node[c2].move + 1);
+    assert_int_equal(run(&s, mt, &t), GSW_OK);
+    assert_int_equal(session_proof_node(&s), c2);
+    /* a move the proof does not choose leaves the tree */
+    const proof_node_t *at = &s.ptree->node[c2];
+    move_t mv[GSW_MAX_MOVES];
+    int n = s.v->ops->moves(s.v, session_pos(&s), mv), off = -1;
+    for (int i = 0; i < n && off < 0; i++)
+        if (at->nchildren == 1 && mv[i] != s.ptree->node[c2 + 1].move) off = (int)mv[i];
+    assert_true(off >= 0);
+    snprintf(mt, sizeof mt, "%d", off + 1);
+    assert_int_equal(run(&s, mt, &t), GSW_OK);
+    assert_int_equal(session_proof_node(&s), -1);
+    assert_int_equal(run(&s, "follow", &t), GSW_EINPUT);
+    assert_int_equal(run(&s, "undo", &t), GSW_OK);
+    assert_int_equal(session_proof_node(&s), c2);
+    assert_int_equal(run(&s, "proof off", &t), GSW_OK);
+    assert_null(s.ptree);
+    assert_int_equal(run(&s, "proof maybe", &t), GSW_EINPUT);
+    close_sync(&s);
+}
+
 /* The lessons shipped in lessons/ all load. */
 static void test_shipped_lessons_load(void **st)
 {
@@ -383,6 +427,7 @@ int main(void)
         cmocka_unit_test(test_opponents_play),
         cmocka_unit_test(test_save_load_export),
         cmocka_unit_test(test_lessons),
+        cmocka_unit_test(test_proof_browser),
         cmocka_unit_test(test_shipped_lessons_load),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -66,6 +66,14 @@ keys v
 wait_for "Value history" 10 || bad "value history view"
 wait_for "draw.*/ draw" 60 || bad "value history values"
 keys v
+# the proof browser: the tree of the final position's predecessor
+keys u
+wait_for "Yellow to move\|Red to move" 10 || bad "undo at the end"
+keys p
+wait_for "Proof tree:" 60 || bad "proof browser"
+keys f
+wait_for "this node" 10 || bad "proof browser node"
+keys x
 keys '?'
 wait_for "Keys" 10 || bad "help overlay"
 keys x
