@@ -35,12 +35,53 @@ typedef struct dfpn {
     int root_turn;             /* the attacker */
     val_t T;                   /* the goal: the attacker's value >= T */
     uint64_t salt;             /* per goal, so one table serves both runs */
+    uint64_t path[DFPN_MAX_DEPTH];   /* pos_hash of the positions on the line (games with repetitions) */
+    int path_len;
+    const uint64_t *history;   /* the line before the root */
+    int nhistory;
 } dfpn_t;
 
+/* A position that repeats one on the current line, by the game's rule:
+ * 1 proven, -1 disproven, 0 not a repetition. */
+static int dfpn_repeats(dfpn_t *d, const void *pos, int attacker)
+{
+    if (!d->O->repetition) return 0;
+    uint64_t h = d->O->pos_hash(d->v, pos);
+    for (int i = d->path_len - 1; i >= 0; i--)
+        if (d->path[i] == h) {
+            val_t rv;
+            if (!d->O->repetition(d->v, pos, &rv)) return 0;
+            return (attacker ? rv >= d->T : rv <= -d->T) ? 1 : -1;
+        }
+    return 0;
+}
+
+/* The line starts with the positions before the root. */
+static void dfpn_line_reset(dfpn_t *d)
+{
+    d->path_len = 0;
+    if (d->O->repetition)
+        for (int i = 0; i < d->nhistory; i++) d->path[d->path_len++] = d->history[i];
+}
+
+static void dfpn_push(dfpn_t *d, const void *pos)
+{
+    if (d->O->repetition && d->path_len < DFPN_MAX_DEPTH) d->path[d->path_len++] = d->O->pos_hash(d->v, pos);
+}
+
+static void dfpn_pop(dfpn_t *d)
+{
+    if (d->O->repetition && d->path_len > 0) d->path_len--;
+}
+
+/* Sums stop one short of infinity: only a proof (or disproof) is infinite.
+ * (Through transpositions and cycles numbers are counted more than once
+ * and can grow huge; a huge number must not read as a settled node.) */
 static inline uint32_t sat_add(uint32_t a, uint32_t b)
 {
+    if (a >= DFPN_INF || b >= DFPN_INF) return DFPN_INF;
     uint64_t s = (uint64_t)a + b;
-    return s >= DFPN_INF ? DFPN_INF : (uint32_t)s;
+    return s >= DFPN_INF ? DFPN_INF - 1 : (uint32_t)s;
 }
 
 static uint64_t dfpn_key(dfpn_t *d, const void *pos)
@@ -110,10 +151,9 @@ static int dfpn_static(dfpn_t *d, const void *pos, int attacker, move_t *mv, int
 
 static void dfpn_budget(dfpn_t *d)
 {
+    if (d->limit && d->nodes >= d->limit) d->aborted = 1;   /* exact, even for tiny budgets */
     if ((d->nodes & 0x3ff) == 0 && !d->aborted) {
-        if ((d->stop && *d->stop) || (d->limit && d->nodes >= d->limit)
-            || (d->deadline > 0 && gsw_now_ms() >= d->deadline))
-            d->aborted = 1;
+        if ((d->stop && *d->stop) || (d->deadline > 0 && gsw_now_ms() >= d->deadline)) d->aborted = 1;
     }
 }
 
@@ -130,9 +170,12 @@ static void dfpn_child(dfpn_t *d, const void *child, uint64_t key, int attacker,
     if (st) dfpn_store(d, key, *pn, *dn, 1);
 }
 
+/* *ghi: the result depends on the line that led here (a repetition below
+ * settled part of it); such results never go into the table as final. */
 static void dfpn_mid(dfpn_t *d, const void *pos, uint64_t key, int depth, uint32_t thpn, uint32_t thdn,
-                     uint32_t *opn, uint32_t *odn)
+                     uint32_t *opn, uint32_t *odn, int *ghi)
 {
+    *ghi = 0;
     const game_ops_t *O = d->O;
     const gv_t *v = d->v;
     d->nodes++;
@@ -155,13 +198,18 @@ static void dfpn_mid(dfpn_t *d, const void *pos, uint64_t key, int depth, uint32
     if (O->ab_order) O->ab_order(v, pos, mv, n);
     uint64_t ck[n];
     uint32_t cpn[n], cdn[n];
+    uint8_t cghi[n];
     GSW_POSBUF child[GSW_MAX_POS];
     void (*play)(const gv_t *, void *, move_t) = O->ab_play && O->ab_expand ? O->ab_play : O->play;
+    dfpn_push(d, pos);
     for (int i = 0; i < n; i++) {
         memcpy(child, pos, O->pos_size);
         play(v, child, mv[i]);
         ck[i] = dfpn_key(d, child);
-        dfpn_child(d, child, ck[i], !attacker, &cpn[i], &cdn[i]);
+        int rep = dfpn_repeats(d, child, !attacker);
+        cghi[i] = rep != 0;
+        if (rep) { cpn[i] = rep > 0 ? 0 : DFPN_INF; cdn[i] = rep > 0 ? DFPN_INF : 0; }
+        else dfpn_child(d, child, ck[i], !attacker, &cpn[i], &cdn[i]);
     }
     uint64_t n0 = d->nodes;
     uint32_t pn, dn;
@@ -195,12 +243,17 @@ static void dfpn_mid(dfpn_t *d, const void *pos, uint64_t key, int depth, uint32
         }
         memcpy(child, pos, O->pos_size);
         play(v, child, mv[best]);
-        dfpn_mid(d, child, ck[best], depth + 1, cthpn, cthdn, &cpn[best], &cdn[best]);
+        int cg;
+        dfpn_mid(d, child, ck[best], depth + 1, cthpn, cthdn, &cpn[best], &cdn[best], &cg);
+        cghi[best] |= (uint8_t)cg;
         uint32_t tp, td;
-        if (!d->aborted && !dfpn_lookup(d, ck[best], &tp, &td))   /* evicted meanwhile */
+        if (!d->aborted && !cg && !dfpn_lookup(d, ck[best], &tp, &td))   /* evicted meanwhile */
             dfpn_store(d, ck[best], cpn[best], cdn[best], 1);
     }
-    if (!d->aborted) dfpn_store(d, key, pn, dn, d->nodes - n0 + 1);
+    dfpn_pop(d);
+    for (int i = 0; i < n; i++) *ghi |= cghi[i];
+    /* a path-dependent result is kept only as open numbers */
+    if (!d->aborted && !(*ghi && (pn == 0 || dn == 0))) dfpn_store(d, key, pn, dn, d->nodes - n0 + 1);
     *opn = pn;
     *odn = dn;
 }
@@ -245,6 +298,8 @@ static int dfpn_setup(dfpn_t *d, const gv_t *v, const dfpn_options_t *o, err_t *
     d->mask = d->t->mask;
     d->used = d->t->used;
     d->eps = o && o->epsilon > 0 ? o->epsilon : 0.25;
+    d->history = o ? o->history : NULL;
+    d->nhistory = o && o->history ? (o->nhistory < DFPN_MAX_DEPTH / 2 ? o->nhistory : DFPN_MAX_DEPTH / 2) : 0;
     if (o) {
         d->limit = o->node_limit;
         d->stop = o->stop;
@@ -252,6 +307,8 @@ static int dfpn_setup(dfpn_t *d, const gv_t *v, const dfpn_options_t *o, err_t *
     }
     return GSW_OK;
 }
+
+static int tree_status(dfpn_t *d, const void *pos, uint64_t key);
 
 /* One proof over an existing setup. */
 static void dfpn_run(dfpn_t *d, const void *pos, dfpn_goal_t goal, dfpn_result_t *r)
@@ -262,7 +319,9 @@ static void dfpn_run(dfpn_t *d, const void *pos, dfpn_goal_t goal, dfpn_result_t
     d->salt = goal == DFPN_GOAL_WIN ? 0 : 0x5bd1e9955bd1e995ull;
     uint64_t key = dfpn_key(d, pos);
     uint32_t pn, dn;
-    dfpn_mid(d, pos, key, 0, DFPN_INF, DFPN_INF, &pn, &dn);
+    int ghi;
+    dfpn_line_reset(d);
+    dfpn_mid(d, pos, key, 0, DFPN_INF, DFPN_INF, &pn, &dn, &ghi);
     r->pn = pn;
     r->dn = dn;
     r->status = d->aborted ? DFPN_UNKNOWN : pn == 0 ? DFPN_PROVEN : dn == 0 ? DFPN_DISPROVEN : DFPN_UNKNOWN;
@@ -271,17 +330,19 @@ static void dfpn_run(dfpn_t *d, const void *pos, dfpn_goal_t goal, dfpn_result_t
         move_t mv[GSW_MAX_MOVES];
         int n = O->moves(d->v, pos, mv);
         GSW_POSBUF child[GSW_MAX_POS];
+        dfpn_line_reset(d);
+        dfpn_push(d, pos);
         for (int i = 0; i < n && r->best == MOVE_NONE; i++) {
             memcpy(child, pos, O->pos_size);
             O->play(d->v, child, mv[i]);
-            uint32_t cp, cd;
             val_t tv;
             if (O->terminal(d->v, child, &tv)) {
                 if (-tv >= d->T) r->best = mv[i];   /* the move ends the game well enough */
                 continue;
             }
-            if (dfpn_lookup(d, dfpn_key(d, child), &cp, &cd) && cp == 0) r->best = mv[i];
+            if (tree_status(d, child, dfpn_key(d, child)) > 0) r->best = mv[i];
         }
+        dfpn_line_reset(d);
     }
 }
 
@@ -367,8 +428,11 @@ static int tree_add(proof_tree_t *t, move_t m, int parent)
 static int tree_status(dfpn_t *d, const void *pos, uint64_t key)
 {
     uint32_t pn, dn;
+    int rep = dfpn_repeats(d, pos, d->O->pos_turn(d->v, pos) == d->root_turn);
+    if (rep) return rep;
     if (!dfpn_lookup(d, key, &pn, &dn) || (pn && dn)) {
-        dfpn_mid(d, pos, key, 0, DFPN_INF, DFPN_INF, &pn, &dn);
+        int ghi;
+        dfpn_mid(d, pos, key, 0, DFPN_INF, DFPN_INF, &pn, &dn, &ghi);
         if (d->aborted) return 0;
     }
     return pn == 0 ? 1 : dn == 0 ? -1 : 0;
@@ -384,11 +448,12 @@ static int tree_build(dfpn_t *d, proof_tree_t *t, const void *pos, move_t m, int
     int attacker = O->pos_turn(d->v, pos) == d->root_turn;
     move_t mv[GSW_MAX_MOVES];
     int n;
-    if (dfpn_static(d, pos, attacker, mv, &n)) {
-        t->node[id].leaf = 1;
+    if (dfpn_repeats(d, pos, attacker) || dfpn_static(d, pos, attacker, mv, &n)) {
+        t->node[id].leaf = 1;   /* over, settled by the game's bounds, or a repetition */
         t->node[id].size = 1;
         return 0;
     }
+    dfpn_push(d, pos);
     /* the side the result favours picks one child: the attacker in a proof, the defender in a disproof */
     int choose = (want > 0) == attacker;
     t->node[id].choice = (uint8_t)choose;
@@ -433,6 +498,7 @@ static int tree_build(dfpn_t *d, proof_tree_t *t, const void *pos, move_t m, int
         }
     }
     t->node[id].size = size;
+    dfpn_pop(d);
     return 0;
 }
 
@@ -451,6 +517,7 @@ int dfpn_proof_tree(const gv_t *v, const void *pos, dfpn_goal_t goal, const dfpn
     else {
         t->goal = goal;
         t->result = r->status;
+        dfpn_line_reset(&d);
         int b = tree_build(&d, t, pos, MOVE_NONE, -1, r->status == DFPN_PROVEN ? 1 : -1, 0);
         if (b == -1) rc = err_set(err, GSW_EFAIL, "out of memory");
         else if (b == -2) rc = err_set(err, GSW_EFAIL, "df-pn: the budget ran out while extracting the proof tree");

@@ -34,6 +34,10 @@ typedef struct dfpn_options {
     double time_limit_ms;      /* 0: none */
     volatile int *stop;
     double epsilon;            /* the 1+epsilon trick (default 0.25) */
+    const uint64_t *history;   /* pos_hash of the positions of the line before
+                                  pos (games with repetitions): meeting one
+                                  again is a repetition */
+    int nhistory;
 } dfpn_options_t;
 
 typedef struct dfpn_result {

@@ -116,6 +116,13 @@ typedef struct game_ops {
     /* The game's own score convention for a proven value of pos (Connect
      * Four: stones left to the winner). Returns 0 if the game has none. */
     int (*value_score)(const gv_t *v, const void *pos, val_t value, int *score);
+    /* The value, for its side to move, of a position that already occurred
+     * in the line being searched, by the game's rules (a draw by
+     * repetition, say); return 0 to search it as usual. NULL for games
+     * whose positions never repeat (Connect Four, solitaire). Searches
+     * that meet a repetition never store a result that depends on it as
+     * if it held for every path (graph-history interaction). */
+    int (*repetition)(const gv_t *v, const void *pos, val_t *value);
     /* Plies to the end of a drawn game under perfect play, if the game knows
      * (Connect Four: the board fills up); -1 otherwise. */
     int (*draw_plies)(const gv_t *v, const void *pos);

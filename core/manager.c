@@ -152,6 +152,8 @@ typedef struct mg_job {
     int32_t t;
     int node, attacker;
     GSW_POSBUF pos[GSW_MAX_POS];
+    uint64_t line[256];        /* pos_hash of the positions before it (games with repetitions) */
+    int nline;
     /* out */
     int status;
     uint32_t pn, dn;
@@ -176,10 +178,18 @@ static void mg_eval(mg_worker_t *w, mg_job_t *j)
     val_t T = j->goal == DFPN_GOAL_WIN ? 1 : 0, tv;
     j->status = MG_OPEN;
     j->pn = j->dn = 1;
-    /* the game itself: over, or settled by its bounds */
+    /* the game itself: over, or a repetition of the line */
     if (O->terminal(v, j->pos, &tv)) {
         j->status = (j->attacker ? tv >= T : tv <= -T) ? MG_PROVEN : MG_DISPROVEN;
         goto done;
+    }
+    if (O->repetition) {
+        uint64_t h = O->pos_hash(v, j->pos);
+        for (int i = 0; i < j->nline; i++)
+            if (j->line[i] == h && O->repetition(v, j->pos, &tv)) {
+                j->status = (j->attacker ? tv >= T : tv <= -T) ? MG_PROVEN : MG_DISPROVEN;
+                goto done;
+            }
     }
     int proven;
     if (j->o->probe && j->o->probe(j->o->probe_ctx, v, j->pos, j->goal, j->attacker, &proven)) {
@@ -205,8 +215,9 @@ static void mg_eval(mg_worker_t *w, mg_job_t *j)
         }
     }
     /* exact alpha-beta (win/draw/loss) with a node budget: the bounds it
-     * proves may settle the goal */
-    {
+     * proves may settle the goal (not where positions repeat: alpha-beta
+     * does not carry the line) */
+    if (!O->repetition) {
         ab_options_t ao = { .threads = 1, .wdl_only = 1, .no_best = 1,
                             .node_limit = j->o->dfpn_budget ? j->o->dfpn_budget : 200000, .stop = j->o->stop };
         ab_result_t r;
@@ -218,7 +229,7 @@ static void mg_eval(mg_worker_t *w, mg_job_t *j)
     }
     /* df-pn with a budget */
     dfpn_options_t po = { .table = &w->pn, .node_limit = j->o->dfpn_budget ? j->o->dfpn_budget : 200000,
-                          .stop = j->o->stop };
+                          .stop = j->o->stop, .history = j->line, .nhistory = j->nline };
     dfpn_result_t r;
     /* df-pn proves goals of the side to move: at a defender node, "the
      * attacker wins" is "the defender does not reach a draw", and "the
@@ -329,6 +340,14 @@ int manager_run(manager_t *m, const gv_t *v, const void *pos, const manager_opti
             j->t = m->t;
             j->node = leaf;
             mg_pos(m, v, pos, leaf, j->pos);
+            if (O->repetition) {   /* the line from the root, for repetitions */
+                move_t path[256];
+                int np = 0;
+                for (int k = leaf; k > 0 && np < 256; k = m->node[k].parent) path[np++] = m->node[k].move;
+                GSW_POSBUF q[GSW_MAX_POS];
+                memcpy(q, pos, O->pos_size);
+                while (np > 0 && j->nline < 256) { j->line[j->nline++] = O->pos_hash(v, q); O->play(v, q, path[--np]); }
+            }
             j->attacker = O->pos_turn(v, j->pos) == root_turn;
             nb++;
         }
