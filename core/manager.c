@@ -11,7 +11,7 @@
 #include "core/ab.h"
 #include "core/tt.h"
 
-#define MG_ATTACKER(nd) ((nd)->pad)
+#define MG_ATTACKER(nd) ((nd)->attacker)
 
 static uint32_t sat_add(uint32_t a, uint32_t b)
 {

@@ -28,7 +28,7 @@ typedef struct mg_node {
     uint8_t status;            /* MG_* */
     uint8_t evaluated;         /* a solver has looked at it */
     uint8_t busy;              /* in a worker's hands */
-    uint8_t pad;
+    uint8_t attacker;          /* the root's side moves here (an OR node) */
 } mg_node_t;
 
 typedef struct manager {

@@ -140,7 +140,7 @@ int proofs_manager_put(cache_t *c, const char *game, const char *variant, const 
         put32(p + 24, (uint32_t)nd->score);
         p[28] = nd->status;
         p[29] = nd->evaluated;
-        p[30] = nd->pad;
+        p[30] = nd->attacker;
     }
     sqlite3 *db = cache_sqlite(c, NULL, 0);
     sqlite3_stmt *st;
@@ -202,7 +202,7 @@ int proofs_manager_get(cache_t *c, const char *game, const char *variant, const 
             nd->score = (int32_t)get32(p + 24);
             nd->status = p[28];
             nd->evaluated = p[29];
-            nd->pad = p[30];
+            nd->attacker = p[30];
             /* children after their parent and inside the tree, or it is damaged */
             if (nd->parent >= i || (i == 0) != (nd->parent < 0) || nd->nchildren < 0
                 || (nd->first_child >= 0 && (nd->first_child <= i || nd->first_child + nd->nchildren > k)))

@@ -510,58 +510,88 @@ static int cmd_back(session_t *s, char *args, out_t *out, err_t *err)
 /* The proof browser's view of the current node: its value and children. */
 static void show_proof(session_t *s, out_t *out)
 {
-    int node = session_proof_node(s);
+    int node = session_browse_node(s);
     if (node < 0) { out_printf(out, "off the proof tree (undo to go back)\n"); return; }
-    const proof_tree_t *t = s->ptree;
-    const proof_node_t *nd = &t->node[node];
-    int root_turn = s->v->ops->pos_turn(s->v, s->pos[s->pt_ply0].b);
-    int att = session_turn(s) == root_turn;
-    out_printf(out, "proof node %s (%d nodes)%s\n", proof_value_text(t, att, 1), nd->size,
-               nd->leaf ? ": a leaf the game settles" : "");
-    for (int c = 0; c < nd->nchildren; c++) {
-        const proof_node_t *ch = &t->node[session_proof_child(s, node, c)];
+    const browse_node_t *nd = &s->br->node[node];
+    out_printf(out, "node %s, pn %u, dn %u (%d nodes)%s\n", nd->label, nd->pn, nd->dn, nd->size,
+               nd->leaf ? ": a leaf" : "");
+    for (int c = nd->first; c < nd->first + nd->nchildren; c++) {
+        const browse_node_t *ch = &s->br->node[c];
         char mt[32];
         s->v->ops->move_format(s->v, session_pos(s), ch->move, mt, sizeof mt);
-        out_printf(out, "  %-5s %s (%d)\n", mt, proof_value_text(t, !att, 1), ch->size);
+        out_printf(out, "  %-5s %-4s pn %u dn %u (%d)\n", mt, ch->label, ch->pn, ch->dn, ch->size);
     }
 }
+
+int proofs_manager_get(cache_t *c, const char *game, const char *variant, const uint8_t *key, size_t klen,
+                       dfpn_goal_t goal, manager_t *m, char *state, size_t n, err_t *err);
 
 static int cmd_proof(session_t *s, char *args, out_t *out, err_t *err)
 {
     char *w = next_word(&args);
-    if (w && !strcmp(w, "off")) { session_proof_close(s); out_printf(out, "proof browser closed\n"); return GSW_OK; }
-    if (w && strcmp(w, "win") && strcmp(w, "draw"))
-        return err_set(err, GSW_EINPUT, "proof [win|draw|off]: unknown \"%s\"", w);
+    if (w && !strcmp(w, "off")) { session_browse_close(s); out_printf(out, "proof browser closed\n"); return GSW_OK; }
+    if (w && strcmp(w, "win") && strcmp(w, "draw") && strcmp(w, "manager"))
+        return err_set(err, GSW_EINPUT, "proof [win|draw|manager|off]: unknown \"%s\"", w);
     if (s->v->game->players != 2) return err_set(err, GSW_EINPUT, "%s has no two-player proofs", s->v->game->name);
     if (session_over(s, NULL)) return err_set(err, GSW_EINPUT, "the game is over");
+    if (w && !strcmp(w, "manager")) {   /* the tree gsw proof run stored for this position */
+        if (!s->cache) return err_set(err, GSW_EINPUT, "no cache file: the manager's trees live there");
+        uint8_t key[GSW_MAX_KEY];
+        int sym = 0;
+        size_t klen = s->v->ops->pos_key(s->v, session_pos(s), key, &sym);
+        manager_t m;
+        char state[32];
+        int found = 0;
+        for (int g = DFPN_GOAL_WIN; g <= DFPN_GOAL_DRAW && !found; g++) {
+            found = proofs_manager_get(s->cache, s->v->game->name, s->v->name, key, klen, (dfpn_goal_t)g, &m, state, sizeof state, err);
+            if (found < 0) return err->code;
+            if (found && g == DFPN_GOAL_WIN && strcmp(state, "proven") && s->v->ops->moves) {
+                /* a win not (yet) proven: the draw tree, if there is one, says more */
+                manager_t m2;
+                char st2[32];
+                int f2 = proofs_manager_get(s->cache, s->v->game->name, s->v->name, key, klen, DFPN_GOAL_DRAW, &m2, st2, sizeof st2, err);
+                if (f2 < 0) { manager_free(&m); return err->code; }
+                if (f2) { manager_free(&m); m = m2; snprintf(state, sizeof state, "%s", st2); }
+            }
+        }
+        if (!found) return err_set(err, GSW_EINPUT, "no manager tree for this position (gsw proof run)");
+        if (sym) for (int i = 1; i < m.n; i++) m.node[i].move = s->v->ops->move_sym(s->v, m.node[i].move, sym, 1);
+        int rc = session_browse_manager(s, &m, err);
+        manager_free(&m);
+        if (rc) return rc;
+        s->human[0] = s->human[1] = 1;
+        out_printf(out, "%s (%s)\n", s->br->title, state);
+        if (s->sync) show_proof(s, out);
+        return GSW_OK;
+    }
     dfpn_options_t o = { .hash_mb = s->hash_mb, .node_limit = 50000000, .stop = s->stop };
-    proof_tree_t *t = calloc(1, sizeof *t);
-    if (!t) return err_set(err, GSW_EFAIL, "out of memory");
+    proof_tree_t t;
     char text[4096];
     s->v->ops->pos_format(s->v, session_pos(s), text, sizeof text);
     int found, stored;
     dfpn_result_t r;
-    if (proof_obtain(s->cache, s->v, session_pos(s), text, w, &o, t, &found, &stored, &r, err)) { free(t); return err->code; }
-    session_proof_close(s);
-    s->ptree = t;
-    s->pt_ply0 = s->ply;
+    if (proof_obtain(s->cache, s->v, session_pos(s), text, w, &o, &t, &found, &stored, &r, err)) return err->code;
+    int rc = session_browse_proof(s, &t, err), depth = t.depth;
+    proof_tree_free(&t);
+    if (rc) return rc;
     s->human[0] = s->human[1] = 1;   /* browsing: nobody moves on its own */
-    out_printf(out, "proof tree: %s %s, %d nodes, depth %d%s\n", t->goal == DFPN_GOAL_WIN ? "a win" : "at least a draw",
-               t->result == DFPN_PROVEN ? "proven" : "disproven", t->n, t->depth,
-               found ? " (from the cache)" : stored ? " (stored)" : "");
+    out_printf(out, "%s, depth %d%s\n", s->br->title, depth, found ? " (from the cache)" : stored ? " (stored)" : "");
     if (s->sync) show_proof(s, out);   /* the TUI draws it */
     return GSW_OK;
 }
 
-/* Follow the proof tree's principal line one move. */
+/* Follow the tree's principal line one move: the child with the least
+ * proof number for the root's side where it moves, else the least
+ * disproof number (the first child of a proof tree). */
 static int cmd_follow(session_t *s, char *args, out_t *out, err_t *err)
 {
     (void)args;
-    int node = session_proof_node(s);
-    if (!s->ptree) return err_set(err, GSW_EINPUT, "no proof tree (proof [win|draw])");
+    int node = session_browse_node(s);
+    if (!s->br) return err_set(err, GSW_EINPUT, "no proof tree (proof [win|draw|manager])");
     if (node < 0) return err_set(err, GSW_EINPUT, "off the proof tree (undo to go back)");
-    if (!s->ptree->node[node].nchildren) return err_set(err, GSW_EINPUT, "a leaf: nothing to follow");
-    if (session_play(s, s->ptree->node[session_proof_child(s, node, 0)].move, err)) return err->code;
+    const browse_node_t *nd = &s->br->node[node];
+    if (!nd->nchildren) return err_set(err, GSW_EINPUT, "a leaf: nothing to follow (the analysis goes on from here)");
+    if (session_play(s, s->br->node[session_browse_principal(s, node)].move, err)) return err->code;
     if (s->sync) show_proof(s, out);
     return GSW_OK;
 }
@@ -602,7 +632,7 @@ static const command_t commands[] = {
     { "lesson", "[NAME]", "start a lesson (no name: list them)", cmd_lesson },
     { "next", "", "the lesson's next step", cmd_next },
     { "back", "", "the lesson's previous step", cmd_back },
-    { "proof", "[win|draw|off]", "browse the position's proof tree (df-pn, kept in the cache)", cmd_proof },
+    { "proof", "[win|draw|manager|off]", "browse the position's proof tree (df-pn, or gsw proof run's tree)", cmd_proof },
     { "follow", "", "the proof tree's principal line, one move", cmd_follow },
     { "help", "[COMMAND]", "this list", cmd_help },
     { "quit", "", "leave", cmd_quit },

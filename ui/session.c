@@ -67,7 +67,7 @@ int session_new(session_t *s, const char *spec, const char *position, err_t *err
         return err->code;
     }
     if (s->v) game_close(s->v);
-    session_proof_close(s);
+    session_browse_close(s);
     s->v = v;
     snprintf(s->start_text, sizeof s->start_text, "%s", position && strcmp(position, "startpos") ? position : "");
     memcpy(s->pos[0].b, start.b, v->ops->pos_size);
@@ -104,38 +104,137 @@ int session_init(session_t *s, const char *spec, const char *position, err_t *er
     return rc;
 }
 
-void session_proof_close(session_t *s)
+void session_browse_close(session_t *s)
 {
-    if (s->ptree) { proof_tree_free(s->ptree); free(s->ptree); s->ptree = NULL; }
+    if (s->br) { free(s->br->node); free(s->br); s->br = NULL; }
 }
 
-int session_proof_child(const session_t *s, int i, int c)
+int session_browse_node(const session_t *s)
 {
-    int k = i + 1;
-    for (int j = 0; j < c; j++) k += s->ptree->node[k].size;
-    return k;
-}
-
-int session_proof_node(const session_t *s)
-{
-    if (!s->ptree || s->ply < s->pt_ply0) return -1;
+    if (!s->br || s->ply < s->br_ply0) return -1;
     int node = 0;
-    for (int p = s->pt_ply0; p < s->ply; p++) {
-        const proof_node_t *nd = &s->ptree->node[node];
+    for (int p = s->br_ply0; p < s->ply; p++) {
+        const browse_node_t *nd = &s->br->node[node];
         int next = -1;
-        for (int c = 0; c < nd->nchildren && next < 0; c++) {
-            int k = session_proof_child(s, node, c);
-            if (s->ptree->node[k].move == s->moves[p]) next = k;
-        }
+        for (int c = nd->first; c < nd->first + nd->nchildren && next < 0; c++)
+            if (s->br->node[c].move == s->moves[p]) next = c;
         if (next < 0) return -1;
         node = next;
     }
     return node;
 }
 
+int session_browse_principal(const session_t *s, int node)
+{
+    const browse_node_t *nd = &s->br->node[node];
+    int att = session_turn(s) == s->v->ops->pos_turn(s->v, s->pos[s->br_ply0].b), best = nd->first;
+    for (int c = nd->first; c < nd->first + nd->nchildren; c++) {
+        const browse_node_t *a = &s->br->node[c], *b = &s->br->node[best];
+        /* the root's side heads for the least proof number, the other side for the least disproof number */
+        if (att ? a->pn < b->pn : a->dn < b->dn) best = c;
+    }
+    return best;
+}
+
+static browse_t *browse_new(int n, err_t *err)
+{
+    browse_t *b = calloc(1, sizeof *b);
+    if (b) b->node = calloc((size_t)(n ? n : 1), sizeof *b->node);
+    if (!b || !b->node) { if (b) free(b); err_set(err, GSW_EFAIL, "out of memory"); return NULL; }
+    b->n = n;
+    return b;
+}
+
+const char *proof_value_text(const proof_tree_t *t, int attacker, int ascii);
+
+int session_browse_proof(session_t *s, const proof_tree_t *t, err_t *err)
+{
+    browse_t *b = browse_new(t->n, err);
+    if (!b) return err->code;
+    /* the depth-first tree, re-laid breadth-first so children sit together */
+    int *map = malloc((size_t)t->n * sizeof *map), *queue = malloc((size_t)t->n * sizeof *queue);
+    if (!map || !queue) { free(map); free(queue); free(b->node); free(b); return err_set(err, GSW_EFAIL, "out of memory"); }
+    const game_ops_t *O = s->v->ops;
+    int root_turn = O->pos_turn(s->v, session_pos(s)), head = 0, tail = 0, next = 1;
+    queue[tail++] = 0;
+    map[0] = 0;
+    b->node[0].parent = -1;
+    b->node[0].move = MOVE_NONE;
+    /* turns follow the tree: a child's side to move is the other side (two-player games) */
+    int *att = malloc((size_t)t->n * sizeof *att);
+    if (!att) { free(map); free(queue); free(b->node); free(b); return err_set(err, GSW_EFAIL, "out of memory"); }
+    att[0] = 1;
+    (void)root_turn;
+    while (head < tail) {
+        int i = queue[head++];
+        browse_node_t *bn = &b->node[map[i]];
+        const proof_node_t *pn = &t->node[i];
+        bn->size = pn->size;
+        bn->leaf = pn->leaf;
+        bn->pn = t->result == DFPN_PROVEN ? 0 : DFPN_INF;
+        bn->dn = t->result == DFPN_PROVEN ? DFPN_INF : 0;
+        snprintf(bn->label, sizeof bn->label, "%s", proof_value_text(t, att[i], 1));
+        bn->first = next;
+        bn->nchildren = pn->nchildren;
+        int k = i + 1;
+        for (int c = 0; c < pn->nchildren; c++) {
+            map[k] = next++;
+            b->node[map[k]].parent = map[i];
+            b->node[map[k]].move = t->node[k].move;
+            att[k] = !att[i];
+            queue[tail++] = k;
+            k += t->node[k].size;
+        }
+    }
+    free(att);
+    free(map);
+    free(queue);
+    snprintf(b->title, sizeof b->title, "Proof tree: %s %s (%d nodes)", t->goal == DFPN_GOAL_WIN ? "a win" : "at least a draw",
+             t->result == DFPN_PROVEN ? "proven" : "disproven", t->n);
+    session_browse_close(s);
+    s->br = b;
+    s->br_ply0 = s->ply;
+    return GSW_OK;
+}
+
+int session_browse_manager(session_t *s, const manager_t *m, err_t *err)
+{
+    browse_t *b = browse_new(m->n, err);
+    if (!b) return err->code;
+    proof_tree_t shape = { .goal = m->goal };
+    for (int i = 0; i < m->n; i++) {
+        const mg_node_t *g = &m->node[i];
+        browse_node_t *bn = &b->node[i];
+        bn->move = g->move;
+        bn->parent = g->parent;
+        bn->first = g->first_child;
+        bn->nchildren = g->nchildren;
+        bn->pn = g->pn;
+        bn->dn = g->dn;
+        bn->leaf = g->first_child < 0 && (g->pn == 0 || g->dn == 0);
+        int assumed = g->status == MG_ASSUMED_PROVEN || g->status == MG_ASSUMED_DISPROVEN;
+        if (g->pn == 0 || g->dn == 0) {
+            shape.result = g->pn == 0 ? DFPN_PROVEN : DFPN_DISPROVEN;
+            snprintf(bn->label, sizeof bn->label, "%s%s", assumed ? "~" : "", proof_value_text(&shape, g->attacker, 1));
+        } else {
+            snprintf(bn->label, sizeof bn->label, "?");
+        }
+    }
+    for (int i = m->n - 1; i >= 0; i--) {   /* sizes, children after parents */
+        b->node[i].size++;
+        if (b->node[i].parent >= 0) b->node[b->node[i].parent].size += b->node[i].size;
+    }
+    snprintf(b->title, sizeof b->title, "Manager's tree: %s, %d nodes, t=%d", m->goal == DFPN_GOAL_WIN ? "win?" : "at least a draw?",
+             m->n, (int)m->t);
+    session_browse_close(s);
+    s->br = b;
+    s->br_ply0 = s->ply;
+    return GSW_OK;
+}
+
 void session_free(session_t *s)
 {
-    session_proof_close(s);
+    session_browse_close(s);
     session_forget(s, 0);
     if (s->v) game_close(s->v);
     lesson_free(s->lesson);

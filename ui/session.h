@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "core/dfpn.h"
+#include "core/manager.h"
 #include "core/game.h"
 #include "db/cache.h"
 #include "ui/lesson.h"
@@ -81,8 +82,8 @@ typedef struct session {
     move_t think_move;
     int quit;
     lesson_t *lesson;      /* a lesson in progress, or NULL */
-    proof_tree_t *ptree;   /* a proof tree being browsed, or NULL */
-    int pt_ply0;           /* the ply of its root */
+    struct browse *br;     /* a proof tree being browsed, or NULL */
+    int br_ply0;           /* the ply of its root */
     int lesson_step;
     int lesson_tried;      /* the learner played at this step */
     cache_t *cache;        /* not owned; NULL: no saving, no cache */
@@ -164,11 +165,31 @@ void session_show(session_t *s, out_t *out);
 /* Messages that waited on the analysis (hint, solve); 1 if any was written. */
 int session_poll(session_t *s, out_t *out);
 
-/* The proof tree node of the current position (-1: none, or off the tree),
- * and the index of child c of node i. */
-int session_proof_node(const session_t *s);
-int session_proof_child(const session_t *s, int i, int c);
-void session_proof_close(session_t *s);
+/* A tree to browse: a df-pn proof tree or the manager's tree, as nodes
+ * whose children are contiguous, each with its value for its side to move
+ * and its proof and disproof numbers. */
+typedef struct browse_node {
+    move_t move;
+    int parent, first, nchildren;
+    uint32_t pn, dn;       /* for the root side's goal (0 / DFPN_INF: settled) */
+    int size;              /* nodes in the subtree */
+    char label[12];        /* "=W", ">=D", "~=W" (assumed), "?" (open) */
+    uint8_t leaf;          /* settled by the game, a solver or an assumption */
+} browse_node_t;
+typedef struct browse {
+    char title[128];
+    int n;
+    browse_node_t *node;
+} browse_t;
+/* Browse a df-pn proof tree (or the manager's tree) rooted at the current
+ * position; the session takes the tree over. */
+int session_browse_proof(session_t *s, const proof_tree_t *t, err_t *err);
+int session_browse_manager(session_t *s, const manager_t *m, err_t *err);
+/* The node of the current position (-1: no tree, or off it). */
+int session_browse_node(const session_t *s);
+/* The child of node (the current one) on the principal line. */
+int session_browse_principal(const session_t *s, int node);
+void session_browse_close(session_t *s);
 
 /* The lesson step's text, and the learner's progress (see lesson.h). */
 int session_lesson_start(session_t *s, lesson_t *l, err_t *err);

@@ -298,38 +298,39 @@ static void draw_analysis(tui_t *t, int y, int x, int w, int h)
     }
 }
 
-/* The proof browser: the node's value, its children with values and sizes
- * (the principal one marked), and how to move about. */
+/* The proof browser: the node's value and numbers, its children with
+ * theirs (the principal one marked), and how to move about. */
 static int draw_proof(tui_t *t, int y, int x, int w, int h)
 {
     session_t *s = &t->s;
-    const proof_tree_t *pt = s->ptree;
-    int node = session_proof_node(s), row = y;
-    char line[160];
+    const browse_t *br = s->br;
+    int node = session_browse_node(s), row = y;
+    char line[200];
     attron(A_BOLD);
-    snprintf(line, sizeof line, "Proof tree: %s %s (%d nodes)", pt->goal == DFPN_GOAL_WIN ? "a win" : "at least a draw",
-             pt->result == DFPN_PROVEN ? "proven" : "disproven", pt->n);
-    put_clipped(row++, x, w, line);
+    put_clipped(row++, x, w, br->title);
     attroff(A_BOLD);
     if (node < 0) {
         put_clipped(row++, x, w, "off the tree: u goes back");
         return row - y;
     }
-    const proof_node_t *nd = &pt->node[node];
-    int root_turn = s->v->ops->pos_turn(s->v, s->pos[s->pt_ply0].b), att = session_turn(s) == root_turn;
-    snprintf(line, sizeof line, "this node %s, %d nodes, depth %d%s", proof_value_text(pt, att, !t->unicode), nd->size,
-             s->ply - s->pt_ply0, nd->leaf ? " (a leaf)" : "");
+    const browse_node_t *nd = &br->node[node];
+    snprintf(line, sizeof line, "this node %s  pn %u dn %u, %d nodes, depth %d%s", nd->label, nd->pn, nd->dn, nd->size,
+             s->ply - s->br_ply0, nd->leaf ? " (a leaf)" : "");
     put_clipped(row++, x, w, line);
-    for (int c = 0; c < nd->nchildren && row < y + h - 2; c++) {
-        const proof_node_t *ch = &pt->node[session_proof_child(s, node, c)];
-        char mt[32];
+    int principal = nd->nchildren ? session_browse_principal(s, node) : -1;
+    for (int c = nd->first; c < nd->first + nd->nchildren && row < y + h - 2; c++) {
+        const browse_node_t *ch = &br->node[c];
+        char mt[32], pn[16], dn[16];
         s->v->ops->move_format(s->v, session_pos(s), ch->move, mt, sizeof mt);
-        snprintf(line, sizeof line, "%c%-5s %-4s %d nodes", c == 0 ? '>' : ' ', mt, proof_value_text(pt, !att, !t->unicode),
+        if (ch->pn >= DFPN_INF) snprintf(pn, sizeof pn, "inf"); else snprintf(pn, sizeof pn, "%u", ch->pn);
+        if (ch->dn >= DFPN_INF) snprintf(dn, sizeof dn, "inf"); else snprintf(dn, sizeof dn, "%u", ch->dn);
+        snprintf(line, sizeof line, "%c%-5s %-5s pn %-5s dn %-5s %d nodes", c == principal ? '>' : ' ', mt, ch->label, pn, dn,
                  ch->size);
         put_clipped(row++, x, w, line);
     }
     attron(A_DIM);
-    put_clipped(row++, x, w, nd->leaf ? "a leaf: the analysis below goes on" : "f: follow >  a move: that child  u: back  x: close");
+    put_clipped(row++, x, w, nd->nchildren ? "f: follow >  a move: that child  u: back  x: close"
+                                           : "a leaf: the analysis below goes on from here");
     attroff(A_DIM);
     return row - y;
 }
@@ -472,7 +473,7 @@ static void draw_game(tui_t *t)
     if (bh + 3 > h) h = bh + 3;
     int w1 = t->show_history ? 36 : 22;
     if (w1 > pw / 2) w1 = pw / 2;
-    if (s->ptree) {
+    if (s->br) {
         int used = draw_proof(t, top, px, pw - 1, h / 2 > 6 ? h / 2 : 6);
         draw_analysis(t, top + used + 1, px, pw - 1, h - used - 1);
     } else if (s->lesson) {
@@ -796,8 +797,8 @@ static void key_game(tui_t *t, int ch)
     case 'v': t->show_history = !t->show_history; break;
     case 't': t->show_tags = !t->show_tags; break;
     case 'p': t->nmsg = 0; tui_say(t, "proving..."); tui_draw(t); t->nmsg = 0; tui_exec(t, "proof"); break;
-    case 'f': if (s->ptree) { t->nmsg = 0; tui_exec(t, "follow"); } break;
-    case 'x': if (s->ptree) tui_exec(t, "proof off"); break;
+    case 'f': if (s->br) { t->nmsg = 0; tui_exec(t, "follow"); } break;
+    case 'x': if (s->br) tui_exec(t, "proof off"); break;
     case 'o': cycle_opponent(t); break;
     case 's': cycle_side(t); break;
     case 'n':

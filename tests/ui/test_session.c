@@ -366,35 +366,86 @@ static void test_proof_browser(void **st)
     assert_int_equal(run(&s, "follow", &t), GSW_EINPUT);
     assert_int_equal(run(&s, "proof", &t), GSW_OK);
     assert_non_null(strstr(t, "at least a draw proven"));
-    assert_non_null(s.ptree);
-    assert_int_equal(session_proof_node(&s), 0);
-    int first = session_proof_child(&s, 0, 0);
+    assert_non_null(s.br);
+    assert_int_equal(session_browse_node(&s), 0);
+    assert_string_equal(s.br->node[0].label, ">=D");
+    int first = s.br->node[0].first;
     assert_int_equal(run(&s, "follow", &t), GSW_OK);
-    assert_int_equal(session_proof_node(&s), first);
+    assert_int_equal(session_browse_node(&s), first);
+    assert_string_equal(s.br->node[first].label, "<=D");
     /* the defender's node lists every move; each is a child */
-    const proof_node_t *nd = &s.ptree->node[first];
+    const browse_node_t *nd = &s.br->node[first];
     assert_int_equal(nd->nchildren, 4);
-    int c2 = session_proof_child(&s, first, 2);
+    int c2 = nd->first + 2;
     char mt[16];
-    snprintf(mt, sizeof mt, "%u", s.ptree->node[c2].move + 1);
+    snprintf(mt, sizeof mt, "%u", s.br->node[c2].move + 1);
     assert_int_equal(run(&s, mt, &t), GSW_OK);
-    assert_int_equal(session_proof_node(&s), c2);
+    assert_int_equal(session_browse_node(&s), c2);
     /* a move the proof does not choose leaves the tree */
-    const proof_node_t *at = &s.ptree->node[c2];
+    const browse_node_t *at = &s.br->node[c2];
+    assert_int_equal(at->nchildren, 1);
     move_t mv[GSW_MAX_MOVES];
     int n = s.v->ops->moves(s.v, session_pos(&s), mv), off = -1;
     for (int i = 0; i < n && off < 0; i++)
-        if (at->nchildren == 1 && mv[i] != s.ptree->node[c2 + 1].move) off = (int)mv[i];
+        if (mv[i] != s.br->node[at->first].move) off = (int)mv[i];
     assert_true(off >= 0);
-    snprintf(mt, sizeof mt, "%d", off + 1);
+    snprintf(mt, sizeof mt, "%d", off % 10 + 1);
     assert_int_equal(run(&s, mt, &t), GSW_OK);
-    assert_int_equal(session_proof_node(&s), -1);
+    assert_int_equal(session_browse_node(&s), -1);
     assert_int_equal(run(&s, "follow", &t), GSW_EINPUT);
     assert_int_equal(run(&s, "undo", &t), GSW_OK);
-    assert_int_equal(session_proof_node(&s), c2);
+    assert_int_equal(session_browse_node(&s), c2);
+    /* sizes add up */
+    for (int i = 0; i < s.br->n; i++) {
+        int sum = 1;
+        for (int c = s.br->node[i].first; c < s.br->node[i].first + s.br->node[i].nchildren; c++) sum += s.br->node[c].size;
+        assert_int_equal(sum, s.br->node[i].size);
+    }
     assert_int_equal(run(&s, "proof off", &t), GSW_OK);
-    assert_null(s.ptree);
+    assert_null(s.br);
     assert_int_equal(run(&s, "proof maybe", &t), GSW_EINPUT);
+    assert_int_equal(run(&s, "proof manager", &t), GSW_EINPUT);   /* no cache, no stored tree */
+    close_sync(&s);
+}
+
+/* The manager's tree, stored by a run, browsed with its numbers. */
+static void test_manager_browser(void **st)
+{
+    (void)st;
+    session_t s;
+    open_sync(&s, "connect4:5x4", "");
+    char path[400];
+    snprintf(path, sizeof path, "%s/mg.sqlite", dir);
+    err_t err;
+    assert_int_equal(cache_open(path, &s.cache, &err), GSW_OK);
+    const char *t;
+    assert_int_equal(run(&s, "proof manager", &t), GSW_EINPUT);
+    assert_non_null(strstr(t, "no manager tree"));
+    manager_t m;
+    assert_int_equal(manager_init(&m, DFPN_GOAL_DRAW, &err), GSW_OK);
+    manager_options_t o = { .workers = 1, .hash_mb = 4, .dfpn_budget = 500, .ab_depth = 2 };
+    int done;
+    dfpn_status_t res;
+    assert_int_equal(manager_run(&m, s.v, session_pos(&s), &o, &done, &res, &err), GSW_OK);
+    assert_true(done);
+    assert_int_equal(res, DFPN_PROVEN);
+    assert_true(m.n > 1);
+    uint8_t key[GSW_MAX_KEY];
+    size_t klen = s.v->ops->pos_key(s.v, session_pos(&s), key, NULL);
+    int proofs_manager_put(cache_t *c, const char *game, const char *variant, const uint8_t *key, size_t klen,
+                           const char *text, const manager_t *m, const char *state, err_t *err);
+    assert_int_equal(proofs_manager_put(s.cache, "connect4", "5x4", key, klen, "", &m, "proven", &err), GSW_OK);
+    int n = m.n;
+    manager_free(&m);
+    assert_int_equal(run(&s, "proof manager", &t), GSW_OK);
+    assert_non_null(strstr(t, "Manager's tree"));
+    assert_int_equal(s.br->n, n);
+    assert_int_equal(s.br->node[0].pn, 0);
+    assert_string_equal(s.br->node[0].label, ">=D");
+    int principal = session_browse_principal(&s, 0);
+    assert_int_equal(s.br->node[principal].pn, 0);   /* the root's side follows a proven child */
+    assert_int_equal(run(&s, "follow", &t), GSW_OK);
+    assert_int_equal(session_browse_node(&s), principal);
     close_sync(&s);
 }
 
@@ -428,6 +479,7 @@ int main(void)
         cmocka_unit_test(test_save_load_export),
         cmocka_unit_test(test_lessons),
         cmocka_unit_test(test_proof_browser),
+        cmocka_unit_test(test_manager_browser),
         cmocka_unit_test(test_shipped_lessons_load),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
