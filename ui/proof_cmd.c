@@ -14,6 +14,7 @@
 #include "ui/cli.h"
 #include "ui/json.h"
 #include "ui/proof.h"
+#include "ui/solver.h"
 
 int cli_cache_open(cli_opts_t *o, cache_t **c, err_t *err);
 
@@ -90,13 +91,6 @@ typedef struct run_ctx {
     int failed;
 } run_ctx_t;
 
-/* The cache settles a leaf when its stored bounds decide the goal. */
-static int run_probe(void *ctx, const gv_t *v, const void *pos, dfpn_goal_t goal, int attacker, int *proven)
-{
-    (void)ctx; (void)v; (void)pos; (void)goal; (void)attacker; (void)proven;
-    return 0;   /* the cache connection belongs to the main thread: leaves use their solvers */
-}
-
 static int run_progress(void *ctx, const manager_t *m, double ms)
 {
     run_ctx_t *r = ctx;
@@ -129,9 +123,11 @@ static int cli_proof_run(cli_opts_t *o, gv_t *v, const void *pos, const char *pt
     if (o->goal) goals[ng++] = !strcmp(o->goal, "win") ? DFPN_GOAL_WIN : DFPN_GOAL_DRAW;
     else { goals[ng++] = DFPN_GOAL_WIN; goals[ng++] = DFPN_GOAL_DRAW; }
     run_ctx_t rc_ = { .cache = cache, .v = v, .key = key, .klen = klen, .text = ptext };
+    cache_probe_t probe;   /* leaves the cache has settled count as proven */
+    cache_probe_init(&probe, cache);
     manager_options_t mo = { .workers = o->workers ? o->workers : o->threads, .hash_mb = o->hash_mb / (o->workers ? o->workers : 1) + 1,
                              .stop = &cli_stop, .time_limit_ms = o->time_ms, .progress = run_progress,
-                             .progress_ctx = &rc_, .probe = run_probe };
+                             .progress_ctx = &rc_, .probe = cache ? cache_probe : NULL, .probe_ctx = &probe };
     int rc = GSW_OK;
     err_t err;
     dfpn_status_t last = DFPN_UNKNOWN;
@@ -180,6 +176,7 @@ static int cli_proof_run(cli_opts_t *o, gv_t *v, const void *pos, const char *pt
         goal_done = goals[gi];
         if (!o->goal && goals[gi] == DFPN_GOAL_WIN && st == DFPN_PROVEN) break;
     }
+    cache_probe_free(&probe);
     if (!rc) {
         const char *value = goal_done == DFPN_GOAL_WIN ? (last == DFPN_PROVEN ? "win" : "at most a draw")
                           : (last == DFPN_PROVEN ? (o->goal ? "at least a draw" : "draw") : "loss");

@@ -27,6 +27,8 @@ static void solver_progress(void *ctx, val_t lo, val_t hi, uint64_t nodes, doubl
             nodes / 1e6, ms > 0 ? nodes / ms / 1e3 : 0);
 }
 
+static int solver_close(solver_t *s, err_t *err);
+
 static int solver_open(cli_opts_t *o, const char *spec, int cache_default_on, solver_t *s, err_t *err)
 {
     gv_t *v;
@@ -53,6 +55,19 @@ static int solver_open(cli_opts_t *o, const char *spec, int cache_default_on, so
     s->wdl = o->wdl;
     if (o->algo && !strcmp(o->algo, "dfpn")) s->dfpn = s->wdl = 1;
     if (o->algo && !strcmp(o->algo, "manager")) s->manager = s->wdl = 1;
+    if (o->goal) {
+        if (strcmp(o->goal, "win") && strcmp(o->goal, "draw")) {
+            err_set(err, GSW_EINPUT, "--goal: expected win or draw, not \"%s\"", o->goal);
+            solver_close(s, &(err_t){ 0 });
+            return GSW_EINPUT;
+        }
+        if (!s->dfpn && !s->manager) {
+            err_set(err, GSW_EINPUT, "--goal needs --algo dfpn or manager (alpha-beta proves the whole value)");
+            solver_close(s, &(err_t){ 0 });
+            return GSW_EINPUT;
+        }
+        s->goal = !strcmp(o->goal, "win") ? DFPN_GOAL_WIN : DFPN_GOAL_DRAW;
+    }
     return GSW_OK;
 }
 

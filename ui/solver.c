@@ -1,7 +1,9 @@
 /* The cached solver (see solver.h) and the words for values. */
 #include "ui/solver.h"
 
+#include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/dfpn.h"
@@ -13,6 +15,7 @@ int solver_init(solver_t *s, gv_t *v, size_t hash_mb, cache_t *cache, err_t *err
     s->v = v;
     s->cache = cache;
     s->ab.threads = 1;
+    s->goal = -1;
     return tt_init(&s->tt, hash_mb, err);
 }
 
@@ -26,7 +29,42 @@ void solver_free(solver_t *s)
 static int solver_settled(const solver_t *s, val_t lo, val_t hi)
 {
     if (lo == hi) return 1;
+    if (s->goal >= 0 && (s->dfpn || s->manager)) {   /* one goal: does the interval decide it? */
+        val_t T = s->goal == DFPN_GOAL_WIN ? 1 : 0;
+        return lo >= T || hi < T;
+    }
     return s->wdl && (lo > VAL_DRAW || hi < VAL_DRAW || (lo >= VAL_DRAW && hi <= VAL_DRAW));
+}
+
+void cache_probe_init(cache_probe_t *p, cache_t *cache)
+{
+    p->cache = cache;
+    p->lock = malloc(sizeof(pthread_mutex_t));
+    if (p->lock) pthread_mutex_init(p->lock, NULL);
+}
+
+void cache_probe_free(cache_probe_t *p)
+{
+    if (p->lock) { pthread_mutex_destroy(p->lock); free(p->lock); }
+    p->lock = NULL;
+}
+
+int cache_probe(void *ctx, const gv_t *v, const void *pos, dfpn_goal_t goal, int attacker, int *proven)
+{
+    cache_probe_t *p = ctx;
+    if (!p || !p->cache || !p->lock) return 0;
+    uint8_t key[GSW_MAX_KEY];
+    size_t klen = v->ops->pos_key(v, pos, key, NULL);
+    cache_entry_t e;
+    err_t err;
+    pthread_mutex_lock(p->lock);
+    int found = cache_get(p->cache, v->game->name, v->name, key, klen, &e, &err);
+    pthread_mutex_unlock(p->lock);
+    if (found <= 0) return 0;
+    val_t T = goal == DFPN_GOAL_WIN ? 1 : 0;   /* the bounds are the side to move's */
+    if (attacker ? e.lo >= T : e.hi <= -T) { *proven = 1; return 1; }
+    if (attacker ? e.hi < T : e.lo > -T) { *proven = 0; return 1; }
+    return 0;
 }
 
 /* The manager's answer in df-pn's terms: win?, then at least a draw? */
@@ -34,10 +72,14 @@ static int solver_manager(solver_t *s, const void *pos, dfpn_result_t *d, err_t 
 {
     memset(d, 0, sizeof *d);
     double t0 = gsw_now_ms();
+    cache_probe_t probe;
+    cache_probe_init(&probe, s->cache);
     manager_options_t o = { .workers = s->ab.threads, .hash_mb = (s->tt.bytes >> 20) / (s->ab.threads > 0 ? s->ab.threads : 1) + 1,
-                            .stop = s->ab.stop, .time_limit_ms = s->ab.time_limit_ms };
+                            .stop = s->ab.stop, .time_limit_ms = s->ab.time_limit_ms,
+                            .probe = s->cache ? cache_probe : NULL, .probe_ctx = &probe };
     d->best = MOVE_NONE;
-    for (int g = DFPN_GOAL_WIN; g <= DFPN_GOAL_DRAW; g++) {
+    int g0 = s->goal >= 0 ? s->goal : DFPN_GOAL_WIN, g1 = s->goal >= 0 ? s->goal : DFPN_GOAL_DRAW;
+    for (int g = g0; g <= g1; g++) {
         manager_t m;
         int done;
         dfpn_status_t st;
@@ -46,11 +88,13 @@ static int solver_manager(solver_t *s, const void *pos, dfpn_result_t *d, err_t 
         d->nodes += m.solver_nodes;
         d->runs++;
         manager_free(&m);
-        if (rc) return rc;
+        if (rc) { cache_probe_free(&probe); return rc; }
         if (!done) { d->outcome = OUTCOME_UNKNOWN; break; }
+        d->status = st;
         if (g == DFPN_GOAL_WIN && st == DFPN_PROVEN) { d->outcome = OUTCOME_WIN; break; }
         if (g == DFPN_GOAL_DRAW) d->outcome = st == DFPN_PROVEN ? OUTCOME_DRAW : OUTCOME_LOSS;
     }
+    cache_probe_free(&probe);
     d->time_ms = gsw_now_ms() - t0;
     return GSW_OK;
 }
@@ -89,7 +133,9 @@ int solver_run(solver_t *s, const void *pos, answer_t *a, err_t *err)
             if (!s->pn.e && dfpn_table_init(&s->pn, s->tt.bytes >> 20, err)) return err->code;
             dfpn_options_t o = { .table = &s->pn, .node_limit = s->ab.node_limit,
                                  .time_limit_ms = s->ab.time_limit_ms, .stop = s->ab.stop };
-            if (dfpn_solve(s->v, pos, &o, &d, err)) return err->code;
+            if (s->goal >= 0) {
+                if (dfpn_prove(s->v, pos, (dfpn_goal_t)s->goal, &o, &d, err)) return err->code;
+            } else if (dfpn_solve(s->v, pos, &o, &d, err)) return err->code;
         }
         a->r.nodes = d.nodes;
         a->r.time_ms = d.time_ms;
@@ -103,7 +149,20 @@ int solver_run(solver_t *s, const void *pos, answer_t *a, err_t *err)
         default: a->r.aborted = 1;   /* a run that was stopped proves nothing here */
         }
         if (d.outcome == OUTCOME_UNKNOWN && d.runs == 2) a->r.hi = VAL_DRAW;   /* the win was disproven */
-        if (d.outcome == OUTCOME_UNKNOWN || !s->cache) return GSW_OK;
+        if (s->goal >= 0) {   /* one goal: its answer as a bound */
+            a->r.aborted = d.status == DFPN_UNKNOWN;
+            a->r.lo = -VAL_WIN + 1;
+            a->r.hi = VAL_WIN - 1;
+            if (s->goal == DFPN_GOAL_WIN) {
+                if (d.status == DFPN_PROVEN) a->r.lo = val_win(VAL_MAX_PLIES);
+                if (d.status == DFPN_DISPROVEN) a->r.hi = VAL_DRAW;
+            } else {
+                if (d.status == DFPN_PROVEN) a->r.lo = VAL_DRAW;
+                if (d.status == DFPN_DISPROVEN) a->r.hi = val_loss(VAL_MAX_PLIES);
+            }
+            if (d.status == DFPN_UNKNOWN) return GSW_OK;
+        } else if (d.outcome == OUTCOME_UNKNOWN) return GSW_OK;
+        if (!s->cache) return GSW_OK;
         cache_entry_t e = { .lo = a->r.lo, .hi = a->r.hi, .best = MOVE_NONE, .nodes = d.nodes, .time_ms = d.time_ms };
         snprintf(e.solver, sizeof e.solver, "%s", s->manager ? "manager" : "dfpn");
         if (d.best != MOVE_NONE) e.best = sym ? O->move_sym(s->v, d.best, sym, 0) : d.best;

@@ -21,6 +21,7 @@ typedef struct solver {
     int dfpn;              /* prove with df-pn (win/draw/loss) instead of alpha-beta */
     dfpn_table_t pn;       /* its table, made on first use */
     int manager;           /* prove with the proof-tree manager (win/draw/loss) */
+    int goal;              /* df-pn / manager: -1 the value; else one goal (dfpn_goal_t) */
 } solver_t;
 
 typedef struct answer {
@@ -34,6 +35,16 @@ void solver_free(solver_t *s);
 /* Solve pos (cache first). On a stop or a spent budget a->r.aborted is set
  * and the bounds proven so far are stored and returned. */
 int solver_run(solver_t *s, const void *pos, answer_t *a, err_t *err);
+
+/* The manager's leaves may be settled by the cache: a probe over one
+ * connection shared by its worker threads (under a lock). */
+typedef struct cache_probe {
+    cache_t *cache;
+    void *lock;            /* a pthread mutex, made by cache_probe_init */
+} cache_probe_t;
+void cache_probe_init(cache_probe_t *p, cache_t *cache);
+void cache_probe_free(cache_probe_t *p);
+int cache_probe(void *ctx, const gv_t *v, const void *pos, dfpn_goal_t goal, int attacker, int *proven);
 
 /* One end of a proven interval: "win in 33", "draw", "loss in 36". */
 void value_bound_text(val_t v, char *buf, size_t n);

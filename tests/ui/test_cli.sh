@@ -131,6 +131,11 @@ has err "resume" "a stopped run says how to go on"
 expect 0 "proof run resumed" -- "$gsw" proof run connect4:6x5 "" --db "$tmp/mg.sqlite" --resume --hash 16
 has err "resuming" "the stored tree is picked up"
 has out "draw for the side to move" "6x5 is a draw"
+expect 0 "dfpn goal win" -- "$gsw" solve connect4:5x4 "" --algo dfpn --goal win --json --no-cache
+has out '"bound":"upper"' "no win on 5x4: at most a draw"
+expect 0 "manager goal draw" -- "$gsw" solve connect4:5x4 "" --algo manager --goal draw --json --no-cache
+has out '"bound":"lower"' "at least a draw on 5x4"
+expect 2 "goal without a proof-number algorithm" -- "$gsw" solve connect4:5x4 "" --goal win --no-cache
 expect 2 "unknown algorithm" -- "$gsw" solve connect4 "" --algo magic && has err "magic" "names the algorithm"
 expect 0 "proof show" -- "$gsw" proof show connect4:4x4 "" --db "$tmp/proofs.sqlite" --depth 1
 has out "at least a draw for the side to move, proven" "proof show: the result"
