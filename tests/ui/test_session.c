@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "ui/complete.h"
 #include "ui/session.h"
 
 void session_sync_close(session_t *s);
@@ -449,6 +450,30 @@ static void test_manager_browser(void **st)
     close_sync(&s);
 }
 
+static int has_candidate(char **c, const char *want)
+{
+    int found = 0;
+    for (int i = 0; c && c[i]; i++) { found |= !strcmp(c[i], want); }
+    for (int i = 0; c && c[i]; i++) free(c[i]);
+    free(c);
+    return found;
+}
+
+/* Tab completion: commands, game names, opponents, legal moves. */
+static void test_completion(void **st)
+{
+    (void)st;
+    session_t s;
+    open_sync(&s, "connect4:4x4", "1111");
+    assert_true(has_candidate(complete_candidates(&s, "mo", 0, "mo"), "move"));
+    assert_true(has_candidate(complete_candidates(&s, "new con", 1, "con"), "connect4:7x6"));
+    assert_true(has_candidate(complete_candidates(&s, "opponent he", 1, "he"), "heuristic:"));
+    assert_true(has_candidate(complete_candidates(&s, "move ", 1, ""), "2"));
+    assert_false(has_candidate(complete_candidates(&s, "move ", 1, ""), "1"));   /* column 1 is full */
+    assert_true(has_candidate(complete_candidates(&s, "lesson ", 1, ""), "connect4-centre"));
+    close_sync(&s);
+}
+
 /* The lessons shipped in lessons/ all load. */
 static void test_shipped_lessons_load(void **st)
 {
@@ -480,6 +505,7 @@ int main(void)
         cmocka_unit_test(test_lessons),
         cmocka_unit_test(test_proof_browser),
         cmocka_unit_test(test_manager_browser),
+        cmocka_unit_test(test_completion),
         cmocka_unit_test(test_shipped_lessons_load),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
