@@ -202,10 +202,17 @@ static void dfpn_mid(dfpn_t *d, const void *pos, uint64_t key, int depth, uint32
     GSW_POSBUF child[GSW_MAX_POS];
     void (*play)(const gv_t *, void *, move_t) = O->ab_play && O->ab_expand ? O->ab_play : O->play;
     dfpn_push(d, pos);
+    /* the children's table buckets are fetched together: the search waits
+     * on table misses, and one at a time they would not overlap */
     for (int i = 0; i < n; i++) {
         memcpy(child, pos, O->pos_size);
         play(v, child, mv[i]);
         ck[i] = dfpn_key(d, child);
+        __builtin_prefetch(dfpn_bucket(d, ck[i]));
+    }
+    for (int i = 0; i < n; i++) {
+        memcpy(child, pos, O->pos_size);
+        play(v, child, mv[i]);
         int rep = dfpn_repeats(d, child, !attacker);
         cghi[i] = rep != 0;
         if (rep) { cpn[i] = rep > 0 ? 0 : DFPN_INF; cdn[i] = rep > 0 ? DFPN_INF : 0; }
