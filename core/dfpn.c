@@ -6,6 +6,7 @@
  * Positions live in a bounded table (buckets of four, least work evicted). */
 #include "core/dfpn.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,10 +36,11 @@ typedef struct dfpn {
     int root_turn;             /* the attacker */
     val_t T;                   /* the goal: the attacker's value >= T */
     uint64_t salt;             /* per goal, so one table serves both runs */
-    uint64_t path[DFPN_MAX_DEPTH];   /* pos_hash of the positions on the line (games with repetitions) */
     int path_len;
     const uint64_t *history;   /* the line before the root */
     int nhistory;
+    uint64_t path[DFPN_MAX_DEPTH];   /* pos_hash of the positions on the line (games with repetitions);
+                                        last, so a setup need not clear its 32 KB */
 } dfpn_t;
 
 /* A position that repeats one on the current line, by the game's rule:
@@ -286,7 +288,7 @@ void dfpn_table_free(dfpn_table_t *t)
 
 static int dfpn_setup(dfpn_t *d, const gv_t *v, const dfpn_options_t *o, err_t *err)
 {
-    memset(d, 0, sizeof *d);
+    memset(d, 0, offsetof(dfpn_t, path));
     d->v = v;
     d->O = v->ops;
     if (o && o->table) d->t = o->table;
