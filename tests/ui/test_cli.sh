@@ -61,6 +61,7 @@ expect 0 "cache check" -- "$gsw" cache check && has out "ok" "cache check ok"
 
 # a budget spent: exit 1, the bounds proven so far kept; a second run resumes
 expect 1 "budget spent" -- "$gsw" solve connect4 32751571231557 --nodes 20000 --threads 1 --json
+has out '"at_least":"' "a partial proof gives its interval"
 has out '"complete":false' "incomplete proof reported"
 expect 0 "resumed solve" -- "$gsw" solve connect4 32751571231557 --threads 1 --json
 has out '"complete":true' "resumed proof completes"
