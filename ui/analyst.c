@@ -104,6 +104,31 @@ int analyst_prove(analyst_t *a, const void *pos, analysis_t *an, int i, err_t *e
     return ans.r.aborted ? 1 : 0;
 }
 
+int analyst_root(analyst_t *a, const void *pos, analysis_t *an, err_t *err)
+{
+    if (an->root_done || an->n == 0) { an->root_done = 1; return 0; }
+    answer_t ans;
+    int nb = a->solver.ab.no_best;
+    a->solver.ab.no_best = 0;
+    int rc = solver_run(&a->solver, pos, &ans, err);
+    a->solver.ab.no_best = nb;
+    if (rc) return -1;
+    an->nodes += ans.r.nodes;
+    an->ms += ans.r.time_ms;
+    if (ans.r.aborted) return 1;
+    an->root_done = 1;
+    an->root_lo = ans.r.lo;
+    an->root_hi = ans.r.hi;
+    an->root_best = ans.r.best;
+    for (int i = 0; i < an->n && ans.r.lo == ans.r.hi; i++)   /* the best move is worth the position's value */
+        if (an->mv[i].move == ans.r.best) {
+            an->mv[i].state = MV_PROVEN;
+            an->mv[i].lo = an->mv[i].hi = ans.r.lo;
+        }
+    analysis_settle(an);
+    return 0;
+}
+
 int analyst_next(const analysis_t *an)
 {
     int best = -1;

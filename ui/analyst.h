@@ -27,6 +27,10 @@ int analyst_heuristic(analyst_t *a, const void *pos, analysis_t *an, double budg
  * proof was complete (the bounds proven so far are kept), 0 when done, -1
  * on error. */
 int analyst_prove(analyst_t *a, const void *pos, analysis_t *an, int i, err_t *err);
+/* Solve the position itself (cache first): its value and a best move,
+ * which alone is all a perfect opponent needs; the best move's entry gets
+ * the value. Returns 1 when stopped first, 0 done, -1 on error. */
+int analyst_root(analyst_t *a, const void *pos, analysis_t *an, err_t *err);
 /* The next move of an to prove: the most promising unproven one; -1 none. */
 int analyst_next(const analysis_t *an);
 /* A heuristic player's move at level 1..9. */

@@ -72,6 +72,14 @@ static int sync_autoplay(session_t *s, out_t *out, err_t *err)
             if (!a || analyst_think(a, session_pos(s), s->opp.level, &m, err)) return GSW_EFAIL;
             s->think_ply = s->ply;
             s->think_move = m;
+        } else if (s->opp.kind == OPP_PERFECT) {   /* the position's own proof is enough */
+            analyst_t *a = sync_analyst(s, err);
+            if (!a) return err->code;
+            analysis_t *an = session_analysis_open(s, s->ply);
+            if (!an) return err_set(err, GSW_EFAIL, "out of memory");
+            int r = analyst_root(a, session_pos(s), an, err);
+            if (r < 0) return err->code;
+            if (r > 0) { out_printf(out, "stopped: the computer has not moved\n"); return GSW_OK; }
         } else {
             int r = sync_analyze(s, s->ply, err);
             if (r < 0) return err->code;
@@ -191,12 +199,13 @@ int session_poll(session_t *s, out_t *out)
 {
     int said = 0;
     analysis_t *an = s->an[s->ply];
-    if (s->hint_wanted && an && (an->proven || s->hint_wanted == 2)) {
+    int known = an && (an->proven || (an->root_done && an->root_lo == an->root_hi && an->root_best != MOVE_NONE));
+    if (s->hint_wanted && an && (known || s->hint_wanted == 2)) {
         show_hint(s, out);
         s->hint_wanted = 0;
         said = 1;
     }
-    if (s->solve_wanted && an && an->proven) {
+    if (s->solve_wanted && known) {
         show_value(s, out);
         s->solve_wanted = 0;
         said = 1;

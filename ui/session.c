@@ -344,6 +344,10 @@ move_t session_best(session_t *s, int ply, int *exact)
         if (exact) *exact = 1;
         return an->mv[b].move;
     }
+    if (an->root_done && an->root_lo == an->root_hi && an->root_best != MOVE_NONE) {
+        if (exact) *exact = 1;   /* the position's own proof names a best move */
+        return an->root_best;
+    }
     int b = -1;   /* not all proven: a proven win beats everything, else the heuristic */
     for (int i = 0; i < an->n; i++)
         if (an->mv[i].state == MV_PROVEN && an->mv[i].lo > VAL_DRAW && (b < 0 || an->mv[i].lo > an->mv[b].lo)) b = i;
@@ -377,6 +381,8 @@ move_t session_computer_move(session_t *s)
     int exact;
     move_t best = session_best(s, s->ply, &exact);
     if (!an || !exact) return MOVE_NONE;
+    if (s->opp.kind == OPP_PERFECT) return best;   /* the position's proof is enough */
+    if (!an->proven) return MOVE_NONE;            /* the others choose among every move's value */
     if (s->opp.kind == OPP_IMPERFECT && (int)(session_rand(s) % 100) >= s->opp.percent)
         return an->mv[session_rand(s) % (unsigned)an->n].move;
     if (s->opp.kind == OPP_GIVEBACK && s->opp.givebacks > 0) {

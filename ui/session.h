@@ -45,6 +45,9 @@ typedef struct analysis {
     int heuristic_done;    /* every move has a heuristic score */
     int proven;            /* every move's value is exact */
     int active;            /* the move being solved now, -1 none */
+    int root_done;         /* the position itself was solved: */
+    val_t root_lo, root_hi;   /* its value (exact when equal) */
+    move_t root_best;      /* a move that achieves it (fastest win, slowest loss) */
     uint64_t nodes;
     double ms;
 } analysis_t;

@@ -57,6 +57,14 @@ static void worker_run(worker_t *w, job_t *j, gv_t **gv, analyst_t *a, cache_t *
         if (analyst_heuristic(a, j->pos.b, an, 100, &err)) goto fail;
         worker_post(w, j, an, MOVE_NONE, 0);
     }
+    if (!an->root_done && !w->stop) {   /* the position's own value and best move come first */
+        pthread_mutex_lock(&w->mu);
+        snprintf(w->progress, sizeof w->progress, "solving the position");
+        pthread_mutex_unlock(&w->mu);
+        int r = analyst_root(a, j->pos.b, an, &err);
+        if (r < 0) goto fail;
+        worker_post(w, j, an, MOVE_NONE, 0);
+    }
     int i;
     while (!w->stop && (i = analyst_next(an)) >= 0) {
         pthread_mutex_lock(&w->mu);

@@ -190,7 +190,9 @@ static void test_analysis_and_perfect_play(void **st)
     assert_int_equal(run(&s, "show", &t), GSW_OK);
     assert_int_equal(s.ply, 16);
     assert_non_null(strstr(t, "a draw"));
-    /* the value history: nobody threw anything away */
+    /* the value history (the history command proves every position): nobody threw anything away */
+    assert_int_equal(run(&s, "history", &t), GSW_OK);
+    assert_null(strstr(t, "threw away"));
     for (int i = 0; i < 16; i++) {
         char got[48], bst[48];
         int cg, cb;
