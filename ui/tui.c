@@ -314,7 +314,10 @@ static int draw_proof(tui_t *t, int y, int x, int w, int h)
         return row - y;
     }
     const browse_node_t *nd = &br->node[node];
-    snprintf(line, sizeof line, "this node %s  pn %u dn %u, %d nodes, depth %d%s", nd->label, nd->pn, nd->dn, nd->size,
+    char npn[16], ndn[16];
+    if (nd->pn >= DFPN_INF) snprintf(npn, sizeof npn, "inf"); else snprintf(npn, sizeof npn, "%u", nd->pn);
+    if (nd->dn >= DFPN_INF) snprintf(ndn, sizeof ndn, "inf"); else snprintf(ndn, sizeof ndn, "%u", nd->dn);
+    snprintf(line, sizeof line, "this node %s  pn %s dn %s, %d nodes, depth %d%s", nd->label, npn, ndn, nd->size,
              s->ply - s->br_ply0, nd->leaf ? " (a leaf)" : "");
     put_clipped(row++, x, w, line);
     int principal = nd->nchildren ? session_browse_principal(s, node) : -1;
@@ -474,7 +477,7 @@ static void draw_game(tui_t *t)
     int w1 = t->show_history ? 36 : 22;
     if (w1 > pw / 2) w1 = pw / 2;
     if (s->br) {
-        int used = draw_proof(t, top, px, pw - 1, h / 2 > 6 ? h / 2 : 6);
+        int used = draw_proof(t, top, px, pw - 1, h - 2);   /* every child, the analysis below */
         draw_analysis(t, top + used + 1, px, pw - 1, h - used - 1);
     } else if (s->lesson) {
         draw_lesson(t, top, px, pw - 1, h - 8 > 4 ? h - 8 : 4);
