@@ -23,6 +23,11 @@ typedef struct cli_opts {
     uint64_t nodes;
     int depth;
     int help;
+    const char *board;         /* --board FILE: a puzzle board from text art */
+    const char *player;        /* --player heuristic:NAME */
+    int min_moves;             /* --min-moves */
+    int solutions, positions;  /* count --solutions / --positions */
+    int players;               /* bench --players */
     int npos;
     const char *pos[8];        /* positional arguments after the verb */
 } cli_opts_t;
