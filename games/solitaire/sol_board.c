@@ -111,6 +111,13 @@ static int sol_connect(solv_t *d, const char *what, err_t *err)
             d->jt[d->nj] = (uint8_t)t;
             d->nj++;
         }
+    d->ng = 0;
+    for (int j = 0; j < d->nj; j++) {
+        int a = d->jo[j] - d->jf[j], b = d->jt[j] - d->jf[j], g = 0;
+        while (g < d->ng && (d->gdo[g] != a || d->gdt[g] != b)) g++;
+        if (g == d->ng) { d->gdo[g] = a; d->gdt[g] = b; d->gmask[g] = 0; d->ng++; }
+        d->gmask[g] |= 1ull << d->jf[j];
+    }
     /* connected through neighbouring holes */
     uint64_t seen = 1, frontier = 1;
     while (frontier) {
@@ -247,8 +254,11 @@ static void sol_invariants(solv_t *d)
         int db = d->lb[i] - (d->goal == SOL_GOAL_HOLE ? d->lb[d->goal_hole] : 0);
         int dist = d->tri ? ((da * db > 0) ? (abs(da) > abs(db) ? abs(da) : abs(db)) : abs(da) + abs(db))
                           : abs(da) + abs(db);
-        d->pag[i] = pow(0.62, dist);
+        d->pag[i] = (int64_t)(pow(0.62, dist) * (double)(1ll << 40));
     }
+    d->pagoda = d->goal == SOL_GOAL_HOLE;
+    for (int j = 0; j < d->nj; j++)
+        if (d->pag[d->jf[j]] + d->pag[d->jo[j]] < d->pag[d->jt[j]]) d->pagoda = 0;
 }
 
 int sol_goal_met(const solv_t *d, uint64_t p)
@@ -288,11 +298,12 @@ int sol_prune(const solv_t *d, uint64_t p, char *reason, size_t n)
                                  d->name[g]);
             return 1;
         }
-    double w = 0;
+    if (!d->pagoda) return 0;
+    int64_t w = 0;
     for (uint64_t q = p; q; q &= q - 1) w += d->pag[__builtin_ctzll(q)];
-    if (w < 1 - 1e-9) {
+    if (w < d->pag[g]) {
         if (reason) snprintf(reason, n, "pagoda: the pegs weigh %.3f < 1 toward %s (weight 0.62^distance never grows)",
-                             w, d->name[g]);
+                             (double)w / (double)d->pag[g], d->name[g]);
         return 1;
     }
     return 0;

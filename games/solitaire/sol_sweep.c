@@ -15,11 +15,14 @@
 
 typedef unsigned __int128 u128;
 
+typedef struct slot {
+    uint64_t key;         /* canonical position; 0 = empty */
+    uint64_t last;        /* SWEEP_MIN_MOVES: holes where a fewest-move history ends */
+    u128 count;           /* SWEEP_SOLUTIONS: jump sequences; else the fewest moves */
+} slot_t;
+
 typedef struct level {
-    uint64_t *key;        /* canonical positions; 0 = empty slot */
-    u128 *count;          /* SWEEP_SOLUTIONS */
-    uint8_t *mm;          /* SWEEP_MIN_MOVES: fewest moves */
-    uint64_t *last;       /* ... holes where such a last move ends */
+    slot_t *s;
     uint64_t cap, used;
 } level_t;
 
@@ -28,47 +31,33 @@ static uint64_t lv_hash(uint64_t k, uint64_t mask)
     return (k * 0x9E3779B97F4A7C15ull >> 17) & mask;
 }
 
-static int lv_alloc(level_t *l, uint64_t cap, int what)
+static int lv_alloc(level_t *l, uint64_t cap)
 {
-    memset(l, 0, sizeof *l);
     l->cap = cap;
-    l->key = calloc(cap, sizeof *l->key);
-    if (what & SWEEP_SOLUTIONS) l->count = calloc(cap, sizeof *l->count);
-    if (what & SWEEP_MIN_MOVES) {
-        l->mm = malloc(cap);
-        l->last = calloc(cap, sizeof *l->last);
-        if (l->mm) memset(l->mm, 0xff, cap);
-    }
-    return !l->key || ((what & SWEEP_SOLUTIONS) && !l->count) || ((what & SWEEP_MIN_MOVES) && (!l->mm || !l->last));
+    l->used = 0;
+    l->s = calloc(cap, sizeof *l->s);
+    return !l->s;
 }
 
 static void lv_free(level_t *l)
 {
-    free(l->key);
-    free(l->count);
-    free(l->mm);
-    free(l->last);
+    free(l->s);
     memset(l, 0, sizeof *l);
 }
 
 static uint64_t lv_slot(const level_t *l, uint64_t k)
 {
     uint64_t i = lv_hash(k, l->cap - 1);
-    while (l->key[i] && l->key[i] != k) i = (i + 1) & (l->cap - 1);
+    while (l->s[i].key && l->s[i].key != k) i = (i + 1) & (l->cap - 1);
     return i;
 }
 
-static int lv_grow(level_t *l, int what)
+static int lv_grow(level_t *l)
 {
     level_t n;
-    if (lv_alloc(&n, l->cap * 2, what)) { lv_free(&n); return 1; }
-    for (uint64_t i = 0; i < l->cap; i++) {
-        if (!l->key[i]) continue;
-        uint64_t j = lv_slot(&n, l->key[i]);
-        n.key[j] = l->key[i];
-        if (n.count) n.count[j] = l->count[i];
-        if (n.mm) { n.mm[j] = l->mm[i]; n.last[j] = l->last[i]; }
-    }
+    if (lv_alloc(&n, l->cap * 2)) return 1;
+    for (uint64_t i = 0; i < l->cap; i++)
+        if (l->s[i].key) n.s[lv_slot(&n, l->s[i].key)] = l->s[i];
     n.used = l->used;
     lv_free(l);
     *l = n;
@@ -93,7 +82,7 @@ static int kept_make(const level_t *l, kept_t *k)
     if (!tmp || !k->key || !k->last || !k->mm) { free(tmp); return 1; }
     uint64_t n = 0;
     for (uint64_t i = 0; i < l->cap; i++)
-        if (l->key[i]) { tmp[3 * n] = l->key[i]; tmp[3 * n + 1] = l->last[i]; tmp[3 * n + 2] = l->mm[i]; n++; }
+        if (l->s[i].key) { tmp[3 * n] = l->s[i].key; tmp[3 * n + 1] = l->s[i].last; tmp[3 * n + 2] = (uint64_t)l->s[i].count; n++; }
     qsort(tmp, n, 3 * sizeof *tmp, kept_cmp);
     for (uint64_t i = 0; i < n; i++) {
         k->key[i] = tmp[3 * i];
@@ -176,26 +165,29 @@ int sol_sweep(const gv_t *v, const void *pos, puzzle_sweep_t *sw, err_t *err)
     sw->aborted = 0;
     int maxlev = __builtin_popcountll(p0);
     kept_t *kept = (what & SWEEP_MIN_MOVES) ? calloc((size_t)maxlev + 1, sizeof *kept) : NULL;
-    level_t cur, nxt;
-    if (lv_alloc(&cur, 1024, what) || ((what & SWEEP_MIN_MOVES) && !kept)) {
+    level_t cur, nxt, spare = { 0 };   /* spare: the level before, reused (no fresh pages) */
+    int counting = (what & SWEEP_SOLUTIONS) != 0, minmv = (what & SWEEP_MIN_MOVES) != 0;
+    if (counting && minmv) return err_set(err, GSW_EINPUT, "count solutions and fewest moves in separate sweeps");
+    if (lv_alloc(&cur, 1024) || (minmv && !kept)) {
         lv_free(&cur);
         free(kept);
         return err_set(err, GSW_EFAIL, "out of memory for the sweep");
     }
     uint64_t c0 = sol_canon(d, H, p0, NULL);
-    uint64_t i0 = lv_slot(&cur, c0);
-    cur.key[i0] = c0;
+    slot_t *s0 = &cur.s[lv_slot(&cur, c0)];
+    s0->key = c0;
+    s0->count = counting ? 1 : 0;
     cur.used = 1;
-    if (cur.count) cur.count[i0] = 1;
-    if (cur.mm) { cur.mm[i0] = 0; cur.last[i0] = 0; }
     int rc = GSW_OK, best_level = -1;
     uint64_t best_pos = 0;
     move_t mv[GSW_MAX_MOVES];
+    enum { BATCH = 64 };
+    struct child { uint64_t key, land; u128 val; uint64_t slot; } batch[BATCH + GSW_MAX_MOVES];
     for (int lev = 0;; lev++) {
         /* this level's tallies */
         uint64_t folded = 0, all = 0;
         for (uint64_t i = 0; i < cur.cap; i++) {
-            uint64_t k = cur.key[i];
+            uint64_t k = cur.s[i].key;
             if (!k) continue;
             folded++;
             int stab = 1;
@@ -203,9 +195,9 @@ int sol_sweep(const gv_t *v, const void *pos, puzzle_sweep_t *sw, err_t *err)
             all += (uint64_t)(H / stab);
             int counted = sol_goal_met(d, k)
                           && (d->goal != SOL_GOAL_LEFT || __builtin_popcountll(k) == d->goal_left || lev == 0);
-            if (counted && cur.count) sw->solutions += cur.count[i];
-            if (counted && cur.mm && (sw->min_moves < 0 || cur.mm[i] < sw->min_moves)) {
-                sw->min_moves = cur.mm[i];
+            if (counted && counting) sw->solutions += cur.s[i].count;
+            if (counted && minmv && (sw->min_moves < 0 || (int)cur.s[i].count < sw->min_moves)) {
+                sw->min_moves = (int)cur.s[i].count;
                 best_level = lev;
                 best_pos = k;
             }
@@ -218,48 +210,76 @@ int sol_sweep(const gv_t *v, const void *pos, puzzle_sweep_t *sw, err_t *err)
             sw->aborted = sw->stop && *sw->stop;
             break;
         }
-        if (lv_alloc(&nxt, cur.cap, what)) { rc = err_set(err, GSW_EFAIL, "out of memory for the sweep"); break; }
-        for (uint64_t i = 0; i < cur.cap && rc == GSW_OK; i++) {
-            uint64_t p = cur.key[i];
-            if (!p) continue;
-            if ((i & 0xffff) == 0 && sw->stop && *sw->stop) break;
-            if (d->goal == SOL_GOAL_LEFT && __builtin_popcountll(p) <= d->goal_left && !(what & SWEEP_POSITIONS))
-                continue;
-            int n = sol_gen(d, p, mv);
-            for (int m = 0; m < n; m++) {
-                uint64_t q = sol_apply(p, mv[m]);
-                if (prune && sol_prune(d, q, NULL, 0)) continue;
-                /* canonical form; with the landing holes seen from it */
-                uint64_t c = q, land = 1ull << sol_mt(mv[m]);
-                for (int s = 1; s < H; s++) {
-                    uint64_t img = sol_map(d, s, q);
-                    uint64_t t = 1ull << d->perm[s][sol_mt(mv[m])];
-                    if (img < c) { c = img; land = t; }
-                    else if (img == c) land |= t;
+        if (spare.cap == cur.cap) {
+            nxt = spare;
+            nxt.used = 0;
+            memset(nxt.s, 0, nxt.cap * sizeof *nxt.s);
+            spare.s = NULL;
+            spare.cap = 0;
+        } else if (lv_alloc(&nxt, cur.cap)) {
+            rc = err_set(err, GSW_EFAIL, "out of memory for the sweep");
+            break;
+        }
+        int nb = 0;
+        for (uint64_t i = 0; i <= cur.cap && rc == GSW_OK; i++) {
+            /* children of a batch of parents: canonical keys first, their slots prefetched, then stored */
+            if (i < cur.cap) {
+                const slot_t *ps = &cur.s[i];
+                uint64_t p = ps->key;
+                if (!p) continue;
+                if ((i & 0xffff) == 0 && sw->stop && *sw->stop) break;
+                if (d->goal == SOL_GOAL_LEFT && __builtin_popcountll(p) <= d->goal_left && !(what & SWEEP_POSITIONS))
+                    continue;
+                int n = sol_gen_fast(d, p, mv);
+                for (int m = 0; m < n; m++) {
+                    uint64_t q = sol_apply(p, mv[m]);
+                    if (prune && sol_prune(d, q, NULL, 0)) continue;
+                    uint64_t c = q, land = 1ull << sol_mt(mv[m]);
+                    for (int s = 1; s < H; s++) {
+                        uint64_t img = sol_map(d, s, q);
+                        uint64_t t = 1ull << d->perm[s][sol_mt(mv[m])];
+                        if (img < c) { c = img; land = t; }
+                        else if (img == c) land |= t;
+                    }
+                    struct child *ch = &batch[nb++];
+                    ch->key = c;
+                    ch->land = land;
+                    ch->val = counting ? ps->count : ps->count + !(ps->last >> sol_mf(mv[m]) & 1);
                 }
-                uint64_t j = lv_slot(&nxt, c);
-                if (!nxt.key[j]) {
-                    nxt.key[j] = c;
-                    nxt.used++;
-                }
-                if (nxt.count) nxt.count[j] += cur.count[i];
-                if (nxt.mm) {
-                    int cost = cur.mm[i] + !(cur.last[i] >> sol_mf(mv[m]) & 1);
-                    if (cost < nxt.mm[j]) { nxt.mm[j] = (uint8_t)cost; nxt.last[j] = land; }
-                    else if (cost == nxt.mm[j]) nxt.last[j] |= land;
-                }
-                if (nxt.used * 2 > nxt.cap && lv_grow(&nxt, what)) {
-                    rc = err_set(err, GSW_EFAIL, "out of memory for the sweep");
-                    break;
-                }
+                if (nb < BATCH) continue;
             }
+            if ((nxt.used + (uint64_t)nb) * 2 > nxt.cap && lv_grow(&nxt)) {
+                rc = err_set(err, GSW_EFAIL, "out of memory for the sweep");
+                break;
+            }
+            for (int b = 0; b < nb; b++) {
+                batch[b].slot = lv_hash(batch[b].key, nxt.cap - 1);
+                __builtin_prefetch(&nxt.s[batch[b].slot], 1);
+            }
+            for (int b = 0; b < nb; b++) {
+                struct child *ch = &batch[b];
+                uint64_t j = ch->slot;
+                while (nxt.s[j].key && nxt.s[j].key != ch->key) j = (j + 1) & (nxt.cap - 1);
+                slot_t *t = &nxt.s[j];
+                if (!t->key) {
+                    t->key = ch->key;
+                    nxt.used++;
+                    t->count = counting ? 0 : 255;
+                }
+                if (counting) t->count += ch->val;
+                else if (ch->val < t->count) { t->count = ch->val; t->last = ch->land; }
+                else if (ch->val == t->count) t->last |= ch->land;
+            }
+            nb = 0;
         }
         if (sw->stop && *sw->stop) sw->aborted = 1;
-        lv_free(&cur);
+        lv_free(&spare);
+        spare = cur;
         cur = nxt;
         if (rc || sw->aborted || !cur.used) break;
     }
     lv_free(&cur);
+    lv_free(&spare);
     if (!rc && !sw->aborted && kept && best_level >= 0) sol_path(d, kept, best_level, best_pos, sw);
     if (kept) {
         for (int k = 0; k <= maxlev; k++) { free(kept[k].key); free(kept[k].last); free(kept[k].mm); }
