@@ -113,9 +113,9 @@ static uint64_t sol_map_set(const uint8_t *perm, uint64_t set)
 }
 
 /* Walk back from the goal through the kept levels to a shortest solution. */
-static void sol_path(const solv_t *d, kept_t *kept, int top, uint64_t q, puzzle_sweep_t *sw)
+static void sol_path(const solv_t *d, int H, kept_t *kept, int top, uint64_t q, puzzle_sweep_t *sw)
 {
-    int H = d->nsym_start, s;
+    int s;
     uint64_t c = sol_canon(d, H, q, &s);
     int64_t at = kept_find(&kept[top], c);
     int m = kept[top].mm[at];
@@ -280,7 +280,7 @@ int sol_sweep(const gv_t *v, const void *pos, puzzle_sweep_t *sw, err_t *err)
     }
     lv_free(&cur);
     lv_free(&spare);
-    if (!rc && !sw->aborted && kept && best_level >= 0) sol_path(d, kept, best_level, best_pos, sw);
+    if (!rc && !sw->aborted && kept && best_level >= 0) sol_path(d, H, kept, best_level, best_pos, sw);
     if (kept) {
         for (int k = 0; k <= maxlev; k++) { free(kept[k].key); free(kept[k].last); free(kept[k].mm); }
         free(kept);
