@@ -70,7 +70,10 @@ static int32_t heur_eval(const heur_t *h, uint64_t p)
     int32_t e = -2000 * __builtin_popcountll(p);
     const int32_t *t = h->tab[h->kind == P_DOUBLE && h->late];
     for (uint64_t q = p; q; q &= q - 1) e -= t[__builtin_ctzll(q)];
-    if (h->kind == P_CLASSES) e += heur_classes(d, p);
+    if (h->kind == P_CLASSES) {
+        e += heur_classes(d, p);
+        if (sol_prune(d, p, NULL, 0)) e -= 4000000;   /* the classes (or the pagoda) rule the goal out */
+    }
     if (sol_goal_met(d, p)) e += 1000000;
     return e;
 }
@@ -118,8 +121,10 @@ int sol_play_heuristic(const gv_t *v, const void *pos, const char *player, move_
         int n = sol_gen(d, p, mv);
         if (!n || sol_goal_met(d, p) || k >= max) break;
         int depth = 1;
-        if (h.kind == P_LOOKAHEAD || h.kind == P_DOUBLE || h.kind == P_CLASSES)
+        if (h.kind == P_LOOKAHEAD || h.kind == P_DOUBLE)
             depth = k < n1 ? 3 : k < n1 + n2 ? 4 : -1;
+        else if (h.kind == P_CLASSES)   /* the classes keep the goal in reach longer: the end is searched sooner */
+            depth = k < pegs0 / 4 ? 3 : pegs0 - k > 16 ? 4 : -1;
         h.late = k >= pegs0 / 2;
         int best = 0;
         int32_t bestv = INT32_MIN;
