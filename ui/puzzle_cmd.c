@@ -235,6 +235,7 @@ static int puzzle_min_moves(cli_opts_t *o, const gv_t *v, const char *ptext, con
 int cli_puzzle_solve(cli_opts_t *o)
 {
     err_t err;
+    err_clear(&err);
     gv_t *v;
     if (o->npos < 1 || o->npos > 2) {
         fprintf(stderr, "gsw: usage: gsw solve GAME[:VARIANT] [POSITION] [OPTIONS]\n");

@@ -153,6 +153,8 @@ expect 2 "unknown player" -- "$gsw" solve solitaire --player heuristic:oracle &&
 expect 2 "count without a kind" -- "$gsw" count solitaire
 expect 2 "count a two-player game" -- "$gsw" count connect4 --positions && has err "one-player" "names the problem"
 expect 1 "budget spent" -- "$gsw" solve solitaire:wiegleb,start=e1,goal=e1 --nodes 5000
+[ "$(wc -l <"$tmp/err")" -eq 1 ] && ok || bad "a spent budget is one line on stderr: $(cat -v "$tmp/err")"
+has err "budget spent" "names the spent budget"
 expect 0 "help lists count" -- "$gsw" help && has out "count" "help lists count"
 expect 0 "help solve" -- "$gsw" help solve && has out "triangle" "solve help names the boards"
 
