@@ -44,7 +44,8 @@ gs=$(cat "$tmp/last_s") gkb=$(cat "$tmp/last_kb")
 if [ -n "$ref" ]; then
   rm -rf /tmp/gsw-ref-solitaire && mkdir -p /tmp/gsw-ref-solitaire
   cp "$ref"/*.c "$ref"/*.h "$ref"/Makefile /tmp/gsw-ref-solitaire/
-  make -s -C /tmp/gsw-ref-solitaire seq >/dev/null
+  # its Makefile builds with -g only (as published); -fcommon: moves.h defines a global that GCC 10+ rejects twice
+  make -s -C /tmp/gsw-ref-solitaire seq CFLAGS="-g -fcommon" >/dev/null
   row "reference: robinhouston/solitaire seq" 99999 -- /tmp/gsw-ref-solitaire/seq
   rs=$(cat "$tmp/last_s") rkb=$(cat "$tmp/last_kb")
   awk -v gs="$gs" -v rs="$rs" -v gkb="$gkb" -v rkb="$rkb" \
