@@ -17,6 +17,8 @@ typedef struct psearch {
     const puzzle_options_t *o;
     uint64_t *table;          /* failed keys (0 = empty), two per bucket */
     uint64_t mask;            /* buckets - 1 */
+    uint64_t max_buckets;     /* the table grows (x4) up to this many buckets */
+    uint64_t stores;          /* failures stored since the table last grew */
     unsigned char *pos;       /* one position per depth */
     move_t *mv;               /* GSW_MAX_MOVES per depth */
     move_t path[PUZZLE_MAX_MOVES];
@@ -46,11 +48,28 @@ static int puzzle_failed(const psearch_t *s, uint64_t k)
     return b[0] == k || b[1] == k;
 }
 
-static void puzzle_fail(psearch_t *s, uint64_t k)
+static void puzzle_store(uint64_t *table, uint64_t mask, uint64_t k)
 {
-    uint64_t *b = s->table + 2 * (((k >> 1) * 0x9E3779B97F4A7C15ull >> 20) & s->mask);
+    uint64_t *b = table + 2 * (((k >> 1) * 0x9E3779B97F4A7C15ull >> 20) & mask);
     b[1] = b[0];
     b[0] = k;
+}
+
+/* Store a failure; once the table has taken as many as it has slots, it
+ * grows (small searches stay fast and small, long ones get room). */
+static void puzzle_fail(psearch_t *s, uint64_t k)
+{
+    puzzle_store(s->table, s->mask, k);
+    if (++s->stores <= 2 * (s->mask + 1) || (s->mask + 1) * 4 > s->max_buckets) return;
+    uint64_t nmask = (s->mask + 1) * 4 - 1;
+    uint64_t *t = calloc((nmask + 1) * 2, sizeof *t);
+    if (!t) { s->max_buckets = s->mask + 1; return; }   /* no room: stay lossy at this size */
+    for (uint64_t i = 0; i < 2 * (s->mask + 1); i++)
+        if (s->table[i]) puzzle_store(t, nmask, s->table[i]);
+    free(s->table);
+    s->table = t;
+    s->mask = nmask;
+    s->stores = 0;
 }
 
 static int puzzle_stop(psearch_t *s)
@@ -114,9 +133,11 @@ int puzzle_solve(const gv_t *v, const void *pos, const puzzle_options_t *o, puzz
         r->time_ms = gsw_now_ms() - t0;
         return GSW_OK;
     }
-    size_t mb = o->table_mb ? o->table_mb : 16;
+    size_t mb = o->table_mb ? o->table_mb : 256;
     uint64_t buckets = 1;
     while (buckets * 2 * 16 <= (uint64_t)mb << 20) buckets *= 2;
+    s.max_buckets = buckets;
+    if (buckets > (1u << 15)) buckets = 1u << 15;   /* 512 KB to start */
     s.mask = buckets - 1;
     s.table = calloc(buckets * 2, sizeof *s.table);
     s.pos = malloc((size_t)PUZZLE_MAX_MOVES * O->pos_size);

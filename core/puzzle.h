@@ -19,7 +19,7 @@ typedef struct puzzle_options {
     volatile int *stop;      /* set non-zero to stop (Ctrl-C); may be NULL */
     uint64_t node_limit;     /* 0 = none */
     double time_limit_ms;    /* 0 = none */
-    size_t table_mb;         /* failed-position table; 0 = 16 MB */
+    size_t table_mb;         /* failed-position table's largest size; 0 = 256 MB (it starts small) */
     int no_prune;            /* 1: ignore puzzle_prune (for tests and comparisons) */
 } puzzle_options_t;
 
