@@ -142,6 +142,9 @@ typedef struct game_ops {
      * budget when one runs long, keeping the positions known to fail. */
     void (*puzzle_order)(const gv_t *v, const void *pos, move_t *mv, int n, int order);
     int puzzle_orders;
+    /* Called when a search runs past its first round: the game may build
+     * tables that make puzzle_prune stronger (idempotent, thread-safe). */
+    void (*puzzle_prepare)(const gv_t *v);
     /* Level-by-level sweep of every position reachable from pos: counts per
      * level, solutions, fewest moves (see struct puzzle_sweep). Optional. */
     int (*puzzle_sweep)(const gv_t *v, const void *pos, struct puzzle_sweep *sw, err_t *err);

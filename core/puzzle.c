@@ -158,6 +158,7 @@ int puzzle_solve(const gv_t *v, const void *pos, const puzzle_options_t *o, puzz
         s.stopped = 0;
         found = puzzle_dfs(&s, 0);
         if (found != -1 || s.stopped != 2) break;
+        if (round == 0 && O->puzzle_prepare && !o->no_prune) O->puzzle_prepare(v);   /* a long search: worth it */
         if (s.order == orders - 1) budget *= 2;
     }
     if (found > 0 || (found == 0 && O->puzzle_goal(v, pos))) {

@@ -6,7 +6,10 @@
 #ifndef GSW_SOL_H
 #define GSW_SOL_H
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "core/game.h"
 
@@ -49,6 +52,9 @@ typedef struct solv {
     int goal_class;               /* position class of the goal (-1: goal any / left) */
     uint16_t single_class_ok;     /* SOL_GOAL_ANY: classes of single-peg finishes (bit set) */
     game_ops_t ops;               /* this variant's ops (nsym differs by goal) */
+    struct sol_endgame *endgame;  /* built when a search first runs long (sol_endgame.c) */
+    atomic_int endgame_ready;
+    pthread_mutex_t endgame_lock;
 } solv_t;
 
 static inline const solv_t *sol_data(const gv_t *v) { return (const solv_t *)v->data; }
@@ -115,6 +121,10 @@ int sol_prune(const solv_t *d, uint64_t p, char *reason, size_t n);
 /* Position class of p: 4 bits per colouring, the parities of colour counts. */
 int sol_class(const solv_t *d, uint64_t p);
 int sol_goal_met(const solv_t *d, uint64_t p);
+/* The endgame table: build it (once; thread-safe), prune by it (0 until built), free it. */
+void sol_endgame_prepare(const solv_t *d);
+int sol_endgame_prune(const solv_t *d, uint64_t p, char *reason, size_t n);
+void sol_endgame_free(solv_t *d);
 
 extern const game_t solitaire_game;
 extern const game_ops_t sol_ops_template;

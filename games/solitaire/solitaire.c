@@ -226,7 +226,12 @@ static int sol_goal(const gv_t *v, const void *pos)
 
 static int sol_prune_hook(const gv_t *v, const void *pos, char *reason, size_t n)
 {
-    return sol_prune(sol_data(v), sol_pos(pos), reason, n);
+    return sol_prune(sol_data(v), sol_pos(pos), reason, n) || sol_endgame_prune(sol_data(v), sol_pos(pos), reason, n);
+}
+
+static void sol_prepare(const gv_t *v)
+{
+    sol_endgame_prepare(sol_data(v));
 }
 
 const game_ops_t sol_ops_template = {
@@ -253,6 +258,7 @@ const game_ops_t sol_ops_template = {
     .move_cells = sol_move_cells,
     .puzzle_goal = sol_goal,
     .puzzle_prune = sol_prune_hook,
+    .puzzle_prepare = sol_prepare,
     .puzzle_order = sol_order,
     .puzzle_orders = 4,
     .puzzle_sweep = sol_sweep,
@@ -270,6 +276,7 @@ static int sol_variant_open(const char *spec, gv_t **out, err_t *err)
     struct sol_variant { gv_t v; } *both = calloc(1, sizeof *both);
     if (!both) { free(d); return err_set(err, GSW_EFAIL, "out of memory"); }
     d->ops = sol_ops_template;
+    pthread_mutex_init(&d->endgame_lock, NULL);
     d->ops.nsym = d->nsym;
     gv_t *v = &both->v;
     v->game = &solitaire_game;
@@ -283,7 +290,10 @@ static int sol_variant_open(const char *spec, gv_t **out, err_t *err)
 static void sol_variant_close(gv_t *v)
 {
     if (!v) return;
-    free((void *)v->data);
+    solv_t *d = (solv_t *)v->data;
+    sol_endgame_free(d);
+    pthread_mutex_destroy(&d->endgame_lock);
+    free(d);
     free(v);
 }
 

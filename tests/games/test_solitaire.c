@@ -227,6 +227,37 @@ static void test_small_boards(void **state)
     assert_true(solvable >= 6);
 }
 
+/* The endgame table (built backwards from the goal) against the sweep
+ * (forwards from the start): every start and goal hole of the triangle. */
+static void test_endgame_table(void **state)
+{
+    (void)state;
+    int yes = 0, no = 0;
+    for (int start = 1; start <= 15; start++)
+        for (int goal = 1; goal <= 15; goal++) {
+            char spec[64];
+            snprintf(spec, sizeof spec, "solitaire:triangle,start=%d,goal=%d", start, goal);
+            gv_t *v = open_ok(spec);
+            puzzle_sweep_t *sw = sweep(v, "", SWEEP_SOLUTIONS);
+            int solvable = sw->solutions > 0;
+            v->ops->puzzle_prepare(v);
+            GSW_POSBUF pos[GSW_MAX_POS];
+            v->ops->pos_start(v, pos);
+            char reason[160];
+            assert_int_equal(puzzle_hopeless(v, pos, reason, sizeof reason), !solvable);
+            puzzle_result_t *r = malloc(sizeof *r);
+            err_t err;
+            assert_int_equal(puzzle_solve(v, pos, NULL, r, &err), GSW_OK);
+            assert_int_equal(r->solvable, solvable);
+            if (solvable) assert_true(replay_reaches_goal(v, pos, r->moves, r->nmoves));
+            free(r);
+            yes += solvable;
+            no += !solvable;
+            game_close(v);
+        }
+    assert_true(yes > 0 && no > 0);
+}
+
 static void test_french_impossible(void **state)
 {
     (void)state;
@@ -454,6 +485,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_triangle_counts),
         cmocka_unit_test(test_small_boards),
+        cmocka_unit_test(test_endgame_table),
         cmocka_unit_test(test_french_impossible),
         cmocka_unit_test(test_boards_and_names),
         cmocka_unit_test(test_bad_boards),
