@@ -28,7 +28,7 @@ test-release: release
 	cd $(RELEASE) && ctest --output-on-failure -j $(JOBS) -LE slow
 
 test-asan: asan
-	cd $(ASAN) && ctest --output-on-failure -j $(JOBS) -LE slow
+	cd $(ASAN) && ctest --output-on-failure -j $(JOBS) -LE 'slow|release'
 
 test: test-release test-asan
 

@@ -23,6 +23,7 @@ typedef uint32_t move_t;
 
 typedef struct gv gv_t;
 struct ab_search;
+struct puzzle_sweep;
 
 /* A board as the UI draws it: a grid of cells the game fills in, so ui/ holds
  * no game-specific code. Cell (r, c) is cell[r * cols + c], row 0 at the top. */
@@ -136,6 +137,33 @@ typedef struct game_ops {
     /* The view cells a legal move of pos goes from and to: *from = -1 for a
      * placement (a drop, a stone); *to the cell where it ends. */
     void (*move_cells)(const gv_t *v, const void *pos, move_t m, int *from, int *to);
+
+    /* --- one-player puzzles (core/puzzle.h; optional) --- */
+    /* 1 if pos meets the puzzle's goal (the search stops there). */
+    int (*puzzle_goal)(const gv_t *v, const void *pos);
+    /* 1 if a static argument proves pos cannot reach the goal, with a
+     * one-line reason in reason[n] (reason may be NULL: skip the text). */
+    int (*puzzle_prune)(const gv_t *v, const void *pos, char *reason, size_t n);
+    /* Order moves most promising first in one of puzzle_orders orders
+     * (optional): the search restarts with the next order and twice the
+     * budget when one runs long, keeping the positions known to fail. */
+    void (*puzzle_order)(const gv_t *v, const void *pos, move_t *mv, int n, int order);
+    int puzzle_orders;
+    /* Called when a search runs past its first round: the game may build
+     * tables that make puzzle_prune stronger (idempotent, thread-safe). */
+    void (*puzzle_prepare)(const gv_t *v);
+    /* Level-by-level sweep of every position reachable from pos: counts per
+     * level, solutions, fewest moves (see struct puzzle_sweep). Optional. */
+    int (*puzzle_sweep)(const gv_t *v, const void *pos, struct puzzle_sweep *sw, err_t *err);
+    /* Heuristic players for one-player games: names (NULL-terminated) and a
+     * run from pos to the end, the moves played into out (at most max). */
+    const char *const *puzzle_players;
+    int (*puzzle_play)(const gv_t *v, const void *pos, const char *player, move_t *out, int max, int *n,
+                       err_t *err);
+    /* Name a chain of moves by one piece as one move ("d2-d4-f4"); n >= 1. */
+    void (*chain_format)(const gv_t *v, const void *pos, const move_t *mv, int n, char *buf, size_t len);
+    /* 1 if move b continues a's piece (a chain counts as one move). */
+    int (*move_continues)(const gv_t *v, move_t a, move_t b);
 } game_ops_t;
 
 struct gv {

@@ -4,9 +4,11 @@
 
 #include "core/game.h"
 #include "games/connect4/c4.h"
+#include "games/solitaire/sol.h"
 
 const game_t *const gsw_games[] = {
     &connect4_game,
+    &solitaire_game,
     NULL,
 };
 

@@ -17,6 +17,8 @@ volatile int cli_stop;
 
 int cli_solve(cli_opts_t *o);
 int cli_analyze(cli_opts_t *o);
+int cli_count(cli_opts_t *o);
+int cli_bench(cli_opts_t *o);
 static int cli_games(cli_opts_t *o);
 static int cli_perft(cli_opts_t *o);
 static int cli_cache(cli_opts_t *o);
@@ -34,14 +36,26 @@ const cli_verb_t cli_verbs[] = {
       "the workbench's commands in a readline shell (reads a script from a pipe)", cli_shell },
     { "lesson", "gsw lesson [NAME]", "list the lessons, or open one in the workbench", cli_lesson },
     { "games", "gsw games [--json]", "list the games and their variants", cli_games },
-    { "solve", "gsw solve GAME[:VARIANT] [POSITION] [--algo ab|dfpn|manager] [--wdl] [--threads N] [--hash MB] [--batch FILE] [--clear-hash]",
-      "prove the value of a position (win/draw/loss, distance, best move)", cli_solve },
+    { "solve", "gsw solve GAME[:VARIANT] [POSITION] [--algo ab|dfpn|manager] [--goal win|draw] [--wdl] [--threads N] [--hash MB] [--batch FILE] [--clear-hash]\n"
+               "       gsw solve solitaire[:BOARD[,start=HOLES][,goal=HOLE|any][,left=K]] [POSITION] [--board FILE]\n"
+               "                 [--min-moves] [--player heuristic:NAME]\n"
+               "  solitaire boards: english (default), french, wiegleb, triangle, or --board FILE (text art: o peg,\n"
+               "  . hole, space none; triangular when rows are staggered). Holes: column letter + row from the top\n"
+               "  left (English centre d4); triangular boards number them 1.. row by row. start= lists the vacant\n"
+               "  holes (a+b); goal= a hole or any (default: the centre, else any); left=K: at most K pegs.\n"
+               "  POSITION: rows of o and . joined by / (holes only), or vacant holes (c4+d4). Moves: d2-d4;\n"
+               "  chains d2-d4-f4. Players: table, lookahead, alternatives, double, classes",
+      "prove the value of a position (win/draw/loss, distance, best move); solve a puzzle", cli_solve },
     { "analyze", "gsw analyze GAME[:VARIANT] [POSITION] [--threads N] [--hash MB]",
       "the proven value of every legal move", cli_analyze },
     { "proof", "gsw proof run|show|export GAME[:VARIANT] [POSITION] [--goal win|draw] [--workers N] [--resume] "
       "[--depth D] [--format dot|json]",
       "prove a position with the proof-tree manager (run; resumable), or print / export its df-pn proof tree",
       cli_proof },
+    { "count", "gsw count GAME[:VARIANT] [POSITION] --positions|--solutions [--board FILE]",
+      "count a puzzle's reachable positions per level, or its solutions", cli_count },
+    { "bench", "gsw bench GAME[:VARIANT] [POSITION] --players [--board FILE]",
+      "run a puzzle's heuristic players side by side: pieces left and time", cli_bench },
     { "perft", "gsw perft GAME[:VARIANT] [POSITION] DEPTH", "count the move sequences of DEPTH plies", cli_perft },
     { "cache", "gsw cache stats|check [--db PATH]", "statistics or an integrity check of the solved-position cache", cli_cache },
     { "help", "gsw help [VERB]", "this list, or one verb's usage", cli_help },
@@ -83,6 +97,12 @@ static int cli_parse(int argc, char **argv, int first, cli_opts_t *o)
         else if (!strcmp(a, "--wdl")) o->wdl = 1;
         else if (!strcmp(a, "--clear-hash")) o->clear_hash = 1;
         else if (!strcmp(a, "--help") || !strcmp(a, "-h")) o->help = 1;
+        else if (!strcmp(a, "--min-moves")) o->min_moves = 1;
+        else if (!strcmp(a, "--solutions")) o->solutions = 1;
+        else if (!strcmp(a, "--positions")) o->positions = 1;
+        else if (!strcmp(a, "--players")) o->players = 1;
+        else if (!strcmp(a, "--board")) { NEEDARG(); o->board = argv[++i]; }
+        else if (!strcmp(a, "--player")) { NEEDARG(); o->player = argv[++i]; }
         else if (!strcmp(a, "--db")) { NEEDARG(); o->db = argv[++i]; }
         else if (!strcmp(a, "--batch")) { NEEDARG(); o->batch = argv[++i]; }
         else if (!strcmp(a, "--opponent")) { NEEDARG(); o->opponent = argv[++i]; }

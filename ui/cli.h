@@ -32,6 +32,11 @@ typedef struct cli_opts {
     const char *side;          /* --side first|second|both|none */
     int ascii;                 /* --ascii: no Unicode glyphs */
     int mono;                  /* --mono: no colours */
+    const char *board;         /* --board FILE: a puzzle board from text art */
+    const char *player;        /* --player heuristic:NAME */
+    int min_moves;             /* --min-moves */
+    int solutions, positions;  /* count --solutions / --positions */
+    int players;               /* bench --players */
     int npos;
     const char *pos[8];        /* positional arguments after the verb */
 } cli_opts_t;

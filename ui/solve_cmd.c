@@ -259,8 +259,21 @@ static int cli_batch(cli_opts_t *o)
     return rc;
 }
 
+int cli_puzzle_solve(cli_opts_t *o);
+
+/* Is the game named by spec a one-player puzzle? (then ui/puzzle_cmd.c solves it) */
+static int solve_is_puzzle(const char *spec)
+{
+    char name[64];
+    size_t n = strcspn(spec, ":");
+    snprintf(name, sizeof name, "%.*s", (int)(n < sizeof name ? n : sizeof name - 1), spec);
+    const game_t *g = game_find(name);
+    return g && g->players == 1;
+}
+
 int cli_solve(cli_opts_t *o)
 {
+    if (o->npos >= 1 && solve_is_puzzle(o->pos[0])) return cli_puzzle_solve(o);
     if (o->npos < 1 || o->npos > 2 || (o->batch && o->npos != 1)) {
         fprintf(stderr, "gsw: usage: %s\n", cli_find("solve")->usage);
         return GSW_EINPUT;

@@ -149,6 +149,48 @@ expect 0 "proof export json" -- "$gsw" proof export connect4:5x4 1 --format json
 has out '"result":"proven"' "json export: a corner start on 5x4 loses"
 expect 2 "proof bad goal" -- "$gsw" proof show connect4:4x4 "" --goal maybe --no-cache
 expect 2 "proof export needs a format" -- "$gsw" proof export connect4:4x4 "" --no-cache
+# peg solitaire: solve (moves, boards, JSON), counts, fewest moves, players, bad boards
+expect 0 "solitaire solve" -- "$gsw" solve solitaire:english --json
+for f in '"solvable":true' '"jumps":31' '"solution":\["' '"moves":' '"time_ms":' '"final":".../.../......./...o.../......./.../..."'; do
+  has out "$f" "solitaire json field $f"
+done
+[ "$(wc -l <"$tmp/out")" -eq 1 ] && ok || bad "solitaire json is one document"
+expect 0 "solitaire text" -- "$gsw" solve solitaire && has out "solvable" "text verdict" && has out "d4" "hole names"
+has out "^start" "boards printed"
+expect 0 "french impossible" -- "$gsw" solve solitaire:french --json
+has out '"solvable":false' "french centre impossible" && has out 'class' "reason names the class argument"
+expect 0 "triangle min moves" -- "$gsw" solve solitaire:triangle,start=4,goal=any --min-moves --json
+has out '"moves":9' "triangle 9 moves from hole 4" && has out '"minimal":true' "minimum proved"
+expect 0 "triangle count" -- "$gsw" count solitaire:triangle --solutions --json
+has out '"solutions":29760' "triangle corner solutions"
+expect 0 "triangle positions" -- "$gsw" count solitaire:triangle --positions
+has out "^total" "positions table"
+printf '  o\n o o\no . o\n' >"$tmp/tri6.txt"
+expect 0 "board file" -- "$gsw" solve solitaire --board "$tmp/tri6.txt" --json && has out '"solvable":' "board file solved"
+printf 'oo.o\n' >"$tmp/line.txt"
+expect 0 "line board" -- "$gsw" solve solitaire --board "$tmp/line.txt" --json
+has out '"solution":\["a1-c1","d1-b1"\]' "line board solution"
+expect 0 "position by vacant holes" -- "$gsw" solve solitaire:english,goal=any c4+d4 --json && has out '"solvable":' "vacant holes"
+expect 0 "player" -- "$gsw" solve solitaire --player heuristic:classes --json && has out '"pegs_left":1' "class player ends with one peg"
+expect 0 "bench players" -- "$gsw" bench solitaire:triangle --players
+for p in table lookahead alternatives double classes; do has out "heuristic:$p" "bench lists $p"; done
+printf 'ooo\n\n   ooo\n' >"$tmp/split.txt"
+expect 2 "disconnected board" -- "$gsw" solve solitaire --board "$tmp/split.txt" && has err "disconnected" "names the disconnection"
+printf '...\n...\n' >"$tmp/empty.txt"
+expect 2 "no pegs" -- "$gsw" solve solitaire --board "$tmp/empty.txt" && has err "no pegs" "names the missing pegs"
+expect 2 "unknown hole" -- "$gsw" solve solitaire:english,start=z9 && has err "z9" "names the hole"
+expect 2 "unknown goal hole" -- "$gsw" solve solitaire:english,goal=k2 && has err "k2" "names the goal hole"
+expect 2 "unknown position hole" -- "$gsw" solve solitaire q7 && has err "q7" "names the position's hole"
+expect 2 "unknown board" -- "$gsw" solve solitaire:hexagon && has err "hexagon" "names the board"
+expect 2 "missing board file" -- "$gsw" solve solitaire --board "$tmp/nope.txt" && has err "nope.txt" "names the file"
+expect 2 "unknown player" -- "$gsw" solve solitaire --player heuristic:oracle && has err "oracle" "names the player"
+expect 2 "count without a kind" -- "$gsw" count solitaire
+expect 2 "count a two-player game" -- "$gsw" count connect4 --positions && has err "one-player" "names the problem"
+expect 1 "budget spent" -- "$gsw" solve solitaire:wiegleb,start=e1,goal=e1 --nodes 5000
+[ "$(wc -l <"$tmp/err")" -eq 1 ] && ok || bad "a spent budget is one line on stderr: $(cat -v "$tmp/err")"
+has err "budget spent" "names the spent budget"
+expect 0 "help lists count" -- "$gsw" help && has out "count" "help lists count"
+expect 0 "help solve" -- "$gsw" help solve && has out "triangle" "solve help names the boards"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
