@@ -4,6 +4,7 @@
  * solver works), bounds merged so they only tighten. Never writes to a file it
  * cannot read as a gsw cache. */
 #include "db/cache.h"
+#include "db/cache_private.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -477,6 +478,11 @@ sqlite3 *cache_sqlite(cache_t *c, char *path, size_t n)
 {
     if (path) snprintf(path, n, "%s", c->path);
     return c->db;
+}
+
+int cache_fail(cache_t *c, err_t *err, const char *doing)
+{
+    return cache_sqlerr(c, err, sqlite3_errcode(c->db), doing);
 }
 
 int cache_get(cache_t *c, const char *game, const char *variant,

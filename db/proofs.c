@@ -3,21 +3,11 @@
  * endian; sizes and parents are rebuilt from the depth-first order. */
 #include "db/proofs.h"
 
-#include <sqlite3.h>
+#include "db/cache_private.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-sqlite3 *cache_sqlite(cache_t *c, char *path, size_t n);
-
-static int proofs_err(cache_t *c, err_t *err, const char *doing)
-{
-    char path[1024];
-    sqlite3 *db = cache_sqlite(c, path, sizeof path);
-    int code = sqlite3_errcode(db) & 0xff;
-    return err_set(err, GSW_EFAIL, "cache %s: cannot %s: %s", path, doing,
-                   code == SQLITE_BUSY || code == SQLITE_LOCKED ? "database is locked" : sqlite3_errmsg(db));
-}
 
 static void put32(uint8_t *p, uint32_t x) { for (int i = 0; i < 4; i++) p[i] = (uint8_t)(x >> (8 * i)); }
 static uint32_t get32(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
@@ -38,7 +28,7 @@ int proofs_put(cache_t *c, const char *game, const char *variant, const uint8_t 
     if (sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO proof_tree (game, variant, key, goal, position, result, size, "
                                "depth, nodes) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)", -1, &st, NULL)) {
         free(blob);
-        return proofs_err(c, err, "store a proof tree");
+        return cache_fail(c, err, "store a proof tree");
     }
     sqlite3_bind_text(st, 1, game, -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 2, variant, -1, SQLITE_STATIC);
@@ -49,7 +39,7 @@ int proofs_put(cache_t *c, const char *game, const char *variant, const uint8_t 
     sqlite3_bind_int64(st, 7, t->n);
     sqlite3_bind_int64(st, 8, t->depth);
     sqlite3_bind_blob(st, 9, blob, t->n * 12, SQLITE_STATIC);
-    if (sqlite3_step(st) != SQLITE_DONE) rc = proofs_err(c, err, "store a proof tree");
+    if (sqlite3_step(st) != SQLITE_DONE) rc = cache_fail(c, err, "store a proof tree");
     sqlite3_finalize(st);
     free(blob);
     return rc;
@@ -63,7 +53,7 @@ int proofs_get(cache_t *c, const char *game, const char *variant, const uint8_t 
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(db, "SELECT result, depth, nodes FROM proof_tree WHERE game = ?1 AND variant = ?2 "
                                "AND key = ?3 AND goal = ?4", -1, &st, NULL)) {
-        proofs_err(c, err, "read proof trees");
+        cache_fail(c, err, "read proof trees");
         return -1;
     }
     sqlite3_bind_text(st, 1, game, -1, SQLITE_STATIC);
@@ -112,7 +102,7 @@ int proofs_get(cache_t *c, const char *game, const char *variant, const uint8_t 
         }
         if (found < 0) proof_tree_free(t);
     } else if (rc != SQLITE_DONE) {
-        proofs_err(c, err, "read proof trees");
+        cache_fail(c, err, "read proof trees");
         found = -1;
     }
     sqlite3_finalize(st);
@@ -148,7 +138,7 @@ int proofs_manager_put(cache_t *c, const char *game, const char *variant, const 
     if (sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO manager_tree (game, variant, key, goal, position, threshold, "
                                "state, nodes) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)", -1, &st, NULL)) {
         free(blob);
-        return proofs_err(c, err, "store the manager's tree");
+        return cache_fail(c, err, "store the manager's tree");
     }
     sqlite3_bind_text(st, 1, game, -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 2, variant, -1, SQLITE_STATIC);
@@ -158,7 +148,7 @@ int proofs_manager_put(cache_t *c, const char *game, const char *variant, const 
     sqlite3_bind_int64(st, 6, m->t);
     sqlite3_bind_text(st, 7, state, -1, SQLITE_STATIC);
     sqlite3_bind_blob(st, 8, blob, m->n * MG_REC, SQLITE_STATIC);
-    if (sqlite3_step(st) != SQLITE_DONE) rc = proofs_err(c, err, "store the manager's tree");
+    if (sqlite3_step(st) != SQLITE_DONE) rc = cache_fail(c, err, "store the manager's tree");
     sqlite3_finalize(st);
     free(blob);
     return rc;
@@ -171,7 +161,7 @@ int proofs_manager_get(cache_t *c, const char *game, const char *variant, const 
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(db, "SELECT threshold, state, nodes FROM manager_tree WHERE game = ?1 AND variant = ?2 "
                                "AND key = ?3 AND goal = ?4", -1, &st, NULL)) {
-        proofs_err(c, err, "read the manager's trees");
+        cache_fail(c, err, "read the manager's trees");
         return -1;
     }
     sqlite3_bind_text(st, 1, game, -1, SQLITE_STATIC);
@@ -211,7 +201,7 @@ int proofs_manager_get(cache_t *c, const char *game, const char *variant, const 
         m->n = m->cap = k;
         if (found < 0) { err_set(err, GSW_EFAIL, "cache: a stored manager tree is damaged"); manager_free(m); }
     } else if (rc != SQLITE_DONE) {
-        proofs_err(c, err, "read the manager's trees");
+        cache_fail(c, err, "read the manager's trees");
         found = -1;
     }
     sqlite3_finalize(st);

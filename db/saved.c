@@ -2,20 +2,10 @@
  * in their own short transactions so they never wait on a solver's batch. */
 #include "db/saved.h"
 
-#include <sqlite3.h>
+#include "db/cache_private.h"
 #include <stdio.h>
 #include <string.h>
 
-sqlite3 *cache_sqlite(cache_t *c, char *path, size_t n);
-
-static int saved_err(cache_t *c, err_t *err, const char *doing)
-{
-    char path[1024];
-    sqlite3 *db = cache_sqlite(c, path, sizeof path);
-    int code = sqlite3_errcode(db) & 0xff;
-    return err_set(err, GSW_EFAIL, "cache %s: cannot %s: %s", path, doing,
-                   code == SQLITE_BUSY || code == SQLITE_LOCKED ? "database is locked" : sqlite3_errmsg(db));
-}
 
 static void copy_col(sqlite3_stmt *st, int i, char *out, size_t n)
 {
@@ -31,12 +21,12 @@ int saved_put(cache_t *c, const saved_game_t *g, err_t *err)
                                 "VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (name) DO UPDATE SET "
                                 "game = excluded.game, variant = excluded.variant, start = excluded.start, "
                                 "moves = excluded.moves, saved = strftime('%s','now')", -1, &st, NULL))
-        return saved_err(c, err, "save a game");
+        return cache_fail(c, err, "save a game");
     const char *v[] = { g->name, g->game, g->variant, g->start, g->moves };
     for (int i = 0; i < 5; i++) sqlite3_bind_text(st, i + 1, v[i], -1, SQLITE_STATIC);
     int rc = sqlite3_step(st);
     sqlite3_finalize(st);
-    return rc == SQLITE_DONE ? GSW_OK : saved_err(c, err, "save a game");
+    return rc == SQLITE_DONE ? GSW_OK : cache_fail(c, err, "save a game");
 }
 
 static void saved_row(sqlite3_stmt *st, saved_game_t *g)
@@ -56,13 +46,13 @@ int saved_get(cache_t *c, const char *name, saved_game_t *g, err_t *err)
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(db, "SELECT name, game, variant, start, moves, saved FROM saved_game WHERE name = ?1",
                            -1, &st, NULL)) {
-        saved_err(c, err, "read saved games");
+        cache_fail(c, err, "read saved games");
         return -1;
     }
     sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
     int rc = sqlite3_step(st), found = 0;
     if (rc == SQLITE_ROW) { saved_row(st, g); found = 1; }
-    else if (rc != SQLITE_DONE) { saved_err(c, err, "read saved games"); found = -1; }
+    else if (rc != SQLITE_DONE) { cache_fail(c, err, "read saved games"); found = -1; }
     sqlite3_finalize(st);
     return found;
 }
@@ -73,12 +63,12 @@ int saved_list(cache_t *c, saved_game_t *out, int max, err_t *err)
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(db, "SELECT name, game, variant, start, moves, saved FROM saved_game "
                                "ORDER BY saved DESC, name", -1, &st, NULL)) {
-        saved_err(c, err, "read saved games");
+        cache_fail(c, err, "read saved games");
         return -1;
     }
     int n = 0, rc;
     while (n < max && (rc = sqlite3_step(st)) == SQLITE_ROW) saved_row(st, &out[n++]);
-    if (n < max && rc != SQLITE_DONE) { saved_err(c, err, "read saved games"); n = -1; }
+    if (n < max && rc != SQLITE_DONE) { cache_fail(c, err, "read saved games"); n = -1; }
     sqlite3_finalize(st);
     return n;
 }

@@ -95,19 +95,26 @@ static int brute(const graph_t *g, int node, int turn, uint64_t *line, int len)
 static uint64_t rs = 88172645463325252ull;
 static uint32_t rnd(void) { rs ^= rs << 13; rs ^= rs >> 7; rs ^= rs << 17; return (uint32_t)(rs >> 11); }
 
+/* A random graph: a quarter of the nodes end the game (won, drawn or lost
+ * for the side to move there), the others have one to three moves. */
+static void random_graph(graph_t *g)
+{
+    memset(g, 0, sizeof *g);
+    for (int n = 0; n < NODES; n++) {
+        g->nout[n] = rnd() % 4 == 0 ? 0 : 1 + (int)(rnd() % 3);
+        for (int k = 0; k < g->nout[n]; k++) g->out[n][k] = (int)(rnd() % NODES);
+        int e = (int)(rnd() % 3);
+        g->end[n] = e == 0 ? val_loss(0) : e == 1 ? VAL_DRAW : val_win(0);
+    }
+}
+
 static void test_random_cyclic_graphs(void **st)
 {
     (void)st;
     int checked = 0, path_dependent = 0;
     for (int trial = 0; trial < 1000; trial++) {
         graph_t g;
-        memset(&g, 0, sizeof g);
-        for (int n = 0; n < NODES; n++) {
-            g.nout[n] = rnd() % 4 == 0 ? 0 : 1 + (int)(rnd() % 3);
-            for (int k = 0; k < g.nout[n]; k++) g.out[n][k] = (int)(rnd() % NODES);
-            int e = (int)(rnd() % 3);
-            g.end[n] = e == 0 ? val_loss(0) : e == 1 ? VAL_DRAW : val_win(0);
-        }
+        random_graph(&g);
         gv_t v = { .game = &g_game, .ops = &g_ops, .data = &g };
         snprintf(v.name, sizeof v.name, "g%d", trial);   /* the table is cleared for every graph... */
         dfpn_table_t table;   /* ... and shared by its roots: results reached by one line meet another */
@@ -144,13 +151,7 @@ static void test_manager_on_cyclic_graphs(void **st)
     (void)st;
     for (int trial = 0; trial < 150; trial++) {
         graph_t g;
-        memset(&g, 0, sizeof g);
-        for (int n = 0; n < NODES; n++) {
-            g.nout[n] = rnd() % 4 == 0 ? 0 : 1 + (int)(rnd() % 3);
-            for (int k = 0; k < g.nout[n]; k++) g.out[n][k] = (int)(rnd() % NODES);
-            int e = (int)(rnd() % 3);
-            g.end[n] = e == 0 ? val_loss(0) : e == 1 ? VAL_DRAW : val_win(0);
-        }
+        random_graph(&g);
         gv_t v = { .game = &g_game, .ops = &g_ops, .data = &g };
         snprintf(v.name, sizeof v.name, "m%d", trial);
         for (int root = 0; root < NODES; root += 2) {
