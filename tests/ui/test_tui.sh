@@ -39,11 +39,29 @@ wait_for "gsw plays" 60 || bad "the computer did not open"
 wait_for "Analysis: Yellow to move" 30 || bad "analysis pane title"
 wait_for " draw" 60 || bad "no proven values in the analysis pane"
 moves=0
+# stones on the board (its rows are at the top of the screen); keys are
+# queued, so every step waits for the board itself to change before the
+# next key: a screen read before gsw took a key shows the old turn
+stones() { screen | head -12 | grep -o '[●○]' | wc -l; }
+# wait_stones N: until the board holds N stones or the game is over
+wait_stones() {
+  local i
+  for ((i = 0; i < 600; i++)); do
+    local s; s=$(screen)
+    echo "$s" | grep -q "Game over" && return 0
+    [ "$(echo "$s" | head -12 | grep -o '[●○]' | wc -l)" -ge "$1" ] \
+      && ! echo "$s" | grep -q "computer thinking" && return 0
+    sleep 0.1
+  done
+  return 1
+}
 for ((k = 0; k < 12; k++)); do
   screen | grep -q "Game over" && break
+  n0=$(stones)
   keys h
   wait_for "hint: " 60 || { bad "no hint"; break; }
   keys Enter
+  wait_stones $((n0 + 1)) || { bad "the hinted move was not played"; break; }
   moves=$((moves + 1))
   if [ "$moves" -eq 3 ]; then   # resize mid-game: too small, then back
     T resize-window -t g -x 30 -y 10
@@ -51,13 +69,7 @@ for ((k = 0; k < 12; k++)); do
     T resize-window -t g -x 100 -y 30
     wait_for "Moves" 10 || bad "screen back after resize"
   fi
-  # the reply (or the end)
-  for ((w = 0; w < 600; w++)); do
-    s=$(screen)
-    echo "$s" | grep -q "Game over" && break
-    echo "$s" | grep -q "Yellow to move" && ! echo "$s" | grep -q "computer thinking" && break
-    sleep 0.1
-  done
+  wait_stones $((n0 + 2)) || { bad "no reply"; break; }   # the reply (or the end)
   keys Escape
 done
 wait_for "Game over: a draw" 30 || bad "a perfect game on 5x4 ends in a draw"
