@@ -45,7 +45,7 @@ typedef struct board_view {
     char side[2][16];      /* the players' names: "Red", "Yellow"; "White", "Black" */
     char col_label[GSW_VIEW_MAX_SIDE][4];   /* "a", "1"; "" for none */
     char row_label[GSW_VIEW_MAX_SIDE][4];
-    char tag_name[32];     /* what tags mean ("position classes"); "" if unused */
+    char tag_name[32];     /* what tags mean ("piece classes"); "" if unused */
     view_cell_t cell[GSW_VIEW_MAX_CELLS];
 } board_view_t;
 
@@ -141,6 +141,8 @@ typedef struct game_ops {
     /* --- one-player puzzles (core/puzzle.h; optional) --- */
     /* 1 if pos meets the puzzle's goal (the search stops there). */
     int (*puzzle_goal)(const gv_t *v, const void *pos);
+    /* The goal in words ("one peg on d4", "at most 3 pegs"), for hints. */
+    void (*puzzle_goal_text)(const gv_t *v, char *buf, size_t n);
     /* 1 if a static argument proves pos cannot reach the goal, with a
      * one-line reason in reason[n] (reason may be NULL: skip the text). */
     int (*puzzle_prune)(const gv_t *v, const void *pos, char *reason, size_t n);

@@ -1,7 +1,10 @@
 /* The analyst (see analyst.h). */
 #include "ui/analyst.h"
 
+#include <stdio.h>
 #include <string.h>
+
+#include "core/puzzle.h"
 
 int analyst_open(analyst_t *a, gv_t *v, size_t hash_mb, int threads, cache_t *cache, volatile int *stop, err_t *err)
 {
@@ -37,6 +40,26 @@ void analyst_list(const gv_t *v, const void *pos, analysis_t *an)
     an->proven = an->n == 0;
 }
 
+/* The mover's value of a move from the value of the position it leads to:
+ * in a two-player game the other side moves there (negate); in a puzzle the
+ * same player goes on (one ply further). */
+static val_t mover_value(const gv_t *v, val_t child)
+{
+    if (v->game->players == 2) return val_up(child);
+    return child >= VAL_PROVEN ? child - 1 : child <= -VAL_PROVEN ? child + 1 : child;
+}
+
+/* A puzzle position solved: its value (a win when the goal can be reached,
+ * then r->moves holds a solution), or 1 when stopped first. */
+static int puzzle_value(analyst_t *a, const void *pos, puzzle_result_t *r, val_t *value, err_t *err)
+{
+    puzzle_options_t o = { .stop = a->solver.ab.stop, .table_mb = 64 };
+    if (puzzle_solve(a->solver.v, pos, &o, r, err)) return -1;
+    if (r->solvable < 0) return 1;
+    *value = r->solvable ? val_win(r->nmoves) : val_loss(0);
+    return 0;
+}
+
 /* Is every move's value exact? */
 static void analysis_settle(analysis_t *an)
 {
@@ -58,10 +81,10 @@ int analyst_heuristic(analyst_t *a, const void *pos, analysis_t *an, double budg
         val_t tv;
         if (O->terminal(v, child, &tv)) {   /* the move ends the game: its value is known */
             mv->state = MV_PROVEN;
-            mv->lo = mv->hi = val_up(tv);
+            mv->lo = mv->hi = mover_value(v, tv);
             continue;
         }
-        if (!O->evaluate) continue;
+        if (!O->evaluate || v->game->players != 2) continue;   /* (puzzles are solved, not scored) */
         ab_options_t o = { .threads = 1, .depth_limit = 24, .time_limit_ms = budget_ms / an->n,
                            .stop = a->solver.ab.stop };
         ab_result_t r;
@@ -84,6 +107,22 @@ int analyst_prove(analyst_t *a, const void *pos, analysis_t *an, int i, err_t *e
     GSW_POSBUF child[GSW_MAX_POS];
     memcpy(child, pos, O->pos_size);
     O->play(v, child, mv->move);
+    if (v->game->players == 1) {   /* a puzzle: can the goal still be reached after the move? */
+        static _Thread_local puzzle_result_t r;
+        val_t cv;
+        if (!O->terminal(v, child, &cv)) {
+            an->active = i;
+            int rc = puzzle_value(a, child, &r, &cv, err);
+            an->active = -1;
+            if (rc) return rc;
+            an->nodes += r.nodes;
+            an->ms += r.time_ms;
+        }
+        mv->state = MV_PROVEN;
+        mv->lo = mv->hi = mover_value(v, cv);
+        analysis_settle(an);
+        return 0;
+    }
     answer_t ans;
     an->active = i;
     int rc = solver_run(&a->solver, child, &ans, err);
@@ -107,6 +146,33 @@ int analyst_prove(analyst_t *a, const void *pos, analysis_t *an, int i, err_t *e
 int analyst_root(analyst_t *a, const void *pos, analysis_t *an, err_t *err)
 {
     if (an->root_done || an->n == 0) { an->root_done = 1; return 0; }
+    const gv_t *v = a->solver.v;
+    if (v->game->players == 1) {   /* a puzzle: a solution from here, or why there is none */
+        static _Thread_local puzzle_result_t r;
+        val_t value;
+        int rc = puzzle_value(a, pos, &r, &value, err);
+        if (rc) return rc;
+        an->nodes += r.nodes;
+        an->ms += r.time_ms;
+        an->root_done = 1;
+        an->root_lo = an->root_hi = value;
+        an->root_best = r.solvable && r.nmoves > 0 ? r.moves[0] : MOVE_NONE;
+        an->nsol = r.solvable ? (r.nmoves < (int)(sizeof an->sol / sizeof an->sol[0]) ? r.nmoves : (int)(sizeof an->sol / sizeof an->sol[0])) : 0;
+        memcpy(an->sol, r.moves, (size_t)an->nsol * sizeof an->sol[0]);
+        snprintf(an->reason, sizeof an->reason, "%s", r.solvable ? "" : r.reason);
+        for (int i = 0; i < an->n; i++) {
+            move_value_t *mv = &an->mv[i];
+            if (!r.solvable) {   /* out of reach here: after every move too */
+                mv->state = MV_PROVEN;
+                mv->lo = mv->hi = mover_value(v, val_loss(0));
+            } else if (mv->move == an->root_best) {
+                mv->state = MV_PROVEN;
+                mv->lo = mv->hi = value;
+            }
+        }
+        analysis_settle(an);
+        return 0;
+    }
     answer_t ans;
     int nb = a->solver.ab.no_best;
     a->solver.ab.no_best = 0;

@@ -21,7 +21,7 @@ typedef struct command {
 static const command_t commands[];
 
 const char *const session_commands[] = {
-    "new", "move", "undo", "redo", "hint", "analyze", "solve", "show", "history", "opponent", "side",
+    "new", "move", "undo", "redo", "hint", "analyze", "autoplay", "solve", "show", "history", "opponent", "side",
     "save", "load", "export", "lesson", "next", "back", "proof", "follow", "help", "quit", NULL,
 };
 
@@ -51,8 +51,11 @@ static int sync_analyze(session_t *s, int ply, err_t *err)
     if (!a) return -1;
     analysis_t *an = session_analysis_open(s, ply);
     if (!an) return err_set(err, GSW_EFAIL, "out of memory"), -1;
-    if (s->v->game->players != 2) return 0;
     if (!an->heuristic_done && analyst_heuristic(a, s->pos[ply].b, an, 50, err)) return -1;
+    if (s->v->game->players == 1 && !an->root_done) {   /* a puzzle: the solution (or why none) first */
+        int r = analyst_root(a, s->pos[ply].b, an, err);
+        if (r) return r < 0 ? -1 : 0;
+    }
     int i;
     while ((i = analyst_next(an)) >= 0) {
         int r = analyst_prove(a, s->pos[ply].b, an, i, err);
@@ -158,8 +161,34 @@ static void show_analysis(session_t *s, out_t *out)
     }
 }
 
+/* A puzzle's verdict at the current position: "" when the goal can be
+ * reached, else "no finish with one peg on d4 is possible from here:
+ * REASON". */
+static void puzzle_verdict(const session_t *s, const analysis_t *an, char *buf, size_t n)
+{
+    buf[0] = 0;
+    if (an->root_lo > VAL_DRAW) return;
+    char goal[64] = "the goal";
+    if (s->v->ops->puzzle_goal_text) s->v->ops->puzzle_goal_text(s->v, goal, sizeof goal);
+    snprintf(buf, n, "no finish with %s is possible from here: %s", goal, an->reason);
+}
+
+/* The hint in a puzzle: the solution's next move, or why there is none. */
+static int show_puzzle_hint(session_t *s, out_t *out)
+{
+    analysis_t *an = s->an[s->ply];
+    if (s->v->game->players != 1 || !an || !an->root_done) return 0;
+    char why[320];
+    puzzle_verdict(s, an, why, sizeof why);
+    if (why[0]) out_printf(out, "hint: %s\n", why);
+    else if (an->root_best == MOVE_NONE) out_printf(out, "hint: the goal is met\n");
+    else return 0;
+    return 1;
+}
+
 static void show_hint(session_t *s, out_t *out)
 {
+    if (show_puzzle_hint(s, out)) return;
     int exact;
     move_t m = session_best(s, s->ply, &exact);
     analysis_t *an = s->an[s->ply];
@@ -170,7 +199,10 @@ static void show_hint(session_t *s, out_t *out)
         session_value_text(s, s->ply, &an->mv[i], t, sizeof t);
         const char *why = an->mv[i].state == MV_PROVEN && an->mv[i].lo < VAL_DRAW && exact
                               ? " (every move loses; this one loses slowest)" : "";
-        out_printf(out, "hint: %s, %s%s%s\n", an->mv[i].text, t, exact ? "" : " (not proven yet)", why);
+        if (s->v->game->players == 1 && exact)
+            out_printf(out, "hint: %s (the goal can still be reached: %d more jumps in the solution found)\n",
+                       an->mv[i].text, val_plies(an->mv[i].lo));
+        else out_printf(out, "hint: %s, %s%s%s\n", an->mv[i].text, t, exact ? "" : " (not proven yet)", why);
         s->cursor = -1;
         if (s->v->ops->move_cells) {
             int from, to;
@@ -184,6 +216,22 @@ static void show_hint(session_t *s, out_t *out)
 static void show_value(session_t *s, out_t *out)
 {
     analysis_t *an = s->an[s->ply];
+    if (s->v->game->players == 1 && an && an->root_done) {   /* a puzzle: the solution, or why none */
+        char why[320];
+        puzzle_verdict(s, an, why, sizeof why);
+        if (why[0]) { out_printf(out, "%s\n", why); return; }
+        out_printf(out, "solvable: a solution of %d jumps from here:", an->nsol);
+        GSW_POSBUF cur[GSW_MAX_POS];
+        memcpy(cur, session_pos(s), s->v->ops->pos_size);
+        for (int i = 0; i < an->nsol; i++) {
+            char mt[32];
+            s->v->ops->move_format(s->v, cur, an->sol[i], mt, sizeof mt);
+            s->v->ops->play(s->v, cur, an->sol[i]);
+            out_printf(out, " %s", mt);
+        }
+        out_printf(out, "\n");
+        return;
+    }
     int exact;
     move_t m = session_best(s, s->ply, &exact);
     if (!an || !exact || m == MOVE_NONE) { out_printf(out, "not proven yet\n"); return; }
@@ -199,7 +247,8 @@ int session_poll(session_t *s, out_t *out)
 {
     int said = 0;
     analysis_t *an = s->an[s->ply];
-    int known = an && (an->proven || (an->root_done && an->root_lo == an->root_hi && an->root_best != MOVE_NONE));
+    int known = an && (an->proven || (an->root_done && an->root_lo == an->root_hi
+                                      && (an->root_best != MOVE_NONE || s->v->game->players == 1)));
     if (s->hint_wanted && an && (known || s->hint_wanted == 2)) {
         show_hint(s, out);
         s->hint_wanted = 0;
@@ -293,7 +342,6 @@ static int cmd_redo(session_t *s, char *args, out_t *out, err_t *err)
 static int cmd_needs_analysis(session_t *s, out_t *out, err_t *err, int *flag, int value, void (*say)(session_t *, out_t *))
 {
     if (session_over(s, NULL)) return err_set(err, GSW_EINPUT, "the game is over");
-    if (s->v->game->players != 2) return err_set(err, GSW_EINPUT, "%s has no two-player analysis", s->v->game->name);
     if (s->sync) {
         int r = sync_analyze(s, s->ply, err);
         if (r < 0) return err->code;
@@ -323,7 +371,6 @@ static int cmd_analyze(session_t *s, char *args, out_t *out, err_t *err)
 {
     (void)args;
     if (session_over(s, NULL)) return err_set(err, GSW_EINPUT, "the game is over");
-    if (s->v->game->players != 2) return err_set(err, GSW_EINPUT, "%s has no two-player analysis", s->v->game->name);
     if (s->sync) {
         int r = sync_analyze(s, s->ply, err);
         if (r < 0) return err->code;
@@ -335,6 +382,52 @@ static int cmd_analyze(session_t *s, char *args, out_t *out, err_t *err)
     session_analysis_open(s, s->ply);
     out_printf(out, "analysing: the values fill in on the right\n");
     return GSW_OK;
+}
+
+/* The solver plays on for the person, N moves (default: to the end); in
+ * the TUI one move at a time, so it can be watched. */
+static int cmd_autoplay(session_t *s, char *args, out_t *out, err_t *err)
+{
+    char *w = next_word(&args);
+    int k = w ? atoi(w) : -1;
+    if (w && k < 1) return err_set(err, GSW_EINPUT, "autoplay how many moves? (autoplay [N])");
+    if (session_over(s, NULL)) return err_set(err, GSW_EINPUT, "the game is over");
+    s->autoplay = k;
+    if (!s->sync) { out_printf(out, "autoplay: the solver plays on (any key stops it)\n"); return GSW_OK; }
+    int rc = GSW_OK;
+    while (s->autoplay && !session_over(s, NULL) && !(s->stop && *s->stop)) {
+        if (session_computer_to_move(s)) {
+            int ply = s->ply;
+            if ((rc = sync_autoplay(s, out, err))) break;
+            if (s->ply == ply) break;   /* stopped */
+            continue;
+        }
+        analyst_t *a = sync_analyst(s, err);
+        analysis_t *an = session_analysis_open(s, s->ply);
+        if (!a || !an) { rc = a ? err_set(err, GSW_EFAIL, "out of memory") : err->code; break; }
+        int r = analyst_root(a, session_pos(s), an, err);
+        move_t m = r ? MOVE_NONE : session_autoplay_move(s);
+        if (!r && m == MOVE_NONE && s->v->game->players == 2) {   /* the root's proof named no move: every move's value */
+            r = sync_analyze(s, s->ply, err) < 0 ? -1 : 0;
+            m = r ? MOVE_NONE : session_autoplay_move(s);
+        }
+        if (r < 0) { rc = err->code; break; }
+        if (r > 0) { out_printf(out, "stopped\n"); break; }
+        if (m == MOVE_NONE) {
+            char why[320] = "no proven move to play";
+            if (s->v->game->players == 1) puzzle_verdict(s, an, why, sizeof why);
+            out_printf(out, "%s\n", why);
+            break;
+        }
+        char mt[64];
+        s->v->ops->move_format(s->v, session_pos(s), m, mt, sizeof mt);
+        if ((rc = session_play(s, m, err))) break;
+        out_printf(out, "plays %s\n", mt);
+        if (s->autoplay > 0) s->autoplay--;
+    }
+    s->autoplay = 0;
+    if (!rc) show_result(s, out);   /* (sync mode: the TUI returned above) */
+    return rc;
 }
 
 static int cmd_show(session_t *s, char *args, out_t *out, err_t *err)
@@ -494,7 +587,8 @@ static int cmd_next(session_t *s, char *args, out_t *out, err_t *err)
     (void)args;
     if (!s->lesson) return err_set(err, GSW_EINPUT, "no lesson in progress (lesson NAME)");
     if (s->lesson_step + 1 >= s->lesson->nsteps) {
-        out_printf(out, "Lesson complete: \"%s\". The board is yours to explore (both sides).\n", s->lesson->title);
+        out_printf(out, "Lesson complete: \"%s\". The board is yours to explore%s.\n", s->lesson->title,
+                   s->v->game->players == 2 ? " (both sides)" : "");
         lesson_free(s->lesson);
         s->lesson = NULL;
         s->human[0] = s->human[1] = 1;
@@ -630,6 +724,7 @@ static const command_t commands[] = {
     { "redo", "[N]", "play an undone move again", cmd_redo },
     { "hint", "", "the best move (when losing, the one that loses slowest)", cmd_hint },
     { "analyze", "", "every legal move with its value", cmd_analyze },
+    { "autoplay", "[N]", "the solver plays on for you: N moves, or to the end", cmd_autoplay },
     { "solve", "", "the value of the position", cmd_solve },
     { "show", "", "the board as text", cmd_show },
     { "history", "", "each move's value against the best the mover had", cmd_history },

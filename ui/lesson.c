@@ -68,14 +68,16 @@ static int lesson_check(lesson_t *l, const char *path, err_t *err)
 {
     gv_t *v;
     err_t e;
-    if (game_open(l->game, &v, &e)) return err_set(err, GSW_EINPUT, "%s: %s", path, e.msg);
     int rc = GSW_OK;
     GSW_POSBUF pos[GSW_MAX_POS];
     for (int i = 0; i < l->nsteps && !rc; i++) {
         lesson_step_t *st = &l->steps[i];
         move_t m;
+        if (game_open(lesson_step_game(l, i), &v, &e))
+            return err_set(err, GSW_EINPUT, "%s:%d: %s", path, st->game[0] ? st->line : 1, e.msg);
         if (game_pos_parse(v, st->position, pos, &e)) {
             rc = err_set(err, GSW_EINPUT, "%s:%d: %s", path, st->line, e.msg);
+            game_close(v);
             break;
         }
         for (int k = 0; k < st->nexpect && !rc; k++)
@@ -84,9 +86,14 @@ static int lesson_check(lesson_t *l, const char *path, err_t *err)
         for (int k = 0; k < st->nvalues && !rc; k++)
             if (v->ops->move_parse(v, pos, st->values[k].move, &m, &e))
                 rc = err_set(err, GSW_EINPUT, "%s:%d: valued move: %s", path, st->line, e.msg);
+        game_close(v);
     }
-    game_close(v);
     return rc;
+}
+
+const char *lesson_step_game(const lesson_t *l, int i)
+{
+    return l->steps[i].game[0] ? l->steps[i].game : l->game;
 }
 
 int lesson_load(const char *path, lesson_t **out, err_t *err)
@@ -111,7 +118,7 @@ int lesson_load(const char *path, lesson_t **out, err_t *err)
         *colon = 0;
         char *key = trim(s), *val = trim(colon + 1);
         if (!strcmp(key, "title")) snprintf(l->title, sizeof l->title, "%s", val);
-        else if (!strcmp(key, "game")) snprintf(l->game, sizeof l->game, "%s", val);
+        else if (!strcmp(key, "game")) snprintf(st ? st->game : l->game, sizeof l->game, "%s", val);
         else if (!strcmp(key, "about")) snprintf(l->about, sizeof l->about, "%s", val);
         else if (!strcmp(key, "step")) {
             lesson_step_t *ns = realloc(l->steps, (size_t)(l->nsteps + 1) * sizeof *ns);

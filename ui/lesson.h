@@ -21,6 +21,7 @@ typedef struct lesson_value {
 
 typedef struct lesson_step {
     char title[96];
+    char game[64];         /* GAME[:VARIANT] of this step; "" = the lesson's */
     char position[512];    /* "" = the start */
     char *say;             /* narration, lines joined by '\n' */
     char *right;           /* said after a move that keeps the value (optional) */
@@ -51,6 +52,8 @@ const char *lesson_dir(void);
 int lesson_find(const char *name, char *path, size_t n, err_t *err);
 /* The lessons in lesson_dir(), sorted: names[i] and titles[i]; the count. */
 int lesson_list(char names[][64], char titles[][128], int max);
+/* The game of step i: its own, else the lesson's. */
+const char *lesson_step_game(const lesson_t *l, int i);
 /* The published value of move text at step (NULL when none). */
 const lesson_value_t *lesson_value(const lesson_step_t *st, const char *move);
 

@@ -400,11 +400,24 @@ move_t session_computer_move(session_t *s)
     return best;
 }
 
+move_t session_autoplay_move(session_t *s)
+{
+    int exact;
+    move_t m = session_best(s, s->ply, &exact);
+    if (!exact || m == MOVE_NONE) return MOVE_NONE;
+    if (s->v->game->players == 1 && s->an[s->ply]->root_lo < VAL_DRAW) return MOVE_NONE;   /* no solution to play */
+    return m;
+}
+
 /* ---- values as text ---- */
 
 int session_value_text(const session_t *s, int ply, const move_value_t *mv, char *buf, size_t n)
 {
     const gv_t *v = s->v;
+    if (mv->state == MV_PROVEN && v->game->players == 1 && mv->lo == mv->hi) {   /* a puzzle */
+        snprintf(buf, n, "%s", mv->lo > VAL_DRAW ? "solvable" : "dead end");
+        return outcome_class(mv->lo);
+    }
     if (mv->state == MV_PROVEN) {
         val_t lo = mv->lo, hi = mv->hi;
         int score;
@@ -583,7 +596,7 @@ int session_lesson_goto(session_t *s, int step, err_t *err)
 {
     lesson_t *l = s->lesson;
     if (!l || step < 0 || step >= l->nsteps) return err_set(err, GSW_EINPUT, "no such lesson step");
-    int rc = session_new(s, l->game, l->steps[step].position, err);
+    int rc = session_new(s, lesson_step_game(l, step), l->steps[step].position, err);
     if (rc) return rc;
     s->lesson_step = step;
     s->lesson_tried = 0;
@@ -669,7 +682,10 @@ void session_lesson_judge(session_t *s, out_t *out)
                             an->mv[b].text, tb);
         }
     } else if (lv && best != OUTCOME_UNKNOWN) {   /* not proven here yet: the published values */
-        if (lv->outcome == best) out_printf(out, "%s keeps the value: %s.\n", played, outcome_name(lv->outcome));
+        if (s->v->game->players == 1)   /* a puzzle: solvable or not */
+            out_printf(out, "%s %s.\n", played, lv->outcome == best ? "keeps the value: solvable"
+                                                                     : "gives the value away: dead end");
+        else if (lv->outcome == best) out_printf(out, "%s keeps the value: %s.\n", played, outcome_name(lv->outcome));
         else out_printf(out, "%s gives the value away: it %s, where the best move %ss.\n", played,
                         lv->outcome == OUTCOME_DRAW ? "only draws" : "loses", outcome_name(best));
     } else if (st->nexpect) {

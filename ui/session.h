@@ -48,6 +48,13 @@ typedef struct analysis {
     int root_done;         /* the position itself was solved: */
     val_t root_lo, root_hi;   /* its value (exact when equal) */
     move_t root_best;      /* a move that achieves it (fastest win, slowest loss) */
+    /* one-player puzzles: the root's value is a win when the goal can still
+     * be reached (in the jumps of the solution found: not a proven minimum)
+     * and a loss when it cannot, with the reason; every move's value is
+     * that of the position it leads to */
+    int nsol;              /* the solution found from here (moves), capped */
+    move_t sol[128];
+    char reason[160];      /* why the goal is out of reach */
     uint64_t nodes;
     double ms;
 } analysis_t;
@@ -81,6 +88,7 @@ typedef struct session {
     int selected;          /* a view cell holding the selected piece, -1 none */
     int hint_wanted;       /* show the hint once the analysis can give it */
     int solve_wanted;      /* report the position's value once proven */
+    int autoplay;          /* moves the solver still plays for the person (-1: to the end) */
     int think_ply;         /* a heuristic opponent's move found for this ply */
     move_t think_move;
     int quit;
@@ -129,6 +137,9 @@ move_t session_best(session_t *s, int ply, int *exact);
 /* The computer's move at the current position by the opponent setting,
  * given what the analysis knows; MOVE_NONE when it must wait. */
 move_t session_computer_move(session_t *s);
+/* The solver's move for autoplay: the proven best move (a puzzle: the
+ * next move of the solution found); MOVE_NONE while it is not known. */
+move_t session_autoplay_move(session_t *s);
 /* Does the computer need the exact value of every move here (perfect and
  * imperfect opponents) rather than a heuristic search? */
 int session_needs_proof(const session_t *s);

@@ -43,7 +43,7 @@ typedef struct tui {
     int unicode, colour;
     int show_history;      /* the value history replaces the move list */
     int show_help;
-    int show_tags;         /* the view's tags (position classes) */
+    int show_tags;         /* the view's tags (solitaire: piece classes) */
     int analysis_on;       /* the analysis pane fills in */
     int paused;            /* Ctrl-C stopped the worker: wait for the person */
     int cmdline;           /* the ':' line is open */
@@ -55,6 +55,7 @@ typedef struct tui {
     int board_y, board_x, cell_w;   /* where the board was drawn, for the mouse */
     board_view_t view;
     job_t job;             /* the job last submitted */
+    double autoplay_at;    /* the monotonic ms of autoplay's next move */
 } tui_t;
 
 static tui_t *T;   /* readline's callbacks reach the TUI through this */
@@ -127,6 +128,26 @@ static void put_clipped(int y, int x, int w, const char *text)
     mvaddnstr(y, x, text, w);
 }
 
+/* Text word-wrapped into w columns from row y, at most rows lines ('\n'
+ * breaks a line); the number of lines used. */
+static int put_wrapped(int y, int x, int w, int rows, const char *text)
+{
+    char buf[4096];
+    snprintf(buf, sizeof buf, "%s", text);
+    char *p = buf;
+    int row = 0;
+    while (*p && row < rows && w > 0) {
+        int n = (int)strlen(p);
+        char *nl = strchr(p, '\n');
+        int len = nl && nl - p < w ? (int)(nl - p) : n < w ? n : w;
+        if (len == w && len < n) { int k = len; while (k > 0 && p[k] != ' ') k--; if (k > 0) len = k; }
+        mvaddnstr(y + row++, x, p, len);
+        p += len;
+        while (*p == ' ' || *p == '\n') p++;
+    }
+    return row;
+}
+
 static int board_width(const tui_t *t, const board_view_t *v) { return 4 + v->cols * t->cell_w + 1; }
 
 static void draw_cell(tui_t *t, const view_cell_t *c, int highlight)
@@ -140,6 +161,7 @@ static void draw_cell(tui_t *t, const view_cell_t *c, int highlight)
     if (highlight & 1) a |= A_REVERSE;       /* the cursor */
     if (highlight & 2) a |= A_UNDERLINE | A_BOLD;   /* the last move */
     if (highlight & 4) a |= A_STANDOUT;      /* the selected piece */
+    if (t->show_tags && c->tag) a |= c->kind == VIEW_PIECE ? A_BOLD : A_DIM;   /* a piece's class stands out */
     attron(a);
     attr_pair(t, pair, 1);
     char cell[16];
@@ -195,7 +217,19 @@ static int draw_board(tui_t *t, int y, int x)
     }
     move(row0 + v->rows, x + 4);
     for (int c = 0; c < v->cols; c++) printw("%*s", t->cell_w, v->col_label[c]);
-    return (row0 - y) + v->rows + 1;
+    int extra = 0;
+    if (t->show_tags && v->tag_name[0]) {   /* the overlay's legend: pieces per class */
+        int count[256] = { 0 }, used[256] = { 0 };
+        for (int i = 0; i < v->rows * v->cols; i++)
+            if (v->cell[i].tag) { used[v->cell[i].tag] = 1; count[v->cell[i].tag] += v->cell[i].kind == VIEW_PIECE; }
+        char line[256] = "";
+        size_t len = 0;
+        for (int k = 1; k < 256 && len < sizeof line - 16; k++)
+            if (used[k]) len += (size_t)snprintf(line + len, sizeof line - len, "%s%c:%d", len ? " " : "", k < 10 ? '0' + k : 'a' + k - 10, count[k]);
+        mvaddnstr(row0 + v->rows + 1, x + 1, line, board_width(t, v) - 1);
+        extra = 1;
+    }
+    return (row0 - y) + v->rows + 1 + extra;
 }
 
 static void draw_moves(tui_t *t, int y, int x, int w, int h)
@@ -263,7 +297,7 @@ static void draw_analysis(tui_t *t, int y, int x, int w, int h)
     if (session_over(s, &tv)) snprintf(title, sizeof title, "Game over");
     else if (s->v->game->players == 2)
         snprintf(title, sizeof title, "Analysis: %s to move", t->view.side[session_turn(s)][0] ? t->view.side[session_turn(s)] : "side");
-    else snprintf(title, sizeof title, "Analysis");
+    else snprintf(title, sizeof title, "Analysis: can the goal be reached?");
     put_clipped(y, x, w, title);
     attroff(A_BOLD);
     analysis_t *an = s->an[s->ply];
@@ -277,6 +311,7 @@ static void draw_analysis(tui_t *t, int y, int x, int w, int h)
     }
     int exact;
     move_t best = session_best(s, s->ply, &exact);
+    if (s->v->game->players == 1 && session_autoplay_move(s) == MOVE_NONE) exact = 0;   /* a puzzle: no solution, no star */
     for (int i = 0; i < an->n && i < h - 2; i++) {
         char t1[64];
         int cls = session_value_text(s, s->ply, &an->mv[i], t1, sizeof t1);
@@ -290,10 +325,14 @@ static void draw_analysis(tui_t *t, int y, int x, int w, int h)
         if (an->active == i) printw(" ..");
     }
     if (an->n + 1 < h) {
-        char legend[96];
+        char legend[200];
         snprintf(legend, sizeof legend, "%s", an->proven ? "* best; W/D/L in plies" : "~ heuristic, not proven");
+        if (s->v->game->players == 1)   /* a puzzle: the verdict from here */
+            snprintf(legend, sizeof legend, "%s", !an->root_done ? "solving..." : an->root_lo > VAL_DRAW
+                     ? "* hint; green: the goal can still be reached (w plays on)" : an->reason);
+        int ly = y + 1 + (an->n < h - 2 ? an->n : h - 2);
         attron(A_DIM);
-        put_clipped(y + 1 + (an->n < h - 2 ? an->n : h - 2), x, w, legend);
+        put_wrapped(ly, x, w, y + h - ly, legend);
         attroff(A_DIM);
     }
 }
@@ -348,20 +387,7 @@ static void draw_lesson(tui_t *t, int y, int x, int w, int h)
     put_clipped(y, x, w, line);
     attroff(A_BOLD);
     int row = y + 1;
-    if (st->say) {   /* word-wrap the narration */
-        char buf[4096];
-        snprintf(buf, sizeof buf, "%s", st->say);
-        char *p = buf;
-        while (*p && row < y + h) {
-            int n = (int)strlen(p);
-            char *nl = strchr(p, '\n');
-            int len = nl && nl - p < w ? (int)(nl - p) : n < w ? n : w;
-            if (len == w && len < n) { int k = len; while (k > 0 && p[k] != ' ') k--; if (k > 0) len = k; }
-            mvaddnstr(row++, x, p, len);
-            p += len;
-            while (*p == ' ' || *p == '\n') p++;
-        }
-    }
+    if (st->say) row += put_wrapped(row, x, w, y + h - row, st->say);   /* the narration */
     if (row < y + h - 1 && s->ply == 0 && st->nvalues) {   /* the published values, checked */
         out_t o = { 0 };
         int bad = session_lesson_check(s, &o);
@@ -389,6 +415,7 @@ static void draw_help(tui_t *t)
         "  o           change the opponent      s            change your side",
         "  n           new game (lesson: next step)   b      lesson: previous step",
         "  g           game picker and lessons  t            show the board's classes (if any)",
+        "  w           the solver plays on for you, move by move (any key stops it)",
         "  p           browse the proof tree    f / x        proof: follow its main line / close",
         "  :           command line (Tab completes; help lists commands)",
         "  Ctrl-C      stop the analysis        q            quit",
@@ -546,7 +573,7 @@ static void tui_draw(tui_t *t)
 static int tui_wants_analysis(tui_t *t)
 {
     session_t *s = &t->s;
-    return t->analysis_on || s->hint_wanted || s->solve_wanted || s->lesson
+    return t->analysis_on || s->hint_wanted || s->solve_wanted || s->lesson || s->autoplay
            || (session_computer_to_move(s) && session_needs_proof(s));
 }
 
@@ -578,7 +605,7 @@ static void tui_schedule(tui_t *t)
     session_t *s = &t->s;
     job_t want = { 0 };
     int ply = -1;
-    if (!t->paused && !session_over(s, NULL) && s->v->game->players == 2) {
+    if (!t->paused && !session_over(s, NULL)) {
         if (session_computer_to_move(s) && s->opp.kind == OPP_HEURISTIC && s->think_ply != s->ply) {
             want.kind = JOB_THINK;
             want.level = s->opp.level;
@@ -588,7 +615,7 @@ static void tui_schedule(tui_t *t)
             ply = s->ply;
         }
     }
-    if (!want.kind && !t->paused && (t->analysis_on || t->show_history) && s->v->game->players == 2) {
+    if (!want.kind && !t->paused && (t->analysis_on || t->show_history)) {
         for (int i = s->top - 1; i >= 0; i--)   /* back-fill the value history */
             if (!(s->an[i] && s->an[i]->proven)) { want.kind = JOB_ANALYZE; ply = i; break; }
     }
@@ -765,6 +792,11 @@ static void key_game(tui_t *t, int ch)
     err_t err;
     out_t o = { 0 };
     int played = 0;
+    if (s->autoplay) {   /* any key stops the solver playing on (at the end it has stopped already) */
+        int over = session_over(s, NULL);
+        s->autoplay = 0;
+        if (!over) { tui_say(t, "autoplay stopped"); return; }
+    }
     switch (ch) {
     case KEY_LEFT: session_cursor_move(s, 0, -1); break;
     case KEY_RIGHT: session_cursor_move(s, 0, 1); break;
@@ -798,6 +830,7 @@ static void key_game(tui_t *t, int ch)
         else t->analysis_on = !t->analysis_on;
         break;
     case 'v': t->show_history = !t->show_history; break;
+    case 'w': tui_exec(t, "autoplay"); break;
     case 't': t->show_tags = !t->show_tags; break;
     case 'p': t->nmsg = 0; tui_say(t, "proving..."); tui_draw(t); t->nmsg = 0; tui_exec(t, "proof"); break;
     case 'f': if (s->br) { t->nmsg = 0; tui_exec(t, "follow"); } break;
@@ -845,6 +878,30 @@ static void key_game(tui_t *t, int ch)
         if (s->lesson) { session_lesson_judge(s, &o); tui_say_out(t, &o); }
     }
     out_free(&o);
+}
+
+/* The solver's next move for autoplay, once its pause is over; ends
+ * autoplay at the end of the game or when there is nothing to play. */
+static move_t tui_autoplay(tui_t *t)
+{
+    session_t *s = &t->s;
+    if (session_over(s, NULL)) { s->autoplay = 0; return MOVE_NONE; }
+    analysis_t *an = s->an[s->ply];
+    if (s->v->game->players == 1 && an && an->root_done && an->root_lo < VAL_DRAW) {
+        s->autoplay = 0;
+        tui_say(t, an->reason);
+        return MOVE_NONE;
+    }
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    double now = ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+    if (now < t->autoplay_at) return MOVE_NONE;
+    move_t m = session_autoplay_move(s);
+    if (m == MOVE_NONE) return MOVE_NONE;
+    t->autoplay_at = now + 700;
+    if (s->autoplay > 0) s->autoplay--;
+    t->nmsg = 0;
+    return m;
 }
 
 static void tui_signal(int sig)
@@ -940,6 +997,7 @@ static int tui_run(cli_opts_t *o, const char *first)
             if (session_poll(&t.s, &out)) tui_say_out(&t, &out);
             tui_schedule(&t);
             move_t m = session_computer_move(&t.s);
+            if (m == MOVE_NONE && t.s.autoplay && !session_computer_to_move(&t.s)) m = tui_autoplay(&t);
             if (m != MOVE_NONE) {
                 char mt[32], line[64];
                 t.s.v->ops->move_format(t.s.v, session_pos(&t.s), m, mt, sizeof mt);

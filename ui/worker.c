@@ -52,7 +52,6 @@ static void worker_run(worker_t *w, job_t *j, gv_t **gv, analyst_t *a, cache_t *
         return;
     }
     analysis_t *an = &j->an;
-    if ((*gv)->game->players != 2) { an->heuristic_done = 1; worker_post(w, j, an, MOVE_NONE, 1); return; }
     if (!an->heuristic_done) {
         if (analyst_heuristic(a, j->pos.b, an, 100, &err)) goto fail;
         worker_post(w, j, an, MOVE_NONE, 0);

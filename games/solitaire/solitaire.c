@@ -195,7 +195,7 @@ static void sol_view(const gv_t *v, const void *pos, board_view_t *out)
     out->rows = d->rows;
     out->cols = d->cols;
     snprintf(out->side[0], sizeof out->side[0], "Player");
-    snprintf(out->tag_name, sizeof out->tag_name, "position classes");
+    snprintf(out->tag_name, sizeof out->tag_name, "piece classes");
     if (!d->tri) {
         for (int c = 0; c < d->cols; c++) snprintf(out->col_label[c], sizeof out->col_label[c], "%c", 'a' + c);
         for (int r = 0; r < d->rows && r < 99; r++) snprintf(out->row_label[r], sizeof out->row_label[r], "%d", (r + 1) % 100);
@@ -222,6 +222,14 @@ static void sol_move_cells(const gv_t *v, const void *pos, move_t m, int *from, 
 static int sol_goal(const gv_t *v, const void *pos)
 {
     return sol_goal_met(sol_data(v), sol_pos(pos));
+}
+
+static void sol_goal_text(const gv_t *v, char *buf, size_t n)
+{
+    const solv_t *d = sol_data(v);
+    if (d->goal == SOL_GOAL_HOLE) snprintf(buf, n, "one peg on %s", d->name[d->goal_hole]);
+    else if (d->goal == SOL_GOAL_ANY) snprintf(buf, n, "one peg");
+    else snprintf(buf, n, "at most %d peg%s", d->goal_left, d->goal_left == 1 ? "" : "s");
 }
 
 static int sol_prune_hook(const gv_t *v, const void *pos, char *reason, size_t n)
@@ -257,6 +265,7 @@ const game_ops_t sol_ops_template = {
     .view = sol_view,
     .move_cells = sol_move_cells,
     .puzzle_goal = sol_goal,
+    .puzzle_goal_text = sol_goal_text,
     .puzzle_prune = sol_prune_hook,
     .puzzle_prepare = sol_prepare,
     .puzzle_order = sol_order,

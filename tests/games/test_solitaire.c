@@ -339,7 +339,7 @@ static void test_boards_and_names(void **state)
     assert_int_equal(bv.cell[0].kind, VIEW_OFF);
     assert_int_equal(bv.cell[2].kind, VIEW_PIECE);
     assert_int_equal(bv.cell[2].owner, 2);
-    assert_string_equal(bv.tag_name, "position classes");
+    assert_string_equal(bv.tag_name, "piece classes");
     int tags[5] = { 0 };
     for (int i = 0; i < 49; i++)
         if (bv.cell[i].kind != VIEW_OFF) tags[bv.cell[i].tag]++;

@@ -493,6 +493,113 @@ static void test_shipped_lessons_load(void **st)
     }
 }
 
+/* Peg solitaire in the workbench: the hint is the next move of a solution
+ * or the reason no finish exists (a class argument, or the search); every
+ * jump is solvable or a dead end; a peg and a target make a move;
+ * autoplay plays a solution to the goal. */
+static void test_puzzle_workbench(void **st)
+{
+    (void)st;
+    session_t s;
+    const char *t;
+    err_t err;
+    open_sync(&s, "solitaire:triangle", "");
+    assert_int_equal(run(&s, "hint", &t), GSW_OK);
+    assert_non_null(strstr(t, "hint: "));
+    assert_non_null(strstr(t, "the goal can still be reached: 13 more jumps"));
+    assert_true(s.selected >= 0);   /* the hinted peg is selected */
+    assert_int_equal(run(&s, "analyze", &t), GSW_OK);
+    assert_non_null(strstr(t, "4-1    solvable"));
+    assert_non_null(strstr(t, "6-1    solvable"));
+    assert_null(strstr(t, "dead end"));
+    assert_int_equal(run(&s, "solve", &t), GSW_OK);
+    assert_non_null(strstr(t, "solvable: a solution of 13 jumps from here: "));
+    /* a click on a peg selects it, a click on its target jumps */
+    move_t mv[GSW_MAX_MOVES];
+    assert_true(s.v->ops->moves(s.v, session_pos(&s), mv) > 0);
+    int from, to;
+    s.v->ops->move_cells(s.v, session_pos(&s), mv[0], &from, &to);
+    s.selected = -1;
+    assert_int_equal(session_click(&s, from, &err), 0);
+    assert_int_equal(s.selected, from);
+    assert_int_equal(session_click(&s, to, &err), 1);
+    assert_int_equal(s.ply, 1);
+    assert_int_equal(s.moves[0], mv[0]);
+    /* autoplay: a solution to the end */
+    assert_int_equal(run(&s, "autoplay", &t), GSW_OK);
+    assert_non_null(strstr(t, "Game over: solved."));
+    val_t v;
+    assert_true(session_over(&s, &v));
+    assert_true(v > VAL_DRAW);
+    assert_int_equal(s.ply, 13);
+    assert_int_equal(s.autoplay, 0);
+    /* the French board from the centre: no finish, with the class argument */
+    assert_int_equal(run(&s, "new solitaire:french", &t), GSW_OK);
+    assert_int_equal(run(&s, "hint", &t), GSW_OK);
+    assert_non_null(strstr(t, "hint: no finish with one peg on d4 is possible from here: position class"));
+    assert_int_equal(run(&s, "analyze", &t), GSW_OK);
+    int dead = 0;
+    for (const char *p = t; (p = strstr(p, "dead end")); p++) dead++;
+    assert_int_equal(dead, 4);
+    assert_int_equal(run(&s, "autoplay", &t), GSW_OK);
+    assert_non_null(strstr(t, "no finish with one peg on d4"));
+    assert_int_equal(s.ply, 0);   /* nothing to play */
+    /* English: a position whose goal class is empty, and one where two jumps give the finish away */
+    assert_int_equal(run(&s, "new solitaire:english o.o/.../ooooooo/o...o../o.ooo../.../..o", &t), GSW_OK);
+    assert_int_equal(run(&s, "hint", &t), GSW_OK);
+    assert_non_null(strstr(t, "hole classes: no peg is left in d4's class"));
+    assert_int_equal(run(&s, "new solitaire:english o.o/.../ooooooo/o.ooo../o.ooo../ooo/ooo", &t), GSW_OK);
+    assert_int_equal(run(&s, "analyze", &t), GSW_OK);
+    assert_non_null(strstr(t, "d4-f4  dead end"));
+    assert_non_null(strstr(t, "d4-b4  dead end"));
+    assert_non_null(strstr(t, "c4-c2  solvable"));
+    assert_int_equal(run(&s, "autoplay 3", &t), GSW_OK);
+    assert_int_equal(s.ply, 3);
+    assert_int_equal(run(&s, "autoplay 0", &t), GSW_EINPUT);
+    close_sync(&s);
+}
+
+/* Autoplay in a two-player game: both sides play best moves to the end. */
+static void test_autoplay_two_players(void **st)
+{
+    (void)st;
+    session_t s;
+    const char *t;
+    open_sync(&s, "connect4:4x4", "");
+    assert_int_equal(run(&s, "autoplay 2", &t), GSW_OK);
+    assert_int_equal(s.ply, 2);
+    assert_int_equal(run(&s, "autoplay", &t), GSW_OK);
+    assert_non_null(strstr(t, "Game over: a draw."));   /* 4x4 is a draw */
+    assert_int_equal(s.ply, 16);
+    close_sync(&s);
+}
+
+/* The solitaire lesson: its steps (one on another board), judgements by
+ * the solver, and its published values agree with the solver's. */
+static void test_solitaire_lesson(void **st)
+{
+    (void)st;
+    session_t s;
+    const char *t;
+    open_sync(&s, "solitaire", "");
+    assert_int_equal(run(&s, "lesson solitaire-classes", &t), GSW_OK);
+    assert_int_equal(run(&s, "d2-d4", &t), GSW_OK);
+    assert_non_null(strstr(t, "d2-d4 keeps the value: solvable"));   /* by the published values */
+    assert_int_equal(run(&s, "next", &t), GSW_OK);
+    assert_int_equal(run(&s, "analyze", &t), GSW_OK);
+    assert_non_null(strstr(t, "The published values agree with the solver (7 checked)"));
+    assert_int_equal(run(&s, "d4-f4", &t), GSW_OK);
+    assert_non_null(strstr(t, "d4-f4 gives the value away: dead end, where c4-c2 gives solvable (solver)"));
+    assert_int_equal(run(&s, "next", &t), GSW_OK);
+    assert_int_equal(run(&s, "next", &t), GSW_OK);
+    assert_string_equal(s.v->name, "french");
+    assert_int_equal(run(&s, "analyze", &t), GSW_OK);
+    assert_non_null(strstr(t, "The published values agree with the solver (4 checked)"));
+    assert_int_equal(run(&s, "next", &t), GSW_OK);
+    assert_non_null(strstr(t, "Lesson complete"));
+    close_sync(&s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -509,6 +616,9 @@ int main(void)
         cmocka_unit_test(test_manager_browser),
         cmocka_unit_test(test_completion),
         cmocka_unit_test(test_shipped_lessons_load),
+        cmocka_unit_test(test_puzzle_workbench),
+        cmocka_unit_test(test_autoplay_two_players),
+        cmocka_unit_test(test_solitaire_lesson),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

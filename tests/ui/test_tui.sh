@@ -4,7 +4,8 @@
 # check the board, move list, analysis values and the result on screen,
 # resize the window mid-game (and too small), stop an analysis with Ctrl-C,
 # open the value history, run the centre lesson to its end from the ':'
-# command line, and quit cleanly. Skipped (exit 77) without tmux.
+# command line, and quit cleanly; then peg solitaire: a hint, the class
+# overlay, and autoplay to a solution. Skipped (exit 77) without tmux.
 set -u
 gsw=${GSW_BIN:?}
 command -v tmux >/dev/null || { echo "tmux not installed: skipped"; exit 77; }
@@ -116,5 +117,21 @@ keys q
 for ((w = 0; w < 100; w++)); do [ -f "$tmp/exit" ] && break; sleep 0.1; done
 [ "$(cat "$tmp/exit" 2>/dev/null)" = "exit=0" ] || bad "gsw did not quit cleanly: $(cat "$tmp/exit" 2>/dev/null)"
 [ -s "$tmp/history" ] || bad "command-line history not saved"
+# peg solitaire: the hint names a jump, w plays a solution to the end
+rm -f "$tmp/exit"
+T kill-session -t g
+T new-session -d -s g -x 100 -y 30 \
+  "env GSW_DB='$tmp/cache.sqlite' GSW_HISTORY='$tmp/history' LANG=C.UTF-8 TERM=xterm-256color '$gsw' play solitaire:triangle --threads 1 --hash 16; echo \"exit=\$?\" >'$tmp/exit'; sleep 30"
+wait_for "Analysis: can the goal be reached" 20 || bad "solitaire did not open"
+wait_for "solvable" 60 || bad "solitaire: no values in the analysis pane"
+keys h
+wait_for "hint: .*the goal can still be reached" 60 || bad "solitaire hint"
+keys t
+wait_for "1:[0-9]" 10 || bad "the class overlay's counts"
+keys w
+wait_for "Game over: solved" 60 || bad "autoplay did not solve the triangle"
+keys q
+for ((w = 0; w < 100; w++)); do [ -f "$tmp/exit" ] && break; sleep 0.1; done
+[ "$(cat "$tmp/exit" 2>/dev/null)" = "exit=0" ] || bad "gsw (solitaire) did not quit cleanly: $(cat "$tmp/exit" 2>/dev/null)"
 [ "$fail" -eq 0 ] && echo "tui end-to-end ok"
 exit "$fail"
