@@ -77,6 +77,17 @@ static void tui_say_out(tui_t *t, out_t *o)
     out_clear(o);
 }
 
+/* How to move, in the game's terms. */
+static void tui_say_welcome(tui_t *t)
+{
+    static board_view_t view;
+    const gv_t *v = t->s.v;
+    view.drop = 0;
+    if (v->ops->view) v->ops->view(v, session_pos(&t->s), &view);
+    tui_say(t, view.drop ? "Your move: arrows and Enter, a column number, or click.  ? for help."
+                         : "Your move: a piece, then its target (arrows and Enter, or clicks).  ? for help.");
+}
+
 /* ---- the picker ---- */
 
 static void picker_fill(tui_t *t)
@@ -757,7 +768,7 @@ static void start_pick(tui_t *t)
         t->screen = SCREEN_GAME;
         t->nmsg = 0;
         if (t->s.lesson) { out_clear(&o); session_lesson_say(&t->s, &o); }
-        else tui_say(t, "Your move: arrows and Enter, a column number, or click.  ? for help.");
+        else tui_say_welcome(t);
         if (t->s.lesson) tui_say_out(t, &o);
     }
     out_free(&o);
@@ -985,7 +996,7 @@ static int tui_run(cli_opts_t *o, const char *first)
     complete_history_load();
     picker_fill(&t);
     t.screen = picker ? SCREEN_PICKER : SCREEN_GAME;
-    if (!picker) tui_say(&t, "Your move: arrows and Enter, a column number, or click.  ? for help.");
+    if (!picker) tui_say_welcome(&t);
     if (first) {
         t.nmsg = 0;
         tui_exec(&t, first);
