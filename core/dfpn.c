@@ -273,16 +273,16 @@ int dfpn_table_init(dfpn_table_t *t, size_t mb, err_t *err)
     uint64_t want = (uint64_t)(mb ? mb : 64) * 1024 * 1024 / (sizeof(dfpn_entry_t) * DFPN_BUCKET), buckets = 1;
     while (buckets * 2 <= want) buckets *= 2;
     size_t bytes = buckets * DFPN_BUCKET * sizeof(dfpn_entry_t);
-    t->e = malloc(bytes);
+    t->e = table_map(bytes);   /* resident now: malloc + memset became calloc, which left the
+                                  pages to fault in inside the first proofs */
     if (!t->e) return err_set(err, GSW_EFAIL, "df-pn: cannot allocate a %zu MB table", mb);
-    memset(t->e, 0, bytes);   /* fault the pages in now, not inside the first proofs */
     t->mask = buckets - 1;
     return GSW_OK;
 }
 
 void dfpn_table_free(dfpn_table_t *t)
 {
-    free(t->e);
+    if (t->e) table_unmap(t->e, (t->mask + 1) * DFPN_BUCKET * sizeof(dfpn_entry_t));
     memset(t, 0, sizeof *t);
 }
 

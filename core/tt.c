@@ -6,6 +6,40 @@
 #include <string.h>
 #include <sys/mman.h>
 
+void *table_map(size_t bytes)
+{
+    /* Huge pages (2 MB) cut the TLB misses of random probes; the mapping
+     * is aligned to them and advised before the first touch, which then
+     * populates it (anonymous pages read as zero: nothing to clear). */
+    size_t huge = 2u << 20, len = bytes + (bytes >= huge ? huge : 0);
+    char *raw = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (raw == MAP_FAILED) return NULL;
+    char *p = raw;
+    if (len > bytes) {   /* trim to a 2 MB boundary */
+        uintptr_t u = (uintptr_t)raw, a = (u + huge - 1) & ~(uintptr_t)(huge - 1);
+        p = (char *)a;
+        if (a > u) munmap(raw, a - u);
+        if (a - u < huge) munmap(p + bytes, huge - (a - u));
+    }
+#ifdef MADV_HUGEPAGE
+    /* only for big tables: on a small one the kernel's compaction at the
+     * first touch costs more than the TLB misses it saves (80 MB: 0.3 s) */
+    if (getenv("GSW_HUGEPAGES") ? atoi(getenv("GSW_HUGEPAGES")) : bytes >= (256u << 20))
+        madvise(p, bytes, MADV_HUGEPAGE);
+#endif
+    /* resident now, not page by page inside the first searches */
+#ifdef MADV_POPULATE_WRITE
+    if (madvise(p, bytes, MADV_POPULATE_WRITE))
+#endif
+        memset(p, 0, bytes);
+    return p;
+}
+
+void table_unmap(void *p, size_t bytes)
+{
+    if (p) munmap(p, bytes);
+}
+
 int tt_init(tt_t *t, size_t mb, err_t *err)
 {
     t->owner[0] = 0;
@@ -13,38 +47,15 @@ int tt_init(tt_t *t, size_t mb, err_t *err)
     uint64_t buckets = 1;
     while (buckets * 2 <= want) buckets *= 2;
     t->bytes = buckets * TT_BUCKET * sizeof(tt_entry_t);
-    /* Huge pages (2 MB) cut the TLB misses of random probes; the mapping
-     * is aligned to them and advised before the first touch, which then
-     * populates it (anonymous pages read as zero: nothing to clear). */
-    size_t huge = 2u << 20, len = t->bytes + (t->bytes >= huge ? huge : 0);
-    char *raw = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (raw == MAP_FAILED)
-        return err_set(err, GSW_EFAIL, "cannot allocate a %zu MB transposition table", mb);
-    char *p = raw;
-    if (len > t->bytes) {   /* trim to a 2 MB boundary */
-        uintptr_t u = (uintptr_t)raw, a = (u + huge - 1) & ~(uintptr_t)(huge - 1);
-        p = (char *)a;
-        if (a > u) munmap(raw, a - u);
-        if (a - u < huge) munmap(p + t->bytes, huge - (a - u));
-    }
-#ifdef MADV_HUGEPAGE
-    /* only for big tables: on a small one the kernel's compaction at the
-     * first touch costs more than the TLB misses it saves (80 MB: 0.3 s) */
-    if (getenv("GSW_HUGEPAGES") ? atoi(getenv("GSW_HUGEPAGES")) : t->bytes >= (256u << 20))
-        madvise(p, t->bytes, MADV_HUGEPAGE);
-#endif
-#ifdef MADV_POPULATE_WRITE
-    if (madvise(p, t->bytes, MADV_POPULATE_WRITE))
-#endif
-        memset(p, 0, t->bytes);
-    t->e = (tt_entry_t *)p;
+    t->e = table_map(t->bytes);
+    if (!t->e) return err_set(err, GSW_EFAIL, "cannot allocate a %zu MB transposition table", mb);
     t->mask = buckets - 1;
     return GSW_OK;
 }
 
 void tt_free(tt_t *t)
 {
-    if (t->e) munmap(t->e, t->bytes);
+    table_unmap(t->e, t->bytes);
     t->e = NULL;
 }
 
