@@ -29,6 +29,7 @@ typedef struct dfpn {
     uint64_t mask;             /* buckets - 1 */
     uint64_t used;
     uint64_t nodes, limit;
+    int no_best;              /* skip the proving move at the root */
     double deadline;
     volatile int *stop;
     int aborted;
@@ -311,6 +312,7 @@ static int dfpn_setup(dfpn_t *d, const gv_t *v, const dfpn_options_t *o, err_t *
     d->nhistory = o && o->history ? (o->nhistory < DFPN_MAX_DEPTH / 2 ? o->nhistory : DFPN_MAX_DEPTH / 2) : 0;
     if (o) {
         d->limit = o->node_limit;
+        d->no_best = o->no_best;
         d->stop = o->stop;
         if (o->time_limit_ms > 0) d->deadline = gsw_now_ms() + o->time_limit_ms;
     }
@@ -335,7 +337,7 @@ static void dfpn_run(dfpn_t *d, const void *pos, dfpn_goal_t goal, dfpn_result_t
     r->dn = dn;
     r->status = d->aborted ? DFPN_UNKNOWN : pn == 0 ? DFPN_PROVEN : dn == 0 ? DFPN_DISPROVEN : DFPN_UNKNOWN;
     r->best = MOVE_NONE;
-    if (r->status == DFPN_PROVEN) {   /* a proving move: a child proven for the attacker */
+    if (r->status == DFPN_PROVEN && !d->no_best) {   /* a proving move: a child proven for the attacker */
         move_t mv[GSW_MAX_MOVES];
         int n = O->moves(d->v, pos, mv);
         GSW_POSBUF child[GSW_MAX_POS];

@@ -38,6 +38,7 @@ typedef struct dfpn_options {
                                   pos (games with repetitions): meeting one
                                   again is a repetition */
     int nhistory;
+    int no_best;               /* 1: skip finding a proving move (batch scores) */
 } dfpn_options_t;
 
 typedef struct dfpn_result {

@@ -131,7 +131,7 @@ int solver_run(solver_t *s, const void *pos, answer_t *a, err_t *err)
             if (solver_manager(s, pos, &d, err)) return err->code;
         } else {
             if (!s->pn.e && dfpn_table_init(&s->pn, s->tt.bytes >> 20, err)) return err->code;
-            dfpn_options_t o = { .table = &s->pn, .node_limit = s->ab.node_limit,
+            dfpn_options_t o = { .table = &s->pn, .node_limit = s->ab.node_limit, .no_best = s->ab.no_best,
                                  .time_limit_ms = s->ab.time_limit_ms, .stop = s->ab.stop };
             if (s->goal >= 0) {
                 if (dfpn_prove(s->v, pos, (dfpn_goal_t)s->goal, &o, &d, err)) return err->code;
