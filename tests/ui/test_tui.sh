@@ -27,9 +27,22 @@ wait_for() {
   return 1
 }
 keys() { T send-keys -t g "$@"; }
+# start ARGS...: gsw in a fresh window g (its exit status goes to $tmp/exit)
+start() {
+  rm -f "$tmp/exit"
+  T kill-session -t g 2>/dev/null
+  T new-session -d -s g -x 100 -y 30 \
+    "env GSW_DB='$tmp/cache.sqlite' GSW_HISTORY='$tmp/history' LANG=C.UTF-8 TERM=xterm-256color '$gsw' $* --threads 1 --hash 16; echo \"exit=\$?\" >'$tmp/exit'; sleep 30"
+}
+# quit WHAT: q, and gsw exits 0 with the terminal given back
+quit() {
+  local w
+  keys q
+  for ((w = 0; w < 100; w++)); do [ -f "$tmp/exit" ] && break; sleep 0.1; done
+  [ "$(cat "$tmp/exit" 2>/dev/null)" = "exit=0" ] || bad "$1 did not quit cleanly: $(cat "$tmp/exit" 2>/dev/null)"
+}
 
-T new-session -d -s g -x 100 -y 30 \
-  "env GSW_DB='$tmp/cache.sqlite' GSW_HISTORY='$tmp/history' LANG=C.UTF-8 TERM=xterm-256color '$gsw' play --threads 1 --hash 16; echo \"exit=\$?\" >'$tmp/exit'; sleep 30"
+start play
 wait_for "Pick a game" 30 || bad "no game picker"
 screen | grep -q "Connect Four" || bad "picker lists Connect Four"
 # the picker's fourth entry is 5x4 (7x6, 6x5, 6x4, 5x4, ...)
@@ -113,15 +126,10 @@ keys n
 wait_for "Lesson 5/5" 20 || bad "lesson step 5"
 keys n
 wait_for "Lesson complete" 20 || bad "lesson end"
-keys q
-for ((w = 0; w < 100; w++)); do [ -f "$tmp/exit" ] && break; sleep 0.1; done
-[ "$(cat "$tmp/exit" 2>/dev/null)" = "exit=0" ] || bad "gsw did not quit cleanly: $(cat "$tmp/exit" 2>/dev/null)"
+quit gsw
 [ -s "$tmp/history" ] || bad "command-line history not saved"
 # peg solitaire: the hint names a jump, w plays a solution to the end
-rm -f "$tmp/exit"
-T kill-session -t g
-T new-session -d -s g -x 100 -y 30 \
-  "env GSW_DB='$tmp/cache.sqlite' GSW_HISTORY='$tmp/history' LANG=C.UTF-8 TERM=xterm-256color '$gsw' play solitaire:triangle --threads 1 --hash 16; echo \"exit=\$?\" >'$tmp/exit'; sleep 30"
+start play solitaire:triangle
 wait_for "Analysis: can the goal be reached" 20 || bad "solitaire did not open"
 wait_for "solvable" 60 || bad "solitaire: no values in the analysis pane"
 keys h
@@ -130,8 +138,6 @@ keys t
 wait_for "1:[0-9]" 10 || bad "the class overlay's counts"
 keys w
 wait_for "Game over: solved" 60 || bad "autoplay did not solve the triangle"
-keys q
-for ((w = 0; w < 100; w++)); do [ -f "$tmp/exit" ] && break; sleep 0.1; done
-[ "$(cat "$tmp/exit" 2>/dev/null)" = "exit=0" ] || bad "gsw (solitaire) did not quit cleanly: $(cat "$tmp/exit" 2>/dev/null)"
+quit "gsw (solitaire)"
 [ "$fail" -eq 0 ] && echo "tui end-to-end ok"
 exit "$fail"
