@@ -103,7 +103,7 @@ static void print_answer(const solver_t *s, cli_opts_t *o, const char *ptext, co
         json_str(&j, "source", a->from_cache ? "cache" : "search");
         json_str(&j, "algo", s->manager ? "manager" : s->dfpn ? "dfpn" : "ab");
         json_bool(&j, "complete", !a->r.aborted);
-        if (a->r.lo != a->r.hi) {   /* what is proven, end to end */
+        if (a->r.lo != a->r.hi && (g.outcome == OUTCOME_UNKNOWN || g.bound != BOUND_EXACT)) {   /* what is proven, end to end */
             char l[24], h[24];
             value_bound_text(a->r.lo, l, sizeof l);
             value_bound_text(a->r.hi, h, sizeof h);

@@ -122,6 +122,9 @@ has out '"value":"loss"' "df-pn: 6x4 is lost for the first player"
 has out '"algo":"dfpn"' "df-pn named in the JSON"
 expect 0 "dfpn end-game line" -- "$gsw" solve connect4 2252576253462244111563365343671351441 --algo dfpn --no-cache --json
 has out '"value":"loss"' "df-pn agrees with the reference line"
+expect 0 "dfpn win" -- "$gsw" solve connect4:5x4 444 --algo dfpn --json --no-cache
+has out '"value":"win","plies":null' "df-pn: a win with no distance"
+grep -q '"proven"' "$tmp/out" && bad "a settled win reported as a partial proof" || ok
 expect 0 "manager 5x4" -- "$gsw" solve connect4:5x4 "" --algo manager --json --no-cache --threads 2
 has out '"value":"draw"' "manager: 5x4 is a draw"
 has out '"algo":"manager"' "manager named in the JSON"
