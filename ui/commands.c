@@ -358,6 +358,7 @@ static int cmd_needs_analysis(session_t *s, out_t *out, err_t *err, int *flag, i
 static int cmd_hint(session_t *s, char *args, out_t *out, err_t *err)
 {
     (void)args;
+    if (session_computer_to_move(s)) return err_set(err, GSW_EINPUT, "wait: the computer is to move");
     return cmd_needs_analysis(s, out, err, &s->hint_wanted, 1, show_hint);
 }
 

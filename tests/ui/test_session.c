@@ -572,6 +572,14 @@ static void test_autoplay_two_players(void **st)
     assert_non_null(strstr(t, "Game over: a draw."));   /* 4x4 is a draw */
     assert_int_equal(s.ply, 16);
     close_sync(&s);
+    /* the TUI's way (no sync): no hint on the computer's turn (it would move the person's cursor) */
+    err_t err;
+    assert_int_equal(session_init(&s, "connect4:4x4", "", &err), GSW_OK);
+    assert_int_equal(run(&s, "side second", &t), GSW_OK);
+    assert_true(session_computer_to_move(&s));
+    assert_int_equal(run(&s, "hint", &t), GSW_EINPUT);
+    assert_non_null(strstr(t, "wait: the computer is to move"));
+    session_free(&s);
 }
 
 /* The solitaire lesson: its steps (one on another board), judgements by
