@@ -159,6 +159,9 @@ static int put_wrapped(int y, int x, int w, int rows, const char *text)
     return row;
 }
 
+/* A view tag as one character: 1-9, then a, b, ... */
+static char tag_char(int tag) { return (char)(tag < 10 ? '0' + tag : 'a' + tag - 10); }
+
 static int board_width(const tui_t *t, const board_view_t *v) { return 4 + v->cols * t->cell_w + 1; }
 
 static void draw_cell(tui_t *t, const view_cell_t *c, int highlight)
@@ -177,7 +180,7 @@ static void draw_cell(tui_t *t, const view_cell_t *c, int highlight)
     attr_pair(t, pair, 1);
     char cell[16];
     if (c->kind == VIEW_OFF) snprintf(cell, sizeof cell, " ");
-    else if (t->show_tags && c->tag) snprintf(cell, sizeof cell, "%c", c->tag < 10 ? '0' + c->tag : 'a' + c->tag - 10);
+    else if (t->show_tags && c->tag) snprintf(cell, sizeof cell, "%c", tag_char(c->tag));
     else if (highlight & 8 && c->kind == VIEW_EMPTY) snprintf(cell, sizeof cell, "%s", t->unicode ? "\u2218" : "+");
     else if (t->unicode && c->glyph[0]) snprintf(cell, sizeof cell, "%s", c->glyph);
     else snprintf(cell, sizeof cell, "%c", c->ascii ? c->ascii : '.');
@@ -236,7 +239,7 @@ static int draw_board(tui_t *t, int y, int x)
         char line[256] = "";
         size_t len = 0;
         for (int k = 1; k < 256 && len < sizeof line - 16; k++)
-            if (used[k]) len += (size_t)snprintf(line + len, sizeof line - len, "%s%c:%d", len ? " " : "", k < 10 ? '0' + k : 'a' + k - 10, count[k]);
+            if (used[k]) len += (size_t)snprintf(line + len, sizeof line - len, "%s%c:%d", len ? " " : "", tag_char(k), count[k]);
         mvaddnstr(row0 + v->rows + 1, x + 1, line, board_width(t, v) - 1);
         extra = 1;
     }
