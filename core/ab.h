@@ -29,6 +29,7 @@ struct ab_search {
     int ply;                    /* distance from the root of this search */
     int etc_plies;              /* probe children's entries (enhanced transposition
                                    cutoffs) at plies below this */
+    int etc_left;               /* ... and where draw_plies is at least this */
     int thread_id;              /* helpers (>0) vary the move order */
     int fold;                   /* fold symmetries in table keys (symmetric root) */
     int pass_valid, pass_sym;   /* a table key handed from parent to child */

@@ -15,6 +15,16 @@
 #ifndef AB_FN
 #error "define AB_FN and AB_OPS before including core/ab_exact.h"
 #endif
+/* A specialised copy may bound its game's move count and position size: the
+ * frame of every recursion level then stays within a few cache lines (with
+ * the generic bounds it spans kilobytes, and a deep search's stack falls out
+ * of the first-level cache). */
+#ifndef AB_MAX_MOVES
+#define AB_MAX_MOVES GSW_MAX_MOVES
+#endif
+#ifndef AB_MAX_POS
+#define AB_MAX_POS GSW_MAX_POS
+#endif
 
 static inline int ab_log2u64(uint64_t x) { return x ? 63 - __builtin_clzll(x) : 0; }
 
@@ -35,10 +45,19 @@ val_t AB_FN(ab_t *s, const void *pos, val_t alpha, val_t beta)
     }
     if (s->aborted) return alpha;   /* unwinding: the caller discards it */
 
+    /* the table key first: its bucket loads while the game's hooks run */
+    int sym = s->fold;
+    uint64_t key;
+    if (passed) { key = pkey; sym = psym; }
+    else {
+        key = O->tt_key ? O->tt_key(v, pos, &sym) : O->pos_hash(v, pos);
+        tt_prefetch(s->tt, key);
+    }
+
     val_t tv;
     if (O->terminal(v, pos, &tv)) return tv;
 
-    move_t mv[GSW_MAX_MOVES];
+    move_t mv[AB_MAX_MOVES];
     val_t lo = -VAL_WIN + 1, hi = VAL_WIN - 1;
     int n;
     if (O->ab_expand) {
@@ -50,7 +69,7 @@ val_t AB_FN(ab_t *s, const void *pos, val_t alpha, val_t beta)
             if (lo >= beta) return lo;
             if (hi <= alpha) return hi;
             val_t a = alpha > lo ? alpha : lo, b = beta < hi ? beta : hi;
-            GSW_POSBUF fchild[GSW_MAX_POS];
+            GSW_POSBUF fchild[AB_MAX_POS];
             memcpy(fchild, pos, O->pos_size);
             (O->ab_play ? O->ab_play : O->play)(v, fchild, mv[0]);
             s->ply++;
@@ -63,10 +82,6 @@ val_t AB_FN(ab_t *s, const void *pos, val_t alpha, val_t beta)
         n = O->moves(v, pos, mv);
     }
 
-    int sym = s->fold;
-    uint64_t key;
-    if (passed) { key = pkey; sym = psym; }
-    else key = O->tt_key ? O->tt_key(v, pos, &sym) : O->pos_hash(v, pos);
     tt_hit_t h;
     h.work = 0;
     move_t ttmove = MOVE_NONE;
@@ -100,7 +115,7 @@ val_t AB_FN(ab_t *s, const void *pos, val_t alpha, val_t beta)
         if (r) { move_t t = mv[0]; mv[0] = mv[r]; mv[r] = t; }
     }
 
-    GSW_POSBUF child[GSW_MAX_POS];
+    GSW_POSBUF child[AB_MAX_POS];
     const size_t psz = O->pos_size;
     void (*play)(const gv_t *, void *, move_t) = O->ab_play && O->ab_expand ? O->ab_play : O->play;
 
@@ -108,9 +123,9 @@ val_t AB_FN(ab_t *s, const void *pos, val_t alpha, val_t beta)
      * in parallel (prefetch) rather than one miss at a time, the keys are
      * handed down, and a child already known to refute gives an enhanced
      * transposition cut-off without a search. */
-    uint64_t ckey[GSW_MAX_MOVES];
-    int8_t csym[GSW_MAX_MOVES];
-    const int near_root = s->ply < s->etc_plies;
+    uint64_t ckey[AB_MAX_MOVES];
+    int8_t csym[AB_MAX_MOVES];
+    const int near_root = s->ply < s->etc_plies || (O->draw_plies && O->draw_plies(v, pos) >= s->etc_left);
     if (near_root) {
         for (int i = 0; i < n; i++) {
             memcpy(child, pos, psz);
@@ -173,3 +188,5 @@ val_t AB_FN(ab_t *s, const void *pos, val_t alpha, val_t beta)
 
 #undef AB_FN
 #undef AB_OPS
+#undef AB_MAX_MOVES
+#undef AB_MAX_POS

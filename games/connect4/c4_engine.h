@@ -556,6 +556,12 @@ const game_ops_t C4_OPS = {
 
 #define AB_FN C4(ab_exact)
 #define AB_OPS (&C4_OPS)
+#ifdef C4_FIXED_W
+#define AB_MAX_MOVES C4_FIXED_W
+#else
+#define AB_MAX_MOVES 64   /* columns: w * (h + 1) <= 128 with h >= 1 */
+#endif
+#define AB_MAX_POS sizeof(C4(pos_t))
 #include "core/ab_exact.h"
 
 #undef D
