@@ -82,6 +82,22 @@ val_t AB_FN(ab_t *s, const void *pos, val_t alpha, val_t beta)
         n = O->moves(v, pos, mv);
     }
 
+    GSW_POSBUF child[AB_MAX_POS];
+    const size_t psz = O->pos_size;
+    void (*play)(const gv_t *, void *, move_t) = O->ab_play && O->ab_expand ? O->ab_play : O->play;
+    /* Where the subtree is big, every child's entry is probed below (ETC);
+     * their buckets are requested now, together, so that they arrive while
+     * this node probes its own entry and orders its moves. */
+    const int near_root = s->ply < s->etc_plies || (O->draw_plies && O->draw_plies(v, pos) >= s->etc_left);
+    if (near_root) {
+        for (int i = 0; i < n; i++) {
+            memcpy(child, pos, psz);
+            play(v, child, mv[i]);
+            int cs = s->fold;
+            tt_prefetch(s->tt, O->tt_key ? O->tt_key(v, child, &cs) : O->pos_hash(v, child));
+        }
+    }
+
     tt_hit_t h;
     h.work = 0;
     move_t ttmove = MOVE_NONE;
@@ -115,17 +131,13 @@ val_t AB_FN(ab_t *s, const void *pos, val_t alpha, val_t beta)
         if (r) { move_t t = mv[0]; mv[0] = mv[r]; mv[r] = t; }
     }
 
-    GSW_POSBUF child[AB_MAX_POS];
-    const size_t psz = O->pos_size;
-    void (*play)(const gv_t *, void *, move_t) = O->ab_play && O->ab_expand ? O->ab_play : O->play;
-
-    /* Near the root, make every child first: their table buckets are fetched
-     * in parallel (prefetch) rather than one miss at a time, the keys are
-     * handed down, and a child already known to refute gives an enhanced
-     * transposition cut-off without a search. */
+    /* Near the root, every child's entry (fetched above) is probed: a child
+     * already known to refute gives an enhanced transposition cut-off
+     * without a search, and each child gets its key handed down. The keys
+     * are made again here, in the final move order (cheaper than carrying
+     * them through the sort). */
     uint64_t ckey[AB_MAX_MOVES];
     int8_t csym[AB_MAX_MOVES];
-    const int near_root = s->ply < s->etc_plies || (O->draw_plies && O->draw_plies(v, pos) >= s->etc_left);
     if (near_root) {
         for (int i = 0; i < n; i++) {
             memcpy(child, pos, psz);
@@ -133,7 +145,6 @@ val_t AB_FN(ab_t *s, const void *pos, val_t alpha, val_t beta)
             int cs = s->fold;
             ckey[i] = O->tt_key ? O->tt_key(v, child, &cs) : O->pos_hash(v, child);
             csym[i] = (int8_t)cs;
-            tt_prefetch(s->tt, ckey[i]);
         }
         for (int i = 0; i < n; i++) {
             tt_hit_t ch;
