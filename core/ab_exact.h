@@ -85,17 +85,16 @@ val_t AB_FN(ab_t *s, const void *pos, val_t alpha, val_t beta)
     GSW_POSBUF child[AB_MAX_POS];
     const size_t psz = O->pos_size;
     void (*play)(const gv_t *, void *, move_t) = O->ab_play && O->ab_expand ? O->ab_play : O->play;
-    /* Where the subtree is big, every child's entry is probed below (ETC);
-     * their buckets are requested now, together, so that they arrive while
-     * this node probes its own entry and orders its moves. */
+    /* Every child's bucket is requested now, together, so that they arrive
+     * while this node probes its own entry and orders its moves: the children
+     * (and, where the subtree is big, the ETC probes below) then find them in
+     * the cache instead of each waiting for memory in turn. */
     const int near_root = s->ply < s->etc_plies || (O->draw_plies && O->draw_plies(v, pos) >= s->etc_left);
-    if (near_root) {
-        for (int i = 0; i < n; i++) {
-            memcpy(child, pos, psz);
-            play(v, child, mv[i]);
-            int cs = s->fold;
-            tt_prefetch(s->tt, O->tt_key ? O->tt_key(v, child, &cs) : O->pos_hash(v, child));
-        }
+    for (int i = 0; i < n; i++) {
+        memcpy(child, pos, psz);
+        play(v, child, mv[i]);
+        int cs = s->fold;
+        tt_prefetch(s->tt, O->tt_key ? O->tt_key(v, child, &cs) : O->pos_hash(v, child));
     }
 
     tt_hit_t h;
