@@ -22,11 +22,13 @@ void *table_map(size_t bytes)
         if (a - u < huge) munmap(p + bytes, huge - (a - u));
     }
 #ifdef MADV_HUGEPAGE
-    /* from 16 MB: a 64 MB table is populated faster in 2 MB pages (a whole
-     * process solving one easy position: 30 ms -> 10-18 ms) and its random
-     * probes miss the TLB far less (Test_L1_R1 with --clear-hash: 394 ->
-     * 372 us per position); GSW_HUGEPAGES=0 turns them off */
-    if (getenv("GSW_HUGEPAGES") ? atoi(getenv("GSW_HUGEPAGES")) : bytes >= (16u << 20))
+    /* from 256 MB. Smaller tables gain too (64 MB: Test_L1_R1 with
+     * --clear-hash 394 -> 372 us per position, start-up usually 30 -> 15 ms),
+     * but getting the 2 MB pages sometimes stalls the start (a 1000-line
+     * batch: 41 ms usually, 190 ms once in four runs, against a steady 64 ms
+     * with 4 KB pages), which a short run cannot win back.
+     * GSW_HUGEPAGES=0|1 overrides. */
+    if (getenv("GSW_HUGEPAGES") ? atoi(getenv("GSW_HUGEPAGES")) : bytes >= (256u << 20))
         madvise(p, bytes, MADV_HUGEPAGE);
 #endif
     /* resident now, not page by page inside the first searches */

@@ -32,7 +32,7 @@ typedef struct tt_hit {
 /* Allocate a table of at most mb megabytes (at least one bucket). */
 int tt_init(tt_t *t, size_t mb, err_t *err);
 /* Zeroed memory for a big table, resident before its first use (huge pages
- * from 16 MB; GSW_HUGEPAGES=0|1 overrides); NULL when it cannot be had.
+ * from 256 MB; GSW_HUGEPAGES=0|1 overrides); NULL when it cannot be had.
  * Every search's table comes from here. */
 void *table_map(size_t bytes);
 void table_unmap(void *p, size_t bytes);
