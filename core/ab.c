@@ -110,6 +110,7 @@ static int ab_root_bounds(ab_t *s, const void *pos, val_t *lo, val_t *hi)
     *lo = -VAL_WIN + 1;
     *hi = VAL_WIN - 1;
     if (O->ab_expand) O->ab_expand(s->v, pos, mv, lo, hi);
+    if (*lo >= *hi) return 0;   /* settled by the game (an immediate win, say): no table miss */
     int sym = s->fold;
     uint64_t key = O->tt_key ? O->tt_key(s->v, pos, &sym) : O->pos_hash(s->v, pos);
     tt_hit_t h;
@@ -160,7 +161,7 @@ static void ab_narrow(ab_pool_t *p, ab_t *s, const void *pos, val_t *lo, val_t *
 {
     const game_ops_t *O = s->v->ops;
     const int wdl_only = o && o->wdl_only;
-    const double t0 = gsw_now_ms();
+    const double t0 = o && o->progress ? gsw_now_ms() : 0;   /* a clock read costs on tiny solves */
     *aborted = 0;
     if (O->draw_plies) {
         int R = O->draw_plies(s->v, pos);
