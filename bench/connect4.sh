@@ -14,7 +14,8 @@
 #            table kept from one position to the next), mean ms per position;
 #   solve:   the solve call only, table cleared before each position: mean
 #            microseconds and mean nodes per position (needs the sources).
-# The beginning sets are sampled (--quick samples harder). --empty also times
+# The beginning sets are sampled (--quick samples harder; GSW_BENCH_SETS="SET:STEP:LIMIT ..."
+# picks sets and samples). --empty also times
 # the empty 7x6 board for both, and for Steininger's solver when
 # STEININGER_BINARY is set (run as "$STEININGER_BINARY $STEININGER_ARGS").
 # gsw uses --hash 80 (MB; the reference's table holds 2^24 entries of 5
@@ -45,7 +46,9 @@ if [ -f "$srcdir/Solver.hpp" ] && [ -f "$srcdir/Solver.cpp" ]; then
 fi
 
 # set:sample-step:limit
-if [ $quick = 1 ]; then
+if [ -n "${GSW_BENCH_SETS:-}" ]; then
+  sets=$GSW_BENCH_SETS   # e.g. "Test_L3_R1:1:1000 Test_L1_R1:1:1000"
+elif [ $quick = 1 ]; then
   sets="Test_L3_R1:1:1000 Test_L2_R1:1:1000 Test_L2_R2:5:200 Test_L1_R1:1:1000 Test_L1_R2:20:50 Test_L1_R3:100:5"
 else
   sets="Test_L3_R1:1:1000 Test_L2_R1:1:1000 Test_L2_R2:1:1000 Test_L1_R1:1:1000 Test_L1_R2:5:200 Test_L1_R3:100:10"
