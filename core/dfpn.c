@@ -297,12 +297,9 @@ static int dfpn_setup(dfpn_t *d, const gv_t *v, const dfpn_options_t *o, err_t *
         if (dfpn_table_init(&d->own, o ? o->hash_mb : 0, err)) return err->code;
         d->t = &d->own;
     }
-    char spec[sizeof d->t->owner];
-    game_spec(v, spec, sizeof spec);
-    if (strcmp(spec, d->t->owner)) {   /* keys of other variants would collide */
+    if (table_claim(d->t->owner, sizeof d->t->owner, v)) {
         memset(d->t->e, 0, (d->t->mask + 1) * DFPN_BUCKET * sizeof(dfpn_entry_t));
         d->t->used = 0;
-        memcpy(d->t->owner, spec, sizeof spec);
     }
     d->tab = d->t->e;
     d->mask = d->t->mask;

@@ -2,6 +2,7 @@
 #include "core/tt.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -68,16 +69,21 @@ void tt_clear(tt_t *t)
     memset(t->e, 0, t->bytes);
 }
 
+int table_claim(char *owner, size_t n, const gv_t *v)
+{
+    /* every solve claims its table: compare without formatting the spec */
+    size_t g = strlen(v->game->name);
+    if (!strncmp(owner, v->game->name, g) && owner[g] == ':' && !strcmp(owner + g + 1, v->name))
+        return 0;
+    char spec[256];
+    game_spec(v, spec, n < sizeof spec ? n : sizeof spec);   /* truncated as the owner was */
+    if (!strcmp(spec, owner)) return 0;
+    int held = owner[0] != 0;
+    memcpy(owner, spec, strlen(spec) + 1);   /* fits: game_spec wrote at most n - 1 */
+    return held;
+}
+
 void tt_claim(tt_t *t, const gv_t *v)
 {
-    /* every solve claims the table: compare without formatting the spec */
-    size_t g = strlen(v->game->name);
-    if (!strncmp(t->owner, v->game->name, g) && t->owner[g] == ':' && !strcmp(t->owner + g + 1, v->name))
-        return;
-    char spec[sizeof t->owner];
-    game_spec(v, spec, sizeof spec);
-    if (strcmp(spec, t->owner)) {
-        if (t->owner[0]) tt_clear(t);
-        memcpy(t->owner, spec, sizeof spec);
-    }
+    if (table_claim(t->owner, sizeof t->owner, v)) tt_clear(t);
 }

@@ -36,6 +36,10 @@ int tt_init(tt_t *t, size_t mb, err_t *err);
  * Every search's table comes from here. */
 void *table_map(size_t bytes);
 void table_unmap(void *p, size_t bytes);
+/* A table's owner is the "game:variant" (at most n - 1 bytes) whose positions
+ * it holds: keys of different variants collide. Make v the owner; returns 1
+ * when the table held another variant's positions (the caller clears it). */
+int table_claim(char *owner, size_t n, const gv_t *v);
 void tt_free(tt_t *t);
 void tt_clear(tt_t *t);
 /* Make the table v's: cleared when it held another variant's positions. */
