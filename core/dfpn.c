@@ -36,7 +36,9 @@ typedef struct dfpn {
     double eps;
     int root_turn;             /* the attacker */
     val_t T;                   /* the goal: the attacker's value >= T */
-    uint64_t salt;             /* per goal, so one table serves both runs */
+    uint64_t salt;             /* per goal and attacker: an entry answers "does this run's
+                                  attacker reach this run's goal?", so a table kept over a
+                                  batch must not read it for the other side or goal */
     int path_len;
     const uint64_t *history;   /* the line before the root */
     int nhistory;
@@ -91,8 +93,7 @@ static uint64_t dfpn_key(dfpn_t *d, const void *pos)
 {
     int sym = 0;
     uint64_t k = d->O->tt_key ? d->O->tt_key(d->v, pos, &sym) : d->O->pos_hash(d->v, pos);
-    k ^= d->salt;
-    return k ? k : 1;
+    return k ^ d->salt;   /* any value: an empty slot is work 0, not key 0 */
 }
 
 static dfpn_entry_t *dfpn_bucket(dfpn_t *d, uint64_t key)
@@ -105,7 +106,7 @@ static int dfpn_lookup(dfpn_t *d, uint64_t key, uint32_t *pn, uint32_t *dn)
 {
     dfpn_entry_t *b = dfpn_bucket(d, key);
     for (int i = 0; i < DFPN_BUCKET; i++)
-        if (b[i].key == key) { *pn = b[i].pn; *dn = b[i].dn; return 1; }
+        if (b[i].key == key && b[i].work) { *pn = b[i].pn; *dn = b[i].dn; return 1; }
     return 0;
 }
 
@@ -113,18 +114,18 @@ static void dfpn_store(dfpn_t *d, uint64_t key, uint32_t pn, uint32_t dn, uint64
 {
     dfpn_entry_t *b = dfpn_bucket(d, key), *victim = NULL;
     for (int i = 0; i < DFPN_BUCKET; i++) {
-        if (b[i].key == key) { victim = &b[i]; break; }
-        if (!b[i].key) { if (!victim || victim->key) victim = &b[i]; continue; }
+        if (b[i].key == key && b[i].work) { victim = &b[i]; break; }
+        if (!b[i].work) { if (!victim || victim->work) victim = &b[i]; continue; }
         /* keep proofs and disproofs over open nodes, then the most work */
         uint64_t w = b[i].pn && b[i].dn ? b[i].work : b[i].work + (1ull << 40);
-        uint64_t vw = !victim ? UINT64_MAX : !victim->key ? 0 : victim->pn && victim->dn ? victim->work : victim->work + (1ull << 40);
+        uint64_t vw = !victim ? UINT64_MAX : !victim->work ? 0 : victim->pn && victim->dn ? victim->work : victim->work + (1ull << 40);
         if (w < vw) victim = &b[i];
     }
-    if (!victim->key) d->used++;
+    if (!victim->work) d->used++;
     victim->key = key;
     victim->pn = pn;
     victim->dn = dn;
-    victim->work = work;
+    victim->work = work ? work : 1;   /* work 0 marks an empty slot */
 }
 
 /* Settle pos without search if its result or its bounds decide the goal:
@@ -281,6 +282,12 @@ int dfpn_table_init(dfpn_table_t *t, size_t mb, err_t *err)
     return GSW_OK;
 }
 
+void dfpn_table_clear(dfpn_table_t *t)
+{
+    if (t->e) memset(t->e, 0, (t->mask + 1) * DFPN_BUCKET * sizeof(dfpn_entry_t));
+    t->used = 0;
+}
+
 void dfpn_table_free(dfpn_table_t *t)
 {
     if (t->e) table_unmap(t->e, (t->mask + 1) * DFPN_BUCKET * sizeof(dfpn_entry_t));
@@ -297,10 +304,7 @@ static int dfpn_setup(dfpn_t *d, const gv_t *v, const dfpn_options_t *o, err_t *
         if (dfpn_table_init(&d->own, o ? o->hash_mb : 0, err)) return err->code;
         d->t = &d->own;
     }
-    if (table_claim(d->t->owner, sizeof d->t->owner, v)) {
-        memset(d->t->e, 0, (d->t->mask + 1) * DFPN_BUCKET * sizeof(dfpn_entry_t));
-        d->t->used = 0;
-    }
+    if (table_claim(d->t->owner, sizeof d->t->owner, v)) dfpn_table_clear(d->t);
     d->tab = d->t->e;
     d->mask = d->t->mask;
     d->used = d->t->used;
@@ -324,7 +328,7 @@ static void dfpn_run(dfpn_t *d, const void *pos, dfpn_goal_t goal, dfpn_result_t
     const game_ops_t *O = d->O;
     d->root_turn = O->pos_turn(d->v, pos);
     d->T = goal == DFPN_GOAL_WIN ? 1 : 0;
-    d->salt = goal == DFPN_GOAL_WIN ? 0 : 0x5bd1e9955bd1e995ull;
+    d->salt = (goal == DFPN_GOAL_WIN ? 0 : 0x5bd1e9955bd1e995ull) ^ (uint64_t)(d->root_turn + 1) * 0xc2b2ae3d27d4eb4full;
     uint64_t key = dfpn_key(d, pos);
     uint32_t pn, dn;
     int ghi;
@@ -480,7 +484,7 @@ static int tree_build(dfpn_t *d, proof_tree_t *t, const void *pos, move_t m, int
             if (st != want) continue;
             dfpn_entry_t *b = dfpn_bucket(d, k);
             uint64_t w = 1;
-            for (int e = 0; e < DFPN_BUCKET; e++) if (b[e].key == k) w = b[e].work;
+            for (int e = 0; e < DFPN_BUCKET; e++) if (b[e].key == k && b[e].work) w = b[e].work;
             if (w < best_work) { best_work = w; pick = i; }
         }
         if (pick < 0) return -3;   /* the table contradicts itself */

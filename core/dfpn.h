@@ -16,8 +16,9 @@ typedef enum { DFPN_GOAL_WIN = 0, DFPN_GOAL_DRAW } dfpn_goal_t;   /* DRAW: at le
 typedef enum { DFPN_UNKNOWN = 0, DFPN_PROVEN, DFPN_DISPROVEN } dfpn_status_t;
 
 /* A df-pn table that outlives one proof (a batch of positions): entries
- * are keyed by position and goal, so they stay true from one proof to the
- * next; it is cleared when another variant uses it. */
+ * are keyed by position, goal and the root's side to move (whose goal it
+ * is), so they stay true from one proof to the next; it is cleared when
+ * another variant uses it. */
 typedef struct dfpn_table {
     void *e;
     uint64_t mask;             /* buckets - 1 */
@@ -26,6 +27,7 @@ typedef struct dfpn_table {
 } dfpn_table_t;
 int dfpn_table_init(dfpn_table_t *t, size_t mb, err_t *err);
 void dfpn_table_free(dfpn_table_t *t);
+void dfpn_table_clear(dfpn_table_t *t);
 
 typedef struct dfpn_options {
     dfpn_table_t *table;       /* a table to use (NULL: a private one of hash_mb) */

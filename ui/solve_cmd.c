@@ -206,7 +206,7 @@ static int cli_batch(cli_opts_t *o)
     for (int i = 0; i < n && !cli_stop; i++) {
         const char *moves = strcmp(lines[i].moves, "startpos") ? lines[i].moves : "";
         game_pos_parse(s.v, moves, pos, &err);
-        if (o->clear_hash) tt_clear(&s.tt);
+        if (o->clear_hash) solver_clear(&s);
         answer_t a;
         if (solver_run(&s, pos, &a, &err)) { fprintf(stderr, "gsw: %s\n", err.msg); rc = err.code; break; }
         if (a.r.aborted) break;

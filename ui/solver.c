@@ -25,6 +25,12 @@ void solver_free(solver_t *s)
     dfpn_table_free(&s->pn);
 }
 
+void solver_clear(solver_t *s)
+{
+    tt_clear(&s->tt);
+    dfpn_table_clear(&s->pn);
+}
+
 /* Is [lo, hi] enough of an answer? */
 static int solver_settled(const solver_t *s, val_t lo, val_t hi)
 {

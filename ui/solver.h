@@ -32,6 +32,8 @@ typedef struct answer {
 /* A table of hash_mb megabytes for v; the cache may be NULL. */
 int solver_init(solver_t *s, gv_t *v, size_t hash_mb, cache_t *cache, err_t *err);
 void solver_free(solver_t *s);
+/* Empty every table (alpha-beta's and df-pn's): the next solve starts cold. */
+void solver_clear(solver_t *s);
 /* Solve pos (cache first). On a stop or a spent budget a->r.aborted is set
  * and the bounds proven so far are stored and returned. */
 int solver_run(solver_t *s, const void *pos, answer_t *a, err_t *err);

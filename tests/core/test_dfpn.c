@@ -159,6 +159,34 @@ static int check_tree(const gv_t *v, const proof_tree_t *t, int i, const void *p
     return k;
 }
 
+/* One table kept over positions whose sides to move differ (a batch): an
+ * entry answers "does this run's attacker reach its goal?", so a root with
+ * the other side to move must not read it. These three lines, in this
+ * order, made the last one a draw (it loses in 6) while the key ignored
+ * the attacker. */
+static void test_shared_table(void **st)
+{
+    (void)st;
+    gv_t *v = open_variant("connect4:5x4");
+    dfpn_table_t t;
+    err_t err;
+    assert_int_equal(dfpn_table_init(&t, 16, &err), GSW_OK);
+    static const struct { const char *moves; outcome_t o; } line[] = {
+        { "5131", OUTCOME_DRAW }, { "", OUTCOME_DRAW }, { "1422315541552", OUTCOME_LOSS },
+    };
+    for (int round = 0; round < 2; round++)   /* again, with everything in the table */
+        for (size_t i = 0; i < sizeof line / sizeof line[0]; i++) {
+            GSW_POSBUF pos[GSW_MAX_POS];
+            assert_int_equal(game_pos_parse(v, line[i].moves, pos, &err), GSW_OK);
+            dfpn_options_t o = { .table = &t, .no_best = 1 };   /* as a batch runs it */
+            dfpn_result_t r;
+            assert_int_equal(dfpn_solve(v, pos, &o, &r, &err), GSW_OK);
+            assert_int_equal(r.outcome, line[i].o);
+        }
+    dfpn_table_free(&t);
+    game_close(v);
+}
+
 static void test_proof_trees(void **st)
 {
     (void)st;
@@ -198,6 +226,7 @@ int main(void)
         cmocka_unit_test(test_middle_medium),
         cmocka_unit_test(test_goals_and_budget),
         cmocka_unit_test(test_proof_trees),
+        cmocka_unit_test(test_shared_table),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
