@@ -155,17 +155,24 @@ static void ab_report(const ab_options_t *o, ab_t *s, val_t lo, val_t hi, double
 
 /* Narrow [lo, hi] to the exact value (or to its sign with wdl_only). Each
  * test strictly narrows the interval, so this ends; stopped early, [lo, hi]
- * still holds everything proven so far. */
+ * still holds everything proven so far. A test whose answer falls outside
+ * [lo, hi] proves that the interval it started from was false: *crossed.
+ * *tested: bit 0 when a test raised lo, bit 1 when one lowered hi. */
 static void ab_narrow(ab_pool_t *p, ab_t *s, const void *pos, val_t *lo, val_t *hi,
-                      const ab_options_t *o, int *aborted)
+                      const ab_options_t *o, int *aborted, int *crossed, int *tested)
 {
     const game_ops_t *O = s->v->ops;
     const int wdl_only = o && o->wdl_only;
     const double t0 = o && o->progress ? gsw_now_ms() : 0;   /* a clock read costs on tiny solves */
     *aborted = 0;
+    *crossed = 0;
+    *tested = 0;
     if (O->draw_plies) {
         int R = O->draw_plies(s->v, pos);
         int ulo = ab_u_lo(*lo, R), uhi = ab_u_hi(*hi, R);
+        if (uhi < ulo) { *crossed = 1; return; }
+        *lo = ab_u_val(ulo, R);   /* the values the game can have inside [lo, hi] */
+        *hi = ab_u_val(uhi, R);
         while (ulo < uhi) {
             if (wdl_only && (ulo > 0 || uhi < 0 || (ulo == 0 && uhi == 0))) break;
             int med = ulo + (uhi - ulo) / 2;
@@ -175,9 +182,9 @@ static void ab_narrow(ab_pool_t *p, ab_t *s, const void *pos, val_t *lo, val_t *
             val_t x = ab_u_val(med, R);
             val_t r = ab_test(p, s, pos, x, aborted);
             if (*aborted) break;
-            if (r <= x) { int u = ab_u_hi(r, R); if (u > med) u = med; if (u < uhi) uhi = u; }
-            else { int u = ab_u_lo(r, R); if (u < med + 1) u = med + 1; if (u > ulo) ulo = u; }
-            if (uhi < ulo) uhi = ulo;   /* cannot happen with a sound search */
+            if (r <= x) { int u = ab_u_hi(r, R); if (u > med) u = med; if (u < uhi) uhi = u; *tested |= 2; }
+            else { int u = ab_u_lo(r, R); if (u < med + 1) u = med + 1; if (u > ulo) ulo = u; *tested |= 1; }
+            if (uhi < ulo) { *crossed = 1; return; }   /* a bound we started from is false */
             *lo = ab_u_val(ulo, R);
             *hi = ab_u_val(uhi, R);
             ab_report(o, s, *lo, *hi, t0);
@@ -194,9 +201,10 @@ static void ab_narrow(ab_pool_t *p, ab_t *s, const void *pos, val_t *lo, val_t *
         else x = *lo + (*hi - *lo) / 2;                              /* how far? */
         val_t r = ab_test(p, s, pos, x, aborted);
         if (*aborted) return;
+        if (r <= x ? r < *lo : r > *hi) { *crossed = 1; return; }   /* a bound we started from is false */
         if (r <= x) *hi = r < *hi ? r : *hi;
         else *lo = r > *lo ? r : *lo;
-        if (*hi < *lo) *hi = *lo;   /* cannot happen with a sound search */
+        *tested |= r <= x ? 2 : 1;
         ab_report(o, s, *lo, *hi, t0);
     }
 }
@@ -213,7 +221,6 @@ static int ab_find_best(ab_pool_t *p, ab_t *s, const void *pos, val_t value, mov
 int ab_solve(const gv_t *v, tt_t *tt, const void *pos, const ab_options_t *o,
              ab_result_t *r, err_t *err)
 {
-    (void)err;
     memset(r, 0, sizeof *r);
     r->best = MOVE_NONE;
     double t0 = gsw_now_ms();
@@ -228,14 +235,50 @@ int ab_solve(const gv_t *v, tt_t *tt, const void *pos, const ab_options_t *o,
     s.fold = v->ops->pos_symmetric && v->ops->pos_symmetric(v, pos);
     ab_pool_t p;
     ab_pool_init(&p, o ? o->threads : 1);
-    val_t lo, hi;
-    ab_root_bounds(&s, pos, &lo, &hi);
-    int aborted = 0;
+    val_t lo, hi, root_lo, root_hi;
+    ab_root_bounds(&s, pos, &root_lo, &root_hi);
+    lo = root_lo;
+    hi = root_hi;
+    int aborted = 0, crossed = 0, tested = 0;
     if (o && o->seeded) {   /* resume from bounds proven before */
-        if (o->seed_lo > lo && o->seed_lo <= hi) lo = o->seed_lo;
-        if (o->seed_hi < hi && o->seed_hi >= lo) hi = o->seed_hi;
+        if (o->seed_lo > root_hi || o->seed_hi < root_lo || o->seed_lo > o->seed_hi) crossed = 1;
+        else {
+            int from_seed = (o->seed_lo > lo) | (o->seed_hi < hi) << 1;
+            if (o->seed_lo > lo) lo = o->seed_lo;
+            if (o->seed_hi < hi) hi = o->seed_hi;
+            ab_narrow(&p, &s, pos, &lo, &hi, o, &aborted, &crossed, &tested);
+            /* The answer must not rest on a stored bound alone (a fail-soft
+             * test may stop exactly on a false one without crossing it):
+             * each end the answer needs that no test here moved is proved
+             * once more. */
+            int need = !(o->wdl_only) ? 3 : lo > VAL_DRAW ? 1 : hi < VAL_DRAW ? 2 : 3;
+            int check = from_seed & ~tested & need;
+            if (!aborted && !crossed && (check & 1)) {   /* value >= lo? */
+                val_t r = ab_test(&p, &s, pos, lo - 1, &aborted);
+                if (!aborted && r <= lo - 1) crossed = 1;
+            }
+            if (!aborted && !crossed && (check & 2)) {   /* value <= hi? */
+                val_t r = ab_test(&p, &s, pos, hi, &aborted);
+                if (!aborted && r > hi) crossed = 1;
+            }
+            /* an end the answer does not need, and nothing here proved, is not reported */
+            int unproved = from_seed & ~tested & ~need;
+            if (unproved & 1) lo = root_lo;
+            if (unproved & 2) hi = root_hi;
+        }
+        if (crossed) {   /* the seed was false: prove the value without it */
+            r->contradiction = 1;
+            lo = root_lo;
+            hi = root_hi;
+            aborted = 0;
+        }
     }
-    ab_narrow(&p, &s, pos, &lo, &hi, o, &aborted);
+    if (!(o && o->seeded) || crossed) ab_narrow(&p, &s, pos, &lo, &hi, o, &aborted, &crossed, &tested);
+    if (crossed) {   /* the game's bounds or the table disagree with the search: a bug, not a value */
+        free(p.jobs);
+        return err_set(err, GSW_EFAIL, "alpha-beta: the search contradicts the game's bounds or its own table "
+                       "(a bug in the search or the game's hooks)");
+    }
     if (!aborted && !(o && o->no_best))   /* lo is a lower bound on the best child: some move reaches it */
         ab_find_best(&p, &s, pos, lo, &r->best, &aborted);
     free(p.jobs);

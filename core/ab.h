@@ -59,6 +59,8 @@ typedef struct ab_result {
     uint64_t nodes;
     double time_ms;
     int aborted;                /* budget spent or stopped: lo/hi still valid */
+    int contradiction;          /* exact: the seeded bounds contradicted the search
+                                   (they were wrong); lo/hi were proven without them */
     /* heuristic mode */
     int32_t score;              /* heuristic score (or a proven val_t) */
     int depth;
@@ -74,7 +76,10 @@ val_t ab_exact_generic(ab_t *s, const void *pos, val_t alpha, val_t beta);
 void ab_init(ab_t *s, const gv_t *v, tt_t *tt, const ab_options_t *o);
 
 /* Solve pos exactly (or to win/draw/loss with wdl_only). On budget
- * exhaustion returns with aborted = 1 and the bounds proven so far. */
+ * exhaustion returns with aborted = 1 and the bounds proven so far. Seeded
+ * bounds that the search contradicts are dropped and the solve starts again
+ * without them (contradiction = 1); a search that contradicts itself is an
+ * error, never a value. */
 int ab_solve(const gv_t *v, tt_t *tt, const void *pos, const ab_options_t *o,
              ab_result_t *r, err_t *err);
 /* Exact value of every legal move: vals[i] for moves[i], from the mover's

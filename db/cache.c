@@ -548,6 +548,74 @@ int cache_put(cache_t *c, const char *game, const char *variant,
     return frc;
 }
 
+static const char *col_text(sqlite3_stmt *q, int i)
+{
+    const unsigned char *t = sqlite3_column_text(q, i);
+    return t ? (const char *)t : "NULL";
+}
+
+int cache_delete(cache_t *c, const char *game, const char *variant,
+                 const uint8_t *key, size_t klen, err_t *err)
+{
+    pending_t *p = cache_pending(c, game, variant, key, klen);
+    if (p) {   /* the pending store goes too: it was merged with the wrong row */
+        *p = c->pend[--c->npend];
+    }
+    sqlite3_stmt *st;
+    int rc = sqlite3_prepare_v2(c->db, "DELETE FROM solved WHERE game = ?1 AND variant = ?2 AND key = ?3", -1, &st, NULL);
+    if (rc != SQLITE_OK) return cache_sqlerr(c, err, rc, "delete a row");
+    cache_bind_key(st, game, variant, key, klen);
+    rc = cache_step(st);
+    sqlite3_finalize(st);
+    return rc ? cache_sqlerr(c, err, rc, "delete a row") : GSW_OK;
+}
+
+int cache_each(cache_t *c, const char *game, const char *variant, int64_t sample, cache_row_fn fn,
+               void *ctx, err_t *err)
+{
+    if (cache_flush(c, err)) return GSW_EFAIL;
+    int64_t rows = 0;
+    int rc = cache_int(c, "SELECT count(*) FROM solved", &rows);
+    if (rc) return cache_sqlerr(c, err, rc, "read");
+    /* a sample: each row with probability sample / rows (random() is SQLite's) */
+    char sql[400];
+    snprintf(sql, sizeof sql, "SELECT game, variant, key, lo, hi, best, solver, nodes, time_ms FROM solved "
+             "WHERE (?1 IS NULL OR game = ?1) AND (?2 IS NULL OR variant = ?2)%s ORDER BY game, variant, key",
+             sample > 0 && sample < rows ? " AND abs(random() % ?3) < ?4" : "");
+    sqlite3_stmt *q;
+    rc = sqlite3_prepare_v2(c->db, sql, -1, &q, NULL);
+    if (rc != SQLITE_OK) return cache_sqlerr(c, err, rc, "read");
+    if (game) sqlite3_bind_text(q, 1, game, -1, SQLITE_STATIC);
+    if (variant) sqlite3_bind_text(q, 2, variant, -1, SQLITE_STATIC);
+    if (sample > 0 && sample < rows) {
+        sqlite3_bind_int64(q, 3, rows);
+        sqlite3_bind_int64(q, 4, sample);
+    }
+    int stop = 0;
+    while (!stop && (rc = sqlite3_step(q)) == SQLITE_ROW) {
+        cache_entry_t e;
+        memset(&e, 0, sizeof e);
+        char g[CACHE_GAME], v[CACHE_VARIANT];
+        snprintf(g, sizeof g, "%s", col_text(q, 0));
+        snprintf(v, sizeof v, "%s", col_text(q, 1));
+        int klen = sqlite3_column_bytes(q, 2);
+        uint8_t key[GSW_MAX_KEY];
+        if (klen > GSW_MAX_KEY) klen = GSW_MAX_KEY;   /* not a key gsw wrote: the game will refuse it */
+        if (klen) memcpy(key, sqlite3_column_blob(q, 2), (size_t)klen);
+        e.lo = (val_t)sqlite3_column_int64(q, 3);
+        e.hi = (val_t)sqlite3_column_int64(q, 4);
+        e.best = sqlite3_column_type(q, 5) == SQLITE_NULL ? MOVE_NONE : (move_t)sqlite3_column_int64(q, 5);
+        snprintf(e.solver, sizeof e.solver, "%s", sqlite3_column_type(q, 6) == SQLITE_NULL ? "" : col_text(q, 6));
+        e.nodes = (uint64_t)sqlite3_column_int64(q, 7);
+        e.time_ms = sqlite3_column_double(q, 8);
+        stop = fn(ctx, g, v, key, (size_t)klen, &e);
+    }
+    int ok = stop || rc == SQLITE_DONE;
+    if (!ok) cache_sqlerr(c, err, rc, "read");
+    sqlite3_finalize(q);
+    return ok ? GSW_OK : GSW_EFAIL;
+}
+
 int cache_stats(cache_t *c, cache_stats_t *st, err_t *err)
 {
     if (cache_flush(c, err)) return GSW_EFAIL;
@@ -597,12 +665,6 @@ static void report_add(char *report, size_t n, size_t *used, const char *fmt, ..
     va_end(ap);
     *used = k < 0 ? *used : *used + (size_t)k < n ? *used + (size_t)k : n - 1;
     report[*used] = '\0';
-}
-
-static const char *col_text(sqlite3_stmt *q, int i)
-{
-    const unsigned char *t = sqlite3_column_text(q, i);
-    return t ? (const char *)t : "NULL";
 }
 
 int cache_check(cache_t *c, int *ok, char *report, size_t n, err_t *err)

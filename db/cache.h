@@ -53,6 +53,16 @@ int cache_get(cache_t *c, const char *game, const char *variant,
 int cache_put(cache_t *c, const char *game, const char *variant,
               const uint8_t *key, size_t klen, const cache_entry_t *e, err_t *err);
 int cache_flush(cache_t *c, err_t *err);
+/* Drop a row (stored and pending): a search proved it wrong. */
+int cache_delete(cache_t *c, const char *game, const char *variant,
+                 const uint8_t *key, size_t klen, err_t *err);
+/* Every stored row (game and variant NULL: of every game), or a random
+ * sample of about `sample` of them (0: all), in the order of the key;
+ * stops early when fn returns nonzero. Pending stores are written first. */
+typedef int (*cache_row_fn)(void *ctx, const char *game, const char *variant, const uint8_t *key,
+                            size_t klen, const cache_entry_t *e);
+int cache_each(cache_t *c, const char *game, const char *variant, int64_t sample, cache_row_fn fn,
+               void *ctx, err_t *err);
 int cache_stats(cache_t *c, cache_stats_t *st, err_t *err);
 /* SQLite's integrity check plus gsw's own (bounds ordered). *ok = 1 when
  * clean; report receives the first problems, one per line. */

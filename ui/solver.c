@@ -175,16 +175,28 @@ int solver_run(solver_t *s, const void *pos, answer_t *a, err_t *err)
         cache_entry_t e = { .lo = a->r.lo, .hi = a->r.hi, .best = MOVE_NONE, .nodes = d.nodes, .time_ms = d.time_ms };
         snprintf(e.solver, sizeof e.solver, "%s", s->manager ? "manager" : "dfpn");
         if (d.best != MOVE_NONE) e.best = sym ? O->move_sym(s->v, d.best, sym, 0) : d.best;
-        return cache_put(s->cache, s->v->game->name, s->v->name, key, klen, &e, err);
+        if (cache_put(s->cache, s->v->game->name, s->v->name, key, klen, &e, err)) return err->code;
+        return cache_flush(s->cache, err);
     }
     if (ab_solve(s->v, &s->tt, pos, &s->ab, &a->r, err)) return err->code;
+    if (s->cache && a->r.contradiction) {   /* the stored row was false: it goes */
+        char spec[96], msg[400];
+        game_spec(s->v, spec, sizeof spec);
+        snprintf(msg, sizeof msg, "cache: the stored bounds [%d, %d] of a %s position contradict a fresh "
+                 "search; dropped that row and stored the proven value", (int)s->ab.seed_lo, (int)s->ab.seed_hi, spec);
+        if (s->warn) s->warn(s->warn_ctx, msg);
+        else fprintf(stderr, "gsw: %s\n", msg);
+        if (cache_delete(s->cache, s->v->game->name, s->v->name, key, klen, err)) return err->code;
+    }
     if (s->cache) {   /* exact, or the bounds proven before a stop */
         cache_entry_t e = { .lo = a->r.lo, .hi = a->r.hi, .best = MOVE_NONE, .nodes = a->r.nodes,
                             .time_ms = a->r.time_ms };
         snprintf(e.solver, sizeof e.solver, "ab");
         if (!a->r.aborted && a->r.best != MOVE_NONE)
             e.best = sym ? O->move_sym(s->v, a->r.best, sym, 0) : a->r.best;
-        if (cache_put(s->cache, s->v->game->name, s->v->name, key, klen, &e, err)) return err->code;
+        if (cache_put(s->cache, s->v->game->name, s->v->name, key, klen, &e, err)
+            || cache_flush(s->cache, err))   /* written now: a kill must not lose a proof */
+            return err->code;
     }
     return GSW_OK;
 }

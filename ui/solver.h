@@ -22,6 +22,9 @@ typedef struct solver {
     dfpn_table_t pn;       /* its table, made on first use */
     int manager;           /* prove with the proof-tree manager (win/draw/loss) */
     int goal;              /* df-pn / manager: -1 the value; else one goal (dfpn_goal_t) */
+    /* where warnings go (a stored row found wrong and repaired); NULL: stderr */
+    void (*warn)(void *ctx, const char *msg);
+    void *warn_ctx;
 } solver_t;
 
 typedef struct answer {
@@ -35,7 +38,9 @@ void solver_free(solver_t *s);
 /* Empty every table (alpha-beta's and df-pn's): the next solve starts cold. */
 void solver_clear(solver_t *s);
 /* Solve pos (cache first). On a stop or a spent budget a->r.aborted is set
- * and the bounds proven so far are stored and returned. */
+ * and the bounds proven so far are stored and returned. A stored row that
+ * the search contradicts is reported (warn), dropped, and replaced by the
+ * value proven without it. Stores are written before it returns. */
 int solver_run(solver_t *s, const void *pos, answer_t *a, err_t *err);
 
 /* The manager's leaves may be settled by the cache: a probe over one

@@ -216,6 +216,52 @@ static void test_engines_agree(void **s)
 }
 
 /* Boards wider than 9 columns use comma-separated moves. */
+/* Seeded bounds (a cache row) that are false must never become a value: the
+ * solve notices, says so (contradiction) and proves the value without them;
+ * true seeds are used silently. Random 5x4 positions, every kind of false
+ * seed: above the value, below it, a false exact value, and one the game's
+ * own bounds rule out. */
+static void test_false_seeds(void **s)
+{
+    (void)s;
+    gv_t *v = open_variant("connect4:5x4");
+    GSW_POSBUF pos[GSW_MAX_POS];
+    int checked = 0, false_seeds = 0, noticed = 0;
+    for (int k = 0; k < 60; k++) {
+        if (!random_position(v, pos, 2 + (int)(rnd() % 14))) continue;
+        val_t x = solve(v, pos, 1);
+        const val_t W = VAL_WIN - 1;
+        struct { val_t lo, hi; int false_seed; } seeds[] = {
+            { x + 1, W, 1 }, { -W, x - 1, 1 }, { x + 1, x + 1, 1 }, { x - 1, x - 1, 1 },
+            { x > 0 ? -W : x + 1, x > 0 ? 0 : W, 1 }, { x >= 0 ? -W : 0, x >= 0 ? -1 : W, 1 },
+            { x, W, 0 }, { -W, x, 0 }, { x, x, 0 }, { x - 3, x + 3, 0 },
+        };
+        for (size_t i = 0; i < sizeof seeds / sizeof seeds[0]; i++)
+            for (int wdl = 0; wdl < 2; wdl++) {
+                ab_options_t o = { .threads = 1, .seeded = 1, .seed_lo = seeds[i].lo, .seed_hi = seeds[i].hi,
+                                   .wdl_only = wdl };
+                ab_result_t r;
+                err_t err;
+                tt_clear(&tt);
+                assert_int_equal(ab_solve(v, &tt, pos, &o, &r, &err), GSW_OK);
+                assert_false(r.aborted);
+                if (!(r.lo <= x && x <= r.hi)) printf("WRONG seed %zu wdl %d x %d r %d %d c %d\n", i, wdl, (int)x, (int)r.lo, (int)r.hi, r.contradiction);
+                assert_true(r.lo <= x && x <= r.hi);   /* never a false answer */
+                if (!wdl) assert_int_equal(r.lo, r.hi);
+                /* a false seed the answer would rest on is noticed (a few
+                 * are harmless: "at most a win in 18 plies" with 17 left is
+                 * read as "at most a win in 17", which is true) */
+                if (seeds[i].false_seed && !wdl) { false_seeds++; noticed += r.contradiction; }
+                if (!seeds[i].false_seed) assert_false(r.contradiction);
+                checked++;
+            }
+    }
+    assert_true(checked > 500);
+    printf("false seeds noticed: %d of %d\n", noticed, false_seeds);
+    assert_true(noticed * 10 >= false_seeds * 9);
+    game_close(v);
+}
+
 static void test_wide_board(void **s)
 {
     (void)s;
@@ -296,6 +342,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bad_and_finished),
         cmocka_unit_test(test_wide_board),
+        cmocka_unit_test(test_false_seeds),
         cmocka_unit_test(test_heuristic),
         cmocka_unit_test(test_engines_agree),
         cmocka_unit_test(test_position_counts),
