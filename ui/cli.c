@@ -66,10 +66,15 @@ static const char *cli_common_opts =
     "options: --json (one JSON document on stdout), --db PATH (cache file; also $GSW_DB),\n"
     "         --no-cache, --hash MB (transposition table), --threads N, --time MS, --nodes N\n";
 
+volatile int cli_term;
+
+/* SIGINT stops the work at hand; SIGTERM and SIGHUP stop it and end the
+ * program once what was proven is stored (the shell reads no more lines).
+ * A second signal leaves at once. */
 static void cli_sigint(int sig)
 {
-    (void)sig;
-    if (cli_stop) _exit(130);   /* a second Ctrl-C: leave at once */
+    if (cli_stop && (sig == SIGINT || cli_term)) _exit(128 + sig);
+    if (sig != SIGINT) cli_term = 1;
     cli_stop = 1;
 }
 
@@ -214,8 +219,10 @@ int cli_main(int argc, char **argv)
     }
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
-    sa.sa_handler = cli_sigint;
+    sa.sa_handler = cli_sigint;   /* no SA_RESTART: a read waiting for input returns */
     sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
     return v->run(&o);
 }
 

@@ -52,7 +52,8 @@ extern const cli_verb_t cli_verbs[];
 const cli_verb_t *cli_find(const char *name);
 /* Run argv (argv[0] is the program); returns the exit status. */
 int cli_main(int argc, char **argv);
-/* The stop flag set by SIGINT. */
-extern volatile int cli_stop;
+/* The stop flag set by SIGINT, SIGTERM and SIGHUP; cli_term by the last two
+ * (finish storing, then end). */
+extern volatile int cli_stop, cli_term;
 
 #endif

@@ -50,6 +50,14 @@ int cli_session_close(session_t *s, err_t *err)
     return rc;
 }
 
+/* SIGTERM or SIGHUP while readline waits for a line: end the line, so the
+ * loop sees cli_term. */
+static int shell_signal_hook(void)
+{
+    if (cli_term) rl_done = 1;
+    return 0;
+}
+
 int cli_shell(cli_opts_t *o)
 {
     err_t err;
@@ -60,13 +68,14 @@ int cli_shell(cli_opts_t *o)
     out_t out = { 0 };
     if (tty) {
         complete_install(&s);
+        rl_signal_event_hook = shell_signal_hook;
         complete_history_load();
         char spec[96];
         game_spec(s.v, spec, sizeof spec);
         printf("gsw shell on %s; help lists the commands, quit leaves.\n", spec);
     }
     char buf[4096];
-    while (!s.quit) {
+    while (!s.quit && !cli_term) {
         char *line;
         if (tty) {
             line = readline("gsw> ");
@@ -78,6 +87,7 @@ int cli_shell(cli_opts_t *o)
             line = buf;
         }
         lineno++;
+        if (cli_term) break;   /* SIGTERM or SIGHUP while reading */
         cli_stop = 0;   /* Ctrl-C stops one command, not the shell */
         out_clear(&out);
         int rc = session_exec(&s, line, &out, &err);
@@ -93,5 +103,6 @@ int cli_shell(cli_opts_t *o)
     if (tty) complete_history_save();
     out_free(&out);
     if (cli_session_close(&s, &err) && !status) { fprintf(stderr, "gsw: %s\n", err.msg); status = err.code; }
+    if (cli_term && !status) { fprintf(stderr, "gsw: terminated; what was proven is stored\n"); status = GSW_EFAIL; }
     return status;
 }
