@@ -52,6 +52,37 @@ static void mg_pos(const manager_t *m, const gv_t *v, const void *root, int i, v
     while (n > 0) v->ops->play(v, out, path[--n]);
 }
 
+int manager_check(const manager_t *m, const gv_t *v, const void *pos, err_t *err)
+{
+    const game_ops_t *O = v->ops;
+    if (m->n < 1 || m->node[0].parent != -1 || !m->node[0].attacker)
+        return err_set(err, GSW_EINPUT, "manager tree: the root is damaged");
+    int root_turn = O->pos_turn(v, pos);
+    GSW_POSBUF at[GSW_MAX_POS];
+    move_t mv[GSW_MAX_MOVES];
+    for (int i = 0; i < m->n; i++) {
+        const mg_node_t *nd = &m->node[i];
+        if (nd->first_child >= 0 && (nd->nchildren <= 0 || nd->first_child <= i || nd->first_child + nd->nchildren > m->n))
+            return err_set(err, GSW_EINPUT, "manager tree: node %d expects children the tree does not hold", i);
+        if (nd->status > MG_ASSUMED_DISPROVEN) return err_set(err, GSW_EINPUT, "manager tree: node %d has a bad status", i);
+        for (int c = nd->first_child; nd->first_child >= 0 && c < nd->first_child + nd->nchildren; c++)
+            if (m->node[c].parent != i) return err_set(err, GSW_EINPUT, "manager tree: node %d is not its parent's child", c);
+        if (i == 0) continue;
+        if (nd->parent < 0 || nd->parent >= i) return err_set(err, GSW_EINPUT, "manager tree: node %d comes before its parent", i);
+        const mg_node_t *p = &m->node[nd->parent];
+        if (i < p->first_child || i >= p->first_child + p->nchildren)
+            return err_set(err, GSW_EINPUT, "manager tree: node %d is outside its parent's children", i);
+        mg_pos(m, v, pos, nd->parent, at);   /* the parent's position: is the move legal there? */
+        int n = O->moves(v, at, mv), legal = 0;
+        for (int k = 0; k < n && !legal; k++) legal = mv[k] == nd->move;
+        if (!legal) return err_set(err, GSW_EINPUT, "manager tree: node %d's move is not legal where it stands", i);
+        O->play(v, at, nd->move);
+        if ((O->pos_turn(v, at) == root_turn) != nd->attacker)
+            return err_set(err, GSW_EINPUT, "manager tree: node %d records the wrong side to move", i);
+    }
+    return GSW_OK;
+}
+
 /* Numbers of node i from its status (leaves) or its children. */
 static void mg_numbers(manager_t *m, int i)
 {
@@ -257,8 +288,7 @@ static void *mg_thread(void *arg)
     return NULL;
 }
 
-/* Does the settled node i rest on an assumption? */
-static int mg_assumes(const manager_t *m, int i)
+int manager_assumes(const manager_t *m, int i)
 {
     const mg_node_t *nd = &m->node[i];
     if (nd->first_child < 0) return nd->status == MG_ASSUMED_PROVEN || nd->status == MG_ASSUMED_DISPROVEN;
@@ -266,11 +296,11 @@ static int mg_assumes(const manager_t *m, int i)
     int choose = proven == MG_ATTACKER(nd);   /* the favoured side picks one child */
     if (choose) {
         for (int c = nd->first_child; c < nd->first_child + nd->nchildren; c++)
-            if ((proven ? m->node[c].pn == 0 : m->node[c].dn == 0) && !mg_assumes(m, c)) return 0;
+            if ((proven ? m->node[c].pn == 0 : m->node[c].dn == 0) && !manager_assumes(m, c)) return 0;
         return 1;
     }
     for (int c = nd->first_child; c < nd->first_child + nd->nchildren; c++)
-        if (mg_assumes(m, c)) return 1;
+        if (manager_assumes(m, c)) return 1;
     return 0;
 }
 
@@ -300,7 +330,7 @@ int manager_run(manager_t *m, const gv_t *v, const void *pos, const manager_opti
         if ((o->stop && *o->stop) || (deadline > 0 && gsw_now_ms() >= deadline)) break;
         mg_node_t *root = &m->node[0];
         if (root->pn == 0 || root->dn == 0) {
-            if (!mg_assumes(m, 0)) {
+            if (!manager_assumes(m, 0)) {
                 *done = 1;
                 *status = root->pn == 0 ? DFPN_PROVEN : DFPN_DISPROVEN;
                 break;

@@ -60,6 +60,15 @@ typedef struct manager_options {
     void *progress_ctx;
 } manager_options_t;
 
+/* Is a tree read back from storage whole and about pos? Every node after
+ * its parent and inside its parent's children, every move legal where it
+ * stands, every node's side to move as recorded. GSW_EINPUT naming the
+ * first bad node otherwise. */
+int manager_check(const manager_t *m, const gv_t *v, const void *pos, err_t *err);
+/* Does the settled node i rest on an assumption (a heuristic score taken
+ * as a proof) somewhere in its subtree? */
+int manager_assumes(const manager_t *m, int i);
+
 /* A fresh tree for pos and goal. */
 int manager_init(manager_t *m, dfpn_goal_t goal, err_t *err);
 void manager_free(manager_t *m);

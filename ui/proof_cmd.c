@@ -85,11 +85,28 @@ typedef struct run_ctx {
     const gv_t *v;
     const uint8_t *key;
     size_t klen;
+    int sym;               /* the symmetry from the position to the key's orientation */
     const char *text;
-    double last_save, last_print;
+    double last_save, last_print, save_ms;
     err_t err;
     int failed;
 } run_ctx_t;
+
+/* Store the manager's tree in the key's (canonical) orientation, as resume
+ * reads it: every save, the periodic ones included, maps its moves. */
+static int run_store(run_ctx_t *r, const manager_t *m, const char *state, err_t *err)
+{
+    manager_t canon = *m;
+    if (r->sym) {
+        canon.node = malloc((size_t)m->n * sizeof *m->node);
+        if (!canon.node) return err_set(err, GSW_EFAIL, "out of memory");
+        memcpy(canon.node, m->node, (size_t)m->n * sizeof *m->node);
+        for (int i = 1; i < m->n; i++) canon.node[i].move = r->v->ops->move_sym(r->v, m->node[i].move, r->sym, 0);
+    }
+    int rc = proofs_manager_put(r->cache, r->v->game->name, r->v->name, r->key, r->klen, r->text, &canon, state, err);
+    if (r->sym) free(canon.node);
+    return rc;
+}
 
 static int run_progress(void *ctx, const manager_t *m, double ms)
 {
@@ -100,9 +117,9 @@ static int run_progress(void *ctx, const manager_t *m, double ms)
                 ms / 1000, (int)m->t, m->n, m->node[0].pn, m->node[0].dn, (unsigned long long)m->leaves,
                 m->solver_ms > 0 ? 100 * m->manager_ms / m->solver_ms : 0);
     }
-    if (r->cache && ms - r->last_save >= 5000) {   /* resumable from here */
+    if (r->cache && ms - r->last_save >= r->save_ms) {   /* resumable from here */
         r->last_save = ms;
-        if (proofs_manager_put(r->cache, r->v->game->name, r->v->name, r->key, r->klen, r->text, m, "running", &r->err)) {
+        if (run_store(r, m, "running", &r->err)) {
             r->failed = 1;
             return 1;
         }
@@ -122,7 +139,9 @@ static int cli_proof_run(cli_opts_t *o, gv_t *v, const void *pos, const char *pt
     int goals[2], ng = 0;
     if (o->goal) goals[ng++] = !strcmp(o->goal, "win") ? DFPN_GOAL_WIN : DFPN_GOAL_DRAW;
     else { goals[ng++] = DFPN_GOAL_WIN; goals[ng++] = DFPN_GOAL_DRAW; }
-    run_ctx_t rc_ = { .cache = cache, .v = v, .key = key, .klen = klen, .text = ptext };
+    run_ctx_t rc_ = { .cache = cache, .v = v, .key = key, .klen = klen, .sym = sym, .text = ptext, .save_ms = 5000 };
+    const char *every = getenv("GSW_SAVE_MS");   /* tests save more often */
+    if (every && atof(every) > 0) rc_.save_ms = atof(every);
     cache_probe_t probe;   /* leaves the cache has settled count as proven */
     cache_probe_init(&probe, cache);
     manager_options_t mo = { .workers = o->workers ? o->workers : o->threads, .hash_mb = o->hash_mb / (o->workers ? o->workers : 1) + 1,
@@ -143,6 +162,15 @@ static int cli_proof_run(cli_opts_t *o, gv_t *v, const void *pos, const char *pt
             if (found && sym) {   /* stored in the canonical orientation */
                 for (int i = 1; i < m.n; i++) m.node[i].move = O->move_sym(v, m.node[i].move, sym, 1);
             }
+            if (found && manager_check(&m, v, pos, &err)) {   /* never build on a damaged tree */
+                manager_free(&m);
+                char why[sizeof err.msg];
+                snprintf(why, sizeof why, "%s", err.msg);
+                err_set(&err, GSW_EFAIL, "the stored %s tree for \"%s\" is damaged (%s); run without --resume to start again",
+                        goals[gi] == DFPN_GOAL_WIN ? "win" : "draw", ptext, why);
+                rc = err.code;
+                break;
+            }
             if (found) fprintf(stderr, "resuming the %s tree for \"%s\" (%d nodes, t=%d, %s)\n",
                                goals[gi] == DFPN_GOAL_WIN ? "win" : "draw", ptext, m.n, (int)m.t, state);
         }
@@ -156,11 +184,8 @@ static int cli_proof_run(cli_opts_t *o, gv_t *v, const void *pos, const char *pt
             st = !strcmp(state, "proven") ? DFPN_PROVEN : DFPN_DISPROVEN;
         }
         if (rc_.failed && !rc) { err = rc_.err; rc = err.code; }
-        if (!rc && cache) {   /* store (canonical orientation) */
-            if (sym) for (int i = 1; i < m.n; i++) m.node[i].move = O->move_sym(v, m.node[i].move, sym, 0);
-            rc = proofs_manager_put(cache, v->game->name, v->name, key, klen, ptext, &m,
-                                    !done ? "running" : st == DFPN_PROVEN ? "proven" : "disproven", &err);
-        }
+        if (!rc && cache)
+            rc = run_store(&rc_, &m, !done ? "running" : st == DFPN_PROVEN ? "proven" : "disproven", &err);
         if (!rc) {
             fprintf(stderr, "%s: %s; tree %d nodes, %llu leaves solved (%llu solver nodes), solver %.1f s, "
                             "manager %.3f s (%.1f%%)\n",

@@ -95,7 +95,7 @@ static int solver_manager(solver_t *s, const void *pos, dfpn_result_t *d, err_t 
         d->runs++;
         if (!rc && done && st == DFPN_PROVEN && m.n > 0 && m.node[0].first_child >= 0)   /* a proving child is a best move */
             for (int c = m.node[0].first_child; c < m.node[0].first_child + m.node[0].nchildren; c++)
-                if (m.node[c].pn == 0 && m.node[c].status != MG_ASSUMED_PROVEN) { d->best = m.node[c].move; break; }
+                if (m.node[c].pn == 0 && !manager_assumes(&m, c)) { d->best = m.node[c].move; break; }
         manager_free(&m);
         if (rc) { cache_probe_free(&probe); return rc; }
         if (!done) { d->outcome = OUTCOME_UNKNOWN; break; }
