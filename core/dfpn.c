@@ -419,6 +419,36 @@ void proof_tree_free(proof_tree_t *t)
     memset(t, 0, sizeof *t);
 }
 
+/* Node i at pos and its subtree (i + 1 ..): moves legal, choices of one. */
+static int tree_check_node(const gv_t *v, const void *pos, const proof_tree_t *t, int i, int depth, err_t *err)
+{
+    const game_ops_t *O = v->ops;
+    const proof_node_t *p = &t->node[i];
+    if (depth > DFPN_MAX_DEPTH) return err_set(err, GSW_EINPUT, "proof tree: deeper than any line");
+    if (p->choice && p->nchildren != 1) return err_set(err, GSW_EINPUT, "proof tree: node %d chooses %d children", i, p->nchildren);
+    move_t mv[GSW_MAX_MOVES];
+    int n = O->moves(v, pos, mv);
+    GSW_POSBUF child[GSW_MAX_POS];
+    int k = i + 1;
+    for (int c = 0; c < p->nchildren; c++) {
+        if (k >= t->n) return err_set(err, GSW_EINPUT, "proof tree: node %d's children run past the tree", i);
+        int legal = 0;
+        for (int j = 0; j < n && !legal; j++) legal = mv[j] == t->node[k].move;
+        if (!legal) return err_set(err, GSW_EINPUT, "proof tree: node %d's move is not legal where it stands", k);
+        memcpy(child, pos, O->pos_size);
+        O->play(v, child, t->node[k].move);
+        if (tree_check_node(v, child, t, k, depth + 1, err)) return err->code;
+        k += t->node[k].size;
+    }
+    return GSW_OK;
+}
+
+int proof_tree_check(const gv_t *v, const void *pos, const proof_tree_t *t, err_t *err)
+{
+    if (t->n < 1 || t->node[0].size != t->n) return err_set(err, GSW_EINPUT, "proof tree: its sizes do not add up");
+    return tree_check_node(v, pos, t, 0, 0, err);
+}
+
 static int tree_add(proof_tree_t *t, move_t m, int parent)
 {
     if (t->n == t->cap) {

@@ -75,6 +75,10 @@ typedef struct proof_tree {
     int depth;                 /* longest line */
 } proof_tree_t;
 void proof_tree_free(proof_tree_t *t);
+/* Is a tree read back from storage about pos? Every move legal where it
+ * stands, leaves and chosen nodes where the game allows them. GSW_EINPUT
+ * naming the first bad node otherwise. */
+int proof_tree_check(const gv_t *v, const void *pos, const proof_tree_t *t, err_t *err);
 /* Prove goal at pos and extract the tree (children evicted from the table
  * are proved again). GSW_EFAIL when the budget ends first. */
 int dfpn_proof_tree(const gv_t *v, const void *pos, dfpn_goal_t goal, const dfpn_options_t *o, proof_tree_t *t,

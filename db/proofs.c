@@ -51,7 +51,7 @@ int proofs_get(cache_t *c, const char *game, const char *variant, const uint8_t 
     memset(t, 0, sizeof *t);
     sqlite3 *db = cache_sqlite(c, NULL, 0);
     sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(db, "SELECT result, depth, nodes FROM proof_tree WHERE game = ?1 AND variant = ?2 "
+    if (sqlite3_prepare_v2(db, "SELECT result, depth, nodes, size FROM proof_tree WHERE game = ?1 AND variant = ?2 "
                                "AND key = ?3 AND goal = ?4", -1, &st, NULL)) {
         cache_fail(c, err, "read proof trees");
         return -1;
@@ -69,7 +69,7 @@ int proofs_get(cache_t *c, const char *game, const char *variant, const uint8_t 
         t->result = res && !strcmp((const char *)res, "proven") ? DFPN_PROVEN : DFPN_DISPROVEN;
         t->depth = sqlite3_column_int(st, 1);
         t->node = calloc((size_t)(n ? n : 1), sizeof *t->node);
-        if (!t->node || bytes % 12 || n == 0) {
+        if (!t->node || bytes % 12 || n == 0 || sqlite3_column_int64(st, 3) != n) {   /* cut short, or padded */
             found = -1;
             err_set(err, GSW_EFAIL, "cache: a stored proof tree is damaged");
         } else {
@@ -91,6 +91,7 @@ int proofs_get(cache_t *c, const char *game, const char *variant, const uint8_t 
                 left[i] = p->nchildren;
                 stack[sp++] = i;
             }
+            while (ok && sp > 0) ok = left[stack[--sp]] == 0;   /* a node still expecting children */
             for (int i = n - 1; i >= 0 && ok; i--) {
                 t->node[i].size++;
                 if (t->node[i].parent >= 0) t->node[t->node[i].parent].size += t->node[i].size;

@@ -660,6 +660,10 @@ static int cmd_proof(session_t *s, char *args, out_t *out, err_t *err)
         }
         if (!found) return err_set(err, GSW_EINPUT, "no manager tree for this position (gsw proof run)");
         if (sym) for (int i = 1; i < m.n; i++) m.node[i].move = s->v->ops->move_sym(s->v, m.node[i].move, sym, 1);
+        if (manager_check(&m, s->v, session_pos(s), err)) {
+            manager_free(&m);
+            return err_set(err, GSW_EFAIL, "the stored manager tree is damaged: gsw proof run without --resume makes it again");
+        }
         int rc = session_browse_manager(s, &m, err);
         manager_free(&m);
         if (rc) return rc;

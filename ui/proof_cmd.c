@@ -261,6 +261,15 @@ int proof_obtain(cache_t *cache, gv_t *v, const void *pos, const char *ptext, co
     if (!rc && found == 1 && sym) {   /* stored in the canonical orientation */
         for (int i = 1; i < t.n; i++) t.node[i].move = O->move_sym(v, t.node[i].move, sym, 1);
     }
+    if (!rc && found == 1 && proof_tree_check(v, pos, &t, &err)) {   /* a damaged row: prove it again, store it anew */
+        proof_tree_free(&t);
+        found = 0;
+        if (!goal_text) {
+            if (dfpn_solve(v, pos, dopt, &r, &err)) rc = err.code;
+            else if (r.outcome == OUTCOME_UNKNOWN) rc = err_set(&err, GSW_EFAIL, "the budget ran out before the proof");
+            else goal = r.outcome == OUTCOME_WIN ? DFPN_GOAL_WIN : DFPN_GOAL_DRAW;
+        }
+    }
     if (!rc && !found) {
         if (dfpn_proof_tree(v, pos, goal, dopt, &t, &r, &err)) rc = err.code;
         else if (cache) {
