@@ -64,6 +64,11 @@ typedef struct game_ops {
      * NULL) receives the symmetry that maps pos to the canonical form, for
      * move_sym (0 = identity). */
     size_t (*pos_key)(const gv_t *v, const void *pos, uint8_t *key, int *sym);
+    /* The position in the key's (canonical) orientation from a pos_key
+     * key: 1 when key is one pos_key can make, else 0 (bytes from a file
+     * are not trusted). Optional: without it stored rows cannot be proved
+     * again (gsw cache verify). */
+    int (*pos_from_key)(const gv_t *v, const uint8_t *key, size_t klen, void *pos);
     /* 64-bit hash of the position (not symmetry-folded). */
     uint64_t (*pos_hash)(const gv_t *v, const void *pos);
     /* Plies played from the start (or a move counter); used for display. */

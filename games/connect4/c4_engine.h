@@ -294,6 +294,35 @@ static size_t C4(pos_key)(const gv_t *v, const void *pos, uint8_t *key, int *sym
     return sizeof(BB);
 }
 
+/* The key is cur + mask: a column of k stones holds 2^k - 1 + (the side
+ * to move's stones), a number of k + 1 bits, so each column decodes alone. */
+static int C4(pos_from_key)(const gv_t *v, const uint8_t *key, size_t klen, void *pos)
+{
+    const c4v_t *d = D;
+    C4(pos_t) *p = pos;
+    if (klen != sizeof(BB)) return 0;
+    BB k = 0;
+    for (size_t i = 0; i < sizeof(BB); i++) k |= (BB)key[i] << (8 * i);
+    memset(p, 0, sizeof *p);
+    BB all = 0;
+    for (int c = 0; c < C4_W(d); c++) all |= C4(col_mask)(d, c) | C4(top_bit)(d, c) << 1;
+    if ((k & ~all) || C4(mirror)(d, k) < k) return 0;   /* bits off the board, or not the canonical image */
+    for (int c = 0; c < C4_W(d); c++) {
+        BB col = C4(shr)(k, c * C4_H1(d)) & ((((BB)1) << C4_H1(d)) - 1);
+        int n = 0;
+        while (n < C4_H(d) && col >= ((((BB)1) << (n + 1)) - 1)) n++;   /* 2^n - 1 <= col < 2^(n+1) - 1 */
+        if (col >= ((((BB)1) << (n + 1)) - 1)) return 0;
+        BB m = ((((BB)1) << n) - 1);
+        p->mask |= m << (c * C4_H1(d));
+        p->cur |= (col - m) << (c * C4_H1(d));
+        p->moves += n;
+    }
+    /* the side to move has half the stones, rounded down; only the last mover may have four */
+    if (C4(popcount)(p->cur) != p->moves / 2 || C4(aligned)(d, p->cur)) return 0;
+    p->over = C4(aligned)(d, p->cur ^ p->mask);
+    return 1;
+}
+
 static uint64_t C4(pos_hash)(const gv_t *v, const void *pos)
 {
     (void)v;
@@ -537,6 +566,7 @@ const game_ops_t C4_OPS = {
     .pos_parse = C4(pos_parse),
     .pos_format = C4(pos_format),
     .pos_key = C4(pos_key),
+    .pos_from_key = C4(pos_from_key),
     .pos_hash = C4(pos_hash),
     .pos_ply = C4(pos_ply),
     .pos_turn = C4(pos_turn),

@@ -80,6 +80,19 @@ static size_t sol_key(const gv_t *v, const void *pos, uint8_t *key, int *sym)
     return 8;
 }
 
+static int sol_from_key(const gv_t *v, const uint8_t *key, size_t klen, void *pos)
+{
+    const solv_t *d = sol_data(v);
+    if (klen != 8) return 0;
+    uint64_t c = 0;
+    for (int i = 0; i < 8; i++) c |= (uint64_t)key[i] << (8 * i);
+    if (c & ~d->all) return 0;   /* a peg off the board */
+    int sym;
+    if (sol_canon(d, d->nsym, c, &sym) != c) return 0;   /* not the canonical image */
+    *(uint64_t *)pos = c;
+    return 1;
+}
+
 static uint64_t sol_hash(const gv_t *v, const void *pos)
 {
     (void)v;
@@ -248,6 +261,7 @@ const game_ops_t sol_ops_template = {
     .pos_parse = sol_parse,
     .pos_format = sol_format,
     .pos_key = sol_key,
+    .pos_from_key = sol_from_key,
     .pos_hash = sol_hash,
     .pos_ply = sol_ply,
     .pos_turn = sol_turn,

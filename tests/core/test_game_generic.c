@@ -48,6 +48,22 @@ static void playout(const gv_t *v)
         assert_true(O->pos_hash(v, pos) == O->pos_hash(v, back));
         assert_int_equal(O->pos_ply(v, pos), ply);
         assert_int_equal(O->pos_turn(v, pos), O->pos_turn(v, back));
+        if (O->pos_from_key) {   /* the key decodes to the position in the key's orientation */
+            uint8_t key[GSW_MAX_KEY], key2[GSW_MAX_KEY];
+            GSW_POSBUF dec[GSW_MAX_POS];
+            size_t kl = O->pos_key(v, pos, key, NULL);
+            assert_int_equal(O->pos_from_key(v, key, kl, dec), 1);
+            assert_int_equal(O->pos_key(v, dec, key2, NULL), kl);
+            assert_memory_equal(key, key2, kl);
+            assert_int_equal(O->pos_ply(v, dec), ply);
+            val_t t1, t2;
+            assert_int_equal(O->terminal(v, dec, &t1), O->terminal(v, pos, &t2));
+            key[rng() % kl] ^= (uint8_t)(1u << (rng() % 8));   /* a flipped bit: refused, or a whole position */
+            if (O->pos_from_key(v, key, kl, dec)) {
+                assert_int_equal(O->pos_key(v, dec, key2, NULL), kl);
+                assert_memory_equal(key, key2, kl);
+            }
+        }
         /* the symmetric twin has the same canonical key */
         if (sym) assert_true(keys_equal(v, pos, sympos));
         if (O->tt_key) {   /* a function of the position alone */
