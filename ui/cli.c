@@ -57,7 +57,8 @@ const cli_verb_t cli_verbs[] = {
     { "bench", "gsw bench GAME[:VARIANT] [POSITION] --players [--board FILE]",
       "run a puzzle's heuristic players side by side: pieces left and time", cli_bench },
     { "perft", "gsw perft GAME[:VARIANT] [POSITION] DEPTH", "count the move sequences of DEPTH plies", cli_perft },
-    { "cache", "gsw cache stats|check [--db PATH]", "statistics or an integrity check of the solved-position cache", cli_cache },
+    { "cache", "gsw cache stats|check|verify [GAME[:VARIANT]] [--sample N] [--fix] [--db PATH]",
+      "statistics, an integrity check, or the stored values proved again (verify; --fix deletes wrong rows)", cli_cache },
     { "help", "gsw help [VERB]", "this list, or one verb's usage", cli_help },
     { NULL, NULL, NULL, NULL },
 };
@@ -113,6 +114,12 @@ static int cli_parse(int argc, char **argv, int first, cli_opts_t *o)
         else if (!strcmp(a, "--opponent")) { NEEDARG(); o->opponent = argv[++i]; }
         else if (!strcmp(a, "--goal")) { NEEDARG(); o->goal = argv[++i]; }
         else if (!strcmp(a, "--resume")) o->resume = 1;
+        else if (!strcmp(a, "--fix")) o->fix = 1;
+        else if (!strcmp(a, "--sample")) {
+            NEEDARG();
+            if (cli_parse_num(a, argv[++i], 1, 1e15, &d)) return GSW_EINPUT;
+            o->sample = (int64_t)d;
+        }
         else if (!strcmp(a, "--workers")) {
             NEEDARG();
             if (cli_parse_num(a, argv[++i], 1, 64, &d)) return GSW_EINPUT;
@@ -328,8 +335,11 @@ int cli_cache_open(cli_opts_t *o, cache_t **c, err_t *err)
     return cache_open(path, c, err);
 }
 
+int cli_cache_verify(cli_opts_t *o);
+
 static int cli_cache(cli_opts_t *o)
 {
+    if (o->npos >= 1 && o->npos <= 2 && !strcmp(o->pos[0], "verify")) return cli_cache_verify(o);
     if (o->npos != 1 || (strcmp(o->pos[0], "stats") && strcmp(o->pos[0], "check"))) {
         fprintf(stderr, "gsw: usage: %s\n", cli_find("cache")->usage);
         return GSW_EINPUT;

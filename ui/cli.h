@@ -37,6 +37,8 @@ typedef struct cli_opts {
     int min_moves;             /* --min-moves */
     int solutions, positions;  /* count --solutions / --positions */
     int players;               /* bench --players */
+    int64_t sample;            /* cache verify --sample N (0: every row) */
+    int fix;                   /* cache verify --fix: delete the wrong rows */
     int npos;
     const char *pos[8];        /* positional arguments after the verb */
 } cli_opts_t;
