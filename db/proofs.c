@@ -69,9 +69,11 @@ int proofs_get(cache_t *c, const char *game, const char *variant, const uint8_t 
         t->result = res && !strcmp((const char *)res, "proven") ? DFPN_PROVEN : DFPN_DISPROVEN;
         t->depth = sqlite3_column_int(st, 1);
         t->node = calloc((size_t)(n ? n : 1), sizeof *t->node);
-        if (!t->node || bytes % 12 || n == 0 || sqlite3_column_int64(st, 3) != n) {   /* cut short, or padded */
+        if (!t->node) {
             found = -1;
-            err_set(err, GSW_EFAIL, "cache: a stored proof tree is damaged");
+            err_set(err, GSW_EFAIL, "out of memory");
+        } else if (bytes % 12 || n == 0 || sqlite3_column_int64(st, 3) != n) {   /* cut short, or padded */
+            found = 0;
         } else {
             t->n = t->cap = n;
             /* parents and sizes from the depth-first order */
@@ -98,10 +100,9 @@ int proofs_get(cache_t *c, const char *game, const char *variant, const uint8_t 
             }
             free(stack);
             free(left);
-            if (!ok) { found = -1; err_set(err, GSW_EFAIL, "cache: a stored proof tree is damaged"); }
-            else found = 1;
+            found = ok ? 1 : 0;   /* damaged: as good as absent; proved again, the row is replaced */
         }
-        if (found < 0) proof_tree_free(t);
+        if (found <= 0) proof_tree_free(t);
     } else if (rc != SQLITE_DONE) {
         cache_fail(c, err, "read proof trees");
         found = -1;

@@ -11,7 +11,8 @@
 /* Store t for the position (key as pos_key made it; text for people). */
 int proofs_put(cache_t *c, const char *game, const char *variant, const uint8_t *key, size_t klen,
                const char *text, const proof_tree_t *t, err_t *err);
-/* 1 found (t filled; free with proof_tree_free), 0 none, -1 error. */
+/* 1 found (t filled; free with proof_tree_free), 0 none (or a damaged row,
+ * which the next proofs_put replaces), -1 error. */
 int proofs_get(cache_t *c, const char *game, const char *variant, const uint8_t *key, size_t klen,
                dfpn_goal_t goal, proof_tree_t *t, err_t *err);
 

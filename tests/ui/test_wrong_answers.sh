@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# Wrong answers kept out, end to end: df-pn batches whose roots change side,
+# cache rows planted wrong (crossing bounds, a false exact value, a false best
+# move, damaged proof-tree and manager-tree blobs) either repaired by the next
+# solve or caught by `gsw cache verify`, and a shell killed with SIGTERM in the
+# middle of an analysis keeping what it proved. Needs GSW_BIN and sqlite3.
+set -u
+gsw=${GSW_BIN:?}
+tmp=$(mktemp -d)
+trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$tmp"' EXIT
+db="$tmp/c.sqlite"
+pass=0 fail=0
+ok()  { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+check() { if eval "$2"; then ok; else bad "$1"; fi; }
+q() { sqlite3 "$db" "$1"; }
+
+# 1. df-pn over a batch: the table outlives each root, whose side to move changes
+printf '5131\nstartpos\n1422315541552\n' >"$tmp/b.txt"
+for algo in dfpn ab manager; do
+  "$gsw" solve connect4:5x4 --batch "$tmp/b.txt" --no-cache --algo $algo >"$tmp/out" 2>"$tmp/err"
+  check "batch --algo $algo: the last line loses (score -1)" '[ "$(awk "NR==3{print \$2}" "$tmp/out")" = -1 ]'
+done
+"$gsw" solve connect4:5x4 --batch "$tmp/b.txt" --db "$db" --algo dfpn --clear-hash >/dev/null 2>&1
+"$gsw" solve connect4:5x4 1422315541552 --db "$db" --json >"$tmp/out" 2>/dev/null
+check "a df-pn batch stores the true value" 'grep -q "\"value\":\"loss\"" "$tmp/out"'
+
+# 2. a planted row with a false draw bound: the solve notices, drops it, stores the truth
+rm -f "$db"*
+pos=1422315541552
+"$gsw" solve connect4:5x4 $pos --db "$db" >/dev/null 2>&1
+key=$(q "select hex(key) from solved where variant='5x4'")
+q "update solved set lo=0, hi=29999 where variant='5x4' and hex(key)='$key'"
+"$gsw" solve connect4:5x4 $pos --db "$db" >"$tmp/out" 2>"$tmp/err"
+check "false bounds: the right value" 'grep -q "loss in 6 plies" "$tmp/out"'
+check "false bounds: said on stderr" 'grep -q "contradict" "$tmp/err"'
+check "false bounds: the row repaired" '[ "$(q "select lo||\",\"||hi from solved where hex(key)=\"$key\"")" = "-29994,-29994" ]'
+# a false upper bound, and bounds the game's own rule out
+q "update solved set lo=-29999, hi=-29996 where hex(key)='$key'"
+"$gsw" solve connect4:5x4 $pos --db "$db" --json >"$tmp/out" 2>"$tmp/err"
+check "false upper bound: the right value" 'grep -q "\"plies\":6" "$tmp/out" && grep -q contradict "$tmp/err"'
+
+# 3. a false exact value is answered from the cache, so verify must catch it
+q "update solved set lo=0, hi=0 where hex(key)='$key'"
+"$gsw" analyze connect4:5x4 --db "$db" >/dev/null 2>&1
+"$gsw" cache verify --db "$db" >"$tmp/out" 2>"$tmp/err"; rc=$?
+check "verify: a false exact value is reported (exit 1)" '[ $rc -eq 1 ] && grep -q "stored draw, but the value is loss in 6 plies" "$tmp/out"'
+check "verify: the other rows agree" 'grep -q "1 wrong" "$tmp/out"'
+"$gsw" cache verify connect4:5x4 --db "$db" --fix --json >"$tmp/out" 2>"$tmp/err"; rc=$?
+check "verify --fix --json: one document, the row deleted, exit 0" \
+  '[ $rc -eq 0 ] && [ "$(wc -l <"$tmp/out")" -eq 1 ] && grep -q "\"deleted\":1" "$tmp/out"'
+check "verify --fix: the row is gone" '[ "$(q "select count(*) from solved where hex(key)=\"$key\"")" = 0 ]'
+# a false best move
+best_key=$(q "select hex(key) from solved where best is not null and lo > 0 limit 1")
+if [ -n "$best_key" ]; then
+  q "update solved set best=(best + 1) % 5 where hex(key)='$best_key'"
+  "$gsw" cache verify --db "$db" >"$tmp/out" 2>&1; rc=$?
+  check "verify: a false best move is reported" '[ $rc -eq 1 ] && grep -q "but that move gets" "$tmp/out"'
+  "$gsw" cache verify --db "$db" --fix >/dev/null 2>&1
+fi
+"$gsw" cache verify --db "$db" --sample 2 >"$tmp/out" 2>&1; rc=$?
+check "verify --sample: a clean cache passes" '[ $rc -eq 0 ] && grep -q "0 wrong" "$tmp/out"'
+# junk where a key should be
+q "insert into solved (game, variant, key, lo, hi) values ('connect4', '5x4', x'ffffffffffffffff', 0, 0)"
+"$gsw" cache verify --db "$db" >"$tmp/out" 2>&1; rc=$?
+check "verify: a key that is no position is reported" '[ $rc -eq 1 ] && grep -q "no connect4 position" "$tmp/out"'
+
+# 4. damaged proof trees: cut short, or with a move that is not legal, are proved again
+"$gsw" proof show connect4:5x4 14 --db "$db" >"$tmp/good" 2>/dev/null
+q "update proof_tree set nodes=substr(nodes, 1, 24)"
+"$gsw" proof show connect4:5x4 14 --db "$db" >"$tmp/out" 2>"$tmp/err"; rc=$?
+check "a proof tree cut short is proved again" '[ $rc -eq 0 ] && ! grep -q "from the cache" "$tmp/out" && [ "$(head -1 "$tmp/out" | cut -d, -f1)" = "$(head -1 "$tmp/good" | cut -d, -f1)" ]'
+q "update proof_tree set nodes=x'000000000100000001000000' || x'09000000' || substr(nodes, 17)"
+"$gsw" proof show connect4:5x4 14 --db "$db" >"$tmp/out" 2>"$tmp/err"; rc=$?
+check "a proof tree with an illegal move is proved again" '[ $rc -eq 0 ] && ! grep -q "from the cache" "$tmp/out"'
+"$gsw" proof show connect4:5x4 14 --db "$db" >"$tmp/out" 2>"$tmp/err"
+check "the tree proved again was stored whole" 'grep -q "from the cache" "$tmp/out"'
+# a manager tree whose first child's move is not legal: --resume refuses it
+(GSW_SAVE_MS=20 timeout -s KILL 0.3 "$gsw" proof run connect4:6x5 6 --workers 1 --db "$db" >/dev/null 2>&1) 2>/dev/null
+if [ "$(q "select count(*) from manager_tree")" != 0 ]; then
+  q "update manager_tree set nodes=substr(nodes, 1, 32) || x'09000000' || substr(nodes, 37)"
+  "$gsw" proof run connect4:6x5 6 --workers 1 --db "$db" --resume >"$tmp/out" 2>"$tmp/err"; rc=$?
+  check "a damaged manager tree is refused on resume" '[ $rc -eq 1 ] && grep -q "damaged" "$tmp/err"'
+else
+  bad "the killed manager run saved no tree"
+fi
+
+# 5. SIGTERM in the middle of an analysis: what was proven is in the cache
+rm -f "$db"*
+mkfifo "$tmp/in"
+"$gsw" shell connect4 4444 --db "$db" <"$tmp/in" >"$tmp/out" 2>"$tmp/err" &
+pid=$!
+exec 3>"$tmp/in"
+echo analyze >&3
+for _ in $(seq 1 100); do   # until at least one move is proven
+  grep -qE "^[0-9]+ +(win|loss|draw)" "$tmp/out" 2>/dev/null && break
+  sleep 0.1
+done
+kill -TERM $pid
+wait $pid; rc=$?
+exec 3>&-
+proven=$(grep -cE "^[0-9]+ +(win|loss|draw)" "$tmp/out")
+check "SIGTERM: the shell ends (exit 1) saying what it kept" '[ $rc -eq 1 ] && grep -q "terminated" "$tmp/err"'
+check "SIGTERM: every proven move is in the cache ($proven printed)" \
+  '[ "$proven" -ge 1 ] && [ "$(q "select count(*) from solved where lo = hi")" -ge 1 ]'
+
+echo "test_wrong_answers: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
