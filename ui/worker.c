@@ -28,6 +28,16 @@ static void worker_progress(void *ctx, val_t lo, val_t hi, uint64_t nodes, doubl
     pthread_mutex_unlock(&w->mu);
 }
 
+/* A stored row found wrong and repaired: said on the status line, not on
+ * stderr under the screen. */
+static void worker_warn(void *ctx, const char *msg)
+{
+    worker_t *w = ctx;
+    pthread_mutex_lock(&w->mu);
+    snprintf(w->error, sizeof w->error, "%s", msg);
+    pthread_mutex_unlock(&w->mu);
+}
+
 static void worker_run(worker_t *w, job_t *j, gv_t **gv, analyst_t *a, cache_t *cache)
 {
     err_t err;
@@ -40,6 +50,8 @@ static void worker_run(worker_t *w, job_t *j, gv_t **gv, analyst_t *a, cache_t *
             if (analyst_open(a, nv, w->hash_mb, w->threads, cache, &w->stop, &err)) { game_close(nv); goto fail; }
             a->solver.ab.progress = worker_progress;
             a->solver.ab.progress_ctx = w;
+            a->solver.warn = worker_warn;
+            a->solver.warn_ctx = w;
         }
         analyst_retarget(a, nv);
         if (*gv) game_close(*gv);
