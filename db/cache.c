@@ -574,15 +574,21 @@ int cache_each(cache_t *c, const char *game, const char *variant, int64_t sample
                void *ctx, err_t *err)
 {
     if (cache_flush(c, err)) return GSW_EFAIL;
-    int64_t rows = 0;
-    int rc = cache_int(c, "SELECT count(*) FROM solved", &rows);
-    if (rc) return cache_sqlerr(c, err, rc, "read");
-    /* a sample: each row with probability sample / rows (random() is SQLite's) */
+    static const char *const where = "WHERE (?1 IS NULL OR game = ?1) AND (?2 IS NULL OR variant = ?2)";
     char sql[400];
-    snprintf(sql, sizeof sql, "SELECT game, variant, key, lo, hi, best, solver, nodes, time_ms FROM solved "
-             "WHERE (?1 IS NULL OR game = ?1) AND (?2 IS NULL OR variant = ?2)%s ORDER BY game, variant, key",
-             sample > 0 && sample < rows ? " AND abs(random() % ?3) < ?4" : "");
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM solved %s", where);
     sqlite3_stmt *q;
+    int rc = sqlite3_prepare_v2(c->db, sql, -1, &q, NULL);
+    if (rc != SQLITE_OK) return cache_sqlerr(c, err, rc, "read");
+    if (game) sqlite3_bind_text(q, 1, game, -1, SQLITE_STATIC);
+    if (variant) sqlite3_bind_text(q, 2, variant, -1, SQLITE_STATIC);
+    rc = sqlite3_step(q);
+    int64_t rows = rc == SQLITE_ROW ? sqlite3_column_int64(q, 0) : 0;
+    sqlite3_finalize(q);
+    if (rc != SQLITE_ROW) return cache_sqlerr(c, err, rc, "read");
+    /* a sample: each row with probability sample / rows (random() is SQLite's) */
+    snprintf(sql, sizeof sql, "SELECT game, variant, key, lo, hi, best, solver, nodes, time_ms FROM solved "
+             "%s%s ORDER BY game, variant, key", where, sample > 0 && sample < rows ? " AND abs(random() % ?3) < ?4" : "");
     rc = sqlite3_prepare_v2(c->db, sql, -1, &q, NULL);
     if (rc != SQLITE_OK) return cache_sqlerr(c, err, rc, "read");
     if (game) sqlite3_bind_text(q, 1, game, -1, SQLITE_STATIC);

@@ -50,6 +50,18 @@ static int collect(void *ctx, const char *game, const char *variant, const uint8
 
 enum { V_AGREES, V_DISAGREES, V_SKIPPED, V_UNPROVED };
 
+/* A long row: the bounds proven so far, once a second, on stderr. */
+static void verify_progress(void *ctx, val_t lo, val_t hi, uint64_t nodes, double ms)
+{
+    double *last = ctx;
+    if (ms - *last < 1000) return;
+    *last = ms;
+    char l[24], h[24];
+    value_bound_text(lo, l, sizeof l);
+    value_bound_text(hi, h, sizeof h);
+    fprintf(stderr, "  this row, %.0f s: between %s and %s, %.0f M nodes\n", ms / 1000, l, h, nodes / 1e6);
+}
+
 /* One row: the verdict, and a line saying why when it is not V_AGREES. */
 static int verify_row(const vrow_t *row, gv_t *v, tt_t *tt, cli_opts_t *o, char *pos_text, size_t pn,
                       char *why, size_t wn)
@@ -66,8 +78,9 @@ static int verify_row(const vrow_t *row, gv_t *v, tt_t *tt, cli_opts_t *o, char 
         return V_DISAGREES;
     }
     O->pos_format(v, pos, pos_text, pn);
+    double last = 0;
     ab_options_t ao = { .threads = o->threads, .no_best = 1, .stop = &cli_stop, .node_limit = o->nodes,
-                        .time_limit_ms = o->time_ms };
+                        .time_limit_ms = o->time_ms, .progress = verify_progress, .progress_ctx = &last };
     ab_result_t r;
     err_t err;
     if (ab_solve(v, tt, pos, &ao, &r, &err)) { snprintf(why, wn, "%s", err.msg); return V_UNPROVED; }
@@ -117,10 +130,16 @@ int cli_cache_verify(cli_opts_t *o)
     cache_t *c;
     if (cli_cache_open(o, &c, &err)) { fprintf(stderr, "gsw: %s\n", err.msg); return err.code; }
     char game[64] = "", variant[64] = "";
-    if (o->npos == 2) {   /* GAME[:VARIANT] */
-        const char *colon = strchr(o->pos[1], ':');
-        snprintf(game, sizeof game, "%.*s", colon ? (int)(colon - o->pos[1]) : (int)strlen(o->pos[1]), o->pos[1]);
-        if (colon) snprintf(variant, sizeof variant, "%s", colon + 1);
+    if (o->npos == 2) {   /* GAME[:VARIANT], named as the cache names it */
+        gv_t *gv;
+        if (game_open(o->pos[1], &gv, &err)) {
+            fprintf(stderr, "gsw: %s\n", err.msg);
+            cache_close(c, &(err_t){ 0 });
+            return err.code;
+        }
+        snprintf(game, sizeof game, "%s", gv->game->name);
+        if (strchr(o->pos[1], ':')) snprintf(variant, sizeof variant, "%s", gv->name);
+        game_close(gv);
     }
     vrows_t rows = { 0 };
     int rc = cache_each(c, *game ? game : NULL, *variant ? variant : NULL, o->sample, collect, &rows, &err);
