@@ -299,9 +299,9 @@ static int cmd_new(session_t *s, char *args, out_t *out, err_t *err)
     char spec[96];
     char *game = next_word(&args), *pos = rest(args);
     if (!game) game_spec(s->v, spec, sizeof spec), game = spec;
+    if (session_new(s, game, pos, err)) return err->code;   /* a bad game or position changes nothing */
     lesson_free(s->lesson);
     s->lesson = NULL;
-    if (session_new(s, game, pos, err)) return err->code;
     if (s->sync) session_show(s, out);
     return GSW_OK;
 }

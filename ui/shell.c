@@ -94,8 +94,12 @@ int cli_shell(cli_opts_t *o)
         if (out.len) fputs(out.buf, stdout);
         if (rc) {
             if (tty) fprintf(stderr, "error: %s\n", err.msg);
-            else fprintf(stderr, "gsw: line %d: %s\n", lineno, err.msg);
-            if (!tty && (status == GSW_OK || rc == GSW_EFAIL)) status = rc;
+            else {   /* a script stops at its first failed line: nothing after it runs */
+                fprintf(stderr, "gsw: line %d: %s (the script stops here)\n", lineno, err.msg);
+                status = rc;
+                fflush(stdout);
+                break;
+            }
         }
         fflush(stdout);
         if (tty) free(line);

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # gsw shell driven from a file of commands gives the expected transcript
 # (tests/data/ui/shell.out; the record's Date line varies and is dropped),
-# reports a bad command on stderr with its line number, and exits 2.
+# reports a bad command on stderr with its line number and stops there
+# (the lines after it would open and solve another board), and exits 2.
 set -u
 gsw=${GSW_BIN:?}
 data=${GSW_TEST_DATA:?}
@@ -13,8 +14,13 @@ fail=0
 [ "$rc" -eq 2 ] || { echo "FAIL: exit $rc, expected 2 (a bad command in the script)"; fail=1; }
 grep -v '^\[Date ' "$tmp/out" >"$tmp/out2"
 if ! diff -u "$data/ui/shell.out" "$tmp/out2"; then echo "FAIL: transcript differs"; fail=1; fi
-grep -q '^gsw: line 11: column 9 is out of range 1-4$' "$tmp/err" || { echo "FAIL: stderr: $(cat "$tmp/err")"; fail=1; }
+grep -q '^gsw: line 15: column 9 is out of range 1-4 (the script stops here)$' "$tmp/err" || { echo "FAIL: stderr: $(cat "$tmp/err")"; fail=1; }
 [ "$(wc -l <"$tmp/err")" -eq 1 ] || { echo "FAIL: stderr is not one line"; fail=1; }
+# the issue's case: a failed "new" must not leave the next line solving the
+# empty 7x6 board (the shell's default game)
+printf 'new nosuch\nsolve\n' | timeout 20 "$gsw" shell --no-cache >"$tmp/o" 2>"$tmp/e"
+rc=$?
+[ "$rc" -eq 2 ] && [ ! -s "$tmp/o" ] && grep -q 'line 1: unknown game' "$tmp/e" || { echo "FAIL: a failed new went on (exit $rc): $(cat "$tmp/o" "$tmp/e")"; fail=1; }
 # no prompt is echoed when stdin is not a terminal
 grep -q 'gsw>' "$tmp/out" && { echo "FAIL: a prompt was echoed"; fail=1; }
 # gsw with no terminal says how to script it
