@@ -201,6 +201,20 @@ int solver_run(solver_t *s, const void *pos, answer_t *a, err_t *err)
     return GSW_OK;
 }
 
+int solver_store(solver_t *s, const void *pos, val_t lo, val_t hi, move_t best, err_t *err)
+{
+    if (!s->cache) return GSW_OK;
+    const game_ops_t *O = s->v->ops;
+    uint8_t key[GSW_MAX_KEY];
+    int sym = 0;
+    size_t klen = O->pos_key(s->v, pos, key, &sym);
+    cache_entry_t e = { .lo = lo, .hi = hi, .best = MOVE_NONE };
+    snprintf(e.solver, sizeof e.solver, "moves");   /* from its moves' values */
+    if (best != MOVE_NONE) e.best = sym ? O->move_sym(s->v, best, sym, 0) : best;
+    if (cache_put(s->cache, s->v->game->name, s->v->name, key, klen, &e, err)) return err->code;
+    return cache_flush(s->cache, err);
+}
+
 void value_bound_text(val_t v, char *buf, size_t n)
 {
     gvalue_t g = gvalue_from_val(v, BOUND_EXACT);

@@ -21,6 +21,10 @@ grep -q '^gsw: line 15: column 9 is out of range 1-4 (the script stops here)$' "
 printf 'new nosuch\nsolve\n' | timeout 20 "$gsw" shell --no-cache >"$tmp/o" 2>"$tmp/e"
 rc=$?
 [ "$rc" -eq 2 ] && [ ! -s "$tmp/o" ] && grep -q 'line 1: unknown game' "$tmp/e" || { echo "FAIL: a failed new went on (exit $rc): $(cat "$tmp/o" "$tmp/e")"; fail=1; }
+# a solve in the shell stores the position's own value, not only its moves'
+printf 'new connect4:5x4\nsolve\n' | "$gsw" shell --db "$tmp/c.sqlite" >/dev/null 2>&1
+"$gsw" solve connect4:5x4 "" --json --db "$tmp/c.sqlite" >"$tmp/o" 2>/dev/null
+grep -q '"source":"cache"' "$tmp/o" && grep -q '"value":"draw"' "$tmp/o" || { echo "FAIL: the shell's solve did not store the position: $(cat "$tmp/o")"; fail=1; }
 # no prompt is echoed when stdin is not a terminal
 grep -q 'gsw>' "$tmp/out" && { echo "FAIL: a prompt was echoed"; fail=1; }
 # gsw with no terminal says how to script it
