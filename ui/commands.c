@@ -667,7 +667,6 @@ static int cmd_proof(session_t *s, char *args, out_t *out, err_t *err)
         int rc = session_browse_manager(s, &m, err);
         manager_free(&m);
         if (rc) return rc;
-        s->human[0] = s->human[1] = 1;
         out_printf(out, "%s (%s)\n", s->br->title, state);
         if (s->sync) show_proof(s, out);
         return GSW_OK;
@@ -682,7 +681,6 @@ static int cmd_proof(session_t *s, char *args, out_t *out, err_t *err)
     int rc = session_browse_proof(s, &t, err), depth = t.depth;
     proof_tree_free(&t);
     if (rc) return rc;
-    s->human[0] = s->human[1] = 1;   /* browsing: nobody moves on its own */
     out_printf(out, "%s, depth %d%s\n", s->br->title, depth, found ? " (from the cache)" : stored ? " (stored)" : "");
     if (s->sync) show_proof(s, out);   /* the TUI draws it */
     return GSW_OK;

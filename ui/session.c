@@ -104,9 +104,23 @@ int session_init(session_t *s, const char *spec, const char *position, err_t *er
     return rc;
 }
 
+/* Browsing: nobody moves on its own; the sides come back on close. */
+static void session_browse_open(session_t *s, browse_t *b)
+{
+    if (s->br) { free(s->br->node); free(s->br); }
+    else memcpy(s->br_human, s->human, sizeof s->human);
+    s->br = b;
+    s->br_ply0 = s->ply;
+    s->human[0] = s->human[1] = 1;
+}
+
 void session_browse_close(session_t *s)
 {
-    if (s->br) { free(s->br->node); free(s->br); s->br = NULL; }
+    if (!s->br) return;
+    free(s->br->node);
+    free(s->br);
+    s->br = NULL;
+    memcpy(s->human, s->br_human, sizeof s->human);
 }
 
 int session_browse_node(const session_t *s)
@@ -191,9 +205,7 @@ int session_browse_proof(session_t *s, const proof_tree_t *t, err_t *err)
     free(queue);
     snprintf(b->title, sizeof b->title, "Proof tree: %s %s (%d nodes)", t->goal == DFPN_GOAL_WIN ? "a win" : "at least a draw",
              t->result == DFPN_PROVEN ? "proven" : "disproven", t->n);
-    session_browse_close(s);
-    s->br = b;
-    s->br_ply0 = s->ply;
+    session_browse_open(s, b);
     return GSW_OK;
 }
 
@@ -226,9 +238,7 @@ int session_browse_manager(session_t *s, const manager_t *m, err_t *err)
     }
     snprintf(b->title, sizeof b->title, "Manager's tree: %s, %d nodes, t=%d", m->goal == DFPN_GOAL_WIN ? "win?" : "at least a draw?",
              m->n, (int)m->t);
-    session_browse_close(s);
-    s->br = b;
-    s->br_ply0 = s->ply;
+    session_browse_open(s, b);
     return GSW_OK;
 }
 

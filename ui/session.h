@@ -94,6 +94,7 @@ typedef struct session {
     int quit;
     lesson_t *lesson;      /* a lesson in progress, or NULL */
     struct browse *br;     /* a proof tree being browsed, or NULL */
+    int br_human[2];       /* the sides as they were before browsing (restored on close) */
     int br_ply0;           /* the ply of its root */
     int lesson_step;
     int lesson_tried;      /* the learner played at this step */

@@ -366,8 +366,10 @@ static void test_proof_browser(void **st)
     session_t s;
     open_sync(&s, "connect4:4x4", "");
     const char *t;
+    assert_int_equal(run(&s, "side first", &t), GSW_OK);   /* against the computer */
     assert_int_equal(run(&s, "follow", &t), GSW_EINPUT);
     assert_int_equal(run(&s, "proof", &t), GSW_OK);
+    assert_true(s.human[0] && s.human[1]);   /* browsing: nobody moves on its own */
     assert_non_null(strstr(t, "at least a draw proven"));
     assert_non_null(s.br);
     assert_int_equal(session_browse_node(&s), 0);
@@ -404,8 +406,11 @@ static void test_proof_browser(void **st)
         for (int c = s.br->node[i].first; c < s.br->node[i].first + s.br->node[i].nchildren; c++) sum += s.br->node[c].size;
         assert_int_equal(sum, s.br->node[i].size);
     }
+    assert_int_equal(run(&s, "proof win", &t), GSW_OK);   /* one tree for another: the sides stay saved */
     assert_int_equal(run(&s, "proof off", &t), GSW_OK);
     assert_null(s.br);
+    assert_true(s.human[0] && !s.human[1]);   /* the opponent is back, as it was */
+    assert_int_equal(s.opp.kind, OPP_PERFECT);
     assert_int_equal(run(&s, "proof maybe", &t), GSW_EINPUT);
     assert_int_equal(run(&s, "proof manager", &t), GSW_EINPUT);   /* no cache, no stored tree */
     close_sync(&s);
