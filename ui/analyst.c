@@ -84,6 +84,18 @@ int analyst_heuristic(analyst_t *a, const void *pos, analysis_t *an, double budg
             mv->lo = mv->hi = mover_value(v, tv);
             continue;
         }
+        if (v->game->players == 2 && mv->state != MV_PROVEN) {   /* what the cache holds comes first, at once */
+            answer_t ans;
+            int c = solver_cached(&a->solver, child, &ans, err);
+            if (c < 0) return err->code;
+            if (c) {
+                mv->state = MV_PROVEN;
+                mv->lo = val_up(ans.r.hi);
+                mv->hi = val_up(ans.r.lo);
+                mv->from_cache = 1;
+                continue;
+            }
+        }
         if (!O->evaluate || v->game->players != 2) continue;   /* (puzzles are solved, not scored) */
         ab_options_t o = { .threads = 1, .depth_limit = 24, .time_limit_ms = budget_ms / an->n,
                            .stop = a->solver.ab.stop };
@@ -118,6 +130,20 @@ static int analysis_store_root(analyst_t *a, const void *pos, const analysis_t *
     return solver_store(&a->solver, pos, lo, hi, lo == hi ? best : MOVE_NONE, err);
 }
 
+/* Run the cached solver within what is left of the analysis's budget; a
+ * budget that runs out marks the analysis spent. */
+static int analyst_solve(analyst_t *a, analysis_t *an, const void *pos, answer_t *ans, err_t *err)
+{
+    double left = an->budget_ms > 0 ? an->budget_ms - an->ms : 0;
+    if (an->budget_ms > 0 && left <= 0) { an->spent = 1; memset(ans, 0, sizeof *ans); ans->r.aborted = 1; return GSW_OK; }
+    double t = a->solver.ab.time_limit_ms;
+    a->solver.ab.time_limit_ms = left;
+    int rc = solver_run(&a->solver, pos, ans, err);
+    a->solver.ab.time_limit_ms = t;
+    if (!rc && ans->r.aborted && an->budget_ms > 0 && !(a->solver.ab.stop && *a->solver.ab.stop)) an->spent = 1;
+    return rc;
+}
+
 int analyst_prove(analyst_t *a, const void *pos, analysis_t *an, int i, err_t *err)
 {
     const gv_t *v = a->solver.v;
@@ -144,7 +170,7 @@ int analyst_prove(analyst_t *a, const void *pos, analysis_t *an, int i, err_t *e
     }
     answer_t ans;
     an->active = i;
-    int rc = solver_run(&a->solver, child, &ans, err);
+    int rc = analyst_solve(a, an, child, &ans, err);
     an->active = -1;
     if (rc) return -1;
     an->nodes += ans.r.nodes;
@@ -193,10 +219,19 @@ int analyst_root(analyst_t *a, const void *pos, analysis_t *an, err_t *err)
         analysis_settle(an);
         return 0;
     }
+    if (an->proven) {   /* every move is exact: the position is worth the best of them */
+        int b = 0;
+        for (int i = 1; i < an->n; i++)
+            if (an->mv[i].lo > an->mv[b].lo) b = i;
+        an->root_done = 1;
+        an->root_lo = an->root_hi = an->mv[b].lo;
+        an->root_best = an->mv[b].move;
+        return 0;
+    }
     answer_t ans;
     int nb = a->solver.ab.no_best;
     a->solver.ab.no_best = 0;
-    int rc = solver_run(&a->solver, pos, &ans, err);
+    int rc = analyst_solve(a, an, pos, &ans, err);
     a->solver.ab.no_best = nb;
     if (rc) return -1;
     an->nodes += ans.r.nodes;

@@ -381,7 +381,7 @@ static int cmd_analyze(session_t *s, char *args, out_t *out, err_t *err)
         return GSW_OK;
     }
     session_analysis_open(s, s->ply);
-    out_printf(out, "analysing: the values fill in on the right\n");
+    out_printf(out, "analysing: the values fill in in the analysis pane\n");
     return GSW_OK;
 }
 

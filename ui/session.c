@@ -330,14 +330,24 @@ analysis_t *session_analysis(session_t *s, int ply)
 
 void analyst_list(const gv_t *v, const void *pos, analysis_t *an);
 
+/* A lesson never starts a search it cannot finish in a second or two: past
+ * this, its moves show the values the lesson publishes. */
+#define LESSON_BUDGET_MS 1500
+
 analysis_t *session_analysis_open(session_t *s, int ply)
 {
     if (!s->an[ply]) {
         s->an[ply] = malloc(sizeof *s->an[ply]);
         if (!s->an[ply]) return NULL;
         analyst_list(s->v, s->pos[ply].b, s->an[ply]);
+        if (s->lesson) s->an[ply]->budget_ms = LESSON_BUDGET_MS;
     }
     return s->an[ply];
+}
+
+int session_analysis_done(const analysis_t *an)
+{
+    return an && (an->proven || an->spent);
 }
 
 static int mv_exact(const move_value_t *m) { return m->state == MV_PROVEN && m->lo == m->hi; }
@@ -452,6 +462,12 @@ int session_value_text(const session_t *s, int ply, const move_value_t *mv, char
         if (lo >= VAL_DRAW && hi <= VAL_DRAW) { snprintf(buf, n, "draw"); return 2; }
         if (lo >= VAL_DRAW) { snprintf(buf, n, ">= draw"); return 0; }
         if (hi <= VAL_DRAW) { snprintf(buf, n, "<= draw"); return 0; }
+    }
+    const lesson_value_t *lv = s->lesson && ply == 0 ? lesson_value(&s->lesson->steps[s->lesson_step], mv->text) : NULL;
+    if (lv) {   /* not proven here: the value the lesson publishes, said to be that */
+        if (lv->outcome == OUTCOME_DRAW || lv->plies < 0) snprintf(buf, n, "%s (published)", outcome_name(lv->outcome));
+        else snprintf(buf, n, "%s %d (published)", outcome_name(lv->outcome), lv->plies);
+        return lv->outcome == OUTCOME_WIN ? 3 : lv->outcome == OUTCOME_DRAW ? 2 : 1;
     }
     if (mv->state == MV_HEURISTIC || mv->depth > 0) {
         if (val_is_win(mv->score)) snprintf(buf, n, "~win");

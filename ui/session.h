@@ -57,6 +57,8 @@ typedef struct analysis {
     char reason[160];      /* why the goal is out of reach */
     uint64_t nodes;
     double ms;
+    double budget_ms;      /* solver time the analysis may spend (0: no limit; lessons set one) */
+    int spent;             /* the budget ran out: nothing more is started for it */
 } analysis_t;
 
 typedef struct posbuf { _Alignas(16) unsigned char b[GSW_MAX_POS]; } posbuf_t;
@@ -131,6 +133,8 @@ int session_redo(session_t *s);
 analysis_t *session_analysis(session_t *s, int ply);
 /* Make sure an analysis of ply exists and lists its moves. */
 analysis_t *session_analysis_open(session_t *s, int ply);
+/* Nothing more to do for it: every move exact, or its budget spent. */
+int session_analysis_done(const analysis_t *an);
 /* The best move by what is proven (fastest win, slowest loss), or by
  * heuristic scores when nothing is proven; MOVE_NONE when nothing is known.
  * *exact = 1 when every move's value is proven. */

@@ -108,32 +108,50 @@ static int solver_manager(solver_t *s, const void *pos, dfpn_result_t *d, err_t 
     return GSW_OK;
 }
 
-int solver_run(solver_t *s, const void *pos, answer_t *a, err_t *err)
+/* The cache's answer for pos: 1 when it settles the question (a filled),
+ * 0 when not (the row's bounds, if any, become the solve's seed), -1 on
+ * error. */
+static int solver_lookup(solver_t *s, const void *pos, answer_t *a, uint8_t *key, size_t *klen, int *sym, err_t *err)
 {
     const game_ops_t *O = s->v->ops;
     memset(a, 0, sizeof *a);
+    s->ab.seeded = 0;
+    *klen = 0;
+    *sym = 0;
+    if (!s->cache) return 0;
+    double t0 = gsw_now_ms();
+    *klen = O->pos_key(s->v, pos, key, sym);
+    cache_entry_t e;
+    int found = cache_get(s->cache, s->v->game->name, s->v->name, key, *klen, &e, err);
+    if (found < 0) return -1;
+    s->ab.seeded = found;   /* a partial proof from before: resume from it */
+    s->ab.seed_lo = e.lo;
+    s->ab.seed_hi = e.hi;
+    if (!found || !solver_settled(s, e.lo, e.hi)) return 0;
+    a->r.lo = e.lo;
+    a->r.hi = e.hi;
+    a->r.best = e.best == MOVE_NONE || !*sym ? e.best : O->move_sym(s->v, e.best, *sym, 1);
+    a->r.time_ms = gsw_now_ms() - t0;
+    a->from_cache = 1;
+    return 1;
+}
+
+int solver_cached(solver_t *s, const void *pos, answer_t *a, err_t *err)
+{
+    uint8_t key[GSW_MAX_KEY];
+    size_t klen;
+    int sym;
+    return solver_lookup(s, pos, a, key, &klen, &sym, err);
+}
+
+int solver_run(solver_t *s, const void *pos, answer_t *a, err_t *err)
+{
+    const game_ops_t *O = s->v->ops;
     uint8_t key[GSW_MAX_KEY];
     size_t klen = 0;
     int sym = 0;
-    s->ab.seeded = 0;
-    if (s->cache) {
-        double t0 = gsw_now_ms();
-        klen = O->pos_key(s->v, pos, key, &sym);
-        cache_entry_t e;
-        int found = cache_get(s->cache, s->v->game->name, s->v->name, key, klen, &e, err);
-        if (found < 0) return err->code;
-        s->ab.seeded = found;   /* a partial proof from before: resume from it */
-        s->ab.seed_lo = e.lo;
-        s->ab.seed_hi = e.hi;
-        if (found && solver_settled(s, e.lo, e.hi)) {
-            a->r.lo = e.lo;
-            a->r.hi = e.hi;
-            a->r.best = e.best == MOVE_NONE || !sym ? e.best : O->move_sym(s->v, e.best, sym, 1);
-            a->r.time_ms = gsw_now_ms() - t0;
-            a->from_cache = 1;
-            return GSW_OK;
-        }
-    }
+    int found = solver_lookup(s, pos, a, key, &klen, &sym, err);
+    if (found) return found < 0 ? err->code : GSW_OK;
     if (s->dfpn || s->manager) {   /* win/draw/loss by proof numbers: bounds without a distance */
         dfpn_result_t d;
         if (s->manager) {
@@ -211,8 +229,14 @@ int solver_store(solver_t *s, const void *pos, val_t lo, val_t hi, move_t best, 
     cache_entry_t e = { .lo = lo, .hi = hi, .best = MOVE_NONE };
     snprintf(e.solver, sizeof e.solver, "moves");   /* from its moves' values */
     if (best != MOVE_NONE) e.best = sym ? O->move_sym(s->v, best, sym, 0) : best;
-    if (cache_put(s->cache, s->v->game->name, s->v->name, key, klen, &e, err)) return err->code;
-    return cache_flush(s->cache, err);
+    if (cache_put(s->cache, s->v->game->name, s->v->name, key, klen, &e, err) || cache_flush(s->cache, err)) {
+        /* a derived value that cannot be stored (a stored row contradicts
+         * it: one of them is wrong, and cache verify will say which) is
+         * said, not fatal: the moves' own proofs are stored */
+        if (s->warn) s->warn(s->warn_ctx, err->msg);
+        else fprintf(stderr, "gsw: %s\n", err->msg);
+    }
+    return GSW_OK;
 }
 
 void value_bound_text(val_t v, char *buf, size_t n)

@@ -43,9 +43,13 @@ void solver_clear(solver_t *s);
  * value proven without it. Stores are written before it returns. */
 int solver_run(solver_t *s, const void *pos, answer_t *a, err_t *err);
 
+/* The cache alone, no search: 1 when a stored row settles pos (a filled),
+ * 0 when none does, -1 on error. */
+int solver_cached(solver_t *s, const void *pos, answer_t *a, err_t *err);
 /* Store what is known of pos from elsewhere (its moves' values): bounds
  * [lo, hi] and a best move, merged into the cache and written at once.
- * No cache: nothing to do. */
+ * No cache: nothing to do. A store that fails is warned about (warn), not
+ * returned: the value was only derived. */
 int solver_store(solver_t *s, const void *pos, val_t lo, val_t hi, move_t best, err_t *err);
 
 /* The manager's leaves may be settled by the cache: a probe over one

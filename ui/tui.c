@@ -624,14 +624,14 @@ static void tui_schedule(tui_t *t)
             want.kind = JOB_THINK;
             want.level = s->opp.level;
             ply = s->ply;
-        } else if (tui_wants_analysis(t) && !(s->an[s->ply] && s->an[s->ply]->proven)) {
+        } else if (tui_wants_analysis(t) && !session_analysis_done(s->an[s->ply])) {
             want.kind = JOB_ANALYZE;
             ply = s->ply;
         }
     }
     if (!want.kind && !t->paused && (t->analysis_on || t->show_history)) {
         for (int i = s->top - 1; i >= 0; i--)   /* back-fill the value history */
-            if (!(s->an[i] && s->an[i]->proven)) { want.kind = JOB_ANALYZE; ply = i; break; }
+            if (!session_analysis_done(s->an[i])) { want.kind = JOB_ANALYZE; ply = i; break; }
     }
     if (want.kind) {
         game_spec(s->v, want.spec, sizeof want.spec);
@@ -649,7 +649,7 @@ static void tui_schedule(tui_t *t)
             analysis_t *an = session_analysis_open(s, ply);
             if (!an) return;
             want.an = *an;
-            if (same && an->proven) return;
+            if (same && session_analysis_done(an)) return;
         }
         t->job = want;
         worker_submit(&t->w, &t->job);

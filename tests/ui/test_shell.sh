@@ -25,6 +25,17 @@ rc=$?
 printf 'new connect4:5x4\nsolve\n' | "$gsw" shell --db "$tmp/c.sqlite" >/dev/null 2>&1
 "$gsw" solve connect4:5x4 "" --json --db "$tmp/c.sqlite" >"$tmp/o" 2>/dev/null
 grep -q '"source":"cache"' "$tmp/o" && grep -q '"value":"draw"' "$tmp/o" || { echo "FAIL: the shell's solve did not store the position: $(cat "$tmp/o")"; fail=1; }
+# a lesson on the empty 7x6 board: no endless solve on entry; the published
+# values, said to be that, until a proof (here a stored row) replaces them
+start=$(date +%s)
+printf 'lesson connect4-centre\nanalyze\n' | timeout 60 "$gsw" shell --no-cache >"$tmp/o" 2>"$tmp/e"
+took=$(( $(date +%s) - start ))
+[ "$took" -le 15 ] && grep -q '^4 *win 41 (published)' "$tmp/o" || { echo "FAIL: the centre lesson's analysis (${took} s): $(tail -5 "$tmp/o")"; fail=1; }
+"$gsw" solve connect4 4 --time 20 --db "$tmp/l.sqlite" >/dev/null 2>&1   # a row for the position after 4 ...
+sqlite3 "$tmp/l.sqlite" "update solved set lo = -29960, hi = -29960"      # ... proven: Yellow loses in 40 plies
+printf 'lesson connect4-centre\nanalyze\n' | timeout 60 "$gsw" shell --db "$tmp/l.sqlite" >"$tmp/o" 2>"$tmp/e"
+grep -q '^4 *win 41 (+1)$' "$tmp/o" && grep -q '^3 *draw (published)' "$tmp/o" && grep -q '1 of 7 checked' "$tmp/o" \
+  || { echo "FAIL: the lesson did not take the stored proof: $(tail -9 "$tmp/o")"; fail=1; }
 # no prompt is echoed when stdin is not a terminal
 grep -q 'gsw>' "$tmp/out" && { echo "FAIL: a prompt was echoed"; fail=1; }
 # gsw with no terminal says how to script it
