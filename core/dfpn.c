@@ -413,6 +413,12 @@ int dfpn_solve(const gv_t *v, const void *pos, const dfpn_options_t *o, dfpn_res
 
 /* ---- proof trees ---- */
 
+const char *proof_result_text(dfpn_goal_t goal, dfpn_status_t result)
+{
+    if (goal == DFPN_GOAL_WIN) return result == DFPN_PROVEN ? "a win" : "at most a draw";
+    return result == DFPN_PROVEN ? "at least a draw" : "a loss";
+}
+
 void proof_tree_free(proof_tree_t *t)
 {
     free(t->node);
@@ -493,6 +499,27 @@ static int tree_build(dfpn_t *d, proof_tree_t *t, const void *pos, move_t m, int
     if (dfpn_repeats(d, pos, attacker) || dfpn_static(d, pos, attacker, mv, &n)) {
         t->node[id].leaf = 1;   /* over, settled by the game's bounds, or a repetition */
         t->node[id].size = 1;
+        /* a side that chooses and wins at once: its winning move is the proof, shown */
+        val_t tv;
+        if ((want > 0) == attacker && !O->terminal(d->v, pos, &tv)) {
+            GSW_POSBUF child[GSW_MAX_POS];
+            int k = O->moves(d->v, pos, mv);
+            for (int i = 0; i < k; i++) {
+                memcpy(child, pos, O->pos_size);
+                O->play(d->v, child, mv[i]);
+                if (!O->terminal(d->v, child, &tv) || !(attacker ? -tv >= d->T : -tv > -d->T)) continue;
+                int c = tree_add(t, mv[i], id);
+                if (c < 0) return -1;
+                t->node[c].leaf = 1;
+                t->node[c].size = 1;
+                t->node[id].leaf = 0;
+                t->node[id].choice = 1;
+                t->node[id].nchildren = 1;
+                t->node[id].size = 2;
+                if (depth + 1 > t->depth) t->depth = depth + 1;
+                break;
+            }
+        }
         return 0;
     }
     dfpn_push(d, pos);

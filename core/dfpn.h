@@ -75,6 +75,10 @@ typedef struct proof_tree {
     int depth;                 /* longest line */
 } proof_tree_t;
 void proof_tree_free(proof_tree_t *t);
+/* What a tree proves for the side to move at its root, in plain words: "a
+ * win", "at most a draw" (a win disproven), "at least a draw", "a loss" (a
+ * draw disproven). */
+const char *proof_result_text(dfpn_goal_t goal, dfpn_status_t result);
 /* Is a tree read back from storage about pos? Every move legal where it
  * stands, leaves and chosen nodes where the game allows them. GSW_EINPUT
  * naming the first bad node otherwise. */

@@ -697,6 +697,7 @@ static int cmd_follow(session_t *s, char *args, out_t *out, err_t *err)
     if (node < 0) return err_set(err, GSW_EINPUT, "off the proof tree (undo to go back)");
     const browse_node_t *nd = &s->br->node[node];
     if (!nd->nchildren) return err_set(err, GSW_EINPUT, "a leaf: nothing to follow (the analysis goes on from here)");
+    if (s->sync && nd->nchildren > 1 && sync_analyze(s, s->ply, err) < 0) return err->code;   /* the moves' values pick the line */
     if (session_play(s, s->br->node[session_browse_principal(s, node)].move, err)) return err->code;
     if (s->sync) show_proof(s, out);
     return GSW_OK;

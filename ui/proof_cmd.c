@@ -345,7 +345,7 @@ int cli_proof(cli_opts_t *o)
         game_spec(v, spec, sizeof spec);
         walk_t w = { .v = v, .t = &t, .root_turn = O->pos_turn(v, pos), .max_depth = o->depth ? o->depth : (export ? 1000 : 3),
                      .f = stdout, .format = format };
-        const char *what = goal == DFPN_GOAL_WIN ? "a win" : "at least a draw";
+        const char *what = proof_result_text(goal, t.result);
         const char *res = t.result == DFPN_PROVEN ? "proven" : "disproven";
         if (format == 1) {
             printf("digraph proof {\n  node [shape=box];\n  n0 [label=\"%s\\n%d\"];\n", proof_value_text(&t, 1, 1), t.node[0].size);
@@ -367,8 +367,8 @@ int cli_proof(cli_opts_t *o)
             json_close(&j, '}');
             json_end(&j);
         } else {
-            printf("%s \"%s\": %s for the side to move, %s; proof tree of %d nodes, depth %d%s\n", spec, ptext, what,
-                   res, t.n, t.depth, found ? " (from the cache)" : stored ? " (stored)" : "");
+            printf("%s \"%s\": %s for the side to move; proof tree of %d node%s, depth %d%s\n", spec, ptext, what,
+                   t.n, t.n == 1 ? "" : "s", t.depth, found ? " (from the cache)" : stored ? " (stored)" : "");
             printf("root %s (%d)\n", proof_value_text(&t, 1, 0), t.node[0].size);
             walk(&w, 0, pos, 0);
         }

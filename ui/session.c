@@ -138,16 +138,38 @@ int session_browse_node(const session_t *s)
     return node;
 }
 
+/* The proven value of move m in the analysis of the current position, for
+ * the player making it: 1 when there is one. */
+static int browse_move_value(const session_t *s, move_t m, val_t *lo, val_t *hi)
+{
+    const analysis_t *an = s->an[s->ply];
+    for (int i = 0; an && i < an->n; i++)
+        if (an->mv[i].move == m && an->mv[i].state == MV_PROVEN) { *lo = an->mv[i].lo; *hi = an->mv[i].hi; return 1; }
+    return 0;
+}
+
 int session_browse_principal(const session_t *s, int node)
 {
     const browse_node_t *nd = &s->br->node[node];
-    int att = session_turn(s) == s->v->ops->pos_turn(s->v, s->pos[s->br_ply0].b), best = nd->first;
+    int att = session_turn(s) == s->v->ops->pos_turn(s->v, s->pos[s->br_ply0].b), best = -1;
+    /* The main line is the best move the analysis has proven among the
+     * tree's children (as the analysis pane shows it); a child proven worse
+     * than another is never taken. Without proofs: the root's side heads for
+     * the least proof number, the other side for the least disproof number. */
+    val_t floor = -VAL_INF, lo, hi;
+    for (int c = nd->first; c < nd->first + nd->nchildren; c++)
+        if (browse_move_value(s, s->br->node[c].move, &lo, &hi) && lo > floor) floor = lo;
+    val_t best_lo = -VAL_INF;
     for (int c = nd->first; c < nd->first + nd->nchildren; c++) {
-        const browse_node_t *a = &s->br->node[c], *b = &s->br->node[best];
-        /* the root's side heads for the least proof number, the other side for the least disproof number */
-        if (att ? a->pn < b->pn : a->dn < b->dn) best = c;
+        int known = browse_move_value(s, s->br->node[c].move, &lo, &hi);
+        if (known && hi < floor) continue;   /* worse than a proven alternative */
+        if (!known) lo = -VAL_INF;
+        const browse_node_t *a = &s->br->node[c];
+        if (best < 0 || lo > best_lo) { best = c; best_lo = lo; continue; }
+        const browse_node_t *b = &s->br->node[best];
+        if (lo == best_lo && (att ? a->pn < b->pn : a->dn < b->dn)) best = c;
     }
-    return best;
+    return best >= 0 ? best : nd->first;
 }
 
 static browse_t *browse_new(int n, err_t *err)
@@ -203,8 +225,8 @@ int session_browse_proof(session_t *s, const proof_tree_t *t, err_t *err)
     free(att);
     free(map);
     free(queue);
-    snprintf(b->title, sizeof b->title, "Proof tree: %s %s (%d nodes)", t->goal == DFPN_GOAL_WIN ? "a win" : "at least a draw",
-             t->result == DFPN_PROVEN ? "proven" : "disproven", t->n);
+    snprintf(b->title, sizeof b->title, "Proof tree: %s for the side to move (%d node%s)", proof_result_text(t->goal, t->result),
+             t->n, t->n == 1 ? "" : "s");
     session_browse_open(s, b);
     return GSW_OK;
 }
@@ -236,8 +258,8 @@ int session_browse_manager(session_t *s, const manager_t *m, err_t *err)
         b->node[i].size++;
         if (b->node[i].parent >= 0) b->node[b->node[i].parent].size += b->node[i].size;
     }
-    snprintf(b->title, sizeof b->title, "Manager's tree: %s, %d nodes, t=%d", m->goal == DFPN_GOAL_WIN ? "win?" : "at least a draw?",
-             m->n, (int)m->t);
+    snprintf(b->title, sizeof b->title, "Manager's tree: %s?, %d node%s, t=%d", m->goal == DFPN_GOAL_WIN ? "a win" : "at least a draw",
+             m->n, m->n == 1 ? "" : "s", (int)m->t);
     session_browse_open(s, b);
     return GSW_OK;
 }

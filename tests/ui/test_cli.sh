@@ -142,7 +142,7 @@ has out '"bound":"lower"' "at least a draw on 5x4"
 expect 2 "goal without a proof-number algorithm" -- "$gsw" solve connect4:5x4 "" --goal win --no-cache
 expect 2 "unknown algorithm" -- "$gsw" solve connect4 "" --algo magic && has err "magic" "names the algorithm"
 expect 0 "proof show" -- "$gsw" proof show connect4:4x4 "" --db "$tmp/proofs.sqlite" --depth 1
-has out "at least a draw for the side to move, proven" "proof show: the result"
+has out "at least a draw for the side to move; proof tree of" "proof show: the result"
 has out "(stored)" "proof show: stored"
 expect 0 "proof show again" -- "$gsw" proof show connect4:4x4 "" --db "$tmp/proofs.sqlite" --depth 1
 has out "(from the cache)" "proof show: read back"

@@ -370,7 +370,7 @@ static void test_proof_browser(void **st)
     assert_int_equal(run(&s, "follow", &t), GSW_EINPUT);
     assert_int_equal(run(&s, "proof", &t), GSW_OK);
     assert_true(s.human[0] && s.human[1]);   /* browsing: nobody moves on its own */
-    assert_non_null(strstr(t, "at least a draw proven"));
+    assert_non_null(strstr(t, "Proof tree: at least a draw for the side to move"));
     assert_non_null(s.br);
     assert_int_equal(session_browse_node(&s), 0);
     assert_string_equal(s.br->node[0].label, ">=D");
@@ -413,6 +413,46 @@ static void test_proof_browser(void **st)
     assert_int_equal(s.opp.kind, OPP_PERFECT);
     assert_int_equal(run(&s, "proof maybe", &t), GSW_EINPUT);
     assert_int_equal(run(&s, "proof manager", &t), GSW_EINPUT);   /* no cache, no stored tree */
+    close_sync(&s);
+}
+
+/* The main line follows the best proven move at every node, as the
+ * analysis pane shows it: never a move proven worse than another child. */
+static void test_proof_main_line(void **st)
+{
+    (void)st;
+    session_t s;
+    open_sync(&s, "connect4:5x4", "");
+    const char *t;
+    static const char *const starts[] = { "new connect4:5x4", "new connect4:5x4 1", "new connect4:6x4", "new connect4:6x4 2",
+                                          "new connect4:5x5 3" };
+    for (size_t k = 0; k < sizeof starts / sizeof starts[0]; k++) {
+        assert_int_equal(run(&s, starts[k], &t), GSW_OK);
+        assert_int_equal(run(&s, "proof", &t), GSW_OK);
+        for (int step = 0; step < 30; step++) {
+            int node = session_browse_node(&s);
+            if (node < 0 || !s.br->node[node].nchildren) break;
+            int ply = s.ply;
+            assert_int_equal(run(&s, "follow", &t), GSW_OK);
+            const analysis_t *an = s.an[ply];
+            if (s.br->node[node].nchildren < 2 || !an) continue;
+            val_t best = -VAL_INF, got = -VAL_INF;
+            for (int i = 0; i < an->n; i++) {
+                int child = 0;   /* only the tree's children count */
+                for (int c = s.br->node[node].first; c < s.br->node[node].first + s.br->node[node].nchildren; c++)
+                    child |= s.br->node[c].move == an->mv[i].move;
+                if (!child || an->mv[i].state != MV_PROVEN) continue;
+                if (an->mv[i].lo > best) best = an->mv[i].lo;
+                if (an->mv[i].move == s.moves[ply]) got = an->mv[i].lo;
+            }
+            if (got != best) fail_msg("%s, ply %d: the main line took a move worth %d, the best is worth %d", starts[k], ply, (int)got, (int)best);
+        }
+    }
+    /* a position its game settles (a win at once): the tree shows the winning move */
+    assert_int_equal(run(&s, "new connect4:6x5 443322", &t), GSW_OK);
+    assert_int_equal(run(&s, "proof", &t), GSW_OK);
+    assert_non_null(strstr(t, "a win for the side to move (2 nodes)"));
+    assert_int_equal(s.br->node[0].nchildren, 1);
     close_sync(&s);
 }
 
@@ -626,6 +666,7 @@ int main(void)
         cmocka_unit_test(test_save_load_export),
         cmocka_unit_test(test_lessons),
         cmocka_unit_test(test_proof_browser),
+        cmocka_unit_test(test_proof_main_line),
         cmocka_unit_test(test_manager_browser),
         cmocka_unit_test(test_completion),
         cmocka_unit_test(test_shipped_lessons_load),
