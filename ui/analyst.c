@@ -144,6 +144,24 @@ static int analyst_solve(analyst_t *a, analysis_t *an, const void *pos, answer_t
     return rc;
 }
 
+/* A move of an, other than i, already proven exact whose position is the
+ * same as child's up to the game's symmetries (equal keys): -1 none. */
+static int analysis_twin(const gv_t *v, const void *pos, const analysis_t *an, int i, const void *child)
+{
+    const game_ops_t *O = v->ops;
+    uint8_t key[GSW_MAX_KEY], other[GSW_MAX_KEY];
+    size_t klen = O->pos_key(v, child, key, NULL);
+    GSW_POSBUF c2[GSW_MAX_POS];
+    for (int k = 0; k < an->n; k++) {
+        const move_value_t *m = &an->mv[k];
+        if (k == i || m->state != MV_PROVEN || m->lo != m->hi) continue;
+        memcpy(c2, pos, O->pos_size);
+        O->play(v, c2, m->move);
+        if (O->pos_key(v, c2, other, NULL) == klen && !memcmp(key, other, klen)) return k;
+    }
+    return -1;
+}
+
 int analyst_prove(analyst_t *a, const void *pos, analysis_t *an, int i, err_t *err)
 {
     const gv_t *v = a->solver.v;
@@ -152,6 +170,16 @@ int analyst_prove(analyst_t *a, const void *pos, analysis_t *an, int i, err_t *e
     GSW_POSBUF child[GSW_MAX_POS];
     memcpy(child, pos, O->pos_size);
     O->play(v, child, mv->move);
+    int twin = analysis_twin(v, pos, an, i, child);
+    if (twin >= 0) {   /* its mirror image is proven: the same value, no search */
+        mv->state = MV_PROVEN;
+        mv->lo = an->mv[twin].lo;
+        mv->hi = an->mv[twin].hi;
+        mv->from_cache = an->mv[twin].from_cache;
+        an->twins++;
+        analysis_settle(an);
+        return 0;
+    }
     if (v->game->players == 1) {   /* a puzzle: can the goal still be reached after the move? */
         static _Thread_local puzzle_result_t r;
         val_t cv;

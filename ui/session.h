@@ -59,6 +59,7 @@ typedef struct analysis {
     double ms;
     double budget_ms;      /* solver time the analysis may spend (0: no limit; lessons set one) */
     int spent;             /* the budget ran out: nothing more is started for it */
+    int twins;             /* moves valued by a proven mirror image, without a search */
 } analysis_t;
 
 typedef struct posbuf { _Alignas(16) unsigned char b[GSW_MAX_POS]; } posbuf_t;
