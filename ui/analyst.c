@@ -178,7 +178,7 @@ int analyst_prove(analyst_t *a, const void *pos, analysis_t *an, int i, err_t *e
         mv->from_cache = an->mv[twin].from_cache;
         an->twins++;
         analysis_settle(an);
-        return 0;
+        return v->game->players == 2 && analysis_store_root(a, pos, an, err) ? -1 : 0;
     }
     if (v->game->players == 1) {   /* a puzzle: can the goal still be reached after the move? */
         static _Thread_local puzzle_result_t r;
