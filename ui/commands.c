@@ -27,12 +27,32 @@ const char *const session_commands[] = {
 
 /* ---- the shell's solver ---- */
 
+/* A long proof in the shell: the move being proved and its bounds so far,
+ * for the player making it, once a second on stderr. */
+static void sync_progress(void *ctx, val_t lo, val_t hi, uint64_t nodes, double ms)
+{
+    session_t *s = ctx;
+    if (ms < s->progress_ms) s->progress_ms = 0;   /* another proof began */
+    if (ms < 1000 || ms - s->progress_ms < 1000) return;
+    s->progress_ms = ms;
+    const analysis_t *an = s->an[s->ply];
+    char l[24], h[24];
+    value_bound_text(val_up(hi), l, sizeof l);   /* the child's bounds, turned to the mover's */
+    value_bound_text(val_up(lo), h, sizeof h);
+    fprintf(stderr, "  %s: %.1f s, between %s and %s; %.0f M nodes\n",
+            an && an->active >= 0 ? an->mv[an->active].text : "the position", ms / 1000, l, h, nodes / 1e6);
+}
+
 static analyst_t *sync_analyst(session_t *s, err_t *err)
 {
     if (!s->an_sync) {
         analyst_t *a = calloc(1, sizeof *a);
         if (!a) { err_set(err, GSW_EFAIL, "out of memory"); return NULL; }
         if (analyst_open(a, s->v, s->hash_mb, s->threads, s->cache, s->stop, err)) { free(a); return NULL; }
+        if (s->progress) {
+            a->solver.ab.progress = sync_progress;
+            a->solver.ab.progress_ctx = s;
+        }
         s->an_sync = a;
     }
     analyst_retarget(s->an_sync, s->v);
@@ -234,7 +254,28 @@ static void show_value(session_t *s, out_t *out)
     }
     int exact;
     move_t m = session_best(s, s->ply, &exact);
-    if (!an || !exact || m == MOVE_NONE) { out_printf(out, "not proven yet\n"); return; }
+    if (!an || !exact || m == MOVE_NONE) {   /* what the moves proven so far say of the position */
+        val_t lo = -VAL_WIN + 1, hi = -VAL_WIN + 1;
+        int any = 0, all = an && an->n > 0;
+        for (int i = 0; an && i < an->n; i++) {
+            if (an->mv[i].state != MV_PROVEN) { all = 0; continue; }
+            any = 1;
+            if (an->mv[i].lo > lo) lo = an->mv[i].lo;
+            if (an->mv[i].hi > hi) hi = an->mv[i].hi;
+        }
+        char t[128];
+        if (all) value_text(lo, hi, t, sizeof t);
+        else if (lo > VAL_DRAW) snprintf(t, sizeof t, "win");
+        else if (lo == VAL_DRAW) snprintf(t, sizeof t, "at least a draw");
+        else {
+            char b[24];
+            value_bound_text(lo, b, sizeof b);
+            snprintf(t, sizeof t, "no worse than a %s", b);
+        }
+        if (any) out_printf(out, "proven so far: %s for the side to move\n", t);
+        else out_printf(out, "not proven yet\n");
+        return;
+    }
     for (int i = 0; i < an->n; i++)
         if (an->mv[i].move == m) {
             char t[64];

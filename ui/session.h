@@ -105,6 +105,8 @@ typedef struct session {
     int sync;              /* 1: commands that need the solver run it now (the shell) */
     struct analyst *an_sync;   /* the shell's solver (sync mode) */
     volatile int *stop;    /* Ctrl-C */
+    int progress;          /* sync mode: long proofs report their bounds on stderr (the shell) */
+    double progress_ms;    /* ... last reported at this point of the proof */
     size_t hash_mb;
     int threads;
 } session_t;

@@ -64,6 +64,7 @@ int cli_shell(cli_opts_t *o)
     session_t s;
     if (cli_session_open(o, &s, "connect4", &err)) { fprintf(stderr, "gsw: %s\n", err.msg); return err.code; }
     s.sync = 1;
+    s.progress = 1;
     int tty = isatty(0), status = GSW_OK, lineno = 0;
     out_t out = { 0 };
     if (tty) {

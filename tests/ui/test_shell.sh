@@ -36,6 +36,14 @@ sqlite3 "$tmp/l.sqlite" "update solved set lo = -29960, hi = -29960"      # ... 
 printf 'lesson connect4-centre\nanalyze\n' | timeout 60 "$gsw" shell --db "$tmp/l.sqlite" >"$tmp/o" 2>"$tmp/e"
 grep -q '^4 *win 41 (+1)$' "$tmp/o" && grep -q '^3 *draw (published)' "$tmp/o" && grep -q '1 of 7 checked' "$tmp/o" \
   || { echo "FAIL: the lesson did not take the stored proof: $(tail -9 "$tmp/o")"; fail=1; }
+# the shell's solve reports progress on stderr, and Ctrl-C prints what is proven
+printf 'solve\n' | "$gsw" shell connect4 44 --no-cache >"$tmp/o" 2>"$tmp/e" &
+pid=$!
+for _ in $(seq 1 600); do grep -q ' between ' "$tmp/e" 2>/dev/null && break; sleep 0.1; done
+kill -INT $pid
+wait $pid
+grep -q 's, between .* M nodes' "$tmp/e" && grep -q '^proven so far: ' "$tmp/o" \
+  || { echo "FAIL: shell solve progress / Ctrl-C: $(cat "$tmp/o" "$tmp/e")"; fail=1; }
 # no prompt is echoed when stdin is not a terminal
 grep -q 'gsw>' "$tmp/out" && { echo "FAIL: a prompt was echoed"; fail=1; }
 # gsw with no terminal says how to script it
