@@ -135,7 +135,15 @@ static int analysis_store_root(analyst_t *a, const void *pos, const analysis_t *
 static int analyst_solve(analyst_t *a, analysis_t *an, const void *pos, answer_t *ans, err_t *err)
 {
     double left = an->budget_ms > 0 ? an->budget_ms - an->ms : 0;
-    if (an->budget_ms > 0 && left <= 0) { an->spent = 1; memset(ans, 0, sizeof *ans); ans->r.aborted = 1; return GSW_OK; }
+    if (an->budget_ms > 0 && left <= 0) {   /* nothing started: nothing proven */
+        an->spent = 1;
+        memset(ans, 0, sizeof *ans);
+        ans->r.lo = -VAL_WIN + 1;
+        ans->r.hi = VAL_WIN - 1;
+        ans->r.best = MOVE_NONE;
+        ans->r.aborted = 1;
+        return GSW_OK;
+    }
     double t = a->solver.ab.time_limit_ms;
     a->solver.ab.time_limit_ms = left;
     int rc = solver_run(&a->solver, pos, ans, err);
@@ -203,6 +211,7 @@ int analyst_prove(analyst_t *a, const void *pos, analysis_t *an, int i, err_t *e
     if (rc) return -1;
     an->nodes += ans.r.nodes;
     an->ms += ans.r.time_ms;
+    if (ans.r.aborted && ans.r.lo <= -VAL_WIN + 1 && ans.r.hi >= VAL_WIN - 1) return 1;   /* stopped knowing nothing */
     val_t lo = val_up(ans.r.hi), hi = val_up(ans.r.lo);   /* the mover's side */
     if (mv->state == MV_PROVEN) {   /* keep what was known: intersect */
         if (mv->lo > lo) lo = mv->lo;
