@@ -35,6 +35,7 @@ typedef struct view_cell {
     uint8_t owner;         /* a piece's player, 0 or 1; 2 for a neutral piece (a peg) */
     uint8_t shade;         /* 1: a dark square (checkers, chess) */
     uint8_t tag;           /* a game-defined class (0: none) shown by the overlay key */
+    uint8_t won;           /* 1: part of the line that ended the game (Connect Four's four) */
     char ascii;            /* one-character glyph: 'X', 'O', 'k', 'o' */
     char glyph[8];         /* UTF-8 glyph ("●", "♛"); "" = use ascii */
 } view_cell_t;

@@ -392,6 +392,13 @@ static void C4(view)(const gv_t *v, const void *pos, board_view_t *out)
     snprintf(out->side[1], sizeof out->side[1], "Yellow");
     out->tag_name[0] = 0;
     BB mine = p->moves & 1 ? p->mask ^ p->cur : p->cur;   /* the first player's stones */
+    /* the last mover's fours (a game ends at its first, so they hold its last move) */
+    BB last = p->mask ^ p->cur, four = 0;
+    const int dir[4] = { 1, C4_H1(d), C4_H(d), C4_H1(d) + 1 };
+    for (int k = 0; k < 4; k++) {
+        BB s = last & C4(shr)(last, dir[k]) & C4(shr)(last, 2 * dir[k]) & C4(shr)(last, 3 * dir[k]);
+        four |= s | C4(shl)(s, dir[k]) | C4(shl)(s, 2 * dir[k]) | C4(shl)(s, 3 * dir[k]);
+    }
     for (int c = 0; c < w; c++) {
         snprintf(out->col_label[c], sizeof out->col_label[c], "%d", (c + 1) % 100);
         for (int r = 0; r < h; r++) {
@@ -406,6 +413,7 @@ static void C4(view)(const gv_t *v, const void *pos, board_view_t *out)
             cell->kind = VIEW_PIECE;
             cell->owner = (mine & bit) ? 0 : 1;
             cell->ascii = cell->owner ? 'O' : 'X';
+            cell->won = (four & bit) != 0;
             /* discs told apart by shape too, for monochrome screens */
             snprintf(cell->glyph, sizeof cell->glyph, "%s", cell->owner ? "\u25CB" : "\u25CF");
         }
