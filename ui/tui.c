@@ -56,9 +56,23 @@ typedef struct tui {
     board_view_t view;
     job_t job;             /* the job last submitted */
     double autoplay_at;    /* the monotonic ms of autoplay's next move */
+    int left_w;            /* the board's column: the board, and the turn or result under it */
+    int too_small;         /* the last draw found the window too small for the board */
+    int small_ignored;     /* keys ignored since the window became too small */
+    int an_top, an_ply;    /* the analysis pane's first move shown (scrolled), and for which ply */
+    int an_shown;          /* how many moves it shows: PgUp/PgDn's page */
+    char *pager;           /* long output in a scrollable pane over the screen, NULL none */
+    char pager_title[64];
+    int pager_top;         /* its first screen line shown */
+    int pager_passive;     /* the completion list: the command line stays open under it */
+    char digits[8];        /* a move being typed as a number (column 10, 11, ...) */
+    double digits_at;      /* when the pause ends it */
+    int confirm_quit;      /* q asked "quit? y/n" */
+    int have_game;         /* a game was on screen: Esc in the picker goes back to it */
 } tui_t;
 
 static tui_t *T;   /* readline's callbacks reach the TUI through this */
+static int tui_term_check(void);
 static volatile sig_atomic_t tui_signalled;
 
 static void tui_say(tui_t *t, const char *text)
@@ -75,6 +89,108 @@ static void tui_say_out(tui_t *t, out_t *o)
 {
     if (o->len) tui_say(t, o->buf);
     out_clear(o);
+}
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* Text laid out in lines at most w bytes wide, broken at spaces where it
+ * can and at every '\n': line k is len[k] bytes from text + off[k] (the
+ * first max lines are stored). Returns the number of lines. */
+static int wrap_text(const char *text, int w, int *off, int *len, int max)
+{
+    int n = 0;
+    const char *p = text;
+    if (w < 1) w = 1;
+    while (*p) {
+        const char *nl = strchr(p, '\n');
+        int rest = nl ? (int)(nl - p) : (int)strlen(p), l = rest;
+        if (l > w) {
+            int k = w;
+            while (k > 0 && p[k] != ' ') k--;
+            l = k > 0 ? k : w;
+            while (l > 1 && ((unsigned char)p[l] & 0xC0) == 0x80) l--;   /* not inside a UTF-8 character */
+        }
+        if (n < max) { off[n] = (int)(p - text); len[n] = l; }
+        n++;
+        p += l;
+        if (l == rest) { if (*p == '\n') p++; }
+        else while (*p == ' ') p++;
+    }
+    return n;
+}
+
+/* ---- the pager: output longer than the message area, scrolled ---- */
+
+static void pager_close(tui_t *t)
+{
+    free(t->pager);
+    t->pager = NULL;
+    t->pager_top = 0;
+    t->pager_passive = 0;
+}
+
+static void pager_open(tui_t *t, const char *title, const char *text, int passive)
+{
+    pager_close(t);
+    t->pager = strdup(text);
+    if (!t->pager) { tui_say(t, text); return; }
+    snprintf(t->pager_title, sizeof t->pager_title, "%s", title);
+    t->pager_passive = passive;
+}
+
+static int pager_rows(void) { return LINES - 4; }   /* between its title and footer rows */
+
+static void draw_pager(tui_t *t)
+{
+    int rows = pager_rows(), w = COLS - 2;
+    if (rows < 1 || w < 1) return;
+    int n = wrap_text(t->pager, w, NULL, NULL, 0);
+    int *off = malloc(sizeof *off * (size_t)(n + 1)), *len = malloc(sizeof *len * (size_t)(n + 1));
+    if (!off || !len) { free(off); free(len); return; }
+    wrap_text(t->pager, w, off, len, n);
+    if (t->pager_top > n - rows) t->pager_top = n - rows;
+    if (t->pager_top < 0) t->pager_top = 0;
+    for (int y = 1; y <= LINES - 2; y++) { move(y, 0); clrtoeol(); }
+    attron(A_REVERSE);
+    move(1, 0);
+    for (int x = 0; x < COLS; x++) addch(' ');
+    mvaddnstr(1, 1, t->pager_title, w);
+    attroff(A_REVERSE);
+    for (int i = 0; i < rows && t->pager_top + i < n; i++)
+        mvaddnstr(2 + i, 1, t->pager + off[t->pager_top + i], len[t->pager_top + i]);
+    char foot[200];
+    int last = t->pager_top + rows < n ? t->pager_top + rows : n;
+    snprintf(foot, sizeof foot, "lines %d-%d of %d   %s", n ? t->pager_top + 1 : 0, last, n,
+             t->pager_passive ? "PgUp/PgDn: scroll   Esc: close" : "arrows, PgUp/PgDn: scroll   q or Esc: close");
+    attron(A_REVERSE);
+    move(LINES - 2, 0);
+    for (int x = 0; x < COLS; x++) addch(' ');
+    mvaddnstr(LINES - 2, 1, foot, w);
+    attroff(A_REVERSE);
+    free(off);
+    free(len);
+}
+
+/* Scroll keys: 1 if ch was one. */
+static int pager_scroll(tui_t *t, int ch)
+{
+    int page = pager_rows() > 2 ? pager_rows() - 1 : 1;
+    switch (ch) {
+    case KEY_UP: t->pager_top--; break;
+    case KEY_DOWN: t->pager_top++; break;
+    case KEY_PPAGE: t->pager_top -= page; break;
+    case KEY_NPAGE: t->pager_top += page; break;
+    case KEY_HOME: t->pager_top = 0; break;
+    case KEY_END: t->pager_top = 1 << 20; break;   /* the draw clamps it */
+    default: return 0;
+    }
+    if (t->pager_top < 0) t->pager_top = 0;
+    return 1;
 }
 
 /* How to move, in the game's terms. */
@@ -143,20 +259,15 @@ static void put_clipped(int y, int x, int w, const char *text)
  * breaks a line); the number of lines used. */
 static int put_wrapped(int y, int x, int w, int rows, const char *text)
 {
-    char buf[4096];
-    snprintf(buf, sizeof buf, "%s", text);
-    char *p = buf;
-    int row = 0;
-    while (*p && row < rows && w > 0) {
-        int n = (int)strlen(p);
-        char *nl = strchr(p, '\n');
-        int len = nl && nl - p < w ? (int)(nl - p) : n < w ? n : w;
-        if (len == w && len < n) { int k = len; while (k > 0 && p[k] != ' ') k--; if (k > 0) len = k; }
-        mvaddnstr(y + row++, x, p, len);
-        p += len;
-        while (*p == ' ' || *p == '\n') p++;
-    }
-    return row;
+    enum { MAXL = 256 };
+    int off[MAXL], len[MAXL];
+    if (w <= 0 || rows <= 0) return 0;
+    int n = wrap_text(text, w, off, len, MAXL);
+    if (n > rows) n = rows;
+    if (n > MAXL) n = MAXL;
+    for (int i = 0; i < n; i++)
+        if (len[i]) mvaddnstr(y + i, x, text + off[i], len[i]);
+    return n;
 }
 
 /* A view tag as one character: 1-9, then a, b, ... */
@@ -175,6 +286,7 @@ static void draw_cell(tui_t *t, const view_cell_t *c, int highlight)
     if (highlight & 1) a |= A_REVERSE;       /* the cursor */
     if (highlight & 2) a |= A_UNDERLINE | A_BOLD;   /* the last move */
     if (highlight & 4) a |= A_STANDOUT;      /* the selected piece */
+    if (c->won && c->kind == VIEW_PIECE) a |= A_REVERSE | A_BOLD;   /* the line that ended the game */
     if (t->show_tags && c->tag) a |= c->kind == VIEW_PIECE ? A_BOLD : A_DIM;   /* a piece's class stands out */
     attron(a);
     attr_pair(t, pair, 1);
@@ -184,7 +296,7 @@ static void draw_cell(tui_t *t, const view_cell_t *c, int highlight)
     else if (highlight & 8 && c->kind == VIEW_EMPTY) snprintf(cell, sizeof cell, "%s", t->unicode ? "\u2218" : "+");
     else if (t->unicode && c->glyph[0]) snprintf(cell, sizeof cell, "%s", c->glyph);
     else snprintf(cell, sizeof cell, "%c", c->ascii ? c->ascii : '.');
-    addch(' ');
+    for (int k = 1; k < t->cell_w; k++) addch(' ');
     addstr(cell);
     attr_pair(t, pair, 0);
     attroff(a);
@@ -214,7 +326,7 @@ static int draw_board(tui_t *t, int y, int x)
         move(y, x + 4);
         clrtoeol();
         int c = s->cursor % v->cols;
-        mvaddstr(y, t->board_x + c * t->cell_w + 1, t->unicode ? "\u25BC" : "v");
+        mvaddstr(y, t->board_x + c * t->cell_w + t->cell_w - 1, t->unicode ? "\u25BC" : "v");
         row0++;
         t->board_y++;
     }
@@ -316,7 +428,7 @@ static void draw_analysis(tui_t *t, int y, int x, int w, int h)
     attroff(A_BOLD);
     analysis_t *an = s->an[s->ply];
     if (!t->analysis_on && !(an && an->proven)) {
-        put_clipped(y + 1, x, w, "(off: press a)");
+        if (!session_over(s, NULL)) put_clipped(y + 1, x, w, "(off: press a)");
         return;
     }
     if (!an) {
@@ -326,10 +438,29 @@ static void draw_analysis(tui_t *t, int y, int x, int w, int h)
     int exact;
     move_t best = session_best(s, s->ply, &exact);
     if (s->v->game->players == 1 && session_autoplay_move(s) == MOVE_NONE) exact = 0;   /* a puzzle: no solution, no star */
-    for (int i = 0; i < an->n && i < h - 2; i++) {
+    /* every move, with a legend row under them; when they do not all fit,
+     * a window of them that PgUp/PgDn scrolls, and a row saying so */
+    int avail = h - 1, shown = an->n, first = 0;
+    if (avail < 1) return;
+    if (t->an_ply != s->ply) { t->an_ply = s->ply; t->an_top = 0; }
+    if (an->n + 1 > avail) {
+        shown = avail >= 2 ? avail - 1 : avail;
+        if (t->an_top > an->n - shown) t->an_top = an->n - shown;
+        if (t->an_top < 0) t->an_top = 0;
+        first = t->an_top;
+        char more[96];
+        snprintf(more, sizeof more, "moves %d-%d of %d: PgUp/PgDn", first + 1, first + shown, an->n);
+        attron(A_DIM);
+        if (avail >= 2) put_clipped(y + 1 + shown, x, w, more);
+        attroff(A_DIM);
+    } else {
+        t->an_top = 0;
+    }
+    t->an_shown = shown;
+    for (int i = first; i < an->n && i < first + shown; i++) {
         char t1[64];
         int cls = session_value_text(s, s->ply, &an->mv[i], t1, sizeof t1);
-        move(y + 1 + i, x);
+        move(y + 1 + i - first, x);
         printw("%c%-5s ", an->mv[i].move == best && exact ? '*' : ' ', an->mv[i].text);
         attr_pair(t, value_pair(cls), 1);
         if (cls) attron(A_BOLD);
@@ -338,13 +469,13 @@ static void draw_analysis(tui_t *t, int y, int x, int w, int h)
         attr_pair(t, value_pair(cls), 0);
         if (an->active == i) printw(" ..");
     }
-    if (an->n + 1 < h) {
+    if (an->n + 1 <= avail) {
         char legend[200];
         snprintf(legend, sizeof legend, "%s", an->proven ? "* best; W/D/L in plies" : "~ heuristic, not proven");
         if (s->v->game->players == 1)   /* a puzzle: the verdict from here */
             snprintf(legend, sizeof legend, "%s", !an->root_done ? "solving..." : an->root_lo > VAL_DRAW
                      ? "* hint; green: the goal can still be reached (w plays on)" : an->reason);
-        int ly = y + 1 + (an->n < h - 2 ? an->n : h - 2);
+        int ly = y + 1 + an->n;
         attron(A_DIM);
         put_wrapped(ly, x, w, y + h - ly, legend);
         attroff(A_DIM);
@@ -391,7 +522,8 @@ static int draw_proof(tui_t *t, int y, int x, int w, int h)
     return row - y;
 }
 
-static void draw_lesson(tui_t *t, int y, int x, int w, int h)
+/* The lesson step in at most h rows; the rows used. */
+static int draw_lesson(tui_t *t, int y, int x, int w, int h)
 {
     session_t *s = &t->s;
     const lesson_step_t *st = &s->lesson->steps[s->lesson_step];
@@ -412,33 +544,40 @@ static void draw_lesson(tui_t *t, int y, int x, int w, int h)
     }
     attron(A_DIM);
     if (row < y + h)
-        put_clipped(row, x, w, s->lesson_tried || !st->nexpect ? "n: next step  b: back  u: take back"
-                                                             : "Your move.  n: next step  b: back");
+        put_clipped(row++, x, w, s->lesson_tried || !st->nexpect ? "n: next step  b: back  u: take back"
+                                                               : "Your move.  n: next step  b: back");
     attroff(A_DIM);
+    return row - y;
 }
+
+static const char *const help_lines[] = {
+    "Keys",
+    "  arrows      move the cursor          Enter/space  play or select there",
+    "  mouse       click a cell or column   1-9          play that move (if it is one)",
+    "  10, 11 ...  type both digits: Enter or a short pause ends a number",
+    "  u / r       undo / redo              h            hint (best move; losing: slowest loss)",
+    "  a           analysis pane on/off     v            value history (got / best per move)",
+    "  o           change the opponent      s            change your side",
+    "  n           new game (lesson: next step)   b      lesson: previous step",
+    "  g           game picker (Esc: back)  t            show the board's classes (if any)",
+    "  PgUp/PgDn   scroll the analysis pane when it does not fit",
+    "  w           the solver plays on for you, move by move (any key stops it)",
+    "  p           browse the proof tree    f / x        proof: follow its main line / close",
+    "  :           command line (Tab completes; help lists commands)",
+    "  Ctrl-C      stop the analysis or the computer's move (a goes on)",
+    "  q           quit (asks first in a game in progress)",
+    "Values are for the player making the move: win/loss in N plies (score), draw.",
+    "Green wins, yellow draws, red loses; ~ marks a heuristic guess, not a proof.",
+    "",
+    "Press any key.",
+};
+enum { HELP_LINES = (int)(sizeof help_lines / sizeof help_lines[0]) };
 
 static void draw_help(tui_t *t)
 {
     (void)t;
-    static const char *const lines[] = {
-        "Keys",
-        "  arrows      move the cursor          Enter/space  play or select there",
-        "  mouse       click a cell or column   1-9          play that move (if it is one)",
-        "  u / r       undo / redo              h            hint (best move; losing: slowest loss)",
-        "  a           analysis pane on/off     v            value history (got / best per move)",
-        "  o           change the opponent      s            change your side",
-        "  n           new game (lesson: next step)   b      lesson: previous step",
-        "  g           game picker and lessons  t            show the board's classes (if any)",
-        "  w           the solver plays on for you, move by move (any key stops it)",
-        "  p           browse the proof tree    f / x        proof: follow its main line / close",
-        "  :           command line (Tab completes; help lists commands)",
-        "  Ctrl-C      stop the analysis        q            quit",
-        "Values are for the player making the move: win/loss in N plies (score), draw.",
-        "Green wins, yellow draws, red loses; ~ marks a heuristic guess, not a proof.",
-        "",
-        "Press any key.",
-    };
-    int n = (int)(sizeof lines / sizeof lines[0]), w = 0;
+    const char *const *lines = help_lines;
+    int n = HELP_LINES, w = 0;
     for (int i = 0; i < n; i++) if ((int)strlen(lines[i]) > w) w = (int)strlen(lines[i]);
     int y0 = (LINES - n - 2) / 2, x0 = (COLS - w - 4) / 2;
     if (y0 < 0) y0 = 0;
@@ -451,6 +590,19 @@ static void draw_help(tui_t *t)
     mvaddnstr(y0 + 1, x0 + 2, lines[0], COLS - x0 - 2);
     attroff(A_BOLD);
     for (int i = 1; i < n; i++) mvaddnstr(y0 + 1 + i, x0 + 2, lines[i], COLS - x0 - 2);
+}
+
+/* ?: the keys over the screen, or in the pager when they do not fit. */
+static void help_open(tui_t *t)
+{
+    int w = 0;
+    for (int i = 0; i < HELP_LINES; i++) if ((int)strlen(help_lines[i]) > w) w = (int)strlen(help_lines[i]);
+    if (HELP_LINES + 2 <= LINES && w + 4 <= COLS) { t->show_help = 1; return; }
+    char text[4096];
+    size_t used = 0;
+    for (int i = 1; i < HELP_LINES - 2 && used < sizeof text; i++)   /* not the title, not "Press any key" */
+        used += (size_t)snprintf(text + used, sizeof text - used, "%s\n", help_lines[i]);
+    pager_open(t, "Keys", text, 0);
 }
 
 static void draw_picker(tui_t *t)
@@ -470,16 +622,60 @@ static void draw_picker(tui_t *t)
     const char *side = t->s.human[0] && t->s.human[1] ? "both sides" : t->s.human[0] ? "first" : t->s.human[1] ? "second" : "neither (watch)";
     snprintf(line, sizeof line, "You play: %s (s to change)   Opponent: %s (o to change)   ? help", side, op);
     mvaddnstr(LINES - 2, 1, line, COLS - 2);
+    if (t->confirm_quit) {
+        attron(A_BOLD);
+        mvaddnstr(LINES - 1, 1, "quit? the game in progress is lost (y/n)", COLS - 2);
+        attroff(A_BOLD);
+    } else if (t->have_game) {
+        mvaddnstr(LINES - 1, 1, "Esc: back to the game", COLS - 2);
+    }
 }
+
+/* The width of the board's column: the board, at least wide enough for the
+ * turn and the result under it in two lines. */
+static int left_width(const tui_t *t) { int bw = board_width(t, &t->view); return bw > 24 ? bw : 24; }
 
 static int tui_min_size(tui_t *t, int *mw, int *mh)
 {
     const board_view_t *v = &t->view;
-    *mw = board_width(t, v) + 2 + 26 + 2 + 20;
+    *mw = left_width(t) + 2 + 26 + 2 + 20;
     *mh = 1 + v->rows + 2 + (v->drop ? 1 : 0) + 4;
     if (*mh < 14) *mh = 14;
     if (*mw < 60) *mw = 60;
     return COLS >= *mw && LINES >= *mh;
+}
+
+/* The message area: the newest messages, wrapped, the newest at the bottom. */
+static void draw_messages(tui_t *t, int y, int rows, int w)
+{
+    enum { MAXL = 16 };
+    int bottom = y + rows;
+    for (int k = t->nmsg - 1; k >= 0 && bottom > y; k--) {
+        int off[MAXL], len[MAXL];
+        int n = wrap_text(t->msg[k], w, off, len, MAXL);
+        if (n > MAXL) n = MAXL;
+        if (n > bottom - y) {
+            if (k != t->nmsg - 1) break;   /* an older one that does not fit whole: left out */
+            n = bottom - y;                /* the newest: its first lines */
+        }
+        bottom -= n;
+        for (int i = 0; i < n; i++)
+            if (len[i]) mvaddnstr(bottom + i, 1, t->msg[k] + off[i], len[i]);
+    }
+}
+
+/* The words for a window too small to draw the board in (wrapped over the
+ * whole screen); keys wait until it is larger. */
+static void draw_too_small(tui_t *t, int mw, int mh)
+{
+    char text[600];
+    int n = snprintf(text, sizeof text, "The window is too small: need %dx%d, have %dx%d. Enlarge it to go on; keys wait "
+                     "until then (q quits).", mw, mh, COLS, LINES);
+    if (t->confirm_quit && n > 0 && (size_t)n < sizeof text)
+        n += snprintf(text + n, sizeof text - (size_t)n, "\nQuit? The game in progress is lost (y/n)");
+    else if (t->small_ignored && n > 0 && (size_t)n < sizeof text)
+        n += snprintf(text + n, sizeof text - (size_t)n, "\n(key ignored: the board is not on screen)");
+    put_wrapped(0, 0, COLS, LINES, text);
 }
 
 static void draw_game(tui_t *t)
@@ -487,14 +683,20 @@ static void draw_game(tui_t *t)
     session_t *s = &t->s;
     if (s->v->ops->view) s->v->ops->view(s->v, session_pos(s), &t->view);
     else { memset(&t->view, 0, sizeof t->view); t->view.rows = 1; t->view.cols = 1; }
+    t->cell_w = 2;   /* one more column when a label is wider than one (column 10) */
+    for (int c = 0; c < t->view.cols && c < GSW_VIEW_MAX_SIDE; c++) {
+        int lw = (int)strlen(t->view.col_label[c]);
+        if (lw + 1 > t->cell_w) t->cell_w = lw + 1;
+    }
     erase();
     int mw, mh;
     if (!tui_min_size(t, &mw, &mh)) {
-        char line[128];
-        snprintf(line, sizeof line, "too small: need %dx%d, have %dx%d", mw, mh, COLS, LINES);
-        mvaddnstr(0, 0, line, COLS);
+        if (!t->too_small) t->small_ignored = 0;
+        t->too_small = 1;
+        draw_too_small(t, mw, mh);
         return;
     }
+    t->too_small = 0;
     char spec[96], op[48], title[256];
     game_spec(s->v, spec, sizeof spec);
     opponent_text(&s->opp, op, sizeof op);
@@ -505,50 +707,52 @@ static void draw_game(tui_t *t)
         snprintf(title, sizeof title, " gsw  %s  you: %s  opponent: %s", spec, you, s->human[0] && s->human[1] ? "none" : op);
     }
     attron(A_REVERSE);
-    mvaddnstr(0, 0, title, COLS);
-    for (int x = (int)strlen(title); x < COLS; x++) addch(' ');
+    move(0, 0);
+    for (int x = 0; x < COLS; x++) addch(' ');
+    mvaddnstr(0, 0, title, COLS - 9);   /* clear of "? help" */
     mvaddnstr(0, COLS - 8 > 0 ? COLS - 8 : 0, "? help", 7);
     attroff(A_REVERSE);
 
-    int bw = board_width(t, &t->view), bh = 0;
+    int bh = 0;
+    t->left_w = left_width(t);
     if (s->v->ops->view) bh = draw_board(t, 2, 0);
     else { char pt[512]; s->v->ops->pos_format(s->v, session_pos(s), pt, sizeof pt); mvaddnstr(2, 1, pt, COLS - 2); bh = 1; }
-    int px = bw + 2, pw = COLS - px, top = 2, h = LINES - 5 - top;
+    int px = t->left_w + 2, pw = COLS - px, top = 2, h = LINES - 5 - top;
     if (bh + 3 > h) h = bh + 3;
     int w1 = t->show_history ? 36 : 22;
     if (w1 > pw / 2) w1 = pw / 2;
     if (s->br) {
         int used = draw_proof(t, top, px, pw - 1, h - 2);   /* every child, the analysis below */
         draw_analysis(t, top + used + 1, px, pw - 1, h - used - 1);
-    } else if (s->lesson) {
-        draw_lesson(t, top, px, pw - 1, h - 8 > 4 ? h - 8 : 4);
-        draw_analysis(t, top + (h - 8 > 4 ? h - 8 : 4) + 1, px, pw - 1, 8);
+    } else if (s->lesson) {   /* the step, then every move's value under it */
+        analysis_t *an = s->an[s->ply];
+        int need = (an ? an->n : 1) + 3, hl = h - need - 1;
+        if (hl < 6) hl = h < 6 ? h : 6;
+        int used = draw_lesson(t, top, px, pw - 1, hl);
+        draw_analysis(t, top + used + 1, px, pw - 1, h - used - 1);
     } else {
         draw_moves(t, top, px, w1, h);
         draw_analysis(t, top, px + w1 + 2, pw - w1 - 3, h);
     }
-    /* under the board: whose turn, or the result */
+    /* under the board, within its column: whose turn, or the result */
     val_t tv;
     char line[256];
-    int y = top + bh + 1;
+    int y = top + bh + 1, rows = LINES - 4 - y;
     if (session_over(s, &tv)) {
         if (s->v->game->players == 1) snprintf(line, sizeof line, "Game over: %s", tv > VAL_DRAW ? "solved!" : "no moves left");
         else if (tv == VAL_DRAW) snprintf(line, sizeof line, "Game over: a draw");
         else snprintf(line, sizeof line, "Game over: %s wins", t->view.side[tv < VAL_DRAW ? 1 - session_turn(s) : session_turn(s)]);
         attron(A_BOLD);
-        mvaddnstr(y, 1, line, bw + 10);
+        put_wrapped(y, 1, t->left_w - 1, rows, line);
         attroff(A_BOLD);
     } else if (s->v->game->players == 2) {
-        int turn = session_turn(s);
-        snprintf(line, sizeof line, "%s to move%s", t->view.side[turn], session_computer_to_move(s) ? " (computer thinking)" : "");
-        mvaddnstr(y, 1, line, bw + 16);
+        int turn = session_turn(s), comp = session_computer_to_move(s);
+        snprintf(line, sizeof line, "%s to move%s", t->view.side[turn],
+                 !comp ? "" : t->paused ? " (computer stopped: a lets it move)" : " (computer thinking)");
+        put_wrapped(y, 1, t->left_w - 1, rows, line);
     }
     /* messages */
-    int my = LINES - 4;
-    for (int i = 0; i < 3; i++) {
-        int k = t->nmsg - 3 + i;
-        if (k >= 0) mvaddnstr(my + i, 1, t->msg[k], COLS - 2);
-    }
+    draw_messages(t, LINES - 4, 3, COLS - 2);
     /* status line */
     char status[700] = "";
     pthread_mutex_lock(&t->w.mu);
@@ -556,7 +760,12 @@ static void draw_game(tui_t *t)
     if (t->w.error[0]) snprintf(status, sizeof status, "error: %s", t->w.error);
     else if (busy) snprintf(status, sizeof status, "working: %s  (Ctrl-C stops)", t->w.progress);
     pthread_mutex_unlock(&t->w.mu);
-    if (!status[0] && t->paused) snprintf(status, sizeof status, "analysis stopped (a resumes)");
+    if (t->confirm_quit) snprintf(status, sizeof status, "quit? the game in progress is lost (y/n)");
+    else if (t->digits[0])
+        snprintf(status, sizeof status, "move %s_  (Enter or a pause plays it, Esc cancels)", t->digits);
+    else if (!status[0] && t->paused && session_computer_to_move(s) && !session_over(s, NULL))
+        snprintf(status, sizeof status, "computer's move stopped (a lets it move, u takes yours back)");
+    else if (!status[0] && t->paused) snprintf(status, sizeof status, "analysis stopped (a resumes)");
     attron(A_REVERSE);
     move(LINES - 1, 0);
     for (int x = 0; x < COLS; x++) addch(' ');
@@ -568,6 +777,7 @@ static void tui_draw(tui_t *t)
 {
     if (t->screen == SCREEN_PICKER) draw_picker(t);
     else draw_game(t);
+    if (t->pager && !(t->screen == SCREEN_GAME && t->too_small)) draw_pager(t);
     if (t->show_help) draw_help(t);
     if (t->cmdline) {   /* readline's line at the bottom */
         move(LINES - 1, 0);
@@ -660,11 +870,29 @@ static void tui_schedule(tui_t *t)
 
 /* ---- input ---- */
 
-static void tui_exec(tui_t *t, const char *line)
+/* Commands whose text the screen already shows in a pane of its own (a
+ * lesson's step, the proof browser): their output stays in the message area. */
+static int cmd_has_pane(const char *line)
+{
+    char w[16] = "", arg[8] = "";
+    if (sscanf(line, "%15s %7s", w, arg) < 1) return 0;
+    return (!strcmp(w, "lesson") && arg[0]) || !strcmp(w, "next") || !strcmp(w, "back") || !strcmp(w, "proof")
+           || !strcmp(w, "follow");
+}
+
+/* Run a command line. Its output goes to the message area, or, when paged
+ * (the ':' line) and longer than the area's three rows, to the pager. */
+static void tui_exec_to(tui_t *t, const char *line, int paged)
 {
     out_t o = { 0 };
     err_t err;
     int rc = session_exec(&t->s, line, &o, &err);
+    if (paged && o.len && COLS > 2 && wrap_text(o.buf, COLS - 2, NULL, NULL, 0) > 3 && !cmd_has_pane(line)) {
+        char title[64];
+        snprintf(title, sizeof title, ":%.60s", line);
+        pager_open(t, title, o.buf, 0);
+        out_clear(&o);
+    }
     tui_say_out(t, &o);
     if (rc) tui_say(t, err.msg);
     t->paused = 0;
@@ -672,15 +900,18 @@ static void tui_exec(tui_t *t, const char *line)
     out_free(&o);
 }
 
+static void tui_exec(tui_t *t, const char *line) { tui_exec_to(t, line, 0); }
+
 static void rl_line(char *line)
 {
     tui_t *t = T;
     t->cmdline = 0;
     rl_callback_handler_remove();
+    if (t->pager_passive) pager_close(t);   /* the completion list goes with the line */
     if (!line) return;
     if (*line) {
         add_history(line);
-        tui_exec(t, line);
+        tui_exec_to(t, line, 1);
         if (t->s.lesson && t->screen != SCREEN_GAME) t->screen = SCREEN_GAME;
     }
     free(line);
@@ -690,14 +921,35 @@ static int rl_key_value, rl_key_ready;
 static int rl_getc_tui(FILE *f) { (void)f; rl_key_ready = 0; return rl_key_value; }
 static int rl_avail_tui(void) { return rl_key_ready; }
 static void rl_redisplay_tui(void) { tui_draw(T); }
+
+/* Tab's candidates in columns: in the message area when they fit in its
+ * three rows, else in the pager over the screen (the line stays open under
+ * it; PgUp/PgDn scroll it). */
 static void rl_matches_tui(char **matches, int n, int maxlen)
 {
-    (void)maxlen;
-    char line[160] = "";
-    size_t used = 0;
-    for (int i = 1; i <= n && used + 2 < sizeof line; i++)
-        used += (size_t)snprintf(line + used, sizeof line - used, "%s ", matches[i]);
-    tui_say(T, line);
+    tui_t *t = T;
+    int colw = maxlen + 2, w = COLS - 2 < 158 ? COLS - 2 : 158;
+    if (w < 1) w = 1;
+    int per = w / colw > 0 ? w / colw : 1, rows = (n + per - 1) / per;
+    size_t cap = (size_t)rows * ((size_t)per * (size_t)colw + (size_t)maxlen + 2) + 1, used = 0;
+    char *buf = malloc(cap);
+    if (!buf) return;
+    for (int r = 0; r < rows; r++) {
+        for (int c = 0; c < per; c++) {
+            int i = c * rows + r;   /* down the columns, as readline lists them */
+            if (i >= n) break;
+            int last = c + 1 == per || i + rows >= n;
+            used += (size_t)snprintf(buf + used, cap - used, "%-*s", last ? 0 : colw, matches[i + 1]);
+        }
+        used += (size_t)snprintf(buf + used, cap - used, "\n");
+    }
+    if (rows <= 3) {
+        if (t->pager_passive) pager_close(t);
+        tui_say(t, buf);
+    } else {
+        pager_open(t, "Tab: the candidates", buf, 1);
+    }
+    free(buf);
 }
 
 static void cmdline_open(tui_t *t)
@@ -706,9 +958,15 @@ static void cmdline_open(tui_t *t)
     rl_callback_handler_install(":", rl_line);
 }
 
+static void cmdline_close(tui_t *t)
+{
+    rl_callback_handler_remove();
+    t->cmdline = 0;
+    if (t->pager_passive) pager_close(t);
+}
+
 static void cmdline_key(tui_t *t, int ch)
 {
-    (void)t;
     switch (ch) {
     case KEY_LEFT: rl_backward_char(1, 0); break;
     case KEY_RIGHT: rl_forward_char(1, 0); break;
@@ -717,10 +975,12 @@ static void cmdline_key(tui_t *t, int ch)
     case KEY_HOME: rl_beg_of_line(1, 0); break;
     case KEY_END: rl_end_of_line(1, 0); break;
     case KEY_DC: rl_delete(1, 0); break;
+    case KEY_PPAGE: case KEY_NPAGE:   /* scroll the completion list */
+        if (t->pager) pager_scroll(t, ch);
+        break;
     case KEY_BACKSPACE: rl_key_value = 127; rl_key_ready = 1; rl_callback_read_char(); return;
     case 27:   /* Escape closes the line */
-        rl_callback_handler_remove();
-        T->cmdline = 0;
+        cmdline_close(t);
         return;
     default:
         if (ch < 0 || ch > 255) return;
@@ -730,6 +990,18 @@ static void cmdline_key(tui_t *t, int ch)
         return;
     }
     rl_redisplay_tui();
+}
+
+/* The pager's keys: scrolling, and q, Esc or Enter to close it. */
+static void pager_key(tui_t *t, int ch)
+{
+    if (pager_scroll(t, ch)) return;
+    switch (ch) {
+    case ' ': pager_scroll(t, KEY_NPAGE); break;
+    case 'b': pager_scroll(t, KEY_PPAGE); break;
+    case 'q': case 27: case '\n': case '\r': case KEY_ENTER: pager_close(t); break;
+    case ':': pager_close(t); cmdline_open(t); break;
+    }
 }
 
 static void cycle_opponent(tui_t *t)
@@ -758,6 +1030,33 @@ static void cycle_side(tui_t *t)
     tui_exec(t, line);
 }
 
+/* A game with moves made and not over (lessons aside): q asks first. */
+static int game_in_progress(tui_t *t)
+{
+    session_t *s = &t->s;
+    return !s->lesson && s->ply > 0 && !session_over(s, NULL);
+}
+
+static void tui_quit(tui_t *t)
+{
+    if (game_in_progress(t)) t->confirm_quit = 1;
+    else t->s.quit = 1;
+}
+
+/* Ctrl-C: stop the worker's job (the analysis, or the computer's move); it
+ * never quits. */
+static void tui_interrupt(tui_t *t)
+{
+    session_t *s = &t->s;
+    worker_cancel(&t->w);
+    t->paused = 1;
+    s->hint_wanted = s->solve_wanted = 0;
+    if (s->autoplay) { s->autoplay = 0; tui_say(t, "autoplay stopped"); }
+    if (session_computer_to_move(s) && !session_over(s, NULL))
+        tui_say(t, "computer's move stopped: a lets it move, u takes yours back");
+    else tui_say(t, "analysis stopped; a resumes it");
+}
+
 static void start_pick(tui_t *t)
 {
     pick_item_t *it = &t->items[t->pick];
@@ -769,6 +1068,8 @@ static void start_pick(tui_t *t)
     if (session_exec(&t->s, line, &o, &err)) tui_say(t, err.msg);
     else {
         t->screen = SCREEN_GAME;
+        t->have_game = 1;
+        t->paused = 0;
         t->nmsg = 0;
         if (t->s.lesson) { out_clear(&o); session_lesson_say(&t->s, &o); }
         else tui_say_welcome(t);
@@ -787,8 +1088,9 @@ static void key_picker(tui_t *t, int ch)
     case '\n': case '\r': case KEY_ENTER: case ' ': start_pick(t); break;
     case 'o': cycle_opponent(t); break;
     case 's': cycle_side(t); break;
-    case '?': t->show_help = 1; break;
-    case 'q': t->s.quit = 1; break;
+    case '?': help_open(t); break;
+    case 27: if (t->have_game) t->screen = SCREEN_GAME; break;   /* back to the game in progress */
+    case 'q': tui_quit(t); break;
     case KEY_MOUSE: {
         MEVENT e;
         if (getmouse(&e) == OK && (e.bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON1_RELEASED))) {
@@ -798,6 +1100,70 @@ static void key_picker(tui_t *t, int ch)
         break;
     }
     }
+}
+
+/* A move was played: the old messages are stale. */
+static void tui_played(tui_t *t)
+{
+    session_t *s = &t->s;
+    out_t o = { 0 };
+    t->nmsg = 0;
+    t->paused = 0;
+    if (s->lesson) { session_lesson_judge(s, &o); tui_say_out(t, &o); }
+    out_free(&o);
+}
+
+/* The computer is to move: a person's move waits (said why). */
+static int computer_turn(tui_t *t)
+{
+    if (!session_computer_to_move(&t->s)) return 0;
+    tui_say(t, t->paused ? "the computer's move is stopped: a lets it move, u takes yours back"
+                         : "wait: the computer is to move");
+    return 1;
+}
+
+/* ---- a move typed as a number: column 1 plays at once on a board of 9;
+ * on a wider one 1 waits for a second digit (10, 11, ...), Enter or a pause
+ * ---- */
+
+/* Does a legal move's text begin with the digits typed and go on? */
+static int digits_longer(tui_t *t)
+{
+    session_t *s = &t->s;
+    move_t mv[GSW_MAX_MOVES];
+    size_t n = strlen(t->digits);
+    int k = s->v->ops->moves(s->v, session_pos(s), mv);
+    for (int i = 0; i < k; i++) {
+        char mt[32];
+        s->v->ops->move_format(s->v, session_pos(s), mv[i], mt, sizeof mt);
+        if (strlen(mt) > n && !strncmp(mt, t->digits, n)) return 1;
+    }
+    return 0;
+}
+
+static void digits_play(tui_t *t)
+{
+    session_t *s = &t->s;
+    char txt[sizeof t->digits];
+    move_t m;
+    err_t err;
+    snprintf(txt, sizeof txt, "%s", t->digits);
+    t->digits[0] = 0;
+    if (!txt[0] || computer_turn(t)) return;
+    if (s->v->ops->move_parse(s->v, session_pos(s), txt, &m, &err)) { tui_say(t, err.msg); return; }
+    if (session_play(s, m, &err)) tui_say(t, err.msg);
+    else tui_played(t);
+}
+
+static void digits_key(tui_t *t, int ch)
+{
+    size_t n = strlen(t->digits);
+    if (computer_turn(t)) { t->digits[0] = 0; return; }
+    if (n + 1 >= sizeof t->digits) return;
+    t->digits[n] = (char)ch;
+    t->digits[n + 1] = 0;
+    if (digits_longer(t)) t->digits_at = now_ms() + 600;
+    else digits_play(t);
 }
 
 static void key_game(tui_t *t, int ch)
@@ -811,13 +1177,21 @@ static void key_game(tui_t *t, int ch)
         s->autoplay = 0;
         if (!over) { tui_say(t, "autoplay stopped"); return; }
     }
+    if (t->digits[0]) {   /* a number being typed: Enter ends it, Esc drops it */
+        if (ch == '\n' || ch == '\r' || ch == KEY_ENTER) { digits_play(t); return; }
+        if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) { t->digits[strlen(t->digits) - 1] = 0; return; }
+        if (ch == 27) { t->digits[0] = 0; return; }
+        if (ch < '0' || ch > '9') t->digits[0] = 0;   /* another key: the number is dropped */
+    }
     switch (ch) {
     case KEY_LEFT: session_cursor_move(s, 0, -1); break;
     case KEY_RIGHT: session_cursor_move(s, 0, 1); break;
     case KEY_UP: session_cursor_move(s, -1, 0); break;
     case KEY_DOWN: session_cursor_move(s, 1, 0); break;
+    case KEY_NPAGE: t->an_top += t->an_shown > 0 ? t->an_shown : 1; break;   /* the analysis pane, when cut */
+    case KEY_PPAGE: t->an_top -= t->an_shown > 0 ? t->an_shown : 1; if (t->an_top < 0) t->an_top = 0; break;
     case '\n': case '\r': case KEY_ENTER: case ' ': {
-        if (session_computer_to_move(s)) { tui_say(t, "wait: the computer is to move"); break; }
+        if (computer_turn(t)) break;
         int r = session_click(s, s->cursor, &err);
         if (r < 0) tui_say(t, err.msg);
         played = r > 0;
@@ -830,7 +1204,7 @@ static void key_game(tui_t *t, int ch)
         if (e.x < t->board_x || c >= t->view.cols || r >= t->view.rows || (r < 0 && !(t->view.drop && r == -1))) break;
         if (r < 0) r = 0;
         s->cursor = r * t->view.cols + c;
-        if (session_computer_to_move(s)) { tui_say(t, "wait: the computer is to move"); break; }
+        if (computer_turn(t)) break;
         int k = session_click(s, s->cursor, &err);
         if (k < 0) tui_say(t, err.msg);
         played = k > 0;
@@ -840,8 +1214,12 @@ static void key_game(tui_t *t, int ch)
     case 'r': tui_exec(t, "redo"); break;
     case 'h': tui_exec(t, "hint"); break;
     case 'a':
-        if (t->paused) { t->paused = 0; t->analysis_on = 1; }
-        else t->analysis_on = !t->analysis_on;
+        if (t->paused) {   /* go on: the analysis, or the computer's move (the pane stays as it was) */
+            t->paused = 0;
+            if (!session_computer_to_move(s)) t->analysis_on = 1;
+        } else {
+            t->analysis_on = !t->analysis_on;
+        }
         break;
     case 'v': t->show_history = !t->show_history; break;
     case 'w': tui_exec(t, "autoplay"); break;
@@ -867,30 +1245,13 @@ static void key_game(tui_t *t, int ch)
         break;
     case 'g': picker_fill(t); t->screen = SCREEN_PICKER; break;
     case ':': cmdline_open(t); break;
-    case '?': t->show_help = 1; break;
-    case 'q': s->quit = 1; break;
-    case 3:   /* Ctrl-C: stop the analysis, never quit */
-        worker_cancel(&t->w);
-        t->paused = 1;
-        s->hint_wanted = s->solve_wanted = 0;
-        tui_say(t, "analysis stopped; a resumes it");
-        break;
+    case '?': help_open(t); break;
+    case 'q': tui_quit(t); break;
     case 27: s->selected = -1; break;
     default:
-        if (ch >= '0' && ch <= '9') {   /* a move typed in one key, if the game names moves so */
-            char txt[2] = { (char)ch, 0 };
-            move_t m;
-            if (session_computer_to_move(s)) { tui_say(t, "wait: the computer is to move"); break; }
-            if (s->v->ops->move_parse(s->v, session_pos(s), txt, &m, &err)) { tui_say(t, err.msg); break; }
-            if (session_play(s, m, &err)) tui_say(t, err.msg);
-            else played = 1;
-        }
+        if (ch >= '0' && ch <= '9') digits_key(t, ch);   /* a move named by its number */
     }
-    if (played) {   /* a new turn: the old messages are stale */
-        t->nmsg = 0;
-        t->paused = 0;
-        if (s->lesson) { session_lesson_judge(s, &o); tui_say_out(t, &o); }
-    }
+    if (played) tui_played(t);
     out_free(&o);
 }
 
@@ -906,9 +1267,7 @@ static move_t tui_autoplay(tui_t *t)
         tui_say(t, an->reason);
         return MOVE_NONE;
     }
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    double now = ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+    double now = now_ms();
     if (now < t->autoplay_at) return MOVE_NONE;
     move_t m = session_autoplay_move(s);
     if (m == MOVE_NONE) return MOVE_NONE;
@@ -937,6 +1296,7 @@ static int tui_run(cli_opts_t *o, const char *first)
                         "(reads commands from a pipe) or the CLI verbs (gsw help)\n");
         return GSW_EINPUT;
     }
+    if (tui_term_check()) return GSW_EFAIL;   /* said on stderr, before anything is drawn */
     static tui_t t;
     err_t err;
     memset(&t, 0, sizeof t);
@@ -968,6 +1328,7 @@ static int tui_run(cli_opts_t *o, const char *first)
     raw();   /* Ctrl-C arrives as a key: it stops work, it does not quit */
     noecho();
     keypad(stdscr, TRUE);
+    if (!getenv("ESCDELAY")) set_escdelay(100);   /* Esc is a key here (close, cancel, back): no second's wait */
     timeout(100);
     mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON1_RELEASED, NULL);
     mouseinterval(0);
@@ -999,6 +1360,7 @@ static int tui_run(cli_opts_t *o, const char *first)
     complete_history_load();
     picker_fill(&t);
     t.screen = picker ? SCREEN_PICKER : SCREEN_GAME;
+    t.have_game = !picker;
     if (!picker) tui_say_welcome(&t);
     if (first) {
         t.nmsg = 0;
@@ -1010,8 +1372,9 @@ static int tui_run(cli_opts_t *o, const char *first)
             tui_merge(&t);
             if (session_poll(&t.s, &out)) tui_say_out(&t, &out);
             tui_schedule(&t);
-            move_t m = session_computer_move(&t.s);
-            if (m == MOVE_NONE && t.s.autoplay && !session_computer_to_move(&t.s)) m = tui_autoplay(&t);
+            move_t m = t.paused ? MOVE_NONE : session_computer_move(&t.s);   /* Ctrl-C holds it until a */
+            /* autoplay waits while the board is not on screen, and a typed number is dropped */
+            if (m == MOVE_NONE && t.s.autoplay && !session_computer_to_move(&t.s) && !t.too_small) m = tui_autoplay(&t);
             if (m != MOVE_NONE) {
                 char mt[32], line[64];
                 t.s.v->ops->move_format(t.s.v, session_pos(&t.s), m, mt, sizeof mt);
@@ -1021,16 +1384,36 @@ static int tui_run(cli_opts_t *o, const char *first)
                 }
             }
         }
-        if (!t.cmdline) tui_draw(&t);
+        if (t.screen == SCREEN_GAME && t.digits[0]) {   /* a pause ends a typed number */
+            if (t.too_small) t.digits[0] = 0;
+            else if (now_ms() >= t.digits_at) digits_play(&t);
+        }
+        tui_draw(&t);
         int ch = getch();
         if (ch == ERR) continue;
         if (ch == KEY_RESIZE) { clear(); continue; }
         if (t.show_help) { t.show_help = 0; continue; }
+        if (t.confirm_quit) {   /* "quit? y/n" */
+            t.confirm_quit = 0;
+            if (ch == 'y' || ch == 'Y') t.s.quit = 1;
+            else tui_say(&t, "not quitting");
+            continue;
+        }
+        if (ch == 3) { tui_interrupt(&t); continue; }   /* Ctrl-C, wherever it comes */
+        if (t.screen == SCREEN_GAME && t.too_small) {   /* no key plays a move off the screen */
+            if (ch == 'q') tui_quit(&t);
+            else if (ch == 27 && t.cmdline) cmdline_close(&t);
+            else if (ch == 27 && t.pager) pager_close(&t);
+            else t.small_ignored++;
+            continue;
+        }
         if (t.cmdline) { cmdline_key(&t, ch); if (t.s.lesson || t.screen == SCREEN_GAME) t.screen = SCREEN_GAME; continue; }
+        if (t.pager && !t.pager_passive) { pager_key(&t, ch); continue; }
         if (t.screen == SCREEN_PICKER) key_picker(&t, ch);
         else key_game(&t, ch);
     }
     if (t.cmdline) rl_callback_handler_remove();
+    pager_close(&t);
     endwin();
     complete_history_save();
     worker_stop(&t.w);
@@ -1068,4 +1451,35 @@ int cli_lesson(cli_opts_t *o)
     snprintf(line, sizeof line, "lesson %s", path);
     o->npos = 0;
     return tui_run(o, line);
+}
+
+/* ---- can this terminal draw the workbench? ----
+ * Asked of terminfo before curses starts, so a terminal that cannot gets one
+ * line on stderr and no half-drawn screen. term.h comes last: its macros
+ * (lines, columns, ...) would clash with the names above. */
+#include <term.h>
+
+static int tui_term_check(void)
+{
+    const char *term = getenv("TERM");
+    int e = 0;
+    if (!term || !*term) {
+        fprintf(stderr, "gsw: TERM is not set, so the workbench cannot draw here; use `gsw shell` (the same commands, "
+                        "no screen) or set TERM (e.g. TERM=xterm-256color)\n");
+        return -1;
+    }
+    if (setupterm(NULL, 1, &e) != OK) {
+        fprintf(stderr, "gsw: the terminal \"%s\" is unknown here, so the workbench cannot draw; use `gsw shell` "
+                        "(the same commands, no screen) or another TERM (e.g. xterm-256color)\n", term);
+        return -1;
+    }
+    const char *cup = tigetstr("cup");
+    int ok = cup && cup != (const char *)-1 && tigetflag("hc") <= 0;
+    del_curterm(cur_term);
+    if (!ok) {
+        fprintf(stderr, "gsw: the terminal \"%s\" cannot place the cursor, so the workbench cannot draw there; use "
+                        "`gsw shell` (the same commands, no screen) or a terminal such as xterm\n", term);
+        return -1;
+    }
+    return 0;
 }

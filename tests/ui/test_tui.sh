@@ -4,7 +4,7 @@
 # check the board, move list, analysis values and the result on screen,
 # resize the window mid-game (and too small), stop an analysis with Ctrl-C,
 # open the value history, run the centre lesson to its end from the ':'
-# command line, and quit cleanly; then peg solitaire: a hint, the class
+# command line (all seven columns in its analysis pane), and quit cleanly; then peg solitaire: a hint, the class
 # overlay, and autoplay to a solution. Skipped (exit 77) without tmux.
 set -u
 gsw=${GSW_BIN:?}
@@ -79,7 +79,7 @@ for ((k = 0; k < 12; k++)); do
   moves=$((moves + 1))
   if [ "$moves" -eq 3 ]; then   # resize mid-game: too small, then back
     T resize-window -t g -x 30 -y 10
-    wait_for "too small: need" 10 || bad "too-small message"
+    wait_for "too small" 10 || bad "too-small message"
     T resize-window -t g -x 100 -y 30
     wait_for "Moves" 10 || bad "screen back after resize"
   fi
@@ -108,6 +108,7 @@ keys : 'lesson connect4-centre' Enter
 wait_for "Lesson 1/5" 20 || bad "lesson did not start"
 keys C-c   # stops the (long) 7x6 analysis; gsw keeps running
 wait_for "analysis stopped" 10 || bad "Ctrl-C did not stop the analysis"
+wait_for "[ *]7     loss 40" 10 || bad "lesson: column 7 is missing from the analysis pane"
 keys 4
 wait_for "keeps the value" 20 || bad "lesson step 1 judgement"
 keys n
