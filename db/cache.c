@@ -14,10 +14,12 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #define CACHE_BATCH 256          /* stores per write transaction, at most */
 #define CACHE_FLUSH_MS 250       /* written sooner once the oldest is this old */
-#define CACHE_BUSY_MS 10000      /* wait this long for another process's lock */
+#define CACHE_BUSY_MS 10000      /* wait this long for another process's lock ($GSW_LOCK_MS) */
+#define CACHE_SAY_MS 100         /* a wait this long is said (cache_set_notice) */
 #define CACHE_APP_ID 0x67737731  /* PRAGMA application_id: "gsw1" */
 #define CACHE_GAME 32            /* name lengths, as in cache_stats_t */
 #define CACHE_VARIANT 48
@@ -71,7 +73,62 @@ struct cache {
     int npend;
     double oldest_ms;              /* when pend[0] arrived */
     int64_t hits, misses, puts;    /* not yet added to the file's counters */
+    int last_rc;                   /* the SQLite code of the last error */
+    int readonly;                  /* opened read-only: nothing is stored */
+    const char *nostore_why;       /* why nothing is stored (readonly, or found so later) */
+    int said_nostore;              /* ... and that was said */
+    double busy_ms;                /* how long to wait for a lock */
+    double busy_t0;                /* when the present wait began */
+    double said_busy;              /* when a wait was last said (0: never) */
+    int gave_up;                   /* a write waited busy_ms in vain: the next ones do not wait */
+    int64_t dropped;               /* stores dropped while locked out */
+    void (*notice)(void *ctx, const char *msg);
+    void *notice_ctx;
 };
+
+static void (*notice_default)(void *ctx, const char *msg);
+static void *notice_default_ctx;
+
+void cache_set_default_notice(void (*fn)(void *ctx, const char *msg), void *ctx)
+{
+    notice_default = fn;
+    notice_default_ctx = ctx;
+}
+
+void cache_set_notice(cache_t *c, void (*fn)(void *ctx, const char *msg), void *ctx)
+{
+    c->notice = fn;
+    c->notice_ctx = ctx;
+}
+
+__attribute__((format(printf, 2, 3)))
+static void cache_say(const cache_t *c, const char *fmt, ...)
+{
+    void (*fn)(void *, const char *) = c->notice ? c->notice : notice_default;
+    void *ctx = c->notice ? c->notice_ctx : notice_default_ctx;
+    if (!fn) return;
+    char msg[1400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    fn(ctx, msg);
+}
+
+int cache_readonly(const cache_t *c) { return c->readonly; }
+const char *cache_filename(const cache_t *c) { return c->path; }
+int cache_storing(const cache_t *c) { return !c->nostore_why && !c->gave_up; }
+
+/* Nothing is stored from here on (the file turned out read-only): said once. */
+static void cache_nostore(cache_t *c, const char *why)
+{
+    if (!c->nostore_why) c->nostore_why = why;
+    c->npend = 0;
+    c->hits = c->misses = c->puts = 0;
+    if (c->said_nostore) return;
+    c->said_nostore = 1;
+    cache_say(c, "cache %s is read-only (%s): results won't be stored", c->path, c->nostore_why);
+}
 
 static double cache_now_ms(void)
 {
@@ -80,23 +137,53 @@ static double cache_now_ms(void)
     return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
+/* A path as a shell word: as it is when that is safe, else in single quotes. */
+static void shell_word(const char *path, const char *suffix, char *buf, size_t n)
+{
+    int plain = *path != '\0';
+    for (const char *p = path; *p; p++)
+        if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-+,:@%=", *p)) plain = 0;
+    if (plain) { snprintf(buf, n, "%s%s", path, suffix); return; }
+    size_t k = 0;
+    if (k + 1 < n) buf[k++] = '\'';
+    for (const char *p = path; *p && k + 8 < n; p++) {
+        if (*p == '\'') { memcpy(buf + k, "'\\''", 4); k += 4; }
+        else buf[k++] = *p;
+    }
+    for (const char *p = suffix; *p && k + 2 < n; p++) buf[k++] = *p;
+    if (k + 1 < n) buf[k++] = '\'';
+    buf[k < n ? k : n - 1] = '\0';
+}
+
+/* The way out of a damaged file, for its message. */
+#define CACHE_HINT 1200
+static void cache_damage_hint(const cache_t *c, char hint[CACHE_HINT])
+{
+    char from[512], to[512];
+    shell_word(c->path, "", from, sizeof from);
+    shell_word(c->path, ".bad", to, sizeof to);
+    snprintf(hint, CACHE_HINT, "; run with --no-cache, or move it aside (mv %s %s) and gsw starts a new cache there",
+             from, to);
+}
+
 /* Turn an SQLite result code into a one-line message naming the file. */
-static int cache_sqlerr(const cache_t *c, err_t *err, int rc, const char *doing)
+static int cache_sqlerr(cache_t *c, err_t *err, int rc, const char *doing)
 {
     const char *m = c->db ? sqlite3_errmsg(c->db) : sqlite3_errstr(rc), *what;
-    char buf[64];
+    char buf[64], hint[CACHE_HINT] = "";
+    c->last_rc = rc;
     int sys = c->db ? sqlite3_system_errno(c->db) : 0;
     switch (rc & 0xff) {
     case SQLITE_BUSY: case SQLITE_LOCKED: what = "database is locked"; m = ""; break;
-    case SQLITE_NOTADB: what = "file is not a database"; break;
-    case SQLITE_CORRUPT: what = "database is corrupt"; break;
+    case SQLITE_NOTADB: what = "file is not a database"; cache_damage_hint(c, hint); break;
+    case SQLITE_CORRUPT: what = "database is corrupt"; cache_damage_hint(c, hint); break;
     case SQLITE_CANTOPEN: what = "cannot open"; m = sys ? strerror(sys) : m; break;
     case SQLITE_READONLY: case SQLITE_PERM: what = "cannot write"; break;
     case SQLITE_FULL: what = "disk is full"; break;
     default: snprintf(buf, sizeof buf, "cannot %s", doing); what = buf;
     }
-    if (!*m || !strcmp(m, what)) err_set(err, GSW_EFAIL, "cache %s: %s", c->path, what);
-    else err_set(err, GSW_EFAIL, "cache %s: %s (%s)", c->path, what, m);
+    if (!*m || !strcmp(m, what)) err_set(err, GSW_EFAIL, "cache %s: %s%s", c->path, what, hint);
+    else err_set(err, GSW_EFAIL, "cache %s: %s (%s)%s", c->path, what, m, hint);
     if (err)
         for (char *p = err->msg; *p; p++)
             if (*p == '\n' || *p == '\r') *p = ' ';
@@ -205,9 +292,12 @@ static int cache_adopt(cache_t *c, err_t *err)
     rc = cache_inspect(c, err);
     sqlite3_exec(c->db, "ROLLBACK", NULL, NULL, NULL);
     struct stat sb;
-    if (rc && err && strstr(err->msg, ": database is corrupt") && !stat(c->path, &sb) && sb.st_size % 512)
+    if (rc && err && strstr(err->msg, ": database is corrupt") && !stat(c->path, &sb) && sb.st_size % 512) {
+        char hint[CACHE_HINT];
+        cache_damage_hint(c, hint);
         err_set(err, GSW_EFAIL, "cache %s: database is truncated or corrupt (%lld bytes, not a whole "
-                "number of pages)", c->path, (long long)sb.st_size);
+                "number of pages)%s", c->path, (long long)sb.st_size, hint);
+    }
     return rc;
 }
 
@@ -273,6 +363,29 @@ static void cache_free(cache_t *c)
     free(c);
 }
 
+/* A wait for another process's lock that has lasted CACHE_SAY_MS is said
+ * (at most every 10 s): gsw never waits silently. */
+static void cache_waiting(cache_t *c, double waited, double now)
+{
+    if (waited < CACHE_SAY_MS || (c->said_busy > 0 && now - c->said_busy < 10000)) return;
+    c->said_busy = now;
+    cache_say(c, "waiting for the cache lock (another gsw is writing to %s)", c->path);
+}
+
+/* SQLite's busy handler: wait up to busy_ms for the lock, saying so; once a
+ * write has waited that long in vain, the next ones try once and go on. */
+static int cache_busy(void *ctx, int n)
+{
+    cache_t *c = ctx;
+    double now = cache_now_ms();
+    if (n == 0) c->busy_t0 = now;
+    double waited = now - c->busy_t0;
+    if (c->gave_up || waited >= c->busy_ms) return 0;
+    cache_waiting(c, waited, now);
+    sqlite3_sleep(waited < 50 ? 2 : 20);
+    return 1;
+}
+
 /* Switch to WAL mode. SQLite answers BUSY at once, without its busy handler,
  * while another process makes the same switch on a new file: wait here. */
 static int cache_wal(cache_t *c, err_t *err)
@@ -288,12 +401,87 @@ static int cache_wal(cache_t *c, err_t *err)
                             c->path, mode ? mode : "unknown");
         }
         sqlite3_finalize(st);
-        if ((rc & 0xff) != SQLITE_BUSY || cache_now_ms() - t0 > CACHE_BUSY_MS) {
+        double now = cache_now_ms();
+        if ((rc & 0xff) != SQLITE_BUSY || now - t0 > c->busy_ms) {
             if (rc == SQLITE_ROW) return GSW_EFAIL;
             return rc ? cache_sqlerr(c, err, rc == SQLITE_DONE ? SQLITE_ERROR : rc, "set WAL mode") : GSW_OK;
         }
+        cache_waiting(c, now - t0, now);
         sqlite3_sleep(10);
     }
+}
+
+/* Open c->path with flags (a URI when uri is set); the connection's settings. */
+static int cache_connect(cache_t *c, const char *uri, int flags, err_t *err)
+{
+    int rc = sqlite3_open_v2(uri ? uri : c->path, &c->db, flags | (uri ? SQLITE_OPEN_URI : 0), NULL);
+    if (rc != SQLITE_OK) return cache_sqlerr(c, err, rc, "open");
+    sqlite3_extended_result_codes(c->db, 1);
+    sqlite3_busy_handler(c->db, cache_busy, c);
+    return GSW_OK;
+}
+
+static void cache_disconnect(cache_t *c)
+{
+    sqlite3_stmt **st[] = { &c->get, &c->put, &c->meta, &c->begin, &c->commit, &c->rollback };
+    for (size_t i = 0; i < sizeof st / sizeof st[0]; i++) {
+        sqlite3_finalize(*st[i]);
+        *st[i] = NULL;
+    }
+    sqlite3_close(c->db);
+    c->db = NULL;
+}
+
+/* Errors that mean "this file cannot be written here", not "this file is bad". */
+static int cache_code_readonly(int rc)
+{
+    int code = rc & 0xff;
+    return code == SQLITE_READONLY || code == SQLITE_PERM || code == SQLITE_CANTOPEN || code == SQLITE_AUTH;
+}
+
+/* A file gsw may not write (or whose folder it may not write): read it as it
+ * is. With no write-ahead log beside it, as an immutable file (no side files
+ * made, no locks: nobody who can write it is around); else read-only through
+ * the log. Only a file of the current schema is read. */
+static int cache_open_readonly(cache_t *c, err_t *err)
+{
+    char wal[1100], uri[3400];
+    struct stat sb;
+    snprintf(wal, sizeof wal, "%s-wal", c->path);
+    int with_log = !stat(wal, &sb) && sb.st_size > 0;
+    size_t k = (size_t)snprintf(uri, sizeof uri, "file:");
+    for (const unsigned char *p = (const unsigned char *)c->path; *p && k + 4 < sizeof uri; p++) {
+        if (strchr("?#%", *p) || *p < 0x20 || *p >= 0x7f) k += (size_t)snprintf(uri + k, sizeof uri - k, "%%%02X", *p);
+        else uri[k++] = (char)*p;
+    }
+    snprintf(uri + k, sizeof uri - k, "%s", with_log ? "?mode=ro" : "?immutable=1");
+    c->readonly = 1;
+    if (cache_connect(c, uri, SQLITE_OPEN_READONLY, err) || cache_adopt(c, err)) return GSW_EFAIL;
+    int64_t version = 0, tables = 0;
+    int rc = cache_int(c, "PRAGMA user_version", &version);
+    if (!rc) rc = cache_int(c, "SELECT count(*) FROM sqlite_master", &tables);
+    if (rc) return cache_sqlerr(c, err, rc, "read");
+    if (version == 0 && tables == 0)
+        return err_set(err, GSW_EFAIL, "cache %s: read-only and empty: nothing to read, nowhere to store", c->path);
+    if (version < SCHEMA_VERSION)
+        return err_set(err, GSW_EFAIL, "cache %s: read-only, with an older schema (version %lld; this gsw needs %d) "
+                       "that cannot be upgraded here; run with --no-cache, or make it writable once",
+                       c->path, (long long)version, SCHEMA_VERSION);
+    return cache_prepare(c, err);
+}
+
+/* Whether this process may write path and create files beside it. */
+static const char *cache_why_readonly(const char *path)
+{
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (slash == dir) dir[1] = '\0';
+    else if (slash) *slash = '\0';
+    else snprintf(dir, sizeof dir, ".");
+    if (access(path, W_OK)) return "the file is read-only";
+    if (access(dir, W_OK | X_OK)) return "its folder is read-only";
+    return NULL;
 }
 
 int cache_open(const char *path, cache_t **out, err_t *err)
@@ -306,27 +494,46 @@ int cache_open(const char *path, cache_t **out, err_t *err)
         free(c);
         return err_set(err, GSW_EFAIL, "cache %.100s...: path too long", path);
     }
+    c->busy_ms = CACHE_BUSY_MS;
+    const char *lock_ms = getenv("GSW_LOCK_MS");   /* tests wait less */
+    if (lock_ms && atof(lock_ms) >= 0) c->busy_ms = atof(lock_ms);
     struct stat sb;
-    if (!stat(path, &sb) && !S_ISREG(sb.st_mode)) {
+    int exists = !stat(path, &sb);
+    if (exists && !S_ISREG(sb.st_mode)) {
         err_set(err, GSW_EFAIL, "cache %s: %s", path, S_ISDIR(sb.st_mode) ? "is a directory" : "not a regular file");
         free(c);
         return GSW_EFAIL;
     }
-    int rc = sqlite3_open_v2(path, &c->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
-    if (rc != SQLITE_OK) {
-        cache_sqlerr(c, err, rc, "open");
-        goto fail;
+    if (!exists && strrchr(path, '/') && strrchr(path, '/') != path) {
+        char dir[1024];   /* a new file in a new folder: made, as the default one is */
+        snprintf(dir, sizeof dir, "%.*s", (int)(strrchr(path, '/') - path), path);
+        if (stat(dir, &sb) && mkdir_p(dir, err)) { free(c); return GSW_EFAIL; }
     }
-    sqlite3_extended_result_codes(c->db, 1);
-    sqlite3_busy_timeout(c->db, CACHE_BUSY_MS);
-    if (sqlite3_db_readonly(c->db, "main") == 1) {
-        err_set(err, GSW_EFAIL, "cache %s: cannot write (file is read-only)", path);
-        goto fail;
+    const char *why = exists ? cache_why_readonly(path) : NULL;
+    int rc = GSW_EFAIL;
+    if (!why) {   /* read and write */
+        rc = cache_connect(c, NULL, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, err);
+        if (!rc && sqlite3_db_readonly(c->db, "main") == 1) {
+            why = "SQLite opened it read-only";
+            rc = GSW_EFAIL;
+        } else if (!rc) {
+            rc = cache_adopt(c, err);
+            if (!rc) rc = cache_wal(c, err) || cache_exec(c, "PRAGMA synchronous=NORMAL", "set synchronous mode", err)
+                          || cache_migrate(c, err) || cache_prepare(c, err);
+            if (rc && exists && cache_code_readonly(c->last_rc)) why = "it cannot be written here";
+        }
+        if (rc && why) cache_disconnect(c);
     }
-    if (cache_adopt(c, err)) goto fail;
-    if (cache_wal(c, err) || cache_exec(c, "PRAGMA synchronous=NORMAL", "set synchronous mode", err)
-        || cache_migrate(c, err) || cache_prepare(c, err))
-        goto fail;
+    if (rc && why) {   /* read-only: read it as it is */
+        err_t rerr;
+        if (cache_open_readonly(c, &rerr)) {
+            if (err) *err = rerr;
+            goto fail;
+        }
+        c->nostore_why = why;
+        rc = GSW_OK;
+    }
+    if (rc) goto fail;
     *out = c;
     return GSW_OK;
 fail:
@@ -428,11 +635,59 @@ static int cache_count(cache_t *c, const char *name, int64_t add, err_t *err)
     return rc ? cache_sqlerr(c, err, rc, "count") : GSW_OK;
 }
 
+/* A write that failed for want of the lock (held past the wait) or of write
+ * access is no error for the caller: its answer stands, and the cache is only
+ * a cache. It is said; stores wait for the lock, or are dropped for good on a
+ * file that cannot be written. 1 when rc is such a failure. */
+static int cache_soft(cache_t *c, int rc)
+{
+    int code = rc & 0xff;
+    if (code == SQLITE_BUSY || code == SQLITE_LOCKED) {
+        if (!c->gave_up)
+            cache_say(c, "cache %s is still locked after %.1f s (another gsw is writing): results are kept "
+                      "and stored once it is free", c->path, c->busy_ms / 1000);
+        c->gave_up = 1;
+        return 1;
+    }
+    if (code == SQLITE_READONLY || code == SQLITE_PERM || code == SQLITE_CANTOPEN) {
+        cache_nostore(c, "it cannot be written");
+        return 1;
+    }
+    return 0;
+}
+
+int cache_may_store(cache_t *c)
+{
+    if (c->nostore_why) cache_nostore(c, c->nostore_why);
+    return !c->nostore_why;
+}
+
+int cache_store_failed(cache_t *c, err_t *err, const char *doing)
+{
+    int rc = sqlite3_extended_errcode(c->db), code = rc & 0xff;
+    cache_sqlerr(c, err, rc, doing);
+    if (code == SQLITE_BUSY || code == SQLITE_LOCKED) {   /* nothing is kept pending here: say what was lost */
+        cache_say(c, "cache %s is still locked after %.1f s (another gsw is writing): could not %s", c->path,
+                  c->gave_up ? 0.0 : c->busy_ms / 1000, doing);
+        c->gave_up = 1;
+        return GSW_OK;
+    }
+    return cache_soft(c, rc) ? GSW_OK : GSW_EFAIL;
+}
+
 int cache_flush(cache_t *c, err_t *err)
 {
+    if (c->nostore_why) {   /* read-only: the counters go too */
+        c->npend = 0;
+        c->hits = c->misses = c->puts = 0;
+        return GSW_OK;
+    }
     if (!c->npend && !c->hits && !c->misses && !c->puts) return GSW_OK;
     int rc = cache_step(c->begin);
-    if (rc) return cache_sqlerr(c, err, rc, "begin a write");
+    if (rc) {
+        cache_sqlerr(c, err, rc, "begin a write");
+        return cache_soft(c, rc) ? GSW_OK : GSW_EFAIL;
+    }
     err_t clash;   /* a store that another process's row contradicts */
     err_clear(&clash);
     for (int i = 0; i < c->npend; i++) {
@@ -459,17 +714,21 @@ int cache_flush(cache_t *c, err_t *err)
     }
     c->npend = 0;
     c->hits = c->misses = c->puts = 0;
+    c->gave_up = 0;   /* the lock is free again: later writes wait for it as usual */
     if (clash.code && err) *err = clash;
     return clash.code ? GSW_EFAIL : GSW_OK;
 rollback:   /* nothing written: the stores stay pending for the next try */
     if (!sqlite3_get_autocommit(c->db)) cache_step(c->rollback);
-    return GSW_EFAIL;
+    return cache_soft(c, c->last_rc) ? GSW_OK : GSW_EFAIL;
 }
 
 int cache_close(cache_t *c, err_t *err)
 {
     if (!c) return GSW_OK;
     int rc = cache_flush(c, err);
+    if (!rc && !c->nostore_why && (c->npend || c->dropped))
+        cache_say(c, "cache %s is still locked: %lld result%s not stored", c->path,
+                  (long long)(c->npend + c->dropped), c->npend + c->dropped == 1 ? " was" : "s were");
     cache_free(c);
     return rc;
 }
@@ -516,6 +775,7 @@ int cache_put(cache_t *c, const char *game, const char *variant,
     if (strlen(game) >= CACHE_GAME || strlen(variant) >= CACHE_VARIANT)
         return err_set(err, GSW_EFAIL, "cache %s: game or variant name too long (%.40s:%.60s)",
                        c->path, game, variant);
+    if (!cache_may_store(c)) return GSW_OK;   /* read-only: said once */
     cache_entry_t view;
     int found = cache_read(c, game, variant, key, klen, &view, err);
     if (found < 0) return GSW_EFAIL;
@@ -531,7 +791,12 @@ int cache_put(cache_t *c, const char *game, const char *variant,
     } else {
         if (c->npend == CACHE_BATCH) {   /* the last flush failed: try again */
             frc = cache_flush(c, err);
-            if (c->npend == CACHE_BATCH) return GSW_EFAIL;
+            if (c->nostore_why) return GSW_OK;
+            if (c->npend == CACHE_BATCH) {
+                if (frc) return GSW_EFAIL;
+                c->dropped++;   /* still locked: this one is not kept (said at close) */
+                return GSW_OK;
+            }
         }
         if (!c->npend) c->oldest_ms = cache_now_ms();
         p = &c->pend[c->npend++];
@@ -561,6 +826,7 @@ int cache_delete(cache_t *c, const char *game, const char *variant,
     if (p) {   /* the pending store goes too: it was merged with the wrong row */
         *p = c->pend[--c->npend];
     }
+    if (!cache_may_store(c)) return GSW_OK;   /* read-only: the row stays, said once */
     sqlite3_stmt *st;
     int rc = sqlite3_prepare_v2(c->db, "DELETE FROM solved WHERE game = ?1 AND variant = ?2 AND key = ?3", -1, &st, NULL);
     if (rc != SQLITE_OK) return cache_sqlerr(c, err, rc, "delete a row");

@@ -39,9 +39,30 @@ typedef struct cache_stats {
  * $XDG_DATA_HOME/gsw/cache.sqlite, else ~/.local/share/gsw/cache.sqlite.
  * Creates the directory. */
 int cache_default_path(char *buf, size_t n, err_t *err);
-/* Open (creating and migrating as needed). GSW_EFAIL with a one-line message
- * for a file that is not a gsw cache, is corrupt, or stays locked. */
+/* Open (creating the file, its folder, and migrating as needed). GSW_EFAIL
+ * with a one-line message for a file that is not a gsw cache, is corrupt (the
+ * message says how to go on: --no-cache, or moving it aside), or stays
+ * locked. A file this process may not write (or whose folder it may not
+ * write) opens read-only: reads work, stores are dropped, and the first
+ * store says so through the notice (below). */
 int cache_open(const char *path, cache_t **out, err_t *err);
+/* Notices: one line each, no "gsw: " (the caller's words go first). Said:
+ * a wait for another process's write lock that lasts 0.1 s (then at most
+ * every 10 s); a lock still held after the wait ($GSW_LOCK_MS, default
+ * 10 s: stores stay pending and later writes do not wait; at close, the
+ * count of stores lost); the first store into a read-only cache. A write
+ * stopped by the lock or by a read-only file is no error for the caller:
+ * the answer stands, the cache is only a cache. The default notice goes to
+ * every connection without its own; both start as NULL (nothing said). */
+void cache_set_default_notice(void (*fn)(void *ctx, const char *msg), void *ctx);
+void cache_set_notice(cache_t *c, void (*fn)(void *ctx, const char *msg), void *ctx);
+/* Opened read-only (nothing is ever stored). */
+int cache_readonly(const cache_t *c);
+/* The file's path. */
+const char *cache_filename(const cache_t *c);
+/* Stores reach the file now: 0 when read-only, or while another process
+ * holds the write lock past the wait. */
+int cache_storing(const cache_t *c);
 /* Flush pending writes and close. Returns GSW_OK or GSW_EFAIL. */
 int cache_close(cache_t *c, err_t *err);
 /* 1 found, 0 absent, -1 error (err set). Counts a hit or a miss. */

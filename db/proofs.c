@@ -15,6 +15,7 @@ static uint32_t get32(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1]
 int proofs_put(cache_t *c, const char *game, const char *variant, const uint8_t *key, size_t klen,
                const char *text, const proof_tree_t *t, err_t *err)
 {
+    if (!cache_may_store(c)) return GSW_OK;   /* read-only: said once */
     uint8_t *blob = malloc((size_t)t->n * 12 + 1);
     if (!blob) return err_set(err, GSW_EFAIL, "out of memory");
     for (int i = 0; i < t->n; i++) {
@@ -39,7 +40,7 @@ int proofs_put(cache_t *c, const char *game, const char *variant, const uint8_t 
     sqlite3_bind_int64(st, 7, t->n);
     sqlite3_bind_int64(st, 8, t->depth);
     sqlite3_bind_blob(st, 9, blob, t->n * 12, SQLITE_STATIC);
-    if (sqlite3_step(st) != SQLITE_DONE) rc = cache_fail(c, err, "store a proof tree");
+    if (sqlite3_step(st) != SQLITE_DONE) rc = cache_store_failed(c, err, "store a proof tree");
     sqlite3_finalize(st);
     free(blob);
     return rc;
@@ -118,6 +119,7 @@ int proofs_get(cache_t *c, const char *game, const char *variant, const uint8_t 
 int proofs_manager_put(cache_t *c, const char *game, const char *variant, const uint8_t *key, size_t klen,
                        const char *text, const manager_t *m, const char *state, err_t *err)
 {
+    if (!cache_may_store(c)) return GSW_OK;   /* read-only: said once */
     uint8_t *blob = calloc((size_t)m->n, MG_REC);
     if (!blob) return err_set(err, GSW_EFAIL, "out of memory");
     for (int i = 0; i < m->n; i++) {
@@ -150,7 +152,7 @@ int proofs_manager_put(cache_t *c, const char *game, const char *variant, const 
     sqlite3_bind_int64(st, 6, m->t);
     sqlite3_bind_text(st, 7, state, -1, SQLITE_STATIC);
     sqlite3_bind_blob(st, 8, blob, m->n * MG_REC, SQLITE_STATIC);
-    if (sqlite3_step(st) != SQLITE_DONE) rc = cache_fail(c, err, "store the manager's tree");
+    if (sqlite3_step(st) != SQLITE_DONE) rc = cache_store_failed(c, err, "store the manager's tree");
     sqlite3_finalize(st);
     free(blob);
     return rc;

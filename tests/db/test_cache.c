@@ -545,10 +545,194 @@ static void test_new_and_odd_paths(void **s)
     assert_int_equal(cache_open(dir, &c, &err), GSW_EFAIL);
     assert_null(c);
     assert_non_null(strstr(err.msg, "directory"));
+    /* a new file in folders that do not exist yet: they are made */
     snprintf(p, sizeof p, "%s/no/such/dir/c.sqlite", dir);
+    c = open_ok(p);
+    put_ok(c, 5, entry(VAL_DRAW, VAL_DRAW, MOVE_NONE, "ab"));
+    close_ok(c);
+    expect_rows(p, 5, 1, 1);
+    /* ... unless a file stands where a folder must go */
+    char plain[400];
+    snprintf(plain, sizeof plain, "%s/plainfile", dir);
+    write_file(plain, "x", 1);
+    snprintf(p, sizeof p, "%s/plainfile/sub/c.sqlite", dir);
+    c = (cache_t *)&err;
     assert_int_equal(cache_open(p, &c, &err), GSW_EFAIL);
-    assert_non_null(strstr(err.msg, p));
-    assert_non_null(strstr(err.msg, "cannot open"));
+    assert_null(c);
+    assert_non_null(strstr(err.msg, "cannot create cache directory"));
+    assert_non_null(strstr(err.msg, plain));
+}
+
+/* A damaged file's message says how to go on: --no-cache, or mv it aside. */
+static void test_damage_hint(void **s)
+{
+    (void)s;
+    const char *p = tmp_path("junk.sqlite");
+    unsigned char junk[4096];
+    for (size_t i = 0; i < sizeof junk; i++) junk[i] = (unsigned char)(i * 7 + 3);
+    write_file(p, junk, sizeof junk);
+    cache_t *c;
+    err_t err;
+    assert_int_equal(cache_open(p, &c, &err), GSW_EFAIL);
+    char want[900];
+    snprintf(want, sizeof want, "mv %s %s.bad", p, p);
+    assert_non_null(strstr(err.msg, "--no-cache"));
+    if (!strstr(err.msg, want)) fail_msg("'%s' lacks '%s'", err.msg, want);
+    assert_null(strchr(err.msg, '\n'));
+    p = tmp_path("it's junk.sqlite");   /* a path a shell needs quoted */
+    write_file(p, junk, sizeof junk);
+    assert_int_equal(cache_open(p, &c, &err), GSW_EFAIL);
+    snprintf(want, sizeof want, "mv '%s/it'\\''s junk.sqlite' '%s/it'\\''s junk.sqlite.bad'", dir, dir);
+    if (!strstr(err.msg, want)) fail_msg("'%s' lacks '%s'", err.msg, want);
+}
+
+/* Notices, collected one per line. */
+static char notices[8192];
+static void note(void *ctx, const char *msg)
+{
+    (void)ctx;
+    size_t n = strlen(notices);
+    snprintf(notices + n, sizeof notices - n, "%s\n", msg);
+}
+
+static int count_of(const char *hay, const char *needle)
+{
+    int n = 0;
+    for (const char *p = hay; (p = strstr(p, needle)); p++) n++;
+    return n;
+}
+
+/* The checks of a read-only cache (in a process that cannot write it). */
+static int readonly_checks(const char *p, const char *why)
+{
+#define CHECK(x) do { if (!(x)) { fprintf(stderr, "readonly: %s:%d: %s (%s)\n", __FILE__, __LINE__, #x, err.msg); return 1; } } while (0)
+    cache_t *c = NULL;
+    err_t err;
+    err_clear(&err);
+    notices[0] = '\0';
+    CHECK(cache_open(p, &c, &err) == GSW_OK);
+    cache_set_notice(c, note, NULL);
+    CHECK(cache_readonly(c) && !cache_storing(c));
+    cache_entry_t e;
+    uint32_t k = 3;
+    CHECK(cache_get(c, "connect4", "7x6", (const uint8_t *)&k, sizeof k, &e, &err) == 1);   /* reads work */
+    static cache_stats_t st;
+    CHECK(cache_stats(c, &st, &err) == GSW_OK && st.rows == 20);
+    int ok = 0;
+    char report[256];
+    CHECK(cache_check(c, &ok, report, sizeof report, &err) == GSW_OK && ok);
+    CHECK(notices[0] == '\0');   /* reading says nothing */
+    for (uint32_t i = 100; i < 400; i++) {   /* stores: said once, dropped, no error */
+        e = entry(VAL_DRAW, VAL_DRAW, MOVE_NONE, "ab");
+        CHECK(cache_put(c, "connect4", "7x6", (const uint8_t *)&i, sizeof i, &e, &err) == GSW_OK);
+    }
+    CHECK(cache_flush(c, &err) == GSW_OK);
+    CHECK(cache_delete(c, "connect4", "7x6", (const uint8_t *)&k, sizeof k, &err) == GSW_OK);
+    CHECK(count_of(notices, "won't be stored") == 1);
+    CHECK(strstr(notices, why) && strstr(notices, "read-only") && strstr(notices, p));
+    CHECK(cache_close(c, &err) == GSW_OK);
+    CHECK(count_of(notices, "\n") == 1);
+    return 0;
+#undef CHECK
+}
+
+/* Run readonly_checks as a user who cannot write p: as root (who can write
+ * anything), in a child that becomes nobody. */
+static void readonly_as_other(const char *p, const char *why)
+{
+    if (geteuid() != 0) {
+        assert_int_equal(readonly_checks(p, why), 0);
+        return;
+    }
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        if (setgid(65534) || setuid(65534)) _exit(3);
+        _exit(readonly_checks(p, why));
+    }
+    int status;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 0);
+}
+
+static void test_readonly(void **s)
+{
+    (void)s;
+    char sub[400], p[500], side[520];
+    snprintf(sub, sizeof sub, "%s/ro", dir);
+    assert_int_equal(mkdir(sub, 0755), 0);
+    assert_int_equal(chmod(dir, 0755), 0);   /* others may look in (mkdtemp made it 0700) */
+    snprintf(p, sizeof p, "%s/c.sqlite", sub);
+    cache_t *c = open_ok(p);
+    for (uint32_t i = 0; i < 20; i++) put_ok(c, i, entry(VAL_DRAW, VAL_DRAW, MOVE_NONE, "ab"));
+    close_ok(c);
+    size_t n0, n1;
+    unsigned char *before = read_file(p, &n0);
+    /* the file read-only, its folder too */
+    assert_int_equal(chmod(p, 0444), 0);
+    assert_int_equal(chmod(sub, 0555), 0);
+    readonly_as_other(p, "the file is read-only");
+    /* a file the user could write in a folder it cannot */
+    assert_int_equal(chmod(p, 0666), 0);
+    readonly_as_other(p, "its folder is read-only");
+    /* a read-only file in a folder it can write */
+    assert_int_equal(chmod(p, 0444), 0);
+    assert_int_equal(chmod(sub, 0777), 0);
+    readonly_as_other(p, "the file is read-only");
+    unsigned char *after = read_file(p, &n1);
+    assert_int_equal(n0, n1);
+    assert_memory_equal(before, after, n0);
+    free(before);
+    free(after);
+    snprintf(side, sizeof side, "%s-wal", p);   /* no log was left beside it */
+    struct stat sb;
+    assert_int_equal(stat(side, &sb), -1);
+    assert_int_equal(chmod(sub, 0755), 0);
+    assert_int_equal(chmod(p, 0644), 0);
+}
+
+/* Another connection holds the write lock past the wait ($GSW_LOCK_MS): the
+ * wait is said at once, the stores stay pending without an error and go in
+ * once the lock is free; at close, what could not be stored is counted. */
+static void test_lock_notice(void **s)
+{
+    (void)s;
+    setenv("GSW_LOCK_MS", "400", 1);
+    const char *p = real_cache("lockn.sqlite", 10);
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(p, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL), SQLITE_OK);
+    notices[0] = '\0';
+    cache_set_default_notice(note, NULL);
+    cache_t *c = open_ok(p);
+    err_t err;
+    cache_entry_t e;
+    assert_int_equal(put(c, 99, entry(0, 0, MOVE_NONE, "ab"), &err), GSW_OK);
+    assert_int_equal(cache_flush(c, &err), GSW_OK);   /* no error: the answer stands */
+    assert_non_null(strstr(notices, "waiting for the cache lock (another gsw is writing"));
+    assert_non_null(strstr(notices, "still locked after 0.4 s"));
+    assert_false(cache_storing(c));
+    assert_int_equal(get(c, 99, &e), 1);   /* still pending, still seen */
+    assert_int_equal(sqlite3_exec(db, "COMMIT", NULL, NULL, NULL), SQLITE_OK);
+    flush_ok(c);   /* the lock is free: the store goes in */
+    assert_true(cache_storing(c));
+    close_ok(c);
+    expect_rows(p, 99, 1, 11);
+    /* locked to the end: the close counts what was lost */
+    assert_int_equal(sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL), SQLITE_OK);
+    notices[0] = '\0';
+    c = open_ok(p);
+    assert_int_equal(put(c, 100, entry(0, 0, MOVE_NONE, "ab"), &err), GSW_OK);
+    assert_int_equal(put(c, 101, entry(0, 0, MOVE_NONE, "ab"), &err), GSW_OK);
+    assert_int_equal(cache_flush(c, &err), GSW_OK);
+    close_ok(c);
+    assert_non_null(strstr(notices, "2 results were not stored"));
+    assert_int_equal(count_of(notices, "waiting for the cache lock"), 1);
+    assert_int_equal(sqlite3_exec(db, "COMMIT", NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+    cache_set_default_notice(NULL, NULL);
+    unsetenv("GSW_LOCK_MS");
 }
 
 static void test_check_finds_bad_bounds(void **s)
@@ -607,7 +791,7 @@ static void test_default_path(void **s)
 }
 
 #ifdef CACHE_TEST_LOCKED
-/* Another connection holds the write lock past the busy timeout. */
+/* Another connection holds the write lock past the default wait (10 s). */
 static void test_locked(void **s)
 {
     (void)s;
@@ -615,12 +799,14 @@ static void test_locked(void **s)
     sqlite3 *db;
     assert_int_equal(sqlite3_open(p, &db), SQLITE_OK);
     assert_int_equal(sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL), SQLITE_OK);
+    notices[0] = '\0';
+    cache_set_default_notice(note, NULL);
     cache_t *c = open_ok(p);
     err_t err;
     assert_int_equal(put(c, 99, entry(0, 0, MOVE_NONE, "ab"), &err), GSW_OK);
-    assert_int_equal(cache_flush(c, &err), GSW_EFAIL);
-    assert_non_null(strstr(err.msg, "database is locked"));
-    assert_non_null(strstr(err.msg, p));
+    assert_int_equal(cache_flush(c, &err), GSW_OK);   /* waited, said, kept pending */
+    assert_non_null(strstr(notices, "still locked after 10.0 s"));
+    assert_non_null(strstr(notices, p));
     assert_int_equal(sqlite3_exec(db, "COMMIT", NULL, NULL, NULL), SQLITE_OK);
     flush_ok(c);   /* the store waited and goes in now */
     cache_entry_t e;
@@ -633,6 +819,7 @@ static void test_locked(void **s)
     assert_non_null(strstr(err.msg, "database is locked"));
     assert_int_equal(sqlite3_exec(db, "COMMIT", NULL, NULL, NULL), SQLITE_OK);
     sqlite3_close(db);
+    cache_set_default_notice(NULL, NULL);
 }
 #endif
 
@@ -656,6 +843,9 @@ int main(void)
         cmocka_unit_test(test_new_and_odd_paths),
         cmocka_unit_test(test_check_finds_bad_bounds),
         cmocka_unit_test(test_default_path),
+        cmocka_unit_test(test_damage_hint),
+        cmocka_unit_test(test_readonly),
+        cmocka_unit_test(test_lock_notice),
 #endif
     };
     return cmocka_run_group_tests(tests, setup, teardown);
