@@ -12,8 +12,13 @@
 #include "core/game.h"
 #include "db/cache.h"
 #include "ui/json.h"
+#include "ui/lesson.h"
 
 volatile int cli_stop;
+
+#ifndef GSW_VERSION
+#define GSW_VERSION "unknown"
+#endif
 
 int cli_solve(cli_opts_t *o);
 int cli_analyze(cli_opts_t *o);
@@ -23,19 +28,46 @@ static int cli_games(cli_opts_t *o);
 static int cli_perft(cli_opts_t *o);
 static int cli_cache(cli_opts_t *o);
 static int cli_help(cli_opts_t *o);
+static int cli_version(cli_opts_t *o);
+static int cli_lessons(cli_opts_t *o);
 int cli_shell(cli_opts_t *o);
 int cli_play(cli_opts_t *o);
 int cli_lesson(cli_opts_t *o);
 int cli_proof(cli_opts_t *o);
 
+/* Where --json does not apply. */
+static const char *json_na_play(const cli_opts_t *o)
+{
+    (void)o;
+    return "it opens the workbench, which draws on the terminal";
+}
+
+static const char *json_na_shell(const cli_opts_t *o)
+{
+    (void)o;
+    return "it runs the workbench's commands, which print text";
+}
+
+static const char *json_na_lesson(const cli_opts_t *o)
+{
+    return o->npos ? "a lesson opens in the workbench (gsw lesson --json lists the lessons)" : NULL;
+}
+
+static const char *json_na_proof(const cli_opts_t *o)
+{
+    if (o->npos && !strcmp(o->pos[0], "export") && o->format && !strcmp(o->format, "dot"))
+        return "--format dot writes Graphviz (--format json writes the tree as JSON)";
+    return NULL;
+}
+
 const cli_verb_t cli_verbs[] = {
     { "play", "gsw play [GAME[:VARIANT] [POSITION]] [--opponent perfect|imperfect:P|giveback:N|heuristic:L|human] "
       "[--side first|second|both|none] [--ascii] [--mono]",
-      "open the workbench (TUI) on a game; gsw alone opens its game picker", cli_play },
+      "open the workbench (TUI) on a game; gsw alone opens its game picker", cli_play, 2, json_na_play },
     { "shell", "gsw shell [GAME[:VARIANT] [POSITION]] [--opponent ...] [--side ...]",
-      "the workbench's commands in a readline shell (reads a script from a pipe)", cli_shell },
-    { "lesson", "gsw lesson [NAME]", "list the lessons, or open one in the workbench", cli_lesson },
-    { "games", "gsw games [--json]", "list the games and their variants", cli_games },
+      "the workbench's commands in a readline shell (reads a script from a pipe)", cli_shell, 2, json_na_shell },
+    { "lesson", "gsw lesson [NAME]", "list the lessons, or open one in the workbench", cli_lessons, 1, json_na_lesson },
+    { "games", "gsw games [--json]", "list the games and their variants", cli_games, 0, NULL },
     { "solve", "gsw solve GAME[:VARIANT] [POSITION] [--algo ab|dfpn|manager] [--goal win|draw] [--wdl] [--threads N] [--hash MB] [--batch FILE] [--clear-hash]\n"
                "       gsw solve solitaire[:BOARD[,start=HOLES][,goal=HOLE|any][,left=K]] [POSITION] [--board FILE]\n"
                "                 [--min-moves] [--player heuristic:NAME]\n"
@@ -45,22 +77,24 @@ const cli_verb_t cli_verbs[] = {
                "  holes (a+b); goal= a hole or any (default: the centre, else any); left=K: at most K pegs.\n"
                "  POSITION: rows of o and . joined by / (holes only), or vacant holes (c4+d4). Moves: d2-d4;\n"
                "  chains d2-d4-f4. Players: table, lookahead, alternatives, double, classes",
-      "prove the value of a position (win/draw/loss, distance, best move); solve a puzzle", cli_solve },
+      "prove the value of a position (win/draw/loss, distance, best move); solve a puzzle", cli_solve, 2, NULL },
     { "analyze", "gsw analyze GAME[:VARIANT] [POSITION] [--threads N] [--hash MB]",
-      "the proven value of every legal move", cli_analyze },
+      "the proven value of every legal move (a puzzle: each move solvable or a dead end)", cli_analyze, 2, NULL },
     { "proof", "gsw proof run|show|export GAME[:VARIANT] [POSITION] [--goal win|draw] [--workers N] [--resume] "
       "[--depth D] [--format dot|json]",
       "prove a position with the proof-tree manager (run; resumable), or print / export its df-pn proof tree",
-      cli_proof },
+      cli_proof, 3, json_na_proof },
     { "count", "gsw count GAME[:VARIANT] [POSITION] --positions|--solutions [--board FILE]",
-      "count a puzzle's reachable positions per level, or its solutions", cli_count },
+      "count a puzzle's reachable positions per level, or its solutions", cli_count, 2, NULL },
     { "bench", "gsw bench GAME[:VARIANT] [POSITION] --players [--board FILE]",
-      "run a puzzle's heuristic players side by side: pieces left and time", cli_bench },
-    { "perft", "gsw perft GAME[:VARIANT] [POSITION] DEPTH", "count the move sequences of DEPTH plies", cli_perft },
+      "run a puzzle's heuristic players side by side: pieces left and time", cli_bench, 2, NULL },
+    { "perft", "gsw perft GAME[:VARIANT] [POSITION] DEPTH", "count the move sequences of DEPTH plies", cli_perft, 3, NULL },
     { "cache", "gsw cache stats|check|verify [GAME[:VARIANT]] [--sample N] [--fix] [--db PATH]",
-      "statistics, an integrity check, or the stored values proved again (verify; --fix deletes wrong rows)", cli_cache },
-    { "help", "gsw help [VERB]", "this list, or one verb's usage", cli_help },
-    { NULL, NULL, NULL, NULL },
+      "statistics, an integrity check, or the stored values proved again (verify; --fix deletes wrong rows)", cli_cache,
+      2, NULL },
+    { "help", "gsw help [VERB]", "this list, or one verb's usage", cli_help, 1, NULL },
+    { "version", "gsw version (or gsw --version)", "gsw's version", cli_version, 0, NULL },
+    { NULL, NULL, NULL, NULL, 0, NULL },
 };
 
 static const char *cli_common_opts =
@@ -79,13 +113,50 @@ static void cli_sigint(int sig)
     cli_stop = 1;
 }
 
-static int cli_parse_num(const char *opt, const char *s, double lo, double hi, double *out)
+const char *cli_thousands(uint64_t n, char *buf, size_t len)
+{
+    char digits[24], out[32];
+    int nd = snprintf(digits, sizeof digits, "%llu", (unsigned long long)n), k = 0;
+    for (int i = 0; i < nd; i++) {
+        if (i && (nd - i) % 3 == 0) out[k++] = ',';
+        out[k++] = digits[i];
+    }
+    out[k] = '\0';
+    snprintf(buf, len, "%s", out);
+    return buf;
+}
+
+/* The first line of a verb's usage. */
+static int usage_line(const cli_verb_t *v)
+{
+    return (int)strcspn(v->usage, "\n");
+}
+
+int cli_usage_error(const cli_opts_t *o, int max, const char *what)
+{
+    const cli_verb_t *v = cli_find(o->verb ? o->verb : "help");
+    char why[300];
+    if (o->npos > max) snprintf(why, sizeof why, "unexpected argument '%s'", o->pos[max]);
+    else snprintf(why, sizeof why, "%s", what ? what : "missing arguments");
+    int more = strchr(v->usage, '\n') != NULL;
+    fprintf(stderr, "gsw: %s; usage: %.*s%s%s%s\n", why, usage_line(v), v->usage, more ? " (more: gsw help " : "",
+            more ? v->name : "", more ? ")" : "");
+    return GSW_EINPUT;
+}
+
+/* A number option: lo..hi, a whole number where whole. Bounds print as whole
+ * numbers with separators. */
+static int cli_parse_num(const char *opt, const char *s, double lo, double hi, int whole, double *out)
 {
     char *end;
     errno = 0;
     double d = strtod(s, &end);
-    if (!*s || *end || errno || d < lo || d > hi) {
-        fprintf(stderr, "gsw: %s: bad value \"%s\" (expected a number %g-%g)\n", opt, s, lo, hi);
+    if (!*s || *end || errno || !(d >= lo && d <= hi) || (whole && d != (double)(uint64_t)d)) {
+        char l[32], h[32];
+        cli_thousands((uint64_t)lo, l, sizeof l);
+        cli_thousands((uint64_t)hi, h, sizeof h);
+        fprintf(stderr, "gsw: %s: bad value \"%s\" (expected a %s from %s to %s)\n", opt, s,
+                whole ? "whole number" : "number", l, h);
         return GSW_EINPUT;
     }
     *out = d;
@@ -117,12 +188,12 @@ static int cli_parse(int argc, char **argv, int first, cli_opts_t *o)
         else if (!strcmp(a, "--fix")) o->fix = 1;
         else if (!strcmp(a, "--sample")) {
             NEEDARG();
-            if (cli_parse_num(a, argv[++i], 1, 1e15, &d)) return GSW_EINPUT;
+            if (cli_parse_num(a, argv[++i], 1, 1e15, 1, &d)) return GSW_EINPUT;
             o->sample = (int64_t)d;
         }
         else if (!strcmp(a, "--workers")) {
             NEEDARG();
-            if (cli_parse_num(a, argv[++i], 1, 64, &d)) return GSW_EINPUT;
+            if (cli_parse_num(a, argv[++i], 1, 64, 1, &d)) return GSW_EINPUT;
             o->workers = (int)d;
         }
         else if (!strcmp(a, "--format")) { NEEDARG(); o->format = argv[++i]; }
@@ -139,30 +210,33 @@ static int cli_parse(int argc, char **argv, int first, cli_opts_t *o)
         else if (!strcmp(a, "--mono")) o->mono = 1;
         else if (!strcmp(a, "--hash")) {
             NEEDARG();
-            if (cli_parse_num(a, argv[++i], 1, 1 << 20, &d)) return GSW_EINPUT;
+            if (cli_parse_num(a, argv[++i], 1, 1 << 20, 1, &d)) return GSW_EINPUT;
             o->hash_mb = (size_t)d;
         } else if (!strcmp(a, "--threads")) {
             NEEDARG();
-            if (cli_parse_num(a, argv[++i], 1, 256, &d)) return GSW_EINPUT;
+            if (cli_parse_num(a, argv[++i], 1, 256, 1, &d)) return GSW_EINPUT;
             o->threads = (int)d;
             o->threads_set = 1;
         } else if (!strcmp(a, "--time")) {
             NEEDARG();
-            if (cli_parse_num(a, argv[++i], 1, 1e12, &d)) return GSW_EINPUT;
+            if (cli_parse_num(a, argv[++i], 1, 1e12, 0, &d)) return GSW_EINPUT;
             o->time_ms = d;
         } else if (!strcmp(a, "--nodes")) {
             NEEDARG();
-            if (cli_parse_num(a, argv[++i], 1, 1e18, &d)) return GSW_EINPUT;
+            if (cli_parse_num(a, argv[++i], 1, 1e18, 1, &d)) return GSW_EINPUT;
             o->nodes = (uint64_t)d;
         } else if (!strcmp(a, "--depth")) {
             NEEDARG();
-            if (cli_parse_num(a, argv[++i], 1, 1000, &d)) return GSW_EINPUT;
+            if (cli_parse_num(a, argv[++i], 1, 1000, 1, &d)) return GSW_EINPUT;
             o->depth = (int)d;
         } else if (a[0] == '-' && a[1] == '-') {
             fprintf(stderr, "gsw: unknown option %s (see gsw help)\n", a);
             return GSW_EINPUT;
         } else {
-            if (o->npos >= 8) { fprintf(stderr, "gsw: too many arguments\n"); return GSW_EINPUT; }
+            if (o->npos >= (int)(sizeof o->pos / sizeof o->pos[0])) {
+                fprintf(stderr, "gsw: unexpected argument '%s'\n", a);
+                return GSW_EINPUT;
+            }
             o->pos[o->npos++] = a;
         }
 #undef NEEDARG
@@ -179,22 +253,106 @@ const cli_verb_t *cli_find(const char *name)
 
 static void cli_usage(FILE *f)
 {
-    fprintf(f, "gsw — a game-solving workbench\n\nusage: gsw VERB [SUBVERB] [GAME[:VARIANT]] [POSITION] [ARGS] [OPTIONS]\n\n");
+    fprintf(f, "gsw %s — a game-solving workbench\n\nusage: gsw VERB [SUBVERB] [GAME[:VARIANT]] [POSITION] [ARGS] [OPTIONS]\n\n",
+            GSW_VERSION);
     for (int i = 0; cli_verbs[i].name; i++) fprintf(f, "  %-8s %s\n", cli_verbs[i].name, cli_verbs[i].summary);
     fprintf(f, "\n%s\nPOSITION \"\" or startpos is the start. Exit status: 0 ok, 2 bad input, 1 other failure.\n",
             cli_common_opts);
+}
+
+/* One verb's usage, as text or JSON. */
+static void cli_verb_help(const cli_verb_t *v, int json)
+{
+    if (!json) {
+        printf("%s\n  %s\n\n%s", v->usage, v->summary, cli_common_opts);
+        return;
+    }
+    json_t j;
+    json_begin(&j, stdout);
+    json_str(&j, "name", v->name);
+    json_str(&j, "usage", v->usage);
+    json_str(&j, "summary", v->summary);
+    json_str(&j, "options", cli_common_opts);
+    json_bool(&j, "json", v->no_json == NULL);
+    json_end(&j);
 }
 
 static int cli_help(cli_opts_t *o)
 {
     if (o->npos >= 1) {
         const cli_verb_t *v = cli_find(o->pos[0]);
-        if (!v) { fprintf(stderr, "gsw: unknown verb \"%s\"\n", o->pos[0]); return GSW_EINPUT; }
-        printf("%s\n  %s\n\n%s", v->usage, v->summary, cli_common_opts);
+        if (!v) { fprintf(stderr, "gsw: unknown verb \"%s\" (see gsw help)\n", o->pos[0]); return GSW_EINPUT; }
+        cli_verb_help(v, o->json);
         return GSW_OK;
     }
-    cli_usage(stdout);
+    if (!o->json) {
+        cli_usage(stdout);
+        return GSW_OK;
+    }
+    json_t j;
+    json_begin(&j, stdout);
+    json_str(&j, "name", "gsw");
+    json_str(&j, "version", GSW_VERSION);
+    json_str(&j, "usage", "gsw VERB [SUBVERB] [GAME[:VARIANT]] [POSITION] [ARGS] [OPTIONS]");
+    json_arr(&j, "verbs");
+    for (int i = 0; cli_verbs[i].name; i++) {
+        json_obj(&j, NULL);
+        json_str(&j, "name", cli_verbs[i].name);
+        json_str(&j, "usage", cli_verbs[i].usage);
+        json_str(&j, "summary", cli_verbs[i].summary);
+        json_close(&j, '}');
+    }
+    json_close(&j, ']');
+    json_str(&j, "options", cli_common_opts);
+    json_obj(&j, "exit_status");
+    json_str(&j, "0", "ok");
+    json_str(&j, "1", "a failure: a corrupt cache, a budget spent, Ctrl-C, a batch mismatch");
+    json_str(&j, "2", "an argument or input that cannot be parsed or is illegal");
+    json_close(&j, '}');
+    json_end(&j);
     return GSW_OK;
+}
+
+static int cli_version(cli_opts_t *o)
+{
+    if (!o->json) {
+        printf("gsw %s\n", GSW_VERSION);
+        return GSW_OK;
+    }
+    json_t j;
+    json_begin(&j, stdout);
+    json_str(&j, "name", "gsw");
+    json_str(&j, "version", GSW_VERSION);
+    json_end(&j);
+    return GSW_OK;
+}
+
+/* gsw lesson: the list as JSON here; the rest is the workbench's. */
+static int cli_lessons(cli_opts_t *o)
+{
+    if (!o->json || o->npos) return cli_lesson(o);
+    static char names[64][64], titles[64][128];
+    int n = lesson_list(names, titles, 64);
+    json_t j;
+    json_begin(&j, stdout);
+    json_str(&j, "dir", lesson_dir());
+    json_arr(&j, "lessons");
+    for (int i = 0; i < n; i++) {
+        json_obj(&j, NULL);
+        json_str(&j, "name", names[i]);
+        json_str(&j, "title", titles[i]);
+        json_close(&j, '}');
+    }
+    json_close(&j, ']');
+    json_end(&j);
+    return GSW_OK;
+}
+
+/* The cache's notices (a lock waited for, a read-only file) on stderr. */
+static void cli_notice(void *ctx, const char *msg)
+{
+    (void)ctx;
+    fprintf(stderr, "gsw: %s\n", msg);
 }
 
 int cli_main(int argc, char **argv)
@@ -208,22 +366,33 @@ int cli_main(int argc, char **argv)
         argv[1] = (char *)"play";   /* gsw alone: the workbench, at its game picker */
         argc = 2;
     }
-    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) { cli_usage(stdout); return GSW_OK; }
-    const cli_verb_t *v = cli_find(argv[1]);
+    const char *name = argv[1];
+    if (!strcmp(name, "--help") || !strcmp(name, "-h")) name = "help";
+    else if (!strcmp(name, "--version") || !strcmp(name, "-V")) name = "version";
+    const cli_verb_t *v = cli_find(name);
     if (!v) {
         fprintf(stderr, "gsw: unknown verb \"%s\" (see gsw help)\n", argv[1]);
         return GSW_EINPUT;
     }
     cli_opts_t o;
     memset(&o, 0, sizeof o);
+    o.verb = v->name;
     o.hash_mb = 128;
     long nc = sysconf(_SC_NPROCESSORS_ONLN);
     o.threads = nc > 0 ? (int)nc : 1;
     if (cli_parse(argc, argv, 2, &o)) return GSW_EINPUT;
     if (o.help) {
-        printf("%s\n  %s\n\n%s", v->usage, v->summary, cli_common_opts);
+        cli_verb_help(v, o.json);
         return GSW_OK;
     }
+    const char *na = o.json && v->no_json ? v->no_json(&o) : NULL;
+    if (na) {
+        fprintf(stderr, "gsw: --json does not apply to gsw %s: %s\n", v->name, na);
+        return GSW_EINPUT;
+    }
+    if (o.npos > v->max_pos) return cli_usage_error(&o, v->max_pos, NULL);
+    if (strcmp(v->name, "play") && strcmp(v->name, "lesson"))   /* (the workbench's screen is no place for them) */
+        cache_set_default_notice(cli_notice, NULL);
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = cli_sigint;   /* no SA_RESTART: a read waiting for input returns */
@@ -282,11 +451,24 @@ static uint64_t cli_perft_rec(const gv_t *v, const void *pos, int depth)
     return total;
 }
 
+/* Digits only. */
+static int all_digits(const char *s)
+{
+    if (!*s) return 0;
+    for (; *s; s++)
+        if (*s < '0' || *s > '9') return 0;
+    return 1;
+}
+
 static int cli_perft(cli_opts_t *o)
 {
-    if (o->npos < 2 || o->npos > 3) {
-        fprintf(stderr, "gsw: usage: %s\n", cli_find("perft")->usage);
-        return GSW_EINPUT;
+    if (o->npos < 1 || o->npos > 3) return cli_usage_error(o, 3, "missing GAME");
+    if (o->npos == 1 || !all_digits(o->pos[o->npos - 1])) {   /* GAME [POSITION] and no DEPTH */
+        if (o->npos == 3) {
+            fprintf(stderr, "gsw: perft: DEPTH: bad value \"%s\" (expected a whole number from 0 to 64)\n", o->pos[2]);
+            return GSW_EINPUT;
+        }
+        return cli_usage_error(o, 3, "perft needs a DEPTH");
     }
     err_t err;
     gv_t *v;
@@ -295,7 +477,7 @@ static int cli_perft(cli_opts_t *o)
     const char *dtext = o->pos[o->npos - 1];
     double d;
     GSW_POSBUF pos[GSW_MAX_POS];
-    int rc = cli_parse_num("depth", dtext, 0, 64, &d);
+    int rc = cli_parse_num("perft: DEPTH", dtext, 0, 64, 1, &d);
     if (!rc && game_pos_parse(v, ptext, pos, &err)) {
         fprintf(stderr, "gsw: %s\n", err.msg);
         rc = err.code;
@@ -317,8 +499,9 @@ static int cli_perft(cli_opts_t *o)
             json_num(&j, "time_ms", ms);
             json_end(&j);
         } else {
+            char nt[32];
             printf("%llu\n", (unsigned long long)n);
-            fprintf(stderr, "perft %d: %llu in %.1f ms\n", (int)d, (unsigned long long)n, ms);
+            fprintf(stderr, "perft %d: %s in %.1f ms\n", (int)d, cli_thousands(n, nt, sizeof nt), ms);
         }
     }
     game_close(v);
@@ -340,10 +523,12 @@ int cli_cache_verify(cli_opts_t *o);
 static int cli_cache(cli_opts_t *o)
 {
     if (o->npos >= 1 && o->npos <= 2 && !strcmp(o->pos[0], "verify")) return cli_cache_verify(o);
-    if (o->npos != 1 || (strcmp(o->pos[0], "stats") && strcmp(o->pos[0], "check"))) {
-        fprintf(stderr, "gsw: usage: %s\n", cli_find("cache")->usage);
+    if (o->npos < 1) return cli_usage_error(o, 2, "cache needs stats, check or verify");
+    if (strcmp(o->pos[0], "stats") && strcmp(o->pos[0], "check")) {
+        fprintf(stderr, "gsw: cache: unknown subverb '%s' (stats, check or verify)\n", o->pos[0]);
         return GSW_EINPUT;
     }
+    if (o->npos > 1) return cli_usage_error(o, 1, NULL);
     err_t err;
     cache_t *c;
     if (cli_cache_open(o, &c, &err)) { fprintf(stderr, "gsw: %s\n", err.msg); return err.code; }
@@ -363,6 +548,7 @@ static int cli_cache(cli_opts_t *o)
             json_int(&j, "hits", st.hits);
             json_int(&j, "misses", st.misses);
             json_int(&j, "puts", st.puts);
+            json_bool(&j, "read_only", cache_readonly(c));
             json_arr(&j, "groups");
             for (int i = 0; i < st.ngroups; i++) {
                 json_obj(&j, NULL);
@@ -374,11 +560,15 @@ static int cli_cache(cli_opts_t *o)
             json_close(&j, ']');
             json_end(&j);
         } else {
-            printf("cache %s (schema %d, %lld bytes)\n", st.path, st.schema_version, (long long)st.file_bytes);
-            printf("positions %lld (exact %lld); hits %lld, misses %lld, stores %lld\n", (long long)st.rows,
-                   (long long)st.exact_rows, (long long)st.hits, (long long)st.misses, (long long)st.puts);
+            char a[32], b[32], c3[32], d[32], e[32];
+            printf("cache %s (schema %d, %s bytes%s)\n", st.path, st.schema_version,
+                   cli_thousands((uint64_t)st.file_bytes, a, sizeof a), cache_readonly(c) ? ", read-only" : "");
+            printf("positions %s (exact %s); hits %s, misses %s, stores %s\n", cli_thousands((uint64_t)st.rows, a, sizeof a),
+                   cli_thousands((uint64_t)st.exact_rows, b, sizeof b), cli_thousands((uint64_t)st.hits, c3, sizeof c3),
+                   cli_thousands((uint64_t)st.misses, d, sizeof d), cli_thousands((uint64_t)st.puts, e, sizeof e));
             for (int i = 0; i < st.ngroups; i++)
-                printf("  %s:%s %lld\n", st.groups[i].game, st.groups[i].variant, (long long)st.groups[i].rows);
+                printf("  %s:%s %s\n", st.groups[i].game, st.groups[i].variant,
+                       cli_thousands((uint64_t)st.groups[i].rows, a, sizeof a));
         }
     } else {
         int ok = 0;

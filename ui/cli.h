@@ -41,17 +41,28 @@ typedef struct cli_opts {
     int fix;                   /* cache verify --fix: delete the wrong rows */
     int npos;
     const char *pos[8];        /* positional arguments after the verb */
+    const char *verb;          /* the verb being run */
 } cli_opts_t;
 
 typedef struct cli_verb {
     const char *name;
-    const char *usage;
+    const char *usage;         /* its first line is the one-line form */
     const char *summary;
     int (*run)(cli_opts_t *o);
+    int max_pos;               /* positional arguments it takes at most (more: named, exit 2) */
+    /* NULL, or why --json does not apply to this use of the verb (exit 2
+     * before anything runs); every other use prints one JSON document */
+    const char *(*no_json)(const cli_opts_t *o);
 } cli_verb_t;
 
 extern const cli_verb_t cli_verbs[];
 const cli_verb_t *cli_find(const char *name);
+/* A usage error as one line on stderr: the first positional argument past
+ * max named ("unexpected argument 'x'"), else what is missing (what, if not
+ * NULL), then the verb's usage (its first line). Returns GSW_EINPUT. */
+int cli_usage_error(const cli_opts_t *o, int max, const char *what);
+/* A count with thousands separators, "1,048,576", into buf (32 bytes do). */
+const char *cli_thousands(uint64_t n, char *buf, size_t len);
 /* Run argv (argv[0] is the program); returns the exit status. */
 int cli_main(int argc, char **argv);
 /* The stop flag set by SIGINT, SIGTERM and SIGHUP; cli_term by the last two

@@ -112,10 +112,11 @@ static int run_progress(void *ctx, const manager_t *m, double ms)
 {
     run_ctx_t *r = ctx;
     if (ms - r->last_print >= 1000) {
+        char tn[32], ln[32];
         r->last_print = ms;
-        fprintf(stderr, "  %.1f s: t=%d, tree %d nodes, root pn %u dn %u, %llu leaves solved, manager %.1f%% of solver time\n",
-                ms / 1000, (int)m->t, m->n, m->node[0].pn, m->node[0].dn, (unsigned long long)m->leaves,
-                m->solver_ms > 0 ? 100 * m->manager_ms / m->solver_ms : 0);
+        fprintf(stderr, "  %.1f s: t=%d, tree %s nodes, root pn %u dn %u, %s leaves solved, manager %.1f%% of solver time\n",
+                ms / 1000, (int)m->t, cli_thousands((uint64_t)m->n, tn, sizeof tn), m->node[0].pn, m->node[0].dn,
+                cli_thousands(m->leaves, ln, sizeof ln), m->solver_ms > 0 ? 100 * m->manager_ms / m->solver_ms : 0);
     }
     if (r->cache && ms - r->last_save >= r->save_ms) {   /* resumable from here */
         r->last_save = ms;
@@ -150,7 +151,7 @@ static int cli_proof_run(cli_opts_t *o, gv_t *v, const void *pos, const char *pt
     int rc = GSW_OK;
     err_t err;
     dfpn_status_t last = DFPN_UNKNOWN;
-    int goal_done = -1;
+    int goal_done = -1, stopped = 0;
     double t0 = gsw_now_ms();
     for (int gi = 0; gi < ng && !rc; gi++) {
         manager_t m;
@@ -187,21 +188,39 @@ static int cli_proof_run(cli_opts_t *o, gv_t *v, const void *pos, const char *pt
         if (!rc && cache)
             rc = run_store(&rc_, &m, !done ? "running" : st == DFPN_PROVEN ? "proven" : "disproven", &err);
         if (!rc) {
-            fprintf(stderr, "%s: %s; tree %d nodes, %llu leaves solved (%llu solver nodes), solver %.1f s, "
+            char tn[32], ln[32], sn[32];
+            fprintf(stderr, "%s: %s; tree %s nodes, %s leaves solved (%s solver nodes), solver %.1f s, "
                             "manager %.3f s (%.1f%%)\n",
                     goals[gi] == DFPN_GOAL_WIN ? "win?" : "at least a draw?",
-                    !done ? "stopped" : st == DFPN_PROVEN ? "proven" : "disproven", m.n,
-                    (unsigned long long)m.leaves, (unsigned long long)m.solver_nodes, m.solver_ms / 1000,
+                    !done ? "stopped" : st == DFPN_PROVEN ? "proven" : "disproven", cli_thousands((uint64_t)m.n, tn, sizeof tn),
+                    cli_thousands(m.leaves, ln, sizeof ln), cli_thousands(m.solver_nodes, sn, sizeof sn), m.solver_ms / 1000,
                     m.manager_ms / 1000, m.solver_ms > 0 ? 100 * m.manager_ms / m.solver_ms : 0);
         }
         manager_free(&m);
         if (rc) break;
-        if (!done) { rc = GSW_EFAIL; err_set(&err, GSW_EFAIL, "%s; run again with --resume to go on", cli_stop ? "interrupted" : "budget spent"); break; }
+        if (!done) {
+            stopped = 1;
+            rc = GSW_EFAIL;
+            err_set(&err, GSW_EFAIL, "%s; run again with --resume to go on", cli_stop ? "interrupted" : "budget spent");
+            break;
+        }
         last = st;
         goal_done = goals[gi];
         if (!o->goal && goals[gi] == DFPN_GOAL_WIN && st == DFPN_PROVEN) break;
     }
     cache_probe_free(&probe);
+    if (stopped && o->json) {   /* a partial answer is still one document */
+        json_t j;
+        json_begin(&j, stdout);
+        json_str(&j, "game", spec);
+        json_str(&j, "position", ptext);
+        json_str(&j, "value", goal_done == DFPN_GOAL_WIN && last == DFPN_DISPROVEN ? "at most a draw" : "unknown");
+        json_null(&j, "plies");
+        json_str(&j, "algo", "manager");
+        json_num(&j, "time_ms", gsw_now_ms() - t0);
+        json_bool(&j, "complete", 0);
+        json_end(&j);
+    }
     if (!rc) {
         const char *value = goal_done == DFPN_GOAL_WIN ? (last == DFPN_PROVEN ? "win" : "at most a draw")
                           : (last == DFPN_PROVEN ? (o->goal ? "at least a draw" : "draw") : "loss");
@@ -214,6 +233,7 @@ static int cli_proof_run(cli_opts_t *o, gv_t *v, const void *pos, const char *pt
             json_null(&j, "plies");
             json_str(&j, "algo", "manager");
             json_num(&j, "time_ms", gsw_now_ms() - t0);
+            json_bool(&j, "complete", 1);
             json_end(&j);
         } else {
             printf("%s \"%s\": %s for the side to move (proof-tree manager)\n", spec, ptext, value);
@@ -281,7 +301,7 @@ int proof_obtain(cache_t *cache, gv_t *v, const void *pos, const char *ptext, co
                 if (sym) for (int i = 1; i < t.n; i++) canon.node[i].move = O->move_sym(v, t.node[i].move, sym, 0);
                 rc = proofs_put(cache, v->game->name, v->name, key, klen, ptext, &canon, &err);
                 free(canon.node);
-                stored = !rc;
+                stored = !rc && cache_storing(cache);   /* (a read-only or locked cache stores nothing) */
             }
         }
     }
@@ -296,19 +316,24 @@ int proof_obtain(cache_t *cache, gv_t *v, const void *pos, const char *ptext, co
 
 int cli_proof(cli_opts_t *o)
 {
-    const char *usage = cli_find("proof")->usage;
-    if (o->npos < 2 || o->npos > 3 || (strcmp(o->pos[0], "show") && strcmp(o->pos[0], "export") && strcmp(o->pos[0], "run"))) {
-        fprintf(stderr, "gsw: usage: %s\n", usage);
+    if (o->npos < 1) return cli_usage_error(o, 3, "proof needs run, show or export");
+    if (strcmp(o->pos[0], "show") && strcmp(o->pos[0], "export") && strcmp(o->pos[0], "run")) {
+        fprintf(stderr, "gsw: proof: unknown subverb '%s' (run, show or export)\n", o->pos[0]);
         return GSW_EINPUT;
     }
+    if (o->npos < 2 || o->npos > 3) return cli_usage_error(o, 3, "proof needs a GAME");
     int export = !strcmp(o->pos[0], "export");
     int format = 0;
     if (export) {
-        if (!o->format || (strcmp(o->format, "dot") && strcmp(o->format, "json"))) {
+        const char *f = o->format ? o->format : o->json ? "json" : NULL;   /* --json alone: the JSON export */
+        if (!f || (strcmp(f, "dot") && strcmp(f, "json"))) {
             fprintf(stderr, "gsw: proof export needs --format dot|json\n");
             return GSW_EINPUT;
         }
-        format = !strcmp(o->format, "dot") ? 1 : 2;
+        format = !strcmp(f, "dot") ? 1 : 2;
+    } else if (o->format) {
+        fprintf(stderr, "gsw: --format is for proof export (proof %s --json prints JSON)\n", o->pos[0]);
+        return GSW_EINPUT;
     } else if (o->json) format = 2;
     if (o->goal && strcmp(o->goal, "win") && strcmp(o->goal, "draw")) {
         fprintf(stderr, "gsw: --goal: expected win or draw, not \"%s\"\n", o->goal);
@@ -330,7 +355,10 @@ int cli_proof(cli_opts_t *o)
     if (!o->no_cache && cli_cache_open(o, &cache, &err)) { fprintf(stderr, "gsw: %s\n", err.msg); game_close(v); return err.code; }
     if (!strcmp(o->pos[0], "run")) {
         int rc = cli_proof_run(o, v, pos, ptext, cache);
-        if (cache) { err_t e2; if (cache_close(cache, &e2) && !rc) { fprintf(stderr, "gsw: %s\n", e2.msg); rc = GSW_EFAIL; } }
+        if (cache) {   /* after the answer: a failed store is a warning */
+            err_t e2;
+            if (cache_close(cache, &e2)) fprintf(stderr, "gsw: warning: %s (the answer stands; it was not stored)\n", e2.msg);
+        }
         game_close(v);
         return rc;
     }
@@ -372,11 +400,19 @@ int cli_proof(cli_opts_t *o)
             printf("root %s (%d)\n", proof_value_text(&t, 1, 0), t.node[0].size);
             walk(&w, 0, pos, 0);
         }
-        if (!found) fprintf(stderr, "df-pn: %llu nodes, %.1f ms\n", (unsigned long long)r.nodes, r.time_ms);
+        char nt[32];
+        fflush(stdout);
+        if (!found) fprintf(stderr, "df-pn: %s nodes, %.1f ms\n", cli_thousands(r.nodes, nt, sizeof nt), r.time_ms);
     }
     if (rc) fprintf(stderr, "gsw: %s\n", err.msg);
     proof_tree_free(&t);
-    if (cache) { err_t e2; if (cache_close(cache, &e2) && !rc) { fprintf(stderr, "gsw: %s\n", e2.msg); rc = GSW_EFAIL; } }
+    if (cache) {
+        err_t e2;
+        if (cache_close(cache, &e2)) {
+            if (!rc) fprintf(stderr, "gsw: warning: %s (the tree stands; it was not stored)\n", e2.msg);
+            else fprintf(stderr, "gsw: %s\n", e2.msg);
+        }
+    }
     game_close(v);
     return rc;
 }

@@ -9,6 +9,7 @@
 
 #include "core/ab.h"
 #include "core/puzzle.h"
+#include "ui/analyst.h"
 #include "ui/cli.h"
 #include "ui/json.h"
 
@@ -237,10 +238,11 @@ int cli_puzzle_solve(cli_opts_t *o)
     err_t err;
     err_clear(&err);
     gv_t *v;
-    if (o->npos < 1 || o->npos > 2) {
-        fprintf(stderr, "gsw: usage: gsw solve GAME[:VARIANT] [POSITION] [OPTIONS]\n");
+    if (o->batch) {
+        fprintf(stderr, "gsw: --batch solves two-player positions; a puzzle is solved one position at a time\n");
         return GSW_EINPUT;
     }
+    if (o->npos < 1 || o->npos > 2) return cli_usage_error(o, 2, "solve needs a GAME");
     if (puzzle_open(o, o->pos[0], &v, &err)) { fprintf(stderr, "gsw: %s\n", err.msg); return err.code; }
     const char *ptext = o->npos == 2 ? o->pos[1] : "";
     GSW_POSBUF pos[GSW_MAX_POS];
@@ -277,16 +279,20 @@ int cli_puzzle_solve(cli_opts_t *o)
                 json_num(&j, "time_ms", r.time_ms);
                 json_end(&j);
             } else if (r.solvable == 1) {
-                printf("%s: solvable; %d jumps in %d moves; %llu nodes, %.1f ms\n", spec, r.nmoves, nm,
-                       (unsigned long long)r.nodes, r.time_ms);
+                char nt[32];
+                printf("%s: solvable; %d jumps in %d moves; %s nodes, %.1f ms\n", spec, r.nmoves, nm,
+                       cli_thousands(r.nodes, nt, sizeof nt), r.time_ms);
                 puzzle_text_moves(v, pos, r.moves, r.nmoves, starts, nm);
             } else if (r.solvable == 0) {
-                printf("%s: no solution: %s (%llu nodes, %.1f ms)\n", spec, r.reason, (unsigned long long)r.nodes,
+                char nt[32];
+                printf("%s: no solution: %s (%s nodes, %.1f ms)\n", spec, r.reason, cli_thousands(r.nodes, nt, sizeof nt),
                        r.time_ms);
             }
             if (r.solvable < 0) {
-                fprintf(stderr, "gsw: %s before the search was complete (%llu nodes)\n",
-                        cli_stop ? "interrupted" : "budget spent", (unsigned long long)r.nodes);
+                char nt[32];
+                fflush(stdout);
+                fprintf(stderr, "gsw: %s before the search was complete (%s nodes)\n",
+                        cli_stop ? "interrupted" : "budget spent", cli_thousands(r.nodes, nt, sizeof nt));
                 rc = GSW_EFAIL;
             }
         }
@@ -300,10 +306,8 @@ int cli_count(cli_opts_t *o)
 {
     err_t err;
     gv_t *v;
-    if (o->npos < 1 || o->npos > 2 || (!o->solutions && !o->positions)) {
-        fprintf(stderr, "gsw: usage: gsw count GAME[:VARIANT] [POSITION] --solutions|--positions [--board FILE]\n");
-        return GSW_EINPUT;
-    }
+    if (o->npos < 1 || o->npos > 2) return cli_usage_error(o, 2, "count needs a GAME");
+    if (!o->solutions && !o->positions) return cli_usage_error(o, 2, "count needs --positions or --solutions");
     if (puzzle_open(o, o->pos[0], &v, &err)) { fprintf(stderr, "gsw: %s\n", err.msg); return err.code; }
     const char *ptext = o->npos == 2 ? o->pos[1] : "";
     GSW_POSBUF pos[GSW_MAX_POS];
@@ -363,6 +367,7 @@ int cli_count(cli_opts_t *o)
                        (unsigned long long)folded, sw->nsym);
             }
             if (o->solutions) printf("solutions %s\n", sol);
+            fflush(stdout);
             fprintf(stderr, "%.1f ms\n", ms);
         }
     }
@@ -376,17 +381,15 @@ int cli_bench(cli_opts_t *o)
 {
     err_t err;
     gv_t *v;
-    if (o->npos < 1 || o->npos > 2 || !o->players) {
-        fprintf(stderr, "gsw: usage: gsw bench GAME[:VARIANT] [POSITION] --players [--board FILE]\n");
-        return GSW_EINPUT;
-    }
+    if (o->npos < 1 || o->npos > 2) return cli_usage_error(o, 2, "bench needs a GAME");
+    if (!o->players) return cli_usage_error(o, 2, "bench needs --players");
     if (puzzle_open(o, o->pos[0], &v, &err)) { fprintf(stderr, "gsw: %s\n", err.msg); return err.code; }
     const char *ptext = o->npos == 2 ? o->pos[1] : "";
     GSW_POSBUF pos[GSW_MAX_POS], cur[GSW_MAX_POS];
     int rc = game_pos_parse(v, ptext, pos, &err);
     if (!rc && !v->ops->puzzle_players) rc = err_set(&err, GSW_EINPUT, "%s has no heuristic players", v->game->name);
     static move_t mv[PUZZLE_MAX_MOVES];
-    json_t j;
+    json_t j = { 0 };
     char spec[96];
     game_spec(v, spec, sizeof spec);
     if (!rc && o->json) {
@@ -419,11 +422,93 @@ int cli_bench(cli_opts_t *o)
             fflush(stdout);
         }
     }
-    if (!rc && o->json) {
+    int stopped = !rc && cli_stop;
+    if (o->json && rc && j.f) json_discard(&j);
+    else if (!rc && o->json) {
         json_close(&j, ']');
+        json_bool(&j, "complete", !stopped);
         json_end(&j);
     }
     if (rc) fprintf(stderr, "gsw: %s\n", err.msg);
+    else if (stopped) { fprintf(stderr, "gsw: interrupted\n"); rc = GSW_EFAIL; }
+    game_close(v);
+    return rc;
+}
+
+/* gsw analyze on a puzzle: as the workbench's analysis, every move
+ * "solvable" (the goal can still be reached after it) or a "dead end",
+ * through the analyst (the position itself first: a solution, or why there
+ * is none, settles moves at once). */
+int cli_puzzle_analyze(cli_opts_t *o)
+{
+    err_t err;
+    err_clear(&err);
+    gv_t *v;
+    if (puzzle_open(o, o->pos[0], &v, &err)) { fprintf(stderr, "gsw: %s\n", err.msg); return err.code; }
+    const char *ptext = o->npos == 2 ? o->pos[1] : "";
+    GSW_POSBUF pos[GSW_MAX_POS];
+    int rc = game_pos_parse(v, ptext, pos, &err);
+    analysis_t *an = rc ? NULL : calloc(1, sizeof *an);
+    if (!rc && !an) rc = err_set(&err, GSW_EFAIL, "out of memory");
+    analyst_t a;
+    memset(&a, 0, sizeof a);
+    if (!rc) rc = analyst_open(&a, v, 1, 1, NULL, &cli_stop, &err);
+    int st = 0;
+    double t0 = gsw_now_ms();
+    if (!rc) {
+        analyst_list(v, pos, an);
+        st = analyst_root(&a, pos, an, &err);   /* -1 error, 1 stopped */
+        for (int i = 0; i < an->n && st == 0; i++)
+            if (an->mv[i].state != MV_PROVEN || an->mv[i].lo != an->mv[i].hi) st = analyst_prove(&a, pos, an, i, &err);
+        if (st < 0) rc = err.code ? err.code : GSW_EFAIL;
+    }
+    if (!rc) {
+        double ms = gsw_now_ms() - t0;
+        char spec[96], nt[32];
+        game_spec(v, spec, sizeof spec);
+        int over = an->n == 0, goal = over && v->ops->puzzle_goal(v, pos);
+        int solvable = over ? goal : an->root_done ? an->root_lo > VAL_DRAW : -1;
+        if (o->json) {
+            json_t j;
+            json_begin(&j, stdout);
+            json_str(&j, "game", spec);
+            json_str(&j, "position", ptext);
+            if (solvable < 0) json_null(&j, "solvable"); else json_bool(&j, "solvable", solvable);
+            if (solvable == 0 && !over && an->reason[0]) json_str(&j, "reason", an->reason);
+            if (over) json_bool(&j, "over", 1);
+            json_arr(&j, "moves");
+            for (int i = 0; i < an->n; i++) {
+                const move_value_t *m = &an->mv[i];
+                int known = m->state == MV_PROVEN && m->lo == m->hi;
+                json_obj(&j, NULL);
+                json_str(&j, "move", m->text);
+                json_str(&j, "value", !known ? "unknown" : m->lo > VAL_DRAW ? "solvable" : "dead end");
+                if (known) json_bool(&j, "solvable", m->lo > VAL_DRAW); else json_null(&j, "solvable");
+                json_close(&j, '}');
+            }
+            json_close(&j, ']');
+            json_int(&j, "nodes", (int64_t)an->nodes);
+            json_num(&j, "time_ms", ms);
+            json_bool(&j, "complete", st == 0);
+            json_end(&j);
+        } else {
+            if (over) printf("%s \"%s\": the game is over (%s)\n", spec, ptext, goal ? "the goal is met" : "the goal is missed");
+            else if (solvable == 1) printf("%s \"%s\": solvable\n", spec, ptext);
+            else if (solvable == 0) printf("%s \"%s\": no solution: %s\n", spec, ptext, an->reason);
+            for (int i = 0; i < an->n; i++) {
+                const move_value_t *m = &an->mv[i];
+                int known = m->state == MV_PROVEN && m->lo == m->hi;
+                printf("%-8s %s\n", m->text, !known ? "unknown" : m->lo > VAL_DRAW ? "solvable" : "dead end");
+            }
+            fflush(stdout);
+            fprintf(stderr, "%s nodes, %.1f ms\n", cli_thousands(an->nodes, nt, sizeof nt), ms);
+        }
+        if (st > 0) { fprintf(stderr, "gsw: interrupted before every move was settled\n"); rc = GSW_EFAIL; }
+    } else {
+        fprintf(stderr, "gsw: %s\n", err.msg);
+    }
+    if (a.ready) analyst_close(&a);
+    free(an);
     game_close(v);
     return rc;
 }

@@ -80,6 +80,37 @@ static int solver_close(solver_t *s, err_t *err)
     return rc;
 }
 
+/* Close at the end of a verb whose status is rc. Once an answer is printed
+ * a cache that fails to store it is a warning, not a failure: the answer
+ * stands (the cache is only a cache). */
+static int solver_finish(solver_t *s, int answered, int rc)
+{
+    err_t e2;
+    if (!solver_close(s, &e2)) return rc;
+    if (answered) fprintf(stderr, "gsw: warning: %s (the answer stands; it was not stored)\n", e2.msg);
+    else if (!rc) { fprintf(stderr, "gsw: %s\n", e2.msg); rc = e2.code; }
+    return rc;
+}
+
+/* The JSON bound of a reported value: an unknown value's is "unknown". */
+static const char *json_bound(gvalue_t g)
+{
+    return g.outcome == OUTCOME_UNKNOWN ? "unknown" : bound_name(g.bound);
+}
+
+/* What is proven, end to end, when it is not a settled value. */
+static void json_proven(json_t *j, val_t lo, val_t hi, gvalue_t g)
+{
+    if (lo == hi || (g.outcome != OUTCOME_UNKNOWN && g.bound == BOUND_EXACT)) return;
+    char l[24], h[24];
+    value_bound_text(lo, l, sizeof l);
+    value_bound_text(hi, h, sizeof h);
+    json_obj(j, "proven");
+    json_str(j, "at_least", l);
+    json_str(j, "at_most", h);
+    json_close(j, '}');
+}
+
 static void print_answer(const solver_t *s, cli_opts_t *o, const char *ptext, const void *pos, const answer_t *a)
 {
     const game_ops_t *O = s->v->ops;
@@ -97,31 +128,24 @@ static void print_answer(const solver_t *s, cli_opts_t *o, const char *ptext, co
         if (g.plies >= 0) json_int(&j, "plies", g.plies); else json_null(&j, "plies");
         if (has_score) json_int(&j, "score", score); else json_null(&j, "score");
         if (*best) json_str(&j, "best", best); else json_null(&j, "best");
-        json_str(&j, "bound", bound_name(g.bound));
+        json_str(&j, "bound", json_bound(g));
         json_int(&j, "nodes", (int64_t)a->r.nodes);
         json_num(&j, "time_ms", a->r.time_ms);
         json_str(&j, "source", a->from_cache ? "cache" : "search");
         json_str(&j, "algo", s->manager ? "manager" : s->dfpn ? "dfpn" : "ab");
         json_bool(&j, "complete", !a->r.aborted);
-        if (a->r.lo != a->r.hi && (g.outcome == OUTCOME_UNKNOWN || g.bound != BOUND_EXACT)) {   /* what is proven, end to end */
-            char l[24], h[24];
-            value_bound_text(a->r.lo, l, sizeof l);
-            value_bound_text(a->r.hi, h, sizeof h);
-            json_obj(&j, "proven");
-            json_str(&j, "at_least", l);
-            json_str(&j, "at_most", h);
-            json_close(&j, '}');
-        }
+        json_proven(&j, a->r.lo, a->r.hi, g);
         json_end(&j);
         return;
     }
-    char vt[128];
+    char vt[128], nt[32];
     value_text(a->r.lo, a->r.hi, vt, sizeof vt);
     printf("%s \"%s\": %s", spec, ptext, vt);
     if (has_score) printf(" (score %+d)", score);
     if (*best) printf(", best move %s", best);
     printf("\n");
-    fprintf(stderr, "%llu nodes, %.3f ms%s\n", (unsigned long long)a->r.nodes, a->r.time_ms,
+    fflush(stdout);
+    fprintf(stderr, "%s nodes, %.3f ms%s\n", cli_thousands(a->r.nodes, nt, sizeof nt), a->r.time_ms,
             a->from_cache ? " (from the cache)" : "");
 }
 
@@ -203,6 +227,14 @@ static int cli_batch(cli_opts_t *o)
     int mismatches = 0, done = 0;
     double total_us = 0;
     uint64_t total_nodes = 0;
+    json_t j;   /* --json: one document, the lines in an array and the summary */
+    if (o->json) {
+        char spec[96];
+        game_spec(s.v, spec, sizeof spec);
+        json_begin(&j, stdout);
+        json_str(&j, "game", spec);
+        json_arr(&j, "lines");
+    }
     for (int i = 0; i < n && !cli_stop; i++) {
         const char *moves = strcmp(lines[i].moves, "startpos") ? lines[i].moves : "";
         game_pos_parse(s.v, moves, pos, &err);
@@ -218,8 +250,7 @@ static int cli_batch(cli_opts_t *o)
         total_us += us;
         total_nodes += a.r.nodes;
         if (o->json) {
-            json_t j;
-            json_begin(&j, stdout);
+            json_obj(&j, NULL);
             json_str(&j, "position", lines[i].moves);
             if (has) json_int(&j, "score", score); else json_null(&j, "score");
             gvalue_t g = value_report(s.v, pos, a.r.lo, a.r.hi);
@@ -229,7 +260,7 @@ static int cli_batch(cli_opts_t *o)
             json_num(&j, "time_us", us);
             if (lines[i].has_expected) json_int(&j, "expected", lines[i].expected);
             json_bool(&j, "ok", !bad);
-            json_end(&j);
+            json_close(&j, '}');
         } else {
             printf("%s %d %llu %.0f%s\n", lines[i].moves, score, (unsigned long long)a.r.nodes, us,
                    bad ? " MISMATCH" : "");
@@ -237,14 +268,15 @@ static int cli_batch(cli_opts_t *o)
     }
     int interrupted = done < n;
     if (o->json) {
-        json_t j;
-        json_begin(&j, stdout);
-        json_bool(&j, "summary", 1);
+        json_close(&j, ']');
+        json_obj(&j, "summary");
         json_int(&j, "positions", done);
+        json_int(&j, "lines", n);
         json_int(&j, "mismatches", mismatches);
         json_num(&j, "mean_time_us", done ? total_us / done : 0);
         json_num(&j, "mean_nodes", done ? (double)total_nodes / done : 0);
         json_bool(&j, "complete", !interrupted);
+        json_close(&j, '}');
         json_end(&j);
     } else {
         printf("positions %d, mismatches %d, mean time %.1f us, mean nodes %.1f\n", done, mismatches,
@@ -253,9 +285,14 @@ static int cli_batch(cli_opts_t *o)
     fflush(stdout);
     for (int i = 0; i < n; i++) free(lines[i].moves);
     free(lines);
-    if (solver_close(&s, &err) && !rc) { fprintf(stderr, "gsw: %s\n", err.msg); rc = err.code; }
-    if (!rc && interrupted) { fprintf(stderr, "gsw: interrupted after %d of %d positions\n", done, n); rc = GSW_EFAIL; }
-    if (!rc && mismatches) { fprintf(stderr, "gsw: %d mismatches\n", mismatches); rc = GSW_EFAIL; }
+    rc = solver_finish(&s, 1, rc);
+    char a[32], b[32];
+    if (!rc && interrupted) {
+        fprintf(stderr, "gsw: interrupted after %s of %s positions\n", cli_thousands((uint64_t)done, a, sizeof a),
+                cli_thousands((uint64_t)n, b, sizeof b));
+        rc = GSW_EFAIL;
+    }
+    if (!rc && mismatches) { fprintf(stderr, "gsw: %s mismatches\n", cli_thousands((uint64_t)mismatches, a, sizeof a)); rc = GSW_EFAIL; }
     return rc;
 }
 
@@ -274,10 +311,12 @@ static int solve_is_puzzle(const char *spec)
 int cli_solve(cli_opts_t *o)
 {
     if (o->npos >= 1 && solve_is_puzzle(o->pos[0])) return cli_puzzle_solve(o);
-    if (o->npos < 1 || o->npos > 2 || (o->batch && o->npos != 1)) {
-        fprintf(stderr, "gsw: usage: %s\n", cli_find("solve")->usage);
+    if (o->npos < 1) return cli_usage_error(o, 2, "solve needs a GAME");
+    if (o->batch && o->npos != 1) {
+        fprintf(stderr, "gsw: unexpected argument '%s': --batch reads the positions from its file\n", o->pos[1]);
         return GSW_EINPUT;
     }
+    if (o->npos > 2) return cli_usage_error(o, 2, NULL);
     if (o->batch) return cli_batch(o);
     err_t err;
     solver_t s;
@@ -286,26 +325,26 @@ int cli_solve(cli_opts_t *o)
     GSW_POSBUF pos[GSW_MAX_POS];
     int rc = game_pos_parse(s.v, ptext, pos, &err);
     answer_t a;
+    int answered = 0;
     if (!rc) rc = solver_run(&s, pos, &a, &err);
     if (rc) fprintf(stderr, "gsw: %s\n", err.msg);
     else {
         print_answer(&s, o, ptext, pos, &a);
+        answered = 1;
         if (a.r.aborted) {
             fprintf(stderr, "gsw: %s before the proof was complete\n", cli_stop ? "interrupted" : "budget spent");
             rc = GSW_EFAIL;
         }
     }
-    err_t e2;
-    if (solver_close(&s, &e2) && !rc) { fprintf(stderr, "gsw: %s\n", e2.msg); rc = e2.code; }
-    return rc;
+    return solver_finish(&s, answered, rc);
 }
+
+int cli_puzzle_analyze(cli_opts_t *o);
 
 int cli_analyze(cli_opts_t *o)
 {
-    if (o->npos < 1 || o->npos > 2) {
-        fprintf(stderr, "gsw: usage: %s\n", cli_find("analyze")->usage);
-        return GSW_EINPUT;
-    }
+    if (o->npos < 1 || o->npos > 2) return cli_usage_error(o, 2, "analyze needs a GAME");
+    if (solve_is_puzzle(o->pos[0])) return cli_puzzle_analyze(o);
     err_t err;
     solver_t s;
     if (solver_open(o, o->pos[0], 1, &s, &err)) { fprintf(stderr, "gsw: %s\n", err.msg); return err.code; }
@@ -329,14 +368,14 @@ int cli_analyze(cli_opts_t *o)
     }
     uint64_t nodes = 0;
     double t0 = gsw_now_ms();
-    for (int i = 0; i < n && !rc; i++) {
+    int stopped = 0, failed = 0;
+    for (int i = 0; i < n && !stopped && !failed; i++) {
         memcpy(child, pos, O->pos_size);
         O->play(s.v, child, mv[i]);
         answer_t a;
-        rc = solver_run(&s, child, &a, &err);
-        if (rc) { fprintf(stderr, "gsw: %s\n", err.msg); break; }
+        if (solver_run(&s, child, &a, &err)) { fprintf(stderr, "gsw: %s\n", err.msg); rc = err.code; failed = 1; break; }
         nodes += a.r.nodes;
-        if (a.r.aborted) { fprintf(stderr, "gsw: %s\n", cli_stop ? "interrupted" : "budget spent"); rc = GSW_EFAIL; break; }
+        stopped = a.r.aborted;   /* this move's bounds are shown, then the list ends */
         /* the mover's view: the child's value seen from the other side */
         val_t lo = val_up(a.r.hi), hi = val_up(a.r.lo);
         gvalue_t g = value_report(s.v, pos, lo, hi);
@@ -349,7 +388,8 @@ int cli_analyze(cli_opts_t *o)
             json_str(&j, "value", outcome_name(g.outcome));
             if (g.plies >= 0) json_int(&j, "plies", g.plies); else json_null(&j, "plies");
             if (has) json_int(&j, "score", score); else json_null(&j, "score");
-            json_str(&j, "bound", bound_name(g.bound));
+            json_str(&j, "bound", json_bound(g));
+            json_proven(&j, lo, hi, g);
             json_close(&j, '}');
         } else {
             char vt[128];
@@ -360,15 +400,21 @@ int cli_analyze(cli_opts_t *o)
         }
     }
     double ms = gsw_now_ms() - t0;
-    if (o->json && !rc) {
+    if (o->json && failed) json_discard(&j);
+    else if (o->json) {
         json_close(&j, ']');
         json_int(&j, "nodes", (int64_t)nodes);
         json_num(&j, "time_ms", ms);
+        json_bool(&j, "complete", !stopped);
         json_end(&j);
-    } else if (!rc) {
-        fprintf(stderr, "%llu nodes, %.1f ms\n", (unsigned long long)nodes, ms);
+    } else if (!failed) {
+        char nt[32];
+        fflush(stdout);
+        fprintf(stderr, "%s nodes, %.1f ms\n", cli_thousands(nodes, nt, sizeof nt), ms);
     }
-    err_t e2;
-    if (solver_close(&s, &e2) && !rc) { fprintf(stderr, "gsw: %s\n", e2.msg); rc = e2.code; }
-    return rc;
+    if (stopped) {
+        fprintf(stderr, "gsw: %s before every move was proved\n", cli_stop ? "interrupted" : "budget spent");
+        rc = GSW_EFAIL;
+    }
+    return solver_finish(&s, !failed, rc);
 }

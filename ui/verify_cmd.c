@@ -129,6 +129,12 @@ int cli_cache_verify(cli_opts_t *o)
     err_t err;
     cache_t *c;
     if (cli_cache_open(o, &c, &err)) { fprintf(stderr, "gsw: %s\n", err.msg); return err.code; }
+    if (o->fix && cache_readonly(c)) {
+        fprintf(stderr, "gsw: cache %s is read-only: --fix cannot delete rows (verify without it, or make it writable)\n",
+                cache_filename(c));
+        cache_close(c, &(err_t){ 0 });
+        return GSW_EFAIL;
+    }
     char game[64] = "", variant[64] = "";
     if (o->npos == 2) {   /* GAME[:VARIANT], named as the cache names it */
         gv_t *gv;
@@ -208,8 +214,10 @@ int cli_cache_verify(cli_opts_t *o)
         }
         double now = gsw_now_ms();
         if (now - last >= 1000) {
+            char a[32], b[32], w[32];
             last = now;
-            fprintf(stderr, "  %.0f s: %d of %d rows, %d wrong\n", (now - t0) / 1000, done, rows.n, count[V_DISAGREES]);
+            fprintf(stderr, "  %.0f s: %s of %s rows, %s wrong\n", (now - t0) / 1000, cli_thousands((uint64_t)done, a, sizeof a),
+                    cli_thousands((uint64_t)rows.n, b, sizeof b), cli_thousands((uint64_t)count[V_DISAGREES], w, sizeof w));
         }
     }
     if (v) game_close(v);
@@ -234,7 +242,12 @@ int cli_cache_verify(cli_opts_t *o)
     }
     err_t e2;
     if (cache_close(c, &e2) && !rc) { fprintf(stderr, "gsw: %s\n", e2.msg); rc = GSW_EFAIL; }
-    if (!rc && !complete) { fprintf(stderr, "gsw: interrupted after %d of %d rows\n", done, rows.n); rc = GSW_EFAIL; }
+    if (!rc && !complete) {
+        char a[32], b[32];
+        fprintf(stderr, "gsw: interrupted after %s of %s rows\n", cli_thousands((uint64_t)done, a, sizeof a),
+                cli_thousands((uint64_t)rows.n, b, sizeof b));
+        rc = GSW_EFAIL;
+    }
     if (!rc && count[V_DISAGREES] > deleted) rc = GSW_EFAIL;
     return rc;
 }

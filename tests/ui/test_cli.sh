@@ -92,7 +92,8 @@ expect 0 "batch" -- "$gsw" solve connect4 --batch "$tmp/good"
 [ "$(grep -c . "$tmp/out")" -eq 21 ] && ok || bad "batch prints 20 lines and a summary"
 has out "positions 20, mismatches 0" "batch summary"
 expect 0 "batch stdin json" -- sh -c "\"$gsw\" solve connect4 --batch - --json < \"$tmp/good\""
-has out '"summary":true' "batch json summary"
+has out '"summary":{"positions":20,' "batch json summary"
+[ "$(wc -l <"$tmp/out")" -eq 1 ] && ok || bad "batch json is one document"
 (head -3 "$tmp/good"; echo "4444444 3") >"$tmp/malformed"
 expect 2 "malformed batch" -- "$gsw" solve connect4 --batch "$tmp/malformed" && has err ":4:" "names the line"
 grep -c . "$tmp/out" | grep -q "^0$" && ok || bad "a malformed batch solves nothing"
@@ -193,6 +194,37 @@ expect 1 "budget spent" -- "$gsw" solve solitaire:wiegleb,start=e1,goal=e1 --nod
 [ "$(wc -l <"$tmp/err")" -eq 1 ] && ok || bad "a spent budget is one line on stderr: $(cat -v "$tmp/err")"
 has err "budget spent" "names the spent budget"
 expect 0 "help lists count" -- "$gsw" help && has out "count" "help lists count"
+
+# messages: counts as whole numbers with separators, extra arguments named,
+# what is missing said, the version
+expect 2 "hash too big" -- "$gsw" solve connect4 --hash 9999999 && has err "from 1 to 1,048,576" "the range as counts"
+grep -q "e+0" "$tmp/err" && bad "a count printed in %g form: $(cat "$tmp/err")" || ok
+expect 2 "nodes out of range" -- "$gsw" solve connect4 --nodes 0 && has err "from 1 to 1,000,000,000,000,000,000" "the nodes range"
+expect 2 "threads not whole" -- "$gsw" solve connect4 --threads 1.5 && has err "whole number" "a whole number is asked for"
+expect 2 "extra argument" -- "$gsw" solve connect4 44 x && has err "unexpected argument 'x'" "the extra argument named"
+has err "usage: gsw solve" "then the usage"
+expect 2 "extra perft argument" -- "$gsw" perft connect4 "" 3 x && has err "unexpected argument 'x'" "perft: the extra argument named"
+expect 2 "extra games argument" -- "$gsw" games x && has err "unexpected argument 'x'" "games: the extra argument named"
+expect 2 "extra shell argument" -- "$gsw" shell connect4 44 x && has err "unexpected argument 'x'" "shell: the extra argument named"
+expect 2 "perft without a depth" -- "$gsw" perft connect4 && has err "perft needs a DEPTH" "the missing depth said"
+expect 2 "perft with a position, no depth" -- "$gsw" perft connect4 startpos && has err "perft needs a DEPTH" "the missing depth said"
+expect 0 "perft counts" -- "$gsw" perft connect4 "" 4 && has err "2,401" "perft's count with separators"
+expect 0 "solve counts" -- "$gsw" solve connect4:5x4 "" --no-cache
+grep -Eq "^[0-9]{1,3}(,[0-9]{3})+ nodes" "$tmp/err" && ok || bad "solve's node count with separators: $(cat "$tmp/err")"
+version=$(sed -n 's/^project(gsw VERSION \([0-9.]*\).*/\1/p' "$data/../../CMakeLists.txt")
+expect 0 "--version" -- "$gsw" --version && has out "^gsw $version\$" "--version prints the project's version"
+expect 0 "version" -- "$gsw" version && has out "^gsw $version\$" "version prints it too"
+expect 0 "help names the version" -- "$gsw" help && has out "gsw $version" "help names the version"
+
+# analyze on a puzzle: every jump solvable or a dead end, as the workbench says
+expect 0 "analyze solitaire" -- "$gsw" analyze solitaire:english
+[ "$(grep -c "^[a-g][0-9]-.* solvable$" "$tmp/out")" -eq 4 ] && ok || bad "analyze solitaire: 4 solvable jumps: $(cat "$tmp/out")"
+expect 0 "analyze french" -- "$gsw" analyze solitaire:french && has out "no solution: position class" "the reason"
+[ "$(grep -c "^[a-g][0-9]-.* dead end$" "$tmp/out")" -eq 4 ] && ok || bad "analyze french: 4 dead ends: $(cat "$tmp/out")"
+printf 'new solitaire:english,goal=any c4+d4+e4+d2\nanalyze\n' | "$gsw" shell --no-cache 2>/dev/null | grep -E "^[a-g][0-9]-" | sed 's/  */ /' >"$tmp/shell_an"
+expect 0 "analyze matches the shell" -- "$gsw" analyze solitaire:english,goal=any c4+d4+e4+d2 --no-cache
+grep -E "^[a-g][0-9]-" "$tmp/out" | sed 's/  */ /' >"$tmp/cli_an"
+[ -s "$tmp/cli_an" ] && cmp -s "$tmp/shell_an" "$tmp/cli_an" && ok || bad "analyze and the shell's analyze differ: $(diff "$tmp/shell_an" "$tmp/cli_an" | head -5)"
 expect 0 "help solve" -- "$gsw" help solve && has out "triangle" "solve help names the boards"
 
 echo "$pass passed, $fail failed"
