@@ -86,15 +86,6 @@ struct cache {
     void *notice_ctx;
 };
 
-static void (*notice_default)(void *ctx, const char *msg);
-static void *notice_default_ctx;
-
-void cache_set_default_notice(void (*fn)(void *ctx, const char *msg), void *ctx)
-{
-    notice_default = fn;
-    notice_default_ctx = ctx;
-}
-
 void cache_set_notice(cache_t *c, void (*fn)(void *ctx, const char *msg), void *ctx)
 {
     c->notice = fn;
@@ -104,15 +95,13 @@ void cache_set_notice(cache_t *c, void (*fn)(void *ctx, const char *msg), void *
 __attribute__((format(printf, 2, 3)))
 static void cache_say(const cache_t *c, const char *fmt, ...)
 {
-    void (*fn)(void *, const char *) = c->notice ? c->notice : notice_default;
-    void *ctx = c->notice ? c->notice_ctx : notice_default_ctx;
-    if (!fn) return;
+    if (!c->notice) return;
     char msg[1400];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    fn(ctx, msg);
+    c->notice(c->notice_ctx, msg);
 }
 
 int cache_readonly(const cache_t *c) { return c->readonly; }
@@ -486,10 +475,18 @@ static const char *cache_why_readonly(const char *path)
 
 int cache_open(const char *path, cache_t **out, err_t *err)
 {
+    return cache_open_notice(path, NULL, NULL, out, err);
+}
+
+int cache_open_notice(const char *path, void (*notice)(void *ctx, const char *msg), void *ctx, cache_t **out,
+                      err_t *err)
+{
     *out = NULL;
     if (!path || !*path) return err_set(err, GSW_EFAIL, "cache: no path given");
     cache_t *c = calloc(1, sizeof *c);
     if (!c) return err_set(err, GSW_EFAIL, "cache %s: out of memory", path);
+    c->notice = notice;
+    c->notice_ctx = ctx;
     if (snprintf(c->path, sizeof c->path, "%s", path) >= (int)sizeof c->path) {
         free(c);
         return err_set(err, GSW_EFAIL, "cache %.100s...: path too long", path);

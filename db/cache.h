@@ -46,15 +46,18 @@ int cache_default_path(char *buf, size_t n, err_t *err);
  * write) opens read-only: reads work, stores are dropped, and the first
  * store says so through the notice (below). */
 int cache_open(const char *path, cache_t **out, err_t *err);
+/* The same, with a notice (below) from the start: waits for a lock while
+ * opening are said too. */
+int cache_open_notice(const char *path, void (*notice)(void *ctx, const char *msg), void *ctx, cache_t **out,
+                      err_t *err);
 /* Notices: one line each, no "gsw: " (the caller's words go first). Said:
  * a wait for another process's write lock that lasts 0.1 s (then at most
  * every 10 s); a lock still held after the wait ($GSW_LOCK_MS, default
  * 10 s: stores stay pending and later writes do not wait; at close, the
  * count of stores lost); the first store into a read-only cache. A write
  * stopped by the lock or by a read-only file is no error for the caller:
- * the answer stands, the cache is only a cache. The default notice goes to
- * every connection without its own; both start as NULL (nothing said). */
-void cache_set_default_notice(void (*fn)(void *ctx, const char *msg), void *ctx);
+ * the answer stands, the cache is only a cache. NULL (the default): nothing
+ * is said. */
 void cache_set_notice(cache_t *c, void (*fn)(void *ctx, const char *msg), void *ctx);
 /* Opened read-only (nothing is ever stored). */
 int cache_readonly(const cache_t *c);

@@ -392,7 +392,7 @@ int cli_main(int argc, char **argv)
     }
     if (o.npos > v->max_pos) return cli_usage_error(&o, v->max_pos, NULL);
     if (strcmp(v->name, "play") && strcmp(v->name, "lesson"))   /* (the workbench's screen is no place for them) */
-        cache_set_default_notice(cli_notice, NULL);
+        o.notices = 1;
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = cli_sigint;   /* no SA_RESTART: a read waiting for input returns */
@@ -515,7 +515,7 @@ int cli_cache_open(cli_opts_t *o, cache_t **c, err_t *err)
     char path[1024];
     if (o->db) snprintf(path, sizeof path, "%s", o->db);
     else if (cache_default_path(path, sizeof path, err)) return err->code;
-    return cache_open(path, c, err);
+    return cache_open_notice(path, o->notices ? cli_notice : NULL, NULL, c, err);
 }
 
 int cli_cache_verify(cli_opts_t *o);

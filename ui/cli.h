@@ -39,6 +39,7 @@ typedef struct cli_opts {
     int players;               /* bench --players */
     int64_t sample;            /* cache verify --sample N (0: every row) */
     int fix;                   /* cache verify --fix: delete the wrong rows */
+    int notices;               /* the cache's notices go to stderr (not under the TUI's screen) */
     int npos;
     const char *pos[8];        /* positional arguments after the verb */
     const char *verb;          /* the verb being run */

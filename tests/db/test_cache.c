@@ -595,6 +595,15 @@ static void note(void *ctx, const char *msg)
     snprintf(notices + n, sizeof notices - n, "%s\n", msg);
 }
 
+/* A cache whose notices land in notices[]. */
+static cache_t *open_noticed(const char *p)
+{
+    cache_t *c = NULL;
+    err_t err;
+    if (cache_open_notice(p, note, NULL, &c, &err)) fail_msg("%s", err.msg);
+    return c;
+}
+
 static int count_of(const char *hay, const char *needle)
 {
     int n = 0;
@@ -704,8 +713,7 @@ static void test_lock_notice(void **s)
     assert_int_equal(sqlite3_open(p, &db), SQLITE_OK);
     assert_int_equal(sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL), SQLITE_OK);
     notices[0] = '\0';
-    cache_set_default_notice(note, NULL);
-    cache_t *c = open_ok(p);
+    cache_t *c = open_noticed(p);
     err_t err;
     cache_entry_t e;
     assert_int_equal(put(c, 99, entry(0, 0, MOVE_NONE, "ab"), &err), GSW_OK);
@@ -722,7 +730,7 @@ static void test_lock_notice(void **s)
     /* locked to the end: the close counts what was lost */
     assert_int_equal(sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL), SQLITE_OK);
     notices[0] = '\0';
-    c = open_ok(p);
+    c = open_noticed(p);
     assert_int_equal(put(c, 100, entry(0, 0, MOVE_NONE, "ab"), &err), GSW_OK);
     assert_int_equal(put(c, 101, entry(0, 0, MOVE_NONE, "ab"), &err), GSW_OK);
     assert_int_equal(cache_flush(c, &err), GSW_OK);
@@ -731,7 +739,6 @@ static void test_lock_notice(void **s)
     assert_int_equal(count_of(notices, "waiting for the cache lock"), 1);
     assert_int_equal(sqlite3_exec(db, "COMMIT", NULL, NULL, NULL), SQLITE_OK);
     sqlite3_close(db);
-    cache_set_default_notice(NULL, NULL);
     unsetenv("GSW_LOCK_MS");
 }
 
@@ -800,8 +807,7 @@ static void test_locked(void **s)
     assert_int_equal(sqlite3_open(p, &db), SQLITE_OK);
     assert_int_equal(sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL), SQLITE_OK);
     notices[0] = '\0';
-    cache_set_default_notice(note, NULL);
-    cache_t *c = open_ok(p);
+    cache_t *c = open_noticed(p);
     err_t err;
     assert_int_equal(put(c, 99, entry(0, 0, MOVE_NONE, "ab"), &err), GSW_OK);
     assert_int_equal(cache_flush(c, &err), GSW_OK);   /* waited, said, kept pending */
@@ -819,7 +825,6 @@ static void test_locked(void **s)
     assert_non_null(strstr(err.msg, "database is locked"));
     assert_int_equal(sqlite3_exec(db, "COMMIT", NULL, NULL, NULL), SQLITE_OK);
     sqlite3_close(db);
-    cache_set_default_notice(NULL, NULL);
 }
 #endif
 
