@@ -64,8 +64,8 @@ const cli_verb_t cli_verbs[] = {
     { "play", "gsw play [GAME[:VARIANT] [POSITION]] [--opponent perfect|imperfect:P|giveback:N|heuristic:L|human] "
       "[--side first|second|both|none] [--ascii] [--mono]",
       "open the workbench (TUI) on a game; gsw alone opens its game picker", cli_play, 2, json_na_play },
-    { "shell", "gsw shell [GAME[:VARIANT] [POSITION]] [--opponent ...] [--side ...]",
-      "the workbench's commands in a readline shell (reads a script from a pipe)", cli_shell, 2, json_na_shell },
+    { "shell", "gsw shell [GAME[:VARIANT] [POSITION]] [FILE] [--opponent ...] [--side ...]",
+      "the workbench's commands in a readline shell (runs a script FILE, or one from a pipe)", cli_shell, 3, json_na_shell },
     { "lesson", "gsw lesson [NAME]", "list the lessons, or open one in the workbench", cli_lessons, 1, json_na_lesson },
     { "games", "gsw games [--json]", "list the games and their variants", cli_games, 0, NULL },
     { "solve", "gsw solve GAME[:VARIANT] [POSITION] [--algo ab|dfpn|manager] [--goal win|draw] [--wdl] [--threads N] [--hash MB] [--batch FILE] [--clear-hash]\n"

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <readline/history.h>
@@ -58,14 +59,41 @@ static int shell_signal_hook(void)
     return 0;
 }
 
+/* Is the last argument a script to run (gsw shell [GAME[:VARIANT]
+ * [POSITION]] FILE)? A readable regular file, and as the only argument
+ * not a game's name. */
+static int shell_is_script(const cli_opts_t *o)
+{
+    if (o->npos < 1) return 0;
+    const char *arg = o->pos[o->npos - 1];
+    char name[64];
+    snprintf(name, sizeof name, "%.*s", (int)strcspn(arg, ":"), arg);
+    struct stat sb;
+    if (o->npos == 1 && game_find(name)) return 0;
+    return stat(arg, &sb) == 0 && S_ISREG(sb.st_mode) && access(arg, R_OK) == 0;
+}
+
 int cli_shell(cli_opts_t *o)
 {
     err_t err;
     session_t s;
-    if (cli_session_open(o, &s, "connect4", &err)) { fprintf(stderr, "gsw: %s\n", err.msg); return err.code; }
+    FILE *in = stdin;
+    const char *script = NULL;
+    if (shell_is_script(o)) {   /* gsw shell [GAME [POSITION]] FILE: run it, as from a pipe */
+        script = o->pos[--o->npos];
+        if (!(in = fopen(script, "r"))) { fprintf(stderr, "gsw: cannot read %s\n", script); return GSW_EINPUT; }
+    } else if (o->npos > 2) {
+        fprintf(stderr, "gsw: %s is no script file to run (gsw shell [GAME[:VARIANT] [POSITION]] [FILE])\n", o->pos[2]);
+        return GSW_EINPUT;
+    }
+    if (cli_session_open(o, &s, "connect4", &err)) {
+        fprintf(stderr, "gsw: %s\n", err.msg);
+        if (in != stdin) fclose(in);
+        return err.code;
+    }
     s.sync = 1;
     s.progress = 1;
-    int tty = isatty(0), status = GSW_OK, lineno = 0;
+    int tty = !script && isatty(0), status = GSW_OK, lineno = 0;
     out_t out = { 0 };
     if (tty) {
         complete_install(&s);
@@ -83,7 +111,7 @@ int cli_shell(cli_opts_t *o)
             if (!line) break;
             if (*line) add_history(line);
         } else {
-            if (!fgets(buf, sizeof buf, stdin)) break;
+            if (!fgets(buf, sizeof buf, in)) break;
             buf[strcspn(buf, "\r\n")] = 0;
             line = buf;
         }
@@ -96,7 +124,8 @@ int cli_shell(cli_opts_t *o)
         if (rc) {
             if (tty) fprintf(stderr, "error: %s\n", err.msg);
             else {   /* a script stops at its first failed line: nothing after it runs */
-                fprintf(stderr, "gsw: line %d: %s (the script stops here)\n", lineno, err.msg);
+                if (script) fprintf(stderr, "gsw: %s:%d: %s (the script stops here)\n", script, lineno, err.msg);
+                else fprintf(stderr, "gsw: line %d: %s (the script stops here)\n", lineno, err.msg);
                 status = rc;
                 fflush(stdout);
                 break;
@@ -106,6 +135,7 @@ int cli_shell(cli_opts_t *o)
         if (tty) free(line);
     }
     if (tty) complete_history_save();
+    if (in != stdin) fclose(in);
     out_free(&out);
     if (cli_session_close(&s, &err) && !status) { fprintf(stderr, "gsw: %s\n", err.msg); status = err.code; }
     if (cli_term && !status) { fprintf(stderr, "gsw: terminated; what was proven is stored\n"); status = GSW_EFAIL; }

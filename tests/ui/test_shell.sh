@@ -44,6 +44,12 @@ kill -INT $pid
 wait $pid
 grep -q 's, between .* M nodes' "$tmp/e" && grep -q '^proven so far: ' "$tmp/o" \
   || { echo "FAIL: shell solve progress / Ctrl-C: $(cat "$tmp/o" "$tmp/e")"; fail=1; }
+# gsw shell FILE runs the file as a script
+"$gsw" shell connect4:4x4 "$data/ui/shell.in" --no-cache >"$tmp/out" 2>"$tmp/err"
+rc=$?
+grep -v '^\[Date ' "$tmp/out" >"$tmp/out2"
+[ "$rc" -eq 2 ] && diff -q "$data/ui/shell.out" "$tmp/out2" >/dev/null && grep -q 'shell.in:15: column 9 is out of range' "$tmp/err" \
+  || { echo "FAIL: gsw shell FILE (exit $rc): $(cat "$tmp/err")"; fail=1; }
 # no prompt is echoed when stdin is not a terminal
 grep -q 'gsw>' "$tmp/out" && { echo "FAIL: a prompt was echoed"; fail=1; }
 # gsw with no terminal says how to script it
