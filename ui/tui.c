@@ -1302,7 +1302,17 @@ static int tui_run(cli_opts_t *o, const char *first)
     memset(&t, 0, sizeof t);
     T = &t;
     int picker = o->npos == 0 && !first;
-    if (cli_session_open(o, &t.s, "connect4", &err)) { fprintf(stderr, "gsw: %s\n", err.msg); return err.code; }
+    if (cli_session_open(o, &t.s, "connect4", &err)) {
+        fprintf(stderr, "gsw: %s\n", err.msg);
+        if (o->no_cache || strncmp(err.msg, "cache ", 6)) return err.code;
+        /* the cache will not open: offer to go on without it (nothing is lost: the file is left as it is) */
+        fprintf(stderr, "Start without the cache (nothing will be stored)? [y/N] ");
+        fflush(stderr);
+        char answer[16];
+        if (!fgets(answer, sizeof answer, stdin) || (answer[0] != 'y' && answer[0] != 'Y')) return err.code;
+        o->no_cache = 1;
+        if (cli_session_open(o, &t.s, "connect4", &err)) { fprintf(stderr, "gsw: %s\n", err.msg); return err.code; }
+    }
     if (!o->opponent && !o->side) { t.s.human[0] = 1; t.s.human[1] = 0; }   /* default: you first, perfect opponent */
     char db[1024] = "";
     if (!o->no_cache) {

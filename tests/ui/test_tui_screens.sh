@@ -6,7 +6,8 @@
 # question before quitting a game in progress, the result and the winning
 # four at the end of a game, a window too small (the message whole, keys
 # held back), a terminal that cannot draw (one line, no screen), and every
-# move in a lesson's analysis pane. gsw writes nothing to stderr meanwhile.
+# move in a lesson's analysis pane, a corrupt cache (the offer to start
+# without it). gsw writes nothing to stderr meanwhile.
 # Skipped (exit 77) without tmux.
 set -u
 gsw=${GSW_BIN:?}
@@ -199,6 +200,19 @@ for j in c4-c2 d4-f4 d4-b4 d4-d2 e4-e2 d5-f5 d5-b5; do
   wait_for "[ *]$j \(solvable\|dead end\)" 60 || bad "lesson step 2: the jump $j is not in the analysis pane"
 done
 quit "gsw (lesson)"
+
+# --- a corrupt cache: the workbench offers to start without it, and leaves the file alone ---
+head -c 3000 /dev/urandom >"$tmp/junk.sqlite"
+sum=$(cksum <"$tmp/junk.sqlite")
+T kill-session -t g 2>/dev/null
+T new-session -d -s g -x 100 -y 30 "env GSW_DB='$tmp/junk.sqlite' LANG=C.UTF-8 TERM=xterm-256color '$gsw' play connect4:5x4 --threads 1 --hash 16; sleep 30"
+wait_for "Start without the cache" 20 || bad "a corrupt cache: no offer to start without it"
+screen | grep -q "mv .*junk.sqlite.bad" || bad "a corrupt cache: the message does not say how to move it aside"
+keys y Enter
+wait_for "Red to move" 20 || bad "a corrupt cache: the game did not start without it"
+keys q
+[ "$(cksum <"$tmp/junk.sqlite")" = "$sum" ] || bad "a corrupt cache: the file was changed"
+T kill-session -t g 2>/dev/null
 
 cat "$tmp/stderr.game" "$tmp/stderr" >"$tmp/stderr.all"
 [ -s "$tmp/stderr.all" ] && { bad "gsw wrote to stderr under the screen:"; cat "$tmp/stderr.all"; }
