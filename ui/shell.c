@@ -83,7 +83,8 @@ int cli_shell(cli_opts_t *o)
         script = o->pos[--o->npos];
         if (!(in = fopen(script, "r"))) { fprintf(stderr, "gsw: cannot read %s\n", script); return GSW_EINPUT; }
     } else if (o->npos > 2) {
-        fprintf(stderr, "gsw: %s is no script file to run (gsw shell [GAME[:VARIANT] [POSITION]] [FILE])\n", o->pos[2]);
+        fprintf(stderr, "gsw: unexpected argument '%s' (no script file of that name); usage: %s\n", o->pos[2],
+                cli_find("shell")->usage);
         return GSW_EINPUT;
     }
     if (cli_session_open(o, &s, "connect4", &err)) {
