@@ -3,15 +3,9 @@
 # fields, the cache round trip, batch files, concurrent writers, a corrupt
 # cache left untouched. Needs GSW_BIN (set by ctest) and GSW_TEST_DATA.
 set -u
-gsw=${GSW_BIN:?}
+. "$(dirname "$0")/cli_lib.sh"
 data=${GSW_TEST_DATA:?}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export GSW_DB="$tmp/cache.sqlite"
-pass=0 fail=0
 
-ok()   { pass=$((pass + 1)); }
-bad()  { fail=$((fail + 1)); echo "FAIL: $*"; }
 # expect CODE DESCRIPTION -- command...: exit code and (for errors) one stderr line
 expect() {
   local code=$1 what=$2; shift 3

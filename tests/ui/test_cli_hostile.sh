@@ -8,13 +8,8 @@
 # `setpriv` as nobody, or are skipped with a note. Needs GSW_BIN (set by
 # ctest), GSW_TEST_DATA and sqlite3 (tools/install-deps.sh installs it).
 set -u
-gsw=${GSW_BIN:?}
-tmp=$(mktemp -d)
-trap 'chmod -R u+w "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/cli_lib.sh"
 export GSW_DB="$tmp/default.sqlite"
-pass=0 fail=0
-ok()  { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 # run CMD...: stdout, stderr and the exit status in $tmp/out, $tmp/err, $rc
 run() { "$@" >"$tmp/out" 2>"$tmp/err" </dev/null; rc=$?; }
 check() { if eval "$2"; then ok; else bad "$1 (exit $rc; out: $(head -c 300 "$tmp/out"); err: $(head -c 400 "$tmp/err"))"; fi; }

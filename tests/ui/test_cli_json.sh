@@ -7,15 +7,9 @@
 # on stdout; bad input with --json is exit 2, one line, nothing on stdout.
 # Needs GSW_BIN (set by ctest), GSW_TEST_DATA and python3.
 set -u
-gsw=${GSW_BIN:?}
+. "$(dirname "$0")/cli_lib.sh"
 data=${GSW_TEST_DATA:?}
 command -v python3 >/dev/null || { echo "FAIL: python3 is needed (tools/install-deps.sh installs it)"; exit 1; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export GSW_DB="$tmp/cache.sqlite"
-pass=0 fail=0
-ok()  { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 
 # doc CODE CHECK -- gsw ARGS...: exit CODE, stdout one JSON object for which
 # the Python expression CHECK (over d) holds ("1": any object)

@@ -10,35 +10,7 @@
 # without it). gsw writes nothing to stderr meanwhile.
 # Skipped (exit 77) without tmux.
 set -u
-gsw=${GSW_BIN:?}
-command -v tmux >/dev/null || { echo "tmux not installed: skipped"; exit 77; }
-tmp=$(mktemp -d)
-sock="$tmp/tmux.sock"
-T() { tmux -S "$sock" "$@"; }
-trap 'T kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; echo "--- screen:"; T capture-pane -p -t g; fail=1; }
-screen() { T capture-pane -p -t g; }
-# wait_for TEXT [SECONDS]: until the screen shows TEXT (a grep pattern)
-wait_for() {
-  local i n=$(( ${2:-60} * 10 ))
-  for ((i = 0; i < n; i++)); do
-    screen 2>/dev/null | grep -q -- "$1" && return 0
-    T has-session -t g 2>/dev/null || { echo "FAIL: gsw's window is gone ($(cat "$tmp/exit" 2>/dev/null))"; exit 1; }
-    sleep 0.1
-  done
-  return 1
-}
-# wait_gone TEXT [SECONDS]: until the screen no longer shows TEXT
-wait_gone() {
-  local i n=$(( ${2:-20} * 10 ))
-  for ((i = 0; i < n; i++)); do
-    screen 2>/dev/null | grep -q -- "$1" || return 0
-    sleep 0.1
-  done
-  return 1
-}
-keys() { T send-keys -t g "$@"; }
+. "$(dirname "$0")/tmux_lib.sh"
 T new-session -d -s keep -x 20 -y 5 "sleep 600"   # the server outlives every gsw window
 # start [-x W -y H] [-t TERM] ARGS...: gsw in a fresh window g; its exit
 # status goes to $tmp/exit and its stderr to $tmp/stderr

@@ -5,13 +5,8 @@
 # solve or caught by `gsw cache verify`, and a shell killed with SIGTERM in the
 # middle of an analysis keeping what it proved. Needs GSW_BIN and sqlite3.
 set -u
-gsw=${GSW_BIN:?}
-tmp=$(mktemp -d)
-trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/cli_lib.sh"
 db="$tmp/c.sqlite"
-pass=0 fail=0
-ok()  { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 check() { if eval "$2"; then ok; else bad "$1"; fi; }
 q() { sqlite3 "$db" "$1"; }
 
