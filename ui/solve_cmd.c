@@ -87,6 +87,7 @@ static int solver_finish(solver_t *s, int answered, int rc)
 {
     err_t e2;
     if (!solver_close(s, &e2)) return rc;
+    if (rc || !strcmp(e2.msg, s->warned)) return rc;   /* the failure was said already: once is enough */
     if (answered) fprintf(stderr, "gsw: warning: %s (the answer stands; it was not stored)\n", e2.msg);
     else if (!rc) { fprintf(stderr, "gsw: %s\n", e2.msg); rc = e2.code; }
     return rc;

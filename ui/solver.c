@@ -31,6 +31,24 @@ void solver_clear(solver_t *s)
     dfpn_table_clear(&s->pn);
 }
 
+/* A warning through s->warn (else stderr), not twice in a row. */
+static void solver_say(solver_t *s, const char *msg)
+{
+    if (!strcmp(s->warned, msg)) return;
+    snprintf(s->warned, sizeof s->warned, "%s", msg);
+    if (s->warn) s->warn(s->warn_ctx, msg);
+    else fprintf(stderr, "gsw: %s\n", msg);
+}
+
+/* Store e for the key and write it now (a kill must not lose a proof). A
+ * store that fails is said, not returned: the answer it keeps stands. */
+static void solver_keep(solver_t *s, const uint8_t *key, size_t klen, const cache_entry_t *e)
+{
+    err_t err;
+    if (cache_put(s->cache, s->v->game->name, s->v->name, key, klen, e, &err) || cache_flush(s->cache, &err))
+        solver_say(s, err.msg);
+}
+
 /* Is [lo, hi] enough of an answer? */
 static int solver_settled(const solver_t *s, val_t lo, val_t hi)
 {
@@ -193,8 +211,8 @@ int solver_run(solver_t *s, const void *pos, answer_t *a, err_t *err)
         cache_entry_t e = { .lo = a->r.lo, .hi = a->r.hi, .best = MOVE_NONE, .nodes = d.nodes, .time_ms = d.time_ms };
         snprintf(e.solver, sizeof e.solver, "%s", s->manager ? "manager" : "dfpn");
         if (d.best != MOVE_NONE) e.best = sym ? O->move_sym(s->v, d.best, sym, 0) : d.best;
-        if (cache_put(s->cache, s->v->game->name, s->v->name, key, klen, &e, err)) return err->code;
-        return cache_flush(s->cache, err);
+        solver_keep(s, key, klen, &e);
+        return GSW_OK;
     }
     if (ab_solve(s->v, &s->tt, pos, &s->ab, &a->r, err)) return err->code;
     if (s->cache && a->r.contradiction) {   /* the stored row was false: it goes */
@@ -202,9 +220,9 @@ int solver_run(solver_t *s, const void *pos, answer_t *a, err_t *err)
         game_spec(s->v, spec, sizeof spec);
         snprintf(msg, sizeof msg, "cache: the stored bounds [%d, %d] of a %s position contradict a fresh "
                  "search; dropped that row and stored the proven value", (int)s->ab.seed_lo, (int)s->ab.seed_hi, spec);
-        if (s->warn) s->warn(s->warn_ctx, msg);
-        else fprintf(stderr, "gsw: %s\n", msg);
-        if (cache_delete(s->cache, s->v->game->name, s->v->name, key, klen, err)) return err->code;
+        solver_say(s, msg);
+        err_t derr;
+        if (cache_delete(s->cache, s->v->game->name, s->v->name, key, klen, &derr)) solver_say(s, derr.msg);
     }
     if (s->cache) {   /* exact, or the bounds proven before a stop */
         cache_entry_t e = { .lo = a->r.lo, .hi = a->r.hi, .best = MOVE_NONE, .nodes = a->r.nodes,
@@ -212,15 +230,14 @@ int solver_run(solver_t *s, const void *pos, answer_t *a, err_t *err)
         snprintf(e.solver, sizeof e.solver, "ab");
         if (!a->r.aborted && a->r.best != MOVE_NONE)
             e.best = sym ? O->move_sym(s->v, a->r.best, sym, 0) : a->r.best;
-        if (cache_put(s->cache, s->v->game->name, s->v->name, key, klen, &e, err)
-            || cache_flush(s->cache, err))   /* written now: a kill must not lose a proof */
-            return err->code;
+        solver_keep(s, key, klen, &e);
     }
     return GSW_OK;
 }
 
 int solver_store(solver_t *s, const void *pos, val_t lo, val_t hi, move_t best, err_t *err)
 {
+    (void)err;
     if (!s->cache) return GSW_OK;
     const game_ops_t *O = s->v->ops;
     uint8_t key[GSW_MAX_KEY];
@@ -229,13 +246,7 @@ int solver_store(solver_t *s, const void *pos, val_t lo, val_t hi, move_t best, 
     cache_entry_t e = { .lo = lo, .hi = hi, .best = MOVE_NONE };
     snprintf(e.solver, sizeof e.solver, "moves");   /* from its moves' values */
     if (best != MOVE_NONE) e.best = sym ? O->move_sym(s->v, best, sym, 0) : best;
-    if (cache_put(s->cache, s->v->game->name, s->v->name, key, klen, &e, err) || cache_flush(s->cache, err)) {
-        /* a derived value that cannot be stored (a stored row contradicts
-         * it: one of them is wrong, and cache verify will say which) is
-         * said, not fatal: the moves' own proofs are stored */
-        if (s->warn) s->warn(s->warn_ctx, err->msg);
-        else fprintf(stderr, "gsw: %s\n", err->msg);
-    }
+    solver_keep(s, key, klen, &e);   /* refused (a stored row contradicts it: cache verify says which is wrong): said */
     return GSW_OK;
 }
 

@@ -25,6 +25,7 @@ typedef struct solver {
     /* where warnings go (a stored row found wrong and repaired); NULL: stderr */
     void (*warn)(void *ctx, const char *msg);
     void *warn_ctx;
+    char warned[512];      /* the last warning, not said twice in a row */
 } solver_t;
 
 typedef struct answer {
@@ -40,7 +41,9 @@ void solver_clear(solver_t *s);
 /* Solve pos (cache first). On a stop or a spent budget a->r.aborted is set
  * and the bounds proven so far are stored and returned. A stored row that
  * the search contradicts is reported (warn), dropped, and replaced by the
- * value proven without it. Stores are written before it returns. */
+ * value proven without it. Stores are written before it returns; a store
+ * that fails (a full disk, a lost file) is warned about, once, and the
+ * answer stands. */
 int solver_run(solver_t *s, const void *pos, answer_t *a, err_t *err);
 
 /* The cache alone, no search: 1 when a stored row settles pos (a filled),
