@@ -8,7 +8,7 @@ ASAN := build/asan
 export LSAN_OPTIONS := suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0
 export UBSAN_OPTIONS := print_stacktrace=1:halt_on_error=1
 
-.PHONY: deps release asan run test test-release test-asan test-slow bench clean
+.PHONY: deps release asan run test test-release test-asan test-slow test-crash bench clean
 
 deps:
 	@tools/install-deps.sh
@@ -34,6 +34,10 @@ test: test-release test-asan
 
 test-slow: release
 	cd $(RELEASE) && GSW_SLOW=1 ctest --output-on-failure -L slow
+
+# SIGKILL at random moments: 50 kills in each of the three cases
+test-crash: release
+	GSW_BIN=$(CURDIR)/$(RELEASE)/ui/gsw GSW_TEST_DATA=$(CURDIR)/tests/data bash tests/crash/crash.sh 50
 
 clean:
 	rm -rf build

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# I/O errors: a full disk (a 256 KB tmpfs) under the cache while a batch of
+# solves and a proof-tree manager run write to it, and the cache file removed,
+# then replaced by junk, under a running workbench. Each ends with one clear
+# line and a clean stop (or goes on without storing), never a crash, and the
+# cache file is never left damaged; a replacement file is never written to.
+# The full-disk part needs to mount a tmpfs (root): skipped with a note
+# otherwise; the workbench part needs tmux. Needs GSW_BIN, GSW_TEST_DATA.
+set -u
+. "$(dirname "$0")/../ui/cli_lib.sh"
+data=${GSW_TEST_DATA:?}
+run() { "$@" >"$tmp/out" 2>"$tmp/err" </dev/null; rc=$?; }
+check() { if eval "$2"; then ok; else bad "$1 (exit $rc; out: $(tail -c 300 "$tmp/out"); err: $(head -c 400 "$tmp/err"))"; fi; }
+
+# --- a full disk ---
+fs="$tmp/small"
+mkdir -p "$fs"
+if mount -t tmpfs -o size=256k tmpfs "$fs" 2>/dev/null; then
+  trap 'umount "$fs" 2>/dev/null; kill $(jobs -p) 2>/dev/null; rm -rf "$tmp"' EXIT
+  db="$fs/c.sqlite"
+  # a batch: the answers stand, one line says results are not stored, the file is whole
+  run "$gsw" solve connect4:5x4 --batch "$data/crash/positions_5x4.txt" --db "$db" --threads 1 --hash 16
+  check "full disk, batch: every answer, exit 0" '[ $rc -eq 0 ] && grep -q "positions 300, mismatches 0" "$tmp/out"'
+  check "full disk, batch: one line on stderr, saying the disk is full" '[ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "disk is full" "$tmp/err"'
+  run "$gsw" cache check --db "$db"
+  check "full disk, batch: the cache is whole" '[ $rc -eq 0 ]'
+  # one solve: the answer is printed, the failure said once
+  run "$gsw" solve connect4:5x4 1422315541552 --db "$db"
+  check "full disk, solve: the answer stands" '[ $rc -eq 0 ] && grep -q "loss in 6 plies" "$tmp/out" && [ "$(grep -c "disk is full" "$tmp/err")" -eq 1 ]'
+  # the manager: its tree cannot be stored, so it stops cleanly, and resumes once there is room
+  rm -f "$db" "$db-wal" "$db-shm"
+  head -c 200000 /dev/zero >"$fs/filler"
+  run env GSW_SAVE_MS=20 "$gsw" proof run connect4:6x5 6 --workers 1 --hash 16 --db "$db"
+  check "full disk, manager: a clean stop (exit 1, one line)" '[ $rc -eq 1 ] && [ "$(grep -c "^gsw: " "$tmp/err")" -eq 1 ] && grep -q "disk is full" "$tmp/err"'
+  rm -f "$fs/filler"
+  if [ -f "$db" ]; then
+    run "$gsw" cache check --db "$db"
+    check "full disk, manager: the cache is whole" '[ $rc -eq 0 ]'
+  fi
+  run "$gsw" proof run connect4:6x5 6 --workers 1 --hash 16 --db "$db" --resume
+  check "full disk, manager: with room again it ends" '[ $rc -eq 0 ] && grep -q "draw for the side to move" "$tmp/out"'
+else
+  echo "note: cannot mount a tmpfs here (not root?): the full-disk cases are skipped"
+fi
+
+# --- the cache file removed, then replaced, under a running workbench ---
+if command -v tmux >/dev/null; then
+  db="$tmp/tui.sqlite"
+  T() { tmux -S "$tmp/tmux.sock" "$@"; }
+  T new-session -d -s g -x 100 -y 30 \
+    "env GSW_DB='$db' LANG=C.UTF-8 TERM=xterm-256color '$gsw' play connect4:5x4 --side both --threads 1 --hash 16 2>'$tmp/tui.err'; echo \"exit=\$?\" >'$tmp/exit'; sleep 30"
+  wait_screen() { local i; for ((i = 0; i < 200; i++)); do T capture-pane -p -t g | grep -q -- "$1" && return 0; sleep 0.1; done; return 1; }
+  wait_screen "Red to move" && ok || bad "the workbench did not start"
+  T send-keys -t g 3
+  wait_screen "Yellow to move" && ok || bad "no move before the file went"
+  rm -f "$db" "$db-wal" "$db-shm"   # removed under it
+  T send-keys -t g 3
+  wait_screen "Red to move" && ok || bad "the workbench stopped after its cache file was removed"
+  head -c 5000 /dev/urandom >"$db"   # replaced by junk
+  sum=$(cksum <"$db")
+  T send-keys -t g 2
+  wait_screen "Yellow to move" && ok || bad "the workbench stopped after its cache file was replaced"
+  T send-keys -t g u
+  sleep 1
+  T send-keys -t g q
+  sleep 0.3
+  T send-keys -t g y
+  for _ in $(seq 1 50); do [ -f "$tmp/exit" ] && break; sleep 0.1; done
+  [ "$(cat "$tmp/exit" 2>/dev/null)" = "exit=0" ] && ok || bad "the workbench did not quit cleanly: $(cat "$tmp/exit" 2>/dev/null) $(cat "$tmp/tui.err")"
+  [ "$(cksum <"$db")" = "$sum" ] && ok || bad "the file that replaced the cache was written to"
+  T kill-server 2>/dev/null
+fi
+echo "io_errors.sh: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
