@@ -83,7 +83,9 @@ int proofs_get(cache_t *c, const char *game, const char *variant, const uint8_t 
             for (int i = 0; i < n && ok; i++) {
                 proof_node_t *p = &t->node[i];
                 p->move = get32(b + 12 * i);
-                p->nchildren = (int)get32(b + 12 * i + 4);
+                uint32_t nc = get32(b + 12 * i + 4);
+                if (nc > (uint32_t)(n - 1 - i)) { ok = 0; break; }   /* more children than nodes follow */
+                p->nchildren = (int)nc;
                 uint32_t f = get32(b + 12 * i + 8);
                 p->choice = f & 1;
                 p->leaf = (f >> 1) & 1;
@@ -199,7 +201,7 @@ int proofs_manager_get(cache_t *c, const char *game, const char *variant, const 
             nd->attacker = p[30];
             /* children after their parent and inside the tree, or it is damaged */
             if (nd->parent >= i || (i == 0) != (nd->parent < 0) || nd->nchildren < 0
-                || (nd->first_child >= 0 && (nd->first_child <= i || nd->first_child + nd->nchildren > k)))
+                || (nd->first_child >= 0 && (nd->first_child <= i || nd->nchildren > k - nd->first_child)))
                 found = -1;
         }
         m->n = m->cap = k;
