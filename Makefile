@@ -8,7 +8,7 @@ ASAN := build/asan
 export LSAN_OPTIONS := suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0
 export UBSAN_OPTIONS := print_stacktrace=1:halt_on_error=1
 
-.PHONY: deps release asan run test test-release test-asan test-slow test-crash bench clean
+.PHONY: deps release asan run test test-release test-asan test-slow test-crash test-fuzz bench clean
 
 deps:
 	@tools/install-deps.sh
@@ -38,6 +38,13 @@ test-slow: release
 # SIGKILL at random moments: 50 kills in each of the three cases
 test-crash: release
 	GSW_BIN=$(CURDIR)/$(RELEASE)/ui/gsw GSW_TEST_DATA=$(CURDIR)/tests/data bash tests/crash/crash.sh 50
+
+# libFuzzer (Clang): every target in tests/fuzz/ for 60 s from its corpus
+FUZZ := build/fuzz
+test-fuzz: deps
+	cmake -S . -B $(FUZZ) -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_COMPILER=clang -DGSW_FUZZ=ON >/dev/null
+	cmake --build $(FUZZ) -j $(JOBS)
+	cd $(FUZZ) && ctest --output-on-failure -L fuzz
 
 clean:
 	rm -rf build

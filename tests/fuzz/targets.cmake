@@ -1,0 +1,11 @@
+# The fuzz targets and the libraries each needs: fuzz_<what>.c holds one
+# LLVMFuzzerTestOneInput. An entry is "WHAT:LIB[:LIB...]". A new parser joins
+# by adding a line here (and its corpus/<what>/ folder); see docs/ARCHITECTURE.md, "Fuzzing".
+set(GSW_FUZZ_TARGETS
+  "spec:gsw_games"
+  "c4_moves:gsw_games"
+  "batch:gsw_ui"
+  "board:gsw_games"
+  "lesson:gsw_ui"
+  "shell:gsw_ui"
+  "cache:gsw_db:gsw_games")
