@@ -111,22 +111,29 @@ int analyst_heuristic(analyst_t *a, const void *pos, analysis_t *an, double budg
     return GSW_OK;
 }
 
-/* What the moves' values prove about the position itself, stored with
- * them: at least the best proven lower bound; once every move is bounded,
- * at most the best upper bound (the value, when all are exact). */
-static int analysis_store_root(analyst_t *a, const void *pos, const analysis_t *an, err_t *err)
+move_t analysis_bounds(const analysis_t *an, val_t *lo, val_t *hi, int *all)
 {
-    val_t lo = -VAL_WIN + 1, hi = -VAL_WIN + 1;
     move_t best = MOVE_NONE;
-    int all = an->n > 0;
+    *lo = *hi = -VAL_WIN + 1;
+    *all = an->n > 0;
     for (int k = 0; k < an->n; k++) {
         const move_value_t *m = &an->mv[k];
-        if (m->state != MV_PROVEN) { all = 0; continue; }
-        if (m->lo > lo || best == MOVE_NONE) { if (m->lo > lo) lo = m->lo; best = m->move; }
-        if (m->hi > hi) hi = m->hi;
+        if (m->state != MV_PROVEN) { *all = 0; continue; }
+        if (m->lo > *lo || best == MOVE_NONE) { if (m->lo > *lo) *lo = m->lo; best = m->move; }
+        if (m->hi > *hi) *hi = m->hi;
     }
+    if (!*all) *hi = VAL_WIN - 1;
+    return best;
+}
+
+/* What the moves prove of the position, stored with them (the best move
+ * too when the value is exact). */
+static int analysis_store_root(analyst_t *a, const void *pos, const analysis_t *an, err_t *err)
+{
+    val_t lo, hi;
+    int all;
+    move_t best = analysis_bounds(an, &lo, &hi, &all);
     if (best == MOVE_NONE) return GSW_OK;
-    if (!all) hi = VAL_WIN - 1;
     return solver_store(&a->solver, pos, lo, hi, lo == hi ? best : MOVE_NONE, err);
 }
 

@@ -31,6 +31,11 @@ int analyst_prove(analyst_t *a, const void *pos, analysis_t *an, int i, err_t *e
  * which alone is all a perfect opponent needs; the best move's entry gets
  * the value. Returns 1 when stopped first, 0 done, -1 on error. */
 int analyst_root(analyst_t *a, const void *pos, analysis_t *an, err_t *err);
+/* What the moves' proven values say of the position itself (for its side
+ * to move): at least the best proven lower bound; once every move is
+ * bounded (*all), at most the best upper bound. Returns the move with the
+ * best lower bound, MOVE_NONE when no move is proven yet. */
+move_t analysis_bounds(const analysis_t *an, val_t *lo, val_t *hi, int *all);
 /* The next move of an to prove: the most promising unproven one; -1 none. */
 int analyst_next(const analysis_t *an);
 /* A heuristic player's move at level 1..9. */

@@ -255,14 +255,8 @@ static void show_value(session_t *s, out_t *out)
     int exact;
     move_t m = session_best(s, s->ply, &exact);
     if (!an || !exact || m == MOVE_NONE) {   /* what the moves proven so far say of the position */
-        val_t lo = -VAL_WIN + 1, hi = -VAL_WIN + 1;
-        int any = 0, all = an && an->n > 0;
-        for (int i = 0; an && i < an->n; i++) {
-            if (an->mv[i].state != MV_PROVEN) { all = 0; continue; }
-            any = 1;
-            if (an->mv[i].lo > lo) lo = an->mv[i].lo;
-            if (an->mv[i].hi > hi) hi = an->mv[i].hi;
-        }
+        val_t lo = -VAL_WIN + 1, hi = VAL_WIN - 1;
+        int all = 0, any = an && analysis_bounds(an, &lo, &hi, &all) != MOVE_NONE;
         char t[128];
         if (all) value_text(lo, hi, t, sizeof t);
         else if (lo > VAL_DRAW) snprintf(t, sizeof t, "win");
