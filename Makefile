@@ -1,7 +1,8 @@
 # Convenience entry points; CMake does the building.
 #   make run   - install what is missing, build, open gsw
-#   make test  - install what is missing, build twice (GCC Release -Werror;
-#                Clang with AddressSanitizer + UBSan) and run every default test
+#   make test  - install what is missing, build three times (GCC Release
+#                -Werror; Clang with AddressSanitizer + UBSan; Clang libFuzzer)
+#                and run every default test, then each fuzz target for 60 s
 JOBS ?= $(shell nproc)
 RELEASE := build/release
 ASAN := build/asan
@@ -30,7 +31,7 @@ test-release: release
 test-asan: asan
 	cd $(ASAN) && ctest --output-on-failure -j $(JOBS) -LE 'slow|release'
 
-test: test-release test-asan
+test: test-release test-asan test-fuzz
 
 test-slow: release
 	cd $(RELEASE) && GSW_SLOW=1 ctest --output-on-failure -L slow
@@ -44,7 +45,7 @@ FUZZ := build/fuzz
 test-fuzz: deps
 	cmake -S . -B $(FUZZ) -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_COMPILER=clang -DGSW_FUZZ=ON >/dev/null
 	cmake --build $(FUZZ) -j $(JOBS)
-	cd $(FUZZ) && ctest --output-on-failure -L fuzz
+	cd $(FUZZ) && ctest --output-on-failure -j $(JOBS) -L fuzz
 
 clean:
 	rm -rf build
