@@ -3,12 +3,14 @@
 #include <string.h>
 
 #include "core/game.h"
+#include "games/checkers/ck.h"
 #include "games/connect4/c4.h"
 #include "games/solitaire/sol.h"
 
 const game_t *const gsw_games[] = {
     &connect4_game,
     &solitaire_game,
+    &checkers_game,
     NULL,
 };
 
