@@ -2,6 +2,7 @@
  * `gsw shell`: one table entry per command. In sync mode (the shell) the
  * commands that need the solver run it at once; in the TUI they start the
  * worker and the answer arrives through session_poll. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -354,10 +355,20 @@ static int cmd_move(session_t *s, char *args, out_t *out, err_t *err)
 static int cmd_step(session_t *s, char *args, err_t *err, const char *name, int (*step)(session_t *))
 {
     char *n = next_word(&args);
-    int k = n ? atoi(n) : 1;
-    if (k < 1) return err_set(err, GSW_EINPUT, "%s how many? (%s [N])", name, name);
+    long k = 1;
+    if (n) {
+        char *end;
+        errno = 0;
+        k = strtol(n, &end, 10);
+        if (*end || end == n || errno || k < 1)
+            return err_set(err, GSW_EINPUT, "%s how many? (%s [N], N a whole number from 1)", name, name);
+    }
     int done = 0;
-    while (k-- > 0) done += step(s);
+    while (k-- > 0) {   /* stops where the game's line ends: N may be huge */
+        int d = step(s);
+        if (!d) break;
+        done += d;
+    }
     if (!done) return err_set(err, GSW_EINPUT, "nothing to %s", name);
     return GSW_OK;
 }

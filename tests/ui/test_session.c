@@ -76,6 +76,12 @@ static void test_moves_undo_redo(void **st)
     assert_int_equal(run(&s, "redo", &t), GSW_EINPUT);
     assert_non_null(strstr(t, "nothing to redo"));
     assert_int_equal(run(&s, "undo 2", &t), GSW_OK);
+    /* a huge or malformed count: a clear error or a quick stop, never a long loop */
+    assert_int_equal(run(&s, "undo 2x", &t), GSW_EINPUT);
+    assert_int_equal(run(&s, "undo 99999999999999999999", &t), GSW_EINPUT);
+    assert_int_equal(run(&s, "redo 2000000000", &t), GSW_OK);   /* to the end of the line */
+    assert_int_equal(s.ply, 2);
+    assert_int_equal(run(&s, "undo 2000000000", &t), GSW_OK);
     assert_int_equal(s.ply, 0);
     assert_int_equal(run(&s, "undo", &t), GSW_EINPUT);
     /* a different move after undo drops the redo line */
