@@ -48,6 +48,11 @@ typedef struct ab_options {
     /* exact: bounds already proven (a resumed solve), when seeded */
     int seeded;
     val_t seed_lo, seed_hi;
+    /* games with repetitions: pos_hash of the positions played before the
+     * root (the game's line, oldest first); a search meets them as
+     * repetitions. NULL / 0: none. */
+    const uint64_t *history;
+    int history_len;
     /* exact: called after each test with the bounds proven so far */
     void (*progress)(void *ctx, val_t lo, val_t hi, uint64_t nodes, double ms);
     void *progress_ctx;

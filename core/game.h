@@ -130,12 +130,38 @@ typedef struct game_ops {
      * that meet a repetition never store a result that depends on it as
      * if it held for every path (graph-history interaction). */
     int (*repetition)(const gv_t *v, const void *pos, val_t *value);
+    /* 1 if the evaluation of pos can be trusted as it stands (no capture
+     * pending, say); 0 makes the heuristic search go on past its depth
+     * limit with every move (a quiescence search; in checkers captures are
+     * compulsory, so an unquiet position's moves are all captures).
+     * Optional: NULL means every position is quiet. */
+    int (*pos_quiet)(const gv_t *v, const void *pos);
+    /* In play: 1 if the game has ended by a rule that looks at the whole
+     * line, not at the position alone (threefold repetition, a move-count
+     * rule), with *value its result for the side to move at line[n-1] and
+     * a few words in why ("threefold repetition"). line[0..n-1] are the
+     * positions from the game's start, the last the current one. Searches
+     * never call it: their results hold for the position. Optional. */
+    int (*line_over)(const gv_t *v, const void *const *line, int n, val_t *value, char *why, size_t wn);
     /* Plies to the end of a drawn game under perfect play, if the game knows
      * (Connect Four: the board fills up); -1 otherwise. */
     int (*draw_plies)(const gv_t *v, const void *pos);
     /* The core's exact alpha-beta instantiated for this game's ops (its thin
      * entry point; see core/ab_exact.h). NULL: the generic copy runs. */
     val_t (*ab_exact_entry)(struct ab_search *s, const void *pos, val_t alpha, val_t beta);
+
+    /* --- game records (optional; PDN for checkers, PGN for chess) --- */
+    /* Read one game from a record's text: its start position into start,
+     * its moves (checked legal, at most max) into moves, their count into
+     * *n. GSW_EINPUT with a message naming the problem (and the move
+     * number) for a malformed record or an illegal move. */
+    int (*record_read)(const gv_t *v, const char *text, void *start, move_t *moves, int max, int *n, err_t *err);
+    /* Write a record of the game from start through moves[0..n-1] into
+     * buf (len bytes, always terminated); result is "1-0", "0-1", "1/2-1/2"
+     * or "*". Returns the length the whole record needs (as snprintf). */
+    size_t (*record_write)(const gv_t *v, const void *start, const move_t *moves, int n, const char *result,
+                           char *buf, size_t len);
+    const char *record_ext;   /* the record files' extension: "pdn" */
 
     /* --- the UI's view (optional; without it the UI shows pos_format) --- */
     /* Fill *out with the board of pos. */
