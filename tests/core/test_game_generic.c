@@ -55,7 +55,10 @@ static void playout(const gv_t *v)
             assert_int_equal(O->pos_from_key(v, key, kl, dec), 1);
             assert_int_equal(O->pos_key(v, dec, key2, NULL), kl);
             assert_memory_equal(key, key2, kl);
-            assert_int_equal(O->pos_ply(v, dec), ply);
+            /* the ply where the key can carry it (the text form does): a
+             * checkers position does not know how it was reached */
+            if (O->pos_ply(v, back) == ply) assert_int_equal(O->pos_ply(v, dec), ply);
+            assert_int_equal(O->pos_turn(v, dec), O->pos_turn(v, pos));
             val_t t1, t2;
             assert_int_equal(O->terminal(v, dec, &t1), O->terminal(v, pos, &t2));
             key[rng() % kl] ^= (uint8_t)(1u << (rng() % 8));   /* a flipped bit: refused, or a whole position */
@@ -71,6 +74,8 @@ static void playout(const gv_t *v)
             assert_true(O->tt_key(v, pos, &s1) == O->tt_key(v, back, &s2));
             assert_int_equal(s1, s2);
         }
+        /* a game whose positions can repeat may never end (kings shuffling) */
+        if (O->repetition && ply >= 1000) break;
         int n = O->moves(v, pos, mv);
         val_t tv;
         int term = O->terminal(v, pos, &tv);
