@@ -80,6 +80,9 @@ typedef struct game_ops {
     /* --- moves (everyone) --- */
     /* Legal moves into out (at most GSW_MAX_MOVES); 0 when the game is over. */
     int (*moves)(const gv_t *v, const void *pos, move_t *out);
+    /* The number of legal moves, as moves() would return, without listing
+     * them where the game can count faster (perft's last ply). Optional. */
+    int (*count_moves)(const gv_t *v, const void *pos);
     /* Play a legal move in place. */
     void (*play)(const gv_t *v, void *pos, move_t m);
     /* Undo the last move m (optional: NULL if the game only copies). */

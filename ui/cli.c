@@ -438,6 +438,7 @@ static int cli_games(cli_opts_t *o)
 static uint64_t cli_perft_rec(const gv_t *v, const void *pos, int depth)
 {
     if (depth == 0) return 1;
+    if (depth == 1 && v->ops->count_moves) return (uint64_t)v->ops->count_moves(v, pos);
     move_t mv[GSW_MAX_MOVES];
     int n = v->ops->moves(v, pos, mv);
     if (depth == 1) return (uint64_t)n;

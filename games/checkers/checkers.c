@@ -87,6 +87,7 @@ static int ck_from_key(const gv_t *v, const uint8_t *key, size_t klen, void *pos
 static int ck_ply(const gv_t *v, const void *pos) { (void)v; return ckp(pos)->ply; }
 static int ck_turn(const gv_t *v, const void *pos) { (void)v; return ckp(pos)->side; }
 static int ck_moves_hook(const gv_t *v, const void *pos, move_t *out) { (void)v; return ck_moves(pos, out); }
+static int ck_count_hook(const gv_t *v, const void *pos) { (void)v; return ck_count(pos); }
 static void ck_play_hook(const gv_t *v, void *pos, move_t m) { (void)v; ck_play(pos, m); }
 
 static int ck_move_parse_hook(const gv_t *v, const void *pos, const char *text, move_t *m, err_t *err)
@@ -179,6 +180,7 @@ static const game_ops_t ck_ops = {
     .pos_ply = ck_ply,
     .pos_turn = ck_turn,
     .moves = ck_moves_hook,
+    .count_moves = ck_count_hook,
     .play = ck_play_hook,
     .move_parse = ck_move_parse_hook,
     .move_format = ck_move_format_hook,

@@ -39,13 +39,18 @@ const int8_t ck_jp[32][4] = {
 #define CK_WHITE_CROWN 0x0000000Fu   /* squares 1-4 */
 
 /* Every square one step in a direction from each square of b. */
+static inline uint32_t ck_dl(uint32_t b) { return ((b & CK_EVEN) << 4) | ((b & CK_ODD & ~CK_J0) << 3); }
+static inline uint32_t ck_dr(uint32_t b) { return ((b & CK_EVEN & ~CK_J3) << 5) | ((b & CK_ODD) << 4); }
+static inline uint32_t ck_ul(uint32_t b) { return ((b & CK_EVEN) >> 4) | ((b & CK_ODD & ~CK_J0) >> 5); }
+static inline uint32_t ck_ur(uint32_t b) { return ((b & CK_EVEN & ~CK_J3) >> 3) | ((b & CK_ODD) >> 4); }
+
 static inline uint32_t ck_step(uint32_t b, int dir)
 {
     switch (dir) {
-    case CK_DL: return ((b & CK_EVEN) << 4) | ((b & CK_ODD & ~CK_J0) << 3);
-    case CK_DR: return ((b & CK_EVEN & ~CK_J3) << 5) | ((b & CK_ODD) << 4);
-    case CK_UL: return ((b & CK_EVEN) >> 4) | ((b & CK_ODD & ~CK_J0) >> 5);
-    default: return ((b & CK_EVEN & ~CK_J3) >> 3) | ((b & CK_ODD) >> 4);
+    case CK_DL: return ck_dl(b);
+    case CK_DR: return ck_dr(b);
+    case CK_UL: return ck_ul(b);
+    default: return ck_ur(b);
     }
 }
 
@@ -54,6 +59,19 @@ static inline uint32_t ck_movers(const ck_pos_t *p, int dir)
 {
     int fwd = p->side == 0 ? dir <= CK_DR : dir >= CK_UL;
     return fwd ? p->p[p->side] : p->p[p->side] & p->k;
+}
+
+/* The squares where a first jump lands, by direction (land[dir]); returns
+ * their union. */
+static inline uint32_t ck_first_jumps(const ck_pos_t *p, uint32_t land[4])
+{
+    uint32_t own = p->p[p->side], opp = p->p[!p->side], empty = ~(p->p[0] | p->p[1]);
+    uint32_t down = p->side == 0 ? own : own & p->k, up = p->side == 0 ? own & p->k : own;
+    land[CK_DL] = ck_dl(ck_dl(down) & opp) & empty;
+    land[CK_DR] = ck_dr(ck_dr(down) & opp) & empty;
+    land[CK_UL] = ck_ul(ck_ul(up) & opp) & empty;
+    land[CK_UR] = ck_ur(ck_ur(up) & opp) & empty;
+    return land[0] | land[1] | land[2] | land[3];
 }
 
 static inline int ck_popcount(uint32_t b) { return __builtin_popcount(b); }
@@ -69,10 +87,8 @@ int ck_mto(move_t m)
 
 int ck_can_capture(const ck_pos_t *p)
 {
-    uint32_t opp = p->p[!p->side], empty = ~(p->p[0] | p->p[1]);
-    for (int d = 0; d < 4; d++)
-        if (ck_step(ck_step(ck_movers(p, d), d) & opp, d) & empty) return 1;
-    return 0;
+    uint32_t land[4];
+    return ck_first_jumps(p, land) != 0;
 }
 
 /* Depth-first over the jumps of the piece now on sq: `opp` holds the
@@ -106,17 +122,14 @@ static void ck_jump_walk(ck_walk_t *w, int sq, uint32_t opp, move_t m, int depth
 
 static int ck_captures(const ck_pos_t *p, move_t *out)
 {
+    uint32_t land[4];
+    if (!ck_first_jumps(p, land)) return 0;
     ck_walk_t w = { .side = p->side, .out = out };
-    uint32_t own = p->p[p->side], opp = p->p[!p->side];
-    uint32_t empty = ~(p->p[0] | p->p[1]);
-    /* the pieces with a first jump */
-    uint32_t can = 0;
-    for (int d = 0; d < 4; d++) {
-        uint32_t land = ck_step(ck_step(ck_movers(p, d), d) & opp, d) & empty;
-        int back = 3 - d;
-        can |= ck_step(ck_step(land, back), back) & ck_movers(p, d);
-    }
-    for (uint32_t b = can & own; b; b &= b - 1) {
+    uint32_t opp = p->p[!p->side], empty = ~(p->p[0] | p->p[1]);
+    /* the pieces with a first jump: two steps back from where they land */
+    uint32_t can = ck_ur(ck_ur(land[CK_DL])) | ck_ul(ck_ul(land[CK_DR])) | ck_dr(ck_dr(land[CK_UL]))
+                 | ck_dl(ck_dl(land[CK_UR]));
+    for (uint32_t b = can; b; b &= b - 1) {
         int sq = ck_lsb(b);
         w.king = p->k >> sq & 1;
         w.empty = empty | 1u << sq;
@@ -142,7 +155,8 @@ int ck_moves(const ck_pos_t *p, move_t *out)
 
 int ck_count(const ck_pos_t *p)
 {
-    if (ck_can_capture(p)) {
+    uint32_t land[4];
+    if (ck_first_jumps(p, land)) {
         move_t mv[GSW_MAX_MOVES];
         return ck_captures(p, mv);
     }
