@@ -113,17 +113,23 @@ static void ck_jump_walk(ck_walk_t *w, int sq, uint32_t opp, move_t m, int depth
             found = 1;
             move_t m2 = (m & ~(15u << 5)) | (move_t)(depth + 1) << 5 | (move_t)d << (9 + 2 * depth);
             uint32_t crown = w->side == 0 ? CK_BLACK_CROWN : CK_WHITE_CROWN;
-            if (!w->king && (crown >> land & 1)) w->out[w->n++] = m2;   /* crowned: the move ends */
+            if (!w->king && (crown >> land & 1)) {   /* crowned: the move ends */
+                if (w->out) w->out[w->n] = m2;
+                w->n++;
+            }
             else ck_jump_walk(w, land, opp & ~(1u << mid), m2, depth + 1);
         }
     }
-    if (!found && depth > 0) w->out[w->n++] = m;
+    if (!found && depth > 0) {
+        if (w->out) w->out[w->n] = m;
+        w->n++;
+    }
 }
 
-static int ck_captures(const ck_pos_t *p, move_t *out)
+/* The captures into out (NULL: only count them), given the first jumps'
+ * landing squares by direction. */
+static int ck_captures_from(const ck_pos_t *p, const uint32_t land[4], move_t *out)
 {
-    uint32_t land[4];
-    if (!ck_first_jumps(p, land)) return 0;
     ck_walk_t w = { .side = p->side, .out = out };
     uint32_t opp = p->p[!p->side], empty = ~(p->p[0] | p->p[1]);
     /* the pieces with a first jump: two steps back from where they land */
@@ -136,6 +142,12 @@ static int ck_captures(const ck_pos_t *p, move_t *out)
         ck_jump_walk(&w, sq, opp, (move_t)sq, 0);
     }
     return w.n;
+}
+
+static int ck_captures(const ck_pos_t *p, move_t *out)
+{
+    uint32_t land[4];
+    return ck_first_jumps(p, land) ? ck_captures_from(p, land, out) : 0;
 }
 
 int ck_moves(const ck_pos_t *p, move_t *out)
@@ -156,10 +168,7 @@ int ck_moves(const ck_pos_t *p, move_t *out)
 int ck_count(const ck_pos_t *p)
 {
     uint32_t land[4];
-    if (ck_first_jumps(p, land)) {
-        move_t mv[GSW_MAX_MOVES];
-        return ck_captures(p, mv);
-    }
+    if (ck_first_jumps(p, land)) return ck_captures_from(p, land, NULL);
     uint32_t empty = ~(p->p[0] | p->p[1]);
     int n = 0;
     for (int d = 0; d < 4; d++) n += ck_popcount(ck_step(ck_movers(p, d), d) & empty);
