@@ -62,7 +62,7 @@ static const char *json_na_proof(const cli_opts_t *o)
 
 const cli_verb_t cli_verbs[] = {
     { "play", "gsw play [GAME[:VARIANT] [POSITION]] [--opponent perfect|imperfect:P|giveback:N|heuristic:L|human] "
-      "[--side first|second|both|none] [--ascii] [--mono]",
+      "[--side first|second|both|none] [--ascii] [--mono] [--file RECORD]",
       "open the workbench (TUI) on a game; gsw alone opens its game picker", cli_play, 2, json_na_play },
     { "shell", "gsw shell [GAME[:VARIANT] [POSITION]] [FILE] [--opponent ...] [--side ...]",
       "the workbench's commands in a readline shell (runs a script FILE, or one from a pipe)", cli_shell, 3, json_na_shell },
@@ -88,7 +88,8 @@ const cli_verb_t cli_verbs[] = {
       "count a puzzle's reachable positions per level, or its solutions", cli_count, 2, NULL },
     { "bench", "gsw bench GAME[:VARIANT] [POSITION] --players [--board FILE]",
       "run a puzzle's heuristic players side by side: pieces left and time", cli_bench, 2, NULL },
-    { "perft", "gsw perft GAME[:VARIANT] [POSITION] DEPTH", "count the move sequences of DEPTH plies", cli_perft, 3, NULL },
+    { "perft", "gsw perft GAME[:VARIANT] [POSITION] DEPTH [--divide]",
+      "count the move sequences of DEPTH plies (--divide: the count under each first move)", cli_perft, 3, NULL },
     { "cache", "gsw cache stats|check|verify [GAME[:VARIANT]] [--sample N] [--fix] [--db PATH]",
       "statistics, an integrity check, or the stored values proved again (verify; --fix deletes wrong rows)", cli_cache,
       2, NULL },
@@ -178,6 +179,8 @@ static int cli_parse(int argc, char **argv, int first, cli_opts_t *o)
         else if (!strcmp(a, "--solutions")) o->solutions = 1;
         else if (!strcmp(a, "--positions")) o->positions = 1;
         else if (!strcmp(a, "--players")) o->players = 1;
+        else if (!strcmp(a, "--divide")) o->divide = 1;
+        else if (!strcmp(a, "--file")) { NEEDARG(); o->file = argv[++i]; }
         else if (!strcmp(a, "--board")) { NEEDARG(); o->board = argv[++i]; }
         else if (!strcmp(a, "--player")) { NEEDARG(); o->player = argv[++i]; }
         else if (!strcmp(a, "--db")) { NEEDARG(); o->db = argv[++i]; }
@@ -483,10 +486,25 @@ static int cli_perft(cli_opts_t *o)
         fprintf(stderr, "gsw: %s\n", err.msg);
         rc = err.code;
     }
+    move_t root[GSW_MAX_MOVES];
+    uint64_t sub[GSW_MAX_MOVES];
+    int nroot = 0;
     if (!rc) {
         double t0 = gsw_now_ms();
-        uint64_t n = cli_perft_rec(v, pos, (int)d);
+        uint64_t n = 0;
+        if (o->divide && d >= 1) {   /* each first move's count: the sum is the total */
+            GSW_POSBUF child[GSW_MAX_POS];
+            nroot = v->ops->moves(v, pos, root);
+            for (int i = 0; i < nroot && !cli_stop; i++) {
+                memcpy(child, pos, v->ops->pos_size);
+                v->ops->play(v, child, root[i]);
+                n += sub[i] = cli_perft_rec(v, child, (int)d - 1);
+            }
+        } else {
+            n = cli_perft_rec(v, pos, (int)d);
+        }
         double ms = gsw_now_ms() - t0;
+        char mt[64];
         if (cli_stop) { fprintf(stderr, "gsw: interrupted\n"); rc = GSW_EFAIL; }
         else if (o->json) {
             json_t j;
@@ -498,9 +516,24 @@ static int cli_perft(cli_opts_t *o)
             json_int(&j, "depth", (int)d);
             json_int(&j, "nodes", (int64_t)n);
             json_num(&j, "time_ms", ms);
+            if (o->divide) {
+                json_arr(&j, "divide");
+                for (int i = 0; i < nroot; i++) {
+                    v->ops->move_format(v, pos, root[i], mt, sizeof mt);
+                    json_obj(&j, NULL);
+                    json_str(&j, "move", mt);
+                    json_int(&j, "nodes", (int64_t)sub[i]);
+                    json_close(&j, '}');
+                }
+                json_close(&j, ']');
+            }
             json_end(&j);
         } else {
             char nt[32];
+            for (int i = 0; i < nroot; i++) {   /* --divide: "MOVE COUNT" lines, then the total */
+                v->ops->move_format(v, pos, root[i], mt, sizeof mt);
+                printf("%s %llu\n", mt, (unsigned long long)sub[i]);
+            }
             printf("%llu\n", (unsigned long long)n);
             fprintf(stderr, "perft %d: %s in %.1f ms\n", (int)d, cli_thousands(n, nt, sizeof nt), ms);
         }

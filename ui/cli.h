@@ -40,6 +40,8 @@ typedef struct cli_opts {
     int64_t sample;            /* cache verify --sample N (0: every row) */
     int fix;                   /* cache verify --fix: delete the wrong rows */
     int notices;               /* the cache's notices go to stderr (not under the TUI's screen) */
+    int divide;                /* perft --divide: the count under each root move */
+    const char *file;          /* play --file F: open a game record (F.pdn) */
     int npos;
     const char *pos[8];        /* positional arguments after the verb */
     const char *verb;          /* the verb being run */

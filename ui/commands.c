@@ -10,6 +10,7 @@
 #include "db/saved.h"
 #include "ui/analyst.h"
 #include "ui/proof.h"
+#include "ui/record.h"
 #include "ui/session.h"
 
 typedef struct command {
@@ -561,6 +562,14 @@ static int cmd_save(session_t *s, char *args, out_t *out, err_t *err)
 
 static int cmd_load(session_t *s, char *args, out_t *out, err_t *err)
 {
+    char *path = rest(args);
+    if (*path && record_is_file(path)) {   /* a game record (a path, or NAME.pdn): not a saved game */
+        int n;
+        if (record_load(s, path, &n, err)) return err->code;
+        out_printf(out, "loaded %s (%d move%s)\n", path, n, n == 1 ? "" : "s");
+        if (s->sync) session_show(s, out);
+        return GSW_OK;
+    }
     char *name = next_word(&args);
     if (!s->cache) return err_set(err, GSW_EFAIL, "no cache file to load from (started with --no-cache?)");
     if (!name) {
@@ -598,7 +607,7 @@ static int cmd_export(session_t *s, char *args, out_t *out, err_t *err)
 {
     char *file = next_word(&args);
     out_t rec = { 0 };
-    session_record(s, &rec);
+    if (!record_export(s, &rec)) session_record(s, &rec);   /* the game's own format (PDN), else gsw's */
     if (!file) { out_printf(out, "%s", rec.buf ? rec.buf : ""); out_free(&rec); return GSW_OK; }
     FILE *f = fopen(file, "w");
     if (!f) { out_free(&rec); return err_set(err, GSW_EINPUT, "cannot write %s", file); }
@@ -781,8 +790,8 @@ static const command_t commands[] = {
     { "opponent", "perfect|imperfect:P|giveback:N|heuristic:L|human", "who plays against you", cmd_opponent },
     { "side", "first|second|both|none", "the side(s) you play", cmd_side },
     { "save", "NAME", "save the game in the cache file", cmd_save },
-    { "load", "[NAME]", "load a saved game (no name: list them)", cmd_load },
-    { "export", "[FILE]", "the game record as text", cmd_export },
+    { "load", "[NAME|FILE]", "load a saved game (no name: list them) or a game record (a path, or NAME.EXT)", cmd_load },
+    { "export", "[FILE]", "the game record as text (in the game's own record format where it has one)", cmd_export },
     { "lesson", "[NAME]", "start a lesson (no name: list them)", cmd_lesson },
     { "next", "", "the lesson's next step", cmd_next },
     { "back", "", "the lesson's previous step", cmd_back },

@@ -20,6 +20,7 @@
 #include "ui/cli.h"
 #include "ui/complete.h"
 #include "ui/proof.h"
+#include "ui/record.h"
 #include "ui/session.h"
 #include "ui/worker.h"
 
@@ -1435,7 +1436,11 @@ static int tui_run(cli_opts_t *o, const char *first)
 
 int cli_play(cli_opts_t *o)
 {
-    return tui_run(o, NULL);
+    if (!o->file) return tui_run(o, NULL);
+    static char line[1100];   /* --file F: read it now (a bad record is an error before the screen opens) */
+    err_t err;
+    if (record_play_line(o, line, sizeof line, &err)) { fprintf(stderr, "gsw: %s\n", err.msg); return err.code; }
+    return tui_run(o, line);
 }
 
 int cli_lesson(cli_opts_t *o)

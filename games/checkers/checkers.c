@@ -190,6 +190,9 @@ static const game_ops_t ck_ops = {
     .nsym = 1,
     .view = ck_view,
     .move_cells = ck_move_cells,
+    .record_read = ck_record_read,
+    .record_write = ck_record_write,
+    .record_ext = "pdn",
 };
 
 static int ck_variant_open(const char *spec, gv_t **out, err_t *err)

@@ -63,6 +63,11 @@ int ck_parse_move(const ck_pos_t *p, const char *text, move_t *m, err_t *err);
 
 int32_t ck_evaluate(const ck_pos_t *p);
 
+/* PDN game records (ck_pdn.c): the record_read / record_write hooks. */
+int ck_record_read(const gv_t *v, const char *text, void *start, move_t *moves, int max, int *n, err_t *err);
+size_t ck_record_write(const gv_t *v, const void *start, const move_t *moves, int n, const char *result, char *buf,
+                       size_t len);
+
 extern const game_t checkers_game;
 
 #endif

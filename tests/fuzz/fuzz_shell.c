@@ -6,11 +6,12 @@
  * is anything but Connect Four on at most 12 cells (a solve there takes
  * a millisecond; "analyze" on an empty 4x4 took 100 ms under the sanitizers,
  * 7x6 would take the fuzzer's whole run), and these lines are
- * skipped: "export" (writes files), "lesson" (lessons are 7x6 and solve for
- * 1.5 s a step; fuzz_lesson covers their files), and any line naming a
- * board file; and of the lines that start a search (solve, analyze, hint,
- * autoplay, proof, follow) only the first 3 of an input run (each costs tens
- * of milliseconds under the sanitizers). Lines after "quit" are not run. */
+ * skipped: "export" (writes files), "load" (reads a record file by any
+ * name, /dev/stdin included; fuzz_pdn covers records), "lesson" (lessons
+ * are 7x6 and solve for 1.5 s a step; fuzz_lesson covers their files), and
+ * any line naming a board file; and of the lines that start a search
+ * (solve, analyze, hint, autoplay, proof, follow) only the first 3 of an
+ * input run (each costs tens of milliseconds under the sanitizers). Lines after "quit" are not run. */
 #include "tests/fuzz/fuzz_util.h"
 
 #include <ctype.h>
@@ -36,7 +37,7 @@ static int skipped(const char *line, int *searches)
 {
     while (isspace((unsigned char)*line)) line++;
     size_t n = strcspn(line, " \t");
-    if (word(line, n, "export") || word(line, n, "lesson") || fuzz_names_file(line)) return 1;
+    if (word(line, n, "export") || word(line, n, "lesson") || word(line, n, "load") || fuzz_names_file(line)) return 1;
     if (word(line, n, "solve") || word(line, n, "analyze") || word(line, n, "hint") || word(line, n, "autoplay")
         || word(line, n, "proof") || word(line, n, "follow"))
         return ++*searches > 3;
