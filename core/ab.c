@@ -3,6 +3,8 @@
  * deepening. The exact search itself is in ab_exact.h. */
 #include "core/ab.h"
 
+#include <limits.h>
+#include <stddef.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +28,7 @@ void ab_init(ab_t *s, const gv_t *v, tt_t *tt, const ab_options_t *o)
     s->tt = tt;
     tt_claim(tt, v);
     s->exact = v->ops->ab_exact_entry ? v->ops->ab_exact_entry : ab_exact_generic;
+    s->rep_low = INT_MAX;
     /* Enhanced transposition cut-offs pay where a subtree is big: where the
      * game bounds what is left (draw_plies), wherever 12 or more plies
      * remain (and just below the root); otherwise within 12 plies of the
@@ -42,6 +45,46 @@ void ab_init(ab_t *s, const gv_t *v, tt_t *tt, const ab_options_t *o)
 }
 
 /* ---- exact solving ---- */
+
+/* The line for a game with repetitions: the history, room for AB_MAX_PLY
+ * plies of search. */
+static ab_line_t *ab_line_new(int base)
+{
+    ab_line_t *L = malloc(sizeof *L + (size_t)(base + AB_MAX_PLY) * sizeof L->h[0]);
+    if (!L) return NULL;
+    memset(L->filter, 0, sizeof L->filter);
+    L->base = base;
+    L->cap = base + AB_MAX_PLY;
+    return L;
+}
+
+/* The first n positions of src's line into dst (of the same size). */
+static void ab_line_copy(ab_line_t *dst, const ab_line_t *src, int n)
+{
+    memcpy(dst, src, offsetof(ab_line_t, h));
+    memset(dst->filter, 0, sizeof dst->filter);
+    for (int i = 0; i < n; i++) {
+        dst->h[i] = src->h[i];
+        dst->filter[ab_line_slot(src->h[i])]++;
+    }
+}
+
+static void ab_line_push(ab_line_t *L, int i, uint64_t h)
+{
+    L->h[i] = h;
+    L->filter[ab_line_slot(h)]++;
+}
+
+/* A search of a game with repetitions carries the line: the history of
+ * o, then its own path. GSW_OK (nothing to do for other games). */
+static int ab_line_setup(ab_t *s, const ab_options_t *o, err_t *err)
+{
+    if (!s->v->ops->repetition) return GSW_OK;
+    int base = o && o->history && o->history_len > 0 ? o->history_len : 0;
+    if (!(s->line = ab_line_new(base))) return err_set(err, GSW_EFAIL, "out of memory");
+    for (int i = 0; i < base; i++) ab_line_push(s->line, i, o->history[i]);
+    return GSW_OK;
+}
 
 typedef struct ab_job {
     ab_t s;
@@ -63,6 +106,7 @@ static void *ab_job_run(void *arg)
 typedef struct ab_pool {
     int n;
     ab_job_t *jobs;
+    ab_line_t **lines;          /* each thread's line (games with repetitions) */
     volatile int done;
 } ab_pool_t;
 
@@ -70,9 +114,11 @@ typedef struct ab_pool {
  * result of a thread that finished (aborted if none did). */
 static val_t ab_test(ab_pool_t *p, ab_t *main, const void *pos, val_t x, int *aborted)
 {
+    main->rep_low = INT_MAX;
     if (p->n <= 1) {
         val_t r = main->exact(main, pos, x, x + 1);
         *aborted = main->aborted;
+        if (main->line && !*aborted && main->rep_low < main->line->base) main->history_dep = 1;
         return r;
     }
     p->done = 0;
@@ -86,6 +132,10 @@ static val_t ab_test(ab_pool_t *p, ab_t *main, const void *pos, val_t x, int *ab
         j->alpha = x;
         j->beta = x + 1;
         j->done = &p->done;
+        if (main->line) {   /* its own copy of the line up to pos */
+            j->s.line = p->lines[i];
+            ab_line_copy(j->s.line, main->line, main->line->base + main->ply);
+        }
     }
     /* every thread polls the user's flag (stop) and the pool's (halt) */
     for (int i = 1; i < p->n; i++) pthread_create(&p->jobs[i].th, NULL, ab_job_run, &p->jobs[i]);
@@ -96,7 +146,12 @@ static val_t ab_test(ab_pool_t *p, ab_t *main, const void *pos, val_t x, int *ab
     int ok = 0;
     for (int i = 0; i < p->n; i++) {
         main->nodes += p->jobs[i].s.nodes;
-        if (!p->jobs[i].s.aborted && !ok) { r = p->jobs[i].result; ok = 1; }
+        main->line_full |= p->jobs[i].s.line_full;
+        if (!p->jobs[i].s.aborted && !ok) {
+            r = p->jobs[i].result;
+            ok = 1;
+            if (main->line && p->jobs[i].s.rep_low < main->line->base) main->history_dep = 1;
+        }
     }
     *aborted = !ok;
     if (main->stop && *main->stop) *aborted = 1;
@@ -191,6 +246,24 @@ static void ab_narrow(ab_pool_t *p, ab_t *s, const void *pos, val_t *lo, val_t *
         }
         return;
     }
+    /* Games with repetitions: "a win within d plies?" and "a loss within d
+     * plies?" first, d = 16 .. 128. The window bounds such a test's depth
+     * (no line runs past d), where the open questions below follow lines
+     * until a position repeats; once the sign is known every test left is
+     * bounded too. (Every win of up to 4 pieces is shorter than 128.) */
+    for (int d = 16; O->repetition && d <= 128 && *lo < *hi && *lo < VAL_PROVEN && *hi > -VAL_PROVEN; d *= 2) {
+        for (int side = 0; side < 2 && *lo < *hi; side++) {
+            val_t x = side == 0 ? val_win(d + 1) : val_loss(d);   /* value > x: a win within d; not a loss within d */
+            if (*lo > x || *hi <= x) continue;
+            val_t r = ab_test(p, s, pos, x, aborted);
+            if (*aborted) return;
+            if (r <= x ? r < *lo : r > *hi) { *crossed = 1; return; }
+            if (r <= x) *hi = r < *hi ? r : *hi;
+            else *lo = r > *lo ? r : *lo;
+            *tested |= r <= x ? 2 : 1;
+            ab_report(o, s, *lo, *hi, t0);
+        }
+    }
     while (*lo < *hi) {
         if (wdl_only && (*lo > VAL_DRAW || *hi < VAL_DRAW || (*lo >= VAL_DRAW && *hi <= VAL_DRAW)))
             break;
@@ -209,10 +282,26 @@ static void ab_narrow(ab_pool_t *p, ab_t *s, const void *pos, val_t *lo, val_t *
     }
 }
 
-static void ab_pool_init(ab_pool_t *p, int threads)
+static void ab_pool_free(ab_pool_t *p)
+{
+    for (int i = 0; p->lines && i < p->n; i++) free(p->lines[i]);
+    free(p->lines);
+    free(p->jobs);
+    p->lines = NULL;
+    p->jobs = NULL;
+}
+
+/* Threads for s (one when memory is short). */
+static void ab_pool_init(ab_pool_t *p, int threads, const ab_t *s)
 {
     p->n = threads < 1 ? 1 : threads;
+    p->lines = NULL;
     p->jobs = p->n > 1 ? calloc((size_t)p->n, sizeof *p->jobs) : NULL;
+    if (p->jobs && s->line) {
+        p->lines = calloc((size_t)p->n, sizeof *p->lines);
+        for (int i = 0; p->lines && i < p->n; i++)
+            if (!(p->lines[i] = ab_line_new(s->line->base))) { ab_pool_free(p); break; }
+    }
     if (!p->jobs) p->n = 1;
 }
 
@@ -233,8 +322,9 @@ int ab_solve(const gv_t *v, tt_t *tt, const void *pos, const ab_options_t *o,
         return GSW_OK;
     }
     s.fold = v->ops->pos_symmetric && v->ops->pos_symmetric(v, pos);
+    if (ab_line_setup(&s, o, err)) return err->code;
     ab_pool_t p;
-    ab_pool_init(&p, o ? o->threads : 1);
+    ab_pool_init(&p, o ? o->threads : 1, &s);
     val_t lo, hi, root_lo, root_hi;
     ab_root_bounds(&s, pos, &root_lo, &root_hi);
     lo = root_lo;
@@ -275,16 +365,20 @@ int ab_solve(const gv_t *v, tt_t *tt, const void *pos, const ab_options_t *o,
     }
     if (!(o && o->seeded) || crossed) ab_narrow(&p, &s, pos, &lo, &hi, o, &aborted, &crossed, &tested);
     if (crossed) {   /* the game's bounds or the table disagree with the search: a bug, not a value */
-        free(p.jobs);
+        ab_pool_free(&p);
+        free(s.line);
         return err_set(err, GSW_EFAIL, "alpha-beta: the search contradicts the game's bounds or its own table "
                        "(a bug in the search or the game's hooks)");
     }
     if (!aborted && !(o && o->no_best))   /* lo is a lower bound on the best child: some move reaches it */
         ab_find_best(&p, &s, pos, lo, &r->best, &aborted);
-    free(p.jobs);
+    ab_pool_free(&p);
+    free(s.line);
     r->lo = lo;
     r->hi = hi;
     r->aborted = aborted;
+    r->history_dependent = s.history_dep;
+    r->line_full = s.line_full;
     r->nodes = s.nodes;
     r->time_ms = gsw_now_ms() - t0;
     return GSW_OK;
@@ -302,12 +396,17 @@ static int ab_find_best(ab_pool_t *p, ab_t *s, const void *pos, val_t value, mov
     if (n <= 0) n = O->moves(s->v, pos, mv);
     GSW_POSBUF child[GSW_MAX_POS];
     *best = mv[0];
+    uint64_t rh = 0;
+    if (s->line) {   /* the children's line holds the root */
+        rh = O->pos_hash(s->v, pos);
+        ab_line_push(s->line, s->line->base, rh);
+    }
     for (int i = 0; i < n; i++) {
         memcpy(child, pos, O->pos_size);
         O->play(s->v, child, mv[i]);
         val_t tv;
         if (O->terminal(s->v, child, &tv)) {
-            if (val_up(tv) >= value) { *best = mv[i]; return 0; }
+            if (val_up(tv) >= value) { *best = mv[i]; break; }
             continue;
         }
         /* need val_up(c) >= value, i.e. c <= val_down(value) */
@@ -315,9 +414,10 @@ static int ab_find_best(ab_pool_t *p, ab_t *s, const void *pos, val_t value, mov
         s->ply = 1;
         val_t c = ab_test(p, s, child, d, aborted);
         s->ply = 0;
-        if (*aborted) return 0;
-        if (c <= d) { *best = mv[i]; return 0; }
+        if (*aborted) break;
+        if (c <= d) { *best = mv[i]; break; }
     }
+    if (s->line) s->line->filter[ab_line_slot(rh)]--;
     return 0;
 }
 
@@ -327,22 +427,58 @@ int ab_analyze(const gv_t *v, tt_t *tt, const void *pos, const ab_options_t *o,
     const game_ops_t *O = v->ops;
     int n = O->moves(v, pos, moves);
     GSW_POSBUF child[GSW_MAX_POS];
+    /* games with repetitions: each child's line is o's history and pos */
+    ab_options_t co = o ? *o : (ab_options_t){ .threads = 1 };
+    uint64_t *line = NULL;
+    if (O->repetition) {
+        int nh = o && o->history ? o->history_len : 0;
+        if (!(line = malloc((size_t)(nh + 1) * sizeof *line))) { err_set(err, GSW_EFAIL, "out of memory"); return -1; }
+        if (nh > 0) memcpy(line, o->history, (size_t)nh * sizeof *line);
+        line[nh] = O->pos_hash(v, pos);
+        co.history = line;
+        co.history_len = nh + 1;
+    }
     for (int i = 0; i < n; i++) {
         memcpy(child, pos, O->pos_size);
         O->play(v, child, moves[i]);
-        int rc = ab_solve(v, tt, child, o, &vals[i], err);
-        if (rc) return -1;
+        int rc = ab_solve(v, tt, child, &co, &vals[i], err);
+        if (rc) { free(line); return -1; }
         /* from the mover's side */
         val_t lo = vals[i].lo, hi = vals[i].hi;
         vals[i].lo = val_up(hi);
         vals[i].hi = val_up(lo);
         vals[i].best = moves[i];
-        if (vals[i].aborted) return i + 1;
+        if (vals[i].aborted) { free(line); return i + 1; }
     }
+    free(line);
     return n;
 }
 
 /* ---- heuristic search ---- */
+
+/* Past the depth limit an unquiet position (pos_quiet: a capture pending)
+ * is searched on with every move, at most this many plies more. */
+#define AB_QUIESCE 32
+/* The history heuristic's table: moves that cut off before, by a hash of
+ * the move, tried first (for games without their own ab_order). */
+#define AB_HIST_SIZE 4096
+static inline uint32_t ab_hist_slot(move_t m) { return (m ^ m >> 12 ^ m >> 24) & (AB_HIST_SIZE - 1); }
+
+/* Did the position at the search's current ply, of hash h, occur before on
+ * the line (the search path, then the game's history), with the same side
+ * to move? */
+static int ab_heur_repeated(const ab_t *s, uint64_t h)
+{
+    for (int p = s->ply - 2; p >= 0; p -= 2)
+        if (s->heur_line[p] == h) return 1;
+    if (!s->heur_hist_len || !(s->heur_filter[h >> 6 & 15] >> (h & 63) & 1)) return 0;
+    /* history[j] lies len - j plies before the root: the same side moves
+     * there when that distance and the ply have the same parity */
+    int len = s->heur_hist_len;
+    for (int j = len - 2 + (s->ply & 1); j >= 0; j -= 2)
+        if (s->heur_hist[j] == h) return 1;
+    return 0;
+}
 
 static int32_t ab_heur(ab_t *s, const void *pos, int depth, int32_t alpha, int32_t beta,
                        move_t *pv, int *pvlen)
@@ -358,8 +494,18 @@ static int32_t ab_heur(ab_t *s, const void *pos, int depth, int32_t alpha, int32
     }
     if (s->aborted) return alpha;
     val_t tv;
+    int quiesce = depth <= 0;
+    /* the table's bucket is loaded while the game's hooks run */
+    uint64_t key = s->heur_line || !quiesce ? O->pos_hash(v, pos) : 0;
+    if (!quiesce) tt_prefetch(s->tt, key);
+    if (s->heur_line) {   /* the game has repetitions: a position met again on the line */
+        if (s->ply > 0 && ab_heur_repeated(s, key) && O->repetition(v, pos, &tv)) return tv;
+        s->heur_line[s->ply] = key;
+    }
     if (O->terminal(v, pos, &tv)) return tv;
-    if (depth <= 0 || s->ply >= AB_MAX_PLY - 1) return O->evaluate(v, pos);
+    if (quiesce && (depth <= -AB_QUIESCE || !O->pos_quiet || O->pos_quiet(v, pos)))
+        return O->evaluate(v, pos);
+    if (s->ply >= AB_MAX_PLY - 1) return O->evaluate(v, pos);
 
     move_t mv[GSW_MAX_MOVES];
     val_t lo = -VAL_WIN + 1, hi = VAL_WIN - 1;
@@ -370,12 +516,26 @@ static int32_t ab_heur(ab_t *s, const void *pos, int depth, int32_t alpha, int32
     } else {
         n = O->moves(v, pos, mv);
     }
-    if (O->ab_order) O->ab_order(v, pos, mv, n);
-    uint64_t key = O->pos_hash(v, pos);
-    tt_hit_t h;
-    if (tt_probe(s->tt, key, &h) && h.move != MOVE_NONE) {
-        for (int i = 1; i < n; i++)
-            if (mv[i] == h.move) { mv[i] = mv[0]; mv[0] = h.move; break; }
+    if (!quiesce) {   /* (a quiescence node's few moves are not worth a table entry) */
+        if (O->ab_order) O->ab_order(v, pos, mv, n);
+        else if (s->heur_order) {   /* by past cut-offs, best first (insertion sort: few moves) */
+            uint32_t sc[GSW_MAX_MOVES];
+            for (int i = 0; i < n; i++) {
+                move_t m = mv[i];
+                uint32_t x = s->heur_order[ab_hist_slot(m)];
+                if (m == s->heur_killer[s->ply][0]) x = 1u << 31;
+                else if (m == s->heur_killer[s->ply][1]) x = 1u << 30;
+                int j = i;
+                for (; j > 0 && sc[j - 1] < x; j--) { sc[j] = sc[j - 1]; mv[j] = mv[j - 1]; }
+                sc[j] = x;
+                mv[j] = m;
+            }
+        }
+        tt_hit_t h;
+        if (tt_probe(s->tt, key, &h) && h.move != MOVE_NONE) {
+            for (int i = 1; i < n; i++)
+                if (mv[i] == h.move) { mv[i] = mv[0]; mv[0] = h.move; break; }
+        }
     }
     GSW_POSBUF child[GSW_MAX_POS];
     move_t cpv[64];
@@ -404,12 +564,19 @@ static int32_t ab_heur(ab_t *s, const void *pos, int depth, int32_t alpha, int32
                 int k = cpvlen < 63 ? cpvlen : 62;
                 memcpy(pv + 1, cpv, (size_t)k * sizeof *pv);
                 *pvlen = k + 1;
-                if (alpha >= beta) break;
+                if (alpha >= beta) {
+                    if (s->heur_order && !quiesce) {
+                        move_t *k = s->heur_killer[s->ply - 1];
+                        s->heur_order[ab_hist_slot(mv[i])] += (uint32_t)(depth * depth);
+                        if (k[0] != mv[i]) { k[1] = k[0]; k[0] = mv[i]; }
+                    }
+                    break;
+                }
             }
         }
     }
     s->ply--;
-    if (bestm != MOVE_NONE) tt_store(s->tt, key, -VAL_INF + 1, VAL_INF - 1, bestm, depth);
+    if (bestm != MOVE_NONE && !quiesce) tt_store(s->tt, key, -VAL_INF + 1, VAL_INF - 1, bestm, depth);
     return best;
 }
 
@@ -423,6 +590,24 @@ int ab_think(const gv_t *v, tt_t *tt, const void *pos, const ab_options_t *o,
     double t0 = gsw_now_ms();
     ab_t s;
     ab_init(&s, v, tt, o);
+    uint64_t line[AB_MAX_PLY];
+    if (v->ops->repetition) {   /* the line: the game's history, then the search path */
+        s.heur_line = line;
+        if (o && o->history && o->history_len > 0) {
+            s.heur_hist = o->history;
+            s.heur_hist_len = o->history_len;
+            for (int j = 0; j < o->history_len; j++)
+                s.heur_filter[o->history[j] >> 6 & 15] |= 1ull << (o->history[j] & 63);
+        }
+    }
+    uint32_t order[AB_HIST_SIZE];
+    move_t killer[AB_MAX_PLY][2];
+    if (!v->ops->ab_order) {
+        memset(order, 0, sizeof order);
+        memset(killer, 0xff, sizeof killer);   /* MOVE_NONE */
+        s.heur_order = order;
+        s.heur_killer = killer;
+    }
     int maxd = o && o->depth_limit > 0 ? o->depth_limit : 64;
     for (int d = 1; d <= maxd; d++) {
         move_t pv[64];

@@ -17,6 +17,18 @@
 typedef struct ab_search ab_t;
 typedef val_t (*ab_exact_fn)(ab_t *s, const void *pos, val_t alpha, val_t beta);
 
+/* The exact search's line, for games whose positions repeat: pos_hash of
+ * the game's history (h[0 .. base-1], oldest first), then of the node at
+ * ply p of the search at h[base + p]; filter counts the line's positions
+ * by a slice of their hash, so most nodes need no scan. One per thread. */
+#define AB_LINE_FILTER 1024
+typedef struct ab_line {
+    int base, cap;
+    uint16_t filter[AB_LINE_FILTER];
+    uint64_t h[];
+} ab_line_t;
+static inline unsigned ab_line_slot(uint64_t h) { return (unsigned)(h >> 7) & (AB_LINE_FILTER - 1); }
+
 struct ab_search {
     const gv_t *v;
     tt_t *tt;
@@ -35,6 +47,20 @@ struct ab_search {
     int pass_valid, pass_sym;   /* a table key handed from parent to child */
     uint64_t pass_key;
     ab_exact_fn exact;          /* the exact search for this game */
+    ab_line_t *line;            /* exact, games with repetitions: the line (else NULL) */
+    int rep_low;                /* exact: the lowest line index a repetition met in the
+                                   subtree just searched refers to (INT_MAX: none) */
+    int line_full;              /* exact: a line outgrew AB_MAX_PLY (the search gave up) */
+    int history_dep;            /* exact: a result rested on a repetition of the history */
+    /* heuristic search, for games with repetitions: the game's line before
+     * the root (pos_hash, oldest first) with a filter of its hashes, and
+     * the hashes of the search path by ply */
+    const uint64_t *heur_hist;
+    int heur_hist_len;
+    uint64_t heur_filter[16];
+    uint64_t *heur_line;
+    uint32_t *heur_order;       /* history heuristic (games without ab_order): cut-offs by move */
+    move_t (*heur_killer)[2];   /* ... and the last two moves that cut off, by ply */
 };
 
 typedef struct ab_options {
@@ -66,6 +92,9 @@ typedef struct ab_result {
     int aborted;                /* budget spent or stopped: lo/hi still valid */
     int contradiction;          /* exact: the seeded bounds contradicted the search
                                    (they were wrong); lo/hi were proven without them */
+    int history_dependent;      /* exact: the value rests on a repetition of a position
+                                   of o->history: true of this line, not of the position */
+    int line_full;              /* exact: aborted because a line outgrew AB_MAX_PLY plies */
     /* heuristic mode */
     int32_t score;              /* heuristic score (or a proven val_t) */
     int depth;

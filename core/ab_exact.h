@@ -6,7 +6,10 @@
  *
  * Fail-soft negamax over node-relative values (value.h): the game's
  * ab_expand hook supplies the moves worth trying and bounds on the value,
- * the table tightens them, and the window is clipped to them. */
+ * the table tightens them, and the window is clipped to them. Games whose
+ * positions repeat carry the line (see AB_FN at the end): a repetition
+ * takes the game's value, and the table only ever holds results true of
+ * the position whatever the line. */
 #include <string.h>
 
 #include "core/ab.h"
@@ -26,9 +29,17 @@
 #define AB_MAX_POS GSW_MAX_POS
 #endif
 
+#include <limits.h>
+
 static inline int ab_log2u64(uint64_t x) { return x ? 63 - __builtin_clzll(x) : 0; }
 
-val_t AB_FN(ab_t *s, const void *pos, val_t alpha, val_t beta)
+#define AB_CAT2(a, b) a##b
+#define AB_CAT(a, b) AB_CAT2(a, b)
+#define AB_BODY AB_CAT(AB_FN, _node)
+
+/* The search of one node; AB_FN below wraps it with the line's
+ * bookkeeping for games whose positions repeat. */
+static inline __attribute__((always_inline)) val_t AB_BODY(ab_t *s, const void *pos, val_t alpha, val_t beta)
 {
     const game_ops_t *O = (AB_OPS);
     const gv_t *v = s->v;
@@ -162,17 +173,25 @@ val_t AB_FN(ab_t *s, const void *pos, val_t alpha, val_t beta)
     uint64_t n0 = s->nodes;
     val_t best = -VAL_INF;
     move_t bestm = MOVE_NONE;
+    /* games with repetitions: the lowest line index the repetitions below
+     * the best child (a lower bound rests on it alone) and below all the
+     * children (an upper bound rests on every one) refer to */
+    const int reps = O->repetition && s->line;
+    int dep_best = INT_MAX, dep_all = INT_MAX;
     s->ply++;
     for (int i = 0; i < n; i++) {
         memcpy(child, pos, psz);
         play(v, child, mv[i]);
         if (near_root) { s->pass_key = ckey[i]; s->pass_sym = csym[i]; s->pass_valid = 1; }
+        if (reps) s->rep_low = INT_MAX;
         val_t c = AB_FN(s, child, val_down(beta), val_down(alpha));
         if (s->aborted) { s->ply--; return a0; }
         val_t pv = val_up(c);
+        if (reps && s->rep_low < dep_all) dep_all = s->rep_low;
         if (pv > best) {
             best = pv;
             bestm = mv[i];
+            if (reps) dep_best = s->rep_low;
             if (pv > alpha) {
                 alpha = pv;
                 if (alpha >= beta) break;
@@ -180,6 +199,7 @@ val_t AB_FN(ab_t *s, const void *pos, val_t alpha, val_t beta)
         }
     }
     s->ply--;
+    if (reps) s->rep_low = best >= b0 ? dep_best : dep_all;
 
     val_t slo = lo, shi = hi;
     if (best >= b0) slo = best;           /* fail high: a lower bound */
@@ -188,14 +208,65 @@ val_t AB_FN(ab_t *s, const void *pos, val_t alpha, val_t beta)
     if (slo < lo) slo = lo;
     if (shi > hi) shi = hi;
     if (sym && O->move_sym && bestm != MOVE_NONE) bestm = O->move_sym(v, bestm, sym, 0);
-    tt_store(s->tt, key, slo, shi, best > a0 ? bestm : ttmove == MOVE_NONE ? MOVE_NONE
-             : (sym && O->move_sym ? O->move_sym(v, ttmove, sym, 0) : ttmove),
-             ab_log2u64(s->nodes - n0 + 1));
+    /* a result that rests on a repetition of a position above this node
+     * holds for this line only: it is returned, never stored */
+    if (!(O->repetition && s->line) || s->rep_low >= s->line->base + s->ply)
+        tt_store(s->tt, key, slo, shi, best > a0 ? bestm : ttmove == MOVE_NONE ? MOVE_NONE
+                 : (sym && O->move_sym ? O->move_sym(v, ttmove, sym, 0) : ttmove),
+                 ab_log2u64(s->nodes - n0 + 1));
     if (best < lo) best = lo;
     if (best > hi) best = hi;
     return best;
 }
 
+/* Games whose positions repeat (ops->repetition) search the line: the
+ * game's history, then the path from the root (s->line). A position met
+ * again on it takes the game's repetition value, and the lowest line index
+ * such a repetition refers to rises to the caller in s->rep_low; a node
+ * stores its result only when every repetition below it refers to the
+ * node itself or deeper (see AB_BODY's store). Other games (Connect Four's
+ * static const ops) compile this away. */
+val_t AB_FN(ab_t *s, const void *pos, val_t alpha, val_t beta)
+{
+    const game_ops_t *O = (AB_OPS);
+    if (!O->repetition || !s->line) return AB_BODY(s, pos, alpha, beta);
+    ab_line_t *L = s->line;
+    const int idx = L->base + s->ply;
+    if (idx >= L->cap) {   /* a line longer than the search can hold: give up, proving nothing */
+        s->line_full = 1;
+        s->aborted = 1;
+        s->pass_valid = 0;
+        return alpha;
+    }
+    const uint64_t h = O->pos_hash(s->v, pos);
+    const unsigned slot = ab_line_slot(h);
+    /* (an empty slot: no position of this hash is on the line; the root is
+     * the position asked about, never a repetition) */
+    if (L->filter[slot] && s->ply > 0) {
+        for (int i = idx - 1; i >= 0; i--)
+            if (L->h[i] == h) {
+                val_t rv;
+                if (!O->repetition(s->v, pos, &rv)) break;
+                s->pass_valid = 0;
+                s->nodes++;
+                if (i < s->rep_low) s->rep_low = i;
+                return rv;
+            }
+    }
+    L->h[idx] = h;
+    L->filter[slot]++;
+    const int outer = s->rep_low;
+    s->rep_low = INT_MAX;
+    val_t r = AB_BODY(s, pos, alpha, beta);
+    L->filter[slot]--;
+    /* repetitions of this node or below it do not concern the nodes above */
+    if (s->rep_low >= idx || outer < s->rep_low) s->rep_low = outer;
+    return r;
+}
+
+#undef AB_BODY
+#undef AB_CAT
+#undef AB_CAT2
 #undef AB_FN
 #undef AB_OPS
 #undef AB_MAX_MOVES

@@ -6,6 +6,7 @@
  * Positions live in a bounded table (buckets of four, least work evicted). */
 #include "core/dfpn.h"
 
+#include <limits.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,8 +48,9 @@ typedef struct dfpn {
 } dfpn_t;
 
 /* A position that repeats one on the current line, by the game's rule:
- * 1 proven, -1 disproven, 0 not a repetition. */
-static int dfpn_repeats(dfpn_t *d, const void *pos, int attacker)
+ * 1 proven, -1 disproven, 0 not a repetition; *at (may be NULL) gets the
+ * line index of the position it repeats. */
+static int dfpn_repeats(dfpn_t *d, const void *pos, int attacker, int *at)
 {
     if (!d->O->repetition) return 0;
     uint64_t h = d->O->pos_hash(d->v, pos);
@@ -56,6 +58,7 @@ static int dfpn_repeats(dfpn_t *d, const void *pos, int attacker)
         if (d->path[i] == h) {
             val_t rv;
             if (!d->O->repetition(d->v, pos, &rv)) return 0;
+            if (at) *at = i;
             return (attacker ? rv >= d->T : rv <= -d->T) ? 1 : -1;
         }
     return 0;
@@ -174,12 +177,17 @@ static void dfpn_child(dfpn_t *d, const void *child, uint64_t key, int attacker,
     if (st) dfpn_store(d, key, *pn, *dn, 1);
 }
 
-/* *ghi: the result depends on the line that led here (a repetition below
- * settled part of it); such results never go into the table as final. */
+/* *ghi: INT_MAX, or the lowest line index of a position above this node
+ * that a repetition settling part of the result repeats: the result then
+ * depends on the line that led here and never goes into the table as
+ * final. (A repetition of this node or of one below it does not count: the
+ * result is the node's value with the node as the root, which is the
+ * position's value.) A proof needs only its proven child at an OR node,
+ * a disproof only its disproven child at an AND node, so only theirs count. */
 static void dfpn_mid(dfpn_t *d, const void *pos, uint64_t key, int depth, uint32_t thpn, uint32_t thdn,
                      uint32_t *opn, uint32_t *odn, int *ghi)
 {
-    *ghi = 0;
+    *ghi = INT_MAX;
     const game_ops_t *O = d->O;
     const gv_t *v = d->v;
     d->nodes++;
@@ -202,9 +210,10 @@ static void dfpn_mid(dfpn_t *d, const void *pos, uint64_t key, int depth, uint32
     if (O->ab_order) O->ab_order(v, pos, mv, n);
     uint64_t ck[n];
     uint32_t cpn[n], cdn[n];
-    uint8_t cghi[n];
+    int cghi[n];
     GSW_POSBUF child[GSW_MAX_POS];
     void (*play)(const gv_t *, void *, move_t) = O->ab_play && O->ab_expand ? O->ab_play : O->play;
+    const int self = d->path_len;   /* this node's index on the line */
     dfpn_push(d, pos);
     /* the children's table buckets are fetched together: the search waits
      * on table misses, and one at a time they would not overlap */
@@ -217,8 +226,9 @@ static void dfpn_mid(dfpn_t *d, const void *pos, uint64_t key, int depth, uint32
     for (int i = 0; i < n; i++) {
         memcpy(child, pos, O->pos_size);
         play(v, child, mv[i]);
-        int rep = dfpn_repeats(d, child, !attacker);
-        cghi[i] = rep != 0;
+        int at = INT_MAX;
+        int rep = dfpn_repeats(d, child, !attacker, &at);
+        cghi[i] = rep ? at : INT_MAX;
         if (rep) { cpn[i] = rep > 0 ? 0 : DFPN_INF; cdn[i] = rep > 0 ? DFPN_INF : 0; }
         else dfpn_child(d, child, ck[i], !attacker, &cpn[i], &cdn[i]);
     }
@@ -256,15 +266,24 @@ static void dfpn_mid(dfpn_t *d, const void *pos, uint64_t key, int depth, uint32
         play(v, child, mv[best]);
         int cg;
         dfpn_mid(d, child, ck[best], depth + 1, cthpn, cthdn, &cpn[best], &cdn[best], &cg);
-        cghi[best] |= (uint8_t)cg;
+        cghi[best] = cg;   /* (its numbers now come from this search alone) */
         uint32_t tp, td;
-        if (!d->aborted && !cg && !dfpn_lookup(d, ck[best], &tp, &td))   /* evicted meanwhile */
+        if (!d->aborted && cg == INT_MAX && !dfpn_lookup(d, ck[best], &tp, &td))   /* evicted meanwhile */
             dfpn_store(d, ck[best], cpn[best], cdn[best], 1);
     }
     dfpn_pop(d);
-    for (int i = 0; i < n; i++) *ghi |= cghi[i];
+    /* what the result rests on: a proof at an OR node (a disproof at an
+     * AND node) on its least dependent settling child, else every child */
+    int one = attacker ? pn == 0 : dn == 0;
+    int dep = one ? -1 : INT_MAX;
+    for (int i = 0; i < n; i++) {
+        if (one) { if ((attacker ? cpn[i] : cdn[i]) == 0 && cghi[i] > dep) dep = cghi[i]; }
+        else if (cghi[i] < dep) dep = cghi[i];
+    }
+    if (dep >= self) dep = INT_MAX;   /* repetitions of this node or below it: the position's own value */
+    *ghi = dep;
     /* a path-dependent result is kept only as open numbers */
-    if (!d->aborted && !(*ghi && (pn == 0 || dn == 0))) dfpn_store(d, key, pn, dn, d->nodes - n0 + 1);
+    if (!d->aborted && !(dep != INT_MAX && (pn == 0 || dn == 0))) dfpn_store(d, key, pn, dn, d->nodes - n0 + 1);
     *opn = pn;
     *odn = dn;
 }
@@ -476,7 +495,7 @@ static int tree_add(proof_tree_t *t, move_t m, int parent)
 static int tree_status(dfpn_t *d, const void *pos, uint64_t key)
 {
     uint32_t pn, dn;
-    int rep = dfpn_repeats(d, pos, d->O->pos_turn(d->v, pos) == d->root_turn);
+    int rep = dfpn_repeats(d, pos, d->O->pos_turn(d->v, pos) == d->root_turn, NULL);
     if (rep) return rep;
     if (!dfpn_lookup(d, key, &pn, &dn) || (pn && dn)) {
         int ghi;
@@ -496,7 +515,7 @@ static int tree_build(dfpn_t *d, proof_tree_t *t, const void *pos, move_t m, int
     int attacker = O->pos_turn(d->v, pos) == d->root_turn;
     move_t mv[GSW_MAX_MOVES];
     int n;
-    if (dfpn_repeats(d, pos, attacker) || dfpn_static(d, pos, attacker, mv, &n)) {
+    if (dfpn_repeats(d, pos, attacker, NULL) || dfpn_static(d, pos, attacker, mv, &n)) {
         t->node[id].leaf = 1;   /* over, settled by the game's bounds, or a repetition */
         t->node[id].size = 1;
         /* a side that chooses and wins at once: its winning move is the proof, shown */

@@ -12,6 +12,7 @@
 #include "core/tt.h"
 
 #define MG_ATTACKER(nd) ((nd)->attacker)
+#define MG_LINE 512            /* a leaf's line: the history's last positions, then the tree's */
 
 static uint32_t sat_add(uint32_t a, uint32_t b)
 {
@@ -183,7 +184,7 @@ typedef struct mg_job {
     int32_t t;
     int node, attacker;
     GSW_POSBUF pos[GSW_MAX_POS];
-    uint64_t line[256];        /* pos_hash of the positions before it (games with repetitions) */
+    uint64_t line[MG_LINE];    /* pos_hash of the positions before it (games with repetitions) */
     int nline;
     /* out */
     int status;
@@ -214,7 +215,7 @@ static void mg_eval(mg_worker_t *w, mg_job_t *j)
         j->status = (j->attacker ? tv >= T : tv <= -T) ? MG_PROVEN : MG_DISPROVEN;
         goto done;
     }
-    if (O->repetition) {
+    if (O->repetition && j->node > 0) {   /* (the root is the position asked about) */
         uint64_t h = O->pos_hash(v, j->pos);
         for (int i = 0; i < j->nline; i++)
             if (j->line[i] == h && O->repetition(v, j->pos, &tv)) {
@@ -246,11 +247,12 @@ static void mg_eval(mg_worker_t *w, mg_job_t *j)
         }
     }
     /* exact alpha-beta (win/draw/loss) with a node budget: the bounds it
-     * proves may settle the goal (not where positions repeat: alpha-beta
-     * does not carry the line) */
-    if (!O->repetition) {
+     * proves may settle the goal (where positions repeat it carries the
+     * leaf's line, as df-pn does) */
+    {
         ab_options_t ao = { .threads = 1, .wdl_only = 1, .no_best = 1,
-                            .node_limit = j->o->dfpn_budget ? j->o->dfpn_budget : 200000, .stop = j->o->stop };
+                            .node_limit = j->o->dfpn_budget ? j->o->dfpn_budget : 200000, .stop = j->o->stop,
+                            .history = j->line, .history_len = j->nline };
         ab_result_t r;
         if (ab_solve(v, &w->tt, j->pos, &ao, &r, &err) == GSW_OK) {
             j->nodes += r.nodes;
@@ -328,6 +330,7 @@ int manager_run(manager_t *m, const gv_t *v, const void *pos, const manager_opti
     while (!rc) {
         double mt0 = gsw_now_ms();
         if ((o->stop && *o->stop) || (deadline > 0 && gsw_now_ms() >= deadline)) break;
+        if (o->node_limit && m->solver_nodes >= o->node_limit) break;
         mg_node_t *root = &m->node[0];
         if (root->pn == 0 || root->dn == 0) {
             if (!manager_assumes(m, 0)) {
@@ -370,13 +373,16 @@ int manager_run(manager_t *m, const gv_t *v, const void *pos, const manager_opti
             j->t = m->t;
             j->node = leaf;
             mg_pos(m, v, pos, leaf, j->pos);
-            if (O->repetition) {   /* the line from the root, for repetitions */
-                move_t path[256];
+            if (O->repetition) {   /* the line: the history's last positions, then the tree's from the root */
+                move_t path[MG_LINE];
                 int np = 0;
-                for (int k = leaf; k > 0 && np < 256; k = m->node[k].parent) path[np++] = m->node[k].move;
+                for (int k = leaf; k > 0 && np < MG_LINE; k = m->node[k].parent) path[np++] = m->node[k].move;
+                int nh = o->history ? o->nhistory : 0;
+                if (nh > MG_LINE - np) nh = MG_LINE - np;   /* (the oldest go first: they are the least likely met) */
+                for (int k = o->nhistory - nh; k < o->nhistory; k++) j->line[j->nline++] = o->history[k];
                 GSW_POSBUF q[GSW_MAX_POS];
                 memcpy(q, pos, O->pos_size);
-                while (np > 0 && j->nline < 256) { j->line[j->nline++] = O->pos_hash(v, q); O->play(v, q, path[--np]); }
+                while (np > 0 && j->nline < MG_LINE) { j->line[j->nline++] = O->pos_hash(v, q); O->play(v, q, path[--np]); }
             }
             j->attacker = O->pos_turn(v, j->pos) == root_turn;
             nb++;

@@ -53,6 +53,11 @@ typedef struct manager_options {
     int32_t t0;                /* the first threshold (default 100) */
     volatile int *stop;
     double time_limit_ms;
+    uint64_t node_limit;       /* stop once the leaves' solvers spent this many nodes (0: none) */
+    /* games with repetitions: pos_hash of the positions before the root
+     * (the game's line, oldest first); NULL / 0: none */
+    const uint64_t *history;
+    int nhistory;
     mg_probe_fn probe;
     void *probe_ctx;
     /* called after each batch; returns nonzero to stop (e.g. after saving) */
