@@ -16,6 +16,9 @@
 
 int cli_cache_open(cli_opts_t *o, cache_t **c, err_t *err);
 
+#define GSW_STR2(x) #x
+#define GSW_STR(x) GSW_STR2(x)
+
 /* Progress of a long solve on stderr: the bounds proven so far. */
 static void solver_progress(void *ctx, val_t lo, val_t hi, uint64_t nodes, double ms)
 {
@@ -113,7 +116,42 @@ static void json_proven(json_t *j, val_t lo, val_t hi, gvalue_t g)
     json_close(j, '}');
 }
 
-static void print_answer(const solver_t *s, cli_opts_t *o, const char *ptext, const void *pos, const answer_t *a)
+/* The heuristic engine's line when a budget ran out before the proof (h
+ * NULL or depth 0: none). */
+typedef struct heur_line {
+    int depth;
+    int32_t score;
+    int proven;
+    char pv[64][32];
+    int pvlen;
+} heur_line_t;
+
+/* A budget spent without a proof: the heuristic engine's best line, with a
+ * budget of its own (as large as the spent one, else a second). */
+static void solve_heuristic(solver_t *s, cli_opts_t *o, const void *pos, heur_line_t *h)
+{
+    memset(h, 0, sizeof *h);
+    if (!s->v->ops->evaluate || cli_stop) return;   /* (interrupted: no more searching) */
+    ab_options_t ho = { .threads = 1, .node_limit = o->nodes, .time_limit_ms = o->time_ms, .stop = &cli_stop };
+    if (!ho.node_limit && ho.time_limit_ms <= 0) ho.time_limit_ms = 1000;
+    ab_result_t r;
+    err_t err;
+    if (solver_think(s, pos, &ho, &r, &err) || r.depth < 1) return;
+    const game_ops_t *O = s->v->ops;
+    GSW_POSBUF at[GSW_MAX_POS];
+    memcpy(at, pos, O->pos_size);
+    h->depth = r.depth;
+    h->score = r.score;
+    h->proven = r.proven;
+    for (int i = 0; i < r.pvlen && i < 64; i++) {   /* named where each move is played */
+        O->move_format(s->v, at, r.pv[i], h->pv[i], sizeof h->pv[i]);
+        O->play(s->v, at, r.pv[i]);
+        h->pvlen++;
+    }
+}
+
+static void print_answer(const solver_t *s, cli_opts_t *o, const char *ptext, const void *pos, const answer_t *a,
+                         const heur_line_t *h)
 {
     const game_ops_t *O = s->v->ops;
     char best[64] = "", spec[96];
@@ -137,6 +175,20 @@ static void print_answer(const solver_t *s, cli_opts_t *o, const char *ptext, co
         json_str(&j, "algo", s->manager ? "manager" : s->dfpn ? "dfpn" : "ab");
         json_bool(&j, "complete", !a->r.aborted);
         json_proven(&j, a->r.lo, a->r.hi, g);
+        if (h && h->depth > 0) {   /* the budget ran out: the heuristic engine's line */
+            json_obj(&j, "heuristic");
+            if (h->proven) {
+                char pt[64];
+                value_text(h->score, h->score, pt, sizeof pt);
+                json_str(&j, "proven", pt);
+            }
+            json_int(&j, "score", h->score);
+            json_int(&j, "depth", h->depth);
+            json_arr(&j, "pv");
+            for (int i = 0; i < h->pvlen; i++) json_str(&j, NULL, h->pv[i]);
+            json_close(&j, ']');
+            json_close(&j, '}');
+        }
         json_end(&j);
         return;
     }
@@ -146,6 +198,11 @@ static void print_answer(const solver_t *s, cli_opts_t *o, const char *ptext, co
     if (has_score) printf(" (score %+d)", score);
     if (*best) printf(", best move %s", best);
     printf("\n");
+    if (h && h->depth > 0) {
+        printf("heuristic: score %+d at depth %d:", (int)h->score, h->depth);
+        for (int i = 0; i < h->pvlen; i++) printf(" %s", h->pv[i]);
+        printf("\n");
+    }
     fflush(stdout);
     fprintf(stderr, "%s nodes, %.3f ms%s\n", cli_thousands(a->r.nodes, nt, sizeof nt), a->r.time_ms,
             a->from_cache ? " (from the cache)" : "");
@@ -271,10 +328,13 @@ int cli_solve(cli_opts_t *o)
     if (!rc) rc = solver_run(&s, pos, &a, &err);
     if (rc) fprintf(stderr, "gsw: %s\n", err.msg);
     else {
-        print_answer(&s, o, ptext, pos, &a);
+        heur_line_t h;
+        if (a.r.aborted) solve_heuristic(&s, o, pos, &h);
+        print_answer(&s, o, ptext, pos, &a, a.r.aborted ? &h : NULL);
         answered = 1;
         if (a.r.aborted) {
-            fprintf(stderr, "gsw: %s before the proof was complete\n", cli_stop ? "interrupted" : "budget spent");
+            fprintf(stderr, "gsw: %s before the proof was complete\n", cli_stop ? "interrupted"
+                    : a.r.line_full ? "a line outgrew the search's " GSW_STR(AB_MAX_PLY) " plies" : "budget spent");
             rc = GSW_EFAIL;
         }
     }

@@ -99,7 +99,8 @@ static int solver_manager(solver_t *s, const void *pos, dfpn_result_t *d, err_t 
     cache_probe_t probe;
     cache_probe_init(&probe, s->cache);
     manager_options_t o = { .workers = s->ab.threads, .hash_mb = (s->tt.bytes >> 20) / (s->ab.threads > 0 ? s->ab.threads : 1) + 1,
-                            .stop = s->ab.stop, .time_limit_ms = s->ab.time_limit_ms,
+                            .stop = s->ab.stop, .time_limit_ms = s->ab.time_limit_ms, .node_limit = s->ab.node_limit,
+                            .history = s->ab.history, .nhistory = s->ab.history_len,
                             .probe = s->cache ? cache_probe : NULL, .probe_ctx = &probe };
     d->best = MOVE_NONE;
     int g0 = s->goal >= 0 ? s->goal : DFPN_GOAL_WIN, g1 = s->goal >= 0 ? s->goal : DFPN_GOAL_DRAW;
@@ -126,6 +127,15 @@ static int solver_manager(solver_t *s, const void *pos, dfpn_result_t *d, err_t 
     return GSW_OK;
 }
 
+/* A game whose positions repeat, solved with the line before it (ab.history):
+ * the answer is about this line, and the cache holds values of positions
+ * (no history), so it is neither read nor, unless the search says its
+ * answer holds whatever the line, written. */
+static int solver_on_line(const solver_t *s)
+{
+    return s->v->ops->repetition && s->ab.history && s->ab.history_len > 0;
+}
+
 /* The cache's answer for pos: 1 when it settles the question (a filled),
  * 0 when not (the row's bounds, if any, become the solve's seed), -1 on
  * error. */
@@ -136,7 +146,7 @@ static int solver_lookup(solver_t *s, const void *pos, answer_t *a, uint8_t *key
     s->ab.seeded = 0;
     *klen = 0;
     *sym = 0;
-    if (!s->cache) return 0;
+    if (!s->cache || solver_on_line(s)) return 0;
     double t0 = gsw_now_ms();
     *klen = O->pos_key(s->v, pos, key, sym);
     cache_entry_t e;
@@ -177,7 +187,8 @@ int solver_run(solver_t *s, const void *pos, answer_t *a, err_t *err)
         } else {
             if (!s->pn.e && dfpn_table_init(&s->pn, s->tt.bytes >> 20, err)) return err->code;
             dfpn_options_t o = { .table = &s->pn, .node_limit = s->ab.node_limit, .no_best = s->ab.no_best,
-                                 .time_limit_ms = s->ab.time_limit_ms, .stop = s->ab.stop };
+                                 .time_limit_ms = s->ab.time_limit_ms, .stop = s->ab.stop,
+                                 .history = s->ab.history, .nhistory = s->ab.history_len };
             if (s->goal >= 0) {
                 if (dfpn_prove(s->v, pos, (dfpn_goal_t)s->goal, &o, &d, err)) return err->code;
             } else if (dfpn_solve(s->v, pos, &o, &d, err)) return err->code;
@@ -207,7 +218,7 @@ int solver_run(solver_t *s, const void *pos, answer_t *a, err_t *err)
             }
             if (d.status == DFPN_UNKNOWN) return GSW_OK;
         } else if (d.outcome == OUTCOME_UNKNOWN) return GSW_OK;
-        if (!s->cache) return GSW_OK;
+        if (!s->cache || solver_on_line(s)) return GSW_OK;   /* (df-pn does not say whether the line mattered) */
         cache_entry_t e = { .lo = a->r.lo, .hi = a->r.hi, .best = MOVE_NONE, .nodes = d.nodes, .time_ms = d.time_ms };
         snprintf(e.solver, sizeof e.solver, "%s", s->manager ? "manager" : "dfpn");
         if (d.best != MOVE_NONE) e.best = sym ? O->move_sym(s->v, d.best, sym, 0) : d.best;
@@ -224,7 +235,7 @@ int solver_run(solver_t *s, const void *pos, answer_t *a, err_t *err)
         err_t derr;
         if (cache_delete(s->cache, s->v->game->name, s->v->name, key, klen, &derr)) solver_say(s, derr.msg);
     }
-    if (s->cache) {   /* exact, or the bounds proven before a stop */
+    if (s->cache && !(solver_on_line(s) && a->r.history_dependent)) {   /* exact, or the bounds proven before a stop */
         cache_entry_t e = { .lo = a->r.lo, .hi = a->r.hi, .best = MOVE_NONE, .nodes = a->r.nodes,
                             .time_ms = a->r.time_ms };
         snprintf(e.solver, sizeof e.solver, "ab");
@@ -248,6 +259,14 @@ int solver_store(solver_t *s, const void *pos, val_t lo, val_t hi, move_t best, 
     if (best != MOVE_NONE) e.best = sym ? O->move_sym(s->v, best, sym, 0) : best;
     solver_keep(s, key, klen, &e);   /* refused (a stored row contradicts it: cache verify says which is wrong): said */
     return GSW_OK;
+}
+
+int solver_think(solver_t *s, const void *pos, const ab_options_t *o, ab_result_t *r, err_t *err)
+{
+    ab_options_t ho = *o;
+    ho.history = s->ab.history;
+    ho.history_len = s->ab.history_len;
+    return ab_think(s->v, &s->tt, pos, &ho, r, err);
 }
 
 void value_bound_text(val_t v, char *buf, size_t n)

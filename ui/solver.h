@@ -55,6 +55,11 @@ int solver_cached(solver_t *s, const void *pos, answer_t *a, err_t *err);
  * returned: the value was only derived. */
 int solver_store(solver_t *s, const void *pos, val_t lo, val_t hi, move_t best, err_t *err);
 
+/* The heuristic engine's best line for pos (ab_think over the solver's
+ * table, with its line for repetitions), within o's depth, time and node
+ * limits: what a solve whose budget ran out reports. Never stored. */
+int solver_think(solver_t *s, const void *pos, const ab_options_t *o, ab_result_t *r, err_t *err);
+
 /* The manager's leaves may be settled by the cache: a probe over one
  * connection shared by its worker threads (under a lock). */
 typedef struct cache_probe {

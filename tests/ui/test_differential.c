@@ -1,5 +1,5 @@
 /* Differential test of the cached solver (ui/solver.h): seeded random Connect
- * Four positions solved in every mode (algorithm, batch or one by one, threads,
+ * Four and checkers positions solved in every mode (algorithm, batch or one by one, threads,
  * table size, cache none/cold/warm) must agree with a fresh exact alpha-beta
  * solve. GSW_SLOW=1: a few thousand positions; GSW_DIFF_SEED=N: another seed. */
 #include <setjmp.h>
@@ -18,33 +18,48 @@
 #include "core/value.h"
 #include "db/cache.h"
 #include "ui/solver.h"
+#include "tests/ui/checkers_positions.h"
 
 /* ---- the positions ---- */
 
 /* A board joins by a new row here. Positions come from random playouts: every
- * position not yet seen from min_ply on (skipping finished games), each kept
- * only when the reference proves it within ref_nodes (0: no limit). The
- * manager, slower, sees only the first manager_quick (manager_slow with
- * GSW_SLOW=1) positions of a board. */
+ * position not yet seen from min_ply on (skipping finished games), or, where
+ * the board has a draw function, from it (a position's text; finished ones
+ * skipped); each kept only when the reference proves it within ref_nodes (0:
+ * no limit). The manager, slower, sees only the first manager_quick
+ * (manager_slow with GSW_SLOW=1) positions of a board. A board with
+ * mode_nodes gives every mode that node budget: an answer that runs out of
+ * it is counted as unfinished, not judged (checkers: df-pn and the manager
+ * can take far longer than alpha-beta to prove a draw by repetition). */
 typedef struct board {
     const char *spec;
     int quick, slow;           /* positions */
     int min_ply;
     uint64_t ref_nodes;
     int manager_quick, manager_slow;
+    void (*draw)(char *buf, size_t n);
+    uint64_t mode_nodes;
 } board_t;
 
+static uint64_t rng_next(void);
+
+/* Checkers: random placements of up to 4 pieces (positions repeat: every
+ * solver carries the line and keeps path-dependent results out of tables
+ * and the cache) */
+static void draw_checkers(char *buf, size_t n) { checkers_random_fen(rng_next, 4, buf, n); }
+
 static const board_t boards[] = {
-    { "connect4:4x4", 40, 500, 0, 0, 10, 80 },
-    { "connect4:5x4", 40, 700, 0, 0, 10, 80 },
-    { "connect4:6x4", 40, 700, 0, 0, 6, 60 },
-    { "connect4:7x6", 30, 600, 14, 200000, 0, 0 },
+    { "connect4:4x4", 40, 500, 0, 0, 10, 80, NULL, 0 },
+    { "connect4:5x4", 40, 700, 0, 0, 10, 80, NULL, 0 },
+    { "connect4:6x4", 40, 700, 0, 0, 6, 60, NULL, 0 },
+    { "connect4:7x6", 30, 600, 14, 200000, 0, 0, NULL, 0 },
+    { "checkers", 24, 400, 0, 100000, 8, 80, draw_checkers, 2000000 },
 };
 #define NBOARDS ((int)(sizeof boards / sizeof boards[0]))
 
 typedef struct item {
     int board;
-    char moves[128];           /* 1-based columns, as game_pos_parse reads them */
+    char moves[128];           /* the position's text, as game_pos_parse reads it (Connect Four: 1-based columns) */
     uint64_t hash;
     val_t value;               /* the reference's exact value */
 } item_t;
@@ -89,6 +104,31 @@ static void gather(int b, int want, item_t **items, int *n, int *cap)
     int first = *n, got = 0, dropped = 0, playouts = 0;
     uint64_t max_nodes = 0;
     double t0 = gsw_now_ms();
+    while (got < want && bd->draw) {   /* drawn positions */
+        assert_true(++playouts < 100000);
+        GSW_POSBUF pos[GSW_MAX_POS];
+        char text[128];
+        bd->draw(text, sizeof text);
+        assert_int_equal(game_pos_parse(v, text, pos, &err), GSW_OK);
+        val_t tv, val;
+        uint64_t h = O->pos_hash(v, pos), nodes;
+        int seen = 0;
+        for (int i = first; i < *n && !seen; i++) seen = (*items)[i].hash == h;
+        if (seen || O->terminal(v, pos, &tv)) continue;
+        if (!reference(v, pos, bd->ref_nodes, &val, &nodes)) { dropped++; continue; }
+        if (*n == *cap) {
+            *cap = *cap ? 2 * *cap : 256;
+            *items = realloc(*items, (size_t)*cap * sizeof **items);
+            assert_non_null(*items);
+        }
+        item_t *it = &(*items)[(*n)++];
+        it->board = b;
+        snprintf(it->moves, sizeof it->moves, "%s", text);
+        it->hash = h;
+        it->value = val;
+        if (nodes > max_nodes) max_nodes = nodes;
+        got++;
+    }
     while (got < want) {
         assert_true(++playouts < 100000);   /* the board cannot give that many */
         GSW_POSBUF pos[GSW_MAX_POS];
@@ -133,8 +173,9 @@ static void gather(int b, int want, item_t **items, int *n, int *cap)
     char limit[80] = "";
     if (bd->ref_nodes)
         snprintf(limit, sizeof limit, ", %d dropped over %llu nodes", dropped, (unsigned long long)bd->ref_nodes);
-    printf("[ positions ] %-13s %4d from %d playouts (plies >= %d)%s, reference at most %llu nodes, %.0f ms\n",
-           bd->spec, got, playouts, bd->min_ply, limit, (unsigned long long)max_nodes, gsw_now_ms() - t0);
+    printf("[ positions ] %-13s %4d from %d %s (plies >= %d)%s, reference at most %llu nodes, %.0f ms\n",
+           bd->spec, got, playouts, bd->draw ? "draws" : "playouts", bd->min_ply, limit, (unsigned long long)max_nodes,
+           gsw_now_ms() - t0);
     game_close(v);
 }
 
@@ -264,7 +305,7 @@ static int cleanup(void **st)   /* also after a failed assertion */
 }
 
 typedef struct tally {
-    int checked, bad, from_cache;
+    int checked, bad, from_cache, unfinished;
     double ms;
 } tally_t;
 
@@ -288,6 +329,7 @@ static void run_board(const diff_mode_t *m, const item_t *items, int lo, int hi,
         if (!open) {
             assert_int_equal(solver_init(&s, v, m->hash_mb, cache, &err), GSW_OK);
             setup_solver(&s, m);
+            s.ab.node_limit = bd->mode_nodes;
             open = 1;
         }
         GSW_POSBUF pos[GSW_MAX_POS];
@@ -297,6 +339,10 @@ static void run_board(const diff_mode_t *m, const item_t *items, int lo, int hi,
         t->checked++;
         t->from_cache += a.from_cache;
         const char *why = judge(m, items[i].value, &a);
+        if (a.r.aborted && bd->mode_nodes) {   /* its budget ran out: not judged, unless what it proved is wrong */
+            t->unfinished++;
+            if (items[i].value >= a.r.lo && items[i].value <= a.r.hi) why = NULL;
+        }
         if (why) {
             char label[128], want[64], got[96], board[160];
             mode_label(m, label, sizeof label);
@@ -351,8 +397,8 @@ static void test_differential(void **st)
         char label[128];
         mode_label(m, label, sizeof label);
         int cold_warm = m->cache == CACHE_WARM && t.from_cache == 0;   /* a warm pass must use the cache */
-        printf("[ mode %2d   ] %-72s %5d positions, %3d disagreements, %4d from the cache, %7.0f ms%s\n", k + 1,
-               label, t.checked, t.bad, t.from_cache, t.ms, cold_warm ? "  NO ANSWER FROM THE CACHE" : "");
+        printf("[ mode %2d   ] %-72s %5d positions, %3d disagreements, %4d from the cache, %3d unfinished, %7.0f ms%s\n",
+               k + 1, label, t.checked, t.bad, t.from_cache, t.unfinished, t.ms, cold_warm ? "  NO ANSWER FROM THE CACHE" : "");
         failures += t.bad + cold_warm;
     }
     fflush(stdout);
