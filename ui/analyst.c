@@ -307,13 +307,13 @@ int analyst_next(const analysis_t *an)
     return best;
 }
 
-int analyst_think(analyst_t *a, const void *pos, int level, move_t *m, err_t *err)
+int analyst_think(analyst_t *a, const void *pos, const uint64_t *line, int nline, int level, move_t *m, err_t *err)
 {
     const gv_t *v = a->solver.v;
     if (level < 1) level = 1;
     if (level > 9) level = 9;
     ab_options_t o = { .threads = 1, .depth_limit = 2 * level, .time_limit_ms = 200.0 * level,
-                       .stop = a->solver.ab.stop };
+                       .stop = a->solver.ab.stop, .history = line, .history_len = line ? nline : 0 };
     ab_result_t r;
     if (ab_think(v, &a->solver.tt, pos, &o, &r, err)) return err->code;
     *m = r.best;

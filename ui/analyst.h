@@ -38,7 +38,10 @@ int analyst_root(analyst_t *a, const void *pos, analysis_t *an, err_t *err);
 move_t analysis_bounds(const analysis_t *an, val_t *lo, val_t *hi, int *all);
 /* The next move of an to prove: the most promising unproven one; -1 none. */
 int analyst_next(const analysis_t *an);
-/* A heuristic player's move at level 1..9. */
-int analyst_think(analyst_t *a, const void *pos, int level, move_t *m, err_t *err);
+/* A heuristic player's move at level 1..9; line[0..nline-1] are the
+ * pos_hash of the game's positions before pos, oldest first (the search
+ * scores a return to one as the game's rules say: a draw in checkers),
+ * NULL / 0 when unknown. */
+int analyst_think(analyst_t *a, const void *pos, const uint64_t *line, int nline, int level, move_t *m, err_t *err);
 
 #endif

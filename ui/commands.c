@@ -94,7 +94,9 @@ static int sync_autoplay(session_t *s, out_t *out, err_t *err)
         if (s->opp.kind == OPP_HEURISTIC) {
             analyst_t *a = sync_analyst(s, err);
             move_t m;
-            if (!a || analyst_think(a, session_pos(s), s->opp.level, &m, err)) return GSW_EFAIL;
+            uint64_t line[SESSION_MAX_PLY];   /* the game so far: a search meets repetitions of it */
+            for (int i = 0; i < s->ply; i++) line[i] = s->v->ops->pos_hash(s->v, s->pos[i].b);
+            if (!a || analyst_think(a, session_pos(s), line, s->ply, s->opp.level, &m, err)) return GSW_EFAIL;
             s->think_ply = s->ply;
             s->think_move = m;
         } else if (s->opp.kind == OPP_PERFECT) {   /* the position's own proof is enough */

@@ -835,6 +835,8 @@ static void tui_schedule(tui_t *t)
             want.kind = JOB_THINK;
             want.level = s->opp.level;
             ply = s->ply;
+            for (int i = 0; i < ply; i++) want.line[i] = s->v->ops->pos_hash(s->v, s->pos[i].b);
+            want.nline = ply;
         } else if (tui_wants_analysis(t) && !session_analysis_done(s->an[s->ply])) {
             want.kind = JOB_ANALYZE;
             ply = s->ply;

@@ -59,7 +59,7 @@ static void worker_run(worker_t *w, job_t *j, gv_t **gv, analyst_t *a, cache_t *
     }
     if (j->kind == JOB_THINK) {
         move_t m;
-        if (analyst_think(a, j->pos.b, j->level, &m, &err)) goto fail;
+        if (analyst_think(a, j->pos.b, j->line, j->nline, j->level, &m, &err)) goto fail;
         worker_post(w, j, NULL, m, !w->stop);
         return;
     }

@@ -19,6 +19,8 @@ typedef struct job {
     size_t pos_size;
     int ply;               /* the session ply it is for */
     int level;             /* JOB_THINK */
+    uint64_t line[SESSION_MAX_PLY];   /* JOB_THINK: pos_hash of the positions before pos */
+    int nline;
     analysis_t an;         /* JOB_ANALYZE: what is known so far */
 } job_t;
 

@@ -127,6 +127,14 @@ static int32_t ck_evaluate_hook(const gv_t *v, const void *pos)
     return ck_evaluate(pos);
 }
 
+/* Quiet: the side to move has no capture (captures are compulsory, so an
+ * unquiet position's moves are all captures). */
+static int ck_quiet_hook(const gv_t *v, const void *pos)
+{
+    (void)v;
+    return !ck_can_capture(pos);
+}
+
 static void ck_view(const gv_t *v, const void *pos, board_view_t *out)
 {
     (void)v;
@@ -187,6 +195,7 @@ static const game_ops_t ck_ops = {
     .terminal = ck_terminal,
     .evaluate = ck_evaluate_hook,
     .repetition = ck_repetition,
+    .pos_quiet = ck_quiet_hook,
     .nsym = 1,
     .view = ck_view,
     .move_cells = ck_move_cells,
