@@ -38,6 +38,7 @@ typedef struct view_cell {
     uint8_t won;           /* 1: part of the line that ended the game (Connect Four's four) */
     char ascii;            /* one-character glyph: 'X', 'O', 'k', 'o' */
     char glyph[8];         /* UTF-8 glyph ("●", "♛"); "" = use ascii */
+    char name[4];          /* the square's own name, shown on request (checkers: "1".."32"); "" none */
 } view_cell_t;
 typedef struct board_view {
     int rows, cols;
@@ -172,6 +173,16 @@ typedef struct game_ops {
     /* The view cells a legal move of pos goes from and to: *from = -1 for a
      * placement (a drop, a stone); *to the cell where it ends. */
     void (*move_cells)(const gv_t *v, const void *pos, move_t m, int *from, int *to);
+    /* Every view cell a legal move of pos visits, in order: where it starts,
+     * each square a multi-step move lands on (a checkers jump), where it
+     * ends; at most max; returns the count. A person enters such a move
+     * square by square. Optional: without it a move is move_cells' from
+     * and to. */
+    int (*move_path)(const gv_t *v, const void *pos, move_t m, int *cells, int max);
+    /* A rule that restricts pos's moves, in a few words for the person ("a
+     * capture is compulsory"); 0 when none applies. The UI marks the pieces
+     * that can move while one does. Optional. */
+    int (*move_note)(const gv_t *v, const void *pos, char *buf, size_t n);
 
     /* --- one-player puzzles (core/puzzle.h; optional) --- */
     /* 1 if pos meets the puzzle's goal (the search stops there). */
@@ -220,6 +231,8 @@ typedef struct game {
     const char *const *test_variants; /* variants the generic self-test covers */
     const char *const *menu_variants; /* variants the game picker offers (NULL: the
                                          default and the test variants) */
+    const char *play_opponent; /* the workbench's first opponent where perfect play is
+                                  out of reach ("heuristic:5"); NULL: perfect */
     /* Parse a variant name (NULL or "" = default) into *out (heap; free with
      * variant_close). GSW_EINPUT for an unknown variant. */
     int (*variant_open)(const char *spec, gv_t **out, err_t *err);

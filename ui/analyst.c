@@ -10,6 +10,7 @@ int analyst_open(analyst_t *a, gv_t *v, size_t hash_mb, int threads, cache_t *ca
 {
     memset(a, 0, sizeof *a);
     if (solver_init(&a->solver, v, hash_mb, cache, err)) return err->code;
+    if (tt_init(&a->heur, hash_mb / 8 ? hash_mb / 8 : 1, err)) { solver_free(&a->solver); return err->code; }
     a->solver.ab.threads = threads > 0 ? threads : 1;
     a->solver.ab.stop = stop;
     a->ready = 1;
@@ -18,7 +19,7 @@ int analyst_open(analyst_t *a, gv_t *v, size_t hash_mb, int threads, cache_t *ca
 
 void analyst_close(analyst_t *a)
 {
-    if (a->ready) solver_free(&a->solver);
+    if (a->ready) { solver_free(&a->solver); tt_free(&a->heur); }
     a->ready = 0;
 }
 
@@ -73,6 +74,7 @@ int analyst_heuristic(analyst_t *a, const void *pos, analysis_t *an, double budg
     const gv_t *v = a->solver.v;
     const game_ops_t *O = v->ops;
     if (an->n == 0) { an->heuristic_done = an->proven = 1; return GSW_OK; }
+    tt_claim(&a->heur, v);
     GSW_POSBUF child[GSW_MAX_POS];
     for (int i = 0; i < an->n; i++) {
         move_value_t *mv = &an->mv[i];
@@ -100,7 +102,7 @@ int analyst_heuristic(analyst_t *a, const void *pos, analysis_t *an, double budg
         ab_options_t o = { .threads = 1, .depth_limit = 24, .time_limit_ms = budget_ms / an->n,
                            .stop = a->solver.ab.stop };
         ab_result_t r;
-        if (ab_think(v, &a->solver.tt, child, &o, &r, err)) return err->code;
+        if (ab_think(v, &a->heur, child, &o, &r, err)) return err->code;
         if (mv->state == MV_UNKNOWN) mv->state = MV_HEURISTIC;
         mv->score = val_up(r.score);
         mv->depth = r.depth;
@@ -315,7 +317,9 @@ int analyst_think(analyst_t *a, const void *pos, const uint64_t *line, int nline
     ab_options_t o = { .threads = 1, .depth_limit = 2 * level, .time_limit_ms = 200.0 * level,
                        .stop = a->solver.ab.stop, .history = line, .history_len = line ? nline : 0 };
     ab_result_t r;
-    if (ab_think(v, &a->solver.tt, pos, &o, &r, err)) return err->code;
+    tt_claim(&a->heur, v);   /* the heuristic player's own table, as the heuristic scores': its
+                                entries would crowd out the exact search's */
+    if (ab_think(v, &a->heur, pos, &o, &r, err)) return err->code;
     *m = r.best;
     return GSW_OK;
 }

@@ -10,6 +10,8 @@
 
 typedef struct analyst {
     solver_t solver;
+    tt_t heur;             /* the heuristic scores' own table: their entries (deep
+                              "work", no bounds) would crowd the exact search's out */
     int ready;
 } analyst_t;
 

@@ -23,7 +23,7 @@ typedef struct command {
 static const command_t commands[];
 
 const char *const session_commands[] = {
-    "new", "move", "undo", "redo", "hint", "analyze", "autoplay", "solve", "show", "history", "opponent", "side",
+    "new", "move", "undo", "redo", "hint", "analyze", "autoplay", "solve", "show", "numbers", "history", "opponent", "side",
     "save", "load", "export", "lesson", "next", "back", "proof", "follow", "help", "quit", NULL,
 };
 
@@ -127,9 +127,10 @@ static int sync_autoplay(session_t *s, out_t *out, err_t *err)
 static void show_result(session_t *s, out_t *out)
 {
     val_t tv;
-    if (!session_over(s, &tv)) return;
+    char why[64];
+    if (!session_over_why(s, &tv, why, sizeof why)) return;
     if (s->v->game->players == 1) { out_printf(out, "Game over: %s.\n", tv > VAL_DRAW ? "solved" : "no moves left"); return; }
-    if (tv == VAL_DRAW) { out_printf(out, "Game over: a draw.\n"); return; }
+    if (tv == VAL_DRAW) { out_printf(out, "Game over: a draw%s%s%s.\n", why[0] ? " (" : "", why, why[0] ? ")" : ""); return; }
     board_view_t *view = NULL;
     static board_view_t vb;
     int loser = session_turn(s);
@@ -153,21 +154,27 @@ void session_show(session_t *s, out_t *out)
             O->move_cells(s->v, s->pos[s->ply - 1].b, s->moves[s->ply - 1], &from, &to);
             lastc = to;
         }
+        int names = 0;   /* the squares' names on request: each cell one column wider */
+        for (int i = 0; s->numbers && i < view.rows * view.cols; i++)
+            if ((int)strlen(view.cell[i].name) > names) names = (int)strlen(view.cell[i].name);
         for (int r = 0; r < view.rows; r++) {
             out_printf(out, "%3s ", view.row_label[r]);
             for (int c = 0; c < view.cols; c++) {
                 const view_cell_t *cl = &view.cell[r * view.cols + c];
                 char ch = cl->kind == VIEW_OFF ? ' ' : cl->ascii ? cl->ascii : '.';
+                if (names) out_printf(out, "%*s", names, cl->kind == VIEW_OFF ? "" : cl->name);
                 out_printf(out, r * view.cols + c == lastc ? "[%c]" : " %c ", ch);
             }
             out_printf(out, "\n");
         }
         out_printf(out, "    ");
-        for (int c = 0; c < view.cols; c++) out_printf(out, "%2s ", view.col_label[c]);
+        for (int c = 0; c < view.cols; c++) out_printf(out, "%*s%2s ", names, "", view.col_label[c]);
         out_printf(out, "\n");
+        char note[64];
         if (!session_over(s, NULL))
-            out_printf(out, "%s: %s to move, ply %d; position \"%s\"\n", spec,
-                       s->v->game->players == 2 ? view.side[session_turn(s)] : "you", O->pos_ply(s->v, pos), text);
+            out_printf(out, "%s: %s to move, ply %d; position \"%s\"%s%s\n", spec,
+                       s->v->game->players == 2 ? view.side[session_turn(s)] : "you", O->pos_ply(s->v, pos), text,
+                       session_note(s, note, sizeof note) ? "; " : "", note);
     } else {
         out_printf(out, "%s: position \"%s\"\n", spec, text);
     }
@@ -487,6 +494,27 @@ static int cmd_show(session_t *s, char *args, out_t *out, err_t *err)
     return GSW_OK;
 }
 
+/* numbers [on|off]: the squares' names on the board (no word: toggle). */
+static int cmd_numbers(session_t *s, char *args, out_t *out, err_t *err)
+{
+    char *w = next_word(&args);
+    if (!w) s->numbers = !s->numbers;
+    else if (!strcmp(w, "on")) s->numbers = 1;
+    else if (!strcmp(w, "off")) s->numbers = 0;
+    else return err_set(err, GSW_EINPUT, "numbers [on|off]: unknown \"%s\"", w);
+    int any = 0;
+    if (s->v->ops->view) {
+        static _Thread_local board_view_t view;
+        s->v->ops->view(s->v, session_pos(s), &view);
+        for (int i = 0; i < view.rows * view.cols && !any; i++) any = view.cell[i].name[0] != 0;
+    }
+    if (!any) out_printf(out, "square numbers: %s (this board has none to show: its rows and columns are labelled)\n",
+                         s->numbers ? "on" : "off");
+    else out_printf(out, "square numbers: %s\n", s->numbers ? "on" : "off");
+    if (s->sync && any) session_show(s, out);
+    return GSW_OK;
+}
+
 static int cmd_history(session_t *s, char *args, out_t *out, err_t *err)
 {
     (void)args; (void)err;
@@ -516,6 +544,7 @@ static int cmd_opponent(session_t *s, char *args, out_t *out, err_t *err)
     opponent_t o;
     if (opponent_parse(w, &o, err)) return err->code;
     s->opp = o;
+    s->opp_chosen = 1;
     if (o.kind == OPP_HUMAN) s->human[0] = s->human[1] = 1;
     else if (s->human[0] && s->human[1] && s->v->game->players == 2) s->human[1 - session_turn(s)] = 0;
     s->think_ply = -1;
@@ -728,13 +757,22 @@ static int cmd_proof(session_t *s, char *args, out_t *out, err_t *err)
         if (s->sync) show_proof(s, out);
         return GSW_OK;
     }
-    dfpn_options_t o = { .hash_mb = s->hash_mb, .node_limit = 50000000, .stop = s->stop };
+    uint64_t budget = s->proof_nodes ? s->proof_nodes : 50000000;
+    dfpn_options_t o = { .hash_mb = s->hash_mb, .node_limit = budget, .stop = s->stop };
     proof_tree_t t;
     char text[4096];
     s->v->ops->pos_format(s->v, session_pos(s), text, sizeof text);
     int found, stored;
     dfpn_result_t r;
-    if (proof_obtain(s->cache, s->v, session_pos(s), text, w, &o, &t, &found, &stored, &r, err)) return err->code;
+    if (proof_obtain(s->cache, s->v, session_pos(s), text, w, &o, &t, &found, &stored, &r, err)) {
+        if (err->code == GSW_EFAIL && strstr(err->msg, "budget")) {   /* say what to do about it */
+            char why[sizeof err->msg];
+            snprintf(why, sizeof why, "%s", err->msg);
+            return err_set(err, GSW_EFAIL, "no proof tree within %.0f M nodes here (%s); `gsw proof run` searches longer",
+                           budget / 1e6, why);
+        }
+        return err->code;
+    }
     int rc = session_browse_proof(s, &t, err), depth = t.depth;
     proof_tree_free(&t);
     if (rc) return rc;
@@ -788,6 +826,7 @@ static const command_t commands[] = {
     { "autoplay", "[N]", "the solver plays on for you: N moves, or to the end", cmd_autoplay },
     { "solve", "", "the value of the position", cmd_solve },
     { "show", "", "the board as text", cmd_show },
+    { "numbers", "[on|off]", "the squares' numbers on the board (checkers: 1-32)", cmd_numbers },
     { "history", "", "each move's value against the best the mover had", cmd_history },
     { "opponent", "perfect|imperfect:P|giveback:N|heuristic:L|human", "who plays against you", cmd_opponent },
     { "side", "first|second|both|none", "the side(s) you play", cmd_side },

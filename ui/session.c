@@ -78,6 +78,12 @@ int session_new(session_t *s, const char *spec, const char *position, err_t *err
     s->hint_wanted = 0;
     s->think_ply = -1;
     if (v->game->players == 1) s->human[0] = s->human[1] = 1;
+    if (!s->opp_chosen) {   /* the game's own first opponent (perfect, unless that is out of reach) */
+        err_t e;
+        opponent_t perfect = { .kind = OPP_PERFECT };
+        s->opp = perfect;
+        if (v->game->play_opponent && opponent_parse(v->game->play_opponent, &s->opp, &e)) s->opp = perfect;
+    }
     if (v->ops->view) {   /* the cursor starts on the first board cell */
         static board_view_t view;
         v->ops->view(v, s->pos[0].b, &view);
@@ -277,12 +283,32 @@ void session_free(session_t *s)
 const void *session_pos(const session_t *s) { return s->pos[s->ply].b; }
 int session_turn(const session_t *s) { return s->v->ops->pos_turn(s->v, session_pos(s)); }
 
-int session_over(const session_t *s, val_t *value)
+/* Is the game over at ply, by the position or by the line to it? */
+static int session_over_at(const session_t *s, int ply, val_t *value, char *why, size_t n)
 {
-    val_t tv;
-    int over = s->v->ops->terminal(s->v, session_pos(s), &tv);
+    const game_ops_t *O = s->v->ops;
+    val_t tv = VAL_DRAW;
+    if (why && n) why[0] = 0;
+    int over = O->terminal(s->v, s->pos[ply].b, &tv);
+    if (!over && O->line_over) {
+        const void *line[SESSION_MAX_PLY + 1];
+        char w[64] = "";
+        for (int i = 0; i <= ply; i++) line[i] = s->pos[i].b;
+        over = O->line_over(s->v, line, ply + 1, &tv, w, sizeof w);
+        if (over && why && n) snprintf(why, n, "%s", w);
+    }
     if (value) *value = tv;
     return over;
+}
+
+int session_over_why(const session_t *s, val_t *value, char *why, size_t n)
+{
+    return session_over_at(s, s->ply, value, why, n);
+}
+
+int session_over(const session_t *s, val_t *value)
+{
+    return session_over_at(s, s->ply, value, NULL, 0);
 }
 
 int session_computer_to_move(const session_t *s)
@@ -298,6 +324,9 @@ int session_play(session_t *s, move_t m, err_t *err)
     int n = O->moves(s->v, session_pos(s), legal), ok = 0;
     for (int i = 0; i < n; i++) ok |= legal[i] == m;
     if (!ok) return err_set(err, GSW_EINPUT, n ? "that move is not legal here" : "the game is over");
+    char why[64];
+    if (session_over_why(s, NULL, why, sizeof why))   /* ended by the line: a draw by repetition, say */
+        return err_set(err, GSW_EINPUT, "the game is over (%s)", why);
     if (s->ply < s->top && s->moves[s->ply] == m) {   /* the redo line's move: keep the line */
         s->ply++;
     } else {
@@ -571,7 +600,7 @@ void session_record(const session_t *s, out_t *out)
     out_printf(out, "[Game \"%s\"]\n[Date \"%s\"]\n[Start \"%s\"]\n", spec, date,
                s->start_text[0] ? s->start_text : "startpos");
     val_t tv;
-    if (O->terminal(s->v, s->pos[s->top].b, &tv)) {
+    if (session_over_at(s, s->top, &tv, NULL, 0)) {
         int loser = O->pos_turn(s->v, s->pos[s->top].b);
         if (s->v->game->players == 1) out_printf(out, "[Result \"%s\"]\n", tv > VAL_DRAW ? "solved" : "stuck");
         else if (tv == VAL_DRAW) out_printf(out, "[Result \"1/2-1/2\"]\n");
@@ -592,23 +621,127 @@ void session_record(const session_t *s, out_t *out)
 
 /* ---- the board: clicks and the cursor ---- */
 
+int session_move_path(const session_t *s, const void *pos, move_t m, int *cells, int max)
+{
+    const game_ops_t *O = s->v->ops;
+    if (O->move_path) return O->move_path(s->v, pos, m, cells, max);
+    if (max < 2) return 0;
+    O->move_cells(s->v, pos, m, &cells[0], &cells[1]);
+    return 2;
+}
+
+/* The squares entered so far (at least the selected piece's). */
+static int session_entered(const session_t *s, int *path)
+{
+    if (s->selected < 0) return 0;
+    if (s->npath > 0 && s->path[0] == s->selected) {
+        memcpy(path, s->path, (size_t)s->npath * sizeof *path);
+        return s->npath;
+    }
+    path[0] = s->selected;
+    return 1;
+}
+
+/* Does move m's path start with path[0..n-1]? Its length into *np. */
+static int path_starts(const session_t *s, move_t m, const int *path, int n, int *cells, int *np)
+{
+    *np = session_move_path(s, session_pos(s), m, cells, 16);
+    if (*np < n) return 0;
+    for (int i = 0; i < n; i++)
+        if (cells[i] != path[i]) return 0;
+    return 1;
+}
+
+void session_marks(const session_t *s, char *mark, int ncells)
+{
+    const game_ops_t *O = s->v->ops;
+    memset(mark, 0, (size_t)ncells);
+    if (!O->move_cells) return;
+    move_t mv[GSW_MAX_MOVES];
+    int n = O->moves(s->v, session_pos(s), mv), path[16], np = session_entered(s, path), cells[16], nc;
+    char note[64];
+    int movers = session_note(s, note, sizeof note);
+    for (int i = 0; i < n; i++) {
+        if (movers && session_move_path(s, session_pos(s), mv[i], cells, 16) > 0 && cells[0] >= 0 && cells[0] < ncells)
+            mark[cells[0]] |= 4;
+        if (np && path_starts(s, mv[i], path, np, cells, &nc) && nc > np && cells[np] >= 0 && cells[np] < ncells)
+            mark[cells[np]] |= 1;
+    }
+    for (int i = 1; i < np; i++)
+        if (path[i] >= 0 && path[i] < ncells) mark[path[i]] |= 2;
+}
+
+int session_note(const session_t *s, char *buf, size_t n)
+{
+    if (n) buf[0] = 0;
+    if (!s->v->ops->move_note || session_over(s, NULL)) return 0;
+    return s->v->ops->move_note(s->v, session_pos(s), buf, n);
+}
+
+int session_partial(const session_t *s, char *buf, size_t n)
+{
+    const game_ops_t *O = s->v->ops;
+    int path[16], np = session_entered(s, path), cells[16], nc;
+    if (np < 2) return 0;
+    move_t mv[GSW_MAX_MOVES];
+    int k = O->moves(s->v, session_pos(s), mv);
+    for (int i = 0; i < k; i++) {
+        if (!path_starts(s, mv[i], path, np, cells, &nc)) continue;
+        /* the move's text cut after the squares entered: one separator per step */
+        char t[64];
+        O->move_format(s->v, session_pos(s), mv[i], t, sizeof t);
+        int steps = 0;
+        size_t len = 0;
+        for (; t[len]; len++) {
+            int sep = len > 0 && (t[len] < '0' || t[len] > '9') && t[len - 1] >= '0' && t[len - 1] <= '9';
+            if (sep && ++steps == np) break;
+        }
+        snprintf(buf, n, "%.*s", (int)len, t);
+        return 1;
+    }
+    return 0;
+}
+
 int session_click(session_t *s, int cell, err_t *err)
 {
     const game_ops_t *O = s->v->ops;
-    if (!O->view || !O->move_cells) return err_set(err, GSW_EINPUT, "this game has no board view: type moves");
-    static board_view_t view;
+    if (!O->view || !O->move_cells) return err_set(err, GSW_EINPUT, "this game has no board view: type moves"), -1;
+    static _Thread_local board_view_t view;
     const void *pos = session_pos(s);
     O->view(s->v, pos, &view);
     if (cell < 0 || cell >= view.rows * view.cols) return 0;
     move_t mv[GSW_MAX_MOVES];
     int n = O->moves(s->v, pos, mv);
-    if (n == 0) return err_set(err, GSW_EINPUT, "the game is over");
+    if (n == 0 || session_over(s, NULL)) return err_set(err, GSW_EINPUT, "the game is over"), -1;
     int col = cell % view.cols, from, to;
-    if (s->selected >= 0) {
+    int path[17], np = session_entered(s, path), cells[16], nc;
+    if (np > 0) {
+        /* the moves going on through this square next, and those that
+         * stop here (the click completes them); from the piece alone, the
+         * moves that end here */
+        int through = 0, last = -1, ends = 0, end = -1, again = -1;
         for (int i = 0; i < n; i++) {
-            O->move_cells(s->v, pos, mv[i], &from, &to);
-            if (from == s->selected && to == cell) return session_play(s, mv[i], err) ? -1 : 1;
+            if (!path_starts(s, mv[i], path, np, cells, &nc)) continue;
+            if (nc > np && cells[np] == cell) {
+                through++;
+                last = i;
+            } else if (np == 1 && cells[nc - 1] == cell) {
+                ends++;
+                end = i;
+            }
+            if (np > 1 && nc == np && cell == path[np - 1]) again = i;   /* its last square again: it stops there */
         }
+        if (again >= 0) return session_play(s, mv[again], err) ? -1 : 1;
+        if (through == 1) return session_play(s, mv[last], err) ? -1 : 1;
+        if (through > 1 && np < 16) {   /* several moves go on from here: one step further */
+            path[np++] = cell;
+            memcpy(s->path, path, (size_t)np * sizeof *path);
+            s->npath = np;
+            return 2;
+        }
+        if (ends == 1) return session_play(s, mv[end], err) ? -1 : 1;
+        if (ends > 1)
+            return err_set(err, GSW_EINPUT, "%d moves of this piece end there: click each square it lands on in turn", ends), -1;
     }
     for (int i = 0; i < n; i++) {   /* a placement here, or in this column when moves drop */
         O->move_cells(s->v, pos, mv[i], &from, &to);
@@ -617,9 +750,16 @@ int session_click(session_t *s, int cell, err_t *err)
     }
     for (int i = 0; i < n; i++) {   /* a piece that can move: select it */
         O->move_cells(s->v, pos, mv[i], &from, &to);
-        if (from == cell) { s->selected = cell; return 0; }
+        if (from == cell) { s->selected = cell; s->npath = 0; return 0; }
     }
     s->selected = -1;
+    s->npath = 0;
+    const view_cell_t *c = &view.cell[cell];
+    if (c->kind == VIEW_PIECE && (s->v->game->players == 1 || c->owner == session_turn(s))) {   /* one's own piece, stuck */
+        char note[64];
+        if (session_note(s, note, sizeof note)) return err_set(err, GSW_EINPUT, "that piece cannot move: %s", note), -1;
+        return err_set(err, GSW_EINPUT, "that piece has no legal move"), -1;
+    }
     return 0;
 }
 

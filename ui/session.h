@@ -86,9 +86,14 @@ typedef struct session {
     analysis_t *an[SESSION_MAX_PLY + 1];   /* per ply, NULL until analysed */
     int human[2];          /* 1: a person plays that side */
     opponent_t opp;
+    int opp_chosen;        /* the person chose the opponent: a new game keeps it
+                              (else each game starts with its own, game_t.play_opponent) */
     uint64_t rng;
     int cursor;            /* a view cell */
     int selected;          /* a view cell holding the selected piece, -1 none */
+    int path[16], npath;   /* a move entered square by square: the cells so far
+                              (path[0] == selected; stale when it is not) */
+    int numbers;           /* show the squares' names (checkers' 1-32) on the board */
     int hint_wanted;       /* show the hint once the analysis can give it */
     int solve_wanted;      /* report the position's value once proven */
     int autoplay;          /* moves the solver still plays for the person (-1: to the end) */
@@ -109,6 +114,8 @@ typedef struct session {
     double progress_ms;    /* ... last reported at this point of the proof */
     size_t hash_mb;
     int threads;
+    uint64_t proof_nodes;  /* the proof browser's df-pn budget (0: 50 M nodes); the TUI,
+                              which waits for it, sets less */
 } session_t;
 
 /* A session on GAME[:VARIANT] at POSITION ("" = the start); people play
@@ -120,8 +127,13 @@ int session_new(session_t *s, const char *spec, const char *position, err_t *err
 
 const void *session_pos(const session_t *s);
 int session_turn(const session_t *s);
-/* 1 when the game is over, with *value the result for the side to move. */
+/* 1 when the game is over, with *value the result for the side to move:
+ * the position ends it (ops->terminal) or the line played to it does, by a
+ * rule of play (ops->line_over: threefold repetition, a move-count rule). */
 int session_over(const session_t *s, val_t *value);
+/* The same, with why the line ended it in why[n] ("threefold repetition";
+ * "" when the position itself is over or the game goes on). */
+int session_over_why(const session_t *s, val_t *value, char *why, size_t n);
 /* Is the side to move played by the computer? */
 int session_computer_to_move(const session_t *s);
 
@@ -178,8 +190,25 @@ void opponent_text(const opponent_t *o, char *buf, size_t n);
 /* The game record: tags and the moves in notation. */
 void session_record(const session_t *s, out_t *out);
 /* Move the cursor/selection by a click or key at a view cell; plays a move
- * when the click completes one. Returns 1 if a move was played. */
+ * when the click completes one. A move of several steps (a multi-jump) is
+ * entered square by square: each click on the next square it lands on goes
+ * one step further, and the move is played once only one fits (a click on
+ * its last square alone does too, when that names one move). Returns 1 if
+ * a move was played, 2 if the click took a move one step further, 0 if it
+ * only moved the selection, -1 with a message in err (an illegal click). */
 int session_click(session_t *s, int cell, err_t *err);
+/* The cells a legal move visits (ops->move_path, else from and to); the count. */
+int session_move_path(const session_t *s, const void *pos, move_t m, int *cells, int max);
+/* Marks in mark[cell] (ncells of them, cleared first): 1 where the
+ * selected piece can go next (the next square of a move being entered),
+ * 2 the squares entered so far, 4 the pieces that can move. */
+void session_marks(const session_t *s, char *mark, int ncells);
+/* A rule restricting the moves here, for the person ("a capture is
+ * compulsory"; ops->move_note); 0 when none. */
+int session_note(const session_t *s, char *buf, size_t n);
+/* The move being entered square by square, as far as it goes ("1x10"), or
+ * 0 when none is under way. */
+int session_partial(const session_t *s, char *buf, size_t n);
 /* Move the cursor by rows and columns over the board's cells. */
 void session_cursor_move(session_t *s, int dr, int dc);
 /* The board as text, with the side to move and the position's text. */

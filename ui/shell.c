@@ -28,6 +28,7 @@ int cli_session_open(cli_opts_t *o, session_t *s, const char *deflt, err_t *err)
     s->threads = o->threads;
     s->stop = &cli_stop;
     if (o->opponent && opponent_parse(o->opponent, &s->opp, err)) { session_free(s); return err->code; }
+    if (o->opponent) s->opp_chosen = 1;
     if (o->side) {
         out_t out = { 0 };
         char line[64];

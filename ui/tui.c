@@ -29,7 +29,9 @@ int cli_session_close(session_t *s, err_t *err);
 int cli_cache_open(cli_opts_t *o, cache_t **c, err_t *err);
 
 enum { SCREEN_PICKER, SCREEN_GAME };
-enum { PAIR_P0 = 1, PAIR_P1, PAIR_NEUTRAL, PAIR_WIN, PAIR_DRAW, PAIR_LOSS, PAIR_DARK, PAIR_TITLE, PAIR_TAG };
+enum { PAIR_P0 = 1, PAIR_P1, PAIR_NEUTRAL, PAIR_WIN, PAIR_DRAW, PAIR_LOSS, PAIR_DARK, PAIR_TITLE, PAIR_TAG,
+       PAIR_P0_DARK, PAIR_P1_DARK, PAIR_NEUTRAL_DARK,   /* a piece on a dark square */
+       PAIR_P0_MUST, PAIR_P1_MUST, PAIR_NEUTRAL_MUST }; /* a piece that must move (a capture is compulsory) */
 
 typedef struct pick_item {
     char label[128];
@@ -66,7 +68,7 @@ typedef struct tui {
     char pager_title[64];
     int pager_top;         /* its first screen line shown */
     int pager_passive;     /* the completion list: the command line stays open under it */
-    char digits[8];        /* a move being typed as a number (column 10, 11, ...) */
+    char digits[48];       /* a move being typed (column 10, 11, ...; 11-15, 1x10x19) */
     double digits_at;      /* when the pause ends it */
     int confirm_quit;      /* q asked "quit? y/n" */
     int have_game;         /* a game was on screen: Esc in the picker goes back to it */
@@ -201,8 +203,15 @@ static void tui_say_welcome(tui_t *t)
     const gv_t *v = t->s.v;
     view.drop = 0;
     if (v->ops->view) v->ops->view(v, session_pos(&t->s), &view);
-    tui_say(t, view.drop ? "Your move: arrows and Enter, a column number, or click.  ? for help."
-                         : "Your move: a piece, then its target (arrows and Enter, or clicks).  ? for help.");
+    char example[64] = "", line[200];
+    move_t mv[GSW_MAX_MOVES];
+    if (!view.drop && v->ops->moves(v, session_pos(&t->s), mv) > 0) {   /* moves that can be typed: say how */
+        v->ops->move_format(v, session_pos(&t->s), mv[0], example, sizeof example);
+        if (example[0] < '0' || example[0] > '9') example[0] = 0;
+    }
+    snprintf(line, sizeof line, "Your move: a piece, then its target (arrows and Enter, or clicks)%s%s%s.  ? for help.",
+             example[0] ? ", or type it (" : "", example, example[0] ? ")" : "");
+    tui_say(t, view.drop ? "Your move: arrows and Enter, a column number, or click.  ? for help." : line);
 }
 
 /* ---- the picker ---- */
@@ -276,11 +285,18 @@ static char tag_char(int tag) { return (char)(tag < 10 ? '0' + tag : 'a' + tag -
 
 static int board_width(const tui_t *t, const board_view_t *v) { return 4 + v->cols * t->cell_w + 1; }
 
+/* highlight: 1 the cursor, 2 the last move, 4 the selected piece (or a
+ * square a move being entered has reached), 8 a square it can go to next,
+ * 16 a piece that must move (a rule such as compulsory capture applies) */
 static void draw_cell(tui_t *t, const view_cell_t *c, int highlight)
 {
     int pair = 0;
     attr_t a = 0;
-    if (c->kind == VIEW_PIECE) pair = c->owner == 0 ? PAIR_P0 : c->owner == 1 ? PAIR_P1 : PAIR_NEUTRAL;
+    if (c->kind == VIEW_PIECE) {
+        int o = c->owner < 2 ? c->owner : 2;
+        pair = (highlight & 16 ? PAIR_P0_MUST : c->shade ? PAIR_P0_DARK : PAIR_P0) + o;
+        if (!t->colour && highlight & 16) a |= A_UNDERLINE;
+    }
     if (t->show_tags && c->tag && c->kind != VIEW_OFF) pair = PAIR_TAG;
     if (c->shade && t->colour && !pair) pair = PAIR_DARK;
     if (!t->colour && c->kind == VIEW_PIECE && c->owner == 0) a |= A_BOLD;
@@ -292,12 +308,14 @@ static void draw_cell(tui_t *t, const view_cell_t *c, int highlight)
     attron(a);
     attr_pair(t, pair, 1);
     char cell[16];
+    int named = t->s.numbers && c->name[0] && c->kind != VIEW_OFF;   /* the square's number before its piece */
     if (c->kind == VIEW_OFF) snprintf(cell, sizeof cell, " ");
     else if (t->show_tags && c->tag) snprintf(cell, sizeof cell, "%c", tag_char(c->tag));
     else if (highlight & 8 && c->kind == VIEW_EMPTY) snprintf(cell, sizeof cell, "%s", t->unicode ? "\u2218" : "+");
     else if (t->unicode && c->glyph[0]) snprintf(cell, sizeof cell, "%s", c->glyph);
     else snprintf(cell, sizeof cell, "%c", c->ascii ? c->ascii : '.');
-    for (int k = 1; k < t->cell_w; k++) addch(' ');
+    for (int k = 1 + (named ? (int)strlen(c->name) : 0); k < t->cell_w; k++) addch(' ');
+    if (named) { attron(A_DIM); addstr(c->name); attroff(A_DIM); attron(a); }
     addstr(cell);
     attr_pair(t, pair, 0);
     attroff(a);
@@ -312,16 +330,8 @@ static int draw_board(tui_t *t, int y, int x)
     t->board_x = x + 4;
     int last_from = -1, last_to = -1;
     if (s->ply > 0 && O->move_cells) O->move_cells(s->v, s->pos[s->ply - 1].b, s->moves[s->ply - 1], &last_from, &last_to);
-    static char target[GSW_VIEW_MAX_CELLS];
-    memset(target, 0, sizeof target);
-    if (s->selected >= 0 && O->move_cells) {
-        move_t mv[GSW_MAX_MOVES];
-        int n = O->moves(s->v, session_pos(s), mv), f, to;
-        for (int i = 0; i < n; i++) {
-            O->move_cells(s->v, session_pos(s), mv[i], &f, &to);
-            if (f == s->selected) target[to] = 1;
-        }
-    }
+    static char mark[GSW_VIEW_MAX_CELLS];   /* where the selected piece goes next; who must move */
+    session_marks(s, mark, v->rows * v->cols);
     int row0 = y;
     if (v->drop) {   /* the cursor sits above its column */
         move(y, x + 4);
@@ -337,8 +347,9 @@ static int draw_board(tui_t *t, int y, int x)
             int i = r * v->cols + c, hl = 0;
             if (i == s->cursor && !v->drop) hl |= 1;
             if (i == last_to || i == last_from) hl |= 2;
-            if (i == s->selected) hl |= 4;
-            if (target[i]) hl |= 8;
+            if (i == s->selected || mark[i] & 2) hl |= 4;
+            if (mark[i] & 1) hl |= 8;
+            if (mark[i] & 4) hl |= 16;
             draw_cell(t, &v->cell[i], hl);
         }
     }
@@ -556,6 +567,8 @@ static const char *const help_lines[] = {
     "  arrows      move the cursor          Enter/space  play or select there",
     "  mouse       click a cell or column   1-9          play that move (if it is one)",
     "  10, 11 ...  type both digits: Enter or a short pause ends a number",
+    "  11-15, 1x10x19  type a move (a capture: every square, or from and last square)",
+    "  #           the squares' numbers on the board (checkers: 1-32)",
     "  u / r       undo / redo              h            hint (best move; losing: slowest loss)",
     "  a           analysis pane on/off     v            value history (got / best per move)",
     "  o           change the opponent      s            change your side",
@@ -689,6 +702,10 @@ static void draw_game(tui_t *t)
         int lw = (int)strlen(t->view.col_label[c]);
         if (lw + 1 > t->cell_w) t->cell_w = lw + 1;
     }
+    for (int i = 0; s->numbers && i < t->view.rows * t->view.cols; i++) {   /* the squares' numbers, on request */
+        int nw = (int)strlen(t->view.cell[i].name) + 2;
+        if (nw > t->cell_w) t->cell_w = nw;
+    }
     erase();
     int mw, mh;
     if (!tui_min_size(t, &mw, &mh)) {
@@ -737,25 +754,32 @@ static void draw_game(tui_t *t)
     }
     /* under the board, within its column: whose turn, or the result */
     val_t tv;
-    char line[256];
+    char line[256], why[64];
     int y = top + bh + 1, rows = LINES - 4 - y;
-    if (session_over(s, &tv)) {
+    if (session_over_why(s, &tv, why, sizeof why)) {
         if (s->v->game->players == 1) snprintf(line, sizeof line, "Game over: %s", tv > VAL_DRAW ? "solved!" : "no moves left");
-        else if (tv == VAL_DRAW) snprintf(line, sizeof line, "Game over: a draw");
+        else if (tv == VAL_DRAW) snprintf(line, sizeof line, "Game over: a draw%s%s%s", why[0] ? " (" : "", why, why[0] ? ")" : "");
         else snprintf(line, sizeof line, "Game over: %s wins", t->view.side[tv < VAL_DRAW ? 1 - session_turn(s) : session_turn(s)]);
         attron(A_BOLD);
         put_wrapped(y, 1, t->left_w - 1, rows, line);
         attroff(A_BOLD);
     } else if (s->v->game->players == 2) {
         int turn = session_turn(s), comp = session_computer_to_move(s);
+        char note[64];
         snprintf(line, sizeof line, "%s to move%s", t->view.side[turn],
                  !comp ? "" : t->paused ? " (computer stopped: a lets it move)" : " (computer thinking)");
-        put_wrapped(y, 1, t->left_w - 1, rows, line);
+        int used = put_wrapped(y, 1, t->left_w - 1, rows, line);
+        if (session_note(s, note, sizeof note)) {   /* a rule restricts the moves: said, and its pieces marked */
+            snprintf(line, sizeof line, "%c%s", note[0] >= 'a' && note[0] <= 'z' ? note[0] - 'a' + 'A' : note[0], note + 1);
+            attron(A_BOLD);
+            put_wrapped(y + used, 1, t->left_w - 1, rows - used, line);
+            attroff(A_BOLD);
+        }
     }
     /* messages */
     draw_messages(t, LINES - 4, 3, COLS - 2);
     /* status line */
-    char status[700] = "";
+    char status[700] = "", part[64];
     pthread_mutex_lock(&t->w.mu);
     int busy = t->w.busy;
     if (t->w.error[0]) snprintf(status, sizeof status, "error: %s", t->w.error);
@@ -763,7 +787,9 @@ static void draw_game(tui_t *t)
     pthread_mutex_unlock(&t->w.mu);
     if (t->confirm_quit) snprintf(status, sizeof status, "quit? the game in progress is lost (y/n)");
     else if (t->digits[0])
-        snprintf(status, sizeof status, "move %s_  (Enter or a pause plays it, Esc cancels)", t->digits);
+        snprintf(status, sizeof status, "move %s_  (Enter plays it, Esc cancels)", t->digits);
+    else if (session_partial(s, part, sizeof part))   /* before the worker's progress: the person is mid-move */
+        snprintf(status, sizeof status, "move %s...: the next square it lands on (Enter or a click; Esc cancels)", part);
     else if (!status[0] && t->paused && session_computer_to_move(s) && !session_over(s, NULL))
         snprintf(status, sizeof status, "computer's move stopped (a lets it move, u takes yours back)");
     else if (!status[0] && t->paused) snprintf(status, sizeof status, "analysis stopped (a resumes)");
@@ -1125,11 +1151,13 @@ static int computer_turn(tui_t *t)
     return 1;
 }
 
-/* ---- a move typed as a number: column 1 plays at once on a board of 9;
- * on a wider one 1 waits for a second digit (10, 11, ...), Enter or a pause
+/* ---- a move typed: it starts with a digit; column 1 plays at once on a
+ * board of 9, on a wider one 1 waits for a second digit (10, 11, ...),
+ * Enter or a pause; a move with separators (11-15, 1x10x19, or from and
+ * last square 1x19) plays once it names a move no longer one begins with
  * ---- */
 
-/* Does a legal move's text begin with the digits typed and go on? */
+/* Does a legal move's text begin with the text typed and go on? */
 static int digits_longer(tui_t *t)
 {
     session_t *s = &t->s;
@@ -1137,36 +1165,64 @@ static int digits_longer(tui_t *t)
     size_t n = strlen(t->digits);
     int k = s->v->ops->moves(s->v, session_pos(s), mv);
     for (int i = 0; i < k; i++) {
-        char mt[32];
+        char mt[64];
         s->v->ops->move_format(s->v, session_pos(s), mv[i], mt, sizeof mt);
         if (strlen(mt) > n && !strncmp(mt, t->digits, n)) return 1;
     }
     return 0;
 }
 
+/* Does the text typed name a legal move? */
+static int digits_parse(tui_t *t, move_t *m, err_t *err)
+{
+    session_t *s = &t->s;
+    return s->v->ops->move_parse(s->v, session_pos(s), t->digits, m, err) == GSW_OK;
+}
+
 static void digits_play(tui_t *t)
 {
     session_t *s = &t->s;
-    char txt[sizeof t->digits];
     move_t m;
     err_t err;
-    snprintf(txt, sizeof txt, "%s", t->digits);
+    if (!t->digits[0]) return;
+    if (computer_turn(t)) { t->digits[0] = 0; return; }
+    int ok = digits_parse(t, &m, &err);
     t->digits[0] = 0;
-    if (!txt[0] || computer_turn(t)) return;
-    if (s->v->ops->move_parse(s->v, session_pos(s), txt, &m, &err)) { tui_say(t, err.msg); return; }
+    if (!ok) { tui_say(t, err.msg); return; }
     if (session_play(s, m, &err)) tui_say(t, err.msg);
     else tui_played(t);
 }
 
-static void digits_key(tui_t *t, int ch)
+/* A key while a move is typed: 1 if it belongs to the move (a digit, a
+ * separator after a digit, or a character a legal move's text has there). */
+static int digits_key(tui_t *t, int ch)
 {
     size_t n = strlen(t->digits);
-    if (computer_turn(t)) { t->digits[0] = 0; return; }
-    if (n + 1 >= sizeof t->digits) return;
+    if (ch < 0 || ch > 126) return 0;
+    int digit = ch >= '0' && ch <= '9';
+    if (!digit) {
+        if (!n || t->digits[n - 1] < '0' || t->digits[n - 1] > '9') return 0;
+        int sep = ch == '-' || ch == ':' || ch == '/';
+        if (!sep) {   /* a letter that continues a legal move (the x of 1x10) */
+            t->digits[n] = (char)ch;
+            t->digits[n + 1] = 0;
+            int longer = digits_longer(t);
+            t->digits[n] = 0;
+            if (!longer) return 0;
+        }
+    }
+    if (computer_turn(t)) { t->digits[0] = 0; return 1; }
+    if (n + 1 >= sizeof t->digits) return 1;
     t->digits[n] = (char)ch;
     t->digits[n + 1] = 0;
-    if (digits_longer(t)) t->digits_at = now_ms() + 600;
-    else digits_play(t);
+    move_t m;
+    err_t err;
+    int names = digits_parse(t, &m, &err), longer = digits_longer(t);
+    if (names && !longer) digits_play(t);                     /* complete: played now */
+    else if (names) t->digits_at = now_ms() + 600;            /* column 1 of 10: a pause plays it */
+    else if (!longer && strspn(t->digits, "0123456789") == n + 1) digits_play(t);   /* no move begins so: why */
+    else t->digits_at = 0;                                    /* not a move yet: Enter plays it or says why */
+    return 1;
 }
 
 static void key_game(tui_t *t, int ch)
@@ -1180,11 +1236,12 @@ static void key_game(tui_t *t, int ch)
         s->autoplay = 0;
         if (!over) { tui_say(t, "autoplay stopped"); return; }
     }
-    if (t->digits[0]) {   /* a number being typed: Enter ends it, Esc drops it */
+    if (t->digits[0]) {   /* a move being typed: Enter ends it, Esc drops it */
         if (ch == '\n' || ch == '\r' || ch == KEY_ENTER) { digits_play(t); return; }
-        if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) { t->digits[strlen(t->digits) - 1] = 0; return; }
+        if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) { t->digits[strlen(t->digits) - 1] = 0; t->digits_at = 0; return; }
         if (ch == 27) { t->digits[0] = 0; return; }
-        if (ch < '0' || ch > '9') t->digits[0] = 0;   /* another key: the number is dropped */
+        if (digits_key(t, ch)) return;
+        t->digits[0] = 0;   /* another key: the move typed is dropped */
     }
     switch (ch) {
     case KEY_LEFT: session_cursor_move(s, 0, -1); break;
@@ -1197,7 +1254,7 @@ static void key_game(tui_t *t, int ch)
         if (computer_turn(t)) break;
         int r = session_click(s, s->cursor, &err);
         if (r < 0) tui_say(t, err.msg);
-        played = r > 0;
+        played = r == 1;   /* (2: a move entered one square further) */
         break;
     }
     case KEY_MOUSE: {
@@ -1210,7 +1267,7 @@ static void key_game(tui_t *t, int ch)
         if (computer_turn(t)) break;
         int k = session_click(s, s->cursor, &err);
         if (k < 0) tui_say(t, err.msg);
-        played = k > 0;
+        played = k == 1;
         break;
     }
     case 'u': tui_exec(t, "undo"); break;
@@ -1250,9 +1307,10 @@ static void key_game(tui_t *t, int ch)
     case ':': cmdline_open(t); break;
     case '?': help_open(t); break;
     case 'q': tui_quit(t); break;
-    case 27: s->selected = -1; break;
+    case 27: s->selected = -1; s->npath = 0; break;
+    case '#': tui_exec(t, "numbers"); break;
     default:
-        if (ch >= '0' && ch <= '9') digits_key(t, ch);   /* a move named by its number */
+        if (ch >= '0' && ch <= '9') digits_key(t, ch);   /* a move typed: its first digit */
     }
     if (played) tui_played(t);
     out_free(&o);
@@ -1316,7 +1374,7 @@ static int tui_run(cli_opts_t *o, const char *first)
         o->no_cache = 1;
         if (cli_session_open(o, &t.s, "connect4", &err)) { fprintf(stderr, "gsw: %s\n", err.msg); return err.code; }
     }
-    if (!o->opponent && !o->side) { t.s.human[0] = 1; t.s.human[1] = 0; }   /* default: you first, perfect opponent */
+    if (!o->opponent && !o->side) { t.s.human[0] = 1; t.s.human[1] = 0; }   /* default: you first, against the game's opponent */
     char db[1024] = "";
     if (!o->no_cache) {
         if (o->db) snprintf(db, sizeof db, "%s", o->db);
@@ -1331,6 +1389,7 @@ static int tui_run(cli_opts_t *o, const char *first)
     t.unicode = !o->ascii && !strcmp(nl_langinfo(CODESET), "UTF-8");
     t.cell_w = 2;
     t.analysis_on = 1;
+    t.s.proof_nodes = 10000000;   /* p waits for the proof: a few seconds at most */
     atexit(tui_end);
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
@@ -1356,6 +1415,12 @@ static int tui_run(cli_opts_t *o, const char *first)
         init_pair(PAIR_DRAW, COLOR_YELLOW, -1);
         init_pair(PAIR_LOSS, COLOR_RED, -1);
         init_pair(PAIR_DARK, -1, COLOR_BLUE);
+        init_pair(PAIR_P0_DARK, COLOR_RED, COLOR_BLUE);
+        init_pair(PAIR_P1_DARK, COLOR_YELLOW, COLOR_BLUE);
+        init_pair(PAIR_NEUTRAL_DARK, COLOR_CYAN, COLOR_BLUE);
+        init_pair(PAIR_P0_MUST, COLOR_RED, COLOR_WHITE);
+        init_pair(PAIR_P1_MUST, COLOR_YELLOW, COLOR_WHITE);
+        init_pair(PAIR_NEUTRAL_MUST, COLOR_CYAN, COLOR_WHITE);
         init_pair(PAIR_TITLE, COLOR_BLACK, COLOR_WHITE);
         init_pair(PAIR_TAG, COLOR_MAGENTA, -1);
     }
@@ -1399,7 +1464,7 @@ static int tui_run(cli_opts_t *o, const char *first)
         }
         if (t.screen == SCREEN_GAME && t.digits[0]) {   /* a pause ends a typed number */
             if (t.too_small) t.digits[0] = 0;
-            else if (now_ms() >= t.digits_at) digits_play(&t);
+            else if (t.digits_at > 0 && now_ms() >= t.digits_at) digits_play(&t);
         }
         tui_draw(&t);
         int ch = getch();

@@ -121,6 +121,32 @@ static int ck_repetition(const gv_t *v, const void *pos, val_t *value)
     return 1;
 }
 
+/* The rules of play that look at the whole line: the same position (pieces,
+ * kings, side to move) for the third time is a draw, and so are 80 plies
+ * (40 moves each) with no capture and no man moved. Only the positions
+ * since the last capture or man move can repeat the current one. */
+static int ck_line_over(const gv_t *v, const void *const *line, int n, val_t *value, char *why, size_t wn)
+{
+    (void)v;
+    if (n < 1) return 0;
+    const ck_pos_t *cur = line[n - 1];
+    if (cur->quiet >= 80) {
+        *value = VAL_DRAW;
+        snprintf(why, wn, "40-move rule");
+        return 1;
+    }
+    int back = cur->quiet < 255 ? cur->quiet : n - 1, seen = 1;
+    for (int i = n - 3; i >= 0 && i >= n - 1 - back; i -= 2) {
+        const ck_pos_t *p = line[i];
+        if (p->p[0] == cur->p[0] && p->p[1] == cur->p[1] && p->k == cur->k && p->side == cur->side && ++seen == 3) {
+            *value = VAL_DRAW;
+            snprintf(why, wn, "threefold repetition");
+            return 1;
+        }
+    }
+    return 0;
+}
+
 static int32_t ck_evaluate_hook(const gv_t *v, const void *pos)
 {
     (void)v;
@@ -149,6 +175,7 @@ static void ck_view(const gv_t *v, const void *pos, board_view_t *out)
         int r = sq / 4, c = r % 2 == 0 ? 2 * (sq % 4) + 1 : 2 * (sq % 4);
         view_cell_t *cell = &out->cell[r * 8 + c];
         cell->shade = 1;
+        snprintf(cell->name, sizeof cell->name, "%d", sq + 1);
         int owner = p->p[0] >> sq & 1 ? 0 : p->p[1] >> sq & 1 ? 1 : -1;
         if (owner < 0) {
             cell->kind = VIEW_EMPTY;
@@ -177,6 +204,30 @@ static void ck_move_cells(const gv_t *v, const void *pos, move_t m, int *from, i
     *to = ck_cell(ck_mto(m));
 }
 
+/* A move's cells: its start, then each square a jump lands on. */
+static int ck_move_path(const gv_t *v, const void *pos, move_t m, int *cells, int max)
+{
+    (void)v;
+    (void)pos;
+    int sq = ck_mfrom(m), k = ck_mjumps(m), n = 0;
+    if (n < max) cells[n++] = ck_cell(sq);
+    if (k == 0 && n < max) cells[n++] = ck_cell(ck_mto(m));
+    for (int i = 0; i < k && n < max; i++) {
+        sq = ck_jp[sq][ck_mdir(m, i)];
+        cells[n++] = ck_cell(sq);
+    }
+    return n;
+}
+
+/* Captures are compulsory: said whenever the side to move has one. */
+static int ck_move_note(const gv_t *v, const void *pos, char *buf, size_t n)
+{
+    (void)v;
+    if (!ck_can_capture(pos)) return 0;
+    snprintf(buf, n, "a capture is compulsory");
+    return 1;
+}
+
 static const game_ops_t ck_ops = {
     .pos_size = sizeof(ck_pos_t),
     .pos_start = ck_start,
@@ -195,10 +246,13 @@ static const game_ops_t ck_ops = {
     .terminal = ck_terminal,
     .evaluate = ck_evaluate_hook,
     .repetition = ck_repetition,
+    .line_over = ck_line_over,
     .pos_quiet = ck_quiet_hook,
     .nsym = 1,
     .view = ck_view,
     .move_cells = ck_move_cells,
+    .move_path = ck_move_path,
+    .move_note = ck_move_note,
     .record_read = ck_record_read,
     .record_write = ck_record_write,
     .record_ext = "pdn",
@@ -233,6 +287,7 @@ const game_t checkers_game = {
     .variants_help = "english (8x8 English/American draughts)",
     .test_variants = ck_variants,
     .menu_variants = ck_variants,
+    .play_opponent = "heuristic:5",   /* a perfect opponent would think for ever from most positions */
     .variant_open = ck_variant_open,
     .variant_close = ck_variant_close,
 };

@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# Checkers in the workbench under tmux: open `gsw play checkers`, see the
+# board, toggle the square numbers, type a move, see the computer reply,
+# see a compulsory capture flagged (and a plain move refused), enter a
+# double jump square by square, undo it, draw by threefold repetition, the
+# lesson's first step, a too-small window's message, and quit. Skipped
+# (exit 77) without tmux.
+set -u
+. "$(dirname "$0")/tmux_lib.sh"
+# start ARGS...: gsw in a fresh window g (its exit status goes to $tmp/exit);
+# the server of the last window may still be exiting, so it tries again
+start() {
+  local i
+  rm -f "$tmp/exit"
+  T kill-server 2>/dev/null
+  for ((i = 0; i < 50; i++)); do
+    T new-session -d -s g -x 100 -y 30 \
+      "env GSW_DB='$tmp/cache.sqlite' GSW_HISTORY='$tmp/history' LANG=C.UTF-8 TERM=xterm-256color '$gsw' $* --threads 1 --hash 16; echo \"exit=\$?\" >'$tmp/exit'; sleep 30" \
+      2>/dev/null && T has-session -t g 2>/dev/null && return 0
+    sleep 0.1
+  done
+  echo "FAIL: tmux would not start a window"; exit 1
+}
+quit() {
+  local w
+  keys q
+  sleep 0.3
+  screen | grep -q "quit?" && keys y
+  for ((w = 0; w < 100; w++)); do [ -f "$tmp/exit" ] && break; sleep 0.1; done
+  [ "$(cat "$tmp/exit" 2>/dev/null)" = "exit=0" ] || bad "$1 did not quit cleanly: $(cat "$tmp/exit" 2>/dev/null)"
+}
+board() { screen | head -11; }
+
+start play checkers
+wait_for "checkers:english" 30 || bad "checkers did not open"
+wait_for "Black to move" 10 || bad "no turn under the board"
+[ "$(board | grep -o '●' | wc -l)" -eq 12 ] || bad "twelve black men"
+[ "$(board | grep -o '○' | wc -l)" -eq 12 ] || bad "twelve white men"
+screen | grep -q "type it (9-13)" || bad "the welcome says moves can be typed"
+# square numbers on request, and off again
+keys '#'
+wait_for " 1●" 10 || bad "square 1 numbered"
+board | grep -q "32○" || bad "square 32 numbered"
+keys '#'
+wait_gone "32○" 10 || bad "numbers off again"
+keys '#'
+wait_for "32○" 10 || bad "numbers on again"
+# a move typed; the computer (a heuristic player) answers
+keys -l 11-15
+wait_for "1\. 11-15" 10 || bad "11-15 typed"
+wait_for "gsw plays" 60 || bad "the computer did not reply"
+wait_for "Black to move" 60 || bad "Black's turn again"
+# a position with a double jump that forks after the first jump
+keys : 'opponent human' Enter
+wait_for "opponent: human" 10 || bad "opponent human"
+keys : 'new checkers B:W6,14,15:B1' Enter
+wait_for "A capture is compulsory" 10 || bad "the compulsory capture is not flagged"
+wait_for "1x10x17" 20 || bad "the analysis pane lists the captures"
+keys -l 1-5; keys Enter   # a plain move is refused, with the reason
+wait_for "a capture is compulsory (1x10x17 1x10x19)" 10 || bad "a plain move was not refused"
+# square by square: the cursor starts on square 1; 10 is down-right, 19 down-right again
+keys Enter
+keys Down Right Enter
+wait_for "move 1x10\.\.\." 10 || bad "the first jump did not wait for the next square"
+keys Down Right Enter
+wait_for "1\. 1x10x19" 10 || bad "the double jump was not played"
+board | grep -q "19●" || bad "the man did not land on 19"
+board | grep -q " 1●" && bad "square 1 still holds the man"
+keys u
+wait_for " 1●" 10 || bad "undo did not bring the man back"
+wait_for "A capture is compulsory" 10 || bad "the flag is back after undo"
+# typed: from and last square
+keys -l 1x17
+wait_for "1\. 1x10x17" 10 || bad "1x17 typed"
+# threefold repetition: two kings shuffle
+keys : 'new checkers B:WK32:BK1' Enter
+wait_for "White to move\|Black to move" 10 || bad "kings position"
+for m in 1-5 32-28 5-1 28-32 1-5 32-28 5-1 28-32; do
+  keys -l "$m"
+  sleep 0.2
+done
+wait_for "Game over: a draw (threefold" 20 || bad "threefold repetition did not end the game"
+screen | grep -q "^ repetition)" || bad "the reason under the board"
+keys u
+wait_gone "Game over" 10 || bad "undo after the draw"
+# a window too small for the board says so, and the board comes back
+T resize-window -t g -x 40 -y 12
+wait_for "too small" 10 || bad "too-small message"
+T resize-window -t g -x 100 -y 30
+wait_for "Moves" 10 || bad "screen back after resize"
+quit gsw
+# the lesson's first step: the capture, typed
+start lesson checkers-shot
+wait_for "Lesson 1/5" 20 || bad "the lesson did not open"
+wait_for "A capture is compulsory" 10 || bad "lesson: flag"
+wait_for "published values agree" 30 || bad "lesson: values not proven"
+keys -l 10x17
+wait_for "keeps the value" 20 || bad "lesson step 1 judgement"
+keys n
+wait_for "Lesson 2/5" 20 || bad "lesson step 2"
+keys -l 14-18
+wait_for "Right: the shot" 20 || bad "lesson step 2 judgement"
+quit "gsw (lesson)"
+[ "$fail" -eq 0 ] && echo "checkers tui ok"
+exit "$fail"
