@@ -37,6 +37,20 @@ typedef struct ck_pos {
 extern const int8_t ck_nb[32][4];
 extern const int8_t ck_jp[32][4];
 
+/* Board masks and whole-board steps (shared by the rules and the evaluation). */
+#define CK_EVEN 0x0F0F0F0Fu   /* rows 0,2,4,6 (squares 1-4, 9-12, ...) */
+#define CK_ODD 0xF0F0F0F0u
+#define CK_J0 0x11111111u     /* first square of each row */
+#define CK_J3 0x88888888u     /* last square of each row */
+#define CK_BLACK_CROWN 0xF0000000u   /* squares 29-32 */
+#define CK_WHITE_CROWN 0x0000000Fu   /* squares 1-4 */
+
+/* Every square one step in a direction from each square of b. */
+static inline uint32_t ck_dl(uint32_t b) { return ((b & CK_EVEN) << 4) | ((b & CK_ODD & ~CK_J0) << 3); }
+static inline uint32_t ck_dr(uint32_t b) { return ((b & CK_EVEN & ~CK_J3) << 5) | ((b & CK_ODD) << 4); }
+static inline uint32_t ck_ul(uint32_t b) { return ((b & CK_EVEN) >> 4) | ((b & CK_ODD & ~CK_J0) >> 5); }
+static inline uint32_t ck_ur(uint32_t b) { return ((b & CK_EVEN & ~CK_J3) >> 3) | ((b & CK_ODD) >> 4); }
+
 static inline int ck_mfrom(move_t m) { return (int)(m & 31); }
 static inline int ck_mjumps(move_t m) { return (int)(m >> 5 & 15); }
 static inline int ck_mdir(move_t m, int i) { return (int)(m >> (9 + 2 * i) & 3); }

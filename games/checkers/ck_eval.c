@@ -28,15 +28,7 @@
 #define EV_CENTRE 0x00066000u    /* squares 14, 15, 18, 19 */
 #define EV_MIDDLE 0x00666600u    /* squares 10, 11, 14, 15, 18, 19, 22, 23 */
 
-#define EV_EVEN 0x0F0F0F0Fu   /* rows 0, 2, 4, 6 */
-#define EV_ODD 0xF0F0F0F0u
-#define EV_J0 0x11111111u     /* first square of each row */
-#define EV_J3 0x88888888u     /* last square of each row */
 
-static inline uint32_t ev_dl(uint32_t b) { return ((b & EV_EVEN) << 4) | ((b & EV_ODD & ~EV_J0) << 3); }
-static inline uint32_t ev_dr(uint32_t b) { return ((b & EV_EVEN & ~EV_J3) << 5) | ((b & EV_ODD) << 4); }
-static inline uint32_t ev_ul(uint32_t b) { return ((b & EV_EVEN) >> 4) | ((b & EV_ODD & ~EV_J0) >> 5); }
-static inline uint32_t ev_ur(uint32_t b) { return ((b & EV_EVEN & ~EV_J3) >> 3) | ((b & EV_ODD) >> 4); }
 
 /* The squares ahead of a man moving down from each square, to the crowning
  * row: every square it could reach, so a man whose cone is empty (and whose
@@ -96,8 +88,8 @@ int32_t ck_evaluate(const ck_pos_t *p)
     int sc = mat + mat * EV_TRADE / (n + 6);
     /* mobility: plain moves of each side */
     uint32_t bk = b & k, wk = w & k;
-    int mb = ev_pop(ev_dl(b) & empty) + ev_pop(ev_dr(b) & empty) + ev_pop(ev_ul(bk) & empty) + ev_pop(ev_ur(bk) & empty);
-    int mw = ev_pop(ev_ul(w) & empty) + ev_pop(ev_ur(w) & empty) + ev_pop(ev_dl(wk) & empty) + ev_pop(ev_dr(wk) & empty);
+    int mb = ev_pop(ck_dl(b) & empty) + ev_pop(ck_dr(b) & empty) + ev_pop(ck_ul(bk) & empty) + ev_pop(ck_ur(bk) & empty);
+    int mw = ev_pop(ck_ul(w) & empty) + ev_pop(ck_ur(w) & empty) + ev_pop(ck_dl(wk) & empty) + ev_pop(ck_dr(wk) & empty);
     sc += EV_MOBILITY * (mb - mw);
     uint32_t tb = ev_turn(b), tw = ev_turn(w), tk = ev_turn(k);
     sc += ev_side(b, w, k, n) - ev_side(tw, tb, tk, n);
