@@ -16,6 +16,7 @@
 #include "core/ab.h"
 #include "core/game.h"
 #include "games/checkers/ck.h"
+#include "tests/test_rng.h"
 
 static gv_t *open_checkers(void)
 {
@@ -31,14 +32,7 @@ static void parse(const gv_t *v, const char *text, ck_pos_t *p)
     if (game_pos_parse(v, text, p, &err)) fail_msg("%s: %s", text, err.msg);
 }
 
-static uint64_t rng_next(uint64_t *s)
-{
-    *s += 0x9e3779b97f4a7c15ull;
-    uint64_t z = *s;
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
+static uint64_t rng_next(uint64_t *s) { return test_splitmix(s); }
 
 /* Square s to 33 - s. */
 static uint32_t turn_board(uint32_t b)

@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "ui/session.h"
+#include "tests/ui/session_lib.h"
 
 void session_sync_close(session_t *s);
 
@@ -29,15 +30,6 @@ static void close_session(session_t *s)
     session_free(s);
 }
 
-static int run(session_t *s, const char *line, const char **text)
-{
-    static out_t out;
-    static err_t err;
-    out_clear(&out);
-    int rc = session_exec(s, line, &out, &err);
-    if (text) *text = rc ? err.msg : out.buf ? out.buf : "";
-    return rc;
-}
 
 static void play(session_t *s, const char *m)
 {

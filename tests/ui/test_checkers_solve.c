@@ -18,17 +18,12 @@
 #include "core/game.h"
 #include "core/value.h"
 #include "ui/solver.h"
+#include "tests/test_rng.h"
 #include "tests/ui/checkers_positions.h"
 
 static uint64_t rng_state;
 
-static uint64_t rng_next(void)   /* splitmix64 */
-{
-    uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
+static uint64_t rng_next(void) { return test_splitmix(&rng_state); }
 
 enum { ALGO_AB, ALGO_DFPN, ALGO_MANAGER, NALGOS };
 static const char *const algo_name[NALGOS] = { "alpha-beta", "df-pn", "manager" };

@@ -18,6 +18,7 @@
 #include "core/value.h"
 #include "db/cache.h"
 #include "ui/solver.h"
+#include "tests/test_rng.h"
 #include "tests/ui/checkers_positions.h"
 
 /* ---- the positions ---- */
@@ -66,13 +67,7 @@ typedef struct item {
 
 static uint64_t rng_state;
 
-static uint64_t rng_next(void)   /* splitmix64 */
-{
-    uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
+static uint64_t rng_next(void) { return test_splitmix(&rng_state); }
 
 /* The reference: a brand new solver with its own 16 MB table, no cache,
  * exact alpha-beta on one thread. Returns 1 with *value, 0 when it needed

@@ -14,6 +14,7 @@
 
 #include "ui/complete.h"
 #include "ui/session.h"
+#include "tests/ui/session_lib.h"
 
 void session_sync_close(session_t *s);
 
@@ -48,16 +49,6 @@ static void close_sync(session_t *s)
     session_free(s);
 }
 
-/* Run a command; returns its status, the text in *text (static). */
-static int run(session_t *s, const char *line, const char **text)
-{
-    static out_t out;
-    static err_t err;
-    out_clear(&out);
-    int rc = session_exec(s, line, &out, &err);
-    if (text) *text = rc ? err.msg : out.buf ? out.buf : "";
-    return rc;
-}
 
 static void test_moves_undo_redo(void **st)
 {
