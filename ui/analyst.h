@@ -6,7 +6,7 @@
 #define GSW_ANALYST_H
 
 #include "ui/session.h"
-#include "ui/solver.h"
+#include "solve/solver.h"
 
 typedef struct analyst {
     solver_t solver;

@@ -14,7 +14,7 @@
 #include "ui/cli.h"
 #include "ui/json.h"
 #include "ui/proof.h"
-#include "ui/solver.h"
+#include "solve/solver.h"
 
 int cli_cache_open(cli_opts_t *o, cache_t **c, err_t *err);
 

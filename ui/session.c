@@ -9,7 +9,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "ui/solver.h"
+#include "solve/solver.h"
 
 /* ---- text for the person ---- */
 

@@ -12,7 +12,7 @@
 #include "ui/batch.h"
 #include "ui/cli.h"
 #include "ui/json.h"
-#include "ui/solver.h"
+#include "solve/solver.h"
 
 int cli_cache_open(cli_opts_t *o, cache_t **c, err_t *err);
 

@@ -11,7 +11,7 @@
 #include "db/cache.h"
 #include "ui/cli.h"
 #include "ui/json.h"
-#include "ui/solver.h"
+#include "solve/solver.h"
 
 int cli_cache_open(cli_opts_t *o, cache_t **c, err_t *err);
 

@@ -17,7 +17,7 @@
 #include "core/game.h"
 #include "core/value.h"
 #include "db/cache.h"
-#include "ui/solver.h"
+#include "solve/solver.h"
 #include "tests/test_rng.h"
 #include "tests/ui/checkers_positions.h"
 

@@ -1,6 +1,7 @@
-/* One solver over a table and an optional cache: every solve consults the
- * cache first and stores what it proves (exact values as exact, proven bounds
- * as bounds). Shared by the CLI verbs, `gsw shell` and the TUI's analysis
+/* The one door to the solvers, a layer of its own below ui/: one solver
+ * over a table and an optional cache. Every solve consults the cache first
+ * and stores what it proves (exact values as exact, proven bounds as
+ * bounds). Shared by the CLI verbs, `gsw shell` and the TUI's analysis
  * worker, plus the words used to print values. */
 #ifndef GSW_SOLVER_H
 #define GSW_SOLVER_H

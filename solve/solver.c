@@ -1,5 +1,5 @@
 /* The cached solver (see solver.h) and the words for values. */
-#include "ui/solver.h"
+#include "solve/solver.h"
 
 #include <pthread.h>
 #include <stdio.h>
