@@ -24,6 +24,7 @@ typedef uint32_t move_t;
 typedef struct gv gv_t;
 struct ab_search;
 struct puzzle_sweep;
+struct retro_game;
 
 /* A board as the UI draws it: a grid of cells the game fills in, so ui/ holds
  * no game-specific code. Cell (r, c) is cell[r * cols + c], row 0 at the top. */
@@ -153,6 +154,10 @@ typedef struct game_ops {
     /* The core's exact alpha-beta instantiated for this game's ops (its thin
      * entry point; see core/ab_exact.h). NULL: the generic copy runs. */
     val_t (*ab_exact_entry)(struct ab_search *s, const void *pos, val_t alpha, val_t beta);
+
+    /* Endgame databases: the game's slices, their indexing and its moves
+     * between indexed positions (core/retro.h). Optional. */
+    const struct retro_game *retro;
 
     /* --- game records (optional; PDN for checkers, PGN for chess) --- */
     /* Read one game from a record's text: its start position into start,

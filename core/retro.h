@@ -1,0 +1,112 @@
+/* Retrograde analysis: endgame databases computed backwards from the end of
+ * the game. A game that supports them fills a retro_game_t (its slices, the
+ * indexing of each slice, moves forward and backward between indexed
+ * positions); core/retro.c solves one build unit (a set of slices that reach
+ * each other without a conversion) given the values of the slices it exits
+ * into, in one of three metrics. Nothing here knows files: solve/egdb_build.c
+ * orders the slices, feeds exits from finished files and writes the result. */
+#ifndef GSW_RETRO_H
+#define GSW_RETRO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/err.h"
+#include "core/game.h"
+#include "core/value.h"
+
+typedef enum { RETRO_WLD = 0, RETRO_DTC, RETRO_DTW } retro_metric_t;
+#define RETRO_METRICS 3
+const char *retro_metric_name(retro_metric_t m);   /* "wld", "dtc", "dtw" */
+int retro_metric_parse(const char *s, retro_metric_t *m);   /* 0 ok, -1 unknown */
+
+/* --- what a game supplies (game_ops_t.retro) -------------------------------
+ * A slice is a set of positions with a fixed material and the side to move
+ * fixed by the game's convention (checkers: Black to move; a White-to-move
+ * position is looked up as its colour-reversed image), indexed 0..size-1
+ * without gaps. Slice ids are the game's own 64-bit numbers. */
+#define RETRO_MAX_MOVES 64       /* most moves of a slice position, either way */
+#define RETRO_MAX_COUNTS 8       /* most material counts a slice reports */
+
+/* One move between indexed positions. */
+typedef struct retro_move {
+    uint64_t slice, index;       /* the position after the move (forward) or before it (backward) */
+    move_t move;                 /* forward: the game's move from the position asked about */
+    uint8_t conv;                /* a conversion (checkers: a capture or a man's move) */
+} retro_move_t;
+
+typedef struct retro_game {
+    int max_pieces;              /* the most pieces the indexing covers */
+    /* names of the counts slice_material reports, NULL-terminated
+     * ("black_kings", "black_men", "white_kings", "white_men") */
+    const char *const *material_names;
+    /* Every slice with exactly `pieces` pieces (any order): their count;
+     * out (may be NULL) receives at most max of them. */
+    int (*slices)(const gv_t *v, int pieces, uint64_t *out, int max);
+    uint64_t (*slice_size)(const gv_t *v, uint64_t slice);
+    /* A file-name-safe name that slice_parse reads back ("2K1C-1K.b3w0"). */
+    void (*slice_name)(const gv_t *v, uint64_t slice, char *buf, size_t n);
+    int (*slice_parse)(const gv_t *v, const char *text, uint64_t *slice, err_t *err);
+    /* The slice's material as counts (material_names' order); the count of
+     * counts. Slices with equal counts form one material slice (stats). */
+    int (*slice_material)(const gv_t *v, uint64_t slice, int *counts);
+    int (*slice_pieces)(const gv_t *v, uint64_t slice);
+    /* The slices a position of slice can move into (conversions, other
+     * sub-slices), without slice itself: their count, at most max. */
+    int (*slice_succ)(const gv_t *v, uint64_t slice, uint64_t *out, int max);
+    /* The slice and index of pos: 1, or 0 when no slice holds it (too many
+     * pieces). *flipped: 1 when the index is of pos's colour-reversed image
+     * (its moves then map through the same reversal). */
+    int (*locate)(const gv_t *v, const void *pos, uint64_t *slice, uint64_t *index, int *flipped);
+    /* The position at index of slice (index < slice_size). */
+    void (*position)(const gv_t *v, uint64_t slice, uint64_t index, void *pos);
+    /* Forward: every legal move of the position as the position it leads
+     * to (located: any slice); their count (0: the game is over there,
+     * with *terminal its value for the side to move). */
+    int (*children)(const gv_t *v, uint64_t slice, uint64_t index, retro_move_t *out, val_t *terminal);
+    /* Backward: every position (in any slice) with a legal move that is
+     * not a capture leading to this one, once per such move; conv set for
+     * a man's move. Their count. */
+    int (*parents)(const gv_t *v, uint64_t slice, uint64_t index, retro_move_t *out);
+} retro_game_t;
+
+/* --- the engine --------------------------------------------------------
+ * Solves one unit of n nodes. Values are kept as retro_val_t: 0 unknown
+ * (a draw once solving ends), else a win or a loss with a distance. */
+typedef uint16_t retro_val_t;
+#define RETRO_UNKNOWN 0
+#define RETRO_LOSS_BIT 0x8000u
+#define RETRO_MAX_DIST 0x7ffe
+static inline retro_val_t retro_win(int d) { return (retro_val_t)(d + 1); }
+static inline retro_val_t retro_loss(int d) { return (retro_val_t)(RETRO_LOSS_BIT | (unsigned)(d + 1)); }
+static inline int retro_is_win(retro_val_t r) { return r && !(r & RETRO_LOSS_BIT); }
+static inline int retro_is_loss(retro_val_t r) { return (r & RETRO_LOSS_BIT) != 0; }
+static inline int retro_dist(retro_val_t r) { return (int)(r & 0x7fff) - 1; }
+/* Between retro_val_t and val_t (draw <-> 0). */
+val_t retro_to_val(retro_val_t r);
+retro_val_t retro_from_val(val_t v);
+
+typedef struct retro_unit {
+    uint64_t n;                  /* nodes */
+    int threads;                 /* >= 1 */
+    volatile int *stop;          /* set: give up (GSW_EFAIL, "stopped") */
+    void *ctx;
+    /* Node's moves inside the unit (their count, < 256) and the best value
+     * the side to move gets by leaving the unit, as val_up of the child's
+     * value (VAL_WIN + 1 = no exit; a position with no move at all is an
+     * exit to its terminal value). Called once per node, from any thread
+     * (tid < threads). */
+    int (*init)(void *ctx, int tid, uint64_t node, int *nin, val_t *exit_best, err_t *err);
+    /* The nodes with a move inside the unit to node, once per move, into
+     * out (at most RETRO_MAX_MOVES); their count, or -1 with err set. */
+    int (*preds)(void *ctx, int tid, uint64_t node, uint64_t *out, err_t *err);
+    /* Optional: called now and then with the phase ("init", "propagate"),
+     * work done and work in all (any thread, never concurrently). */
+    void (*progress)(void *ctx, const char *phase, uint64_t done, uint64_t total);
+} retro_unit_t;
+
+/* Solve the unit: val[0..n-1] receives every node's value (shortest win,
+ * longest loss, in the distances the exits carry; unknown = draw). */
+int retro_solve(const retro_unit_t *u, retro_val_t *val, err_t *err);
+
+#endif

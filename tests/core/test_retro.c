@@ -1,0 +1,191 @@
+/* The retrograde engine on random graphs: its values (shortest win, longest
+ * loss, exits out of the unit, draws by cycles) against a slow solver that
+ * applies the definition level by level, on one thread and on several. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "core/retro.h"
+#include "tests/test_rng.h"
+
+typedef struct graph {
+    int n;
+    int *nsucc;
+    int (*succ)[4];
+    val_t *exit;            /* VAL_WIN + 1: none; else the mover's value of its best exit */
+    int *npred;
+    int (*pred)[64];
+} graph_t;
+
+static void graph_make(graph_t *g, int n, uint64_t seed)
+{
+    uint64_t s = seed;
+    g->n = n;
+    g->nsucc = calloc((size_t)n, sizeof *g->nsucc);
+    g->succ = calloc((size_t)n, sizeof *g->succ);
+    g->exit = calloc((size_t)n, sizeof *g->exit);
+    g->npred = calloc((size_t)n, sizeof *g->npred);
+    g->pred = calloc((size_t)n, sizeof *g->pred);
+    for (int i = 0; i < n; i++) {
+        int k = (int)(test_splitmix(&s) % 5);
+        for (int j = 0; j < k; j++) {
+            int t = (int)(test_splitmix(&s) % (uint64_t)n);
+            if (g->npred[t] >= 64) continue;
+            g->succ[i][g->nsucc[i]++] = t;
+            g->pred[t][g->npred[t]++] = i;
+        }
+        uint64_t e = test_splitmix(&s) % 8;
+        int d = (int)(test_splitmix(&s) % 12);
+        g->exit[i] = VAL_WIN + 1;
+        if (e == 0) g->exit[i] = val_win(d | 1);
+        else if (e == 1) g->exit[i] = val_loss(d & ~1);
+        else if (e == 2) g->exit[i] = VAL_DRAW;
+        if (g->nsucc[i] == 0 && g->exit[i] > VAL_WIN) g->exit[i] = val_loss(0);   /* no move: lost */
+    }
+}
+
+static void graph_free(graph_t *g)
+{
+    free(g->nsucc);
+    free(g->succ);
+    free(g->exit);
+    free(g->npred);
+    free(g->pred);
+}
+
+static int g_init(void *ctx, int tid, uint64_t node, int *nin, val_t *exit_best, err_t *err)
+{
+    (void)tid;
+    (void)err;
+    const graph_t *g = ctx;
+    *nin = g->nsucc[node];
+    *exit_best = g->exit[node];
+    return GSW_OK;
+}
+
+static int g_preds(void *ctx, int tid, uint64_t node, uint64_t *out, err_t *err)
+{
+    (void)tid;
+    (void)err;
+    const graph_t *g = ctx;
+    for (int k = 0; k < g->npred[node]; k++) out[k] = (uint64_t)g->pred[node][k];
+    return g->npred[node];
+}
+
+/* The definition: at level d a node wins if an option reaches a loss at
+ * d - 1 (or an exit wins in d); loses in d if every option is a known win
+ * and the longest is d - 1 (or a losing exit of d). */
+static void slow_solve(const graph_t *g, val_t *out)
+{
+    int n = g->n;
+    int *res = calloc((size_t)n, sizeof *res);   /* 0 unknown, 1 resolved */
+    for (int d = 0, changed = 1; changed || d <= 12; d++) {   /* exits are at most 12 plies */
+        changed = 0;
+        int *now = calloc((size_t)n, sizeof *now);
+        val_t *nv = calloc((size_t)n, sizeof *nv);
+        for (int i = 0; i < n; i++) {
+            if (res[i]) continue;
+            int win = g->exit[i] <= VAL_WIN && val_is_win(g->exit[i]) && val_plies(g->exit[i]) == d;
+            int all_win = 1, longest = -1;
+            if (g->exit[i] <= VAL_WIN) {
+                if (val_is_loss(g->exit[i])) longest = val_plies(g->exit[i]);
+                else all_win = 0;
+            }
+            for (int k = 0; k < g->nsucc[i]; k++) {
+                int t = g->succ[i][k];
+                if (res[t] && val_is_loss(out[t]) && val_plies(out[t]) == d - 1) win = 1;
+                if (res[t] && val_is_win(out[t])) {
+                    if (val_plies(out[t]) + 1 > longest) longest = val_plies(out[t]) + 1;
+                } else all_win = 0;
+            }
+            if (win) { now[i] = 1; nv[i] = val_win(d); }
+            else if (all_win && longest == d) { now[i] = 1; nv[i] = val_loss(d); }
+        }
+        for (int i = 0; i < n; i++)
+            if (now[i]) { res[i] = 1; out[i] = nv[i]; changed = 1; }
+        free(now);
+        free(nv);
+    }
+    for (int i = 0; i < n; i++)
+        if (!res[i]) out[i] = VAL_DRAW;
+    free(res);
+}
+
+static void check_graph(int n, uint64_t seed, int threads)
+{
+    graph_t g;
+    graph_make(&g, n, seed);
+    val_t *want = calloc((size_t)n, sizeof *want);
+    slow_solve(&g, want);
+    retro_val_t *got = calloc((size_t)n, sizeof *got);
+    retro_unit_t u = { .n = (uint64_t)n, .threads = threads, .ctx = &g, .init = g_init, .preds = g_preds };
+    err_t err;
+    assert_int_equal(retro_solve(&u, got, &err), GSW_OK);
+    int wins = 0, losses = 0, draws = 0;
+    for (int i = 0; i < n; i++) {
+        if (retro_to_val(got[i]) != want[i]) fail_msg("seed %llu node %d: engine %d, definition %d",
+                                                        (unsigned long long)seed, i, (int)retro_to_val(got[i]), (int)want[i]);
+        wins += val_is_win(want[i]);
+        losses += val_is_loss(want[i]);
+        draws += want[i] == VAL_DRAW;
+    }
+    assert_true(wins > 0 && losses > 0 && draws > 0);   /* the graphs exercise every case */
+    free(want);
+    free(got);
+    graph_free(&g);
+}
+
+static void test_random_graphs(void **state)
+{
+    (void)state;
+    for (uint64_t seed = 1; seed <= 40; seed++) check_graph(300, seed, 1);
+}
+
+static void test_random_graphs_threads(void **state)
+{
+    (void)state;
+    for (uint64_t seed = 100; seed <= 104; seed++) check_graph(60000, seed, 3);
+}
+
+static int fail_init(void *ctx, int tid, uint64_t node, int *nin, val_t *exit_best, err_t *err)
+{
+    (void)ctx;
+    (void)tid;
+    *nin = 0;
+    *exit_best = VAL_WIN + 1;
+    if (node == 77) return err_set(err, GSW_EFAIL, "node 77 is broken");
+    *exit_best = val_loss(0);
+    return GSW_OK;
+}
+
+static void test_errors_and_stop(void **state)
+{
+    (void)state;
+    retro_val_t v[1000];
+    err_t err;
+    retro_unit_t u = { .n = 1000, .threads = 2, .init = fail_init, .preds = g_preds };
+    assert_int_equal(retro_solve(&u, v, &err), GSW_EFAIL);
+    assert_non_null(strstr(err.msg, "node 77"));
+    volatile int stop = 1;
+    graph_t g;
+    graph_make(&g, 1000, 9);
+    retro_unit_t s = { .n = 1000, .threads = 2, .ctx = &g, .init = g_init, .preds = g_preds, .stop = &stop };
+    assert_int_equal(retro_solve(&s, v, &err), GSW_EFAIL);
+    assert_non_null(strstr(err.msg, "stopped"));
+    graph_free(&g);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_random_graphs),
+        cmocka_unit_test(test_random_graphs_threads),
+        cmocka_unit_test(test_errors_and_stop),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
