@@ -46,7 +46,7 @@ typedef struct retro_run {
     retro_val_t *val;
     uint8_t *cnt;              /* moves inside the unit not yet known to lose for the mover */
     uint16_t *ex;              /* best exit (EX_NONE, EX_DRAW or a retro_val_t) */
-    int phase;                 /* 0 init, 1 exits due at level d, 2 propagate level d */
+    int phase;                 /* 0 init, 1 exits due at level d, 2 propagate level d, 3 check */
     int d;
     uint64_t next;             /* the next chunk (atomic) */
     uint64_t done;             /* nodes done in this phase (atomic) */
@@ -157,13 +157,14 @@ static void *retro_worker(void *arg_)
         for (uint64_t i = a; i < b; i++) {
             if (r->phase == 0) retro_init_node(r, tid, i, &e);
             else if (r->phase == 1) retro_exits_node(r, i);
-            else retro_propagate_node(r, tid, i, &frontier, &e);
+            else if (r->phase == 2) retro_propagate_node(r, tid, i, &frontier, &e);
+            else if (u->check(u->ctx, tid, i, r->val, &e)) retro_fail(r, &e);
             if (r->phase != 1 && __atomic_load_n(&r->failed, __ATOMIC_RELAXED)) break;
         }
         uint64_t done = __atomic_add_fetch(&r->done, b - a, __ATOMIC_RELAXED);
-        if (tid == 0 && u->progress && r->phase == 0) {
+        if (tid == 0 && u->progress && (r->phase == 0 || r->phase == 3)) {
             pthread_mutex_lock(&r->lock);
-            u->progress(u->ctx, "init", done, u->n);
+            u->progress(u->ctx, r->phase ? "check" : "init", done, u->n);
             pthread_mutex_unlock(&r->lock);
         }
     }
@@ -228,6 +229,22 @@ int retro_solve(const retro_unit_t *u, retro_val_t *val, err_t *err)
     pthread_mutex_destroy(&r.lock);
     free(r.cnt);
     free(r.ex);
+    if (rc) {
+        *err = r.err;
+        return err->code ? err->code : GSW_EFAIL;
+    }
+    return GSW_OK;
+}
+
+int retro_check(const retro_unit_t *u, const retro_val_t *val, err_t *err)
+{
+    retro_run_t r;
+    memset(&r, 0, sizeof r);
+    r.u = u;
+    r.val = (retro_val_t *)val;   /* read only in this phase */
+    pthread_mutex_init(&r.lock, NULL);
+    int rc = retro_phase(&r, 3);
+    pthread_mutex_destroy(&r.lock);
     if (rc) {
         *err = r.err;
         return err->code ? err->code : GSW_EFAIL;

@@ -38,7 +38,8 @@ typedef struct retro_move {
 typedef struct retro_game {
     int max_pieces;              /* the most pieces the indexing covers */
     /* names of the counts slice_material reports, NULL-terminated
-     * ("black_kings", "black_men", "white_kings", "white_men") */
+     * ("black_kings", "black_men", "white_kings", "white_men"): the first
+     * half the side to move's, the second half the other side's */
     const char *const *material_names;
     /* Every slice with exactly `pieces` pieces (any order): their count;
      * out (may be NULL) receives at most max of them. */
@@ -58,6 +59,9 @@ typedef struct retro_game {
      * pieces). *flipped: 1 when the index is of pos's colour-reversed image
      * (its moves then map through the same reversal). */
     int (*locate)(const gv_t *v, const void *pos, uint64_t *slice, uint64_t *index, int *flipped);
+    /* Reverse the colours of pos in place (the image a position with the
+     * other side to move is indexed as). Optional: shows examples. */
+    void (*mirror)(const gv_t *v, void *pos);
     /* The position at index of slice (index < slice_size). */
     void (*position)(const gv_t *v, uint64_t slice, uint64_t index, void *pos);
     /* Forward: every legal move of the position as the position it leads
@@ -100,6 +104,9 @@ typedef struct retro_unit {
     /* The nodes with a move inside the unit to node, once per move, into
      * out (at most RETRO_MAX_MOVES); their count, or -1 with err set. */
     int (*preds)(void *ctx, int tid, uint64_t node, uint64_t *out, err_t *err);
+    /* For retro_check: 0 when node's value in val agrees with its moves',
+     * else an error naming it (any thread). */
+    int (*check)(void *ctx, int tid, uint64_t node, const retro_val_t *val, err_t *err);
     /* Optional: called now and then with the phase ("init", "propagate"),
      * work done and work in all (any thread, never concurrently). */
     void (*progress)(void *ctx, const char *phase, uint64_t done, uint64_t total);
@@ -108,5 +115,7 @@ typedef struct retro_unit {
 /* Solve the unit: val[0..n-1] receives every node's value (shortest win,
  * longest loss, in the distances the exits carry; unknown = draw). */
 int retro_solve(const retro_unit_t *u, retro_val_t *val, err_t *err);
+/* The consistency pass: u->check on every node, on u->threads threads. */
+int retro_check(const retro_unit_t *u, const retro_val_t *val, err_t *err);
 
 #endif
