@@ -10,4 +10,5 @@ set(GSW_FUZZ_TARGETS
   "shell:gsw_ui"
   "cache:gsw_db:gsw_games"
   "ck_fen:gsw_games"
-  "pdn:gsw_games")
+  "pdn:gsw_games"
+  "egdb:gsw_db")
