@@ -46,12 +46,16 @@ typedef struct retro_run {
     retro_val_t *val;
     uint8_t *cnt;              /* moves inside the unit not yet known to lose for the mover */
     uint16_t *ex;              /* best exit (EX_NONE, EX_DRAW or a retro_val_t) */
-    int phase;                 /* 0 init, 1 exits due at level d, 2 propagate level d, 3 check */
+    int phase;                 /* 0 init, 2 propagate level d, 3 check */
     int d;
+    uint64_t work;             /* items of this phase: nodes, or the frontier's length */
+    const uint32_t *items;     /* the frontier (phase 2) */
     uint64_t next;             /* the next chunk (atomic) */
-    uint64_t done;             /* nodes done in this phase (atomic) */
-    uint64_t frontier;         /* nodes at level d met in phase 2 (atomic) */
+    uint64_t done;             /* items done in this phase (atomic) */
     int maxex;                 /* the longest exit distance (atomic max) */
+    /* phase 2: the nodes each thread resolved for the next level */
+    uint32_t *tnext[256];
+    uint64_t tn[256], tcap[256];
     int failed;                /* an error or a stop: everyone leaves */
     pthread_mutex_t lock;      /* err and progress */
     err_t err;
@@ -93,22 +97,24 @@ static void retro_init_node(retro_run_t *r, int tid, uint64_t i, err_t *e)
     r->ex[i] = x;
 }
 
-/* Exits due at level d: a winning exit of distance d, or a losing one of
- * distance d once every move inside the unit is known to lose. */
-static void retro_exits_node(retro_run_t *r, uint64_t i)
+/* p resolved for the next level by thread tid: it joins that frontier. */
+static int retro_push(retro_run_t *r, int tid, uint32_t p)
 {
-    if (r->val[i] != RETRO_UNKNOWN) return;
-    uint16_t x = r->ex[i];
-    if (x == EX_NONE || x == EX_DRAW || ex_dist(x) != r->d) return;
-    if (retro_is_win((retro_val_t)x) || r->cnt[i] == 0) r->val[i] = (retro_val_t)x;
+    if (r->tn[tid] == r->tcap[tid]) {
+        uint64_t cap = r->tcap[tid] ? r->tcap[tid] * 2 : 4096;
+        uint32_t *a = realloc(r->tnext[tid], cap * sizeof *a);
+        if (!a) return -1;
+        r->tnext[tid] = a;
+        r->tcap[tid] = cap;
+    }
+    r->tnext[tid][r->tn[tid]++] = p;
+    return 0;
 }
 
-static void retro_propagate_node(retro_run_t *r, int tid, uint64_t i, uint64_t *frontier, err_t *e)
+static void retro_propagate_node(retro_run_t *r, int tid, uint64_t i, err_t *e)
 {
-    retro_val_t v = __atomic_load_n(&r->val[i], __ATOMIC_RELAXED);
+    retro_val_t v = r->val[i];
     int d = r->d;
-    if (v == RETRO_UNKNOWN || retro_dist(v) != d) return;
-    (*frontier)++;
     uint64_t pred[RETRO_MAX_MOVES];
     int np = r->u->preds(r->u->ctx, tid, i, pred, e);
     if (np < 0) { retro_fail(r, e); return; }
@@ -121,18 +127,22 @@ static void retro_propagate_node(retro_run_t *r, int tid, uint64_t i, uint64_t *
             return;
         }
         if (__atomic_load_n(&r->val[p], __ATOMIC_RELAXED) != RETRO_UNKNOWN) continue;
-        retro_val_t zero = RETRO_UNKNOWN;
-        if (retro_is_loss(v)) {   /* a move to a lost position wins */
-            __atomic_compare_exchange_n(&r->val[p], &zero, retro_win(d + 1), 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
-            continue;
+        retro_val_t zero = RETRO_UNKNOWN, nv;
+        if (retro_is_loss(v)) nv = retro_win(d + 1);   /* a move to a lost position wins */
+        else {
+            if (__atomic_sub_fetch(&r->cnt[p], 1, __ATOMIC_RELAXED)) continue;
+            uint16_t x = r->ex[p];   /* every move inside loses: the exits decide */
+            if (!(x == EX_NONE || (retro_is_loss((retro_val_t)x) && ex_dist(x) <= d + 1))) continue;
+            /* (a longer losing exit waits for its level; a drawing exit
+               draws; a winning one wins at its level) */
+            nv = retro_loss(d + 1);
         }
-        uint8_t left = __atomic_sub_fetch(&r->cnt[p], 1, __ATOMIC_RELAXED);
-        if (left) continue;
-        uint16_t x = r->ex[p];   /* every move inside loses: the exits decide */
-        if (x == EX_NONE || (retro_is_loss((retro_val_t)x) && ex_dist(x) <= d + 1))
-            __atomic_compare_exchange_n(&r->val[p], &zero, retro_loss(d + 1), 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
-        /* a longer losing exit waits for its level; a drawing exit draws;
-           a winning one wins at its level */
+        if (__atomic_compare_exchange_n(&r->val[p], &zero, nv, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED) &&
+            retro_push(r, tid, (uint32_t)p)) {
+            err_set(e, GSW_EFAIL, "retro: out of memory for the frontier");
+            retro_fail(r, e);
+            return;
+        }
     }
 }
 
@@ -143,7 +153,6 @@ static void *retro_worker(void *arg_)
     int tid = arg->tid;
     const retro_unit_t *u = r->u;
     err_t e = { 0 };
-    uint64_t frontier = 0;
     for (;;) {
         if (__atomic_load_n(&r->failed, __ATOMIC_RELAXED)) break;
         if (u->stop && *u->stop) {
@@ -151,36 +160,37 @@ static void *retro_worker(void *arg_)
             retro_fail(r, &e);
             break;
         }
-        uint64_t a = __atomic_fetch_add(&r->next, RETRO_CHUNK, __ATOMIC_RELAXED);
-        if (a >= u->n) break;
-        uint64_t b = a + RETRO_CHUNK < u->n ? a + RETRO_CHUNK : u->n;
+        uint64_t chunk = r->phase == 2 ? RETRO_CHUNK / 16 : RETRO_CHUNK;
+        uint64_t a = __atomic_fetch_add(&r->next, chunk, __ATOMIC_RELAXED);
+        if (a >= r->work) break;
+        uint64_t b = a + chunk < r->work ? a + chunk : r->work;
         for (uint64_t i = a; i < b; i++) {
             if (r->phase == 0) retro_init_node(r, tid, i, &e);
-            else if (r->phase == 1) retro_exits_node(r, i);
-            else if (r->phase == 2) retro_propagate_node(r, tid, i, &frontier, &e);
+            else if (r->phase == 2) retro_propagate_node(r, tid, r->items[i], &e);
             else if (u->check(u->ctx, tid, i, r->val, &e)) retro_fail(r, &e);
-            if (r->phase != 1 && __atomic_load_n(&r->failed, __ATOMIC_RELAXED)) break;
+            if (__atomic_load_n(&r->failed, __ATOMIC_RELAXED)) break;
         }
         uint64_t done = __atomic_add_fetch(&r->done, b - a, __ATOMIC_RELAXED);
-        if (tid == 0 && u->progress && (r->phase == 0 || r->phase == 3)) {
+        if (tid == 0 && u->progress && r->phase != 2) {
             pthread_mutex_lock(&r->lock);
-            u->progress(u->ctx, r->phase ? "check" : "init", done, u->n);
+            u->progress(u->ctx, r->phase ? "check" : "init", done, r->work);
             pthread_mutex_unlock(&r->lock);
         }
     }
-    __atomic_add_fetch(&r->frontier, frontier, __ATOMIC_RELAXED);
     return NULL;
 }
 
-/* One phase over every node, on u->threads threads (this one included). */
-static int retro_phase(retro_run_t *r, int phase)
+/* One phase over `work` items on u->threads threads (this one included;
+ * one alone when the work is small). */
+static int retro_phase(retro_run_t *r, int phase, uint64_t work)
 {
     int t = r->u->threads > 0 ? r->u->threads : 1;
     if (t > 256) t = 256;
+    if (work < 2048) t = 1;
     r->phase = phase;
+    r->work = work;
     r->next = 0;
     r->done = 0;
-    r->frontier = 0;
     struct { retro_run_t *r; int tid; } args[256];
     pthread_t th[256];
     int started = 0;
@@ -197,42 +207,108 @@ static int retro_phase(retro_run_t *r, int phase)
     return r->failed ? -1 : 0;
 }
 
+static void retro_run_free(retro_run_t *r)
+{
+    for (int i = 0; i < 256; i++) free(r->tnext[i]);
+    free(r->cnt);
+    free(r->ex);
+    pthread_mutex_destroy(&r->lock);
+}
+
 int retro_solve(const retro_unit_t *u, retro_val_t *val, err_t *err)
 {
     retro_run_t r;
     memset(&r, 0, sizeof r);
     r.u = u;
     r.val = val;
+    pthread_mutex_init(&r.lock, NULL);
+    if (u->n >= UINT32_MAX) {
+        retro_run_free(&r);
+        return err_set(err, GSW_EFAIL, "retro: a unit of %llu positions is more than one build can hold",
+                       (unsigned long long)u->n);
+    }
     r.cnt = malloc(u->n ? u->n : 1);
     r.ex = malloc((u->n ? u->n : 1) * sizeof *r.ex);
+    uint64_t *bstart = NULL;
+    uint32_t *bnode = NULL, *cur = NULL;
+    int rc = 0;
     if (!r.cnt || !r.ex) {
-        free(r.cnt);
-        free(r.ex);
+        retro_run_free(&r);
         return err_set(err, GSW_EFAIL, "retro: out of memory for a unit of %llu positions", (unsigned long long)u->n);
     }
-    pthread_mutex_init(&r.lock, NULL);
     memset(val, 0, u->n * sizeof *val);
-    int rc = retro_phase(&r, 0);
-    uint64_t solved = 0;
+    rc = retro_phase(&r, 0, u->n);
+    /* the decisive exits by distance (a counting sort), so each level
+       visits only its own */
+    uint64_t nb = 0;
+    if (!rc) {
+        bstart = calloc((size_t)r.maxex + 2, sizeof *bstart);
+        if (!bstart) rc = -1;
+        for (uint64_t i = 0; !rc && i < u->n; i++)
+            if (r.ex[i] != EX_NONE && r.ex[i] != EX_DRAW) bstart[ex_dist(r.ex[i]) + 1]++, nb++;
+        if (!rc) {
+            for (int d = 0; d <= r.maxex; d++) bstart[d + 1] += bstart[d];
+            bnode = malloc((nb ? nb : 1) * sizeof *bnode);
+            uint64_t *fill = malloc(((size_t)r.maxex + 1) * sizeof *fill);
+            if (!bnode || !fill) rc = -1;
+            else {
+                memcpy(fill, bstart, ((size_t)r.maxex + 1) * sizeof *fill);
+                for (uint64_t i = 0; i < u->n; i++)
+                    if (r.ex[i] != EX_NONE && r.ex[i] != EX_DRAW) bnode[fill[ex_dist(r.ex[i])]++] = (uint32_t)i;
+            }
+            free(fill);
+        }
+        if (rc) err_set(&r.err, GSW_EFAIL, "retro: out of memory for a unit of %llu positions", (unsigned long long)u->n);
+    }
+    uint64_t ncur = 0, capcur = 0, solved = 0;
     for (r.d = 0; !rc; r.d++) {
         if (r.d > RETRO_MAX_DIST - 2) {
             err_set(&r.err, GSW_EFAIL, "retro: distances beyond %d plies", RETRO_MAX_DIST);
             rc = -1;
             break;
         }
-        if (r.d <= r.maxex && (rc = retro_phase(&r, 1))) break;
-        if ((rc = retro_phase(&r, 2))) break;
-        solved += r.frontier;
+        /* the frontier: what the last level resolved, then the exits due
+           now (a winning exit of this distance, or a losing one once every
+           move inside the unit is known to lose) */
+        uint64_t want = ncur;
+        for (int t = 0; t < 256; t++) want += r.tn[t];
+        if (r.d <= r.maxex) want += bstart[r.d + 1] - bstart[r.d];
+        if (want > capcur) {
+            uint32_t *a = realloc(cur, (want ? want : 1) * sizeof *a);
+            if (!a) { err_set(&r.err, GSW_EFAIL, "retro: out of memory for the frontier"); rc = -1; break; }
+            cur = a;
+            capcur = want;
+        }
+        ncur = 0;
+        for (int t = 0; t < 256; t++) {
+            if (r.tn[t]) memcpy(cur + ncur, r.tnext[t], r.tn[t] * sizeof *cur);
+            ncur += r.tn[t];
+            r.tn[t] = 0;
+        }
+        if (r.d <= r.maxex)
+            for (uint64_t k = bstart[r.d]; k < bstart[r.d + 1]; k++) {
+                uint32_t i = bnode[k];
+                if (val[i] != RETRO_UNKNOWN) continue;
+                if (retro_is_win((retro_val_t)r.ex[i]) || r.cnt[i] == 0) {
+                    val[i] = (retro_val_t)r.ex[i];
+                    cur[ncur++] = i;
+                }
+            }
+        if (!ncur && r.d >= r.maxex) break;
+        r.items = cur;
+        if ((rc = retro_phase(&r, 2, ncur))) break;
+        solved += ncur;
         if (u->progress) u->progress(u->ctx, "propagate", solved, u->n);
-        if (!r.frontier && r.d >= r.maxex) break;
     }
-    pthread_mutex_destroy(&r.lock);
-    free(r.cnt);
-    free(r.ex);
+    free(bstart);
+    free(bnode);
+    free(cur);
     if (rc) {
         *err = r.err;
+        retro_run_free(&r);
         return err->code ? err->code : GSW_EFAIL;
     }
+    retro_run_free(&r);
     return GSW_OK;
 }
 
@@ -243,8 +319,8 @@ int retro_check(const retro_unit_t *u, const retro_val_t *val, err_t *err)
     r.u = u;
     r.val = (retro_val_t *)val;   /* read only in this phase */
     pthread_mutex_init(&r.lock, NULL);
-    int rc = retro_phase(&r, 3);
-    pthread_mutex_destroy(&r.lock);
+    int rc = retro_phase(&r, 3, u->n);
+    retro_run_free(&r);
     if (rc) {
         *err = r.err;
         return err->code ? err->code : GSW_EFAIL;
