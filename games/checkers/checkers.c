@@ -256,6 +256,7 @@ static const game_ops_t ck_ops = {
     .record_read = ck_record_read,
     .record_write = ck_record_write,
     .record_ext = "pdn",
+    .retro = &ck_retro,
 };
 
 static int ck_variant_open(const char *spec, gv_t **out, err_t *err)

@@ -82,6 +82,10 @@ int ck_record_read(const gv_t *v, const char *text, void *start, move_t *moves, 
 size_t ck_record_write(const gv_t *v, const void *start, const move_t *moves, int n, const char *result, char *buf,
                        size_t len);
 
+/* Endgame-database indexing (ck_retro.c, core/retro.h): Black-to-move
+ * slices by material and leading-man rows, up to 10 pieces. */
+extern const struct retro_game ck_retro;
+
 extern const game_t checkers_game;
 
 #endif

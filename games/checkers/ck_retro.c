@@ -1,0 +1,519 @@
+/* Checkers endgame-database indexing (core/retro.h): slices of Black-to-move
+ * positions by material and by the row of each side's most advanced man, a
+ * gap-free index of each slice, and the moves forward and backward between
+ * indexed positions; White to move is looked up as its colour-reversed image. */
+#include <pthread.h>
+#ifdef __BMI2__
+#include <immintrin.h>
+#endif
+#include <stdio.h>
+#include <string.h>
+
+#include "core/retro.h"
+#include "games/checkers/ck.h"
+
+/* Index of a position, inside its slice (bk, bm, wk, wm, rb, rw):
+ *   ((men * C(F, bk) + black kings) * C(F - bk, wk) + white kings)
+ * with F = 32 - bm - wm the squares no man holds. The black men rank in
+ * colex order among bits 0..27 (rank of c1 < .. < cm = sum C(ci, i)), so
+ * those whose highest man is on row rb form the range [C(4rb, bm),
+ * C(4rb + 4, bm)). The white men rank the same way in White's own order
+ * (bit b is w = 31 - b) among the squares no black man holds; how many
+ * white placements have their leader on row rw depends on the black men
+ * only through how many black men stand on White's rows below rw (a) and
+ * on its row rw (r), so the men's part is
+ *   men = P(B) - P(first B of row rb) + white rank - C(free below row rw, wm)
+ * where P(B), the white placements of every black set before B in colex
+ * order, is a sum of one table entry per black man (ckr_pre below). */
+
+#define CKR_MAX_PIECES 10
+#define CKR_NONE 7                     /* the leading-man row of a side with no men */
+#define CKR_TI (CKR_MAX_PIECES)        /* black men beside a white man: 0..9 */
+#define CKR_TC 29                      /* c: black sets among bits 0..c-1, c = 0..28 */
+#define CKR_TA (CKR_MAX_PIECES)        /* a: 0..9 */
+#define CKR_TR 5                       /* r: 0..4 */
+#define CKR_TBLOCK (CKR_TI * CKR_TC * CKR_TA * CKR_TR)
+
+static uint64_t ckr_binom[33][33];
+/* ckr_pre[wm - 1][rw][ckr_tix(i, c, a, r)]: the white placements (wm men,
+ * leader on row rw) summed over every set S of i black men among bits
+ * 0..c-1, with a black men already on White's rows below rw and r on row
+ * rw (from black men above bit c). 7.3 MB, built on first use with the
+ * binomials (pthread_once), read-only after. */
+static uint64_t ckr_pre[CKR_MAX_PIECES - 1][7][CKR_TBLOCK];
+static pthread_once_t ckr_once = PTHREAD_ONCE_INIT;
+
+static inline int ckr_tix(int i, int c, int a, int r) { return ((i * CKR_TC + c) * CKR_TA + a) * CKR_TR + r; }
+
+/* The black-man squares on White's rows below rw (A) and on row rw (R). */
+static inline uint32_t ckr_mask_below(int rw) { return rw >= 2 ? 0x0FFFFFFFu & ~((1u << (32 - 4 * rw)) - 1) : 0; }
+static inline uint32_t ckr_mask_row(int rw) { return (0xFu << (28 - 4 * rw)) & 0x0FFFFFFFu; }
+
+static inline int ckr_popcount(uint32_t b) { return __builtin_popcount(b); }
+static inline int ckr_top(uint32_t b) { return 31 - __builtin_clz(b); }
+
+static uint64_t ckr_c(int n, int k) { return n < 0 || k < 0 || k > n ? 0 : ckr_binom[n][k]; }
+
+static void ckr_build_tables(void)
+{
+    for (int n = 0; n <= 32; n++) {
+        ckr_binom[n][0] = 1;
+        for (int k = 1; k <= n; k++) ckr_binom[n][k] = ckr_binom[n - 1][k - 1] + (k < n ? ckr_binom[n - 1][k] : 0);
+    }
+    for (int wm = 1; wm < CKR_MAX_PIECES; wm++)
+        for (int rw = 0; rw < 7; rw++) {
+            uint64_t *t = ckr_pre[wm - 1][rw];
+            uint32_t ma = ckr_mask_below(rw), mr = ckr_mask_row(rw);
+            for (int c = 0; c < CKR_TC; c++)
+                for (int a = 0; a < CKR_TA; a++)
+                    for (int r = 0; r < CKR_TR; r++) {
+                        int lo = 4 * rw - a, hi = lo + 4 - r;
+                        t[ckr_tix(0, c, a, r)] = ckr_c(hi, wm) - ckr_c(lo, wm);
+                    }
+            for (int i = 1; i < CKR_TI; i++)
+                for (int a = 0; a < CKR_TA; a++)
+                    for (int r = 0; r < CKR_TR; r++) {
+                        t[ckr_tix(i, 0, a, r)] = 0;
+                        for (int c = 1; c < CKR_TC; c++) {
+                            int a2 = a + (int)(ma >> (c - 1) & 1), r2 = r + (int)(mr >> (c - 1) & 1);
+                            uint64_t with = a2 < CKR_TA && r2 < CKR_TR ? t[ckr_tix(i - 1, c - 1, a2, r2)] : 0;
+                            t[ckr_tix(i, c, a, r)] = t[ckr_tix(i, c - 1, a, r)] + with;
+                        }
+                    }
+        }
+}
+
+static inline void ckr_init(void) { pthread_once(&ckr_once, ckr_build_tables); }
+
+/* ---- slice ids ---- */
+
+typedef struct ckr_slice {
+    int bk, bm, wk, wm, rb, rw;
+} ckr_slice_t;
+
+static uint64_t ckr_pack(int bk, int bm, int wk, int wm, int rb, int rw)
+{
+    return (uint64_t)bk | (uint64_t)bm << 4 | (uint64_t)wk << 8 | (uint64_t)wm << 12 | (uint64_t)rb << 16
+         | (uint64_t)rw << 20;
+}
+
+static ckr_slice_t ckr_unpack(uint64_t id)
+{
+    ckr_slice_t s = { (int)(id & 15), (int)(id >> 4 & 15), (int)(id >> 8 & 15), (int)(id >> 12 & 15),
+                      (int)(id >> 16 & 15), (int)(id >> 20 & 15) };
+    return s;
+}
+
+/* The placements of the men (black and white) of a sub-slice; 0 for an id
+ * that is no sub-slice. */
+static uint64_t ckr_men_count(const ckr_slice_t *s)
+{
+    if (s->bm == 0 && s->wm == 0) return 1;
+    if (s->wm == 0) return ckr_c(4 * s->rb + 4, s->bm) - ckr_c(4 * s->rb, s->bm);
+    if (s->bm == 0) return ckr_c(4 * s->rw + 4, s->wm) - ckr_c(4 * s->rw, s->wm);
+    const uint64_t *t = ckr_pre[s->wm - 1][s->rw];
+    return t[ckr_tix(s->bm, 4 * s->rb + 4, 0, 0)] - t[ckr_tix(s->bm, 4 * s->rb, 0, 0)];
+}
+
+static int ckr_slice_valid(uint64_t id, ckr_slice_t *s)
+{
+    if (id >> 24) return 0;
+    *s = ckr_unpack(id);
+    int n = s->bk + s->bm + s->wk + s->wm;
+    if (n < 1 || n > CKR_MAX_PIECES) return 0;
+    if (s->bm ? s->rb > 6 : s->rb != CKR_NONE) return 0;
+    if (s->wm ? s->rw > 6 : s->rw != CKR_NONE) return 0;
+    return 1;
+}
+
+static uint64_t ckr_size(const ckr_slice_t *s)
+{
+    int f = 32 - s->bm - s->wm;
+    return ckr_men_count(s) * ckr_c(f, s->bk) * ckr_c(f - s->bk, s->wk);
+}
+
+static uint64_t ckr_slice_size(const gv_t *v, uint64_t slice)
+{
+    (void)v;
+    ckr_init();
+    ckr_slice_t s;
+    return ckr_slice_valid(slice, &s) ? ckr_size(&s) : 0;
+}
+
+/* Every sub-slice with `pieces` pieces and at least one position. */
+static int ckr_slices(const gv_t *v, int pieces, uint64_t *out, int max)
+{
+    (void)v;
+    ckr_init();
+    int n = 0;
+    if (pieces < 1 || pieces > CKR_MAX_PIECES) return 0;
+    for (int bk = 0; bk <= pieces; bk++)
+        for (int bm = 0; bk + bm <= pieces; bm++)
+            for (int wk = 0; bk + bm + wk <= pieces; wk++) {
+                int wm = pieces - bk - bm - wk;
+                for (int rb = bm ? 0 : CKR_NONE; rb <= (bm ? 6 : CKR_NONE); rb++)
+                    for (int rw = wm ? 0 : CKR_NONE; rw <= (wm ? 6 : CKR_NONE); rw++) {
+                        ckr_slice_t s = { bk, bm, wk, wm, rb, rw };
+                        if (!ckr_size(&s)) continue;
+                        if (out && n < max) out[n] = ckr_pack(bk, bm, wk, wm, rb, rw);
+                        n++;
+                    }
+            }
+    return n;
+}
+
+static void ckr_slice_name(const gv_t *v, uint64_t slice, char *buf, size_t n)
+{
+    (void)v;
+    ckr_slice_t s = ckr_unpack(slice);
+    snprintf(buf, n, "%dK%dC-%dK%dC.b%cw%c", s.bk, s.bm, s.wk, s.wm, s.rb == CKR_NONE ? 'x' : '0' + s.rb,
+             s.rw == CKR_NONE ? 'x' : '0' + s.rw);
+}
+
+static int ckr_slice_parse(const gv_t *v, const char *text, uint64_t *slice, err_t *err)
+{
+    int bk, bm, wk, wm, end = -1;
+    char rb, rw;
+    if (sscanf(text, "%2dK%2dC-%2dK%2dC.b%cw%c%n", &bk, &bm, &wk, &wm, &rb, &rw, &end) != 6 || end < 0
+        || text[end] || bk < 0 || bm < 0 || wk < 0 || wm < 0 || bk > 15 || bm > 15 || wk > 15 || wm > 15
+        || (rb != 'x' && (rb < '0' || rb > '6')) || (rw != 'x' && (rw < '0' || rw > '6')))
+        return err_set(err, GSW_EINPUT, "\"%s\" is not a checkers slice name (like 2K1C-1K0C.b3wx)", text);
+    uint64_t id = ckr_pack(bk, bm, wk, wm, rb == 'x' ? CKR_NONE : rb - '0', rw == 'x' ? CKR_NONE : rw - '0');
+    char back[64];
+    ckr_slice_name(v, id, back, sizeof back);
+    if (strcmp(back, text))
+        return err_set(err, GSW_EINPUT, "\"%s\" is not a checkers slice name (written %s)", text, back);
+    if (!ckr_slice_size(v, id))
+        return err_set(err, GSW_EINPUT, "checkers slice %s holds no position (at most %d pieces; a side's leading "
+                                        "man row x exactly when it has no man, room for its men)",
+                       text, CKR_MAX_PIECES);
+    *slice = id;
+    return GSW_OK;
+}
+
+static const char *const ckr_material_names[] = { "black_kings", "black_men", "white_kings", "white_men", NULL };
+
+static int ckr_slice_material(const gv_t *v, uint64_t slice, int *counts)
+{
+    (void)v;
+    ckr_slice_t s = ckr_unpack(slice);
+    counts[0] = s.bk;
+    counts[1] = s.bm;
+    counts[2] = s.wk;
+    counts[3] = s.wm;
+    return 4;
+}
+
+static int ckr_slice_pieces(const gv_t *v, uint64_t slice)
+{
+    (void)v;
+    ckr_slice_t s = ckr_unpack(slice);
+    return s.bk + s.bm + s.wk + s.wm;
+}
+
+/* The slices Black's move can lead to, seen colour-reversed (White to move
+ * becomes Black to move). A plain move keeps Black's material, its leader
+ * on its row or one further on, or crowns a man from row 6. A capture
+ * takes x >= 1 of White's pieces (White's leader on its row, or further
+ * back if a man went): by a king, Black's men stay; by a man, x <= 3 (two
+ * rows a jump, from row 0 at best) and the man lands 2x rows on, so
+ * Black's leader stays or goes on by up to 2x rows, or the man crowns if
+ * it can reach row 7 (the other men's leader then on row rb or behind).
+ * Distinct choices give distinct slices, so nothing is listed twice. */
+static int ckr_slice_succ(const gv_t *v, uint64_t slice, uint64_t *out, int max)
+{
+    (void)v;
+    ckr_init();
+    ckr_slice_t s;
+    if (!ckr_slice_valid(slice, &s) || s.bk + s.bm == 0) return 0;
+    int n = 0;
+    for (int xk = 0; xk <= s.wk; xk++)
+        for (int xm = 0; xm <= s.wm; xm++) {
+            int x = xk + xm, wk = s.wk - xk, wm = s.wm - xm;
+            int by_man = s.bm > 0 && x <= 3, by_king = s.bk > 0;
+            if (!by_man && !by_king) continue;
+            /* how far Black's leader can go on; whether a man can crown */
+            int steps = !by_man ? 0 : x ? 2 * x : 1, crown = by_man && s.rb + steps >= 7;
+            int rw0 = wm == 0 ? CKR_NONE : xm ? 0 : s.rw, rw1 = wm == 0 ? CKR_NONE : s.rw;
+            for (int c = 0; c <= crown; c++) {
+                int bk = s.bk + c, bm = s.bm - c;
+                int rb0 = bm == 0 ? CKR_NONE : c ? 0 : s.rb;
+                int rb1 = bm == 0 ? CKR_NONE : c ? s.rb : s.rb + steps > 6 ? 6 : s.rb + steps;
+                for (int rb = rb0; rb <= rb1; rb++)
+                    for (int rw = rw0; rw <= rw1; rw++) {
+                        ckr_slice_t t = { wk, wm, bk, bm, rw, rb };
+                        uint64_t id = ckr_pack(wk, wm, bk, bm, rw, rb);
+                        if (id == slice || !ckr_size(&t)) continue;
+                        if (out && n < max) out[n] = id;
+                        n++;
+                    }
+            }
+        }
+    return n;
+}
+
+/* ---- positions <-> indices ---- */
+
+static inline uint32_t ckr_reverse(uint32_t x)
+{
+    x = (x >> 1 & 0x55555555u) | (x & 0x55555555u) << 1;
+    x = (x >> 2 & 0x33333333u) | (x & 0x33333333u) << 2;
+    x = (x >> 4 & 0x0F0F0F0Fu) | (x & 0x0F0F0F0Fu) << 4;
+    return __builtin_bswap32(x);
+}
+
+/* The colour-reversed image: the board turned half a turn (bit b to
+ * 31 - b), the colours swapped, the other side to move. */
+static inline ck_pos_t ckr_flip(const ck_pos_t *p)
+{
+    ck_pos_t q = *p;
+    q.p[0] = ckr_reverse(p->p[1]);
+    q.p[1] = ckr_reverse(p->p[0]);
+    q.k = ckr_reverse(p->k);
+    q.side = (uint8_t)!p->side;
+    return q;
+}
+
+/* The slice and index of p read as Black to move (whoever is to move).
+ * Every binomial here has 0 <= k, n <= 32 (ckr_binom is 0 for k > n). */
+static int ckr_index(const ck_pos_t *p, uint64_t *slice, uint64_t *index)
+{
+    uint32_t bmen = p->p[0] & ~p->k, bkg = p->p[0] & p->k, wmen = p->p[1] & ~p->k, wkg = p->p[1] & p->k;
+    if ((p->p[0] & p->p[1]) || (bmen & CK_BLACK_CROWN) || (wmen & CK_WHITE_CROWN)) return 0;
+    int bk = ckr_popcount(bkg), bm = ckr_popcount(bmen), wk = ckr_popcount(wkg), wm = ckr_popcount(wmen);
+    int n = bk + bm + wk + wm;
+    if (n < 1 || n > CKR_MAX_PIECES) return 0;
+    int rb = bm ? ckr_top(bmen) >> 2 : CKR_NONE, rw = wm ? 7 - (__builtin_ctz(wmen) >> 2) : CKR_NONE;
+    uint64_t men = 0;
+    if (bm) {
+        if (wm) {
+            const uint64_t *t = ckr_pre[wm - 1][rw];
+            uint32_t ma = ckr_mask_below(rw), mr = ckr_mask_row(rw);
+            int a = 0, r = 0, k = bm;
+            for (uint32_t x = bmen; x; k--) {
+                int c = ckr_top(x);
+                men += t[ckr_tix(k, c, a, r)];
+                a += (int)(ma >> c & 1);
+                r += (int)(mr >> c & 1);
+                x &= ~(1u << c);
+            }
+            men -= t[ckr_tix(bm, 4 * rb, 0, 0)];
+        } else {
+            int k = 1;
+            for (uint32_t x = bmen; x; x &= x - 1, k++) men += ckr_binom[__builtin_ctz(x)][k];
+            men -= ckr_binom[4 * rb][bm];
+        }
+    }
+    if (wm) {
+        /* White's order: bit b is w = 31 - b, less the black men before it */
+        int k = 1;
+        for (uint32_t x = wmen; x; k++) {
+            int b = ckr_top(x);
+            x &= ~(1u << b);
+            int w = 31 - b - __builtin_popcountll((uint64_t)bmen >> (b + 1));
+            men += ckr_binom[w][k];
+        }
+        men -= ckr_binom[4 * rw - ckr_popcount(bmen & ckr_mask_below(rw))][wm];
+    }
+    uint32_t occ = bmen | wmen;
+    uint64_t kb = 0, kw = 0;
+    int k = 1;
+    for (uint32_t x = bkg; x; x &= x - 1, k++) {
+        int b = __builtin_ctz(x);
+        kb += ckr_binom[b - ckr_popcount(occ & ((1u << b) - 1))][k];
+    }
+    occ |= bkg;
+    k = 1;
+    for (uint32_t x = wkg; x; x &= x - 1, k++) {
+        int b = __builtin_ctz(x);
+        kw += ckr_binom[b - ckr_popcount(occ & ((1u << b) - 1))][k];
+    }
+    int f = 32 - bm - wm;
+    *slice = ckr_pack(bk, bm, wk, wm, rb, rw);
+    *index = (men * ckr_binom[f][bk] + kb) * ckr_binom[f - bk][wk] + kw;
+    return 1;
+}
+
+static int ckr_locate(const gv_t *v, const void *pos, uint64_t *slice, uint64_t *index, int *flipped)
+{
+    (void)v;
+    ckr_init();
+    const ck_pos_t *p = pos;
+    int flip = p->side != 0;
+    if (flipped) *flipped = flip;
+    if (!flip) return ckr_index(p, slice, index);
+    ck_pos_t q = ckr_flip(p);
+    return ckr_index(&q, slice, index);
+}
+
+/* The mirror hook: pos turned into its colour-reversed image in place. */
+static void ckr_mirror(const gv_t *v, void *pos)
+{
+    (void)v;
+    ck_pos_t *p = pos;
+    *p = ckr_flip(p);
+}
+
+/* The colex set of k elements with rank r, as positions in 0.. (ascending
+ * into c[0..k-1]). */
+static void ckr_unrank(uint64_t r, int k, int *c)
+{
+    int hi = 32;
+    for (; k > 0; k--) {
+        int x = hi - 1;
+        while (ckr_c(x, k) > r) x--;
+        c[k - 1] = x;
+        r -= ckr_c(x, k);
+        hi = x;
+    }
+}
+
+/* The j-th set bit of m from the bottom (j = 0: the lowest). */
+static inline int ckr_select_low(uint32_t m, int j)
+{
+#ifdef __BMI2__
+    return __builtin_ctz(_pdep_u32(1u << j, m));
+#else
+    for (; j > 0; j--) m &= m - 1;
+    return __builtin_ctz(m);
+#endif
+}
+
+/* The j-th set bit of m from the top. */
+static inline int ckr_select_high(uint32_t m, int j) { return ckr_select_low(m, ckr_popcount(m) - 1 - j); }
+
+static void ckr_position(const gv_t *v, uint64_t slice, uint64_t index, void *pos)
+{
+    (void)v;
+    ckr_init();
+    ckr_slice_t s = ckr_unpack(slice);
+    int f = 32 - s.bm - s.wm;
+    uint64_t nbk = ckr_c(f, s.bk), nwk = ckr_c(f - s.bk, s.wk);
+    uint64_t kw = index % nwk;
+    index /= nwk;
+    uint64_t kb = index % nbk, men = index / nbk;
+    uint32_t bmen = 0, wmen = 0, bkg = 0, wkg = 0;
+    int c[CKR_MAX_PIECES + 1];
+    if (s.bm && s.wm) {
+        const uint64_t *t = ckr_pre[s.wm - 1][s.rw];
+        uint32_t ma = ckr_mask_below(s.rw), mr = ckr_mask_row(s.rw);
+        uint64_t r0 = men + t[ckr_tix(s.bm, 4 * s.rb, 0, 0)];
+        int a = 0, r = 0, hi = 4 * s.rb + 4;
+        for (int k = s.bm; k > 0; k--) {
+            int x = hi - 1;
+            while (t[ckr_tix(k, x, a, r)] > r0) x--;
+            r0 -= t[ckr_tix(k, x, a, r)];
+            bmen |= 1u << x;
+            a += (int)(ma >> x & 1);
+            r += (int)(mr >> x & 1);
+            hi = x;
+        }
+        men = r0;   /* the white men's rank past the first of row rw */
+    } else if (s.bm) {
+        ckr_unrank(men + ckr_c(4 * s.rb, s.bm), s.bm, c);
+        for (int i = 0; i < s.bm; i++) bmen |= 1u << c[i];
+        men = 0;
+    }
+    if (s.wm) {
+        ckr_unrank(men + ckr_c(4 * s.rw - ckr_popcount(bmen & ckr_mask_below(s.rw)), s.wm), s.wm, c);
+        uint32_t free = ~bmen & 0xFFFFFFF0u;
+        for (int i = 0; i < s.wm; i++) wmen |= 1u << ckr_select_high(free, c[i]);
+    }
+    uint32_t free = ~(bmen | wmen);
+    ckr_unrank(kb, s.bk, c);
+    for (int i = 0; i < s.bk; i++) bkg |= 1u << ckr_select_low(free, c[i]);
+    free &= ~bkg;
+    ckr_unrank(kw, s.wk, c);
+    for (int i = 0; i < s.wk; i++) wkg |= 1u << ckr_select_low(free, c[i]);
+    ck_pos_t *p = pos;
+    memset(p, 0, sizeof *p);
+    p->p[0] = bmen | bkg;
+    p->p[1] = wmen | wkg;
+    p->k = bkg | wkg;
+}
+
+/* ---- moves between indexed positions ---- */
+
+/* With at most 10 pieces a position has at most 40 plain moves (4 a king)
+ * and few captures (16 at most for a lone king against 9 pieces, the
+ * most for any one piece), so RETRO_MAX_MOVES never cuts the list. */
+static int ckr_children(const gv_t *v, uint64_t slice, uint64_t index, retro_move_t *out, val_t *terminal)
+{
+    ck_pos_t p;
+    ckr_position(v, slice, index, &p);
+    move_t mv[GSW_MAX_MOVES];
+    int n = ck_moves(&p, mv), kept = 0;
+    if (n == 0) {
+        if (terminal) *terminal = val_loss(0);
+        return 0;
+    }
+    for (int i = 0; i < n && kept < RETRO_MAX_MOVES; i++) {
+        ck_pos_t q = p;
+        ck_play(&q, mv[i]);
+        ck_pos_t r = ckr_flip(&q);
+        retro_move_t *o = &out[kept];
+        if (!ckr_index(&r, &o->slice, &o->index)) continue;   /* cannot happen: never more pieces */
+        o->move = mv[i];
+        o->conv = (uint8_t)(ck_mjumps(mv[i]) || !(p.k >> ck_mfrom(mv[i]) & 1));
+        kept++;
+    }
+    return kept;
+}
+
+/* The parents of X (Black to move) are White-to-move positions whose
+ * White made a plain move; in the colour-reversed picture Y = flip(X)
+ * (White to move) they are Black-to-move positions P whose Black stepped
+ * a piece to where it stands in Y. Each P must have no capture for Black,
+ * else its plain moves were not legal. A king on Black's crowning row may
+ * also have arrived as a man (an un-crowning: the parent has a man more). */
+static int ckr_parents(const gv_t *v, uint64_t slice, uint64_t index, retro_move_t *out)
+{
+    ck_pos_t x;
+    ckr_position(v, slice, index, &x);
+    ck_pos_t y = ckr_flip(&x);
+    uint32_t occ = y.p[0] | y.p[1];
+    int n = 0;
+    for (uint32_t b = y.p[0]; b; b &= b - 1) {
+        int to = __builtin_ctz(b), king = (int)(y.k >> to & 1);
+        for (int d = 0; d < 4; d++) {
+            int from = ck_nb[to][d];
+            if (from < 0 || (occ >> from & 1)) continue;
+            /* the mover stepped from `from` in direction 3 - d; a man only
+             * moves down, so it came from above (d = UL, UR) */
+            int up = d >= CK_UL;
+            for (int man = 0; man <= 1; man++) {
+                if (man ? !up || (king && !(CK_BLACK_CROWN >> to & 1)) : !king) continue;
+                ck_pos_t p = y;
+                p.side = 0;
+                p.p[0] = (p.p[0] & ~(1u << to)) | 1u << from;
+                p.k &= ~(1u << to);
+                if (!man) p.k |= 1u << from;
+                if (ck_can_capture(&p)) continue;
+                if (n >= RETRO_MAX_MOVES) return n;
+                retro_move_t *o = &out[n];
+                if (!ckr_index(&p, &o->slice, &o->index)) continue;
+                o->move = (move_t)from | (move_t)(3 - d) << 9;
+                o->conv = (uint8_t)man;
+                n++;
+            }
+        }
+    }
+    return n;
+}
+
+const retro_game_t ck_retro = {
+    .max_pieces = CKR_MAX_PIECES,
+    .material_names = ckr_material_names,
+    .slices = ckr_slices,
+    .slice_size = ckr_slice_size,
+    .slice_name = ckr_slice_name,
+    .slice_parse = ckr_slice_parse,
+    .slice_material = ckr_slice_material,
+    .slice_pieces = ckr_slice_pieces,
+    .slice_succ = ckr_slice_succ,
+    .locate = ckr_locate,
+    .mirror = ckr_mirror,
+    .position = ckr_position,
+    .children = ckr_children,
+    .parents = ckr_parents,
+};
