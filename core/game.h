@@ -244,6 +244,14 @@ typedef struct game {
     void (*variant_close)(gv_t *v);
 } game_t;
 
+/* Knowledge from outside the search (endgame databases): probe gives
+ * bounds [*lo, *hi] on pos's value for its side to move and returns 1, or
+ * 0 when it knows nothing of pos. Called from any search thread at once. */
+typedef struct gsw_oracle {
+    int (*probe)(void *ctx, const gv_t *v, const void *pos, val_t *lo, val_t *hi);
+    void *ctx;
+} gsw_oracle_t;
+
 /* The registry: every game, NULL-terminated. */
 extern const game_t *const gsw_games[];
 const game_t *game_find(const char *name);

@@ -34,6 +34,8 @@ int cli_shell(cli_opts_t *o);
 int cli_play(cli_opts_t *o);
 int cli_lesson(cli_opts_t *o);
 int cli_proof(cli_opts_t *o);
+int cli_egdb(cli_opts_t *o);
+int cli_count_pieces(cli_opts_t *o);
 
 /* Where --json does not apply. */
 static const char *json_na_play(const cli_opts_t *o)
@@ -84,8 +86,19 @@ const cli_verb_t cli_verbs[] = {
       "[--depth D] [--format dot|json]",
       "prove a position with the proof-tree manager (run; resumable), or print / export its df-pn proof tree",
       cli_proof, 3, json_na_proof },
-    { "count", "gsw count GAME[:VARIANT] [POSITION] --positions|--solutions [--board FILE]",
-      "count a puzzle's reachable positions per level, or its solutions", cli_count, 2, NULL },
+    { "count", "gsw count GAME[:VARIANT] [POSITION] --positions|--solutions [--board FILE]\n"
+               "       gsw count GAME --pieces N   (positions of exactly N pieces, as endgame databases index them)",
+      "count a puzzle's reachable positions per level, or its solutions; a game's positions by pieces", cli_count, 2, NULL },
+    { "egdb", "gsw egdb build|probe|stats|verify GAME [POSITION|SLICE] [--pieces N] [--metric wld|dtc|dtw] [--for POSITION] [--dir DIR]\n"
+              "  build: every slice of 1..N pieces (--pieces) or those POSITION can reach (--for), in the metric\n"
+              "         (wld: win/draw/loss, 2 bits; dtc: distance to conversion; dtw: distance to win, with its wld);\n"
+              "         finished slices are checked and kept: Ctrl-C and run again to resume. --threads N (default all).\n"
+              "  probe POSITION: the value and best move from the databases.\n"
+              "  stats [BK,BC,WK,WC]: per material slice, side to move Black: positions, wins, draws, losses,\n"
+              "         the longest win and loss (plies, from dtw files) with examples.\n"
+              "  verify [SLICE]: every file's checksums and every position's consistency with its moves.\n"
+              "  DIR defaults to egdb/ in gsw's data directory (beside the cache; --db moves it too).",
+      "endgame databases: build, probe, statistics, verification", cli_egdb, 3, NULL },
     { "bench", "gsw bench GAME[:VARIANT] [POSITION] --players [--board FILE]",
       "run a puzzle's heuristic players side by side: pieces left and time", cli_bench, 2, NULL },
     { "perft", "gsw perft GAME[:VARIANT] [POSITION] DEPTH [--divide]",
@@ -181,6 +194,14 @@ static int cli_parse(int argc, char **argv, int first, cli_opts_t *o)
         else if (!strcmp(a, "--players")) o->players = 1;
         else if (!strcmp(a, "--divide")) o->divide = 1;
         else if (!strcmp(a, "--file")) { NEEDARG(); o->file = argv[++i]; }
+        else if (!strcmp(a, "--metric")) { NEEDARG(); o->metric = argv[++i]; }
+        else if (!strcmp(a, "--dir")) { NEEDARG(); o->dir = argv[++i]; }
+        else if (!strcmp(a, "--for")) { NEEDARG(); o->for_pos = argv[++i]; }
+        else if (!strcmp(a, "--pieces")) {
+            NEEDARG();
+            if (cli_parse_num(a, argv[++i], 1, 32, 1, &d)) return GSW_EINPUT;
+            o->pieces = (int)d;
+        }
         else if (!strcmp(a, "--board")) { NEEDARG(); o->board = argv[++i]; }
         else if (!strcmp(a, "--player")) { NEEDARG(); o->player = argv[++i]; }
         else if (!strcmp(a, "--db")) { NEEDARG(); o->db = argv[++i]; }

@@ -42,6 +42,10 @@ typedef struct cli_opts {
     int notices;               /* the cache's notices go to stderr (not under the TUI's screen) */
     int divide;                /* perft --divide: the count under each root move */
     const char *file;          /* play --file F: open a game record (F.pdn) */
+    int pieces;                /* egdb build / count --pieces N */
+    const char *metric;        /* egdb build --metric wld|dtc|dtw */
+    const char *dir;           /* egdb --dir DIR (default: egdb/ beside the cache) */
+    const char *for_pos;       /* egdb build --for POSITION */
     int npos;
     const char *pos[8];        /* positional arguments after the verb */
     const char *verb;          /* the verb being run */

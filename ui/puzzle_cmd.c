@@ -302,10 +302,13 @@ int cli_puzzle_solve(cli_opts_t *o)
     return rc;
 }
 
+int cli_count_pieces(cli_opts_t *o);
+
 int cli_count(cli_opts_t *o)
 {
     err_t err;
     gv_t *v;
+    if (o->pieces) return cli_count_pieces(o);   /* a two-player game's positions by pieces */
     if (o->npos < 1 || o->npos > 2) return cli_usage_error(o, 2, "count needs a GAME");
     if (!o->solutions && !o->positions) return cli_usage_error(o, 2, "count needs --positions or --solutions");
     if (puzzle_open(o, o->pos[0], &v, &err)) { fprintf(stderr, "gsw: %s\n", err.msg); return err.code; }

@@ -1,0 +1,147 @@
+/* Endgame databases as the solvers see them: a directory of slice files
+ * (db/egdb.h) for one game, what their codes mean, probes by position, and
+ * the builder that fills the directory with core/retro.c. Layout:
+ * DIR/GAME/METRIC/SLICE.egdb, METRIC one of wld, dtc, dtw.
+ *
+ * Codes: win/draw/loss files hold 2 bits (0 draw, 1 win, 2 loss for the
+ * side to move). Distance-to-win files hold a byte: 0 draw, else the
+ * distance in plies plus one (1..254: distances 0..253; a win's distance is
+ * odd, a loss's even), 255 meaning "see the exception table", which holds
+ * the longer distances as retro_val_t. Distance-to-conversion files: 0
+ * draw, 1..127 a win in 0..126 plies, 128..254 a loss in 0..126, 255 an
+ * exception likewise. */
+#ifndef GSW_SOLVE_EGDB_H
+#define GSW_SOLVE_EGDB_H
+
+#include <stdint.h>
+
+#include "core/game.h"
+#include "core/retro.h"
+#include "db/egdb.h"
+
+typedef struct egdb_set egdb_set_t;
+
+/* The default directory: egdb/ beside the cache (db, else the default
+ * cache path), as the shell's history is. */
+int egdb_default_dir(const char *db, char *buf, size_t n, err_t *err);
+
+/* The databases of v's game in dir (which need not exist yet). */
+int egdb_set_open(const gv_t *v, const char *dir, egdb_set_t **out, err_t *err);
+void egdb_set_close(egdb_set_t *s);
+const char *egdb_set_dir(const egdb_set_t *s);
+const gv_t *egdb_set_variant(const egdb_set_t *s);
+/* The path of a slice's file. */
+void egdb_slice_path(const egdb_set_t *s, retro_metric_t m, uint64_t slice, char *buf, size_t n);
+/* 1 if the slice's file exists (not checked). */
+int egdb_slice_present(egdb_set_t *s, retro_metric_t m, uint64_t slice);
+/* The open file of a slice (opened and its header checked on first use;
+ * kept open): GSW_OK, or an error (missing, corrupt) naming the file. */
+int egdb_slice_file(egdb_set_t *s, retro_metric_t m, uint64_t slice, egdb_file_t **f, err_t *err);
+/* Forget a slice's open file (it is about to be replaced). */
+void egdb_slice_forget(egdb_set_t *s, retro_metric_t m, uint64_t slice);
+
+/* A probe handle: one per thread (its block cache is its own). */
+typedef struct egdb_prober {
+    egdb_set_t *set;
+    egdb_cache_t *cache;
+    /* the last files used, by (metric, slice), so most probes take no lock */
+    struct { uint64_t slice; int metric, state; egdb_file_t *f; } recent[8];   /* state 1 open, 2 missing */
+} egdb_prober_t;
+int egdb_prober_init(egdb_prober_t *p, egdb_set_t *s, size_t cache_mb, err_t *err);
+void egdb_prober_free(egdb_prober_t *p);
+
+/* The stored value of one indexed position in metric m: GSW_OK and *r
+ * (win/draw/loss files give distance 0 for a loss, 1 for a win: only the
+ * sign means anything), or an error (file missing, corrupt). */
+int egdb_probe_index(egdb_prober_t *p, retro_metric_t m, uint64_t slice, uint64_t index, retro_val_t *r,
+                     err_t *err);
+
+/* The value of pos from the databases: 1 with bounds [*lo, *hi] (exact with
+ * the distance-to-win file, else win/draw/loss bounds), 0 when no file
+ * holds it, -1 on error (a corrupt file: err names it). *metric (may be
+ * NULL) says which file answered. */
+int egdb_probe(egdb_prober_t *p, const void *pos, val_t *lo, val_t *hi, retro_metric_t *metric, err_t *err);
+
+/* The databases as the searches' oracle (core/game.h): probes from any
+ * thread, over a few probers each behind its own lock. A file found
+ * damaged answers nothing (the search goes on without it); its message is
+ * kept in `damaged` for the caller to show. */
+#define EGDB_ORACLE_SLOTS 16
+typedef struct egdb_oracle {
+    gsw_oracle_t oracle;       /* probe and ctx (this struct) */
+    egdb_set_t *set;           /* owned */
+    void *slot;                /* EGDB_ORACLE_SLOTS locked probers */
+    int damaged;
+    char damage[512];
+} egdb_oracle_t;
+/* Open dir's databases of v as an oracle: 1 when the directory holds any
+ * file of the game, 0 when none (nothing to close), -1 on error. */
+int egdb_oracle_open(egdb_oracle_t *o, const gv_t *v, const char *dir, err_t *err);
+void egdb_oracle_close(egdb_oracle_t *o);
+
+/* What a byte or 2-bit code means, and back (for the builder and tests). */
+int egdb_code_decode(retro_metric_t m, uint8_t code, retro_val_t *r);   /* 1: exception, look it up */
+uint8_t egdb_code_encode(retro_metric_t m, retro_val_t r, int *exception);
+
+/* --- building ---------------------------------------------------------- */
+typedef struct egdb_build_options {
+    int pieces;                 /* every slice of 1..pieces pieces; or */
+    const void *for_pos;        /* (non-NULL) the slices this position can reach */
+    retro_metric_t metric;      /* wld, dtc (builds wld first), dtw (writes wld too) */
+    int threads;                /* 0: every core */
+    volatile int *stop;         /* Ctrl-C: stop after cleaning up (finished slices stay) */
+    /* progress lines ("[3/40] 2K-1K.b-w: propagate 45%"); NULL: quiet */
+    void (*progress)(void *ctx, const char *line);
+    void *progress_ctx;
+} egdb_build_options_t;
+
+typedef struct egdb_build_report {
+    int slices;                 /* slices the target needs */
+    int built, reused;          /* ... built now, found finished and checked */
+    uint64_t positions;         /* positions in the slices built now */
+    double ms;
+} egdb_build_report_t;
+
+/* Build (or reuse, after checking) every slice the options ask for, in
+ * dependency order; each finished slice is checked for consistency (every
+ * position's value agrees with its moves') before its file is renamed into
+ * place. Stopping keeps what is finished: running again resumes. */
+int egdb_build(egdb_set_t *s, const egdb_build_options_t *o, egdb_build_report_t *rep, err_t *err);
+
+/* Check slice files: their checksums, then the consistency of every
+ * position with its moves (values read from the files). slice: one slice,
+ * or all present when NULL. Reports progress like egdb_build. *checked
+ * receives the number of files checked. */
+int egdb_verify(egdb_set_t *s, const uint64_t *slice, int threads, volatile int *stop,
+                void (*progress)(void *ctx, const char *line), void *ctx, int *checked, err_t *err);
+
+/* Statistics, one row per material (its sub-slices summed), side to move
+ * Black: positions, wins, draws and losses for the side to move, from the
+ * distance-to-win files where they exist (else win/draw/loss: no
+ * distances). The longest win and loss follow Trice & Dodgen's perfect-play
+ * tables: among positions where the side to move has no capture, the
+ * longest win with Black to move, and the longest loss of the defender
+ * with the defender to move (White to move in this material: read from the
+ * mirror material, Black to move, whose counts swap the two sides' halves).
+ * btm_loss_plies is the longest loss with Black to move, non-capture, in
+ * this material itself. -1: none (or no distances). */
+typedef struct egdb_stat {
+    int counts[RETRO_MAX_COUNTS], ncounts;
+    uint64_t positions, wins, draws, losses;
+    int distances;             /* 1: counted from distance-to-win files */
+    int win_plies, loss_plies, btm_loss_plies;
+    uint64_t win_slice, win_index;         /* the longest win's position */
+    uint64_t loss_slice, loss_index;       /* the longest loss's, in the mirror material */
+    int loss_mirrored;                     /* (always 1 when loss_plies >= 0) */
+    uint64_t btm_loss_slice, btm_loss_index;
+} egdb_stat_t;
+/* Rows for every material present, or only the one whose counts are only
+ * (nonly > 0). *out is the caller's to free. */
+int egdb_stats(egdb_set_t *set, const int *only, int nonly, egdb_stat_t **out, int *nout, volatile int *stop,
+               err_t *err);
+
+/* The slices present in the directory for metric m (their count; out may
+ * be NULL), in no particular order. */
+int egdb_list(egdb_set_t *s, retro_metric_t m, uint64_t *out, int max);
+
+#endif

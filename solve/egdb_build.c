@@ -1,0 +1,579 @@
+/* Building and verifying endgame databases: the slices a target needs, in
+ * dependency order (strongly connected groups of slices solved together as
+ * one unit), each unit solved by core/retro.c with its exits read from the
+ * finished files, checked for consistency, then written and renamed into
+ * place. Verification re-reads the files and repeats the consistency pass. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/ab.h"
+#include "solve/egdb.h"
+
+/* ---- the slices a target needs, and their order ------------------------ */
+
+typedef struct slice_set {
+    uint64_t *id;
+    int n, cap;
+    int *hash;                 /* open addressing: index + 1 into id; 0 free */
+    int hcap;
+} slice_set_t;
+
+static int set_find(const slice_set_t *s, uint64_t id)
+{
+    if (!s->hcap) return -1;
+    for (int i = (int)((id * 0x9e3779b97f4a7c15ull) >> 40) & (s->hcap - 1);; i = (i + 1) & (s->hcap - 1)) {
+        if (!s->hash[i]) return -1;
+        if (s->id[s->hash[i] - 1] == id) return s->hash[i] - 1;
+    }
+}
+
+static int set_add(slice_set_t *s, uint64_t id)
+{
+    int at = set_find(s, id);
+    if (at >= 0) return at;
+    if (s->n + 1 > s->cap) {
+        int cap = s->cap ? s->cap * 2 : 256;
+        uint64_t *nid = realloc(s->id, (size_t)cap * sizeof *nid);
+        if (!nid) return -1;
+        s->id = nid;
+        s->cap = cap;
+    }
+    if ((s->n + 1) * 2 > s->hcap) {
+        int hcap = s->hcap ? s->hcap * 2 : 512;
+        while ((s->n + 1) * 2 > hcap) hcap *= 2;
+        int *nh = calloc((size_t)hcap, sizeof *nh);
+        if (!nh) return -1;
+        free(s->hash);
+        s->hash = nh;
+        s->hcap = hcap;
+        for (int k = 0; k < s->n; k++)
+            for (int i = (int)((s->id[k] * 0x9e3779b97f4a7c15ull) >> 40) & (hcap - 1);; i = (i + 1) & (hcap - 1))
+                if (!nh[i]) { nh[i] = k + 1; break; }
+    }
+    s->id[s->n] = id;
+    for (int i = (int)((id * 0x9e3779b97f4a7c15ull) >> 40) & (s->hcap - 1);; i = (i + 1) & (s->hcap - 1))
+        if (!s->hash[i]) { s->hash[i] = s->n + 1; break; }
+    return s->n++;
+}
+
+static void set_free(slice_set_t *s)
+{
+    free(s->id);
+    free(s->hash);
+    memset(s, 0, sizeof *s);
+}
+
+#define SUCC_MAX 512
+
+/* The units in build order: Tarjan's strongly connected components over
+ * the slices' successors (iterative), which come out successors first.
+ * unit_of[i] for slice i; order[] lists slices unit by unit; ustart[u]
+ * is unit u's first place in order (ustart[nunits] = n). */
+typedef struct plan {
+    slice_set_t s;
+    int *order, *ustart, nunits;
+} plan_t;
+
+static int plan_make(const gv_t *v, plan_t *pl, err_t *err)
+{
+    const retro_game_t *rg = v->ops->retro;
+    int n = pl->s.n;
+    int *idx = malloc((size_t)n * sizeof *idx), *low = malloc((size_t)n * sizeof *low);
+    int *stack = malloc((size_t)n * sizeof *stack), *on = calloc((size_t)n, sizeof *on);
+    int *cstack = malloc((size_t)n * sizeof *cstack), *cedge = malloc((size_t)n * sizeof *cedge);
+    uint64_t(*succ)[SUCC_MAX] = NULL;
+    int *nsucc = malloc((size_t)n * sizeof *nsucc);
+    pl->order = malloc((size_t)n * sizeof *pl->order);
+    pl->ustart = malloc(((size_t)n + 1) * sizeof *pl->ustart);
+    int **adj = calloc((size_t)n, sizeof *adj);
+    int rc = GSW_OK;
+    if (!idx || !low || !stack || !on || !cstack || !cedge || !nsucc || !pl->order || !pl->ustart || !adj) {
+        rc = err_set(err, GSW_EFAIL, "out of memory planning %d slices", n);
+        goto out;
+    }
+    succ = malloc(sizeof *succ);
+    if (!succ) { rc = err_set(err, GSW_EFAIL, "out of memory"); goto out; }
+    for (int i = 0; i < n; i++) {
+        int k = rg->slice_succ(v, pl->s.id[i], succ[0], SUCC_MAX);
+        if (k > SUCC_MAX) { rc = err_set(err, GSW_EFAIL, "a slice with %d successors", k); goto out; }
+        adj[i] = malloc(((size_t)k + 1) * sizeof **adj);
+        if (!adj[i]) { rc = err_set(err, GSW_EFAIL, "out of memory"); goto out; }
+        nsucc[i] = 0;
+        for (int j = 0; j < k; j++) {
+            int t = set_find(&pl->s, succ[0][j]);
+            if (t >= 0 && t != i) adj[i][nsucc[i]++] = t;
+        }
+    }
+    for (int i = 0; i < n; i++) idx[i] = -1;
+    int counter = 0, sp = 0, placed = 0;
+    pl->nunits = 0;
+    for (int root = 0; root < n; root++) {
+        if (idx[root] >= 0) continue;
+        int csp = 0;
+        cstack[csp] = root;
+        cedge[csp++] = 0;
+        idx[root] = low[root] = counter++;
+        stack[sp++] = root;
+        on[root] = 1;
+        while (csp) {
+            int x = cstack[csp - 1];
+            if (cedge[csp - 1] < nsucc[x]) {
+                int y = adj[x][cedge[csp - 1]++];
+                if (idx[y] < 0) {
+                    idx[y] = low[y] = counter++;
+                    stack[sp++] = y;
+                    on[y] = 1;
+                    cstack[csp] = y;
+                    cedge[csp++] = 0;
+                } else if (on[y] && idx[y] < low[x]) low[x] = idx[y];
+                continue;
+            }
+            csp--;
+            if (csp && low[x] < low[cstack[csp - 1]]) low[cstack[csp - 1]] = low[x];
+            if (low[x] == idx[x]) {   /* x roots a component: pop it as one unit */
+                pl->ustart[pl->nunits++] = placed;
+                int y;
+                do {
+                    y = stack[--sp];
+                    on[y] = 0;
+                    pl->order[placed++] = y;
+                } while (y != x);
+            }
+        }
+    }
+    pl->ustart[pl->nunits] = placed;
+out:
+    if (adj)
+        for (int i = 0; i < n; i++) free(adj[i]);
+    free(adj);
+    free(succ);
+    free(idx);
+    free(low);
+    free(stack);
+    free(on);
+    free(cstack);
+    free(cedge);
+    free(nsucc);
+    return rc;
+}
+
+static void plan_free(plan_t *pl)
+{
+    set_free(&pl->s);
+    free(pl->order);
+    free(pl->ustart);
+}
+
+/* The target's slices: every slice of 1..pieces, or what pos can reach. */
+static int plan_target(const gv_t *v, const egdb_build_options_t *o, plan_t *pl, err_t *err)
+{
+    const retro_game_t *rg = v->ops->retro;
+    memset(pl, 0, sizeof *pl);
+    if (o->for_pos) {
+        uint64_t slice, index;
+        int flipped;
+        if (!rg->locate(v, o->for_pos, &slice, &index, &flipped))
+            return err_set(err, GSW_EINPUT, "the position has more pieces than %s databases cover (%d)",
+                           v->game->name, rg->max_pieces);
+        if (set_add(&pl->s, slice) < 0) return err_set(err, GSW_EFAIL, "out of memory");
+        uint64_t succ[SUCC_MAX];
+        for (int i = 0; i < pl->s.n; i++) {
+            int k = rg->slice_succ(v, pl->s.id[i], succ, SUCC_MAX);
+            for (int j = 0; j < k && j < SUCC_MAX; j++)
+                if (set_add(&pl->s, succ[j]) < 0) return err_set(err, GSW_EFAIL, "out of memory");
+        }
+    } else {
+        if (o->pieces < 1 || o->pieces > rg->max_pieces)
+            return err_set(err, GSW_EINPUT, "--pieces %d: %s databases cover 1 to %d pieces", o->pieces,
+                           v->game->name, rg->max_pieces);
+        for (int p = 1; p <= o->pieces; p++) {
+            int k = rg->slices(v, p, NULL, 0);
+            uint64_t *ids = malloc(((size_t)k + 1) * sizeof *ids);
+            if (!ids) return err_set(err, GSW_EFAIL, "out of memory");
+            rg->slices(v, p, ids, k);
+            for (int j = 0; j < k; j++)
+                if (set_add(&pl->s, ids[j]) < 0) { free(ids); return err_set(err, GSW_EFAIL, "out of memory"); }
+            free(ids);
+        }
+    }
+    return plan_make(v, pl, err);
+}
+
+/* ---- one unit ---------------------------------------------------------- */
+
+typedef struct unit_ctx {
+    egdb_set_t *set;
+    const gv_t *v;
+    const retro_game_t *rg;
+    retro_metric_t mode;       /* the metric being solved */
+    const uint64_t *slice;     /* the unit's slices */
+    uint64_t *start;           /* node of each slice's first position; start[ns] = n */
+    int ns;
+    retro_val_t *val;          /* the unit's values being checked (NULL: read the files) */
+    retro_val_t *wld;          /* dtc: the unit's win/draw/loss (NULL: read the files) */
+    egdb_prober_t *pr;         /* one per thread */
+    retro_move_t (*mv)[RETRO_MAX_MOVES];   /* scratch, one per thread */
+    /* progress */
+    const egdb_build_options_t *o;
+    char label[160];
+    double last_ms;
+} unit_ctx_t;
+
+static int unit_slot(const unit_ctx_t *c, uint64_t slice)
+{
+    for (int i = 0; i < c->ns; i++)
+        if (c->slice[i] == slice) return i;
+    return -1;
+}
+
+static void unit_node(const unit_ctx_t *c, uint64_t node, uint64_t *slice, uint64_t *index)
+{
+    int i = 0;
+    while (i + 1 < c->ns && node >= c->start[i + 1]) i++;
+    *slice = c->slice[i];
+    *index = node - c->start[i];
+}
+
+/* A move's value for the mover (its child's value brought up one ply; a
+ * conversion in the distance-to-conversion metric ends the count). */
+static int unit_move_value(unit_ctx_t *c, int tid, const retro_move_t *m, val_t *out, err_t *err)
+{
+    int u = unit_slot(c, m->slice);
+    retro_val_t r;
+    if (c->mode == RETRO_DTC && m->conv) {
+        if (u >= 0 && c->wld) r = c->wld[c->start[u] + m->index];
+        else if (egdb_probe_index(&c->pr[tid], RETRO_WLD, m->slice, m->index, &r, err)) return -1;
+        *out = r == RETRO_UNKNOWN ? VAL_DRAW : retro_is_win(r) ? val_loss(1) : val_win(1);
+        return 0;
+    }
+    if (u >= 0 && c->val) r = c->val[c->start[u] + m->index];
+    else if (egdb_probe_index(&c->pr[tid], c->mode, m->slice, m->index, &r, err)) return -1;
+    *out = val_up(retro_to_val(r));
+    return 0;
+}
+
+static int unit_init(void *ctx, int tid, uint64_t node, int *nin, val_t *exit_best, err_t *err)
+{
+    unit_ctx_t *c = ctx;
+    uint64_t slice, index;
+    unit_node(c, node, &slice, &index);
+    val_t term = VAL_DRAW;
+    int k = c->rg->children(c->v, slice, index, c->mv[tid], &term);
+    *nin = 0;
+    *exit_best = VAL_WIN + 1;
+    if (k == 0) { *exit_best = term; return GSW_OK; }
+    for (int i = 0; i < k; i++) {
+        const retro_move_t *m = &c->mv[tid][i];
+        if (unit_slot(c, m->slice) >= 0 && !(c->mode == RETRO_DTC && m->conv)) { (*nin)++; continue; }
+        val_t x;
+        if (unit_move_value(c, tid, m, &x, err)) return err->code;
+        if (*exit_best > VAL_WIN || x > *exit_best) *exit_best = x;
+    }
+    return GSW_OK;
+}
+
+static int unit_preds(void *ctx, int tid, uint64_t node, uint64_t *out, err_t *err)
+{
+    (void)err;
+    unit_ctx_t *c = ctx;
+    uint64_t slice, index;
+    unit_node(c, node, &slice, &index);
+    int k = c->rg->parents(c->v, slice, index, c->mv[tid]), n = 0;
+    for (int i = 0; i < k; i++) {
+        const retro_move_t *m = &c->mv[tid][i];
+        int u = unit_slot(c, m->slice);
+        if (u < 0 || (c->mode == RETRO_DTC && m->conv)) continue;
+        out[n++] = c->start[u] + m->index;
+    }
+    return n;
+}
+
+static int unit_check(void *ctx, int tid, uint64_t node, const retro_val_t *val, err_t *err)
+{
+    unit_ctx_t *c = ctx;
+    uint64_t slice, index;
+    unit_node(c, node, &slice, &index);
+    val_t term = VAL_DRAW, best = -VAL_INF;
+    int k = c->rg->children(c->v, slice, index, c->mv[tid], &term);
+    for (int i = 0; i < k; i++) {
+        val_t x;
+        if (unit_move_value(c, tid, &c->mv[tid][i], &x, err)) return err->code;
+        if (x > best) best = x;
+    }
+    if (k == 0) best = term;
+    retro_val_t r;
+    if (val) r = val[node];
+    else if (egdb_probe_index(&c->pr[tid], c->mode, slice, index, &r, err)) return err->code;
+    val_t have = retro_to_val(r);
+    int ok = c->mode == RETRO_WLD ? (have > 0) == (best > 0) && (have < 0) == (best < 0) : have == best;
+    if (ok) return GSW_OK;
+    char name[64], fen[256];
+    GSW_POSBUF pos[GSW_MAX_POS];
+    c->rg->slice_name(c->v, slice, name, sizeof name);
+    c->rg->position(c->v, slice, index, pos);
+    c->v->ops->pos_format(c->v, pos, fen, sizeof fen);
+    return err_set(err, GSW_EFAIL, "%s %s position %llu (%s) is stored as %d but its moves give %d",
+                   retro_metric_name(c->mode), name, (unsigned long long)index, fen, (int)have, (int)best);
+}
+
+static void unit_progress(void *ctx, const char *phase, uint64_t done, uint64_t total)
+{
+    unit_ctx_t *c = ctx;
+    if (!c->o || !c->o->progress) return;
+    double now = gsw_now_ms();
+    if (now - c->last_ms < 1000 && done < total) return;
+    c->last_ms = now;
+    char line[300];
+    snprintf(line, sizeof line, "%s: %s %s %.0f%%", c->label, retro_metric_name(c->mode), phase,
+             total ? 100.0 * (double)done / (double)total : 100.0);
+    c->o->progress(c->o->progress_ctx, line);
+}
+
+static int unit_ctx_init(unit_ctx_t *c, egdb_set_t *set, const gv_t *v, const uint64_t *slice, int ns,
+                         int threads, err_t *err)
+{
+    memset(c, 0, sizeof *c);
+    c->set = set;
+    c->v = v;
+    c->rg = v->ops->retro;
+    c->slice = slice;
+    c->ns = ns;
+    c->start = malloc(((size_t)ns + 1) * sizeof *c->start);
+    c->pr = calloc((size_t)threads, sizeof *c->pr);
+    c->mv = malloc((size_t)threads * sizeof *c->mv);
+    if (!c->start || !c->pr || !c->mv) return err_set(err, GSW_EFAIL, "out of memory");
+    c->start[0] = 0;
+    for (int i = 0; i < ns; i++) c->start[i + 1] = c->start[i] + c->rg->slice_size(v, slice[i]);
+    for (int t = 0; t < threads; t++)
+        if (egdb_prober_init(&c->pr[t], set, 64, err)) return err->code;
+    return GSW_OK;
+}
+
+static void unit_ctx_free(unit_ctx_t *c, int threads)
+{
+    if (c->pr)
+        for (int t = 0; t < threads; t++) egdb_prober_free(&c->pr[t]);
+    free(c->pr);
+    free(c->mv);
+    free(c->start);
+}
+
+/* Write metric m's file of every slice of the unit from val. */
+static int unit_write(unit_ctx_t *c, retro_metric_t m, const retro_val_t *val, err_t *err)
+{
+    for (int i = 0; i < c->ns; i++) {
+        uint64_t n = c->start[i + 1] - c->start[i];
+        uint8_t *codes = malloc(n ? n : 1);
+        uint64_t *xi = NULL;
+        uint16_t *xv = NULL;
+        size_t nx = 0, xcap = 0;
+        if (!codes) return err_set(err, GSW_EFAIL, "out of memory");
+        for (uint64_t j = 0; j < n; j++) {
+            int exc;
+            retro_val_t r = val[c->start[i] + j];
+            codes[j] = egdb_code_encode(m, r, &exc);
+            if (!exc) continue;
+            if (nx == xcap) {
+                xcap = xcap ? xcap * 2 : 1024;
+                uint64_t *a = realloc(xi, xcap * sizeof *xi);
+                uint16_t *b = a ? realloc(xv, xcap * sizeof *xv) : NULL;
+                if (a) xi = a;
+                if (b) xv = b;
+                if (!a || !b) {
+                    free(codes);
+                    free(xi);
+                    free(xv);
+                    return err_set(err, GSW_EFAIL, "out of memory");
+                }
+            }
+            xi[nx] = j;
+            xv[nx++] = r;
+        }
+        egdb_info_t info = { .metric = (uint8_t)m, .bits = m == RETRO_WLD ? 2 : 8, .n = n, .nexc = nx };
+        snprintf(info.game, sizeof info.game, "%s", c->v->game->name);
+        c->rg->slice_name(c->v, c->slice[i], info.slice, sizeof info.slice);
+        char path[1200], dir[1200];
+        egdb_slice_path(c->set, m, c->slice[i], path, sizeof path);
+        snprintf(dir, sizeof dir, "%s", path);
+        for (char *q = dir + 1; *q; q++)   /* mkdir -p of the file's folder */
+            if (*q == '/') {
+                *q = 0;
+                if (mkdir(dir, 0777) && errno != EEXIST) {
+                    int e = errno;
+                    free(codes);
+                    free(xi);
+                    free(xv);
+                    return err_set(err, GSW_EFAIL, "%s: %s", dir, strerror(e));
+                }
+                *q = '/';
+            }
+        egdb_slice_forget(c->set, m, c->slice[i]);
+        int rc = egdb_write(path, &info, codes, xi, xv, err);
+        free(codes);
+        free(xi);
+        free(xv);
+        if (rc) return rc;
+    }
+    return GSW_OK;
+}
+
+/* Solve the unit in metric `mode` into val, check it, write it. */
+static int unit_solve(unit_ctx_t *c, retro_metric_t mode, retro_val_t *val, int threads, volatile int *stop,
+                      err_t *err)
+{
+    c->mode = mode;
+    c->val = NULL;
+    retro_unit_t u = { .n = c->start[c->ns], .threads = threads, .stop = stop, .ctx = c, .init = unit_init,
+                       .preds = unit_preds, .check = unit_check, .progress = unit_progress };
+    int rc = retro_solve(&u, val, err);
+    if (rc) return rc;
+    c->val = val;
+    if ((rc = retro_check(&u, val, err))) return rc;
+    if ((rc = unit_write(c, mode, val, err))) return rc;
+    if (mode == RETRO_DTW) rc = unit_write(c, RETRO_WLD, val, err);   /* its win/draw/loss comes free */
+    return rc;
+}
+
+/* 1 if every slice of the unit has metric m's file and each passes its
+ * checksums; 0 when one is missing; -1 when one is damaged (err). */
+static int unit_finished(egdb_set_t *set, retro_metric_t m, const uint64_t *slice, int ns, err_t *err)
+{
+    for (int i = 0; i < ns; i++)
+        if (!egdb_slice_present(set, m, slice[i])) return 0;
+    for (int i = 0; i < ns; i++) {
+        egdb_file_t *f;
+        if (egdb_slice_file(set, m, slice[i], &f, err) || egdb_check(f, err)) return -1;
+    }
+    return 1;
+}
+
+static int build_threads(int t)
+{
+    if (t > 0) return t;
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (int)(n > 64 ? 64 : n) : 1;
+}
+
+int egdb_build(egdb_set_t *set, const egdb_build_options_t *o, egdb_build_report_t *rep, err_t *err)
+{
+    const gv_t *v = NULL;
+    memset(rep, 0, sizeof *rep);
+    double t0 = gsw_now_ms();
+    v = egdb_set_variant(set);
+    plan_t pl;
+    int rc = plan_target(v, o, &pl, err);
+    if (rc) { plan_free(&pl); return rc; }
+    int threads = build_threads(o->threads);
+    rep->slices = pl.s.n;
+    const retro_game_t *rg = v->ops->retro;
+    uint64_t *slices = malloc((size_t)pl.s.n * sizeof *slices);
+    if (!slices) { plan_free(&pl); return err_set(err, GSW_EFAIL, "out of memory"); }
+    int done_slices = 0;
+    for (int u = 0; u < pl.nunits && !rc; u++) {
+        int ns = pl.ustart[u + 1] - pl.ustart[u];
+        for (int i = 0; i < ns; i++) slices[i] = pl.s.id[pl.order[pl.ustart[u] + i]];
+        done_slices += ns;
+        /* what this unit still needs: win/draw/loss (for wld and dtc), then the metric */
+        retro_metric_t need[2];
+        int nneed = 0;
+        if (o->metric == RETRO_DTW) need[nneed++] = RETRO_DTW;
+        else {
+            need[nneed++] = RETRO_WLD;
+            if (o->metric == RETRO_DTC) need[nneed++] = RETRO_DTC;
+        }
+        int todo = 0;
+        for (int k = 0; k < nneed; k++) {
+            int f = unit_finished(set, need[k], slices, ns, err);
+            if (f < 0) {
+                char line[700];
+                snprintf(line, sizeof line, "%s (rebuilding it)", err->msg);
+                if (o->progress) o->progress(o->progress_ctx, line);
+                f = 0;
+            }
+            if (!f) todo = 1;
+            else need[k] = RETRO_METRICS;   /* done */
+        }
+        if (o->metric == RETRO_DTW && need[0] == RETRO_METRICS && unit_finished(set, RETRO_WLD, slices, ns, err) != 1)
+            todo = 1, need[0] = RETRO_DTW;   /* its win/draw/loss files are missing: build both again */
+        if (!todo) { rep->reused += ns; continue; }
+        unit_ctx_t c;
+        if ((rc = unit_ctx_init(&c, set, v, slices, ns, threads, err))) { unit_ctx_free(&c, threads); break; }
+        c.o = o;
+        char name[64];
+        rg->slice_name(v, slices[0], name, sizeof name);
+        snprintf(c.label, sizeof c.label, "[%d/%d] %s%s", done_slices, pl.s.n, name, ns > 1 ? " (+ partners)" : "");
+        uint64_t n = c.start[ns];
+        retro_val_t *val = malloc((n ? n : 1) * sizeof *val), *wld = NULL;
+        if (!val) rc = err_set(err, GSW_EFAIL, "out of memory for %llu positions", (unsigned long long)n);
+        for (int k = 0; k < nneed && !rc; k++) {
+            if (need[k] == RETRO_METRICS) continue;
+            if (need[k] == RETRO_DTC) {   /* its own win/draw/loss, from the files just written or found */
+                wld = malloc((n ? n : 1) * sizeof *wld);
+                if (!wld) { rc = err_set(err, GSW_EFAIL, "out of memory"); break; }
+                for (int i = 0; i < ns && !rc; i++)
+                    for (uint64_t j = 0; j < c.start[i + 1] - c.start[i] && !rc; j++)
+                        rc = egdb_probe_index(&c.pr[0], RETRO_WLD, slices[i], j, &wld[c.start[i] + j], err);
+                c.wld = wld;
+            }
+            if (!rc) rc = unit_solve(&c, need[k], val, threads, o->stop, err);
+        }
+        if (!rc) {
+            rep->built += ns;
+            rep->positions += n;
+            if (o->progress) {
+                char line[300];
+                snprintf(line, sizeof line, "%s: done, %llu positions", c.label, (unsigned long long)n);
+                o->progress(o->progress_ctx, line);
+            }
+        }
+        free(val);
+        free(wld);
+        unit_ctx_free(&c, threads);
+    }
+    free(slices);
+    plan_free(&pl);
+    rep->ms = gsw_now_ms() - t0;
+    return rc;
+}
+
+int egdb_verify(egdb_set_t *set, const uint64_t *only, int threads, volatile int *stop,
+                void (*progress)(void *ctx, const char *line), void *pctx, int *checked, err_t *err)
+{
+    const gv_t *v = egdb_set_variant(set);
+    threads = build_threads(threads);
+    *checked = 0;
+    egdb_build_options_t po = { .progress = progress, .progress_ctx = pctx };
+    for (int m = 0; m < RETRO_METRICS; m++) {
+        int k = only ? 1 : egdb_list(set, (retro_metric_t)m, NULL, 0);
+        uint64_t *ids = malloc(((size_t)k + 1) * sizeof *ids);
+        if (!ids) return err_set(err, GSW_EFAIL, "out of memory");
+        if (only) ids[0] = *only;
+        else egdb_list(set, (retro_metric_t)m, ids, k);
+        int rc = GSW_OK;
+        for (int i = 0; i < k && !rc; i++) {
+            if (!egdb_slice_present(set, (retro_metric_t)m, ids[i])) continue;
+            egdb_file_t *f;
+            if ((rc = egdb_slice_file(set, (retro_metric_t)m, ids[i], &f, err)) || (rc = egdb_check(f, err))) break;
+            unit_ctx_t c;
+            if (!(rc = unit_ctx_init(&c, set, v, &ids[i], 1, threads, err))) {
+                c.mode = (retro_metric_t)m;
+                c.o = &po;
+                char name[64];
+                v->ops->retro->slice_name(v, ids[i], name, sizeof name);
+                snprintf(c.label, sizeof c.label, "verify %s", name);
+                retro_unit_t u = { .n = c.start[1], .threads = threads, .stop = stop, .ctx = &c,
+                                   .check = unit_check, .progress = unit_progress };
+                rc = retro_check(&u, NULL, err);
+            }
+            unit_ctx_free(&c, threads);
+            if (!rc) ++*checked;
+        }
+        free(ids);
+        if (rc) return rc;
+    }
+    return GSW_OK;
+}

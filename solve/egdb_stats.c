@@ -1,0 +1,153 @@
+/* Statistics of a directory of endgame databases, one row per material
+ * slice (sub-slices summed), read from the distance-to-win files where they
+ * exist, else from the win/draw/loss files. See egdb.h for the convention
+ * the longest win and loss follow. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "solve/egdb.h"
+
+/* 1 if the side to move at (slice, index) must capture (a move leads to
+ * fewer pieces). */
+static int stats_capture(const gv_t *v, uint64_t slice, uint64_t index)
+{
+    const retro_game_t *rg = v->ops->retro;
+    retro_move_t mv[RETRO_MAX_MOVES];
+    val_t term;
+    int n = rg->children(v, slice, index, mv, &term), p = rg->slice_pieces(v, slice);
+    for (int i = 0; i < n; i++)
+        if (rg->slice_pieces(v, mv[i].slice) < p) return 1;
+    return 0;
+}
+
+static int row_find(egdb_stat_t *rows, int n, const int *c, int nc)
+{
+    for (int r = 0; r < n; r++)
+        if (rows[r].ncounts == nc && !memcmp(rows[r].counts, c, sizeof(int) * (size_t)nc)) return r;
+    return -1;
+}
+
+static int stats_cmp(const void *a, const void *b)
+{
+    const egdb_stat_t *x = a, *y = b;
+    int px = 0, py = 0;
+    for (int i = 0; i < x->ncounts; i++) px += x->counts[i], py += y->counts[i];
+    if (px != py) return px - py;
+    for (int i = 0; i < x->ncounts; i++)
+        if (x->counts[i] != y->counts[i]) return y->counts[i] - x->counts[i];
+    return 0;
+}
+
+/* The material with the two sides' halves of the counts swapped. */
+static void stats_mirror(const int *c, int nc, int *out)
+{
+    int h = nc / 2;
+    for (int i = 0; i < h; i++) { out[i] = c[h + i]; out[h + i] = c[i]; }
+}
+
+int egdb_stats(egdb_set_t *set, const int *only, int nonly, egdb_stat_t **out, int *nout, volatile int *stop,
+               err_t *err)
+{
+    const gv_t *v = egdb_set_variant(set);
+    const retro_game_t *rg = v->ops->retro;
+    *out = NULL;
+    *nout = 0;
+    int nd = egdb_list(set, RETRO_DTW, NULL, 0), nw = egdb_list(set, RETRO_WLD, NULL, 0);
+    uint64_t *ids = malloc(((size_t)nd + (size_t)nw + 1) * sizeof *ids);
+    egdb_stat_t *rows = calloc((size_t)nd + (size_t)nw + 1, sizeof *rows);
+    uint8_t *codes = malloc(EGDB_BLOCK);
+    int *quiet_w = NULL;
+    if (!ids || !rows || !codes) {
+        free(ids);
+        free(rows);
+        free(codes);
+        return err_set(err, GSW_EFAIL, "out of memory");
+    }
+    egdb_list(set, RETRO_DTW, ids, nd);
+    egdb_list(set, RETRO_WLD, ids + nd, nw);
+    int mirror[RETRO_MAX_COUNTS];
+    if (nonly > 0) stats_mirror(only, nonly, mirror);
+    int nrows = 0, rc = GSW_OK;
+    for (int i = 0; i < nd + nw && !rc; i++) {
+        if (stop && *stop) { rc = err_set(err, GSW_EFAIL, "stopped"); break; }
+        retro_metric_t m = i < nd ? RETRO_DTW : RETRO_WLD;
+        if (m == RETRO_WLD) {   /* a slice with a distance file is counted from it */
+            int dup = 0;
+            for (int k = 0; k < nd && !dup; k++) dup = ids[k] == ids[i];
+            if (dup) continue;
+        }
+        int c[RETRO_MAX_COUNTS] = { 0 };
+        int nc = rg->slice_material(v, ids[i], c);
+        /* a named material needs its mirror too: its defender's losses */
+        if (nonly > 0 && (nc != nonly || (memcmp(c, only, sizeof(int) * (size_t)nc) &&
+                                          memcmp(c, mirror, sizeof(int) * (size_t)nc))))
+            continue;
+        int r = row_find(rows, nrows, c, nc);
+        if (r < 0) {
+            r = nrows++;
+            memcpy(rows[r].counts, c, sizeof c);
+            rows[r].ncounts = nc;
+            rows[r].distances = 1;
+            rows[r].win_plies = rows[r].loss_plies = rows[r].btm_loss_plies = -1;
+        }
+        egdb_stat_t *row = &rows[r];
+        if (m == RETRO_WLD) row->distances = 0;
+        egdb_file_t *f;
+        if ((rc = egdb_slice_file(set, m, ids[i], &f, err))) break;
+        uint64_t n = egdb_file_info(f)->n;
+        row->positions += n;
+        for (uint64_t b = 0; b * EGDB_BLOCK < n && !rc; b++) {
+            if ((rc = egdb_read_block(f, b, codes, err))) break;
+            uint64_t len = n - b * EGDB_BLOCK < EGDB_BLOCK ? n - b * EGDB_BLOCK : EGDB_BLOCK;
+            for (uint64_t k = 0; k < len; k++) {
+                retro_val_t rv;
+                uint64_t idx = b * EGDB_BLOCK + k;
+                if (egdb_code_decode(m, codes[k], &rv)) {
+                    uint16_t x;
+                    if (!egdb_exception(f, idx, &x)) {
+                        rc = err_set(err, GSW_EFAIL, "%s: position %llu has no exception entry", egdb_file_path(f),
+                                     (unsigned long long)idx);
+                        break;
+                    }
+                    rv = x;
+                }
+                if (rv == RETRO_UNKNOWN) { row->draws++; continue; }
+                int d = retro_dist(rv), win = retro_is_win(rv);
+                if (win) row->wins++;
+                else row->losses++;
+                if (m != RETRO_DTW) continue;
+                int *best = win ? &row->win_plies : &row->btm_loss_plies;
+                if (d <= *best || stats_capture(v, ids[i], idx)) continue;
+                *best = d;
+                if (win) { row->win_slice = ids[i]; row->win_index = idx; }
+                else { row->btm_loss_slice = ids[i]; row->btm_loss_index = idx; }
+            }
+        }
+    }
+    /* each material's longest loss is its defender's, with the defender to
+     * move: the mirror material's longest loss, Black to move */
+    for (int r = 0; r < nrows && !rc; r++) {
+        int mc[RETRO_MAX_COUNTS];
+        stats_mirror(rows[r].counts, rows[r].ncounts, mc);
+        int q = row_find(rows, nrows, mc, rows[r].ncounts);
+        if (q < 0 || !rows[q].distances) continue;
+        rows[r].loss_plies = rows[q].btm_loss_plies;
+        rows[r].loss_slice = rows[q].btm_loss_slice;
+        rows[r].loss_index = rows[q].btm_loss_index;
+        rows[r].loss_mirrored = 1;
+    }
+    free(ids);
+    free(codes);
+    free(quiet_w);
+    if (rc) { free(rows); return rc; }
+    if (nonly > 0) {   /* only the material asked for */
+        int k = 0;
+        for (int r = 0; r < nrows; r++)
+            if (!memcmp(rows[r].counts, only, sizeof(int) * (size_t)nonly)) rows[k++] = rows[r];
+        nrows = k;
+    }
+    qsort(rows, (size_t)nrows, sizeof *rows, stats_cmp);
+    *out = rows;
+    *nout = nrows;
+    return GSW_OK;
+}

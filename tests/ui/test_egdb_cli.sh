@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# Endgame databases from the command line: Table 1's counts by pieces; build
+# (progress, reuse, --for), stats (the table and --json), probe, verify;
+# the default folder beside the cache; damage and truncation named (exit 1);
+# bad arguments (exit 2, one line); Ctrl-C and resume. Needs GSW_BIN (set by ctest) and jq.
+set -u
+. "$(dirname "$0")/cli_lib.sh"
+command -v jq >/dev/null || { echo "no jq"; exit 77; }
+
+expect() {
+  local code=$1 what=$2; shift 3
+  "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+  local rc=$?
+  if [ "$rc" -ne "$code" ]; then bad "$what: exit $rc, expected $code ($(head -c 300 "$tmp/err"))"; return 1; fi
+  if [ "$code" -ne 0 ] && [ "$(wc -l <"$tmp/err")" -ne 1 ]; then bad "$what: error is not one line: $(cat "$tmp/err")"; return 1; fi
+  ok
+}
+has() { grep -qF -- "$2" "$tmp/$1" && ok || bad "$3: '$2' not in $1: $(head -c 400 "$tmp/$1")"; }
+same() { [ "$1" = "$2" ] && ok || bad "$3: got '$1', expected '$2'"; }
+
+# ---- Table 1 of the checkers proof, by index arithmetic ----
+want=(0 120 6972 261224 7092774 148688232 2503611964 34779531480 406309208481 4048627642976 34778882769216)
+for n in 1 2 3 4 5 6 7 8 9 10; do
+  expect 0 "count --pieces $n" -- "$gsw" count checkers --pieces $n --json
+  same "$(jq -r .total "$tmp/out")" "${want[$n]}" "Table 1, $n pieces"
+done
+expect 0 "count text" -- "$gsw" count checkers --pieces 6
+has out "2,503,611,964" "count prints thousands"
+expect 2 "count --pieces 11" -- "$gsw" count checkers --pieces 11 --json
+expect 2 "count --pieces junk" -- "$gsw" count checkers --pieces x
+expect 2 "count connect4 --pieces" -- "$gsw" count connect4 --pieces 3
+
+# ---- build, in the default folder beside the cache ----
+eg="$tmp/egdb"
+expect 0 "build 3 dtw" -- "$gsw" egdb build checkers --pieces 3 --metric dtw
+[ -d "$eg/checkers/dtw" ] && ok || bad "the default folder is egdb/ beside the cache ($eg)"
+[ -d "$eg/checkers/wld" ] && ok || bad "distance to win writes its win/draw/loss too"
+has err ": done" "build reports progress on stderr"
+has out "394 slices (394 built" "build: every slice of 1-3 pieces"
+expect 0 "build again" -- "$gsw" egdb build checkers --pieces 3 --metric dtw --json
+same "$(jq -r '.built, .reused' "$tmp/out" | tr '\n' ' ')" "0 394 " "a finished build is reused, exit 0"
+expect 0 "build --for" -- "$gsw" egdb build checkers --for 'B:WK1:BK30,K31,K32' --metric dtw --json
+same "$(jq -r '.built > 0 and .reused > 0' "$tmp/out")" true "--for builds what the position reaches, reusing the rest"
+expect 0 "build dtc" -- "$gsw" egdb build checkers --pieces 2 --metric dtc --json
+[ "$(ls "$eg/checkers/dtc" | wc -l)" -gt 50 ] && ok || bad "dtc files"
+
+# ---- stats ----
+expect 0 "stats 2K v 1K" -- "$gsw" egdb stats checkers 2,0,1,0 --json
+same "$(jq -r '.[0] | [.positions, .longest_win_plies, .longest_loss_plies] | map(tostring) | join(" ")' "$tmp/out")" \
+  "14880 33 34" "stats 2K v 1K: Trice & Dodgen's figures"
+same "$(jq -r '.[0] | [.black_kings, .black_men, .white_kings, .white_men] | map(tostring) | join(",")' "$tmp/out")" \
+  "2,0,1,0" "stats names the material"
+same "$(jq -r '.[0].wins + .[0].draws + .[0].losses == .[0].positions' "$tmp/out")" true "wins+draws+losses"
+same "$(jq -r '.[0].example' "$tmp/out")" "B:WK14:BK1,K2" "the longest win's example"
+same "$(jq -r '.[0].loss_example | startswith("W:")' "$tmp/out")" true "the longest loss is the defender's, to move"
+expect 0 "stats all --json" -- "$gsw" egdb stats checkers --json
+small='[.[] | select(.black_kings + .black_men + .white_kings + .white_men <= 3)]'
+same "$(jq -r "$small | length" "$tmp/out")" 34 "stats: every material of 1-3 pieces"
+same "$(jq -r 'length' "$tmp/out")" 36 "stats: and the two of --for's 4-piece slices"
+same "$(jq -r '[.[] | .longest_win_plies, .positions | type == "number" and . == floor] | all' "$tmp/out")" true "all numbers integers"
+same "$(jq -r "$small | [.[].positions] | add" "$tmp/out")" 268316 "stats: 120 + 6,972 + 261,224 positions"
+expect 0 "stats table" -- "$gsw" egdb stats checkers
+has out "1,0,1,0" "the table has a row per material"
+expect 2 "stats bad slice" -- "$gsw" egdb stats checkers 2,0,1
+expect 1 "stats of a slice not built" -- "$gsw" egdb stats checkers 6,0,0,0
+
+# ---- probe ----
+expect 0 "probe" -- "$gsw" egdb probe checkers 'B:WK31:B27' --json
+same "$(jq -r '.value, .plies, .best' "$tmp/out" | tr '\n' ' ')" "win 11 27-32 " "probe: value, plies, best"
+expect 0 "probe white to move" -- "$gsw" egdb probe checkers 'W:WK31:BK32'
+has out "loss in 10 plies" "probe text"
+expect 2 "probe bad FEN" -- "$gsw" egdb probe checkers 'B:W99:B1'
+expect 1 "probe beyond the databases" -- "$gsw" egdb probe checkers 'B:W21,22,23,24:B1,2,3'
+has err "egdb build checkers --for" "probe says how to build what is missing"
+
+# ---- verify, damage, truncation ----
+expect 0 "verify" -- "$gsw" egdb verify checkers --json
+same "$(jq -r .ok "$tmp/out")" true "verify ok"
+f="$eg/checkers/dtw/2K0C-1K0C.bxwx.egdb"
+[ -f "$f" ] || bad "no file $f"
+printf '\x55' | dd of="$f" bs=1 seek=300 conv=notrunc 2>/dev/null
+expect 1 "verify damaged" -- "$gsw" egdb verify checkers
+has err "2K0C-1K0C.bxwx.egdb" "the damaged file is named"
+expect 1 "probe damaged" -- "$gsw" egdb probe checkers 'B:WK14:BK1,K2'
+has err "2K0C-1K0C.bxwx.egdb" "a probe names the damaged file"
+expect 0 "build repairs" -- "$gsw" egdb build checkers --pieces 3 --metric dtw --json
+same "$(jq -r '.built > 0' "$tmp/out")" true "a damaged file is rebuilt"
+truncate -s 100 "$f"
+expect 1 "verify truncated" -- "$gsw" egdb verify checkers 2K0C-1K0C.bxwx
+has err "2K0C-1K0C.bxwx.egdb" "the truncated file is named"
+expect 0 "build repairs truncation" -- "$gsw" egdb build checkers --pieces 3 --metric dtw
+expect 0 "verify one slice" -- "$gsw" egdb verify checkers 2K0C-1K0C.bxwx
+
+# ---- arguments ----
+expect 2 "egdb alone" -- "$gsw" egdb
+expect 2 "egdb frob" -- "$gsw" egdb frob checkers
+expect 2 "build without --pieces" -- "$gsw" egdb build checkers
+expect 2 "build --metric junk" -- "$gsw" egdb build checkers --pieces 2 --metric dtm
+expect 2 "build --pieces 11" -- "$gsw" egdb build checkers --pieces 11
+expect 2 "build --for bad" -- "$gsw" egdb build checkers --for 'B:W40:B1'
+expect 2 "egdb connect4" -- "$gsw" egdb build connect4 --pieces 2
+expect 2 "verify bad slice" -- "$gsw" egdb verify checkers 9K9C
+expect 1 "stats empty dir" -- "$gsw" egdb stats checkers --dir "$tmp/none"
+
+# ---- Ctrl-C and resume ----
+"$gsw" egdb build checkers --pieces 4 --dir "$tmp/r" >"$tmp/out" 2>"$tmp/err" &
+pid=$!
+for _ in $(seq 1 100); do grep -q ": done" "$tmp/err" 2>/dev/null && break; sleep 0.05; done
+kill -INT $pid
+wait $pid
+rc=$?
+same "$rc" 1 "Ctrl-C: exit 1"
+has err "run again to resume" "Ctrl-C says how to resume"
+ls "$tmp/r/checkers/wld" | grep -q '\.tmp$' && bad "a half-written file was left" || ok
+expect 0 "resume" -- "$gsw" egdb build checkers --pieces 4 --dir "$tmp/r" --json
+same "$(jq -r '.reused > 0 and .built > 0 and .built + .reused == .slices' "$tmp/out")" true "resumed"
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
