@@ -40,6 +40,7 @@ void ab_init(ab_t *s, const gv_t *v, tt_t *tt, const ab_options_t *o)
     if (o) {
         s->node_limit = o->node_limit;
         s->stop = o->stop;
+        s->oracle = o->oracle;
         if (o->time_limit_ms > 0) s->deadline_ms = gsw_now_ms() + o->time_limit_ms;
     }
 }
@@ -503,6 +504,13 @@ static int32_t ab_heur(ab_t *s, const void *pos, int depth, int32_t alpha, int32
         s->heur_line[s->ply] = key;
     }
     if (O->terminal(v, pos, &tv)) return tv;
+    if (s->oracle && s->ply > 0) {   /* a database position: its value, or its class as a proven bound */
+        val_t olo, ohi;
+        if (s->oracle->probe(s->oracle->ctx, v, pos, &olo, &ohi)) {
+            if (olo == ohi || olo > VAL_DRAW) return olo;
+            if (ohi < VAL_DRAW) return ohi;
+        }
+    }
     if (quiesce && (depth <= -AB_QUIESCE || !O->pos_quiet || O->pos_quiet(v, pos)))
         return O->evaluate(v, pos);
     if (s->ply >= AB_MAX_PLY - 1) return O->evaluate(v, pos);

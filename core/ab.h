@@ -59,6 +59,7 @@ struct ab_search {
     int heur_hist_len;
     uint64_t heur_filter[16];
     uint64_t *heur_line;
+    const gsw_oracle_t *oracle; /* databases: positions below the root they know are leaves */
     uint32_t *heur_order;       /* history heuristic (games without ab_order): cut-offs by move */
     move_t (*heur_killer)[2];   /* ... and the last two moves that cut off, by ply */
 };
@@ -79,6 +80,9 @@ typedef struct ab_options {
      * repetitions. NULL / 0: none. */
     const uint64_t *history;
     int history_len;
+    /* endgame databases (NULL: none): every search below the root asks
+     * them first; what they know is proven */
+    const gsw_oracle_t *oracle;
     /* exact: called after each test with the bounds proven so far */
     void (*progress)(void *ctx, val_t lo, val_t hi, uint64_t nodes, double ms);
     void *progress_ctx;

@@ -67,12 +67,20 @@ static inline __attribute__((always_inline)) val_t AB_BODY(ab_t *s, const void *
 
     val_t tv;
     if (O->terminal(v, pos, &tv)) return tv;
+    /* a database position below the root: its value, or bounds on it */
+    val_t olo = -VAL_WIN + 1, ohi = VAL_WIN - 1;
+    if (s->oracle && s->ply > 0 && s->oracle->probe(s->oracle->ctx, v, pos, &olo, &ohi)) {
+        if (olo >= ohi || olo >= beta) return olo;
+        if (ohi <= alpha) return ohi;
+    }
 
     move_t mv[AB_MAX_MOVES];
-    val_t lo = -VAL_WIN + 1, hi = VAL_WIN - 1;
+    val_t lo = olo, hi = ohi;
     int n;
     if (O->ab_expand) {
         n = O->ab_expand(v, pos, mv, &lo, &hi);
+        if (olo > lo) lo = olo;
+        if (ohi < hi) hi = ohi;
         if (lo >= hi) return lo;
         if (n == 1) {
             /* a forced move: its value is this node's (clipped to the

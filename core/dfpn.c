@@ -31,6 +31,7 @@ typedef struct dfpn {
     uint64_t used;
     uint64_t nodes, limit;
     int no_best;              /* skip the proving move at the root */
+    const gsw_oracle_t *oracle;
     double deadline;
     volatile int *stop;
     int aborted;
@@ -140,6 +141,10 @@ static int dfpn_static(dfpn_t *d, const void *pos, int attacker, move_t *mv, int
     *n = 0;
     if (O->terminal(d->v, pos, &tv)) return (attacker ? tv >= d->T : tv <= -d->T) ? 1 : -1;
     val_t lo = -VAL_INF, hi = VAL_INF;
+    if (d->oracle && d->oracle->probe(d->oracle->ctx, d->v, pos, &lo, &hi)) {   /* a database position */
+        if (attacker ? lo >= d->T : hi <= -d->T) return 1;
+        if (attacker ? hi < d->T : lo > -d->T) return -1;
+    }
     if (O->ab_expand) {
         *n = O->ab_expand(d->v, pos, mv, &lo, &hi);
         if (attacker) {
@@ -333,6 +338,7 @@ static int dfpn_setup(dfpn_t *d, const gv_t *v, const dfpn_options_t *o, err_t *
     if (o) {
         d->limit = o->node_limit;
         d->no_best = o->no_best;
+        d->oracle = o->oracle;
         d->stop = o->stop;
         if (o->time_limit_ms > 0) d->deadline = gsw_now_ms() + o->time_limit_ms;
     }

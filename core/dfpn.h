@@ -41,6 +41,7 @@ typedef struct dfpn_options {
                                   again is a repetition */
     int nhistory;
     int no_best;               /* 1: skip finding a proving move (batch scores) */
+    const gsw_oracle_t *oracle; /* endgame databases: positions they settle are leaves */
 } dfpn_options_t;
 
 typedef struct dfpn_result {

@@ -228,11 +228,16 @@ static void mg_eval(mg_worker_t *w, mg_job_t *j)
         j->status = proven ? MG_PROVEN : MG_DISPROVEN;
         goto done;
     }
+    val_t olo, ohi;
+    if (j->o->oracle && j->o->oracle->probe(j->o->oracle->ctx, v, j->pos, &olo, &ohi)) {
+        if (j->attacker ? olo >= T : ohi <= -T) { j->status = MG_PROVEN; goto done; }
+        if (j->attacker ? ohi < T : olo > -T) { j->status = MG_DISPROVEN; goto done; }
+    }
     /* a heuristic search: a proof, or a score the threshold may take as one */
     err_t err;
     if (O->evaluate) {
         ab_options_t ao = { .threads = 1, .depth_limit = j->o->ab_depth > 0 ? j->o->ab_depth : 8,
-                            .time_limit_ms = 2000, .stop = j->o->stop };
+                            .time_limit_ms = 2000, .stop = j->o->stop, .oracle = j->o->oracle };
         ab_result_t r;
         if (ab_think(v, &w->tt, j->pos, &ao, &r, &err) == GSW_OK) {
             j->nodes += r.nodes;
@@ -252,7 +257,7 @@ static void mg_eval(mg_worker_t *w, mg_job_t *j)
     {
         ab_options_t ao = { .threads = 1, .wdl_only = 1, .no_best = 1,
                             .node_limit = j->o->dfpn_budget ? j->o->dfpn_budget : 200000, .stop = j->o->stop,
-                            .history = j->line, .history_len = j->nline };
+                            .history = j->line, .history_len = j->nline, .oracle = j->o->oracle };
         ab_result_t r;
         if (ab_solve(v, &w->tt, j->pos, &ao, &r, &err) == GSW_OK) {
             j->nodes += r.nodes;
@@ -262,7 +267,7 @@ static void mg_eval(mg_worker_t *w, mg_job_t *j)
     }
     /* df-pn with a budget */
     dfpn_options_t po = { .table = &w->pn, .node_limit = j->o->dfpn_budget ? j->o->dfpn_budget : 200000,
-                          .stop = j->o->stop, .history = j->line, .nhistory = j->nline };
+                          .stop = j->o->stop, .history = j->line, .nhistory = j->nline, .oracle = j->o->oracle };
     dfpn_result_t r;
     /* df-pn proves goals of the side to move: at a defender node, "the
      * attacker wins" is "the defender does not reach a draw", and "the

@@ -60,6 +60,7 @@ typedef struct manager_options {
     int nhistory;
     mg_probe_fn probe;
     void *probe_ctx;
+    const gsw_oracle_t *oracle; /* endgame databases: leaves they settle, and every search's probes */
     /* called after each batch; returns nonzero to stop (e.g. after saving) */
     int (*progress)(void *ctx, const manager_t *m, double ms);
     void *progress_ctx;

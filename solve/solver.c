@@ -21,8 +21,62 @@ int solver_init(solver_t *s, gv_t *v, size_t hash_mb, cache_t *cache, err_t *err
 
 void solver_free(solver_t *s)
 {
+    if (s->egdb.set) egdb_oracle_close(&s->egdb);
     tt_free(&s->tt);
     dfpn_table_free(&s->pn);
+}
+
+static void solver_say(solver_t *s, const char *msg);
+static int solver_settled(const solver_t *s, val_t lo, val_t hi);
+
+int solver_open_egdb(solver_t *s, const char *dir, const char *db, err_t *err)
+{
+    char d[1100];
+    if (s->egdb.set) egdb_oracle_close(&s->egdb);
+    s->ab.oracle = NULL;
+    if (!s->v->ops->retro) return GSW_OK;
+    if (dir) snprintf(d, sizeof d, "%s", dir);
+    else if (egdb_default_dir(db, d, sizeof d, err)) return err->code;
+    int rc = egdb_oracle_open(&s->egdb, s->v, d, err);
+    if (rc < 0) return err->code;
+    if (rc > 0) s->ab.oracle = &s->egdb.oracle;
+    return GSW_OK;
+}
+
+/* The databases' answer for pos: 1 (a filled, with the best move found by
+ * probing every move) when they hold it and it settles the question. */
+static int solver_egdb(solver_t *s, const void *pos, answer_t *a)
+{
+    if (!s->egdb.set) return 0;
+    const game_ops_t *O = s->v->ops;
+    double t0 = gsw_now_ms();
+    val_t lo, hi;
+    if (!s->egdb.oracle.probe(&s->egdb, s->v, pos, &lo, &hi)) {
+        if (s->egdb.damaged) solver_say(s, s->egdb.damage);
+        return 0;
+    }
+    if (!solver_settled(s, lo, hi) && !(lo > VAL_DRAW || hi < VAL_DRAW)) return 0;
+    /* the best move: the one whose position is worth most to the mover
+     * (exact with distance files: fastest win, slowest loss) */
+    move_t mv[GSW_MAX_MOVES], best = MOVE_NONE;
+    int n = O->moves(s->v, pos, mv);
+    val_t bestv = -VAL_INF;
+    GSW_POSBUF c[GSW_MAX_POS];
+    for (int i = 0; i < n; i++) {
+        memcpy(c, pos, O->pos_size);
+        O->play(s->v, c, mv[i]);
+        val_t cl, ch, tv;
+        if (O->terminal(s->v, c, &tv)) cl = ch = tv;
+        else if (!s->egdb.oracle.probe(&s->egdb, s->v, c, &cl, &ch)) continue;
+        if (val_up(cl) > bestv) { bestv = val_up(cl); best = mv[i]; }
+    }
+    memset(a, 0, sizeof *a);
+    a->r.lo = lo;
+    a->r.hi = hi;
+    a->r.best = best;
+    a->r.time_ms = gsw_now_ms() - t0;
+    a->from_egdb = 1;
+    return 1;
 }
 
 void solver_clear(solver_t *s)
@@ -101,7 +155,7 @@ static int solver_manager(solver_t *s, const void *pos, dfpn_result_t *d, err_t 
     manager_options_t o = { .workers = s->ab.threads, .hash_mb = (s->tt.bytes >> 20) / (s->ab.threads > 0 ? s->ab.threads : 1) + 1,
                             .stop = s->ab.stop, .time_limit_ms = s->ab.time_limit_ms, .node_limit = s->ab.node_limit,
                             .history = s->ab.history, .nhistory = s->ab.history_len,
-                            .probe = s->cache ? cache_probe : NULL, .probe_ctx = &probe };
+                            .probe = s->cache ? cache_probe : NULL, .probe_ctx = &probe, .oracle = s->ab.oracle };
     d->best = MOVE_NONE;
     int g0 = s->goal >= 0 ? s->goal : DFPN_GOAL_WIN, g1 = s->goal >= 0 ? s->goal : DFPN_GOAL_DRAW;
     for (int g = g0; g <= g1; g++) {
@@ -146,7 +200,7 @@ static int solver_lookup(solver_t *s, const void *pos, answer_t *a, uint8_t *key
     s->ab.seeded = 0;
     *klen = 0;
     *sym = 0;
-    if (!s->cache || solver_on_line(s)) return 0;
+    if (!s->cache || solver_on_line(s)) return solver_on_line(s) ? 0 : solver_egdb(s, pos, a);
     double t0 = gsw_now_ms();
     *klen = O->pos_key(s->v, pos, key, sym);
     cache_entry_t e;
@@ -155,7 +209,11 @@ static int solver_lookup(solver_t *s, const void *pos, answer_t *a, uint8_t *key
     s->ab.seeded = found;   /* a partial proof from before: resume from it */
     s->ab.seed_lo = e.lo;
     s->ab.seed_hi = e.hi;
-    if (!found || !solver_settled(s, e.lo, e.hi)) return 0;
+    if (!found || !solver_settled(s, e.lo, e.hi)) {
+        if (!solver_egdb(s, pos, a)) return 0;
+        s->ab.seeded = 0;
+        return 1;
+    }
     a->r.lo = e.lo;
     a->r.hi = e.hi;
     a->r.best = e.best == MOVE_NONE || !*sym ? e.best : O->move_sym(s->v, e.best, *sym, 1);
@@ -188,7 +246,8 @@ int solver_run(solver_t *s, const void *pos, answer_t *a, err_t *err)
             if (!s->pn.e && dfpn_table_init(&s->pn, s->tt.bytes >> 20, err)) return err->code;
             dfpn_options_t o = { .table = &s->pn, .node_limit = s->ab.node_limit, .no_best = s->ab.no_best,
                                  .time_limit_ms = s->ab.time_limit_ms, .stop = s->ab.stop,
-                                 .history = s->ab.history, .nhistory = s->ab.history_len };
+                                 .history = s->ab.history, .nhistory = s->ab.history_len,
+                                 .oracle = s->ab.oracle };
             if (s->goal >= 0) {
                 if (dfpn_prove(s->v, pos, (dfpn_goal_t)s->goal, &o, &d, err)) return err->code;
             } else if (dfpn_solve(s->v, pos, &o, &d, err)) return err->code;

@@ -12,6 +12,7 @@
 #include "core/dfpn.h"
 #include "core/game.h"
 #include "db/cache.h"
+#include "solve/egdb.h"
 
 typedef struct solver {
     gv_t *v;               /* not owned */
@@ -27,16 +28,23 @@ typedef struct solver {
     void (*warn)(void *ctx, const char *msg);
     void *warn_ctx;
     char warned[512];      /* the last warning, not said twice in a row */
+    egdb_oracle_t egdb;    /* endgame databases (solver_open_egdb); egdb.set NULL: none */
 } solver_t;
 
 typedef struct answer {
     ab_result_t r;
     int from_cache;
+    int from_egdb;         /* the endgame databases answered (r.nodes 0) */
 } answer_t;
 
 /* A table of hash_mb megabytes for v; the cache may be NULL. */
 int solver_init(solver_t *s, gv_t *v, size_t hash_mb, cache_t *cache, err_t *err);
 void solver_free(solver_t *s);
+/* Consult the endgame databases in dir (NULL: the default, beside the
+ * cache file db, or the default cache) after the cache and before any
+ * search, and let every search probe them. A directory without files of
+ * the game is not an error: nothing changes. */
+int solver_open_egdb(solver_t *s, const char *dir, const char *db, err_t *err);
 /* Empty every table (alpha-beta's and df-pn's): the next solve starts cold. */
 void solver_clear(solver_t *s);
 /* Solve pos (cache first). On a stop or a spent budget a->r.aborted is set

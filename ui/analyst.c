@@ -2,6 +2,7 @@
 #include "ui/analyst.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/puzzle.h"
@@ -11,6 +12,12 @@ int analyst_open(analyst_t *a, gv_t *v, size_t hash_mb, int threads, cache_t *ca
     memset(a, 0, sizeof *a);
     if (solver_init(&a->solver, v, hash_mb, cache, err)) return err->code;
     if (tt_init(&a->heur, hash_mb / 8 ? hash_mb / 8 : 1, err)) { solver_free(&a->solver); return err->code; }
+    /* the endgame databases beside the cache (GSW_EGDB overrides the folder) */
+    if (solver_open_egdb(&a->solver, getenv("GSW_EGDB"), cache ? cache_filename(cache) : NULL, err)) {
+        solver_free(&a->solver);
+        tt_free(&a->heur);
+        return err->code;
+    }
     a->solver.ab.threads = threads > 0 ? threads : 1;
     a->solver.ab.stop = stop;
     a->ready = 1;
@@ -26,6 +33,12 @@ void analyst_close(analyst_t *a)
 void analyst_retarget(analyst_t *a, gv_t *v)
 {
     a->solver.v = v;
+    {   /* the databases know the variant they were opened for */
+        err_t err;
+        if (solver_open_egdb(&a->solver, getenv("GSW_EGDB"),
+                             a->solver.cache ? cache_filename(a->solver.cache) : NULL, &err))
+            a->solver.ab.oracle = NULL;
+    }
 }
 
 void analyst_list(const gv_t *v, const void *pos, analysis_t *an)

@@ -145,9 +145,18 @@ static int cli_proof_run(cli_opts_t *o, gv_t *v, const void *pos, const char *pt
     if (every && atof(every) > 0) rc_.save_ms = atof(every);
     cache_probe_t probe;   /* leaves the cache has settled count as proven */
     cache_probe_init(&probe, cache);
+    egdb_oracle_t eg;      /* ... and those the endgame databases hold */
+    err_t eerr;
+    char egdir[1100];
+    if (o->dir) snprintf(egdir, sizeof egdir, "%s", o->dir);
+    else if (egdb_default_dir(cache ? cache_filename(cache) : o->db, egdir, sizeof egdir, &eerr)) egdir[0] = 0;
+    int have_eg = egdir[0] ? egdb_oracle_open(&eg, v, egdir, &eerr) : 0;
+    if (have_eg < 0) { fprintf(stderr, "gsw: %s\n", eerr.msg); cache_probe_free(&probe); return eerr.code; }
+    if (have_eg) fprintf(stderr, "endgame databases: %s\n", egdir);
     manager_options_t mo = { .workers = o->workers ? o->workers : o->threads, .hash_mb = o->hash_mb / (o->workers ? o->workers : 1) + 1,
                              .stop = &cli_stop, .time_limit_ms = o->time_ms, .progress = run_progress,
-                             .progress_ctx = &rc_, .probe = cache ? cache_probe : NULL, .probe_ctx = &probe };
+                             .progress_ctx = &rc_, .probe = cache ? cache_probe : NULL, .probe_ctx = &probe,
+                             .oracle = have_eg ? &eg.oracle : NULL };
     int rc = GSW_OK;
     err_t err;
     dfpn_status_t last = DFPN_UNKNOWN;
@@ -209,6 +218,7 @@ static int cli_proof_run(cli_opts_t *o, gv_t *v, const void *pos, const char *pt
         if (!o->goal && goals[gi] == DFPN_GOAL_WIN && st == DFPN_PROVEN) break;
     }
     cache_probe_free(&probe);
+    if (have_eg) egdb_oracle_close(&eg);
     if (stopped && o->json) {   /* a partial answer is still one document */
         json_t j;
         json_begin(&j, stdout);

@@ -50,6 +50,12 @@ static int solver_open(cli_opts_t *o, const char *spec, int cache_default_on, so
         game_close(v);
         return err->code;
     }
+    if (solver_open_egdb(s, o->dir, cache ? cache_filename(cache) : o->db, err)) {
+        solver_free(s);
+        if (cache) { err_t e2; cache_close(cache, &e2); }
+        game_close(v);
+        return err->code;
+    }
     s->ab.threads = o->threads;
     s->ab.wdl_only = o->wdl;
     s->ab.node_limit = o->nodes;
@@ -171,7 +177,7 @@ static void print_answer(const solver_t *s, cli_opts_t *o, const char *ptext, co
         json_str(&j, "bound", json_bound(g));
         json_int(&j, "nodes", (int64_t)a->r.nodes);
         json_num(&j, "time_ms", a->r.time_ms);
-        json_str(&j, "source", a->from_cache ? "cache" : "search");
+        json_str(&j, "source", a->from_cache ? "cache" : a->from_egdb ? "egdb" : "search");
         json_str(&j, "algo", s->manager ? "manager" : s->dfpn ? "dfpn" : "ab");
         json_bool(&j, "complete", !a->r.aborted);
         json_proven(&j, a->r.lo, a->r.hi, g);
@@ -205,7 +211,7 @@ static void print_answer(const solver_t *s, cli_opts_t *o, const char *ptext, co
     }
     fflush(stdout);
     fprintf(stderr, "%s nodes, %.3f ms%s\n", cli_thousands(a->r.nodes, nt, sizeof nt), a->r.time_ms,
-            a->from_cache ? " (from the cache)" : "");
+            a->from_cache ? " (from the cache)" : a->from_egdb ? " (from the endgame databases)" : "");
 }
 
 /* ---- batch ---- */

@@ -1,7 +1,7 @@
 /* Checkers endgame databases built by the retrograde engine: the published
  * per-slice figures (Trice & Dodgen: positions, longest win and loss), the
  * values against alpha-beta and df-pn over the rules (no database), probes
- * damage found and rebuilt, a stopped build resumed.
+ * through the searches, damage found and rebuilt, a stopped build resumed.
  * GSW_EGDB_RELEASE=1 (the release-labelled entry) adds every 4-piece slice
  * and the 5-piece kings-only ones. */
 #include <setjmp.h>
@@ -184,6 +184,40 @@ static void test_against_search(void **state)
     egdb_prober_free(&pr);
 }
 
+/* The searches with the databases as their oracle: a 4-piece kings position
+ * solved over the 3-piece databases agrees with its own database. */
+static void test_oracle(void **state)
+{
+    (void)state;
+    solver_t s;
+    err_t err;
+    assert_int_equal(solver_init(&s, v, 16, NULL, &err), GSW_OK);
+    assert_int_equal(solver_open_egdb(&s, dir, NULL, &err), GSW_OK);
+    assert_non_null(s.ab.oracle);
+    /* decisive ones: a draw by repetition takes plain alpha-beta too long */
+    const char *fens[] = { "B:WK10:BK30,K31,K32", "W:WK5:BK27,K28,K32", "B:W18,K31:B22,K23" };
+    for (int i = 0; i < 3; i++) {
+        GSW_POSBUF pos[GSW_MAX_POS];
+        assert_int_equal(game_pos_parse(v, fens[i], pos, &err), GSW_OK);
+        answer_t a;
+        assert_int_equal(solver_run(&s, pos, &a, &err), GSW_OK);
+        tt_t tt;
+        assert_int_equal(tt_init(&tt, 16, &err), GSW_OK);
+        ab_options_t o = { .threads = 1 }, oo = { .threads = 1, .oracle = s.ab.oracle };
+        ab_result_t plain, with;
+        assert_int_equal(ab_solve(v, &tt, pos, &o, &plain, &err), GSW_OK);
+        tt_clear(&tt);
+        assert_int_equal(ab_solve(v, &tt, pos, &oo, &with, &err), GSW_OK);
+        tt_free(&tt);
+        if (plain.lo != with.lo || plain.hi != with.hi || a.r.lo != plain.lo || a.r.hi != plain.hi)
+            fail_msg("%s: alpha-beta %d, with the databases %d, solver %d (%s)", fens[i], (int)plain.lo, (int)with.lo,
+                     (int)a.r.lo, a.from_egdb ? "databases" : "search");
+        if (i < 2) assert_true(a.from_egdb);   /* held by the databases built in setup */
+        assert_true(with.nodes < plain.nodes);
+    }
+    solver_free(&s);
+}
+
 static void damage(const char *path, long at)
 {
     FILE *f = fopen(path, "r+b");
@@ -258,6 +292,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_trice_dodgen),
         cmocka_unit_test(test_against_search),
+        cmocka_unit_test(test_oracle),
         cmocka_unit_test(test_damage),
         cmocka_unit_test(test_resume),
     };

@@ -2,7 +2,8 @@
 # Endgame databases from the command line: Table 1's counts by pieces; build
 # (progress, reuse, --for), stats (the table and --json), probe, verify;
 # the default folder beside the cache; damage and truncation named (exit 1);
-# bad arguments (exit 2, one line); Ctrl-C and resume. Needs GSW_BIN (set by ctest) and jq.
+# bad arguments (exit 2, one line); Ctrl-C and resume; solve answering from
+# the databases. Needs GSW_BIN (set by ctest) and jq.
 set -u
 . "$(dirname "$0")/cli_lib.sh"
 command -v jq >/dev/null || { echo "no jq"; exit 77; }
@@ -72,6 +73,12 @@ has out "loss in 10 plies" "probe text"
 expect 2 "probe bad FEN" -- "$gsw" egdb probe checkers 'B:W99:B1'
 expect 1 "probe beyond the databases" -- "$gsw" egdb probe checkers 'B:W21,22,23,24:B1,2,3'
 has err "egdb build checkers --for" "probe says how to build what is missing"
+
+# ---- solve answers from the databases ----
+expect 0 "solve from egdb" -- "$gsw" solve checkers 'B:WK10:BK30,K31,K32' --json
+same "$(jq -r '.source, .value' "$tmp/out" | tr '\n' ' ')" "egdb win " "solve: the databases answer"
+expect 0 "solve with egdb leaves" -- "$gsw" solve checkers 'B:W18,K31:B22,K23' --json
+same "$(jq -r '.value, .plies' "$tmp/out" | tr '\n' ' ')" "win 27 " "solve above the databases"
 
 # ---- verify, damage, truncation ----
 expect 0 "verify" -- "$gsw" egdb verify checkers --json
