@@ -62,7 +62,7 @@ has out "heuristic: score" "budget spent, text"
 has err "budget spent" "budget spent, text"
 run 1 "solve --nodes 1000 --json" -- "$gsw" solve checkers "W:WK27:BK5,K6,10" --nodes 1000 --no-cache --json
 json "$fields and not d['complete'] and d['heuristic']['depth'] >= 1 and len(d['heuristic']['pv']) >= 1 and isinstance(d['heuristic']['score'], int)" "budget spent, --json"
-run 1 "solve --time 50" -- "$gsw" solve checkers "W:WK27:BK5,K6,10" --time 50 --no-cache --json
+run 1 "solve --time 5" -- "$gsw" solve checkers "W:WK27:BK5,K6,10" --time 5 --no-cache --json
 json "not d['complete'] and 'heuristic' in d" "--time budget"
 
 # proofs: a forced win (Black's king steps aside, White's man must move, Black takes it)
