@@ -135,6 +135,10 @@ typedef struct egdb_stat {
     int loss_mirrored;                     /* (always 1 when loss_plies >= 0) */
     uint64_t btm_loss_slice, btm_loss_index;
 } egdb_stat_t;
+/* Parse a material ("2,0,1,0": one count per material_names entry, in
+ * order, separated by commas) into counts: their number, or -1 with err
+ * (GSW_EINPUT) naming the text. */
+int egdb_material_parse(const gv_t *v, const char *text, int *counts, err_t *err);
 /* Rows for every material present, or only the one whose counts are only
  * (nonly > 0). *out is the caller's to free. */
 int egdb_stats(egdb_set_t *set, const int *only, int nonly, egdb_stat_t **out, int *nout, volatile int *stop,

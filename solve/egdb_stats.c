@@ -2,10 +2,34 @@
  * slice (sub-slices summed), read from the distance-to-win files where they
  * exist, else from the win/draw/loss files. See egdb.h for the convention
  * the longest win and loss follow. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "solve/egdb.h"
+
+int egdb_material_parse(const gv_t *v, const char *text, int *counts, err_t *err)
+{
+    const retro_game_t *rg = v->ops->retro;
+    int names = 0, n = 0;
+    while (rg->material_names[names]) names++;
+    const char *p = text;
+    for (;;) {
+        if (*p < '0' || *p > '9' || n == names) break;
+        char *end;
+        long x = strtol(p, &end, 10);
+        if (end - p > 2 || x > 32) break;
+        counts[n++] = (int)x;
+        if (!*end && n == names) return n;
+        if (*end != ',') break;
+        p = end + 1;
+    }
+    char list[200] = "";
+    for (int i = 0; i < names; i++)
+        snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? "," : "", rg->material_names[i]);
+    err_set(err, GSW_EINPUT, "bad material \"%.60s\" (expected %d counts separated by commas: %s)", text, names, list);
+    return -1;
+}
 
 /* 1 if the side to move at (slice, index) must capture (a move leads to
  * fewer pieces). */

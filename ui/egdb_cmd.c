@@ -158,25 +158,8 @@ static void stats_fen(const gv_t *v, uint64_t slice, uint64_t index, int mirrore
 static int egdb_cli_stats(cli_opts_t *o, gv_t *v, egdb_set_t *set, err_t *err)
 {
     const retro_game_t *rg = v->ops->retro;
-    int names = 0;
-    while (rg->material_names[names]) names++;
     int want[RETRO_MAX_COUNTS], nwant = 0;
-    if (o->npos >= 3) {   /* BK,BC,WK,WC */
-        const char *p = o->pos[2];
-        int ok = 1;
-        while (ok && nwant < RETRO_MAX_COUNTS) {
-            char *end;
-            long x = strtol(p, &end, 10);
-            if (end == p || x < 0 || x > 32) { ok = 0; break; }
-            want[nwant++] = (int)x;
-            if (!*end) break;
-            if (*end != ',') { ok = 0; break; }
-            p = end + 1;
-        }
-        if (!ok || nwant != names)
-            return err_set(err, GSW_EINPUT, "bad slice \"%s\" (expected %d counts separated by commas: %s)", o->pos[2],
-                           names, "black kings,black men,white kings,white men");
-    }
+    if (o->npos >= 3 && (nwant = egdb_material_parse(v, o->pos[2], want, err)) < 0) return err->code;
     egdb_stat_t *rows;
     int nrows;
     int rc = egdb_stats(set, want, nwant, &rows, &nrows, &cli_stop, err);

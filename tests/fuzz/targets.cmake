@@ -11,4 +11,5 @@ set(GSW_FUZZ_TARGETS
   "cache:gsw_db:gsw_games"
   "ck_fen:gsw_games"
   "pdn:gsw_games"
-  "egdb:gsw_db")
+  "egdb:gsw_db"
+  "egdb_names:gsw_solve")
