@@ -1,5 +1,5 @@
 /* Checkers solved exactly, three ways: seeded random legal positions of at
- * most four pieces solved through the cached solver (ui/solver.h) by exact
+ * most four pieces solved through the cached solver (solve/solver.h) by exact
  * alpha-beta, df-pn and the proof-tree manager, each with a node budget;
  * every two that finish must agree (win/draw/loss), and enough must finish.
  * Then positions whose values follow from the rules, checked every way.

@@ -1,4 +1,4 @@
-/* Differential test of the cached solver (ui/solver.h): seeded random Connect
+/* Differential test of the cached solver (solve/solver.h): seeded random Connect
  * Four and checkers positions solved in every mode (algorithm, batch or one by one, threads,
  * table size, cache none/cold/warm) must agree with a fresh exact alpha-beta
  * solve. GSW_SLOW=1: a few thousand positions; GSW_DIFF_SEED=N: another seed. */
