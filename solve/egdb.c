@@ -397,3 +397,13 @@ void egdb_oracle_close(egdb_oracle_t *o)
     if (o->set) egdb_set_close(o->set);
     memset(o, 0, sizeof *o);
 }
+
+int egdb_oracle_open_at(egdb_oracle_t *o, const gv_t *v, const char *dir, const char *db, err_t *err)
+{
+    char d[1100];
+    memset(o, 0, sizeof *o);
+    if (!v->ops->retro) return 0;
+    if (dir) snprintf(d, sizeof d, "%s", dir);
+    else if (egdb_default_dir(db, d, sizeof d, err)) return -1;
+    return egdb_oracle_open(o, v, d, err);
+}

@@ -78,6 +78,9 @@ typedef struct egdb_oracle {
  * file of the game, 0 when none (nothing to close), -1 on error. */
 int egdb_oracle_open(egdb_oracle_t *o, const gv_t *v, const char *dir, err_t *err);
 void egdb_oracle_close(egdb_oracle_t *o);
+/* The same for dir, or (NULL) egdb/ beside the cache file db (NULL: the
+ * default cache's). */
+int egdb_oracle_open_at(egdb_oracle_t *o, const gv_t *v, const char *dir, const char *db, err_t *err);
 
 /* What a byte or 2-bit code means, and back (for the builder and tests). */
 int egdb_code_decode(retro_metric_t m, uint8_t code, retro_val_t *r);   /* 1: exception, look it up */

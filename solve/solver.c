@@ -34,10 +34,8 @@ int solver_open_egdb(solver_t *s, const char *dir, const char *db, err_t *err)
     char d[1100];
     if (s->egdb.set) egdb_oracle_close(&s->egdb);
     s->ab.oracle = NULL;
-    if (!s->v->ops->retro) return GSW_OK;
-    if (dir) snprintf(d, sizeof d, "%s", dir);
-    else if (egdb_default_dir(db, d, sizeof d, err)) return err->code;
-    int rc = egdb_oracle_open(&s->egdb, s->v, d, err);
+    (void)d;
+    int rc = egdb_oracle_open_at(&s->egdb, s->v, dir, db, err);
     if (rc < 0) return err->code;
     if (rc > 0) s->ab.oracle = &s->egdb.oracle;
     return GSW_OK;

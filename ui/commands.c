@@ -758,13 +758,19 @@ static int cmd_proof(session_t *s, char *args, out_t *out, err_t *err)
         return GSW_OK;
     }
     uint64_t budget = s->proof_nodes ? s->proof_nodes : 50000000;
-    dfpn_options_t o = { .hash_mb = s->hash_mb, .node_limit = budget, .stop = s->stop };
+    egdb_oracle_t eg;   /* database positions are leaves of the tree */
+    int have_eg = egdb_oracle_open_at(&eg, s->v, getenv("GSW_EGDB"), s->cache ? cache_filename(s->cache) : NULL, err);
+    if (have_eg < 0) return err->code;
+    dfpn_options_t o = { .hash_mb = s->hash_mb, .node_limit = budget, .stop = s->stop,
+                         .oracle = have_eg > 0 ? &eg.oracle : NULL };
     proof_tree_t t;
     char text[4096];
     s->v->ops->pos_format(s->v, session_pos(s), text, sizeof text);
     int found, stored;
     dfpn_result_t r;
-    if (proof_obtain(s->cache, s->v, session_pos(s), text, w, &o, &t, &found, &stored, &r, err)) {
+    int prc = proof_obtain(s->cache, s->v, session_pos(s), text, w, &o, &t, &found, &stored, &r, err);
+    if (have_eg > 0) egdb_oracle_close(&eg);
+    if (prc) {
         if (err->code == GSW_EFAIL && strstr(err->msg, "budget")) {   /* say what to do about it */
             char why[sizeof err->msg];
             snprintf(why, sizeof why, "%s", err->msg);

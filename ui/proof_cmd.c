@@ -147,12 +147,9 @@ static int cli_proof_run(cli_opts_t *o, gv_t *v, const void *pos, const char *pt
     cache_probe_init(&probe, cache);
     egdb_oracle_t eg;      /* ... and those the endgame databases hold */
     err_t eerr;
-    char egdir[1100];
-    if (o->dir) snprintf(egdir, sizeof egdir, "%s", o->dir);
-    else if (egdb_default_dir(cache ? cache_filename(cache) : o->db, egdir, sizeof egdir, &eerr)) egdir[0] = 0;
-    int have_eg = egdir[0] ? egdb_oracle_open(&eg, v, egdir, &eerr) : 0;
+    int have_eg = egdb_oracle_open_at(&eg, v, o->dir, cache ? cache_filename(cache) : o->db, &eerr);
     if (have_eg < 0) { fprintf(stderr, "gsw: %s\n", eerr.msg); cache_probe_free(&probe); return eerr.code; }
-    if (have_eg) fprintf(stderr, "endgame databases: %s\n", egdir);
+    if (have_eg) fprintf(stderr, "endgame databases: %s\n", egdb_set_dir(eg.set));
     manager_options_t mo = { .workers = o->workers ? o->workers : o->threads, .hash_mb = o->hash_mb / (o->workers ? o->workers : 1) + 1,
                              .stop = &cli_stop, .time_limit_ms = o->time_ms, .progress = run_progress,
                              .progress_ctx = &rc_, .probe = cache ? cache_probe : NULL, .probe_ctx = &probe,
@@ -372,11 +369,21 @@ int cli_proof(cli_opts_t *o)
         game_close(v);
         return rc;
     }
-    dfpn_options_t dopt = { .hash_mb = o->hash_mb, .node_limit = o->nodes, .time_limit_ms = o->time_ms, .stop = &cli_stop };
+    egdb_oracle_t eg;   /* database positions are leaves of the tree */
+    int have_eg = egdb_oracle_open_at(&eg, v, o->dir, cache ? cache_filename(cache) : o->db, &err);
+    if (have_eg < 0) {
+        fprintf(stderr, "gsw: %s\n", err.msg);
+        if (cache) { err_t e2; cache_close(cache, &e2); }
+        game_close(v);
+        return err.code;
+    }
+    dfpn_options_t dopt = { .hash_mb = o->hash_mb, .node_limit = o->nodes, .time_limit_ms = o->time_ms, .stop = &cli_stop,
+                            .oracle = have_eg > 0 ? &eg.oracle : NULL };
     proof_tree_t t;
     int found = 0, stored = 0;
     dfpn_result_t r;
     int rc = proof_obtain(cache, v, pos, ptext, o->goal, &dopt, &t, &found, &stored, &r, &err);
+    if (have_eg > 0) egdb_oracle_close(&eg);
     dfpn_goal_t goal = t.goal;
     if (!rc) {
         char spec[96];
