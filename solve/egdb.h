@@ -92,6 +92,7 @@ typedef struct egdb_build_options {
     const void *for_pos;        /* (non-NULL) the slices this position can reach */
     retro_metric_t metric;      /* wld, dtc (builds wld first), dtw (writes wld too) */
     int threads;                /* 0: every core */
+    int plan_only;              /* 1: count what the target needs, build nothing */
     volatile int *stop;         /* Ctrl-C: stop after cleaning up (finished slices stay) */
     /* progress lines ("[3/40] 2K-1K.b-w: propagate 45%"); NULL: quiet */
     void (*progress)(void *ctx, const char *line);
@@ -102,6 +103,8 @@ typedef struct egdb_build_report {
     int slices;                 /* slices the target needs */
     int built, reused;          /* ... built now, found finished and checked */
     uint64_t positions;         /* positions in the slices built now */
+    uint64_t planned, finished; /* plan_only: positions the target needs, and those already built */
+    uint64_t largest;           /* plan_only: the largest unit's positions */
     double ms;
 } egdb_build_report_t;
 

@@ -499,6 +499,14 @@ int egdb_build(egdb_set_t *set, const egdb_build_options_t *o, egdb_build_report
         }
         if (o->metric == RETRO_DTW && need[0] == RETRO_METRICS && unit_finished(set, RETRO_WLD, slices, ns, err) != 1)
             todo = 1, need[0] = RETRO_DTW;   /* its win/draw/loss files are missing: build both again */
+        if (o->plan_only) {   /* count, build nothing */
+            uint64_t n = 0;
+            for (int i = 0; i < ns; i++) n += rg->slice_size(v, slices[i]);
+            rep->planned += n;
+            if (!todo) rep->finished += n, rep->reused += ns;
+            if (n > rep->largest) rep->largest = n;
+            continue;
+        }
         if (!todo) { rep->reused += ns; continue; }
         unit_ctx_t c;
         if ((rc = unit_ctx_init(&c, set, v, slices, ns, threads, err))) { unit_ctx_free(&c, threads); break; }

@@ -89,10 +89,11 @@ const cli_verb_t cli_verbs[] = {
     { "count", "gsw count GAME[:VARIANT] [POSITION] --positions|--solutions [--board FILE]\n"
                "       gsw count GAME --pieces N   (positions of exactly N pieces, as endgame databases index them)",
       "count a puzzle's reachable positions per level, or its solutions; a game's positions by pieces", cli_count, 2, NULL },
-    { "egdb", "gsw egdb build|probe|stats|verify GAME [POSITION|SLICE] [--pieces N] [--metric wld|dtc|dtw] [--for POSITION] [--dir DIR]\n"
+    { "egdb", "gsw egdb build|probe|stats|verify GAME [POSITION|SLICE] [--pieces N] [--metric wld|dtc|dtw] [--for POSITION] [--plan] [--dir DIR]\n"
               "  build: every slice of 1..N pieces (--pieces) or those POSITION can reach (--for), in the metric\n"
               "         (wld: win/draw/loss, 2 bits; dtc: distance to conversion; dtw: distance to win, with its wld);\n"
               "         finished slices are checked and kept: Ctrl-C and run again to resume. --threads N (default all).\n"
+              "         --plan: how many slices and positions the target needs, and how many are built, and stop.\n"
               "  probe POSITION: the value and best move from the databases.\n"
               "  stats [BK,BC,WK,WC]: per material slice, side to move Black: positions, wins, draws, losses,\n"
               "         the longest win and loss (plies, from dtw files) with examples.\n"
@@ -197,6 +198,7 @@ static int cli_parse(int argc, char **argv, int first, cli_opts_t *o)
         else if (!strcmp(a, "--metric")) { NEEDARG(); o->metric = argv[++i]; }
         else if (!strcmp(a, "--dir")) { NEEDARG(); o->dir = argv[++i]; }
         else if (!strcmp(a, "--for")) { NEEDARG(); o->for_pos = argv[++i]; }
+        else if (!strcmp(a, "--plan")) o->plan = 1;
         else if (!strcmp(a, "--pieces")) {
             NEEDARG();
             if (cli_parse_num(a, argv[++i], 1, 32, 1, &d)) return GSW_EINPUT;

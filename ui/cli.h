@@ -46,6 +46,7 @@ typedef struct cli_opts {
     const char *metric;        /* egdb build --metric wld|dtc|dtw */
     const char *dir;           /* egdb --dir DIR (default: egdb/ beside the cache) */
     const char *for_pos;       /* egdb build --for POSITION */
+    int plan;                  /* egdb build --plan: what it would build */
     int npos;
     const char *pos[8];        /* positional arguments after the verb */
     const char *verb;          /* the verb being run */

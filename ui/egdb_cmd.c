@@ -48,7 +48,7 @@ static int egdb_cli_build(cli_opts_t *o, gv_t *v, egdb_set_t *set, err_t *err)
     GSW_POSBUF pos[GSW_MAX_POS];
     if (o->for_pos && game_pos_parse(v, o->for_pos, pos, err)) return err->code;
     egdb_build_options_t bo = { .pieces = o->pieces, .for_pos = o->for_pos ? pos : NULL, .metric = m,
-                                .threads = o->threads_set ? o->threads : 0, .stop = &cli_stop,
+                                .threads = o->threads_set ? o->threads : 0, .stop = &cli_stop, .plan_only = o->plan,
                                 .progress = o->json ? NULL : egdb_cli_progress };
     if (o->json) bo.progress = egdb_cli_progress;   /* progress stays on stderr */
     egdb_build_report_t rep;
@@ -56,7 +56,28 @@ static int egdb_cli_build(cli_opts_t *o, gv_t *v, egdb_set_t *set, err_t *err)
     if (rc && cli_stop) err_set(err, GSW_EFAIL, "stopped: %d slices finished are kept; run again to resume",
                                 rep.built + rep.reused);
     if (rc) return rc;
-    char n1[32];
+    char n1[32], n2[32], n3[32];
+    if (o->plan && o->json) {
+        json_t j;
+        json_begin(&j, stdout);
+        json_str(&j, "game", v->game->name);
+        json_str(&j, "dir", egdb_set_dir(set));
+        json_str(&j, "metric", retro_metric_name(m));
+        json_int(&j, "slices", rep.slices);
+        json_int(&j, "finished_slices", rep.reused);
+        json_int(&j, "positions", (int64_t)rep.planned);
+        json_int(&j, "finished_positions", (int64_t)rep.finished);
+        json_int(&j, "largest_unit", (int64_t)rep.largest);
+        json_end(&j);
+        return GSW_OK;
+    }
+    if (o->plan) {
+        printf("%s %s: %d slices, %s positions (%d slices, %s positions built and checked); the largest unit "
+               "solved at once holds %s positions, in %s\n", v->game->name, retro_metric_name(m), rep.slices,
+               cli_thousands(rep.planned, n1, sizeof n1), rep.reused, cli_thousands(rep.finished, n2, sizeof n2),
+               cli_thousands(rep.largest, n3, sizeof n3), egdb_set_dir(set));
+        return GSW_OK;
+    }
     if (o->json) {
         json_t j;
         json_begin(&j, stdout);

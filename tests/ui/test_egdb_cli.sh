@@ -42,6 +42,10 @@ expect 0 "build again" -- "$gsw" egdb build checkers --pieces 3 --metric dtw --j
 same "$(jq -r '.built, .reused' "$tmp/out" | tr '\n' ' ')" "0 394 " "a finished build is reused, exit 0"
 expect 0 "build --for" -- "$gsw" egdb build checkers --for 'B:WK1:BK30,K31,K32' --metric dtw --json
 same "$(jq -r '.built > 0 and .reused > 0' "$tmp/out")" true "--for builds what the position reaches, reusing the rest"
+"$gsw" egdb build checkers --pieces 4 --plan --json >"$tmp/out" 2>"$tmp/err"
+same "$(jq -r '[.slices, .finished_slices, .positions, .finished_positions] | map(tostring) | join(" ")' "$tmp/out")" \
+  "1029 396 7361090 555996" "--plan: 1-4 pieces (Table 1), of which 1-3 and --for's two are built"
+[ -d "$eg/checkers/wld" ] && [ "$(ls "$eg/checkers/wld" | grep -c '^3K0C-1K0C')" -le 1 ] && ok || bad "--plan builds nothing"
 expect 0 "build dtc" -- "$gsw" egdb build checkers --pieces 2 --metric dtc --json
 [ "$(ls "$eg/checkers/dtc" | wc -l)" -gt 50 ] && ok || bad "dtc files"
 
