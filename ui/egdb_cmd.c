@@ -13,14 +13,13 @@
 #include "ui/cli.h"
 #include "ui/json.h"
 
-/* Progress on stderr: a line redrawn in place on a terminal (finished
- * slices stay); elsewhere (a log) only the finished slices. */
+/* Progress on stderr: one line redrawn in place on a terminal (cleared
+ * at the end); elsewhere (a log) a line per finished slice. */
 static void egdb_cli_progress(void *ctx, const char *line)
 {
     (void)ctx;
-    int done = strstr(line, ": done") != NULL;
-    if (isatty(2)) fprintf(stderr, "\r\033[K%s%s", line, done ? "\n" : "");
-    else if (done) fprintf(stderr, "%s\n", line);
+    if (isatty(2)) fprintf(stderr, "\r\033[K%.*s", 150, line);
+    else if (strstr(line, ": done")) fprintf(stderr, "%s\n", line);
 }
 
 static int egdb_cli_open(cli_opts_t *o, const char *spec, gv_t **v, egdb_set_t **set, err_t *err)
@@ -53,6 +52,7 @@ static int egdb_cli_build(cli_opts_t *o, gv_t *v, egdb_set_t *set, err_t *err)
     if (o->json) bo.progress = egdb_cli_progress;   /* progress stays on stderr */
     egdb_build_report_t rep;
     int rc = egdb_build(set, &bo, &rep, err);
+    if (isatty(2)) fprintf(stderr, "\r\033[K");
     if (rc && cli_stop) err_set(err, GSW_EFAIL, "stopped: %d slices finished are kept; run again to resume",
                                 rep.built + rep.reused);
     if (rc) return rc;
@@ -159,7 +159,9 @@ static int egdb_cli_probe(cli_opts_t *o, gv_t *v, egdb_set_t *set, err_t *err)
         json_str(&j, "source", "egdb");
         json_num(&j, "time_ms", ms);
         json_end(&j);
-    } else printf("%s%s%s (%s database)\n", vt, *bt ? "; best " : "", bt, retro_metric_name(m));
+    } else printf("%s%s%s (%s)\n", vt, *bt ? "; best " : "", bt,
+                  m == RETRO_DTW ? "distance-to-win database"
+                                 : "win/draw/loss database: build --metric dtw for distances");
     return GSW_OK;
 }
 
