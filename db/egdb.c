@@ -127,8 +127,9 @@ static uint64_t rotl64(uint64_t x, int r)
  * bijection of h for a given w and of w for a given h, so a file that
  * differs in one word always hashes differently; the length and a final
  * avalanche are mixed in. */
-static uint64_t hash64(uint64_t h, const uint8_t *p, size_t len)
+uint64_t egdb_hash64(uint64_t h, const void *data, size_t len)
 {
+    const uint8_t *p = data;
     const uint64_t P1 = 0x9e3779b97f4a7c15ull, P2 = 0xc2b2ae3d27d4eb4full;
     h ^= (uint64_t)len * 0x165667b19e3779f9ull;
     size_t i = 0;
@@ -308,8 +309,8 @@ int egdb_write(const char *path, const egdb_info_t *info, const uint8_t *codes, 
         put64(e, off);
         put32(e + 8, (uint32_t)cs);
         put32(e + 12, rs);
-        put64(e + 16, hash64(0, cbuf, cs));
-        put64(e + 24, hash64(0, src, rs));
+        put64(e + 16, egdb_hash64(0, cbuf, cs));
+        put64(e + 24, egdb_hash64(0, src, rs));
         off += cs;
     }
     uint8_t *x = tab + HDR_SIZE + nb * BENT_SIZE;
@@ -328,9 +329,9 @@ int egdb_write(const char *path, const egdb_info_t *info, const uint8_t *codes, 
     put64(tab + 88, nexc);
     put64(tab + 96, nb);
     put64(tab + 104, tabsize);
-    uint64_t h = hash64(0, tab, 120);
-    h = hash64(h, tab + HDR_SIZE, (size_t)nb * BENT_SIZE);
-    h = hash64(h, x, (size_t)nexc * XENT_SIZE);
+    uint64_t h = egdb_hash64(0, tab, 120);
+    h = egdb_hash64(h, tab + HDR_SIZE, (size_t)nb * BENT_SIZE);
+    h = egdb_hash64(h, x, (size_t)nexc * XENT_SIZE);
     put64(tab + 120, h);
     if (pwrite_all(fd, tab, tabsize, 0) || fsync(fd)) {
         rc = err_set(err, GSW_EFAIL, "%s: cannot write (%s: %s)", path, tmp, strerror(errno));
@@ -408,9 +409,9 @@ static int load(egdb_file_t *f, err_t *err)
         return err_set(err, GSW_EFAIL, "%s: cannot read the tables (%s)", p,
                        got != tlen ? "short read" : strerror(errno));
     }
-    uint64_t h = hash64(0, hdr, 120);
-    h = hash64(h, tab, (size_t)nb * BENT_SIZE);
-    h = hash64(h, tab + nb * BENT_SIZE, (size_t)nexc * XENT_SIZE);
+    uint64_t h = egdb_hash64(0, hdr, 120);
+    h = egdb_hash64(h, tab, (size_t)nb * BENT_SIZE);
+    h = egdb_hash64(h, tab + nb * BENT_SIZE, (size_t)nexc * XENT_SIZE);
     int rc = GSW_OK;
     if (h != get64(hdr + 120)) {
         rc = bad(err, p, "corrupt (the checksum of the header and tables does not match)");
@@ -570,7 +571,7 @@ static int read_block(egdb_file_t *f, uint64_t b, uint8_t *codes, ZSTD_DCtx *dct
     if (got != k->csize)
         return err_set(err, GSW_EFAIL, "%s: truncated (block %llu runs past the end of the file)", f->path,
                        (unsigned long long)b);
-    if (hash64(0, cbuf, k->csize) != k->zhash)
+    if (egdb_hash64(0, cbuf, k->csize) != k->zhash)
         return err_set(err, GSW_EFAIL, "%s: corrupt (block %llu: the compressed bytes' checksum does not match)",
                        f->path, (unsigned long long)b);
     uint8_t *dst = f->info.bits == 2 ? raw : codes;
@@ -581,7 +582,7 @@ static int read_block(egdb_file_t *f, uint64_t b, uint8_t *codes, ZSTD_DCtx *dct
     if (r != k->raw)
         return err_set(err, GSW_EFAIL, "%s: corrupt (block %llu holds %zu bytes, not %u)", f->path,
                        (unsigned long long)b, r, k->raw);
-    if (hash64(0, dst, k->raw) != k->hash)
+    if (egdb_hash64(0, dst, k->raw) != k->hash)
         return err_set(err, GSW_EFAIL, "%s: corrupt (block %llu: the decompressed codes' checksum does not match)",
                        f->path, (unsigned long long)b);
     if (f->info.bits == 2) {

@@ -50,6 +50,11 @@ int egdb_exception(const egdb_file_t *f, uint64_t index, uint16_t *val);
  * the file and the block. */
 int egdb_check(egdb_file_t *f, err_t *err);
 
+/* The format's 64-bit hash of len bytes, continuing from h (0 to start):
+ * what the header and block checksums hold (tools that repair a file's
+ * checksums on purpose, such as the fuzz target, need it). */
+uint64_t egdb_hash64(uint64_t h, const void *data, size_t len);
+
 /* A block cache for probes: decompressed blocks of any files, one cache
  * per thread (not shared). */
 typedef struct egdb_cache egdb_cache_t;

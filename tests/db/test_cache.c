@@ -23,33 +23,18 @@
 #pragma GCC diagnostic ignored "-Wunused-function"
 #endif
 
-static char dir[256];
+#include "tests/test_tmpdir.h"
 
 static int setup(void **s)
 {
     (void)s;
-    const char *tmp = getenv("TMPDIR");
-    snprintf(dir, sizeof dir, "%s/gsw-cache-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    return mkdtemp(dir) ? 0 : -1;
+    return test_tmpdir_make("gsw-cache");
 }
 
 static int teardown(void **s)
 {
     (void)s;
-    char cmd[400];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    return system(cmd);
-}
-
-/* A fresh path in the test directory (no file there yet). */
-static const char *tmp_path(const char *name)
-{
-    static char buf[8][400];
-    static int next;
-    char *p = buf[next++ % 8];
-    snprintf(p, sizeof buf[0], "%s/%s", dir, name);
-    unlink(p);
-    return p;
+    return test_tmpdir_remove();
 }
 
 static cache_t *open_ok(const char *p)

@@ -23,32 +23,18 @@
 #define XENT 10
 #define N_ODD 200003                /* three full blocks and a short one */
 
-static char dir[256];
+#include "tests/test_tmpdir.h"
 
 static int setup(void **s)
 {
     (void)s;
-    const char *tmp = getenv("TMPDIR");
-    snprintf(dir, sizeof dir, "%s/gsw-egdb-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    return mkdtemp(dir) ? 0 : -1;
+    return test_tmpdir_make("gsw-egdb");
 }
 
 static int teardown(void **s)
 {
     (void)s;
-    char cmd[400];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    return system(cmd);
-}
-
-static const char *tmp_path(const char *name)
-{
-    static char buf[8][400];
-    static int next;
-    char *p = buf[next++ % 8];
-    snprintf(p, sizeof buf[0], "%s/%s", dir, name);
-    unlink(p);
-    return p;
+    return test_tmpdir_remove();
 }
 
 static int exists(const char *p)

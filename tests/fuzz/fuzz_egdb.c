@@ -29,29 +29,6 @@ static void put64(uint8_t *p, uint64_t v)
     for (int i = 0; i < 8; i++) p[i] = (uint8_t)(v >> (8 * i));
 }
 
-static uint64_t rotl64(uint64_t x, int r)
-{
-    return x << r | x >> (64 - r);
-}
-
-static uint64_t hash64(uint64_t h, const uint8_t *p, size_t len)
-{
-    const uint64_t P1 = 0x9e3779b97f4a7c15ull, P2 = 0xc2b2ae3d27d4eb4full;
-    h ^= (uint64_t)len * 0x165667b19e3779f9ull;
-    size_t i = 0;
-    for (; i + 8 <= len; i += 8) h = rotl64(h ^ get64(p + i) * P1, 31) * P2;
-    if (i < len) {
-        uint64_t w = 0;
-        for (size_t k = 0; i + k < len; k++) w |= (uint64_t)p[i + k] << (8 * k);
-        h = rotl64(h ^ w * P1, 31) * P2;
-    }
-    h ^= h >> 33;
-    h *= 0xff51afd7ed558ccdull;
-    h ^= h >> 33;
-    h *= 0xc4ceb9fe1a85ec53ull;
-    return h ^ h >> 33;
-}
-
 /* recompute the checksums in b (a copy of the input); 0 when the tables do
  * not fit in it (nothing to repair) */
 static int repair(uint8_t *b, size_t size)
@@ -66,14 +43,14 @@ static int repair(uint8_t *b, size_t size)
         uint64_t off = get64(e);
         uint32_t cs = (uint32_t)get64(e + 8), rs = (uint32_t)(get64(e + 8) >> 32);
         if (off > size || cs > size - off || rs > EGDB_BLOCK) continue;
-        put64(e + 16, hash64(0, b + off, cs));
+        put64(e + 16, egdb_hash64(0, b + off, cs));
         size_t r = ZSTD_decompress(raw, rs, b + off, cs);
-        if (!ZSTD_isError(r) && r == rs) put64(e + 24, hash64(0, raw, rs));
+        if (!ZSTD_isError(r) && r == rs) put64(e + 24, egdb_hash64(0, raw, rs));
     }
     free(raw);
-    uint64_t h = hash64(0, b, 120);
-    h = hash64(h, b + HDR, (size_t)(nb * BENT));
-    h = hash64(h, b + HDR + nb * BENT, (size_t)(nexc * XENT));
+    uint64_t h = egdb_hash64(0, b, 120);
+    h = egdb_hash64(h, b + HDR, (size_t)(nb * BENT));
+    h = egdb_hash64(h, b + HDR + nb * BENT, (size_t)(nexc * XENT));
     put64(b + 120, h);
     return 1;
 }
