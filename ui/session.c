@@ -165,8 +165,15 @@ int session_browse_principal(const session_t *s, int node)
     val_t floor = -VAL_INF, lo, hi;
     for (int c = nd->first; c < nd->first + nd->nchildren; c++)
         if (browse_move_value(s, s->br->node[c].move, &lo, &hi) && lo > floor) floor = lo;
+    /* a child the tree itself proves for the side to move (pn 0 for the
+       root's side, dn 0 for the other) is the line: a bound the analysis
+       found elsewhere does not outrank a proof */
+    int proven = 0;
+    for (int c = nd->first; c < nd->first + nd->nchildren; c++)
+        proven |= att ? s->br->node[c].pn == 0 : s->br->node[c].dn == 0;
     val_t best_lo = -VAL_INF;
     for (int c = nd->first; c < nd->first + nd->nchildren; c++) {
+        if (proven && (att ? s->br->node[c].pn : s->br->node[c].dn)) continue;
         int known = browse_move_value(s, s->br->node[c].move, &lo, &hi);
         if (known && hi < floor) continue;   /* worse than a proven alternative */
         if (!known) lo = -VAL_INF;
