@@ -489,6 +489,26 @@ static void test_manager_browser(void **st)
     assert_string_equal(s.br->node[0].label, ">=D");
     int principal = session_browse_principal(&s, 0);
     assert_int_equal(s.br->node[principal].pn, 0);   /* the root's side follows a proven child */
+    /* a bound the analysis holds for an unproven child does not outrank the
+       tree's proof: give one such child a proven interval, leave the rest */
+    const browse_node_t *root = &s.br->node[0];
+    int other = -1;
+    for (int c = root->first; c < root->first + root->nchildren; c++)
+        if (s.br->node[c].pn) other = c;
+    assert_true(other >= 0);
+    assert_int_equal(run(&s, "analyze", &t), GSW_OK);
+    assert_non_null(s.an[s.ply]);
+    {
+        analysis_t *an = s.an[s.ply];
+        for (int i = 0; i < an->n; i++) {
+            if (an->mv[i].move == s.br->node[other].move) {
+                an->mv[i].state = MV_PROVEN;
+                an->mv[i].lo = VAL_DRAW;
+                an->mv[i].hi = val_win(3);
+            } else an->mv[i].state = MV_UNKNOWN;
+        }
+        assert_int_equal(s.br->node[session_browse_principal(&s, 0)].pn, 0);
+    }
     assert_int_equal(run(&s, "follow", &t), GSW_OK);
     assert_int_equal(session_browse_node(&s), principal);
     close_sync(&s);
