@@ -323,6 +323,7 @@ int solver_think(solver_t *s, const void *pos, const ab_options_t *o, ab_result_
     ab_options_t ho = *o;
     ho.history = s->ab.history;
     ho.history_len = s->ab.history_len;
+    if (!ho.oracle) ho.oracle = s->ab.oracle;   /* the engine plays database positions from the files */
     return ab_think(s->v, &s->tt, pos, &ho, r, err);
 }
 

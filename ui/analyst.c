@@ -113,7 +113,7 @@ int analyst_heuristic(analyst_t *a, const void *pos, analysis_t *an, double budg
         }
         if (!O->evaluate || v->game->players != 2) continue;   /* (puzzles are solved, not scored) */
         ab_options_t o = { .threads = 1, .depth_limit = 24, .time_limit_ms = budget_ms / an->n,
-                           .stop = a->solver.ab.stop };
+                           .stop = a->solver.ab.stop, .oracle = a->solver.ab.oracle };
         ab_result_t r;
         if (ab_think(v, &a->heur, child, &o, &r, err)) return err->code;
         if (mv->state == MV_UNKNOWN) mv->state = MV_HEURISTIC;
@@ -328,7 +328,8 @@ int analyst_think(analyst_t *a, const void *pos, const uint64_t *line, int nline
     if (level < 1) level = 1;
     if (level > 9) level = 9;
     ab_options_t o = { .threads = 1, .depth_limit = 2 * level, .time_limit_ms = 200.0 * level,
-                       .stop = a->solver.ab.stop, .history = line, .history_len = line ? nline : 0 };
+                       .stop = a->solver.ab.stop, .history = line, .history_len = line ? nline : 0,
+                       .oracle = a->solver.ab.oracle };   /* database positions are proven for the engine too */
     ab_result_t r;
     tt_claim(&a->heur, v);   /* the heuristic player's own table, as the heuristic scores': its
                                 entries would crowd out the exact search's */

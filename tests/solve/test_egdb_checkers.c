@@ -215,6 +215,21 @@ static void test_oracle(void **state)
         if (i < 2) assert_true(a.from_egdb);   /* held by the databases built in setup */
         assert_true(with.nodes < plain.nodes);
     }
+    /* the heuristic engine too: two plies over the files see the win in 31
+       that no 2-ply search over the rules can */
+    GSW_POSBUF pos[GSW_MAX_POS];
+    assert_int_equal(game_pos_parse(v, "B:WK10:BK28,K32", pos, &err), GSW_OK);
+    ab_options_t ho = { .threads = 1, .depth_limit = 2 };
+    ab_result_t r;
+    assert_int_equal(solver_think(&s, pos, &ho, &r, &err), GSW_OK);
+    assert_true(r.proven);
+    assert_int_equal(r.score, val_win(31));
+    const gsw_oracle_t *keep = s.ab.oracle;
+    s.ab.oracle = NULL;
+    tt_clear(&s.tt);
+    assert_int_equal(solver_think(&s, pos, &ho, &r, &err), GSW_OK);
+    assert_false(r.proven);
+    s.ab.oracle = keep;
     solver_free(&s);
 }
 
