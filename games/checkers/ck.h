@@ -51,6 +51,16 @@ static inline uint32_t ck_dr(uint32_t b) { return ((b & CK_EVEN & ~CK_J3) << 5) 
 static inline uint32_t ck_ul(uint32_t b) { return ((b & CK_EVEN) >> 4) | ((b & CK_ODD & ~CK_J0) >> 5); }
 static inline uint32_t ck_ur(uint32_t b) { return ((b & CK_EVEN & ~CK_J3) >> 3) | ((b & CK_ODD) >> 4); }
 
+/* The board turned half a turn: square s to 33 - s (bit i to bit 31 - i);
+ * the evaluation scores White this way, the databases index White to move. */
+static inline uint32_t ck_rot180(uint32_t b)
+{
+    b = ((b >> 1) & 0x55555555u) | ((b & 0x55555555u) << 1);
+    b = ((b >> 2) & 0x33333333u) | ((b & 0x33333333u) << 2);
+    b = ((b >> 4) & 0x0F0F0F0Fu) | ((b & 0x0F0F0F0Fu) << 4);
+    return __builtin_bswap32(b);
+}
+
 static inline int ck_mfrom(move_t m) { return (int)(m & 31); }
 static inline int ck_mjumps(move_t m) { return (int)(m >> 5 & 15); }
 static inline int ck_mdir(move_t m, int i) { return (int)(m >> (9 + 2 * i) & 3); }

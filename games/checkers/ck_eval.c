@@ -44,15 +44,6 @@ static const uint32_t ev_cone[32] = {
     0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u,
 };
 
-/* Square s to 33 - s: bit i to bit 31 - i. */
-static inline uint32_t ev_turn(uint32_t b)
-{
-    b = ((b >> 1) & 0x55555555u) | ((b & 0x55555555u) << 1);
-    b = ((b >> 2) & 0x33333333u) | ((b & 0x33333333u) << 2);
-    b = ((b >> 4) & 0x0F0F0F0Fu) | ((b & 0x0F0F0F0Fu) << 4);
-    return __builtin_bswap32(b);
-}
-
 static inline int ev_pop(uint32_t b) { return __builtin_popcount(b); }
 
 /* One side's positional terms (everything but material and mobility), its
@@ -91,7 +82,7 @@ int32_t ck_evaluate(const ck_pos_t *p)
     int mb = ev_pop(ck_dl(b) & empty) + ev_pop(ck_dr(b) & empty) + ev_pop(ck_ul(bk) & empty) + ev_pop(ck_ur(bk) & empty);
     int mw = ev_pop(ck_ul(w) & empty) + ev_pop(ck_ur(w) & empty) + ev_pop(ck_dl(wk) & empty) + ev_pop(ck_dr(wk) & empty);
     sc += EV_MOBILITY * (mb - mw);
-    uint32_t tb = ev_turn(b), tw = ev_turn(w), tk = ev_turn(k);
+    uint32_t tb = ck_rot180(b), tw = ck_rot180(w), tk = ck_rot180(k);
     sc += ev_side(b, w, k, n) - ev_side(tw, tb, tk, n);
     return (p->side ? -sc : sc) + EV_TEMPO;
 }

@@ -254,22 +254,14 @@ static int ckr_slice_succ(const gv_t *v, uint64_t slice, uint64_t *out, int max)
 
 /* ---- positions <-> indices ---- */
 
-static inline uint32_t ckr_reverse(uint32_t x)
-{
-    x = (x >> 1 & 0x55555555u) | (x & 0x55555555u) << 1;
-    x = (x >> 2 & 0x33333333u) | (x & 0x33333333u) << 2;
-    x = (x >> 4 & 0x0F0F0F0Fu) | (x & 0x0F0F0F0Fu) << 4;
-    return __builtin_bswap32(x);
-}
-
 /* The colour-reversed image: the board turned half a turn (bit b to
  * 31 - b), the colours swapped, the other side to move. */
 static inline ck_pos_t ckr_flip(const ck_pos_t *p)
 {
     ck_pos_t q = *p;
-    q.p[0] = ckr_reverse(p->p[1]);
-    q.p[1] = ckr_reverse(p->p[0]);
-    q.k = ckr_reverse(p->k);
+    q.p[0] = ck_rot180(p->p[1]);
+    q.p[1] = ck_rot180(p->p[0]);
+    q.k = ck_rot180(p->k);
     q.side = (uint8_t)!p->side;
     return q;
 }
