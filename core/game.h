@@ -141,6 +141,21 @@ typedef struct game_ops {
      * compulsory, so an unquiet position's moves are all captures).
      * Optional: NULL means every position is quiet. */
     int (*pos_quiet)(const gv_t *v, const void *pos);
+    /* Heuristic search, games with captures (chess): move the tactical
+     * moves of mv[0..n-1] (captures, promotions) to the front, most
+     * promising first (most valuable victim, least valuable attacker), and
+     * return how many there are. Past the depth limit the search stands pat
+     * on evaluate and tries only these (every move when in check); quiet
+     * moves late in the order are searched at a reduced depth first.
+     * Optional: without it pos_quiet decides (see below). */
+    int (*ab_tactical)(const gv_t *v, const void *pos, move_t *mv, int n);
+    /* 1 if the side to move is in check: the heuristic search extends the
+     * node by a ply and never stands pat or passes there. Optional. */
+    int (*pos_in_check)(const gv_t *v, const void *pos);
+    /* Pass the turn in place (null-move pruning). Returns 0 and leaves pos
+     * as it was where passing would mislead the search (zugzwang-prone
+     * positions: a king and pawns alone). Optional: no null moves. */
+    int (*play_null)(const gv_t *v, void *pos);
     /* In play: 1 if the game has ended by a rule that looks at the whole
      * line, not at the position alone (threefold repetition, a move-count
      * rule), with *value its result for the side to move at line[n-1] and

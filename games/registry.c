@@ -4,6 +4,7 @@
 
 #include "core/game.h"
 #include "games/checkers/ck.h"
+#include "games/chess/ch.h"
 #include "games/connect4/c4.h"
 #include "games/solitaire/sol.h"
 
@@ -11,6 +12,7 @@ const game_t *const gsw_games[] = {
     &connect4_game,
     &solitaire_game,
     &checkers_game,
+    &chess_game,
     NULL,
 };
 

@@ -12,4 +12,7 @@ set(GSW_FUZZ_TARGETS
   "ck_fen:gsw_games"
   "pdn:gsw_games"
   "egdb:gsw_db"
-  "egdb_names:gsw_solve")
+  "egdb_names:gsw_solve"
+  "ch_fen:gsw_games"
+  "ch_move:gsw_games"
+  "pgn:gsw_games")

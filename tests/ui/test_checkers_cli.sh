@@ -111,7 +111,7 @@ has out "1. 11-15 *" "the saved game exports as PDN"
 expect 2 "play --file bad" -- "$gsw" play checkers --file bad.pdn && has err "move 2. 8-12" "play --file names the bad move"
 expect 2 "play --file missing" -- "$gsw" play checkers --file nothing.pdn && has err "cannot read nothing.pdn" "play --file: no file"
 expect 2 "play --file and a position" -- "$gsw" play checkers 'B:W21:B1' --file game.pdn && has err "give one" "play --file with a position"
-expect 2 "play --file unknown kind" -- "$gsw" play --file notes.txt && has err "no game reads records of that name (record files: .pdn for checkers)" "play --file: which files gsw reads"
+expect 2 "play --file unknown kind" -- "$gsw" play --file notes.txt && has err "no game reads records of that name (record files: .pdn for checkers, .pgn for chess)" "play --file: which files gsw reads"
 expect 2 "play --file good, no terminal" -- "$gsw" play checkers --file game.pdn && has err "not a terminal" "a good record reaches the screen"
 
 echo "$pass passed, $fail failed"

@@ -1,0 +1,134 @@
+/* Chess: the position, the move encoding and the rules shared by the
+ * plugin's files (ch_board.c: tables, legal moves, play; ch_notation.c:
+ * FEN, SAN and UCI; ch_eval.c: evaluation; ch_pgn.c: game records).
+ *
+ * Squares are 0..63, a1 = 0, b1 = 1, ..., h8 = 63; bit s of a bitboard is
+ * square s. White (player 0) moves first. A position is ch_pos_t, copied
+ * to make a move: bitboards by colour and by piece type, a board of piece
+ * codes, the side to move, the castling rooks, the en-passant square, the
+ * clocks and a Zobrist hash.
+ *
+ * Castling rights are rook squares, so Chess960 (Shredder-FEN and X-FEN
+ * rights) is the same code as standard chess: a castling move is encoded
+ * as the king taking its own rook; it is named e1g1 / O-O when the king
+ * starts on e1/e8 and the rook on a corner, else king-to-rook (e1h1).
+ *
+ * A move is 16 bits (it fits the transposition table): bits 0-5 from,
+ * 6-11 to, 12-13 the promotion piece (0 knight, 1 bishop, 2 rook, 3 queen),
+ * 14-15 the kind (CH_NORMAL, CH_PROMO, CH_EP, CH_CASTLE). */
+#ifndef GSW_CH_H
+#define GSW_CH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/game.h"
+
+enum { CH_WHITE = 0, CH_BLACK = 1 };
+enum { CH_NONE = 0, CH_PAWN = 1, CH_KNIGHT, CH_BISHOP, CH_ROOK, CH_QUEEN, CH_KING };
+/* A piece code on the board: colour << 3 | type; 0 for an empty square. */
+static inline int ch_pc(int color, int type) { return color << 3 | type; }
+static inline int ch_pc_type(int pc) { return pc & 7; }
+static inline int ch_pc_color(int pc) { return pc >> 3; }
+
+enum { CH_NORMAL = 0, CH_PROMO = 1, CH_EP = 2, CH_CASTLE = 3 };
+static inline move_t ch_move(int from, int to, int kind, int promo)
+{
+    return (move_t)(from | to << 6 | promo << 12 | kind << 14);
+}
+static inline int ch_from(move_t m) { return (int)(m & 63); }
+static inline int ch_to(move_t m) { return (int)(m >> 6 & 63); }
+static inline int ch_kind(move_t m) { return (int)(m >> 14 & 3); }
+/* The piece type a promotion makes (CH_KNIGHT..CH_QUEEN). */
+static inline int ch_promo(move_t m) { return (int)(m >> 12 & 3) + CH_KNIGHT; }
+
+#define CH_NOSQ 64
+/* Castling slots: White short (king side), White long, Black short, Black long. */
+enum { CH_WK = 0, CH_WQ, CH_BK, CH_BQ };
+
+typedef struct ch_pos {
+    uint64_t type[7];       /* [t]: pieces of type t (1..6) of both colours; [0] all pieces */
+    uint64_t color[2];
+    uint64_t key;           /* Zobrist hash: pieces, side, castling rights, ep square */
+    uint8_t sq[64];         /* piece code per square */
+    uint8_t rook[4];        /* castling rook squares by slot; CH_NOSQ: no right */
+    uint8_t side;
+    uint8_t ep;             /* the square a pawn passed over, when an enemy pawn
+                               could take it there; else CH_NOSQ */
+    uint8_t king[2];        /* king squares */
+    uint16_t halfmove;      /* plies since a capture or pawn move (50-move rule) */
+    uint16_t fullmove;      /* FEN's move number */
+    uint16_t ply;           /* plies played since the start (or the FEN) */
+    uint8_t chess960;       /* castling named king-to-rook */
+    uint8_t pad[5];
+} ch_pos_t;
+
+/* The tables (attacks, Zobrist keys); idempotent and thread-safe, called by
+ * variant_open; ch_* functions need it once per process. */
+void ch_init(void);
+
+/* Attacks. */
+uint64_t ch_knight_att(int sq);
+uint64_t ch_king_att(int sq);
+uint64_t ch_pawn_att(int color, int sq);
+uint64_t ch_bishop_att(int sq, uint64_t occ);
+uint64_t ch_rook_att(int sq, uint64_t occ);
+/* Pieces of colour by attacking square sq with occupancy occ. */
+uint64_t ch_attackers(const ch_pos_t *p, int sq, int by, uint64_t occ);
+/* 1 if the side to move is in check. */
+int ch_in_check(const ch_pos_t *p);
+
+/* Positions. */
+void ch_start(ch_pos_t *p);
+/* Rebuild the derived fields (bitboards, kings, hash) from sq[], side,
+ * rook[] and ep; the setup code calls it. */
+void ch_refresh(ch_pos_t *p);
+/* Legal moves; returns the count (0: mate or stalemate). */
+int ch_moves(const ch_pos_t *p, move_t *out);
+/* The number of legal moves, without listing them. */
+int ch_count(const ch_pos_t *p);
+/* Play a legal move (or a null move: MOVE_NONE passes the turn). */
+void ch_play(ch_pos_t *p, move_t m);
+/* 1 if m is among p's legal moves. */
+int ch_legal(const ch_pos_t *p, move_t m);
+/* The piece a move takes (a piece code; 0 when none; en passant a pawn). */
+int ch_captured(const ch_pos_t *p, move_t m);
+/* Neither side has mating material (K v K, K+minor v K, bishops all on
+ * one colour). */
+int ch_insufficient(const ch_pos_t *p);
+
+/* Notation (ch_notation.c). Parsers return GSW_OK or GSW_EINPUT with the reason. */
+int ch_parse_fen(const char *text, ch_pos_t *p, err_t *err);
+void ch_format_fen(const ch_pos_t *p, char *buf, size_t n);
+/* A move in UCI long algebraic (e2e4, e7e8q; castling e1g1, or e1h1 in Chess960). */
+void ch_format_uci(const ch_pos_t *p, move_t m, char *buf, size_t n);
+/* A move in SAN (Nf3, exd6, O-O, e8=Q+, Qxf7#). */
+void ch_format_san(const ch_pos_t *p, move_t m, char *buf, size_t n);
+/* A move in SAN or UCI (lenient: annotations, 0-0, e8Q, e1h1 castling);
+ * checks legality. */
+int ch_parse_move(const ch_pos_t *p, const char *text, move_t *m, err_t *err);
+
+/* Game records (ch_pgn.c): one PGN game read (its start, from a FEN tag
+ * when present, and its moves) and written. Same contract as game_ops_t's
+ * record_read and record_write. */
+int ch_record_read(const gv_t *v, const char *text, void *start, move_t *moves, int max, int *n, err_t *err);
+size_t ch_record_write(const gv_t *v, const void *start, const move_t *moves, int n, const char *result,
+                       char *buf, size_t len);
+
+/* Evaluation (ch_eval.c): the piece values, in centipawns, index CH_PAWN..CH_QUEEN. */
+typedef struct ch_params {
+    int value[7];
+} ch_params_t;
+/* Default values: 100 / 300 / 300 / 500 / 900 -- or the tuned defaults. */
+void ch_params_default(ch_params_t *pp);
+/* Static evaluation for the side to move, in centipawns. */
+int32_t ch_evaluate(const ch_params_t *pp, const ch_pos_t *p);
+
+/* The plugin's variant data: the evaluation's parameters. */
+typedef struct ch_variant {
+    ch_params_t params;
+} ch_variant_t;
+
+extern const game_t chess_game;
+
+#endif

@@ -1,0 +1,320 @@
+/* Chess game records in PGN (Portable Game Notation): reading the first
+ * game of a record (tag pairs, a [FEN] start, [Variant "Chess960"], move
+ * numbers, SAN moves, comments, variations, NAGs, annotation glyphs and
+ * results) and writing one game with the seven-tag roster, a FEN for
+ * another start, numbered SAN moves and the result. The plugin's
+ * record_read/record_write hooks (core/game.h). */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "games/chess/ch.h"
+
+/* ---- reading ---- */
+
+typedef struct pgn_reader {
+    const char *s;      /* the next character */
+    int line;           /* its line, from 1 */
+    int bol;            /* s is at the start of a line (for % escape lines) */
+} pgn_reader_t;
+
+static void pgn_advance(pgn_reader_t *r)
+{
+    r->bol = *r->s == '\n';
+    if (*r->s == '\n') r->line++;
+    r->s++;
+}
+
+/* Up to the end of the line (not past the '\n'). */
+static void pgn_skip_line(pgn_reader_t *r)
+{
+    while (*r->s && *r->s != '\n') pgn_advance(r);
+}
+
+/* A {comment}; 0, or 1 when it is never closed. */
+static int pgn_skip_comment(pgn_reader_t *r)
+{
+    while (*r->s && *r->s != '}') pgn_advance(r);
+    if (!*r->s) return 1;
+    pgn_advance(r);
+    return 0;
+}
+
+/* Whitespace, {comments}, ;comments to the end of the line, %escape lines
+ * and (variations), nested ones too, are skipped; 0, or GSW_EINPUT for an
+ * unclosed one. */
+static int pgn_skip(pgn_reader_t *r, err_t *err)
+{
+    for (;;) {
+        unsigned char c = (unsigned char)*r->s;
+        if (c == '%' && r->bol) { pgn_skip_line(r); continue; }
+        if (isspace(c)) { pgn_advance(r); continue; }
+        if (c == '{') {
+            int line = r->line;
+            if (pgn_skip_comment(r))
+                return err_set(err, GSW_EINPUT, "PGN: line %d: a comment '{' with no closing '}'", line);
+            continue;
+        }
+        if (c == ';') { pgn_skip_line(r); continue; }
+        if (c == '(') {   /* a variation: skipped, with what it holds */
+            int line = r->line, depth = 0;
+            while (*r->s) {
+                if (*r->s == '{') {
+                    if (pgn_skip_comment(r))
+                        return err_set(err, GSW_EINPUT, "PGN: line %d: a comment '{' with no closing '}'", line);
+                    continue;
+                }
+                if (*r->s == ';') { pgn_skip_line(r); continue; }
+                if (*r->s == '(') depth++;
+                else if (*r->s == ')') depth--;
+                pgn_advance(r);
+                if (!depth) break;
+            }
+            if (depth > 0)
+                return err_set(err, GSW_EINPUT, "PGN: line %d: a variation '(' with no closing ')'", line);
+            continue;
+        }
+        return GSW_OK;
+    }
+}
+
+/* A tag pair [Name "value"]: its name (cut to nn) and value (*cut set when
+ * it was longer than vn allows). */
+static int pgn_tag(pgn_reader_t *r, char *name, size_t nn, char *val, size_t vn, int *cut, err_t *err)
+{
+    int line = r->line;
+    pgn_advance(r);   /* '[' */
+    while (*r->s == ' ' || *r->s == '\t') pgn_advance(r);
+    size_t k = 0;
+    while (isalnum((unsigned char)*r->s) || *r->s == '_') {
+        if (k + 1 < nn) name[k++] = *r->s;
+        pgn_advance(r);
+    }
+    name[k] = 0;
+    if (!k) return err_set(err, GSW_EINPUT, "PGN: line %d: a tag with no name (expected [Name \"value\"])", line);
+    while (*r->s == ' ' || *r->s == '\t') pgn_advance(r);
+    if (*r->s != '"')
+        return err_set(err, GSW_EINPUT, "PGN: line %d: tag %s has no quoted value (expected [%s \"value\"])", line,
+                       name, name);
+    pgn_advance(r);
+    k = 0;
+    *cut = 0;
+    while (*r->s && *r->s != '"' && *r->s != '\n') {
+        if (*r->s == '\\' && r->s[1] && r->s[1] != '\n') pgn_advance(r);
+        if (k + 1 < vn) val[k++] = *r->s;
+        else *cut = 1;
+        pgn_advance(r);
+    }
+    val[k] = 0;
+    if (*r->s != '"') return err_set(err, GSW_EINPUT, "PGN: line %d: the value of tag %s has no closing '\"'", line, name);
+    pgn_advance(r);
+    while (*r->s == ' ' || *r->s == '\t') pgn_advance(r);
+    if (*r->s != ']') return err_set(err, GSW_EINPUT, "PGN: line %d: tag %s has no closing ']'", line, name);
+    pgn_advance(r);
+    return GSW_OK;
+}
+
+static int pgn_is_result(const char *t)
+{
+    static const char *const results[] = { "1-0", "0-1", "1/2-1/2", "*", NULL };
+    for (int i = 0; results[i]; i++)
+        if (!strcmp(t, results[i])) return 1;
+    return 0;
+}
+
+/* Where a token ends: whitespace or a character that starts something else. */
+static int pgn_token_char(char c)
+{
+    return c && !isspace((unsigned char)c) && !strchr("{}()[];\"$", c);
+}
+
+/* The move number of ply i of a game that starts at FEN move number
+ * fullmove with side0 to move: "12." or "12...". */
+static void pgn_move_name(int i, int side0, int fullmove, char *buf, size_t n)
+{
+    long k = (long)i + side0;
+    snprintf(buf, n, "%ld%s", (long)(fullmove > 0 ? fullmove : 1) + k / 2, k % 2 ? "..." : ".");
+}
+
+/* The variants whose games are standard chess moves from a position. */
+static int pgn_variant(const char *name, int *c960)
+{
+    static const char *const std[] = { "", "standard", "chess", "normal", "from position", "fromposition", NULL };
+    static const char *const fr[] = { "chess960", "chess 960", "fischerandom", "fischer random", "fischer-random",
+                                      "chess960 (fischerandom)", "960", NULL };
+    for (int i = 0; std[i]; i++)
+        if (!strcasecmp(name, std[i])) { *c960 = 0; return 1; }
+    for (int i = 0; fr[i]; i++)
+        if (!strcasecmp(name, fr[i])) { *c960 = 1; return 1; }
+    return 0;
+}
+
+static void pgn_start(const gv_t *v, ch_pos_t *p)
+{
+    if (v && v->ops && v->ops->pos_start) v->ops->pos_start(v, p);
+    else ch_start(p);
+}
+
+int ch_record_read(const gv_t *v, const char *text, void *start, move_t *moves, int max, int *n, err_t *err)
+{
+    ch_init();
+    ch_pos_t *p0 = start, pos;
+    pgn_start(v, p0);
+    *n = 0;
+    pgn_reader_t r = { text, 1, 1 };
+    if (!strncmp(r.s, "\xEF\xBB\xBF", 3)) r.s += 3;   /* a UTF-8 byte-order mark */
+    int tags = 0, fen = 0, c960 = -1, nm = 0;
+    char name[32], val[512];
+    /* the tag section */
+    for (;;) {
+        if (pgn_skip(&r, err)) return err->code;
+        if (*r.s != '[') break;
+        int line = r.line, cut = 0;
+        if (pgn_tag(&r, name, sizeof name, val, sizeof val, &cut, err)) return err->code;
+        tags++;
+        if (!strcasecmp(name, "FEN")) {
+            if (fen) return err_set(err, GSW_EINPUT, "PGN: line %d: a second FEN tag", line);
+            if (cut) return err_set(err, GSW_EINPUT, "PGN: line %d: the value of tag FEN is too long", line);
+            err_t e;
+            if (ch_parse_fen(val, p0, &e)) return err_set(err, GSW_EINPUT, "PGN: line %d: tag FEN: %s", line, e.msg);
+            fen = 1;
+        } else if (!strcasecmp(name, "Variant")) {
+            if (cut || !pgn_variant(val, &c960))
+                return err_set(err, GSW_EINPUT, "PGN: line %d: variant \"%.40s\" is not one gsw plays (standard chess "
+                                                "and Chess960 are)", line, val);
+        }
+    }
+    if (c960 == 1) p0->chess960 = 1;
+    pos = *p0;
+    /* the moves, up to a result, the next game's tags, or the end */
+    int ended = 0;
+    for (;;) {
+        if (pgn_skip(&r, err)) return err->code;
+        if (!*r.s || *r.s == '[') break;
+        if (*r.s == '$') {   /* a NAG: $ and digits */
+            pgn_advance(&r);
+            while (isdigit((unsigned char)*r.s)) pgn_advance(&r);
+            continue;
+        }
+        char mname[24];
+        pgn_move_name(nm, p0->side, p0->fullmove, mname, sizeof mname);
+        if (!pgn_token_char(*r.s)) {
+            if (!nm) return err_set(err, GSW_EINPUT, "PGN: line %d: unexpected '%c' before the first move", r.line, *r.s);
+            pgn_move_name(nm - 1, p0->side, p0->fullmove, mname, sizeof mname);
+            return err_set(err, GSW_EINPUT, "PGN: line %d: unexpected '%c' after move %s", r.line, *r.s, mname);
+        }
+        const char *t0 = r.s;
+        while (pgn_token_char(*r.s)) pgn_advance(&r);
+        char tok[64];
+        size_t tl = (size_t)(r.s - t0);
+        if (tl >= sizeof tok)
+            return err_set(err, GSW_EINPUT, "PGN: line %d, move %s %.20s...: not a move (too long)", r.line, mname, t0);
+        memcpy(tok, t0, tl);
+        tok[tl] = 0;
+        if (pgn_is_result(tok)) { ended = 1; break; }
+        char *t = tok;
+        /* a move number: digits and dots ("12." "12..."), maybe joined to
+         * the move; digits alone are taken as a move number too */
+        char *d = t;
+        while (isdigit((unsigned char)*d)) d++;
+        if (d > t && (*d == '.' || !*d)) {
+            while (*d == '.') d++;
+            t = d;
+        }
+        while (*t == '.') t++;   /* "..." alone, or dots before a move */
+        /* annotation glyphs after the move, or alone (! ? !! ?? !? ?!), and
+         * check marks, right or not: the position says */
+        char shown[sizeof tok];
+        snprintf(shown, sizeof shown, "%s", t);
+        size_t k = strlen(t);
+        while (k && strchr("!?+#", t[k - 1])) t[--k] = 0;
+        if (!*t) continue;
+        if (!strcasecmp(t, "e.p.") || !strcasecmp(t, "ep")) continue;   /* "exd6 e.p." */
+        if (nm >= max)
+            return err_set(err, GSW_EINPUT, "PGN: move %s %s: the record has more than %d moves", mname, shown, max);
+        move_t m;
+        err_t e;
+        if (ch_parse_move(&pos, t, &m, &e))
+            return err_set(err, GSW_EINPUT, "PGN: line %d, move %s %s: %s", r.line, mname, shown, e.msg);
+        moves[nm++] = m;
+        ch_play(&pos, m);
+    }
+    if (!ended && !nm && !tags) return err_set(err, GSW_EINPUT, "PGN: no game in the record (no tags, no moves)");
+    *n = nm;
+    return GSW_OK;
+}
+
+/* ---- writing ---- */
+
+typedef struct pgn_writer {
+    char *buf;
+    size_t len, used;   /* used: what the whole record needs so far */
+} pgn_writer_t;
+
+static void pgn_put(pgn_writer_t *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void pgn_put(pgn_writer_t *w, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    size_t room = w->used < w->len ? w->len - w->used : 0;
+    int k = vsnprintf(room ? w->buf + w->used : NULL, room, fmt, ap);
+    va_end(ap);
+    if (k > 0) w->used += (size_t)k;
+}
+
+/* 1 if p is the standard start (FEN's clocks included). */
+static int ch_is_initial(const ch_pos_t *p)
+{
+    ch_pos_t s;
+    ch_start(&s);
+    char a[128], b[128];
+    ch_format_fen(p, a, sizeof a);
+    ch_format_fen(&s, b, sizeof b);
+    return !strcmp(a, b) && !p->chess960;
+}
+
+size_t ch_record_write(const gv_t *v, const void *start, const move_t *moves, int n, const char *result, char *buf,
+                       size_t len)
+{
+    (void)v;
+    ch_init();
+    pgn_writer_t w = { buf, len, 0 };
+    if (len) buf[0] = 0;
+    const ch_pos_t *p0 = start;
+    if (!result || !pgn_is_result(result)) result = "*";
+    char date[32];
+    time_t now = time(NULL);
+    struct tm tm;
+    if (!gmtime_r(&now, &tm) || !strftime(date, sizeof date, "%Y.%m.%d", &tm)) snprintf(date, sizeof date, "????.??.??");
+    pgn_put(&w,
+            "[Event \"gsw game\"]\n[Site \"?\"]\n[Date \"%s\"]\n[Round \"-\"]\n[White \"?\"]\n[Black \"?\"]\n"
+            "[Result \"%s\"]\n",
+            date, result);
+    if (p0->chess960) pgn_put(&w, "[Variant \"Chess960\"]\n");
+    if (!ch_is_initial(p0)) {
+        char fen[128];
+        ch_format_fen(p0, fen, sizeof fen);
+        pgn_put(&w, "[SetUp \"1\"]\n[FEN \"%s\"]\n", fen);
+    }
+    pgn_put(&w, "\n");
+    ch_pos_t pos = *p0;
+    int col = 0;
+    for (int i = 0; i < n; i++) {
+        /* only legal moves are written: a record that reads back */
+        if (moves[i] == MOVE_NONE || !ch_legal(&pos, moves[i])) break;
+        char item[64], mt[32], num[24] = "";
+        ch_format_san(&pos, moves[i], mt, sizeof mt);
+        if (pos.side == CH_WHITE || i == 0) pgn_move_name(i, p0->side, p0->fullmove, num, sizeof num);
+        int k = snprintf(item, sizeof item, "%s%s%s", num, *num ? " " : "", mt);
+        if (col && col + 1 + k > 79) { pgn_put(&w, "\n"); col = 0; }
+        pgn_put(&w, "%s%s", col ? " " : "", item);
+        col += (col ? 1 : 0) + k;
+        ch_play(&pos, moves[i]);
+    }
+    if (col && col + 1 + (int)strlen(result) > 79) { pgn_put(&w, "\n"); col = 0; }
+    pgn_put(&w, "%s%s\n", col ? " " : "", result);
+    return w.used;
+}

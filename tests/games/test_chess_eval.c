@@ -1,0 +1,251 @@
+/* The chess evaluation (games/chess/ch_eval.c): a position and its mirror
+ * (ranks flipped, colours and the side to move swapped) score the same over
+ * positions from seeded random playouts, always strictly inside the proven
+ * range; the piece values of the parameters count linearly; KQ v K scores
+ * hugely for the strong side and drives the lone king to the edge; bare
+ * minor pieces score near 0. With GSW_CH_EVAL_BENCH=1 it times evaluate
+ * over the playout positions instead and prints the ns per call. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "core/ab.h"
+#include "core/value.h"
+#include "games/chess/ch.h"
+#include "tests/test_rng.h"
+
+/* A position from a FEN's piece placement and the side to move (no
+ * castling, no en passant). */
+static ch_pos_t setup(const char *placement, int side)
+{
+    static const char letters[] = "pnbrqk";
+    ch_pos_t p;
+    memset(&p, 0, sizeof p);
+    int r = 7, f = 0;
+    for (const char *c = placement; *c; c++) {
+        if (*c == '/') {
+            r--;
+            f = 0;
+        } else if (*c >= '1' && *c <= '8') {
+            f += *c - '0';
+        } else {
+            int black = *c >= 'a';
+            const char *at = strchr(letters, black ? *c : *c - 'A' + 'a');
+            if (!at || r < 0 || f > 7) fail_msg("bad placement %s", placement);
+            p.sq[r * 8 + f] = (uint8_t)ch_pc(black, (int)(at - letters) + CH_PAWN);
+            f++;
+        }
+    }
+    for (int i = 0; i < 4; i++) p.rook[i] = CH_NOSQ;
+    p.ep = CH_NOSQ;
+    p.side = (uint8_t)side;
+    p.fullmove = 1;
+    ch_refresh(&p);
+    return p;
+}
+
+/* Ranks flipped, colours swapped, the other side to move. */
+static ch_pos_t mirror(const ch_pos_t *p)
+{
+    ch_pos_t m = *p;
+    for (int s = 0; s < 64; s++) {
+        int pc = p->sq[s ^ 56];
+        m.sq[s] = (uint8_t)(pc ? ch_pc(!ch_pc_color(pc), ch_pc_type(pc)) : 0);
+    }
+    for (int slot = 0; slot < 4; slot++) {
+        int r = p->rook[slot ^ 2];
+        m.rook[slot] = (uint8_t)(r == CH_NOSQ ? CH_NOSQ : r ^ 56);
+    }
+    m.ep = (uint8_t)(p->ep == CH_NOSQ ? CH_NOSQ : p->ep ^ 56);
+    m.side = (uint8_t)!p->side;
+    ch_refresh(&m);
+    return m;
+}
+
+/* Positions from seeded random playouts: every position of n games of at
+ * most 200 plies; returns how many were stored (at most max). */
+static int playouts(ch_pos_t *out, int max, int games, uint64_t seed)
+{
+    int k = 0;
+    for (int g = 0; g < games && k < max; g++) {
+        ch_pos_t p;
+        ch_start(&p);
+        for (int ply = 0; ply < 200 && k < max; ply++) {
+            out[k++] = p;
+            move_t mv[256];
+            int n = ch_moves(&p, mv);
+            if (!n || p.halfmove >= 100 || ch_insufficient(&p)) break;
+            ch_play(&p, mv[test_splitmix(&seed) % (uint64_t)n]);
+        }
+    }
+    return k;
+}
+
+#define NPOS 40000
+
+static void test_mirror(void **state)
+{
+    (void)state;
+    ch_params_t pp;
+    ch_params_default(&pp);
+    ch_pos_t *pos = malloc(NPOS * sizeof *pos);
+    assert_non_null(pos);
+    int n = playouts(pos, NPOS, 400, 2024);
+    assert_true(n > 10000);
+    int nonzero = 0;
+    for (int i = 0; i < n; i++) {
+        int32_t e = ch_evaluate(&pp, &pos[i]);
+        ch_pos_t m = mirror(&pos[i]);
+        int32_t em = ch_evaluate(&pp, &m);
+        if (e != em) {
+            char a[128], b[128];
+            ch_format_fen(&pos[i], a, sizeof a);
+            ch_format_fen(&m, b, sizeof b);
+            fail_msg("not symmetric: %s scores %d, its mirror %s %d", a, e, b, em);
+        }
+        assert_true(e > -(VAL_PROVEN - 1) && e < VAL_PROVEN - 1);
+        nonzero += e != 0;
+    }
+    assert_true(nonzero > n / 2);
+    free(pos);
+}
+
+static void test_start(void **state)
+{
+    (void)state;
+    ch_params_t pp;
+    ch_params_default(&pp);
+    ch_pos_t p;
+    ch_start(&p);
+    int32_t e = ch_evaluate(&pp, &p);
+    assert_true(e > 0 && e < 40);   /* the tempo, nothing more */
+}
+
+static void test_params(void **state)
+{
+    (void)state;
+    ch_params_t pp, q;
+    ch_params_default(&pp);
+    assert_int_equal(pp.value[CH_PAWN], 100);
+    assert_true(pp.value[CH_KNIGHT] >= 300 && pp.value[CH_BISHOP] >= 300);
+    assert_true(pp.value[CH_ROOK] >= 500 && pp.value[CH_QUEEN] >= 900);
+    assert_int_equal(pp.value[CH_KING], 0);
+
+    /* White has an extra knight (Black's b8 knight is gone) */
+    for (int side = 0; side < 2; side++) {
+        ch_pos_t p = setup("r1bqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR", side);
+        int32_t e = ch_evaluate(&pp, &p);
+        assert_true(side ? e < -200 : e > 200);
+        for (int d = -60; d <= 120; d += 45) {
+            q = pp;
+            q.value[CH_KNIGHT] += d;
+            assert_int_equal(ch_evaluate(&q, &p), e + (side ? -d : d));
+            /* the other values change nothing: the rest is level */
+            q = pp;
+            q.value[CH_ROOK] += d;
+            q.value[CH_PAWN] += d / 3;
+            assert_int_equal(ch_evaluate(&q, &p), e);
+        }
+    }
+    /* two pawns up in a rook ending */
+    ch_pos_t p = setup("3r2k1/p4ppp/8/8/8/8/PPP2PPP/3R2K1", CH_BLACK);
+    int32_t e = ch_evaluate(&pp, &p);
+    q = pp;
+    q.value[CH_PAWN] += 20;
+    assert_int_equal(ch_evaluate(&q, &p), e - 2 * 20);
+}
+
+static void test_kqk(void **state)
+{
+    (void)state;
+    ch_params_t pp;
+    ch_params_default(&pp);
+    ch_pos_t p = setup("8/8/8/3k4/8/8/8/4K2Q", CH_WHITE);
+    int32_t centre = ch_evaluate(&pp, &p);
+    assert_true(centre > 1500);
+    p = setup("8/8/8/3k4/8/8/8/4K2Q", CH_BLACK);
+    assert_true(ch_evaluate(&pp, &p) < -1500);
+    /* the lone king on the edge, and then the kings close: better still */
+    p = setup("3k4/8/8/8/8/8/8/4K2Q", CH_WHITE);
+    int32_t edge = ch_evaluate(&pp, &p);
+    assert_true(edge > centre);
+    p = setup("3k4/8/4K3/8/8/8/8/7Q", CH_WHITE);
+    assert_true(ch_evaluate(&pp, &p) > edge);
+    /* and for Black, and with a rook */
+    p = setup("8/8/8/3K4/8/8/8/4k2r", CH_BLACK);
+    assert_true(ch_evaluate(&pp, &p) > 1200);
+    p = setup("8/8/8/3K4/8/8/8/4k2r", CH_WHITE);
+    assert_true(ch_evaluate(&pp, &p) < -1200);
+    /* bishop and knight: the corner of the bishop's colour (a light-squared
+     * bishop on f1: h1 and a8) */
+    ch_pos_t right = setup("8/8/8/8/8/4N3/3K4/5B1k", CH_WHITE);
+    ch_pos_t wrong = setup("8/8/8/8/8/4N3/3K4/k4B2", CH_WHITE);
+    assert_true(ch_evaluate(&pp, &right) > ch_evaluate(&pp, &wrong));
+    assert_true(ch_evaluate(&pp, &wrong) > 1000);
+}
+
+static void test_drawish(void **state)
+{
+    (void)state;
+    ch_params_t pp;
+    ch_params_default(&pp);
+    static const char *const bare[] = {
+        "8/8/8/3k4/8/8/8/4K1N1", "8/8/8/3k4/8/8/8/4KB2", "8/8/8/3k4/8/8/8/3NK1N1",
+        "8/8/3k4/8/8/8/8/2n1K3", "8/8/3k4/8/8/5b2/8/4K3",
+    };
+    for (size_t i = 0; i < sizeof bare / sizeof *bare; i++)
+        for (int side = 0; side < 2; side++) {
+            ch_pos_t p = setup(bare[i], side);
+            int32_t e = ch_evaluate(&pp, &p);
+            if (e < -25 || e > 25) fail_msg("%s (side %d) scores %d", bare[i], side, e);
+        }
+    /* rook against bishop: somewhat better, far from a rook up */
+    ch_pos_t p = setup("8/8/3kb3/8/8/8/3R4/4K3", CH_WHITE);
+    int32_t e = ch_evaluate(&pp, &p);
+    assert_true(e > 0 && e < 150);
+    /* pawns, though, are something to play for */
+    p = setup("8/8/3k4/8/8/8/3P4/4K3", CH_WHITE);
+    assert_true(ch_evaluate(&pp, &p) > 50);
+    p = setup("8/8/3k4/8/8/8/2PP4/4K3", CH_WHITE);
+    assert_true(ch_evaluate(&pp, &p) > 150);
+}
+
+static void bench(void)
+{
+    ch_params_t pp;
+    ch_params_default(&pp);
+    ch_pos_t *pos = malloc(NPOS * sizeof *pos);
+    if (!pos) return;
+    int n = playouts(pos, NPOS, 400, 7);
+    int64_t sum = 0;
+    const int rounds = 50;
+    double t0 = gsw_now_ms();
+    for (int r = 0; r < rounds; r++)
+        for (int i = 0; i < n; i++) sum += ch_evaluate(&pp, &pos[i]);
+    double ns = (gsw_now_ms() - t0) * 1e6 / ((double)n * rounds);
+    printf("ch_evaluate: %d positions x %d rounds, %.1f ns per call (checksum %lld)\n", n, rounds, ns,
+           (long long)sum);
+    free(pos);
+}
+
+int main(void)
+{
+    ch_init();
+    if (getenv("GSW_CH_EVAL_BENCH")) {
+        bench();
+        return 0;
+    }
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_mirror),
+        cmocka_unit_test(test_start),
+        cmocka_unit_test(test_params),
+        cmocka_unit_test(test_kqk),
+        cmocka_unit_test(test_drawish),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
