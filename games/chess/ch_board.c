@@ -462,7 +462,7 @@ void ch_play(ch_pos_t *p, move_t m)
     }
     p->side = (uint8_t)them;
     p->ply++;
-    if (us == CH_BLACK) p->fullmove++;
+    if (us == CH_BLACK && p->fullmove < 0xffff) p->fullmove++;
     if (p->halfmove < 0xffff) p->halfmove++;
     if (m == MOVE_NONE) return;
 

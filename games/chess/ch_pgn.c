@@ -117,12 +117,14 @@ static int pgn_tag(pgn_reader_t *r, char *name, size_t nn, char *val, size_t vn,
     return GSW_OK;
 }
 
-static int pgn_is_result(const char *t)
+/* A game's result: the four PGN writes; reading, also the draws some
+ * programs write ("1/2", "\u00bd-\u00bd"). */
+static int pgn_is_result(const char *t, int reading)
 {
     static const char *const results[] = { "1-0", "0-1", "1/2-1/2", "*", NULL };
     for (int i = 0; results[i]; i++)
         if (!strcmp(t, results[i])) return 1;
-    return 0;
+    return reading && (!strcmp(t, "1/2") || !strcmp(t, "\xC2\xBD-\xC2\xBD"));
 }
 
 /* Where a token ends: whitespace or a character that starts something else. */
@@ -201,7 +203,7 @@ int ch_record_read(const gv_t *v, const char *text, void *start, move_t *moves, 
         }
         char mname[24];
         pgn_move_name(nm, p0->side, p0->fullmove, mname, sizeof mname);
-        if (!pgn_token_char(*r.s)) {
+        if (!pgn_token_char(*r.s)) {   /* '}', ')', ']' or '"' */
             if (!nm) return err_set(err, GSW_EINPUT, "PGN: line %d: unexpected '%c' before the first move", r.line, *r.s);
             pgn_move_name(nm - 1, p0->side, p0->fullmove, mname, sizeof mname);
             return err_set(err, GSW_EINPUT, "PGN: line %d: unexpected '%c' after move %s", r.line, *r.s, mname);
@@ -214,7 +216,7 @@ int ch_record_read(const gv_t *v, const char *text, void *start, move_t *moves, 
             return err_set(err, GSW_EINPUT, "PGN: line %d, move %s %.20s...: not a move (too long)", r.line, mname, t0);
         memcpy(tok, t0, tl);
         tok[tl] = 0;
-        if (pgn_is_result(tok)) { ended = 1; break; }
+        if (pgn_is_result(tok, 1)) { ended = 1; break; }
         char *t = tok;
         /* a move number: digits and dots ("12." "12..."), maybe joined to
          * the move; digits alone are taken as a move number too */
@@ -284,7 +286,7 @@ size_t ch_record_write(const gv_t *v, const void *start, const move_t *moves, in
     pgn_writer_t w = { buf, len, 0 };
     if (len) buf[0] = 0;
     const ch_pos_t *p0 = start;
-    if (!result || !pgn_is_result(result)) result = "*";
+    if (!result || !pgn_is_result(result, 0)) result = "*";
     char date[32];
     time_t now = time(NULL);
     struct tm tm;

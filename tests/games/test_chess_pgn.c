@@ -130,6 +130,9 @@ static void test_read_lenient(void **state)
           START_FEN " e2e4 g8f6 e4e5 d7d5 e5d6 c7d6 g1f3 g7g6 f1c4 f8g7 e1g1 e8g8 d2d4" },
         /* a result ends the game: the second game is not read */
         { "1. d4 d5 1/2-1/2\n\n[Event \"second\"]\n1. e4 *", START_FEN " d2d4 d7d5" },
+        /* draws as some programs write them */
+        { "1. d4 d5 1/2 2. c4 *", START_FEN " d2d4 d7d5" },
+        { "1. d4 d5 \xC2\xBD-\xC2\xBD", START_FEN " d2d4 d7d5" },
         /* the next game's tags end a game without a result */
         { "1. c4 e5\n[Event \"next\"]\n1. e4 *", START_FEN " c2c4 e7e5" },
         /* tags only: the start, no moves */
