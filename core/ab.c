@@ -457,22 +457,25 @@ int ab_analyze(const gv_t *v, tt_t *tt, const void *pos, const ab_options_t *o,
 
 /* ---- heuristic search ---- */
 
-/* Past the depth limit an unquiet position (pos_quiet: a capture pending)
- * is searched on with every move, at most this many plies more. */
+/* Past the depth limit the search goes on from unquiet positions (games
+ * with pos_quiet: every move; with ab_tactical: the tactical moves after
+ * standing pat, every move in check), at most this many plies more. */
 #define AB_QUIESCE 32
 /* The history heuristic's table: moves that cut off before, by a hash of
- * the move, tried first (for games without their own ab_order). */
+ * the move, tried first among the quiet moves. Counts are halved when one
+ * passes AB_HIST_MAX, so they stay below the killers' sort keys. */
 #define AB_HIST_SIZE 4096
+#define AB_HIST_MAX (1u << 28)
 static inline uint32_t ab_hist_slot(move_t m) { return (m ^ m >> 12 ^ m >> 24) & (AB_HIST_SIZE - 1); }
 
 /* Did the position at the search's current ply, of hash h, occur before on
  * the line (the search path, then the game's history), with the same side
- * to move? */
+ * to move? A null move cuts the line: positions before it do not count. */
 static int ab_heur_repeated(const ab_t *s, uint64_t h)
 {
-    for (int p = s->ply - 2; p >= 0; p -= 2)
+    for (int p = s->ply - 2; p >= s->heur_floor; p -= 2)
         if (s->heur_line[p] == h) return 1;
-    if (!s->heur_hist_len || !(s->heur_filter[h >> 6 & 15] >> (h & 63) & 1)) return 0;
+    if (s->heur_floor || !s->heur_hist_len || !(s->heur_filter[h >> 6 & 15] >> (h & 63) & 1)) return 0;
     /* history[j] lies len - j plies before the root: the same side moves
      * there when that distance and the ply have the same parity */
     int len = s->heur_hist_len;
@@ -481,8 +484,51 @@ static int ab_heur_repeated(const ab_t *s, uint64_t h)
     return 0;
 }
 
+/* Sort mv[0..n-1] by the killers at this ply, then the history table, best
+ * first (insertion sort, stable: few moves); returns how many killers
+ * there were (they lead). */
+static int ab_heur_sort_quiet(const ab_t *s, move_t *mv, int n)
+{
+    uint32_t sc[GSW_MAX_MOVES];
+    const move_t *k = s->heur_killer[s->ply];
+    int nk = 0;
+    for (int i = 0; i < n; i++) {
+        move_t m = mv[i];
+        uint32_t x;
+        if (m == k[0]) { x = 1u << 31; nk++; }
+        else if (m == k[1]) { x = 1u << 30; nk++; }
+        else x = s->heur_order[ab_hist_slot(m)];
+        int j = i;
+        for (; j > 0 && sc[j - 1] < x; j--) { sc[j] = sc[j - 1]; mv[j] = mv[j - 1]; }
+        sc[j] = x;
+        mv[j] = m;
+    }
+    return nk;
+}
+
+/* A quiet move m cut off at this ply, depth plies from the horizon. */
+static void ab_heur_reward(ab_t *s, move_t m, int depth)
+{
+    move_t *k = s->heur_killer[s->ply];
+    uint32_t *c = &s->heur_order[ab_hist_slot(m)];
+    *c += (uint32_t)(depth * depth);
+    if (*c >= AB_HIST_MAX)
+        for (int i = 0; i < AB_HIST_SIZE; i++) s->heur_order[i] >>= 1;
+    if (k[0] != m) { k[1] = k[0]; k[0] = m; }
+}
+
+/* Late-move reduction of the i-th move (0-based) at depth plies. */
+static inline int ab_lmr(int depth, int i, int pvnode)
+{
+    int r = 1 + (depth >= 6 && i >= 8) + (depth >= 10 && i >= 16) - (pvnode && depth < 10);
+    return r < 1 ? 1 : r > depth - 2 ? depth - 2 : r;
+}
+
+/* Fail-soft principal-variation search of pos to depth plies (quiescence
+ * at depth <= 0) in the window (alpha, beta); the line it finds into pv.
+ * can_null: the move into pos was no null move. */
 static int32_t ab_heur(ab_t *s, const void *pos, int depth, int32_t alpha, int32_t beta,
-                       move_t *pv, int *pvlen)
+                       move_t *pv, int *pvlen, int can_null)
 {
     const game_ops_t *O = s->v->ops;
     const gv_t *v = s->v;
@@ -495,10 +541,17 @@ static int32_t ab_heur(ab_t *s, const void *pos, int depth, int32_t alpha, int32
     }
     if (s->aborted) return alpha;
     val_t tv;
+    const int root = s->ply == 0;
+    const int pvnode = beta - alpha > 1;
+    const int tactical = O->ab_tactical != NULL;
     int quiesce = depth <= 0;
+    /* the table: every node but a quiescence node of a game without
+     * ab_tactical (whose few forced moves are not worth an entry) */
+    const int use_tt = !quiesce || tactical;
     /* the table's bucket is loaded while the game's hooks run */
-    uint64_t key = s->heur_line || !quiesce ? O->pos_hash(v, pos) : 0;
-    if (!quiesce) tt_prefetch(s->tt, key);
+    uint64_t key = s->heur_line || use_tt ? O->pos_hash(v, pos) : 0;
+    const uint64_t tkey = tt_heur_key(key);
+    if (use_tt) tt_prefetch(s->tt, tkey);
     if (s->heur_line) {   /* the game has repetitions: a position met again on the line */
         if (s->ply > 0 && ab_heur_repeated(s, key) && O->repetition(v, pos, &tv)) return tv;
         s->heur_line[s->ply] = key;
@@ -511,9 +564,65 @@ static int32_t ab_heur(ab_t *s, const void *pos, int depth, int32_t alpha, int32
             if (ohi < VAL_DRAW) return ohi;
         }
     }
-    if (quiesce && (depth <= -AB_QUIESCE || !O->pos_quiet || O->pos_quiet(v, pos)))
+    if (!tactical) {   /* unquiet positions go on with every move (checkers: a capture pending) */
+        if (quiesce && (depth <= -AB_QUIESCE || !O->pos_quiet || O->pos_quiet(v, pos)))
+            return O->evaluate(v, pos);
+    } else if (depth <= -AB_QUIESCE) {
         return O->evaluate(v, pos);
+    }
     if (s->ply >= AB_MAX_PLY - 1) return O->evaluate(v, pos);
+
+    /* in check: one ply more (within twice the iteration's depth, so that
+     * a line of checks cannot run away); never stand pat, never pass */
+    const int in_check = O->pos_in_check && (use_tt || !quiesce) ? O->pos_in_check(v, pos) : 0;
+    if (in_check && !quiesce && s->ply < 2 * s->heur_depth) depth++;
+
+    tt_hit_t h;
+    move_t hmove = MOVE_NONE;
+    if (use_tt && tt_probe(s->tt, tkey, &h)) {
+        hmove = h.move;
+        if (!pvnode && !root && !s->heur_no_tt && h.work >= (depth > 0 ? depth : 0)) {
+            if (h.lo >= beta) return h.lo;
+            if (h.hi <= alpha) return h.hi;
+            if (h.lo == h.hi) return h.lo;
+        }
+    }
+    if (root && s->heur_root_move != MOVE_NONE) hmove = s->heur_root_move;
+
+    const int32_t alpha0 = alpha;
+    int32_t best = -VAL_INF;
+    move_t bestm = MOVE_NONE;
+    GSW_POSBUF child[GSW_MAX_POS];
+    move_t cpv[64];
+    int cpvlen;
+
+    if (quiesce && tactical && !in_check) {   /* stand pat */
+        best = O->evaluate(v, pos);
+        if (best >= beta) return best;
+        if (best > alpha) alpha = best;
+    } else if (!pvnode && !root && !in_check && can_null && O->play_null && !s->heur_no_prune && depth >= 2
+               && beta > -VAL_PROVEN && beta < VAL_PROVEN) {
+        /* null move: if passing still holds beta, a move will too */
+        if (O->evaluate(v, pos) >= beta) {
+            memcpy(child, pos, O->pos_size);
+            if (O->play_null(v, child)) {
+                int R = depth >= 7 ? 3 : 2;
+                int floor = s->heur_floor;
+                s->ply++;
+                s->heur_floor = s->ply;
+                int32_t sc = val_up(ab_heur(s, child, depth - 1 - R, val_down(beta), val_down(beta - 1), cpv,
+                                            &cpvlen, 0));
+                s->heur_floor = floor;
+                s->ply--;
+                if (s->aborted) return alpha;
+                if (sc >= beta) {
+                    if (sc >= VAL_PROVEN) sc = beta;   /* a pass proves nothing */
+                    if (!s->heur_no_tt) tt_store_heur(s->tt, tkey, sc, VAL_WIN, MOVE_NONE, depth, s->heur_gen);
+                    return sc;
+                }
+            }
+        }
+    }
 
     move_t mv[GSW_MAX_MOVES];
     val_t lo = -VAL_WIN + 1, hi = VAL_WIN - 1;
@@ -524,43 +633,51 @@ static int32_t ab_heur(ab_t *s, const void *pos, int depth, int32_t alpha, int32
     } else {
         n = O->moves(v, pos, mv);
     }
-    if (!quiesce) {   /* (a quiescence node's few moves are not worth a table entry) */
+    /* order: the table's move, then (ab_tactical) the tactical moves in the
+     * game's order, the killers, the other quiet moves by history; games
+     * without ab_tactical: ab_order, else killers and history for all */
+    int qstart = 0, nkill = 0, hash_quiet = 0;
+    if (tactical) {
+        int nt = O->ab_tactical(v, pos, mv, n);
+        if (quiesce && !in_check) n = nt;   /* quiescence: tactical moves only */
+        else if (nt < n) nkill = ab_heur_sort_quiet(s, mv + nt, n - nt);
+        qstart = nt;
+    } else if (!quiesce) {
         if (O->ab_order) O->ab_order(v, pos, mv, n);
-        else if (s->heur_order) {   /* by past cut-offs, best first (insertion sort: few moves) */
-            uint32_t sc[GSW_MAX_MOVES];
-            for (int i = 0; i < n; i++) {
-                move_t m = mv[i];
-                uint32_t x = s->heur_order[ab_hist_slot(m)];
-                if (m == s->heur_killer[s->ply][0]) x = 1u << 31;
-                else if (m == s->heur_killer[s->ply][1]) x = 1u << 30;
-                int j = i;
-                for (; j > 0 && sc[j - 1] < x; j--) { sc[j] = sc[j - 1]; mv[j] = mv[j - 1]; }
-                sc[j] = x;
-                mv[j] = m;
-            }
-        }
-        tt_hit_t h;
-        if (tt_probe(s->tt, key, &h) && h.move != MOVE_NONE) {
-            for (int i = 1; i < n; i++)
-                if (mv[i] == h.move) { mv[i] = mv[0]; mv[0] = h.move; break; }
-        }
+        else if (s->heur_order) nkill = ab_heur_sort_quiet(s, mv, n);
     }
-    GSW_POSBUF child[GSW_MAX_POS];
-    move_t cpv[64];
-    int cpvlen;
-    int32_t best = -VAL_INF;
-    move_t bestm = MOVE_NONE;
+    if (hmove != MOVE_NONE && (!quiesce || tactical)) {
+        for (int i = 0; i < n; i++)
+            if (mv[i] == hmove) {   /* to the front, the others keeping their order */
+                memmove(mv + 1, mv, (size_t)i * sizeof *mv);
+                mv[0] = hmove;
+                if (tactical && i >= qstart) {
+                    hash_quiet = 1;
+                    if (i < qstart + nkill) nkill--;
+                    qstart++;
+                }
+                break;
+            }
+    }
+    const int lmr = tactical && !s->heur_no_prune && !in_check && depth >= 3;
+
     s->ply++;
     for (int i = 0; i < n; i++) {
         memcpy(child, pos, O->pos_size);
         O->play(v, child, mv[i]);
+        const int quiet = tactical ? (i == 0 ? hash_quiet || qstart == 0 : i >= qstart) : 1;
         int32_t sc;
         if (i == 0) {
-            sc = val_up(ab_heur(s, child, depth - 1, val_down(beta), val_down(alpha), cpv, &cpvlen));
+            sc = val_up(ab_heur(s, child, depth - 1, val_down(beta), val_down(alpha), cpv, &cpvlen, 1));
         } else {   /* null window first (principal variation search) */
-            sc = val_up(ab_heur(s, child, depth - 1, val_down(alpha + 1), val_down(alpha), cpv, &cpvlen));
+            int r = 0;
+            if (lmr && quiet && i >= 3 && i >= qstart + nkill && !(O->pos_in_check && O->pos_in_check(v, child)))
+                r = ab_lmr(depth, i, pvnode);
+            sc = val_up(ab_heur(s, child, depth - 1 - r, val_down(alpha + 1), val_down(alpha), cpv, &cpvlen, 1));
+            if (r && sc > alpha && !s->aborted)   /* the reduced search failed high: the full depth */
+                sc = val_up(ab_heur(s, child, depth - 1, val_down(alpha + 1), val_down(alpha), cpv, &cpvlen, 1));
             if (sc > alpha && sc < beta && !s->aborted)
-                sc = val_up(ab_heur(s, child, depth - 1, val_down(beta), val_down(alpha), cpv, &cpvlen));
+                sc = val_up(ab_heur(s, child, depth - 1, val_down(beta), val_down(alpha), cpv, &cpvlen, 1));
         }
         if (s->aborted) break;
         if (sc > best) {
@@ -573,10 +690,10 @@ static int32_t ab_heur(ab_t *s, const void *pos, int depth, int32_t alpha, int32
                 memcpy(pv + 1, cpv, (size_t)k * sizeof *pv);
                 *pvlen = k + 1;
                 if (alpha >= beta) {
-                    if (s->heur_order && !quiesce) {
-                        move_t *k = s->heur_killer[s->ply - 1];
-                        s->heur_order[ab_hist_slot(mv[i])] += (uint32_t)(depth * depth);
-                        if (k[0] != mv[i]) { k[1] = k[0]; k[0] = mv[i]; }
+                    if (s->heur_order && !quiesce && quiet) {
+                        s->ply--;
+                        ab_heur_reward(s, mv[i], depth);
+                        s->ply++;
                     }
                     break;
                 }
@@ -584,8 +701,22 @@ static int32_t ab_heur(ab_t *s, const void *pos, int depth, int32_t alpha, int32
         }
     }
     s->ply--;
-    if (bestm != MOVE_NONE && !quiesce) tt_store(s->tt, key, -VAL_INF + 1, VAL_INF - 1, bestm, depth);
+    if (s->aborted) return best > -VAL_INF ? best : alpha0;   /* the caller discards it */
+    if (use_tt) {
+        if (best >= beta) tt_store_heur(s->tt, tkey, best, VAL_WIN, bestm, depth, s->heur_gen);
+        else if (best > alpha0) tt_store_heur(s->tt, tkey, best, best, bestm, depth, s->heur_gen);
+        else tt_store_heur(s->tt, tkey, -VAL_WIN, best, MOVE_NONE, depth, s->heur_gen);
+    }
     return best;
+}
+
+/* The first legal move of pos (MOVE_NONE when the game is over). */
+static move_t ab_any_move(const gv_t *v, const void *pos)
+{
+    val_t tv;
+    move_t mv[GSW_MAX_MOVES];
+    if (v->ops->terminal(v, pos, &tv)) return MOVE_NONE;
+    return v->ops->moves(v, pos, mv) > 0 ? mv[0] : MOVE_NONE;
 }
 
 int ab_think(const gv_t *v, tt_t *tt, const void *pos, const ab_options_t *o,
@@ -610,27 +741,43 @@ int ab_think(const gv_t *v, tt_t *tt, const void *pos, const ab_options_t *o,
     }
     uint32_t order[AB_HIST_SIZE];
     move_t killer[AB_MAX_PLY][2];
-    if (!v->ops->ab_order) {
+    if (!v->ops->ab_order || v->ops->ab_tactical) {
         memset(order, 0, sizeof order);
         memset(killer, 0xff, sizeof killer);   /* MOVE_NONE */
         s.heur_order = order;
         s.heur_killer = killer;
     }
+    s.heur_no_prune = o && o->no_prune;
+    s.heur_no_tt = o && o->no_tt_cuts;
+    s.heur_root_move = MOVE_NONE;
+    /* the generation: a search of another root marks its entries apart
+     * (the table keeps no state: the root's hash picks it) */
+    uint64_t rh = v->ops->pos_hash(v, pos);
+    s.heur_gen = (unsigned)((rh ^ rh >> 29 ^ rh >> 47) * 0x9E3779B97F4A7C15ull >> 57);
     int maxd = o && o->depth_limit > 0 ? o->depth_limit : 64;
     for (int d = 1; d <= maxd; d++) {
         move_t pv[64];
         int pvlen = 0;
-        int32_t sc = ab_heur(&s, pos, d, -VAL_INF, VAL_INF, pv, &pvlen);
+        s.heur_depth = d;
+        int32_t sc = ab_heur(&s, pos, d, -VAL_INF, VAL_INF, pv, &pvlen, 0);
         if (s.aborted && d > 1) break;
+        if (s.aborted && !pvlen) break;
         r->score = sc;
         r->depth = d;
         memcpy(r->pv, pv, sizeof pv);
         r->pvlen = pvlen;
         r->best = pvlen ? pv[0] : MOVE_NONE;
+        s.heur_root_move = r->best;
         r->proven = val_is_proven_decisive(sc);
-        if (r->proven) break;
         if (s.aborted) break;
+        if (o && o->on_iter) {
+            r->nodes = s.nodes;
+            r->time_ms = gsw_now_ms() - t0;
+            o->on_iter(o->on_iter_ctx, r);
+        }
+        if (r->proven) break;
     }
+    if (r->best == MOVE_NONE) r->best = ab_any_move(v, pos);   /* stopped at once: still a move */
     r->nodes = s.nodes;
     r->time_ms = gsw_now_ms() - t0;
     r->aborted = s.aborted;

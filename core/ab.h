@@ -15,6 +15,7 @@
 #define AB_MAX_PLY 1024
 
 typedef struct ab_search ab_t;
+struct ab_result;
 typedef val_t (*ab_exact_fn)(ab_t *s, const void *pos, val_t alpha, val_t beta);
 
 /* The exact search's line, for games whose positions repeat: pos_hash of
@@ -60,8 +61,17 @@ struct ab_search {
     uint64_t heur_filter[16];
     uint64_t *heur_line;
     const gsw_oracle_t *oracle; /* databases: positions below the root they know are leaves */
-    uint32_t *heur_order;       /* history heuristic (games without ab_order): cut-offs by move */
+    uint32_t *heur_order;       /* history heuristic (games without ab_order, or with
+                                   ab_tactical: their quiet moves): cut-offs by move */
     move_t (*heur_killer)[2];   /* ... and the last two moves that cut off, by ply */
+    int heur_floor;             /* repetitions are looked for on the path at plies >= this
+                                   only, and in the history only when it is 0 (a null
+                                   move cuts the line) */
+    int heur_depth;             /* the iteration's depth: checks extend within twice it */
+    unsigned heur_gen;          /* this search's generation in the table (0..127) */
+    int heur_no_prune;          /* no null moves, no late-move reductions */
+    int heur_no_tt;             /* no cut-offs from the table's heuristic bounds */
+    move_t heur_root_move;      /* the last iteration's best move: searched first */
 };
 
 typedef struct ab_options {
@@ -86,6 +96,19 @@ typedef struct ab_options {
     /* exact: called after each test with the bounds proven so far */
     void (*progress)(void *ctx, val_t lo, val_t hi, uint64_t nodes, double ms);
     void *progress_ctx;
+    /* heuristic: no null-move pruning and no late-move reductions (the
+     * search is then a plain alpha-beta over the same tree: its score is
+     * the minimax value of that depth; tests, analysis) */
+    int no_prune;
+    /* heuristic: no cut-offs from the table's bounds (it still orders
+     * moves by the table's best move) */
+    int no_tt_cuts;
+    /* heuristic: called after each completed iteration (depth) with the
+     * result so far: depth, score, proven, best, pv/pvlen, nodes and
+     * time_ms (a UCI front end prints its "info" line from it). From the
+     * searching thread; r is valid during the call only. */
+    void (*on_iter)(void *ctx, const struct ab_result *r);
+    void *on_iter_ctx;
 } ab_options_t;
 
 typedef struct ab_result {
@@ -125,7 +148,16 @@ int ab_solve(const gv_t *v, tt_t *tt, const void *pos, const ab_options_t *o,
  * made it). Returns the number of moves, or -1 on error. */
 int ab_analyze(const gv_t *v, tt_t *tt, const void *pos, const ab_options_t *o,
                move_t *moves, ab_result_t *vals, err_t *err);
-/* Heuristic search with iterative deepening. */
+/* Heuristic search with iterative deepening: principal-variation search
+ * with a table of heuristic bounds (salted: exact searches over the same
+ * table never see them), killer moves and a history table, and for games
+ * with the hooks: quiescence with stand-pat over ab_tactical's moves, check
+ * extensions (pos_in_check), null-move pruning (play_null) and late-move
+ * reductions of quiet moves (ab_tactical). Games without ab_tactical go on
+ * past the depth from positions pos_quiet calls unquiet, with every move.
+ * Stopped (time, nodes, o->stop), it returns the last completed
+ * iteration's result (aborted = 1); r->best is a legal move whenever the
+ * position has one. */
 int ab_think(const gv_t *v, tt_t *tt, const void *pos, const ab_options_t *o,
              ab_result_t *r, err_t *err);
 

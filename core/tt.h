@@ -105,4 +105,48 @@ static inline void tt_store(tt_t *t, uint64_t key, val_t lo, val_t hi, move_t m,
     __atomic_store_n(&b[victim].data, d, __ATOMIC_RELAXED);
 }
 
+/* Heuristic entries (ab_think) share the table with the exact searches but
+ * must never be seen by them: their bounds are on heuristic scores, not
+ * proven values. Their keys are the position's key XOR a salt (an exact
+ * search's key meets one only by a 64-bit collision), and their data words
+ * carry TT_HEUR_FLAG and the search's generation in bits 56-62; the work
+ * byte is the depth searched. Bounds are val_t (node-relative, no re-basing)
+ * in [-VAL_WIN, VAL_WIN], which int16 holds. */
+#define TT_HEUR_SALT 0x9d3a6b1f52c8e407ull
+#define TT_HEUR_FLAG (1ull << 63)
+static inline uint64_t tt_heur_key(uint64_t key) { return key ^ TT_HEUR_SALT; }
+
+/* Store a heuristic entry for a salted key: bounds [lo, hi] at depth (0 for
+ * quiescence), best move m (MOVE_NONE keeps the entry's move for the same
+ * key), generation gen (0..127). Replacement prefers depth: an entry of the
+ * same key and generation from a search 3 or more plies deeper stays unless
+ * the new one is exact; otherwise the same key, an empty slot, an entry of
+ * another generation (another search's: shallowest first), else the
+ * shallowest entry goes. */
+static inline void tt_store_heur(tt_t *t, uint64_t key, val_t lo, val_t hi, move_t m, int depth, unsigned gen)
+{
+    tt_entry_t *b = tt_bucket(t, key);
+    int victim = 0, least = INT32_MAX;
+    if (depth < 0) depth = 0;
+    if (depth > 255) depth = 255;
+    for (int i = 0; i < TT_BUCKET; i++) {
+        uint64_t c = __atomic_load_n(&b[i].check, __ATOMIC_RELAXED);
+        uint64_t d = __atomic_load_n(&b[i].data, __ATOMIC_RELAXED);
+        if (!d) { victim = i; break; }
+        int w = (int)(d >> 48 & 0xff);
+        int current = !(d & TT_HEUR_FLAG) || (unsigned)(d >> 56 & 0x7f) == gen;
+        if ((c ^ d) == key) {
+            if (current && w >= depth + 3 && lo != hi) return;   /* a deeper search's result stays */
+            if (m == MOVE_NONE && (uint16_t)(d >> 32) != TT_NOMOVE) m = (uint16_t)(d >> 32);
+            victim = i;
+            break;
+        }
+        int score = current ? w + 256 : w;   /* another search's entries go first */
+        if (score < least) { least = score; victim = i; }
+    }
+    uint64_t d = tt_pack(lo, hi, m, depth) | TT_HEUR_FLAG | (uint64_t)(gen & 0x7f) << 56;
+    __atomic_store_n(&b[victim].check, key ^ d, __ATOMIC_RELAXED);
+    __atomic_store_n(&b[victim].data, d, __ATOMIC_RELAXED);
+}
+
 #endif

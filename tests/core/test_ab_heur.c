@@ -1,0 +1,487 @@
+/* The heuristic alpha-beta (ab_think) on a synthetic game defined here: a
+ * take-away game on random trees. A position is the set of items taken so
+ * far (and the side to move); which items may be taken, which takes are
+ * "captures" (tactical), which positions are in check or mated, and the
+ * evaluation are pseudo-random functions of the set and a per-tree seed.
+ * Transpositions are everywhere but only at the same ply, so the table's
+ * bounds from one iteration always come from the same remaining depth: the
+ * search with its table, quiescence and check extensions must give exactly
+ * the value a brute-force minimax with the same rules gives. With pruning
+ * on, a mate it claims must be a real one (checked by the exact solver),
+ * and heuristic entries must never change an exact search of the same
+ * table. The game is not a registered plugin. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "core/ab.h"
+#include "core/tt.h"
+
+/* the variant's hooks */
+/* T_CALM: no position is mated (only a full set ends the game) */
+enum { T_TACT = 1, T_CHECK = 2, T_NULL = 4, T_QUIET = 8, T_NONULL = 16, T_CALM = 32 };
+typedef struct tree { uint64_t seed; int items; int flags; } tree_t;
+typedef struct tpos { uint32_t mask, turn; } tpos_t;
+
+static const tree_t *T(const gv_t *v) { return v->data; }
+static uint64_t mix(uint64_t x)
+{
+    x ^= x >> 31; x *= 0x7fb5d329728ea185ull;
+    x ^= x >> 27; x *= 0x81dadef4bc2dd44dull;
+    x ^= x >> 33;
+    return x;
+}
+static uint64_t hmask(const tree_t *t, uint32_t mask) { return mix(t->seed ^ (mask + 1) * 0x9E3779B97F4A7C15ull); }
+static uint64_t hitem(const tree_t *t, uint32_t mask, int i, uint64_t k) { return mix(hmask(t, mask) ^ (uint64_t)(i + 1) * k); }
+static int full(const tree_t *t, uint32_t mask) { return mask == (1u << t->items) - 1; }
+static int mated(const tree_t *t, uint32_t mask) { return mask && !(t->flags & T_CALM) && (hmask(t, mask) >> 8) % 11 == 0; }
+static int tactical(const tree_t *t, uint32_t mask, int i) { return hitem(t, mask, i, 0xC2B2AE3D27D4EB4Full) % 3 == 0; }
+static int in_check(const tree_t *t, uint32_t mask) { return mated(t, mask) || (hmask(t, mask) >> 40) % 5 == 0; }
+static int quiet(const tree_t *t, uint32_t mask) { return (hmask(t, mask) >> 33) % 3 != 0; }
+static int32_t eval0(const tree_t *t, uint32_t mask) { return (int32_t)((hmask(t, mask) >> 20) % 201) - 100; }
+
+static void t_start(const gv_t *v, void *p) { (void)v; memset(p, 0, sizeof(tpos_t)); }
+static uint64_t t_hash(const gv_t *v, const void *p)
+{
+    const tpos_t *q = p;
+    return mix(T(v)->seed * 3 + ((uint64_t)q->mask << 1 | q->turn));
+}
+static int t_turn(const gv_t *v, const void *p) { (void)v; return (int)((const tpos_t *)p)->turn; }
+static int t_ply(const gv_t *v, const void *p) { (void)v; return __builtin_popcount(((const tpos_t *)p)->mask); }
+static int t_moves(const gv_t *v, const void *p, move_t *out)
+{
+    const tree_t *t = T(v);
+    uint32_t m = ((const tpos_t *)p)->mask;
+    if (mated(t, m)) return 0;
+    int n = 0;
+    for (int i = 0; i < t->items; i++)
+        if (!(m >> i & 1) && hitem(t, m, i, 0x165667B19E3779F9ull) % 4 != 0) out[n++] = (move_t)i;
+    return n;
+}
+static void t_play(const gv_t *v, void *p, move_t m)
+{
+    (void)v;
+    tpos_t *q = p;
+    q->mask |= 1u << m;
+    q->turn ^= 1;
+}
+static int t_terminal(const gv_t *v, const void *p, val_t *value)
+{
+    move_t mv[GSW_MAX_MOVES];
+    if (t_moves(v, p, mv)) return 0;
+    *value = full(T(v), ((const tpos_t *)p)->mask) ? VAL_DRAW : val_loss(0);
+    return 1;
+}
+static int32_t t_eval(const gv_t *v, const void *p)
+{
+    const tpos_t *q = p;
+    int32_t e = eval0(T(v), q->mask);
+    return q->turn ? -e : e;
+}
+/* tactical moves first, by a score of their own, best first */
+static int t_tactical(const gv_t *v, const void *p, move_t *mv, int n)
+{
+    const tree_t *t = T(v);
+    uint32_t m = ((const tpos_t *)p)->mask;
+    move_t tac[GSW_MAX_MOVES], rest[GSW_MAX_MOVES];
+    uint64_t sc[GSW_MAX_MOVES];
+    int nt = 0, nr = 0;
+    for (int i = 0; i < n; i++) {
+        if (!tactical(t, m, (int)mv[i])) { rest[nr++] = mv[i]; continue; }
+        uint64_t x = hitem(t, m, (int)mv[i], 0x27D4EB2F165667C5ull);
+        int j = nt++;
+        for (; j > 0 && sc[j - 1] < x; j--) { sc[j] = sc[j - 1]; tac[j] = tac[j - 1]; }
+        sc[j] = x;
+        tac[j] = mv[i];
+    }
+    memcpy(mv, tac, (size_t)nt * sizeof *mv);
+    memcpy(mv + nt, rest, (size_t)nr * sizeof *mv);
+    return nt;
+}
+static int t_in_check(const gv_t *v, const void *p) { return in_check(T(v), ((const tpos_t *)p)->mask); }
+static int t_quiet(const gv_t *v, const void *p) { return quiet(T(v), ((const tpos_t *)p)->mask); }
+static int t_null(const gv_t *v, void *p)
+{
+    tpos_t *q = p;
+    if (T(v)->flags & T_NONULL) return 0;
+    q->turn ^= 1;
+    return 1;
+}
+
+static const game_t t_game = { .name = "takeaway", .title = "Take-away", .players = 2, .default_variant = "" };
+
+typedef struct variant { tree_t tree; game_ops_t ops; gv_t gv; } variant_t;
+
+static void variant_make(variant_t *w, uint64_t seed, int items, int flags)
+{
+    memset(w, 0, sizeof *w);
+    w->tree = (tree_t){ .seed = seed, .items = items, .flags = flags };
+    w->ops = (game_ops_t){ .pos_size = sizeof(tpos_t), .pos_start = t_start, .pos_hash = t_hash, .pos_turn = t_turn,
+                           .pos_ply = t_ply, .moves = t_moves, .play = t_play, .terminal = t_terminal,
+                           .evaluate = t_eval, .nsym = 1 };
+    if (flags & T_TACT) w->ops.ab_tactical = t_tactical;
+    if (flags & T_CHECK) w->ops.pos_in_check = t_in_check;
+    if (flags & (T_NULL | T_NONULL)) w->ops.play_null = t_null;
+    if (flags & T_QUIET) w->ops.pos_quiet = t_quiet;
+    w->gv = (gv_t){ .game = &t_game, .ops = &w->ops, .data = &w->tree };
+    snprintf(w->gv.name, sizeof w->gv.name, "%d", items);
+}
+
+/* ---- the reference: brute-force minimax with the search's rules ---- */
+
+#define QMAX 32   /* core/ab.c's AB_QUIESCE */
+static uint64_t ref_nodes;
+
+/* standpat = 0: quiescence without standing pat (to show that it matters) */
+static int32_t ref(const gv_t *v, const tpos_t *p, int depth, int ply, int rootd, int standpat)
+{
+    const tree_t *t = T(v);
+    ref_nodes++;
+    val_t tv;
+    if (t_terminal(v, p, &tv)) return tv;
+    move_t mv[GSW_MAX_MOVES];
+    int n = t_moves(v, p, mv);
+    int32_t best = -VAL_INF;
+    if (t->flags & T_TACT) {
+        if (depth <= -QMAX) return t_eval(v, p);
+        int chk = (t->flags & T_CHECK) && in_check(t, p->mask);
+        if (chk && depth > 0 && ply < 2 * rootd) depth++;
+        if (depth <= 0 && !chk) {
+            if (standpat) best = t_eval(v, p);
+            n = t_tactical(v, p, mv, n);
+            if (!standpat && !n) return t_eval(v, p);
+        }
+    } else if (depth <= 0 && (depth <= -QMAX || !(t->flags & T_QUIET) || quiet(t, p->mask))) {
+        return t_eval(v, p);
+    }
+    for (int i = 0; i < n; i++) {
+        tpos_t c = *p;
+        t_play(v, &c, mv[i]);
+        int32_t sc = val_up(ref(v, &c, depth - 1, ply + 1, rootd, standpat));
+        if (sc > best) best = sc;
+    }
+    return best;
+}
+
+/* as ab_think iterates: depths 1..maxd, stopping at a proven value */
+static int32_t ref_think(const gv_t *v, const tpos_t *p, int maxd, int standpat)
+{
+    int32_t sc = 0;
+    for (int d = 1; d <= maxd; d++) {
+        sc = ref(v, p, d, 0, d, standpat);
+        if (val_is_proven_decisive(sc)) break;
+    }
+    return sc;
+}
+
+static tt_t tt;
+
+static ab_result_t think(const gv_t *v, const tpos_t *p, int depth, int no_prune, int no_tt_cuts)
+{
+    ab_options_t o = { .threads = 1, .depth_limit = depth, .no_prune = no_prune, .no_tt_cuts = no_tt_cuts };
+    ab_result_t r;
+    err_t err;
+    tt_clear(&tt);
+    assert_int_equal(ab_think(v, &tt, p, &o, &r, &err), GSW_OK);
+    assert_false(r.aborted);
+    return r;
+}
+
+/* A random non-terminal root: a few items taken. */
+static int root_of(const gv_t *v, uint64_t seed, tpos_t *p)
+{
+    uint64_t x = seed;
+    for (int tries = 0; tries < 50; tries++) {
+        *p = (tpos_t){ 0, 0 };
+        for (int k = 0; k < 2; k++) {
+            move_t mv[GSW_MAX_MOVES];
+            int n = t_moves(v, p, mv);
+            if (!n) break;
+            x = mix(x + 1);
+            t_play(v, p, mv[x % (uint64_t)n]);
+        }
+        val_t tv;
+        if (!t_terminal(v, p, &tv)) return 1;
+    }
+    return 0;
+}
+
+/* Plain alpha-beta (no pruning, no table cut-offs) equals brute-force
+ * minimax, for every set of hooks: quiescence with stand-pat over the
+ * tactical moves, with check extensions and evasions, the pos_quiet rule,
+ * no quiescence at all. And stand-pat changes the value of some trees. */
+static void test_plain_equals_minimax(void **st)
+{
+    (void)st;
+    static const int flags[] = { T_TACT, T_TACT | T_CHECK, T_QUIET, 0 };
+    int standpat_matters = 0, quiescence_matters = 0, checked = 0;
+    for (int f = 0; f < 4; f++)
+        for (int tree = 0; tree < 25; tree++) {
+            variant_t w;
+            variant_make(&w, 1000 + (uint64_t)tree, 10, flags[f]);
+            tpos_t p;
+            if (!root_of(&w.gv, (uint64_t)tree * 77, &p)) continue;
+            for (int d = 1; d <= 4; d++) {
+                int32_t want = ref_think(&w.gv, &p, d, 1);
+                ab_result_t r = think(&w.gv, &p, d, 1, 1);
+                if (r.score != want) fail_msg("flags %d tree %d depth %d: %d, minimax %d", flags[f], tree, d, r.score, want);
+                assert_true(r.best != MOVE_NONE);
+                checked++;
+                if (flags[f] == T_TACT) {
+                    standpat_matters += ref_think(&w.gv, &p, d, 0) != want;
+                    variant_t plain;
+                    variant_make(&plain, w.tree.seed, 10, 0);
+                    quiescence_matters += ref_think(&plain.gv, &p, d, 1) != want;
+                }
+            }
+        }
+    assert_true(checked > 300);
+    assert_true(standpat_matters > 5);
+    assert_true(quiescence_matters > 5);
+}
+
+/* With the table's bounds the scores stay the minimax values (the tree's
+ * transpositions meet at equal depth), and the cut-offs save nodes. */
+static void test_tt_cutoffs(void **st)
+{
+    (void)st;
+    static const int flags[] = { T_TACT, T_QUIET, 0 };
+    uint64_t with = 0, without = 0;
+    int hits = 0;
+    for (int f = 0; f < 3; f++)
+        for (int tree = 0; tree < 25; tree++) {
+            variant_t w;
+            variant_make(&w, 5000 + (uint64_t)tree, 11, flags[f]);
+            tpos_t p;
+            if (!root_of(&w.gv, (uint64_t)tree * 31, &p)) continue;
+            for (int d = 2; d <= 5; d++) {
+                int32_t want = ref_think(&w.gv, &p, d, 1);
+                ab_result_t a = think(&w.gv, &p, d, 1, 0);
+                ab_result_t b = think(&w.gv, &p, d, 1, 1);
+                if (a.score != want) fail_msg("flags %d tree %d depth %d: %d, minimax %d", flags[f], tree, d, a.score, want);
+                assert_int_equal(b.score, want);
+                with += a.nodes;
+                without += b.nodes;
+                hits += a.nodes < b.nodes;
+            }
+        }
+    printf("table cut-offs: %llu nodes, without %llu\n", (unsigned long long)with, (unsigned long long)without);
+    assert_true(with < without * 9 / 10);
+    assert_true(hits > 20);
+}
+
+/* Mates: forced wins and losses come out as proven values with their
+ * distance (plain search: exactly minimax's); with null moves and
+ * reductions on, a proven value is still a real one (the exact solver
+ * agrees: a win at least that fast, a loss at least that fast). */
+static void test_mate_scores(void **st)
+{
+    (void)st;
+    int proven_plain = 0, proven_pruned = 0, wins = 0, losses = 0;
+    for (int tree = 0; tree < 60; tree++) {
+        variant_t w;
+        variant_make(&w, 9000 + (uint64_t)tree, 10, T_TACT | T_CHECK | T_NULL);
+        tpos_t p;
+        if (!root_of(&w.gv, (uint64_t)tree * 13, &p)) continue;
+        ab_options_t so = { .threads = 1, .no_best = 1 };
+        ab_result_t ex;
+        err_t err;
+        tt_clear(&tt);
+        assert_int_equal(ab_solve(&w.gv, &tt, &p, &so, &ex, &err), GSW_OK);
+        assert_int_equal(ex.lo, ex.hi);
+        ab_result_t a = think(&w.gv, &p, 6, 1, 1);
+        int32_t want = ref_think(&w.gv, &p, 6, 1);
+        assert_int_equal(a.score, want);
+        assert_int_equal(a.proven, val_is_proven_decisive(want));
+        if (a.proven) {
+            proven_plain++;
+            wins += val_is_win(a.score);
+            losses += val_is_loss(a.score);
+            if (val_is_win(a.score)) assert_true(ex.lo >= a.score);
+            else assert_true(ex.lo <= a.score);
+        }
+        ab_result_t b = think(&w.gv, &p, 8, 0, 0);
+        if (b.proven) {
+            proven_pruned++;
+            if (val_is_win(b.score)) assert_true(ex.lo >= b.score);
+            else assert_true(ex.lo <= b.score);
+            /* the move it plays keeps the win */
+            if (val_is_win(b.score)) {
+                tpos_t c = p;
+                t_play(&w.gv, &c, b.best);
+                ab_result_t cr;
+                tt_clear(&tt);
+                assert_int_equal(ab_solve(&w.gv, &tt, &c, &so, &cr, &err), GSW_OK);
+                assert_true(val_is_loss(cr.lo) && cr.lo == cr.hi);
+            }
+        }
+    }
+    printf("mates: %d proven by the plain search (%d wins, %d losses), %d with pruning\n", proven_plain, wins, losses,
+           proven_pruned);
+    assert_true(wins > 2 && losses > 2);
+    assert_true(proven_pruned > 4);
+}
+
+/* Heuristic entries never reach an exact search of the same table: a solve
+ * after a heuristic search of the same tree gives the same value and the
+ * same best move as on a clear table. */
+static void test_exact_unaffected(void **st)
+{
+    (void)st;
+    int found = 0;
+    for (int tree = 0; tree < 30; tree++) {
+        variant_t w;
+        variant_make(&w, 700 + (uint64_t)tree, 11, T_TACT | T_CHECK | T_NULL);
+        tpos_t p;
+        if (!root_of(&w.gv, (uint64_t)tree * 5, &p)) continue;
+        ab_options_t so = { .threads = 1 };
+        ab_options_t ho = { .threads = 1, .depth_limit = 7 };
+        ab_result_t clean, after, h, h2;
+        err_t err;
+        tt_clear(&tt);
+        assert_int_equal(ab_solve(&w.gv, &tt, &p, &so, &clean, &err), GSW_OK);
+        tt_clear(&tt);
+        assert_int_equal(ab_think(&w.gv, &tt, &p, &ho, &h, &err), GSW_OK);
+        tt_hit_t hit;
+        found += tt_probe(&tt, tt_heur_key(t_hash(&w.gv, &p)), &hit);
+        assert_int_equal(ab_solve(&w.gv, &tt, &p, &so, &after, &err), GSW_OK);
+        assert_int_equal(after.lo, clean.lo);
+        assert_int_equal(after.hi, clean.hi);
+        assert_int_equal(after.best, clean.best);
+        /* and the other way round: exact entries never reach a heuristic search */
+        tt_clear(&tt);
+        assert_int_equal(ab_solve(&w.gv, &tt, &p, &so, &after, &err), GSW_OK);
+        assert_int_equal(ab_think(&w.gv, &tt, &p, &ho, &h2, &err), GSW_OK);
+        assert_int_equal(h2.score, h.score);
+        assert_int_equal(h2.nodes, h.nodes);
+        assert_int_equal(h2.best, h.best);
+    }
+    assert_true(found > 20);   /* the heuristic entries were there */
+}
+
+typedef struct iters { int n, depth[80]; int32_t score[80]; move_t best[80]; uint64_t nodes[80]; } iters_t;
+static void on_iter(void *ctx, const ab_result_t *r)
+{
+    iters_t *it = ctx;
+    if (it->n >= 80) return;
+    it->depth[it->n] = r->depth;
+    it->score[it->n] = r->score;
+    it->best[it->n] = r->best;
+    it->nodes[it->n] = r->nodes;
+    assert_true(r->pvlen >= 1 && r->pv[0] == r->best);
+    it->n++;
+}
+
+static int legal(const gv_t *v, const tpos_t *p, move_t m)
+{
+    move_t mv[GSW_MAX_MOVES];
+    int n = t_moves(v, p, mv);
+    for (int i = 0; i < n; i++) if (mv[i] == m) return 1;
+    return 0;
+}
+
+/* The iteration callback reports every completed depth; a node limit stops
+ * the search close to it with the last completed depth's move; a stop
+ * before the first iteration still gives a legal move. */
+static void test_iterations_and_limits(void **st)
+{
+    (void)st;
+    variant_t w;
+    variant_make(&w, 4242, 24, T_TACT | T_NULL | T_CALM);
+    tpos_t p;
+    assert_true(root_of(&w.gv, 9, &p));
+    iters_t it = { 0 };
+    ab_options_t o = { .threads = 1, .depth_limit = 6, .on_iter = on_iter, .on_iter_ctx = &it };
+    ab_result_t r;
+    err_t err;
+    tt_clear(&tt);
+    assert_int_equal(ab_think(&w.gv, &tt, &p, &o, &r, &err), GSW_OK);
+    assert_int_equal(it.n, r.depth);
+    for (int i = 0; i < it.n; i++) {
+        assert_int_equal(it.depth[i], i + 1);
+        if (i) assert_true(it.nodes[i] >= it.nodes[i - 1]);
+    }
+    assert_int_equal(it.score[it.n - 1], r.score);
+    assert_int_equal(it.best[it.n - 1], r.best);
+
+    for (uint64_t limit = 30000; limit <= 3000000; limit *= 10) {
+        iters_t li = { 0 };
+        ab_options_t lo = { .threads = 1, .node_limit = limit, .on_iter = on_iter, .on_iter_ctx = &li };
+        tt_clear(&tt);
+        assert_int_equal(ab_think(&w.gv, &tt, &p, &lo, &r, &err), GSW_OK);
+        assert_true(r.aborted);
+        assert_true(r.nodes >= limit && r.nodes <= limit + 1024);
+        assert_true(li.n >= 1);
+        assert_int_equal(r.depth, li.depth[li.n - 1]);
+        assert_int_equal(r.best, li.best[li.n - 1]);
+        assert_int_equal(r.score, li.score[li.n - 1]);
+        assert_true(legal(&w.gv, &p, r.best));
+    }
+
+    volatile int stop = 1;
+    ab_options_t so = { .threads = 1, .stop = &stop };
+    tt_clear(&tt);
+    assert_int_equal(ab_think(&w.gv, &tt, &p, &so, &r, &err), GSW_OK);
+    assert_true(legal(&w.gv, &p, r.best));
+}
+
+/* Null moves and late-move reductions cut the tree; a game whose play_null
+ * refuses every pass searches exactly as one without the hook. */
+static void test_pruning(void **st)
+{
+    (void)st;
+    uint64_t pruned = 0, plain = 0, refused = 0, nohook = 0;
+    for (int tree = 0; tree < 12; tree++) {
+        variant_t w, nn, nh;
+        variant_make(&w, 300 + (uint64_t)tree, 16, T_TACT | T_CHECK | T_NULL);
+        variant_make(&nn, 300 + (uint64_t)tree, 16, T_TACT | T_CHECK | T_NONULL);
+        variant_make(&nh, 300 + (uint64_t)tree, 16, T_TACT | T_CHECK);
+        tpos_t p;
+        if (!root_of(&w.gv, (uint64_t)tree, &p)) continue;
+        ab_result_t a = think(&w.gv, &p, 6, 0, 0), b = think(&w.gv, &p, 6, 1, 0);
+        ab_result_t c = think(&nn.gv, &p, 6, 0, 0), d = think(&nh.gv, &p, 6, 0, 0);
+        assert_true(legal(&w.gv, &p, a.best) && legal(&w.gv, &p, b.best));
+        pruned += a.nodes;
+        plain += b.nodes;
+        refused += c.nodes;
+        nohook += d.nodes;
+        assert_int_equal(c.nodes, d.nodes);
+        assert_int_equal(c.score, d.score);
+    }
+    printf("pruning: %llu nodes, without %llu; reductions only %llu\n", (unsigned long long)pruned,
+           (unsigned long long)plain, (unsigned long long)nohook);
+    assert_true(nohook < plain);       /* reductions */
+    assert_true(pruned < nohook);      /* null moves */
+    assert_int_equal(refused, nohook);
+}
+
+static int setup(void **st)
+{
+    (void)st;
+    err_t err;
+    return tt_init(&tt, 8, &err);
+}
+
+static int teardown(void **st)
+{
+    (void)st;
+    tt_free(&tt);
+    return 0;
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_plain_equals_minimax),
+        cmocka_unit_test(test_tt_cutoffs),
+        cmocka_unit_test(test_mate_scores),
+        cmocka_unit_test(test_exact_unaffected),
+        cmocka_unit_test(test_iterations_and_limits),
+        cmocka_unit_test(test_pruning),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
