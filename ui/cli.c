@@ -36,6 +36,8 @@ int cli_lesson(cli_opts_t *o);
 int cli_proof(cli_opts_t *o);
 int cli_egdb(cli_opts_t *o);
 int cli_count_pieces(cli_opts_t *o);
+int cli_uci(cli_opts_t *o);
+int cli_match(cli_opts_t *o);
 
 /* Where --json does not apply. */
 static const char *json_na_play(const cli_opts_t *o)
@@ -60,6 +62,12 @@ static const char *json_na_proof(const cli_opts_t *o)
     if (o->npos && !strcmp(o->pos[0], "export") && o->format && !strcmp(o->format, "dot"))
         return "--format dot writes Graphviz (--format json writes the tree as JSON)";
     return NULL;
+}
+
+static const char *json_na_uci(const cli_opts_t *o)
+{
+    (void)o;
+    return "it speaks the UCI protocol on stdin and stdout";
 }
 
 const cli_verb_t cli_verbs[] = {
@@ -107,6 +115,19 @@ const cli_verb_t cli_verbs[] = {
     { "cache", "gsw cache stats|check|verify [GAME[:VARIANT]] [--sample N] [--fix] [--db PATH]",
       "statistics, an integrity check, or the stored values proved again (verify; --fix deletes wrong rows)", cli_cache,
       2, NULL },
+    { "uci", "gsw uci",
+      "speak UCI (chess) on stdin and stdout: gsw as an engine for chess GUIs and matches", cli_uci, 0,
+      json_na_uci },
+    { "match", "gsw match chess --engine \"CMD [ARGS]\" [--option NAME=VALUE]... [--ours-option NAME=VALUE]... "
+               "[--games N] [--movetime MS | --nodes N] [--seed S] [--openings FILE] [--pgn FILE] [--concurrency N]\n"
+               "  our engine (in process) against a UCI engine (\"gsw uci\", \"/usr/games/stockfish\"); colours\n"
+               "  alternate, each pair of games from one opening: a built-in book shuffled by --seed, or --openings\n"
+               "  FILE (one a line: a FEN, or moves from the start). --option sets the opponent's UCI options\n"
+               "  (UCI_LimitStrength=true, UCI_Elo=1500); --ours-option ours (Hash, PawnValue, KnightValue,\n"
+               "  BishopValue, RookValue, QueenValue). Defaults: 2 games, 100 ms a move, match.pgn, 1 at once.\n"
+               "  A game ends by the rules or is a draw at 300 plies; an opponent that crashes, hangs or plays an\n"
+               "  illegal move loses it. Prints a line per game, then W-D-L, the score and the Elo difference.",
+      "play our chess engine against a UCI engine: score and Elo estimate, games in PGN", cli_match, 1, NULL },
     { "help", "gsw help [VERB]", "this list, or one verb's usage", cli_help, 1, NULL },
     { "version", "gsw version (or gsw --version)", "gsw's version", cli_version, 0, NULL },
     { NULL, NULL, NULL, NULL, 0, NULL },
@@ -199,6 +220,44 @@ static int cli_parse(int argc, char **argv, int first, cli_opts_t *o)
         else if (!strcmp(a, "--dir")) { NEEDARG(); o->dir = argv[++i]; }
         else if (!strcmp(a, "--for")) { NEEDARG(); o->for_pos = argv[++i]; }
         else if (!strcmp(a, "--plan")) o->plan = 1;
+        else if (!strcmp(a, "--engine")) { NEEDARG(); o->engine = argv[++i]; }
+        else if (!strcmp(a, "--openings")) { NEEDARG(); o->openings = argv[++i]; }
+        else if (!strcmp(a, "--pgn")) { NEEDARG(); o->pgn = argv[++i]; }
+        else if (!strcmp(a, "--option") || !strcmp(a, "--ours-option")) {
+            NEEDARG();
+            int ours = a[2] == 'o' && a[3] == 'u';
+            const char *val = argv[++i];
+            if (!strchr(val, '=') || val[0] == '=') {
+                fprintf(stderr, "gsw: %s %s: expected NAME=VALUE\n", a, val);
+                return GSW_EINPUT;
+            }
+            int *cnt = ours ? &o->n_ours_opt : &o->n_engine_opt;
+            int max = ours ? (int)(sizeof o->ours_opt / sizeof o->ours_opt[0])
+                           : (int)(sizeof o->engine_opt / sizeof o->engine_opt[0]);
+            if (*cnt >= max) { fprintf(stderr, "gsw: %s: at most %d\n", a, max); return GSW_EINPUT; }
+            (ours ? o->ours_opt : o->engine_opt)[(*cnt)++] = val;
+        }
+        else if (!strcmp(a, "--games")) {
+            NEEDARG();
+            if (cli_parse_num(a, argv[++i], 1, 1000000, 1, &d)) return GSW_EINPUT;
+            o->games = (int)d;
+        }
+        else if (!strcmp(a, "--movetime")) {
+            NEEDARG();
+            if (cli_parse_num(a, argv[++i], 1, 3600000, 0, &d)) return GSW_EINPUT;
+            o->movetime = d;
+        }
+        else if (!strcmp(a, "--seed")) {
+            NEEDARG();
+            if (cli_parse_num(a, argv[++i], 0, 1e18, 1, &d)) return GSW_EINPUT;
+            o->seed = (uint64_t)d;
+            o->seed_set = 1;
+        }
+        else if (!strcmp(a, "--concurrency")) {
+            NEEDARG();
+            if (cli_parse_num(a, argv[++i], 1, 256, 1, &d)) return GSW_EINPUT;
+            o->concurrency = (int)d;
+        }
         else if (!strcmp(a, "--pieces")) {
             NEEDARG();
             if (cli_parse_num(a, argv[++i], 1, 32, 1, &d)) return GSW_EINPUT;

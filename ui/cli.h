@@ -47,6 +47,18 @@ typedef struct cli_opts {
     const char *dir;           /* egdb --dir DIR (default: egdb/ beside the cache) */
     const char *for_pos;       /* egdb build --for POSITION */
     int plan;                  /* egdb build --plan: what it would build */
+    const char *engine;        /* match --engine "CMD [ARGS]": the UCI opponent */
+    const char *engine_opt[32];   /* match --option NAME=VALUE (the opponent's), repeatable */
+    int n_engine_opt;
+    const char *ours_opt[16];  /* match --ours-option NAME=VALUE (ours: Hash, PawnValue..), repeatable */
+    int n_ours_opt;
+    int games;                 /* match --games N */
+    double movetime;           /* match --movetime MS */
+    uint64_t seed;             /* match --seed S (seed_set: given) */
+    int seed_set;
+    const char *openings;      /* match --openings FILE */
+    const char *pgn;           /* match --pgn FILE */
+    int concurrency;           /* match --concurrency N: games at once */
     int npos;
     const char *pos[8];        /* positional arguments after the verb */
     const char *verb;          /* the verb being run */

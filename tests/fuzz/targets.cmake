@@ -15,4 +15,5 @@ set(GSW_FUZZ_TARGETS
   "egdb_names:gsw_solve"
   "ch_fen:gsw_games"
   "ch_move:gsw_games"
-  "pgn:gsw_games")
+  "pgn:gsw_games"
+  "openings:gsw_ui")
