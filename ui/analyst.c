@@ -119,6 +119,9 @@ int analyst_heuristic(analyst_t *a, const void *pos, analysis_t *an, double budg
         if (mv->state == MV_UNKNOWN) mv->state = MV_HEURISTIC;
         mv->score = val_up(r.score);
         mv->depth = r.depth;
+        mv->npv = 0;   /* the line: the move, then the search's from the position it leads to */
+        mv->pv[mv->npv++] = mv->move;
+        for (int k = 0; k < r.pvlen && mv->npv < (int)(sizeof mv->pv / sizeof mv->pv[0]); k++) mv->pv[mv->npv++] = r.pv[k];
         if (a->solver.ab.stop && *a->solver.ab.stop) return GSW_OK;
     }
     an->heuristic_done = 1;

@@ -73,7 +73,9 @@ static int sync_analyze(session_t *s, int ply, err_t *err)
     if (!a) return -1;
     analysis_t *an = session_analysis_open(s, ply);
     if (!an) return err_set(err, GSW_EFAIL, "out of memory"), -1;
-    if (!an->heuristic_done && analyst_heuristic(a, s->pos[ply].b, an, 50, err)) return -1;
+    /* where perfect play is out of reach the heuristic scores are what the person gets: a second for them */
+    double hb = s->v->game->play_opponent && !s->lesson ? 1000 : 50;
+    if (!an->heuristic_done && analyst_heuristic(a, s->pos[ply].b, an, hb, err)) return -1;
     if (s->v->game->players == 1 && !an->root_done) {   /* a puzzle: the solution (or why none) first */
         int r = analyst_root(a, s->pos[ply].b, an, err);
         if (r) return r < 0 ? -1 : 0;
@@ -136,7 +138,7 @@ static void show_result(session_t *s, out_t *out)
     int loser = session_turn(s);
     if (s->v->ops->view) { s->v->ops->view(s->v, session_pos(s), &vb); view = &vb; }
     const char *winner = view ? view->side[tv < VAL_DRAW ? 1 - loser : loser] : tv < VAL_DRAW ? (loser ? "first player" : "second player") : "?";
-    out_printf(out, "Game over: %s wins.\n", winner);
+    out_printf(out, "Game over: %s wins%s%s%s.\n", winner, why[0] ? " (" : "", why, why[0] ? ")" : "");
 }
 
 void session_show(session_t *s, out_t *out)
@@ -181,15 +183,45 @@ void session_show(session_t *s, out_t *out)
     show_result(s, out);
 }
 
+/* The heuristic search's line for the best move by heuristic scores
+ * (when nothing better is known): "Nf3 d5 d4 Nf6" into buf, the move's
+ * index returned; -1 when there is none. */
+static int heuristic_line(session_t *s, char *buf, size_t n)
+{
+    analysis_t *an = s->an[s->ply];
+    int exact;
+    move_t m = session_best(s, s->ply, &exact);
+    if (!an || m == MOVE_NONE || exact) return -1;
+    for (int i = 0; i < an->n; i++)
+        if (an->mv[i].move == m && an->mv[i].state == MV_HEURISTIC)
+            return session_line_text(s, s->ply, &an->mv[i], buf, n) ? i : -1;
+    return -1;
+}
+
 static void show_analysis(session_t *s, out_t *out)
 {
     analysis_t *an = s->an[s->ply];
     if (!an) return;
+    int w = 6;
+    for (int i = 0; i < an->n; i++)
+        if ((int)strlen(an->mv[i].text) > w) w = (int)strlen(an->mv[i].text);
     for (int i = 0; i < an->n; i++) {
         char t[64];
         session_value_text(s, s->ply, &an->mv[i], t, sizeof t);
-        out_printf(out, "%-6s %s\n", an->mv[i].text, t);
+        out_printf(out, "%-*s %s\n", w, an->mv[i].text, t);
     }
+    char line[400];
+    if (heuristic_line(s, line, sizeof line) >= 0) out_printf(out, "line: %s (heuristic)\n", line);
+}
+
+/* Why a sync analysis ended before every move was proven. */
+static void sync_stopped(session_t *s, out_t *out)
+{
+    const analysis_t *an = s->an[s->ply];
+    if (an && an->spent)
+        out_printf(out, "not proven within %g s (the shell's budget here; --time MS sets it); ~ values are heuristic\n",
+                   an->budget_ms / 1000);
+    else out_printf(out, "stopped before the proof was complete\n");
 }
 
 /* A puzzle's verdict at the current position: "" when the goal can be
@@ -233,7 +265,12 @@ static void show_hint(session_t *s, out_t *out)
         if (s->v->game->players == 1 && exact)
             out_printf(out, "hint: %s (the goal can still be reached: %d more jumps in the solution found)\n",
                        an->mv[i].text, val_plies(an->mv[i].lo));
-        else out_printf(out, "hint: %s, %s%s%s\n", an->mv[i].text, t, exact ? "" : " (not proven yet)", why);
+        else {
+            char line[400];
+            int has = !exact && an->mv[i].state == MV_HEURISTIC && session_line_text(s, s->ply, &an->mv[i], line, sizeof line);
+            out_printf(out, "hint: %s, %s%s%s%s%s\n", an->mv[i].text, t, exact ? "" : " (not proven yet)", why,
+                       has ? "; line " : "", has ? line : "");
+        }
         s->cursor = -1;
         if (s->v->ops->move_cells) {
             int from, to;
@@ -279,6 +316,12 @@ static void show_value(session_t *s, out_t *out)
         }
         if (any) out_printf(out, "proven so far: %s for the side to move\n", t);
         else out_printf(out, "not proven yet\n");
+        char line[400], score[48];
+        int h = heuristic_line(s, line, sizeof line);
+        if (h >= 0) {
+            session_score_text(s, an->mv[h].score, score, sizeof score);
+            out_printf(out, "heuristic: %s %s, line %s\n", an->mv[h].text, score, line);
+        }
         return;
     }
     for (int i = 0; i < an->n; i++)
@@ -295,7 +338,7 @@ int session_poll(session_t *s, out_t *out)
     analysis_t *an = s->an[s->ply];
     int known = an && (an->proven || (an->root_done && an->root_lo == an->root_hi
                                       && (an->root_best != MOVE_NONE || s->v->game->players == 1)));
-    if (s->hint_wanted && an && (known || s->hint_wanted == 2)) {
+    if (s->hint_wanted && an && (known || (s->hint_wanted == 2 && an->heuristic_done))) {
         show_hint(s, out);
         s->hint_wanted = 0;
         said = 1;
@@ -401,7 +444,7 @@ static int cmd_needs_analysis(session_t *s, out_t *out, err_t *err, int *flag, i
     if (s->sync) {
         int r = sync_analyze(s, s->ply, err);
         if (r < 0) return err->code;
-        if (r == 0) out_printf(out, "stopped before the proof was complete\n");
+        if (r == 0) sync_stopped(s, out);
         say(s, out);
         return GSW_OK;
     }
@@ -415,7 +458,8 @@ static int cmd_hint(session_t *s, char *args, out_t *out, err_t *err)
 {
     (void)args;
     if (session_computer_to_move(s)) return err_set(err, GSW_EINPUT, "wait: the computer is to move");
-    return cmd_needs_analysis(s, out, err, &s->hint_wanted, 1, show_hint);
+    /* where perfect play is out of reach the hint does not wait for a proof */
+    return cmd_needs_analysis(s, out, err, &s->hint_wanted, s->v->game->play_opponent ? 2 : 1, show_hint);
 }
 
 static int cmd_solve(session_t *s, char *args, out_t *out, err_t *err)
@@ -432,7 +476,7 @@ static int cmd_analyze(session_t *s, char *args, out_t *out, err_t *err)
         int r = sync_analyze(s, s->ply, err);
         if (r < 0) return err->code;
         show_analysis(s, out);
-        if (r == 0) out_printf(out, "stopped before the proof was complete\n");
+        if (r == 0) sync_stopped(s, out);
         if (s->lesson && s->ply == 0) session_lesson_check(s, out);
         return GSW_OK;
     }
@@ -878,16 +922,22 @@ int session_exec(session_t *s, const char *line, out_t *out, err_t *err)
         err_t e;
         char full[8200];
         snprintf(full, sizeof full, "%s%s%s", w, *p ? " " : "", rest(p));
-        if (s->v->ops->move_parse(s->v, session_pos(s), full, &m, &e))
-            return err_set(err, GSW_EINPUT, "unknown command or bad move \"%s\" (%s; help lists commands)", full, e.msg);
+        if (s->v->ops->move_parse(s->v, session_pos(s), full, &m, &e)) {
+            /* a word of small letters alone is a command mistyped (no game's moves read so);
+               anything else was meant as a move: the game says what is wrong with it */
+            if (strspn(w, "abcdefghijklmnopqrstuvwxyz") == strlen(w))
+                return err_set(err, GSW_EINPUT, "unknown command \"%s\" (help lists the commands; a move: %s)", w, e.msg);
+            return err_set(err, GSW_EINPUT, "%s", e.msg);
+        }
         rc = session_play(s, m, err);
         if (!rc && s->lesson) session_lesson_judge(s, out);
     }
     if (rc) return rc;
     if (s->sync && !s->quit) {
+        int before = s->ply, top = s->top;
         rc = sync_autoplay(s, out, err);
-        if (!rc && c && (c->run == cmd_move) && !s->lesson) show_result(s, out);
-        else if (!rc && !c && !s->lesson) show_result(s, out);
+        int computer = s->ply != before || s->top != top;   /* the computer moved: its move may end the game */
+        if (!rc && ((c && c->run == cmd_move) || !c || computer) && !s->lesson) show_result(s, out);
     }
     return rc;
 }

@@ -74,6 +74,7 @@ int session_new(session_t *s, const char *spec, const char *position, err_t *err
     s->ply = s->top = 0;
     session_forget(s, 0);
     s->selected = -1;
+    s->npath = s->nchoice = 0;
     s->cursor = 0;
     s->hint_wanted = 0;
     s->think_ply = -1;
@@ -297,6 +298,12 @@ static int session_over_at(const session_t *s, int ply, val_t *value, char *why,
     val_t tv = VAL_DRAW;
     if (why && n) why[0] = 0;
     int over = O->terminal(s->v, s->pos[ply].b, &tv);
+    if (over && why && n && session_mate_game(s)) {   /* the position's own reason, in the game's words */
+        move_t mv[GSW_MAX_MOVES];
+        int check = O->pos_in_check(s->v, s->pos[ply].b), moves = O->moves(s->v, s->pos[ply].b, mv);
+        snprintf(why, n, "%s", tv < VAL_DRAW && check ? "checkmate" : tv != VAL_DRAW ? ""
+                                : !moves && !check ? "stalemate" : moves ? "insufficient material" : "");
+    }
     if (!over && O->line_over) {
         const void *line[SESSION_MAX_PLY + 1];
         char w[64] = "";
@@ -345,6 +352,7 @@ int session_play(session_t *s, move_t m, err_t *err)
         session_forget(s, s->ply);
     }
     s->selected = -1;
+    s->npath = s->nchoice = 0;
     s->hint_wanted = 0;
     if (s->lesson) s->lesson_tried = 1;
     return GSW_OK;
@@ -364,6 +372,7 @@ int session_undo(session_t *s)
     /* against a computer, go back to the person's last turn */
     while (s->ply > 0 && s->opp.kind != OPP_HUMAN && !s->lesson && !s->human[session_turn(s)]) s->ply--;
     s->selected = -1;
+    s->nchoice = 0;
     s->hint_wanted = 0;
     s->think_ply = -1;
     return 1;
@@ -376,6 +385,7 @@ int session_redo(session_t *s)
     /* against a computer, on to the person's next turn (the computer's moves are redone too) */
     while (s->ply < s->top && s->opp.kind != OPP_HUMAN && !s->lesson && !s->human[session_turn(s)]) s->ply++;
     s->selected = -1;
+    s->nchoice = 0;
     return 1;
 }
 
@@ -399,6 +409,9 @@ analysis_t *session_analysis_open(session_t *s, int ply)
         if (!s->an[ply]) return NULL;
         analyst_list(s->v, s->pos[ply].b, s->an[ply]);
         if (s->lesson) s->an[ply]->budget_ms = LESSON_BUDGET_MS;
+        else if (s->sync && s->sync_budget_ms > 0) s->an[ply]->budget_ms = s->sync_budget_ms;
+        else if (s->sync && s->sync_budget_ms < 0 && s->v->game->play_opponent)   /* perfect play out of reach */
+            s->an[ply]->budget_ms = SESSION_SYNC_BUDGET_MS;
     }
     return s->an[ply];
 }
@@ -511,6 +524,7 @@ int session_value_text(const session_t *s, int ply, const move_value_t *mv, char
                 score = -score;
             }
             if (g.outcome == OUTCOME_DRAW) snprintf(buf, n, "draw");
+            else if (session_mate_game(s)) session_score_text(s, lo, buf, n);
             else snprintf(buf, n, "%s %d", outcome_name(g.outcome), g.plies);
             if (has && g.outcome != OUTCOME_DRAW) snprintf(buf + strlen(buf), n - strlen(buf), " (%+d)", score);
             return outcome_class(lo);
@@ -528,13 +542,58 @@ int session_value_text(const session_t *s, int ply, const move_value_t *mv, char
         return lv->outcome == OUTCOME_WIN ? 3 : lv->outcome == OUTCOME_DRAW ? 2 : 1;
     }
     if (mv->state == MV_HEURISTIC || mv->depth > 0) {
-        if (val_is_win(mv->score)) snprintf(buf, n, "~win");
-        else if (val_is_loss(mv->score)) snprintf(buf, n, "~loss");
-        else snprintf(buf, n, "~%+d", (int)mv->score);
+        char t[48];
+        session_score_text(s, mv->score, t, sizeof t);
+        snprintf(buf, n, "~%s", t);
         return 0;
     }
     snprintf(buf, n, "?");
     return 0;
+}
+
+int session_mate_game(const session_t *s)
+{
+    return s->v->game->players == 2 && s->v->ops->pos_in_check != NULL;
+}
+
+void session_score_text(const session_t *s, int32_t score, char *buf, size_t n)
+{
+    int mate = session_mate_game(s);
+    if (val_is_proven_decisive(score)) {
+        int plies = val_plies(score);
+        if (!mate) snprintf(buf, n, "%s", val_is_win(score) ? "win" : "loss");
+        else if (val_is_win(score)) snprintf(buf, n, "mate in %d", (plies + 1) / 2);   /* the mover's moves */
+        else snprintf(buf, n, "mated in %d", plies / 2 > 0 ? plies / 2 : 1);
+    } else if (mate) {   /* centipawns, as pawns */
+        int a = score < 0 ? -score : score;
+        snprintf(buf, n, "%c%d.%02d", score < 0 ? '-' : '+', a / 100, a % 100);
+    } else {
+        snprintf(buf, n, "%+d", (int)score);
+    }
+}
+
+int session_line_text(const session_t *s, int ply, const move_value_t *mv, char *buf, size_t n)
+{
+    const game_ops_t *O = s->v->ops;
+    size_t used = 0;
+    if (n) buf[0] = 0;
+    if (mv->npv < 2 || mv->pv[0] != mv->move) return 0;
+    GSW_POSBUF cur[GSW_MAX_POS];
+    memcpy(cur, s->pos[ply].b, O->pos_size);
+    int k = 0;
+    for (; k < mv->npv && used + 1 < n; k++) {
+        move_t legal[GSW_MAX_MOVES];
+        int nl = O->moves(s->v, cur, legal), ok = 0;
+        for (int i = 0; i < nl; i++) ok |= legal[i] == mv->pv[k];
+        if (!ok) break;   /* (a line from a table is checked, never trusted) */
+        char mt[32];
+        O->move_format(s->v, cur, mv->pv[k], mt, sizeof mt);
+        int w = snprintf(buf + used, n - used, "%s%s", k ? " " : "", mt);
+        if (w < 0 || (size_t)w >= n - used) { buf[used] = 0; break; }
+        used += (size_t)w;
+        O->play(s->v, cur, mv->pv[k]);
+    }
+    return k >= 2;
 }
 
 int session_history_entry(session_t *s, int i, char *got, size_t ng, char *best, size_t nb, int *cls_got,
@@ -709,6 +768,84 @@ int session_partial(const session_t *s, char *buf, size_t n)
     return 0;
 }
 
+/* Do moves a[0..n-1] visit the very same cells? */
+static int same_squares(const session_t *s, const move_t *a, int n)
+{
+    int c0[16], c[16];
+    int n0 = session_move_path(s, session_pos(s), a[0], c0, 16);
+    for (int i = 1; i < n; i++) {
+        int k = session_move_path(s, session_pos(s), a[i], c, 16);
+        if (k != n0 || memcmp(c, c0, (size_t)k * sizeof *c)) return 0;
+    }
+    return 1;
+}
+
+/* Several moves over the same squares: the person picks one. */
+static int session_offer(session_t *s, const move_t *m, int n)
+{
+    if (n > (int)(sizeof s->choice / sizeof s->choice[0])) n = (int)(sizeof s->choice / sizeof s->choice[0]);
+    memcpy(s->choice, m, (size_t)n * sizeof *m);
+    s->nchoice = n;
+    return 3;
+}
+
+/* The choice's moves as text, and the key of each: the first character
+ * where its text differs from the common start of them all (lower case),
+ * or its number when those are not all different letters and digits. */
+static void choice_keys(const session_t *s, char text[][32], char *keys)
+{
+    int n = s->nchoice;
+    size_t common = 0;
+    for (int i = 0; i < n; i++) {
+        s->v->ops->move_format(s->v, session_pos(s), s->choice[i], text[i], 32);
+        size_t k = 0;
+        if (i == 0) common = strlen(text[0]);
+        while (k < common && text[i][k] == text[0][k]) k++;
+        common = k;
+    }
+    int ok = 1;
+    for (int i = 0; i < n; i++) {
+        char c = text[i][common];
+        keys[i] = c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
+        ok &= (keys[i] >= 'a' && keys[i] <= 'z') || (keys[i] >= '0' && keys[i] <= '9');
+        for (int k = 0; k < i; k++) ok &= keys[k] != keys[i];
+    }
+    for (int i = 0; !ok && i < n; i++) keys[i] = (char)(i < 9 ? '1' + i : 'a' + i - 9);
+}
+
+int session_choices(const session_t *s, char *buf, size_t n)
+{
+    if (n) buf[0] = 0;
+    if (!s->nchoice) return 0;
+    char text[16][32], keys[16];
+    choice_keys(s, text, keys);
+    size_t used = 0;
+    for (int i = 0; i < s->nchoice && used < n; i++)
+        used += (size_t)snprintf(buf + used, n - used, "%s%c) %s", i ? "  " : "", keys[i], text[i]);
+    if (used < n) snprintf(buf + used, n - used, "  (Enter: %s; Esc cancels)", text[0]);
+    return s->nchoice;
+}
+
+int session_choose(session_t *s, int key, err_t *err)
+{
+    if (!s->nchoice) return 0;
+    char text[16][32], keys[16];
+    choice_keys(s, text, keys);
+    if (key >= 'A' && key <= 'Z') key = key - 'A' + 'a';
+    int pick = key == '\n' || key == '\r' || key == ' ' ? 0 : -1;
+    for (int i = 0; i < s->nchoice && pick < 0; i++)
+        if (keys[i] == key) pick = i;
+    if (pick < 0) return 0;
+    move_t m = s->choice[pick];
+    s->nchoice = 0;
+    return session_play(s, m, err) ? -1 : 1;
+}
+
+void session_choice_cancel(session_t *s)
+{
+    s->nchoice = 0;
+}
+
 int session_click(session_t *s, int cell, err_t *err)
 {
     const game_ops_t *O = s->v->ops;
@@ -722,39 +859,49 @@ int session_click(session_t *s, int cell, err_t *err)
     if (n == 0 || session_over(s, NULL)) return err_set(err, GSW_EINPUT, "the game is over"), -1;
     int col = cell % view.cols, from, to;
     int path[17], np = session_entered(s, path), cells[16], nc;
+    s->nchoice = 0;
     if (np > 0) {
-        /* the moves going on through this square next, and those that
-         * stop here (the click completes them); from the piece alone, the
-         * moves that end here */
-        int through = 0, last = -1, ends = 0, end = -1, again = -1;
+        /* the moves going on through this square next (those among them
+         * that stop there), and the moves entered so far that stop where
+         * they are (the click on their last square again completes them);
+         * from the piece alone, the moves that end here */
+        int through = 0, last = -1;
+        move_t stop[GSW_MAX_MOVES], again[GSW_MAX_MOVES], ends[GSW_MAX_MOVES];
+        int nstop = 0, nagain = 0, nends = 0;
         for (int i = 0; i < n; i++) {
             if (!path_starts(s, mv[i], path, np, cells, &nc)) continue;
             if (nc > np && cells[np] == cell) {
                 through++;
                 last = i;
+                if (nc == np + 1) stop[nstop++] = mv[i];
             } else if (np == 1 && cells[nc - 1] == cell) {
-                ends++;
-                end = i;
+                ends[nends++] = mv[i];
             }
-            if (np > 1 && nc == np && cell == path[np - 1]) again = i;   /* its last square again: it stops there */
+            if (np > 1 && nc == np && cell == path[np - 1]) again[nagain++] = mv[i];   /* its last square again: it stops there */
         }
-        if (again >= 0) return session_play(s, mv[again], err) ? -1 : 1;
+        if (nagain == 1) return session_play(s, again[0], err) ? -1 : 1;
+        if (nagain > 1) return session_offer(s, again, nagain);
         if (through == 1) return session_play(s, mv[last], err) ? -1 : 1;
+        if (through > 1 && nstop == through) return session_offer(s, stop, nstop);   /* a promotion: which piece? */
         if (through > 1 && np < 16) {   /* several moves go on from here: one step further */
             path[np++] = cell;
             memcpy(s->path, path, (size_t)np * sizeof *path);
             s->npath = np;
             return 2;
         }
-        if (ends == 1) return session_play(s, mv[end], err) ? -1 : 1;
-        if (ends > 1)
-            return err_set(err, GSW_EINPUT, "%d moves of this piece end there: click each square it lands on in turn", ends), -1;
+        if (nends == 1) return session_play(s, ends[0], err) ? -1 : 1;
+        if (nends > 1 && same_squares(s, ends, nends)) return session_offer(s, ends, nends);
+        if (nends > 1)
+            return err_set(err, GSW_EINPUT, "%d moves of this piece end there: click each square it lands on in turn", nends), -1;
     }
+    move_t here[GSW_MAX_MOVES];
+    int nhere = 0;
     for (int i = 0; i < n; i++) {   /* a placement here, or in this column when moves drop */
         O->move_cells(s->v, pos, mv[i], &from, &to);
-        if (from == -1 && (to == cell || (view.drop && to % view.cols == col)))
-            return session_play(s, mv[i], err) ? -1 : 1;
+        if (from == -1 && (to == cell || (view.drop && to % view.cols == col))) here[nhere++] = mv[i];
     }
+    if (nhere == 1 || (nhere > 1 && !same_squares(s, here, nhere))) return session_play(s, here[0], err) ? -1 : 1;
+    if (nhere > 1) return session_offer(s, here, nhere);   /* several pieces could be placed here: which? */
     for (int i = 0; i < n; i++) {   /* a piece that can move: select it */
         O->move_cells(s->v, pos, mv[i], &from, &to);
         if (from == cell) { s->selected = cell; s->npath = 0; return 0; }

@@ -17,6 +17,8 @@
 #include "ui/lesson.h"
 
 #define SESSION_MAX_PLY 1024
+/* The shell's default proof budget per position where perfect play is out of reach. */
+#define SESSION_SYNC_BUDGET_MS 3000
 
 /* Who plays a side the person does not. */
 typedef enum { OPP_HUMAN = 0, OPP_PERFECT, OPP_IMPERFECT, OPP_GIVEBACK, OPP_HEURISTIC } opp_kind_t;
@@ -37,6 +39,8 @@ typedef struct move_value {
     int32_t score;         /* MV_HEURISTIC (and kept after): a search score */
     int depth;
     int from_cache;
+    move_t pv[12];         /* MV_HEURISTIC: the search's line, the move first */
+    int npv;
 } move_value_t;
 
 typedef struct analysis {
@@ -93,6 +97,9 @@ typedef struct session {
     int selected;          /* a view cell holding the selected piece, -1 none */
     int path[16], npath;   /* a move entered square by square: the cells so far
                               (path[0] == selected; stale when it is not) */
+    move_t choice[16];     /* several legal moves with the very same squares (a
+                              promotion's pieces): the person picks one (session_choose) */
+    int nchoice;
     int numbers;           /* show the squares' names (checkers' 1-32) on the board */
     int hint_wanted;       /* show the hint once the analysis can give it */
     int solve_wanted;      /* report the position's value once proven */
@@ -116,6 +123,9 @@ typedef struct session {
     int threads;
     uint64_t proof_nodes;  /* the proof browser's df-pn budget (0: 50 M nodes); the TUI,
                               which waits for it, sets less */
+    double sync_budget_ms; /* sync mode: the proofs of one position stop after this
+                              (0: never; -1: SESSION_SYNC_BUDGET_MS for games whose
+                              perfect play is out of reach, game_t.play_opponent) */
 } session_t;
 
 /* A session on GAME[:VARIANT] at POSITION ("" = the start); people play
@@ -165,8 +175,20 @@ move_t session_autoplay_move(session_t *s);
 int session_needs_proof(const session_t *s);
 
 /* The value of one move as short text ("win 13", "draw", "≥ draw",
- * "h +12") and its class: 3 win, 2 draw, 1 loss, 0 unknown/heuristic. */
+ * "~+12") and its class: 3 win, 2 draw, 1 loss, 0 unknown/heuristic. In
+ * games of check and mate (ops->pos_in_check) a win reads "mate in N" and
+ * a loss "mated in N", N in the mover's moves, and a heuristic score is in
+ * pawns ("~+0.27": the evaluation counts centipawns there). */
 int session_value_text(const session_t *s, int ply, const move_value_t *mv, char *buf, size_t n);
+/* A heuristic score (for the side it is for) as text, as above: "+27",
+ * "+0.27", "win", "mate in 3". */
+void session_score_text(const session_t *s, int32_t score, char *buf, size_t n);
+/* Games of check and mate (ops->pos_in_check): their words for results. */
+int session_mate_game(const session_t *s);
+/* The heuristic line of a move (its principal variation, the move first)
+ * in the game's notation, from the position at ply; 0 when it has none
+ * beyond the move itself. */
+int session_line_text(const session_t *s, int ply, const move_value_t *mv, char *buf, size_t n);
 /* The value history: for ply i (the move played from position i), what the
  * mover got and the best it could have had, as text and classes; returns 0
  * when ply i's analysis is not proven yet. */
@@ -193,10 +215,24 @@ void session_record(const session_t *s, out_t *out);
  * when the click completes one. A move of several steps (a multi-jump) is
  * entered square by square: each click on the next square it lands on goes
  * one step further, and the move is played once only one fits (a click on
- * its last square alone does too, when that names one move). Returns 1 if
- * a move was played, 2 if the click took a move one step further, 0 if it
- * only moved the selection, -1 with a message in err (an illegal click). */
+ * its last square alone does too, when that names one move). Several legal
+ * moves over the very same squares (a promotion to each piece) are offered
+ * as a choice (s->choice; session_choose). Returns 1 if a move was played,
+ * 2 if the click took a move one step further, 3 if the person must choose
+ * among several moves, 0 if it only moved the selection, -1 with a message
+ * in err (an illegal click). */
 int session_click(session_t *s, int cell, err_t *err);
+/* The choice a click left open: its prompt ("q) e8=Q  r) e8=R ...
+ * (Enter: e8=Q; Esc cancels)") in buf; returns the number of moves, 0 when
+ * none is open. */
+int session_choices(const session_t *s, char *buf, size_t n);
+/* Pick a move of the open choice by its key (the letter that tells its
+ * text from the others' -- q, r, b, n for a promotion -- case aside, or
+ * its number 1-9; Enter, '\r' or ' ' picks the first, the game's first
+ * listed). Returns 1 when played, 0 when key names none of them (nothing
+ * changes), -1 with a message in err. */
+int session_choose(session_t *s, int key, err_t *err);
+void session_choice_cancel(session_t *s);
 /* The cells a legal move visits (ops->move_path, else from and to); the count. */
 int session_move_path(const session_t *s, const void *pos, move_t m, int *cells, int max);
 /* Marks in mark[cell] (ncells of them, cleared first): 1 where the

@@ -95,6 +95,7 @@ int cli_shell(cli_opts_t *o)
     }
     s.sync = 1;
     s.progress = 1;
+    s.sync_budget_ms = o->time_ms > 0 ? o->time_ms : -1;   /* -1: the default where perfect play is out of reach */
     int tty = !script && isatty(0), status = GSW_OK, lineno = 0;
     out_t out = { 0 };
     if (tty) {

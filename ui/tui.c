@@ -61,6 +61,7 @@ typedef struct tui {
     double autoplay_at;    /* the monotonic ms of autoplay's next move */
     int left_w;            /* the board's column: the board, and the turn or result under it */
     int too_small;         /* the last draw found the window too small for the board */
+    int names_need;        /* the squares' names are on but left out: the window is narrower than this */
     int small_ignored;     /* keys ignored since the window became too small */
     int an_top, an_ply;    /* the analysis pane's first move shown (scrolled), and for which ply */
     int an_shown;          /* how many moves it shows: PgUp/PgDn's page */
@@ -205,12 +206,22 @@ static void tui_say_welcome(tui_t *t)
     if (v->ops->view) v->ops->view(v, session_pos(&t->s), &view);
     char example[64] = "", line[200];
     move_t mv[GSW_MAX_MOVES];
-    if (!view.drop && v->ops->moves(v, session_pos(&t->s), mv) > 0) {   /* moves that can be typed: say how */
-        v->ops->move_format(v, session_pos(&t->s), mv[0], example, sizeof example);
-        if (example[0] < '0' || example[0] > '9') example[0] = 0;
+    int typed = 0;   /* moves that start with a digit are typed on the board; others after ':' */
+    int k = view.drop ? 0 : v->ops->moves(v, session_pos(&t->s), mv);
+    for (int i = 0; i < k; i++) {   /* the shortest move's text as the example */
+        char mt[64];
+        v->ops->move_format(v, session_pos(&t->s), mv[i], mt, sizeof mt);
+        if (!example[0] || strlen(mt) < strlen(example)) snprintf(example, sizeof example, "%s", mt);
     }
-    snprintf(line, sizeof line, "Your move: a piece, then its target (arrows and Enter, or clicks)%s%s%s.  ? for help.",
-             example[0] ? ", or type it (" : "", example, example[0] ? ")" : "");
+    if (k > 0) {
+        char first[64];
+        v->ops->move_format(v, session_pos(&t->s), mv[0], first, sizeof first);
+        typed = first[0] >= '0' && first[0] <= '9';
+        if (typed) memcpy(example, first, sizeof example);
+    }
+    if (typed) snprintf(line, sizeof line, "Your move: a piece, then its target (arrows and Enter, or clicks), or type it (%s).  ? for help.", example);
+    else if (example[0]) snprintf(line, sizeof line, "Your move: a piece, then its target (arrows and Enter, or clicks), or type it after : (:%s).  ? for help.", example);
+    else snprintf(line, sizeof line, "Your move: a piece, then its target (arrows and Enter, or clicks).  ? for help.");
     tui_say(t, view.drop ? "Your move: arrows and Enter, a column number, or click.  ? for help." : line);
 }
 
@@ -308,14 +319,16 @@ static void draw_cell(tui_t *t, const view_cell_t *c, int highlight)
     attron(a);
     attr_pair(t, pair, 1);
     char cell[16];
-    int named = t->s.numbers && c->name[0] && c->kind != VIEW_OFF;   /* the square's number before its piece */
+    int named = t->s.numbers && !t->names_need && c->name[0] && c->kind != VIEW_OFF;   /* the square's number before its piece */
+    int target = highlight & 8 && c->kind == VIEW_PIECE && !named;   /* a piece the selected one can take */
     if (c->kind == VIEW_OFF) snprintf(cell, sizeof cell, " ");
     else if (t->show_tags && c->tag) snprintf(cell, sizeof cell, "%c", tag_char(c->tag));
     else if (highlight & 8 && c->kind == VIEW_EMPTY) snprintf(cell, sizeof cell, "%s", t->unicode ? "\u2218" : "+");
     else if (t->unicode && c->glyph[0]) snprintf(cell, sizeof cell, "%s", c->glyph);
     else snprintf(cell, sizeof cell, "%c", c->ascii ? c->ascii : '.');
-    for (int k = 1 + (named ? (int)strlen(c->name) : 0); k < t->cell_w; k++) addch(' ');
+    for (int k = 1 + (named ? (int)strlen(c->name) : 0) + target; k < t->cell_w; k++) addch(' ');
     if (named) { attron(A_DIM); addstr(c->name); attroff(A_DIM); attron(a); }
+    if (target) addstr(t->unicode ? "\u00D7" : "x");   /* × before the piece */
     addstr(cell);
     attr_pair(t, pair, 0);
     attroff(a);
@@ -407,8 +420,14 @@ static void draw_moves(tui_t *t, int y, int x, int w, int h)
         }
         return;
     }
-    int per = s->v->game->players == 2 ? 2 : 1, lines = (s->top + per - 1) / per;
+    int per = s->v->game->players == 2 ? 2 : 1, lines = (s->top + per - 1) / per, mw = 5;
     if (lines > rows) first = lines - rows;
+    for (int i = first * per; i < s->top; i++) {   /* the moves shown, in columns as wide as the widest */
+        char mt[32];
+        s->v->ops->move_format(s->v, s->pos[i].b, s->moves[i], mt, sizeof mt);
+        if ((int)strlen(mt) > mw) mw = (int)strlen(mt);
+    }
+    if (4 + per * (mw + 1) > w) mw = (w - 4) / per - 1 > 5 ? (w - 4) / per - 1 : 5;
     for (int l = first; l < lines && l - first < rows; l++) {
         move(y + 1 + l - first, x);
         printw("%3d.", l + 1);
@@ -419,7 +438,7 @@ static void draw_moves(tui_t *t, int y, int x, int w, int h)
             s->v->ops->move_format(s->v, s->pos[i].b, s->moves[i], mt, sizeof mt);
             if (i >= s->ply) attron(A_DIM);
             if (i == s->ply - 1) attron(A_BOLD);
-            printw(" %-5s", mt);
+            printw(" %-*.*s", mw, mw, mt);
             if (i == s->ply - 1) attroff(A_BOLD);
             if (i >= s->ply) attroff(A_DIM);
         }
@@ -450,6 +469,23 @@ static void draw_analysis(tui_t *t, int y, int x, int w, int h)
     int exact;
     move_t best = session_best(s, s->ply, &exact);
     if (s->v->game->players == 1 && session_autoplay_move(s) == MOVE_NONE) exact = 0;   /* a puzzle: no solution, no star */
+    if (!exact && best != MOVE_NONE && h >= 6) {   /* the heuristic engine's line for its best move */
+        char line[400], text[440];
+        for (int i = 0; i < an->n; i++)
+            if (an->mv[i].move == best && an->mv[i].state == MV_HEURISTIC && session_line_text(s, s->ply, &an->mv[i], line, sizeof line)) {
+                snprintf(text, sizeof text, "line: %s", line);
+                attron(A_DIM);
+                int used = put_wrapped(y + 1, x, w, 2, text);
+                attroff(A_DIM);
+                y += used;
+                h -= used;
+                break;
+            }
+    }
+    int tw = 5;   /* the moves' column: as wide as the widest text (e8=Q+) */
+    for (int i = 0; i < an->n; i++)
+        if ((int)strlen(an->mv[i].text) > tw) tw = (int)strlen(an->mv[i].text);
+    if (tw > 8) tw = 8;
     /* every move, with a legend row under them; when they do not all fit,
      * a window of them that PgUp/PgDn scrolls, and a row saying so */
     int avail = h - 1, shown = an->n, first = 0;
@@ -461,7 +497,8 @@ static void draw_analysis(tui_t *t, int y, int x, int w, int h)
         if (t->an_top < 0) t->an_top = 0;
         first = t->an_top;
         char more[96];
-        snprintf(more, sizeof more, "moves %d-%d of %d: PgUp/PgDn", first + 1, first + shown, an->n);
+        snprintf(more, sizeof more, "moves %d-%d of %d, best first: PgUp/PgDn", first + 1, first + shown, an->n);
+        if ((int)strlen(more) > w) snprintf(more, sizeof more, "moves %d-%d of %d: PgUp/PgDn", first + 1, first + shown, an->n);
         attron(A_DIM);
         if (avail >= 2) put_clipped(y + 1 + shown, x, w, more);
         attroff(A_DIM);
@@ -469,21 +506,35 @@ static void draw_analysis(tui_t *t, int y, int x, int w, int h)
         t->an_top = 0;
     }
     t->an_shown = shown;
-    for (int i = first; i < an->n && i < first + shown; i++) {
+    /* the order shown: the game's when every move fits; else the best known first */
+    int order[GSW_MAX_MOVES];
+    for (int i = 0; i < an->n; i++) order[i] = i;
+    if (shown < an->n) {
+        long key[GSW_MAX_MOVES];
+        for (int i = 0; i < an->n; i++) {
+            const move_value_t *m = &an->mv[i];
+            key[i] = m->state == MV_PROVEN ? m->lo : m->state == MV_HEURISTIC || m->depth > 0 ? m->score : -VAL_INF - 1L;
+        }
+        for (int i = 1; i < an->n; i++)   /* insertion: stable, so ties keep the game's order */
+            for (int j = i; j > 0 && key[order[j]] > key[order[j - 1]]; j--) { int k = order[j]; order[j] = order[j - 1]; order[j - 1] = k; }
+    }
+    for (int r = first; r < an->n && r < first + shown; r++) {
+        int i = order[r];
         char t1[64];
         int cls = session_value_text(s, s->ply, &an->mv[i], t1, sizeof t1);
-        move(y + 1 + i - first, x);
-        printw("%c%-5s ", an->mv[i].move == best && exact ? '*' : ' ', an->mv[i].text);
+        move(y + 1 + r - first, x);
+        printw("%c%-*.*s ", an->mv[i].move == best && exact ? '*' : ' ', tw, tw, an->mv[i].text);
         attr_pair(t, value_pair(cls), 1);
         if (cls) attron(A_BOLD);
-        printw("%-.*s", w - 8 > 0 ? w - 8 : 0, t1);
+        printw("%-.*s", w - tw - 3 > 0 ? w - tw - 3 : 0, t1);
         if (cls) attroff(A_BOLD);
         attr_pair(t, value_pair(cls), 0);
         if (an->active == i) printw(" ..");
     }
     if (an->n + 1 <= avail) {
         char legend[200];
-        snprintf(legend, sizeof legend, "%s", an->proven ? "* best; W/D/L in plies" : "~ heuristic, not proven");
+        snprintf(legend, sizeof legend, "%s", an->proven ? (session_mate_game(s) ? "* best; mate in N moves" : "* best; W/D/L in plies")
+                                        : session_mate_game(s) ? "~ heuristic, in pawns" : "~ heuristic, not proven");
         if (s->v->game->players == 1)   /* a puzzle: the verdict from here */
             snprintf(legend, sizeof legend, "%s", !an->root_done ? "solving..." : an->root_lo > VAL_DRAW
                      ? "* hint; green: the goal can still be reached (w plays on)" : an->reason);
@@ -565,6 +616,7 @@ static int draw_lesson(tui_t *t, int y, int x, int w, int h)
 static const char *const help_lines[] = {
     "Keys",
     "  arrows      move the cursor          Enter/space  play or select there",
+    "  q r b n     a promotion (moves sharing their squares): pick one; Enter the first",
     "  mouse       click a cell or column   1-9          play that move (if it is one)",
     "  10, 11 ...  type both digits: Enter or a short pause ends a number",
     "  11-15, 1x10x19  type a move (a capture: every square, or from and last square)",
@@ -577,7 +629,7 @@ static const char *const help_lines[] = {
     "  PgUp/PgDn   scroll the analysis pane when it does not fit",
     "  w           the solver plays on for you, move by move (any key stops it)",
     "  p           browse the proof tree    f / x        proof: follow its main line / close",
-    "  :           command line (Tab completes; help lists commands)",
+    "  :           command line: a command (help lists them) or a move (:e4, :O-O)",
     "  Ctrl-C      stop the analysis or the computer's move (a goes on)",
     "  q           quit (asks first in a game in progress)",
     "Values are for the player making the move: win/loss in N plies (score), draw.",
@@ -702,12 +754,17 @@ static void draw_game(tui_t *t)
         int lw = (int)strlen(t->view.col_label[c]);
         if (lw + 1 > t->cell_w) t->cell_w = lw + 1;
     }
+    int plain_w = t->cell_w, mw, mh;
     for (int i = 0; s->numbers && i < t->view.rows * t->view.cols; i++) {   /* the squares' numbers, on request */
         int nw = (int)strlen(t->view.cell[i].name) + 2;
         if (nw > t->cell_w) t->cell_w = nw;
     }
+    t->names_need = 0;
+    if (t->cell_w > plain_w && !tui_min_size(t, &mw, &mh)) {   /* names that do not fit (chess's a1-h8): left out, said */
+        t->names_need = mw;
+        t->cell_w = plain_w;
+    }
     erase();
-    int mw, mh;
     if (!tui_min_size(t, &mw, &mh)) {
         if (!t->too_small) t->small_ignored = 0;
         t->too_small = 1;
@@ -759,7 +816,8 @@ static void draw_game(tui_t *t)
     if (session_over_why(s, &tv, why, sizeof why)) {
         if (s->v->game->players == 1) snprintf(line, sizeof line, "Game over: %s", tv > VAL_DRAW ? "solved!" : "no moves left");
         else if (tv == VAL_DRAW) snprintf(line, sizeof line, "Game over: a draw%s%s%s", why[0] ? " (" : "", why, why[0] ? ")" : "");
-        else snprintf(line, sizeof line, "Game over: %s wins", t->view.side[tv < VAL_DRAW ? 1 - session_turn(s) : session_turn(s)]);
+        else snprintf(line, sizeof line, "Game over: %s wins%s%s%s", t->view.side[tv < VAL_DRAW ? 1 - session_turn(s) : session_turn(s)],
+                      why[0] ? " (" : "", why, why[0] ? ")" : "");
         attron(A_BOLD);
         put_wrapped(y, 1, t->left_w - 1, rows, line);
         attroff(A_BOLD);
@@ -769,6 +827,12 @@ static void draw_game(tui_t *t)
         snprintf(line, sizeof line, "%s to move%s", t->view.side[turn],
                  !comp ? "" : t->paused ? " (computer stopped: a lets it move)" : " (computer thinking)");
         int used = put_wrapped(y, 1, t->left_w - 1, rows, line);
+        if (t->names_need) {
+            snprintf(line, sizeof line, "(square names: the window needs %d columns)", t->names_need);
+            attron(A_DIM);
+            used += put_wrapped(y + used, 1, t->left_w - 1, rows - used, line);
+            attroff(A_DIM);
+        }
         if (session_note(s, note, sizeof note)) {   /* a rule restricts the moves: said, and its pieces marked */
             snprintf(line, sizeof line, "%c%s", note[0] >= 'a' && note[0] <= 'z' ? note[0] - 'a' + 'A' : note[0], note + 1);
             attron(A_BOLD);
@@ -785,7 +849,9 @@ static void draw_game(tui_t *t)
     if (t->w.error[0]) snprintf(status, sizeof status, "error: %s", t->w.error);
     else if (busy) snprintf(status, sizeof status, "working: %s  (Ctrl-C stops)", t->w.progress);
     pthread_mutex_unlock(&t->w.mu);
+    char choice[400];
     if (t->confirm_quit) snprintf(status, sizeof status, "quit? the game in progress is lost (y/n)");
+    else if (session_choices(s, choice, sizeof choice)) snprintf(status, sizeof status, "choose: %s", choice);
     else if (t->digits[0])
         snprintf(status, sizeof status, "move %s_  (Enter plays it, Esc cancels)", t->digits);
     else if (session_partial(s, part, sizeof part))   /* before the worker's progress: the person is mid-move */
@@ -1035,8 +1101,11 @@ static void pager_key(tui_t *t, int ch)
 
 static void cycle_opponent(tui_t *t)
 {
-    static const char *const cyc[] = { "perfect", "imperfect:75", "giveback:1", "heuristic:1", "heuristic:3",
-                                       "heuristic:5", "heuristic:7", "human", NULL };
+    static const char *const all[] = { "perfect", "imperfect:75", "giveback:1", "heuristic:1", "heuristic:3",
+                                       "heuristic:5", "heuristic:7", "heuristic:9", "human", NULL };
+    /* where perfect play is out of reach (the game names a first opponent), the
+       opponents that wait for proofs would never move: left out (":opponent perfect" still sets one) */
+    const char *const *cyc = t->s.v->game->play_opponent ? all + 3 : all;
     char cur[48];
     opponent_text(&t->s.opp, cur, sizeof cur);
     char *pct = strchr(cur, '%');
@@ -1242,6 +1311,18 @@ static void key_game(tui_t *t, int ch)
         if (ch == 27) { t->digits[0] = 0; return; }
         if (digits_key(t, ch)) return;
         t->digits[0] = 0;   /* another key: the move typed is dropped */
+    }
+    if (s->nchoice) {   /* a click named several moves (a promotion): a key picks one */
+        if (ch == 27) { session_choice_cancel(s); return; }
+        if (ch == KEY_MOUSE) {
+            session_choice_cancel(s);   /* a click elsewhere: the choice goes, the click counts */
+        } else {
+            int r = ch == KEY_ENTER ? session_choose(s, '\n', &err) : ch >= 0 && ch < 256 ? session_choose(s, ch, &err) : 0;
+            if (r < 0) tui_say(t, err.msg);
+            else if (r > 0) tui_played(t);
+            else tui_say(t, "choose one of the moves on the status line by its key (Enter: the first; Esc cancels)");
+            return;
+        }
     }
     switch (ch) {
     case KEY_LEFT: session_cursor_move(s, 0, -1); break;

@@ -1,0 +1,145 @@
+#!/usr/bin/env bash
+# Chess in the workbench under tmux, as a chess player uses it (80x24):
+# a promotion asks which piece (a knight by its key, the queen by Enter, Esc
+# cancels); the squares a selected piece can reach are marked (en passant,
+# castling on the king's square g1/c1, a capture); moves typed in SAN and
+# UCI at the ':' line (O-O, e8c8), an illegal one answered in one line; the
+# analysis pane's mate in 1 and scores in pawns; the heuristic opponent
+# mating; the end of a game said with its reason (checkmate, stalemate,
+# insufficient material, the 50-move rule, threefold repetition); --ascii
+# --mono letters; the opponent key skipping opponents that need proofs;
+# a 120x40 window and a tiny one. Skipped (exit 77) without tmux.
+set -u
+. "$(dirname "$0")/tmux_lib.sh"
+# start W H ARGS...: gsw in a fresh window g of W x H (its exit status goes to $tmp/exit)
+start() {
+  local i w=$1 h=$2
+  shift 2
+  rm -f "$tmp/exit"
+  T kill-server 2>/dev/null
+  for ((i = 0; i < 50; i++)); do
+    T new-session -d -s g -x "$w" -y "$h" \
+      "env GSW_DB='$tmp/cache.sqlite' GSW_HISTORY='$tmp/history' LANG=C.UTF-8 TERM=xterm-256color '$gsw' $* --threads 1 --hash 16; echo \"exit=\$?\" >'$tmp/exit'; sleep 30" \
+      2>/dev/null && T has-session -t g 2>/dev/null && return 0
+    sleep 0.1
+  done
+  echo "FAIL: tmux would not start a window"; exit 1
+}
+quit() {
+  local w
+  keys q
+  sleep 0.3
+  screen | grep -q "quit?" && keys y
+  for ((w = 0; w < 100; w++)); do [ -f "$tmp/exit" ] && break; sleep 0.1; done
+  [ "$(cat "$tmp/exit" 2>/dev/null)" = "exit=0" ] || bad "$1 did not quit cleanly: $(cat "$tmp/exit" 2>/dev/null)"
+}
+board() { screen | head -11; }
+cmd() { keys : "$1" Enter; }
+
+# ---- a promotion: which piece? ----
+start 80 24 play chess "'4k3/1P6/8/8/8/8/6K1/8 w - - 0 1'" --opponent human
+wait_for "chess:standard" 30 || bad "chess did not open"
+wait_for "White to move" 10 || bad "no turn under the board"
+screen | grep -q "after : (:Kf1)" || bad "the welcome says moves are typed after :"
+keys Down Right Enter   # the cursor starts on a8: the pawn on b7
+wait_for "^  8  \. ∘ \. \. ♚" 10 || bad "b8 is not marked for the pawn"
+keys Up Enter
+wait_for "choose: q) b8=Q+  r) b8=R+  b) b8=B  n) b8=N  (Enter: b8=Q+" 10 || bad "no promotion prompt"
+keys n
+wait_for "1\. b8=N" 10 || bad "the knight promotion was not played"
+board | grep -q "^  8  \. ♘ \. \. ♚" || bad "no knight on b8"
+wait_for "(insufficient" 10 || bad "K+N v K: insufficient material not said"
+screen | grep -q "Game over: a draw" || bad "the dead position is not a draw"
+keys u
+wait_for "^  7  \. ♙" 10 || bad "undo"
+keys Down Enter Up Enter   # (the cursor stayed on b8)
+wait_for "choose: q)" 10 || bad "no prompt the second time"
+keys Escape
+wait_gone "choose: q)" 10 || bad "Esc did not cancel the choice"
+board | grep -q "^  7  \. ♙" || bad "the pawn moved on Esc"
+keys Down Enter Up Enter
+wait_for "choose: q)" 10 || bad "no prompt the third time"
+keys Enter
+wait_for "1\. b8=Q+" 10 || bad "Enter did not promote to a queen"
+board | grep -q "^  8  \. ♕ \. \. ♚" || bad "no queen on b8"
+screen | grep -q "Check: the king must" || bad "the check is not said"
+
+# ---- marks: en passant, a capture, castling; moves typed at the ':' line ----
+cmd 'new chess r3k2r/8/8/3pP3/8/8/8/R3K2R w KQkq d6 0 1'
+wait_for "White to move" 10 || bad "the castling position"
+keys Down Down Down Right Right Right Right Enter   # from a8: the pawn on e5
+wait_for "^  6  \. \. \. ∘ ∘ \. \. \." 10 || bad "e6 and the en-passant square d6 are not marked"
+keys Escape
+keys Down Down Down Down Left Left Left Left Enter # the rook on a1
+wait_for "^  8 ×♜" 10 || bad "the rook on a8 is not marked as a capture"
+keys Escape
+keys Right Right Right Right Enter                 # the king on e1
+wait_for "^  1  ♖ \. ∘ ∘ ♔ ∘ ∘ ♖" 10 || bad "the king's squares (c1 and g1 for castling) are not marked"
+keys Escape
+cmd 'exd6'
+wait_for "1\. exd6" 10 || bad "exd6 (SAN, en passant) typed at the : line"
+board | grep -q "^  5  \. \. \. \. \. \. \. \." || bad "en passant did not take the pawn on d5"
+cmd 'e8c8'
+wait_for "1\. exd6 *O-O-O" 10 || bad "e8c8 (UCI) did not castle long"
+board | grep -q "^  8  \. \. ♚ ♜ \. \. \. ♜" || bad "O-O-O: the king and rook"
+keys Enter Right Right Enter                       # the king (the cursor is on e1), then g1: castles
+wait_for "2\. O-O" 10 || bad "a click on g1 did not castle"
+board | grep -q "^  1  ♖ \. \. \. \. ♖ ♔ \." || bad "O-O: the rook is not on f1"
+cmd 'Kd9'
+wait_for 'bad move "Kd9"' 10 || bad "a bad move is not answered"
+cmd 'Qd1'
+wait_for 'illegal move "Qd1" in this position' 10 || bad "an illegal move is not answered"
+
+# ---- the analysis pane: mate in 1, pawns; the game's end ----
+cmd 'new chess 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1'
+wait_for "Ra8# *mate in 1" 30 || bad "the pane does not show mate in 1"
+wait_for " ~+[0-9]*\.[0-9][0-9]" 30 || bad "the pane's heuristic scores are not in pawns"
+cmd 'Ra8#'
+wait_for "White wins" 10 || bad "Ra8# did not win"
+screen | grep -q "(checkmate)" || bad "checkmate is not said"
+cmd 'new chess 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1'
+wait_for "(stalemate)" 10 || bad "stalemate is not said"
+cmd 'new chess 7k/8/8/8/8/8/8/R6K w - - 99 80'
+wait_for "White to move" 10 || bad "the 50-move position"
+cmd 'Ra2'
+wait_for "(50-move rule)" 10 || bad "the 50-move rule is not said"
+cmd 'new chess'
+wait_for "White to move" 10 || bad "the start position"
+for m in Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1 Ng8; do cmd "$m"; sleep 0.2; done
+wait_for "(threefold" 20 || bad "threefold repetition is not said"
+# a big window and a tiny one
+T resize-window -t g -x 120 -y 40
+wait_for "Moves" 10 || bad "120x40"
+board | grep -q "^  8  ♜ ♞ ♝ ♛ ♚ ♝ ♞ ♜" || bad "the board at 120x40"
+T resize-window -t g -x 40 -y 12
+wait_for "too small" 10 || bad "no too-small message"
+T resize-window -t g -x 80 -y 24
+wait_for "Moves" 10 || bad "the screen did not come back"
+quit "gsw (promotion, marks, ends)"
+
+# ---- the heuristic opponent mates ----
+start 80 24 play chess "'6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1'" --opponent heuristic:1 --side second
+wait_for "gsw plays Ra8#" 30 || bad "the heuristic opponent did not mate in one"
+wait_for "(checkmate)" 10 || bad "its checkmate is not said"
+quit "gsw (heuristic mate)"
+
+# ---- --ascii --mono: letters; the opponent key ----
+start 80 24 play chess --ascii --mono
+wait_for "chess:standard" 30 || bad "chess --ascii did not open"
+board | grep -q "^  8  r n b q k b n r" || bad "ascii: Black's pieces"
+board | grep -q "^  2  P P P P P P P P" || bad "ascii: White's pawns"
+board | grep -q "^  1  R N B Q K B N R" || bad "ascii: White's pieces"
+keys Down Down Down Down Down Down Right Right Right Right Enter   # from a8: the pawn on e2
+wait_for "^  4  \. \. \. \. + \. \. \." 10 || bad "ascii: e4 is not marked"
+keys Up Up Enter
+wait_for "1\. e4" 10 || bad "ascii: e2-e4 by keys"
+wait_for "gsw plays" 60 || bad "the default opponent did not reply"
+keys o
+wait_for "opponent: heuristic:5" 10 || bad "o: heuristic:5"
+keys o o o
+wait_for "opponent: human" 10 || bad "o: on to human"
+keys o
+wait_for "opponent: heuristic:1" 10 || bad "o: after human comes heuristic:1, not an opponent that waits for proofs"
+quit "gsw --ascii"
+[ "$fail" -eq 0 ] && echo "chess tui ok"
+exit "$fail"
