@@ -412,6 +412,8 @@ analysis_t *session_analysis_open(session_t *s, int ply)
         else if (s->sync && s->sync_budget_ms > 0) s->an[ply]->budget_ms = s->sync_budget_ms;
         else if (s->sync && s->sync_budget_ms < 0 && s->v->game->play_opponent)   /* perfect play out of reach */
             s->an[ply]->budget_ms = SESSION_SYNC_BUDGET_MS;
+        else if (!s->sync && s->v->game->play_opponent)   /* the workbench: proofs stop, the CPU rests */
+            s->an[ply]->budget_ms = SESSION_TUI_BUDGET_MS;
     }
     return s->an[ply];
 }

@@ -19,6 +19,8 @@
 #define SESSION_MAX_PLY 1024
 /* The shell's default proof budget per position where perfect play is out of reach. */
 #define SESSION_SYNC_BUDGET_MS 3000
+/* ... and in the workbench, where the person can ask again (a: analyse) */
+#define SESSION_TUI_BUDGET_MS 15000
 
 /* Who plays a side the person does not. */
 typedef enum { OPP_HUMAN = 0, OPP_PERFECT, OPP_IMPERFECT, OPP_GIVEBACK, OPP_HEURISTIC } opp_kind_t;

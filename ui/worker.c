@@ -65,7 +65,10 @@ static void worker_run(worker_t *w, job_t *j, gv_t **gv, analyst_t *a, cache_t *
     }
     analysis_t *an = &j->an;
     if (!an->heuristic_done) {
-        if (analyst_heuristic(a, j->pos.b, an, 100, &err)) goto fail;
+        /* where perfect play is out of reach the heuristic scores are what
+         * the person reads: give them time to mean something */
+        double hb = *gv && (*gv)->game->play_opponent ? 600 : 100;
+        if (analyst_heuristic(a, j->pos.b, an, hb, &err)) goto fail;
         worker_post(w, j, an, MOVE_NONE, 0);
     }
     if (!an->root_done && !w->stop) {   /* the position's own value and best move come first */
