@@ -596,6 +596,16 @@ static int32_t ab_heur(ab_t *s, const void *pos, int depth, int32_t alpha, int32
     move_t cpv[64];
     int cpvlen;
 
+    /* the frontier (games with ab_futility): a static evaluation far above
+     * beta stands (reverse futility); far below alpha, quiet moves that
+     * give no check are skipped below */
+    const int32_t fm = tactical && !s->heur_no_prune ? O->ab_futility : 0;
+    int32_t stat = -VAL_INF;
+    if (fm && !quiesce && !pvnode && !root && !in_check && depth <= 3 && beta > -VAL_PROVEN && beta < VAL_PROVEN
+        && alpha > -VAL_PROVEN) {
+        stat = O->evaluate(v, pos);
+        if (stat - fm * depth >= beta) return stat - fm * depth;
+    }
     if (quiesce && tactical && !in_check) {   /* stand pat */
         best = O->evaluate(v, pos);
         if (best >= beta) return best;
@@ -603,7 +613,7 @@ static int32_t ab_heur(ab_t *s, const void *pos, int depth, int32_t alpha, int32
     } else if (!pvnode && !root && !in_check && can_null && O->play_null && !s->heur_no_prune && depth >= 2
                && beta > -VAL_PROVEN && beta < VAL_PROVEN) {
         /* null move: if passing still holds beta, a move will too */
-        if (O->evaluate(v, pos) >= beta) {
+        if ((stat > -VAL_INF ? stat : O->evaluate(v, pos)) >= beta) {
             memcpy(child, pos, O->pos_size);
             if (O->play_null(v, child)) {
                 int R = depth >= 7 ? 3 : 2;
@@ -660,6 +670,7 @@ static int32_t ab_heur(ab_t *s, const void *pos, int depth, int32_t alpha, int32
             }
     }
     const int lmr = tactical && !s->heur_no_prune && !in_check && depth >= 3;
+    const int futile = stat > -VAL_INF && depth <= 2 && stat + fm * depth <= alpha;
 
     s->ply++;
     for (int i = 0; i < n; i++) {
@@ -667,6 +678,11 @@ static int32_t ab_heur(ab_t *s, const void *pos, int depth, int32_t alpha, int32
         O->play(v, child, mv[i]);
         const int quiet = tactical ? (i == 0 ? hash_quiet || qstart == 0 : i >= qstart) : 1;
         int32_t sc;
+        if (futile && quiet && i > 0 && !(O->pos_in_check && O->pos_in_check(v, child))) {
+            /* it cannot reach alpha: counted as worth what the frontier allows */
+            if (stat + fm * depth > best) best = stat + fm * depth;
+            continue;
+        }
         if (i == 0) {
             sc = val_up(ab_heur(s, child, depth - 1, val_down(beta), val_down(alpha), cpv, &cpvlen, 1));
         } else {   /* null window first (principal variation search) */

@@ -156,6 +156,13 @@ typedef struct game_ops {
      * as it was where passing would mislead the search (zugzwang-prone
      * positions: a king and pawns alone). Optional: no null moves. */
     int (*play_null)(const gv_t *v, void *pos);
+    /* What a ply of search is worth in evaluate's units at the frontier
+     * (chess: about a pawn): a non-PV node within 3 plies of the depth
+     * limit whose evaluation beats beta by this much a ply is cut off
+     * there (reverse futility), and at 1-2 plies a quiet move that gives
+     * no check is skipped when the evaluation plus this much a ply cannot
+     * reach alpha (futility). 0: neither. Needs ab_tactical. */
+    int32_t ab_futility;
     /* In play: 1 if the game has ended by a rule that looks at the whole
      * line, not at the position alone (threefold repetition, a move-count
      * rule), with *value its result for the side to move at line[n-1] and

@@ -459,6 +459,37 @@ static void test_pruning(void **st)
     assert_int_equal(refused, nohook);
 }
 
+/* Futility at the frontier (ab_futility) cuts the tree further; a margin
+ * beyond any evaluation's reach cuts nothing, so the search is node for
+ * node the one without the hook; no_prune turns it off. */
+static void test_futility(void **st)
+{
+    (void)st;
+    uint64_t with = 0, without = 0, huge = 0;
+    for (int tree = 0; tree < 12; tree++) {
+        variant_t w, h, o;
+        variant_make(&w, 500 + (uint64_t)tree, 16, T_TACT | T_CHECK);
+        variant_make(&h, 500 + (uint64_t)tree, 16, T_TACT | T_CHECK);
+        variant_make(&o, 500 + (uint64_t)tree, 16, T_TACT | T_CHECK);
+        w.ops.ab_futility = 20;   /* evaluations span -100..100 */
+        h.ops.ab_futility = 100000;
+        tpos_t p;
+        if (!root_of(&w.gv, (uint64_t)tree, &p)) continue;
+        ab_result_t a = think(&w.gv, &p, 6, 0, 0), b = think(&o.gv, &p, 6, 0, 0), c = think(&h.gv, &p, 6, 0, 0);
+        ab_result_t d = think(&w.gv, &p, 6, 1, 0), e = think(&o.gv, &p, 6, 1, 0);
+        assert_true(legal(&w.gv, &p, a.best));
+        assert_int_equal(c.nodes, b.nodes);
+        assert_int_equal(c.score, b.score);
+        assert_int_equal(d.nodes, e.nodes);   /* no_prune: no futility either */
+        with += a.nodes;
+        without += b.nodes;
+        huge += c.nodes;
+    }
+    printf("futility: %llu nodes, without %llu\n", (unsigned long long)with, (unsigned long long)without);
+    assert_true(with < without);
+    assert_int_equal(huge, without);
+}
+
 static int setup(void **st)
 {
     (void)st;
@@ -481,7 +512,7 @@ int main(void)
         cmocka_unit_test(test_mate_scores),
         cmocka_unit_test(test_exact_unaffected),
         cmocka_unit_test(test_iterations_and_limits),
-        cmocka_unit_test(test_pruning),
+        cmocka_unit_test(test_pruning), cmocka_unit_test(test_futility),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
