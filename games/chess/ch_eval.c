@@ -47,6 +47,7 @@
 #define EV_KING_LEADS 20       /* the own king ahead of a passer, by its file (endgame) */
 #define EV_UNSTOPPABLE 500     /* a passer the lone king cannot catch (endgame) */
 #define EV_KNOWN_WIN 1000      /* mating material against a bare king */
+#define EV_KING_EXPOSED 25     /* per rank the king stands past its second, while the enemy has a queen */
 
 #define FILE_A 0x0101010101010101ull
 #define FILE_H 0x8080808080808080ull
@@ -436,6 +437,14 @@ int32_t ch_evaluate(const ch_params_t *pp, const ch_pos_t *p)
     }
     int pos = ((mg[0] - mg[1]) * phase + (eg[0] - eg[1]) * (EV_PHASE_MAX - phase)) / EV_PHASE_MAX;
     int total = mat[0] - mat[1] + pos + (p->side == CH_WHITE ? EV_TEMPO : -EV_TEMPO);
+    /* a king walking up the board while the enemy queen is on it, whatever
+     * the phase says (the blended tables let it stroll from the middlegame
+     * on); counted in its own frame */
+    for (int c = 0; c < 2; c++) {
+        if (!(p->type[CH_QUEEN] & p->color[!c])) continue;
+        int rank = c == CH_WHITE ? p->king[c] >> 3 : 7 - (p->king[c] >> 3);
+        if (rank > 1) total += (c == CH_WHITE ? -1 : 1) * EV_KING_EXPOSED * (rank - 1);
+    }
 
     /* endgame scaling, for the side ahead */
     if (total) {

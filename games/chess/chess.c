@@ -162,8 +162,45 @@ static int ch_line_over(const gv_t *v, const void *const *line, int n, val_t *va
 
 static int32_t ch_evaluate_hook(const gv_t *v, const void *pos) { return ch_evaluate(ch_params(v), pos); }
 
-/* Captures and promotions first: the most valuable victim, then the least
- * valuable attacker; a queen promotion counts as taking a queen. */
+/* Static exchange evaluation: what the side to move wins on m's target
+ * square if both sides go on taking there with their least valuable
+ * piece (x-rays through the square included; pins ignored). */
+static int ch_see(const ch_pos_t *p, move_t m)
+{
+    static const int worth[8] = { 0, 100, 300, 300, 500, 900, 20000, 0 };
+    int from = ch_from(m), to = ch_to(m);
+    int gain[32], d = 0;
+    uint64_t occ = p->type[0] ^ (1ull << from);
+    if (ch_kind(m) == CH_EP) occ ^= 1ull << (to ^ 8);
+    gain[0] = worth[ch_pc_type(ch_captured(p, m))];
+    int last = worth[ch_pc_type(p->sq[from])];
+    uint64_t rq = p->type[CH_ROOK] | p->type[CH_QUEEN], bq = p->type[CH_BISHOP] | p->type[CH_QUEEN];
+    uint64_t att = (ch_attackers(p, to, CH_WHITE, occ) | ch_attackers(p, to, CH_BLACK, occ)) & occ;
+    int side = p->side ^ 1;
+    while (d < 31) {
+        uint64_t mine = att & p->color[side];
+        if (!mine) break;
+        int t = CH_PAWN;
+        while (!(mine & p->type[t])) t++;
+        uint64_t b = mine & p->type[t];
+        b &= -b;
+        d++;
+        gain[d] = last - gain[d - 1];
+        last = worth[t];
+        occ ^= b;
+        att |= (ch_bishop_att(to, occ) & bq) | (ch_rook_att(to, occ) & rq);
+        att &= occ;
+        side ^= 1;
+    }
+    while (--d > 0)
+        if (-gain[d] < gain[d - 1]) gain[d - 1] = -gain[d];
+    return gain[0];
+}
+
+/* Captures that do not lose material (by exchange evaluation) and queen
+ * promotions first: the most valuable victim, then the least valuable
+ * attacker. Losing captures and under-promotions stay with the quiet
+ * moves (searched later, never in quiescence). */
 static int ch_tactical(const gv_t *v, const void *pos, move_t *mv, int n)
 {
     (void)v;
@@ -173,9 +210,13 @@ static int ch_tactical(const gv_t *v, const void *pos, move_t *mv, int n)
     for (int i = 0; i < n; i++) {
         move_t m = mv[i];
         int victim = ch_captured(p, m), s;
-        if (!victim && ch_kind(m) != CH_PROMO) continue;
-        s = worth[ch_pc_type(victim)] * 16 - ch_pc_type(p->sq[ch_from(m)]);
-        if (ch_kind(m) == CH_PROMO) s += ch_promo(m) == CH_QUEEN ? 9 * 16 : -64;
+        int queen = ch_kind(m) == CH_PROMO && ch_promo(m) == CH_QUEEN;
+        if (!victim && !queen) continue;
+        int attacker = ch_pc_type(p->sq[ch_from(m)]);
+        /* a capture by a piece worth less than its victim always wins */
+        if (victim && worth[attacker] > worth[ch_pc_type(victim)] && attacker != CH_KING && ch_see(p, m) < 0) continue;
+        s = worth[ch_pc_type(victim)] * 16 - attacker;
+        if (queen) s += 9 * 16;
         /* insertion into the front part, best first */
         int j = k++;
         mv[i] = mv[j];
@@ -273,6 +314,7 @@ static const game_ops_t ch_ops = {
     .ab_tactical = ch_tactical,
     .pos_in_check = ch_check_hook,
     .play_null = ch_null,
+    .ab_futility = 120,
     .nsym = 1,
     .view = ch_view,
     .move_cells = ch_move_cells,
