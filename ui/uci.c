@@ -230,7 +230,7 @@ static void cmd_uci(uci_t *u)
     say(u, "option name Hash type spin default %d min 1 max %d", UCI_HASH_DEFAULT, UCI_HASH_MAX);
     say(u, "option name Clear Hash type button");
     for (int i = 0; i < 5; i++)
-        say(u, "option name %s type spin default %d min 0 max 10000", value_names[i], u->defaults[i]);
+        say(u, "option name %s type spin default %d min 1 max 10000", value_names[i], u->defaults[i]);
     say(u, "option name UCI_Chess960 type check default false");
     say(u, "uciok");
 }
@@ -268,8 +268,8 @@ static void cmd_setoption(uci_t *u, char **tok, int nt)
     }
     for (int k = 0; k < 5; k++)
         if (!strcasecmp(name, value_names[k])) {
-            if (!num(value, 0, 10000, &d) || d != (double)(int)d) {
-                say(u, "info string %s: expected a whole number from 0 to 10000", value_names[k]);
+            if (!num(value, 1, 10000, &d) || d != (double)(int)d) {
+                say(u, "info string %s: expected a whole number from 1 to 10000", value_names[k]);
                 return;
             }
             if ((int)d != u->values[k]) { u->values[k] = (int)d; u->reopen = 1; }

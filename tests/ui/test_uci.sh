@@ -42,7 +42,7 @@ has out '^id name gsw' "id name"
 has out '^id author ' "id author"
 has out '^option name Hash type spin default [0-9]+ min 1 max [0-9]+$' "Hash option"
 for v in Pawn Knight Bishop Rook Queen; do
-    has out "^option name ${v}Value type spin default [0-9]+ min 0 max [0-9]+$" "$v value option"
+    has out "^option name ${v}Value type spin default [0-9]+ min 1 max [0-9]+$" "$v value option"
 done
 has out '^uciok$' "uciok"
 same "$(grep -c '^readyok$' out)" 2 "readyok per isready"
