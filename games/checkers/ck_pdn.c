@@ -11,90 +11,9 @@
 #include <time.h>
 
 #include "games/checkers/ck.h"
+#include "games/record_text.h"
 
 /* ---- reading ---- */
-
-typedef struct pdn_reader {
-    const char *s;      /* the next character */
-    int line;           /* its line, from 1 */
-} pdn_reader_t;
-
-static void pdn_advance(pdn_reader_t *r)
-{
-    if (*r->s == '\n') r->line++;
-    r->s++;
-}
-
-/* Whitespace, {comments}, ;comments to the end of the line and
- * (variations) are skipped; 0, or GSW_EINPUT for an unclosed one. */
-static int pdn_skip(pdn_reader_t *r, err_t *err)
-{
-    for (;;) {
-        unsigned char c = (unsigned char)*r->s;
-        if (isspace(c)) { pdn_advance(r); continue; }
-        if (c == '{') {
-            int line = r->line;
-            while (*r->s && *r->s != '}') pdn_advance(r);
-            if (!*r->s) return err_set(err, GSW_EINPUT, "PDN: line %d: a comment '{' with no closing '}'", line);
-            r->s++;
-            continue;
-        }
-        if (c == ';') {
-            while (*r->s && *r->s != '\n') r->s++;
-            continue;
-        }
-        if (c == '(') {   /* a variation: skipped, nested ones too */
-            int line = r->line, depth = 0;
-            do {
-                if (*r->s == '(') depth++;
-                else if (*r->s == ')') depth--;
-                else if (*r->s == '{') {
-                    while (*r->s && *r->s != '}') pdn_advance(r);
-                    if (!*r->s) break;
-                }
-                pdn_advance(r);
-            } while (*r->s && depth > 0);
-            if (depth > 0)
-                return err_set(err, GSW_EINPUT, "PDN: line %d: a variation '(' with no closing ')'", line);
-            continue;
-        }
-        return GSW_OK;
-    }
-}
-
-/* A tag pair [Name "value"]: its name and value (cut to the buffers; a
- * value longer than vn is an error). */
-static int pdn_tag(pdn_reader_t *r, char *name, size_t nn, char *val, size_t vn, err_t *err)
-{
-    int line = r->line;
-    r->s++;   /* '[' */
-    while (*r->s == ' ' || *r->s == '\t') r->s++;
-    size_t k = 0;
-    while (isalnum((unsigned char)*r->s) || *r->s == '_') {
-        if (k + 1 < nn) name[k++] = *r->s;
-        r->s++;
-    }
-    name[k] = 0;
-    if (!k) return err_set(err, GSW_EINPUT, "PDN: line %d: a tag with no name (expected [Name \"value\"])", line);
-    while (*r->s == ' ' || *r->s == '\t') r->s++;
-    if (*r->s != '"')
-        return err_set(err, GSW_EINPUT, "PDN: line %d: tag %s has no quoted value (expected [%s \"value\"])", line,
-                       name, name);
-    r->s++;
-    k = 0;
-    while (*r->s && *r->s != '"' && *r->s != '\n') {
-        if (*r->s == '\\' && r->s[1]) r->s++;
-        if (k + 1 >= vn) return err_set(err, GSW_EINPUT, "PDN: line %d: the value of tag %s is too long", line, name);
-        val[k++] = *r->s++;
-    }
-    val[k] = 0;
-    if (*r->s != '"') return err_set(err, GSW_EINPUT, "PDN: line %d: the value of tag %s has no closing '\"'", line, name);
-    r->s++;
-    while (*r->s == ' ' || *r->s == '\t') r->s++;
-    if (*r->s != ']') return err_set(err, GSW_EINPUT, "PDN: line %d: tag %s has no closing ']'", line, name);
-    r->s++;
-    return GSW_OK;
-}
 
 static int pdn_is_result(const char *t)
 {
@@ -102,12 +21,6 @@ static int pdn_is_result(const char *t)
     for (int i = 0; results[i]; i++)
         if (!strcmp(t, results[i])) return 1;
     return 0;
-}
-
-/* Where a token ends: whitespace or a character that starts something else. */
-static int pdn_token_char(char c)
-{
-    return c && !isspace((unsigned char)c) && !strchr("{}()[];\"$", c);
 }
 
 /* "5." or "5..." for the ply index i of a game whose first mover is side0. */
@@ -122,16 +35,18 @@ int ck_record_read(const gv_t *v, const char *text, void *start, move_t *moves, 
     ck_pos_t *p0 = start, pos;
     v->ops->pos_start(v, p0);
     *n = 0;
-    pdn_reader_t r = { text, 1 };
-    if (!strncmp(r.s, "\xEF\xBB\xBF", 3)) r.s += 3;   /* a UTF-8 byte-order mark */
+    rec_reader_t r;
+    rec_reader_init(&r, text, "PDN");
     int tags = 0, fen = 0, nm = 0;
     char name[32], val[512];
     /* the tag section */
     for (;;) {
-        if (pdn_skip(&r, err)) return err->code;
+        if (rec_skip(&r, err)) return err->code;
         if (*r.s != '[') break;
         int line = r.line;
-        if (pdn_tag(&r, name, sizeof name, val, sizeof val, err)) return err->code;
+        int cut;
+        if (rec_tag(&r, name, sizeof name, val, sizeof val, &cut, err)) return err->code;
+        if (cut) return err_set(err, GSW_EINPUT, "PDN: line %d: the value of tag %s is too long", line, name);
         tags++;
         if (!strcasecmp(name, "FEN")) {
             if (fen) return err_set(err, GSW_EINPUT, "PDN: line %d: a second FEN tag", line);
@@ -144,18 +59,17 @@ int ck_record_read(const gv_t *v, const char *text, void *start, move_t *moves, 
     /* the moves, up to a result, the next game's tags, or the end */
     int ended = 0;
     for (;;) {
-        if (pdn_skip(&r, err)) return err->code;
+        if (rec_skip(&r, err)) return err->code;
         if (!*r.s || *r.s == '[') break;
         if (*r.s == '$') {   /* a NAG: $ and digits */
-            r.s++;
-            while (isdigit((unsigned char)*r.s)) r.s++;
+            rec_skip_nag(&r);
             continue;
         }
-        if (!pdn_token_char(*r.s)) {
+        if (!rec_token_char(*r.s)) {
             return err_set(err, GSW_EINPUT, "PDN: line %d: unexpected '%c' after move %d", r.line, *r.s, nm);
         }
         const char *t0 = r.s;
-        while (pdn_token_char(*r.s)) r.s++;
+        while (rec_token_char(*r.s)) rec_advance(&r);
         char tok[96];
         size_t tl = (size_t)(r.s - t0);
         if (tl >= sizeof tok)
@@ -194,22 +108,6 @@ int ck_record_read(const gv_t *v, const char *text, void *start, move_t *moves, 
 
 /* ---- writing ---- */
 
-typedef struct pdn_writer {
-    char *buf;
-    size_t len, used;   /* used: what the whole record needs so far */
-} pdn_writer_t;
-
-static void pdn_put(pdn_writer_t *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void pdn_put(pdn_writer_t *w, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    size_t room = w->used < w->len ? w->len - w->used : 0;
-    int k = vsnprintf(room ? w->buf + w->used : NULL, room, fmt, ap);
-    va_end(ap);
-    if (k > 0) w->used += (size_t)k;
-}
-
 static int ck_is_initial(const gv_t *v, const ck_pos_t *p)
 {
     ck_pos_t s;
@@ -220,7 +118,7 @@ static int ck_is_initial(const gv_t *v, const ck_pos_t *p)
 size_t ck_record_write(const gv_t *v, const void *start, const move_t *moves, int n, const char *result, char *buf,
                        size_t len)
 {
-    pdn_writer_t w = { buf, len, 0 };
+    rec_writer_t w = { buf, len, 0 };
     if (len) buf[0] = 0;
     const ck_pos_t *p0 = start;
     if (!result || !pdn_is_result(result)) result = "*";
@@ -228,13 +126,13 @@ size_t ck_record_write(const gv_t *v, const void *start, const move_t *moves, in
     time_t now = time(NULL);
     struct tm tm;
     strftime(date, sizeof date, "%Y.%m.%d", gmtime_r(&now, &tm));
-    pdn_put(&w, "[Event \"gsw game\"]\n[Date \"%s\"]\n[Black \"?\"]\n[White \"?\"]\n[Result \"%s\"]\n", date, result);
+    rec_put(&w, "[Event \"gsw game\"]\n[Date \"%s\"]\n[Black \"?\"]\n[White \"?\"]\n[Result \"%s\"]\n", date, result);
     if (!ck_is_initial(v, p0)) {
         char fen[256];
         ck_format_fen(p0, fen, sizeof fen);
-        pdn_put(&w, "[SetUp \"1\"]\n[FEN \"%s\"]\n", fen);
+        rec_put(&w, "[SetUp \"1\"]\n[FEN \"%s\"]\n", fen);
     }
-    pdn_put(&w, "\n");
+    rec_put(&w, "\n");
     ck_pos_t pos = *p0;
     int col = 0;
     for (int i = 0; i < n; i++) {
@@ -247,12 +145,12 @@ size_t ck_record_write(const gv_t *v, const void *start, const move_t *moves, in
         ck_format_move(&pos, moves[i], mt, sizeof mt);
         if (pos.side == 0 || i == 0) pdn_move_name(i, p0->side, num, sizeof num);
         int k = snprintf(item, sizeof item, "%s%s%s", num, *num ? " " : "", mt);
-        if (col && col + 1 + k > 79) { pdn_put(&w, "\n"); col = 0; }
-        pdn_put(&w, "%s%s", col ? " " : "", item);
+        if (col && col + 1 + k > 79) { rec_put(&w, "\n"); col = 0; }
+        rec_put(&w, "%s%s", col ? " " : "", item);
         col += (col ? 1 : 0) + k;
         ck_play(&pos, moves[i]);
     }
-    if (col && col + 1 + (int)strlen(result) > 79) { pdn_put(&w, "\n"); col = 0; }
-    pdn_put(&w, "%s%s\n", col ? " " : "", result);
+    if (col && col + 1 + (int)strlen(result) > 79) { rec_put(&w, "\n"); col = 0; }
+    rec_put(&w, "%s%s\n", col ? " " : "", result);
     return w.used;
 }

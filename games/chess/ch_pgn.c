@@ -12,110 +12,9 @@
 #include <time.h>
 
 #include "games/chess/ch.h"
+#include "games/record_text.h"
 
 /* ---- reading ---- */
-
-typedef struct pgn_reader {
-    const char *s;      /* the next character */
-    int line;           /* its line, from 1 */
-    int bol;            /* s is at the start of a line (for % escape lines) */
-} pgn_reader_t;
-
-static void pgn_advance(pgn_reader_t *r)
-{
-    r->bol = *r->s == '\n';
-    if (*r->s == '\n') r->line++;
-    r->s++;
-}
-
-/* Up to the end of the line (not past the '\n'). */
-static void pgn_skip_line(pgn_reader_t *r)
-{
-    while (*r->s && *r->s != '\n') pgn_advance(r);
-}
-
-/* A {comment}; 0, or 1 when it is never closed. */
-static int pgn_skip_comment(pgn_reader_t *r)
-{
-    while (*r->s && *r->s != '}') pgn_advance(r);
-    if (!*r->s) return 1;
-    pgn_advance(r);
-    return 0;
-}
-
-/* Whitespace, {comments}, ;comments to the end of the line, %escape lines
- * and (variations), nested ones too, are skipped; 0, or GSW_EINPUT for an
- * unclosed one. */
-static int pgn_skip(pgn_reader_t *r, err_t *err)
-{
-    for (;;) {
-        unsigned char c = (unsigned char)*r->s;
-        if (c == '%' && r->bol) { pgn_skip_line(r); continue; }
-        if (isspace(c)) { pgn_advance(r); continue; }
-        if (c == '{') {
-            int line = r->line;
-            if (pgn_skip_comment(r))
-                return err_set(err, GSW_EINPUT, "PGN: line %d: a comment '{' with no closing '}'", line);
-            continue;
-        }
-        if (c == ';') { pgn_skip_line(r); continue; }
-        if (c == '(') {   /* a variation: skipped, with what it holds */
-            int line = r->line, depth = 0;
-            while (*r->s) {
-                if (*r->s == '{') {
-                    if (pgn_skip_comment(r))
-                        return err_set(err, GSW_EINPUT, "PGN: line %d: a comment '{' with no closing '}'", line);
-                    continue;
-                }
-                if (*r->s == ';') { pgn_skip_line(r); continue; }
-                if (*r->s == '(') depth++;
-                else if (*r->s == ')') depth--;
-                pgn_advance(r);
-                if (!depth) break;
-            }
-            if (depth > 0)
-                return err_set(err, GSW_EINPUT, "PGN: line %d: a variation '(' with no closing ')'", line);
-            continue;
-        }
-        return GSW_OK;
-    }
-}
-
-/* A tag pair [Name "value"]: its name (cut to nn) and value (*cut set when
- * it was longer than vn allows). */
-static int pgn_tag(pgn_reader_t *r, char *name, size_t nn, char *val, size_t vn, int *cut, err_t *err)
-{
-    int line = r->line;
-    pgn_advance(r);   /* '[' */
-    while (*r->s == ' ' || *r->s == '\t') pgn_advance(r);
-    size_t k = 0;
-    while (isalnum((unsigned char)*r->s) || *r->s == '_') {
-        if (k + 1 < nn) name[k++] = *r->s;
-        pgn_advance(r);
-    }
-    name[k] = 0;
-    if (!k) return err_set(err, GSW_EINPUT, "PGN: line %d: a tag with no name (expected [Name \"value\"])", line);
-    while (*r->s == ' ' || *r->s == '\t') pgn_advance(r);
-    if (*r->s != '"')
-        return err_set(err, GSW_EINPUT, "PGN: line %d: tag %s has no quoted value (expected [%s \"value\"])", line,
-                       name, name);
-    pgn_advance(r);
-    k = 0;
-    *cut = 0;
-    while (*r->s && *r->s != '"' && *r->s != '\n') {
-        if (*r->s == '\\' && r->s[1] && r->s[1] != '\n') pgn_advance(r);
-        if (k + 1 < vn) val[k++] = *r->s;
-        else *cut = 1;
-        pgn_advance(r);
-    }
-    val[k] = 0;
-    if (*r->s != '"') return err_set(err, GSW_EINPUT, "PGN: line %d: the value of tag %s has no closing '\"'", line, name);
-    pgn_advance(r);
-    while (*r->s == ' ' || *r->s == '\t') pgn_advance(r);
-    if (*r->s != ']') return err_set(err, GSW_EINPUT, "PGN: line %d: tag %s has no closing ']'", line, name);
-    pgn_advance(r);
-    return GSW_OK;
-}
 
 /* A game's result: the four PGN writes; reading, also the draws some
  * programs write ("1/2", "\u00bd-\u00bd"). */
@@ -125,12 +24,6 @@ static int pgn_is_result(const char *t, int reading)
     for (int i = 0; results[i]; i++)
         if (!strcmp(t, results[i])) return 1;
     return reading && (!strcmp(t, "1/2") || !strcmp(t, "\xC2\xBD-\xC2\xBD"));
-}
-
-/* Where a token ends: whitespace or a character that starts something else. */
-static int pgn_token_char(char c)
-{
-    return c && !isspace((unsigned char)c) && !strchr("{}()[];\"$", c);
 }
 
 /* The move number of ply i of a game that starts at FEN move number
@@ -166,16 +59,16 @@ int ch_record_read(const gv_t *v, const char *text, void *start, move_t *moves, 
     ch_pos_t *p0 = start, pos;
     pgn_start(v, p0);
     *n = 0;
-    pgn_reader_t r = { text, 1, 1 };
-    if (!strncmp(r.s, "\xEF\xBB\xBF", 3)) r.s += 3;   /* a UTF-8 byte-order mark */
+    rec_reader_t r;
+    rec_reader_init(&r, text, "PGN");
     int tags = 0, fen = 0, c960 = -1, nm = 0;
     char name[32], val[512];
     /* the tag section */
     for (;;) {
-        if (pgn_skip(&r, err)) return err->code;
+        if (rec_skip(&r, err)) return err->code;
         if (*r.s != '[') break;
         int line = r.line, cut = 0;
-        if (pgn_tag(&r, name, sizeof name, val, sizeof val, &cut, err)) return err->code;
+        if (rec_tag(&r, name, sizeof name, val, sizeof val, &cut, err)) return err->code;
         tags++;
         if (!strcasecmp(name, "FEN")) {
             if (fen) return err_set(err, GSW_EINPUT, "PGN: line %d: a second FEN tag", line);
@@ -194,22 +87,21 @@ int ch_record_read(const gv_t *v, const char *text, void *start, move_t *moves, 
     /* the moves, up to a result, the next game's tags, or the end */
     int ended = 0;
     for (;;) {
-        if (pgn_skip(&r, err)) return err->code;
+        if (rec_skip(&r, err)) return err->code;
         if (!*r.s || *r.s == '[') break;
         if (*r.s == '$') {   /* a NAG: $ and digits */
-            pgn_advance(&r);
-            while (isdigit((unsigned char)*r.s)) pgn_advance(&r);
+            rec_skip_nag(&r);
             continue;
         }
         char mname[24];
         pgn_move_name(nm, p0->side, p0->fullmove, mname, sizeof mname);
-        if (!pgn_token_char(*r.s)) {   /* '}', ')', ']' or '"' */
+        if (!rec_token_char(*r.s)) {   /* '}', ')', ']' or '"' */
             if (!nm) return err_set(err, GSW_EINPUT, "PGN: line %d: unexpected '%c' before the first move", r.line, *r.s);
             pgn_move_name(nm - 1, p0->side, p0->fullmove, mname, sizeof mname);
             return err_set(err, GSW_EINPUT, "PGN: line %d: unexpected '%c' after move %s", r.line, *r.s, mname);
         }
         const char *t0 = r.s;
-        while (pgn_token_char(*r.s)) pgn_advance(&r);
+        while (rec_token_char(*r.s)) rec_advance(&r);
         char tok[64];
         size_t tl = (size_t)(r.s - t0);
         if (tl >= sizeof tok)
@@ -251,22 +143,6 @@ int ch_record_read(const gv_t *v, const char *text, void *start, move_t *moves, 
 
 /* ---- writing ---- */
 
-typedef struct pgn_writer {
-    char *buf;
-    size_t len, used;   /* used: what the whole record needs so far */
-} pgn_writer_t;
-
-static void pgn_put(pgn_writer_t *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void pgn_put(pgn_writer_t *w, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    size_t room = w->used < w->len ? w->len - w->used : 0;
-    int k = vsnprintf(room ? w->buf + w->used : NULL, room, fmt, ap);
-    va_end(ap);
-    if (k > 0) w->used += (size_t)k;
-}
-
 /* 1 if p is the standard start (FEN's clocks included). */
 static int ch_is_initial(const ch_pos_t *p)
 {
@@ -283,7 +159,7 @@ size_t ch_record_write(const gv_t *v, const void *start, const move_t *moves, in
 {
     (void)v;
     ch_init();
-    pgn_writer_t w = { buf, len, 0 };
+    rec_writer_t w = { buf, len, 0 };
     if (len) buf[0] = 0;
     const ch_pos_t *p0 = start;
     if (!result || !pgn_is_result(result, 0)) result = "*";
@@ -291,17 +167,17 @@ size_t ch_record_write(const gv_t *v, const void *start, const move_t *moves, in
     time_t now = time(NULL);
     struct tm tm;
     if (!gmtime_r(&now, &tm) || !strftime(date, sizeof date, "%Y.%m.%d", &tm)) snprintf(date, sizeof date, "????.??.??");
-    pgn_put(&w,
+    rec_put(&w,
             "[Event \"gsw game\"]\n[Site \"?\"]\n[Date \"%s\"]\n[Round \"-\"]\n[White \"?\"]\n[Black \"?\"]\n"
             "[Result \"%s\"]\n",
             date, result);
-    if (p0->chess960) pgn_put(&w, "[Variant \"Chess960\"]\n");
+    if (p0->chess960) rec_put(&w, "[Variant \"Chess960\"]\n");
     if (!ch_is_initial(p0)) {
         char fen[128];
         ch_format_fen(p0, fen, sizeof fen);
-        pgn_put(&w, "[SetUp \"1\"]\n[FEN \"%s\"]\n", fen);
+        rec_put(&w, "[SetUp \"1\"]\n[FEN \"%s\"]\n", fen);
     }
-    pgn_put(&w, "\n");
+    rec_put(&w, "\n");
     ch_pos_t pos = *p0;
     int col = 0;
     for (int i = 0; i < n; i++) {
@@ -311,12 +187,12 @@ size_t ch_record_write(const gv_t *v, const void *start, const move_t *moves, in
         ch_format_san(&pos, moves[i], mt, sizeof mt);
         if (pos.side == CH_WHITE || i == 0) pgn_move_name(i, p0->side, p0->fullmove, num, sizeof num);
         int k = snprintf(item, sizeof item, "%s%s%s", num, *num ? " " : "", mt);
-        if (col && col + 1 + k > 79) { pgn_put(&w, "\n"); col = 0; }
-        pgn_put(&w, "%s%s", col ? " " : "", item);
+        if (col && col + 1 + k > 79) { rec_put(&w, "\n"); col = 0; }
+        rec_put(&w, "%s%s", col ? " " : "", item);
         col += (col ? 1 : 0) + k;
         ch_play(&pos, moves[i]);
     }
-    if (col && col + 1 + (int)strlen(result) > 79) { pgn_put(&w, "\n"); col = 0; }
-    pgn_put(&w, "%s%s\n", col ? " " : "", result);
+    if (col && col + 1 + (int)strlen(result) > 79) { rec_put(&w, "\n"); col = 0; }
+    rec_put(&w, "%s%s\n", col ? " " : "", result);
     return w.used;
 }
