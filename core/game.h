@@ -95,6 +95,10 @@ typedef struct game_ops {
     /* 1 if the game is over, with *value the result for the side to move
      * (val_loss(0) lost, VAL_DRAW drawn, val_win(0) won). */
     int (*terminal)(const gv_t *v, const void *pos, val_t *value);
+    /* For a position terminal ends: the rule that ended it, in a few words
+     * ("checkmate", "stalemate", "insufficient material"), into why.
+     * Optional: without it the UI says only who won. */
+    void (*terminal_why)(const gv_t *v, const void *pos, char *why, size_t n);
 
     /* --- solver hooks (core searches; optional unless said) --- */
     /* Heuristic evaluation for the side to move, strictly inside

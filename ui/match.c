@@ -1,8 +1,8 @@
 /* gsw match chess --engine CMD: our engine (in process, through the cached
  * solver's door to the heuristic search) against a UCI engine run as a
  * child process. Games alternate colours in pairs from the same opening;
- * each ends by the rules (the game's terminal test and line_over, the
- * 50-move rule, insufficient material) or a move cap; an opponent that
+ * each ends by the rules (the game's terminal test and line_over: mate,
+ * stalemate, dead positions, repetition, the 50-move rule) or a move cap; an opponent that
  * dies, hangs or plays an illegal move loses that game. N workers play N
  * games at once, each with its own engine process and its own table. The
  * games go to a PGN file as they finish; a line per game, then the score
@@ -96,32 +96,20 @@ static int game_over(const match_t *m, worker_t *w, int n, char *result, char *r
     const gv_t *v = m->v;
     const game_ops_t *O = v->ops;
     const void *cur = POS(w, n - 1);
-    const ch_pos_t *cp = cur;
     val_t val;
     int side = O->pos_turn(v, cur);
     int over = 0;
-    move_t mv[GSW_MAX_MOVES];
     if (O->terminal(v, cur, &val)) {
         over = 1;
-        if (O->moves(v, cur, mv) == 0) snprintf(reason, rn, "%s", ch_in_check(cp) ? "checkmate" : "stalemate");
-        else if (ch_insufficient(cp)) snprintf(reason, rn, "insufficient material");
-        else if (cp->halfmove >= 100) snprintf(reason, rn, "50-move rule");
-        else snprintf(reason, rn, "the rules");
+        snprintf(reason, rn, "the rules");
+        if (O->terminal_why) O->terminal_why(v, cur, reason, rn);
     } else {
         const void *ptrs[MATCH_LINE];
         for (int i = 0; i < n; i++) ptrs[i] = POS(w, i);
         char why[128] = "";
-        if (O->line_over && O->line_over(v, ptrs, n, &val, why, sizeof why)) {
+        if (O->line_over && O->line_over(v, ptrs, n, &val, why, sizeof why)) {   /* repetition, 50-move rule */
             over = 1;
             snprintf(reason, rn, "%s", why[0] ? why : "the rules");
-        } else if (ch_insufficient(cp)) {
-            over = 1;
-            val = VAL_DRAW;
-            snprintf(reason, rn, "insufficient material");
-        } else if (cp->halfmove >= 100) {
-            over = 1;
-            val = VAL_DRAW;
-            snprintf(reason, rn, "50-move rule");
         } else if (n - 1 >= MATCH_MAX_PLIES) {
             over = 1;
             val = VAL_DRAW;

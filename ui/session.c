@@ -298,12 +298,7 @@ static int session_over_at(const session_t *s, int ply, val_t *value, char *why,
     val_t tv = VAL_DRAW;
     if (why && n) why[0] = 0;
     int over = O->terminal(s->v, s->pos[ply].b, &tv);
-    if (over && why && n && session_mate_game(s)) {   /* the position's own reason, in the game's words */
-        move_t mv[GSW_MAX_MOVES];
-        int check = O->pos_in_check(s->v, s->pos[ply].b), moves = O->moves(s->v, s->pos[ply].b, mv);
-        snprintf(why, n, "%s", tv < VAL_DRAW && check ? "checkmate" : tv != VAL_DRAW ? ""
-                                : !moves && !check ? "stalemate" : moves ? "insufficient material" : "");
-    }
+    if (over && why && n && O->terminal_why) O->terminal_why(s->v, s->pos[ply].b, why, n);   /* the game's words */
     if (!over && O->line_over) {
         const void *line[SESSION_MAX_PLY + 1];
         char w[64] = "";

@@ -125,6 +125,13 @@ static int ch_terminal(const gv_t *v, const void *pos, val_t *value)
     return 0;
 }
 
+static void ch_terminal_why(const gv_t *v, const void *pos, char *why, size_t n)
+{
+    (void)v;
+    const ch_pos_t *p = pos;
+    snprintf(why, n, "%s", ch_count(p) ? "insufficient material" : ch_in_check(p) ? "checkmate" : "stalemate");
+}
+
 /* In a search, a position met again on the line is a draw: the side that
  * could have avoided the cycle did not. */
 static int ch_repetition(const gv_t *v, const void *pos, val_t *value)
@@ -308,6 +315,7 @@ static const game_ops_t ch_ops = {
     .move_parse = ch_move_parse_hook,
     .move_format = ch_move_format_hook,
     .terminal = ch_terminal,
+    .terminal_why = ch_terminal_why,
     .evaluate = ch_evaluate_hook,
     .repetition = ch_repetition,
     .line_over = ch_line_over,
