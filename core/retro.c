@@ -28,6 +28,18 @@ int retro_metric_parse(const char *s, retro_metric_t *m)
     return -1;
 }
 
+const char *retro_game_metric_name(const retro_game_t *rg, retro_metric_t m)
+{
+    return m == RETRO_DTW && rg && rg->mate_metric ? "dtm" : retro_metric_name(m);
+}
+
+int retro_game_metric_parse(const retro_game_t *rg, const char *s, retro_metric_t *m)
+{
+    for (int i = 0; i < RETRO_METRICS; i++)
+        if (!strcmp(s, retro_game_metric_name(rg, (retro_metric_t)i))) { *m = (retro_metric_t)i; return 0; }
+    return -1;
+}
+
 val_t retro_to_val(retro_val_t r)
 {
     if (r == RETRO_UNKNOWN) return VAL_DRAW;

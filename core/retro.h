@@ -19,6 +19,11 @@ typedef enum { RETRO_WLD = 0, RETRO_DTC, RETRO_DTW } retro_metric_t;
 #define RETRO_METRICS 3
 const char *retro_metric_name(retro_metric_t m);   /* "wld", "dtc", "dtw" */
 int retro_metric_parse(const char *s, retro_metric_t *m);   /* 0 ok, -1 unknown */
+struct retro_game;
+/* The same in a game's words: distance to win is "dtm" where the game
+ * ends in mate (retro_game_t.mate_metric). */
+const char *retro_game_metric_name(const struct retro_game *rg, retro_metric_t m);
+int retro_game_metric_parse(const struct retro_game *rg, const char *s, retro_metric_t *m);
 
 /* --- what a game supplies (game_ops_t.retro) -------------------------------
  * A slice is a set of positions with a fixed material and the side to move
@@ -26,7 +31,7 @@ int retro_metric_parse(const char *s, retro_metric_t *m);   /* 0 ok, -1 unknown 
  * position is looked up as its colour-reversed image), indexed 0..size-1
  * without gaps. Slice ids are the game's own 64-bit numbers. */
 #define RETRO_MAX_MOVES 64       /* most moves of a slice position, either way */
-#define RETRO_MAX_COUNTS 8       /* most material counts a slice reports */
+#define RETRO_MAX_COUNTS 12      /* most material counts a slice reports */
 
 /* One move between indexed positions. */
 typedef struct retro_move {
@@ -72,6 +77,16 @@ typedef struct retro_game {
      * not a capture leading to this one, once per such move; conv set for
      * a man's move. Their count. */
     int (*parents)(const gv_t *v, uint64_t slice, uint64_t index, retro_move_t *out);
+    /* Optional: 0 when index holds no legal position (an indexing with
+     * gaps: chess's). Such an index has no children and no parents, is
+     * stored as a draw, and is left out of counts. NULL: every index is
+     * a position. */
+    int (*legal)(const gv_t *v, uint64_t slice, uint64_t index);
+    /* 1: the game ends in mate (chess), so distance to win is distance to
+     * mate: the metric is named "dtm" and is the default, slices are
+     * endings named by their material, and an ending asked about that is
+     * not built yet is built first. */
+    int mate_metric;
 } retro_game_t;
 
 /* --- the engine --------------------------------------------------------

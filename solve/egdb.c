@@ -69,7 +69,7 @@ void egdb_slice_path(const egdb_set_t *s, retro_metric_t m, uint64_t slice, char
 {
     char name[64];
     s->rg->slice_name(s->v, slice, name, sizeof name);
-    snprintf(buf, n, "%s/%s/%s/%s.egdb", s->dir, s->v->game->name, retro_metric_name(m), name);
+    snprintf(buf, n, "%s/%s/%s/%s.egdb", s->dir, s->v->game->name, retro_game_metric_name(s->rg, m), name);
 }
 
 int egdb_slice_present(egdb_set_t *s, retro_metric_t m, uint64_t slice)
@@ -310,7 +310,7 @@ int egdb_probe(egdb_prober_t *p, const void *pos, val_t *lo, val_t *hi, retro_me
 int egdb_list(egdb_set_t *s, retro_metric_t m, uint64_t *out, int max)
 {
     char path[1200];
-    snprintf(path, sizeof path, "%s/%s/%s", s->dir, s->v->game->name, retro_metric_name(m));
+    snprintf(path, sizeof path, "%s/%s/%s", s->dir, s->v->game->name, retro_game_metric_name(s->rg, m));
     DIR *d = opendir(path);
     if (!d) return 0;
     int n = 0;

@@ -89,8 +89,9 @@ uint8_t egdb_code_encode(retro_metric_t m, retro_val_t r, int *exception);
 /* --- building ---------------------------------------------------------- */
 typedef struct egdb_build_options {
     int pieces;                 /* every slice of 1..pieces pieces; or */
-    const void *for_pos;        /* (non-NULL) the slices this position can reach */
-    retro_metric_t metric;      /* wld, dtc (builds wld first), dtw (writes wld too) */
+    const void *for_pos;        /* (non-NULL) the slices this position can reach; or */
+    const uint64_t *for_slice;  /* (non-NULL) this slice and those it can reach */
+    retro_metric_t metric;      /* wld, dtc (builds wld first), dtw (dtm; writes wld too) */
     int threads;                /* 0: every core */
     int plan_only;              /* 1: count what the target needs, build nothing */
     volatile int *stop;         /* Ctrl-C: stop after cleaning up (finished slices stay) */
@@ -130,12 +131,18 @@ int egdb_verify(egdb_set_t *s, const uint64_t *slice, int threads, volatile int 
  * with the defender to move (White to move in this material: read from the
  * mirror material, Black to move, whose counts swap the two sides' halves).
  * btm_loss_plies is the longest loss with Black to move, non-capture, in
- * this material itself. -1: none (or no distances). */
+ * this material itself. -1: none (or no distances). Indices that hold no
+ * legal position (retro_game_t.legal) are not counted. */
 typedef struct egdb_stat {
     int counts[RETRO_MAX_COUNTS], ncounts;
+    uint64_t slice;            /* a slice of the material (its only one in chess) */
     uint64_t positions, wins, draws, losses;
     int distances;             /* 1: counted from distance-to-win files */
     int win_plies, loss_plies, btm_loss_plies;
+    /* the longest win over every position, whoever moves (chess: the
+     * longest mate, with the winner to move); -1: none */
+    int longest_win_plies;
+    uint64_t longest_slice, longest_index;
     uint64_t win_slice, win_index;         /* the longest win's position */
     uint64_t loss_slice, loss_index;       /* the longest loss's, in the mirror material */
     int loss_mirrored;                     /* (always 1 when loss_plies >= 0) */

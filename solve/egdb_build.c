@@ -173,12 +173,14 @@ static int plan_target(const gv_t *v, const egdb_build_options_t *o, plan_t *pl,
 {
     const retro_game_t *rg = v->ops->retro;
     memset(pl, 0, sizeof *pl);
-    if (o->for_pos) {
+    if (o->for_pos || o->for_slice) {
         uint64_t slice, index;
         int flipped;
-        if (!rg->locate(v, o->for_pos, &slice, &index, &flipped))
-            return err_set(err, GSW_EINPUT, "the position has more pieces than %s databases cover (%d)",
-                           v->game->name, rg->max_pieces);
+        if (o->for_slice) slice = *o->for_slice;
+        else if (!rg->locate(v, o->for_pos, &slice, &index, &flipped))
+            return err_set(err, GSW_EINPUT, "no %s database covers the position (at most %d pieces%s)",
+                           v->game->name, rg->max_pieces,
+                           rg->mate_metric ? ", no castling rights or en passant, pawns on one side only" : "");
         if (set_add(&pl->s, slice) < 0) return err_set(err, GSW_EFAIL, "out of memory");
         uint64_t succ[SUCC_MAX];
         for (int i = 0; i < pl->s.n; i++) {
@@ -317,7 +319,7 @@ static int unit_check(void *ctx, int tid, uint64_t node, const retro_val_t *val,
     c->rg->position(c->v, slice, index, pos);
     c->v->ops->pos_format(c->v, pos, fen, sizeof fen);
     return err_set(err, GSW_EFAIL, "%s %s position %llu (%s) is stored as %d but its moves give %d",
-                   retro_metric_name(c->mode), name, (unsigned long long)index, fen, (int)have, (int)best);
+                   retro_game_metric_name(c->rg, c->mode), name, (unsigned long long)index, fen, (int)have, (int)best);
 }
 
 static void unit_progress(void *ctx, const char *phase, uint64_t done, uint64_t total)
@@ -328,7 +330,7 @@ static void unit_progress(void *ctx, const char *phase, uint64_t done, uint64_t 
     if (now - c->last_ms < 1000 && done < total) return;
     c->last_ms = now;
     char line[300];
-    snprintf(line, sizeof line, "%s: %s %s %.0f%%", c->label, retro_metric_name(c->mode), phase,
+    snprintf(line, sizeof line, "%s: %s %s %.0f%%", c->label, retro_game_metric_name(c->rg, c->mode), phase,
              total ? 100.0 * (double)done / (double)total : 100.0);
     c->o->progress(c->o->progress_ctx, line);
 }

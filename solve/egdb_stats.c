@@ -111,8 +111,9 @@ int egdb_stats(egdb_set_t *set, const int *only, int nonly, egdb_stat_t **out, i
             r = nrows++;
             memcpy(rows[r].counts, c, sizeof c);
             rows[r].ncounts = nc;
+            rows[r].slice = ids[i];
             rows[r].distances = 1;
-            rows[r].win_plies = rows[r].loss_plies = rows[r].btm_loss_plies = -1;
+            rows[r].win_plies = rows[r].loss_plies = rows[r].btm_loss_plies = rows[r].longest_win_plies = -1;
         }
         egdb_stat_t *row = &rows[r];
         if (m == RETRO_WLD) row->distances = 0;
@@ -135,11 +136,20 @@ int egdb_stats(egdb_set_t *set, const int *only, int nonly, egdb_stat_t **out, i
                     }
                     rv = x;
                 }
-                if (rv == RETRO_UNKNOWN) { row->draws++; continue; }
+                if (rv == RETRO_UNKNOWN) {   /* (an index with no legal position is stored as a draw) */
+                    if (rg->legal && !rg->legal(v, ids[i], idx)) row->positions--;
+                    else row->draws++;
+                    continue;
+                }
                 int d = retro_dist(rv), win = retro_is_win(rv);
                 if (win) row->wins++;
                 else row->losses++;
                 if (m != RETRO_DTW) continue;
+                if (win && d > row->longest_win_plies) {
+                    row->longest_win_plies = d;
+                    row->longest_slice = ids[i];
+                    row->longest_index = idx;
+                }
                 int *best = win ? &row->win_plies : &row->btm_loss_plies;
                 if (d <= *best || stats_capture(v, ids[i], idx)) continue;
                 *best = d;

@@ -97,14 +97,18 @@ const cli_verb_t cli_verbs[] = {
     { "count", "gsw count GAME[:VARIANT] [POSITION] --positions|--solutions [--board FILE]\n"
                "       gsw count GAME --pieces N   (positions of exactly N pieces, as endgame databases index them)",
       "count a puzzle's reachable positions per level, or its solutions; a game's positions by pieces", cli_count, 2, NULL },
-    { "egdb", "gsw egdb build|probe|stats|verify GAME [POSITION|SLICE] [--pieces N] [--metric wld|dtc|dtw] [--for POSITION] [--plan] [--dir DIR]\n"
-              "  build: every slice of 1..N pieces (--pieces) or those POSITION can reach (--for), in the metric\n"
-              "         (wld: win/draw/loss, 2 bits; dtc: distance to conversion; dtw: distance to win, with its wld);\n"
+    { "egdb", "gsw egdb build|probe|stats|verify GAME [POSITION|SLICE] [--pieces N] [--metric wld|dtc|dtw|dtm] [--for POSITION] [--plan] [--dir DIR]\n"
+              "  build [SLICE]: every slice of 1..N pieces (--pieces), those POSITION can reach (--for), or SLICE and\n"
+              "         what it can reach, in the metric (wld: win/draw/loss, 2 bits; dtc: distance to conversion;\n"
+              "         dtw: distance to win, with its wld; chess: dtm, distance to mate, the default);\n"
               "         finished slices are checked and kept: Ctrl-C and run again to resume. --threads N (default all).\n"
               "         --plan: how many slices and positions the target needs, and how many are built, and stop.\n"
               "  probe POSITION: the value and best move from the databases.\n"
               "  stats [BK,BC,WK,WC]: per material slice, side to move Black: positions, wins, draws, losses,\n"
               "         the longest win and loss (plies, from dtw files) with examples.\n"
+              "  chess: an ending is named by its material, stronger side first (KRK, KQKR; KKR is KRK); stats ENDING\n"
+              "         gives its legal positions (either side to move), wins, draws, losses and longest mate;\n"
+              "         probe and stats build what is missing first. Up to 4 pieces; no castling, no en passant.\n"
               "  verify [SLICE]: every file's checksums and every position's consistency with its moves.\n"
               "  DIR defaults to egdb/ in gsw's data directory (beside the cache; --db moves it too).",
       "endgame databases: build, probe, statistics, verification", cli_egdb, 3, NULL },

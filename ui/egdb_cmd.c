@@ -38,15 +38,54 @@ static int egdb_cli_open(cli_opts_t *o, const char *spec, gv_t **v, egdb_set_t *
     return GSW_OK;
 }
 
+/* The metric --metric names (the game's default without it). */
+static int egdb_cli_metric(cli_opts_t *o, gv_t *v, retro_metric_t *m, err_t *err)
+{
+    const retro_game_t *rg = v->ops->retro;
+    *m = rg->mate_metric ? RETRO_DTW : RETRO_WLD;
+    if (o->metric && retro_game_metric_parse(rg, o->metric, m))
+        return err_set(err, GSW_EINPUT, "--metric: unknown metric \"%s\" (wld, dtc, %s)", o->metric,
+                       retro_game_metric_name(rg, RETRO_DTW));
+    return GSW_OK;
+}
+
+/* Games whose endings are built on demand (chess): build the slice and
+ * what it needs when its file of metric m is missing, progress on stderr. */
+static int egdb_cli_ensure(cli_opts_t *o, gv_t *v, egdb_set_t *set, uint64_t slice, retro_metric_t m, err_t *err)
+{
+    const retro_game_t *rg = v->ops->retro;
+    if (!rg->mate_metric || egdb_slice_present(set, m, slice)) return GSW_OK;
+    char name[64];
+    rg->slice_name(v, slice, name, sizeof name);
+    fprintf(stderr, "%s %s is not built yet: building it and what it needs in %s\n", name,
+            retro_game_metric_name(rg, m), egdb_set_dir(set));
+    egdb_build_options_t bo = { .for_slice = &slice, .metric = m, .threads = o->threads_set ? o->threads : 0,
+                                .stop = &cli_stop, .progress = egdb_cli_progress };
+    egdb_build_report_t rep;
+    int rc = egdb_build(set, &bo, &rep, err);
+    if (isatty(2)) fprintf(stderr, "\r\033[K");
+    if (rc && cli_stop) return err_set(err, GSW_EFAIL, "stopped: %d slices finished are kept; run again to resume",
+                                       rep.built + rep.reused);
+    if (!rc) fprintf(stderr, "built %d slices, %llu positions, in %.1f s\n", rep.built,
+                     (unsigned long long)rep.positions, rep.ms / 1000);
+    return rc;
+}
+
 static int egdb_cli_build(cli_opts_t *o, gv_t *v, egdb_set_t *set, err_t *err)
 {
-    if (!o->pieces && !o->for_pos) return err_set(err, GSW_EINPUT, "egdb build needs --pieces N or --for POSITION");
-    retro_metric_t m = RETRO_WLD;
-    if (o->metric && retro_metric_parse(o->metric, &m))
-        return err_set(err, GSW_EINPUT, "--metric: unknown metric \"%s\" (wld, dtc, dtw)", o->metric);
+    uint64_t slice;
+    int has_slice = o->npos >= 3;
+    if (has_slice && (o->pieces || o->for_pos))
+        return err_set(err, GSW_EINPUT, "egdb build: give a SLICE, --pieces N or --for POSITION, one of them");
+    if (has_slice && v->ops->retro->slice_parse(v, o->pos[2], &slice, err)) return err->code;
+    if (!o->pieces && !o->for_pos && !has_slice)
+        return err_set(err, GSW_EINPUT, "egdb build needs a SLICE, --pieces N or --for POSITION");
+    retro_metric_t m;
+    if (egdb_cli_metric(o, v, &m, err)) return err->code;
     GSW_POSBUF pos[GSW_MAX_POS];
     if (o->for_pos && game_pos_parse(v, o->for_pos, pos, err)) return err->code;
-    egdb_build_options_t bo = { .pieces = o->pieces, .for_pos = o->for_pos ? pos : NULL, .metric = m,
+    egdb_build_options_t bo = { .pieces = o->pieces, .for_pos = o->for_pos ? pos : NULL,
+                                .for_slice = has_slice ? &slice : NULL, .metric = m,
                                 .threads = o->threads_set ? o->threads : 0, .stop = &cli_stop, .plan_only = o->plan,
                                 .progress = o->json ? NULL : egdb_cli_progress };
     if (o->json) bo.progress = egdb_cli_progress;   /* progress stays on stderr */
@@ -62,7 +101,7 @@ static int egdb_cli_build(cli_opts_t *o, gv_t *v, egdb_set_t *set, err_t *err)
         json_begin(&j, stdout);
         json_str(&j, "game", v->game->name);
         json_str(&j, "dir", egdb_set_dir(set));
-        json_str(&j, "metric", retro_metric_name(m));
+        json_str(&j, "metric", retro_game_metric_name(v->ops->retro, m));
         json_int(&j, "slices", rep.slices);
         json_int(&j, "finished_slices", rep.reused);
         json_int(&j, "positions", (int64_t)rep.planned);
@@ -73,7 +112,7 @@ static int egdb_cli_build(cli_opts_t *o, gv_t *v, egdb_set_t *set, err_t *err)
     }
     if (o->plan) {
         printf("%s %s: %d slices, %s positions (%d slices, %s positions built and checked); the largest unit "
-               "solved at once holds %s positions, in %s\n", v->game->name, retro_metric_name(m), rep.slices,
+               "solved at once holds %s positions, in %s\n", v->game->name, retro_game_metric_name(v->ops->retro, m), rep.slices,
                cli_thousands(rep.planned, n1, sizeof n1), rep.reused, cli_thousands(rep.finished, n2, sizeof n2),
                cli_thousands(rep.largest, n3, sizeof n3), egdb_set_dir(set));
         return GSW_OK;
@@ -83,7 +122,7 @@ static int egdb_cli_build(cli_opts_t *o, gv_t *v, egdb_set_t *set, err_t *err)
         json_begin(&j, stdout);
         json_str(&j, "game", v->game->name);
         json_str(&j, "dir", egdb_set_dir(set));
-        json_str(&j, "metric", retro_metric_name(m));
+        json_str(&j, "metric", retro_game_metric_name(v->ops->retro, m));
         json_int(&j, "slices", rep.slices);
         json_int(&j, "built", rep.built);
         json_int(&j, "reused", rep.reused);
@@ -92,7 +131,7 @@ static int egdb_cli_build(cli_opts_t *o, gv_t *v, egdb_set_t *set, err_t *err)
         json_end(&j);
     } else
         printf("%s %s: %d slices (%d built, %d found finished and checked), %s positions built in %.1f s, in %s\n",
-               v->game->name, retro_metric_name(m), rep.slices, rep.built, rep.reused,
+               v->game->name, retro_game_metric_name(v->ops->retro, m), rep.slices, rep.built, rep.reused,
                cli_thousands(rep.positions, n1, sizeof n1), rep.ms / 1000, egdb_set_dir(set));
     return GSW_OK;
 }
@@ -102,6 +141,11 @@ static int egdb_cli_probe(cli_opts_t *o, gv_t *v, egdb_set_t *set, err_t *err)
     if (o->npos < 3) return err_set(err, GSW_EINPUT, "egdb probe needs a POSITION");
     GSW_POSBUF pos[GSW_MAX_POS];
     if (game_pos_parse(v, o->pos[2], pos, err)) return err->code;
+    const retro_game_t *rg = v->ops->retro;
+    uint64_t ps, pi;
+    int pf;
+    if (rg->mate_metric && rg->locate(v, pos, &ps, &pi, &pf) && egdb_cli_ensure(o, v, set, ps, RETRO_DTW, err))
+        return err->code;
     egdb_prober_t pr;
     if (egdb_prober_init(&pr, set, 16, err)) return err->code;
     val_t lo, hi;
@@ -117,7 +161,10 @@ static int egdb_cli_probe(cli_opts_t *o, gv_t *v, egdb_set_t *set, err_t *err)
         if (v->ops->retro->locate(v, pos, &slice, &index, &fl)) v->ops->retro->slice_name(v, slice, name, sizeof name);
         rc = *name ? err_set(err, GSW_EFAIL, "no database holds this position (slice %s): gsw egdb build %s --for '%s'",
                              name, v->game->name, o->pos[2])
-                   : err_set(err, GSW_EFAIL, "the position has more pieces than the databases cover");
+             : rg->mate_metric
+                 ? err_set(err, GSW_EFAIL, "no tablebase covers this position (at most %d pieces, no castling rights, "
+                                           "no en passant, pawns on one side only)", rg->max_pieces)
+                 : err_set(err, GSW_EFAIL, "the position has more pieces than the databases cover");
     }
     /* the best move: the child whose value is best for the mover */
     const game_ops_t *O = v->ops;
@@ -155,10 +202,22 @@ static int egdb_cli_probe(cli_opts_t *o, gv_t *v, egdb_set_t *set, err_t *err)
         json_str(&j, "value", outcome_name(g.outcome));
         if (g.plies >= 0 && lo == hi) json_int(&j, "plies", g.plies); else json_null(&j, "plies");
         if (*bt) json_str(&j, "best", bt); else json_null(&j, "best");
-        json_str(&j, "metric", retro_metric_name(m));
+        json_str(&j, "metric", retro_game_metric_name(v->ops->retro, m));
+        if (rg->mate_metric && m == RETRO_DTW) {   /* in moves: > 0 the side to move mates, < 0 it is mated */
+            if (lo == VAL_DRAW) json_null(&j, "mate");
+            else json_int(&j, "mate", val_is_win(lo) ? (val_plies(lo) + 1) / 2 : -(val_plies(lo) / 2));
+        }
         json_str(&j, "source", "egdb");
         json_num(&j, "time_ms", ms);
         json_end(&j);
+    } else if (rg->mate_metric && m == RETRO_DTW) {
+        char mt[96];
+        if (lo == VAL_DRAW) snprintf(mt, sizeof mt, "draw");
+        else if (val_is_win(lo)) snprintf(mt, sizeof mt, "the side to move mates in %d (%d plies)", (val_plies(lo) + 1) / 2,
+                                          val_plies(lo));
+        else if (val_plies(lo) == 0) snprintf(mt, sizeof mt, "checkmated");
+        else snprintf(mt, sizeof mt, "the side to move is mated in %d (%d plies)", val_plies(lo) / 2, val_plies(lo));
+        printf("%s%s%s (distance-to-mate tablebase)\n", mt, *bt ? "; best " : "", bt);
     } else printf("%s%s%s (%s)\n", vt, *bt ? "; best " : "", bt,
                   m == RETRO_DTW ? "distance-to-win database"
                                  : "win/draw/loss database: build --metric dtw for distances");
@@ -178,9 +237,82 @@ static void stats_fen(const gv_t *v, uint64_t slice, uint64_t index, int mirrore
     v->ops->pos_format(v, pos, buf, n);
 }
 
+/* Chess's statistics: one row per ending, either side to move. */
+static int egdb_cli_stats_mate(cli_opts_t *o, gv_t *v, egdb_set_t *set, err_t *err)
+{
+    const retro_game_t *rg = v->ops->retro;
+    int want[RETRO_MAX_COUNTS], nwant = 0;
+    if (o->npos >= 3) {
+        uint64_t slice;
+        if (rg->slice_parse(v, o->pos[2], &slice, err)) return err->code;
+        if (egdb_slice_present(set, RETRO_WLD, slice) && !egdb_slice_present(set, RETRO_DTW, slice)) {}
+        else if (egdb_cli_ensure(o, v, set, slice, RETRO_DTW, err)) return err->code;
+        nwant = rg->slice_material(v, slice, want);
+    }
+    egdb_stat_t *rows;
+    int nrows;
+    int rc = egdb_stats(set, want, nwant, &rows, &nrows, &cli_stop, err);
+    if (rc) return rc;
+    if (nrows == 0) {
+        free(rows);
+        return err_set(err, GSW_EFAIL, "no %s tablebases in %s (gsw egdb build %s KRK)", v->game->name,
+                       egdb_set_dir(set), v->game->name);
+    }
+    json_t j;
+    if (o->json) {
+        json_begin(&j, stdout);
+        if (nwant == 0) {
+            json_str(&j, "game", v->game->name);
+            json_arr(&j, "endings");
+        }
+    } else
+        printf("%-8s %12s %12s %12s %12s  %-14s %s\n", "ending", "positions", "wins", "draws", "losses",
+               "longest mate", "example (winner to move)");
+    for (int r = 0; r < nrows; r++) {
+        egdb_stat_t *row = &rows[r];
+        char name[64], fen[256] = "", a[32], b[32], c2[32], d[32];
+        rg->slice_name(v, row->slice, name, sizeof name);
+        int plies = row->longest_win_plies, moves = plies >= 0 ? (plies + 1) / 2 : -1;
+        if (plies >= 0) stats_fen(v, row->longest_slice, row->longest_index, 0, fen, sizeof fen);
+        if (o->json) {
+            if (nwant == 0) json_obj(&j, NULL);
+            json_str(&j, "ending", name);
+            json_int(&j, "positions", (int64_t)row->positions);
+            json_int(&j, "wins", (int64_t)row->wins);
+            json_int(&j, "draws", (int64_t)row->draws);
+            json_int(&j, "losses", (int64_t)row->losses);
+            if (moves >= 0) {
+                json_int(&j, "longest_mate_moves", moves);
+                json_int(&j, "longest_mate_plies", plies);
+                json_str(&j, "example", fen);
+            } else {
+                json_null(&j, "longest_mate_moves");
+                json_null(&j, "longest_mate_plies");
+                json_null(&j, "example");
+            }
+            json_bool(&j, "distances", row->distances);
+            if (nwant == 0) json_close(&j, '}');
+            continue;
+        }
+        char lm[40];
+        if (moves >= 0) snprintf(lm, sizeof lm, "%d (%d plies)", moves, plies);
+        else snprintf(lm, sizeof lm, row->distances ? "none" : "- (wld only)");
+        printf("%-8s %12s %12s %12s %12s  %-14s %s\n", name, cli_thousands(row->positions, a, sizeof a),
+               cli_thousands(row->wins, b, sizeof b), cli_thousands(row->draws, c2, sizeof c2),
+               cli_thousands(row->losses, d, sizeof d), lm, *fen ? fen : "-");
+    }
+    if (o->json) {
+        if (nwant == 0) json_close(&j, ']');
+        json_end(&j);
+    }
+    free(rows);
+    return GSW_OK;
+}
+
 static int egdb_cli_stats(cli_opts_t *o, gv_t *v, egdb_set_t *set, err_t *err)
 {
     const retro_game_t *rg = v->ops->retro;
+    if (rg->mate_metric) return egdb_cli_stats_mate(o, v, set, err);
     int want[RETRO_MAX_COUNTS], nwant = 0;
     if (o->npos >= 3 && (nwant = egdb_material_parse(v, o->pos[2], want, err)) < 0) return err->code;
     egdb_stat_t *rows;
@@ -255,7 +387,7 @@ int cli_egdb(cli_opts_t *o)
 {
     if (o->npos < 2) return cli_usage_error(o, 3, "egdb needs build, probe, stats or verify and a GAME");
     const char *sub = o->pos[0];
-    int maxpos = !strcmp(sub, "build") ? 2 : 3;
+    int maxpos = 3;
     if (strcmp(sub, "build") && strcmp(sub, "probe") && strcmp(sub, "stats") && strcmp(sub, "verify"))
         return cli_usage_error(o, 3, "egdb needs build, probe, stats or verify");
     if (o->npos > maxpos) return cli_usage_error(o, maxpos, NULL);

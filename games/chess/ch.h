@@ -130,5 +130,7 @@ typedef struct ch_variant {
 } ch_variant_t;
 
 extern const game_t chess_game;
+/* The tablebases' indexing (ch_retro.c). */
+extern const struct retro_game ch_retro;
 
 #endif

@@ -330,6 +330,7 @@ static const game_ops_t ch_ops = {
     .record_read = ch_record_read,
     .record_write = ch_record_write,
     .record_ext = "pgn",
+    .retro = &ch_retro,
 };
 
 typedef struct ch_gv {

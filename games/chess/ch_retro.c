@@ -1,0 +1,551 @@
+/* Chess tablebases' indexing (core/retro.h): one slice per ending, named
+ * by its material with the stronger side as White ("KRK", "KQKR"); a
+ * position whose stronger side is Black is looked up as its colour-reversed
+ * image (colours swapped, the board turned upside down, the other side to
+ * move), which has the same value for the side to move.
+ *
+ * A slice holds both sides to move. Its index is
+ *   side * half + (wk * 64 + bk) * G + g
+ * where wk and bk are the kings' squares and g is a mixed-radix number over
+ * the other pieces' groups (White's queens, rooks, bishops, knights, pawns,
+ * then Black's), each group a colex rank of its squares among 64 (pawns: the
+ * 48 squares of ranks 2 to 7). No symmetry is folded, so some indices hold no
+ * legal position (two pieces on a square, kings touching, the side not to
+ * move in check): `legal` tells them apart, and they are stored as draws
+ * with no moves.
+ *
+ * Not covered: castling rights, and en passant -- so no ending with pawns
+ * on both sides is built (a double step there could give an en-passant
+ * right the index cannot hold). With pawns on one side only, no en-passant
+ * capture can ever arise. */
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/retro.h"
+#include "games/chess/ch.h"
+
+#define CHR_MAX_PIECES 4
+#define CHR_GROUPS 10
+
+/* The order pieces are named and indexed in, strongest first. */
+static const int chr_order[5] = { CH_QUEEN, CH_ROOK, CH_BISHOP, CH_KNIGHT, CH_PAWN };
+static const char chr_letter[7] = { '?', 'P', 'N', 'B', 'R', 'Q', 'K' };
+static const int chr_worth[7] = { 0, 1, 3, 3, 5, 9, 0 };
+
+/* Material: counts by colour and piece type (CH_PAWN..CH_QUEEN). */
+typedef struct chr_mat {
+    int n[2][7];
+} chr_mat_t;
+
+/* A slice id: 3 bits per count, White's pawn..queen in bits 0-14, Black's
+ * in bits 15-29. */
+static uint64_t chr_pack(const chr_mat_t *m)
+{
+    uint64_t id = 0;
+    for (int c = 0; c < 2; c++)
+        for (int t = CH_PAWN; t <= CH_QUEEN; t++) id |= (uint64_t)m->n[c][t] << (c * 15 + (t - 1) * 3);
+    return id;
+}
+
+static void chr_unpack(uint64_t id, chr_mat_t *m)
+{
+    memset(m, 0, sizeof *m);
+    for (int c = 0; c < 2; c++)
+        for (int t = CH_PAWN; t <= CH_QUEEN; t++) m->n[c][t] = (int)(id >> (c * 15 + (t - 1) * 3) & 7);
+}
+
+static int chr_men(const chr_mat_t *m)
+{
+    int k = 0;
+    for (int c = 0; c < 2; c++)
+        for (int t = CH_PAWN; t <= CH_QUEEN; t++) k += m->n[c][t];
+    return k;
+}
+
+/* > 0 when White's material is the stronger: worth (1/3/3/5/9), then the
+ * counts from queens down to pawns. */
+static int chr_cmp(const chr_mat_t *m)
+{
+    int w = 0, b = 0;
+    for (int t = CH_PAWN; t <= CH_QUEEN; t++) w += chr_worth[t] * m->n[0][t], b += chr_worth[t] * m->n[1][t];
+    if (w != b) return w - b;
+    for (int i = 0; i < 5; i++)
+        if (m->n[0][chr_order[i]] != m->n[1][chr_order[i]]) return m->n[0][chr_order[i]] - m->n[1][chr_order[i]];
+    return 0;
+}
+
+static void chr_swap(chr_mat_t *m)
+{
+    for (int t = 0; t < 7; t++) {
+        int x = m->n[0][t];
+        m->n[0][t] = m->n[1][t];
+        m->n[1][t] = x;
+    }
+}
+
+/* 1 if m is an ending the tablebases cover, in its canonical orientation. */
+static int chr_covered(const chr_mat_t *m)
+{
+    if (chr_men(m) + 2 > CHR_MAX_PIECES) return 0;
+    if (m->n[0][CH_PAWN] && m->n[1][CH_PAWN]) return 0;   /* en passant: not covered */
+    return chr_cmp(m) >= 0;
+}
+
+/* ---- the index's layout ---- */
+
+static const uint64_t chr_binom[65][5] = {
+#define B0(n) 1
+#define B1(n) (uint64_t)(n)
+#define B2(n) ((uint64_t)(n) * ((n) - 1) / 2)
+#define B3(n) ((uint64_t)(n) * ((n) - 1) * ((n) - 2) / 6)
+#define B4(n) ((uint64_t)(n) * ((n) - 1) * ((n) - 2) * ((n) - 3) / 24)
+#define ROW(n) { B0(n), B1(n), (n) >= 2 ? B2(n) : 0, (n) >= 3 ? B3(n) : 0, (n) >= 4 ? B4(n) : 0 }
+#define R8(n) ROW(n), ROW(n + 1), ROW(n + 2), ROW(n + 3), ROW(n + 4), ROW(n + 5), ROW(n + 6), ROW(n + 7)
+    R8(0), R8(8), R8(16), R8(24), R8(32), R8(40), R8(48), R8(56), ROW(64)
+#undef R8
+#undef ROW
+#undef B4
+#undef B3
+#undef B2
+#undef B1
+#undef B0
+};
+
+typedef struct chr_layout {
+    int ng;
+    int color[CHR_GROUPS], type[CHR_GROUPS], k[CHR_GROUPS];
+    uint64_t size[CHR_GROUPS];
+    uint64_t g;        /* the groups' placements */
+    uint64_t half;     /* positions with one side to move: 4096 * g */
+} chr_layout_t;
+
+static void chr_layout(const chr_mat_t *m, chr_layout_t *l)
+{
+    l->ng = 0;
+    l->g = 1;
+    for (int c = 0; c < 2; c++)
+        for (int i = 0; i < 5; i++) {
+            int t = chr_order[i], k = m->n[c][t];
+            if (!k) continue;
+            int g = l->ng++;
+            l->color[g] = c;
+            l->type[g] = t;
+            l->k[g] = k;
+            l->size[g] = chr_binom[t == CH_PAWN ? 48 : 64][k];
+            l->g *= l->size[g];
+        }
+    l->half = 4096 * l->g;
+}
+
+/* Squares of a group in its own numbering (pawns: 0..47 for a2..h7). */
+static inline int chr_gsq(int type, int sq) { return type == CH_PAWN ? sq - 8 : sq; }
+static inline int chr_bsq(int type, int g) { return type == CH_PAWN ? g + 8 : g; }
+
+/* The colex rank of the set bits of b (k of them, in group numbering). */
+static uint64_t chr_rank(uint64_t b, int type)
+{
+    uint64_t r = 0;
+    for (int i = 1; b; b &= b - 1, i++) r += chr_binom[chr_gsq(type, __builtin_ctzll(b))][i];
+    return r;
+}
+
+/* The position at index of the material m (layout l) into p: 1 when it is
+ * a legal position, 0 when not (p then holds what could be placed). */
+static int chr_decode(const chr_mat_t *m, const chr_layout_t *l, uint64_t index, ch_pos_t *p)
+{
+    memset(p, 0, sizeof *p);
+    int side = (int)(index / l->half), legal = 1;
+    uint64_t r = index % l->half;
+    uint64_t gr[CHR_GROUPS];
+    for (int g = l->ng - 1; g >= 0; g--) {
+        gr[g] = r % l->size[g];
+        r /= l->size[g];
+    }
+    int bk = (int)(r % 64), wk = (int)(r / 64);
+    p->sq[wk] = (uint8_t)ch_pc(CH_WHITE, CH_KING);
+    if (bk == wk) legal = 0;
+    else p->sq[bk] = (uint8_t)ch_pc(CH_BLACK, CH_KING);
+    for (int g = 0; g < l->ng; g++) {
+        uint64_t x = gr[g];
+        int hi = l->type[g] == CH_PAWN ? 48 : 64;
+        for (int i = l->k[g]; i > 0; i--) {   /* colex unranking, highest first */
+            int s = hi - 1;
+            while (chr_binom[s][i] > x) s--;
+            x -= chr_binom[s][i];
+            hi = s;
+            int sq = chr_bsq(l->type[g], s);
+            if (p->sq[sq]) legal = 0;
+            else p->sq[sq] = (uint8_t)ch_pc(l->color[g], l->type[g]);
+        }
+    }
+    (void)m;
+    p->side = (uint8_t)side;
+    memset(p->rook, CH_NOSQ, sizeof p->rook);
+    p->ep = CH_NOSQ;
+    p->fullmove = 1;
+    ch_refresh(p);
+    if (!legal || (ch_king_att(wk) >> bk & 1)) return 0;
+    /* the side not to move must not be in check */
+    return ch_attackers(p, p->king[side ^ 1], side, p->type[0]) == 0;
+}
+
+/* The index of p, whose material m is in canonical orientation. */
+static uint64_t chr_encode(const chr_mat_t *m, const chr_layout_t *l, const ch_pos_t *p)
+{
+    (void)m;
+    uint64_t r = (uint64_t)p->king[CH_WHITE] * 64 + p->king[CH_BLACK];
+    for (int g = 0; g < l->ng; g++) r = r * l->size[g] + chr_rank(p->color[l->color[g]] & p->type[l->type[g]], l->type[g]);
+    return (uint64_t)p->side * l->half + r;
+}
+
+static void chr_material_of(const ch_pos_t *p, chr_mat_t *m)
+{
+    memset(m, 0, sizeof *m);
+    for (int c = 0; c < 2; c++)
+        for (int t = CH_PAWN; t <= CH_QUEEN; t++) m->n[c][t] = __builtin_popcountll(p->color[c] & p->type[t]);
+}
+
+/* Colours reversed and the board turned upside down (the image a position
+ * of the weaker side's material stands for). */
+static void chr_flip(const ch_pos_t *p, ch_pos_t *q)
+{
+    *q = *p;
+    memset(q->sq, 0, sizeof q->sq);
+    for (int s = 0; s < 64; s++)
+        if (p->sq[s]) q->sq[s ^ 56] = (uint8_t)ch_pc(ch_pc_color(p->sq[s]) ^ 1, ch_pc_type(p->sq[s]));
+    q->side = p->side ^ 1;
+    static const int other[4] = { CH_BK, CH_BQ, CH_WK, CH_WQ };
+    for (int i = 0; i < 4; i++) q->rook[other[i]] = p->rook[i] == CH_NOSQ ? CH_NOSQ : (uint8_t)(p->rook[i] ^ 56);
+    q->ep = p->ep == CH_NOSQ ? CH_NOSQ : (uint8_t)(p->ep ^ 56);
+    ch_refresh(q);
+}
+
+/* ---- the retro_game_t hooks ---- */
+
+static const char *const chr_material_names[] = {
+    "white_pawns", "white_knights", "white_bishops", "white_rooks", "white_queens",
+    "black_pawns", "black_knights", "black_bishops", "black_rooks", "black_queens", NULL,
+};
+
+/* Every covered material of `men` men: counts placed type by type. */
+static void chr_slices_rec(chr_mat_t *m, int at, int left, uint64_t *out, int max, int *n)
+{
+    if (at == 10) {
+        if (left || !chr_covered(m)) return;
+        if (out && *n < max) out[*n] = chr_pack(m);
+        ++*n;
+        return;
+    }
+    for (int k = 0; k <= left; k++) {
+        m->n[at / 5][CH_PAWN + at % 5] = k;
+        chr_slices_rec(m, at + 1, left - k, out, max, n);
+    }
+    m->n[at / 5][CH_PAWN + at % 5] = 0;
+}
+
+static int chr_slices(const gv_t *v, int pieces, uint64_t *out, int max)
+{
+    (void)v;
+    int n = 0;
+    if (pieces < 2 || pieces > CHR_MAX_PIECES) return 0;
+    chr_mat_t m;
+    memset(&m, 0, sizeof m);
+    chr_slices_rec(&m, 0, pieces - 2, out, max, &n);
+    return n;
+}
+
+static uint64_t chr_slice_size(const gv_t *v, uint64_t slice)
+{
+    (void)v;
+    chr_mat_t m;
+    chr_layout_t l;
+    chr_unpack(slice, &m);
+    chr_layout(&m, &l);
+    return 2 * l.half;
+}
+
+static void chr_slice_name(const gv_t *v, uint64_t slice, char *buf, size_t n)
+{
+    (void)v;
+    chr_mat_t m;
+    chr_unpack(slice, &m);
+    char s[32];
+    size_t k = 0;
+    for (int c = 0; c < 2; c++) {
+        s[k++] = 'K';
+        for (int i = 0; i < 5; i++)
+            for (int j = 0; j < m.n[c][chr_order[i]] && k < sizeof s - 2; j++) s[k++] = chr_letter[chr_order[i]];
+    }
+    s[k] = 0;
+    snprintf(buf, n, "%s", s);
+}
+
+/* "KRK", "KQKR", "kbnk"; "KKR" names the same ending as "KRK". */
+static int chr_slice_parse(const gv_t *v, const char *text, uint64_t *slice, err_t *err)
+{
+    (void)v;
+    chr_mat_t m;
+    memset(&m, 0, sizeof m);
+    int side = -1, men = 0;
+    for (const char *q = text; *q; q++) {
+        int ch = toupper((unsigned char)*q);
+        if (ch == 'K') {
+            if (++side > 1) break;
+            continue;
+        }
+        const char *at = side >= 0 ? strchr("PNBRQ", ch) : NULL;
+        if (!at || !ch) { side = 9; break; }
+        if (++men > 8) break;
+        m.n[side][CH_PAWN + (int)(at - "PNBRQ")]++;
+    }
+    if (side != 1 || men > 8)
+        return err_set(err, GSW_EINPUT,
+                       "bad ending \"%.40s\" (expected the pieces of each side after its king, e.g. KRK or KQKR)", text);
+    if (chr_men(&m) + 2 > CHR_MAX_PIECES)
+        return err_set(err, GSW_EINPUT, "%.40s: the chess tablebases cover endings of at most %d pieces", text,
+                       CHR_MAX_PIECES);
+    if (chr_cmp(&m) < 0) chr_swap(&m);
+    if (m.n[0][CH_PAWN] && m.n[1][CH_PAWN])
+        return err_set(err, GSW_EINPUT,
+                       "%.40s: endings with pawns on both sides are not covered (the index holds no en-passant right)",
+                       text);
+    *slice = chr_pack(&m);
+    return GSW_OK;
+}
+
+static int chr_slice_material(const gv_t *v, uint64_t slice, int *counts)
+{
+    (void)v;
+    chr_mat_t m;
+    chr_unpack(slice, &m);
+    int k = 0;
+    for (int c = 0; c < 2; c++)
+        for (int t = CH_PAWN; t <= CH_QUEEN; t++) counts[k++] = m.n[c][t];
+    return k;
+}
+
+static int chr_slice_pieces(const gv_t *v, uint64_t slice)
+{
+    (void)v;
+    chr_mat_t m;
+    chr_unpack(slice, &m);
+    return chr_men(&m) + 2;
+}
+
+static void chr_succ_add(chr_mat_t m, uint64_t self, uint64_t *out, int max, int *n)
+{
+    if (chr_cmp(&m) < 0) chr_swap(&m);
+    uint64_t id = chr_pack(&m);
+    if (id == self) return;
+    for (int i = 0; i < *n && i < max; i++)
+        if (out[i] == id) return;
+    if (*n < max) out[*n] = id;
+    ++*n;
+}
+
+/* What a capture (either side's piece taken), a promotion, or both leave. */
+static int chr_slice_succ(const gv_t *v, uint64_t slice, uint64_t *out, int max)
+{
+    (void)v;
+    chr_mat_t m;
+    chr_unpack(slice, &m);
+    int n = 0;
+    for (int c = 0; c < 2; c++)
+        for (int t = CH_PAWN; t <= CH_QUEEN; t++) {
+            if (!m.n[c][t]) continue;
+            chr_mat_t x = m;   /* a capture of a piece of colour c */
+            x.n[c][t]--;
+            chr_succ_add(x, slice, out, max, &n);
+        }
+    for (int c = 0; c < 2; c++) {
+        if (!m.n[c][CH_PAWN]) continue;
+        for (int pr = CH_KNIGHT; pr <= CH_QUEEN; pr++) {
+            chr_mat_t x = m;
+            x.n[c][CH_PAWN]--;
+            x.n[c][pr]++;
+            chr_succ_add(x, slice, out, max, &n);
+            for (int t = CH_PAWN + 1; t <= CH_QUEEN; t++) {   /* promoting with a capture */
+                if (!m.n[c ^ 1][t]) continue;
+                chr_mat_t y = x;
+                y.n[c ^ 1][t]--;
+                chr_succ_add(y, slice, out, max, &n);
+            }
+        }
+    }
+    return n;
+}
+
+static int chr_locate_pos(const ch_pos_t *p, uint64_t *slice, uint64_t *index, int *flipped)
+{
+    for (int i = 0; i < 4; i++)
+        if (p->rook[i] != CH_NOSQ) return 0;   /* castling rights: not covered */
+    if (p->ep != CH_NOSQ) return 0;
+    if (__builtin_popcountll(p->type[0]) > CHR_MAX_PIECES) return 0;
+    chr_mat_t m;
+    chr_material_of(p, &m);
+    chr_layout_t l;
+    if (chr_cmp(&m) >= 0) {
+        if (!chr_covered(&m)) return 0;
+        if (flipped) *flipped = 0;
+        chr_layout(&m, &l);
+        *slice = chr_pack(&m);
+        *index = chr_encode(&m, &l, p);
+        return 1;
+    }
+    chr_swap(&m);
+    if (!chr_covered(&m)) return 0;
+    ch_pos_t q;
+    chr_flip(p, &q);
+    if (flipped) *flipped = 1;
+    chr_layout(&m, &l);
+    *slice = chr_pack(&m);
+    *index = chr_encode(&m, &l, &q);
+    return 1;
+}
+
+static int chr_locate(const gv_t *v, const void *pos, uint64_t *slice, uint64_t *index, int *flipped)
+{
+    (void)v;
+    return chr_locate_pos(pos, slice, index, flipped);
+}
+
+static void chr_mirror(const gv_t *v, void *pos)
+{
+    (void)v;
+    ch_pos_t q;
+    chr_flip(pos, &q);
+    memcpy(pos, &q, sizeof q);
+}
+
+static void chr_position(const gv_t *v, uint64_t slice, uint64_t index, void *pos)
+{
+    (void)v;
+    chr_mat_t m;
+    chr_layout_t l;
+    chr_unpack(slice, &m);
+    chr_layout(&m, &l);
+    chr_decode(&m, &l, index, pos);
+}
+
+static int chr_legal(const gv_t *v, uint64_t slice, uint64_t index)
+{
+    (void)v;
+    chr_mat_t m;
+    chr_layout_t l;
+    ch_pos_t p;
+    chr_unpack(slice, &m);
+    chr_layout(&m, &l);
+    return chr_decode(&m, &l, index, &p);
+}
+
+/* Forward: every legal move, located. A position with no move (mate,
+ * stalemate), a dead one (no mate possible) and an index that is no legal
+ * position have no children; the first is lost, the others drawn. */
+static int chr_children(const gv_t *v, uint64_t slice, uint64_t index, retro_move_t *out, val_t *terminal)
+{
+    (void)v;
+    chr_mat_t m;
+    chr_layout_t l;
+    ch_pos_t p;
+    chr_unpack(slice, &m);
+    chr_layout(&m, &l);
+    if (terminal) *terminal = VAL_DRAW;
+    if (!chr_decode(&m, &l, index, &p)) return 0;
+    move_t mv[GSW_MAX_MOVES];
+    int n = ch_moves(&p, mv), kept = 0;
+    if (n == 0) {
+        if (terminal && ch_in_check(&p)) *terminal = val_loss(0);
+        return 0;
+    }
+    if (ch_insufficient(&p)) return 0;
+    for (int i = 0; i < n && kept < RETRO_MAX_MOVES; i++) {
+        ch_pos_t q = p;
+        ch_play(&q, mv[i]);
+        retro_move_t *o = &out[kept];
+        /* (always found: a move never adds pieces, and with pawns on one
+           side only no en-passant right arises) */
+        if (!chr_locate_pos(&q, &o->slice, &o->index, NULL)) continue;
+        o->move = mv[i];
+        o->conv = (uint8_t)(p.sq[ch_to(mv[i])] != 0 || ch_pc_type(p.sq[ch_from(mv[i])]) == CH_PAWN);
+        kept++;
+    }
+    return kept;
+}
+
+/* Backward: the positions with a move that is not a capture leading here,
+ * in the same slice: the side that just moved steps a piece back to an
+ * empty square (a pawn one or two squares back). The parent must be legal:
+ * the side to move here is not in check there. Un-promotions lead to
+ * another slice (with a pawn), which is never built together with this
+ * one: they are left out. */
+static int chr_parents(const gv_t *v, uint64_t slice, uint64_t index, retro_move_t *out)
+{
+    (void)v;
+    chr_mat_t m;
+    chr_layout_t l;
+    ch_pos_t x;
+    chr_unpack(slice, &m);
+    chr_layout(&m, &l);
+    if (!chr_decode(&m, &l, index, &x)) return 0;
+    int mover = x.side ^ 1, n = 0;
+    uint64_t occ = x.type[0];
+    for (uint64_t b = x.color[mover]; b; b &= b - 1) {
+        int to = __builtin_ctzll(b), t = ch_pc_type(x.sq[to]);
+        uint64_t from;
+        switch (t) {
+        case CH_KING: from = ch_king_att(to); break;
+        case CH_KNIGHT: from = ch_knight_att(to); break;
+        case CH_BISHOP: from = ch_bishop_att(to, occ); break;
+        case CH_ROOK: from = ch_rook_att(to, occ); break;
+        case CH_QUEEN: from = ch_bishop_att(to, occ) | ch_rook_att(to, occ); break;
+        default: {   /* a pawn: one step back, or two from its fourth rank */
+            int back = mover == CH_WHITE ? -8 : 8, rank = to / 8;
+            from = 0;
+            int f1 = to + back;
+            if (f1 >= 8 && f1 < 56 && !(occ >> f1 & 1)) {
+                from |= 1ull << f1;
+                if ((mover == CH_WHITE ? rank == 3 : rank == 4) && !(occ >> (f1 + back) & 1)) from |= 1ull << (f1 + back);
+            }
+        }
+        }
+        from &= ~occ;
+        for (; from; from &= from - 1) {
+            int f = __builtin_ctzll(from);
+            if (t == CH_KING && (ch_king_att(f) >> x.king[x.side] & 1)) continue;   /* kings touching */
+            ch_pos_t p = x;
+            p.sq[f] = p.sq[to];
+            p.sq[to] = 0;
+            p.side = (uint8_t)mover;
+            ch_refresh(&p);
+            if (ch_attackers(&p, p.king[x.side], mover, p.type[0])) continue;   /* here's side in check there */
+            if (n >= RETRO_MAX_MOVES) return n;
+            retro_move_t *o = &out[n];
+            o->slice = slice;
+            o->index = chr_encode(&m, &l, &p);
+            o->move = ch_move(f, to, CH_NORMAL, 0);
+            o->conv = (uint8_t)(t == CH_PAWN);
+            n++;
+        }
+    }
+    return n;
+}
+
+const retro_game_t ch_retro = {
+    .max_pieces = CHR_MAX_PIECES,
+    .material_names = chr_material_names,
+    .slices = chr_slices,
+    .slice_size = chr_slice_size,
+    .slice_name = chr_slice_name,
+    .slice_parse = chr_slice_parse,
+    .slice_material = chr_slice_material,
+    .slice_pieces = chr_slice_pieces,
+    .slice_succ = chr_slice_succ,
+    .locate = chr_locate,
+    .mirror = chr_mirror,
+    .position = chr_position,
+    .children = chr_children,
+    .parents = chr_parents,
+    .legal = chr_legal,
+    .mate_metric = 1,
+};

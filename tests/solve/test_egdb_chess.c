@@ -1,0 +1,379 @@
+/* Chess tablebases built by the retrograde engine: the published longest
+ * mates (FACTS.md; cited in tests/data/README.md), the legal positions counted by an
+ * enumeration of this test's own (its own attack rules), short mates
+ * checked against a brute-force search over the game's rules, the
+ * colour-reversed lookup, what is not covered, and the solver's door.
+ * KQK and KRK in every build; GSW_EGDB_RELEASE=1 (the release-labelled
+ * entry) adds KPK, KBBK and KBNK. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "solve/egdb.h"
+#include "solve/solver.h"
+#include "tests/test_rng.h"
+#include "tests/test_tmpdir.h"
+
+static gv_t *v;
+static egdb_set_t *set;
+
+static int release(void) { return getenv("GSW_EGDB_RELEASE") && atoi(getenv("GSW_EGDB_RELEASE")); }
+
+/* ---- this test's own rules: pieces on a board, who attacks what ---- */
+
+/* A piece: colour (0 White, 1 Black) and letter (KQRBNP). */
+typedef struct tpiece {
+    int color;
+    char type;
+} tpiece_t;
+
+/* 1 if a piece of `color` attacks square t on board b (b[s]: 0 empty, else
+ * 'K'/'Q'/... for White, 'k'/'q'/... for Black). */
+static int t_attacks(const char *b, int color, int t)
+{
+    int tf = t % 8, tr = t / 8;
+    for (int s = 0; s < 64; s++) {
+        char c = b[s];
+        if (!c || (color == 0) != (c >= 'A' && c <= 'Z')) continue;
+        char u = (char)(c & ~32);
+        int f = s % 8, r = s / 8, df = tf - f, dr = tr - r;
+        int adf = df < 0 ? -df : df, adr = dr < 0 ? -dr : dr;
+        if (s == t) continue;
+        if (u == 'K' && adf <= 1 && adr <= 1) return 1;
+        if (u == 'N' && ((adf == 1 && adr == 2) || (adf == 2 && adr == 1))) return 1;
+        if (u == 'P' && adf == 1 && dr == (color == 0 ? 1 : -1)) return 1;
+        int diag = adf == adr, line = df == 0 || dr == 0;
+        if ((u == 'B' && diag) || (u == 'R' && line) || (u == 'Q' && (diag || line))) {
+            int sf = (df > 0) - (df < 0), sr = (dr > 0) - (dr < 0), x = f + sf, y = r + sr, clear = 1;
+            for (; x != tf || y != tr; x += sf, y += sr)
+                if (b[y * 8 + x]) { clear = 0; break; }
+            if (clear) return 1;
+        }
+    }
+    return 0;
+}
+
+/* Legal: kings apart, the side not to move not in check. */
+static int t_legal(const char *b, int stm)
+{
+    int k[2] = { -1, -1 };
+    for (int s = 0; s < 64; s++)
+        if (b[s] == 'K') k[0] = s;
+        else if (b[s] == 'k') k[1] = s;
+    return !t_attacks(b, stm, k[stm ^ 1]);
+}
+
+/* Legal positions (either side to move) of the pieces: each placed on a
+ * free square (pawns on ranks 2-7), like pieces in increasing order. */
+static uint64_t t_count(char *b, const tpiece_t *pc, int n, int at, int lo)
+{
+    if (at == n) return (uint64_t)t_legal(b, 0) + (uint64_t)t_legal(b, 1);
+    uint64_t total = 0;
+    int same = at > 0 && pc[at].color == pc[at - 1].color && pc[at].type == pc[at - 1].type;
+    for (int s = same ? lo + 1 : 0; s < 64; s++) {
+        if (b[s] || (pc[at].type == 'P' && (s < 8 || s >= 56))) continue;
+        b[s] = pc[at].color ? (char)(pc[at].type | 32) : pc[at].type;
+        total += t_count(b, pc, n, at + 1, s);
+        b[s] = 0;
+    }
+    return total;
+}
+
+static uint64_t count_ending(const char *name)
+{
+    tpiece_t pc[8];
+    int n = 0, side = -1;
+    for (const char *q = name; *q; q++) {
+        if (*q == 'K') side++;
+        pc[n].color = side;
+        pc[n++].type = *q;
+    }
+    char b[64] = { 0 };
+    return t_count(b, pc, n, 0, -1);
+}
+
+/* ---- building ---- */
+
+static void build(const char *ending)
+{
+    uint64_t slice;
+    err_t err;
+    assert_int_equal(v->ops->retro->slice_parse(v, ending, &slice, &err), GSW_OK);
+    egdb_build_options_t o = { .for_slice = &slice, .metric = RETRO_DTW, .threads = 2 };
+    egdb_build_report_t rep;
+    if (egdb_build(set, &o, &rep, &err)) fail_msg("build %s: %s", ending, err.msg);
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    err_t err;
+    if (test_tmpdir_make("gsw-egdb-chess") || game_open("chess", &v, &err) || egdb_set_open(v, dir, &set, &err))
+        return -1;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    egdb_set_close(set);
+    game_close(v);
+    return test_tmpdir_remove() == 0 ? 0 : -1;
+}
+
+/* FACTS.md: the longest mates, in the winner's moves. */
+static const struct {
+    const char *ending;
+    int moves;
+    int release;
+} maxima[] = {
+    { "KQK", 10, 0 }, { "KRK", 16, 0 }, { "KPK", 28, 1 }, { "KBBK", 19, 1 }, { "KBNK", 33, 1 },
+};
+
+static void test_longest_mates(void **state)
+{
+    (void)state;
+    int checked = 0;
+    for (size_t i = 0; i < sizeof maxima / sizeof maxima[0]; i++) {
+        if (maxima[i].release && !release()) continue;
+        build(maxima[i].ending);
+        uint64_t slice;
+        err_t err;
+        assert_int_equal(v->ops->retro->slice_parse(v, maxima[i].ending, &slice, &err), GSW_OK);
+        int counts[RETRO_MAX_COUNTS], nc = v->ops->retro->slice_material(v, slice, counts);
+        egdb_stat_t *rows;
+        int n;
+        assert_int_equal(egdb_stats(set, counts, nc, &rows, &n, NULL, &err), GSW_OK);
+        assert_int_equal(n, 1);
+        uint64_t legal = count_ending(maxima[i].ending);
+        if (rows[0].longest_win_plies != 2 * maxima[i].moves - 1 || rows[0].positions != legal)
+            fail_msg("%s: longest mate %d plies, %llu positions; expected %d plies, %llu positions", maxima[i].ending,
+                     rows[0].longest_win_plies, (unsigned long long)rows[0].positions, 2 * maxima[i].moves - 1,
+                     (unsigned long long)legal);
+        assert_int_equal(rows[0].wins + rows[0].draws + rows[0].losses, rows[0].positions);
+        /* the example is a position of that length, the winner to move */
+        egdb_prober_t pr;
+        assert_int_equal(egdb_prober_init(&pr, set, 4, &err), GSW_OK);
+        GSW_POSBUF pos[GSW_MAX_POS];
+        v->ops->retro->position(v, rows[0].longest_slice, rows[0].longest_index, pos);
+        val_t lo, hi;
+        assert_int_equal(egdb_probe(&pr, pos, &lo, &hi, NULL, &err), 1);
+        assert_int_equal(lo, val_win(2 * maxima[i].moves - 1));
+        egdb_prober_free(&pr);
+        free(rows);
+        checked++;
+    }
+    assert_true(checked >= 2);
+    int files = 0;
+    err_t err;
+    assert_int_equal(egdb_verify(set, NULL, 2, NULL, NULL, NULL, &files, &err), GSW_OK);
+    assert_true(files >= 4);
+}
+
+/* ---- short mates against a brute-force search over the game's rules ---- */
+
+static int mated(const void *p)
+{
+    val_t t;
+    return v->ops->terminal(v, p, &t) && val_is_loss(t);
+}
+
+/* The side to move mates within d plies (d odd). */
+static int win_within(const void *p, int d)
+{
+    const game_ops_t *O = v->ops;
+    val_t t;
+    if (d < 1 || O->terminal(v, p, &t)) return 0;
+    move_t mv[GSW_MAX_MOVES];
+    int n = O->moves(v, p, mv);
+    for (int i = 0; i < n; i++) {
+        GSW_POSBUF c[GSW_MAX_POS];
+        memcpy(c, p, O->pos_size);
+        O->play(v, c, mv[i]);
+        if (mated(c)) return 1;
+        if (d < 3 || O->terminal(v, c, &t)) continue;
+        move_t rv[GSW_MAX_MOVES];
+        int m = O->moves(v, c, rv), all = 1;
+        for (int j = 0; j < m && all; j++) {
+            GSW_POSBUF g[GSW_MAX_POS];
+            memcpy(g, c, O->pos_size);
+            O->play(v, g, rv[j]);
+            all = win_within(g, d - 2);
+        }
+        if (all) return 1;
+    }
+    return 0;
+}
+
+/* The side to move is mated within d plies (d even). */
+static int lost_within(const void *p, int d)
+{
+    const game_ops_t *O = v->ops;
+    if (mated(p)) return 1;
+    val_t t;
+    if (d < 2 || O->terminal(v, p, &t)) return 0;
+    move_t mv[GSW_MAX_MOVES];
+    int n = O->moves(v, p, mv);
+    for (int i = 0; i < n; i++) {
+        GSW_POSBUF c[GSW_MAX_POS];
+        memcpy(c, p, O->pos_size);
+        O->play(v, c, mv[i]);
+        if (!win_within(c, d - 1)) return 0;
+    }
+    return 1;
+}
+
+/* A random legal position of the ending as FEN (this test's rules). */
+static void random_fen(uint64_t *rng, const char *ending, char *fen, size_t n)
+{
+    for (;;) {
+        char b[64] = { 0 };
+        int side = -1, ok = 1;
+        for (const char *q = ending; *q && ok; q++) {
+            if (*q == 'K') side++;
+            int s = (int)(test_splitmix(rng) % 64);
+            if (b[s]) ok = 0;
+            b[s] = side ? (char)(*q | 32) : *q;
+        }
+        int stm = (int)(test_splitmix(rng) & 1);
+        if (!ok || !t_legal(b, stm)) continue;
+        size_t k = 0;
+        for (int r = 7; r >= 0; r--) {
+            int empty = 0;
+            for (int f = 0; f < 8; f++) {
+                char c = b[r * 8 + f];
+                if (!c) { empty++; continue; }
+                if (empty) fen[k++] = (char)('0' + empty);
+                empty = 0;
+                fen[k++] = c;
+            }
+            if (empty) fen[k++] = (char)('0' + empty);
+            if (r) fen[k++] = '/';
+        }
+        snprintf(fen + k, n - k, " %c - - 0 1", stm ? 'b' : 'w');
+        return;
+    }
+}
+
+static void test_short_mates(void **state)
+{
+    (void)state;
+    build("KQK");
+    build("KRK");
+    egdb_prober_t pr;
+    err_t err;
+    assert_int_equal(egdb_prober_init(&pr, set, 4, &err), GSW_OK);
+    uint64_t rng = 16;
+    /* every position of the first `all` both ways; after that, only those
+       the tablebase calls short, until enough of them were seen */
+    int wins = 0, losses = 0, all = release() ? 400 : 100, want = release() ? 60 : 15;
+    for (int i = 0; i < 100000 && (i < all || wins < want || losses < want); i++) {
+        char fen[100];
+        /* half the positions with the stronger side on Black: the mirror lookup */
+        random_fen(&rng, i % 4 == 0 ? "KQK" : i % 4 == 1 ? "KRK" : i % 4 == 2 ? "KKQ" : "KKR", fen, sizeof fen);
+        GSW_POSBUF pos[GSW_MAX_POS];
+        assert_int_equal(game_pos_parse(v, fen, pos, &err), GSW_OK);
+        val_t lo, hi;
+        assert_int_equal(egdb_probe(&pr, pos, &lo, &hi, NULL, &err), 1);
+        assert_int_equal(lo, hi);
+        int d = val_plies(lo);
+        if (i >= all && !(val_is_win(lo) && d <= 3) && !(val_is_loss(lo) && d <= 2)) continue;
+        int win3 = win_within(pos, 3), lose2 = lost_within(pos, 2);
+        int tb_win3 = val_is_win(lo) && d <= 3, tb_lose2 = val_is_loss(lo) && d <= 2;
+        if (win3 != tb_win3 || lose2 != tb_lose2) fail_msg("%s: tablebase %d (plies %d), search win3 %d lose2 %d", fen, lo, d, win3, lose2);
+        if (tb_win3) {
+            assert_true(win_within(pos, d));
+            if (d >= 3) assert_false(win_within(pos, d - 2));   /* the shortest */
+            wins++;
+        }
+        if (tb_lose2) {
+            assert_true(lost_within(pos, d));
+            if (d >= 2) assert_false(lost_within(pos, d - 2));   /* the longest */
+            losses++;
+        }
+    }
+    egdb_prober_free(&pr);
+    assert_true(wins >= want);
+    assert_true(losses >= want);
+}
+
+/* Colours reversed, the same value; what is not covered, not found. */
+static void test_lookup(void **state)
+{
+    (void)state;
+    build("KRK");
+    egdb_prober_t pr;
+    err_t err;
+    assert_int_equal(egdb_prober_init(&pr, set, 4, &err), GSW_OK);
+    struct { const char *fen; int found; } cases[] = {
+        { "8/8/8/8/8/2k5/1R6/K7 w - - 0 1", 1 },
+        { "k7/1r6/2K5/8/8/8/8/8 b - - 0 1", 1 },        /* its colour-reversed image */
+        { "r3k3/8/8/8/8/8/8/4K3 b q - 0 1", 0 },        /* a castling right */
+        { "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", 0 },     /* pawns on both sides, en passant */
+        { "4k3/8/8/8/8/8/8/RN2K3 w - - 0 1", 1 },       /* KRNK: not built (0 from probe) */
+    };
+    val_t first = 0;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        GSW_POSBUF pos[GSW_MAX_POS];
+        assert_int_equal(game_pos_parse(v, cases[i].fen, pos, &err), GSW_OK);
+        uint64_t slice, index;
+        int flipped;
+        int loc = v->ops->retro->locate(v, pos, &slice, &index, &flipped);
+        if (loc != cases[i].found) fail_msg("%s: located %d", cases[i].fen, loc);
+        val_t lo, hi;
+        int got = egdb_probe(&pr, pos, &lo, &hi, NULL, &err);
+        if (i == 0) { assert_int_equal(got, 1); first = lo; assert_int_equal(lo, val_win(31)); }
+        if (i == 1) { assert_int_equal(got, 1); assert_int_equal(lo, first); assert_int_equal(flipped, 1); }
+        if (i >= 2) assert_int_equal(got, 0);
+    }
+    egdb_prober_free(&pr);
+    /* ending names */
+    uint64_t a, b;
+    assert_int_equal(v->ops->retro->slice_parse(v, "KKR", &a, &err), GSW_OK);
+    assert_int_equal(v->ops->retro->slice_parse(v, "krk", &b, &err), GSW_OK);
+    assert_true(a == b);
+    char name[32];
+    v->ops->retro->slice_name(v, a, name, sizeof name);
+    assert_string_equal(name, "KRK");
+    const char *bad[] = { "", "K", "RK", "KXK", "KQRKR", "KPKP", "KRKK", "QKK" };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        if (v->ops->retro->slice_parse(v, bad[i], &a, &err) != GSW_EINPUT) fail_msg("\"%s\" accepted", bad[i]);
+}
+
+/* The one door: the solver answers a covered position from the
+ * tablebases, with the distance to mate. */
+static void test_solver(void **state)
+{
+    (void)state;
+    build("KQK");
+    solver_t s;
+    err_t err;
+    assert_int_equal(solver_init(&s, v, 16, NULL, &err), GSW_OK);
+    assert_int_equal(solver_open_egdb(&s, dir, NULL, &err), GSW_OK);
+    GSW_POSBUF pos[GSW_MAX_POS];
+    assert_int_equal(game_pos_parse(v, "8/8/8/5k2/8/8/1Q6/K7 w - - 0 1", pos, &err), GSW_OK);
+    answer_t a;
+    assert_int_equal(solver_run(&s, pos, &a, &err), GSW_OK);
+    assert_true(a.from_egdb);
+    assert_int_equal(a.r.lo, val_win(19));
+    assert_int_equal(a.r.hi, val_win(19));
+    solver_free(&s);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_longest_mates),
+        cmocka_unit_test(test_short_mates),
+        cmocka_unit_test(test_lookup),
+        cmocka_unit_test(test_solver),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
