@@ -31,11 +31,15 @@ static int solver_settled(const solver_t *s, val_t lo, val_t hi);
 
 int solver_open_egdb(solver_t *s, const char *dir, const char *db, err_t *err)
 {
-    char d[1100];
+    char d[sizeof s->egdb_dir];   /* (dir may be s->egdb_dir itself) */
+    if (dir) snprintf(d, sizeof d, "%s", dir);
     if (s->egdb.set) egdb_oracle_close(&s->egdb);
     s->ab.oracle = NULL;
-    (void)d;
-    int rc = egdb_oracle_open_at(&s->egdb, s->v, dir, db, err);
+    s->egdb_dir[0] = 0;
+    if (!s->v->ops->retro) return GSW_OK;
+    if (!dir && egdb_default_dir(db, d, sizeof d, err)) return err->code;
+    memcpy(s->egdb_dir, d, sizeof d);
+    int rc = egdb_oracle_open(&s->egdb, s->v, s->egdb_dir, err);
     if (rc < 0) return err->code;
     if (rc > 0) s->ab.oracle = &s->egdb.oracle;
     return GSW_OK;
@@ -43,8 +47,36 @@ int solver_open_egdb(solver_t *s, const char *dir, const char *db, err_t *err)
 
 /* The databases' answer for pos: 1 (a filled, with the best move found by
  * probing every move) when they hold it and it settles the question. */
+/* Endings built on demand: build the one pos belongs to when its distance
+ * file is missing, then open the databases again. */
+static void solver_egdb_build(solver_t *s, const void *pos)
+{
+    const retro_game_t *rg = s->v->ops->retro;
+    uint64_t slice, index;
+    int flipped;
+    if (!rg || !rg->mate_metric || !s->egdb_dir[0] || !rg->locate(s->v, pos, &slice, &index, &flipped)) return;
+    egdb_set_t *set;
+    err_t err;
+    if (egdb_set_open(s->v, s->egdb_dir, &set, &err)) return;
+    if (!egdb_slice_present(set, RETRO_DTW, slice)) {
+        char name[64], msg[400];
+        rg->slice_name(s->v, slice, name, sizeof name);
+        snprintf(msg, sizeof msg, "building the %s tablebase in %.300s", name, s->egdb_dir);
+        solver_say(s, msg);
+        egdb_build_options_t bo = { .for_slice = &slice, .metric = RETRO_DTW, .threads = s->ab.threads,
+                                    .stop = s->ab.stop };
+        egdb_build_report_t rep;
+        if (egdb_build(set, &bo, &rep, &err)) {
+            if (!(s->ab.stop && *s->ab.stop)) solver_say(s, err.msg);
+        } else if (solver_open_egdb(s, s->egdb_dir, NULL, &err))
+            solver_say(s, err.msg);
+    }
+    egdb_set_close(set);
+}
+
 static int solver_egdb(solver_t *s, const void *pos, answer_t *a)
 {
+    solver_egdb_build(s, pos);
     if (!s->egdb.set) return 0;
     const game_ops_t *O = s->v->ops;
     double t0 = gsw_now_ms();

@@ -29,6 +29,7 @@ typedef struct solver {
     void *warn_ctx;
     char warned[512];      /* the last warning, not said twice in a row */
     egdb_oracle_t egdb;    /* endgame databases (solver_open_egdb); egdb.set NULL: none */
+    char egdb_dir[1100];   /* their folder ("" before solver_open_egdb) */
 } solver_t;
 
 typedef struct answer {
@@ -43,7 +44,10 @@ void solver_free(solver_t *s);
 /* Consult the endgame databases in dir (NULL: the default, beside the
  * cache file db, or the default cache) after the cache and before any
  * search, and let every search probe them. A directory without files of
- * the game is not an error: nothing changes. */
+ * the game is not an error: nothing changes. In a game whose endings are
+ * built on demand (chess's tablebases: retro_game_t.mate_metric), a solve
+ * of a position whose ending is covered but not built builds it there
+ * first (on the solve's threads; its stop flag stops it). */
 int solver_open_egdb(solver_t *s, const char *dir, const char *db, err_t *err);
 /* Empty every table (alpha-beta's and df-pn's): the next solve starts cold. */
 void solver_clear(solver_t *s);

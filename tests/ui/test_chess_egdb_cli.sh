@@ -4,7 +4,7 @@
 # KKR names KRK; probe says "mate in N" (--json: mate, in moves, negative
 # when the side to move is mated); build by ending name, reuse, verify; what
 # no tablebase covers and bad names or metrics (one line, non-zero exit);
-# solve answers from the tablebases. Where Debian's Stockfish is installed,
+# solve answers from the tablebases, building a missing ending first. Where Debian's Stockfish is installed,
 # its mate scores (go mate N) agree with the tablebase on short mates.
 # Needs GSW_BIN (set by ctest) and jq.
 set -u
@@ -72,6 +72,10 @@ expect 2 "a slice and --for" -- "$gsw" egdb build chess KRK --for "7k/8/5K2/8/8/
 expect 0 "solve from the tablebase" -- "$gsw" solve chess "7k/8/5K2/8/8/8/8/1R6 w - - 0 1" --dir "$eg" --json
 same "$(jq -r .source "$tmp/out")" egdb "solve answers from the tablebase"
 same "$(jq -r .plies "$tmp/out")" 3 "mate in 2 is 3 plies"
+
+expect 0 "solve builds a missing ending" -- "$gsw" solve chess "8/8/8/8/3k4/8/8/QK6 b - - 0 1" --dir "$tmp/tb2" --json
+has err "building the KQK tablebase" "solve says it builds"
+same "$(jq -r .source "$tmp/out")" egdb "solve answers from the ending it built"
 
 # ---- Stockfish's mate scores ----
 # A win of M <= 8 moves: `go mate M` must report exactly mate M (a shorter
