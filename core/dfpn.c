@@ -41,6 +41,9 @@ typedef struct dfpn {
     uint64_t salt;             /* per goal and attacker: an entry answers "does this run's
                                   attacker reach this run's goal?", so a table kept over a
                                   batch must not read it for the other side or goal */
+    int max_plies;             /* a depth-limited goal: win within max_plies plies (0: none) */
+    int defend;                /* the root's side to move defends */
+    int rep;                   /* repetitions looked for (the game has them, no depth limit) */
     int path_len;
     const uint64_t *history;   /* the line before the root */
     int nhistory;
@@ -53,7 +56,7 @@ typedef struct dfpn {
  * line index of the position it repeats. */
 static int dfpn_repeats(dfpn_t *d, const void *pos, int attacker, int *at)
 {
-    if (!d->O->repetition) return 0;
+    if (!d->rep) return 0;
     uint64_t h = d->O->pos_hash(d->v, pos);
     for (int i = d->path_len - 1; i >= 0; i--)
         if (d->path[i] == h) {
@@ -69,18 +72,18 @@ static int dfpn_repeats(dfpn_t *d, const void *pos, int attacker, int *at)
 static void dfpn_line_reset(dfpn_t *d)
 {
     d->path_len = 0;
-    if (d->O->repetition)
+    if (d->rep)
         for (int i = 0; i < d->nhistory; i++) d->path[d->path_len++] = d->history[i];
 }
 
 static void dfpn_push(dfpn_t *d, const void *pos)
 {
-    if (d->O->repetition && d->path_len < DFPN_MAX_DEPTH) d->path[d->path_len++] = d->O->pos_hash(d->v, pos);
+    if (d->rep && d->path_len < DFPN_MAX_DEPTH) d->path[d->path_len++] = d->O->pos_hash(d->v, pos);
 }
 
 static void dfpn_pop(dfpn_t *d)
 {
-    if (d->O->repetition && d->path_len > 0) d->path_len--;
+    if (d->rep && d->path_len > 0) d->path_len--;
 }
 
 /* Sums stop one short of infinity: only a proof (or disproof) is infinite.
@@ -93,10 +96,20 @@ static inline uint32_t sat_add(uint32_t a, uint32_t b)
     return s >= DFPN_INF ? DFPN_INF - 1 : (uint32_t)s;
 }
 
-static uint64_t dfpn_key(dfpn_t *d, const void *pos)
+/* The goal at a node depth plies below the root: the attacker's value
+ * >= T there (a depth-limited goal: a win within the plies left). */
+static inline val_t dfpn_T(const dfpn_t *d, int depth)
+{
+    return d->max_plies ? val_win(d->max_plies - depth) : d->T;
+}
+
+/* A node's key; under a depth limit the plies left are part of it (a
+ * position's answer depends on them). */
+static uint64_t dfpn_key(dfpn_t *d, const void *pos, int depth)
 {
     int sym = 0;
     uint64_t k = d->O->tt_key ? d->O->tt_key(d->v, pos, &sym) : d->O->pos_hash(d->v, pos);
+    if (d->max_plies) k ^= (uint64_t)(d->max_plies - depth + 1) * 0xff51afd7ed558ccdull;
     return k ^ d->salt;   /* any value: an empty slot is work 0, not key 0 */
 }
 
@@ -132,32 +145,53 @@ static void dfpn_store(dfpn_t *d, uint64_t key, uint32_t pn, uint32_t dn, uint64
     victim->work = work ? work : 1;   /* work 0 marks an empty slot */
 }
 
-/* Settle pos without search if its result or its bounds decide the goal:
- * 1 proven, -1 disproven, 0 open (mv / *n then hold the moves to search). */
-static int dfpn_static(dfpn_t *d, const void *pos, int attacker, move_t *mv, int *n)
+/* The attacker's last ply under a depth limit: does one of mv[0..n-1] end
+ * the game in its win? (Games with pos_in_check: only checks can.) */
+static int dfpn_wins_now(dfpn_t *d, const void *pos, const move_t *mv, int n, int depth)
 {
     const game_ops_t *O = d->O;
-    val_t tv;
+    void (*play)(const gv_t *, void *, move_t) = O->ab_play && O->ab_expand ? O->ab_play : O->play;
+    GSW_POSBUF child[GSW_MAX_POS];
+    val_t tv, T = dfpn_T(d, depth + 1);
+    for (int i = 0; i < n; i++) {
+        memcpy(child, pos, O->pos_size);
+        play(d->v, child, mv[i]);
+        if (O->pos_in_check && !O->pos_in_check(d->v, child)) continue;
+        if (O->terminal(d->v, child, &tv) && tv <= -T) return 1;
+    }
+    return 0;
+}
+
+/* Settle pos (depth plies below the root) without search if its result or
+ * its bounds decide the goal: 1 proven, -1 disproven, 0 open (mv / *n then
+ * hold the moves to search). */
+static int dfpn_static(dfpn_t *d, const void *pos, int attacker, int depth, move_t *mv, int *n)
+{
+    const game_ops_t *O = d->O;
+    val_t tv, T = dfpn_T(d, depth);
     *n = 0;
-    if (O->terminal(d->v, pos, &tv)) return (attacker ? tv >= d->T : tv <= -d->T) ? 1 : -1;
+    if (O->terminal(d->v, pos, &tv)) return (attacker ? tv >= T : tv <= -T) ? 1 : -1;
+    int left = d->max_plies ? d->max_plies - depth : INT_MAX;   /* plies left to win in */
+    if (left <= 0) return -1;
     val_t lo = -VAL_INF, hi = VAL_INF;
     if (d->oracle && d->oracle->probe(d->oracle->ctx, d->v, pos, &lo, &hi)) {   /* a database position */
-        if (attacker ? lo >= d->T : hi <= -d->T) return 1;
-        if (attacker ? hi < d->T : lo > -d->T) return -1;
+        if (attacker ? lo >= T : hi <= -T) return 1;
+        if (attacker ? hi < T : lo > -T) return -1;
     }
     if (O->ab_expand) {
         *n = O->ab_expand(d->v, pos, mv, &lo, &hi);
         if (attacker) {
-            if (lo >= d->T) return 1;
-            if (hi < d->T) return -1;
+            if (lo >= T) return 1;
+            if (hi < T) return -1;
         } else {
-            if (hi <= -d->T) return 1;
-            if (lo > -d->T) return -1;
+            if (hi <= -T) return 1;
+            if (lo > -T) return -1;
         }
         if (*n == 0) *n = O->moves(d->v, pos, mv);   /* bounds undecided: search them all */
     } else {
         *n = O->moves(d->v, pos, mv);
     }
+    if (left == 1 && attacker) return dfpn_wins_now(d, pos, mv, *n, depth) ? 1 : -1;
     return 0;
 }
 
@@ -169,17 +203,23 @@ static void dfpn_budget(dfpn_t *d)
     }
 }
 
-/* A child's numbers: from the table, else from its static value (stored). */
-static void dfpn_child(dfpn_t *d, const void *child, uint64_t key, int attacker, uint32_t *pn, uint32_t *dn)
+/* A child's numbers: from the table, else from its static value (stored).
+ * Under a depth limit an open node starts from its mobility: the side to
+ * move's moves are the proofs (or disproofs) its opponent must find. */
+static void dfpn_child(dfpn_t *d, const void *child, uint64_t key, int attacker, int depth, uint32_t *pn, uint32_t *dn)
 {
     if (dfpn_lookup(d, key, pn, dn)) return;
     move_t mv[GSW_MAX_MOVES];
     int n;
     d->nodes++;
-    int st = dfpn_static(d, child, attacker, mv, &n);
+    int st = dfpn_static(d, child, attacker, depth, mv, &n);
     *pn = st > 0 ? 0 : st < 0 ? DFPN_INF : 1;
     *dn = st < 0 ? 0 : st > 0 ? DFPN_INF : 1;
     if (st) dfpn_store(d, key, *pn, *dn, 1);
+    else if (d->max_plies && n > 1) {
+        if (attacker) *dn = (uint32_t)n;
+        else *pn = (uint32_t)n;
+    }
 }
 
 /* *ghi: INT_MAX, or the lowest line index of a position above this node
@@ -200,7 +240,7 @@ static void dfpn_mid(dfpn_t *d, const void *pos, uint64_t key, int depth, uint32
     int attacker = O->pos_turn(v, pos) == d->root_turn;
     move_t mv[GSW_MAX_MOVES];
     int n;
-    int st = dfpn_static(d, pos, attacker, mv, &n);
+    int st = dfpn_static(d, pos, attacker, depth, mv, &n);
     if (st || depth >= DFPN_MAX_DEPTH) {
         *opn = st > 0 ? 0 : DFPN_INF;
         *odn = st > 0 ? DFPN_INF : 0;
@@ -225,7 +265,7 @@ static void dfpn_mid(dfpn_t *d, const void *pos, uint64_t key, int depth, uint32
     for (int i = 0; i < n; i++) {
         memcpy(child, pos, O->pos_size);
         play(v, child, mv[i]);
-        ck[i] = dfpn_key(d, child);
+        ck[i] = dfpn_key(d, child, depth + 1);
         __builtin_prefetch(dfpn_bucket(d, ck[i]));
     }
     for (int i = 0; i < n; i++) {
@@ -235,7 +275,7 @@ static void dfpn_mid(dfpn_t *d, const void *pos, uint64_t key, int depth, uint32
         int rep = dfpn_repeats(d, child, !attacker, &at);
         cghi[i] = rep ? at : INT_MAX;
         if (rep) { cpn[i] = rep > 0 ? 0 : DFPN_INF; cdn[i] = rep > 0 ? DFPN_INF : 0; }
-        else dfpn_child(d, child, ck[i], !attacker, &cpn[i], &cdn[i]);
+        else dfpn_child(d, child, ck[i], !attacker, depth + 1, &cpn[i], &cdn[i]);
     }
     uint64_t n0 = d->nodes;
     uint32_t pn, dn;
@@ -334,6 +374,9 @@ static int dfpn_setup(dfpn_t *d, const gv_t *v, const dfpn_options_t *o, err_t *
     d->used = d->t->used;
     d->eps = o && o->epsilon > 0 ? o->epsilon : 0.25;
     d->history = o ? o->history : NULL;
+    if (o && o->max_plies > 0) d->max_plies = o->max_plies < DFPN_MAX_DEPTH - 1 ? o->max_plies : DFPN_MAX_DEPTH - 1;
+    d->defend = o && o->defend;
+    d->rep = d->O->repetition && !d->max_plies;
     d->nhistory = o && o->history ? (o->nhistory < DFPN_MAX_DEPTH / 2 ? o->nhistory : DFPN_MAX_DEPTH / 2) : 0;
     if (o) {
         d->limit = o->node_limit;
@@ -345,16 +388,18 @@ static int dfpn_setup(dfpn_t *d, const gv_t *v, const dfpn_options_t *o, err_t *
     return GSW_OK;
 }
 
-static int tree_status(dfpn_t *d, const void *pos, uint64_t key);
+static int tree_status(dfpn_t *d, const void *pos, uint64_t key, int depth);
 
 /* One proof over an existing setup. */
 static void dfpn_run(dfpn_t *d, const void *pos, dfpn_goal_t goal, dfpn_result_t *r)
 {
     const game_ops_t *O = d->O;
     d->root_turn = O->pos_turn(d->v, pos);
+    if (d->defend) d->root_turn = !d->root_turn;   /* the attacker moves second */
     d->T = goal == DFPN_GOAL_WIN ? 1 : 0;
     d->salt = (goal == DFPN_GOAL_WIN ? 0 : 0x5bd1e9955bd1e995ull) ^ (uint64_t)(d->root_turn + 1) * 0xc2b2ae3d27d4eb4full;
-    uint64_t key = dfpn_key(d, pos);
+    if (d->max_plies) d->salt ^= 0x27d4eb2f165667c5ull;   /* "within D plies" is another goal */
+    uint64_t key = dfpn_key(d, pos, 0);
     uint32_t pn, dn;
     int ghi;
     dfpn_line_reset(d);
@@ -363,7 +408,7 @@ static void dfpn_run(dfpn_t *d, const void *pos, dfpn_goal_t goal, dfpn_result_t
     r->dn = dn;
     r->status = d->aborted ? DFPN_UNKNOWN : pn == 0 ? DFPN_PROVEN : dn == 0 ? DFPN_DISPROVEN : DFPN_UNKNOWN;
     r->best = MOVE_NONE;
-    if (r->status == DFPN_PROVEN && !d->no_best) {   /* a proving move: a child proven for the attacker */
+    if (r->status == DFPN_PROVEN && !d->no_best && !d->defend) {   /* a proving move: a child proven for the attacker */
         move_t mv[GSW_MAX_MOVES];
         int n = O->moves(d->v, pos, mv);
         GSW_POSBUF child[GSW_MAX_POS];
@@ -374,10 +419,10 @@ static void dfpn_run(dfpn_t *d, const void *pos, dfpn_goal_t goal, dfpn_result_t
             O->play(d->v, child, mv[i]);
             val_t tv;
             if (O->terminal(d->v, child, &tv)) {
-                if (-tv >= d->T) r->best = mv[i];   /* the move ends the game well enough */
+                if (tv <= -dfpn_T(d, 1)) r->best = mv[i];   /* the move ends the game well enough */
                 continue;
             }
-            if (tree_status(d, child, dfpn_key(d, child)) > 0) r->best = mv[i];
+            if (tree_status(d, child, dfpn_key(d, child, 1), 1) > 0) r->best = mv[i];
         }
         dfpn_line_reset(d);
     }
@@ -498,14 +543,14 @@ static int tree_add(proof_tree_t *t, move_t m, int parent)
 
 /* The status of a position for the run's goal: 1 proven, -1 disproven
  * (searching again if the table lost it), 0 when the budget ran out. */
-static int tree_status(dfpn_t *d, const void *pos, uint64_t key)
+static int tree_status(dfpn_t *d, const void *pos, uint64_t key, int depth)
 {
     uint32_t pn, dn;
     int rep = dfpn_repeats(d, pos, d->O->pos_turn(d->v, pos) == d->root_turn, NULL);
     if (rep) return rep;
     if (!dfpn_lookup(d, key, &pn, &dn) || (pn && dn)) {
-        int ghi;
-        dfpn_mid(d, pos, key, 0, DFPN_INF, DFPN_INF, &pn, &dn, &ghi);
+        int ghi;   /* (without a depth limit a subtree's own search starts at depth 0) */
+        dfpn_mid(d, pos, key, d->max_plies ? depth : 0, DFPN_INF, DFPN_INF, &pn, &dn, &ghi);
         if (d->aborted) return 0;
     }
     return pn == 0 ? 1 : dn == 0 ? -1 : 0;
@@ -521,18 +566,18 @@ static int tree_build(dfpn_t *d, proof_tree_t *t, const void *pos, move_t m, int
     int attacker = O->pos_turn(d->v, pos) == d->root_turn;
     move_t mv[GSW_MAX_MOVES];
     int n;
-    if (dfpn_repeats(d, pos, attacker, NULL) || dfpn_static(d, pos, attacker, mv, &n)) {
+    if (dfpn_repeats(d, pos, attacker, NULL) || dfpn_static(d, pos, attacker, depth, mv, &n)) {
         t->node[id].leaf = 1;   /* over, settled by the game's bounds, or a repetition */
         t->node[id].size = 1;
         /* a side that chooses and wins at once: its winning move is the proof, shown */
-        val_t tv;
-        if ((want > 0) == attacker && !O->terminal(d->v, pos, &tv)) {
+        val_t tv, Tc = dfpn_T(d, depth + 1);
+        if ((want > 0) == attacker && !O->terminal(d->v, pos, &tv) && (!d->max_plies || depth < d->max_plies)) {
             GSW_POSBUF child[GSW_MAX_POS];
             int k = O->moves(d->v, pos, mv);
             for (int i = 0; i < k; i++) {
                 memcpy(child, pos, O->pos_size);
                 O->play(d->v, child, mv[i]);
-                if (!O->terminal(d->v, child, &tv) || !(attacker ? -tv >= d->T : -tv > -d->T)) continue;
+                if (!O->terminal(d->v, child, &tv) || !(attacker ? tv <= -Tc : tv < Tc)) continue;
                 int c = tree_add(t, mv[i], id);
                 if (c < 0) return -1;
                 t->node[c].leaf = 1;
@@ -557,11 +602,26 @@ static int tree_build(dfpn_t *d, proof_tree_t *t, const void *pos, move_t m, int
     if (choose) {   /* the child with the smallest proof */
         int pick = -1;
         uint64_t best_work = UINT64_MAX;
-        for (int i = 0; i < n; i++) {
+        /* under a depth limit the children the table holds settled come
+         * first: settling every other one (a disproof of each rival move)
+         * can cost more than the proof */
+        for (int i = 0; i < n && d->max_plies; i++) {
             memcpy(child, pos, O->pos_size);
             play(d->v, child, mv[i]);
-            uint64_t k = dfpn_key(d, child);
-            int st = tree_status(d, child, k);
+            uint64_t k = dfpn_key(d, child, depth + 1);
+            dfpn_entry_t *b = dfpn_bucket(d, k);
+            for (int e = 0; e < DFPN_BUCKET; e++)
+                if (b[e].key == k && b[e].work && (want > 0 ? b[e].pn == 0 : b[e].dn == 0) && b[e].work < best_work) {
+                    best_work = b[e].work;
+                    pick = i;
+                }
+        }
+        int settled = pick >= 0;
+        for (int i = 0; i < n && !settled; i++) {
+            memcpy(child, pos, O->pos_size);
+            play(d->v, child, mv[i]);
+            uint64_t k = dfpn_key(d, child, depth + 1);
+            int st = tree_status(d, child, k, depth + 1);
             if (!st) return -2;
             if (st != want) continue;
             dfpn_entry_t *b = dfpn_bucket(d, k);
@@ -581,7 +641,7 @@ static int tree_build(dfpn_t *d, proof_tree_t *t, const void *pos, move_t m, int
         for (int i = 0; i < n; i++) {
             memcpy(child, pos, O->pos_size);
             play(d->v, child, mv[i]);
-            int st = tree_status(d, child, dfpn_key(d, child));
+            int st = tree_status(d, child, dfpn_key(d, child, depth + 1), depth + 1);
             if (!st) return -2;
             if (st != want) return -3;
             int c = t->n;
@@ -618,6 +678,77 @@ int dfpn_proof_tree(const gv_t *v, const void *pos, dfpn_goal_t goal, const dfpn
         else if (b) rc = err_set(err, GSW_EFAIL, "df-pn: inconsistent table while extracting the proof tree");
         if (rc) proof_tree_free(t);
     }
+    dfpn_finish(&d, r, t0);
+    return rc;
+}
+
+int proof_tree_line(const proof_tree_t *t, move_t *line, int max)
+{
+    if (t->n < 1) return 0;
+    int *height = calloc((size_t)t->n, sizeof *height);
+    if (!height) return 0;
+    for (int i = t->n - 1; i > 0; i--) {   /* children follow their parent */
+        int p = t->node[i].parent;
+        if (p >= 0 && height[i] + 1 > height[p]) height[p] = height[i] + 1;
+    }
+    int len = 0, i = 0;
+    while (len < max && t->node[i].nchildren > 0) {
+        int k = i + 1, pick = k;
+        for (int c = 0; c < t->node[i].nchildren; c++) {
+            if (height[k] > height[pick] || (height[k] == height[pick] && t->node[k].size > t->node[pick].size)) pick = k;
+            k += t->node[k].size;
+        }
+        line[len++] = t->node[pick].move;
+        i = pick;
+    }
+    free(height);
+    return len;
+}
+
+int dfpn_shortest_win(const gv_t *v, const void *pos, int first, int last, int step, const dfpn_options_t *o,
+                      proof_tree_t *t, int *plies, dfpn_result_t *r, err_t *err)
+{
+    memset(r, 0, sizeof *r);
+    if (t) memset(t, 0, sizeof *t);
+    *plies = -1;
+    if (first < 1 || step < 1 || last >= DFPN_MAX_DEPTH - 1)
+        return err_set(err, GSW_EINPUT, "df-pn: a win within %d..%d plies (step %d) cannot be asked", first, last, step);
+    double t0 = gsw_now_ms();
+    dfpn_t d;
+    dfpn_options_t oo = o ? *o : (dfpn_options_t){ 0 };
+    oo.max_plies = first;
+    if (dfpn_setup(&d, v, &oo, err)) return err->code;
+    d.no_best = 1;   /* the tree gives the move */
+    int rc = GSW_OK;
+    for (int D = first; D <= last; D += step) {
+        d.max_plies = D;
+        dfpn_result_t rr;
+        memset(&rr, 0, sizeof rr);
+        dfpn_run(&d, pos, DFPN_GOAL_WIN, &rr);
+        r->runs++;
+        r->status = rr.status;
+        r->pn = rr.pn;
+        r->dn = rr.dn;
+        if (rr.status == DFPN_UNKNOWN) {
+            rc = err_set(err, GSW_EFAIL, "df-pn: the budget ran out before a win within %d plies was settled", D);
+            break;
+        }
+        if (rr.status == DFPN_DISPROVEN) continue;
+        *plies = D;
+        if (t) {
+            t->goal = DFPN_GOAL_WIN;
+            t->result = DFPN_PROVEN;
+            dfpn_line_reset(&d);
+            int b = tree_build(&d, t, pos, MOVE_NONE, -1, 1, 0);
+            if (b == -1) rc = err_set(err, GSW_EFAIL, "out of memory");
+            else if (b == -2) rc = err_set(err, GSW_EFAIL, "df-pn: the budget ran out while extracting the proof tree");
+            else if (b) rc = err_set(err, GSW_EFAIL, "df-pn: inconsistent table while extracting the proof tree");
+            if (rc) proof_tree_free(t);
+            else if (!d.defend && t->node[0].nchildren == 1) r->best = t->node[1].move;
+        }
+        break;
+    }
+    r->outcome = *plies > 0 ? (d.defend ? OUTCOME_LOSS : OUTCOME_WIN) : OUTCOME_UNKNOWN;
     dfpn_finish(&d, r, t0);
     return rc;
 }

@@ -42,6 +42,18 @@ typedef struct dfpn_options {
     int nhistory;
     int no_best;               /* 1: skip finding a proving move (batch scores) */
     const gsw_oracle_t *oracle; /* endgame databases: positions they settle are leaves */
+    /* Depth-limited goal (a mate search): "win within max_plies plies" —
+     * the game must end in the attacker's win by then; reaching the limit
+     * without it is not a win. 0: no limit (the goals above). Entries are
+     * keyed by the plies left, so a table serves every limit. Repetitions
+     * are not looked for (the limit ends every line, and a shortest win
+     * never repeats a position). At the attacker's last ply only moves that
+     * end the game are tried; games with pos_in_check try only the moves
+     * that give check there (a game lost by the rules is lost in check:
+     * checkmate). Only DFPN_GOAL_WIN. */
+    int max_plies;
+    int defend;                /* 1: the goal is the other side's (the root's side to move
+                                  defends): "is the side to move lost within max_plies?" */
 } dfpn_options_t;
 
 typedef struct dfpn_result {
@@ -88,6 +100,24 @@ int proof_tree_check(const gv_t *v, const void *pos, const proof_tree_t *t, err_
  * are proved again). GSW_EFAIL when the budget ends first. */
 int dfpn_proof_tree(const gv_t *v, const void *pos, dfpn_goal_t goal, const dfpn_options_t *o, proof_tree_t *t,
                     dfpn_result_t *r, err_t *err);
+
+/* The principal line of a proof tree: at a choice node its one child, at
+ * any other node the child whose subtree is deepest (the longest
+ * resistance; ties to the larger subtree). Moves into line (at most max);
+ * returns how many. */
+int proof_tree_line(const proof_tree_t *t, move_t *line, int max);
+
+/* The shortest win (a mate in N): proves "win within D plies" (see
+ * max_plies) for D = first, first + step, .. up to last, all over one
+ * table, and stops at the first D proven — the least, as the one before
+ * was disproven. step 2 where a game is won only on the winner's own move
+ * (chess: checkmate), so that a win within D - 1 plies is one within
+ * D - 2; else 1. o->defend says whose win (o->max_plies is ignored). *plies
+ * gets D and t (may be NULL) the proof tree of that D, or *plies = -1 when
+ * every D was disproven (t empty). r gets the totals (nodes, time) and the
+ * last run's status. GSW_EFAIL when the budget ends first. */
+int dfpn_shortest_win(const gv_t *v, const void *pos, int first, int last, int step, const dfpn_options_t *o,
+                      proof_tree_t *t, int *plies, dfpn_result_t *r, err_t *err);
 
 /* Prove or disprove goal for the side to move at pos. */
 int dfpn_prove(const gv_t *v, const void *pos, dfpn_goal_t goal, const dfpn_options_t *o, dfpn_result_t *r,

@@ -79,6 +79,7 @@ const cli_verb_t cli_verbs[] = {
     { "lesson", "gsw lesson [NAME]", "list the lessons, or open one in the workbench", cli_lessons, 1, json_na_lesson },
     { "games", "gsw games [--json]", "list the games and their variants", cli_games, 0, NULL },
     { "solve", "gsw solve GAME[:VARIANT] [POSITION] [--algo ab|dfpn|manager] [--goal win|draw] [--wdl] [--threads N] [--hash MB] [--batch FILE] [--clear-hash]\n"
+               "       gsw solve chess FEN --mate [--max-moves N]   (the shortest forced mate, proven; default N 5)\n"
                "       gsw solve solitaire[:BOARD[,start=HOLES][,goal=HOLE|any][,left=K]] [POSITION] [--board FILE]\n"
                "                 [--min-moves] [--player heuristic:NAME]\n"
                "  solitaire boards: english (default), french, wiegleb, triangle, or --board FILE (text art: o peg,\n"
@@ -262,6 +263,11 @@ static int cli_parse(int argc, char **argv, int first, cli_opts_t *o)
             if (cli_parse_num(a, argv[++i], 1, 256, 1, &d)) return GSW_EINPUT;
             o->concurrency = (int)d;
         }
+        else if (!strcmp(a, "--max-moves")) {
+            NEEDARG();   /* solve --mate, tune */
+            if (cli_parse_num(a, argv[++i], 1, 1000000, 1, &d)) return GSW_EINPUT;
+            o->max_moves = (int)d;
+        }
         else if (!strcmp(a, "--pieces")) {
             NEEDARG();
             if (cli_parse_num(a, argv[++i], 1, 32, 1, &d)) return GSW_EINPUT;
@@ -274,6 +280,7 @@ static int cli_parse(int argc, char **argv, int first, cli_opts_t *o)
         else if (!strcmp(a, "--opponent")) { NEEDARG(); o->opponent = argv[++i]; }
         else if (!strcmp(a, "--goal")) { NEEDARG(); o->goal = argv[++i]; }
         else if (!strcmp(a, "--resume")) o->resume = 1;
+        else if (!strcmp(a, "--mate")) o->mate = 1;
         else if (!strcmp(a, "--fix")) o->fix = 1;
         else if (!strcmp(a, "--sample")) {
             NEEDARG();

@@ -25,6 +25,7 @@ typedef struct cli_opts {
     int help;
     const char *algo;          /* --algo ab|dfpn */
     const char *goal;          /* --goal win|draw */
+    int mate;                  /* solve --mate: the shortest forced mate (chess) */
     const char *format;        /* --format dot|json */
     int workers;               /* --workers N (the proof-tree manager) */
     int resume;                /* --resume: continue a stored manager tree */
@@ -59,6 +60,7 @@ typedef struct cli_opts {
     const char *openings;      /* match --openings FILE */
     const char *pgn;           /* match --pgn FILE */
     int concurrency;           /* match --concurrency N: games at once */
+    int max_moves;             /* tune --max-moves M: a game's cap in moves; solve --mate: the longest mate looked for */
     int npos;
     const char *pos[8];        /* positional arguments after the verb */
     const char *verb;          /* the verb being run */

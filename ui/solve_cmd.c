@@ -7,8 +7,11 @@
 #include <string.h>
 
 #include "core/ab.h"
+#include "core/dfpn.h"
 #include "core/game.h"
 #include "db/cache.h"
+#include "db/proofs.h"
+#include "games/chess/ch.h"
 #include "ui/batch.h"
 #include "ui/cli.h"
 #include "ui/json.h"
@@ -313,8 +316,164 @@ static int solve_is_puzzle(const char *spec)
     return g && g->players == 1;
 }
 
+/* ---- solve --mate: the shortest forced mate ---- */
+
+/* Store a mate's proof tree as gsw proof stores df-pn's (the key's
+ * orientation): a mate for the side to move proves its win; being mated
+ * disproves its "at least a draw". Returns 1 when stored. */
+static int mate_store(cache_t *cache, const gv_t *v, const void *pos, const char *ptext, const proof_tree_t *t,
+                      int mated, err_t *err)
+{
+    const game_ops_t *O = v->ops;
+    uint8_t key[GSW_MAX_KEY];
+    int sym = 0;
+    size_t klen = O->pos_key(v, pos, key, &sym);
+    proof_tree_t canon = *t;
+    canon.goal = mated ? DFPN_GOAL_DRAW : DFPN_GOAL_WIN;
+    canon.result = mated ? DFPN_DISPROVEN : DFPN_PROVEN;
+    canon.node = malloc((size_t)t->n * sizeof *t->node);
+    if (!canon.node) return err_set(err, GSW_EFAIL, "out of memory");
+    memcpy(canon.node, t->node, (size_t)t->n * sizeof *t->node);
+    if (sym) for (int i = 1; i < t->n; i++) canon.node[i].move = O->move_sym(v, t->node[i].move, sym, 0);
+    int rc = proofs_put(cache, v->game->name, v->name, key, klen, ptext, &canon, err);
+    free(canon.node);
+    return rc ? -1 : cache_storing(cache);
+}
+
+/* gsw solve chess FEN --mate [--max-moves N]: df-pn proves "mate within N
+ * moves" for N = 1, 2, .. (2N - 1 plies; the first proven N is the least,
+ * N - 1 having been disproven), then, if the side to move has none, whether
+ * it is itself mated within N (2N plies, every move of its own answered).
+ * The proof tree goes into the cache; the line is its principal line. */
+static int cli_solve_mate(cli_opts_t *o)
+{
+    if (o->batch) { fprintf(stderr, "gsw: --mate solves one position (not --batch)\n"); return GSW_EINPUT; }
+    if (o->npos < 1) return cli_usage_error(o, 2, "solve needs a GAME");
+    if (o->npos > 2) return cli_usage_error(o, 2, NULL);
+    if (o->algo && strcmp(o->algo, "dfpn")) {
+        fprintf(stderr, "gsw: --mate proves with df-pn (--algo %s does not apply)\n", o->algo);
+        return GSW_EINPUT;
+    }
+    if (o->max_moves > 50) { fprintf(stderr, "gsw: --max-moves: at most 50 with --mate\n"); return GSW_EINPUT; }
+    if (o->goal || o->wdl) { fprintf(stderr, "gsw: --mate proves a mate (--goal and --wdl do not apply)\n"); return GSW_EINPUT; }
+    err_t err;
+    gv_t *v;
+    if (game_open(o->pos[0], &v, &err)) { fprintf(stderr, "gsw: %s\n", err.msg); return err.code; }
+    if (strcmp(v->game->name, "chess")) {
+        fprintf(stderr, "gsw: --mate is for chess (a forced checkmate), not %s\n", v->game->name);
+        game_close(v);
+        return GSW_EINPUT;
+    }
+    const game_ops_t *O = v->ops;
+    const char *ptext = o->npos == 2 ? o->pos[1] : "";
+    GSW_POSBUF pos[GSW_MAX_POS];
+    if (game_pos_parse(v, ptext, pos, &err)) { fprintf(stderr, "gsw: %s\n", err.msg); game_close(v); return err.code; }
+    cache_t *cache = NULL;
+    if (!o->no_cache && cli_cache_open(o, &cache, &err)) { fprintf(stderr, "gsw: %s\n", err.msg); game_close(v); return err.code; }
+    int max = o->max_moves ? o->max_moves : 5;
+    char spec[96];
+    game_spec(v, spec, sizeof spec);
+    val_t tv;
+    int over = O->terminal(v, pos, &tv), rc = GSW_OK, plies = -1, mated = 0, stored = 0;
+    proof_tree_t t;
+    memset(&t, 0, sizeof t);
+    dfpn_result_t r, r2;
+    memset(&r, 0, sizeof r);
+    memset(&r2, 0, sizeof r2);
+    dfpn_table_t tab;
+    if (!over && dfpn_table_init(&tab, o->hash_mb ? o->hash_mb : 64, &err)) rc = err.code;
+    else if (!over) {
+        dfpn_options_t dopt = { .table = &tab, .node_limit = o->nodes, .time_limit_ms = o->time_ms, .stop = &cli_stop };
+        rc = dfpn_shortest_win(v, pos, 1, 2 * max - 1, 2, &dopt, &t, &plies, &r, &err);
+        if (!rc && plies < 0) {   /* no mate for the side to move: is it mated? */
+            dopt.defend = 1;
+            if (dopt.time_limit_ms > 0) dopt.time_limit_ms = o->time_ms - r.time_ms > 1 ? o->time_ms - r.time_ms : 1;
+            if (dopt.node_limit) dopt.node_limit = o->nodes > r.nodes ? o->nodes - r.nodes : 1;
+            rc = dfpn_shortest_win(v, pos, 2, 2 * max, 2, &dopt, &t, &plies, &r2, &err);
+            mated = plies > 0;
+            r.nodes += r2.nodes;
+            r.time_ms += r2.time_ms;
+            r.runs += r2.runs;
+        }
+        dfpn_table_free(&tab);
+        if (rc) fprintf(stderr, "gsw: %s\n", err.msg);
+    }
+    /* the answer: mate in N moves, positive when the side to move mates */
+    int mate = plies > 0 ? (mated ? -(plies / 2) : (plies + 1) / 2) : 0, has_mate = plies > 0;
+    if (over && tv < 0) has_mate = 1;   /* checkmated already: mate 0 */
+    move_t line[128];
+    int len = plies > 0 ? proof_tree_line(&t, line, 128) : 0;
+    if (!rc && plies > 0 && cache) {
+        int st = mate_store(cache, v, pos, ptext, &t, mated, &err);
+        if (st < 0) fprintf(stderr, "gsw: warning: %s (the answer stands; its proof tree was not stored)\n", err.msg);
+        stored = st > 0;
+    }
+    /* the line in both notations, each move named where it is played */
+    char uci[128][8], san[128][16];
+    GSW_POSBUF at[GSW_MAX_POS];
+    memcpy(at, pos, O->pos_size);
+    for (int i = 0; i < len; i++) {
+        ch_format_uci((const ch_pos_t *)at, line[i], uci[i], sizeof uci[i]);
+        O->move_format(v, at, line[i], san[i], sizeof san[i]);
+        O->play(v, at, line[i]);
+    }
+    if (!rc || o->json) {
+        if (o->json) {
+            json_t j;
+            json_begin(&j, stdout);
+            json_str(&j, "game", spec);
+            json_str(&j, "position", ptext);
+            json_str(&j, "value", rc ? "unknown" : plies > 0 ? (mated ? "loss" : "win") : over ? (tv < 0 ? "loss" : "draw") : "unknown");
+            if (!rc && plies > 0) json_int(&j, "plies", plies);
+            else if (over) json_int(&j, "plies", 0);
+            else json_null(&j, "plies");
+            json_null(&j, "score");
+            if (len > 0) json_str(&j, "best", san[0]); else json_null(&j, "best");
+            json_str(&j, "bound", !rc && (plies > 0 || over) ? "exact" : "unknown");
+            json_int(&j, "nodes", (int64_t)r.nodes);
+            json_num(&j, "time_ms", r.time_ms);
+            json_str(&j, "source", "search");
+            json_str(&j, "algo", "dfpn");
+            json_bool(&j, "complete", !rc);
+            if (!rc && has_mate) json_int(&j, "mate", mate); else json_null(&j, "mate");
+            json_int(&j, "max_moves", max);
+            json_arr(&j, "line");
+            for (int i = 0; i < len; i++) json_str(&j, NULL, uci[i]);
+            json_close(&j, ']');
+            if (plies > 0) json_int(&j, "tree_size", t.n);
+            json_bool(&j, "stored", stored);
+            json_end(&j);
+        } else if (over) {
+            char why[64] = "";
+            if (O->terminal_why) O->terminal_why(v, pos, why, sizeof why);
+            printf("%s \"%s\": the game is over (%s)\n", spec, ptext, why);
+        } else if (plies > 0) {
+            printf("%s \"%s\": %s %d:", spec, ptext, mated ? "the side to move is mated in" : "mate in", mated ? -mate : mate);
+            for (int i = 0; i < len; i++) printf(" %s", san[i]);
+            printf("\n");
+            if (mate > 1) printf("(no mate in %d: disproven)\n", mate - 1);
+            if (mate < -1) printf("(not mated in %d: disproven)\n", -mate - 1);
+            printf("proof tree: %d nodes, depth %d%s\n", t.n, t.depth, stored ? " (stored: gsw proof show)" : "");
+        } else {
+            printf("%s \"%s\": no mate in %d or fewer (for either side)\n", spec, ptext, max);
+        }
+        fflush(stdout);
+        char nt[32];
+        if (!over) fprintf(stderr, "%s nodes, %.1f ms, %d proofs\n", cli_thousands(r.nodes, nt, sizeof nt), r.time_ms, r.runs);
+    }
+    proof_tree_free(&t);
+    if (cache) {
+        err_t e2;
+        if (cache_close(cache, &e2) && !rc) fprintf(stderr, "gsw: warning: %s (the answer stands; it was not stored)\n", e2.msg);
+    }
+    game_close(v);
+    return rc;
+}
+
 int cli_solve(cli_opts_t *o)
 {
+    if (o->mate) return cli_solve_mate(o);
+    if (o->max_moves) { fprintf(stderr, "gsw: --max-moves goes with --mate\n"); return GSW_EINPUT; }
     if (o->npos >= 1 && solve_is_puzzle(o->pos[0])) return cli_puzzle_solve(o);
     if (o->npos < 1) return cli_usage_error(o, 2, "solve needs a GAME");
     if (o->batch && o->npos != 1) {
