@@ -2,6 +2,7 @@
  * mates (FACTS.md; cited in tests/data/README.md), the legal positions counted by an
  * enumeration of this test's own (its own attack rules), short mates
  * checked against a brute-force search over the game's rules, the
+ * mate prover (depth-limited df-pn) agreeing on random positions, the
  * colour-reversed lookup, what is not covered, and the solver's door.
  * KQK and KRK in every build; GSW_EGDB_RELEASE=1 (the release-labelled
  * entry) adds KPK, KBBK and KBNK. */
@@ -16,6 +17,7 @@
 
 #include <cmocka.h>
 
+#include "core/dfpn.h"
 #include "solve/egdb.h"
 #include "solve/solver.h"
 #include "tests/test_rng.h"
@@ -35,11 +37,13 @@ typedef struct tpiece {
 } tpiece_t;
 
 /* 1 if a piece of `color` attacks square t on board b (b[s]: 0 empty, else
- * 'K'/'Q'/... for White, 'k'/'q'/... for Black). */
-static int t_attacks(const char *b, int color, int t)
+ * 'K'/'Q'/... for White, 'k'/'q'/... for Black); the pieces stand on the n
+ * squares of at. */
+static int t_attacks(const char *b, const int *at, int n, int color, int t)
 {
     int tf = t % 8, tr = t / 8;
-    for (int s = 0; s < 64; s++) {
+    for (int i = 0; i < n; i++) {
+        int s = at[i];
         char c = b[s];
         if (!c || (color == 0) != (c >= 'A' && c <= 'Z')) continue;
         char u = (char)(c & ~32);
@@ -61,26 +65,35 @@ static int t_attacks(const char *b, int color, int t)
 }
 
 /* Legal: kings apart, the side not to move not in check. */
-static int t_legal(const char *b, int stm)
+static int t_legal_at(const char *b, const int *at, int n, int stm)
 {
     int k[2] = { -1, -1 };
+    for (int i = 0; i < n; i++)
+        if (b[at[i]] == 'K') k[0] = at[i];
+        else if (b[at[i]] == 'k') k[1] = at[i];
+    return !t_attacks(b, at, n, stm, k[stm ^ 1]);
+}
+
+static int t_legal(const char *b, int stm)
+{
+    int at[64], n = 0;
     for (int s = 0; s < 64; s++)
-        if (b[s] == 'K') k[0] = s;
-        else if (b[s] == 'k') k[1] = s;
-    return !t_attacks(b, stm, k[stm ^ 1]);
+        if (b[s]) at[n++] = s;
+    return t_legal_at(b, at, n, stm);
 }
 
 /* Legal positions (either side to move) of the pieces: each placed on a
  * free square (pawns on ranks 2-7), like pieces in increasing order. */
-static uint64_t t_count(char *b, const tpiece_t *pc, int n, int at, int lo)
+static uint64_t t_count(char *b, int *at, const tpiece_t *pc, int n, int k, int lo)
 {
-    if (at == n) return (uint64_t)t_legal(b, 0) + (uint64_t)t_legal(b, 1);
+    if (k == n) return (uint64_t)t_legal_at(b, at, n, 0) + (uint64_t)t_legal_at(b, at, n, 1);
     uint64_t total = 0;
-    int same = at > 0 && pc[at].color == pc[at - 1].color && pc[at].type == pc[at - 1].type;
+    int same = k > 0 && pc[k].color == pc[k - 1].color && pc[k].type == pc[k - 1].type;
     for (int s = same ? lo + 1 : 0; s < 64; s++) {
-        if (b[s] || (pc[at].type == 'P' && (s < 8 || s >= 56))) continue;
-        b[s] = pc[at].color ? (char)(pc[at].type | 32) : pc[at].type;
-        total += t_count(b, pc, n, at + 1, s);
+        if (b[s] || (pc[k].type == 'P' && (s < 8 || s >= 56))) continue;
+        b[s] = pc[k].color ? (char)(pc[k].type | 32) : pc[k].type;
+        at[k] = s;
+        total += t_count(b, at, pc, n, k + 1, s);
         b[s] = 0;
     }
     return total;
@@ -96,7 +109,8 @@ static uint64_t count_ending(const char *name)
         pc[n++].type = *q;
     }
     char b[64] = { 0 };
-    return t_count(b, pc, n, 0, -1);
+    int at[8];
+    return t_count(b, at, pc, n, 0, -1);
 }
 
 /* ---- building ---- */
@@ -304,6 +318,50 @@ static void test_short_mates(void **state)
     assert_true(losses >= want);
 }
 
+/* The differential: the tablebase against the mate prover (depth-limited
+ * df-pn over the rules) on random positions: a mate within 4 moves for
+ * the side to move, or against it within 3, has the same length both
+ * ways, and neither finds one the other does not. */
+static void test_mate_prover(void **state)
+{
+    (void)state;
+    build("KQK");
+    build("KRK");
+    egdb_prober_t pr;
+    err_t err;
+    assert_int_equal(egdb_prober_init(&pr, set, 4, &err), GSW_OK);
+    dfpn_table_t table;
+    assert_int_equal(dfpn_table_init(&table, 16, &err), GSW_OK);
+    uint64_t rng = 77;
+    int n = release() ? 160 : 40, wins = 0, losses = 0;
+    for (int i = 0; i < n; i++) {
+        char fen[100];
+        random_fen(&rng, i % 4 == 0 ? "KQK" : i % 4 == 1 ? "KRK" : i % 4 == 2 ? "KKQ" : "KKR", fen, sizeof fen);
+        GSW_POSBUF pos[GSW_MAX_POS];
+        assert_int_equal(game_pos_parse(v, fen, pos, &err), GSW_OK);
+        val_t lo, hi, t;
+        assert_int_equal(egdb_probe(&pr, pos, &lo, &hi, NULL, &err), 1);
+        if (v->ops->terminal(v, pos, &t)) continue;
+        int d = val_plies(lo);
+        dfpn_table_clear(&table);
+        dfpn_options_t o = { .table = &table, .no_best = 1 };
+        dfpn_result_t r;
+        int win = -2, loss = -2;
+        if (dfpn_shortest_win(v, pos, 1, 7, 2, &o, NULL, &win, &r, &err)) fail_msg("%s: %s", fen, err.msg);
+        o.defend = 1;
+        dfpn_table_clear(&table);
+        if (dfpn_shortest_win(v, pos, 2, 6, 2, &o, NULL, &loss, &r, &err)) fail_msg("%s: %s", fen, err.msg);
+        int tb_win = val_is_win(lo) && d <= 7 ? d : -1, tb_loss = val_is_loss(lo) && d <= 6 ? d : -1;
+        if (win != tb_win || loss != tb_loss)
+            fail_msg("%s: tablebase win %d loss %d plies, prover win %d loss %d", fen, tb_win, tb_loss, win, loss);
+        wins += win > 0;
+        losses += loss > 0;
+    }
+    dfpn_table_free(&table);
+    egdb_prober_free(&pr);
+    assert_true(wins >= 1 && losses >= 1);
+}
+
 /* Colours reversed, the same value; what is not covered, not found. */
 static void test_lookup(void **state)
 {
@@ -372,6 +430,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_longest_mates),
         cmocka_unit_test(test_short_mates),
+        cmocka_unit_test(test_mate_prover),
         cmocka_unit_test(test_lookup),
         cmocka_unit_test(test_solver),
     };
