@@ -77,6 +77,20 @@ expect 0 "solve builds a missing ending" -- "$gsw" solve chess "8/8/8/8/3k4/8/8/
 has err "building the KQK tablebase" "solve says it builds"
 same "$(jq -r .source "$tmp/out")" egdb "solve answers from the ending it built"
 
+# ---- the KRK lesson's published values are the tablebase's ----
+lesson="$(dirname "$0")/../../lessons/chess-krk.lesson"
+nv=0
+while IFS='|' read -r fen vals; do
+  "$gsw" analyze chess "$fen" --dir "$eg" --json >"$tmp/an" 2>/dev/null || { bad "analyze $fen"; continue; }
+  for mv in $vals; do
+    m=${mv%%=*} w=${mv#*=}
+    got=$(jq -r --arg m "$m" '.moves[] | select(.move == $m) | (.value[0:1] | ascii_upcase) + (if .value == "draw" then "" else (.plies | tostring) end)' "$tmp/an")
+    same "$got" "$w" "lesson chess-krk: $m in $fen"
+    nv=$((nv + 1))
+  done
+done < <(awk '/^position:/ { sub(/^position: /, ""); pos = $0 } /^values:/ { sub(/^values: /, ""); print pos "|" $0 }' "$lesson")
+[ "$nv" -ge 30 ] && ok || bad "only $nv lesson values compared"
+
 # ---- Stockfish's mate scores ----
 # A win of M <= 8 moves: `go mate M` must report exactly mate M (a shorter
 # mate would prove the tablebase wrong). A loss: Stockfish's score at a fixed
