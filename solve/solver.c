@@ -62,7 +62,8 @@ static void solver_egdb_build(solver_t *s, const void *pos)
         char name[64], msg[400];
         rg->slice_name(s->v, slice, name, sizeof name);
         snprintf(msg, sizeof msg, "building the %s tablebase in %.300s", name, s->egdb_dir);
-        solver_say(s, msg);
+        if (s->note) s->note(s->warn_ctx, msg);
+        else solver_say(s, msg);
         egdb_build_options_t bo = { .for_slice = &slice, .metric = RETRO_DTW, .threads = s->ab.threads,
                                     .stop = s->ab.stop };
         egdb_build_report_t rep;

@@ -27,6 +27,9 @@ typedef struct solver {
     /* where warnings go (a stored row found wrong and repaired); NULL: stderr */
     void (*warn)(void *ctx, const char *msg);
     void *warn_ctx;
+    /* where notices go (a tablebase being built: not a problem), with
+       warn_ctx; NULL: through warn */
+    void (*note)(void *ctx, const char *msg);
     char warned[512];      /* the last warning, not said twice in a row */
     egdb_oracle_t egdb;    /* endgame databases (solver_open_egdb); egdb.set NULL: none */
     char egdb_dir[1100];   /* their folder ("" before solver_open_egdb) */

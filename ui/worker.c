@@ -38,6 +38,15 @@ static void worker_warn(void *ctx, const char *msg)
     pthread_mutex_unlock(&w->mu);
 }
 
+/* A notice (a tablebase being built): on the status line as progress. */
+static void worker_note(void *ctx, const char *msg)
+{
+    worker_t *w = ctx;
+    pthread_mutex_lock(&w->mu);
+    snprintf(w->progress, sizeof w->progress, "%s", msg);
+    pthread_mutex_unlock(&w->mu);
+}
+
 static void worker_run(worker_t *w, job_t *j, gv_t **gv, analyst_t *a, cache_t *cache)
 {
     err_t err;
@@ -51,6 +60,7 @@ static void worker_run(worker_t *w, job_t *j, gv_t **gv, analyst_t *a, cache_t *
             a->solver.ab.progress = worker_progress;
             a->solver.ab.progress_ctx = w;
             a->solver.warn = worker_warn;
+            a->solver.note = worker_note;
             a->solver.warn_ctx = w;
         }
         analyst_retarget(a, nv);
