@@ -60,7 +60,10 @@ typedef struct cli_opts {
     const char *openings;      /* match --openings FILE */
     const char *pgn;           /* match --pgn FILE */
     int concurrency;           /* match --concurrency N: games at once */
+    int population;            /* tune --population N (0: not given) */
+    int generations;           /* tune --generations G: finished generations to reach */
     int max_moves;             /* tune --max-moves M: a game's cap in moves; solve --mate: the longest mate looked for */
+    const char *out;           /* tune --out DIR */
     int npos;
     const char *pos[8];        /* positional arguments after the verb */
     const char *verb;          /* the verb being run */

@@ -12,6 +12,7 @@
 #include "ui/proof.h"
 #include "ui/record.h"
 #include "ui/session.h"
+#include "ui/tune.h"
 
 typedef struct command {
     const char *name;
@@ -24,7 +25,7 @@ static const command_t commands[];
 
 const char *const session_commands[] = {
     "new", "move", "undo", "redo", "hint", "analyze", "autoplay", "solve", "show", "numbers", "history", "opponent", "side",
-    "save", "load", "export", "lesson", "next", "back", "proof", "follow", "help", "quit", NULL,
+    "save", "load", "export", "lesson", "next", "back", "proof", "follow", "tune", "help", "quit", NULL,
 };
 
 /* ---- the shell's solver ---- */
@@ -848,6 +849,22 @@ static int cmd_follow(session_t *s, char *args, out_t *out, err_t *err)
     return GSW_OK;
 }
 
+/* A gsw tune run's chart: its elite piece values by generation (ui/tune_cmd.c). */
+static int cmd_tune(session_t *s, char *args, out_t *out, err_t *err)
+{
+    (void)s;
+    char *dir = rest(args), *text;
+    if (!*dir) return err_set(err, GSW_EINPUT, "tune needs the folder of a gsw tune run (its --out DIR)");
+    if (tune_chart_text(dir, 60, 17, &text, err)) return err->code;
+    for (char *p = text, *nl; *p; p = nl + 1) {   /* a line at a time (out_printf's limit) */
+        nl = strchr(p, '\n');
+        if (!nl) { out_printf(out, "%s\n", p); break; }
+        out_printf(out, "%.*s\n", (int)(nl - p), p);
+    }
+    free(text);
+    return GSW_OK;
+}
+
 static int cmd_help(session_t *s, char *args, out_t *out, err_t *err)
 {
     (void)s; (void)err;
@@ -888,6 +905,7 @@ static const command_t commands[] = {
     { "back", "", "the lesson's previous step", cmd_back },
     { "proof", "[win|draw|manager|off]", "browse the position's proof tree (df-pn, or gsw proof run's tree)", cmd_proof },
     { "follow", "", "the proof tree's principal line, one move", cmd_follow },
+    { "tune", "DIR", "chart a gsw tune run's piece values by generation", cmd_tune },
     { "help", "[COMMAND]", "this list", cmd_help },
     { "quit", "", "leave", cmd_quit },
     { NULL, NULL, NULL, NULL },

@@ -8,8 +8,9 @@
  * 7x6 would take the fuzzer's whole run), and these lines are
  * skipped: "export" (writes files), "load" (reads a record file by any
  * name, /dev/stdin included; fuzz_pdn covers records), "lesson" (lessons
- * are 7x6 and solve for 1.5 s a step; fuzz_lesson covers their files), and
- * any line naming a board file; and of the lines that start a search
+ * are 7x6 and solve for 1.5 s a step; fuzz_lesson covers their files),
+ * "tune" (reads a folder of gsw tune's CSV files by any name; their state
+ * file has fuzz_evolve_state), and any line naming a board file; and of the lines that start a search
  * (solve, analyze, hint, autoplay, proof, follow) only the first 3 of an
  * input run (each costs tens of milliseconds under the sanitizers). Lines after "quit" are not run. */
 #include "tests/fuzz/fuzz_util.h"
@@ -37,7 +38,9 @@ static int skipped(const char *line, int *searches)
 {
     while (isspace((unsigned char)*line)) line++;
     size_t n = strcspn(line, " \t");
-    if (word(line, n, "export") || word(line, n, "lesson") || word(line, n, "load") || fuzz_names_file(line)) return 1;
+    if (word(line, n, "export") || word(line, n, "lesson") || word(line, n, "load") || word(line, n, "tune") ||
+        fuzz_names_file(line))
+        return 1;
     if (word(line, n, "solve") || word(line, n, "analyze") || word(line, n, "hint") || word(line, n, "autoplay")
         || word(line, n, "proof") || word(line, n, "follow"))
         return ++*searches > 3;

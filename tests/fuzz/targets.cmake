@@ -16,4 +16,5 @@ set(GSW_FUZZ_TARGETS
   "ch_fen:gsw_games"
   "ch_move:gsw_games"
   "pgn:gsw_games"
-  "openings:gsw_ui")
+  "openings:gsw_ui"
+  "evolve_state:gsw_core")
