@@ -5,7 +5,8 @@
  * mate prover (depth-limited df-pn) agreeing on random positions, the
  * colour-reversed lookup, what is not covered, and the solver's door.
  * KQK and KRK in every build; GSW_EGDB_RELEASE=1 (the release-labelled
- * entry) adds KPK, KBBK and KBNK. */
+ * entry) adds KPK, KBBK and KBNK; GSW_EGDB_KQKR=1 (label slow) adds KQKR,
+ * material on both sides. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -149,14 +150,17 @@ static const struct {
     int release;
 } maxima[] = {
     { "KQK", 10, 0 }, { "KRK", 16, 0 }, { "KPK", 28, 1 }, { "KBBK", 19, 1 }, { "KBNK", 33, 1 },
+    { "KQKR", 35, 2 },   /* opt-in (GSW_EGDB_KQKR=1, label slow): the figure the tablebase literature quotes */
 };
+
+static int kqkr(void) { return getenv("GSW_EGDB_KQKR") && atoi(getenv("GSW_EGDB_KQKR")); }
 
 static void test_longest_mates(void **state)
 {
     (void)state;
     int checked = 0;
     for (size_t i = 0; i < sizeof maxima / sizeof maxima[0]; i++) {
-        if (maxima[i].release && !release()) continue;
+        if ((maxima[i].release == 1 && !release()) || (maxima[i].release == 2 && !kqkr())) continue;
         build(maxima[i].ending);
         uint64_t slice;
         err_t err;
