@@ -439,8 +439,11 @@ int cli_count_pieces(cli_opts_t *o)
         json_int(&j, "total", (int64_t)total);
         json_int(&j, "slices", nslices);
         json_end(&j);
-    } else printf("%s positions with %d pieces (placements, side to move not counted): %s in %d slices\n",
-                  v->game->name, o->pieces, cli_thousands(total, t, sizeof t), nslices);
+    } else if (rg->mate_metric)
+        printf("%s index entries with %d pieces (either side to move, illegal placements included): %s in %d endings\n",
+               v->game->name, o->pieces, cli_thousands(total, t, sizeof t), nslices);
+    else printf("%s positions with %d pieces (placements, side to move not counted): %s in %d slices\n",
+                v->game->name, o->pieces, cli_thousands(total, t, sizeof t), nslices);
     game_close(v);
     return GSW_OK;
 }
