@@ -730,7 +730,12 @@ int dfpn_shortest_win(const gv_t *v, const void *pos, int first, int last, int s
         r->pn = rr.pn;
         r->dn = rr.dn;
         if (rr.status == DFPN_UNKNOWN) {
-            rc = err_set(err, GSW_EFAIL, "df-pn: the budget ran out before a win within %d plies was settled", D);
+            if (D > first)
+                rc = err_set(err, GSW_EFAIL, "df-pn: %s before a win within %d plies was settled (none within %d)",
+                             o->stop && *o->stop ? "stopped" : "the budget ran out", D, D - step);
+            else
+                rc = err_set(err, GSW_EFAIL, "df-pn: %s before a win within %d plies was settled",
+                             o->stop && *o->stop ? "stopped" : "the budget ran out", D);
             break;
         }
         if (rr.status == DFPN_DISPROVEN) continue;
