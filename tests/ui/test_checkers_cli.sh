@@ -6,17 +6,6 @@
 set -u
 . "$(dirname "$0")/cli_lib.sh"
 
-# expect CODE DESCRIPTION -- command...: exit code and (for errors) one stderr line
-expect() {
-  local code=$1 what=$2; shift 3
-  "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
-  local rc=$?
-  if [ "$rc" -ne "$code" ]; then bad "$what: exit $rc, expected $code ($(head -c 300 "$tmp/err"))"; return 1; fi
-  if [ "$code" -eq 2 ] && [ "$(wc -l <"$tmp/err")" -ne 1 ]; then bad "$what: error is not one line: $(cat "$tmp/err")"; return 1; fi
-  ok
-}
-has() { grep -qF -- "$2" "$tmp/$1" && ok || bad "$3: '$2' not in $1: $(head -c 400 "$tmp/$1")"; }
-same() { [ "$1" = "$2" ] && ok || bad "$3: got '$1', expected '$2'"; }
 
 # ---- perft ----
 expect 0 "perft 5" -- "$gsw" perft checkers 5 && same "$(cat "$tmp/out")" 7361 "perft 5 from the start"

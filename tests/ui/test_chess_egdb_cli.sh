@@ -11,16 +11,6 @@ set -u
 . "$(dirname "$0")/cli_lib.sh"
 command -v jq >/dev/null || { echo "no jq"; exit 77; }
 
-expect() {
-  local code=$1 what=$2; shift 3
-  "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
-  local rc=$?
-  if [ "$rc" -ne "$code" ]; then bad "$what: exit $rc, expected $code ($(head -c 300 "$tmp/err"))"; return 1; fi
-  if [ "$code" -ne 0 ] && [ "$(wc -l <"$tmp/err")" -ne 1 ]; then bad "$what: error is not one line: $(cat "$tmp/err")"; return 1; fi
-  ok
-}
-has() { grep -qF -- "$2" "$tmp/$1" && ok || bad "$3: '$2' not in $1: $(head -c 400 "$tmp/$1")"; }
-same() { [ "$1" = "$2" ] && ok || bad "$3: got '$1', expected '$2'"; }
 
 eg="$tmp/tb"
 # ---- stats builds what is missing ----

@@ -8,16 +8,6 @@ set -u
 . "$(dirname "$0")/cli_lib.sh"
 command -v jq >/dev/null || { echo "no jq"; exit 77; }
 
-expect() {
-  local code=$1 what=$2; shift 3
-  "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
-  local rc=$?
-  if [ "$rc" -ne "$code" ]; then bad "$what: exit $rc, expected $code ($(head -c 300 "$tmp/err"))"; return 1; fi
-  if [ "$code" -ne 0 ] && [ "$(wc -l <"$tmp/err")" -ne 1 ]; then bad "$what: error is not one line: $(cat "$tmp/err")"; return 1; fi
-  ok
-}
-has() { grep -qF -- "$2" "$tmp/$1" && ok || bad "$3: '$2' not in $1: $(head -c 400 "$tmp/$1")"; }
-same() { [ "$1" = "$2" ] && ok || bad "$3: got '$1', expected '$2'"; }
 
 # ---- Table 1 of the checkers proof, by index arithmetic ----
 want=(0 120 6972 261224 7092774 148688232 2503611964 34779531480 406309208481 4048627642976 34778882769216)

@@ -11,17 +11,6 @@ set -u
 . "$(dirname "$0")/cli_lib.sh"
 cd "$tmp" || exit 1
 
-# expect CODE DESCRIPTION -- command...: exit code and (for errors) one stderr line
-expect() {
-    local code=$1 what=$2; shift 3
-    "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
-    local rc=$?
-    if [ "$rc" -ne "$code" ]; then bad "$what: exit $rc, expected $code ($(head -c 400 "$tmp/err"))"; return 1; fi
-    if [ "$code" -eq 2 ] && [ "$(wc -l <"$tmp/err")" -ne 1 ]; then bad "$what: error is not one line: $(cat "$tmp/err")"; return 1; fi
-    ok
-}
-has() { grep -qE -- "$2" "$tmp/$1" && ok || bad "$3: /$2/ not in $1: $(head -c 600 "$tmp/$1")"; }
-same() { [ "$1" = "$2" ] && ok || bad "$3: got '$1', expected '$2'"; }
 final='^gsw .* vs .*: [0-9]+-[0-9]+-[0-9]+ \(W-D-L\), score [0-9.]+%, Elo difference ([-+][0-9a-z]+( ± [0-9a-z]+)?|none) \(95%\)$'
 
 # check_pgn FILE GAMES: the tags, and every game read back by gsw shell's load
@@ -52,8 +41,8 @@ if [ "${1:-}" = stockfish ]; then
     cp out progress
     cat out
     same "$(grep -c '^game [12]/2: ' out)" 2 "stockfish: a line per game"
-    has out "$final" "stockfish: the score line"
-    has out 'Stockfish' "stockfish: its name from id name"
+    has_re out "$final" "stockfish: the score line"
+    has_re out 'Stockfish' "stockfish: its name from id name"
     check_pgn sf.pgn 2
     echo "$pass passed, $fail failed"
     [ "$fail" -eq 0 ]
@@ -63,10 +52,10 @@ fi
 # ---- gsw against gsw uci: 2 games, nodes, seeded ----
 expect 0 "gsw vs gsw uci" -- "$gsw" match chess --engine "$gsw uci" --games 2 --nodes 3000 --seed 7 --pgn m.pgn
 cp out progress
-has out '^gsw .* vs gsw .*: 2 games, 3000 nodes a move, 1 at once, seed 7' "the header line"
+has_re out '^gsw .* vs gsw .*: 2 games, 3000 nodes a move, 1 at once, seed 7' "the header line"
 same "$(grep -cE '^game [12]/2: .* (1-0|0-1|1/2-1/2) \(.*, [0-9]+ plies; .*\); gsw .* [0-9]+-[0-9]+-[0-9]+$' out)" 2 \
     "a progress line per game"
-has out "$final" "the final score line"
+has_re out "$final" "the final score line"
 [ -s m.pgn ] && ok || bad "m.pgn written"
 check_pgn m.pgn 2
 grep -q '^\[White "gsw [^"]*"\]' m.pgn && grep -q '^\[Black "gsw [^"]*(uci)"\]' m.pgn && ok || bad "players named"
@@ -78,7 +67,7 @@ same "$(sed -n 's/.*plies; \(.*\)); .*/\1/p' out | sort -u)" "$(sed -n 's/.*plie
 # "gsw" with no gsw on the PATH: this very program
 expect 0 "--engine \"gsw uci\"" -- env PATH=/usr/bin:/bin "$gsw" match chess --engine "gsw uci" --games 1 --nodes 300 \
     --seed 1 --pgn self.pgn
-has out '^game 1/1: ' "gsw uci by name"
+has_re out '^game 1/1: ' "gsw uci by name"
 
 # ---- --json: one document ----
 expect 0 "--json" -- "$gsw" match chess --engine "$gsw uci" --games 2 --nodes 1000 --seed 3 --pgn j.pgn --json \
@@ -92,7 +81,7 @@ assert "values=110" in d["ours"], d["ours"]
 for r in d["results"]:
     assert r["result"] in ("1-0", "0-1", "1/2-1/2") and r["plies"] > 0
 EOF
-has err "$final" "--json: the score line on stderr"
+has_re err "$final" "--json: the score line on stderr"
 
 # ---- an openings file: a FEN and a move list ----
 cat >open.txt <<'EOF'
@@ -105,8 +94,8 @@ EOF
 expect 0 "--openings" -- "$gsw" match chess --engine "$gsw uci" --games 4 --nodes 1000 --seed 1 --openings open.txt \
     --pgn o.pgn --concurrency 2
 cp out progress
-has out '4 games.*2 openings from open.txt' "the openings counted"
-has out 'a rook ending' "the opening named"
+has_re out '4 games.*2 openings from open.txt' "the openings counted"
+has_re out 'a rook ending' "the opening named"
 same "$(grep -c '^\[FEN "8/5k2/8/8/8/2K5/R7/8 w - - 0 1"\]' o.pgn)" 2 "the FEN opening's games start there"
 check_pgn o.pgn 4
 
@@ -127,12 +116,12 @@ chmod +x fake.sh
 for kind in crash illegal; do
     expect 0 "$kind" -- "$gsw" match chess --engine "./fake.sh $kind" --games 2 --movetime 20 --seed 1 --pgn f.pgn \
         --option Foo=2
-    has out "^game 1/2: .*(crashed|illegal move)" "$kind: a loss for it, with the reason"
-    has out "^gsw .* vs Fake $kind: 2-0-0" "$kind: both games lost"
+    has_re out "^game 1/2: .*(crashed|illegal move)" "$kind: a loss for it, with the reason"
+    has_re out "^gsw .* vs Fake $kind: 2-0-0" "$kind: both games lost"
 done
 s=$(date +%s)
 expect 0 "hang" -- timeout 60 "$gsw" match chess --engine "./fake.sh hang" --games 1 --movetime 10 --seed 1 --pgn f.pgn
-has out "no bestmove within" "hang: a loss for it"
+has_re out "no bestmove within" "hang: a loss for it"
 same "$(( $(date +%s) - s < 30 ))" 1 "hang: no hang"
 
 # ---- Ctrl-C: stops, with the score so far ----
@@ -144,28 +133,28 @@ s=$(date +%s)
 wait "$mpid"
 same "$?" 1 "Ctrl-C: exit 1"
 same "$(( $(date +%s) - s < 5 ))" 1 "Ctrl-C: stops at once"
-has cc "$final" "Ctrl-C: the score so far"
-has ce 'interrupted: [0-9]+ of 40 games played' "Ctrl-C: said"
+has_re cc "$final" "Ctrl-C: the score so far"
+has_re ce 'interrupted: [0-9]+ of 40 games played' "Ctrl-C: said"
 
 # ---- bad arguments: exit 2, one line ----
 expect 2 "no engine" -- "$gsw" match chess --games 2
-has err 'needs --engine' "no engine: named"
+has_re err 'needs --engine' "no engine: named"
 expect 2 "no game" -- "$gsw" match --engine "$gsw uci"
 expect 2 "not chess" -- "$gsw" match checkers --engine "$gsw uci"
 expect 2 "movetime and nodes" -- "$gsw" match chess --engine "$gsw uci" --movetime 10 --nodes 100
 expect 2 "no such program" -- "$gsw" match chess --engine "/nonexistent/engine" --games 1
 expect 2 "not UCI" -- "$gsw" match chess --engine "true" --games 1
-has err 'does not speak UCI' "not UCI: named"
+has_re err 'does not speak UCI' "not UCI: named"
 expect 2 "option without =" -- "$gsw" match chess --engine "$gsw uci" --option Hash
 expect 2 "unknown engine option" -- "$gsw" match chess --engine "$gsw uci" --option Bogus=1 --games 1
-has err 'no option "Bogus"' "unknown engine option: named"
+has_re err 'no option "Bogus"' "unknown engine option: named"
 expect 2 "unknown ours option" -- "$gsw" match chess --engine "$gsw uci" --ours-option Bogus=1
 expect 2 "bad ours value" -- "$gsw" match chess --engine "$gsw uci" --ours-option PawnValue=x
 expect 2 "bad games" -- "$gsw" match chess --engine "$gsw uci" --games 0
 expect 2 "missing openings" -- "$gsw" match chess --engine "$gsw uci" --openings nothing.txt
 printf 'e2e4 e7e5\ne2e4 e2e4\n' >badopen.txt
 expect 2 "bad openings" -- "$gsw" match chess --engine "$gsw uci" --openings badopen.txt
-has err 'line 2' "bad openings: the line named"
+has_re err 'line 2' "bad openings: the line named"
 expect 2 "unwritable pgn" -- "$gsw" match chess --engine "$gsw uci" --games 1 --pgn /nonexistent/dir/x.pgn
 
 echo "$pass passed, $fail failed"

@@ -13,17 +13,6 @@ set -u
 cd "$tmp" || exit 1
 command -v python3 >/dev/null || { echo "FAIL: python3 is needed (tools/install-deps.sh installs it)"; exit 1; }
 
-# expect CODE DESCRIPTION -- command...: exit code and (for errors) one stderr line
-expect() {
-    local code=$1 what=$2; shift 3
-    "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
-    local rc=$?
-    if [ "$rc" -ne "$code" ]; then bad "$what: exit $rc, expected $code ($(head -c 400 "$tmp/err"))"; return 1; fi
-    if [ "$code" -eq 2 ] && [ "$(wc -l <"$tmp/err")" -ne 1 ]; then bad "$what: error is not one line: $(cat "$tmp/err")"; return 1; fi
-    ok
-}
-has() { grep -qE -- "$2" "$tmp/$1" && ok || bad "$3: /$2/ not in $1: $(head -c 600 "$tmp/$1")"; }
-same() { [ "$1" = "$2" ] && ok || bad "$3: got '$1', expected '$2'"; }
 header='generation,rank,id,origin,pawn,knight,bishop,rook,queen,raw_pawn,raw_knight,raw_bishop,raw_rook,raw_queen,games,wins,draws,losses,generation_games,generation_draws'
 
 # check_csv FILE GEN N: the header, N rows of generation GEN ranked 1..N, pawn = 1000
@@ -56,13 +45,13 @@ if [ "${1:-}" = release ]; then
     # ---- a real generation, resumed, and the same run in one go on one thread ----
     expect 0 "a generation" -- "$gsw" tune chess --out a --population 6 --generations 1 --nodes 500 --max-moves 60 \
         --seed 3 --threads 2
-    has out '^generation 1/1: [0-9]+ games, [0-9]+ draws' "the generation's line"
+    has_re out '^generation 1/1: [0-9]+ games, [0-9]+ draws' "the generation's line"
     check_csv a/gen-0001.csv 1 6
     check_svg a/values.svg
-    has out 'tune: 1 generation in' "the summary line"
+    has_re out 'tune: 1 generation in' "the summary line"
     same "$(sed -n 's/^generation //p' a/state.txt)" 1 "the state: one generation finished"
     expect 0 "--resume to 2" -- "$gsw" tune chess --out a --resume --generations 2 --threads 2
-    has out '^generation 2/2: ' "--resume: generation 2"
+    has_re out '^generation 2/2: ' "--resume: generation 2"
     check_csv a/gen-0002.csv 2 6
     check_svg a/values.svg
     same "$(sed -n 's/^generation //p' a/state.txt)" 2 "the state: two generations"
@@ -72,7 +61,7 @@ if [ "${1:-}" = release ]; then
         bad "the same seed gives the same run (2 threads and a resume, 1 thread in one go)"
     cmp -s a/state.txt b/state.txt && ok || bad "the same state"
     expect 0 "already done" -- "$gsw" tune chess --out a --resume
-    has out 'finished already' "nothing more to do: said"
+    has_re out 'finished already' "nothing more to do: said"
     # ---- Ctrl-C: the finished generations stay, --resume goes on ----
     "$gsw" tune chess --out c --population 6 --generations 200 --nodes 500 --max-moves 60 --seed 4 --threads 2 \
         >cc 2>ce &
@@ -83,16 +72,16 @@ if [ "${1:-}" = release ]; then
     wait "$tpid"
     same "$?" 1 "Ctrl-C: exit 1"
     same "$(( $(date +%s) - s < 10 ))" 1 "Ctrl-C: stops soon"
-    has ce 'interrupted in generation [0-9]+: the [0-9]+ finished generations? (is|are) kept in c' "Ctrl-C: said"
+    has_re ce 'interrupted in generation [0-9]+: the [0-9]+ finished generations? (is|are) kept in c' "Ctrl-C: said"
     done_gens=$(sed -n 's/^generation //p' c/state.txt)
     [ "$done_gens" -ge 1 ] && ok || bad "Ctrl-C: a finished generation kept ($done_gens)"
     expect 0 "--resume after Ctrl-C" -- "$gsw" tune chess --out c --resume --generations $((done_gens + 1))
     check_csv "c/gen-$(printf %04d $((done_gens + 1))).csv" $((done_gens + 1)) 6
     printf 'tune a\n' >chart.txt
     expect 0 "the chart in the shell" -- "$gsw" shell chess chart.txt --no-cache
-    has out '\(generation\)$' "the chart's axis"
-    has out '^generation 2: elite N [0-9]+ B [0-9]+ R [0-9]+ Q [0-9]+$' "the chart's figures"
-    has out '^  median N [0-9]+ B [0-9]+ R [0-9]+ Q [0-9]+; [0-9]+ games, [0-9]+ draws$' "the chart's medians"
+    has_re out '\(generation\)$' "the chart's axis"
+    has_re out '^generation 2: elite N [0-9]+ B [0-9]+ R [0-9]+ Q [0-9]+$' "the chart's figures"
+    has_re out '^  median N [0-9]+ B [0-9]+ R [0-9]+ Q [0-9]+; [0-9]+ games, [0-9]+ draws$' "the chart's medians"
     echo "$pass passed, $fail failed"
     [ "$fail" -eq 0 ]
     exit
@@ -100,14 +89,14 @@ fi
 
 # ---- bad options: exit 2, one line ----
 expect 2 "no game" -- "$gsw" tune --out d
-has err 'needs a GAME' "no game: named"
+has_re err 'needs a GAME' "no game: named"
 expect 2 "no --out" -- "$gsw" tune chess
-has err 'needs --out DIR' "no --out: named"
+has_re err 'needs --out DIR' "no --out: named"
 expect 2 "not chess" -- "$gsw" tune checkers --out d
 expect 2 "a chess variant" -- "$gsw" tune chess:values=100,300,300,500,900 --out d
 expect 2 "unknown game" -- "$gsw" tune nosuchgame --out d
 expect 2 "population 1" -- "$gsw" tune chess --out d --population 1
-has err '--population: bad value "1"' "population 1: named"
+has_re err '--population: bad value "1"' "population 1: named"
 expect 2 "population missing" -- "$gsw" tune chess --out d --population
 expect 2 "generations 0" -- "$gsw" tune chess --out d --generations 0
 expect 2 "max-moves 0" -- "$gsw" tune chess --out d --max-moves 0
@@ -116,7 +105,7 @@ expect 2 "nodes not a number" -- "$gsw" tune chess --out d --nodes lots
 expect 2 "two games" -- "$gsw" tune chess checkers --out d
 [ ! -e d ] && ok || bad "nothing made for bad options"
 expect 2 "--resume with no run" -- "$gsw" tune chess --out d --resume
-has err 'no run to continue' "--resume with no run: named"
+has_re err 'no run to continue' "--resume with no run: named"
 
 # ---- a tiny real run: every game adjudicated right after its opening ----
 expect 0 "a tiny run" -- "$gsw" tune chess --out t --population 3 --generations 2 --nodes 50 --max-moves 1 --seed 9 \
@@ -131,9 +120,9 @@ assert d["history"][0]["elite"][0] == 1000, d
 check_csv t/gen-0001.csv 1 3
 check_csv t/gen-0002.csv 2 3
 expect 2 "a run already there" -- "$gsw" tune chess --out t --seed 9
-has err 'holds a tune run already' "a run already there: named"
+has_re err 'holds a tune run already' "a run already there: named"
 expect 2 "--resume with another seed" -- "$gsw" tune chess --out t --resume --seed 10
-has err 'has seed 9, not 10' "another seed: named"
+has_re err 'has seed 9, not 10' "another seed: named"
 expect 2 "--resume with another population" -- "$gsw" tune chess --out t --resume --population 4
 expect 2 "--resume with other nodes" -- "$gsw" tune chess --out t --resume --nodes 51
 
@@ -143,35 +132,35 @@ good=${good%x}
 mkdir -p s
 printf '%s' "${good:0:200}" >s/state.txt
 expect 2 "a truncated state" -- "$gsw" tune chess --out s --resume
-has err 's/state.txt: .*truncated' "truncated: named"
+has_re err 's/state.txt: .*truncated' "truncated: named"
 printf '%s' "$good" | sed 's/^seed 9$/seed 8/' >s/state.txt
 expect 2 "an edited state" -- "$gsw" tune chess --out s --resume
-has err 's/state.txt: line [0-9]+: checksum mismatch' "edited: named"
+has_re err 's/state.txt: line [0-9]+: checksum mismatch' "edited: named"
 printf 'junk\n' >s/state.txt
 expect 2 "junk" -- "$gsw" tune chess --out s --resume
-has err 's/state.txt: line 1: not a gsw evolution state' "junk: named"
+has_re err 's/state.txt: line 1: not a gsw evolution state' "junk: named"
 printf '%s' "$good" | sed '/^ind /d' >s/state.txt
 expect 2 "no individuals" -- "$gsw" tune chess --out s --resume
-has err '0 individuals, population 3' "no individuals: named"
+has_re err '0 individuals, population 3' "no individuals: named"
 : >s/state.txt
 expect 2 "an empty state" -- "$gsw" tune chess --out s --resume
 printf '%s' "$good" >s/state.txt
 expect 0 "a good state copied" -- "$gsw" tune chess --out s --resume --generations 3
-has out '^generation 3/3: ' "a good state goes on"
+has_re out '^generation 3/3: ' "a good state goes on"
 
 # ---- the workbench's chart ----
 printf 'tune t\n' >chart.txt
 expect 0 "the chart" -- "$gsw" shell chess chart.txt --no-cache
-has out '^t: 2 generations, population 3' "the chart's title"
-has out '^ +0 \|' "the chart's zero"
-has out '^generation 2: elite N' "the chart's figures"
+has_re out '^t: 2 generations, population 3' "the chart's title"
+has_re out '^ +0 \|' "the chart's zero"
+has_re out '^generation 2: elite N' "the chart's figures"
 printf 'tune nowhere\n' >chart.txt
 expect 2 "the chart of no run" -- "$gsw" shell chess chart.txt --no-cache
-has err 'no gsw tune run in nowhere' "no run: named"
+has_re err 'no gsw tune run in nowhere' "no run: named"
 sed -i '3s/.*/2,2,x/' t/gen-0002.csv
 printf 'tune t\n' >chart.txt
 expect 2 "a damaged CSV" -- "$gsw" shell chess chart.txt --no-cache
-has err 't/gen-0002.csv line 3: a malformed row' "a damaged CSV: named"
+has_re err 't/gen-0002.csv line 3: a malformed row' "a damaged CSV: named"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
