@@ -245,8 +245,9 @@ static int egdb_cli_stats_mate(cli_opts_t *o, gv_t *v, egdb_set_t *set, err_t *e
     if (o->npos >= 3) {
         uint64_t slice;
         if (rg->slice_parse(v, o->pos[2], &slice, err)) return err->code;
-        if (egdb_slice_present(set, RETRO_WLD, slice) && !egdb_slice_present(set, RETRO_DTW, slice)) {}
-        else if (egdb_cli_ensure(o, v, set, slice, RETRO_DTW, err)) return err->code;
+        /* built as win/draw/loss only: those statistics, without distances */
+        int wld_only = egdb_slice_present(set, RETRO_WLD, slice) && !egdb_slice_present(set, RETRO_DTW, slice);
+        if (!wld_only && egdb_cli_ensure(o, v, set, slice, RETRO_DTW, err)) return err->code;
         nwant = rg->slice_material(v, slice, want);
     }
     egdb_stat_t *rows;

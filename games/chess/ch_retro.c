@@ -418,14 +418,21 @@ static void chr_mirror(const gv_t *v, void *pos)
     memcpy(pos, &q, sizeof q);
 }
 
+/* The position at (slice, index) into p, with the slice's material and
+ * layout: 1 when it is a legal position. */
+static int chr_at(uint64_t slice, uint64_t index, chr_mat_t *m, chr_layout_t *l, ch_pos_t *p)
+{
+    chr_unpack(slice, m);
+    chr_layout(m, l);
+    return chr_decode(m, l, index, p);
+}
+
 static void chr_position(const gv_t *v, uint64_t slice, uint64_t index, void *pos)
 {
     (void)v;
     chr_mat_t m;
     chr_layout_t l;
-    chr_unpack(slice, &m);
-    chr_layout(&m, &l);
-    chr_decode(&m, &l, index, pos);
+    chr_at(slice, index, &m, &l, pos);
 }
 
 static int chr_legal(const gv_t *v, uint64_t slice, uint64_t index)
@@ -434,9 +441,7 @@ static int chr_legal(const gv_t *v, uint64_t slice, uint64_t index)
     chr_mat_t m;
     chr_layout_t l;
     ch_pos_t p;
-    chr_unpack(slice, &m);
-    chr_layout(&m, &l);
-    return chr_decode(&m, &l, index, &p);
+    return chr_at(slice, index, &m, &l, &p);
 }
 
 /* Forward: every legal move, located. A position with no move (mate,
@@ -448,10 +453,8 @@ static int chr_children(const gv_t *v, uint64_t slice, uint64_t index, retro_mov
     chr_mat_t m;
     chr_layout_t l;
     ch_pos_t p;
-    chr_unpack(slice, &m);
-    chr_layout(&m, &l);
     if (terminal) *terminal = VAL_DRAW;
-    if (!chr_decode(&m, &l, index, &p)) return 0;
+    if (!chr_at(slice, index, &m, &l, &p)) return 0;
     move_t mv[GSW_MAX_MOVES];
     int n = ch_moves(&p, mv), kept = 0;
     if (n == 0) {
@@ -485,9 +488,7 @@ static int chr_parents(const gv_t *v, uint64_t slice, uint64_t index, retro_move
     chr_mat_t m;
     chr_layout_t l;
     ch_pos_t x;
-    chr_unpack(slice, &m);
-    chr_layout(&m, &l);
-    if (!chr_decode(&m, &l, index, &x)) return 0;
+    if (!chr_at(slice, index, &m, &l, &x)) return 0;
     int mover = x.side ^ 1, n = 0;
     uint64_t occ = x.type[0];
     for (uint64_t b = x.color[mover]; b; b &= b - 1) {
