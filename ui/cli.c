@@ -135,7 +135,7 @@ const cli_verb_t cli_verbs[] = {
                "  illegal move loses it. Prints a line per game, then W-D-L, the score and the Elo difference.",
       "play our chess engine against a UCI engine: score and Elo estimate, games in PGN", cli_match, 1, NULL },
     { "tune", "gsw tune chess --out DIR [--population N] [--generations G] [--nodes N] [--max-moves M] [--seed S] "
-              "[--threads N] [--resume]\n"
+              "[--threads N] [--resume] [--relative]\n"
               "  evolves the engine's piece values (pawn, knight, bishop, rook, queen; drawn from 800..17000, used\n"
               "  as tenths of centipawns) by a genetic algorithm whose fitness is a quick-tournament: a random pivot\n"
               "  plays the rest of its group as Black, who beat it rank above it, and both parts recurse (about\n"
@@ -144,7 +144,9 @@ const cli_verb_t cli_verbs[] = {
               "  (default 100). Defaults: population 12, 10 generations, all cores. DIR gets gen-NNNN.csv per\n"
               "  generation (values normalised to pawn = 1000), values.svg (elite and median by generation) and\n"
               "  state.txt; Ctrl-C keeps the finished generations and --resume goes on to G. The same --seed gives\n"
-              "  the same run on any number of threads. The workbench's `tune DIR` command draws the chart.",
+              "  the same run on any number of threads. The workbench's `tune DIR` command draws the chart.\n"
+              "  --relative: the engine's pawn is always 100 cp and the other pieces in proportion, so only the\n"
+              "  ratios evolve (raw values also move material against the evaluation's positional terms).",
       "evolve chess piece values by a genetic algorithm (quick-tournament fitness)", cli_tune, 1, NULL },
     { "help", "gsw help [VERB]", "this list, or one verb's usage", cli_help, 1, NULL },
     { "version", "gsw version (or gsw --version)", "gsw's version", cli_version, 0, NULL },
@@ -295,6 +297,7 @@ static int cli_parse(int argc, char **argv, int first, cli_opts_t *o)
         else if (!strcmp(a, "--opponent")) { NEEDARG(); o->opponent = argv[++i]; }
         else if (!strcmp(a, "--goal")) { NEEDARG(); o->goal = argv[++i]; }
         else if (!strcmp(a, "--resume")) o->resume = 1;
+        else if (!strcmp(a, "--relative")) o->relative = 1;
         else if (!strcmp(a, "--mate")) o->mate = 1;
         else if (!strcmp(a, "--fix")) o->fix = 1;
         else if (!strcmp(a, "--sample")) {

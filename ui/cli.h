@@ -64,6 +64,7 @@ typedef struct cli_opts {
     int generations;           /* tune --generations G: finished generations to reach */
     int max_moves;             /* tune --max-moves M: a game's cap in moves; solve --mate: the longest mate looked for */
     const char *out;           /* tune --out DIR */
+    int relative;              /* tune --relative: values as ratios to a 100 cp pawn */
     int npos;
     const char *pos[8];        /* positional arguments after the verb */
     const char *verb;          /* the verb being run */

@@ -49,6 +49,7 @@ struct tune {
     int nbook;
     uint64_t nodes;
     int max_plies;
+    int relative;              /* --relative: the engine's pawn is 100 cp, the others in proportion */
     int threads;
     tune_worker_t *w;
     int tty;                   /* stderr is a terminal: the progress line redraws itself */
@@ -66,6 +67,16 @@ static int tune_cp(int raw)
 }
 
 static int tune_norm(int v, int pawn) { return (int)lround(1000.0 * v / pawn); }
+
+/* The engine's centipawns of allele i of x: raw / 10, or (--relative) the
+ * value in proportion to a 100-centipawn pawn, so only the ratios evolve
+ * (the positional terms keep their weight against the material). */
+static int tune_value(const tune_t *t, const int *x, int i)
+{
+    if (!t->relative) return tune_cp(x[i]);
+    int cp = (int)lround(100.0 * x[i] / x[0]);
+    return cp < 1 ? 1 : cp > 10000 ? 10000 : cp;
+}
 
 /* Standard material, 1/3/3/5/9, of colour c. */
 static int tune_material(const ch_pos_t *p, int c)
@@ -89,8 +100,8 @@ static int tune_play(void *ctx, int worker, const evo_ind_t *white, const evo_in
     for (int c = 0; c < 2; c++) {
         char spec[96];
         const int *x = ind[c]->v;
-        snprintf(spec, sizeof spec, "chess:values=%d,%d,%d,%d,%d", tune_cp(x[0]), tune_cp(x[1]), tune_cp(x[2]),
-                 tune_cp(x[3]), tune_cp(x[4]));
+        snprintf(spec, sizeof spec, "chess:values=%d,%d,%d,%d,%d", tune_value(t, x, 0), tune_value(t, x, 1),
+                 tune_value(t, x, 2), tune_value(t, x, 3), tune_value(t, x, 4));
         if (game_open(spec, &side[c], &err)) {
             if (!__atomic_exchange_n(&t->failed, 1, __ATOMIC_ACQ_REL)) snprintf(t->fail, sizeof t->fail, "%s", err.msg);
             if (c) game_close(side[0]);
@@ -510,6 +521,8 @@ static int read_state(const char *dir, evo_t *e, err_t *err)
         return err_set(err, GSW_EINPUT, "%s: not a chess tune run", path);
     if (!nodes || strtoull(nodes, &end, 10) < 1 || *end || !mm || atoi(mm) < 1 || atoi(mm) > TUNE_MAX_MOVES)
         return err_set(err, GSW_EINPUT, "%s: its nodes or max_moves setting is missing or bad", path);
+    const char *sc = evo_meta_get(e, "scale");
+    if (sc && strcmp(sc, "relative")) return err_set(err, GSW_EINPUT, "%s: its scale setting \"%.40s\" is unknown", path, sc);
     return GSW_OK;
 }
 
@@ -551,6 +564,9 @@ static int tune_setup(cli_opts_t *o, evo_t *e, int *target, err_t *err)
                            (unsigned long long)o->nodes);
         if (o->max_moves && o->max_moves != mm)
             return err_set(err, GSW_EINPUT, "--resume: the run in %s caps games at %d moves, not %d", o->out, mm, o->max_moves);
+        const char *sc = evo_meta_get(e, "scale");
+        if (o->relative && !(sc && !strcmp(sc, "relative")))
+            return err_set(err, GSW_EINPUT, "--resume: the run in %s uses raw values, not --relative", o->out);
         const char *g = evo_meta_get(e, "generations");
         *target = o->generations ? o->generations : g ? atoi(g) : 10;
     } else {
@@ -567,6 +583,7 @@ static int tune_setup(cli_opts_t *o, evo_t *e, int *target, err_t *err)
         if (evo_meta_set(e, "game", "chess", err) || evo_meta_set(e, "nodes", num, err)) return err->code;
         snprintf(num, sizeof num, "%d", o->max_moves ? o->max_moves : 100);
         if (evo_meta_set(e, "max_moves", num, err)) return err->code;
+        if (o->relative && evo_meta_set(e, "scale", "relative", err)) return err->code;
         *target = o->generations ? o->generations : 10;
     }
     snprintf(num, sizeof num, "%d", *target);
@@ -591,6 +608,7 @@ static void tune_json(const cli_opts_t *o, const evo_t *e, const tune_t *t, int 
     json_int(&j, "resumed_from", start_gen);
     json_int(&j, "nodes", (int64_t)t->nodes);
     json_int(&j, "max_moves", t->max_plies / 2);
+    json_str(&j, "scale", t->relative ? "relative" : "raw");
     json_int(&j, "threads", t->threads);
     json_int(&j, "games", games);
     json_int(&j, "draws", draws);
@@ -648,6 +666,7 @@ int cli_tune(cli_opts_t *o)
     }
     t.nodes = strtoull(evo_meta_get(e, "nodes"), NULL, 10);
     t.max_plies = 2 * atoi(evo_meta_get(e, "max_moves"));
+    t.relative = evo_meta_get(e, "scale") && !strcmp(evo_meta_get(e, "scale"), "relative");
     t.threads = o->threads < 1 ? 1 : o->threads > e->cfg.n - 1 ? e->cfg.n - 1 : o->threads;
     t.tty = isatty(2);
     t.w = calloc((size_t)t.threads, sizeof *t.w);
@@ -671,9 +690,10 @@ int cli_tune(cli_opts_t *o)
     int start_gen = e->generation, games = 0, draws = 0, interrupted = 0;
     double t0 = gsw_now_ms();
     if (!rc) {
-        fprintf(say, "tune chess: population %d, generation %d of %d, %llu nodes a move, %d moves at most, %d thread%s, "
+        fprintf(say, "tune chess: population %d, generation %d of %d, %llu nodes a move, %d moves at most, %s, %d thread%s, "
                 "seed %llu, %s %s\n", e->cfg.n, e->generation + 1 > target ? target : e->generation + 1, target,
-                (unsigned long long)t.nodes, t.max_plies / 2, t.threads, t.threads > 1 ? "s" : "",
+                (unsigned long long)t.nodes, t.max_plies / 2, t.relative ? "values relative to a 100 cp pawn" : "raw values",
+                t.threads, t.threads > 1 ? "s" : "",
                 (unsigned long long)e->seed, o->resume ? "resumed in" : "into", o->out);
         fflush(say);
         if (!o->resume && write_state(o->out, e, &err)) rc = err.code;   /* generation 0: --resume works from the start */

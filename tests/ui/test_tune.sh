@@ -118,6 +118,16 @@ assert len(d["history"]) == 2 and len(d["history"][1]["elite"]) == 5, d
 assert d["history"][0]["elite"][0] == 1000, d
 ' out && ok || bad "--json: the summary document ($(head -c 300 out))"
 check_csv t/gen-0001.csv 1 3
+same "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["scale"])' out)" raw "a run's values are raw unless --relative"
+
+# ---- --relative: only the ratios to a 100 cp pawn evolve; kept in the state ----
+expect 0 "a relative run" -- "$gsw" tune chess --out rel --population 3 --generations 1 --nodes 50 --max-moves 1 --seed 4 --relative --json
+same "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["scale"])' out)" relative "--relative is said"
+grep -q '^meta scale relative$' rel/state.txt && ok || bad "--relative is kept in the state"
+expect 0 "a relative run resumed" -- "$gsw" tune chess --out rel --generations 2 --resume --json
+same "$(python3 -c 'import json,sys; d = json.load(open(sys.argv[1])); print(d["scale"], d["resumed_from"])' out)" "relative 1" "--resume keeps --relative"
+expect 2 "--relative on a raw run" -- "$gsw" tune chess --out t --resume --relative
+has_re err 'uses raw values, not --relative' "--relative on a raw run: named"
 check_csv t/gen-0002.csv 2 3
 expect 2 "a run already there" -- "$gsw" tune chess --out t --seed 9
 has_re err 'holds a tune run already' "a run already there: named"
