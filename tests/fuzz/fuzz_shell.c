@@ -57,6 +57,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (session_init(&s, "connect4:4x3", "", &err)) { fprintf(stderr, "%s\n", err.msg); abort(); }
     s.sync = 1;
     s.hash_mb = 1;
+    /* a line can open a big board and have the computer move there at
+       once ("opponent perfect", then "new connect4:" is 7x6): no proof
+       runs longer than this */
+    s.sync_budget_ms = 200;
     out_t out = { 0 };
     char *save = NULL;
     int searches = 0;
