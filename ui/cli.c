@@ -39,6 +39,7 @@ int cli_count_pieces(cli_opts_t *o);
 int cli_uci(cli_opts_t *o);
 int cli_match(cli_opts_t *o);
 int cli_tune(cli_opts_t *o);
+int cli_strong(cli_opts_t *o);
 
 /* Where --json does not apply. */
 static const char *json_na_play(const cli_opts_t *o)
@@ -97,8 +98,21 @@ const cli_verb_t cli_verbs[] = {
       "prove a position with the proof-tree manager (run; resumable), or print / export its df-pn proof tree",
       cli_proof, 3, json_na_proof },
     { "count", "gsw count GAME[:VARIANT] [POSITION] --positions|--solutions [--board FILE]\n"
-               "       gsw count GAME --pieces N   (positions of exactly N pieces, as endgame databases index them)",
-      "count a puzzle's reachable positions per level, or its solutions; a game's positions by pieces", cli_count, 2, NULL },
+               "       gsw count GAME --pieces N   (positions of exactly N pieces, as endgame databases index them)\n"
+               "       gsw count connect4[:WxH] [--encoding compressed|cellwise] [--order column|row] [--memory GB]\n"
+               "         every position reachable by legal play, per ply, on BDDs (exact; ended ones counted, not\n"
+               "         expanded; mirror images apart): positions, BDD nodes, peak nodes, time. --memory: the node\n"
+               "         table's limit (default 1 GB).",
+      "count a puzzle's reachable positions per level, or its solutions; a game's positions by pieces or by ply",
+      cli_count, 2, NULL },
+    { "strong", "gsw strong build|query|best connect4[:WxH] [MOVES] [--dir DIR] [--json]\n"
+                "  build: every ply's won, drawn and lost sets (for the side to move), from the last ply back, on\n"
+                "         BDDs (--encoding, --order, --memory as for count); one file per ply and value, a manifest\n"
+                "         with checksums; Ctrl-C and run again to go on. Prints the per-ply table.\n"
+                "  query MOVES: the position's value and every move's, from the stored sets.\n"
+                "  best MOVES: the move with the fastest win or slowest loss, by alpha-beta pruned by the sets.\n"
+                "  DIR defaults to strong/ in gsw's data directory (beside the cache; --db moves it too).",
+      "Connect Four's strong solution on BDDs: build it, query a position, find the quickest win", cli_strong, 3, NULL },
     { "egdb", "gsw egdb build|probe|stats|verify GAME [POSITION|SLICE] [--pieces N] [--metric wld|dtc|dtw|dtm] [--for POSITION] [--plan] [--dir DIR]\n"
               "  build [SLICE]: every slice of 1..N pieces (--pieces), those POSITION can reach (--for), or SLICE and\n"
               "         what it can reach, in the metric (wld: win/draw/loss, 2 bits; dtc: distance to conversion;\n"
@@ -298,6 +312,13 @@ static int cli_parse(int argc, char **argv, int first, cli_opts_t *o)
         else if (!strcmp(a, "--goal")) { NEEDARG(); o->goal = argv[++i]; }
         else if (!strcmp(a, "--resume")) o->resume = 1;
         else if (!strcmp(a, "--relative")) o->relative = 1;
+        else if (!strcmp(a, "--encoding")) { NEEDARG(); o->encoding = argv[++i]; }
+        else if (!strcmp(a, "--order")) { NEEDARG(); o->order = argv[++i]; }
+        else if (!strcmp(a, "--memory")) {
+            NEEDARG();
+            if (cli_parse_num(a, argv[++i], 0.001, 4096, 0, &d)) return GSW_EINPUT;
+            o->memory_gb = d;
+        }
         else if (!strcmp(a, "--mate")) o->mate = 1;
         else if (!strcmp(a, "--fix")) o->fix = 1;
         else if (!strcmp(a, "--sample")) {

@@ -128,3 +128,4 @@ void json_num(json_t *j, const char *k, double v)
 
 void json_bool(json_t *j, const char *k, int v) { json_sep(j, k); fputs(v ? "true" : "false", j->f); }
 void json_null(json_t *j, const char *k) { json_sep(j, k); fputs("null", j->f); }
+void json_digits(json_t *j, const char *k, const char *digits) { json_sep(j, k); fputs(digits, j->f); }

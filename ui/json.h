@@ -32,5 +32,7 @@ void json_int(json_t *j, const char *k, int64_t v);
 void json_num(json_t *j, const char *k, double v);   /* not finite: null */
 void json_bool(json_t *j, const char *k, int v);
 void json_null(json_t *j, const char *k);
+/* an integer of any size, given as its decimal digits (the caller checks them) */
+void json_digits(json_t *j, const char *k, const char *digits);
 
 #endif

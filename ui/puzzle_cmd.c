@@ -303,6 +303,7 @@ int cli_puzzle_solve(cli_opts_t *o)
 }
 
 int cli_count_pieces(cli_opts_t *o);
+int cli_count_bdd(cli_opts_t *o);
 
 int cli_count(cli_opts_t *o)
 {
@@ -310,6 +311,8 @@ int cli_count(cli_opts_t *o)
     gv_t *v;
     if (o->pieces) return cli_count_pieces(o);   /* a two-player game's positions by pieces */
     if (o->npos < 1 || o->npos > 2) return cli_usage_error(o, 2, "count needs a GAME");
+    if (!strncmp(o->pos[0], "connect4", 8) && (!o->pos[0][8] || o->pos[0][8] == ':'))
+        return cli_count_bdd(o);   /* every position of the board, on BDDs */
     if (!o->solutions && !o->positions) return cli_usage_error(o, 2, "count needs --positions or --solutions");
     if (puzzle_open(o, o->pos[0], &v, &err)) { fprintf(stderr, "gsw: %s\n", err.msg); return err.code; }
     const char *ptext = o->npos == 2 ? o->pos[1] : "";

@@ -17,4 +17,6 @@ set(GSW_FUZZ_TARGETS
   "ch_move:gsw_games"
   "pgn:gsw_games"
   "openings:gsw_ui"
-  "evolve_state:gsw_core")
+  "evolve_state:gsw_core"
+  "bddfile:gsw_db"
+  "strong_manifest:gsw_solve")

@@ -183,7 +183,7 @@ expect 2 "unknown board" -- "$gsw" solve solitaire:hexagon && has err "hexagon" 
 expect 2 "missing board file" -- "$gsw" solve solitaire --board "$tmp/nope.txt" && has err "nope.txt" "names the file"
 expect 2 "unknown player" -- "$gsw" solve solitaire --player heuristic:oracle && has err "oracle" "names the player"
 expect 2 "count without a kind" -- "$gsw" count solitaire
-expect 2 "count a two-player game" -- "$gsw" count connect4 --positions && has err "one-player" "names the problem"
+expect 2 "count a two-player game" -- "$gsw" count checkers --positions && has err "one-player" "names the problem"
 expect 1 "budget spent" -- "$gsw" solve solitaire:wiegleb,start=e1,goal=e1 --nodes 5000
 [ "$(wc -l <"$tmp/err")" -eq 1 ] && ok || bad "a spent budget is one line on stderr: $(cat -v "$tmp/err")"
 has err "budget spent" "names the spent budget"

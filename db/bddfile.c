@@ -1,0 +1,328 @@
+/* BDD files: see bddfile.h. */
+#include "db/bddfile.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zstd.h>
+
+static const char bddf_magic[8] = { 'G', 'S', 'W', 'B', 'D', 'D', '1', '\n' };
+#define BDDF_HEAD (3 * 4 + 32 + 4)   /* nvars, nnodes, root, count, tag length */
+
+int u256_add(u256_t *a, const u256_t *b)
+{
+    unsigned carry = 0;
+    for (int i = 0; i < 4; i++) {
+        uint64_t s = a->w[i] + b->w[i];
+        unsigned c1 = s < a->w[i];
+        uint64_t t = s + carry;
+        unsigned c2 = t < s;
+        a->w[i] = t;
+        carry = c1 | c2;
+    }
+    return carry != 0;
+}
+
+int u256_shl(u256_t *a, int n)
+{
+    if (u256_is_zero(a) || n <= 0) return 0;
+    if (n >= 256) return 1;
+    int words = n / 64, bits = n % 64;
+    for (int i = 3; i >= 4 - words; i--)
+        if (a->w[i]) return 1;
+    if (bits && (a->w[3 - words] >> (64 - bits))) return 1;
+    u256_t r = { { 0, 0, 0, 0 } };
+    for (int i = 3; i >= words; i--) {
+        uint64_t x = a->w[i - words] << bits;
+        if (bits && i - words - 1 >= 0) x |= a->w[i - words - 1] >> (64 - bits);
+        r.w[i] = x;
+    }
+    *a = r;
+    return 0;
+}
+
+int u256_is_zero(const u256_t *a)
+{
+    return !(a->w[0] | a->w[1] | a->w[2] | a->w[3]);
+}
+
+int u256_cmp(const u256_t *a, const u256_t *b)
+{
+    for (int i = 3; i >= 0; i--)
+        if (a->w[i] != b->w[i]) return a->w[i] < b->w[i] ? -1 : 1;
+    return 0;
+}
+
+/* a /= d, returning the remainder (d < 2^32) */
+static uint32_t u256_divmod(u256_t *a, uint32_t d)
+{
+    unsigned __int128 rem = 0;
+    for (int i = 3; i >= 0; i--) {
+        unsigned __int128 cur = (rem << 64) | a->w[i];
+        a->w[i] = (uint64_t)(cur / d);
+        rem = cur % d;
+    }
+    return (uint32_t)rem;
+}
+
+void u256_text(const u256_t *a, char *buf, size_t n)
+{
+    char tmp[96];
+    int len = 0;
+    u256_t x = *a;
+    do tmp[len++] = (char)('0' + u256_divmod(&x, 10));
+    while (!u256_is_zero(&x));
+    size_t k = 0;
+    for (int i = len - 1; i >= 0 && k + 1 < n; i--) buf[k++] = tmp[i];
+    if (n) buf[k] = 0;
+}
+
+int u256_parse(const char *s, u256_t *out)
+{
+    u256_t r = { { 0, 0, 0, 0 } };
+    if (!*s) return -1;
+    for (; *s; s++) {
+        if (*s < '0' || *s > '9') return -1;
+        u256_t t8 = r, t2 = r, d = u256_of((uint64_t)(*s - '0'));
+        if (u256_shl(&t8, 3) || u256_shl(&t2, 1) || u256_add(&t8, &t2) || u256_add(&t8, &d)) return -1;
+        r = t8;
+    }
+    *out = r;
+    return 0;
+}
+
+double u256_double(const u256_t *a)
+{
+    double r = 0;
+    for (int i = 3; i >= 0; i--) r = r * 18446744073709551616.0 + (double)a->w[i];
+    return r;
+}
+
+uint64_t bddf_fnv(const void *data, size_t n, uint64_t h)
+{
+    const uint8_t *p = data;
+    for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 0x100000001b3ULL;
+    return h;
+}
+
+static uint32_t bddf_refvar(const bddf_t *b, uint32_t ref)
+{
+    return ref < 2 ? b->nvars : b->node[ref - 2].var;
+}
+
+int bddf_count(const bddf_t *b, u256_t *out)
+{
+    if (b->root < 2) {
+        *out = u256_of(b->root);
+        return b->root ? u256_shl(out, (int)b->nvars) : 0;
+    }
+    u256_t *c = malloc(sizeof *c * b->nnodes);
+    if (!c) return 1;
+    int over = 0;
+    for (uint32_t i = 0; i < b->nnodes && !over; i++) {
+        const bddf_node_t *x = &b->node[i];
+        u256_t lo = x->lo < 2 ? u256_of(x->lo) : c[x->lo - 2];
+        u256_t hi = x->hi < 2 ? u256_of(x->hi) : c[x->hi - 2];
+        over |= u256_shl(&lo, (int)(bddf_refvar(b, x->lo) - x->var - 1));
+        over |= u256_shl(&hi, (int)(bddf_refvar(b, x->hi) - x->var - 1));
+        over |= u256_add(&lo, &hi);
+        c[i] = lo;
+    }
+    if (!over) {
+        *out = c[b->root - 2];
+        over = u256_shl(out, (int)b->node[b->root - 2].var);
+    }
+    free(c);
+    return over;
+}
+
+int bddf_eval(const bddf_t *b, const uint8_t *bits)
+{
+    uint32_t r = b->root;
+    while (r >= 2) {
+        const bddf_node_t *x = &b->node[r - 2];
+        r = bits[x->var] ? x->hi : x->lo;
+    }
+    return (int)r;
+}
+
+static void put32(uint8_t *p, uint32_t x)
+{
+    for (int i = 0; i < 4; i++) p[i] = (uint8_t)(x >> (8 * i));
+}
+
+static uint32_t get32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+int bddf_write(const char *path, const bddf_t *b, uint64_t *checksum, err_t *err)
+{
+    size_t taglen = strnlen(b->tag, sizeof b->tag - 1);
+    size_t raw = BDDF_HEAD + taglen + (size_t)b->nnodes * 12;
+    uint8_t *buf = malloc(raw);
+    size_t cap = ZSTD_compressBound(raw);
+    uint8_t *z = malloc(sizeof bddf_magic + cap + 8);
+    if (!buf || !z) {
+        free(buf);
+        free(z);
+        return err_set(err, GSW_EFAIL, "out of memory writing %s", path);
+    }
+    put32(buf, b->nvars);
+    put32(buf + 4, b->nnodes);
+    put32(buf + 8, b->root);
+    for (int i = 0; i < 4; i++)
+        for (int k = 0; k < 8; k++) buf[12 + 8 * i + k] = (uint8_t)(b->count.w[i] >> (8 * k));
+    put32(buf + 44, (uint32_t)taglen);
+    memcpy(buf + BDDF_HEAD, b->tag, taglen);
+    uint8_t *p = buf + BDDF_HEAD + taglen;
+    for (uint32_t i = 0; i < b->nnodes; i++, p += 12) {
+        put32(p, b->node[i].var);
+        put32(p + 4, b->node[i].lo);
+        put32(p + 8, b->node[i].hi);
+    }
+    memcpy(z, bddf_magic, sizeof bddf_magic);
+    ZSTD_CCtx *cc = ZSTD_createCCtx();
+    size_t zn = cc ? ZSTD_CCtx_setParameter(cc, ZSTD_c_checksumFlag, 1) : 1;
+    if (cc && !ZSTD_isError(zn)) zn = ZSTD_compress2(cc, z + sizeof bddf_magic, cap, buf, raw);
+    ZSTD_freeCCtx(cc);
+    free(buf);
+    if (!cc || ZSTD_isError(zn)) {
+        free(z);
+        return err_set(err, GSW_EFAIL, "cannot compress %s", path);
+    }
+    size_t total = sizeof bddf_magic + zn;
+    uint64_t sum = bddf_fnv(z, total, BDDF_FNV_INIT);   /* the trailer: every byte before it */
+    for (int i = 0; i < 8; i++) z[total + (size_t)i] = (uint8_t)(sum >> (8 * i));
+    total += 8;
+    char tmp[1100];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *f = fopen(tmp, "wb");
+    int ok = f && fwrite(z, 1, total, f) == total;
+    if (f) ok = (fflush(f) == 0) & ok, ok = (fsync(fileno(f)) == 0) & ok, ok = (fclose(f) == 0) & ok;
+    if (ok) ok = rename(tmp, path) == 0;
+    int e = errno;
+    if (!ok) {
+        unlink(tmp);
+        free(z);
+        return err_set(err, GSW_EFAIL, "cannot write %s: %s", path, strerror(e));
+    }
+    if (checksum) *checksum = bddf_fnv(z, total, BDDF_FNV_INIT);
+    free(z);
+    return GSW_OK;
+}
+
+int bddf_read_mem(const void *data, size_t n, const char *name, bddf_t *b, err_t *err)
+{
+    memset(b, 0, sizeof *b);
+    const uint8_t *d = data;
+    if (n < sizeof bddf_magic || memcmp(d, bddf_magic, sizeof bddf_magic))
+        return err_set(err, GSW_EFAIL, "%s is not a gsw BDD file", name);
+    if (n < sizeof bddf_magic + 8) return err_set(err, GSW_EFAIL, "%s is damaged (truncated)", name);
+    uint64_t sum = 0;
+    for (int i = 0; i < 8; i++) sum |= (uint64_t)d[n - 8 + (size_t)i] << (8 * i);
+    if (sum != bddf_fnv(d, n - 8, BDDF_FNV_INIT))
+        return err_set(err, GSW_EFAIL, "%s is damaged (truncated, or its checksum differs)", name);
+    d += sizeof bddf_magic;
+    n -= sizeof bddf_magic + 8;
+    unsigned long long raw = ZSTD_getFrameContentSize(d, n);
+    if (raw == ZSTD_CONTENTSIZE_ERROR || raw == ZSTD_CONTENTSIZE_UNKNOWN || raw < BDDF_HEAD)
+        return err_set(err, GSW_EFAIL, "%s is damaged (truncated or not written by gsw)", name);
+    if (raw > ((unsigned long long)1 << 40) || raw > (unsigned long long)n * 4096 + 4096)
+        return err_set(err, GSW_EFAIL, "%s is damaged (implausible size)", name);
+    uint8_t *buf = malloc((size_t)raw);
+    if (!buf) return err_set(err, GSW_EFAIL, "out of memory reading %s", name);
+    size_t got = ZSTD_decompress(buf, (size_t)raw, d, n);
+    if (ZSTD_isError(got) || got != raw) {
+        free(buf);
+        return err_set(err, GSW_EFAIL, "%s is damaged (truncated or corrupt: %s)", name,
+                       ZSTD_isError(got) ? ZSTD_getErrorName(got) : "short");
+    }
+    b->nvars = get32(buf);
+    b->nnodes = get32(buf + 4);
+    b->root = get32(buf + 8);
+    for (int i = 0; i < 4; i++) {
+        uint64_t w = 0;
+        for (int k = 0; k < 8; k++) w |= (uint64_t)buf[12 + 8 * i + k] << (8 * k);
+        b->count.w[i] = w;
+    }
+    uint32_t taglen = get32(buf + 44);
+    const char *why = NULL;
+    if (b->nvars == 0 || b->nvars > BDDF_MAX_VARS) why = "variable count";
+    else if (taglen >= BDDF_TAG_MAX || raw != BDDF_HEAD + (unsigned long long)taglen + 12ULL * b->nnodes)
+        why = "size";
+    else if (b->root >= 2ULL + b->nnodes || (b->nnodes && b->root != b->nnodes + 1)) why = "root";
+    if (!why) {
+        memcpy(b->tag, buf + BDDF_HEAD, taglen);
+        b->tag[taglen] = 0;
+        for (uint32_t i = 0; i < taglen; i++)
+            if (b->tag[i] < 32 || b->tag[i] > 126) why = "tag";
+    }
+    if (!why && b->nnodes) {
+        b->node = malloc(sizeof *b->node * b->nnodes);
+        if (!b->node) {
+            free(buf);
+            return err_set(err, GSW_EFAIL, "out of memory reading %s", name);
+        }
+        const uint8_t *p = buf + BDDF_HEAD + taglen;
+        for (uint32_t i = 0; i < b->nnodes && !why; i++, p += 12) {
+            bddf_node_t *x = &b->node[i];
+            x->var = get32(p);
+            x->lo = get32(p + 4);
+            x->hi = get32(p + 8);
+            if (x->var >= b->nvars || x->lo >= i + 2 || x->hi >= i + 2 || x->lo == x->hi ||
+                bddf_refvar(b, x->lo) <= x->var || bddf_refvar(b, x->hi) <= x->var)
+                why = "node";
+        }
+    }
+    free(buf);
+    if (!why) {
+        u256_t c;
+        if (bddf_count(b, &c) || u256_cmp(&c, &b->count)) why = "count";
+    }
+    if (why) {
+        bddf_free(b);
+        return err_set(err, GSW_EFAIL, "%s is damaged (bad %s)", name, why);
+    }
+    return GSW_OK;
+}
+
+int bddf_read(const char *path, bddf_t *b, uint64_t *checksum, err_t *err)
+{
+    memset(b, 0, sizeof *b);
+    FILE *f = fopen(path, "rb");
+    if (!f) return err_set(err, GSW_EFAIL, "cannot open %s: %s", path, strerror(errno));
+    uint8_t *data = NULL;
+    size_t n = 0, cap = 0;
+    for (;;) {
+        if (n == cap) {
+            size_t nc = cap ? 2 * cap : 1 << 16;
+            uint8_t *nd = realloc(data, nc);
+            if (!nd) {
+                free(data);
+                fclose(f);
+                return err_set(err, GSW_EFAIL, "out of memory reading %s", path);
+            }
+            data = nd;
+            cap = nc;
+        }
+        size_t got = fread(data + n, 1, cap - n, f);
+        n += got;
+        if (got == 0) break;
+    }
+    int bad = ferror(f);
+    fclose(f);
+    int rc = bad ? err_set(err, GSW_EFAIL, "cannot read %s", path) : bddf_read_mem(data, n, path, b, err);
+    if (!rc && checksum) *checksum = bddf_fnv(data, n, BDDF_FNV_INIT);
+    free(data);
+    return rc;
+}
+
+void bddf_free(bddf_t *b)
+{
+    free(b->node);
+    b->node = NULL;
+    b->nnodes = 0;
+}

@@ -1,0 +1,639 @@
+/* Connect Four on BDDs: see c4_bdd.h.
+ *
+ * A move is a drop into column c landing on row r. In the compressed
+ * encoding the column's cells r .. h before the move are the cube
+ * "1 0 0 ..." (r discs below) and after it "p 1 0 ..." (p: the mover's
+ * colour), so the image of a set S under the move is S restricted to the
+ * first cube, conjoined with the second; the preimage is the converse. In
+ * the cell-wise encoding the move quantifies the cell's two variables and
+ * the side's, under "the cell is empty, the one below it is not".
+ *
+ * Termination: a position reached from one that had no four holds a four
+ * only through the cell just played, so the new ply's ended positions are
+ * the images conjoined with "the mover holds the other three cells of a
+ * line through (c, r)"; they count, and are not expanded. */
+#include "games/connect4/c4_bdd.h"
+
+#include <bdd.h>
+#include <setjmp.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+const char *c4b_encoding_name(c4b_encoding_t e) { return e == C4B_CELLWISE ? "cellwise" : "compressed"; }
+const char *c4b_order_name(c4b_order_t o) { return o == C4B_ROW ? "row" : "column"; }
+
+int c4b_encoding_parse(const char *s, c4b_encoding_t *e)
+{
+    if (!strcmp(s, "compressed")) *e = C4B_COMPRESSED;
+    else if (!strcmp(s, "cellwise") || !strcmp(s, "cell-wise")) *e = C4B_CELLWISE;
+    else return -1;
+    return 0;
+}
+
+int c4b_order_parse(const char *s, c4b_order_t *o)
+{
+    if (!strcmp(s, "column") || !strcmp(s, "columns")) *o = C4B_COLUMN;
+    else if (!strcmp(s, "row") || !strcmp(s, "rows")) *o = C4B_ROW;
+    else return -1;
+    return 0;
+}
+
+int c4b_nvars(const c4b_spec_t *s)
+{
+    return s->enc == C4B_COMPRESSED ? s->w * (s->h + 1) : 2 * s->w * s->h + 1;
+}
+
+/* compressed: the variable of cell (c, r), r in 0 .. h (h: the extra row) */
+static int cvar(const c4b_spec_t *s, int c, int r)
+{
+    return s->order == C4B_COLUMN ? c * (s->h + 1) + r : r * s->w + c;
+}
+
+/* cell-wise: the variable of "player p's disc on (c, r)"; the side's is 0 */
+static int wvar(const c4b_spec_t *s, int c, int r, int p)
+{
+    int cell = s->order == C4B_COLUMN ? c * s->h + r : r * s->w + c;
+    return 1 + 2 * cell + p;
+}
+
+void c4b_assign(const c4b_spec_t *s, const int8_t *cells, int ply, uint8_t *bits)
+{
+    memset(bits, 0, (size_t)c4b_nvars(s));
+    for (int c = 0; c < s->w; c++) {
+        int n = 0;
+        for (int r = 0; r < s->h; r++) {
+            int x = cells[c * s->h + r];
+            if (!x) break;
+            n++;
+            if (s->enc == C4B_COMPRESSED) bits[cvar(s, c, r)] = x == 1;
+            else bits[wvar(s, c, r, x - 1)] = 1;
+        }
+        if (s->enc == C4B_COMPRESSED) bits[cvar(s, c, n)] = 1;
+    }
+    if (s->enc == C4B_CELLWISE) bits[0] = (uint8_t)(ply & 1);
+}
+
+/* --- the engine --- */
+
+struct c4b {
+    c4b_spec_t s;
+    int nvars, cells;
+    BDD *reach, *term;          /* by ply */
+    BDD (*val)[3];              /* by ply: won, drawn, lost (0 before made: bddfalse is 0) */
+    char *made;                 /* by ply: val made or loaded */
+    BDD *pre, *post[2];         /* by move (c * h + r): before / after for player p */
+    BDD *vars;                  /* cell-wise: the move's variables (a set) */
+    BDD *lines[2];              /* by move: player p holds a line through it, less the cell */
+    long peak;
+};
+
+static jmp_buf c4b_jmp;
+static int c4b_error;
+static int c4b_guard;            /* c4b_jmp is live: a guarded call is running */
+static volatile int *c4b_stop;
+
+static void c4b_err_handler(int e)
+{
+    c4b_error = e;
+    if (c4b_guard) {
+        c4b_guard = 0;
+        longjmp(c4b_jmp, 1);
+    }
+}
+
+/* garbage collections come often in long operations: the place to stop */
+static void c4b_gbc_handler(int pre, bddGbcStat *st)
+{
+    (void)st;
+    if (!pre && c4b_guard && c4b_stop && *c4b_stop) {
+        c4b_error = 1;
+        c4b_guard = 0;
+        longjmp(c4b_jmp, 1);
+    }
+}
+
+static void c4b_peak(c4b_t *b)
+{
+    long n = bdd_getnodenum();
+    if (n > b->peak) b->peak = n;
+}
+
+static BDD keep(BDD x) { return bdd_addref(x); }
+static void drop(BDD *x)
+{
+    if (*x > 1) bdd_delref(*x);
+    *x = bddfalse;
+}
+/* *x = f(...), dropping the old value (f's operands still held) */
+static void set(BDD *x, BDD v)
+{
+    v = keep(v);
+    drop(x);
+    *x = v;
+}
+
+/* player p (0: first) holds cell (c, r) */
+static BDD holds(const c4b_spec_t *s, int c, int r, int p)
+{
+    if (s->enc == C4B_CELLWISE) return bdd_ithvar(wvar(s, c, r, p));
+    BDD below = bddfalse;   /* some cell above (c, r) is the column's marker */
+    keep(below);
+    for (int k = r + 1; k <= s->h; k++) set(&below, bdd_or(below, bdd_ithvar(cvar(s, c, k))));
+    BDD h = bdd_and(p == 0 ? bdd_ithvar(cvar(s, c, r)) : bdd_nithvar(cvar(s, c, r)), below);
+    drop(&below);
+    return h;
+}
+
+static BDD line_through(const c4b_spec_t *s, int c, int r, int p)
+{
+    static const int dir[4][2] = { { 1, 0 }, { 0, 1 }, { 1, 1 }, { 1, -1 } };
+    BDD any = keep(bddfalse);
+    for (int d = 0; d < 4; d++)
+        for (int o = 0; o < 4; o++) {   /* (c, r) is the line's o-th cell */
+            int c0 = c - o * dir[d][0], r0 = r - o * dir[d][1];
+            int c3 = c0 + 3 * dir[d][0], r3 = r0 + 3 * dir[d][1];
+            if (c0 < 0 || c3 >= s->w || r0 < 0 || r0 >= s->h || r3 < 0 || r3 >= s->h) continue;
+            BDD all = keep(bddtrue);
+            for (int i = 0; i < 4; i++) {
+                if (i == o) continue;
+                BDD hd = keep(holds(s, c0 + i * dir[d][0], r0 + i * dir[d][1], p));
+                set(&all, bdd_and(all, hd));
+                drop(&hd);
+            }
+            set(&any, bdd_or(any, all));
+            drop(&all);
+        }
+    return any;   /* held */
+}
+
+static void c4b_build_moves(c4b_t *b)
+{
+    const c4b_spec_t *s = &b->s;
+    int n = s->w * s->h;
+    for (int c = 0; c < s->w; c++)
+        for (int r = 0; r < s->h; r++) {
+            int m = c * s->h + r;
+            if (s->enc == C4B_COMPRESSED) {
+                BDD pre = keep(bdd_ithvar(cvar(s, c, r)));
+                for (int k = r + 1; k <= s->h; k++) set(&pre, bdd_and(pre, bdd_nithvar(cvar(s, c, k))));
+                b->pre[m] = pre;
+                for (int p = 0; p < 2; p++) {
+                    BDD post = keep(p == 0 ? bdd_ithvar(cvar(s, c, r)) : bdd_nithvar(cvar(s, c, r)));
+                    set(&post, bdd_and(post, bdd_ithvar(cvar(s, c, r + 1))));
+                    for (int k = r + 2; k <= s->h; k++) set(&post, bdd_and(post, bdd_nithvar(cvar(s, c, k))));
+                    b->post[p][m] = post;
+                }
+            } else {
+                /* pre: the cell empty, the one below not, and p to move:
+                 * kept per player in post[p]'s partner (pre is by player too) */
+                int v3[3] = { 0, wvar(s, c, r, 0), wvar(s, c, r, 1) };
+                b->vars[m] = keep(bdd_makeset(v3, 3));
+                BDD empty = keep(bdd_and(bdd_nithvar(v3[1]), bdd_nithvar(v3[2])));
+                if (r > 0) set(&empty, bdd_and(empty, bdd_or(bdd_ithvar(wvar(s, c, r - 1, 0)),
+                                                                bdd_ithvar(wvar(s, c, r - 1, 1)))));
+                b->pre[m] = empty;   /* without the side: added by player below */
+                for (int p = 0; p < 2; p++) {
+                    BDD post = keep(bdd_and(bdd_ithvar(v3[1 + p]), bdd_nithvar(v3[2 - p])));
+                    set(&post, bdd_and(post, p == 0 ? bdd_ithvar(0) : bdd_nithvar(0)));
+                    b->post[p][m] = post;
+                }
+            }
+            for (int p = 0; p < 2; p++) b->lines[p][m] = line_through(s, c, r, p);
+            c4b_peak(b);
+        }
+    (void)n;
+}
+
+/* the side's literal: player p to move */
+static BDD side(int p) { return p == 0 ? bdd_nithvar(0) : bdd_ithvar(0); }
+
+/* the positions after player p's drop m from those of S */
+static BDD image(c4b_t *b, BDD S, int m, int p)
+{
+    if (b->s.enc == C4B_COMPRESSED) {
+        BDD t = keep(bdd_restrict(S, b->pre[m]));
+        BDD r = bdd_and(t, b->post[p][m]);
+        drop(&t);
+        return r;
+    }
+    BDD pre = keep(bdd_and(b->pre[m], side(p)));
+    BDD t = keep(bdd_appex(S, pre, bddop_and, b->vars[m]));
+    drop(&pre);
+    BDD r = bdd_and(t, b->post[p][m]);
+    drop(&t);
+    return r;
+}
+
+/* the positions from which player p's drop m reaches X */
+static BDD preimage(c4b_t *b, BDD X, int m, int p)
+{
+    if (b->s.enc == C4B_COMPRESSED) {
+        BDD t = keep(bdd_restrict(X, b->post[p][m]));
+        BDD r = bdd_and(t, b->pre[m]);
+        drop(&t);
+        return r;
+    }
+    BDD t = keep(bdd_appex(X, b->post[p][m], bddop_and, b->vars[m]));
+    BDD pre = keep(bdd_and(b->pre[m], side(p)));
+    BDD r = bdd_and(t, pre);
+    drop(&t);
+    drop(&pre);
+    return r;
+}
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static int c4b_inited;
+
+int c4b_open(c4b_t **out, const c4b_spec_t *s, double memory_gb, err_t *err)
+{
+    *out = NULL;
+    if (s->w < 1 || s->h < 1 || s->w * (s->h + 1) > 128)
+        return err_set(err, GSW_EINPUT, "connect4 %dx%d: a board needs width*(height+1) <= 128", s->w, s->h);
+    if (c4b_inited) return err_set(err, GSW_EFAIL, "the BDD package is already in use");
+    if (!(memory_gb > 0) || memory_gb > 4096) return err_set(err, GSW_EINPUT, "--memory wants a size in GB above 0");
+    double maxn = memory_gb * 1073741824.0 / 32.0;   /* BuDDy: 20 bytes a node, its caches ~12 */
+    if (maxn > (double)(1 << 30)) maxn = (double)(1 << 30);
+    if (maxn < 10000) maxn = 10000;
+    int init = maxn / 4 < (1 << 20) ? (int)(maxn / 4) : 1 << 20;   /* below the limit: BuDDy refuses a limit under its table */
+    c4b_t *b = calloc(1, sizeof *b);
+    if (!b) return err_set(err, GSW_EFAIL, "out of memory");
+    b->s = *s;
+    b->nvars = c4b_nvars(s);
+    b->cells = s->w * s->h;
+    int np = b->cells + 1, nm = b->cells;
+    b->reach = calloc((size_t)np, sizeof *b->reach);
+    b->term = calloc((size_t)np, sizeof *b->term);
+    b->val = calloc((size_t)np, sizeof *b->val);
+    b->made = calloc((size_t)np, sizeof *b->made);
+    b->pre = calloc((size_t)nm, sizeof *b->pre);
+    b->vars = calloc((size_t)nm, sizeof *b->vars);
+    for (int p = 0; p < 2; p++) {
+        b->post[p] = calloc((size_t)nm, sizeof *b->post[p]);
+        b->lines[p] = calloc((size_t)nm, sizeof *b->lines[p]);
+    }
+    if (!b->reach || !b->term || !b->val || !b->made || !b->pre || !b->vars || !b->post[0] || !b->post[1] ||
+        !b->lines[0] || !b->lines[1]) {
+        c4b_close(b);
+        return err_set(err, GSW_EFAIL, "out of memory");
+    }
+    if (bdd_init(init, init / 8 > 1000 ? init / 8 : 1000) < 0) {
+        c4b_close(b);
+        return err_set(err, GSW_EFAIL, "cannot start the BDD package");
+    }
+    c4b_inited = 1;
+    bdd_error_hook(c4b_err_handler);
+    bdd_gbc_hook(c4b_gbc_handler);
+    bdd_resize_hook(NULL);
+    bdd_setcacheratio(8);
+    bdd_setmaxnodenum((int)maxn);
+    bdd_setmaxincrease((int)maxn);
+    bdd_setvarnum(b->nvars);
+    c4b_stop = NULL;
+    if (setjmp(c4b_jmp)) {
+        c4b_close(b);
+        return err_set(err, GSW_EFAIL, "the BDD node table is full (--memory %.3g GB): cannot set up the board",
+                       memory_gb);
+    }
+    c4b_guard = 1;
+    c4b_build_moves(b);
+    c4b_guard = 0;
+    *out = b;
+    return GSW_OK;
+}
+
+void c4b_close(c4b_t *b)
+{
+    if (c4b_inited) {
+        bdd_done();
+        c4b_inited = 0;
+    }
+    if (!b) return;
+    free(b->reach);
+    free(b->term);
+    free(b->val);
+    free(b->made);
+    free(b->pre);
+    free(b->vars);
+    for (int p = 0; p < 2; p++) {
+        free(b->post[p]);
+        free(b->lines[p]);
+    }
+    free(b);
+}
+
+int c4b_plies(const c4b_t *b) { return b->cells + 1; }
+long c4b_peak_nodes(const c4b_t *b) { return b->peak; }
+
+/* --- BuDDy to node arrays --- */
+
+typedef struct nmap {
+    int *key;
+    uint32_t *val;
+    size_t mask;
+} nmap_t;
+
+static uint32_t *nmap_slot(nmap_t *m, int k, int *found)
+{
+    size_t i = ((size_t)(unsigned)k * 0x9E3779B97F4A7C15ULL) & m->mask;
+    while (m->key[i] && m->key[i] != k) i = (i + 1) & m->mask;
+    *found = m->key[i] == k;
+    m->key[i] = k;
+    return &m->val[i];
+}
+
+static uint32_t export_node(bddf_t *f, nmap_t *m, BDD x)
+{
+    if (x == bddfalse) return BDDF_FALSE;
+    if (x == bddtrue) return BDDF_TRUE;
+    int found;
+    uint32_t *slot = nmap_slot(m, x, &found);
+    if (found) return *slot;
+    *slot = UINT32_MAX;   /* (a DAG: never met again before it is set below) */
+    uint32_t lo = export_node(f, m, bdd_low(x));
+    uint32_t hi = export_node(f, m, bdd_high(x));
+    bddf_node_t *n = &f->node[f->nnodes];
+    n->var = (uint32_t)bdd_var(x);
+    n->lo = lo;
+    n->hi = hi;
+    uint32_t ref = 2 + f->nnodes++;
+    *nmap_slot(m, x, &found) = ref;
+    return ref;
+}
+
+/* x as a node array, counted */
+static int to_file(c4b_t *b, BDD x, bddf_t *f, err_t *err)
+{
+    memset(f, 0, sizeof *f);
+    f->nvars = (uint32_t)b->nvars;
+    long n = x > 1 ? bdd_nodecount(x) : 0;
+    if (n) {
+        size_t cap = 16;
+        while (cap < (size_t)n * 2) cap <<= 1;
+        nmap_t m = { calloc(cap, sizeof(int)), calloc(cap, sizeof(uint32_t)), cap - 1 };
+        f->node = malloc(sizeof *f->node * (size_t)n);
+        if (!m.key || !m.val || !f->node) {
+            free(m.key);
+            free(m.val);
+            bddf_free(f);
+            return err_set(err, GSW_EFAIL, "out of memory exporting a BDD of %ld nodes", n);
+        }
+        f->root = export_node(f, &m, x);
+        free(m.key);
+        free(m.val);
+    } else {
+        f->root = x == bddtrue ? BDDF_TRUE : BDDF_FALSE;
+    }
+    if (bddf_count(f, &f->count)) {
+        bddf_free(f);
+        return err_set(err, GSW_EFAIL, "a count passed 2^256");
+    }
+    return GSW_OK;
+}
+
+static int count_bdd(c4b_t *b, BDD x, u256_t *out, err_t *err)
+{
+    bddf_t f;
+    if (to_file(b, x, &f, err)) return err->code;
+    *out = f.count;
+    bddf_free(&f);
+    return GSW_OK;
+}
+
+/* --- the passes (inside the BuDDy error guard) --- */
+
+typedef struct fwd_args {
+    int keep;
+    void (*progress)(void *ctx, const c4b_ply_t *p);
+    void *ctx;
+    err_t *err;
+} fwd_args_t;
+
+static int forward(c4b_t *b, void *args)
+{
+    fwd_args_t *a = args;
+    const c4b_spec_t *s = &b->s;
+    double t0 = now_ms();
+    BDD init = keep(s->enc == C4B_CELLWISE ? bdd_nithvar(0) : bddtrue);
+    for (int c = 0; c < s->w; c++)
+        for (int r = 0; r < s->h; r++) {
+            if (s->enc == C4B_CELLWISE) {
+                set(&init, bdd_and(init, bdd_nithvar(wvar(s, c, r, 0))));
+                set(&init, bdd_and(init, bdd_nithvar(wvar(s, c, r, 1))));
+            } else {
+                set(&init, bdd_and(init, r == 0 ? bdd_ithvar(cvar(s, c, 0)) : bdd_nithvar(cvar(s, c, r))));
+            }
+        }
+    if (s->enc == C4B_COMPRESSED)
+        for (int c = 0; c < s->w; c++) set(&init, bdd_and(init, bdd_nithvar(cvar(s, c, s->h))));
+    b->reach[0] = init;
+    b->term[0] = bddfalse;
+    for (int k = 0; k <= b->cells; k++) {
+        if (k > 0) {   /* ply k from ply k-1 */
+            int p = (k - 1) & 1;
+            BDD E = keep(bdd_apply(b->reach[k - 1], b->term[k - 1], bddop_diff));
+            if (!a->keep) {
+                drop(&b->reach[k - 1]);
+                drop(&b->term[k - 1]);
+            }
+            BDD next = keep(bddfalse), ended = keep(bddfalse);
+            for (int m = 0; m < b->cells; m++) {
+                if (c4b_stop && *c4b_stop) {
+                    drop(&E);
+                    drop(&next);
+                    drop(&ended);
+                    return err_set(a->err, GSW_EFAIL, "stopped at ply %d", k);
+                }
+                BDD img = keep(image(b, E, m, p));
+                if (img != bddfalse) {
+                    set(&next, bdd_or(next, img));
+                    BDD t = keep(bdd_and(img, b->lines[p][m]));
+                    set(&ended, bdd_or(ended, t));
+                    drop(&t);
+                }
+                drop(&img);
+                c4b_peak(b);
+            }
+            drop(&E);
+            b->reach[k] = next;
+            b->term[k] = ended;
+        }
+        c4b_ply_t st = { .ply = k, .nodes = bdd_nodecount(b->reach[k]), .terminal_nodes = bdd_nodecount(b->term[k]) };
+        if (count_bdd(b, b->reach[k], &st.positions, a->err) || count_bdd(b, b->term[k], &st.terminal, a->err))
+            return a->err->code;
+        double t1 = now_ms();
+        st.ms = t1 - t0;
+        t0 = t1;
+        if (a->progress) a->progress(a->ctx, &st);
+    }
+    if (!a->keep) {
+        drop(&b->reach[b->cells]);
+        drop(&b->term[b->cells]);
+    }
+    return GSW_OK;
+}
+
+/* positions with a move of the side to move at ply k into X (ply k + 1) */
+static BDD pre_all(c4b_t *b, BDD X, int k)
+{
+    BDD r = keep(bddfalse);
+    int p = k & 1;
+    for (int m = 0; m < b->cells; m++) {
+        BDD t = keep(preimage(b, X, m, p));
+        set(&r, bdd_or(r, t));
+        drop(&t);
+        c4b_peak(b);
+    }
+    return r;   /* held */
+}
+
+typedef struct solve_args {
+    int ply;
+    err_t *err;
+} solve_args_t;
+
+static int solve_ply(c4b_t *b, void *args)
+{
+    solve_args_t *a = args;
+    int k = a->ply;
+    BDD *v = b->val[k];
+    for (int i = 0; i < 3; i++) drop(&v[i]);
+    BDD E = keep(bdd_apply(b->reach[k], b->term[k], bddop_diff));
+    if (k == b->cells) {
+        v[C4B_WON] = keep(bddfalse);
+        v[C4B_DRAWN] = E;
+        v[C4B_LOST] = keep(b->term[k]);
+    } else {
+        BDD *n = b->val[k + 1];
+        BDD pl = pre_all(b, n[C4B_LOST], k);
+        v[C4B_WON] = keep(bdd_and(E, pl));
+        drop(&pl);
+        BDD rest = keep(bdd_apply(E, v[C4B_WON], bddop_diff));
+        drop(&E);
+        if (c4b_stop && *c4b_stop) {
+            drop(&rest);
+            return err_set(a->err, GSW_EFAIL, "stopped at ply %d", k);
+        }
+        BDD pd = pre_all(b, n[C4B_DRAWN], k);
+        v[C4B_DRAWN] = keep(bdd_and(rest, pd));
+        drop(&pd);
+        BDD lost = keep(bdd_apply(rest, v[C4B_DRAWN], bddop_diff));
+        drop(&rest);
+        v[C4B_LOST] = keep(bdd_or(lost, b->term[k]));
+        drop(&lost);
+        /* ply k + 1 is done with */
+        for (int i = 0; i < 3; i++) drop(&n[i]);
+        b->made[k + 1] = 0;
+        drop(&b->reach[k + 1]);
+        drop(&b->term[k + 1]);
+    }
+    b->made[k] = 1;
+    c4b_peak(b);
+    return GSW_OK;
+}
+
+typedef struct load_args {
+    int ply;
+    bddf_t *sets;
+    err_t *err;
+} load_args_t;
+
+static int load_ply(c4b_t *b, void *args)
+{
+    load_args_t *a = args;
+    int k = a->ply;
+    for (int i = 0; i < 3; i++) {
+        bddf_t *f = &a->sets[i];
+        if (f->nvars != (uint32_t)b->nvars) return err_set(a->err, GSW_EFAIL, "a set of ply %d has %u variables, not %d", k, f->nvars, b->nvars);
+        BDD *ref = malloc(sizeof *ref * (f->nnodes ? f->nnodes : 1));
+        if (!ref) return err_set(a->err, GSW_EFAIL, "out of memory");
+        for (uint32_t j = 0; j < f->nnodes; j++) {
+            const bddf_node_t *x = &f->node[j];
+            BDD lo = x->lo < 2 ? (x->lo ? bddtrue : bddfalse) : ref[x->lo - 2];
+            BDD hi = x->hi < 2 ? (x->hi ? bddtrue : bddfalse) : ref[x->hi - 2];
+            ref[j] = keep(bdd_ite(bdd_ithvar((int)x->var), hi, lo));
+        }
+        drop(&b->val[k][i]);
+        b->val[k][i] = f->root < 2 ? (f->root ? bddtrue : bddfalse) : keep(ref[f->root - 2]);
+        for (uint32_t j = 0; j < f->nnodes; j++) drop(&ref[j]);
+        free(ref);
+    }
+    b->made[k] = 1;
+    c4b_peak(b);
+    return GSW_OK;
+}
+
+typedef struct export_args {
+    int ply, value;
+    bddf_t *out;
+    err_t *err;
+} export_args_t;
+
+static int export_set(c4b_t *b, void *args)
+{
+    export_args_t *a = args;
+    if (!b->made[a->ply]) return err_set(a->err, GSW_EFAIL, "ply %d is not solved", a->ply);
+    return to_file(b, b->val[a->ply][a->value], a->out, a->err);
+}
+
+/* Every BuDDy call runs under this guard: a full node table, an error of
+ * the package or a stop (seen at a garbage collection) comes back here. No
+ * local of this function changes after setjmp. */
+static int guarded(c4b_t *b, int (*fn)(c4b_t *, void *), void *args, volatile int *stop, err_t *err)
+{
+    c4b_stop = stop;
+    c4b_error = 0;
+    if (setjmp(c4b_jmp)) {
+        c4b_stop = NULL;
+        if (c4b_error == 1) return err_set(err, GSW_EFAIL, "stopped");
+        if (c4b_error == BDD_NODENUM || c4b_error == BDD_MEMORY)
+            return err_set(err, GSW_EFAIL, "the BDD node table is full (%ld nodes): give it more --memory", b->peak);
+        return err_set(err, GSW_EFAIL, "the BDD package failed: %s", bdd_errstring(c4b_error));
+    }
+    c4b_guard = 1;
+    int rc = fn(b, args);
+    c4b_guard = 0;
+    c4b_stop = NULL;
+    return rc;
+}
+
+int c4b_forward(c4b_t *b, int keep_sets, void (*progress)(void *ctx, const c4b_ply_t *p), void *ctx,
+                volatile int *stop, err_t *err)
+{
+    fwd_args_t a = { keep_sets, progress, ctx, err };
+    return guarded(b, forward, &a, stop, err);
+}
+
+int c4b_solve_ply(c4b_t *b, int ply, volatile int *stop, err_t *err)
+{
+    if (ply < 0 || ply > b->cells) return err_set(err, GSW_EINPUT, "no ply %d", ply);
+    if (ply < b->cells && !b->made[ply + 1]) return err_set(err, GSW_EFAIL, "ply %d needs ply %d first", ply, ply + 1);
+    solve_args_t a = { ply, err };
+    return guarded(b, solve_ply, &a, stop, err);
+}
+
+int c4b_export(c4b_t *b, int ply, int value, bddf_t *out, err_t *err)
+{
+    export_args_t a = { ply, value, out, err };
+    return guarded(b, export_set, &a, NULL, err);
+}
+
+int c4b_load_ply(c4b_t *b, int ply, bddf_t sets[3], err_t *err)
+{
+    if (ply < 0 || ply > b->cells) return err_set(err, GSW_EINPUT, "no ply %d", ply);
+    load_args_t a = { ply, sets, err };
+    return guarded(b, load_ply, &a, NULL, err);
+}
+
+long c4b_set_nodes(c4b_t *b, int ply, int value)
+{
+    if (ply < 0 || ply > b->cells || !b->made[ply]) return 0;
+    BDD x = b->val[ply][value];
+    return x > 1 ? bdd_nodecount(x) : 0;
+}

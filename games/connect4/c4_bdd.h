@@ -1,0 +1,90 @@
+/* Connect Four on binary decision diagrams (BuDDy): every position of a ply
+ * as one BDD, layer by layer from the empty board (counting), and backwards
+ * from the last ply into won, drawn and lost sets (the strong solution).
+ *
+ * Two encodings of a position:
+ *   compressed: one variable per cell plus one extra row. In each column the
+ *               lowest empty cell (or the extra row's cell, when the column
+ *               is full) is 1, the cells above it 0, and each cell below it
+ *               says whose disc it is (1: the first player's). The side to
+ *               move follows from the ply.
+ *   cellwise:   two variables per cell (a first player's disc there, a
+ *               second player's disc there) and one for the side to move
+ *               (1: the second player).
+ * Variables are numbered, and ordered, column by column (bottom up) or row
+ * by row (left to right); cellwise, the side's variable comes first.
+ *
+ * BuDDy is one table per process: one c4b_t at a time. */
+#ifndef GSW_C4_BDD_H
+#define GSW_C4_BDD_H
+
+#include <stdint.h>
+
+#include "core/err.h"
+#include "db/bddfile.h"
+
+typedef enum { C4B_COMPRESSED, C4B_CELLWISE } c4b_encoding_t;
+typedef enum { C4B_COLUMN, C4B_ROW } c4b_order_t;
+
+typedef struct c4b_spec {
+    int w, h;
+    c4b_encoding_t enc;
+    c4b_order_t order;
+} c4b_spec_t;
+
+const char *c4b_encoding_name(c4b_encoding_t e);
+const char *c4b_order_name(c4b_order_t o);
+int c4b_encoding_parse(const char *s, c4b_encoding_t *e);
+int c4b_order_parse(const char *s, c4b_order_t *o);
+
+/* The number of variables of the encoding. */
+int c4b_nvars(const c4b_spec_t *s);
+/* The assignment of a position: cells[c * h + r] is 0 (empty), 1 (the first
+ * player's disc) or 2 (the second's), r = 0 the bottom row; ply is the
+ * number of discs. bits gets c4b_nvars(s) entries of 0 or 1. Gravity is
+ * assumed (no disc above an empty cell). */
+void c4b_assign(const c4b_spec_t *s, const int8_t *cells, int ply, uint8_t *bits);
+
+/* --- the BDD engine (BuDDy) --- */
+typedef struct c4b c4b_t;
+
+typedef struct c4b_ply {
+    int ply;
+    u256_t positions;      /* distinct positions reachable at this ply (ended ones included) */
+    u256_t terminal;       /* ... of which the last move made four */
+    long nodes;            /* BDD nodes of the ply's set */
+    long terminal_nodes;
+    double ms;             /* time for this ply */
+} c4b_ply_t;
+
+/* A node table of memory_gb gigabytes at most (BuDDy grows to it, with
+ * garbage collection). GSW_EINPUT for a board the encoding cannot hold. */
+int c4b_open(c4b_t **out, const c4b_spec_t *s, double memory_gb, err_t *err);
+void c4b_close(c4b_t *b);
+/* The forward pass: every ply's reachable positions, from the empty board
+ * to the last ply (a full board). progress (may be NULL) is called after
+ * each ply. keep: hold every ply's sets for c4b_solve_ply (else each ply's
+ * set is dropped once the next is made). stop (may be NULL): set to stop;
+ * the stop flag set then. GSW_EFAIL when the node table outgrows memory_gb. */
+int c4b_forward(c4b_t *b, int keep, void (*progress)(void *ctx, const c4b_ply_t *p), void *ctx,
+                volatile int *stop, err_t *err);
+/* The plies (cells + 1: ply 0 to cells) and the peak number of live nodes
+ * so far. */
+int c4b_plies(const c4b_t *b);
+long c4b_peak_nodes(const c4b_t *b);
+
+/* The strong solution, one ply at a time from the last back (after
+ * c4b_forward with keep): the ply's won, drawn and lost sets (for the side
+ * to move; a position whose last move made four is lost) as BDD files.
+ * Each ply after the first solved needs the one after it: solved just
+ * before, or loaded with c4b_load_ply. */
+enum { C4B_WON, C4B_DRAWN, C4B_LOST };
+int c4b_solve_ply(c4b_t *b, int ply, volatile int *stop, err_t *err);
+/* Hand ply's set (C4B_WON...) over as a node array, counted exactly. */
+int c4b_export(c4b_t *b, int ply, int value, bddf_t *out, err_t *err);
+/* Take ply's three sets from files (a resumed build). */
+int c4b_load_ply(c4b_t *b, int ply, bddf_t sets[3], err_t *err);
+/* The nodes of ply's set (C4B_WON...); 0 before it is made. */
+long c4b_set_nodes(c4b_t *b, int ply, int value);
+
+#endif

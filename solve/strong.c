@@ -1,0 +1,486 @@
+/* Strong solutions on disk: see strong.h. */
+#include "solve/strong.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/ab.h"
+#include "db/cache.h"
+#include "games/connect4/c4.h"
+
+static const char *const value_names[3] = { "won", "drawn", "lost" };
+
+const char *strong_value_name(int value) { return value >= 0 && value < 3 ? value_names[value] : "?"; }
+
+int strong_supported(const gv_t *v) { return v && !strcmp(v->game->name, "connect4"); }
+
+int strong_default_dir(const char *db, char *buf, size_t n, err_t *err)
+{
+    char p[1024];
+    if (db) snprintf(p, sizeof p, "%s", db);
+    else if (cache_default_path(p, sizeof p, err)) return err->code;
+    char *slash = strrchr(p, '/');
+    if (!slash) snprintf(buf, n, "strong");
+    else {
+        *slash = 0;
+        snprintf(buf, n, "%s/strong", p);
+    }
+    return GSW_OK;
+}
+
+static const c4v_t *board_of(const gv_t *v) { return v->data; }
+
+void strong_board_dir(const gv_t *v, const char *dir, char *buf, size_t n)
+{
+    snprintf(buf, n, "%s/connect4-%dx%d", dir, board_of(v)->w, board_of(v)->h);
+}
+
+void strong_set_path(const char *bdir, int k, int value, char *buf, size_t n)
+{
+    snprintf(buf, n, "%s/ply%02d-%s.bdd", bdir, k, strong_value_name(value));
+}
+
+/* --- the manifest --- */
+
+int strong_manifest_parse(const char *text, size_t n, const char *name, strong_manifest_t *m, err_t *err)
+{
+    memset(m, 0, sizeof *m);
+    int line = 0, head = 0, board = 0, enc = 0;
+    size_t i = 0;
+    while (i < n) {
+        char buf[512];
+        size_t k = 0;
+        while (i < n && text[i] != '\n') {
+            if (k + 1 < sizeof buf) buf[k++] = text[i];
+            i++;
+        }
+        if (i < n) i++;
+        buf[k] = 0;
+        line++;
+        if (!k) continue;
+        char w1[32], w2[32], w3[64], w4[64], w5[32], tail;
+        int a, b;
+        long nodes;
+        unsigned long long sum;
+        if (!head) {
+            if (sscanf(buf, "gsw-strong %d%c", &a, &tail) != 1 || a != 1)
+                return err_set(err, GSW_EFAIL, "%s is not a gsw strong-solution manifest", name);
+            head = 1;
+            continue;
+        }
+        int bad = 0;
+        if (sscanf(buf, "board connect4 %dx%d%c", &a, &b, &tail) == 2) {
+            if (a < 1 || b < 1 || a > 128 || b > 127 || a * (b + 1) > 128) bad = 1;
+            else m->w = a, m->h = b, board = 1;
+        } else if (sscanf(buf, "encoding %31s %31s%c", w1, w2, &tail) == 2) {
+            if (c4b_encoding_parse(w1, &m->enc) || c4b_order_parse(w2, &m->order)) bad = 1;
+            enc = 1;
+        } else if (!strcmp(buf, "complete")) {
+            m->complete = 1;
+        } else if (sscanf(buf, "ply %d positions %63s terminal %63s%c", &a, w3, w4, &tail) == 3) {
+            if (a < 0 || a >= STRONG_MAX_PLIES || u256_parse(w3, &m->ply[a].positions) ||
+                u256_parse(w4, &m->ply[a].terminal))
+                bad = 1;
+            else m->ply[a].counted = 1;
+        } else if (sscanf(buf, "set %d %31s %63s %ld %31s%c", &a, w1, w3, &nodes, w5, &tail) == 5) {
+            int v = -1;
+            for (int x = 0; x < 3; x++)
+                if (!strcmp(w1, value_names[x])) v = x;
+            char *end;
+            errno = 0;
+            sum = strtoull(w5, &end, 16);
+            if (a < 0 || a >= STRONG_MAX_PLIES || v < 0 || nodes < 0 || *end || errno || strlen(w5) != 16 ||
+                u256_parse(w3, &m->ply[a].count[v]))
+                bad = 1;
+            else m->ply[a].have[v] = 1, m->ply[a].nodes[v] = nodes, m->ply[a].checksum[v] = sum;
+        } else {
+            bad = 1;
+        }
+        if (bad) return err_set(err, GSW_EFAIL, "%s is damaged (line %d)", name, line);
+    }
+    if (!head || !board || !enc) return err_set(err, GSW_EFAIL, "%s is damaged (no %s line)", name,
+                                               !head ? "header" : !board ? "board" : "encoding");
+    int plies = m->w * m->h + 1;
+    for (int k = plies; k < STRONG_MAX_PLIES; k++)
+        if (m->ply[k].counted || m->ply[k].have[0] || m->ply[k].have[1] || m->ply[k].have[2])
+            return err_set(err, GSW_EFAIL, "%s is damaged (ply %d on a %dx%d board)", name, k, m->w, m->h);
+    if (m->complete)
+        for (int k = 0; k < plies; k++)
+            if (!m->ply[k].have[0] || !m->ply[k].have[1] || !m->ply[k].have[2])
+                return err_set(err, GSW_EFAIL, "%s is damaged (complete, but ply %d's sets are missing)", name, k);
+    return GSW_OK;
+}
+
+int strong_manifest_write(const char *path, const strong_manifest_t *m, err_t *err)
+{
+    char tmp[1200];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *f = fopen(tmp, "w");
+    if (!f) return err_set(err, GSW_EFAIL, "cannot write %s: %s", tmp, strerror(errno));
+    fprintf(f, "gsw-strong 1\nboard connect4 %dx%d\nencoding %s %s\n", m->w, m->h, c4b_encoding_name(m->enc),
+            c4b_order_name(m->order));
+    for (int k = 0; k <= m->w * m->h; k++) {
+        const struct strong_ply *p = &m->ply[k];
+        char a[96], b[96];
+        if (p->counted) {
+            u256_text(&p->positions, a, sizeof a);
+            u256_text(&p->terminal, b, sizeof b);
+            fprintf(f, "ply %d positions %s terminal %s\n", k, a, b);
+        }
+        for (int v = 0; v < 3; v++)
+            if (p->have[v]) {
+                u256_text(&p->count[v], a, sizeof a);
+                fprintf(f, "set %d %s %s %ld %016llx\n", k, value_names[v], a, p->nodes[v],
+                        (unsigned long long)p->checksum[v]);
+            }
+    }
+    if (m->complete) fputs("complete\n", f);
+    int ok = fflush(f) == 0;
+    ok = (fsync(fileno(f)) == 0) & ok;
+    ok = (fclose(f) == 0) & ok;
+    if (!ok || rename(tmp, path)) {
+        int e = errno;
+        unlink(tmp);
+        return err_set(err, GSW_EFAIL, "cannot write %s: %s", path, strerror(e));
+    }
+    return GSW_OK;
+}
+
+static int read_text(const char *path, char **out, size_t *n)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return -1;
+    size_t cap = 4096, len = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        size_t got = fread(buf + len, 1, cap - len, f);
+        len += got;
+        if (len < cap) break;
+        if (len >= (1u << 24)) break;   /* no manifest is this long */
+        char *nb = realloc(buf, cap * 2);
+        if (!nb) { free(buf); buf = NULL; break; }
+        buf = nb;
+        cap *= 2;
+    }
+    fclose(f);
+    if (!buf) return -1;
+    *out = buf;
+    *n = len;
+    return 0;
+}
+
+/* The manifest of bdir: 1 read, 0 none, -1 an error. */
+static int manifest_load(const char *bdir, strong_manifest_t *m, err_t *err)
+{
+    char path[1200];
+    snprintf(path, sizeof path, "%s/manifest", bdir);
+    char *text;
+    size_t n;
+    if (read_text(path, &text, &n)) {
+        if (errno == ENOENT) return 0;
+        return err_set(err, GSW_EFAIL, "cannot read %s: %s", path, strerror(errno)), -1;
+    }
+    int rc = strong_manifest_parse(text, n, path, m, err);
+    free(text);
+    return rc ? -1 : 1;
+}
+
+static int mkdirs(const char *path, err_t *err)
+{
+    char p[1100];
+    snprintf(p, sizeof p, "%s", path);
+    for (char *s = p + 1; *s; s++)
+        if (*s == '/') {
+            *s = 0;
+            if (mkdir(p, 0777) && errno != EEXIST) return err_set(err, GSW_EFAIL, "cannot create %s: %s", p, strerror(errno));
+            *s = '/';
+        }
+    if (mkdir(p, 0777) && errno != EEXIST) return err_set(err, GSW_EFAIL, "cannot create %s: %s", p, strerror(errno));
+    return GSW_OK;
+}
+
+static void tag_of(const strong_manifest_t *m, int k, int v, char *buf, size_t n)
+{
+    snprintf(buf, n, "gsw strong connect4 %dx%d %s %s ply %d %s", m->w, m->h, c4b_encoding_name(m->enc),
+             c4b_order_name(m->order), k, value_names[v]);
+}
+
+/* Read ply k's set v of the solution in bdir and check it against the
+ * manifest: its checksum, its count and its tag. */
+static int set_load(const char *bdir, const strong_manifest_t *m, int k, int v, bddf_t *f, err_t *err)
+{
+    char path[1200], tag[160];
+    strong_set_path(bdir, k, v, path, sizeof path);
+    uint64_t sum;
+    if (bddf_read(path, f, &sum, err)) return err->code;
+    tag_of(m, k, v, tag, sizeof tag);
+    const char *why = NULL;
+    if (strcmp(f->tag, tag)) why = f->tag;
+    else if (sum != m->ply[k].checksum[v]) why = "its checksum differs from the manifest's";
+    else if (u256_cmp(&f->count, &m->ply[k].count[v])) why = "its count differs from the manifest's";
+    if (why) {
+        bddf_free(f);
+        if (why == f->tag)
+            return err_set(err, GSW_EFAIL, "%s was made for another board or set (\"%.100s\")", path, why);
+        return err_set(err, GSW_EFAIL, "%s is damaged (%s)", path, why);
+    }
+    return GSW_OK;
+}
+
+/* --- building --- */
+
+typedef struct build_ctx {
+    const strong_build_options_t *o;
+    strong_manifest_t *m;
+    const char *mpath;
+    int write_err;
+    err_t *err;
+} build_ctx_t;
+
+static void say(const strong_build_options_t *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void say(const strong_build_options_t *o, const char *fmt, ...)
+{
+    if (!o->progress) return;
+    char line[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    o->progress(o->ctx, line);
+}
+
+static void forward_ply(void *ctx, const c4b_ply_t *p)
+{
+    build_ctx_t *c = ctx;
+    struct strong_ply *mp = &c->m->ply[p->ply];
+    mp->positions = p->positions;
+    mp->terminal = p->terminal;
+    mp->counted = 1;
+    char a[96];
+    u256_text(&p->positions, a, sizeof a);
+    say(c->o, "forward: ply %d of %d, %s positions, %ld nodes (%.1f s)", p->ply, c->m->w * c->m->h, a, p->nodes,
+        p->ms / 1e3);
+}
+
+int strong_build(const gv_t *v, const strong_build_options_t *o, strong_report_t *rep, err_t *err)
+{
+    memset(rep, 0, sizeof *rep);
+    rep->resumed_from = -1;
+    if (!strong_supported(v)) return err_set(err, GSW_EINPUT, "%s has no strong solutions (connect4 has)", v->game->name);
+    char bdir[1100], mpath[1200];
+    strong_board_dir(v, o->dir, bdir, sizeof bdir);
+    snprintf(mpath, sizeof mpath, "%s/manifest", bdir);
+    if (mkdirs(bdir, err)) return err->code;
+    strong_manifest_t *m = &rep->m;
+    strong_manifest_t old;
+    int had = manifest_load(bdir, &old, err);
+    if (had < 0) return err->code;
+    const c4v_t *d = board_of(v);
+    if (had && (old.w != d->w || old.h != d->h))
+        return err_set(err, GSW_EFAIL, "%s was made for connect4:%dx%d, not %dx%d", mpath, old.w, old.h, d->w, d->h);
+    if (had && (old.enc != o->enc || old.order != o->order))
+        return err_set(err, GSW_EFAIL, "%s holds a build with the %s encoding in %s order: build it so "
+                       "(--encoding %s --order %s), or in another --dir", mpath, c4b_encoding_name(old.enc),
+                       c4b_order_name(old.order), c4b_encoding_name(old.enc), c4b_order_name(old.order));
+    int cells = d->w * d->h;
+    /* where to go on from: the lowest ply whose sets, and every later
+     * ply's, are listed and read back whole (a damaged file is built again,
+     * with every ply below it) */
+    int from = cells + 1;
+    while (had && from > 0) {
+        const struct strong_ply *p = &old.ply[from - 1];
+        int good = p->have[0] && p->have[1] && p->have[2];
+        for (int x = 0; x < 3 && good; x++) {
+            bddf_t f;
+            err_t e2;
+            if (set_load(bdir, &old, from - 1, x, &f, &e2)) {
+                say(o, "%s: building it again", e2.msg);
+                good = 0;
+            }
+            bddf_free(&f);
+        }
+        if (!good) break;
+        from--;
+    }
+    if (from == 0) {   /* nothing to do: every file was checked */
+        *m = old;
+        m->complete = 1;
+        rep->resumed_from = 0;
+        say(o, "%s is complete: every file checked", bdir);
+        return old.complete ? GSW_OK : strong_manifest_write(mpath, m, err);
+    }
+    memset(m, 0, sizeof *m);
+    m->w = d->w;
+    m->h = d->h;
+    m->enc = o->enc;
+    m->order = o->order;
+    for (int k = from; k <= cells; k++) m->ply[k] = old.ply[k];
+    c4b_spec_t spec = { d->w, d->h, o->enc, o->order };
+    c4b_t *b;
+    if (c4b_open(&b, &spec, o->memory_gb > 0 ? o->memory_gb : 1, err)) return err->code;
+    build_ctx_t ctx = { o, m, mpath, 0, err };
+    double t0 = gsw_now_ms();
+    int rc = c4b_forward(b, 1, forward_ply, &ctx, o->stop, err);
+    rep->forward_ms = gsw_now_ms() - t0;
+    if (!rc) rc = strong_manifest_write(mpath, m, err);
+    if (!rc && from <= cells) {
+        rep->resumed_from = from;
+        say(o, "going on from ply %d (plies %d to %d are solved)", from - 1, from, cells);
+        bddf_t f[3] = { 0 };
+        for (int x = 0; x < 3 && !rc; x++) rc = set_load(bdir, m, from, x, &f[x], err);
+        if (!rc) rc = c4b_load_ply(b, from, f, err);
+        for (int x = 0; x < 3; x++) bddf_free(&f[x]);
+    }
+    double t1 = gsw_now_ms();
+    for (int k = from - 1; k >= 0 && !rc; k--) {
+        double tk = gsw_now_ms();
+        rc = c4b_solve_ply(b, k, o->stop, err);
+        u256_t sum = u256_of(0);
+        for (int x = 0; x < 3 && !rc; x++) {
+            bddf_t f;
+            rc = c4b_export(b, k, x, &f, err);
+            if (rc) break;
+            tag_of(m, k, x, f.tag, sizeof f.tag);
+            char path[1200];
+            strong_set_path(bdir, k, x, path, sizeof path);
+            uint64_t cs;
+            rc = bddf_write(path, &f, &cs, err);
+            if (!rc) {
+                m->ply[k].have[x] = 1;
+                m->ply[k].count[x] = f.count;
+                m->ply[k].nodes[x] = (long)f.nnodes;
+                m->ply[k].checksum[x] = cs;
+                u256_add(&sum, &f.count);
+            }
+            bddf_free(&f);
+        }
+        if (!rc && u256_cmp(&sum, &m->ply[k].positions))   /* every position has one value */
+            rc = err_set(err, GSW_EFAIL, "ply %d: the won, drawn and lost sets do not add up to its positions", k);
+        if (!rc) rc = strong_manifest_write(mpath, m, err);
+        if (!rc) {
+            char a[96], b2[96], c[96];
+            u256_text(&m->ply[k].count[C4B_WON], a, sizeof a);
+            u256_text(&m->ply[k].count[C4B_DRAWN], b2, sizeof b2);
+            u256_text(&m->ply[k].count[C4B_LOST], c, sizeof c);
+            say(o, "backward: ply %d: %s won, %s drawn, %s lost (%.1f s)", k, a, b2, c, (gsw_now_ms() - tk) / 1e3);
+        }
+    }
+    rep->backward_ms = gsw_now_ms() - t1;
+    rep->peak_nodes = c4b_peak_nodes(b);
+    c4b_close(b);
+    if (rc) return rc;
+    m->complete = 1;
+    return strong_manifest_write(mpath, m, err);
+}
+
+/* --- reading --- */
+
+static int strong_probe(void *ctx, const gv_t *v, const void *pos, val_t *lo, val_t *hi);
+
+int strong_open(strong_t **out, const gv_t *v, const char *dir, err_t *err)
+{
+    *out = NULL;
+    if (!strong_supported(v)) return 0;
+    strong_t *s = calloc(1, sizeof *s);
+    if (!s) return err_set(err, GSW_EFAIL, "out of memory"), -1;
+    s->v = v;
+    strong_board_dir(v, dir, s->dir, sizeof s->dir);
+    int rc = manifest_load(s->dir, &s->m, err);
+    if (rc <= 0 || !s->m.complete) {
+        free(s);
+        return rc < 0 ? -1 : 0;
+    }
+    const c4v_t *d = board_of(v);
+    if (s->m.w != d->w || s->m.h != d->h) {
+        err_set(err, GSW_EFAIL, "%s/manifest was made for connect4:%dx%d, not %dx%d", s->dir, s->m.w, s->m.h, d->w, d->h);
+        free(s);
+        return -1;
+    }
+    s->spec = (c4b_spec_t){ d->w, d->h, s->m.enc, s->m.order };
+    int plies = d->w * d->h + 1;
+    s->set = calloc((size_t)plies, sizeof *s->set);
+    s->loaded = calloc((size_t)plies, 1);
+    if (!s->set || !s->loaded) {
+        free(s->set);
+        free(s->loaded);
+        free(s);
+        return err_set(err, GSW_EFAIL, "out of memory"), -1;
+    }
+    pthread_mutex_init(&s->lock, NULL);
+    s->oracle.probe = strong_probe;
+    s->oracle.ctx = s;
+    *out = s;
+    return 1;
+}
+
+void strong_close(strong_t *s)
+{
+    if (!s) return;
+    int plies = s->m.w * s->m.h + 1;
+    for (int k = 0; k < plies; k++)
+        for (int x = 0; x < 3; x++) bddf_free(&s->set[k][x]);
+    free(s->set);
+    free(s->loaded);
+    pthread_mutex_destroy(&s->lock);
+    free(s);
+}
+
+int strong_value(strong_t *s, const void *pos, err_t *err)
+{
+    const gv_t *v = s->v;
+    int w = s->m.w, h = s->m.h;
+    int k = v->ops->pos_ply ? v->ops->pos_ply(v, pos) : -1;
+    if (k < 0 || k > w * h) return err_set(err, GSW_EFAIL, "no ply of this position"), -1;
+    pthread_mutex_lock(&s->lock);
+    int rc = 0;
+    if (!s->loaded[k]) {
+        for (int x = 0; x < 3 && !rc; x++) rc = set_load(s->dir, &s->m, k, x, &s->set[k][x], err);
+        if (rc) {
+            for (int x = 0; x < 3; x++) bddf_free(&s->set[k][x]);
+            snprintf(s->damage, sizeof s->damage, "%s", err->msg);
+        } else {
+            s->loaded[k] = 1;
+        }
+    }
+    pthread_mutex_unlock(&s->lock);
+    if (rc) return -1;
+    board_view_t *view = malloc(sizeof *view);
+    if (!view) return err_set(err, GSW_EFAIL, "out of memory"), -1;
+    v->ops->view(v, pos, view);
+    int8_t cells[128];
+    for (int c = 0; c < w; c++)
+        for (int r = 0; r < h; r++) {
+            const view_cell_t *cell = &view->cell[(h - 1 - r) * w + c];
+            cells[c * h + r] = cell->kind == VIEW_PIECE ? (int8_t)(1 + cell->owner) : 0;
+        }
+    free(view);
+    uint8_t bits[BDDF_MAX_VARS];
+    c4b_assign(&s->spec, cells, k, bits);
+    int found = -1, hits = 0;
+    for (int x = 0; x < 3; x++)
+        if (bddf_eval(&s->set[k][x], bits)) found = x, hits++;
+    if (hits != 1) {
+        snprintf(s->damage, sizeof s->damage, "%.300s: ply %d's sets hold a position %s", s->dir, k,
+                 hits ? "twice" : "in none of them");
+        return err_set(err, GSW_EFAIL, "%s", s->damage), -1;
+    }
+    return found;
+}
+
+static int strong_probe(void *ctx, const gv_t *v, const void *pos, val_t *lo, val_t *hi)
+{
+    strong_t *s = ctx;
+    err_t err;
+    int x = strong_value(s, pos, &err);
+    if (x < 0) return 0;
+    int left = s->m.w * s->m.h - v->ops->pos_ply(v, pos);   /* plies left at most */
+    if (x == C4B_DRAWN) *lo = *hi = VAL_DRAW;
+    else if (x == C4B_WON) *lo = val_win(left), *hi = val_win(1);
+    else *lo = val_loss(0), *hi = val_loss(left);
+    return 1;
+}

@@ -1,0 +1,443 @@
+/* Connect Four on BDDs: position counts against the published table and
+ * against a plain enumeration, ply by ply, in both encodings and orders;
+ * BDD files (round trip, damage); the strong solution against alpha-beta on
+ * every position of the first plies and on random positions of every ply,
+ * and the set-pruned search's distances against the plain search's.
+ * GSW_STRONG_6X4=1 adds the 6x4 board (opt-in: ctest -L slow). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/game.h"
+#include "db/bddfile.h"
+#include "games/connect4/c4.h"
+#include "games/connect4/c4_bdd.h"
+#include "solve/solver.h"
+#include "solve/strong.h"
+#include "tests/test_rng.h"
+#include "tests/test_tmpdir.h"
+
+static int setup(void **st)
+{
+    (void)st;
+    return test_tmpdir_make("gsw-strong");
+}
+
+static int teardown(void **st)
+{
+    (void)st;
+    return test_tmpdir_remove();
+}
+
+/* --- a plain enumeration: distinct positions by ply (no symmetry) --- */
+
+typedef struct pset {
+    uint64_t *key;
+    size_t cap, n;
+} pset_t;
+
+static int pset_add(pset_t *s, uint64_t k)   /* k != 0; 1 when new */
+{
+    if (2 * (s->n + 1) > s->cap) {
+        pset_t t = { calloc(s->cap ? 2 * s->cap : 1024, sizeof(uint64_t)), s->cap ? 2 * s->cap : 1024, 0 };
+        assert_non_null(t.key);
+        for (size_t i = 0; i < s->cap; i++)
+            if (s->key[i]) pset_add(&t, s->key[i]);
+        free(s->key);
+        *s = t;
+    }
+    size_t i = (size_t)(k * 0x9E3779B97F4A7C15ULL) & (s->cap - 1);
+    while (s->key[i]) {
+        if (s->key[i] == k) return 0;
+        i = (i + 1) & (s->cap - 1);
+    }
+    s->key[i] = k;
+    s->n++;
+    return 1;
+}
+
+/* cells[c * h + r]: 0, 1 (first player), 2 (second), from the board view */
+static void cells_of(const gv_t *v, const void *pos, int8_t *cells)
+{
+    static board_view_t view;
+    const c4v_t *d = v->data;
+    v->ops->view(v, pos, &view);
+    for (int c = 0; c < d->w; c++)
+        for (int r = 0; r < d->h; r++) {
+            const view_cell_t *x = &view.cell[(d->h - 1 - r) * d->w + c];
+            cells[c * d->h + r] = x->kind == VIEW_PIECE ? (int8_t)(1 + x->owner) : 0;
+        }
+}
+
+static uint64_t key_of(const gv_t *v, const void *pos)
+{
+    int8_t cells[64];
+    const c4v_t *d = v->data;
+    cells_of(v, pos, cells);
+    uint64_t k = 1;
+    for (int i = 0; i < d->cells; i++) k = k * 3 + (uint64_t)cells[i];
+    return k;
+}
+
+/* positions and ended ones by ply, breadth first */
+static void enumerate(const gv_t *v, uint64_t *positions, uint64_t *ended)
+{
+    const game_ops_t *O = v->ops;
+    const c4v_t *d = v->data;
+    size_t ps = O->pos_size;
+    char *layer = malloc(ps), *next = NULL;
+    assert_non_null(layer);
+    O->pos_start(v, layer);
+    size_t n = 1;
+    for (int k = 0; k <= d->cells; k++) {
+        positions[k] = n;
+        ended[k] = 0;
+        pset_t seen = { 0 };
+        size_t nn = 0, cap = 0;
+        for (size_t i = 0; i < n; i++) {
+            const char *p = layer + i * ps;
+            val_t tv;
+            if (O->terminal(v, p, &tv)) {
+                if (tv < 0) ended[k]++;
+                continue;
+            }
+            move_t mv[GSW_MAX_MOVES];
+            int nm = O->moves(v, p, mv);
+            for (int j = 0; j < nm; j++) {
+                if (nn == cap) {
+                    cap = cap ? 2 * cap : 1024;
+                    next = realloc(next, cap * ps);
+                    assert_non_null(next);
+                }
+                char *c = next + nn * ps;
+                memcpy(c, p, ps);
+                O->play(v, c, mv[j]);
+                if (pset_add(&seen, key_of(v, c))) nn++;
+            }
+        }
+        free(seen.key);
+        char *t = layer;
+        layer = next;
+        next = t;
+        n = nn;
+    }
+    free(layer);
+    free(next);
+}
+
+typedef struct rows {
+    uint64_t positions[129], ended[129];
+    int n;
+} rows_t;
+
+static void collect(void *ctx, const c4b_ply_t *p)
+{
+    rows_t *r = ctx;
+    assert_int_equal(p->ply, r->n);
+    assert_true(p->positions.w[1] == 0 && p->positions.w[2] == 0 && p->positions.w[3] == 0);
+    r->positions[r->n] = p->positions.w[0];
+    r->ended[r->n] = p->terminal.w[0];
+    r->n++;
+}
+
+static void bdd_rows(int w, int h, c4b_encoding_t e, c4b_order_t o, rows_t *r)
+{
+    c4b_spec_t spec = { w, h, e, o };
+    c4b_t *b;
+    err_t err;
+    memset(r, 0, sizeof *r);
+    assert_int_equal(c4b_open(&b, &spec, 0.25, &err), GSW_OK);
+    assert_int_equal(c4b_forward(b, 0, collect, r, NULL, &err), GSW_OK);
+    assert_int_equal(r->n, w * h + 1);
+    assert_true(c4b_peak_nodes(b) > 0);
+    c4b_close(b);
+}
+
+static uint64_t total(const rows_t *r)
+{
+    uint64_t t = 0;
+    for (int k = 0; k < r->n; k++) t += r->positions[k];
+    return t;
+}
+
+/* the published table (FACTS: Tromp's / the BDD solver's counts) */
+static void test_published_counts(void **st)
+{
+    (void)st;
+    static const struct { int w, h; uint64_t n; } t[] = { { 4, 4, 161029 }, { 5, 4, 3945711 }, { 4, 5, 1706255 } };
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+        rows_t r;
+        bdd_rows(t[i].w, t[i].h, C4B_COMPRESSED, C4B_COLUMN, &r);
+        assert_int_equal(total(&r), t[i].n);
+    }
+}
+
+/* every encoding and order, per ply, against the enumeration: boards where
+ * no four fits in some direction (or in any) included */
+static void test_counts_by_enumeration(void **st)
+{
+    (void)st;
+    static const char *const boards[] = { "4x4", "3x3", "1x5", "5x1", "4x2", "2x4", "3x5", "5x3", "4x3", "1x1" };
+    for (size_t i = 0; i < sizeof boards / sizeof boards[0]; i++) {
+        gv_t *v;
+        err_t err;
+        char spec[32];
+        snprintf(spec, sizeof spec, "connect4:%s", boards[i]);
+        assert_int_equal(game_open(spec, &v, &err), GSW_OK);
+        const c4v_t *d = v->data;
+        static uint64_t pos[129], ended[129];
+        enumerate(v, pos, ended);
+        for (int e = 0; e < 2; e++)
+            for (int o = 0; o < 2; o++) {
+                rows_t r;
+                bdd_rows(d->w, d->h, (c4b_encoding_t)e, (c4b_order_t)o, &r);
+                for (int k = 0; k <= d->cells; k++) {
+                    if (r.positions[k] != pos[k] || r.ended[k] != ended[k])
+                        fail_msg("%s %s/%s ply %d: BDD %llu (%llu ended), enumeration %llu (%llu)", boards[i],
+                                 c4b_encoding_name((c4b_encoding_t)e), c4b_order_name((c4b_order_t)o), k,
+                                 (unsigned long long)r.positions[k], (unsigned long long)r.ended[k],
+                                 (unsigned long long)pos[k], (unsigned long long)ended[k]);
+                }
+            }
+        game_close(v);
+    }
+}
+
+/* a table too small for the board: a clean error, not a crash */
+static void test_memory_limit(void **st)
+{
+    (void)st;
+    c4b_spec_t spec = { 6, 5, C4B_COMPRESSED, C4B_COLUMN };
+    c4b_t *b;
+    err_t err;
+    assert_int_equal(c4b_open(&b, &spec, 0.0003, &err), GSW_OK);
+    assert_int_equal(c4b_forward(b, 0, NULL, NULL, NULL, &err), GSW_EFAIL);
+    assert_non_null(strstr(err.msg, "--memory"));
+    c4b_close(b);
+    /* and the package can be used again */
+    rows_t r;
+    bdd_rows(4, 4, C4B_COMPRESSED, C4B_COLUMN, &r);
+    assert_int_equal(total(&r), 161029);
+}
+
+/* --- 256-bit counts and BDD files --- */
+
+static void test_u256(void **st)
+{
+    (void)st;
+    u256_t a = u256_of(1), b;
+    char buf[96];
+    assert_int_equal(u256_shl(&a, 200), 0);
+    u256_text(&a, buf, sizeof buf);
+    assert_string_equal(buf, "1606938044258990275541962092341162602522202993782792835301376");
+    assert_int_equal(u256_parse(buf, &b), 0);
+    assert_int_equal(u256_cmp(&a, &b), 0);
+    assert_int_equal(u256_shl(&a, 56), 1);   /* 2^256: over */
+    a = u256_of(UINT64_MAX);
+    b = u256_of(1);
+    assert_int_equal(u256_add(&a, &b), 0);
+    assert_true(a.w[0] == 0 && a.w[1] == 1);
+    assert_int_not_equal(u256_parse("12x", &b), 0);
+    assert_int_not_equal(u256_parse("", &b), 0);
+    assert_int_not_equal(u256_parse("1" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000"
+                                    "0000000000" "0000000000",
+                                    &b), 0);   /* 10^80 > 2^256 */
+}
+
+static void test_bddfile(void **st)
+{
+    (void)st;
+    /* x0 and (x1 or x2) over 4 variables: 3 of 8 assignments of x0..x2, x3 free: 6 */
+    bddf_node_t nodes[] = { { 2, 0, 1 }, { 1, 2, 1 }, { 0, 0, 3 } };
+    bddf_t f = { .nvars = 4, .nnodes = 3, .root = 4, .node = nodes };
+    snprintf(f.tag, sizeof f.tag, "test");
+    assert_int_equal(bddf_count(&f, &f.count), 0);
+    assert_int_equal(f.count.w[0], 6);
+    err_t err;
+    const char *path = tmp_path("t.bdd");
+    uint64_t s1, s2;
+    assert_int_equal(bddf_write(path, &f, &s1, &err), GSW_OK);
+    bddf_t g;
+    assert_int_equal(bddf_read(path, &g, &s2, &err), GSW_OK);
+    assert_true(s1 == s2);
+    assert_int_equal(g.nnodes, 3);
+    assert_string_equal(g.tag, "test");
+    for (int x = 0; x < 16; x++) {
+        uint8_t bits[4] = { (uint8_t)(x & 1), (uint8_t)(x >> 1 & 1), (uint8_t)(x >> 2 & 1), (uint8_t)(x >> 3 & 1) };
+        assert_int_equal(bddf_eval(&g, bits), bits[0] && (bits[1] || bits[2]));
+    }
+    bddf_free(&g);
+    /* truncated: refused with the file's name */
+    FILE *fp = fopen(path, "rb");
+    assert_non_null(fp);
+    uint8_t buf[4096];
+    size_t n = fread(buf, 1, sizeof buf, fp);
+    fclose(fp);
+    for (size_t cut = 0; cut < n; cut++) {
+        assert_int_equal(bddf_read_mem(buf, cut, "t.bdd", &g, &err), GSW_EFAIL);
+        assert_non_null(strstr(err.msg, "t.bdd"));
+    }
+    /* every single flipped bit is caught (magic, frame, checksum) */
+    for (size_t i = 0; i < n; i++)
+        for (int bit = 0; bit < 8; bit++) {
+            buf[i] ^= (uint8_t)(1 << bit);
+            int rc = bddf_read_mem(buf, n, "t.bdd", &g, &err);
+            if (rc == GSW_OK) {   /* only a flip the content checksum cannot see may pass: none should */
+                bddf_free(&g);
+                fail_msg("a flipped bit %zu.%d was read as a good file", i, bit);
+            }
+            buf[i] ^= (uint8_t)(1 << bit);
+        }
+    /* a node array out of order is refused */
+    bddf_node_t bad[] = { { 2, 0, 1 }, { 2, 2, 1 } };
+    bddf_t h = { .nvars = 4, .nnodes = 2, .root = 3, .node = bad };
+    h.count = u256_of(0);
+    assert_int_equal(bddf_write(path, &h, NULL, &err), GSW_OK);
+    assert_int_equal(bddf_read(path, &g, NULL, &err), GSW_EFAIL);
+    assert_non_null(strstr(err.msg, "damaged"));
+}
+
+/* --- the strong solution against alpha-beta --- */
+
+static const char *wdl_name(int x) { return x == C4B_WON ? "won" : x == C4B_DRAWN ? "drawn" : "lost"; }
+
+static int ab_class(solver_t *s, const void *pos)
+{
+    answer_t a;
+    err_t err;
+    assert_int_equal(solver_run(s, pos, &a, &err), GSW_OK);
+    assert_int_equal(a.r.aborted, 0);
+    assert_true(a.r.lo > 0 || a.r.hi < 0 || (a.r.lo == 0 && a.r.hi == 0));
+    return a.r.lo > 0 ? C4B_WON : a.r.hi < 0 ? C4B_LOST : C4B_DRAWN;
+}
+
+static void check_pos(solver_t *s, strong_t *st, const gv_t *v, const void *pos, const char *where)
+{
+    err_t err;
+    int x = strong_value(st, pos, &err);
+    assert_true(x >= 0);
+    val_t tv;
+    int y = v->ops->terminal(v, pos, &tv) ? (tv < 0 ? C4B_LOST : C4B_DRAWN) : ab_class(s, pos);
+    if (x != y) {
+        char text[256];
+        v->ops->pos_format(v, pos, text, sizeof text);
+        fail_msg("%s %s: the strong solution says %s, alpha-beta %s", where, text, wdl_name(x), wdl_name(y));
+    }
+}
+
+/* all positions of plies 0..full (depth first, every line), then random
+ * games through every ply */
+static int walk(solver_t *s, strong_t *st, const gv_t *v, const void *pos, int left)
+{
+    check_pos(s, st, v, pos, "line");
+    val_t tv;
+    if (!left || v->ops->terminal(v, pos, &tv)) return 1;
+    move_t mv[GSW_MAX_MOVES];
+    int n = v->ops->moves(v, pos, mv), count = 1;
+    for (int i = 0; i < n; i++) {
+        GSW_POSBUF c[GSW_MAX_POS];
+        memcpy(c, pos, v->ops->pos_size);
+        v->ops->play(v, c, mv[i]);
+        count += walk(s, st, v, c, left - 1);
+    }
+    return count;
+}
+
+static void strong_board(const char *spec, int full, int games, c4b_encoding_t enc)
+{
+    gv_t *v;
+    err_t err;
+    assert_int_equal(game_open(spec, &v, &err), GSW_OK);
+    const char *sdir = tmp_path(enc == C4B_CELLWISE ? "strong-cw" : "strong");
+    strong_build_options_t bo = { .dir = sdir, .enc = enc, .order = C4B_COLUMN, .memory_gb = 0.5 };
+    strong_report_t *rep = calloc(1, sizeof *rep);
+    assert_non_null(rep);
+    if (strong_build(v, &bo, rep, &err)) fail_msg("%s", err.msg);
+    const c4v_t *d = v->data;
+    for (int k = 0; k <= d->cells; k++) {   /* the sets add up to the counted positions */
+        u256_t sum = u256_of(0);
+        for (int x = 0; x < 3; x++) u256_add(&sum, &rep->m.ply[k].count[x]);
+        assert_int_equal(u256_cmp(&sum, &rep->m.ply[k].positions), 0);
+    }
+    free(rep);
+    strong_t *st;
+    assert_int_equal(strong_open(&st, v, sdir, &err), 1);
+    solver_t s;
+    assert_int_equal(solver_init(&s, v, 16, NULL, &err), GSW_OK);
+    GSW_POSBUF pos[GSW_MAX_POS];
+    v->ops->pos_start(v, pos);
+    int n = walk(&s, st, v, pos, full);
+    assert_true(n > 100);
+    /* random games: every ply they reach; the set-pruned search's exact
+     * values against the plain search's on some of them */
+    solver_t p;
+    assert_int_equal(solver_init(&p, v, 16, NULL, &err), GSW_OK);
+    p.ab.oracle = &st->oracle;
+    uint64_t rng = 12345;
+    for (int g = 0; g < games; g++) {
+        v->ops->pos_start(v, pos);
+        val_t tv;
+        for (;;) {
+            check_pos(&s, st, v, pos, "game");
+            if (v->ops->terminal(v, pos, &tv)) break;
+            if (test_splitmix(&rng) % 4 == 0) {
+                answer_t a, b;
+                solver_clear(&s);
+                solver_clear(&p);
+                assert_int_equal(solver_run(&s, pos, &a, &err), GSW_OK);
+                assert_int_equal(solver_run(&p, pos, &b, &err), GSW_OK);
+                assert_int_equal(a.r.lo, a.r.hi);
+                assert_int_equal(b.r.lo, b.r.hi);
+                assert_int_equal(a.r.lo, b.r.lo);
+            }
+            move_t mv[GSW_MAX_MOVES];
+            int nm = v->ops->moves(v, pos, mv);
+            v->ops->play(v, pos, mv[test_splitmix(&rng) % (uint64_t)nm]);
+        }
+    }
+    assert_int_equal(st->damage[0], 0);
+    solver_free(&s);
+    solver_free(&p);
+    strong_close(st);
+    game_close(v);
+}
+
+static void test_strong_4x4(void **st)
+{
+    (void)st;
+    strong_board("connect4:4x4", 6, 40, C4B_COMPRESSED);
+    strong_board("connect4:4x4", 4, 10, C4B_CELLWISE);
+}
+
+static void test_strong_5x4(void **st)
+{
+    (void)st;
+    strong_board("connect4:5x4", 4, 30, C4B_COMPRESSED);
+}
+
+static void test_strong_6x4(void **st)
+{
+    (void)st;
+    if (!getenv("GSW_STRONG_6X4")) skip();
+    strong_board("connect4:6x4", 4, 60, C4B_COMPRESSED);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_u256),
+        cmocka_unit_test(test_bddfile),
+        cmocka_unit_test(test_published_counts),
+        cmocka_unit_test(test_counts_by_enumeration),
+        cmocka_unit_test(test_memory_limit),
+        cmocka_unit_test(test_strong_4x4),
+        cmocka_unit_test(test_strong_5x4),
+        cmocka_unit_test(test_strong_6x4),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

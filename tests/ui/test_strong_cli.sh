@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# gsw count connect4 and gsw strong build|query|best from the command line:
+# the published counts, JSON shapes, the stored values against the solver's
+# (analyze, solve), damage (truncated files, another board's), resume after
+# Ctrl-C, and bad input as one-line errors.
+source "$(dirname "$0")/cli_lib.sh"
+d=$tmp/strong
+
+# --- counting ---
+expect 0 "count 4x4 --json" -- "$gsw" count connect4:4x4 --json
+py() { python3 -c "import json,sys; j=json.load(open('$tmp/out')); $1"; }
+same "$(py 'print(j["total"], len(j["per_ply"]), [r["positions"] for r in j["per_ply"][:3]], j["peak_nodes"] > 0, j["time_ms"] >= 0)')" \
+  "161029 17 [1, 4, 16] True True" "4x4: the published total, 17 plies"
+same "$(py 'print(sum(r["positions"] for r in j["per_ply"]) == j["total"], type(j["total"]).__name__)')" "True int" \
+  "per-ply counts add up to the total, an integer"
+expect 0 "count 5x4 cellwise, row order" -- "$gsw" count connect4:5x4 --encoding cellwise --order row
+has out "3,945,711" "5x4 total (cellwise, rows)"
+has out "cellwise encoding, row order" "the encoding is named"
+expect 0 "count 4x5" -- "$gsw" count connect4:4x5
+has out "1,706,255" "4x5 total"
+expect 0 "count 1x1" -- "$gsw" count connect4:1x1 --json
+same "$(py 'print(j["total"], [r["positions"] for r in j["per_ply"]])')" "2 [1, 1]" "1x1: the empty board and one disc"
+expect 2 "count: unknown encoding" -- "$gsw" count connect4:4x4 --encoding zip
+has err "--encoding" "names the option"
+expect 2 "count: unknown order" -- "$gsw" count connect4:4x4 --order diagonal
+expect 2 "count: a board too big" -- "$gsw" count connect4:20x9
+expect 2 "count: bad --memory" -- "$gsw" count connect4:4x4 --memory -1
+expect 1 "count: node table too small" -- "$gsw" count connect4:6x5 --memory 0.001
+has err "--memory" "says what to give more of"
+expect 2 "count chess" -- "$gsw" count chess
+expect 2 "count connect4 --solutions" -- "$gsw" count connect4:4x4 --solutions
+expect 0 "count connect4 --positions (the flag is implied)" -- "$gsw" count connect4:3x3 --positions
+expect 2 "count connect4 with a position" -- "$gsw" count connect4:4x4 1234
+
+# --- the strong solution ---
+expect 1 "query before a build" -- "$gsw" strong query connect4:4x4 "" --dir "$d"
+has err "gsw strong build connect4:4x4" "says how to build it"
+expect 0 "build 4x4 --json" -- "$gsw" strong build connect4:4x4 --dir "$d" --json
+same "$(py 'p=j["plies"]; print(len(p), p[0]["drawn"], all(r["won"]+r["drawn"]+r["lost"]==r["total"] for r in p), p[16]["won"], j["resumed_from"])')" \
+  "17 1 True 0 None" "4x4: 17 plies, the start drawn, sets add up, a full board is never won"
+[ -f "$d/connect4-4x4/manifest" ] && ok || bad "no manifest in $d/connect4-4x4"
+expect 0 "build again: nothing to do" -- "$gsw" strong build connect4:4x4 --dir "$d"
+has out "already complete" "a complete build is checked, not redone"
+
+# every move's value against analyze's (the searches), at a few positions
+for p in "" 1 23 2332 2332141 12344321; do
+  expect 0 "query '$p'" -- "$gsw" strong query connect4:4x4 "$p" --dir "$d" --json
+  cp "$tmp/out" "$tmp/q.json"
+  expect 0 "analyze '$p'" -- "$gsw" analyze connect4:4x4 "$p" --no-cache --json
+  cp "$tmp/out" "$tmp/a.json"
+  expect 0 "solve '$p'" -- "$gsw" solve connect4:4x4 "$p" --no-cache --json
+  cp "$tmp/out" "$tmp/s.json"
+  r=$(python3 - "$tmp" <<'EOF'
+import json, sys
+t = sys.argv[1]
+q, a, s = (json.load(open(f"{t}/{n}.json")) for n in ("q", "a", "s"))
+qa = {m["move"]: m["value"] for m in q["moves"]}
+aa = {m["move"]: m["value"] for m in a["moves"]}
+print("ok" if qa == aa and q["value"] == s["value"] else f"query {q} analyze {a} solve {s}")
+EOF
+)
+  same "$r" ok "query '$p' against analyze and solve"
+done
+# the last move made four: a loss, no moves; a move after it: exit 2
+expect 0 "query a won game" -- "$gsw" strong query connect4:4x4 1213141 --dir "$d" --json
+same "$(py 'print(j["value"], j["moves"])')" "loss []" "the side to move has lost"
+expect 2 "query past the end" -- "$gsw" strong query connect4:4x4 12131412 --dir "$d"
+expect 2 "query a bad move" -- "$gsw" strong query connect4:4x4 19 --dir "$d"
+expect 0 "query text" -- "$gsw" strong query connect4:4x4 "" --dir "$d"
+has out "draw for the side to move" "the text answer"
+
+# best: the fastest win, in plies, as solve finds it
+for p in 1 2332141 22; do
+  expect 0 "best '$p'" -- "$gsw" strong best connect4:4x4 "$p" --dir "$d" --json
+  cp "$tmp/out" "$tmp/b.json"
+  expect 0 "solve '$p'" -- "$gsw" solve connect4:4x4 "$p" --no-cache --json
+  same "$(python3 -c "import json; b=json.load(open('$tmp/b.json')); s=json.load(open('$tmp/out')); print(b['value']==s['value'], b.get('plies')==s.get('plies'))")" \
+    "True True" "best '$p': value and plies as solve's"
+done
+expect 2 "best after the end" -- "$gsw" strong best connect4:4x4 1213141 --dir "$d"
+
+# another board's files, a truncated file
+mkdir -p "$d/connect4-5x4" && cp "$d/connect4-4x4/"* "$d/connect4-5x4/"
+expect 1 "another board's files" -- "$gsw" strong query connect4:5x4 "" --dir "$d"
+has err "made for connect4:4x4" "names the board they were made for"
+rm -rf "$d/connect4-5x4"
+f=$d/connect4-4x4/ply05-drawn.bdd
+head -c 40 "$f" >"$f.cut" && mv "$f.cut" "$f"
+expect 1 "a truncated file" -- "$gsw" strong query connect4:4x4 12121 --dir "$d"
+has err "ply05-drawn.bdd" "names the file"
+expect 0 "other plies still answer" -- "$gsw" strong query connect4:4x4 12 --dir "$d"
+"$gsw" strong build connect4:4x4 --dir "$d" >"$tmp/out" 2>"$tmp/err" && ok || bad "rebuild after damage: $(tail -1 "$tmp/err")"
+has err "building it again" "the damaged file is built again"
+has out "resumed: plies 6 to 16" "only the plies below it"
+expect 0 "query after the repair" -- "$gsw" strong query connect4:4x4 12121 --dir "$d"
+
+# resume after Ctrl-C: the same table as a build in one go
+"$gsw" strong build connect4:5x4 --dir "$tmp/one" >"$tmp/one.txt" 2>/dev/null || bad "5x4 build"
+"$gsw" strong build connect4:5x4 --dir "$tmp/two" >/dev/null 2>"$tmp/prog" &
+pid=$!
+for _ in $(seq 200); do grep -q "backward: ply 1[0-6]" "$tmp/prog" 2>/dev/null && break; sleep 0.05; done
+kill -INT $pid
+wait $pid
+rc=$?
+if [ $rc -eq 0 ]; then echo "note: the build finished before Ctrl-C"; ok; else same "$rc" 1 "Ctrl-C: exit 1"; fi
+"$gsw" strong build connect4:5x4 --dir "$tmp/two" >"$tmp/two.txt" 2>/dev/null || bad "resumed 5x4 build"
+[ $rc -eq 0 ] || has two.txt "resumed: plies" "the second run goes on"
+same "$(grep -E '^ +[0-9]+ ' "$tmp/two.txt" | md5sum)" "$(grep -E '^ +[0-9]+ ' "$tmp/one.txt" | md5sum)" \
+  "the resumed build's table equals the one-go build's"
+has one.txt "   0                  0                  1                  0" "5x4: the start is a draw"
+expect 1 "another encoding in the same folder" -- "$gsw" strong build connect4:5x4 --dir "$tmp/one" --encoding cellwise
+has err "--encoding compressed" "says how it was built"
+
+# bad input
+expect 2 "strong: no action" -- "$gsw" strong
+expect 2 "strong: unknown action" -- "$gsw" strong make connect4:4x4
+expect 2 "strong: not connect4" -- "$gsw" strong build chess
+expect 2 "strong: bad board" -- "$gsw" strong build connect4:0x4
+expect 2 "strong build: a position" -- "$gsw" strong build connect4:4x4 12
+echo "test_strong_cli: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
