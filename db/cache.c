@@ -54,6 +54,11 @@ static const char *const migrations[] = {
     "  position TEXT NOT NULL, threshold INTEGER NOT NULL, state TEXT NOT NULL, nodes BLOB NOT NULL,"
     "  updated INTEGER NOT NULL DEFAULT (strftime('%s','now')),"
     "  PRIMARY KEY (game, variant, key, goal)) WITHOUT ROWID;",
+    /* 5: opening books: which positions are book positions, at which ply
+     * (their values are the solved rows of the same keys) */
+    "CREATE TABLE book ("
+    "  game TEXT NOT NULL, variant TEXT NOT NULL, key BLOB NOT NULL, ply INTEGER NOT NULL,"
+    "  PRIMARY KEY (game, variant, key)) WITHOUT ROWID;",
 };
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))
 

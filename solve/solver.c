@@ -8,6 +8,7 @@
 
 #include "core/dfpn.h"
 #include "core/manager.h"
+#include "solve/book.h"
 
 int solver_init(solver_t *s, gv_t *v, size_t hash_mb, cache_t *cache, err_t *err)
 {
@@ -22,6 +23,8 @@ int solver_init(solver_t *s, gv_t *v, size_t hash_mb, cache_t *cache, err_t *err
 void solver_free(solver_t *s)
 {
     if (s->egdb.set) egdb_oracle_close(&s->egdb);
+    book_free(s->book);
+    s->book = NULL;
     tt_free(&s->tt);
     dfpn_table_free(&s->pn);
 }
@@ -261,14 +264,47 @@ int solver_cached(solver_t *s, const void *pos, answer_t *a, err_t *err)
     return solver_lookup(s, pos, a, key, &klen, &sym, err);
 }
 
+/* The opening book as the search's oracle for a root above its deepest
+ * ply (deeper roots never meet its positions: no probes), loaded from the
+ * cache on the first search of each variant; NULL: none. */
+static const gsw_oracle_t *solver_book(solver_t *s, const void *pos)
+{
+    if (!s->cache || s->no_book) return NULL;
+    char spec[sizeof s->book_for];
+    game_spec(s->v, spec, sizeof spec);
+    if (strcmp(spec, s->book_for)) {   /* a variant not looked at yet */
+        book_free(s->book);
+        s->book = NULL;
+        snprintf(s->book_for, sizeof s->book_for, "%s", spec);
+        err_t err;
+        if (book_load(&s->book, s->v, s->cache, &err) < 0) solver_say(s, err.msg);
+    }
+    if (!s->book || s->v->ops->pos_ply(s->v, pos) >= book_max_ply(s->book)) return NULL;
+    return book_oracle(s->book);
+}
+
+static int solver_search(solver_t *s, const void *pos, answer_t *a, const uint8_t *key, size_t klen, int sym,
+                         err_t *err);
+
 int solver_run(solver_t *s, const void *pos, answer_t *a, err_t *err)
 {
-    const game_ops_t *O = s->v->ops;
     uint8_t key[GSW_MAX_KEY];
     size_t klen = 0;
     int sym = 0;
     int found = solver_lookup(s, pos, a, key, &klen, &sym, err);
     if (found) return found < 0 ? err->code : GSW_OK;
+    const gsw_oracle_t *own = s->ab.oracle;   /* the endgame databases' oracle, if any, comes first */
+    if (!own) s->ab.oracle = solver_book(s, pos);
+    int rc = solver_search(s, pos, a, key, klen, sym, err);
+    s->ab.oracle = own;
+    return rc;
+}
+
+/* The search after a cache miss: the configured solver, its result stored. */
+static int solver_search(solver_t *s, const void *pos, answer_t *a, const uint8_t *key, size_t klen, int sym,
+                         err_t *err)
+{
+    const game_ops_t *O = s->v->ops;
     if (s->dfpn || s->manager) {   /* win/draw/loss by proof numbers: bounds without a distance */
         dfpn_result_t d;
         if (s->manager) {

@@ -33,6 +33,11 @@ typedef struct solver {
     char warned[512];      /* the last warning, not said twice in a row */
     egdb_oracle_t egdb;    /* endgame databases (solver_open_egdb); egdb.set NULL: none */
     char egdb_dir[1100];   /* their folder ("" before solver_open_egdb) */
+    /* the opening book of v in the cache (solve/book.h), loaded on the first
+     * search and used below roots shallower than its deepest ply */
+    int no_book;           /* never look for one (the book's own builders) */
+    struct book *book;     /* NULL: none */
+    char book_for[96];     /* the variant it was looked for ("": not yet) */
 } solver_t;
 
 typedef struct answer {
@@ -54,8 +59,10 @@ void solver_free(solver_t *s);
 int solver_open_egdb(solver_t *s, const char *dir, const char *db, err_t *err);
 /* Empty every table (alpha-beta's and df-pn's): the next solve starts cold. */
 void solver_clear(solver_t *s);
-/* Solve pos (cache first). On a stop or a spent budget a->r.aborted is set
- * and the bounds proven so far are stored and returned. A stored row that
+/* Solve pos (cache first; a search below it takes the opening book's
+ * values where the cache has a book: solve/book.h). On a stop or a spent
+ * budget a->r.aborted is set and the bounds proven so far are stored and
+ * returned. A stored row that
  * the search contradicts is reported (warn), dropped, and replaced by the
  * value proven without it. Stores are written before it returns; a store
  * that fails (a full disk, a lost file) is warned about, once, and the

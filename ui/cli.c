@@ -40,6 +40,7 @@ int cli_uci(cli_opts_t *o);
 int cli_match(cli_opts_t *o);
 int cli_tune(cli_opts_t *o);
 int cli_strong(cli_opts_t *o);
+int cli_book(cli_opts_t *o);
 
 /* Where --json does not apply. */
 static const char *json_na_play(const cli_opts_t *o)
@@ -162,6 +163,14 @@ const cli_verb_t cli_verbs[] = {
               "  --relative: the engine's pawn is always 100 cp and the other pieces in proportion, so only the\n"
               "  ratios evolve (raw values also move material against the evaluation's positional terms).",
       "evolve chess piece values by a genetic algorithm (quick-tournament fitness)", cli_tune, 1, NULL },
+    { "book", "gsw book build|stats connect4[:WxH] [--ply N] [--threads N] [--hash MB] [--db PATH]\n"
+              "  build: solve every position up to ply N exactly (mirror images once; a finished game is no book\n"
+              "  position) into the cache: ply N by search on --threads workers (default: all cores), the plies\n"
+              "  above from their children's values. Ctrl-C keeps what is solved; building again resumes, and\n"
+              "  a deeper --ply extends the book. stats: book positions per ply, won/drawn/lost for the first\n"
+              "  player. Solves, analyses and the workbench answer book positions from the cache at once, and\n"
+              "  a search from a shallower position stops at the book's positions.",
+      "opening books: build (every position to ply N, solved), statistics", cli_book, 2, NULL },
     { "help", "gsw help [VERB]", "this list, or one verb's usage", cli_help, 1, NULL },
     { "version", "gsw version (or gsw --version)", "gsw's version", cli_version, 0, NULL },
     { NULL, NULL, NULL, NULL, 0, NULL },
@@ -299,6 +308,12 @@ static int cli_parse(int argc, char **argv, int first, cli_opts_t *o)
             *to = (int)d;
         }
         else if (!strcmp(a, "--out")) { NEEDARG(); o->out = argv[++i]; }
+        else if (!strcmp(a, "--ply")) {
+            NEEDARG();   /* gsw book build */
+            if (cli_parse_num(a, argv[++i], 0, 1000, 1, &d)) return GSW_EINPUT;
+            o->ply = (int)d;
+            o->ply_set = 1;
+        }
         else if (!strcmp(a, "--pieces")) {
             NEEDARG();
             if (cli_parse_num(a, argv[++i], 1, 32, 1, &d)) return GSW_EINPUT;

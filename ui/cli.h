@@ -65,6 +65,7 @@ typedef struct cli_opts {
     int max_moves;             /* tune --max-moves M: a game's cap in moves; solve --mate: the longest mate looked for */
     const char *out;           /* tune --out DIR */
     int relative;              /* tune --relative: values as ratios to a 100 cp pawn */
+    int ply, ply_set;          /* book build --ply N: the book's depth (ply_set: given) */
     const char *encoding;      /* count / strong build --encoding compressed|cellwise (Connect Four BDDs) */
     const char *order;         /* ... --order column|row: the variables' order */
     double memory_gb;          /* ... --memory GB: the BDD node table's limit (0: not given) */

@@ -16,6 +16,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "db/book.h"
 #include "db/cache.h"
 #include "db/saved.h"
 
@@ -222,7 +223,7 @@ static void test_persistence_and_counters(void **s)
     static cache_stats_t st;
     stats_ok(c, &st);
     assert_string_equal(st.path, p);
-    assert_int_equal(st.schema_version, 4);
+    assert_int_equal(st.schema_version, 5);
     assert_true(st.file_bytes > 0);
     assert_int_equal(st.rows, 1001);
     assert_int_equal(st.exact_rows, 666 + 1);   /* k % 3 == 0 are bounds */
@@ -464,6 +465,19 @@ static void test_foreign_and_newer(void **s)
     refused(p, "newer", 1);
 }
 
+/* Book rows, read back joined with their solved rows (NULL without one). */
+typedef struct book_seen { int n, with_row, ply_sum; val_t lo; } book_seen_t;
+
+static int book_seen(void *ctx, const uint8_t *key, size_t klen, int ply, const cache_entry_t *e)
+{
+    (void)key, (void)klen;
+    book_seen_t *b = ctx;
+    b->n++;
+    b->ply_sum += ply;
+    if (e) { b->with_row++; b->lo = e->lo; }
+    return 0;
+}
+
 /* A version-1 file (before saved games) migrates and keeps its rows. */
 static void test_migration_and_saved_games(void **s)
 {
@@ -480,7 +494,7 @@ static void test_migration_and_saved_games(void **s)
     cache_t *c = open_ok(p);
     static cache_stats_t st;
     stats_ok(c, &st);
-    assert_int_equal(st.schema_version, 4);
+    assert_int_equal(st.schema_version, 5);
     assert_int_equal(st.rows, 1);
     cache_entry_t e;
     err_t err;
@@ -504,6 +518,28 @@ static void test_migration_and_saved_games(void **s)
     assert_string_equal(h.variant, "5x4");
     assert_int_equal(saved_list(c, list, 4, &err), 2);
     assert_int_equal(saved_list(c, list, 1, &err), 1);
+    /* schema 5: the book table, beside the old rows */
+    book_row_t rows[2] = { { .key = { 1, 2 }, .klen = 2, .ply = 3 }, { .key = { 9 }, .klen = 1, .ply = 4 } };
+    assert_int_equal(book_put(c, "connect4", "7x6", rows, 2, &err), GSW_OK);
+    int64_t n;
+    int max_ply;
+    assert_int_equal(book_size(c, "connect4", "7x6", &n, &max_ply, &err), GSW_OK);
+    assert_int_equal(n, 2);
+    assert_int_equal(max_ply, 4);
+    assert_int_equal(book_size(c, "connect4", "6x5", &n, &max_ply, &err), GSW_OK);
+    assert_int_equal(n, 0);
+    assert_int_equal(max_ply, -1);
+    close_ok(c);
+    c = open_ok(p);
+    book_seen_t seen = { 0 };
+    assert_int_equal(book_each(c, "connect4", "7x6", -1, book_seen, &seen, &err), GSW_OK);
+    assert_int_equal(seen.n, 2);
+    assert_int_equal(seen.ply_sum, 7);
+    assert_int_equal(seen.with_row, 1);   /* x'0102' has its solved row, x'09' none */
+    assert_int_equal(seen.lo, 5);
+    memset(&seen, 0, sizeof seen);
+    assert_int_equal(book_each(c, "connect4", "7x6", 3, book_seen, &seen, &err), GSW_OK);
+    assert_int_equal(seen.n, 1);   /* up to ply 3 */
     close_ok(c);
 }
 
@@ -523,7 +559,7 @@ static void test_new_and_odd_paths(void **s)
     assert_true(ok);
     static cache_stats_t st;
     stats_ok(c, &st);
-    assert_int_equal(st.schema_version, 4);
+    assert_int_equal(st.schema_version, 5);
     assert_int_equal(st.rows, 0);
     close_ok(c);
     c = (cache_t *)&err;

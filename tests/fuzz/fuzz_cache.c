@@ -2,15 +2,19 @@
  * to a scratch file and opened with cache_open; if it opens, it is read
  * every way gsw reads it — rows by key (connect4:4x4's first positions and
  * every key cache_each finds), cache_each, cache_stats, cache_check, the
- * proof trees (proofs_get, proofs_manager_get) and the saved games — and
- * closed. Must never crash or leak. */
+ * proof trees (proofs_get, proofs_manager_get), the saved games and the
+ * opening book (its rows, its statistics and the book loaded as the
+ * searches' oracle, probed at the first positions) — and closed. Must never
+ * crash or leak. */
 #include "tests/fuzz/fuzz_util.h"
 
 #include "core/dfpn.h"
 #include "core/manager.h"
+#include "db/book.h"
 #include "db/cache.h"
 #include "db/proofs.h"
 #include "db/saved.h"
+#include "solve/book.h"
 
 #define NKEYS 8
 static gv_t *v;
@@ -81,6 +85,35 @@ static int collect(void *ctx, const char *game, const char *variant, const uint8
     return 0;
 }
 
+static int book_row(void *ctx, const uint8_t *key, size_t klen, int ply, const cache_entry_t *e)
+{
+    (void)key, (void)klen, (void)ply, (void)e;
+    return ++*(int *)ctx >= 64;
+}
+
+/* connect4:4x4's book: its rows, statistics, and the book as an oracle */
+static void read_book(cache_t *c)
+{
+    err_t err;
+    int64_t rows;
+    int max_ply, n = 0;
+    book_size(c, "connect4", "4x4", &rows, &max_ply, &err);
+    book_each(c, "connect4", "4x4", -1, book_row, &n, &err);
+    static book_stats_t st;
+    book_stats(v, c, &st, &err);
+    book_t *b;
+    if (book_load(&b, v, c, &err) != 1) return;
+    const gsw_oracle_t *o = book_oracle(b);
+    static const char *const lines[] = { "", "1", "12", "123" };
+    for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
+        GSW_POSBUF pos[GSW_MAX_POS];
+        val_t lo, hi;
+        if (game_pos_parse(v, lines[i], pos, &err)) abort();
+        if (o->probe(o->ctx, v, pos, &lo, &hi) && lo != hi) abort();   /* the book holds exact values */
+    }
+    book_free(b);
+}
+
 static void remove_files(const char *path)
 {
     char side[600];
@@ -124,6 +157,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         static saved_game_t g;
         saved_get(c, "fuzz", &g, &err);
+        read_book(c);
         cache_close(c, &err);
     }
     remove_files(path);

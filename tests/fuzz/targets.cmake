@@ -8,7 +8,7 @@ set(GSW_FUZZ_TARGETS
   "board:gsw_games"
   "lesson:gsw_ui"
   "shell:gsw_ui"
-  "cache:gsw_db:gsw_games"
+  "cache:gsw_solve:gsw_db:gsw_games"
   "ck_fen:gsw_games"
   "pdn:gsw_games"
   "egdb:gsw_db"

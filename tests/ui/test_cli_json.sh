@@ -92,6 +92,12 @@ doc 0 'd["ok"]' -- cache check --json
 doc 0 'd["rows"] >= 1 and d["wrong"] == 0 and d["complete"]' -- cache verify --json
 doc 0 'd["complete"]' -- cache verify connect4:4x4 --json
 
+# opening books
+doc 0 'd["complete"] and d["positions"] == 37 and [p["positions"] for p in d["plies"]] == [1, 2, 8, 26]' -- book build connect4:4x4 --ply 3 --json
+doc 0 'd["max_ply"] == 3 and d["positions"] == 37 and d["plies"][0]["draws"] == 1' -- book stats connect4:4x4 --json
+refused book build connect4:4x4 --ply 17 --json
+refused book stats checkers --json
+
 # proof trees: run, show, export (as JSON; dot is no JSON)
 doc 0 'd["value"] == "draw" and d["complete"]' -- proof run connect4:4x4 "" --json --hash 16
 doc 1 'd["value"] in ("unknown", "at most a draw") and not d["complete"]' -- proof run connect4:6x5 "" --time 200 --hash 16 --json --db "$tmp/run.sqlite"
