@@ -9,6 +9,7 @@
 #include "core/dfpn.h"
 #include "core/manager.h"
 #include "solve/book.h"
+#include "solve/strong.h"
 
 int solver_init(solver_t *s, gv_t *v, size_t hash_mb, cache_t *cache, err_t *err)
 {
@@ -23,6 +24,8 @@ int solver_init(solver_t *s, gv_t *v, size_t hash_mb, cache_t *cache, err_t *err
 void solver_free(solver_t *s)
 {
     if (s->egdb.set) egdb_oracle_close(&s->egdb);
+    strong_close(s->strong);
+    s->strong = NULL;
     book_free(s->book);
     s->book = NULL;
     tt_free(&s->tt);
@@ -39,7 +42,7 @@ int solver_open_egdb(solver_t *s, const char *dir, const char *db, err_t *err)
     if (s->egdb.set) egdb_oracle_close(&s->egdb);
     s->ab.oracle = NULL;
     s->egdb_dir[0] = 0;
-    if (!s->v->ops->retro) return GSW_OK;
+    if (!s->v->ops->retro) return solver_open_strong(s, NULL, db, err);
     if (!dir && egdb_default_dir(db, d, sizeof d, err)) return err->code;
     memcpy(s->egdb_dir, d, sizeof d);
     int rc = egdb_oracle_open(&s->egdb, s->v, s->egdb_dir, err);
@@ -78,14 +81,42 @@ static void solver_egdb_build(solver_t *s, const void *pos)
     egdb_set_close(set);
 }
 
+int solver_open_strong(solver_t *s, const char *dir, const char *db, err_t *err)
+{
+    strong_close(s->strong);
+    s->strong = NULL;
+    if (!strong_supported(s->v)) return GSW_OK;
+    char d[1024];
+    if (dir) snprintf(d, sizeof d, "%s", dir);
+    else if (strong_default_dir(db, d, sizeof d, err)) return err->code;
+    err_t e2;
+    if (strong_open(&s->strong, s->v, d, &e2) < 0) solver_say(s, e2.msg);   /* the search goes on without it */
+    return GSW_OK;
+}
+
+static int solver_oracle_answer(solver_t *s, const gsw_oracle_t *o, const void *pos, answer_t *a);
+
 static int solver_egdb(solver_t *s, const void *pos, answer_t *a)
 {
     solver_egdb_build(s, pos);
-    if (!s->egdb.set) return 0;
+    if (!s->egdb.set) {   /* a strong solution: win/draw/loss at once where that is enough */
+        if (!s->strong || !(s->wdl || s->dfpn || s->manager)) return 0;
+        int r = solver_oracle_answer(s, &s->strong->oracle, pos, a);
+        if (s->strong->damage[0]) solver_say(s, s->strong->damage);
+        a->from_strong = r;
+        return r;
+    }
+    return solver_oracle_answer(s, &s->egdb.oracle, pos, a);
+}
+
+/* The root's value from an oracle, where it is enough of an answer, with
+ * the best move by its moves' values: 1 answered, 0 not. */
+static int solver_oracle_answer(solver_t *s, const gsw_oracle_t *o, const void *pos, answer_t *a)
+{
     const game_ops_t *O = s->v->ops;
     double t0 = gsw_now_ms();
     val_t lo, hi;
-    if (!s->egdb.oracle.probe(&s->egdb, s->v, pos, &lo, &hi)) {
+    if (!o->probe(o->ctx, s->v, pos, &lo, &hi)) {
         if (s->egdb.damaged) solver_say(s, s->egdb.damage);
         return 0;
     }
@@ -101,7 +132,7 @@ static int solver_egdb(solver_t *s, const void *pos, answer_t *a)
         O->play(s->v, c, mv[i]);
         val_t cl, ch, tv;
         if (O->terminal(s->v, c, &tv)) cl = ch = tv;
-        else if (!s->egdb.oracle.probe(&s->egdb, s->v, c, &cl, &ch)) continue;
+        else if (!o->probe(o->ctx, s->v, c, &cl, &ch)) continue;
         if (val_up(cl) > bestv) { bestv = val_up(cl); best = mv[i]; }
     }
     memset(a, 0, sizeof *a);
@@ -294,9 +325,10 @@ int solver_run(solver_t *s, const void *pos, answer_t *a, err_t *err)
     int found = solver_lookup(s, pos, a, key, &klen, &sym, err);
     if (found) return found < 0 ? err->code : GSW_OK;
     const gsw_oracle_t *own = s->ab.oracle;   /* the endgame databases' oracle, if any, comes first */
-    if (!own) s->ab.oracle = solver_book(s, pos);
+    if (!own) s->ab.oracle = s->strong ? &s->strong->oracle : solver_book(s, pos);
     int rc = solver_search(s, pos, a, key, klen, sym, err);
     s->ab.oracle = own;
+    if (s->strong && s->strong->damage[0]) solver_say(s, s->strong->damage);
     return rc;
 }
 

@@ -36,6 +36,10 @@ typedef struct solver {
     /* the opening book of v in the cache (solve/book.h), loaded on the first
      * search and used below roots shallower than its deepest ply */
     int no_book;           /* never look for one (the book's own builders) */
+    /* Connect Four's strong solution (solve/strong.h), opened by
+     * solver_open_egdb from strong/ beside the cache: after the endgame
+     * databases, before the book */
+    struct strong *strong; /* NULL: none */
     struct book *book;     /* NULL: none */
     char book_for[96];     /* the variant it was looked for ("": not yet) */
 } solver_t;
@@ -44,6 +48,7 @@ typedef struct answer {
     ab_result_t r;
     int from_cache;
     int from_egdb;         /* the endgame databases answered (r.nodes 0) */
+    int from_strong;       /* ... a strong solution did (from_egdb set too) */
 } answer_t;
 
 /* A table of hash_mb megabytes for v; the cache may be NULL. */
@@ -57,6 +62,12 @@ void solver_free(solver_t *s);
  * of a position whose ending is covered but not built builds it there
  * first (on the solve's threads; its stop flag stops it). */
 int solver_open_egdb(solver_t *s, const char *dir, const char *db, err_t *err);
+/* The strong solution of s's board in dir (NULL: strong/ beside the cache
+ * file db, or the default cache's), where the game has them: a solve
+ * answers win/draw/loss from it at once and its searches take its values
+ * as proven bounds. None there: nothing changes; a damaged manifest is
+ * said (warn) and left alone. solver_open_egdb calls it. */
+int solver_open_strong(solver_t *s, const char *dir, const char *db, err_t *err);
 /* Empty every table (alpha-beta's and df-pn's): the next solve starts cold. */
 void solver_clear(solver_t *s);
 /* Solve pos (cache first; a search below it takes the opening book's

@@ -4,7 +4,8 @@
 # (analyze, solve), damage (truncated files, another board's), resume after
 # Ctrl-C, and bad input as one-line errors.
 source "$(dirname "$0")/cli_lib.sh"
-d=$tmp/strong
+d=$tmp/strong        # (the default folder too: strong/ beside $GSW_DB)
+indep=$tmp/indep/cache.sqlite   # solves that must not see the strong solution
 
 # --- counting ---
 expect 0 "count 4x4 --json" -- "$gsw" count connect4:4x4 --json
@@ -46,9 +47,9 @@ has out "already complete" "a complete build is checked, not redone"
 for p in "" 1 23 2332 2332141 12344321; do
   expect 0 "query '$p'" -- "$gsw" strong query connect4:4x4 "$p" --dir "$d" --json
   cp "$tmp/out" "$tmp/q.json"
-  expect 0 "analyze '$p'" -- "$gsw" analyze connect4:4x4 "$p" --no-cache --json
+  expect 0 "analyze '$p'" -- "$gsw" analyze connect4:4x4 "$p" --no-cache --db "$indep" --json
   cp "$tmp/out" "$tmp/a.json"
-  expect 0 "solve '$p'" -- "$gsw" solve connect4:4x4 "$p" --no-cache --json
+  expect 0 "solve '$p'" -- "$gsw" solve connect4:4x4 "$p" --no-cache --db "$indep" --json
   cp "$tmp/out" "$tmp/s.json"
   r=$(python3 - "$tmp" <<'EOF'
 import json, sys
@@ -61,6 +62,15 @@ EOF
 )
   same "$r" ok "query '$p' against analyze and solve"
 done
+# the solver's door: a win/draw/loss solve answers from the sets, an exact
+# one searches with them as bounds (and agrees with the plain search)
+expect 0 "solve --wdl from the strong solution" -- "$gsw" solve connect4:4x4 2332 --wdl --json
+same "$(py 'print(j["source"], j["nodes"])')" "strong 0" "answered by the strong solution"
+expect 0 "solve, exact, beside the strong solution" -- "$gsw" solve connect4:4x4 23 --no-cache --json
+cp "$tmp/out" "$tmp/e.json"
+expect 0 "solve, exact, without" -- "$gsw" solve connect4:4x4 23 --no-cache --db "$indep" --json
+same "$(python3 -c "import json; a=json.load(open('$tmp/e.json')); b=json.load(open('$tmp/out')); print(a['value']==b['value'], a['plies']==b['plies'], a['nodes'] < b['nodes'])")" \
+  "True True True" "the sets prune the exact search, same value and distance"
 # the last move made four: a loss, no moves; a move after it: exit 2
 expect 0 "query a won game" -- "$gsw" strong query connect4:4x4 1213141 --dir "$d" --json
 same "$(py 'print(j["value"], j["moves"])')" "loss []" "the side to move has lost"
@@ -73,7 +83,7 @@ has out "draw for the side to move" "the text answer"
 for p in 1 2332141 22; do
   expect 0 "best '$p'" -- "$gsw" strong best connect4:4x4 "$p" --dir "$d" --json
   cp "$tmp/out" "$tmp/b.json"
-  expect 0 "solve '$p'" -- "$gsw" solve connect4:4x4 "$p" --no-cache --json
+  expect 0 "solve '$p'" -- "$gsw" solve connect4:4x4 "$p" --no-cache --db "$indep" --json
   same "$(python3 -c "import json; b=json.load(open('$tmp/b.json')); s=json.load(open('$tmp/out')); print(b['value']==s['value'], b.get('plies')==s.get('plies'))")" \
     "True True" "best '$p': value and plies as solve's"
 done
