@@ -118,6 +118,19 @@ int bddf_count(const bddf_t *b, u256_t *out)
         *out = u256_of(b->root);
         return b->root ? u256_shl(out, (int)b->nvars) : 0;
     }
+    if (b->nvars <= 126) {   /* every count fits 127 bits: the fast path */
+        unsigned __int128 *c = malloc(sizeof *c * b->nnodes);
+        if (!c) return 1;
+        for (uint32_t i = 0; i < b->nnodes; i++) {
+            const bddf_node_t *x = &b->node[i];
+            unsigned __int128 lo = x->lo < 2 ? x->lo : c[x->lo - 2], hi = x->hi < 2 ? x->hi : c[x->hi - 2];
+            c[i] = (lo << (bddf_refvar(b, x->lo) - x->var - 1)) + (hi << (bddf_refvar(b, x->hi) - x->var - 1));
+        }
+        unsigned __int128 r = c[b->root - 2] << b->node[b->root - 2].var;
+        free(c);
+        *out = (u256_t){ { (uint64_t)r, (uint64_t)(r >> 64), 0, 0 } };
+        return 0;
+    }
     u256_t *c = malloc(sizeof *c * b->nnodes);
     if (!c) return 1;
     int over = 0;
