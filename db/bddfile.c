@@ -79,6 +79,18 @@ void u256_text(const u256_t *a, char *buf, size_t n)
     if (n) buf[k] = 0;
 }
 
+void u256_text_grouped(const u256_t *a, char *buf, size_t n)
+{
+    char d[96];
+    u256_text(a, d, sizeof d);
+    size_t len = strlen(d), k = 0;
+    for (size_t i = 0; i < len && k + 2 < n; i++) {
+        if (i && (len - i) % 3 == 0) buf[k++] = ',';
+        buf[k++] = d[i];
+    }
+    if (n) buf[k] = 0;
+}
+
 int u256_parse(const char *s, u256_t *out)
 {
     u256_t r = { { 0, 0, 0, 0 } };

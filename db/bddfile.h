@@ -32,6 +32,8 @@ int u256_cmp(const u256_t *a, const u256_t *b);
 static inline u256_t u256_of(uint64_t x) { return (u256_t){ { x, 0, 0, 0 } }; }
 /* Decimal digits into buf (at least 80 bytes). */
 void u256_text(const u256_t *a, char *buf, size_t n);
+/* The same with thousands separators ("3,945,711"). */
+void u256_text_grouped(const u256_t *a, char *buf, size_t n);
 /* Parse decimal digits; 0 on success. */
 int u256_parse(const char *s, u256_t *out);
 /* The value as a double (rounded), for ratios and progress. */

@@ -261,8 +261,8 @@ static void forward_ply(void *ctx, const c4b_ply_t *p)
     mp->positions = p->positions;
     mp->terminal = p->terminal;
     mp->counted = 1;
-    char a[96];
-    u256_text(&p->positions, a, sizeof a);
+    char a[128];
+    u256_text_grouped(&p->positions, a, sizeof a);
     say(c->o, "forward: ply %d of %d, %s positions, %ld nodes (%.1f s)", p->ply, c->m->w * c->m->h, a, p->nodes,
         p->ms / 1e3);
 }
@@ -363,10 +363,10 @@ int strong_build(const gv_t *v, const strong_build_options_t *o, strong_report_t
             rc = err_set(err, GSW_EFAIL, "ply %d: the won, drawn and lost sets do not add up to its positions", k);
         if (!rc) rc = strong_manifest_write(mpath, m, err);
         if (!rc) {
-            char a[96], b2[96], c[96];
-            u256_text(&m->ply[k].count[C4B_WON], a, sizeof a);
-            u256_text(&m->ply[k].count[C4B_DRAWN], b2, sizeof b2);
-            u256_text(&m->ply[k].count[C4B_LOST], c, sizeof c);
+            char a[128], b2[128], c[128];
+            u256_text_grouped(&m->ply[k].count[C4B_WON], a, sizeof a);
+            u256_text_grouped(&m->ply[k].count[C4B_DRAWN], b2, sizeof b2);
+            u256_text_grouped(&m->ply[k].count[C4B_LOST], c, sizeof c);
             say(o, "backward: ply %d: %s won, %s drawn, %s lost (%.1f s)", k, a, b2, c, (gsw_now_ms() - tk) / 1e3);
         }
     }

@@ -50,18 +50,6 @@ static int open_connect4(const char *spec, gv_t **v, err_t *err)
     return GSW_OK;
 }
 
-static void thousands256(const u256_t *x, char *buf, size_t n)
-{
-    char d[96];
-    u256_text(x, d, sizeof d);
-    size_t len = strlen(d), k = 0;
-    for (size_t i = 0; i < len && k + 2 < n; i++) {
-        if (i && (len - i) % 3 == 0) buf[k++] = ',';
-        buf[k++] = d[i];
-    }
-    buf[k] = 0;
-}
-
 /* --- gsw count connect4:WxH --- */
 
 typedef struct count_ctx {
@@ -74,7 +62,7 @@ static void count_ply(void *ctx, const c4b_ply_t *p)
     count_ctx_t *c = ctx;
     c->rows[c->n++] = *p;
     char a[128];
-    thousands256(&p->positions, a, sizeof a);
+    u256_text_grouped(&p->positions, a, sizeof a);
     if (isatty(2)) fprintf(stderr, "\r\033[Kply %d: %s positions, %ld nodes (%.1f s)", p->ply, a, p->nodes, p->ms / 1e3);
 }
 
@@ -148,12 +136,12 @@ int cli_count_bdd(cli_opts_t *o)
                    c4b_encoding_name(e), c4b_order_name(ord));
             printf("%5s %26s %22s %12s %10s\n", "ply", "positions", "ended by a four", "BDD nodes", "seconds");
             for (int i = 0; i < c.n; i++) {
-                thousands256(&c.rows[i].positions, num, sizeof num);
-                thousands256(&c.rows[i].terminal, t, sizeof t);
+                u256_text_grouped(&c.rows[i].positions, num, sizeof num);
+                u256_text_grouped(&c.rows[i].terminal, t, sizeof t);
                 printf("%5d %26s %22s %12ld %10.2f\n", c.rows[i].ply, num, t, c.rows[i].nodes, c.rows[i].ms / 1e3);
             }
-            thousands256(&total, num, sizeof num);
-            thousands256(&ended, t, sizeof t);
+            u256_text_grouped(&total, num, sizeof num);
+            u256_text_grouped(&ended, t, sizeof t);
             printf("%5s %26s %22s\n", "total", num, t);
             printf("peak %ld BDD nodes, %.2f s\n", peak, ms / 1e3);
         }
@@ -237,9 +225,9 @@ static int strong_build_cmd(cli_opts_t *o, gv_t *v, err_t *err)
             for (int k = 0; k < plies; k++) {
                 const struct strong_ply *p = &m->ply[k];
                 char a[3][96], t[96], te[96];
-                for (int x = 0; x < 3; x++) thousands256(&p->count[x], a[x], sizeof a[x]);
-                thousands256(&p->positions, t, sizeof t);
-                thousands256(&p->terminal, te, sizeof te);
+                for (int x = 0; x < 3; x++) u256_text_grouped(&p->count[x], a[x], sizeof a[x]);
+                u256_text_grouped(&p->positions, t, sizeof t);
+                u256_text_grouped(&p->terminal, te, sizeof te);
                 printf("%4d %18s %18s %18s %18s %16s  %ld / %ld / %ld\n", k, a[0], a[1], a[2], t, te, p->nodes[0],
                        p->nodes[1], p->nodes[2]);
             }
