@@ -1,6 +1,6 @@
 /* Differential test of the cached solver (solve/solver.h): seeded random Connect
  * Four and checkers positions solved in every mode (algorithm, batch or one by one, threads,
- * table size, cache none/cold/warm) must agree with a fresh exact alpha-beta
+ * table size, cache none/cold/warm, a strong solution or none) must agree with a fresh exact alpha-beta
  * solve. GSW_SLOW=1: a few thousand positions; GSW_DIFF_SEED=N: another seed. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -18,6 +18,7 @@
 #include "core/value.h"
 #include "db/cache.h"
 #include "solve/solver.h"
+#include "solve/strong.h"
 #include "tests/test_rng.h"
 #include "tests/ui/checkers_positions.h"
 
@@ -190,6 +191,8 @@ typedef struct diff_mode {
     int threads;               /* alpha-beta threads, manager workers (df-pn has one) */
     size_t hash_mb;
     int cache;                 /* CACHE_WARM: the file the mode before filled (CACHE_COLD) */
+    int strong;                /* with the board's strong solution (BDDs; built for the boards of
+                                  strong_boards at the start) */
 } diff_mode_t;
 
 /* A solver or an option joins by new rows here (configure it in setup_solver
@@ -197,31 +200,38 @@ typedef struct diff_mode {
  * covered by alpha-beta and by df-pn; a WARM row reuses the file of the COLD
  * row just before it, with the same settings. */
 static const diff_mode_t modes[] = {
-    /* name               algo          wdl goal          batch no_best threads MB  cache */
-    { "ab exact",         ALGO_AB,      0, -1,             0, 0, 1, 1,  CACHE_NONE },
-    { "ab exact",         ALGO_AB,      0, -1,             1, 0, 2, 64, CACHE_NONE },
-    { "ab exact",         ALGO_AB,      0, -1,             1, 1, 1, 64, CACHE_COLD },
-    { "ab exact",         ALGO_AB,      0, -1,             1, 1, 1, 64, CACHE_WARM },
-    { "ab --wdl",         ALGO_AB,      1, -1,             1, 1, 1, 1,  CACHE_NONE },
-    { "ab --wdl",         ALGO_AB,      1, -1,             0, 0, 2, 1,  CACHE_COLD },
-    { "ab --wdl",         ALGO_AB,      1, -1,             0, 0, 2, 1,  CACHE_WARM },
-    { "dfpn value",       ALGO_DFPN,    0, -1,             0, 0, 1, 1,  CACHE_NONE },
-    { "dfpn value",       ALGO_DFPN,    0, -1,             1, 0, 1, 64, CACHE_NONE },
-    { "dfpn value",       ALGO_DFPN,    0, -1,             1, 1, 2, 1,  CACHE_NONE },
-    { "dfpn value",       ALGO_DFPN,    0, -1,             0, 0, 2, 1,  CACHE_COLD },
-    { "dfpn value",       ALGO_DFPN,    0, -1,             0, 0, 2, 1,  CACHE_WARM },
-    { "dfpn value",       ALGO_DFPN,    0, -1,             1, 1, 1, 64, CACHE_COLD },
-    { "dfpn value",       ALGO_DFPN,    0, -1,             1, 1, 1, 64, CACHE_WARM },
-    { "dfpn goal win",    ALGO_DFPN,    0, DFPN_GOAL_WIN,  0, 0, 1, 1,  CACHE_NONE },
-    { "dfpn goal win",    ALGO_DFPN,    0, DFPN_GOAL_WIN,  1, 1, 2, 64, CACHE_NONE },
-    { "dfpn goal draw",   ALGO_DFPN,    0, DFPN_GOAL_DRAW, 0, 0, 2, 64, CACHE_NONE },
-    { "dfpn goal draw",   ALGO_DFPN,    0, DFPN_GOAL_DRAW, 1, 1, 1, 1,  CACHE_COLD },
-    { "dfpn goal draw",   ALGO_DFPN,    0, DFPN_GOAL_DRAW, 1, 1, 1, 1,  CACHE_WARM },
-    { "manager value",    ALGO_MANAGER, 0, -1,             0, 0, 1, 1,  CACHE_NONE },
-    { "manager value",    ALGO_MANAGER, 0, -1,             1, 1, 2, 64, CACHE_COLD },
-    { "manager value",    ALGO_MANAGER, 0, -1,             1, 1, 2, 64, CACHE_WARM },
-    { "manager goal win", ALGO_MANAGER, 0, DFPN_GOAL_WIN,  1, 1, 1, 1,  CACHE_NONE },
+    /* name               algo          wdl goal          batch no_best threads MB  cache   strong */
+    { "ab exact",         ALGO_AB,      0, -1,             0, 0, 1, 1,  CACHE_NONE, 0 },
+    { "ab exact",         ALGO_AB,      0, -1,             1, 0, 2, 64, CACHE_NONE, 0 },
+    { "ab exact",         ALGO_AB,      0, -1,             1, 1, 1, 64, CACHE_COLD, 0 },
+    { "ab exact",         ALGO_AB,      0, -1,             1, 1, 1, 64, CACHE_WARM, 0 },
+    { "ab --wdl",         ALGO_AB,      1, -1,             1, 1, 1, 1,  CACHE_NONE, 0 },
+    { "ab --wdl",         ALGO_AB,      1, -1,             0, 0, 2, 1,  CACHE_COLD, 0 },
+    { "ab --wdl",         ALGO_AB,      1, -1,             0, 0, 2, 1,  CACHE_WARM, 0 },
+    { "dfpn value",       ALGO_DFPN,    0, -1,             0, 0, 1, 1,  CACHE_NONE, 0 },
+    { "dfpn value",       ALGO_DFPN,    0, -1,             1, 0, 1, 64, CACHE_NONE, 0 },
+    { "dfpn value",       ALGO_DFPN,    0, -1,             1, 1, 2, 1,  CACHE_NONE, 0 },
+    { "dfpn value",       ALGO_DFPN,    0, -1,             0, 0, 2, 1,  CACHE_COLD, 0 },
+    { "dfpn value",       ALGO_DFPN,    0, -1,             0, 0, 2, 1,  CACHE_WARM, 0 },
+    { "dfpn value",       ALGO_DFPN,    0, -1,             1, 1, 1, 64, CACHE_COLD, 0 },
+    { "dfpn value",       ALGO_DFPN,    0, -1,             1, 1, 1, 64, CACHE_WARM, 0 },
+    { "dfpn goal win",    ALGO_DFPN,    0, DFPN_GOAL_WIN,  0, 0, 1, 1,  CACHE_NONE, 0 },
+    { "dfpn goal win",    ALGO_DFPN,    0, DFPN_GOAL_WIN,  1, 1, 2, 64, CACHE_NONE, 0 },
+    { "dfpn goal draw",   ALGO_DFPN,    0, DFPN_GOAL_DRAW, 0, 0, 2, 64, CACHE_NONE, 0 },
+    { "dfpn goal draw",   ALGO_DFPN,    0, DFPN_GOAL_DRAW, 1, 1, 1, 1,  CACHE_COLD, 0 },
+    { "dfpn goal draw",   ALGO_DFPN,    0, DFPN_GOAL_DRAW, 1, 1, 1, 1,  CACHE_WARM, 0 },
+    { "manager value",    ALGO_MANAGER, 0, -1,             0, 0, 1, 1,  CACHE_NONE, 0 },
+    { "manager value",    ALGO_MANAGER, 0, -1,             1, 1, 2, 64, CACHE_COLD, 0 },
+    { "manager value",    ALGO_MANAGER, 0, -1,             1, 1, 2, 64, CACHE_WARM, 0 },
+    { "manager goal win", ALGO_MANAGER, 0, DFPN_GOAL_WIN,  1, 1, 1, 1,  CACHE_NONE, 0 },
+    { "ab exact",         ALGO_AB,      0, -1,             1, 0, 1, 16, CACHE_NONE, 1 },
+    { "ab --wdl",         ALGO_AB,      1, -1,             0, 0, 2, 1,  CACHE_COLD, 1 },
+    { "ab --wdl",         ALGO_AB,      1, -1,             0, 0, 2, 1,  CACHE_WARM, 1 },
+    { "dfpn value",       ALGO_DFPN,    0, -1,             1, 1, 1, 16, CACHE_NONE, 1 },
 };
+/* the boards whose strong solution is built (seconds) for the strong rows */
+static const char *const strong_boards[] = { "connect4:4x4", "connect4:5x4", NULL };
+static char strong_dir[64];
 #define NMODES ((int)(sizeof modes / sizeof modes[0]))
 
 /* The options of `gsw solve` the mode stands for (see solver_open). */
@@ -238,9 +248,9 @@ static void setup_solver(solver_t *s, const diff_mode_t *m)
 
 static void mode_label(const diff_mode_t *m, char *buf, size_t n)
 {
-    snprintf(buf, n, "%s, %s, %d thread%s, %zu MB, cache %s", m->name,
+    snprintf(buf, n, "%s, %s, %d thread%s, %zu MB, cache %s%s", m->name,
              m->batch ? m->no_best ? "batch" : "batch with best moves" : "one by one",
-             m->threads, m->threads > 1 ? "s" : "", m->hash_mb, cache_name[m->cache]);
+             m->threads, m->threads > 1 ? "s" : "", m->hash_mb, cache_name[m->cache], m->strong ? ", strong" : "");
 }
 
 /* Does the answer contain the value and settle what the mode promises?
@@ -294,13 +304,20 @@ static int cleanup(void **st)   /* also after a failed assertion */
 {
     (void)st;
     cache_remove();
+    if (strong_dir[0]) {
+        char cmd[128];
+        snprintf(cmd, sizeof cmd, "rm -rf '%s'", strong_dir);
+        int rc = system(cmd);
+        (void)rc;
+        strong_dir[0] = 0;
+    }
     free(positions);
     positions = NULL;
     return 0;
 }
 
 typedef struct tally {
-    int checked, bad, from_cache, unfinished;
+    int checked, bad, from_cache, from_strong, unfinished;
     double ms;
 } tally_t;
 
@@ -324,6 +341,7 @@ static void run_board(const diff_mode_t *m, const item_t *items, int lo, int hi,
         if (!open) {
             assert_int_equal(solver_init(&s, v, m->hash_mb, cache, &err), GSW_OK);
             setup_solver(&s, m);
+            if (m->strong) assert_int_equal(solver_open_strong(&s, strong_dir, NULL, &err), GSW_OK);
             s.ab.node_limit = bd->mode_nodes;
             open = 1;
         }
@@ -333,6 +351,7 @@ static void run_board(const diff_mode_t *m, const item_t *items, int lo, int hi,
         if (solver_run(&s, pos, &a, &err)) fail_msg("solver_run %s \"%s\": %s", bd->spec, items[i].moves, err.msg);
         t->checked++;
         t->from_cache += a.from_cache;
+        t->from_strong += a.from_strong;
         const char *why = judge(m, items[i].value, &a);
         if (a.r.aborted && bd->mode_nodes) {   /* its budget ran out: not judged, unless what it proved is wrong */
             t->unfinished++;
@@ -374,6 +393,20 @@ static void test_differential(void **st)
     }
     start[NBOARDS] = n;
 
+    snprintf(strong_dir, sizeof strong_dir, "/tmp/gsw-diff-strong-XXXXXX");
+    assert_non_null(mkdtemp(strong_dir));
+    for (int i = 0; strong_boards[i]; i++) {
+        gv_t *v;
+        err_t err;
+        assert_int_equal(game_open(strong_boards[i], &v, &err), GSW_OK);
+        strong_build_options_t bo = { .dir = strong_dir, .memory_gb = 0.25 };
+        strong_report_t *rep = calloc(1, sizeof *rep);
+        assert_non_null(rep);
+        if (strong_build(v, &bo, rep, &err)) fail_msg("strong build %s: %s", strong_boards[i], err.msg);
+        free(rep);
+        game_close(v);
+    }
+
     int failures = 0;
     for (int k = 0; k < NMODES; k++) {
         const diff_mode_t *m = &modes[k];
@@ -392,9 +425,11 @@ static void test_differential(void **st)
         char label[128];
         mode_label(m, label, sizeof label);
         int cold_warm = m->cache == CACHE_WARM && t.from_cache == 0;   /* a warm pass must use the cache */
+        int unused = m->strong && m->wdl && m->cache != CACHE_WARM && t.from_strong == 0;   /* nor the sets */
         printf("[ mode %2d   ] %-72s %5d positions, %3d disagreements, %4d from the cache, %3d unfinished, %7.0f ms%s\n",
-               k + 1, label, t.checked, t.bad, t.from_cache, t.unfinished, t.ms, cold_warm ? "  NO ANSWER FROM THE CACHE" : "");
-        failures += t.bad + cold_warm;
+               k + 1, label, t.checked, t.bad, t.from_cache, t.unfinished, t.ms, cold_warm ? "  NO ANSWER FROM THE CACHE"
+               : unused ? "  NO ANSWER FROM THE STRONG SOLUTION" : "");
+        failures += t.bad + cold_warm + unused;
     }
     fflush(stdout);
     if (failures) fail_msg("%d disagreements with the reference (see DISAGREE lines above)", failures);
