@@ -372,6 +372,7 @@ int strong_build(const gv_t *v, const strong_build_options_t *o, strong_report_t
     }
     rep->backward_ms = gsw_now_ms() - t1;
     rep->peak_nodes = c4b_peak_nodes(b);
+    rep->table_nodes = c4b_table_nodes(b);
     c4b_close(b);
     if (rc) return rc;
     m->complete = 1;

@@ -72,7 +72,8 @@ typedef struct strong_build_options {
 typedef struct strong_report {
     strong_manifest_t m;         /* what the board's folder holds at the end */
     int resumed_from;            /* -1: a fresh build; else the lowest ply solved before (0: complete) */
-    long peak_nodes;
+    long peak_nodes;             /* the most live BDD nodes; the largest node table */
+    long table_nodes;
     double forward_ms, backward_ms;
 } strong_report_t;
 

@@ -64,6 +64,8 @@ static void count_ply(void *ctx, const c4b_ply_t *p)
     char a[128];
     u256_text_grouped(&p->positions, a, sizeof a);
     if (isatty(2)) fprintf(stderr, "\r\033[Kply %d: %s positions, %ld nodes (%.1f s)", p->ply, a, p->nodes, p->ms / 1e3);
+    else if (p->ms >= 1000)   /* a log: the plies that take a while */
+        fprintf(stderr, "ply %d: %s positions, %ld nodes (%.1f s)\n", p->ply, a, p->nodes, p->ms / 1e3);
 }
 
 int cli_count_bdd(cli_opts_t *o)
@@ -90,7 +92,7 @@ int cli_count_bdd(cli_opts_t *o)
     if (!rc) rc = c4b_open(&b, &spec, o->memory_gb > 0 ? o->memory_gb : 1, &err);
     if (!rc) rc = c4b_forward(b, 0, count_ply, &c, &cli_stop, &err);
     double ms = gsw_now_ms() - t0;
-    long peak = b ? c4b_peak_nodes(b) : 0;
+    long peak = b ? c4b_peak_nodes(b) : 0, table = b ? c4b_table_nodes(b) : 0;
     c4b_close(b);
     if (isatty(2)) fprintf(stderr, "\r\033[K");
     if (rc && cli_stop) {
@@ -129,6 +131,7 @@ int cli_count_bdd(cli_opts_t *o)
             }
             json_close(&j, ']');
             json_int(&j, "peak_nodes", peak);
+            json_int(&j, "table_nodes", table);
             json_num(&j, "time_ms", ms);
             json_end(&j);
         } else {
@@ -143,7 +146,7 @@ int cli_count_bdd(cli_opts_t *o)
             u256_text_grouped(&total, num, sizeof num);
             u256_text_grouped(&ended, t, sizeof t);
             printf("%5s %26s %22s\n", "total", num, t);
-            printf("peak %ld BDD nodes, %.2f s\n", peak, ms / 1e3);
+            printf("peak %ld live BDD nodes (node table %ld), %.2f s\n", peak, table, ms / 1e3);
         }
     }
     free(c.rows);
@@ -215,6 +218,9 @@ static int strong_build_cmd(cli_opts_t *o, gv_t *v, err_t *err)
             if (rep->resumed_from >= 0) json_int(&j, "resumed_from", rep->resumed_from);
             else json_null(&j, "resumed_from");
             json_int(&j, "peak_nodes", rep->peak_nodes);
+            json_int(&j, "table_nodes", rep->table_nodes);
+            json_num(&j, "forward_ms", rep->forward_ms);
+            json_num(&j, "backward_ms", rep->backward_ms);
             json_num(&j, "time_ms", ms);
             json_end(&j);
         } else {
@@ -234,8 +240,8 @@ static int strong_build_cmd(cli_opts_t *o, gv_t *v, err_t *err)
             if (rep->resumed_from == 0) printf("already complete: every file checked\n");
             else {
                 if (rep->resumed_from >= 0) printf("resumed: plies %d to %d were solved before\n", rep->resumed_from, plies - 1);
-                printf("forward %.2f s, backward %.2f s, peak %ld BDD nodes\n", rep->forward_ms / 1e3,
-                       rep->backward_ms / 1e3, rep->peak_nodes);
+                printf("forward %.2f s, backward %.2f s, peak %ld live BDD nodes (node table %ld)\n",
+                       rep->forward_ms / 1e3, rep->backward_ms / 1e3, rep->peak_nodes, rep->table_nodes);
             }
         }
     }

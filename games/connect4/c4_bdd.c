@@ -85,9 +85,12 @@ struct c4b {
     BDD *pre, *post[2];         /* by move (c * h + r): before / after for player p */
     BDD *vars;                  /* cell-wise: the move's variables (a set) */
     BDD *lines[2];              /* by move: player p holds a line through it, less the cell */
-    long peak;
+    long peak;                  /* the most live nodes seen: after each garbage collection
+                                   and at the end of each ply */
+    long table;                 /* the largest node table (live, dead and free nodes) */
 };
 
+static c4b_t *c4b_current;     /* the engine the hooks report to */
 static jmp_buf c4b_jmp;
 static int c4b_error;
 static int c4b_guard;            /* c4b_jmp is live: a guarded call is running */
@@ -105,7 +108,11 @@ static void c4b_err_handler(int e)
 /* garbage collections come often in long operations: the place to stop */
 static void c4b_gbc_handler(int pre, bddGbcStat *st)
 {
-    (void)st;
+    if (!pre && c4b_current) {   /* what survived the collection is live */
+        long live = (long)st->nodes - (long)st->freenodes;
+        if (live > c4b_current->peak) c4b_current->peak = live;
+        if ((long)st->nodes > c4b_current->table) c4b_current->table = st->nodes;
+    }
     if (!pre && c4b_guard && c4b_stop && *c4b_stop) {
         c4b_error = 1;
         c4b_guard = 0;
@@ -113,10 +120,20 @@ static void c4b_gbc_handler(int pre, bddGbcStat *st)
     }
 }
 
+/* the table's size; the live count is taken where it is known (below) */
 static void c4b_peak(c4b_t *b)
 {
+    long n = bdd_getallocnum();
+    if (n > b->table) b->table = n;
+}
+
+/* Collect the garbage and count what lives (the end of a ply). */
+static void c4b_live(c4b_t *b)
+{
+    bdd_gbc();
     long n = bdd_getnodenum();
     if (n > b->peak) b->peak = n;
+    c4b_peak(b);
 }
 
 static BDD keep(BDD x) { return bdd_addref(x); }
@@ -258,7 +275,10 @@ int c4b_open(c4b_t **out, const c4b_spec_t *s, double memory_gb, err_t *err)
         return err_set(err, GSW_EINPUT, "connect4 %dx%d: a board needs width*(height+1) <= 128", s->w, s->h);
     if (c4b_inited) return err_set(err, GSW_EFAIL, "the BDD package is already in use");
     if (!(memory_gb > 0) || memory_gb > 4096) return err_set(err, GSW_EINPUT, "--memory wants a size in GB above 0");
-    double maxn = memory_gb * 1073741824.0 / 32.0;   /* BuDDy: 20 bytes a node, its caches ~12 */
+    /* BuDDy: 20 bytes a node, six operation caches of 24-byte entries at one
+     * entry per 8 nodes (the cache ratio below), and the table doubles by
+     * reallocation: 6x5's strong build was seen at 75 bytes a node */
+    double maxn = memory_gb * 1073741824.0 / 80.0;
     if (maxn > (double)(1 << 30)) maxn = (double)(1 << 30);
     if (maxn < 10000) maxn = 10000;
     int init = maxn / 4 < (1 << 20) ? (int)(maxn / 4) : 1 << 20;   /* below the limit: BuDDy refuses a limit under its table */
@@ -296,6 +316,7 @@ int c4b_open(c4b_t **out, const c4b_spec_t *s, double memory_gb, err_t *err)
     bdd_setmaxincrease((int)maxn);
     bdd_setvarnum(b->nvars);
     c4b_stop = NULL;
+    c4b_current = b;
     if (setjmp(c4b_jmp)) {
         c4b_close(b);
         return err_set(err, GSW_EFAIL, "the BDD node table is full (--memory %.3g GB): cannot set up the board",
@@ -310,6 +331,7 @@ int c4b_open(c4b_t **out, const c4b_spec_t *s, double memory_gb, err_t *err)
 
 void c4b_close(c4b_t *b)
 {
+    c4b_current = NULL;
     if (c4b_inited) {
         bdd_done();
         c4b_inited = 0;
@@ -330,6 +352,7 @@ void c4b_close(c4b_t *b)
 
 int c4b_plies(const c4b_t *b) { return b->cells + 1; }
 long c4b_peak_nodes(const c4b_t *b) { return b->peak; }
+long c4b_table_nodes(const c4b_t *b) { return b->table; }
 
 /* --- BuDDy to node arrays --- */
 
@@ -464,6 +487,7 @@ static int forward(c4b_t *b, void *args)
             b->reach[k] = next;
             b->term[k] = ended;
         }
+        c4b_live(b);
         c4b_ply_t st = { .ply = k, .nodes = bdd_nodecount(b->reach[k]), .terminal_nodes = bdd_nodecount(b->term[k]) };
         if (count_bdd(b, b->reach[k], &st.positions, a->err) || count_bdd(b, b->term[k], &st.terminal, a->err))
             return a->err->code;
@@ -534,7 +558,7 @@ static int solve_ply(c4b_t *b, void *args)
         drop(&b->term[k + 1]);
     }
     b->made[k] = 1;
-    c4b_peak(b);
+    c4b_live(b);
     return GSW_OK;
 }
 
@@ -593,7 +617,7 @@ static int guarded(c4b_t *b, int (*fn)(c4b_t *, void *), void *args, volatile in
         c4b_stop = NULL;
         if (c4b_error == 1) return err_set(err, GSW_EFAIL, "stopped");
         if (c4b_error == BDD_NODENUM || c4b_error == BDD_MEMORY)
-            return err_set(err, GSW_EFAIL, "the BDD node table is full (%ld nodes): give it more --memory", b->peak);
+            return err_set(err, GSW_EFAIL, "the BDD node table is full (%ld nodes): give it more --memory", b->table);
         return err_set(err, GSW_EFAIL, "the BDD package failed: %s", bdd_errstring(c4b_error));
     }
     c4b_guard = 1;

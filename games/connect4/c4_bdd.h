@@ -68,10 +68,12 @@ void c4b_close(c4b_t *b);
  * the stop flag set then. GSW_EFAIL when the node table outgrows memory_gb. */
 int c4b_forward(c4b_t *b, int keep, void (*progress)(void *ctx, const c4b_ply_t *p), void *ctx,
                 volatile int *stop, err_t *err);
-/* The plies (cells + 1: ply 0 to cells) and the peak number of live nodes
- * so far. */
+/* The plies (cells + 1: ply 0 to cells); the most live nodes seen so far
+ * (after each garbage collection and at the end of each ply); the largest
+ * node table (live, dead and free nodes: what memory holds). */
 int c4b_plies(const c4b_t *b);
 long c4b_peak_nodes(const c4b_t *b);
+long c4b_table_nodes(const c4b_t *b);
 
 /* The strong solution, one ply at a time from the last back (after
  * c4b_forward with keep): the ply's won, drawn and lost sets (for the side
