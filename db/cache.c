@@ -214,9 +214,14 @@ static int cache_step(sqlite3_stmt *st)
 
 static int mkdir_p(const char *path, err_t *err)
 {
+    return cache_mkdir_p(path, "cache directory", err);
+}
+
+int cache_mkdir_p(const char *path, const char *what, err_t *err)
+{
     char dir[1024];
     if (snprintf(dir, sizeof dir, "%s", path) >= (int)sizeof dir)
-        return err_set(err, GSW_EFAIL, "cache directory %s: path too long", path);
+        return err_set(err, GSW_EFAIL, "%s %s: path too long", what, path);
     for (char *p = dir + 1;; p++) {
         if (*p != '/' && *p) continue;
         char was = *p;
@@ -224,10 +229,24 @@ static int mkdir_p(const char *path, err_t *err)
         struct stat sb;
         int made = mkdir(dir, 0755) == 0, e = errno;
         if (stat(dir, &sb) || !S_ISDIR(sb.st_mode))
-            return err_set(err, GSW_EFAIL, "cannot create cache directory %s: %s", dir,
+            return err_set(err, GSW_EFAIL, "cannot create %s %s: %s", what, dir,
                            !made && e != EEXIST ? strerror(e) : "not a directory");
         if (!(*p = was)) return GSW_OK;
     }
+}
+
+int cache_sibling_dir(const char *db, const char *name, char *buf, size_t n, err_t *err)
+{
+    char p[1024];
+    if (db) snprintf(p, sizeof p, "%s", db);
+    else if (cache_default_path(p, sizeof p, err)) return err->code;
+    char *slash = strrchr(p, '/');
+    if (!slash) snprintf(buf, n, "%s", name);
+    else {
+        *slash = 0;
+        snprintf(buf, n, "%s/%s", p, name);
+    }
+    return GSW_OK;
 }
 
 int cache_default_path(char *buf, size_t n, err_t *err)

@@ -39,6 +39,11 @@ typedef struct cache_stats {
  * $XDG_DATA_HOME/gsw/cache.sqlite, else ~/.local/share/gsw/cache.sqlite.
  * Creates the directory. */
 int cache_default_path(char *buf, size_t n, err_t *err);
+/* The folder name beside the cache file db (NULL: the default cache's):
+ * where endgame databases (egdb/) and strong solutions (strong/) live. */
+int cache_sibling_dir(const char *db, const char *name, char *buf, size_t n, err_t *err);
+/* mkdir -p of path (0755); what names it in the error ("cache directory"). */
+int cache_mkdir_p(const char *path, const char *what, err_t *err);
 /* Open (creating the file, its folder, and migrating as needed). GSW_EFAIL
  * with a one-line message for a file that is not a gsw cache, is corrupt (the
  * message says how to go on: --no-cache, or moving it aside), or stays

@@ -24,16 +24,7 @@ struct egdb_set {
 
 int egdb_default_dir(const char *db, char *buf, size_t n, err_t *err)
 {
-    char p[1024];
-    if (db) snprintf(p, sizeof p, "%s", db);
-    else if (cache_default_path(p, sizeof p, err)) return err->code;
-    char *slash = strrchr(p, '/');
-    if (!slash) snprintf(buf, n, "egdb");
-    else {
-        *slash = 0;
-        snprintf(buf, n, "%s/egdb", p);
-    }
-    return GSW_OK;
+    return cache_sibling_dir(db, "egdb", buf, n, err);
 }
 
 int egdb_set_open(const gv_t *v, const char *dir, egdb_set_t **out, err_t *err)

@@ -21,16 +21,7 @@ int strong_supported(const gv_t *v) { return v && !strcmp(v->game->name, "connec
 
 int strong_default_dir(const char *db, char *buf, size_t n, err_t *err)
 {
-    char p[1024];
-    if (db) snprintf(p, sizeof p, "%s", db);
-    else if (cache_default_path(p, sizeof p, err)) return err->code;
-    char *slash = strrchr(p, '/');
-    if (!slash) snprintf(buf, n, "strong");
-    else {
-        *slash = 0;
-        snprintf(buf, n, "%s/strong", p);
-    }
-    return GSW_OK;
+    return cache_sibling_dir(db, "strong", buf, n, err);
 }
 
 static const c4v_t *board_of(const gv_t *v) { return v->data; }
@@ -190,19 +181,6 @@ static int manifest_load(const char *bdir, strong_manifest_t *m, err_t *err)
     return rc ? -1 : 1;
 }
 
-static int mkdirs(const char *path, err_t *err)
-{
-    char p[1100];
-    snprintf(p, sizeof p, "%s", path);
-    for (char *s = p + 1; *s; s++)
-        if (*s == '/') {
-            *s = 0;
-            if (mkdir(p, 0777) && errno != EEXIST) return err_set(err, GSW_EFAIL, "cannot create %s: %s", p, strerror(errno));
-            *s = '/';
-        }
-    if (mkdir(p, 0777) && errno != EEXIST) return err_set(err, GSW_EFAIL, "cannot create %s: %s", p, strerror(errno));
-    return GSW_OK;
-}
 
 static void tag_of(const strong_manifest_t *m, int k, int v, char *buf, size_t n)
 {
@@ -275,7 +253,7 @@ int strong_build(const gv_t *v, const strong_build_options_t *o, strong_report_t
     char bdir[1100], mpath[1200];
     strong_board_dir(v, o->dir, bdir, sizeof bdir);
     snprintf(mpath, sizeof mpath, "%s/manifest", bdir);
-    if (mkdirs(bdir, err)) return err->code;
+    if (cache_mkdir_p(bdir, "strong-solution folder", err)) return err->code;
     strong_manifest_t *m = &rep->m;
     strong_manifest_t old;
     int had = manifest_load(bdir, &old, err);
