@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zstd.h>
 
@@ -319,24 +320,18 @@ int bddf_read(const char *path, bddf_t *b, uint64_t *checksum, err_t *err)
     memset(b, 0, sizeof *b);
     FILE *f = fopen(path, "rb");
     if (!f) return err_set(err, GSW_EFAIL, "cannot open %s: %s", path, strerror(errno));
-    uint8_t *data = NULL;
-    size_t n = 0, cap = 0;
-    for (;;) {
-        if (n == cap) {
-            size_t nc = cap ? 2 * cap : 1 << 16;
-            uint8_t *nd = realloc(data, nc);
-            if (!nd) {
-                free(data);
-                fclose(f);
-                return err_set(err, GSW_EFAIL, "out of memory reading %s", path);
-            }
-            data = nd;
-            cap = nc;
-        }
-        size_t got = fread(data + n, 1, cap - n, f);
-        n += got;
-        if (got == 0) break;
+    struct stat st;
+    if (fstat(fileno(f), &st) || st.st_size < 0) {
+        fclose(f);
+        return err_set(err, GSW_EFAIL, "cannot read %s: %s", path, strerror(errno));
     }
+    size_t n = (size_t)st.st_size;
+    uint8_t *data = malloc(n ? n : 1);
+    if (!data) {
+        fclose(f);
+        return err_set(err, GSW_EFAIL, "out of memory reading %s", path);
+    }
+    if (fread(data, 1, n, f) != n) n = 0;   /* shorter than it said: refused below as truncated */
     int bad = ferror(f);
     fclose(f);
     int rc = bad ? err_set(err, GSW_EFAIL, "cannot read %s", path) : bddf_read_mem(data, n, path, b, err);

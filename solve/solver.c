@@ -106,7 +106,9 @@ static int solver_egdb(solver_t *s, const void *pos, answer_t *a)
         a->from_strong = r;
         return r;
     }
-    return solver_oracle_answer(s, &s->egdb.oracle, pos, a);
+    int r = solver_oracle_answer(s, &s->egdb.oracle, pos, a);
+    if (!r && s->egdb.damaged) solver_say(s, s->egdb.damage);
+    return r;
 }
 
 /* The root's value from an oracle, where it is enough of an answer, with
@@ -116,10 +118,7 @@ static int solver_oracle_answer(solver_t *s, const gsw_oracle_t *o, const void *
     const game_ops_t *O = s->v->ops;
     double t0 = gsw_now_ms();
     val_t lo, hi;
-    if (!o->probe(o->ctx, s->v, pos, &lo, &hi)) {
-        if (s->egdb.damaged) solver_say(s, s->egdb.damage);
-        return 0;
-    }
+    if (!o->probe(o->ctx, s->v, pos, &lo, &hi)) return 0;
     if (!solver_settled(s, lo, hi) && !(lo > VAL_DRAW || hi < VAL_DRAW)) return 0;
     /* the best move: the one whose position is worth most to the mover
      * (exact with distance files: fastest win, slowest loss) */

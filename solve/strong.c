@@ -142,39 +142,26 @@ int strong_manifest_write(const char *path, const strong_manifest_t *m, err_t *e
     return GSW_OK;
 }
 
-static int read_text(const char *path, char **out, size_t *n)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return -1;
-    size_t cap = 4096, len = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        size_t got = fread(buf + len, 1, cap - len, f);
-        len += got;
-        if (len < cap) break;
-        if (len >= (1u << 24)) break;   /* no manifest is this long */
-        char *nb = realloc(buf, cap * 2);
-        if (!nb) { free(buf); buf = NULL; break; }
-        buf = nb;
-        cap *= 2;
-    }
-    fclose(f);
-    if (!buf) return -1;
-    *out = buf;
-    *n = len;
-    return 0;
-}
 
 /* The manifest of bdir: 1 read, 0 none, -1 an error. */
 static int manifest_load(const char *bdir, strong_manifest_t *m, err_t *err)
 {
     char path[1200];
     snprintf(path, sizeof path, "%s/manifest", bdir);
-    char *text;
-    size_t n;
-    if (read_text(path, &text, &n)) {
+    FILE *f = fopen(path, "rb");
+    if (!f) {
         if (errno == ENOENT) return 0;
         return err_set(err, GSW_EFAIL, "cannot read %s: %s", path, strerror(errno)), -1;
+    }
+    enum { MANIFEST_MAX = 1 << 20 };   /* 129 plies of four lines fit many times over */
+    char *text = malloc(MANIFEST_MAX + 1);
+    size_t n = text ? fread(text, 1, MANIFEST_MAX + 1, f) : 0;
+    int bad = ferror(f);
+    fclose(f);
+    if (!text || bad || n > MANIFEST_MAX) {
+        free(text);
+        return err_set(err, GSW_EFAIL, "cannot read %s: %s", path,
+                       !text ? "out of memory" : bad ? "read error" : "too long for a manifest"), -1;
     }
     int rc = strong_manifest_parse(text, n, path, m, err);
     free(text);
@@ -428,8 +415,8 @@ int strong_value(strong_t *s, const void *pos, err_t *err)
     }
     pthread_mutex_unlock(&s->lock);
     if (rc) return -1;
-    board_view_t *view = malloc(sizeof *view);
-    if (!view) return err_set(err, GSW_EFAIL, "out of memory"), -1;
+    static _Thread_local board_view_t view_buf;   /* a probe per search node: no allocation */
+    board_view_t *view = &view_buf;
     v->ops->view(v, pos, view);
     int8_t cells[128];
     for (int c = 0; c < w; c++)
@@ -437,7 +424,6 @@ int strong_value(strong_t *s, const void *pos, err_t *err)
             const view_cell_t *cell = &view->cell[(h - 1 - r) * w + c];
             cells[c * h + r] = cell->kind == VIEW_PIECE ? (int8_t)(1 + cell->owner) : 0;
         }
-    free(view);
     uint8_t bits[BDDF_MAX_VARS];
     c4b_assign(&s->spec, cells, k, bits);
     int found = -1, hits = 0;

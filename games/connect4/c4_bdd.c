@@ -187,7 +187,6 @@ static BDD line_through(const c4b_spec_t *s, int c, int r, int p)
 static void c4b_build_moves(c4b_t *b)
 {
     const c4b_spec_t *s = &b->s;
-    int n = s->w * s->h;
     for (int c = 0; c < s->w; c++)
         for (int r = 0; r < s->h; r++) {
             int m = c * s->h + r;
@@ -202,8 +201,9 @@ static void c4b_build_moves(c4b_t *b)
                     b->post[p][m] = post;
                 }
             } else {
-                /* pre: the cell empty, the one below not, and p to move:
-                 * kept per player in post[p]'s partner (pre is by player too) */
+                /* pre: the cell empty and the one below not (image and
+                 * preimage add the side to move); post: p's disc there and
+                 * the other side to move */
                 int v3[3] = { 0, wvar(s, c, r, 0), wvar(s, c, r, 1) };
                 b->vars[m] = keep(bdd_makeset(v3, 3));
                 BDD empty = keep(bdd_and(bdd_nithvar(v3[1]), bdd_nithvar(v3[2])));
@@ -219,7 +219,6 @@ static void c4b_build_moves(c4b_t *b)
             for (int p = 0; p < 2; p++) b->lines[p][m] = line_through(s, c, r, p);
             c4b_peak(b);
         }
-    (void)n;
 }
 
 /* the side's literal: player p to move */
