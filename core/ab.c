@@ -770,7 +770,7 @@ int ab_think(const gv_t *v, tt_t *tt, const void *pos, const ab_options_t *o,
     /* the generation: a search of another root marks its entries apart
      * (the table keeps no state: the root's hash picks it) */
     uint64_t rh = v->ops->pos_hash(v, pos);
-    s.heur_gen = (unsigned)((rh ^ rh >> 29 ^ rh >> 47) * 0x9E3779B97F4A7C15ull >> 57);
+    s.heur_gen = (unsigned)((rh ^ rh >> 29 ^ rh >> 47) * 0x9E3779B97F4A7C15ull >> 61);
     int maxd = o && o->depth_limit > 0 ? o->depth_limit : 64;
     for (int d = 1; d <= maxd; d++) {
         move_t pv[64];

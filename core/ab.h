@@ -68,7 +68,7 @@ struct ab_search {
                                    only, and in the history only when it is 0 (a null
                                    move cuts the line) */
     int heur_depth;             /* the iteration's depth: checks extend within twice it */
-    unsigned heur_gen;          /* this search's generation in the table (0..127) */
+    unsigned heur_gen;          /* this search's generation in the table (0..7) */
     int heur_no_prune;          /* no null moves, no late-move reductions */
     int heur_no_tt;             /* no cut-offs from the table's heuristic bounds */
     move_t heur_root_move;      /* the last iteration's best move: searched first */

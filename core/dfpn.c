@@ -339,8 +339,7 @@ int dfpn_table_init(dfpn_table_t *t, size_t mb, err_t *err)
     uint64_t want = (uint64_t)(mb ? mb : 64) * 1024 * 1024 / (sizeof(dfpn_entry_t) * DFPN_BUCKET), buckets = 1;
     while (buckets * 2 <= want) buckets *= 2;
     size_t bytes = buckets * DFPN_BUCKET * sizeof(dfpn_entry_t);
-    t->e = table_map(bytes);   /* resident now: malloc + memset became calloc, which left the
-                                  pages to fault in inside the first proofs */
+    t->e = table_map(bytes);
     if (!t->e) return err_set(err, GSW_EFAIL, "df-pn: cannot allocate a %zu MB table", mb);
     t->mask = buckets - 1;
     return GSW_OK;
@@ -348,7 +347,7 @@ int dfpn_table_init(dfpn_table_t *t, size_t mb, err_t *err)
 
 void dfpn_table_clear(dfpn_table_t *t)
 {
-    if (t->e) memset(t->e, 0, (t->mask + 1) * DFPN_BUCKET * sizeof(dfpn_entry_t));
+    if (t->e) table_zero(t->e, (t->mask + 1) * DFPN_BUCKET * sizeof(dfpn_entry_t));
     t->used = 0;
 }
 

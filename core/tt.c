@@ -10,8 +10,7 @@
 void *table_map(size_t bytes)
 {
     /* Huge pages (2 MB) cut the TLB misses of random probes; the mapping
-     * is aligned to them and advised before the first touch, which then
-     * populates it (anonymous pages read as zero: nothing to clear). */
+     * is aligned to them and advised before the first touch. */
     size_t huge = 2u << 20, len = bytes + (bytes >= huge ? huge : 0);
     char *raw = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (raw == MAP_FAILED) return NULL;
@@ -22,6 +21,7 @@ void *table_map(size_t bytes)
         if (a > u) munmap(raw, a - u);
         if (a - u < huge) munmap(p + bytes, huge - (a - u));
     }
+    int hugepages = bytes >= (256u << 20);
 #ifdef MADV_HUGEPAGE
     /* from 256 MB. Smaller tables gain too (64 MB: Test_L1_R1 with
      * --clear-hash 394 -> 372 us per position, start-up usually 30 -> 15 ms),
@@ -29,15 +29,30 @@ void *table_map(size_t bytes)
      * batch: 41 ms usually, 190 ms once in four runs, against a steady 64 ms
      * with 4 KB pages), which a short run cannot win back.
      * GSW_HUGEPAGES=0|1 overrides. */
-    if (getenv("GSW_HUGEPAGES") ? atoi(getenv("GSW_HUGEPAGES")) : bytes >= (256u << 20))
-        madvise(p, bytes, MADV_HUGEPAGE);
+    if (getenv("GSW_HUGEPAGES")) hugepages = atoi(getenv("GSW_HUGEPAGES")) != 0;
+    if (hugepages) madvise(p, bytes, MADV_HUGEPAGE);
 #endif
-    /* resident now, not page by page inside the first searches */
-#ifdef MADV_POPULATE_WRITE
-    if (madvise(p, bytes, MADV_POPULATE_WRITE))
-#endif
-        memset(p, 0, bytes);
+    /* Nothing is touched here: populating 64 MB before the first search
+     * cost 26 ms of a 28 ms start-up (perf stat -r 10, a one-line batch,
+     * --hash 64 --no-cache), about what a 1000-position batch of end-game
+     * positions (Test_L3_R1) spends in all once the pages come in as the
+     * search writes them (30 ms). A thread mapping them in beside the
+     * search (MADV_POPULATE_WRITE) made that batch slower, 48 ms: it
+     * contends with the search's own faults. */
     return p;
+}
+
+void table_zero(void *p, size_t bytes)
+{
+    /* Lazy clearing: the pages go back to the kernel and read as zero
+     * again, each mapped anew on its next write. The cost follows the pages
+     * a search used, not the table's size (a memset of 1 GB is 0.2 s, and
+     * it made every page resident again). */
+    if (!p || !bytes) return;
+#ifdef MADV_DONTNEED
+    if (!madvise(p, bytes, MADV_DONTNEED)) return;
+#endif
+    memset(p, 0, bytes);
 }
 
 void table_unmap(void *p, size_t bytes)
@@ -48,6 +63,8 @@ void table_unmap(void *p, size_t bytes)
 int tt_init(tt_t *t, size_t mb, err_t *err)
 {
     t->owner[0] = 0;
+    t->gen = 0;
+    t->mix = 0;
     size_t want = mb * 1024 * 1024 / (sizeof(tt_entry_t) * TT_BUCKET);
     uint64_t buckets = 1;
     while (buckets * 2 <= want) buckets *= 2;
@@ -66,7 +83,11 @@ void tt_free(tt_t *t)
 
 void tt_clear(tt_t *t)
 {
-    memset(t->e, 0, t->bytes);
+    t->gen++;
+    /* keys must not meet their old entries again: on the count's wrap the
+     * memory goes (every 2^32 clears) */
+    if (!t->gen) table_zero(t->e, t->bytes);
+    t->mix = t->gen * 0x9E3779B97F4A7C15ull;
 }
 
 int table_claim(char *owner, size_t n, const gv_t *v)

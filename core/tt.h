@@ -1,8 +1,20 @@
 /* The transposition table shared by the core's searches: buckets of four
  * 16-byte entries (one cache line), each holding bounds [lo, hi] on a
- * position's value, a best move, and the work that went into it. Entries are
- * written lock-free: the stored check word is key ^ data, so a torn write
- * from another thread reads back as a miss, never as a wrong value. */
+ * position's value, a best move, the work that went into it and the table's
+ * generation when it was written. Entries are written lock-free: the stored
+ * check word is key ^ data, so a torn write from another thread reads back
+ * as a miss, never as a wrong value.
+ *
+ * Data word: lo (bits 0-15), hi (16-31), move (32-47), work (48-53),
+ * generation (54-59); heuristic entries also set bit 63 and their search's
+ * generation in bits 60-62 (see tt_store_heur).
+ *
+ * Clearing is lazy: tt_clear moves the table to its next generation (a
+ * 32-bit count), and an entry of another generation reads as a miss: the
+ * check word also mixes in the generation it was written in. Its low 6 bits,
+ * kept in the data word, tell the replacement which entries are old: they
+ * go first (one in 64 old entries looks current there, and goes by its
+ * work). Only when the count wraps is the memory zeroed (table_zero). */
 #ifndef GSW_TT_H
 #define GSW_TT_H
 
@@ -21,6 +33,8 @@ typedef struct tt {
     size_t bytes;
     char owner[96];         /* the game:variant whose positions it holds: keys
                                of different board sizes collide */
+    uint32_t gen;           /* the current generation */
+    uint64_t mix;           /* ... as mixed into the check words */
 } tt_t;
 
 typedef struct tt_hit {
@@ -31,11 +45,13 @@ typedef struct tt_hit {
 
 /* Allocate a table of at most mb megabytes (at least one bucket). */
 int tt_init(tt_t *t, size_t mb, err_t *err);
-/* Zeroed memory for a big table, resident before its first use (huge pages
- * from 256 MB; GSW_HUGEPAGES=0|1 overrides); NULL when it cannot be had.
- * Every search's table comes from here. */
+/* Zeroed memory for a big table (huge pages from 256 MB; GSW_HUGEPAGES=0|1
+ * overrides), its pages mapped as they are first written; NULL when it
+ * cannot be had. Every search's table comes from here. */
 void *table_map(size_t bytes);
 void table_unmap(void *p, size_t bytes);
+/* Zero a table from table_map (lazily: see tt.c). */
+void table_zero(void *p, size_t bytes);
 /* A table's owner is the "game:variant" (at most n - 1 bytes) whose positions
  * it holds: keys of different variants collide. Make v the owner; returns 1
  * when the table held another variant's positions (the caller clears it). */
@@ -48,12 +64,21 @@ void tt_claim(tt_t *t, const gv_t *v);
 #define TT_BUCKET 4
 #define TT_NOMOVE 0xffffu
 
-static inline uint64_t tt_pack(val_t lo, val_t hi, move_t m, int work)
+#define TT_WORK_MAX 63
+#define TT_GEN_SHIFT 54
+#define TT_GENS 64
+
+static inline uint64_t tt_pack(const tt_t *t, val_t lo, val_t hi, move_t m, int work)
 {
+    if (work > TT_WORK_MAX) work = TT_WORK_MAX;
     return (uint64_t)(uint16_t)(int16_t)lo | (uint64_t)(uint16_t)(int16_t)hi << 16
          | (uint64_t)(m == MOVE_NONE ? TT_NOMOVE : (uint16_t)m) << 32
-         | (uint64_t)(uint8_t)work << 48;
+         | (uint64_t)(work < 0 ? 0 : work) << 48 | (uint64_t)(t->gen & (TT_GENS - 1)) << TT_GEN_SHIFT;
 }
+
+/* Does data word d belong to t's current generation? */
+static inline int tt_current(const tt_t *t, uint64_t d) { return (unsigned)(d >> TT_GEN_SHIFT & (TT_GENS - 1)) == (t->gen & (TT_GENS - 1)); }
+static inline int tt_work(uint64_t d) { return (int)(d >> 48 & TT_WORK_MAX); }
 
 static inline tt_entry_t *tt_bucket(const tt_t *t, uint64_t key)
 {
@@ -74,20 +99,21 @@ static inline int tt_probe(const tt_t *t, uint64_t key, tt_hit_t *h)
     for (int i = 0; i < TT_BUCKET; i++) {
         uint64_t c = __atomic_load_n(&b[i].check, __ATOMIC_RELAXED);
         uint64_t d = __atomic_load_n(&b[i].data, __ATOMIC_RELAXED);
-        if ((c ^ d) == key && d) {
+        if ((c ^ d) == (key ^ t->mix) && d) {
             h->lo = (int16_t)(d & 0xffff);
             h->hi = (int16_t)(d >> 16 & 0xffff);
             uint16_t m = (uint16_t)(d >> 32);
             h->move = m == TT_NOMOVE ? MOVE_NONE : m;
-            h->work = (int)(d >> 48 & 0xff);
+            h->work = tt_work(d);
             return 1;
         }
     }
     return 0;
 }
 
-/* Store bounds for key, replacing the same key, else the entry with least
- * work. The caller merges with what it probed (bounds only tighten). */
+/* Store bounds for key, replacing the same key, an empty entry or one of
+ * another generation, else the entry with least work. The caller merges
+ * with what it probed (bounds only tighten). */
 static inline void tt_store(tt_t *t, uint64_t key, val_t lo, val_t hi, move_t m, int work)
 {
     tt_entry_t *b = tt_bucket(t, key);
@@ -95,13 +121,12 @@ static inline void tt_store(tt_t *t, uint64_t key, val_t lo, val_t hi, move_t m,
     for (int i = 0; i < TT_BUCKET; i++) {
         uint64_t c = __atomic_load_n(&b[i].check, __ATOMIC_RELAXED);
         uint64_t d = __atomic_load_n(&b[i].data, __ATOMIC_RELAXED);
-        if (!d || (c ^ d) == key) { victim = i; break; }
-        int w = (int)(d >> 48 & 0xff);
+        if (!d || (c ^ d) == (key ^ t->mix) || !tt_current(t, d)) { victim = i; break; }
+        int w = tt_work(d);
         if (w < least) { least = w; victim = i; }
     }
-    if (work > 255) work = 255;
-    uint64_t d = tt_pack(lo, hi, m, work);
-    __atomic_store_n(&b[victim].check, key ^ d, __ATOMIC_RELAXED);
+    uint64_t d = tt_pack(t, lo, hi, m, work);
+    __atomic_store_n(&b[victim].check, key ^ d ^ t->mix, __ATOMIC_RELAXED);
     __atomic_store_n(&b[victim].data, d, __ATOMIC_RELAXED);
 }
 
@@ -109,8 +134,8 @@ static inline void tt_store(tt_t *t, uint64_t key, val_t lo, val_t hi, move_t m,
  * must never be seen by them: their bounds are on heuristic scores, not
  * proven values. Their keys are the position's key XOR a salt (an exact
  * search's key meets one only by a 64-bit collision), and their data words
- * carry TT_HEUR_FLAG and the search's generation in bits 56-62; the work
- * byte is the depth searched. Bounds are val_t (node-relative, no re-basing)
+ * carry TT_HEUR_FLAG and the search's generation (0..7) in bits 60-62; the
+ * work field is the depth searched (at most 63). Bounds are val_t (node-relative, no re-basing)
  * in [-VAL_WIN, VAL_WIN], which int16 holds. */
 #define TT_HEUR_SALT 0x9d3a6b1f52c8e407ull
 #define TT_HEUR_FLAG (1ull << 63)
@@ -118,7 +143,7 @@ static inline uint64_t tt_heur_key(uint64_t key) { return key ^ TT_HEUR_SALT; }
 
 /* Store a heuristic entry for a salted key: bounds [lo, hi] at depth (0 for
  * quiescence), best move m (MOVE_NONE keeps the entry's move for the same
- * key), generation gen (0..127). Replacement prefers depth: an entry of the
+ * key), generation gen (0..7). Replacement prefers depth: an entry of the
  * same key and generation from a search 3 or more plies deeper stays unless
  * the new one is exact; otherwise the same key, an empty slot, an entry of
  * another generation (another search's: shallowest first), else the
@@ -128,14 +153,15 @@ static inline void tt_store_heur(tt_t *t, uint64_t key, val_t lo, val_t hi, move
     tt_entry_t *b = tt_bucket(t, key);
     int victim = 0, least = INT32_MAX;
     if (depth < 0) depth = 0;
-    if (depth > 255) depth = 255;
+    if (depth > TT_WORK_MAX) depth = TT_WORK_MAX;
+    gen &= 7;
     for (int i = 0; i < TT_BUCKET; i++) {
         uint64_t c = __atomic_load_n(&b[i].check, __ATOMIC_RELAXED);
         uint64_t d = __atomic_load_n(&b[i].data, __ATOMIC_RELAXED);
-        if (!d) { victim = i; break; }
-        int w = (int)(d >> 48 & 0xff);
-        int current = !(d & TT_HEUR_FLAG) || (unsigned)(d >> 56 & 0x7f) == gen;
-        if ((c ^ d) == key) {
+        if (!d || !tt_current(t, d)) { victim = i; break; }
+        int w = tt_work(d);
+        int current = !(d & TT_HEUR_FLAG) || (unsigned)(d >> 60 & 7) == gen;
+        if ((c ^ d) == (key ^ t->mix)) {
             if (current && w >= depth + 3 && lo != hi) return;   /* a deeper search's result stays */
             if (m == MOVE_NONE && (uint16_t)(d >> 32) != TT_NOMOVE) m = (uint16_t)(d >> 32);
             victim = i;
@@ -144,8 +170,8 @@ static inline void tt_store_heur(tt_t *t, uint64_t key, val_t lo, val_t hi, move
         int score = current ? w + 256 : w;   /* another search's entries go first */
         if (score < least) { least = score; victim = i; }
     }
-    uint64_t d = tt_pack(lo, hi, m, depth) | TT_HEUR_FLAG | (uint64_t)(gen & 0x7f) << 56;
-    __atomic_store_n(&b[victim].check, key ^ d, __ATOMIC_RELAXED);
+    uint64_t d = tt_pack(t, lo, hi, m, depth) | TT_HEUR_FLAG | (uint64_t)gen << 60;
+    __atomic_store_n(&b[victim].check, key ^ d ^ t->mix, __ATOMIC_RELAXED);
     __atomic_store_n(&b[victim].data, d, __ATOMIC_RELAXED);
 }
 
