@@ -42,6 +42,7 @@ typedef struct solver {
     struct strong *strong; /* NULL: none */
     struct book *book;     /* NULL: none */
     char book_for[96];     /* the variant it was looked for ("": not yet) */
+    double unflushed_ms;   /* solving time of the stores not yet written */
 } solver_t;
 
 typedef struct answer {
@@ -75,9 +76,10 @@ void solver_clear(solver_t *s);
  * budget a->r.aborted is set and the bounds proven so far are stored and
  * returned. A stored row that
  * the search contradicts is reported (warn), dropped, and replaced by the
- * value proven without it. Stores are written before it returns; a store
- * that fails (a full disk, a lost file) is warned about, once, and the
- * answer stands. */
+ * value proven without it. Stores are written before it returns, except
+ * cheap ones (under 0.1 s of solving, all together since the last write),
+ * which the next write or the cache's closing writes; a store that fails
+ * (a full disk, a lost file) is warned about, once, and the answer stands. */
 int solver_run(solver_t *s, const void *pos, answer_t *a, err_t *err);
 
 /* The cache alone, no search: 1 when a stored row settles pos (a filled),
