@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "db/book.h"
+#include "db/bookfile.h"
 #include "solve/solver.h"
 
 #define BOOK_KEY 16            /* key bytes the map holds (Connect Four's are 8 or 16) */
@@ -552,3 +553,166 @@ void book_free(book_t *b)
 int book_max_ply(const book_t *b) { return b->max_ply; }
 
 const gsw_oracle_t *book_oracle(const book_t *b) { return &b->oracle; }
+
+/* ---- book files: export and the shipped book ---- */
+
+typedef struct export_ctx {
+    const gv_t *v;
+    bookf_t *f;
+    int64_t cap, missing;
+    int failed;
+} export_ctx_t;
+
+static int export_row(void *ctx, const uint8_t *key, size_t klen, int ply, const cache_entry_t *e)
+{
+    export_ctx_t *c = ctx;
+    GSW_POSBUF pos[GSW_MAX_POS];
+    if (klen != c->f->klen || !c->v->ops->pos_from_key(c->v, key, klen, pos)) return 0;   /* not this variant's */
+    ply = c->v->ops->pos_ply(c->v, pos);
+    if (!e || e->lo != e->hi) { c->missing++; return 0; }
+    if ((int64_t)c->f->n == c->cap) {
+        int64_t cap = c->cap ? 2 * c->cap : 4096;
+        uint8_t *k = realloc(c->f->keys, (size_t)cap * klen);
+        if (k) c->f->keys = k;
+        int16_t *vv = realloc(c->f->val, (size_t)cap * sizeof *vv);
+        if (vv) c->f->val = vv;
+        uint8_t *p = realloc(c->f->ply, (size_t)cap);
+        if (p) c->f->ply = p;
+        if (!k || !vv || !p) { c->failed = 1; return 1; }
+        c->cap = cap;
+    }
+    size_t i = (size_t)c->f->n++;
+    memcpy(c->f->keys + i * klen, key, klen);
+    c->f->val[i] = (int16_t)e->lo;
+    c->f->ply[i] = (uint8_t)ply;
+    if ((uint32_t)ply > c->f->max_ply) c->f->max_ply = (uint32_t)ply;
+    return 0;
+}
+
+static size_t sort_klen;
+static int key_cmp(const void *a, const void *b) { return memcmp(a, b, sort_klen); }
+
+int book_export(const gv_t *v, cache_t *cache, const char *path, book_file_report_t *r, err_t *err)
+{
+    memset(r, 0, sizeof *r);
+    if (book_supported(v, err)) return err->code;
+    bookf_t f;
+    memset(&f, 0, sizeof f);
+    game_spec(v, f.spec, sizeof f.spec);
+    GSW_POSBUF pos[GSW_MAX_POS];
+    uint8_t key[GSW_MAX_KEY];
+    v->ops->pos_start(v, pos);
+    f.klen = (uint32_t)v->ops->pos_key(v, pos, key, NULL);
+    export_ctx_t c = { v, &f, 0, 0, 0 };
+    int rc = book_each(cache, v->game->name, v->name, -1, export_row, &c, err);
+    if (!rc && c.failed) rc = err_set(err, GSW_EFAIL, "out of memory exporting the opening book");
+    if (!rc && !f.n) rc = err_set(err, GSW_EINPUT, "%s has no opening book in %s (gsw book build %s --ply N)",
+                                  f.spec, cache_filename(cache), f.spec);
+    if (!rc && c.missing)
+        rc = err_set(err, GSW_EINPUT, "the %s book in %s is not finished: %lld positions have no value "
+                     "(gsw book build %s --ply %u finishes it)", f.spec, cache_filename(cache),
+                     (long long)c.missing, f.spec, f.max_ply);
+    if (!rc) {
+        /* sort the rows by key: an index permutation, then the columns */
+        size_t n = (size_t)f.n, rec = f.klen + 3;
+        uint8_t *tmp = malloc(n * rec);
+        if (!tmp) rc = err_set(err, GSW_EFAIL, "out of memory exporting the opening book");
+        else {
+            for (size_t i = 0; i < n; i++) {
+                memcpy(tmp + i * rec, f.keys + i * f.klen, f.klen);
+                memcpy(tmp + i * rec + f.klen, &f.val[i], 2);
+                tmp[i * rec + f.klen + 2] = f.ply[i];
+            }
+            sort_klen = f.klen;   /* keys are distinct: the order is total */
+            qsort(tmp, n, rec, key_cmp);
+            for (size_t i = 0; i < n; i++) {
+                memcpy(f.keys + i * f.klen, tmp + i * rec, f.klen);
+                memcpy(&f.val[i], tmp + i * rec + f.klen, 2);
+                f.ply[i] = tmp[i * rec + f.klen + 2];
+            }
+            free(tmp);
+            rc = bookf_write(path, &f, &r->checksum, err);
+        }
+    }
+    r->positions = (int64_t)f.n;
+    r->max_ply = (int)f.max_ply;
+    bookf_free(&f);
+    return rc;
+}
+
+int book_open_file(book_t **out, const gv_t *v, const char *path, book_file_report_t *r, err_t *err)
+{
+    *out = NULL;
+    memset(r, 0, sizeof *r);
+    if (book_supported(v, err)) return err->code;
+    bookf_t f;
+    if (bookf_read(path, &f, &r->checksum, err)) return err->code;
+    char spec[96];
+    game_spec(v, spec, sizeof spec);
+    GSW_POSBUF pos[GSW_MAX_POS];
+    uint8_t key[GSW_MAX_KEY];
+    v->ops->pos_start(v, pos);
+    size_t klen = v->ops->pos_key(v, pos, key, NULL);
+    if (strcmp(f.spec, spec) || f.klen != klen) {
+        err_set(err, GSW_EINPUT, "%s is a book of %s, not of %s", path, f.spec, spec);
+        bookf_free(&f);
+        return err->code;
+    }
+    book_t *b = calloc(1, sizeof *b);
+    if (!b) {
+        bookf_free(&f);
+        return err_set(err, GSW_EFAIL, "out of memory loading the opening book");
+    }
+    b->klen = klen;
+    b->max_ply = -1;
+    int rc = GSW_OK;
+    for (uint64_t i = 0; i < f.n && !rc; i++) {
+        const uint8_t *k = f.keys + i * klen;
+        /* every key a position of this game at its stated ply, once */
+        if (!v->ops->pos_from_key(v, k, klen, pos) || v->ops->pos_ply(v, pos) != f.ply[i]
+            || v->ops->pos_key(v, pos, key, NULL) != klen || memcmp(key, k, klen)) {
+            rc = err_set(err, GSW_EFAIL, "%s is damaged (entry %llu is no position of %s)", path,
+                         (unsigned long long)i + 1, spec);
+            break;
+        }
+        uint64_t kk[2];
+        int added;
+        map_pack(k, klen, kk);
+        book_slot_t *s = map_add(&b->map, kk, &added);
+        if (!s) { rc = err_set(err, GSW_EFAIL, "out of memory loading the opening book"); break; }
+        s->val = f.val[i];
+        s->known = 1;
+        if (f.ply[i] > b->max_ply) b->max_ply = f.ply[i];
+    }
+    r->positions = (int64_t)f.n;
+    r->max_ply = b->max_ply;
+    bookf_free(&f);
+    if (rc || !b->map.n) {
+        if (!rc) rc = err_set(err, GSW_EFAIL, "%s holds no positions", path);
+        book_free(b);
+        return rc;
+    }
+    b->oracle.probe = book_probe;
+    b->oracle.ctx = b;
+    *out = b;
+    return GSW_OK;
+}
+
+/* The variants gsw ships a book for (in data/books/, as GAME-VARIANT.book):
+ * theirs is expected, and said missing when it is not there. */
+static const char *const shipped_books[] = { "connect4:7x6", NULL };
+
+int book_shipped_path(const gv_t *v, char *path, size_t n)
+{
+    char spec[96];
+    game_spec(v, spec, sizeof spec);
+    int listed = 0;
+    for (int i = 0; shipped_books[i]; i++) listed |= !strcmp(shipped_books[i], spec);
+    const char *dir = getenv("GSW_BOOKS");
+#ifdef GSW_BOOK_DIR
+    if (!dir) dir = GSW_BOOK_DIR;
+#endif
+    if (!dir || !*dir) return 0;
+    snprintf(path, n, "%s/%s-%s.book", dir, v->game->name, v->name);
+    return listed || access(path, F_OK) == 0;   /* (another variant's book, put there by hand) */
+}

@@ -78,4 +78,21 @@ int book_max_ply(const book_t *b);
 /* The book as the searches' oracle: exact values of its positions. */
 const gsw_oracle_t *book_oracle(const book_t *b);
 
+/* Book files (db/bookfile.h), to ship a book with gsw. */
+typedef struct book_file_report {
+    int64_t positions;
+    int max_ply;
+    uint64_t checksum;                 /* the file's FNV-1a 64 */
+} book_file_report_t;
+/* Write v's book in cache (every position's value, which must all be
+ * there) to path. */
+int book_export(const gv_t *v, cache_t *cache, const char *path, book_file_report_t *r, err_t *err);
+/* Read a book file for v: every entry must be a position of v at its
+ * stated ply, by its canonical key; a damaged file is refused whole. */
+int book_open_file(book_t **b, const gv_t *v, const char *path, book_file_report_t *r, err_t *err);
+/* Where v's shipped book is (GSW_BOOKS, else the data/books folder of the
+ * source tree gsw was built from): 1 and path set when gsw ships one for
+ * v or that folder has one for it, 0 when not (or GSW_BOOKS is set empty). */
+int book_shipped_path(const gv_t *v, char *path, size_t n);
+
 #endif

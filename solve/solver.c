@@ -28,6 +28,8 @@ void solver_free(solver_t *s)
     s->strong = NULL;
     book_free(s->book);
     s->book = NULL;
+    book_free(s->shipped);
+    s->shipped = NULL;
     tt_free(&s->tt);
     dfpn_table_free(&s->pn);
 }
@@ -263,16 +265,71 @@ static int solver_on_line(const solver_t *s)
     return s->v->ops->repetition && s->ab.history && s->ab.history_len > 0;
 }
 
+/* The shipped opening book of s's variant (solve/book.h), opened on the
+ * first look at the variant; a missing or damaged file is said once and
+ * left alone. NULL: none. */
+static book_t *solver_shipped(solver_t *s)
+{
+    if (s->no_book) return NULL;
+    char spec[sizeof s->shipped_for];
+    game_spec(s->v, spec, sizeof spec);
+    if (strcmp(spec, s->shipped_for)) {   /* a variant not looked at yet */
+        book_free(s->shipped);
+        s->shipped = NULL;
+        snprintf(s->shipped_for, sizeof s->shipped_for, "%s", spec);
+        char path[1100];
+        if (book_shipped_path(s->v, path, sizeof path)) {
+            err_t err;
+            book_file_report_t r;
+            if (book_open_file(&s->shipped, s->v, path, &r, &err)) {
+                char msg[sizeof s->warned];
+                snprintf(msg, sizeof msg, "opening book: %.440s; going on without it", err.msg);
+                solver_say(s, msg);
+            }
+        }
+    }
+    return s->shipped;
+}
+
+/* The shipped book's answer for pos: 1 when it holds pos (a filled), with
+ * the best move where its moves' values name it; when they do not (pos is
+ * on the book's last ply) and want_best is set, 0: the cache or a search
+ * finds the move. */
+static int solver_book_answer(solver_t *s, const void *pos, answer_t *a, int want_best)
+{
+    const game_ops_t *O = s->v->ops;
+    book_t *b = solver_shipped(s);
+    if (!b || O->pos_ply(s->v, pos) > book_max_ply(b)) return 0;
+    const gsw_oracle_t *o = book_oracle(b);
+    answer_t t;
+    if (!solver_oracle_answer(s, o, pos, &t)) return 0;
+    if (t.r.best != MOVE_NONE) {   /* named among the moves the book knows: is it worth the value? */
+        GSW_POSBUF c[GSW_MAX_POS];
+        val_t cl = -VAL_INF, ch, tv;
+        memcpy(c, pos, O->pos_size);
+        O->play(s->v, c, t.r.best);
+        if (O->terminal(s->v, c, &tv)) cl = tv;
+        else o->probe(o->ctx, s->v, c, &cl, &ch);
+        if (val_up(cl) != t.r.lo) t.r.best = MOVE_NONE;
+    }
+    if (want_best && t.r.best == MOVE_NONE) return 0;
+    *a = t;
+    a->from_book = 1;
+    return 1;
+}
+
 /* The cache's answer for pos: 1 when it settles the question (a filled),
  * 0 when not (the row's bounds, if any, become the solve's seed), -1 on
- * error. */
-static int solver_lookup(solver_t *s, const void *pos, answer_t *a, uint8_t *key, size_t *klen, int *sym, err_t *err)
+ * error. The shipped book comes first. */
+static int solver_lookup(solver_t *s, const void *pos, answer_t *a, uint8_t *key, size_t *klen, int *sym,
+                         int want_best, err_t *err)
 {
     const game_ops_t *O = s->v->ops;
     memset(a, 0, sizeof *a);
     s->ab.seeded = 0;
     *klen = 0;
     *sym = 0;
+    if (!solver_on_line(s) && solver_book_answer(s, pos, a, want_best)) return 1;
     if (!s->cache || solver_on_line(s)) return solver_on_line(s) ? 0 : solver_egdb(s, pos, a);
     double t0 = gsw_now_ms();
     *klen = O->pos_key(s->v, pos, key, sym);
@@ -300,14 +357,17 @@ int solver_cached(solver_t *s, const void *pos, answer_t *a, err_t *err)
     uint8_t key[GSW_MAX_KEY];
     size_t klen;
     int sym;
-    return solver_lookup(s, pos, a, key, &klen, &sym, err);
+    return solver_lookup(s, pos, a, key, &klen, &sym, 0, err);
 }
 
 /* The opening book as the search's oracle for a root above its deepest
- * ply (deeper roots never meet its positions: no probes), loaded from the
- * cache on the first search of each variant; NULL: none. */
+ * ply (deeper roots never meet its positions: no probes): the shipped
+ * book, else the cache's, loaded on the first search of each variant;
+ * NULL: none. */
 static const gsw_oracle_t *solver_book(solver_t *s, const void *pos)
 {
+    book_t *shipped = solver_shipped(s);
+    if (shipped && s->v->ops->pos_ply(s->v, pos) < book_max_ply(shipped)) return book_oracle(shipped);
     if (!s->cache || s->no_book) return NULL;
     char spec[sizeof s->book_for];
     game_spec(s->v, spec, sizeof spec);
@@ -330,7 +390,7 @@ int solver_run(solver_t *s, const void *pos, answer_t *a, err_t *err)
     uint8_t key[GSW_MAX_KEY];
     size_t klen = 0;
     int sym = 0;
-    int found = solver_lookup(s, pos, a, key, &klen, &sym, err);
+    int found = solver_lookup(s, pos, a, key, &klen, &sym, !s->ab.no_best, err);
     if (found) return found < 0 ? err->code : GSW_OK;
     const gsw_oracle_t *own = s->ab.oracle;   /* the endgame databases' oracle, if any, comes first */
     if (!own) s->ab.oracle = s->strong ? &s->strong->oracle : solver_book(s, pos);

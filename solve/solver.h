@@ -41,6 +41,9 @@ typedef struct solver {
      * databases, before the book */
     struct strong *strong; /* NULL: none */
     struct book *book;     /* NULL: none */
+    struct book *shipped;  /* the book shipped with gsw (data/books), read-only, before
+                              the cache; NULL: none */
+    char shipped_for[96];  /* the variant it was looked for ("": not yet) */
     char book_for[96];     /* the variant it was looked for ("": not yet) */
     double unflushed_ms;   /* solving time of the stores not yet written */
 } solver_t;
@@ -50,6 +53,7 @@ typedef struct answer {
     int from_cache;
     int from_egdb;         /* the endgame databases answered (r.nodes 0) */
     int from_strong;       /* ... a strong solution did (from_egdb set too) */
+    int from_book;         /* the shipped opening book did (r.nodes 0) */
 } answer_t;
 
 /* A table of hash_mb megabytes for v; the cache may be NULL. */

@@ -128,22 +128,75 @@ static int book_cli_stats(cli_opts_t *o, gv_t *v, cache_t *cache, err_t *err)
     return GSW_OK;
 }
 
+/* One book file's summary: what it holds and its checksum. */
+static void book_cli_file(cli_opts_t *o, const char *what, const char *spec, const char *path,
+                          const book_file_report_t *r)
+{
+    char n1[32];
+    if (o->json) {
+        json_t j;
+        json_begin(&j, stdout);
+        json_str(&j, "game", spec);
+        json_str(&j, "file", path);
+        json_int(&j, "positions", r->positions);
+        json_int(&j, "max_ply", r->max_ply);
+        char sum[24];
+        snprintf(sum, sizeof sum, "%016llx", (unsigned long long)r->checksum);
+        json_str(&j, "fnv1a64", sum);
+        json_end(&j);
+    } else
+        printf("%s: %s book, %s positions to ply %d, FNV-1a 64 %016llx (%s)\n", path, spec,
+               cli_thousands((uint64_t)r->positions, n1, sizeof n1), r->max_ply, (unsigned long long)r->checksum, what);
+}
+
+/* gsw book check GAME [FILE]: read a book file (the shipped one by
+ * default) as the solver would, and say what it holds. */
+static int book_cli_check(cli_opts_t *o, gv_t *v, err_t *err)
+{
+    char path[1100], spec[96];
+    game_spec(v, spec, sizeof spec);
+    if (o->npos >= 3) snprintf(path, sizeof path, "%s", o->pos[2]);
+    else if (!book_shipped_path(v, path, sizeof path))
+        return err_set(err, GSW_EINPUT, "gsw ships no book for %s (name a book file)", spec);
+    book_t *b;
+    book_file_report_t r;
+    if (book_open_file(&b, v, path, &r, err)) return err->code;
+    book_free(b);
+    book_cli_file(o, "read and checked", spec, path, &r);
+    return GSW_OK;
+}
+
+static int book_cli_export(cli_opts_t *o, gv_t *v, cache_t *cache, err_t *err)
+{
+    char spec[96];
+    game_spec(v, spec, sizeof spec);
+    book_file_report_t r;
+    if (book_export(v, cache, o->pos[2], &r, err)) return err->code;
+    book_cli_file(o, "written", spec, o->pos[2], &r);
+    return GSW_OK;
+}
+
 int cli_book(cli_opts_t *o)
 {
-    if (o->npos < 1) return cli_usage_error(o, 2, "book needs build or stats");
+    if (o->npos < 1) return cli_usage_error(o, 2, "book needs build, stats, export or check");
     const char *sub = o->pos[0];
-    if (strcmp(sub, "build") && strcmp(sub, "stats")) {
-        fprintf(stderr, "gsw: book: unknown subverb '%s' (build or stats)\n", sub);
+    if (strcmp(sub, "build") && strcmp(sub, "stats") && strcmp(sub, "export") && strcmp(sub, "check")) {
+        fprintf(stderr, "gsw: book: unknown subverb '%s' (build, stats, export or check)\n", sub);
         return GSW_EINPUT;
     }
     if (o->npos < 2) return cli_usage_error(o, 2, "book needs a GAME[:VARIANT]");
-    int build = !strcmp(sub, "build");
-    if (build && !o->ply_set) return cli_usage_error(o, 2, "book build needs --ply N");
-    if (!build && o->ply_set) {
-        fprintf(stderr, "gsw: --ply is for book build (book stats counts every ply of the book)\n");
+    int build = !strcmp(sub, "build"), export = !strcmp(sub, "export"), check = !strcmp(sub, "check");
+    if (export && o->npos != 3) return cli_usage_error(o, 2, "book export needs a GAME[:VARIANT] and a FILE");
+    if (!export && o->npos > (check ? 3 : 2)) {
+        fprintf(stderr, "gsw: unexpected argument '%s'\n", o->pos[check ? 3 : 2]);
         return GSW_EINPUT;
     }
-    if (o->no_cache) {
+    if (build && !o->ply_set) return cli_usage_error(o, 2, "book build needs --ply N");
+    if (!build && o->ply_set) {
+        fprintf(stderr, "gsw: --ply is for book build (the other subverbs take every ply of the book)\n");
+        return GSW_EINPUT;
+    }
+    if (o->no_cache && !check) {
         fprintf(stderr, "gsw: --no-cache: the book lives in the cache (--db PATH names another file)\n");
         return GSW_EINPUT;
     }
@@ -152,8 +205,11 @@ int cli_book(cli_opts_t *o)
     if (game_open(o->pos[1], &v, &err)) { fprintf(stderr, "gsw: %s\n", err.msg); return err.code; }
     int rc = book_supported(v, &err);
     cache_t *cache = NULL;
-    if (!rc) rc = cli_cache_open(o, &cache, &err);
-    if (!rc) rc = build ? book_cli_build(o, v, cache, &err) : book_cli_stats(o, v, cache, &err);
+    if (!rc && check) rc = book_cli_check(o, v, &err);
+    else if (!rc) rc = cli_cache_open(o, &cache, &err);
+    if (!rc && !check)
+        rc = build ? book_cli_build(o, v, cache, &err) : export ? book_cli_export(o, v, cache, &err)
+                                                              : book_cli_stats(o, v, cache, &err);
     if (rc) fprintf(stderr, "gsw: %s\n", err.msg);
     err_t e2;
     if (cache && cache_close(cache, &e2) && !rc) { fprintf(stderr, "gsw: %s\n", e2.msg); rc = GSW_EFAIL; }

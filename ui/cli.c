@@ -163,14 +163,17 @@ const cli_verb_t cli_verbs[] = {
               "  --relative: the engine's pawn is always 100 cp and the other pieces in proportion, so only the\n"
               "  ratios evolve (raw values also move material against the evaluation's positional terms).",
       "evolve chess piece values by a genetic algorithm (quick-tournament fitness)", cli_tune, 1, NULL },
-    { "book", "gsw book build|stats connect4[:WxH] [--ply N] [--threads N] [--hash MB] [--db PATH]\n"
+    { "book", "gsw book build|stats|export|check connect4[:WxH] [FILE] [--ply N] [--threads N] [--hash MB] [--db PATH]\n"
               "  build: solve every position up to ply N exactly (mirror images once; a finished game is no book\n"
               "  position) into the cache: ply N by search on --threads workers (default: all cores), the plies\n"
               "  above from their children's values. Ctrl-C keeps what is solved; building again resumes, and\n"
               "  a deeper --ply extends the book. stats: book positions per ply, won/drawn/lost for the first\n"
-              "  player. Solves, analyses and the workbench answer book positions from the cache at once, and\n"
-              "  a search from a shallower position stops at the book's positions.",
-      "opening books: build (every position to ply N, solved), statistics", cli_book, 2, NULL },
+              "  player. export: write the cache's book to FILE (a compact, checksummed book file). check: read\n"
+              "  a book file (default: the one gsw ships, data/books/connect4-7x6.book; GSW_BOOKS=DIR moves it)\n"
+              "  and say what it holds. Solves, analyses and the workbench answer book positions at once (the\n"
+              "  shipped book first, read-only, then the cache's), and a search from a shallower position stops\n"
+              "  at the book's positions.",
+      "opening books: build (every position to ply N, solved), statistics, export, check", cli_book, 3, NULL },
     { "help", "gsw help [VERB]", "this list, or one verb's usage", cli_help, 1, NULL },
     { "version", "gsw version (or gsw --version)", "gsw's version", cli_version, 0, NULL },
     { NULL, NULL, NULL, NULL, 0, NULL },

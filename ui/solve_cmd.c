@@ -180,7 +180,8 @@ static void print_answer(const solver_t *s, cli_opts_t *o, const char *ptext, co
         json_str(&j, "bound", json_bound(g));
         json_int(&j, "nodes", (int64_t)a->r.nodes);
         json_num(&j, "time_ms", a->r.time_ms);
-        json_str(&j, "source", a->from_cache ? "cache" : a->from_strong ? "strong" : a->from_egdb ? "egdb" : "search");
+        json_str(&j, "source", a->from_book ? "book" : a->from_cache ? "cache" : a->from_strong ? "strong"
+                                 : a->from_egdb ? "egdb" : "search");
         json_str(&j, "algo", s->manager ? "manager" : s->dfpn ? "dfpn" : "ab");
         json_bool(&j, "complete", !a->r.aborted);
         json_proven(&j, a->r.lo, a->r.hi, g);
@@ -214,7 +215,8 @@ static void print_answer(const solver_t *s, cli_opts_t *o, const char *ptext, co
     }
     fflush(stdout);
     fprintf(stderr, "%s nodes, %.3f ms%s\n", cli_thousands(a->r.nodes, nt, sizeof nt), a->r.time_ms,
-            a->from_cache ? " (from the cache)" : a->from_strong ? " (from the strong solution)"
+            a->from_book ? " (from the opening book)" : a->from_cache ? " (from the cache)"
+            : a->from_strong ? " (from the strong solution)"
                                      : a->from_egdb ? " (from the endgame databases)" : "");
 }
 

@@ -19,4 +19,5 @@ set(GSW_FUZZ_TARGETS
   "openings:gsw_ui"
   "evolve_state:gsw_core"
   "bddfile:gsw_db"
-  "strong_manifest:gsw_solve")
+  "strong_manifest:gsw_solve"
+  "bookfile:gsw_solve:gsw_db:gsw_games")

@@ -1,0 +1,146 @@
+/* Opening-book files: see bookfile.h. */
+#include "db/bookfile.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/value.h"
+#include "db/bddfile.h"
+
+static const char bookf_magic[8] = { 'G', 'S', 'W', 'B', 'O', 'O', 'K', '1' };
+#define BOOKF_FIXED (4 + 4 + 4 + 8)   /* spec length, key length, deepest ply, count */
+
+static void put_le(uint8_t *p, uint64_t x, int bytes)
+{
+    for (int i = 0; i < bytes; i++) p[i] = (uint8_t)(x >> (8 * i));
+}
+
+static uint64_t get_le(const uint8_t *p, int bytes)
+{
+    uint64_t x = 0;
+    for (int i = 0; i < bytes; i++) x |= (uint64_t)p[i] << (8 * i);
+    return x;
+}
+
+/* An exact value: a draw, or a win or loss with a distance. */
+static int bookf_value_ok(int v)
+{
+    int a = v < 0 ? -v : v;
+    return v == VAL_DRAW || (a >= VAL_PROVEN && a <= VAL_WIN);
+}
+
+int bookf_write(const char *path, const bookf_t *b, uint64_t *checksum, err_t *err)
+{
+    size_t speclen = strnlen(b->spec, sizeof b->spec - 1);
+    if (b->klen < 1 || b->klen > BOOKF_MAX_KEY || b->n > BOOKF_MAX_COUNT || b->max_ply > 255)
+        return err_set(err, GSW_EFAIL, "cannot write %s: a book of %llu keys of %u bytes to ply %u is out of range",
+                       path, (unsigned long long)b->n, b->klen, b->max_ply);
+    size_t n = (size_t)b->n, raw = BOOKF_FIXED + speclen + n * (b->klen + 3);
+    uint8_t *buf = malloc(raw);
+    if (!buf) return err_set(err, GSW_EFAIL, "out of memory writing %s", path);
+    uint8_t *p = buf;
+    put_le(p, speclen, 4);
+    memcpy(p + 4, b->spec, speclen);
+    p += 4 + speclen;
+    put_le(p, b->klen, 4);
+    put_le(p + 4, b->max_ply, 4);
+    put_le(p + 8, b->n, 8);
+    p += 16;
+    memcpy(p, b->keys, n * b->klen);
+    p += n * b->klen;
+    for (size_t i = 0; i < n; i++, p += 2) put_le(p, (uint16_t)b->val[i], 2);
+    memcpy(p, b->ply, n);
+    int rc = db_frame_write(path, bookf_magic, buf, raw, 19, checksum, err);
+    free(buf);
+    return rc;
+}
+
+int bookf_read_mem(const void *data, size_t size, const char *name, bookf_t *b, err_t *err)
+{
+    memset(b, 0, sizeof *b);
+    uint8_t *buf;
+    size_t raw;
+    if (db_frame_read(data, size, bookf_magic, "opening-book", name, BOOKF_FIXED, &buf, &raw, err)) return err->code;
+    const char *why = NULL;
+    const uint8_t *p = buf;
+    uint64_t speclen = get_le(p, 4);
+    if (speclen == 0 || speclen >= sizeof b->spec || BOOKF_FIXED + speclen > raw) why = "game name";
+    if (!why) {
+        memcpy(b->spec, p + 4, (size_t)speclen);
+        for (uint64_t i = 0; i < speclen; i++)
+            if (b->spec[i] <= 32 || b->spec[i] > 126) why = "game name";
+        p += 4 + speclen;
+        b->klen = (uint32_t)get_le(p, 4);
+        b->max_ply = (uint32_t)get_le(p + 4, 4);
+        b->n = get_le(p + 8, 8);
+        p += 16;
+        if (b->klen < 1 || b->klen > BOOKF_MAX_KEY) why = "key length";
+        else if (b->max_ply > 255) why = "deepest ply";
+        else if (b->n > BOOKF_MAX_COUNT || raw != BOOKF_FIXED + speclen + b->n * (b->klen + 3ull)) why = "size";
+    }
+    size_t n = (size_t)b->n;
+    if (!why && n) {
+        b->keys = malloc(n * b->klen);
+        b->val = malloc(n * sizeof *b->val);
+        b->ply = malloc(n);
+        if (!b->keys || !b->val || !b->ply) {
+            free(buf);
+            bookf_free(b);
+            return err_set(err, GSW_EFAIL, "out of memory reading %s", name);
+        }
+        memcpy(b->keys, p, n * b->klen);
+        p += n * b->klen;
+        for (size_t i = 0; i < n && !why; i++, p += 2) {
+            b->val[i] = (int16_t)(uint16_t)get_le(p, 2);
+            if (!bookf_value_ok(b->val[i])) why = "value";
+        }
+        memcpy(b->ply, p, n);
+        for (size_t i = 0; i < n && !why; i++) {
+            if (b->ply[i] > b->max_ply) why = "ply";
+            else if (i && memcmp(b->keys + (i - 1) * b->klen, b->keys + i * b->klen, b->klen) >= 0) why = "key order";
+        }
+    }
+    free(buf);
+    if (why) {
+        bookf_free(b);
+        return err_set(err, GSW_EFAIL, "%s is damaged (bad %s)", name, why);
+    }
+    return GSW_OK;
+}
+
+int bookf_read(const char *path, bookf_t *b, uint64_t *checksum, err_t *err)
+{
+    memset(b, 0, sizeof *b);
+    uint8_t *data;
+    size_t n;
+    if (db_read_whole(path, &data, &n, err)) return err->code;
+    int rc = bookf_read_mem(data, n, path, b, err);
+    if (!rc && checksum) *checksum = bddf_fnv(data, n, BDDF_FNV_INIT);
+    free(data);
+    return rc;
+}
+
+int64_t bookf_find(const bookf_t *b, const uint8_t *key, size_t klen)
+{
+    if (klen != b->klen) return -1;
+    int64_t lo = 0, hi = (int64_t)b->n - 1;
+    while (lo <= hi) {
+        int64_t mid = lo + (hi - lo) / 2;
+        int c = memcmp(b->keys + (size_t)mid * b->klen, key, klen);
+        if (!c) return mid;
+        if (c < 0) lo = mid + 1;
+        else hi = mid - 1;
+    }
+    return -1;
+}
+
+void bookf_free(bookf_t *b)
+{
+    free(b->keys);
+    free(b->val);
+    free(b->ply);
+    b->keys = NULL;
+    b->val = NULL;
+    b->ply = NULL;
+    b->n = 0;
+}

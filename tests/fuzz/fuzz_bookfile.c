@@ -1,0 +1,73 @@
+/* Opening-book files (db/bookfile.c, solve/book.c): the input read as a
+ * whole file, and the input as the payload of a file made valid around it
+ * (magic, zstd frame, trailer checksum), so the checks of the columns are
+ * reached. What reads has sorted keys that bookf_find finds, writes back to
+ * a file that reads the same, and, when it names a Connect Four board, is
+ * opened as that board's book (each entry checked as a position) without
+ * harm (abort() otherwise). */
+#include "tests/fuzz/fuzz_util.h"
+
+#include <zstd.h>
+
+#include "core/game.h"
+#include "db/bddfile.h"
+#include "db/bookfile.h"
+#include "solve/book.h"
+
+static void check(const bookf_t *b)
+{
+    for (uint64_t i = 0; i < b->n; i++)
+        if (bookf_find(b, b->keys + i * b->klen, b->klen) != (int64_t)i) abort();
+    char path[256];
+    fuzz_path(path, sizeof path, "bookfile", ".book");
+    err_t err;
+    uint64_t s1, s2;
+    if (bookf_write(path, b, &s1, &err)) return;   /* a full disk is not the reader's fault */
+    bookf_t again;
+    if (bookf_read(path, &again, &s2, &err) || s1 != s2 || again.n != b->n || again.klen != b->klen
+        || strcmp(again.spec, b->spec) || again.max_ply != b->max_ply
+        || (b->n && (memcmp(again.keys, b->keys, b->n * b->klen) || memcmp(again.val, b->val, b->n * 2)
+                     || memcmp(again.ply, b->ply, b->n))))
+        abort();
+    bookf_free(&again);
+    gv_t *v;
+    if (!strncmp(b->spec, "connect4:", 9) && !game_open(b->spec, &v, &err)) {
+        book_t *book;
+        book_file_report_t r;
+        if (!book_open_file(&book, v, path, &r, &err)) {
+            if (r.positions != (int64_t)b->n) abort();
+            book_free(book);
+        } else if (!err.msg[0]) abort();
+        game_close(v);
+    }
+    unlink(path);
+}
+
+static void try_read(const uint8_t *data, size_t size, const char *name)
+{
+    bookf_t b;
+    err_t err;
+    if (!bookf_read_mem(data, size, name, &b, &err)) {
+        check(&b);
+        bookf_free(&b);
+    } else if (!err.msg[0]) {
+        abort();
+    }
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    try_read(data, size, "input");
+    /* the input as the decompressed payload */
+    size_t cap = ZSTD_compressBound(size);
+    uint8_t *file = malloc(8 + cap + 8);
+    if (!file) abort();
+    memcpy(file, "GSWBOOK1", 8);
+    size_t zn = ZSTD_compress(file + 8, cap, data, size, 1);
+    if (ZSTD_isError(zn)) abort();
+    uint64_t sum = bddf_fnv(file, 8 + zn, BDDF_FNV_INIT);
+    for (int i = 0; i < 8; i++) file[8 + zn + (size_t)i] = (uint8_t)(sum >> (8 * i));
+    try_read(file, 8 + zn + 8, "payload");
+    free(file);
+    return 0;
+}
