@@ -543,7 +543,14 @@ int cli_analyze(cli_opts_t *o)
         memcpy(child, pos, O->pos_size);
         O->play(s.v, child, mv[i]);
         answer_t a;
-        if (solver_run(&s, child, &a, &err)) { fprintf(stderr, "gsw: %s\n", err.msg); rc = err.code; failed = 1; break; }
+        /* the book or the cache first, without asking for the move's best reply */
+        int known = solver_cached(&s, child, &a, &err);
+        if (known < 0 || (!known && solver_run(&s, child, &a, &err))) {
+            fprintf(stderr, "gsw: %s\n", err.msg);
+            rc = err.code;
+            failed = 1;
+            break;
+        }
         nodes += a.r.nodes;
         stopped = a.r.aborted;   /* this move's bounds are shown, then the list ends */
         /* the mover's view: the child's value seen from the other side */

@@ -18,17 +18,20 @@ mkdir -p "$fs"
 if mount -t tmpfs -o size=256k tmpfs "$fs" 2>/dev/null; then
   trap 'umount "$fs" 2>/dev/null; kill $(jobs -p) 2>/dev/null; rm -rf "$tmp"' EXIT
   db="$fs/c.sqlite"
-  # a batch: the answers stand, one line says results are not stored, the file is whole
+  # a batch: the answers stand, one line says results are not stored, the file is whole.
+  # Its cheap results are written together at the end (about 60 KB with the log):
+  # a filler leaves room to make the cache file but not to write them.
+  head -c 150000 /dev/zero >"$fs/filler"
   run "$gsw" solve connect4:5x4 --batch "$data/crash/positions_5x4.txt" --db "$db" --threads 1 --hash 16
   check "full disk, batch: every answer, exit 0" '[ $rc -eq 0 ] && grep -q "positions 300, mismatches 0" "$tmp/out"'
   check "full disk, batch: one line on stderr, saying the disk is full" '[ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "disk is full" "$tmp/err"'
   run "$gsw" cache check --db "$db"
   check "full disk, batch: the cache is whole" '[ $rc -eq 0 ]'
-  # one solve: the answer is printed, the failure said once
+  # one solve: the answer is printed, a failure to store it said at most once
   run "$gsw" solve connect4:5x4 1422315541552 --db "$db"
-  check "full disk, solve: the answer stands" '[ $rc -eq 0 ] && grep -q "loss in 6 plies" "$tmp/out" && [ "$(grep -c "disk is full" "$tmp/err")" -eq 1 ]'
+  check "full disk, solve: the answer stands" '[ $rc -eq 0 ] && grep -q "loss in 6 plies" "$tmp/out" && [ "$(grep -c "disk is full" "$tmp/err")" -le 1 ]'
   # the manager: its tree cannot be stored, so it stops cleanly, and resumes once there is room
-  rm -f "$db" "$db-wal" "$db-shm"
+  rm -f "$db" "$db-wal" "$db-shm" "$fs/filler"
   head -c 200000 /dev/zero >"$fs/filler"
   run env GSW_SAVE_MS=20 "$gsw" proof run connect4:6x5 6 --workers 1 --hash 16 --db "$db"
   check "full disk, manager: a clean stop (exit 1, one line)" '[ $rc -eq 1 ] && [ "$(grep -c "^gsw: " "$tmp/err")" -eq 1 ] && grep -q "disk is full" "$tmp/err"'
