@@ -21,13 +21,15 @@ void *table_map(size_t bytes)
         if (a > u) munmap(raw, a - u);
         if (a - u < huge) munmap(p + bytes, huge - (a - u));
     }
-    int hugepages = bytes >= (256u << 20);
+    int hugepages = bytes >= (4u << 20);
 #ifdef MADV_HUGEPAGE
-    /* from 256 MB. Smaller tables gain too (64 MB: Test_L1_R1 with
-     * --clear-hash 394 -> 372 us per position, start-up usually 30 -> 15 ms),
-     * but getting the 2 MB pages sometimes stalls the start (a 1000-line
-     * batch: 41 ms usually, 190 ms once in four runs, against a steady 64 ms
-     * with 4 KB pages), which a short run cannot win back.
+    /* From 4 MB. With the pages faulted in as the search first writes them
+     * (below), 4 KB pages cost two faults each (the read maps the zero
+     * page, the write copies it): a 64 MB table's 16,384 pages were most of
+     * a short batch. 2 MB pages need 32 faults: Test_L2_R1 (1000 lines,
+     * --hash 64 --no-cache) 104 -> 44 ms, Test_L3_R1 32 -> 13 ms, Test_L1_R1
+     * 387 -> 312 ms (farm-bench medians of 8-10). Getting a 2 MB page can
+     * stall on a fragmented machine (Test_L3_R1: 57 ms once in 10 runs).
      * GSW_HUGEPAGES=0|1 overrides. */
     if (getenv("GSW_HUGEPAGES")) hugepages = atoi(getenv("GSW_HUGEPAGES")) != 0;
     if (hugepages) madvise(p, bytes, MADV_HUGEPAGE);
