@@ -265,18 +265,27 @@ static int solver_on_line(const solver_t *s)
     return s->v->ops->repetition && s->ab.history && s->ab.history_len > 0;
 }
 
+/* A book kept for one variant (*b, and the variant it was looked for in
+ * spec): 1 when s's variant is another (the book goes, spec is s's), 0
+ * when it is the same. */
+static int solver_new_variant(solver_t *s, char *spec, size_t n, book_t **b)
+{
+    char now[96];
+    game_spec(s->v, now, sizeof now);
+    if (!strcmp(now, spec)) return 0;
+    book_free(*b);
+    *b = NULL;
+    snprintf(spec, n, "%s", now);
+    return 1;
+}
+
 /* The shipped opening book of s's variant (solve/book.h), opened on the
  * first look at the variant; a missing or damaged file is said once and
  * left alone. NULL: none. */
 static book_t *solver_shipped(solver_t *s)
 {
     if (s->no_book) return NULL;
-    char spec[sizeof s->shipped_for];
-    game_spec(s->v, spec, sizeof spec);
-    if (strcmp(spec, s->shipped_for)) {   /* a variant not looked at yet */
-        book_free(s->shipped);
-        s->shipped = NULL;
-        snprintf(s->shipped_for, sizeof s->shipped_for, "%s", spec);
+    if (solver_new_variant(s, s->shipped_for, sizeof s->shipped_for, &s->shipped)) {
         char path[1100];
         if (book_shipped_path(s->v, path, sizeof path)) {
             err_t err;
@@ -369,12 +378,7 @@ static const gsw_oracle_t *solver_book(solver_t *s, const void *pos)
     book_t *shipped = solver_shipped(s);
     if (shipped && s->v->ops->pos_ply(s->v, pos) < book_max_ply(shipped)) return book_oracle(shipped);
     if (!s->cache || s->no_book) return NULL;
-    char spec[sizeof s->book_for];
-    game_spec(s->v, spec, sizeof spec);
-    if (strcmp(spec, s->book_for)) {   /* a variant not looked at yet */
-        book_free(s->book);
-        s->book = NULL;
-        snprintf(s->book_for, sizeof s->book_for, "%s", spec);
+    if (solver_new_variant(s, s->book_for, sizeof s->book_for, &s->book)) {
         err_t err;
         if (book_load(&s->book, s->v, s->cache, &err) < 0) solver_say(s, err.msg);
     }

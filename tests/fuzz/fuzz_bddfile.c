@@ -5,9 +5,8 @@
  * writes back to a file that reads to the same nodes (abort() otherwise). */
 #include "tests/fuzz/fuzz_util.h"
 
-#include <zstd.h>
-
 #include "db/bddfile.h"
+#include "tests/fuzz/fuzz_frame.h"
 
 static void check(const bddf_t *b)
 {
@@ -43,15 +42,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         abort();
     }
     /* the input as the decompressed payload */
-    size_t cap = ZSTD_compressBound(size);
-    uint8_t *file = malloc(8 + cap + 8);
-    if (!file) abort();
-    memcpy(file, "GSWBDD1\n", 8);
-    size_t zn = ZSTD_compress(file + 8, cap, data, size, 1);
-    if (ZSTD_isError(zn)) abort();
-    uint64_t sum = bddf_fnv(file, 8 + zn, BDDF_FNV_INIT);
-    for (int i = 0; i < 8; i++) file[8 + zn + (size_t)i] = (uint8_t)(sum >> (8 * i));
-    if (!bddf_read_mem(file, 8 + zn + 8, "payload", &b, &err)) {
+    size_t fn;
+    uint8_t *file = fuzz_frame("GSWBDD1\n", data, size, &fn);
+    if (!bddf_read_mem(file, fn, "payload", &b, &err)) {
         check(&b);
         bddf_free(&b);
     } else if (!err.msg[0]) {

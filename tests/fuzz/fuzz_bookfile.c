@@ -7,12 +7,11 @@
  * harm (abort() otherwise). */
 #include "tests/fuzz/fuzz_util.h"
 
-#include <zstd.h>
-
 #include "core/game.h"
 #include "db/bddfile.h"
 #include "db/bookfile.h"
 #include "solve/book.h"
+#include "tests/fuzz/fuzz_frame.h"
 
 static void check(const bookf_t *b)
 {
@@ -59,15 +58,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     try_read(data, size, "input");
     /* the input as the decompressed payload */
-    size_t cap = ZSTD_compressBound(size);
-    uint8_t *file = malloc(8 + cap + 8);
-    if (!file) abort();
-    memcpy(file, "GSWBOOK1", 8);
-    size_t zn = ZSTD_compress(file + 8, cap, data, size, 1);
-    if (ZSTD_isError(zn)) abort();
-    uint64_t sum = bddf_fnv(file, 8 + zn, BDDF_FNV_INIT);
-    for (int i = 0; i < 8; i++) file[8 + zn + (size_t)i] = (uint8_t)(sum >> (8 * i));
-    try_read(file, 8 + zn + 8, "payload");
+    size_t fn;
+    uint8_t *file = fuzz_frame("GSWBOOK1", data, size, &fn);
+    try_read(file, fn, "payload");
     free(file);
     return 0;
 }
