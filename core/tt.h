@@ -45,7 +45,7 @@ typedef struct tt_hit {
 
 /* Allocate a table of at most mb megabytes (at least one bucket). */
 int tt_init(tt_t *t, size_t mb, err_t *err);
-/* Zeroed memory for a big table (huge pages from 256 MB; GSW_HUGEPAGES=0|1
+/* Zeroed memory for a big table (huge pages from 4 MB; GSW_HUGEPAGES=0|1
  * overrides), its pages mapped as they are first written; NULL when it
  * cannot be had. Every search's table comes from here. */
 void *table_map(size_t bytes);

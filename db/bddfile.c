@@ -1,12 +1,9 @@
 /* BDD files: see bddfile.h. */
 #include "db/bddfile.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include <zstd.h>
 
 static const char bddf_magic[8] = { 'G', 'S', 'W', 'B', 'D', 'D', '1', '\n' };
@@ -208,77 +205,6 @@ int bddf_write(const char *path, const bddf_t *b, uint64_t *checksum, err_t *err
     return rc;
 }
 
-int db_frame_write(const char *path, const char magic[8], const void *payload, size_t raw, int level,
-                   uint64_t *checksum, err_t *err)
-{
-    size_t cap = ZSTD_compressBound(raw);
-    uint8_t *z = malloc(8 + cap + 8);
-    if (!z) return err_set(err, GSW_EFAIL, "out of memory writing %s", path);
-    memcpy(z, magic, 8);
-    ZSTD_CCtx *cc = ZSTD_createCCtx();
-    size_t zn = cc ? ZSTD_CCtx_setParameter(cc, ZSTD_c_checksumFlag, 1) : 1;
-    if (cc && !ZSTD_isError(zn)) zn = ZSTD_CCtx_setParameter(cc, ZSTD_c_compressionLevel, level);
-    if (cc && !ZSTD_isError(zn)) zn = ZSTD_compress2(cc, z + 8, cap, payload, raw);
-    ZSTD_freeCCtx(cc);
-    if (!cc || ZSTD_isError(zn)) {
-        free(z);
-        return err_set(err, GSW_EFAIL, "cannot compress %s", path);
-    }
-    size_t total = 8 + zn;
-    uint64_t sum = bddf_fnv(z, total, BDDF_FNV_INIT);   /* the trailer: every byte before it */
-    for (int i = 0; i < 8; i++) z[total + (size_t)i] = (uint8_t)(sum >> (8 * i));
-    total += 8;
-    int rc = db_write_atomic(path, z, total, err);
-    if (!rc && checksum) *checksum = bddf_fnv(z, total, BDDF_FNV_INIT);
-    free(z);
-    return rc;
-}
-
-int db_write_atomic(const char *path, const void *data, size_t n, err_t *err)
-{
-    char tmp[1100];
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    FILE *f = fopen(tmp, "wb");
-    int ok = f && fwrite(data, 1, n, f) == n;
-    if (f) ok = (fflush(f) == 0) & ok, ok = (fsync(fileno(f)) == 0) & ok, ok = (fclose(f) == 0) & ok;
-    if (ok) ok = rename(tmp, path) == 0;
-    int e = errno;
-    if (!ok) {
-        unlink(tmp);
-        return err_set(err, GSW_EFAIL, "cannot write %s: %s", path, strerror(e));
-    }
-    return GSW_OK;
-}
-
-int db_read_whole(const char *path, uint8_t **data, size_t *n, err_t *err)
-{
-    *data = NULL;
-    *n = 0;
-    FILE *f = fopen(path, "rb");
-    if (!f) return err_set(err, GSW_EFAIL, "cannot open %s: %s", path, strerror(errno));
-    struct stat st;
-    if (fstat(fileno(f), &st) || st.st_size < 0) {
-        fclose(f);
-        return err_set(err, GSW_EFAIL, "cannot read %s: %s", path, strerror(errno));
-    }
-    size_t len = (size_t)st.st_size;
-    uint8_t *d = malloc(len ? len : 1);
-    if (!d) {
-        fclose(f);
-        return err_set(err, GSW_EFAIL, "out of memory reading %s", path);
-    }
-    if (fread(d, 1, len, f) != len) len = 0;   /* shorter than it said: the reader refuses it as truncated */
-    int bad = ferror(f);
-    fclose(f);
-    if (bad) {
-        free(d);
-        return err_set(err, GSW_EFAIL, "cannot read %s", path);
-    }
-    *data = d;
-    *n = len;
-    return GSW_OK;
-}
-
 int bddf_read_mem(const void *data, size_t n, const char *name, bddf_t *b, err_t *err)
 {
     memset(b, 0, sizeof *b);
@@ -331,38 +257,6 @@ int bddf_read_mem(const void *data, size_t n, const char *name, bddf_t *b, err_t
         bddf_free(b);
         return err_set(err, GSW_EFAIL, "%s is damaged (bad %s)", name, why);
     }
-    return GSW_OK;
-}
-
-int db_frame_read(const void *data, size_t n, const char magic[8], const char *what, const char *name,
-                  size_t min_raw, uint8_t **out, size_t *out_n, err_t *err)
-{
-    const uint8_t *d = data;
-    *out = NULL;
-    *out_n = 0;
-    if (n < 8 || memcmp(d, magic, 8)) return err_set(err, GSW_EFAIL, "%s is not a gsw %s file", name, what);
-    if (n < 8 + 8) return err_set(err, GSW_EFAIL, "%s is damaged (truncated)", name);
-    uint64_t sum = 0;
-    for (int i = 0; i < 8; i++) sum |= (uint64_t)d[n - 8 + (size_t)i] << (8 * i);
-    if (sum != bddf_fnv(d, n - 8, BDDF_FNV_INIT))
-        return err_set(err, GSW_EFAIL, "%s is damaged (truncated, or its checksum differs)", name);
-    d += 8;
-    n -= 8 + 8;
-    unsigned long long raw = ZSTD_getFrameContentSize(d, n);
-    if (raw == ZSTD_CONTENTSIZE_ERROR || raw == ZSTD_CONTENTSIZE_UNKNOWN || raw < min_raw)
-        return err_set(err, GSW_EFAIL, "%s is damaged (truncated or not written by gsw)", name);
-    if (raw > ((unsigned long long)1 << 40) || raw > (unsigned long long)n * 4096 + 4096)
-        return err_set(err, GSW_EFAIL, "%s is damaged (implausible size)", name);
-    uint8_t *buf = malloc(raw ? (size_t)raw : 1);
-    if (!buf) return err_set(err, GSW_EFAIL, "out of memory reading %s", name);
-    size_t got = ZSTD_decompress(buf, (size_t)raw, d, n);
-    if (ZSTD_isError(got) || got != raw) {
-        free(buf);
-        return err_set(err, GSW_EFAIL, "%s is damaged (truncated or corrupt: %s)", name,
-                       ZSTD_isError(got) ? ZSTD_getErrorName(got) : "short");
-    }
-    *out = buf;
-    *out_n = (size_t)raw;
     return GSW_OK;
 }
 

@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "core/err.h"
+#include "db/dbfile.h"
 
 /* Unsigned 256-bit integers: exact counts of positions (of any board that
  * fits 128 cells: at most 3^128 < 2^203). */
@@ -68,22 +69,6 @@ int bddf_read(const char *path, bddf_t *b, uint64_t *checksum, err_t *err);
 /* The same from memory (the fuzz target's door); name is for messages. */
 int bddf_read_mem(const void *data, size_t n, const char *name, bddf_t *b, err_t *err);
 void bddf_free(bddf_t *b);
-/* Shared by the db's file formats: write n bytes to path through path.tmp,
- * synced, and a rename (a reader never sees half a file); read a whole
- * file into *data (malloc'd; a file that shrank while read comes back
- * empty, for the reader to refuse as truncated). */
-int db_write_atomic(const char *path, const void *data, size_t n, err_t *err);
-/* The framing of the db's compressed files: an 8-byte magic, one zstd
- * frame with its content checksum, and the FNV-1a 64 of every byte before
- * it. db_frame_write writes payload so (atomically, at zstd level level;
- * *checksum, may be NULL, gets the file's FNV); db_frame_read checks data (a whole file) and
- * returns the payload (malloc'd, at least min_raw bytes), or a one-line
- * message naming the file ("not a gsw WHAT file", "damaged (...)"). */
-int db_frame_write(const char *path, const char magic[8], const void *payload, size_t raw, int level,
-                   uint64_t *checksum, err_t *err);
-int db_frame_read(const void *data, size_t n, const char magic[8], const char *what, const char *name,
-                  size_t min_raw, uint8_t **out, size_t *out_n, err_t *err);
-int db_read_whole(const char *path, uint8_t **data, size_t *n, err_t *err);
 /* FNV-1a 64, the files' checksum */
 uint64_t bddf_fnv(const void *data, size_t n, uint64_t h);
 #define BDDF_FNV_INIT 0xcbf29ce484222325ULL

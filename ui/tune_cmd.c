@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "core/evolve.h"
+#include "db/dbfile.h"
 #include "games/chess/ch.h"
 #include "solve/solver.h"
 #include "ui/cli.h"
@@ -178,22 +179,6 @@ static int path_in(char *buf, size_t n, const char *dir, const char *name)
     return snprintf(buf, n, "%s/%s", dir, name) < (int)n ? 0 : -1;
 }
 
-/* Write text to path through path.tmp, synced and renamed. */
-static int write_atomic(const char *path, const char *text, size_t len, err_t *err)
-{
-    char tmp[1100];
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    FILE *f = fopen(tmp, "w");
-    if (!f) return err_set(err, GSW_EFAIL, "cannot write %s (%s)", tmp, strerror(errno));
-    int bad = fwrite(text, 1, len, f) != len || fflush(f) || fsync(fileno(f));
-    if (fclose(f) || bad) {
-        unlink(tmp);
-        return err_set(err, GSW_EFAIL, "cannot write %s (%s)", tmp, strerror(errno));
-    }
-    if (rename(tmp, path)) return err_set(err, GSW_EFAIL, "cannot rename %s to %s (%s)", tmp, path, strerror(errno));
-    return GSW_OK;
-}
-
 static const char *csv_header =
     "generation,rank,id,origin,pawn,knight,bishop,rook,queen,raw_pawn,raw_knight,raw_bishop,raw_rook,raw_queen,"
     "games,wins,draws,losses,generation_games,generation_draws";
@@ -216,7 +201,7 @@ static int write_csv(const char *dir, int gen, const evo_ind_t *pop, const int *
     }
     snprintf(name, sizeof name, "gen-%04d.csv", gen);
     int rc = path_in(path, sizeof path, dir, name) ? err_set(err, GSW_EINPUT, "--out: path too long")
-                                                   : write_atomic(path, buf, len, err);
+                                                   : db_write_atomic(path, buf, len, err);
     free(buf);
     return rc;
 }
@@ -420,7 +405,7 @@ static int write_svg(const char *dir, const tune_gen_t *h, int n, err_t *err)
 #undef GY
     int rc = len >= cap ? err_set(err, GSW_EFAIL, "the chart outgrew its buffer")
            : path_in(path, sizeof path, dir, TUNE_SVG) ? err_set(err, GSW_EINPUT, "--out: path too long")
-           : write_atomic(path, s, len, err);
+           : db_write_atomic(path, s, len, err);
     free(s);
     return rc;
 }
@@ -534,7 +519,7 @@ static int write_state(const char *dir, const evo_t *e, err_t *err)
     char *buf = malloc(need + 1);
     if (!buf) return err_set(err, GSW_EFAIL, "out of memory");
     evo_state_format(e, buf, need + 1);
-    int rc = write_atomic(path, buf, need, err);
+    int rc = db_write_atomic(path, buf, need, err);
     free(buf);
     return rc;
 }

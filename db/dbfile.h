@@ -1,0 +1,31 @@
+/* What the db's files share: atomic writes (a temporary name, fsync, a
+ * rename), whole-file reads, and the framing of the compressed formats
+ * (bddfile.h's BDD files, bookfile.h's opening books). Text files of other
+ * layers use them too (ui/tune_cmd.c's state and CSV). */
+#ifndef GSW_DBFILE_H
+#define GSW_DBFILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/err.h"
+
+/* Write n bytes to path through path.tmp, synced, and a rename (a reader
+ * never sees half a file). */
+int db_write_atomic(const char *path, const void *data, size_t n, err_t *err);
+/* Read a whole file into *data (malloc'd; a file that shrank while read
+ * comes back empty, for the reader to refuse as truncated). */
+int db_read_whole(const char *path, uint8_t **data, size_t *n, err_t *err);
+/* The framing of the compressed files: an 8-byte magic, one zstd frame
+ * with its content checksum, and the FNV-1a 64 (bddf_fnv) of every byte
+ * before it. db_frame_write writes payload so, atomically, at zstd level
+ * level (*checksum, may be NULL, gets the file's FNV); db_frame_read checks
+ * data (a whole file) and returns the payload (malloc'd, at least min_raw
+ * bytes), or a one-line message naming the file ("not a gsw WHAT file",
+ * "damaged (...)"). */
+int db_frame_write(const char *path, const char magic[8], const void *payload, size_t raw, int level,
+                   uint64_t *checksum, err_t *err);
+int db_frame_read(const void *data, size_t n, const char magic[8], const char *what, const char *name,
+                  size_t min_raw, uint8_t **out, size_t *out_n, err_t *err);
+
+#endif
