@@ -459,6 +459,51 @@ static inline BB C4(even_rows)(const c4v_t *d)
     return r;
 }
 
+/* The first cells (leftmost) of p's fours in the direction of shift k. */
+static inline BB C4(fours_dir)(BB p, int k)
+{
+    BB m = p & C4(shr)(p, k);
+    return m & C4(shr)(m, 2 * k);
+}
+
+/* The cells at least n rows above a cell of f, in its column. */
+static inline BB C4(above)(const c4v_t *d, BB f, int n)
+{
+    for (int i = 1; i < n && f; i++) f = (f << 1) & C4_BOARD(d);
+    BB r = 0;
+    for (int i = 1; i < C4_H(d) && f; i++) {
+        f = (f << 1) & C4_BOARD(d);
+        r |= f;
+    }
+    return r;
+}
+
+/* Claimeven (below): may the side to move still make four first, when the
+ * other side's follow-up gives it at most pcells and the other qcells?
+ * A four of pcells is filled only after every cell below its own cells in
+ * their columns; when those hold a whole four of qcells, that four was
+ * completed first. So the side to move may win only by a four without
+ * one of qcells underneath. A four lies under another only when it spans
+ * the same four columns with every cell lower (its first cell r rows lower
+ * at least, r by the two directions: 1 for the same direction, a horizontal
+ * under a rising diagonal, or a falling one under either; 4 for a rising
+ * diagonal under a horizontal, or a horizontal under a falling diagonal; 7
+ * for a rising under a falling one). Vertical fours of pcells are not
+ * judged (they may win). */
+static inline int C4(may_win_first)(const c4v_t *d, BB pcells, BB qcells)
+{
+    if (C4(aligned_dir)(pcells, 1)) return 1;
+    const int kh = C4_H1(d), ku = C4_H1(d) + 1, kd = C4_H(d);
+    BB ph = C4(fours_dir)(pcells, kh), pu = C4(fours_dir)(pcells, ku), pd = C4(fours_dir)(pcells, kd);
+    if (!(ph | pu | pd)) return 0;
+    BB qh = C4(fours_dir)(qcells, kh), qu = C4(fours_dir)(qcells, ku), qd = C4(fours_dir)(qcells, kd);
+    if (!(qh | qu | qd)) return 1;
+    if (pu & ~C4(above)(d, qh | qu | qd, 1)) return 1;
+    if (ph & ~(C4(above)(d, qh | qd, 1) | C4(above)(d, qu, 4))) return 1;
+    if (pd & ~(C4(above)(d, qd, 1) | C4(above)(d, qh, 4) | C4(above)(d, qu, 7))) return 1;
+    return 0;
+}
+
 /* Bounds from which cells each side can still get.
  * - A side that cannot make four even with every empty cell cannot win.
  * - Claimeven: on a board of even height with an even number of stones, the
@@ -466,8 +511,9 @@ static inline BB C4(even_rows)(const c4v_t *d)
  *   cell of an even row that is not playable now (follow up in the same
  *   column; after a move into a column with an odd stone count, answer in
  *   another such column — there is always one, as their number is even). The
- *   side to move then gets at most the rest: if that holds no four, it cannot
- *   win; if moreover Q's cells hold a four, Q wins. */
+ *   side to move then gets at most the rest: if no four of the rest can be
+ *   completed before one of Q's (may_win_first), it cannot win; if moreover
+ *   Q's cells hold a four, Q wins. */
 static inline void C4(bound_by_cells)(const c4v_t *d, const C4(pos_t) *p, val_t *lo, val_t *hi)
 {
     BB empty = C4_BOARD(d) & ~p->mask, opp = p->cur ^ p->mask;
@@ -482,7 +528,7 @@ static inline void C4(bound_by_cells)(const c4v_t *d, const C4(pos_t) *p, val_t 
         BB playable = C4(possible)(d, p->mask);
         BB qcells = opp | (empty & C4(even_rows)(d) & ~playable);
         BB pcells = C4_BOARD(d) & ~qcells;
-        if (!C4(aligned)(d, pcells)) {
+        if (!C4(may_win_first)(d, pcells, qcells)) {
             if (*hi > VAL_DRAW) *hi = VAL_DRAW;
             if (C4(aligned)(d, qcells) && *hi > val_loss(left)) *hi = val_loss(left);
         }

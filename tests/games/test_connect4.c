@@ -215,6 +215,51 @@ static void test_engines_agree(void **s)
     game_close(fixed);
 }
 
+/* The game's static bounds (ab_expand: immediate wins and losses, cells no
+ * side can fill, claimeven) must hold every position's value. Random
+ * positions of boards of even height (where claimeven applies) are valued
+ * by the core's generic search on moves alone, with none of the game's
+ * bounds, and the bounds checked against that value. */
+static void check_bounds(const char *spec, int tries, int min_ply, int spread)
+{
+    gv_t *v = open_variant(spec);
+    gv_t plain = *v;
+    static game_ops_t pops;
+    pops = *v->ops;
+    pops.ab_exact_entry = NULL;
+    pops.ab_expand = NULL;
+    pops.ab_play = NULL;
+    pops.ab_order = NULL;
+    plain.ops = &pops;
+    int checked = 0, bounded = 0;
+    char text[256];
+    for (int t = 0; t < tries; t++) {
+        GSW_POSBUF pos[GSW_MAX_POS];
+        if (!random_position(v, pos, min_ply + (int)(rnd() % (unsigned)spread))) continue;
+        move_t mv[GSW_MAX_MOVES];
+        val_t lo = -VAL_WIN + 1, hi = VAL_WIN - 1;
+        v->ops->ab_expand(v, pos, mv, &lo, &hi);
+        val_t val = solve(&plain, pos, 1);
+        v->ops->pos_format(v, pos, text, sizeof text);
+        if (val < lo || val > hi) fail_msg("%s %s: value %d outside the game's bounds [%d, %d]", spec, text, val, lo, hi);
+        if (hi <= VAL_DRAW && hi > -VAL_PROVEN + 4) bounded++;   /* claimeven or no four: not an immediate loss */
+        checked++;
+    }
+    print_message("%s: %d positions, %d bounded by cells\n", spec, checked, bounded);
+    assert_true(checked > tries / 4);
+    assert_true(bounded > 0);
+    game_close(v);
+}
+
+static void test_static_bounds(void **s)
+{
+    (void)s;
+    check_bounds("connect4:6x4", 400, 9, 12);
+    check_bounds("connect4:5x4", 300, 8, 10);
+    check_bounds("connect4:4x6", 300, 9, 12);
+    check_bounds("connect4:7x4", 200, 11, 12);
+}
+
 /* Boards wider than 9 columns use comma-separated moves. */
 /* Seeded bounds (a cache row) that are false must never become a value: the
  * solve notices, says so (contradiction) and proves the value without them;
@@ -345,6 +390,7 @@ int main(void)
         cmocka_unit_test(test_false_seeds),
         cmocka_unit_test(test_heuristic),
         cmocka_unit_test(test_engines_agree),
+        cmocka_unit_test(test_static_bounds),
         cmocka_unit_test(test_position_counts),
         cmocka_unit_test(test_small_boards),
         cmocka_unit_test(test_slow_boards),
