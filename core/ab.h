@@ -47,6 +47,11 @@ struct ab_search {
     int fold;                   /* fold symmetries in table keys (symmetric root) */
     int pass_valid, pass_sym;   /* a table key handed from parent to child */
     uint64_t pass_key;
+    uint64_t static_nodes;      /* look at every child's static bounds first once the
+                                   search has visited this many nodes (ab_expand) */
+    const move_t *pass_mv;      /* a child's expansion handed down with it (NULL: none): */
+    int pass_n;                 /* its moves, their count and its bounds */
+    val_t pass_lo, pass_hi;
     ab_exact_fn exact;          /* the exact search for this game */
     ab_line_t *line;            /* exact, games with repetitions: the line (else NULL) */
     int rep_low;                /* exact: the lowest line index a repetition met in the
@@ -93,6 +98,10 @@ typedef struct ab_options {
     /* endgame databases (NULL: none): every search below the root asks
      * them first; what they know is proven */
     const gsw_oracle_t *oracle;
+    /* exact, games with ab_expand: look at every child's static bounds
+     * before searching any, at every node (by default only once a search
+     * is big; the value is the same either way: tests) */
+    int static_always;
     /* exact: called after each test with the bounds proven so far */
     void (*progress)(void *ctx, val_t lo, val_t hi, uint64_t nodes, double ms);
     void *progress_ctx;

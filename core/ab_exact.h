@@ -31,11 +31,52 @@
 
 #include <limits.h>
 
+/* The static look at children (below) keeps each child's expansion: at
+ * most AB_STATIC_N children of AB_STATIC_N moves, so that a frame stays
+ * small; nodes with more moves go without it. The generic copy (ab.c,
+ * frames sized for any game) defines AB_NO_STATIC: the games that give
+ * ab_expand have copies of their own. */
+#if defined(AB_NO_STATIC)
+#define AB_STATIC_N 0
+#define AB_STATIC_DIM 1
+#elif AB_MAX_MOVES < 16
+#define AB_STATIC_N AB_MAX_MOVES
+#define AB_STATIC_DIM AB_MAX_MOVES
+#else
+#define AB_STATIC_N 16
+#define AB_STATIC_DIM 16
+#endif
+
 static inline int ab_log2u64(uint64_t x) { return x ? 63 - __builtin_clzll(x) : 0; }
 
 #define AB_CAT2(a, b) a##b
 #define AB_CAT(a, b) AB_CAT2(a, b)
 #define AB_BODY AB_CAT(AB_FN, _node)
+
+/* The game's expansion of pos (its moves into mv, bounds [*lo, *hi]),
+ * with the bounds tightened by following forced moves (a single move
+ * left), up to `chain` of them; -1 for a finished game. */
+static inline int AB_CAT(AB_FN, _static)(ab_t *s, const void *pos, move_t *mv, val_t *lo, val_t *hi, int chain)
+{
+    const game_ops_t *O = (AB_OPS);
+    const gv_t *v = s->v;
+    val_t tv;
+    if (O->terminal(v, pos, &tv)) { *lo = *hi = tv; return -1; }
+    *lo = -VAL_WIN + 1;
+    *hi = VAL_WIN - 1;
+    int n = O->ab_expand(v, pos, mv, lo, hi);
+    if (*lo >= *hi || n != 1 || chain <= 0) return n;
+    GSW_POSBUF next[AB_MAX_POS];
+    memcpy(next, pos, O->pos_size);
+    (O->ab_play ? O->ab_play : O->play)(v, next, mv[0]);
+    move_t nmv[AB_MAX_MOVES];
+    val_t nlo, nhi;
+    AB_CAT(AB_FN, _static)(s, next, nmv, &nlo, &nhi, chain - 1);
+    if (val_up(nlo) < *hi) *hi = val_up(nlo);
+    if (val_up(nhi) > *lo) *lo = val_up(nhi);
+    if (*lo > *hi) *lo = *hi;
+    return n;
+}
 
 /* The search of one node; AB_FN below wraps it with the line's
  * bookkeeping for games whose positions repeat. */
@@ -47,7 +88,9 @@ static inline __attribute__((always_inline)) val_t AB_BODY(ab_t *s, const void *
     const int passed = s->pass_valid;
     const uint64_t pkey = s->pass_key;
     const int psym = s->pass_sym;
+    const move_t *pmv = s->pass_mv;
     s->pass_valid = 0;
+    s->pass_mv = NULL;
     s->nodes++;
     if ((s->nodes & 0xfff) == 0 && !s->aborted) {
         if ((s->stop && *s->stop) || (s->halt && *s->halt) || (s->node_limit && s->nodes >= s->node_limit)
@@ -78,7 +121,14 @@ static inline __attribute__((always_inline)) val_t AB_BODY(ab_t *s, const void *
     val_t lo = olo, hi = ohi;
     int n;
     if (O->ab_expand) {
-        n = O->ab_expand(v, pos, mv, &lo, &hi);
+        if (pmv) {   /* the parent expanded this node already */
+            n = s->pass_n;
+            lo = s->pass_lo;
+            hi = s->pass_hi;
+            memcpy(mv, pmv, (size_t)n * sizeof mv[0]);
+        } else {
+            n = O->ab_expand(v, pos, mv, &lo, &hi);
+        }
         if (olo > lo) lo = olo;
         if (ohi < hi) hi = ohi;
         if (lo >= hi) return lo;
@@ -178,6 +228,37 @@ static inline __attribute__((always_inline)) val_t AB_BODY(ab_t *s, const void *
         }
     }
 
+    /* In a big search, every child's static bounds first (the game's
+     * expansion, forced moves followed): a child they show refutes spares
+     * the search of the others, one that cannot raise alpha is not
+     * searched, and the searched children get their expansion handed
+     * down (so it is made once). */
+    move_t cmv[AB_STATIC_DIM][AB_STATIC_DIM];
+    int cn[AB_STATIC_DIM];
+    val_t clo[AB_STATIC_DIM], chi[AB_STATIC_DIM];
+#if AB_STATIC_N > 0
+    const int stat = O->ab_expand && n <= AB_STATIC_N && s->nodes >= s->static_nodes;
+#else
+    const int stat = 0;
+#endif
+    if (stat) {
+        for (int i = 0; i < n; i++) {
+            memcpy(child, pos, psz);
+            play(v, child, mv[i]);
+            move_t tmv[AB_MAX_MOVES];
+            cn[i] = AB_CAT(AB_FN, _static)(s, child, tmv, &clo[i], &chi[i], 8);
+            if (cn[i] > AB_STATIC_N) cn[i] = -1;   /* too many to keep: the child expands itself */
+            else if (cn[i] > 0) memcpy(cmv[i], tmv, (size_t)cn[i] * sizeof tmv[0]);
+            val_t pv = val_up(chi[i]);   /* the parent gets at least this */
+            if (pv >= beta) {
+                move_t m = mv[i];
+                if (sym && O->move_sym) m = O->move_sym(v, m, sym, 0);
+                tt_store(s->tt, key, pv > lo ? pv : lo, hi, m, h.work);
+                return pv;
+            }
+        }
+    }
+
     uint64_t n0 = s->nodes;
     val_t best = -VAL_INF;
     move_t bestm = MOVE_NONE;
@@ -190,6 +271,14 @@ static inline __attribute__((always_inline)) val_t AB_BODY(ab_t *s, const void *
     for (int i = 0; i < n; i++) {
         memcpy(child, pos, psz);
         play(v, child, mv[i]);
+        if (stat) {
+            val_t top = val_up(clo[i]);   /* the most this move can give */
+            if (top <= alpha) {
+                if (top > best) { best = top; bestm = mv[i]; }
+                continue;
+            }
+            if (cn[i] >= 0) { s->pass_mv = cmv[i]; s->pass_n = cn[i]; s->pass_lo = clo[i]; s->pass_hi = chi[i]; }
+        }
         if (near_root) { s->pass_key = ckey[i]; s->pass_sym = csym[i]; s->pass_valid = 1; }
         if (reps) s->rep_low = INT_MAX;
         val_t c = AB_FN(s, child, val_down(beta), val_down(alpha));
@@ -279,3 +368,6 @@ val_t AB_FN(ab_t *s, const void *pos, val_t alpha, val_t beta)
 #undef AB_OPS
 #undef AB_MAX_MOVES
 #undef AB_MAX_POS
+#undef AB_STATIC_N
+#undef AB_STATIC_DIM
+#undef AB_NO_STATIC

@@ -25,9 +25,11 @@ static gv_t *open_variant(const char *spec)
     return v;
 }
 
+static int static_always;   /* solve() looks at children's static bounds at every node */
+
 static val_t solve(const gv_t *v, const void *pos, int clear)
 {
-    ab_options_t o = { .threads = 1, .no_best = 1 };
+    ab_options_t o = { .threads = 1, .no_best = 1, .static_always = static_always };
     ab_result_t r;
     err_t err;
     if (clear) tt_clear(&tt);
@@ -71,6 +73,15 @@ static void test_middle_medium(void **s) { (void)s; check_set("Test_L2_R2", 1, 1
 static void test_begin_easy(void **s) { (void)s; check_set("Test_L1_R1", 4, 250); }
 static void test_begin_medium(void **s) { (void)s; check_set("Test_L1_R2", 100, 10); }
 static void test_begin_hard(void **s) { (void)s; check_set("Test_L1_R3", 500, 2); }
+/* the static look at children (by default only in big searches) at every node */
+static void test_static_look(void **s)
+{
+    (void)s;
+    static_always = 1;
+    check_set("Test_L2_R2", 10, 100);
+    check_set("Test_L1_R2", 200, 5);
+    static_always = 0;
+}
 
 /* Published values of empty boards (FACTS: Tromp; Steininger's tables). */
 static void check_board(const char *spec, outcome_t outcome, int end_stone)
@@ -208,7 +219,11 @@ static void test_engines_agree(void **s)
         assert_int_equal(game_pos_parse(&two, text, p2, &err), GSW_OK);
         assert_int_equal(game_pos_parse(&generic, text, p3, &err), GSW_OK);
         val_t a = solve(fixed, pos, 1), b = solve(&one, p1, 1), c = solve(&two, p2, 1), d = solve(&generic, p3, 1);
-        if (a != b || a != c || a != d) fail_msg("%s: fixed %d, 64 %d, 128 %d, generic %d", text, a, b, c, d);
+        static_always = 1;   /* the static look at children (the engines' own copies have it) */
+        val_t e = solve(fixed, pos, 1), f = solve(&one, p1, 1);
+        static_always = 0;
+        if (a != b || a != c || a != d || a != e || a != f)
+            fail_msg("%s: fixed %d, 64 %d, 128 %d, generic %d; static look: fixed %d, 64 %d", text, a, b, c, d, e, f);
         compared++;
     }
     assert_int_equal(compared, 40);
@@ -245,7 +260,6 @@ static void check_bounds(const char *spec, int tries, int min_ply, int spread)
         if (hi <= VAL_DRAW && hi > -VAL_PROVEN + 4) bounded++;   /* claimeven or no four: not an immediate loss */
         checked++;
     }
-    print_message("%s: %d positions, %d bounded by cells\n", spec, checked, bounded);
     assert_true(checked > tries / 4);
     assert_true(bounded > 0);
     game_close(v);
@@ -254,10 +268,10 @@ static void check_bounds(const char *spec, int tries, int min_ply, int spread)
 static void test_static_bounds(void **s)
 {
     (void)s;
-    check_bounds("connect4:6x4", 400, 9, 12);
-    check_bounds("connect4:5x4", 300, 8, 10);
-    check_bounds("connect4:4x6", 300, 9, 12);
-    check_bounds("connect4:7x4", 200, 11, 12);
+    check_bounds("connect4:6x4", 300, 9, 12);
+    check_bounds("connect4:5x4", 200, 8, 10);
+    check_bounds("connect4:4x6", 200, 9, 12);
+    check_bounds("connect4:7x4", 150, 11, 12);
 }
 
 /* Boards wider than 9 columns use comma-separated moves. */
@@ -400,6 +414,7 @@ int main(void)
         cmocka_unit_test(test_begin_easy),
         cmocka_unit_test(test_begin_medium),
         cmocka_unit_test(test_begin_hard),
+        cmocka_unit_test(test_static_look),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
