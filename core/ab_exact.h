@@ -333,6 +333,7 @@ val_t AB_FN(ab_t *s, const void *pos, val_t alpha, val_t beta)
         s->line_full = 1;
         s->aborted = 1;
         s->pass_valid = 0;
+        s->pass_mv = NULL;
         return alpha;
     }
     const uint64_t h = O->pos_hash(s->v, pos);
@@ -345,6 +346,7 @@ val_t AB_FN(ab_t *s, const void *pos, val_t alpha, val_t beta)
                 val_t rv;
                 if (!O->repetition(s->v, pos, &rv)) break;
                 s->pass_valid = 0;
+                s->pass_mv = NULL;
                 s->nodes++;
                 if (i < s->rep_low) s->rep_low = i;
                 return rv;
