@@ -143,6 +143,7 @@ same "$(jq -r '.complete and .stored > 0 and .searched > 0 and .stored + .search
 same "$("$gsw" book stats connect4:5x5 --db "$tmp/r.sqlite" --json | jq -c 'del(.cache)')" "$(cat "$tmp/ref.json")" \
   "the resumed book equals the uninterrupted one"
 # a Ctrl-C with --json: one document, complete false
+: >"$tmp/err"   # (an earlier run's text there would signal the forked shell, not gsw)
 "$gsw" book build connect4:5x5 --ply 5 --db "$tmp/r.sqlite" --threads 1 --json >"$tmp/out" 2>"$tmp/err" &
 pid=$!
 for _ in $(seq 1 400); do grep -q "positions to solve" "$tmp/err" 2>/dev/null && break; sleep 0.02; done

@@ -104,6 +104,7 @@ expect 2 "verify bad slice" -- "$gsw" egdb verify checkers 9K9C
 expect 1 "stats empty dir" -- "$gsw" egdb stats checkers --dir "$tmp/none"
 
 # ---- Ctrl-C and resume ----
+: >"$tmp/err"   # (an earlier ": done" there would signal the forked shell, not gsw)
 "$gsw" egdb build checkers --pieces 4 --dir "$tmp/r" >"$tmp/out" 2>"$tmp/err" &
 pid=$!
 for _ in $(seq 1 100); do grep -q ": done" "$tmp/err" 2>/dev/null && break; sleep 0.05; done

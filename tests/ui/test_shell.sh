@@ -37,6 +37,9 @@ printf 'lesson connect4-centre\nanalyze\n' | timeout 60 "$gsw" shell --db "$tmp/
 grep -q '^4 *win 41 (+1)$' "$tmp/o" && grep -q '^3 *draw (published)' "$tmp/o" && grep -q '1 of 7 checked' "$tmp/o" \
   || { echo "FAIL: the lesson did not take the stored proof: $(tail -9 "$tmp/o")"; fail=1; }
 # the shell's solve reports progress on stderr, and Ctrl-C prints what is proven
+# (emptied first: an earlier run's progress in the file would send the signal
+# before gsw runs, to the forked shell that ignores it)
+: >"$tmp/e"
 printf 'solve\n' | "$gsw" shell connect4 44 --no-cache >"$tmp/o" 2>"$tmp/e" &
 pid=$!
 for _ in $(seq 1 600); do grep -q ' between ' "$tmp/e" 2>/dev/null && break; sleep 0.1; done
