@@ -553,9 +553,11 @@ static int C4(ab_expand)(const gv_t *v, const void *pos, move_t *out, val_t *lo,
     if (p->moves >= C4_CELLS(d) - 2) { *lo = *hi = VAL_DRAW; return 0; }
     *lo = val_loss(4);
     *hi = val_win(3);
-    /* before about 3/8 of the board is full every line is still open: the
-     * checks would cost every node and prune nothing (measured on 7x6) */
-    if (p->moves * 8 >= C4_CELLS(d) * 3) C4(bound_by_cells)(d, p, lo, hi);
+    /* at every ply: claimeven settles lines early as well (the positions
+     * after 44 and 444, one thread, 1 GB: 55.3 M -> 54.2 M and 40.8 M ->
+     * 40.3 M nodes, 4% faster; Test_L1_R1 and Test_L2_R2 as batches, 0.99
+     * and 0.98 of the time with it gated at 3/8 of the board) */
+    C4(bound_by_cells)(d, p, lo, hi);
     int n = 0;
     for (int i = 0; i < C4_W(d); i++) {
         int c = C4_ORDER(d)[i];
