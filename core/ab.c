@@ -238,12 +238,33 @@ static void ab_narrow(ab_pool_t *p, ab_t *s, const void *pos, val_t *lo, val_t *
         if (uhi < ulo) { *crossed = 1; return; }
         *lo = ab_u_val(ulo, R);   /* the values the game can have inside [lo, hi] */
         *hi = ab_u_val(uhi, R);
+        /* In the first plies nobody has erred yet and values lie next to
+         * the draw (Connect Four's boards: slow wins, draws, slow losses),
+         * where every test toward an extreme is one more expensive test.
+         * There the sign comes first ("a win?", then "not a loss?"), then
+         * the test next to the bound it left ("faster than the slowest
+         * win?", "slower than the fastest loss?"), then the halving. The
+         * empty 7x6 board (--hash 1024 --threads 2): 6 tests, 391 M nodes,
+         * 29.8 s -> 2 tests, 241 M nodes, 19.2 s; after 44 (one thread): 54 M
+         * -> 36 M nodes; after 34 (a draw) 42 M -> 25 M. From the third ply
+         * on the halving is better: Test_L1_R3's wins by 2 or 3 stones (plies
+         * 3-5) took 10-20% more nodes sign first, Test_L1_R1 four times as
+         * many. */
+        const int sign_first = !(o && o->halving_only) && O->pos_ply && O->pos_ply(s->v, pos) <= 2;
+        int sign_tested = 0;
         while (ulo < uhi) {
-            if (wdl_only && (ulo > 0 || uhi < 0 || (ulo == 0 && uhi == 0))) break;
+            const int sign_known = ulo > 0 || uhi < 0 || (ulo == 0 && uhi == 0);
+            if (wdl_only && sign_known) break;
             int med = ulo + (uhi - ulo) / 2;
             if (med <= 0 && ulo / 2 < med) med = ulo / 2;
             else if (med >= 0 && uhi / 2 > med) med = uhi / 2;
-            if (wdl_only) med = ulo < 0 && uhi > 0 ? 0 : ulo < 0 ? -1 : 0;
+            if (wdl_only || (sign_first && !sign_known)) {
+                med = ulo < 0 && uhi > 0 ? 0 : ulo < 0 ? -1 : 0;
+                sign_tested = 1;
+            } else if (sign_tested == 1) {
+                med = ulo > 0 ? ulo : uhi - 1;
+                sign_tested = 2;
+            }
             val_t x = ab_u_val(med, R);
             val_t r = ab_test(p, s, pos, x, aborted);
             if (*aborted) break;

@@ -102,6 +102,10 @@ typedef struct ab_options {
      * before searching any, at every node (by default only once a search
      * is big; the value is the same either way: tests) */
     int static_always;
+    /* exact, games with draw_plies: narrow by halving from the first ply
+     * on (by default the first plies test the sign first; the value is the
+     * same either way: tests) */
+    int halving_only;
     /* exact: called after each test with the bounds proven so far */
     void (*progress)(void *ctx, val_t lo, val_t hi, uint64_t nodes, double ms);
     void *progress_ctx;

@@ -26,10 +26,11 @@ static gv_t *open_variant(const char *spec)
 }
 
 static int static_always;   /* solve() looks at children's static bounds at every node */
+static int halving_only;    /* ... narrows by halving at every ply */
 
 static val_t solve(const gv_t *v, const void *pos, int clear)
 {
-    ab_options_t o = { .threads = 1, .no_best = 1, .static_always = static_always };
+    ab_options_t o = { .threads = 1, .no_best = 1, .static_always = static_always, .halving_only = halving_only };
     ab_result_t r;
     err_t err;
     if (clear) tt_clear(&tt);
@@ -105,6 +106,50 @@ static void test_small_boards(void **s)
     check_board("connect4:5x4", OUTCOME_DRAW, 20);
     check_board("connect4:6x4", OUTCOME_LOSS, 24);   /* the second player wins */
     check_board("connect4:5x5", OUTCOME_DRAW, 25);
+}
+
+/* The first plies' tests go by the sign first, then by halving (ab.c);
+ * from the third ply on, and with halving_only, by halving alone. Every
+ * position of plies 0-2 of boards whose values there include wins, draws
+ * and losses, fast and slow, valued both ways (each with a fresh table),
+ * must get the same value. */
+static void check_first_plies(const char *spec, int ply, const void *pos, gv_t *v, int *decisive)
+{
+    move_t mv[GSW_MAX_MOVES];
+    val_t tv;
+    if (ply > 2 || v->ops->terminal(v, pos, &tv)) return;
+    val_t sign = solve(v, pos, 1);
+    halving_only = 1;
+    val_t halving = solve(v, pos, 1);
+    halving_only = 0;
+    if (sign != halving) {
+        char text[64];
+        v->ops->pos_format(v, pos, text, sizeof text);
+        fail_msg("%s \"%s\": sign first %d, halving %d", spec, text, sign, halving);
+    }
+    if (sign != VAL_DRAW) (*decisive)++;
+    int n = v->ops->moves(v, pos, mv);
+    for (int i = 0; i < n; i++) {
+        GSW_POSBUF child[GSW_MAX_POS];
+        memcpy(child, pos, v->ops->pos_size);
+        v->ops->play(v, child, mv[i]);
+        check_first_plies(spec, ply + 1, child, v, decisive);
+    }
+}
+
+static void test_first_plies(void **s)
+{
+    (void)s;
+    const char *specs[] = { "connect4:5x4", "connect4:6x4", "connect4:5x5", "connect4:6x5" };
+    for (size_t k = 0; k < sizeof specs / sizeof specs[0]; k++) {
+        gv_t *v = open_variant(specs[k]);
+        GSW_POSBUF pos[GSW_MAX_POS];
+        int decisive = 0;
+        v->ops->pos_start(v, pos);
+        check_first_plies(specs[k], 0, pos, v, &decisive);
+        assert_true(decisive > 0);   /* (wins and losses to narrow among) */
+        game_close(v);
+    }
 }
 
 static void test_slow_boards(void **s)
@@ -407,6 +452,7 @@ int main(void)
         cmocka_unit_test(test_static_bounds),
         cmocka_unit_test(test_position_counts),
         cmocka_unit_test(test_small_boards),
+        cmocka_unit_test(test_first_plies),
         cmocka_unit_test(test_slow_boards),
         cmocka_unit_test(test_end_easy),
         cmocka_unit_test(test_middle_easy),
