@@ -117,8 +117,13 @@ typedef struct ab_pool {
     int n;
     ab_job_t *jobs;
     ab_line_t **lines;          /* each thread's line (games with repetitions) */
+    uint64_t *busy;             /* the positions being searched (ab_exact.h) */
     volatile int done;
 } ab_pool_t;
+
+/* The threads' table of positions being searched: 64 K slots (512 KB), a
+ * key each, overwritten freely (a lost mark only costs a duplicated search). */
+#define AB_BUSY_SLOTS (1u << 16)
 
 /* One null-window test "value > x?" with every thread; returns the fail-soft
  * result of a thread that finished (aborted if none did). */
@@ -138,6 +143,8 @@ static val_t ab_test(ab_pool_t *p, ab_t *main, const void *pos, val_t x, int *ab
         j->s.nodes = 0;
         j->s.thread_id = i;
         j->s.halt = &p->done;
+        j->s.busy = p->busy;
+        j->s.busy_mask = p->busy ? AB_BUSY_SLOTS - 1 : 0;
         j->pos = pos;
         j->alpha = x;
         j->beta = x + 1;
@@ -318,8 +325,10 @@ static void ab_pool_free(ab_pool_t *p)
     for (int i = 0; p->lines && i < p->n; i++) free(p->lines[i]);
     free(p->lines);
     free(p->jobs);
+    free(p->busy);
     p->lines = NULL;
     p->jobs = NULL;
+    p->busy = NULL;
 }
 
 /* Threads for s (one when memory is short). */
@@ -328,6 +337,7 @@ static void ab_pool_init(ab_pool_t *p, int threads, const ab_t *s)
     p->n = threads < 1 ? 1 : threads;
     p->lines = NULL;
     p->jobs = p->n > 1 ? calloc((size_t)p->n, sizeof *p->jobs) : NULL;
+    p->busy = p->jobs ? calloc(AB_BUSY_SLOTS, sizeof *p->busy) : NULL;   /* (none: no deferring) */
     if (p->jobs && s->line) {
         p->lines = calloc((size_t)p->n, sizeof *p->lines);
         for (int i = 0; p->lines && i < p->n; i++)

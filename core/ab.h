@@ -43,7 +43,10 @@ struct ab_search {
     int etc_plies;              /* probe children's entries (enhanced transposition
                                    cutoffs) at plies below this */
     int etc_left;               /* ... and where draw_plies is at least this */
-    int thread_id;              /* helpers (>0) vary the move order */
+    int thread_id;              /* the thread's index in its pool (0: the caller's) */
+    uint64_t *busy;             /* exact, several threads: the keys of positions some
+                                   thread is searching now (NULL: one thread) */
+    uint64_t busy_mask;         /* its slot count - 1 */
     int fold;                   /* fold symmetries in table keys (symmetric root) */
     int pass_valid, pass_sym;   /* a table key handed from parent to child */
     uint64_t pass_key;

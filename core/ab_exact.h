@@ -193,11 +193,6 @@ static inline __attribute__((always_inline)) val_t AB_BODY(ab_t *s, const void *
                 break;
             }
     }
-    /* helper threads explore in another order near the root */
-    if (s->thread_id && s->ply < 6 && n > 1) {
-        int r = (s->thread_id + s->ply) % n;
-        if (r) { move_t t = mv[0]; mv[0] = mv[r]; mv[r] = t; }
-    }
 
     /* Near the root, every child's entry (fetched above) is probed: a child
      * already known to refute gives an enhanced transposition cut-off
@@ -259,6 +254,14 @@ static inline __attribute__((always_inline)) val_t AB_BODY(ab_t *s, const void *
         }
     }
 
+    /* Several threads: a child another thread is searching now waits
+     * until this node's other children are done (then it is often in the
+     * table), so that the threads share the work instead of repeating it.
+     * Near the root only, where the children's keys are at hand and the
+     * subtrees are worth it; the first child is always searched. */
+    const int use_busy = s->busy && near_root && n > 1 && n <= 256;
+    uint8_t later[AB_MAX_MOVES];
+    int nlater = 0;
     uint64_t n0 = s->nodes;
     val_t best = -VAL_INF;
     move_t bestm = MOVE_NONE;
@@ -268,7 +271,16 @@ static inline __attribute__((always_inline)) val_t AB_BODY(ab_t *s, const void *
     const int reps = O->repetition && s->line;
     int dep_best = INT_MAX, dep_all = INT_MAX;
     s->ply++;
-    for (int i = 0; i < n; i++) {
+    for (int k = 0; k < n + nlater; k++) {
+        const int i = k < n ? k : later[k - n];
+        uint64_t *slot = NULL;
+        if (use_busy) {
+            slot = &s->busy[(ckey[i] ^ ckey[i] >> 29) & s->busy_mask];
+            if (k > 0 && k < n && __atomic_load_n(slot, __ATOMIC_RELAXED) == ckey[i]) {
+                later[nlater++] = (uint8_t)i;
+                continue;
+            }
+        }
         memcpy(child, pos, psz);
         play(v, child, mv[i]);
         if (stat) {
@@ -281,7 +293,12 @@ static inline __attribute__((always_inline)) val_t AB_BODY(ab_t *s, const void *
         }
         if (near_root) { s->pass_key = ckey[i]; s->pass_sym = csym[i]; s->pass_valid = 1; }
         if (reps) s->rep_low = INT_MAX;
+        if (slot) __atomic_store_n(slot, ckey[i], __ATOMIC_RELAXED);
         val_t c = AB_FN(s, child, val_down(beta), val_down(alpha));
+        if (slot) {   /* unmarked unless another node has the slot now */
+            uint64_t mine = ckey[i];
+            __atomic_compare_exchange_n(slot, &mine, 0, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+        }
         if (s->aborted) { s->ply--; return a0; }
         val_t pv = val_up(c);
         if (reps && s->rep_low < dep_all) dep_all = s->rep_low;

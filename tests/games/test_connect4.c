@@ -27,10 +27,11 @@ static gv_t *open_variant(const char *spec)
 
 static int static_always;   /* solve() looks at children's static bounds at every node */
 static int halving_only;    /* ... narrows by halving at every ply */
+static int threads = 1;
 
 static val_t solve(const gv_t *v, const void *pos, int clear)
 {
-    ab_options_t o = { .threads = 1, .no_best = 1, .static_always = static_always, .halving_only = halving_only };
+    ab_options_t o = { .threads = threads, .no_best = 1, .static_always = static_always, .halving_only = halving_only };
     ab_result_t r;
     err_t err;
     if (clear) tt_clear(&tt);
@@ -75,6 +76,21 @@ static void test_begin_easy(void **s) { (void)s; check_set("Test_L1_R1", 4, 250)
 static void test_begin_medium(void **s) { (void)s; check_set("Test_L1_R2", 100, 10); }
 static void test_begin_hard(void **s) { (void)s; check_set("Test_L1_R3", 500, 2); }
 /* the static look at children (by default only in big searches) at every node */
+/* Two threads share the table and put off the children the other is
+ * searching (ab_exact.h): the same values, the table kept between
+ * positions and the threads racing on it. */
+static void test_two_threads(void **s)
+{
+    (void)s;
+    threads = 2;
+    check_set("Test_L2_R2", 20, 50);
+    check_set("Test_L1_R2", 50, 20);
+    static_always = 1;
+    check_set("Test_L1_R2", 50, 20);
+    static_always = 0;
+    threads = 1;
+}
+
 static void test_static_look(void **s)
 {
     (void)s;
@@ -461,6 +477,7 @@ int main(void)
         cmocka_unit_test(test_begin_medium),
         cmocka_unit_test(test_begin_hard),
         cmocka_unit_test(test_static_look),
+        cmocka_unit_test(test_two_threads),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
