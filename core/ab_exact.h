@@ -201,6 +201,7 @@ static inline __attribute__((always_inline)) val_t AB_BODY(ab_t *s, const void *
      * them through the sort). */
     uint64_t ckey[AB_MAX_MOVES];
     int8_t csym[AB_MAX_MOVES];
+    val_t ctop[AB_MAX_MOVES];   /* the most each move can give, by its entry */
     if (near_root) {
         for (int i = 0; i < n; i++) {
             memcpy(child, pos, psz);
@@ -211,7 +212,9 @@ static inline __attribute__((always_inline)) val_t AB_BODY(ab_t *s, const void *
         }
         for (int i = 0; i < n; i++) {
             tt_hit_t ch;
+            ctop[i] = VAL_INF;
             if (tt_probe(s->tt, ckey[i], &ch) && ch.hi < VAL_INF) {
+                if (ch.lo > -VAL_INF) ctop[i] = val_up(ch.lo);
                 val_t pv = val_up(ch.hi);   /* the parent gets at least this */
                 if (pv >= beta) {
                     move_t m = mv[i];
@@ -273,6 +276,10 @@ static inline __attribute__((always_inline)) val_t AB_BODY(ab_t *s, const void *
     s->ply++;
     for (int k = 0; k < n + nlater; k++) {
         const int i = k < n ? k : later[k - n];
+        if (near_root && ctop[i] <= alpha) {   /* its entry says it cannot raise alpha */
+            if (ctop[i] > best) { best = ctop[i]; bestm = mv[i]; }
+            continue;
+        }
         uint64_t *slot = NULL;
         if (use_busy) {
             slot = &s->busy[(ckey[i] ^ ckey[i] >> 29) & s->busy_mask];
