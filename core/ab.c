@@ -121,10 +121,6 @@ typedef struct ab_pool {
     volatile int done;
 } ab_pool_t;
 
-/* The threads' table of positions being searched: 64 K slots (512 KB), a
- * key each, overwritten freely (a lost mark only costs a duplicated search). */
-#define AB_BUSY_SLOTS (1u << 16)
-
 /* One null-window test "value > x?" with every thread; returns the fail-soft
  * result of a thread that finished (aborted if none did). */
 static val_t ab_test(ab_pool_t *p, ab_t *main, const void *pos, val_t x, int *aborted)
@@ -144,7 +140,6 @@ static val_t ab_test(ab_pool_t *p, ab_t *main, const void *pos, val_t x, int *ab
         j->s.thread_id = i;
         j->s.halt = &p->done;
         j->s.busy = p->busy;
-        j->s.busy_mask = p->busy ? AB_BUSY_SLOTS - 1 : 0;
         j->pos = pos;
         j->alpha = x;
         j->beta = x + 1;

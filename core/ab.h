@@ -30,6 +30,11 @@ typedef struct ab_line {
 } ab_line_t;
 static inline unsigned ab_line_slot(uint64_t h) { return (unsigned)(h >> 7) & (AB_LINE_FILTER - 1); }
 
+/* The threads' table of positions being searched (ab_exact.h): 64 K slots
+ * (512 KB), a key each, overwritten freely (a lost mark only costs a
+ * duplicated search). */
+#define AB_BUSY_SLOTS (1u << 16)
+
 struct ab_search {
     const gv_t *v;
     tt_t *tt;
@@ -45,8 +50,8 @@ struct ab_search {
     int etc_left;               /* ... and where draw_plies is at least this */
     int thread_id;              /* the thread's index in its pool (0: the caller's) */
     uint64_t *busy;             /* exact, several threads: the keys of positions some
-                                   thread is searching now (NULL: one thread) */
-    uint64_t busy_mask;         /* its slot count - 1 */
+                                   thread is searching now, AB_BUSY_SLOTS of them
+                                   (NULL: one thread) */
     int fold;                   /* fold symmetries in table keys (symmetric root) */
     int pass_valid, pass_sym;   /* a table key handed from parent to child */
     uint64_t pass_key;

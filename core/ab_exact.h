@@ -262,7 +262,8 @@ static inline __attribute__((always_inline)) val_t AB_BODY(ab_t *s, const void *
      * table), so that the threads share the work instead of repeating it.
      * Near the root only, where the children's keys are at hand and the
      * subtrees are worth it; the first child is always searched. */
-    const int use_busy = s->busy && near_root && n > 1 && n <= 256;
+    const int use_busy = s->busy && near_root && n > 1;
+    _Static_assert(AB_MAX_MOVES <= 256, "a move's index must fit later[]");
     uint8_t later[AB_MAX_MOVES];
     int nlater = 0;
     uint64_t n0 = s->nodes;
@@ -282,7 +283,7 @@ static inline __attribute__((always_inline)) val_t AB_BODY(ab_t *s, const void *
         }
         uint64_t *slot = NULL;
         if (use_busy) {
-            slot = &s->busy[(ckey[i] ^ ckey[i] >> 29) & s->busy_mask];
+            slot = &s->busy[(ckey[i] ^ ckey[i] >> 29) & (AB_BUSY_SLOTS - 1)];
             if (k > 0 && k < n && __atomic_load_n(slot, __ATOMIC_RELAXED) == ckey[i]) {
                 later[nlater++] = (uint8_t)i;
                 continue;

@@ -76,21 +76,6 @@ static void test_begin_easy(void **s) { (void)s; check_set("Test_L1_R1", 4, 250)
 static void test_begin_medium(void **s) { (void)s; check_set("Test_L1_R2", 100, 10); }
 static void test_begin_hard(void **s) { (void)s; check_set("Test_L1_R3", 500, 2); }
 /* the static look at children (by default only in big searches) at every node */
-/* Two threads share the table and put off the children the other is
- * searching (ab_exact.h): the same values, the table kept between
- * positions and the threads racing on it. */
-static void test_two_threads(void **s)
-{
-    (void)s;
-    threads = 2;
-    check_set("Test_L2_R2", 20, 50);
-    check_set("Test_L1_R2", 50, 20);
-    static_always = 1;
-    check_set("Test_L1_R2", 50, 20);
-    static_always = 0;
-    threads = 1;
-}
-
 static void test_static_look(void **s)
 {
     (void)s;
@@ -98,6 +83,19 @@ static void test_static_look(void **s)
     check_set("Test_L2_R2", 10, 100);
     check_set("Test_L1_R2", 200, 5);
     static_always = 0;
+}
+
+/* Two threads share the table and put off the children the other is
+ * searching (ab_exact.h): the same values, the table kept between
+ * positions and the threads racing on it; with and without the static
+ * look. */
+static void test_two_threads(void **s)
+{
+    threads = 2;
+    check_set("Test_L2_R2", 20, 50);
+    check_set("Test_L1_R2", 50, 20);
+    test_static_look(s);
+    threads = 1;
 }
 
 /* Published values of empty boards (FACTS: Tromp; Steininger's tables). */
