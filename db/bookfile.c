@@ -46,10 +46,12 @@ int bookf_write(const char *path, const bookf_t *b, uint64_t *checksum, err_t *e
     put_le(p + 4, b->max_ply, 4);
     put_le(p + 8, b->n, 8);
     p += 16;
-    memcpy(p, b->keys, n * b->klen);
-    p += n * b->klen;
-    for (size_t i = 0; i < n; i++, p += 2) put_le(p, (uint16_t)b->val[i], 2);
-    memcpy(p, b->ply, n);
+    if (n) {   /* (an empty book may have no arrays at all) */
+        memcpy(p, b->keys, n * b->klen);
+        p += n * b->klen;
+        for (size_t i = 0; i < n; i++, p += 2) put_le(p, (uint16_t)b->val[i], 2);
+        memcpy(p, b->ply, n);
+    }
     int rc = db_frame_write(path, bookf_magic, buf, raw, 19, checksum, err);
     free(buf);
     return rc;
