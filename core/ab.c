@@ -38,6 +38,14 @@ void ab_init(ab_t *s, const gv_t *v, tt_t *tt, const ab_options_t *o)
      * position, every 20th line of Test_L1_R2 815 k -> 683 k. */
     s->etc_left = v->ops->draw_plies ? 12 : 1 << 30;
     s->etc_plies = v->ops->draw_plies ? 4 : 12;
+    /* ... and only once the search has grown: a small one (a few thousand
+     * nodes) waits on memory for every child's entry where a cut-off by
+     * the first child would have spared it. From 64 K nodes on (--hash 64
+     * --no-cache --clear-hash, one thread, best of 3): Test_L1_R1 251 ->
+     * 213 us per position (2,757 -> 3,242 nodes), every 5th line of
+     * Test_L2_R2 1,389 -> 1,347 us, every 20th of Test_L1_R2 46.8 ->
+     * 46.1 ms, every 100th of Test_L1_R3 2.74 -> 2.73 s. */
+    s->etc_nodes = v->ops->draw_plies ? 64u << 10 : 0;
     /* The static look at every child (ab_exact.h) costs more than it saves
      * in a small search, whose table stays in the cache, and pays in a
      * big one: from 8 M nodes on. Measured with it at every node against

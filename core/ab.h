@@ -47,7 +47,8 @@ struct ab_search {
     int ply;                    /* distance from the root of this search */
     int etc_plies;              /* probe children's entries (enhanced transposition
                                    cutoffs) at plies below this */
-    int etc_left;               /* ... and where draw_plies is at least this */
+    int etc_left;               /* ... and where draw_plies is at least this, once */
+    uint64_t etc_nodes;         /* ... the search has visited this many nodes */
     int thread_id;              /* the thread's index in its pool (0: the caller's) */
     uint64_t *busy;             /* exact, several threads: the keys of positions some
                                    thread is searching now, AB_BUSY_SLOTS of them

@@ -158,7 +158,8 @@ static inline __attribute__((always_inline)) val_t AB_BODY(ab_t *s, const void *
      * while this node probes its own entry and orders its moves: the children
      * (and, where the subtree is big, the ETC probes below) then find them in
      * the cache instead of each waiting for memory in turn. */
-    const int near_root = s->ply < s->etc_plies || (O->draw_plies && O->draw_plies(v, pos) >= s->etc_left);
+    const int near_root = s->ply < s->etc_plies
+        || (O->draw_plies && s->nodes >= s->etc_nodes && O->draw_plies(v, pos) >= s->etc_left);
     for (int i = 0; i < n; i++) {
         memcpy(child, pos, psz);
         play(v, child, mv[i]);
