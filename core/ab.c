@@ -359,6 +359,7 @@ int ab_solve(const gv_t *v, tt_t *tt, const void *pos, const ab_options_t *o,
     double t0 = gsw_now_ms();
     ab_t s;
     ab_init(&s, v, tt, o);
+    tt_new_search(tt);
     val_t tv;
     if (v->ops->terminal(v, pos, &tv)) {
         r->lo = r->hi = tv;

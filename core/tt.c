@@ -62,10 +62,20 @@ void table_unmap(void *p, size_t bytes)
     if (p) munmap(p, bytes);
 }
 
+/* A table starts on its first 8 MB (or all of a smaller one) and opens the
+ * whole table once stores have evicted as many current entries as an
+ * eighth of those first buckets hold (tt_note_eviction). A search of a few
+ * thousand nodes then keeps its entries in the cache (and faults in no more
+ * pages than it needs), where the same entries spread over 64 MB missed the
+ * cache on each first touch; a big search takes the whole table within its
+ * first million nodes or so. */
+#define TT_START_BUCKETS ((8u << 20) / (TT_BUCKET * sizeof(tt_entry_t)))
+
 int tt_init(tt_t *t, size_t mb, err_t *err)
 {
     t->owner[0] = 0;
     t->gen = 0;
+    t->age = 0;
     t->mix = 0;
     size_t want = mb * 1024 * 1024 / (sizeof(tt_entry_t) * TT_BUCKET);
     uint64_t buckets = 1;
@@ -73,8 +83,43 @@ int tt_init(tt_t *t, size_t mb, err_t *err)
     t->bytes = buckets * TT_BUCKET * sizeof(tt_entry_t);
     t->e = table_map(t->bytes);
     if (!t->e) return err_set(err, GSW_EFAIL, "cannot allocate a %zu MB transposition table", mb);
-    t->mask = buckets - 1;
+    t->full = buckets - 1;
+    t->mask = TT_START_BUCKETS < buckets ? TT_START_BUCKETS - 1 : t->full;
+    t->evicted = 0;
     return GSW_OK;
+}
+
+void tt_note_eviction(tt_t *t)
+{
+    uint64_t m = __atomic_load_n(&t->mask, __ATOMIC_RELAXED);
+    if (__atomic_add_fetch(&t->evicted, 1, __ATOMIC_RELAXED) != (m + 1) * TT_BUCKET / 8 || m == t->full) return;
+    /* The whole table opens at once (other threads store where the entries
+     * belong from now on); then one thread, the one whose count met the
+     * threshold, moves every entry of the first buckets to its bucket in
+     * the whole table (the check word gives its key back), where a slot is
+     * free. Meanwhile an entry not yet moved is missed, and a torn move
+     * reads as a miss. */
+    const uint64_t full = t->full;
+    __atomic_store_n(&t->mask, full, __ATOMIC_RELAXED);
+    for (uint64_t i = 0; i <= m; i++) {
+        tt_entry_t *b = t->e + i * TT_BUCKET;
+        for (int s = 0; s < TT_BUCKET; s++) {
+            uint64_t c = __atomic_load_n(&b[s].check, __ATOMIC_RELAXED);
+            uint64_t d = __atomic_load_n(&b[s].data, __ATOMIC_RELAXED);
+            if (!d || !tt_current(t, d)) continue;
+            uint64_t j = ((c ^ d ^ t->mix) * 0x9E3779B97F4A7C15ull >> 20) & full;
+            if (j == i) continue;
+            tt_entry_t *nb = t->e + j * TT_BUCKET;
+            for (int k = 0; k < TT_BUCKET; k++) {
+                uint64_t nd = __atomic_load_n(&nb[k].data, __ATOMIC_RELAXED);
+                if (nd && tt_current(t, nd)) continue;
+                __atomic_store_n(&nb[k].check, c, __ATOMIC_RELAXED);
+                __atomic_store_n(&nb[k].data, d, __ATOMIC_RELAXED);
+                break;
+            }
+            __atomic_store_n(&b[s].data, 0, __ATOMIC_RELAXED);
+        }
+    }
 }
 
 void tt_free(tt_t *t)
@@ -86,6 +131,9 @@ void tt_free(tt_t *t)
 void tt_clear(tt_t *t)
 {
     t->gen++;
+    /* a new start: back to the first buckets */
+    t->mask = TT_START_BUCKETS <= t->full ? TT_START_BUCKETS - 1 : t->full;
+    t->evicted = 0;
     /* keys must not meet their old entries again: on the count's wrap the
      * memory goes (every 2^32 clears) */
     if (!t->gen) table_zero(t->e, t->bytes);
