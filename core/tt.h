@@ -183,19 +183,21 @@ static inline void tt_store_heur(tt_t *t, uint64_t key, val_t lo, val_t hi, move
     for (int i = 0; i < TT_BUCKET; i++) {
         uint64_t c = __atomic_load_n(&b[i].check, __ATOMIC_RELAXED);
         uint64_t d = __atomic_load_n(&b[i].data, __ATOMIC_RELAXED);
-        if (!d || !tt_current(t, d)) { victim = i; break; }
+        if (!d || !tt_current(t, d)) { victim = i; least = -1; break; }
         int w = tt_work(d);
         int current = !(d & TT_HEUR_FLAG) || (unsigned)(d >> 60 & 7) == gen;
         if ((c ^ d) == (key ^ t->mix)) {
             if (current && w >= depth + 3 && lo != hi) return;   /* a deeper search's result stays */
             if (m == MOVE_NONE && (uint16_t)(d >> 32) != TT_NOMOVE) m = (uint16_t)(d >> 32);
             victim = i;
+            least = -1;
             break;
         }
         int score = current ? w + 256 : w;   /* another search's entries go first */
         if (score < least) { least = score; victim = i; }
     }
-    if (least >= 256 && least != INT32_MAX && t->mask != t->full) tt_note_eviction(t);
+    /* a current entry goes: the buckets in use may be short */
+    if (least >= 256 && t->mask != t->full) tt_note_eviction(t);
     uint64_t d = (tt_pack(t, lo, hi, m, depth) & ~(7ull << 60)) | TT_HEUR_FLAG | (uint64_t)gen << 60;
     __atomic_store_n(&b[victim].check, key ^ d ^ t->mix, __ATOMIC_RELAXED);
     __atomic_store_n(&b[victim].data, d, __ATOMIC_RELAXED);
