@@ -45,7 +45,8 @@ for ((g = 0; g < games; g++)); do
     line="$line $ms"
     [ "$ms" -gt "$worst" ] && { worst=$ms; worst_at=$ply; }
     if (( ply % 2 == 0 )); then   # the person: a random legal column
-      m=$(jq -r ".moves[$(( RANDOM % n ))].move" "$work/a.json")
+      r=$(( RANDOM % n ))   # drawn here: a subshell's RANDOM is reseeded
+      m=$(jq -r ".moves[$r].move" "$work/a.json")
     else                          # the perfect opponent: the best
       m=$(jq -r '.moves | max_by(.score) | .move' "$work/a.json")
     fi
