@@ -6,7 +6,8 @@
  * as a miss, never as a wrong value.
  *
  * Data word: lo (bits 0-15), hi (16-31), move (32-47), work (48-53),
- * generation (54-59); heuristic entries also set bit 63 and their search's
+ * generation (54-59); exact entries hold their search's age in bits 60-62
+ * (tt_new_search), heuristic entries set bit 63 and hold their search's
  * generation in bits 60-62 (see tt_store_heur).
  *
  * Clearing is lazy: tt_clear moves the table to its next generation (a
