@@ -35,8 +35,16 @@ void ab_init(ab_t *s, const gv_t *v, tt_t *tt, const ab_options_t *o)
      * remain (and just below the root); otherwise within 12 plies of the
      * root. Measured (--hash 80 --threads 1 --clear-hash) against the old
      * rule "12 plies from the root": Test_L1_R1 3,277 -> 3,130 nodes per
-     * position, every 20th line of Test_L1_R2 815 k -> 683 k. */
-    s->etc_left = v->ops->draw_plies ? 12 : 1 << 30;
+     * position, every 20th line of Test_L1_R2 815 k -> 683 k. Since the
+     * nodes got cheaper (vector ordering, the table's first 8 MB), 18
+     * plies: the probes (and the threads' deferring, which rides on
+     * them) cost more than their cut-offs save nearer the leaves. Two
+     * threads, 1 GB: the ply-2 positions 44 43 42 41 34 (--wdl, summed)
+     * 14.2 -> 12.4 s (200 M -> 237 M nodes, 16-20 alike); the empty 7x6
+     * board exact 11.5 -> 10.4 s and --wdl 7.9 -> 7.7 s (farm-bench
+     * medians of 3; the two-thread runs vary by 10%); the sets (one
+     * thread, --hash 64) within 1%. */
+    s->etc_left = v->ops->draw_plies ? 18 : 1 << 30;
     s->etc_plies = v->ops->draw_plies ? 4 : 12;
     /* ... and only once the search has grown: a small one (a few thousand
      * nodes) waits on memory for every child's entry where a cut-off by
