@@ -70,6 +70,7 @@ void table_unmap(void *p, size_t bytes)
  * cache on each first touch; a big search takes the whole table within its
  * first million nodes or so. */
 #define TT_START_BUCKETS ((8u << 20) / (TT_BUCKET * sizeof(tt_entry_t)))
+static uint64_t tt_start_mask(const tt_t *t) { return TT_START_BUCKETS <= t->full ? TT_START_BUCKETS - 1 : t->full; }
 
 int tt_init(tt_t *t, size_t mb, err_t *err)
 {
@@ -84,7 +85,7 @@ int tt_init(tt_t *t, size_t mb, err_t *err)
     t->e = table_map(t->bytes);
     if (!t->e) return err_set(err, GSW_EFAIL, "cannot allocate a %zu MB transposition table", mb);
     t->full = buckets - 1;
-    t->mask = TT_START_BUCKETS < buckets ? TT_START_BUCKETS - 1 : t->full;
+    t->mask = tt_start_mask(t);
     t->evicted = 0;
     return GSW_OK;
 }
@@ -107,7 +108,7 @@ void tt_note_eviction(tt_t *t)
             uint64_t c = __atomic_load_n(&b[s].check, __ATOMIC_RELAXED);
             uint64_t d = __atomic_load_n(&b[s].data, __ATOMIC_RELAXED);
             if (!d || !tt_current(t, d)) continue;
-            uint64_t j = ((c ^ d ^ t->mix) * 0x9E3779B97F4A7C15ull >> 20) & full;
+            uint64_t j = tt_index(c ^ d ^ t->mix, full);
             if (j == i) continue;
             tt_entry_t *nb = t->e + j * TT_BUCKET;
             for (int k = 0; k < TT_BUCKET; k++) {
@@ -132,7 +133,7 @@ void tt_clear(tt_t *t)
 {
     t->gen++;
     /* a new start: back to the first buckets */
-    t->mask = TT_START_BUCKETS <= t->full ? TT_START_BUCKETS - 1 : t->full;
+    t->mask = tt_start_mask(t);
     t->evicted = 0;
     /* keys must not meet their old entries again: on the count's wrap the
      * memory goes (every 2^32 clears) */

@@ -94,11 +94,13 @@ static inline uint64_t tt_pack(const tt_t *t, val_t lo, val_t hi, move_t m, int 
 static inline int tt_current(const tt_t *t, uint64_t d) { return (unsigned)(d >> TT_GEN_SHIFT & (TT_GENS - 1)) == (t->gen & (TT_GENS - 1)); }
 static inline int tt_work(uint64_t d) { return (int)(d >> 48 & TT_WORK_MAX); }
 
+/* key's bucket index among mask + 1 buckets: multiply-shift spreads
+ * structured keys (bitboards) over them */
+static inline uint64_t tt_index(uint64_t key, uint64_t mask) { return (key * 0x9E3779B97F4A7C15ull >> 20) & mask; }
+
 static inline tt_entry_t *tt_bucket(const tt_t *t, uint64_t key)
 {
-    /* multiply-shift spreads structured keys (bitboards) over the buckets */
-    uint64_t h = (key * 0x9E3779B97F4A7C15ull) >> 20;
-    return t->e + (h & __atomic_load_n(&t->mask, __ATOMIC_RELAXED)) * TT_BUCKET;
+    return t->e + tt_index(key, __atomic_load_n(&t->mask, __ATOMIC_RELAXED)) * TT_BUCKET;
 }
 
 /* A store evicted a current entry: the table grows when the buckets in use

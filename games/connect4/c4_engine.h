@@ -84,17 +84,23 @@ static inline int C4(aligned)(const c4v_t *d, BB p)
         || C4(aligned_dir)(p, C4_H1(d) + 1);
 }
 
-/* Empty cells that complete a line of p in the direction of shift k. */
-static inline BB C4(winning_dir)(BB p, int k)
-{
-    BB q = C4(shl)(p, k) & C4(shl)(p, 2 * k);
-    BB r = q & C4(shl)(p, 3 * k);
-    r |= q & C4(shr)(p, k);
-    q = C4(shr)(p, k) & C4(shr)(p, 2 * k);
-    r |= q & C4(shl)(p, k);
-    r |= q & C4(shr)(p, 3 * k);
-    return r;
-}
+/* Empty cells that complete a line of p in the direction of shift k:
+ * written once for a board (T = BB) and for a vector of boards (ab_order),
+ * SHL and SHR shifting a T. */
+#ifndef C4_DEF_WINNING_DIR
+#define C4_DEF_WINNING_DIR(name, T, SHL, SHR)   \
+    static inline T name(T p, int k)            \
+    {                                           \
+        T q = SHL(p, k) & SHL(p, 2 * k);        \
+        T r = q & SHL(p, 3 * k);                \
+        r |= q & SHR(p, k);                     \
+        q = SHR(p, k) & SHR(p, 2 * k);          \
+        r |= q & SHL(p, k);                     \
+        r |= q & SHR(p, 3 * k);                 \
+        return r;                               \
+    }
+#endif
+C4_DEF_WINNING_DIR(C4(winning_dir), BB, C4(shl), C4(shr))
 
 /* Empty cells where one more stone of p makes four in a row. */
 static inline BB C4(winning)(const c4v_t *d, BB p, BB mask)
@@ -610,66 +616,49 @@ typedef uint64_t C4(vec_t) __attribute__((vector_size(64)));
 static inline C4(vec_t) C4(vshr)(C4(vec_t) x, int n) { return n < 64 ? x >> n : x ^ x; }
 static inline C4(vec_t) C4(vshl)(C4(vec_t) x, int n) { return n < 64 ? x << n : x ^ x; }
 
-static inline C4(vec_t) C4(vwinning_dir)(C4(vec_t) p, int k)
-{
-    C4(vec_t) q = C4(vshl)(p, k) & C4(vshl)(p, 2 * k);
-    C4(vec_t) r = q & C4(vshl)(p, 3 * k);
-    r |= q & C4(vshr)(p, k);
-    q = C4(vshr)(p, k) & C4(vshr)(p, 2 * k);
-    r |= q & C4(vshl)(p, k);
-    r |= q & C4(vshr)(p, 3 * k);
-    return r;
-}
+C4_DEF_WINNING_DIR(C4(vwinning_dir), C4(vec_t), C4(vshl), C4(vshr))
 #endif
 
 static void C4(ab_order)(const gv_t *v, const void *pos, move_t *mv, int n)
 {
     const C4(pos_t) *p = pos;
     const c4v_t *d = D;
-    int score[64];
-#if C4_WORDS == 1
-    /* The same scores as the loop below, for all the moves together:
-     * the same nodes, and (--hash 64 --no-cache --clear-hash, best of 3)
-     * Test_L1_R1 220 -> 199 us per position, every 5th line of Test_L2_R2
-     * 1,349 -> 1,284 us, every 20th of Test_L1_R2 46.3 -> 44.9 ms. */
-    if (n <= 8) {
-        BB possible = C4(possible)(d, p->mask);
-        BB useless = C4(winning)(d, p->cur ^ p->mask, p->mask) << 1;
-        C4(vec_t) m = { 0 };
-        for (int i = 0; i < n; i++) m[i] = possible & C4(col_mask)(d, (int)mv[i]);
-        C4(vec_t) pc = m | p->cur, pm = m | p->mask;
-        C4(vec_t) t = (pc << 1) & (pc << 2) & (pc << 3);
-        t |= C4(vwinning_dir)(pc, C4_H1(d));
-        t |= C4(vwinning_dir)(pc, C4_H(d));
-        t |= C4(vwinning_dir)(pc, C4_H1(d) + 1);
-        t &= (C4_BOARD(d) ^ pm) & ~useless;
-        C4(vec_t) pl = (pm + C4_BOTTOM(d)) & C4_BOARD(d);
-        C4(vec_t) t2 = t & (pl << 1), t3 = t & pl;
-        move_t in[8];
-        memcpy(in, mv, (size_t)n * sizeof mv[0]);
-        for (int i = 0; i < n; i++) {
-            int sc = 8 * __builtin_popcountll(t[i]) + 6 * __builtin_popcountll(t2[i]) + 3 * __builtin_popcountll(t3[i]);
-            int j = i;
-            while (j > 0 && score[j - 1] < sc) { score[j] = score[j - 1]; mv[j] = mv[j - 1]; j--; }
-            score[j] = sc;
-            mv[j] = in[i];
-        }
-        return;
-    }
-#endif
     BB possible = C4(possible)(d, p->mask);
     /* a threat right above one of the opponent's can never be played out */
     BB useless = C4(winning)(d, p->cur ^ p->mask, p->mask) << 1;
+    BB t[64], pl[64];   /* after each move: its threats, and the playable cells */
+#if C4_WORDS == 1
+    /* All the moves together: the same scores, and (--hash 64 --no-cache
+     * --clear-hash, best of 3) Test_L1_R1 220 -> 199 us per position,
+     * every 5th line of Test_L2_R2 1,349 -> 1,284 us, every 20th of
+     * Test_L1_R2 46.3 -> 44.9 ms. */
+    if (n <= 8) {
+        C4(vec_t) m = { 0 };
+        for (int i = 0; i < n; i++) m[i] = possible & C4(col_mask)(d, (int)mv[i]);
+        C4(vec_t) pc = m | p->cur, pm = m | p->mask;
+        C4(vec_t) vt = (pc << 1) & (pc << 2) & (pc << 3);
+        vt |= C4(vwinning_dir)(pc, C4_H1(d));
+        vt |= C4(vwinning_dir)(pc, C4_H(d));
+        vt |= C4(vwinning_dir)(pc, C4_H1(d) + 1);
+        vt &= (C4_BOARD(d) ^ pm) & ~useless;
+        C4(vec_t) vpl = (pm + C4_BOTTOM(d)) & C4_BOARD(d);
+        for (int i = 0; i < n; i++) { t[i] = vt[i]; pl[i] = vpl[i]; }
+    } else
+#endif
     for (int i = 0; i < n; i++) {
-        move_t c = mv[i];
-        BB m = possible & C4(col_mask)(d, (int)c);
-        BB t = C4(winning)(d, p->cur | m, p->mask | m) & ~useless;
-        BB pl = C4(possible)(d, p->mask | m);
-        int sc = 8 * C4(popcount)(t) + 6 * C4(popcount)(t & (pl << 1)) + 3 * C4(popcount)(t & pl);
+        BB m = possible & C4(col_mask)(d, (int)mv[i]);
+        t[i] = C4(winning)(d, p->cur | m, p->mask | m) & ~useless;
+        pl[i] = C4(possible)(d, p->mask | m);
+    }
+    int score[64];
+    move_t in[64];
+    memcpy(in, mv, (size_t)n * sizeof mv[0]);
+    for (int i = 0; i < n; i++) {
+        int sc = 8 * C4(popcount)(t[i]) + 6 * C4(popcount)(t[i] & (pl[i] << 1)) + 3 * C4(popcount)(t[i] & pl[i]);
         int j = i;
         while (j > 0 && score[j - 1] < sc) { score[j] = score[j - 1]; mv[j] = mv[j - 1]; j--; }
         score[j] = sc;
-        mv[j] = c;
+        mv[j] = in[i];
     }
 }
 
