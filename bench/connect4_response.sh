@@ -2,25 +2,26 @@
 # Connect Four 7x6: how long the perfect opponent and the analysis pane
 # wait at each ply of a game, from an empty data folder.
 #
-#   bench/connect4_response.sh [--games N] [--seed S] [--threads T]
+#   bench/connect4_response.sh [--games N] [--seed S] [--threads T] [--second]
 #
 # Each game starts in a fresh data folder (a new cache, the shipped opening
 # book). At every ply `gsw analyze connect4 MOVES --json` runs as a new
 # process, which is what the analysis pane needs (every column's value) and
 # what the perfect opponent needs (the best of them): a pessimistic figure
 # next to the workbench, whose table stays warm between plies. The person
-# plays a seeded random column; the opponent (the second player) plays the
-# move of the analysis with the best score. Prints each ply's time, then the
-# worst ply of each game and over all games.
+# plays a seeded random column; the opponent plays the move of the analysis
+# with the best score. The person moves first, or second with --second.
+# Prints each ply's time, then the worst ply of each game and over all games.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
-games=3 seed=1 threads=2
+games=3 seed=1 threads=2 person=0
 while [ $# -gt 0 ]; do
   case $1 in
     --games) games=${2:?}; shift ;;
     --seed) seed=${2:?}; shift ;;
     --threads) threads=${2:?}; shift ;;
-    *) echo "usage: bench/connect4_response.sh [--games N] [--seed S] [--threads T]" >&2; exit 2 ;;
+    --second) person=1 ;;
+    *) echo "usage: bench/connect4_response.sh [--games N] [--seed S] [--threads T] [--second]" >&2; exit 2 ;;
   esac
   shift
 done
@@ -44,7 +45,7 @@ for ((g = 0; g < games; g++)); do
     ms=$(( (t1 - t0) / 1000000 ))
     line="$line $ms"
     [ "$ms" -gt "$worst" ] && { worst=$ms; worst_at=$ply; }
-    if (( ply % 2 == 0 )); then   # the person: a random legal column
+    if (( ply % 2 == person )); then   # the person: a random legal column
       r=$(( RANDOM % n ))   # drawn here: a subshell's RANDOM is reseeded
       m=$(jq -r ".moves[$r].move" "$work/a.json")
     else                          # the perfect opponent: the best
