@@ -380,6 +380,16 @@ int ab_solve(const gv_t *v, tt_t *tt, const void *pos, const ab_options_t *o,
     ab_pool_init(&p, o ? o->threads : 1, &s);
     val_t lo, hi, root_lo, root_hi;
     ab_root_bounds(&s, pos, &root_lo, &root_hi);
+    if (o && o->known) {   /* proven elsewhere: the search starts inside them */
+        if (o->known_lo > root_lo) root_lo = o->known_lo;
+        if (o->known_hi < root_hi) root_hi = o->known_hi;
+        if (root_lo > root_hi) {
+            ab_pool_free(&p);
+            free(s.line);
+            return err_set(err, GSW_EFAIL, "alpha-beta: the known bounds [%d, %d] contradict the game's or the "
+                           "table's", (int)o->known_lo, (int)o->known_hi);
+        }
+    }
     lo = root_lo;
     hi = root_hi;
     int aborted = 0, crossed = 0, tested = 0;

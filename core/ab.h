@@ -99,6 +99,11 @@ typedef struct ab_options {
     /* exact: bounds already proven (a resumed solve), when seeded */
     int seeded;
     val_t seed_lo, seed_hi;
+    /* exact: bounds known from elsewhere (an opening book's value, the
+     * parent's value in an analysis), when known: taken as proven, never
+     * tested again, unlike a seed (a cache row might be stale) */
+    int known;
+    val_t known_lo, known_hi;
     /* games with repetitions: pos_hash of the positions played before the
      * root (the game's line, oldest first); a search meets them as
      * repetitions. NULL / 0: none. */

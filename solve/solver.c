@@ -391,14 +391,25 @@ static int solver_search(solver_t *s, const void *pos, answer_t *a, const uint8_
 
 int solver_run(solver_t *s, const void *pos, answer_t *a, err_t *err)
 {
+    return solver_run_within(s, pos, -VAL_WIN + 1, VAL_WIN - 1, a, err);
+}
+
+int solver_run_within(solver_t *s, const void *pos, val_t lo, val_t hi, answer_t *a, err_t *err)
+{
     uint8_t key[GSW_MAX_KEY];
     size_t klen = 0;
     int sym = 0;
     int found = solver_lookup(s, pos, a, key, &klen, &sym, !s->ab.no_best, err);
     if (found) return found < 0 ? err->code : GSW_OK;
+    answer_t b;   /* a position on the book's last ply: its value, the best move to find */
+    if (!solver_on_line(s) && solver_book_answer(s, pos, &b, 0) && b.r.lo == b.r.hi) lo = hi = b.r.lo;
+    s->ab.known = lo > -VAL_WIN + 1 || hi < VAL_WIN - 1;
+    s->ab.known_lo = lo;
+    s->ab.known_hi = hi;
     const gsw_oracle_t *own = s->ab.oracle;   /* the endgame databases' oracle, if any, comes first */
     if (!own) s->ab.oracle = s->strong ? &s->strong->oracle : solver_book(s, pos);
     int rc = solver_search(s, pos, a, key, klen, sym, err);
+    s->ab.known = 0;
     s->ab.oracle = own;
     if (s->strong && s->strong->damage[0]) solver_say(s, s->strong->damage);
     return rc;

@@ -85,6 +85,12 @@ void solver_clear(solver_t *s);
  * which the next write or the cache's closing writes; a store that fails
  * (a full disk, a lost file) is warned about, once, and the answer stands. */
 int solver_run(solver_t *s, const void *pos, answer_t *a, err_t *err);
+/* solver_run where pos's value is known to lie in [lo, hi], proven
+ * elsewhere (the parent's value in an analysis: every move's value is at
+ * most the position's): a search starts inside those bounds and does not
+ * prove them again. The opening book's value of a position on its last ply
+ * (the book names no best move there) is used the same way by solver_run. */
+int solver_run_within(solver_t *s, const void *pos, val_t lo, val_t hi, answer_t *a, err_t *err);
 
 /* The cache alone, no search: 1 when a stored row settles pos (a filled),
  * 0 when none does, -1 on error. */

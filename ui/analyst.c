@@ -157,7 +157,8 @@ static int analysis_store_root(analyst_t *a, const void *pos, const analysis_t *
 
 /* Run the cached solver within what is left of the analysis's budget; a
  * budget that runs out marks the analysis spent. */
-static int analyst_solve(analyst_t *a, analysis_t *an, const void *pos, answer_t *ans, err_t *err)
+static int analyst_solve(analyst_t *a, analysis_t *an, const void *pos, val_t lo, val_t hi, answer_t *ans,
+                         err_t *err)
 {
     double left = an->budget_ms > 0 ? an->budget_ms - an->ms : 0;
     if (an->budget_ms > 0 && left <= 0) {   /* nothing started: nothing proven */
@@ -171,7 +172,7 @@ static int analyst_solve(analyst_t *a, analysis_t *an, const void *pos, answer_t
     }
     double t = a->solver.ab.time_limit_ms;
     a->solver.ab.time_limit_ms = left;
-    int rc = solver_run(&a->solver, pos, ans, err);
+    int rc = solver_run_within(&a->solver, pos, lo, hi, ans, err);
     a->solver.ab.time_limit_ms = t;
     if (!rc && ans->r.aborted && an->budget_ms > 0 && !(a->solver.ab.stop && *a->solver.ab.stop)) an->spent = 1;
     return rc;
@@ -229,9 +230,17 @@ int analyst_prove(analyst_t *a, const void *pos, analysis_t *an, int i, err_t *e
         analysis_settle(an);
         return 0;
     }
+    /* what is known of the move already: no move is worth more than the
+       position, and a move's bounds proven before (both the mover's view) */
+    val_t klo = -VAL_WIN + 1, khi = VAL_WIN - 1;   /* the child's side */
+    if (an->root_searched && val_down(an->root_hi) > klo) klo = val_down(an->root_hi);
+    if (mv->state == MV_PROVEN) {
+        if (val_down(mv->hi) > klo) klo = val_down(mv->hi);
+        if (val_down(mv->lo) < khi) khi = val_down(mv->lo);
+    }
     answer_t ans;
     an->active = i;
-    int rc = analyst_solve(a, an, child, &ans, err);
+    int rc = analyst_solve(a, an, child, klo, khi, &ans, err);
     an->active = -1;
     if (rc) return -1;
     an->nodes += ans.r.nodes;
@@ -293,13 +302,14 @@ int analyst_root(analyst_t *a, const void *pos, analysis_t *an, err_t *err)
     answer_t ans;
     int nb = a->solver.ab.no_best;
     a->solver.ab.no_best = 0;
-    int rc = analyst_solve(a, an, pos, &ans, err);
+    int rc = analyst_solve(a, an, pos, -VAL_WIN + 1, VAL_WIN - 1, &ans, err);
     a->solver.ab.no_best = nb;
     if (rc) return -1;
     an->nodes += ans.r.nodes;
     an->ms += ans.r.time_ms;
     if (ans.r.aborted) return 1;
     an->root_done = 1;
+    an->root_searched = !ans.from_cache;
     an->root_lo = ans.r.lo;
     an->root_hi = ans.r.hi;
     an->root_best = ans.r.best;

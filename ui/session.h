@@ -53,6 +53,8 @@ typedef struct analysis {
     int active;            /* the move being solved now, -1 none */
     int root_done;         /* the position itself was solved: */
     val_t root_lo, root_hi;   /* its value (exact when equal) */
+    int root_searched;     /* ... by the book or a search here, not read from the cache: the moves'
+                              searches may start below it (a stale row would spread) */
     move_t root_best;      /* a move that achieves it (fastest win, slowest loss) */
     /* one-player puzzles: the root's value is a win when the goal can still
      * be reached (in the jumps of the solution found: not a proven minimum)

@@ -539,13 +539,23 @@ int cli_analyze(cli_opts_t *o)
     uint64_t nodes = 0;
     double t0 = gsw_now_ms();
     int stopped = 0, failed = 0;
+    /* the position's value where the book has it: no move is worth more (a
+       cache row is not taken for that: a stale one would spread) */
+    answer_t root;
+    val_t klo = -VAL_WIN + 1;
+    int rknown = n > 0 ? solver_cached(&s, pos, &root, &err) : 0;
+    if (rknown < 0) {
+        fprintf(stderr, "gsw: %s\n", err.msg);
+        rc = err.code;
+        failed = 1;
+    } else if (rknown && root.from_book && val_down(root.r.hi) > klo) klo = val_down(root.r.hi);
     for (int i = 0; i < n && !stopped && !failed; i++) {
         memcpy(child, pos, O->pos_size);
         O->play(s.v, child, mv[i]);
         answer_t a;
         /* the book or the cache first, without asking for the move's best reply */
         int known = solver_cached(&s, child, &a, &err);
-        if (known < 0 || (!known && solver_run(&s, child, &a, &err))) {
+        if (known < 0 || (!known && solver_run_within(&s, child, klo, VAL_WIN - 1, &a, &err))) {
             fprintf(stderr, "gsw: %s\n", err.msg);
             rc = err.code;
             failed = 1;

@@ -39,6 +39,11 @@ same "$(jq -c '[.value, .plies, .best]' "$tmp/out")" "$(jq -c '[.value, .plies, 
 # a position on the book's last ply: its value is the book's, its best move the search's
 GSW_BOOKS=$books expect 0 "a position on the last ply" -- "$gsw" solve connect4:5x4 33421 --no-cache --json
 same "$(jq -r .source "$tmp/out")" "search" "the last ply's best move needs a search"
+cp "$tmp/out" "$tmp/lastply"
+GSW_BOOKS= expect 0 "the same without the book" -- "$gsw" solve connect4:5x4 33421 --no-cache --json
+same "$(jq -c '[.value, .plies, .best]' "$tmp/lastply")" "$(jq -c '[.value, .plies, .best]' "$tmp/out")" \
+  "the last ply: the book's value, the best move found below it"
+[ "$(jq .nodes "$tmp/lastply")" -lt "$(jq .nodes "$tmp/out")" ] && ok || bad "the book's value spared the search nodes"
 
 # damage: one byte changed in the middle, a truncated file, another board's book
 cp "$books/connect4-5x4.book" "$tmp/good.book"
