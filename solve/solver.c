@@ -303,8 +303,8 @@ static book_t *solver_shipped(solver_t *s)
 /* The shipped book's answer for pos: 1 when it holds pos (a filled), with
  * the best move where its moves' values name it; when they do not (pos is
  * on the book's last ply) and want_best is set, 0: the cache or a search
- * finds the move. */
-static int solver_book_answer(solver_t *s, const void *pos, answer_t *a, int want_best)
+ * finds the move, and known (when not NULL) gets the book's bounds. */
+static int solver_book_answer(solver_t *s, const void *pos, answer_t *a, int want_best, val_t known[2])
 {
     const game_ops_t *O = s->v->ops;
     book_t *b = solver_shipped(s);
@@ -321,7 +321,13 @@ static int solver_book_answer(solver_t *s, const void *pos, answer_t *a, int wan
         else o->probe(o->ctx, s->v, c, &cl, &ch);
         if (val_up(cl) != t.r.lo) t.r.best = MOVE_NONE;
     }
-    if (want_best && t.r.best == MOVE_NONE) return 0;
+    if (want_best && t.r.best == MOVE_NONE) {
+        if (known) {
+            known[0] = t.r.lo;
+            known[1] = t.r.hi;
+        }
+        return 0;
+    }
     *a = t;
     a->from_book = 1;
     return 1;
@@ -329,16 +335,17 @@ static int solver_book_answer(solver_t *s, const void *pos, answer_t *a, int wan
 
 /* The cache's answer for pos: 1 when it settles the question (a filled),
  * 0 when not (the row's bounds, if any, become the solve's seed), -1 on
- * error. The shipped book comes first. */
+ * error. The shipped book comes first; known (when not NULL) gets its
+ * bounds for a position it holds without a best move. */
 static int solver_lookup(solver_t *s, const void *pos, answer_t *a, uint8_t *key, size_t *klen, int *sym,
-                         int want_best, err_t *err)
+                         int want_best, val_t known[2], err_t *err)
 {
     const game_ops_t *O = s->v->ops;
     memset(a, 0, sizeof *a);
     s->ab.seeded = 0;
     *klen = 0;
     *sym = 0;
-    if (!solver_on_line(s) && solver_book_answer(s, pos, a, want_best)) return 1;
+    if (!solver_on_line(s) && solver_book_answer(s, pos, a, want_best, known)) return 1;
     if (!s->cache || solver_on_line(s)) return solver_on_line(s) ? 0 : solver_egdb(s, pos, a);
     double t0 = gsw_now_ms();
     *klen = O->pos_key(s->v, pos, key, sym);
@@ -366,7 +373,7 @@ int solver_cached(solver_t *s, const void *pos, answer_t *a, err_t *err)
     uint8_t key[GSW_MAX_KEY];
     size_t klen;
     int sym;
-    return solver_lookup(s, pos, a, key, &klen, &sym, 0, err);
+    return solver_lookup(s, pos, a, key, &klen, &sym, 0, NULL, err);
 }
 
 /* The opening book as the search's oracle for a root above its deepest
@@ -399,10 +406,11 @@ int solver_run_within(solver_t *s, const void *pos, val_t lo, val_t hi, answer_t
     uint8_t key[GSW_MAX_KEY];
     size_t klen = 0;
     int sym = 0;
-    int found = solver_lookup(s, pos, a, key, &klen, &sym, !s->ab.no_best, err);
+    val_t book[2] = { -VAL_INF, VAL_INF };   /* a position on the book's last ply: its value, the best move to find */
+    int found = solver_lookup(s, pos, a, key, &klen, &sym, !s->ab.no_best, book, err);
     if (found) return found < 0 ? err->code : GSW_OK;
-    answer_t b;   /* a position on the book's last ply: its value, the best move to find */
-    if (!solver_on_line(s) && solver_book_answer(s, pos, &b, 0) && b.r.lo == b.r.hi) lo = hi = b.r.lo;
+    if (book[0] > lo) lo = book[0];
+    if (book[1] < hi) hi = book[1];
     s->ab.known = lo > -VAL_WIN + 1 || hi < VAL_WIN - 1;
     s->ab.known_lo = lo;
     s->ab.known_hi = hi;
