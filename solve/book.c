@@ -55,6 +55,29 @@ static book_slot_t *map_find(const book_map_t *m, const uint64_t k[2])
     }
 }
 
+/* Room for n keys at most half full (the slots rehashed when they move);
+ * 0, or -1 when out of memory. A file's loader reserves its count at once:
+ * growing by doubling rehashed the 399 K positions of the shipped 7x6 book
+ * nine times, most of its loading time. */
+static int map_reserve(book_map_t *m, size_t n)
+{
+    size_t cap = 1024;
+    while (cap < 2 * n) cap *= 2;
+    if (m->slot && cap <= m->mask + 1) return 0;
+    book_slot_t *ns = calloc(cap, sizeof *ns);
+    if (!ns) return -1;
+    for (size_t i = 0; m->slot && i <= m->mask; i++) {
+        if (!m->slot[i].used) continue;
+        size_t j = map_hash(m->slot[i].k) & (cap - 1);
+        while (ns[j].used) j = (j + 1) & (cap - 1);
+        ns[j] = m->slot[i];
+    }
+    free(m->slot);
+    m->slot = ns;
+    m->mask = cap - 1;
+    return 0;
+}
+
 /* The slot of k, made (value unknown) when new, *added then 1; NULL when
  * out of memory. Slots move when the map grows: use it before the next add. */
 static book_slot_t *map_add(book_map_t *m, const uint64_t k[2], int *added)
@@ -62,20 +85,7 @@ static book_slot_t *map_add(book_map_t *m, const uint64_t k[2], int *added)
     book_slot_t *s = map_find(m, k);
     *added = 0;
     if (s) return s;
-    if (!m->slot || (m->n + 1) * 2 > m->mask + 1) {
-        size_t cap = m->slot ? 2 * (m->mask + 1) : 1024;
-        book_slot_t *ns = calloc(cap, sizeof *ns);
-        if (!ns) return NULL;
-        for (size_t i = 0; m->slot && i <= m->mask; i++) {
-            if (!m->slot[i].used) continue;
-            size_t j = map_hash(m->slot[i].k) & (cap - 1);
-            while (ns[j].used) j = (j + 1) & (cap - 1);
-            ns[j] = m->slot[i];
-        }
-        free(m->slot);
-        m->slot = ns;
-        m->mask = cap - 1;
-    }
+    if ((!m->slot || (m->n + 1) * 2 > m->mask + 1) && map_reserve(m, m->n + 1)) return NULL;
     size_t i = map_hash(k) & m->mask;
     while (m->slot[i].used) i = (i + 1) & m->mask;
     s = &m->slot[i];
@@ -665,7 +675,8 @@ int book_open_file(book_t **out, const gv_t *v, const char *path, book_file_repo
     }
     b->klen = klen;
     b->max_ply = -1;
-    int rc = GSW_OK;
+    int rc = f.n <= SIZE_MAX / 4 / sizeof(book_slot_t) && map_reserve(&b->map, (size_t)f.n)
+             ? err_set(err, GSW_EFAIL, "out of memory loading the opening book") : GSW_OK;
     for (uint64_t i = 0; i < f.n && !rc; i++) {
         const uint8_t *k = f.keys + i * klen;
         /* every key a position of this game at its stated ply, once */
@@ -677,6 +688,10 @@ int book_open_file(book_t **out, const gv_t *v, const char *path, book_file_repo
         }
         uint64_t kk[2];
         int added;
+        if (b->map.slot && i + 16 < f.n) {   /* the slots are random accesses across megabytes: ask for one early */
+            map_pack(k + 16 * klen, klen, kk);
+            __builtin_prefetch(&b->map.slot[map_hash(kk) & b->map.mask], 1);
+        }
         map_pack(k, klen, kk);
         book_slot_t *s = map_add(&b->map, kk, &added);
         if (!s) { rc = err_set(err, GSW_EFAIL, "out of memory loading the opening book"); break; }
