@@ -18,7 +18,8 @@ done
 tui=0
 if command -v tmux >/dev/null; then
   tui=1
-  tmux -S "$tmp/tmux.sock" new-session -d -s g -x 100 -y 30 \
+  . "$(dirname "$0")/../ui/tmux_window.sh"
+  tmux_window "$tmp/tmux.sock" 100 30 \
     "env GSW_DB='$db' LANG=C.UTF-8 TERM=xterm-256color '$gsw' play connect4:5x4 --threads 1 --hash 16 2>'$tmp/tui.err'; sleep 30"
 fi
 for i in 1 2 3 4; do

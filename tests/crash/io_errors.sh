@@ -50,7 +50,8 @@ fi
 if command -v tmux >/dev/null; then
   db="$tmp/tui.sqlite"
   T() { tmux -S "$tmp/tmux.sock" "$@"; }
-  T new-session -d -s g -x 100 -y 30 \
+  . "$(dirname "$0")/../ui/tmux_window.sh"
+  tmux_window "$tmp/tmux.sock" 100 30 \
     "env GSW_DB='$db' LANG=C.UTF-8 TERM=xterm-256color '$gsw' play connect4:5x4 --side both --threads 1 --hash 16 2>'$tmp/tui.err'; echo \"exit=\$?\" >'$tmp/exit'; sleep 30"
   wait_screen() { local i; for ((i = 0; i < 200; i++)); do T capture-pane -p -t g | grep -q -- "$1" && return 0; sleep 0.1; done; return 1; }
   wait_screen "Red to move" && ok || bad "the workbench did not start"

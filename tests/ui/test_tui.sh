@@ -11,8 +11,7 @@ set -u
 # start ARGS...: gsw in a fresh window g (its exit status goes to $tmp/exit)
 start() {
   rm -f "$tmp/exit"
-  T kill-session -t g 2>/dev/null
-  T new-session -d -s g -x 100 -y 30 \
+  open_window 100 30 \
     "env GSW_DB='$tmp/cache.sqlite' GSW_HISTORY='$tmp/history' LANG=C.UTF-8 TERM=xterm-256color '$gsw' $* --threads 1 --hash 16; echo \"exit=\$?\" >'$tmp/exit'; sleep 30"
 }
 # quit WHAT: q, and gsw exits 0 with the terminal given back

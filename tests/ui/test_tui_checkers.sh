@@ -10,16 +10,9 @@ set -u
 # start ARGS...: gsw in a fresh window g (its exit status goes to $tmp/exit);
 # the server of the last window may still be exiting, so it tries again
 start() {
-  local i
   rm -f "$tmp/exit"
-  T kill-server 2>/dev/null
-  for ((i = 0; i < 50; i++)); do
-    T new-session -d -s g -x 100 -y 30 \
-      "env GSW_DB='$tmp/cache.sqlite' GSW_HISTORY='$tmp/history' LANG=C.UTF-8 TERM=xterm-256color '$gsw' $* --threads 1 --hash 16; echo \"exit=\$?\" >'$tmp/exit'; sleep 30" \
-      2>/dev/null && T has-session -t g 2>/dev/null && return 0
-    sleep 0.1
-  done
-  echo "FAIL: tmux would not start a window"; exit 1
+  open_window 100 30 \
+    "env GSW_DB='$tmp/cache.sqlite' GSW_HISTORY='$tmp/history' LANG=C.UTF-8 TERM=xterm-256color '$gsw' $* --threads 1 --hash 16; echo \"exit=\$?\" >'$tmp/exit'; sleep 30"
 }
 quit() {
   local w

@@ -13,17 +13,11 @@ set -u
 . "$(dirname "$0")/tmux_lib.sh"
 # start W H ARGS...: gsw in a fresh window g of W x H (its exit status goes to $tmp/exit)
 start() {
-  local i w=$1 h=$2
+  local w=$1 h=$2
   shift 2
   rm -f "$tmp/exit"
-  T kill-server 2>/dev/null
-  for ((i = 0; i < 50; i++)); do
-    T new-session -d -s g -x "$w" -y "$h" \
-      "env GSW_DB='$tmp/cache.sqlite' GSW_HISTORY='$tmp/history' LANG=C.UTF-8 TERM=xterm-256color '$gsw' $* --threads 1 --hash 16; echo \"exit=\$?\" >'$tmp/exit'; sleep 30" \
-      2>/dev/null && T has-session -t g 2>/dev/null && return 0
-    sleep 0.1
-  done
-  echo "FAIL: tmux would not start a window"; exit 1
+  open_window "$w" "$h" \
+    "env GSW_DB='$tmp/cache.sqlite' GSW_HISTORY='$tmp/history' LANG=C.UTF-8 TERM=xterm-256color '$gsw' $* --threads 1 --hash 16; echo \"exit=\$?\" >'$tmp/exit'; sleep 30"
 }
 quit() {
   local w

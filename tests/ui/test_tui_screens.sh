@@ -22,8 +22,7 @@ start() {
     esac
   done
   rm -f "$tmp/exit"
-  T kill-session -t g 2>/dev/null
-  T new-session -d -s g -x "$w" -y "$h" \
+  open_window "$w" "$h" \
     "env GSW_DB='$tmp/cache.sqlite' GSW_HISTORY='$tmp/history' LANG=C.UTF-8 TERM=$term '$gsw' $* --threads 1 --hash 16 2>>'$tmp/stderr'; echo \"exit=\$?\" >'$tmp/exit'; sleep 30"
 }
 wait_exit() {
@@ -176,8 +175,7 @@ quit "gsw (lesson)"
 # --- a corrupt cache: the workbench offers to start without it, and leaves the file alone ---
 head -c 3000 /dev/urandom >"$tmp/junk.sqlite"
 sum=$(cksum <"$tmp/junk.sqlite")
-T kill-session -t g 2>/dev/null
-T new-session -d -s g -x 100 -y 30 "env GSW_DB='$tmp/junk.sqlite' LANG=C.UTF-8 TERM=xterm-256color '$gsw' play connect4:5x4 --threads 1 --hash 16; sleep 30"
+open_window 100 30 "env GSW_DB='$tmp/junk.sqlite' LANG=C.UTF-8 TERM=xterm-256color '$gsw' play connect4:5x4 --threads 1 --hash 16; sleep 30"
 wait_for "Start without the cache" 20 || bad "a corrupt cache: no offer to start without it"
 screen | grep -q "mv .*junk.sqlite.bad" || bad "a corrupt cache: the message does not say how to move it aside"
 keys y Enter

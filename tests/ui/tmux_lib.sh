@@ -3,6 +3,7 @@
 # (never blind sleeps: under load or ASan a screen changes late). Sets gsw,
 # tmp, fail; skips the test (exit 77) without tmux.
 gsw=${GSW_BIN:?}
+. "$(dirname "${BASH_SOURCE[0]}")/tmux_window.sh"
 command -v tmux >/dev/null || { echo "tmux not installed: skipped"; exit 77; }
 tmp=$(mktemp -d)
 sock="$tmp/tmux.sock"
@@ -12,6 +13,8 @@ fail=0
 bad() { echo "FAIL: $*"; echo "--- screen:"; T capture-pane -p -t g; fail=1; }
 screen() { T capture-pane -p -t g; }
 keys() { T send-keys -t g "$@"; }
+# open_window W H CMD: CMD in a fresh window g (see tmux_window.sh)
+open_window() { tmux_window "$sock" "$@"; }
 # wait_for TEXT [SECONDS]: until the screen shows TEXT (a grep pattern)
 wait_for() {
   local i n=$(( ${2:-60} * 10 ))
