@@ -112,10 +112,12 @@ static const char *json_bound(gvalue_t g)
     return g.outcome == OUTCOME_UNKNOWN ? "unknown" : bound_name(g.bound);
 }
 
-/* What is proven, end to end, when it is not a settled value. */
-static void json_proven(json_t *j, val_t lo, val_t hi, gvalue_t g)
+/* What is proven, end to end, when it is not a settled value, or when the
+ * search stopped (partial) before the distance was: a stopped solve's "win"
+ * with no plies then says how far the distance got. */
+static void json_proven(json_t *j, val_t lo, val_t hi, gvalue_t g, int partial)
 {
-    if (lo == hi || (g.outcome != OUTCOME_UNKNOWN && g.bound == BOUND_EXACT)) return;
+    if (lo == hi || (!partial && g.outcome != OUTCOME_UNKNOWN && g.bound == BOUND_EXACT)) return;
     char l[24], h[24];
     value_bound_text(lo, l, sizeof l);
     value_bound_text(hi, h, sizeof h);
@@ -184,7 +186,7 @@ static void print_answer(const solver_t *s, cli_opts_t *o, const char *ptext, co
                                  : a->from_egdb ? "egdb" : "search");
         json_str(&j, "algo", s->manager ? "manager" : s->dfpn ? "dfpn" : "ab");
         json_bool(&j, "complete", !a->r.aborted);
-        json_proven(&j, a->r.lo, a->r.hi, g);
+        json_proven(&j, a->r.lo, a->r.hi, g, a->r.aborted);
         if (h && h->depth > 0) {   /* the budget ran out: the heuristic engine's line */
             json_obj(&j, "heuristic");
             if (h->proven) {
@@ -576,7 +578,7 @@ int cli_analyze(cli_opts_t *o)
             if (g.plies >= 0) json_int(&j, "plies", g.plies); else json_null(&j, "plies");
             if (has) json_int(&j, "score", score); else json_null(&j, "score");
             json_str(&j, "bound", json_bound(g));
-            json_proven(&j, lo, hi, g);
+            json_proven(&j, lo, hi, g, a.r.aborted);
             json_close(&j, '}');
         } else {
             char vt[128];
