@@ -57,29 +57,36 @@ int bookf_write(const char *path, const bookf_t *b, uint64_t *checksum, err_t *e
     return rc;
 }
 
+/* The payload's header (the first avail bytes of it) into b's spec, klen,
+ * max_ply and n; *len gets its length. NULL, or what is wrong with it. */
+static const char *bookf_head(const uint8_t *p, size_t avail, bookf_t *b, size_t *len)
+{
+    if (avail < 4) return "size";
+    uint64_t speclen = get_le(p, 4);
+    if (speclen == 0 || speclen >= sizeof b->spec || BOOKF_FIXED + speclen > avail) return "game name";
+    memcpy(b->spec, p + 4, (size_t)speclen);
+    for (uint64_t i = 0; i < speclen; i++)
+        if (b->spec[i] <= 32 || b->spec[i] > 126) return "game name";
+    p += 4 + speclen;
+    b->klen = (uint32_t)get_le(p, 4);
+    b->max_ply = (uint32_t)get_le(p + 4, 4);
+    b->n = get_le(p + 8, 8);
+    *len = BOOKF_FIXED + (size_t)speclen;
+    if (b->klen < 1 || b->klen > BOOKF_MAX_KEY) return "key length";
+    if (b->max_ply > 255) return "deepest ply";
+    if (b->n > BOOKF_MAX_COUNT) return "size";
+    return NULL;
+}
+
 int bookf_read_mem(const void *data, size_t size, const char *name, bookf_t *b, err_t *err)
 {
     memset(b, 0, sizeof *b);
     uint8_t *buf;
-    size_t raw;
+    size_t raw, head = 0;
     if (db_frame_read(data, size, bookf_magic, "opening-book", name, BOOKF_FIXED, &buf, &raw, err)) return err->code;
-    const char *why = NULL;
-    const uint8_t *p = buf;
-    uint64_t speclen = get_le(p, 4);
-    if (speclen == 0 || speclen >= sizeof b->spec || BOOKF_FIXED + speclen > raw) why = "game name";
-    if (!why) {
-        memcpy(b->spec, p + 4, (size_t)speclen);
-        for (uint64_t i = 0; i < speclen; i++)
-            if (b->spec[i] <= 32 || b->spec[i] > 126) why = "game name";
-        p += 4 + speclen;
-        b->klen = (uint32_t)get_le(p, 4);
-        b->max_ply = (uint32_t)get_le(p + 4, 4);
-        b->n = get_le(p + 8, 8);
-        p += 16;
-        if (b->klen < 1 || b->klen > BOOKF_MAX_KEY) why = "key length";
-        else if (b->max_ply > 255) why = "deepest ply";
-        else if (b->n > BOOKF_MAX_COUNT || raw != BOOKF_FIXED + speclen + b->n * (b->klen + 3ull)) why = "size";
-    }
+    const char *why = bookf_head(buf, raw, b, &head);
+    const uint8_t *p = buf + head;
+    if (!why && raw != head + b->n * (b->klen + 3ull)) why = "size";
     size_t n = (size_t)b->n;
     if (!why && n) {
         b->keys = malloc(n * b->klen);
@@ -120,6 +127,34 @@ int bookf_read(const char *path, bookf_t *b, uint64_t *checksum, err_t *err)
     if (!rc && checksum) *checksum = bddf_fnv(data, n, BDDF_FNV_INIT);
     free(data);
     return rc;
+}
+
+/* The header peeked into head (got bytes of it), checked, into b. */
+static int bookf_peeked(const uint8_t *head, size_t got, const char *name, bookf_t *b, err_t *err)
+{
+    size_t len;
+    const char *why = bookf_head(head, got, b, &len);
+    if (!why) return GSW_OK;
+    memset(b, 0, sizeof *b);
+    return err_set(err, GSW_EFAIL, "%s is damaged (bad %s)", name, why);
+}
+
+int bookf_peek_mem(const void *data, size_t size, const char *name, bookf_t *b, err_t *err)
+{
+    memset(b, 0, sizeof *b);
+    uint8_t head[BOOKF_FIXED + BOOKF_SPEC_MAX];
+    size_t got;
+    if (db_frame_peek(data, size, bookf_magic, "opening-book", name, head, sizeof head, &got, err)) return err->code;
+    return bookf_peeked(head, got, name, b, err);
+}
+
+int bookf_peek(const char *path, bookf_t *b, err_t *err)
+{
+    memset(b, 0, sizeof *b);
+    uint8_t head[BOOKF_FIXED + BOOKF_SPEC_MAX];
+    size_t got;
+    if (db_frame_peek_file(path, bookf_magic, "opening-book", head, sizeof head, &got, err)) return err->code;
+    return bookf_peeked(head, got, path, b, err);
 }
 
 int64_t bookf_find(const bookf_t *b, const uint8_t *key, size_t klen)

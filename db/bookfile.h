@@ -40,6 +40,12 @@ int bookf_write(const char *path, const bookf_t *b, uint64_t *checksum, err_t *e
 int bookf_read(const char *path, bookf_t *b, uint64_t *checksum, err_t *err);
 /* The same from memory (the fuzz target's door); name is for messages. */
 int bookf_read_mem(const void *data, size_t n, const char *name, bookf_t *b, err_t *err);
+/* Only the header (spec, klen, max_ply, n; no arrays): decompressed from
+ * the file's first bytes, the rest neither read nor checked, so a hint for
+ * whether the book is worth reading whole (bookf_read checks everything).
+ * Nothing to free. _mem is the fuzz target's door. */
+int bookf_peek(const char *path, bookf_t *b, err_t *err);
+int bookf_peek_mem(const void *data, size_t n, const char *name, bookf_t *b, err_t *err);
 /* The index of key among b's keys, or -1. */
 int64_t bookf_find(const bookf_t *b, const uint8_t *key, size_t klen);
 void bookf_free(bookf_t *b);

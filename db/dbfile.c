@@ -113,3 +113,48 @@ int db_frame_read(const void *data, size_t n, const char magic[8], const char *w
     *out_n = (size_t)raw;
     return GSW_OK;
 }
+
+int db_frame_peek(const void *data, size_t n, const char magic[8], const char *what, const char *name,
+                  uint8_t *out, size_t want, size_t *got, err_t *err)
+{
+    *got = 0;
+    if (n < 8 || memcmp(data, magic, 8)) return err_set(err, GSW_EFAIL, "%s is not a gsw %s file", name, what);
+    ZSTD_DStream *ds = ZSTD_createDStream();
+    if (!ds) return err_set(err, GSW_EFAIL, "out of memory reading %s", name);
+    ZSTD_inBuffer in = { (const uint8_t *)data + 8, n - 8, 0 };
+    ZSTD_outBuffer o = { out, want, 0 };
+    size_t r = 0;
+    /* each call decodes what it can: stop when out is full, the input is
+       used up, or the decoder is stuck (no progress) */
+    while (o.pos < o.size && in.pos < in.size) {
+        size_t before_in = in.pos, before_out = o.pos;
+        r = ZSTD_decompressStream(ds, &o, &in);
+        if (ZSTD_isError(r) || r == 0 || (in.pos == before_in && o.pos == before_out)) break;
+    }
+    ZSTD_freeDStream(ds);
+    if (ZSTD_isError(r))
+        return err_set(err, GSW_EFAIL, "%s is damaged (truncated or corrupt: %s)", name, ZSTD_getErrorName(r));
+    *got = o.pos;
+    return GSW_OK;
+}
+
+int db_frame_peek_file(const char *path, const char magic[8], const char *what, uint8_t *out, size_t want,
+                       size_t *got, err_t *err)
+{
+    *got = 0;
+    FILE *f = fopen(path, "rb");
+    if (!f) return err_set(err, GSW_EFAIL, "cannot open %s: %s", path, strerror(errno));
+    size_t cap = 256 * 1024;
+    uint8_t *d = malloc(cap);
+    if (!d) {
+        fclose(f);
+        return err_set(err, GSW_EFAIL, "out of memory reading %s", path);
+    }
+    size_t n = fread(d, 1, cap, f);
+    int bad = ferror(f);
+    fclose(f);
+    int rc = bad ? err_set(err, GSW_EFAIL, "cannot read %s", path)
+                 : db_frame_peek(d, n, magic, what, path, out, want, got, err);
+    free(d);
+    return rc;
+}

@@ -27,5 +27,16 @@ int db_frame_write(const char *path, const char magic[8], const void *payload, s
                    uint64_t *checksum, err_t *err);
 int db_frame_read(const void *data, size_t n, const char magic[8], const char *what, const char *name,
                   size_t min_raw, uint8_t **out, size_t *out_n, err_t *err);
+/* The first bytes of a framed file's payload, without reading the rest:
+ * at most want bytes of it into out (*got says how many), decompressed
+ * from the start of data (the file's first bytes: as many as the zstd frame
+ * needs to yield them). Nothing is checked beyond the magic and what the
+ * decoder meets, so it is a hint (the deepest ply of a book) that
+ * db_frame_read must confirm before the payload is trusted. The _file form
+ * reads the first 256 KB of path. */
+int db_frame_peek(const void *data, size_t n, const char magic[8], const char *what, const char *name,
+                  uint8_t *out, size_t want, size_t *got, err_t *err);
+int db_frame_peek_file(const char *path, const char magic[8], const char *what, uint8_t *out, size_t want,
+                       size_t *got, err_t *err);
 
 #endif

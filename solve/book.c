@@ -713,6 +713,13 @@ int book_open_file(book_t **out, const gv_t *v, const char *path, book_file_repo
     return GSW_OK;
 }
 
+int book_file_depth(const char *path)
+{
+    bookf_t f;
+    err_t err;
+    return bookf_peek(path, &f, &err) ? -1 : (int)f.max_ply;
+}
+
 /* The variants gsw ships a book for (in data/books/, as GAME-VARIANT.book):
  * theirs is expected, and said missing when it is not there. */
 static const char *const shipped_books[] = { "connect4:7x6", NULL };

@@ -94,5 +94,9 @@ int book_open_file(book_t **b, const gv_t *v, const char *path, book_file_report
  * source tree gsw was built from): 1 and path set when gsw ships one for
  * v or that folder has one for it, 0 when not (or GSW_BOOKS is set empty). */
 int book_shipped_path(const gv_t *v, char *path, size_t n);
+/* The deepest ply a book file's header states, read without loading the
+ * book (db/bookfile.h's bookf_peek: a hint the whole read confirms); -1
+ * when the header cannot be read. */
+int book_file_depth(const char *path);
 
 #endif

@@ -44,6 +44,9 @@ typedef struct solver {
     struct book *shipped;  /* the book shipped with gsw (data/books), read-only, before
                               the cache; NULL: none */
     char shipped_for[96];  /* the variant it was looked for ("": not yet) */
+    int shipped_ply;       /* the deepest ply its file's header states (INT_MAX: not
+                              read; -1: no file): deeper positions never load it */
+    int shipped_tried;     /* the file was opened (once, well or not) */
     char book_for[96];     /* the variant it was looked for ("": not yet) */
     double unflushed_ms;   /* solving time of the stores not yet written */
 } solver_t;

@@ -1,9 +1,11 @@
 /* Opening-book files (db/bookfile.c, solve/book.c): the input read as a
  * whole file, and the input as the payload of a file made valid around it
  * (magic, zstd frame, trailer checksum), so the checks of the columns are
- * reached. What reads has sorted keys that bookf_find finds, writes back to
- * a file that reads the same, and, when it names a Connect Four board, is
- * opened as that board's book (each entry checked as a position) without
+ * reached; each also by its header alone (bookf_peek_mem), which must agree
+ * with every file that reads whole. What reads has sorted keys that
+ * bookf_find finds, writes back to a file that reads the same (its header
+ * peeked as the same deepest ply), and, when it names a Connect Four board,
+ * is opened as that board's book (each entry checked as a position) without
  * harm (abort() otherwise). */
 #include "tests/fuzz/fuzz_util.h"
 
@@ -29,6 +31,7 @@ static void check(const bookf_t *b)
                      || memcmp(again.ply, b->ply, b->n))))
         abort();
     bookf_free(&again);
+    if (book_file_depth(path) != (int)b->max_ply) abort();
     gv_t *v;
     if (!strncmp(b->spec, "connect4:", 9) && !game_open(b->spec, &v, &err)) {
         book_t *book;
@@ -44,9 +47,13 @@ static void check(const bookf_t *b)
 
 static void try_read(const uint8_t *data, size_t size, const char *name)
 {
-    bookf_t b;
-    err_t err;
+    bookf_t b, h;
+    err_t err, herr;
+    int peeked = bookf_peek_mem(data, size, name, &h, &herr);
+    if (peeked && !herr.msg[0]) abort();
     if (!bookf_read_mem(data, size, name, &b, &err)) {
+        /* what reads whole has the header its peek saw */
+        if (peeked || strcmp(h.spec, b.spec) || h.klen != b.klen || h.max_ply != b.max_ply || h.n != b.n) abort();
         check(&b);
         bookf_free(&b);
     } else if (!err.msg[0]) {

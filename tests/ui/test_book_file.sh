@@ -56,6 +56,16 @@ has err "opening book: $books/connect4-5x4.book is damaged" "the damage is said"
 same "$(wc -l <"$tmp/err")" "1" "said in one line"
 expect 1 "check refuses it" -- "$gsw" book check connect4:5x4 "$books/connect4-5x4.book"
 has err "damaged" "check says why"
+# a wrong trailer (the header reads well): a position past the deepest ply
+# the header states (5) never opens the book, so nothing is said; one
+# within it opens it and says the damage
+cp "$tmp/good.book" "$books/connect4-5x4.book"
+printf '\x00' | dd of="$books/connect4-5x4.book" bs=1 seek=$((size - 1)) conv=notrunc status=none
+cmp -s "$tmp/good.book" "$books/connect4-5x4.book" && printf '\x01' | dd of="$books/connect4-5x4.book" bs=1 seek=$((size - 1)) conv=notrunc status=none
+GSW_BOOKS=$books expect 0 "a position past the book" -- "$gsw" solve connect4:5x4 334211 --no-cache --json
+same "$(wc -c <"$tmp/err")" "0" "past the book, the book is not opened"
+GSW_BOOKS=$books expect 0 "a position within it" -- "$gsw" solve connect4:5x4 33421 --no-cache --json
+has err "opening book: $books/connect4-5x4.book is damaged" "within it, the book is opened and its damage said"
 head -c $((size - 9)) "$tmp/good.book" >"$books/connect4-5x4.book"
 expect 1 "check refuses a truncated book" -- "$gsw" book check connect4:5x4 "$books/connect4-5x4.book"
 expect 2 "a 5x4 book is no 6x4 book" -- "$gsw" book check connect4:6x4 "$tmp/good.book"
