@@ -14,7 +14,9 @@ static int c4_variant_open(const char *spec, gv_t **out, err_t *err)
         char tail;
         if (sscanf(spec, "%dx%d%c", &w, &h, &tail) != 2)
             return err_set(err, GSW_EINPUT, "unknown connect4 variant \"%s\" (expected WIDTHxHEIGHT, e.g. 7x6)", spec);
-        if (w < 1 || w > 64 || h < 1 || h > 63 || w * (h + 1) > 128)
+        if (w < 1 || h < 1)
+            return err_set(err, GSW_EINPUT, "connect4 board %dx%d has no squares (width and height from 1)", w, h);
+        if (w > 64 || h > 63 || w * (h + 1) > 128)
             return err_set(err, GSW_EINPUT,
                            "connect4 board %dx%d is not supported (need width*(height+1) <= 128)", w, h);
     }

@@ -79,6 +79,8 @@ expect 2 "column out of range" -- "$gsw" solve connect4 48 --no-cache && has err
 expect 2 "full column" -- "$gsw" solve connect4 1111111 --no-cache && has err "full" "names the full column"
 expect 2 "move after the end" -- "$gsw" solve connect4 12121212 --no-cache && has err "ended" "names the ended game"
 expect 2 "unknown variant" -- "$gsw" solve connect4:banana --no-cache && has err "banana" "names the variant"
+expect 2 "a board without squares" -- "$gsw" solve connect4:0x4 --no-cache && has err "has no squares" "says why"
+expect 2 "a board too big" -- "$gsw" solve connect4:99x99 --no-cache && has err "(height+1) <= 128" "says the limit"
 expect 2 "unknown game" -- "$gsw" solve chesss --no-cache && has err "chesss" "names the game"
 expect 2 "bad character" -- "$gsw" solve connect4 "44x" --no-cache && has err "'x'" "names the character"
 expect 2 "unknown verb" -- "$gsw" frobnicate && has err "frobnicate" "names the verb"
