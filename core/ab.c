@@ -148,24 +148,27 @@ static val_t ab_test(ab_pool_t *p, ab_t *main, const void *pos, val_t x, int *ab
         if (main->line && !*aborted && main->rep_low < main->line->base) main->history_dep = 1;
         return r;
     }
-    /* A node budget is the whole solve's: each thread counts its own nodes
-     * from 0, so each gets an equal share of what is left (each had the
-     * whole budget in every test: --nodes 10M used 59 M on 2 threads). */
-    uint64_t share = 0;
+    /* A node budget is the whole solve's: the threads count their nodes
+     * together (every 4,096 of each thread's) against what is left of it
+     * (each thread had the whole budget in every test: --nodes 10M used
+     * 59 M on 2 threads). */
+    uint64_t left = 0, spent = 0;
     if (main->node_limit) {
         if (main->nodes >= main->node_limit) {
             *aborted = 1;
             return x;
         }
-        share = (main->node_limit - main->nodes) / (uint64_t)p->n;
-        if (!share) share = 1;
+        left = main->node_limit - main->nodes;
     }
     p->done = 0;
     for (int i = 0; i < p->n; i++) {
         ab_job_t *j = &p->jobs[i];
         j->s = *main;
         j->s.nodes = 0;
-        if (share) j->s.node_limit = share;
+        if (left) {
+            j->s.node_limit = left;
+            j->s.pool_nodes = &spent;
+        }
         j->s.thread_id = i;
         j->s.halt = &p->done;
         j->s.busy = p->busy;

@@ -61,7 +61,7 @@ expect 0 "resumed solve" -- "$gsw" solve connect4 32751571231557 --threads 1 --j
 has out '"complete":true' "resumed proof completes"
 has out '"score":-3' "resumed proof gives the reference score"
 # the budget is the whole solve's, however many threads search (each thread
-# checks it every 1,024 of its nodes, in each test: a little over it)
+# adds its nodes to the count every 4,096 of them: a little over it)
 GSW_BOOKS= expect 1 "budget on two threads" -- "$gsw" solve connect4 444 --nodes 200000 --threads 2 --json --no-cache
 n=$(sed -n 's/.*"nodes":\([0-9]*\).*/\1/p' "$tmp/out")
 [ -n "$n" ] && [ "$n" -le 220000 ] && ok || bad "two threads kept to a 200,000-node budget: $n nodes"
