@@ -129,32 +129,27 @@ int bookf_read(const char *path, bookf_t *b, uint64_t *checksum, err_t *err)
     return rc;
 }
 
-/* The header peeked into head (got bytes of it), checked, into b. */
-static int bookf_peeked(const uint8_t *head, size_t got, const char *name, bookf_t *b, err_t *err)
+int bookf_peek_mem(const void *data, size_t size, const char *name, bookf_t *b, err_t *err)
 {
-    size_t len;
+    memset(b, 0, sizeof *b);
+    uint8_t head[BOOKF_FIXED + BOOKF_SPEC_MAX];
+    size_t got, len;
+    if (db_frame_peek(data, size, bookf_magic, "opening-book", name, head, sizeof head, &got, err)) return err->code;
     const char *why = bookf_head(head, got, b, &len);
     if (!why) return GSW_OK;
     memset(b, 0, sizeof *b);
     return err_set(err, GSW_EFAIL, "%s is damaged (bad %s)", name, why);
 }
 
-int bookf_peek_mem(const void *data, size_t size, const char *name, bookf_t *b, err_t *err)
-{
-    memset(b, 0, sizeof *b);
-    uint8_t head[BOOKF_FIXED + BOOKF_SPEC_MAX];
-    size_t got;
-    if (db_frame_peek(data, size, bookf_magic, "opening-book", name, head, sizeof head, &got, err)) return err->code;
-    return bookf_peeked(head, got, name, b, err);
-}
-
 int bookf_peek(const char *path, bookf_t *b, err_t *err)
 {
     memset(b, 0, sizeof *b);
-    uint8_t head[BOOKF_FIXED + BOOKF_SPEC_MAX];
-    size_t got;
-    if (db_frame_peek_file(path, bookf_magic, "opening-book", head, sizeof head, &got, err)) return err->code;
-    return bookf_peeked(head, got, path, b, err);
+    uint8_t *data;
+    size_t n;
+    if (db_read_head(path, 256 * 1024, &data, &n, err)) return err->code;
+    int rc = bookf_peek_mem(data, n, path, b, err);
+    free(data);
+    return rc;
 }
 
 int64_t bookf_find(const bookf_t *b, const uint8_t *key, size_t klen)

@@ -55,6 +55,11 @@ int db_write_atomic(const char *path, const void *data, size_t n, err_t *err)
 
 int db_read_whole(const char *path, uint8_t **data, size_t *n, err_t *err)
 {
+    return db_read_head(path, SIZE_MAX, data, n, err);
+}
+
+int db_read_head(const char *path, size_t max, uint8_t **data, size_t *n, err_t *err)
+{
     *data = NULL;
     *n = 0;
     FILE *f = fopen(path, "rb");
@@ -64,7 +69,7 @@ int db_read_whole(const char *path, uint8_t **data, size_t *n, err_t *err)
         fclose(f);
         return err_set(err, GSW_EFAIL, "cannot read %s: %s", path, strerror(errno));
     }
-    size_t len = (size_t)st.st_size;
+    size_t len = (size_t)st.st_size < max ? (size_t)st.st_size : max;
     uint8_t *d = malloc(len ? len : 1);
     if (!d) {
         fclose(f);
@@ -136,25 +141,4 @@ int db_frame_peek(const void *data, size_t n, const char magic[8], const char *w
         return err_set(err, GSW_EFAIL, "%s is damaged (truncated or corrupt: %s)", name, ZSTD_getErrorName(r));
     *got = o.pos;
     return GSW_OK;
-}
-
-int db_frame_peek_file(const char *path, const char magic[8], const char *what, uint8_t *out, size_t want,
-                       size_t *got, err_t *err)
-{
-    *got = 0;
-    FILE *f = fopen(path, "rb");
-    if (!f) return err_set(err, GSW_EFAIL, "cannot open %s: %s", path, strerror(errno));
-    size_t cap = 256 * 1024;
-    uint8_t *d = malloc(cap);
-    if (!d) {
-        fclose(f);
-        return err_set(err, GSW_EFAIL, "out of memory reading %s", path);
-    }
-    size_t n = fread(d, 1, cap, f);
-    int bad = ferror(f);
-    fclose(f);
-    int rc = bad ? err_set(err, GSW_EFAIL, "cannot read %s", path)
-                 : db_frame_peek(d, n, magic, what, path, out, want, got, err);
-    free(d);
-    return rc;
 }

@@ -16,6 +16,8 @@ int db_write_atomic(const char *path, const void *data, size_t n, err_t *err);
 /* Read a whole file into *data (malloc'd; a file that shrank while read
  * comes back empty, for the reader to refuse as truncated). */
 int db_read_whole(const char *path, uint8_t **data, size_t *n, err_t *err);
+/* The same, at most max bytes from its start. */
+int db_read_head(const char *path, size_t max, uint8_t **data, size_t *n, err_t *err);
 /* The framing of the compressed files: an 8-byte magic, one zstd frame
  * with its content checksum, and the FNV-1a 64 (bddf_fnv) of every byte
  * before it. db_frame_write writes payload so, atomically, at zstd level
@@ -27,16 +29,14 @@ int db_frame_write(const char *path, const char magic[8], const void *payload, s
                    uint64_t *checksum, err_t *err);
 int db_frame_read(const void *data, size_t n, const char magic[8], const char *what, const char *name,
                   size_t min_raw, uint8_t **out, size_t *out_n, err_t *err);
-/* The first bytes of a framed file's payload, without reading the rest:
- * at most want bytes of it into out (*got says how many), decompressed
- * from the start of data (the file's first bytes: as many as the zstd frame
- * needs to yield them). Nothing is checked beyond the magic and what the
- * decoder meets, so it is a hint (the deepest ply of a book) that
- * db_frame_read must confirm before the payload is trusted. The _file form
- * reads the first 256 KB of path. */
+/* The first bytes of a framed file's payload, without the rest: at most
+ * want bytes of it into out (*got says how many), decompressed from the
+ * start of data (the file's first bytes, db_read_head: as many as the zstd
+ * frame needs to yield them; its blocks are at most 128 KB). Nothing is
+ * checked beyond the magic and what the decoder meets, so it is a hint
+ * (the deepest ply of a book) that db_frame_read must confirm before the
+ * payload is trusted. */
 int db_frame_peek(const void *data, size_t n, const char magic[8], const char *what, const char *name,
                   uint8_t *out, size_t want, size_t *got, err_t *err);
-int db_frame_peek_file(const char *path, const char magic[8], const char *what, uint8_t *out, size_t want,
-                       size_t *got, err_t *err);
 
 #endif
