@@ -281,8 +281,8 @@ static int solver_new_variant(solver_t *s, char *spec, size_t n, book_t **b)
 }
 
 /* The shipped opening book of s's variant (solve/book.h), for a position
- * at ply ply: NULL when there is none, or when the file's header says it
- * stops above that ply (a process that asks only past the book never loads
+ * at ply ply: NULL when there is none, or when it stops above that ply (its
+ * file's header says so before it is opened) (a process that asks only past the book never loads
  * it: about 35 ms and 30 MB for the 7x6 book). Opened whole on the first
  * position it may hold; a missing or damaged file is said once and left
  * alone (a header that cannot be read leaves that to the whole read). */
@@ -291,7 +291,6 @@ static book_t *solver_shipped(solver_t *s, int ply)
     if (s->no_book) return NULL;
     char path[1100];
     if (solver_new_variant(s, s->shipped_for, sizeof s->shipped_for, &s->shipped)) {
-        s->shipped_tried = 0;
         s->shipped_ply = -1;
         if (book_shipped_path(s->v, path, sizeof path)) {
             int d = book_file_depth(path);
@@ -299,17 +298,20 @@ static book_t *solver_shipped(solver_t *s, int ply)
         }
     }
     if (ply > s->shipped_ply) return NULL;
-    if (!s->shipped_tried) {
-        s->shipped_tried = 1;
-        err_t err;
-        book_file_report_t r;
-        if (book_shipped_path(s->v, path, sizeof path) && book_open_file(&s->shipped, s->v, path, &r, &err)) {
-            char msg[sizeof s->warned];
-            snprintf(msg, sizeof msg, "opening book: %.440s; going on without it", err.msg);
-            solver_say(s, msg);
-        }
+    if (s->shipped) return s->shipped;
+    /* the one try: opened, its own deepest ply stands; refused, no other */
+    err_t err;
+    book_file_report_t r;
+    s->shipped_ply = -1;
+    if (!book_shipped_path(s->v, path, sizeof path)) return NULL;
+    if (book_open_file(&s->shipped, s->v, path, &r, &err)) {
+        char msg[sizeof s->warned];
+        snprintf(msg, sizeof msg, "opening book: %.440s; going on without it", err.msg);
+        solver_say(s, msg);
+        return NULL;
     }
-    return s->shipped;
+    s->shipped_ply = book_max_ply(s->shipped);
+    return ply > s->shipped_ply ? NULL : s->shipped;
 }
 
 /* The shipped book's answer for pos: 1 when it holds pos (a filled), with
@@ -319,9 +321,8 @@ static book_t *solver_shipped(solver_t *s, int ply)
 static int solver_book_answer(solver_t *s, const void *pos, answer_t *a, int want_best, val_t known[2])
 {
     const game_ops_t *O = s->v->ops;
-    int ply = O->pos_ply(s->v, pos);
-    book_t *b = solver_shipped(s, ply);
-    if (!b || ply > book_max_ply(b)) return 0;
+    book_t *b = solver_shipped(s, O->pos_ply(s->v, pos));
+    if (!b) return 0;
     const gsw_oracle_t *o = book_oracle(b);
     answer_t t;
     if (!solver_oracle_answer(s, o, pos, &t)) return 0;
@@ -396,8 +397,8 @@ int solver_cached(solver_t *s, const void *pos, answer_t *a, err_t *err)
 static const gsw_oracle_t *solver_book(solver_t *s, const void *pos)
 {
     int ply = s->v->ops->pos_ply(s->v, pos);
-    book_t *shipped = solver_shipped(s, ply + 1);
-    if (shipped && ply < book_max_ply(shipped)) return book_oracle(shipped);
+    book_t *shipped = solver_shipped(s, ply + 1);   /* (one that goes deeper than the root) */
+    if (shipped) return book_oracle(shipped);
     if (!s->cache || s->no_book) return NULL;
     if (solver_new_variant(s, s->book_for, sizeof s->book_for, &s->book)) {
         err_t err;

@@ -44,9 +44,9 @@ typedef struct solver {
     struct book *shipped;  /* the book shipped with gsw (data/books), read-only, before
                               the cache; NULL: none */
     char shipped_for[96];  /* the variant it was looked for ("": not yet) */
-    int shipped_ply;       /* the deepest ply its file's header states (INT_MAX: not
-                              read; -1: no file): deeper positions never load it */
-    int shipped_tried;     /* the file was opened (once, well or not) */
+    int shipped_ply;       /* the deepest ply it holds: its file header's until it is
+                              opened (INT_MAX: the header unread), the book's after;
+                              -1: none, or it was refused. Deeper positions never open it */
     char book_for[96];     /* the variant it was looked for ("": not yet) */
     double unflushed_ms;   /* solving time of the stores not yet written */
 } solver_t;
