@@ -40,8 +40,9 @@ struct ab_search {
     tt_t *tt;
     uint64_t nodes;
     uint64_t node_limit;        /* 0: none */
-    uint64_t *pool_nodes;       /* a pool's threads: their nodes together since the
-                                   test began, counted at each check (NULL: one thread) */
+    uint64_t *pool_nodes;       /* a pool's threads under a node budget: their nodes
+                                   together since the test began, counted at each
+                                   check (NULL: one thread, or no budget) */
     double deadline_ms;         /* monotonic ms; 0: none */
     volatile int *stop;         /* set by the user (a signal): abort */
     volatile int *halt;         /* set when another thread of a pool finished */

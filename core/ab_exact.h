@@ -94,8 +94,7 @@ static inline __attribute__((always_inline)) val_t AB_BODY(ab_t *s, const void *
     s->nodes++;
     if ((s->nodes & 0xfff) == 0 && !s->aborted) {
         /* a pool's budget is its threads' nodes together */
-        uint64_t spent = s->pool_nodes && s->node_limit ? __atomic_add_fetch(s->pool_nodes, 0x1000, __ATOMIC_RELAXED)
-                                                        : s->nodes;
+        uint64_t spent = s->pool_nodes ? __atomic_add_fetch(s->pool_nodes, 0x1000, __ATOMIC_RELAXED) : s->nodes;
         if ((s->stop && *s->stop) || (s->halt && *s->halt) || (s->node_limit && spent >= s->node_limit)
             || (s->deadline_ms > 0 && gsw_now_ms() >= s->deadline_ms))
             s->aborted = 1;
