@@ -731,12 +731,12 @@ static void draw_messages(tui_t *t, int y, int rows, int w)
 }
 
 /* The words for a window too small to draw the board in (wrapped over the
- * whole screen); keys wait until it is larger. */
+ * whole screen); keys other than q are ignored until it is larger. */
 static void draw_too_small(tui_t *t, int mw, int mh)
 {
     char text[600];
-    int n = snprintf(text, sizeof text, "The window is too small: need %dx%d, have %dx%d. Enlarge it to go on; keys wait "
-                     "until then (q quits).", mw, mh, COLS, LINES);
+    int n = snprintf(text, sizeof text, "The window is too small: need %dx%d, have %dx%d. Enlarge it to go on; until "
+                     "then keys are ignored (q quits).", mw, mh, COLS, LINES);
     if (t->confirm_quit && n > 0 && (size_t)n < sizeof text)
         n += snprintf(text + n, sizeof text - (size_t)n, "\nQuit? The game in progress is lost (y/n)");
     else if (t->small_ignored && n > 0 && (size_t)n < sizeof text)

@@ -137,11 +137,11 @@ screen | grep -q " 7\. 4 *$" || bad "the result overwrote the move list"
 [ "$(rev_stones)" = 4 ] || bad "the winning four is not highlighted ($(rev_stones) stones are)"
 quit "gsw (5x4, over)"
 
-# --- a window too small: the message whole; keys wait ---
+# --- a window too small: the message whole; keys ignored, and said so ---
 start -x 30 -y 10 play connect4:5x4
 wait_for "too small" 30 || bad "no too-small message"
 msg=$(screen | tr '\n' ' ' | tr -s ' ')
-for w in "window is too small" "need" "have 30x10" "q quits"; do
+for w in "window is too small" "need" "have 30x10" "keys are ignored" "q quits"; do
   echo "$msg" | grep -q "$w" || bad "the too-small message lost \"$w\""
 done
 keys 3 Enter
