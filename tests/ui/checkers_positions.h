@@ -22,7 +22,8 @@ static inline void checkers_random_fen(uint64_t (*rnd)(void), int max, char *buf
         size_t len = strlen(list[colour]);
         snprintf(list[colour] + len, sizeof list[colour] - len, "%s%s%d", len ? "," : "", king ? "K" : "", sq);
     }
-    snprintf(buf, n, "%c:W%s:B%s", rnd() % 2 ? 'W' : 'B', list[1], list[0]);
+    /* (the length is checked, so GCC does not warn of truncation: 32 pieces fit in 196 bytes) */
+    if (snprintf(buf, n, "%c:W%s:B%s", rnd() % 2 ? 'W' : 'B', list[1], list[0]) >= (int)n) buf[0] = 0;
 }
 
 #endif
