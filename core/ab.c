@@ -497,6 +497,7 @@ static int ab_find_best(ab_pool_t *p, ab_t *s, const void *pos, val_t value, mov
         if (c <= d) { *best = mv[i]; break; }
     }
     if (s->line) s->line->filter[ab_line_slot(rh)]--;
+    if (*aborted) *best = MOVE_NONE;   /* (stopped before a move was proven to reach the value) */
     return 0;
 }
 
