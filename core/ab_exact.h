@@ -78,6 +78,21 @@ static inline int AB_CAT(AB_FN, _static)(ab_t *s, const void *pos, move_t *mv, v
     return n;
 }
 
+/* May the databases answer pos outright? Their values are of the
+ * position alone: on a line with a history (the game's positions before
+ * the root) only once a move that cannot be undone has been played below
+ * the root (pos_reversible), after which no position of the history can
+ * come round again. Before that their value is a bound: repetitions of
+ * the history only add draws, so a win stays a win at most as fast or
+ * becomes a draw, a loss likewise, and a draw stays a draw. */
+static inline int AB_CAT(AB_FN, _oracle_ok)(const ab_t *s, const void *pos)
+{
+    const game_ops_t *O = (AB_OPS);
+    if (!O->repetition || !s->line || s->line->base == 0) return 1;
+    int r = O->pos_reversible ? O->pos_reversible(s->v, pos, NULL) : -1;
+    return r >= 0 && r < s->ply;
+}
+
 /* The search of one node; AB_FN below wraps it with the line's
  * bookkeeping for games whose positions repeat. */
 static inline __attribute__((always_inline)) val_t AB_BODY(ab_t *s, const void *pos, val_t alpha, val_t beta)
@@ -115,6 +130,10 @@ static inline __attribute__((always_inline)) val_t AB_BODY(ab_t *s, const void *
     /* a database position below the root: its value, or bounds on it */
     val_t olo = -VAL_WIN + 1, ohi = VAL_WIN - 1;
     if (s->oracle && s->ply > 0 && s->oracle->probe(s->oracle->ctx, v, pos, &olo, &ohi)) {
+        if (!AB_CAT(AB_FN, _oracle_ok)(s, pos)) {   /* the line may change it, toward a draw only */
+            if (olo > VAL_DRAW) olo = VAL_DRAW;
+            if (ohi < VAL_DRAW) ohi = VAL_DRAW;
+        }
         if (olo >= ohi || olo >= beta) return olo;
         if (ohi <= alpha) return ohi;
     }

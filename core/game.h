@@ -174,6 +174,13 @@ typedef struct game_ops {
      * positions from the game's start, the last the current one. Searches
      * never call it: their results hold for the position. Optional. */
     int (*line_over)(const gv_t *v, const void *const *line, int n, val_t *value, char *why, size_t wn);
+    /* In play: the plies since the last move that cannot be undone (a
+     * capture, a man's or a pawn's move), so that only the positions that
+     * recent can recur; -1 when the game cannot tell (a saturated counter).
+     * *left (may be NULL) receives the plies still to be played before a
+     * move-count rule ends the game as a draw (checkers' 40-move rule: 80
+     * less that count), or -1 when the game has no such rule. Optional. */
+    int (*pos_reversible)(const gv_t *v, const void *pos, int *left);
     /* Plies to the end of a drawn game under perfect play, if the game knows
      * (Connect Four: the board fills up); -1 otherwise. */
     int (*draw_plies)(const gv_t *v, const void *pos);

@@ -67,7 +67,15 @@ static void solver_egdb_build(solver_t *s, const void *pos)
     egdb_set_t *set;
     err_t err;
     if (egdb_set_open(s->v, s->egdb_dir, &set, &err)) return;
-    if (!egdb_slice_present(set, RETRO_DTW, slice)) {
+    if (!egdb_slice_present(set, RETRO_DTW, slice) && (s->ab.time_limit_ms > 0 || s->ab.node_limit)) {
+        /* a solve with a budget: a build may take minutes and cannot count
+           against it, so the search answers alone, and the person is told */
+        char name[64], msg[400];
+        rg->slice_name(s->v, slice, name, sizeof name);
+        snprintf(msg, sizeof msg, "the %s tablebase is not built (a solve with a budget does not build it): "
+                 "gsw egdb build %s %s; answering from search", name, s->v->game->name, name);
+        solver_say(s, msg);
+    } else if (!egdb_slice_present(set, RETRO_DTW, slice)) {
         char name[64], msg[400];
         rg->slice_name(s->v, slice, name, sizeof name);
         snprintf(msg, sizeof msg, "building the %s tablebase in %.300s", name, s->egdb_dir);
@@ -172,6 +180,7 @@ static void solver_say(solver_t *s, const char *msg)
 static void solver_keep(solver_t *s, const uint8_t *key, size_t klen, const cache_entry_t *e, int now)
 {
     err_t err;
+    if (!klen) return;   /* (no key: nothing to store under) */
     s->unflushed_ms += e->time_ms;
     if (cache_put(s->cache, s->v->game->name, s->v->name, key, klen, e, &err)) { solver_say(s, err.msg); return; }
     if (!now && s->unflushed_ms < SOLVER_FLUSH_MS) return;
@@ -347,6 +356,18 @@ static int solver_book_answer(solver_t *s, const void *pos, answer_t *a, int wan
     return 1;
 }
 
+/* Does a stored row whose bounds settle the question hold the rest of
+ * what a solve promises? A best move (unless the solve wants none, or the
+ * game is over at pos): a search stopped after proving the value but
+ * before finding its move stores the value alone, and the next solve must
+ * finish the job (it starts from the stored bounds), not answer without
+ * the move. */
+static int solver_row_whole(const solver_t *s, const void *pos, const cache_entry_t *e, int want_best)
+{
+    val_t tv;
+    return !want_best || e->best != MOVE_NONE || s->v->ops->terminal(s->v, pos, &tv);
+}
+
 /* The cache's answer for pos: 1 when it settles the question (a filled),
  * 0 when not (the row's bounds, if any, become the solve's seed), -1 on
  * error. The shipped book comes first; known (when not NULL) gets its
@@ -360,16 +381,16 @@ static int solver_lookup(solver_t *s, const void *pos, answer_t *a, uint8_t *key
     *klen = 0;
     *sym = 0;
     if (!solver_on_line(s) && solver_book_answer(s, pos, a, want_best, known)) return 1;
+    if (s->cache) *klen = O->pos_key(s->v, pos, key, sym);   /* (a search on a line may store under it) */
     if (!s->cache || solver_on_line(s)) return solver_on_line(s) ? 0 : solver_egdb(s, pos, a);
     double t0 = gsw_now_ms();
-    *klen = O->pos_key(s->v, pos, key, sym);
     cache_entry_t e;
     int found = cache_get(s->cache, s->v->game->name, s->v->name, key, *klen, &e, err);
     if (found < 0) return -1;
     s->ab.seeded = found;   /* a partial proof from before: resume from it */
     s->ab.seed_lo = e.lo;
     s->ab.seed_hi = e.hi;
-    if (!found || !solver_settled(s, e.lo, e.hi)) {
+    if (!found || !solver_settled(s, e.lo, e.hi) || !solver_row_whole(s, pos, &e, want_best)) {
         if (!solver_egdb(s, pos, a)) return 0;
         s->ab.seeded = 0;
         return 1;
@@ -438,11 +459,28 @@ int solver_run_within(solver_t *s, const void *pos, val_t lo, val_t hi, answer_t
     return rc;
 }
 
+/* The tables hold what searches stored over the line they were given: a
+ * result that rests on a repetition of the line is never stored, but one
+ * stored over another line (or none) may pass a position of this one
+ * unseen. A search over a line other than the last one's starts cold. */
+static void solver_line_tables(solver_t *s)
+{
+    uint64_t sig = 0;
+    if (solver_on_line(s)) {
+        sig = 0x9e3779b97f4a7c15ull * (uint64_t)s->ab.history_len;
+        for (int i = 0; i < s->ab.history_len; i++) sig += (s->ab.history[i] ^ (s->ab.history[i] >> 29)) * 0xbf58476d1ce4e5b9ull;
+        if (!sig) sig = 1;
+    }
+    if (sig && sig != s->line_sig) solver_clear(s);
+    s->line_sig = sig;
+}
+
 /* The search after a cache miss: the configured solver, its result stored. */
 static int solver_search(solver_t *s, const void *pos, answer_t *a, const uint8_t *key, size_t klen, int sym,
                          err_t *err)
 {
     const game_ops_t *O = s->v->ops;
+    solver_line_tables(s);
     if (s->dfpn || s->manager) {   /* win/draw/loss by proof numbers: bounds without a distance */
         dfpn_result_t d;
         if (s->manager) {

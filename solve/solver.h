@@ -49,6 +49,8 @@ typedef struct solver {
                               -1: none, or it was refused. Deeper positions never open it */
     char book_for[96];     /* the variant it was looked for ("": not yet) */
     double unflushed_ms;   /* solving time of the stores not yet written */
+    uint64_t line_sig;     /* a digest of the line (ab.history) the last search was given;
+                              0: none (a search over another line clears the tables first) */
 } solver_t;
 
 typedef struct answer {

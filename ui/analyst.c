@@ -63,6 +63,30 @@ static val_t mover_value(const gv_t *v, val_t child)
     return child >= VAL_PROVEN ? child - 1 : child <= -VAL_PROVEN ? child + 1 : child;
 }
 
+/* The game's line an's searches must see (its positions played twice
+ * already: analysis_t.line), set on the solver for one call of the
+ * analyst and taken off after it; a solve on a line reads no cache row and
+ * stores only what holds whatever the line (solve/solver.h). */
+static void analyst_line_on(analyst_t *a, const analysis_t *an)
+{
+    a->solver.ab.history = an->nline > 0 ? an->line : NULL;
+    a->solver.ab.history_len = an->nline;
+}
+
+static void analyst_line_off(analyst_t *a)
+{
+    a->solver.ab.history = NULL;
+    a->solver.ab.history_len = 0;
+}
+
+/* Does any move's value rest on the game's line? */
+static int analysis_line_dep(const analysis_t *an)
+{
+    for (int k = 0; k < an->n; k++)
+        if (an->mv[k].line_dep) return 1;
+    return 0;
+}
+
 /* A puzzle position solved: its value (a win when the goal can be reached,
  * then r->moves holds a solution), or 1 when stopped first. */
 static int puzzle_value(analyst_t *a, const void *pos, puzzle_result_t *r, val_t *value, err_t *err)
@@ -82,7 +106,17 @@ static void analysis_settle(analysis_t *an)
     an->proven = all;
 }
 
+static int analyst_heuristic_on(analyst_t *a, const void *pos, analysis_t *an, double budget_ms, err_t *err);
+
 int analyst_heuristic(analyst_t *a, const void *pos, analysis_t *an, double budget_ms, err_t *err)
+{
+    analyst_line_on(a, an);
+    int rc = analyst_heuristic_on(a, pos, an, budget_ms, err);
+    analyst_line_off(a);
+    return rc;
+}
+
+static int analyst_heuristic_on(analyst_t *a, const void *pos, analysis_t *an, double budget_ms, err_t *err)
 {
     const gv_t *v = a->solver.v;
     const game_ops_t *O = v->ops;
@@ -91,6 +125,7 @@ int analyst_heuristic(analyst_t *a, const void *pos, analysis_t *an, double budg
     GSW_POSBUF child[GSW_MAX_POS];
     for (int i = 0; i < an->n; i++) {
         move_value_t *mv = &an->mv[i];
+        if (mv->rule[0]) continue;   /* it ends the game by a rule of play: valued already */
         memcpy(child, pos, O->pos_size);
         O->play(v, child, mv->move);
         val_t tv;
@@ -113,7 +148,8 @@ int analyst_heuristic(analyst_t *a, const void *pos, analysis_t *an, double budg
         }
         if (!O->evaluate || v->game->players != 2) continue;   /* (puzzles are solved, not scored) */
         ab_options_t o = { .threads = 1, .depth_limit = 24, .time_limit_ms = budget_ms / an->n,
-                           .stop = a->solver.ab.stop, .oracle = a->solver.ab.oracle };
+                           .stop = a->solver.ab.stop, .oracle = a->solver.ab.oracle,
+                           .history = a->solver.ab.history, .history_len = a->solver.ab.history_len };
         ab_result_t r;
         if (ab_think(v, &a->heur, child, &o, &r, err)) return err->code;
         if (mv->state == MV_UNKNOWN) mv->state = MV_HEURISTIC;
@@ -151,7 +187,7 @@ static int analysis_store_root(analyst_t *a, const void *pos, const analysis_t *
     val_t lo, hi;
     int all;
     move_t best = analysis_bounds(an, &lo, &hi, &all);
-    if (best == MOVE_NONE) return GSW_OK;
+    if (best == MOVE_NONE || analysis_line_dep(an)) return GSW_OK;   /* (values of this game's line) */
     return solver_store(&a->solver, pos, lo, hi, lo == hi ? best : MOVE_NONE, err);
 }
 
@@ -196,7 +232,17 @@ static int analysis_twin(const gv_t *v, const void *pos, const analysis_t *an, i
     return -1;
 }
 
+static int analyst_prove_on(analyst_t *a, const void *pos, analysis_t *an, int i, err_t *err);
+
 int analyst_prove(analyst_t *a, const void *pos, analysis_t *an, int i, err_t *err)
+{
+    analyst_line_on(a, an);
+    int rc = analyst_prove_on(a, pos, an, i, err);
+    analyst_line_off(a);
+    return rc;
+}
+
+static int analyst_prove_on(analyst_t *a, const void *pos, analysis_t *an, int i, err_t *err)
 {
     const gv_t *v = a->solver.v;
     const game_ops_t *O = v->ops;
@@ -204,7 +250,8 @@ int analyst_prove(analyst_t *a, const void *pos, analysis_t *an, int i, err_t *e
     GSW_POSBUF child[GSW_MAX_POS];
     memcpy(child, pos, O->pos_size);
     O->play(v, child, mv->move);
-    int twin = analysis_twin(v, pos, an, i, child);
+    /* (on a line that matters, mirror images may differ: each is searched) */
+    int twin = an->nline > 0 || an->nrule > 0 ? -1 : analysis_twin(v, pos, an, i, child);
     if (twin >= 0) {   /* its mirror image is proven: the same value, no search */
         mv->state = MV_PROVEN;
         mv->lo = an->mv[twin].lo;
@@ -255,14 +302,32 @@ int analyst_prove(analyst_t *a, const void *pos, analysis_t *an, int i, err_t *e
     mv->lo = lo;
     mv->hi = hi;
     mv->from_cache = ans.from_cache;
+    mv->line_dep |= ans.r.history_dependent && an->nline > 0;
     analysis_settle(an);
     if (analysis_store_root(a, pos, an, err)) return -1;
     return ans.r.aborted ? 1 : 0;
 }
 
+static int analyst_root_on(analyst_t *a, const void *pos, analysis_t *an, err_t *err);
+
 int analyst_root(analyst_t *a, const void *pos, analysis_t *an, err_t *err)
 {
     if (an->root_done || an->n == 0) { an->root_done = 1; return 0; }
+    /* A move ends the game by a rule of play here (a move-count rule the
+     * searches do not count, a repetition): the position's value in this
+     * game is the best of its moves', each proven on the line. */
+    for (int i; an->nrule > 0 && !an->proven && (i = analyst_next(an)) >= 0;) {
+        int r = analyst_prove(a, pos, an, i, err);
+        if (r) return r;
+    }
+    analyst_line_on(a, an);
+    int rc = analyst_root_on(a, pos, an, err);
+    analyst_line_off(a);
+    return rc;
+}
+
+static int analyst_root_on(analyst_t *a, const void *pos, analysis_t *an, err_t *err)
+{
     const gv_t *v = a->solver.v;
     if (v->game->players == 1) {   /* a puzzle: a solution from here, or why there is none */
         static _Thread_local puzzle_result_t r;
@@ -317,6 +382,7 @@ int analyst_root(analyst_t *a, const void *pos, analysis_t *an, err_t *err)
         if (an->mv[i].move == ans.r.best) {
             an->mv[i].state = MV_PROVEN;
             an->mv[i].lo = an->mv[i].hi = ans.r.lo;
+            an->mv[i].line_dep |= ans.r.history_dependent && an->nline > 0;
         }
     analysis_settle(an);
     return 0;

@@ -144,14 +144,17 @@ static int egdb_cli_probe(cli_opts_t *o, gv_t *v, egdb_set_t *set, err_t *err)
     const retro_game_t *rg = v->ops->retro;
     uint64_t ps, pi;
     int pf;
-    if (rg->mate_metric && rg->locate(v, pos, &ps, &pi, &pf) && egdb_cli_ensure(o, v, set, ps, RETRO_DTW, err))
+    val_t lo, hi;
+    /* a finished game (no pieces, no move) is valued by the rules, in any
+       database's terms: no file need hold it */
+    int over = v->ops->terminal(v, pos, &lo);
+    if (!over && rg->mate_metric && rg->locate(v, pos, &ps, &pi, &pf) && egdb_cli_ensure(o, v, set, ps, RETRO_DTW, err))
         return err->code;
     egdb_prober_t pr;
     if (egdb_prober_init(&pr, set, 16, err)) return err->code;
-    val_t lo, hi;
-    retro_metric_t m = RETRO_WLD;
+    retro_metric_t m = over ? RETRO_DTW : RETRO_WLD;
     double t0 = gsw_now_ms();
-    int got = egdb_probe(&pr, pos, &lo, &hi, &m, err);
+    int got = over ? (hi = lo, 1) : egdb_probe(&pr, pos, &lo, &hi, &m, err);
     move_t best = MOVE_NONE;
     int rc = got < 0 ? err->code : GSW_OK;
     if (!got) {
@@ -207,7 +210,7 @@ static int egdb_cli_probe(cli_opts_t *o, gv_t *v, egdb_set_t *set, err_t *err)
             if (lo == VAL_DRAW) json_null(&j, "mate");
             else json_int(&j, "mate", val_is_win(lo) ? (val_plies(lo) + 1) / 2 : -(val_plies(lo) / 2));
         }
-        json_str(&j, "source", "egdb");
+        json_str(&j, "source", over ? "rules" : "egdb");
         json_num(&j, "time_ms", ms);
         json_end(&j);
     } else if (rg->mate_metric && m == RETRO_DTW) {
@@ -219,7 +222,7 @@ static int egdb_cli_probe(cli_opts_t *o, gv_t *v, egdb_set_t *set, err_t *err)
         else snprintf(mt, sizeof mt, "the side to move is mated in %d (%d plies)", val_plies(lo) / 2, val_plies(lo));
         printf("%s%s%s (distance-to-mate tablebase)\n", mt, *bt ? "; best " : "", bt);
     } else printf("%s%s%s (%s)\n", vt, *bt ? "; best " : "", bt,
-                  m == RETRO_DTW ? "distance-to-win database"
+                  over ? "the game is over" : m == RETRO_DTW ? "distance-to-win database"
                                  : "win/draw/loss database: build --metric dtw for distances");
     return GSW_OK;
 }

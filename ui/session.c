@@ -397,12 +397,57 @@ void analyst_list(const gv_t *v, const void *pos, analysis_t *an);
  * this, its moves show the values the lesson publishes. */
 #define LESSON_BUDGET_MS 1500
 
+/* What the game's line means for the analysis of ply: the positions a
+ * search must meet as repetitions (each played twice already since the
+ * last move that cannot be undone: a third time is a draw; a position
+ * played once is met as one by the search's own path when it comes round
+ * again), and the moves that end the game by a rule of play there
+ * (threefold repetition, a move-count rule), valued as that result. */
+static void session_line_fill(const session_t *s, int ply, analysis_t *an)
+{
+    const gv_t *v = s->v;
+    const game_ops_t *O = v->ops;
+    if (!O->repetition || v->game->players != 2) return;
+    int back = O->pos_reversible ? O->pos_reversible(v, s->pos[ply].b, NULL) : -1;
+    int from = back < 0 || back > ply ? 0 : ply - back, n = ply - from + 1;
+    uint64_t h[SESSION_MAX_PLY + 1];
+    for (int i = 0; i < n; i++) h[i] = O->pos_hash(v, s->pos[from + i].b);
+    for (int i = 0; i < n; i++) {
+        int count = 0, first = 1;
+        for (int j = 0; j < n; j++)
+            if (h[j] == h[i]) {
+                count++;
+                if (j < i) first = 0;
+            }
+        if (count >= 2 && first && an->nline < ANALYSIS_MAX_LINE) an->line[an->nline++] = h[i];
+    }
+    if (!O->line_over || ply >= SESSION_MAX_PLY) return;
+    const void *line[SESSION_MAX_PLY + 2];
+    GSW_POSBUF child[GSW_MAX_POS];
+    for (int i = 0; i <= ply; i++) line[i] = s->pos[i].b;
+    line[ply + 1] = child;
+    for (int k = 0; k < an->n; k++) {
+        move_value_t *mv = &an->mv[k];
+        val_t tv;
+        char why[64] = "";
+        memcpy(child, s->pos[ply].b, O->pos_size);
+        O->play(v, child, mv->move);
+        if (O->terminal(v, child, &tv) || !O->line_over(v, line, ply + 2, &tv, why, sizeof why)) continue;
+        mv->state = MV_PROVEN;
+        mv->lo = mv->hi = val_up(tv);
+        mv->line_dep = 1;
+        snprintf(mv->rule, sizeof mv->rule, "%s", why[0] ? why : "a rule of play");
+        an->nrule++;
+    }
+}
+
 analysis_t *session_analysis_open(session_t *s, int ply)
 {
     if (!s->an[ply]) {
         s->an[ply] = malloc(sizeof *s->an[ply]);
         if (!s->an[ply]) return NULL;
         analyst_list(s->v, s->pos[ply].b, s->an[ply]);
+        session_line_fill(s, ply, s->an[ply]);
         if (s->lesson) s->an[ply]->budget_ms = LESSON_BUDGET_MS;
         else if (s->sync && s->sync_budget_ms > 0) s->an[ply]->budget_ms = s->sync_budget_ms;
         else if (s->sync && s->sync_budget_ms < 0 && s->v->game->play_opponent)   /* perfect play out of reach */
@@ -504,6 +549,10 @@ int session_value_text(const session_t *s, int ply, const move_value_t *mv, char
     const gv_t *v = s->v;
     if (mv->state == MV_PROVEN && v->game->players == 1 && mv->lo == mv->hi) {   /* a puzzle */
         snprintf(buf, n, "%s", mv->lo > VAL_DRAW ? "solvable" : "dead end");
+        return outcome_class(mv->lo);
+    }
+    if (mv->state == MV_PROVEN && mv->rule[0]) {   /* the move ends the game by a rule of play */
+        snprintf(buf, n, "%s: %s", mv->lo > VAL_DRAW ? "win" : mv->lo < VAL_DRAW ? "loss" : "draw", mv->rule);
         return outcome_class(mv->lo);
     }
     if (mv->state == MV_PROVEN) {

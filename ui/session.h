@@ -43,7 +43,18 @@ typedef struct move_value {
     int from_cache;
     move_t pv[12];         /* MV_HEURISTIC: the search's line, the move first */
     int npv;
+    char rule[24];         /* the move ends the game by a rule of play on this line
+                              ("threefold repetition", "40-move rule"): its value is
+                              that result (MV_PROVEN); "" when it does not */
+    uint8_t line_dep;      /* the value rests on the game's line (a rule, or a
+                              repetition of one of its positions): true of this game,
+                              not of the position, so never stored as the position's */
 } move_value_t;
+
+/* The positions of the game's line that a search from an analysed position
+ * must treat as drawn: those already played twice since the last move that
+ * cannot be undone (a third time ends the game). */
+#define ANALYSIS_MAX_LINE 64
 
 typedef struct analysis {
     int n;
@@ -68,6 +79,12 @@ typedef struct analysis {
     double budget_ms;      /* solver time the analysis may spend (0: no limit; lessons set one) */
     int spent;             /* the budget ran out: nothing more is started for it */
     int twins;             /* moves valued by a proven mirror image, without a search */
+    /* the game's line (pos_hash, ANALYSIS_MAX_LINE): every search of this
+     * analysis meets these positions as repetitions (session_analysis_open
+     * fills it; empty for games whose positions never repeat) */
+    uint64_t line[ANALYSIS_MAX_LINE];
+    int nline;
+    int nrule;             /* moves that end the game by a rule of play (mv[].rule) */
 } analysis_t;
 
 typedef struct posbuf { _Alignas(16) unsigned char b[GSW_MAX_POS]; } posbuf_t;

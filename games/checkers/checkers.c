@@ -147,6 +147,16 @@ static int ck_line_over(const gv_t *v, const void *const *line, int n, val_t *va
     return 0;
 }
 
+/* The plies since a capture or a man's move, and those left before the
+ * 40-move rule (80 of them) draws the game. */
+static int ck_reversible(const gv_t *v, const void *pos, int *left)
+{
+    (void)v;
+    const ck_pos_t *p = pos;
+    if (left) *left = 80 - p->quiet;
+    return p->quiet < 255 ? p->quiet : -1;
+}
+
 static int32_t ck_evaluate_hook(const gv_t *v, const void *pos)
 {
     (void)v;
@@ -247,6 +257,7 @@ static const game_ops_t ck_ops = {
     .evaluate = ck_evaluate_hook,
     .repetition = ck_repetition,
     .line_over = ck_line_over,
+    .pos_reversible = ck_reversible,
     .pos_quiet = ck_quiet_hook,
     .nsym = 1,
     .view = ck_view,

@@ -167,6 +167,16 @@ static int ch_line_over(const gv_t *v, const void *const *line, int n, val_t *va
     return 0;
 }
 
+/* The plies since a capture or a pawn's move, and those left before the
+ * 50-move rule (100 of them) draws the game. */
+static int ch_reversible(const gv_t *v, const void *pos, int *left)
+{
+    (void)v;
+    const ch_pos_t *p = pos;
+    if (left) *left = 100 - p->halfmove;
+    return p->halfmove;
+}
+
 static int32_t ch_evaluate_hook(const gv_t *v, const void *pos) { return ch_evaluate(ch_params(v), pos); }
 
 /* Static exchange evaluation: what the side to move wins on m's target
@@ -319,6 +329,7 @@ static const game_ops_t ch_ops = {
     .evaluate = ch_evaluate_hook,
     .repetition = ch_repetition,
     .line_over = ch_line_over,
+    .pos_reversible = ch_reversible,
     .ab_tactical = ch_tactical,
     .pos_in_check = ch_check_hook,
     .play_null = ch_null,

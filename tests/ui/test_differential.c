@@ -2,6 +2,7 @@
  * Four and checkers positions solved in every mode (algorithm, batch or one by one, threads,
  * table size, cache none/cold/warm, a strong solution or none) must agree with a fresh exact alpha-beta
  * solve. GSW_SLOW=1: a few thousand positions; GSW_DIFF_SEED=N: another seed. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -18,9 +19,12 @@
 #include "core/value.h"
 #include "db/cache.h"
 #include "solve/solver.h"
+#include "solve/egdb.h"
 #include "solve/strong.h"
 #include "tests/test_rng.h"
 #include "tests/ui/checkers_positions.h"
+#include "ui/analyst.h"
+#include "ui/session.h"
 
 /* ---- the positions ---- */
 
@@ -496,6 +500,372 @@ static void test_differential(void **st)
     if (failures) fail_msg("%d disagreements with the reference (see DISAGREE lines above)", failures);
 }
 
+/* ---- lines that revisit positions ----
+ * Random king moves from random king positions, preferring moves back to
+ * positions already on the line, give lines whose last position has
+ * positions played twice before it, and moves that would repeat one a
+ * third time. The analysis of that position on its line (session_t and the
+ * analyst, as the workbench runs them) must value every such move as the
+ * rule's draw, agree with a search without the line on every move whose
+ * value it does not flag as resting on the line, keep a flagged one on the
+ * same side of a draw as that search (repetitions only add draws), and
+ * agree with a fresh search on the line. Each mode: threads, cache. */
+
+/* A random position of 3 kings, each side at least one. */
+static void draw_kings(char *buf, size_t n)
+{
+    int used[33] = { 0 }, pieces = 3;
+    char list[2][64] = { "", "" };
+    for (int i = 0; i < pieces; i++) {
+        int colour = i < 2 ? i : (int)(rng_next() % 2), sq;
+        do sq = 1 + (int)(rng_next() % 32);
+        while (used[sq]);
+        used[sq] = 1;
+        size_t len = strlen(list[colour]);
+        snprintf(list[colour] + len, sizeof list[colour] - len, "%sK%d", len ? "," : "", sq);
+    }
+    if (snprintf(buf, n, "%c:W%s:B%s", rng_next() % 2 ? 'W' : 'B', list[1], list[0]) >= (int)n) buf[0] = 0;
+}
+
+/* How often pos's position occurs on s's line up to ply (pos_hash). */
+static int line_count(const session_t *s, int ply, const void *pos)
+{
+    const game_ops_t *O = s->v->ops;
+    uint64_t h = O->pos_hash(s->v, pos);
+    int c = 0;
+    for (int i = 0; i <= ply; i++) c += O->pos_hash(s->v, s->pos[i].b) == h;
+    return c;
+}
+
+/* A walk of up to 16 plies that comes back often; 1 when the line's last
+ * position has a move repeating a position a third time or a position
+ * played twice (the line matters there). */
+static int walk_line(session_t *s)
+{
+    const game_ops_t *O = s->v->ops;
+    for (int k = 0; k < 16; k++) {
+        val_t tv;
+        if (session_over(s, &tv)) return 0;
+        move_t mv[GSW_MAX_MOVES], back[GSW_MAX_MOVES];
+        int n = O->moves(s->v, session_pos(s), mv), nb = 0, nsafe = 0;
+        GSW_POSBUF c[GSW_MAX_POS];
+        for (int i = 0; i < n; i++) {   /* never the third time: the game would end */
+            memcpy(c, session_pos(s), O->pos_size);
+            O->play(s->v, c, mv[i]);
+            int cnt = line_count(s, s->ply, c);
+            if (cnt >= 2 || O->terminal(s->v, c, &tv)) continue;
+            mv[nsafe++] = mv[i];
+            if (cnt == 1) back[nb++] = mv[i];
+        }
+        if (!nsafe) return 0;
+        move_t m = nb && rng_next() % 4 ? back[rng_next() % (uint64_t)nb] : mv[rng_next() % (uint64_t)nsafe];
+        err_t err;
+        assert_int_equal(session_play(s, m, &err), GSW_OK);
+    }
+    analysis_t *an = session_analysis_open(s, s->ply);
+    assert_non_null(an);
+    return an->nline > 0 || an->nrule > 0;
+}
+
+typedef struct line_mode {
+    int threads;
+    int cache;                 /* CACHE_NONE, CACHE_COLD, CACHE_WARM (the file the COLD row filled) */
+    int egdb;                  /* with the 1-3 piece distance-to-win databases as the searches' oracle */
+} line_mode_t;
+
+typedef struct line_tally {
+    int lines, moves, rules, flagged, agree_plain, unfinished, bad;
+} line_tally_t;
+
+static int same_side(val_t a, val_t b)
+{
+    return (a > VAL_DRAW) == (b > VAL_DRAW) && (a < VAL_DRAW) == (b < VAL_DRAW);
+}
+
+/* One line's last position analysed on its line by a (one analyst over
+ * every line of a mode: its tables see one line after another). */
+static const char *line_egdb;   /* the databases of the mode being checked (NULL: none) */
+
+static void check_line(analyst_t *a, session_t *s, const char *fen, line_tally_t *t)
+{
+    gv_t *v = s->v;
+    const game_ops_t *O = v->ops;
+    err_t err;
+    analysis_t *an = session_analysis_open(s, s->ply);
+    const void *pos = session_pos(s);
+    if (analyst_root(a, pos, an, &err) < 0) fail_msg("analyst_root: %s", err.msg);
+    for (int i; (i = analyst_next(an)) >= 0;) {
+        int r = analyst_prove(a, pos, an, i, &err);
+        if (r < 0) fail_msg("analyst_prove: %s", err.msg);
+        if (r > 0) { t->unfinished++; return; }
+    }
+    t->lines++;
+    char moves[400] = "";
+    for (int i = 0; i < s->ply; i++) {
+        char mt[32];
+        O->move_format(v, s->pos[i].b, s->moves[i], mt, sizeof mt);
+        snprintf(moves + strlen(moves), sizeof moves - strlen(moves), "%s%s", i ? " " : "", mt);
+    }
+    for (int k = 0; k < an->n; k++) {
+        const move_value_t *mv = &an->mv[k];
+        GSW_POSBUF c[GSW_MAX_POS];
+        memcpy(c, pos, O->pos_size);
+        O->play(v, c, mv->move);
+        t->moves++;
+        const char *why = NULL;
+        val_t got = mv->lo, plain = 0, online = 0;
+        uint64_t nodes;
+        int third = line_count(s, s->ply, c) >= 2;
+        if (mv->state != MV_PROVEN || mv->lo != mv->hi) why = "not exact";
+        else if (third) {
+            t->rules++;
+            if (strcmp(mv->rule, "threefold repetition") || got != VAL_DRAW) why = "a third repetition is not the rule's draw";
+        } else if (mv->rule[0]) why = "a rule where none applies";
+        else {
+            val_t tv;
+            if (O->terminal(v, c, &tv)) plain = online = val_up(tv);
+            else {
+                solver_t rs;   /* without the line: a fresh solver, with the mode's databases */
+                answer_t ra;
+                assert_int_equal(solver_init(&rs, v, 16, NULL, &err), GSW_OK);
+                if (line_egdb) assert_int_equal(solver_open_egdb(&rs, line_egdb, NULL, &err), GSW_OK);
+                rs.ab.node_limit = 2000000;
+                assert_int_equal(solver_run(&rs, c, &ra, &err), GSW_OK);
+                solver_free(&rs);
+                if (ra.r.aborted) { t->unfinished++; continue; }
+                plain = val_up(ra.r.lo);
+                (void)nodes;
+                /* a fresh search on the line: no cache, a table of its own */
+                assert_int_equal(solver_init(&rs, v, 16, NULL, &err), GSW_OK);
+                if (line_egdb) assert_int_equal(solver_open_egdb(&rs, line_egdb, NULL, &err), GSW_OK);
+                rs.ab.history = an->line;
+                rs.ab.history_len = an->nline;
+                rs.ab.node_limit = 2000000;
+                assert_int_equal(solver_run(&rs, c, &ra, &err), GSW_OK);
+                solver_free(&rs);
+                if (ra.r.aborted) { t->unfinished++; continue; }
+                online = val_up(ra.r.lo);
+            }
+            t->flagged += mv->line_dep;
+            if (got != online) why = "differs from a fresh search on the line";
+            else if (!mv->line_dep && got != plain) why = "not flagged as resting on the line, yet differs without it";
+            else if (mv->line_dep && !same_side(plain, VAL_DRAW) && !same_side(got, plain) && got != VAL_DRAW)
+                why = "the line turned a result over (repetitions only add draws)";
+            else if (!mv->line_dep) t->agree_plain++;
+        }
+        if (why) {
+            char g[64], p1[64], p2[64];
+            value_text(got, mv->hi, g, sizeof g);
+            value_text(plain, plain, p1, sizeof p1);
+            value_text(online, online, p2, sizeof p2);
+            printf("DISAGREE line from %s: %s, move %s: got %s%s%s (without the line %s, fresh on the line %s): %s\n",
+                   fen, moves, mv->text, g, mv->rule[0] ? " by " : "", mv->rule, p1, p2, why);
+            t->bad++;
+        }
+    }
+}
+
+static void test_lines(void **st)
+{
+    (void)st;
+    int slow = getenv("GSW_SLOW") && atoi(getenv("GSW_SLOW")) > 0;
+    rng_state = getenv("GSW_DIFF_SEED") ? strtoull(getenv("GSW_DIFF_SEED"), NULL, 0) : 20261128;
+    /* (with the databases: without them most king endings take more than a
+       budget of 2 M nodes to prove) */
+    static const line_mode_t lmodes[] = { { 2, CACHE_COLD, 1 }, { 1, CACHE_WARM, 1 }, { 2, CACHE_NONE, 1 } };
+    static char egdir[64];   /* the databases, built once (about a second) */
+    snprintf(egdir, sizeof egdir, "/tmp/gsw-diff-egdb-XXXXXX");
+    assert_non_null(mkdtemp(egdir));
+    {
+        gv_t *v;
+        err_t err;
+        egdb_set_t *set;
+        egdb_build_report_t rep;
+        assert_int_equal(game_open("checkers", &v, &err), GSW_OK);
+        assert_int_equal(egdb_set_open(v, egdir, &set, &err), GSW_OK);
+        egdb_build_options_t bo = { .pieces = 3, .metric = RETRO_DTW, .threads = 2 };
+        if (egdb_build(set, &bo, &rep, &err)) fail_msg("egdb build: %s", err.msg);
+        egdb_set_close(set);
+        game_close(v);
+    }
+    int want = slow ? 400 : 48, failures = 0, rules = 0, flagged = 0;
+    /* the lines, drawn once for every mode */
+    char (*fens)[128] = calloc((size_t)want, sizeof *fens);
+    uint64_t *seeds = calloc((size_t)want, sizeof *seeds);
+    assert_non_null(fens);
+    assert_non_null(seeds);
+    for (int got = 0, tries = 0; got < want; tries++) {
+        assert_true(tries < 100000);
+        draw_kings(fens[got], sizeof fens[got]);
+        seeds[got] = rng_next();
+        session_t s;
+        err_t err;
+        if (session_init(&s, "checkers", fens[got], &err)) continue;
+        uint64_t keep = rng_state;
+        rng_state = seeds[got];
+        int ok = walk_line(&s);
+        rng_state = keep;
+        session_free(&s);
+        got += ok;
+    }
+    for (int k = 0; k < (int)(sizeof lmodes / sizeof lmodes[0]); k++) {
+        const line_mode_t *m = &lmodes[k];
+        if (m->cache == CACHE_COLD) cache_fresh();
+        cache_t *cache = NULL;
+        err_t err;
+        if (m->cache != CACHE_NONE && cache_open(cache_path, &cache, &err)) fail_msg("cache_open: %s", err.msg);
+        gv_t *v;
+        assert_int_equal(game_open("checkers", &v, &err), GSW_OK);
+        static volatile int no_stop;
+        analyst_t a;
+        assert_int_equal(analyst_open(&a, v, 16, m->threads, cache, &no_stop, &err), GSW_OK);
+        if (m->egdb) assert_int_equal(solver_open_egdb(&a.solver, egdir, NULL, &err), GSW_OK);
+        else assert_int_equal(solver_open_egdb(&a.solver, "/nonexistent-gsw-egdb", NULL, &err), GSW_OK);
+        a.solver.ab.node_limit = 2000000;
+        line_tally_t t = { 0 };
+        double t0 = gsw_now_ms();
+        line_egdb = m->egdb ? egdir : NULL;
+        for (int i = 0; i < want; i++) {
+            session_t s;
+            assert_int_equal(session_init(&s, "checkers", fens[i], &err), GSW_OK);
+            uint64_t keep = rng_state;
+            rng_state = seeds[i];
+            assert_true(walk_line(&s));
+            rng_state = keep;
+            check_line(&a, &s, fens[i], &t);
+            session_free(&s);
+        }
+        analyst_close(&a);
+        game_close(v);
+        if (cache && cache_close(cache, &err)) fail_msg("cache_close: %s", err.msg);
+        if (m->cache == CACHE_WARM) cache_remove();
+        printf("[ line %d    ] %d thread%s, cache %-4s, %s: %3d lines, %4d moves, %3d third repetitions, %3d flagged as "
+               "resting on the line, %4d agree without it, %3d unfinished, %3d disagreements, %6.0f ms\n",
+               k + 1, m->threads, m->threads > 1 ? "s" : " ", cache_name[m->cache],
+               m->egdb ? "databases   " : "no databases", t.lines, t.moves, t.rules,
+               t.flagged, t.agree_plain, t.unfinished, t.bad, gsw_now_ms() - t0);
+        failures += t.bad;
+        rules += t.rules;
+        flagged += t.flagged;
+    }
+    free(fens);
+    free(seeds);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", egdir);
+    if (system(cmd)) printf("could not remove %s\n", egdir);
+    fflush(stdout);
+    if (failures) fail_msg("%d disagreements on lines (see DISAGREE lines above)", failures);
+    assert_true(rules > 0);     /* the lines reached third repetitions, */
+    assert_true(flagged > 0);   /* and values that rest on the line */
+}
+
+/* ---- solves stopped at random budgets ----
+ * Connect Four 7x6 positions on the shipped book's last ply (its value is
+ * known before any search, so a budget goes into finding the best move)
+ * and past the book, each solved over one cache file at node budgets from
+ * 1 to 10^6 (log-uniform): after every stopped solve, no answer may come
+ * from the cache as complete without its best move, and a last solve
+ * without a budget must give the reference's value with a move that
+ * reaches it. */
+static void test_stopped_solves(void **st)
+{
+    (void)st;
+    rng_state = getenv("GSW_DIFF_SEED") ? strtoull(getenv("GSW_DIFF_SEED"), NULL, 0) : 20261129;
+    gv_t *v;
+    err_t err;
+    assert_int_equal(game_open("connect4:7x6", &v, &err), GSW_OK);
+    const game_ops_t *O = v->ops;
+    int checked = 0, stops = 0, from_cache = 0, bad = 0, book = 0;
+    for (int p = 0; p < 16; p++) {
+        int plies = p < 8 ? 9 : 14;   /* the book's last ply, then past it */
+        GSW_POSBUF pos[GSW_MAX_POS];
+        char text[32];
+        O->pos_start(v, pos);
+        int k = 0;
+        for (; k < plies; k++) {
+            move_t mv[GSW_MAX_MOVES];
+            val_t tv;
+            int n = O->moves(v, pos, mv);
+            if (!n) break;
+            move_t m = mv[rng_next() % (uint64_t)n];
+            O->move_format(v, pos, m, text + k, sizeof text - (size_t)k);
+            O->play(v, pos, m);
+            if (O->terminal(v, pos, &tv)) break;
+        }
+        val_t tv, value;
+        uint64_t nodes;
+        if (k < plies || O->terminal(v, pos, &tv)) continue;
+        solver_t s;
+        answer_t a;
+        assert_int_equal(solver_init(&s, v, 16, NULL, &err), GSW_OK);   /* the reference, with the book */
+        s.ab.node_limit = 3000000;
+        assert_int_equal(solver_run(&s, pos, &a, &err), GSW_OK);
+        solver_free(&s);
+        if (a.r.aborted) continue;
+        value = a.r.lo;
+        (void)nodes;
+        cache_fresh();
+        cache_t *cache;
+        if (cache_open(cache_path, &cache, &err)) fail_msg("cache_open: %s", err.msg);
+        for (int round = 0; round < 6; round++) {
+            uint64_t budget = (uint64_t)(exp((double)(rng_next() % 1000000) / 1e6 * log(1e6)) + 0.5);
+            if (budget < 1) budget = 1;
+            if (budget > 1000000) budget = 1000000;
+            assert_int_equal(solver_init(&s, v, 16, cache, &err), GSW_OK);
+            s.ab.node_limit = round < 5 ? budget : 0;
+            assert_int_equal(solver_run(&s, pos, &a, &err), GSW_OK);
+            book += a.from_book;
+            stops += a.r.aborted;
+            if (a.r.aborted && (value < a.r.lo || value > a.r.hi)) {
+                printf("DISAGREE stopped solve of %s at %llu nodes proved [%d, %d], the value is %d\n", text,
+                       (unsigned long long)budget, (int)a.r.lo, (int)a.r.hi, (int)value);
+                bad++;
+            }
+            if (round == 5 && (a.r.aborted || a.r.lo != value || a.r.hi != value)) {
+                printf("DISAGREE %s: the last solve gave [%d, %d]%s, the value is %d\n", text, (int)a.r.lo,
+                       (int)a.r.hi, a.r.aborted ? " (stopped)" : "", (int)value);
+                bad++;
+            }
+            if (!a.r.aborted && a.r.best != MOVE_NONE) {   /* its move reaches the value */
+                GSW_POSBUF c[GSW_MAX_POS];
+                val_t cv;
+                uint64_t cn;
+                memcpy(c, pos, O->pos_size);
+                O->play(v, c, a.r.best);
+                int known = O->terminal(v, c, &cv) || reference(v, c, 3000000, &cv, &cn);
+                if (known && val_up(cv) != value) {
+                    printf("DISAGREE %s: best move %u does not reach the value %d\n", text, a.r.best, (int)value);
+                    bad++;
+                }
+            }
+            solver_free(&s);
+            /* read back: a solve that may not search must not take a row as complete without its move */
+            assert_int_equal(solver_init(&s, v, 16, cache, &err), GSW_OK);
+            s.ab.node_limit = 1;
+            assert_int_equal(solver_run(&s, pos, &a, &err), GSW_OK);
+            solver_free(&s);
+            checked++;
+            if (a.from_cache) {
+                from_cache++;
+                if (a.r.aborted || a.r.best == MOVE_NONE || a.r.lo != value || a.r.hi != value) {
+                    printf("DISAGREE %s: after a solve stopped at %llu nodes the cache answers [%d, %d], best %s\n",
+                           text, (unsigned long long)budget, (int)a.r.lo, (int)a.r.hi,
+                           a.r.best == MOVE_NONE ? "none" : "given");
+                    bad++;
+                }
+            }
+        }
+        if (cache_close(cache, &err)) fail_msg("cache_close: %s", err.msg);
+        cache_remove();
+    }
+    game_close(v);
+    printf("[ stopped   ] %d read-backs after %d stopped solves, %d answered by the cache, %d book answers, %d "
+           "disagreements\n", checked, stops, from_cache, book, bad);
+    fflush(stdout);
+    assert_int_equal(bad, 0);
+    assert_true(stops > 0 && from_cache > 0 && checked >= 40);
+}
+
 /* The df-pn batch defect, as found: one solver, df-pn table carried from one
  * position to the next, no cache; the last position is a loss. */
 static void test_dfpn_batch_defect(void **st)
@@ -529,6 +899,8 @@ int main(void)
     setvbuf(stdout, NULL, _IOLBF, 0);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_dfpn_batch_defect),
+        cmocka_unit_test_teardown(test_lines, cleanup),
+        cmocka_unit_test_teardown(test_stopped_solves, cleanup),
         cmocka_unit_test_teardown(test_differential, cleanup),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
