@@ -67,17 +67,19 @@ static void solver_egdb_build(solver_t *s, const void *pos)
     egdb_set_t *set;
     err_t err;
     if (egdb_set_open(s->v, s->egdb_dir, &set, &err)) return;
-    if (!egdb_slice_present(set, RETRO_DTW, slice) && (s->ab.time_limit_ms > 0 || s->ab.node_limit)) {
+    if (egdb_slice_present(set, RETRO_DTW, slice)) {   /* built already */
+        egdb_set_close(set);
+        return;
+    }
+    char name[64], msg[400];
+    rg->slice_name(s->v, slice, name, sizeof name);
+    if (s->ab.time_limit_ms > 0 || s->ab.node_limit) {
         /* a solve with a budget: a build may take minutes and cannot count
            against it, so the search answers alone, and the person is told */
-        char name[64], msg[400];
-        rg->slice_name(s->v, slice, name, sizeof name);
         snprintf(msg, sizeof msg, "the %s tablebase is not built (a solve with a budget does not build it): "
                  "gsw egdb build %s %s; answering from search", name, s->v->game->name, name);
         solver_say(s, msg);
-    } else if (!egdb_slice_present(set, RETRO_DTW, slice)) {
-        char name[64], msg[400];
-        rg->slice_name(s->v, slice, name, sizeof name);
+    } else {
         snprintf(msg, sizeof msg, "building the %s tablebase in %.300s", name, s->egdb_dir);
         if (s->note) s->note(s->warn_ctx, msg);
         else solver_say(s, msg);

@@ -63,20 +63,14 @@ static val_t mover_value(const gv_t *v, val_t child)
     return child >= VAL_PROVEN ? child - 1 : child <= -VAL_PROVEN ? child + 1 : child;
 }
 
-/* The game's line an's searches must see (its positions played twice
- * already: analysis_t.line), set on the solver for one call of the
- * analyst and taken off after it; a solve on a line reads no cache row and
+/* The game's line an's solves must see (its positions played twice
+ * already: analysis_t.line), set on the solver for one solve (an) and
+ * taken off after it (NULL): a solve on a line reads no cache row and
  * stores only what holds whatever the line (solve/solver.h). */
-static void analyst_line_on(analyst_t *a, const analysis_t *an)
+static void analyst_line(analyst_t *a, const analysis_t *an)
 {
-    a->solver.ab.history = an->nline > 0 ? an->line : NULL;
-    a->solver.ab.history_len = an->nline;
-}
-
-static void analyst_line_off(analyst_t *a)
-{
-    a->solver.ab.history = NULL;
-    a->solver.ab.history_len = 0;
+    a->solver.ab.history = an && an->nline > 0 ? an->line : NULL;
+    a->solver.ab.history_len = an ? an->nline : 0;
 }
 
 /* Does any move's value rest on the game's line? */
@@ -106,17 +100,7 @@ static void analysis_settle(analysis_t *an)
     an->proven = all;
 }
 
-static int analyst_heuristic_on(analyst_t *a, const void *pos, analysis_t *an, double budget_ms, err_t *err);
-
 int analyst_heuristic(analyst_t *a, const void *pos, analysis_t *an, double budget_ms, err_t *err)
-{
-    analyst_line_on(a, an);
-    int rc = analyst_heuristic_on(a, pos, an, budget_ms, err);
-    analyst_line_off(a);
-    return rc;
-}
-
-static int analyst_heuristic_on(analyst_t *a, const void *pos, analysis_t *an, double budget_ms, err_t *err)
 {
     const gv_t *v = a->solver.v;
     const game_ops_t *O = v->ops;
@@ -136,7 +120,9 @@ static int analyst_heuristic_on(analyst_t *a, const void *pos, analysis_t *an, d
         }
         if (v->game->players == 2 && mv->state != MV_PROVEN) {   /* what the cache holds comes first, at once */
             answer_t ans;
+            analyst_line(a, an);
             int c = solver_cached(&a->solver, child, &ans, err);
+            analyst_line(a, NULL);
             if (c < 0) return err->code;
             if (c) {
                 mv->state = MV_PROVEN;
@@ -149,7 +135,7 @@ static int analyst_heuristic_on(analyst_t *a, const void *pos, analysis_t *an, d
         if (!O->evaluate || v->game->players != 2) continue;   /* (puzzles are solved, not scored) */
         ab_options_t o = { .threads = 1, .depth_limit = 24, .time_limit_ms = budget_ms / an->n,
                            .stop = a->solver.ab.stop, .oracle = a->solver.ab.oracle,
-                           .history = a->solver.ab.history, .history_len = a->solver.ab.history_len };
+                           .history = an->nline > 0 ? an->line : NULL, .history_len = an->nline };
         ab_result_t r;
         if (ab_think(v, &a->heur, child, &o, &r, err)) return err->code;
         if (mv->state == MV_UNKNOWN) mv->state = MV_HEURISTIC;
@@ -208,7 +194,9 @@ static int analyst_solve(analyst_t *a, analysis_t *an, const void *pos, val_t lo
     }
     double t = a->solver.ab.time_limit_ms;
     a->solver.ab.time_limit_ms = left;
+    analyst_line(a, an);
     int rc = solver_run_within(&a->solver, pos, lo, hi, ans, err);
+    analyst_line(a, NULL);
     a->solver.ab.time_limit_ms = t;
     if (!rc && ans->r.aborted && an->budget_ms > 0 && !(a->solver.ab.stop && *a->solver.ab.stop)) an->spent = 1;
     return rc;
@@ -232,17 +220,7 @@ static int analysis_twin(const gv_t *v, const void *pos, const analysis_t *an, i
     return -1;
 }
 
-static int analyst_prove_on(analyst_t *a, const void *pos, analysis_t *an, int i, err_t *err);
-
 int analyst_prove(analyst_t *a, const void *pos, analysis_t *an, int i, err_t *err)
-{
-    analyst_line_on(a, an);
-    int rc = analyst_prove_on(a, pos, an, i, err);
-    analyst_line_off(a);
-    return rc;
-}
-
-static int analyst_prove_on(analyst_t *a, const void *pos, analysis_t *an, int i, err_t *err)
 {
     const gv_t *v = a->solver.v;
     const game_ops_t *O = v->ops;
@@ -308,8 +286,6 @@ static int analyst_prove_on(analyst_t *a, const void *pos, analysis_t *an, int i
     return ans.r.aborted ? 1 : 0;
 }
 
-static int analyst_root_on(analyst_t *a, const void *pos, analysis_t *an, err_t *err);
-
 int analyst_root(analyst_t *a, const void *pos, analysis_t *an, err_t *err)
 {
     if (an->root_done || an->n == 0) { an->root_done = 1; return 0; }
@@ -320,14 +296,6 @@ int analyst_root(analyst_t *a, const void *pos, analysis_t *an, err_t *err)
         int r = analyst_prove(a, pos, an, i, err);
         if (r) return r;
     }
-    analyst_line_on(a, an);
-    int rc = analyst_root_on(a, pos, an, err);
-    analyst_line_off(a);
-    return rc;
-}
-
-static int analyst_root_on(analyst_t *a, const void *pos, analysis_t *an, err_t *err)
-{
     const gv_t *v = a->solver.v;
     if (v->game->players == 1) {   /* a puzzle: a solution from here, or why there is none */
         static _Thread_local puzzle_result_t r;

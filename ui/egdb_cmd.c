@@ -154,7 +154,9 @@ static int egdb_cli_probe(cli_opts_t *o, gv_t *v, egdb_set_t *set, err_t *err)
     if (egdb_prober_init(&pr, set, 16, err)) return err->code;
     retro_metric_t m = over ? RETRO_DTW : RETRO_WLD;
     double t0 = gsw_now_ms();
-    int got = over ? (hi = lo, 1) : egdb_probe(&pr, pos, &lo, &hi, &m, err);
+    int got = 1;
+    if (over) hi = lo;
+    else got = egdb_probe(&pr, pos, &lo, &hi, &m, err);
     move_t best = MOVE_NONE;
     int rc = got < 0 ? err->code : GSW_OK;
     if (!got) {
