@@ -181,6 +181,8 @@ typedef struct game_ops {
      * move-count rule ends the game as a draw (checkers' 40-move rule: 80
      * less that count), or -1 when the game has no such rule. Optional. */
     int (*pos_reversible)(const gv_t *v, const void *pos, int *left);
+    /* That move-count rule's name ("40-move rule"); NULL: none. */
+    const char *count_rule;
     /* Plies to the end of a drawn game under perfect play, if the game knows
      * (Connect Four: the board fills up); -1 otherwise. */
     int (*draw_plies)(const gv_t *v, const void *pos);

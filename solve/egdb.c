@@ -258,6 +258,39 @@ int egdb_probe_index(egdb_prober_t *p, retro_metric_t m, uint64_t slice, uint64_
     return GSW_OK;
 }
 
+/* The stored value of (slice, index) in metric m's file: 1 with *r, 0
+ * when that file is missing (remembered by the prober), -1 on error. */
+static int egdb_probe_file(egdb_prober_t *p, retro_metric_t m, uint64_t slice, uint64_t index, retro_val_t *r,
+                           err_t *err)
+{
+    unsigned h = (unsigned)((slice * 3 + (uint64_t)m) * 0x9e3779b97f4a7c15ull >> 61);
+    int known = p->recent[h].state && p->recent[h].slice == slice && p->recent[h].metric == (int)m;
+    egdb_file_t *f;
+    int got = known ? p->recent[h].state == 1 : egdb_slice_lookup(p->set, m, slice, &f, err);
+    if (got < 0) return -1;
+    if (!known && !got) {   /* remember the missing file too */
+        p->recent[h].slice = slice;
+        p->recent[h].metric = (int)m;
+        p->recent[h].state = 2;
+        p->recent[h].f = NULL;
+    }
+    if (!got) return 0;
+    return egdb_probe_index(p, m, slice, index, r, err) ? -1 : 1;
+}
+
+int egdb_conversion(egdb_prober_t *p, const void *pos, int *plies, err_t *err)
+{
+    uint64_t slice, index;
+    int flipped;
+    retro_val_t r;
+    if (!p->set->rg->locate(p->set->v, pos, &slice, &index, &flipped)) return 0;
+    int got = egdb_probe_file(p, RETRO_DTC, slice, index, &r, err);
+    if (got <= 0) return got;
+    if (r == RETRO_UNKNOWN) return 0;   /* a draw: no conversion is forced */
+    *plies = retro_dist(r);
+    return 1;
+}
+
 int egdb_probe(egdb_prober_t *p, const void *pos, val_t *lo, val_t *hi, retro_metric_t *metric, err_t *err)
 {
     const retro_game_t *rg = p->set->rg;
@@ -267,20 +300,10 @@ int egdb_probe(egdb_prober_t *p, const void *pos, val_t *lo, val_t *hi, retro_me
     static const retro_metric_t order[2] = { RETRO_DTW, RETRO_WLD };
     for (int i = 0; i < 2; i++) {
         retro_metric_t m = order[i];
-        unsigned h = (unsigned)((slice * 3 + (uint64_t)m) * 0x9e3779b97f4a7c15ull >> 61);
-        int known = p->recent[h].state && p->recent[h].slice == slice && p->recent[h].metric == (int)m;
-        egdb_file_t *f;
-        int got = known ? p->recent[h].state == 1 : egdb_slice_lookup(p->set, m, slice, &f, err);
-        if (got < 0) return -1;
-        if (!known && !got) {   /* remember the missing file too */
-            p->recent[h].slice = slice;
-            p->recent[h].metric = (int)m;
-            p->recent[h].state = 2;
-            p->recent[h].f = NULL;
-        }
-        if (!got) continue;
         retro_val_t r;
-        if (egdb_probe_index(p, m, slice, index, &r, err)) return -1;
+        int got = egdb_probe_file(p, m, slice, index, &r, err);
+        if (got < 0) return -1;
+        if (!got) continue;
         if (metric) *metric = m;
         if (m == RETRO_DTW) {
             *lo = *hi = retro_to_val(r);
@@ -328,19 +351,42 @@ typedef struct oracle_slot {
     egdb_prober_t pr;
 } oracle_slot_t;
 
-static int egdb_oracle_probe(void *ctx, const gv_t *v, const void *pos, val_t *lo, val_t *hi)
+/* A free prober of o, locked (the calling thread's first choice). */
+static oracle_slot_t *egdb_oracle_slot(egdb_oracle_t *o)
 {
-    egdb_oracle_t *o = ctx;
-    (void)v;
     oracle_slot_t *slots = o->slot;
     uint64_t h = (uint64_t)(uintptr_t)pthread_self() * 0x9e3779b97f4a7c15ull;
     unsigned i = (unsigned)(h >> 60) & (EGDB_ORACLE_SLOTS - 1);
     while (pthread_mutex_trylock(&slots[i].lock)) i = (i + 1) & (EGDB_ORACLE_SLOTS - 1);
+    return &slots[i];
+}
+
+/* A probe's error, kept once for the caller to show. */
+static void egdb_oracle_damage(egdb_oracle_t *o, const err_t *err)
+{
+    if (!__atomic_exchange_n(&o->damaged, 1, __ATOMIC_RELAXED)) snprintf(o->damage, sizeof o->damage, "%s", err->msg);
+}
+
+static int egdb_oracle_probe(void *ctx, const gv_t *v, const void *pos, val_t *lo, val_t *hi)
+{
+    egdb_oracle_t *o = ctx;
+    (void)v;
+    oracle_slot_t *slot = egdb_oracle_slot(o);
     err_t err;
-    int got = egdb_probe(&slots[i].pr, pos, lo, hi, NULL, &err);
-    if (got < 0 && !__atomic_exchange_n(&o->damaged, 1, __ATOMIC_RELAXED))
-        snprintf(o->damage, sizeof o->damage, "%s", err.msg);
-    pthread_mutex_unlock(&slots[i].lock);
+    int got = egdb_probe(&slot->pr, pos, lo, hi, NULL, &err);
+    if (got < 0) egdb_oracle_damage(o, &err);
+    pthread_mutex_unlock(&slot->lock);
+    return got > 0;
+}
+
+int egdb_oracle_conversion(egdb_oracle_t *o, const void *pos, int *plies)
+{
+    if (!o->set) return 0;
+    oracle_slot_t *slot = egdb_oracle_slot(o);
+    err_t err;
+    int got = egdb_conversion(&slot->pr, pos, plies, &err);
+    if (got < 0) egdb_oracle_damage(o, &err);
+    pthread_mutex_unlock(&slot->lock);
     return got > 0;
 }
 

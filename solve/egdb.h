@@ -62,6 +62,12 @@ int egdb_probe_index(egdb_prober_t *p, retro_metric_t m, uint64_t slice, uint64_
  * NULL) says which file answered. */
 int egdb_probe(egdb_prober_t *p, const void *pos, val_t *lo, val_t *hi, retro_metric_t *metric, err_t *err);
 
+/* The distance to conversion of pos from its distance-to-conversion
+ * file: 1 with *plies (a win or a loss for the side to move: the plies
+ * until a conversion into a position of the same result), 0 when no such
+ * file holds pos or it is a draw, -1 on error. */
+int egdb_conversion(egdb_prober_t *p, const void *pos, int *plies, err_t *err);
+
 /* The databases as the searches' oracle (core/game.h): probes from any
  * thread, over a few probers each behind its own lock. A file found
  * damaged answers nothing (the search goes on without it); its message is
@@ -78,6 +84,9 @@ typedef struct egdb_oracle {
  * file of the game, 0 when none (nothing to close), -1 on error. */
 int egdb_oracle_open(egdb_oracle_t *o, const gv_t *v, const char *dir, err_t *err);
 void egdb_oracle_close(egdb_oracle_t *o);
+/* egdb_conversion through the oracle's probers (any thread): 1 with
+ * *plies, 0 when unknown (no file; an error is kept in `damaged`). */
+int egdb_oracle_conversion(egdb_oracle_t *o, const void *pos, int *plies);
 /* The same for dir, or (NULL) egdb/ beside the cache file db (NULL: the
  * default cache's). */
 int egdb_oracle_open_at(egdb_oracle_t *o, const gv_t *v, const char *dir, const char *db, err_t *err);

@@ -565,6 +565,11 @@ int solver_store(solver_t *s, const void *pos, val_t lo, val_t hi, move_t best, 
     return GSW_OK;
 }
 
+int solver_conversion(solver_t *s, const void *pos, int *plies)
+{
+    return s->egdb.set && egdb_oracle_conversion(&s->egdb, pos, plies);
+}
+
 int solver_think(solver_t *s, const void *pos, const ab_options_t *o, ab_result_t *r, err_t *err)
 {
     ab_options_t ho = *o;

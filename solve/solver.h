@@ -106,6 +106,11 @@ int solver_cached(solver_t *s, const void *pos, answer_t *a, err_t *err);
  * returned: the value was only derived. */
 int solver_store(solver_t *s, const void *pos, val_t lo, val_t hi, move_t best, err_t *err);
 
+/* The endgame databases' distance to conversion of pos (a capture, a
+ * man's or pawn's move: what resets a move-count rule): 1 with *plies when
+ * a distance-to-conversion file holds pos and it is a win or a loss, else 0. */
+int solver_conversion(solver_t *s, const void *pos, int *plies);
+
 /* The heuristic engine's best line for pos (ab_think over the solver's
  * table, with its line for repetitions), within o's depth, time and node
  * limits: what a solve whose budget ran out reports. Never stored. */

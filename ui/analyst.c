@@ -92,6 +92,48 @@ static int puzzle_value(analyst_t *a, const void *pos, puzzle_result_t *r, val_t
     return 0;
 }
 
+int analysis_better(const move_value_t *x, const move_value_t *y)
+{
+    int rx = x->lo > VAL_DRAW ? 2 - x->late : 0, ry = y->lo > VAL_DRAW ? 2 - y->late : 0;
+    return rx != ry ? rx > ry : x->lo > y->lo;
+}
+
+int analysis_best(const analysis_t *an)
+{
+    int b = -1;
+    for (int i = 0; i < an->n; i++)
+        if (an->mv[i].state == MV_PROVEN && an->mv[i].lo == an->mv[i].hi && (b < 0 || analysis_better(&an->mv[i], &an->mv[b])))
+            b = i;
+    return b;
+}
+
+/* Mark move i of an late when it is a win the game's move-count rule may
+ * draw first: the position it leads to has `left` plies before the count
+ * draws, and neither the loser's distance to loss nor (from the databases'
+ * distance-to-conversion files) its distance to a conversion, which
+ * resets the count, fits in them. A win whose distance is unknown is not
+ * marked. */
+static void analyst_mark_late(analyst_t *a, const void *pos, analysis_t *an, int i)
+{
+    const gv_t *v = a->solver.v;
+    const game_ops_t *O = v->ops;
+    move_value_t *mv = &an->mv[i];
+    mv->late = 0;
+    if (!O->pos_reversible || mv->state != MV_PROVEN || mv->lo != mv->hi || !val_is_proven_decisive(mv->lo)
+        || mv->lo < VAL_DRAW || mv->rule[0])
+        return;
+    GSW_POSBUF child[GSW_MAX_POS];
+    val_t tv;
+    int left, conv;
+    memcpy(child, pos, O->pos_size);
+    O->play(v, child, mv->move);
+    if (O->terminal(v, child, &tv)) return;
+    O->pos_reversible(v, child, &left);
+    if (left < 0 || val_plies(mv->lo) - 1 <= left) return;   /* won before the count runs out */
+    if (solver_conversion(&a->solver, child, &conv) && conv <= left) return;   /* the count starts again in time */
+    mv->late = 1;
+}
+
 /* Is every move's value exact? */
 static void analysis_settle(analysis_t *an)
 {
@@ -129,6 +171,7 @@ int analyst_heuristic(analyst_t *a, const void *pos, analysis_t *an, double budg
                 mv->lo = val_up(ans.r.hi);
                 mv->hi = val_up(ans.r.lo);
                 mv->from_cache = 1;
+                analyst_mark_late(a, pos, an, i);
                 continue;
             }
         }
@@ -235,6 +278,7 @@ int analyst_prove(analyst_t *a, const void *pos, analysis_t *an, int i, err_t *e
         mv->lo = an->mv[twin].lo;
         mv->hi = an->mv[twin].hi;
         mv->from_cache = an->mv[twin].from_cache;
+        mv->late = an->mv[twin].late;
         an->twins++;
         analysis_settle(an);
         return v->game->players == 2 && analysis_store_root(a, pos, an, err) ? -1 : 0;
@@ -281,6 +325,7 @@ int analyst_prove(analyst_t *a, const void *pos, analysis_t *an, int i, err_t *e
     mv->hi = hi;
     mv->from_cache = ans.from_cache;
     mv->line_dep |= ans.r.history_dependent && an->nline > 0;
+    analyst_mark_late(a, pos, an, i);
     analysis_settle(an);
     if (analysis_store_root(a, pos, an, err)) return -1;
     return ans.r.aborted ? 1 : 0;
@@ -290,9 +335,10 @@ int analyst_root(analyst_t *a, const void *pos, analysis_t *an, err_t *err)
 {
     if (an->root_done || an->n == 0) { an->root_done = 1; return 0; }
     /* A move ends the game by a rule of play here (a move-count rule the
-     * searches do not count, a repetition): the position's value in this
-     * game is the best of its moves', each proven on the line. */
-    for (int i; an->nrule > 0 && !an->proven && (i = analyst_next(an)) >= 0;) {
+     * searches do not count, a repetition), or the position's search named
+     * a win that may come too late (root_late): the position's value in
+     * this game is the best of its moves', each proven on the line. */
+    for (int i; (an->nrule > 0 || an->root_late) && !an->proven && (i = analyst_next(an)) >= 0;) {
         int r = analyst_prove(a, pos, an, i, err);
         if (r) return r;
     }
@@ -324,9 +370,7 @@ int analyst_root(analyst_t *a, const void *pos, analysis_t *an, err_t *err)
         return 0;
     }
     if (an->proven) {   /* every move is exact: the position is worth the best of them */
-        int b = 0;
-        for (int i = 1; i < an->n; i++)
-            if (an->mv[i].lo > an->mv[b].lo) b = i;
+        int b = analysis_best(an);
         an->root_done = 1;
         an->root_lo = an->root_hi = an->mv[b].lo;
         an->root_best = an->mv[b].move;
@@ -351,8 +395,14 @@ int analyst_root(analyst_t *a, const void *pos, analysis_t *an, err_t *err)
             an->mv[i].state = MV_PROVEN;
             an->mv[i].lo = an->mv[i].hi = ans.r.lo;
             an->mv[i].line_dep |= ans.r.history_dependent && an->nline > 0;
+            analyst_mark_late(a, pos, an, i);
+            if (an->mv[i].late) an->root_late = 1;
         }
     analysis_settle(an);
+    if (an->root_late) {   /* the fastest win may come too late: every move's value, then the best in time */
+        an->root_done = 0;
+        return analyst_root(a, pos, an, err);
+    }
     return 0;
 }
 

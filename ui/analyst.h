@@ -38,6 +38,12 @@ int analyst_root(analyst_t *a, const void *pos, analysis_t *an, err_t *err);
  * bounded (*all), at most the best upper bound. Returns the move with the
  * best lower bound, MOVE_NONE when no move is proven yet. */
 move_t analysis_bounds(const analysis_t *an, val_t *lo, val_t *hi, int *all);
+/* Is move value x a better choice than y for its mover? A win that comes
+ * in time under the move-count rule beats a late one, which beats
+ * anything else; then the value (fastest win, slowest loss). */
+int analysis_better(const move_value_t *x, const move_value_t *y);
+/* The best exact move of an by analysis_better (-1: none exact). */
+int analysis_best(const analysis_t *an);
 /* The next move of an to prove: the most promising unproven one; -1 none. */
 int analyst_next(const analysis_t *an);
 /* A heuristic player's move at level 1..9; line[0..nline-1] are the

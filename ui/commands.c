@@ -261,8 +261,12 @@ static void show_hint(session_t *s, out_t *out)
         if (an->mv[i].move != m) continue;
         char t[64];
         session_value_text(s, s->ply, &an->mv[i], t, sizeof t);
+        char late[160] = "";
+        if (an->mv[i].late)   /* the best there is: no win fits in the count */
+            snprintf(late, sizeof late, "; no move wins or converts before the %s: a draw if the defence holds",
+                     s->v->ops->count_rule ? s->v->ops->count_rule : "move count");
         const char *why = an->mv[i].state == MV_PROVEN && an->mv[i].lo < VAL_DRAW && exact
-                              ? " (every move loses; this one loses slowest)" : "";
+                              ? " (every move loses; this one loses slowest)" : late;
         if (s->v->game->players == 1 && exact)
             out_printf(out, "hint: %s (the goal can still be reached: %d more jumps in the solution found)\n",
                        an->mv[i].text, val_plies(an->mv[i].lo));

@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "solve/solver.h"
+#include "ui/analyst.h"
 
 /* ---- text for the person ---- */
 
@@ -391,7 +392,6 @@ analysis_t *session_analysis(session_t *s, int ply)
     return ply >= 0 && ply <= s->top ? s->an[ply] : NULL;
 }
 
-void analyst_list(const gv_t *v, const void *pos, analysis_t *an);
 
 /* A lesson never starts a search it cannot finish in a second or two: past
  * this, its moves show the values the lesson publishes. */
@@ -471,11 +471,8 @@ move_t session_best(session_t *s, int ply, int *exact)
     if (exact) *exact = 0;
     if (!an || !an->n) return MOVE_NONE;
     if (an->proven) {
-        int b = 0;
-        for (int i = 1; i < an->n; i++)
-            if (an->mv[i].lo > an->mv[b].lo) b = i;
         if (exact) *exact = 1;
-        return an->mv[b].move;
+        return an->mv[analysis_best(an)].move;
     }
     if (an->root_done && an->root_lo == an->root_hi && an->root_best != MOVE_NONE) {
         if (exact) *exact = 1;   /* the position's own proof names a best move */
@@ -483,7 +480,8 @@ move_t session_best(session_t *s, int ply, int *exact)
     }
     int b = -1;   /* not all proven: a proven win beats everything, else the heuristic */
     for (int i = 0; i < an->n; i++)
-        if (an->mv[i].state == MV_PROVEN && an->mv[i].lo > VAL_DRAW && (b < 0 || an->mv[i].lo > an->mv[b].lo)) b = i;
+        if (an->mv[i].state == MV_PROVEN && an->mv[i].lo > VAL_DRAW && (b < 0 || analysis_better(&an->mv[i], &an->mv[b])))
+            b = i;
     if (b >= 0) return an->mv[b].move;
     for (int i = 0; i < an->n; i++)
         if (an->mv[i].state == MV_HEURISTIC && (b < 0 || an->mv[i].score > an->mv[b].score)) b = i;
@@ -573,6 +571,8 @@ int session_value_text(const session_t *s, int ply, const move_value_t *mv, char
             else if (session_mate_game(s)) session_score_text(s, lo, buf, n);
             else snprintf(buf, n, "%s %d", outcome_name(g.outcome), g.plies);
             if (has && g.outcome != OUTCOME_DRAW) snprintf(buf + strlen(buf), n - strlen(buf), " (%+d)", score);
+            if (mv->late)   /* the count may draw it first */
+                snprintf(buf + strlen(buf), n - strlen(buf), " (%s first)", v->ops->count_rule ? v->ops->count_rule : "move count");
             return outcome_class(lo);
         }
         if (lo > VAL_DRAW) { snprintf(buf, n, "win"); return 3; }
@@ -647,11 +647,9 @@ int session_history_entry(session_t *s, int i, char *got, size_t ng, char *best,
 {
     analysis_t *an = s->an[i];
     if (!an || !an->proven || i >= s->top) return 0;
-    int bi = 0, gi = -1;
-    for (int k = 0; k < an->n; k++) {
-        if (an->mv[k].lo > an->mv[bi].lo) bi = k;
+    int bi = analysis_best(an), gi = -1;
+    for (int k = 0; k < an->n; k++)
         if (an->mv[k].move == s->moves[i]) gi = k;
-    }
     if (gi < 0) return 0;
     *cls_got = session_value_text(s, i, &an->mv[gi], got, ng);
     *cls_best = session_value_text(s, i, &an->mv[bi], best, nb);

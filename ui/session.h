@@ -49,6 +49,10 @@ typedef struct move_value {
     uint8_t line_dep;      /* the value rests on the game's line (a rule, or a
                               repetition of one of its positions): true of this game,
                               not of the position, so never stored as the position's */
+    uint8_t late;          /* a win the game's move-count rule (count_rule) may draw
+                              first: neither its distance to win nor its distance to
+                              conversion fits in the plies the count leaves; a win
+                              that fits is preferred (analysis_better) */
 } move_value_t;
 
 /* The positions of the game's line that a search from an analysed position
@@ -85,6 +89,8 @@ typedef struct analysis {
     uint64_t line[ANALYSIS_MAX_LINE];
     int nline;
     int nrule;             /* moves that end the game by a rule of play (mv[].rule) */
+    int root_late;         /* the position's search named a late win (mv[].late): every
+                              move is proven and the best in time chosen */
 } analysis_t;
 
 typedef struct posbuf { _Alignas(16) unsigned char b[GSW_MAX_POS]; } posbuf_t;

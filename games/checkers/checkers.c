@@ -258,6 +258,7 @@ static const game_ops_t ck_ops = {
     .repetition = ck_repetition,
     .line_over = ck_line_over,
     .pos_reversible = ck_reversible,
+    .count_rule = "40-move rule",
     .pos_quiet = ck_quiet_hook,
     .nsym = 1,
     .view = ck_view,

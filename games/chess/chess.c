@@ -330,6 +330,7 @@ static const game_ops_t ch_ops = {
     .repetition = ch_repetition,
     .line_over = ch_line_over,
     .pos_reversible = ch_reversible,
+    .count_rule = "50-move rule",
     .ab_tactical = ch_tactical,
     .pos_in_check = ch_check_hook,
     .play_null = ch_null,

@@ -184,6 +184,44 @@ static void test_against_search(void **state)
     egdb_prober_free(&pr);
 }
 
+/* Distance to conversion (what the workbench weighs against a move-count
+ * rule): the 3-piece files built beside the distance-to-win ones agree
+ * with them on which random positions are decided, and a decided
+ * position's conversion never comes after its end (the last capture, or
+ * sooner). Either side's man move converts, so the distance's parity does
+ * not say who wins. */
+static void test_conversion(void **state)
+{
+    (void)state;
+    egdb_build_report_t rep;
+    err_t err;
+    build(NULL, 3, RETRO_DTC, NULL, &rep);
+    egdb_prober_t pr;
+    assert_int_equal(egdb_prober_init(&pr, set, 8, &err), GSW_OK);
+    uint64_t rng = 2611;
+    int decisive = 0, shorter = 0;
+    for (int i = 0; i < 20000; i++) {
+        GSW_POSBUF pos[GSW_MAX_POS];
+        random_pos(&rng, pos);
+        val_t lo, hi, tv;
+        if (v->ops->terminal(v, pos, &tv)) continue;
+        assert_int_equal(egdb_probe(&pr, pos, &lo, &hi, NULL, &err), 1);
+        int c = -1, got = egdb_conversion(&pr, pos, &c, &err);
+        assert_true(got >= 0);
+        char fen[128];
+        v->ops->pos_format(v, pos, fen, sizeof fen);
+        if (got != (lo != VAL_DRAW)) fail_msg("%s: distance to win %d, conversion %s", fen, (int)lo, got ? "known" : "none");
+        if (!got) continue;
+        decisive++;
+        if (c < 0 || c > val_plies(lo))
+            fail_msg("%s: distance to win %d plies (%s), to conversion %d", fen, val_plies(lo), lo > 0 ? "won" : "lost", c);
+        shorter += c < val_plies(lo);
+    }
+    egdb_prober_free(&pr);
+    printf("[ conversion ] %d decisive positions, %d convert before they end\n", decisive, shorter);
+    assert_true(decisive > 1000);
+}
+
 /* The searches with the databases as their oracle: a 4-piece kings position
  * solved over the 3-piece databases agrees with its own database. */
 static void test_oracle(void **state)
@@ -310,6 +348,7 @@ int main(void)
         cmocka_unit_test(test_oracle),
         cmocka_unit_test(test_damage),
         cmocka_unit_test(test_resume),
+        cmocka_unit_test(test_conversion),   /* (last: test_damage counts a slice's files) */
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
