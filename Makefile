@@ -23,7 +23,7 @@ asan: deps
 	cmake --build $(ASAN) -j $(JOBS)
 
 run: release
-	$(RELEASE)/ui/gsw
+	$(RELEASE)/gsw
 
 test-release: release
 	cd $(RELEASE) && ctest --output-on-failure -j $(JOBS) -LE slow
@@ -38,7 +38,7 @@ test-slow: release
 
 # SIGKILL at random moments: 50 kills in each of the three cases
 test-crash: release
-	GSW_BIN=$(CURDIR)/$(RELEASE)/ui/gsw GSW_TEST_DATA=$(CURDIR)/tests/data bash tests/crash/crash.sh 50
+	GSW_BIN=$(CURDIR)/$(RELEASE)/gsw GSW_TEST_DATA=$(CURDIR)/tests/data bash tests/crash/crash.sh 50
 
 # libFuzzer (Clang): every target in tests/fuzz/ for 60 s from its corpus
 FUZZ := build/fuzz

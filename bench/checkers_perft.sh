@@ -18,7 +18,7 @@
 # after "nodes" in its output, else the last number it prints; its own time
 # the number after "seconds", if any.
 #
-# gsw is build/release/ui/gsw (made if missing), or $GSW.
+# gsw is build/release/gsw (made if missing), or $GSW.
 #
 # Reference used: Dark Horse by Robin Messemer (github.com/CheckersGuy/DarkHorse,
 # commit 8f07eb97cbe2, a bitboard engine for English checkers; its generator
@@ -90,7 +90,7 @@ if [ -n "$ref" ]; then
   case $ref in */*) ;; *) ref=./$ref ;; esac
   if [ ! -f "$ref" ] || [ ! -x "$ref" ]; then echo "not an executable: $ref" >&2; exit 2; fi
 fi
-gsw=${GSW:-$here/build/release/ui/gsw}
+gsw=${GSW:-$here/build/release/gsw}
 [ -x "$gsw" ] || make -C "$here" release >/dev/null
 
 # Published counts (Aart Bik; OEIS A133046).

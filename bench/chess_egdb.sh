@@ -13,7 +13,7 @@ set -eu
 kqkr=0
 [ "${1:-}" = "--kqkr" ] && { kqkr=1; shift; }
 dir=${1:-build/release}
-gsw=$dir/ui/gsw
+gsw=$dir/gsw
 [ -x "$gsw" ] || { echo "build first: make release (no $gsw)" >&2; exit 1; }
 command -v jq >/dev/null || { echo "needs jq" >&2; exit 1; }
 tmp=$(mktemp -d)

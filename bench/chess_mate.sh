@@ -15,10 +15,10 @@
 # `bestmove` as this script sees it (a few ms of pipe overhead included);
 # nodes as each reports them; ratios are ab/dfpn and sf/dfpn time.
 # usage: bench/chess_mate.sh [GSW] [STOCKFISH]
-#   GSW defaults to build/release/ui/gsw (cmake -B build/release -DCMAKE_BUILD_TYPE=Release)
+#   GSW defaults to build/release/gsw (cmake -B build/release -DCMAKE_BUILD_TYPE=Release)
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
-gsw=${1:-$root/build/release/ui/gsw}
+gsw=${1:-$root/build/release/gsw}
 sf=${2:-/usr/games/stockfish}
 data=$root/tests/data/chess/mates.txt
 limit=${MATE_LIMIT_S:-300}   # per engine and position

@@ -21,12 +21,12 @@
 #   g++ -std=c++20 -O3 -fno-exceptions -fno-rtti -march=native src/unity_build.cc -o perft-ref
 #   bench/chess_perft.sh /path/to/perft-ref
 #
-# gsw is build/release/ui/gsw (made if missing), or $GSW; Stockfish is
+# gsw is build/release/gsw (made if missing), or $GSW; Stockfish is
 # $STOCKFISH or /usr/games/stockfish (skipped if absent).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
-gsw=${GSW:-$here/build/release/ui/gsw}
+gsw=${GSW:-$here/build/release/gsw}
 if [ ! -x "$gsw" ]; then
   cmake -S "$here" -B "$here/build/release" -DCMAKE_BUILD_TYPE=Release >/dev/null
   cmake --build "$here/build/release" -j2 --target gsw >/dev/null

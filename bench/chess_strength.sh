@@ -26,7 +26,7 @@ while getopts "n:t:j:e:b:s:o:h" opt; do
   esac
 done
 shift $((OPTIND - 1))
-gsw=$build/ui/gsw
+gsw=$build/gsw
 sf=/usr/games/stockfish
 [ -x "$gsw" ] || { echo "build first: make release (no $gsw)" >&2; exit 1; }
 [ -x "$sf" ] || { echo "no $sf: apt-get install stockfish" >&2; exit 1; }

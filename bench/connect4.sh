@@ -51,7 +51,7 @@ weak=$(abspath "${bins[2]:--}")
 for b in "$pons" "$stein" "$weak"; do
   [ "$b" = - ] || [ -x "$b" ] || { echo "not an executable: $b" >&2; exit 2; }
 done
-gsw=${GSW_BINARY:-$here/build/release/ui/gsw}
+gsw=${GSW_BINARY:-$here/build/release/gsw}
 [ -x "$gsw" ] || make -C "$here" release >/dev/null
 data=$here/tests/data/connect4
 work=$(mktemp -d)

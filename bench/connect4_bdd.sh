@@ -28,7 +28,7 @@
 #   --logs DIR    keep every run's stdout and stderr (progress lines) in DIR,
 #                 as BOARD-WHAT.out / .err (default: a temporary folder,
 #                 removed at the end); `tail -f DIR/*.err` watches a long run.
-# gsw is GSW_BIN (default build/release/ui/gsw). Each run is one process on
+# gsw is GSW_BIN (default build/release/gsw). Each run is one process on
 # one core; runs go one after another. Run from the repository root.
 # Published numbers: John Tromp's position counts (4x4 .. 7x6, the last
 # 4,531,985,219,092) and game values (4x4, 5x4, 5x5, 6x5, 7x4 draws; 6x4 a
@@ -38,7 +38,7 @@
 # its caches and a doubling in flight: 6x5's strong build was seen at 75);
 # check `free -g` before the big boards on a shared machine.
 set -euo pipefail
-gsw=${GSW_BIN:-build/release/ui/gsw}
+gsw=${GSW_BIN:-build/release/gsw}
 boards="4x4 5x4 6x4 5x5 6x5"
 add76=0 encodings=0 count_only=0 memory="" tmo="" logs=""
 while [ $# -gt 0 ]; do

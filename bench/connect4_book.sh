@@ -8,7 +8,7 @@
 # PONS_BINARY is Pons's c4solver (run in an empty folder: his repository ships
 # no 7x6.book, so it solves without one); STEININGER_BINARY is his `c4`
 # (solves the empty board; its threads and table are compiled in, by default
-# all cores and 1 GB). gsw (GSW_BIN, default build/release/ui/gsw) runs on
+# all cores and 1 GB). gsw (GSW_BIN, default build/release/gsw) runs on
 # every core with --hash MB (default 1024), each in a fresh cache:
 #   no book:     gsw solve connect4 "" in an empty cache (a full search);
 #   book build:  gsw book build connect4 --ply N (default 2), positions per ply;
@@ -35,7 +35,7 @@ abs() { echo "$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"; }
 pons=$(abs "$pons"); stein=$(abs "$stein")
 [ -x "$pons" ] || { echo "not an executable: $pons" >&2; exit 2; }
 [ -x "$stein" ] || { echo "not an executable: $stein" >&2; exit 2; }
-gsw=${GSW_BIN:-$here/build/release/ui/gsw}
+gsw=${GSW_BIN:-$here/build/release/gsw}
 [ -x "$gsw" ] || make -C "$here" release >/dev/null
 command -v jq >/dev/null || { echo "needs jq" >&2; exit 2; }
 work=$(mktemp -d)

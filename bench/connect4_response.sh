@@ -25,7 +25,7 @@ while [ $# -gt 0 ]; do
   esac
   shift
 done
-gsw=${GSW_BINARY:-$here/build/release/ui/gsw}
+gsw=${GSW_BINARY:-$here/build/release/gsw}
 [ -x "$gsw" ] || make -C "$here" release >/dev/null
 command -v jq >/dev/null || { echo "bench/connect4_response.sh needs jq" >&2; exit 2; }
 export GSW_BOOKS=${GSW_BOOKS-$here/data/books}

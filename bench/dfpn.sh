@@ -5,7 +5,7 @@
 # alpha-beta, and the ratios of mean time, mean nodes and nodes per second.
 # Usage: bench/dfpn.sh [GSW_BINARY] [NODE_BUDGET]
 set -eu
-gsw=${1:-build/release/ui/gsw}
+gsw=${1:-build/release/gsw}
 budget=${2:-20000000}
 data=tests/data/connect4
 tmp=$(mktemp -d)

@@ -13,7 +13,7 @@ set -eu
 six=0
 [ "${1:-}" = "--six" ] && { six=1; shift; }
 dir=${1:-build/release}
-gsw=$dir/ui/gsw
+gsw=$dir/gsw
 probe=$dir/bench/bench_egdb_probe
 [ -x "$gsw" ] && [ -x "$probe" ] || { echo "build first: make release (no $gsw or $probe)" >&2; exit 1; }
 tmp=$(mktemp -d)

@@ -5,7 +5,7 @@
 # (bookkeeping and storage against solver time), from gsw's own report.
 # Usage: bench/manager.sh [GSW_BINARY] [SECONDS_FOR_7x6] [WORKERS]
 set -u
-gsw=${1:-build/release/ui/gsw}
+gsw=${1:-build/release/gsw}
 secs=${2:-600}
 workers=${3:-$(nproc)}
 db=${GSW_BENCH_DB:-/tmp/gsw-manager-bench.sqlite}

@@ -9,7 +9,7 @@
 #                                           # (about 20 more minutes, ~14 GB)
 # Run from the repository root after `make release`.
 set -eu
-gsw=${GSW_BIN:-build/release/ui/gsw}
+gsw=${GSW_BIN:-build/release/gsw}
 ref=""
 if [ "${1:-}" = "--reference" ]; then ref=${2:?--reference DIR}; fi
 [ -x "$gsw" ] || { echo "build first: make release" >&2; exit 1; }

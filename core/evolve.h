@@ -5,7 +5,7 @@
  * N log N games a generation). Then parents by rank, crossover of 2-4
  * parents, Gaussian mutation, and the survivors' rules. Game-independent:
  * a callback plays one game between two individuals (gsw tune chess in
- * ui/tune_cmd.c). Every random choice comes from a seed: the tournament's
+ * protocol/tune_cmd.c). Every random choice comes from a seed: the tournament's
  * from (seed, generation, pairing), breeding from a saved generator, so a
  * run is the same on any number of threads and after a resume. */
 #ifndef GSW_EVOLVE_H

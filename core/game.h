@@ -26,7 +26,7 @@ struct ab_search;
 struct puzzle_sweep;
 struct retro_game;
 
-/* A board as the UI draws it: a grid of cells the game fills in, so ui/ holds
+/* A board as the UI draws it: a grid of cells the game fills in, so workbench/ holds
  * no game-specific code. Cell (r, c) is cell[r * cols + c], row 0 at the top. */
 #define GSW_VIEW_MAX_SIDE 64
 #define GSW_VIEW_MAX_CELLS 1024

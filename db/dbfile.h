@@ -1,7 +1,7 @@
 /* What the db's files share: atomic writes (a temporary name, fsync, a
  * rename), whole-file reads, and the framing of the compressed formats
  * (bddfile.h's BDD files, bookfile.h's opening books). Text files of other
- * layers use them too (ui/tune_cmd.c's state and CSV). */
+ * layers use them too (protocol/tune_cmd.c's state and CSV). */
 #ifndef GSW_DBFILE_H
 #define GSW_DBFILE_H
 

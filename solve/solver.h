@@ -1,5 +1,6 @@
-/* The one door to the solvers, a layer of its own below ui/: one solver
- * over a table and an optional cache. Every solve consults the cache first
+/* The one door to the solvers, a layer of its own below the front ends
+ * (cli/, workbench/, protocol/): one solver over a table and an optional
+ * cache. Every solve consults the cache first
  * and stores what it proves (exact values as exact, proven bounds as
  * bounds). Shared by the CLI verbs, `gsw shell` and the TUI's analysis
  * worker, plus the words used to print values. */

@@ -6,7 +6,7 @@
 # passes its check, and no "database is locked" failure reached anyone.
 # Needs GSW_BIN, GSW_TEST_DATA, sqlite3; the TUI part is skipped without tmux.
 set -u
-. "$(dirname "$0")/../ui/cli_lib.sh"
+. "$(dirname "$0")/../cli/cli_lib.sh"
 data=${GSW_TEST_DATA:?}
 db="$tmp/shared.sqlite"
 pos="$data/crash/positions_5x4.txt"
@@ -18,7 +18,7 @@ done
 tui=0
 if command -v tmux >/dev/null; then
   tui=1
-  . "$(dirname "$0")/../ui/tmux_window.sh"
+  . "$(dirname "$0")/../workbench/tmux_window.sh"
   tmux_window "$tmp/tmux.sock" 100 30 \
     "env GSW_DB='$db' LANG=C.UTF-8 TERM=xterm-256color '$gsw' play connect4:5x4 --threads 1 --hash 16 2>'$tmp/tui.err'; sleep 30"
 fi

@@ -7,7 +7,7 @@
 # The full-disk part needs to mount a tmpfs (root): skipped with a note
 # otherwise; the workbench part needs tmux. Needs GSW_BIN, GSW_TEST_DATA.
 set -u
-. "$(dirname "$0")/../ui/cli_lib.sh"
+. "$(dirname "$0")/../cli/cli_lib.sh"
 data=${GSW_TEST_DATA:?}
 run() { "$@" >"$tmp/out" 2>"$tmp/err" </dev/null; rc=$?; }
 check() { if eval "$2"; then ok; else bad "$1 (exit $rc; out: $(tail -c 300 "$tmp/out"); err: $(head -c 400 "$tmp/err"))"; fi; }
@@ -50,7 +50,7 @@ fi
 if command -v tmux >/dev/null; then
   db="$tmp/tui.sqlite"
   T() { tmux -S "$tmp/tmux.sock" "$@"; }
-  . "$(dirname "$0")/../ui/tmux_window.sh"
+  . "$(dirname "$0")/../workbench/tmux_window.sh"
   tmux_window "$tmp/tmux.sock" 100 30 \
     "env GSW_DB='$db' LANG=C.UTF-8 TERM=xterm-256color '$gsw' play connect4:5x4 --side both --threads 1 --hash 16 2>'$tmp/tui.err'; echo \"exit=\$?\" >'$tmp/exit'; sleep 30"
   wait_screen() { local i; for ((i = 0; i < 200; i++)); do T capture-pane -p -t g | grep -q -- "$1" && return 0; sleep 0.1; done; return 1; }

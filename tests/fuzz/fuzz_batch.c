@@ -1,9 +1,9 @@
-/* The batch file of `gsw solve --batch` (ui/batch.c) for connect4:7x6, read
+/* The batch file of `gsw solve --batch` (cli/batch.c) for connect4:7x6, read
  * from memory. */
 #include "tests/fuzz/fuzz_util.h"
 
 #include "core/game.h"
-#include "ui/batch.h"
+#include "cli/batch.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

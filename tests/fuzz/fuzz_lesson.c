@@ -1,9 +1,9 @@
-/* Lesson files (ui/lesson.c): the input is the file, loaded with
+/* Lesson files (workbench/lesson.c): the input is the file, loaded with
  * lesson_load from a scratch path. Inputs naming a board file are left out
  * (fuzz_names_file). */
 #include "tests/fuzz/fuzz_util.h"
 
-#include "ui/lesson.h"
+#include "workbench/lesson.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -1,4 +1,4 @@
-/* Openings files for gsw match (ui/match_openings.c): whatever parses is a
+/* Openings files for gsw match (protocol/match_openings.c): whatever parses is a
  * list of openings whose moves are legal from their start and leave a game
  * that is not over, and each opening written back as a line (its FEN, or
  * its moves in SAN) parses to the same start and moves; what does not
@@ -6,7 +6,7 @@
 #include "tests/fuzz/fuzz_util.h"
 
 #include "core/game.h"
-#include "ui/match.h"
+#include "protocol/match.h"
 
 static gv_t *v;
 

@@ -1,4 +1,4 @@
-/* Shell command lines (ui/commands.c) against a session on connect4:4x3 in
+/* Shell command lines (workbench/commands.c) against a session on connect4:4x3 in
  * sync mode (as `gsw shell` runs it) with no cache and a 1 MB table: each
  * line of the input is one session_exec.
  *
@@ -17,7 +17,7 @@
 
 #include <ctype.h>
 
-#include "ui/session.h"
+#include "workbench/session.h"
 
 void session_sync_close(session_t *s);
 

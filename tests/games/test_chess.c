@@ -355,7 +355,7 @@ static void test_playouts(void **state)
 
 /* GSW_CH_FENS=N: print N positions from seeded random games, half of
  * them from random Chess960 starts, for the differential test against
- * Stockfish (tests/ui/test_chess_stockfish.sh). */
+ * Stockfish (tests/cli/test_chess_stockfish.sh). */
 static void print_fens(int count)
 {
     uint64_t s = 99;

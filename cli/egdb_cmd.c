@@ -1,0 +1,455 @@
+/* The endgame-database verbs: `gsw egdb build|probe|stats|verify` and
+ * `gsw count GAME --pieces N` (positions per piece count, by index
+ * arithmetic). The work is in solve/egdb*.c; this file parses, prints
+ * progress on stderr and results on stdout. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/ab.h"
+#include "solve/egdb.h"
+#include "solve/solver.h"
+#include "cli/cli.h"
+#include "cli/json.h"
+
+/* Progress on stderr: one line redrawn in place on a terminal (cleared
+ * at the end); elsewhere (a log) a line per finished slice. */
+static void egdb_cli_progress(void *ctx, const char *line)
+{
+    (void)ctx;
+    if (isatty(2)) fprintf(stderr, "\r\033[K%.*s", 150, line);
+    else if (strstr(line, ": done")) fprintf(stderr, "%s\n", line);
+}
+
+static int egdb_cli_open(cli_opts_t *o, const char *spec, gv_t **v, egdb_set_t **set, err_t *err)
+{
+    char dir[1100];
+    *set = NULL;
+    if (game_open(spec, v, err)) return err->code;
+    if (!(*v)->ops->retro) {
+        int rc = err_set(err, GSW_EINPUT, "%s has no endgame databases", (*v)->game->name);
+        game_close(*v);
+        return rc;
+    }
+    if (o->dir) snprintf(dir, sizeof dir, "%s", o->dir);
+    else if (egdb_default_dir(o->db, dir, sizeof dir, err)) { game_close(*v); return err->code; }
+    if (egdb_set_open(*v, dir, set, err)) { game_close(*v); return err->code; }
+    return GSW_OK;
+}
+
+/* The metric --metric names (the game's default without it). */
+static int egdb_cli_metric(cli_opts_t *o, gv_t *v, retro_metric_t *m, err_t *err)
+{
+    const retro_game_t *rg = v->ops->retro;
+    *m = rg->mate_metric ? RETRO_DTW : RETRO_WLD;
+    if (o->metric && retro_game_metric_parse(rg, o->metric, m))
+        return err_set(err, GSW_EINPUT, "--metric: unknown metric \"%s\" (wld, dtc, %s)", o->metric,
+                       retro_game_metric_name(rg, RETRO_DTW));
+    return GSW_OK;
+}
+
+/* Games whose endings are built on demand (chess): build the slice and
+ * what it needs when its file of metric m is missing, progress on stderr. */
+static int egdb_cli_ensure(cli_opts_t *o, gv_t *v, egdb_set_t *set, uint64_t slice, retro_metric_t m, err_t *err)
+{
+    const retro_game_t *rg = v->ops->retro;
+    if (!rg->mate_metric || egdb_slice_present(set, m, slice)) return GSW_OK;
+    char name[64];
+    rg->slice_name(v, slice, name, sizeof name);
+    fprintf(stderr, "%s %s is not built yet: building it and what it needs in %s\n", name,
+            retro_game_metric_name(rg, m), egdb_set_dir(set));
+    egdb_build_options_t bo = { .for_slice = &slice, .metric = m, .threads = o->threads_set ? o->threads : 0,
+                                .stop = &cli_stop, .progress = egdb_cli_progress };
+    egdb_build_report_t rep;
+    int rc = egdb_build(set, &bo, &rep, err);
+    if (isatty(2)) fprintf(stderr, "\r\033[K");
+    if (rc && cli_stop) return err_set(err, GSW_EFAIL, "stopped: %d slices finished are kept; run again to resume",
+                                       rep.built + rep.reused);
+    if (!rc) fprintf(stderr, "built %d slices, %llu positions, in %.1f s\n", rep.built,
+                     (unsigned long long)rep.positions, rep.ms / 1000);
+    return rc;
+}
+
+static int egdb_cli_build(cli_opts_t *o, gv_t *v, egdb_set_t *set, err_t *err)
+{
+    uint64_t slice;
+    int has_slice = o->npos >= 3;
+    if (has_slice && (o->pieces || o->for_pos))
+        return err_set(err, GSW_EINPUT, "egdb build: give a SLICE, --pieces N or --for POSITION, one of them");
+    if (has_slice && v->ops->retro->slice_parse(v, o->pos[2], &slice, err)) return err->code;
+    if (!o->pieces && !o->for_pos && !has_slice)
+        return err_set(err, GSW_EINPUT, "egdb build needs a SLICE, --pieces N or --for POSITION");
+    retro_metric_t m;
+    if (egdb_cli_metric(o, v, &m, err)) return err->code;
+    GSW_POSBUF pos[GSW_MAX_POS];
+    if (o->for_pos && game_pos_parse(v, o->for_pos, pos, err)) return err->code;
+    egdb_build_options_t bo = { .pieces = o->pieces, .for_pos = o->for_pos ? pos : NULL,
+                                .for_slice = has_slice ? &slice : NULL, .metric = m,
+                                .threads = o->threads_set ? o->threads : 0, .stop = &cli_stop, .plan_only = o->plan,
+                                .progress = o->json ? NULL : egdb_cli_progress };
+    if (o->json) bo.progress = egdb_cli_progress;   /* progress stays on stderr */
+    egdb_build_report_t rep;
+    int rc = egdb_build(set, &bo, &rep, err);
+    if (isatty(2)) fprintf(stderr, "\r\033[K");
+    if (rc && cli_stop) err_set(err, GSW_EFAIL, "stopped: %d slices finished are kept; run again to resume",
+                                rep.built + rep.reused);
+    if (rc) return rc;
+    char n1[32], n2[32], n3[32];
+    if (o->plan && o->json) {
+        json_t j;
+        json_begin(&j, stdout);
+        json_str(&j, "game", v->game->name);
+        json_str(&j, "dir", egdb_set_dir(set));
+        json_str(&j, "metric", retro_game_metric_name(v->ops->retro, m));
+        json_int(&j, "slices", rep.slices);
+        json_int(&j, "finished_slices", rep.reused);
+        json_int(&j, "positions", (int64_t)rep.planned);
+        json_int(&j, "finished_positions", (int64_t)rep.finished);
+        json_int(&j, "largest_unit", (int64_t)rep.largest);
+        json_end(&j);
+        return GSW_OK;
+    }
+    if (o->plan) {
+        printf("%s %s: %d slices, %s positions (%d slices, %s positions built and checked); the largest unit "
+               "solved at once holds %s positions, in %s\n", v->game->name, retro_game_metric_name(v->ops->retro, m), rep.slices,
+               cli_thousands(rep.planned, n1, sizeof n1), rep.reused, cli_thousands(rep.finished, n2, sizeof n2),
+               cli_thousands(rep.largest, n3, sizeof n3), egdb_set_dir(set));
+        return GSW_OK;
+    }
+    if (o->json) {
+        json_t j;
+        json_begin(&j, stdout);
+        json_str(&j, "game", v->game->name);
+        json_str(&j, "dir", egdb_set_dir(set));
+        json_str(&j, "metric", retro_game_metric_name(v->ops->retro, m));
+        json_int(&j, "slices", rep.slices);
+        json_int(&j, "built", rep.built);
+        json_int(&j, "reused", rep.reused);
+        json_int(&j, "positions", (int64_t)rep.positions);
+        json_num(&j, "time_ms", rep.ms);
+        json_end(&j);
+    } else
+        printf("%s %s: %d slices (%d built, %d found finished and checked), %s positions built in %.1f s, in %s\n",
+               v->game->name, retro_game_metric_name(v->ops->retro, m), rep.slices, rep.built, rep.reused,
+               cli_thousands(rep.positions, n1, sizeof n1), rep.ms / 1000, egdb_set_dir(set));
+    return GSW_OK;
+}
+
+static int egdb_cli_probe(cli_opts_t *o, gv_t *v, egdb_set_t *set, err_t *err)
+{
+    if (o->npos < 3) return err_set(err, GSW_EINPUT, "egdb probe needs a POSITION");
+    GSW_POSBUF pos[GSW_MAX_POS];
+    if (game_pos_parse(v, o->pos[2], pos, err)) return err->code;
+    const retro_game_t *rg = v->ops->retro;
+    uint64_t ps, pi;
+    int pf;
+    val_t lo, hi;
+    /* a finished game (no pieces, no move) is valued by the rules, in any
+       database's terms: no file need hold it */
+    int over = v->ops->terminal(v, pos, &lo);
+    if (!over && rg->mate_metric && rg->locate(v, pos, &ps, &pi, &pf) && egdb_cli_ensure(o, v, set, ps, RETRO_DTW, err))
+        return err->code;
+    egdb_prober_t pr;
+    if (egdb_prober_init(&pr, set, 16, err)) return err->code;
+    retro_metric_t m = over ? RETRO_DTW : RETRO_WLD;
+    double t0 = gsw_now_ms();
+    int got = 1;
+    if (over) hi = lo;
+    else got = egdb_probe(&pr, pos, &lo, &hi, &m, err);
+    move_t best = MOVE_NONE;
+    int rc = got < 0 ? err->code : GSW_OK;
+    if (!got) {
+        uint64_t slice, index;
+        int fl;
+        char name[64] = "";
+        if (v->ops->retro->locate(v, pos, &slice, &index, &fl)) v->ops->retro->slice_name(v, slice, name, sizeof name);
+        rc = *name ? err_set(err, GSW_EFAIL, "no database holds this position (slice %s): gsw egdb build %s --for '%s'",
+                             name, v->game->name, o->pos[2])
+             : rg->mate_metric
+                 ? err_set(err, GSW_EFAIL, "no tablebase covers this position (at most %d pieces, no castling rights, "
+                                           "no en passant, pawns on one side only)", rg->max_pieces)
+                 : err_set(err, GSW_EFAIL, "the position has more pieces than the databases cover");
+    }
+    /* the best move: the child whose value is best for the mover */
+    const game_ops_t *O = v->ops;
+    move_t mv[GSW_MAX_MOVES];
+    int nm = rc ? 0 : O->moves(v, pos, mv);
+    val_t bestv = -VAL_INF;
+    for (int i = 0; i < nm && !rc; i++) {
+        GSW_POSBUF c[GSW_MAX_POS];
+        memcpy(c, pos, O->pos_size);
+        O->play(v, c, mv[i]);
+        val_t cl, ch, tv;
+        if (O->terminal(v, c, &tv)) cl = ch = tv;
+        else {
+            int g = egdb_probe(&pr, c, &cl, &ch, NULL, err);
+            if (g < 0) { rc = err->code; break; }
+            if (!g) continue;
+        }
+        val_t up = val_up(cl);   /* the mover's value: exact for distance files, the class otherwise */
+        if (up > bestv) { bestv = up; best = mv[i]; }
+    }
+    double ms = gsw_now_ms() - t0;
+    egdb_prober_free(&pr);
+    if (rc) return rc;
+    gvalue_t g = value_report(v, pos, lo, hi);
+    char bt[64] = "", vt[64];
+    if (best != MOVE_NONE) O->move_format(v, pos, best, bt, sizeof bt);
+    value_text(lo, hi, vt, sizeof vt);
+    if (o->json) {
+        json_t j;
+        json_begin(&j, stdout);
+        char spec[96];
+        game_spec(v, spec, sizeof spec);
+        json_str(&j, "game", spec);
+        json_str(&j, "position", o->pos[2]);
+        json_str(&j, "value", outcome_name(g.outcome));
+        if (g.plies >= 0 && lo == hi) json_int(&j, "plies", g.plies); else json_null(&j, "plies");
+        if (*bt) json_str(&j, "best", bt); else json_null(&j, "best");
+        json_str(&j, "metric", retro_game_metric_name(v->ops->retro, m));
+        if (rg->mate_metric && m == RETRO_DTW) {   /* in moves: > 0 the side to move mates, < 0 it is mated */
+            if (lo == VAL_DRAW) json_null(&j, "mate");
+            else json_int(&j, "mate", val_is_win(lo) ? (val_plies(lo) + 1) / 2 : -(val_plies(lo) / 2));
+        }
+        json_str(&j, "source", over ? "rules" : "egdb");
+        json_num(&j, "time_ms", ms);
+        json_end(&j);
+    } else if (rg->mate_metric && m == RETRO_DTW) {
+        char mt[96];
+        if (lo == VAL_DRAW) snprintf(mt, sizeof mt, "draw");
+        else if (val_is_win(lo)) snprintf(mt, sizeof mt, "the side to move mates in %d (%d plies)", (val_plies(lo) + 1) / 2,
+                                          val_plies(lo));
+        else if (val_plies(lo) == 0) snprintf(mt, sizeof mt, "checkmated");
+        else snprintf(mt, sizeof mt, "the side to move is mated in %d (%d plies)", val_plies(lo) / 2, val_plies(lo));
+        printf("%s%s%s (distance-to-mate tablebase)\n", mt, *bt ? "; best " : "", bt);
+    } else printf("%s%s%s (%s)\n", vt, *bt ? "; best " : "", bt,
+                  over ? "the game is over" : m == RETRO_DTW ? "distance-to-win database"
+                                 : "win/draw/loss database: build --metric dtw for distances");
+    return GSW_OK;
+}
+
+/* ---- stats ---- */
+
+/* The position at (slice, index) as text; mirrored: shown with the other
+ * side to move, as the colour-reversed image it stands for. */
+static void stats_fen(const gv_t *v, uint64_t slice, uint64_t index, int mirrored, char *buf, size_t n)
+{
+    const retro_game_t *rg = v->ops->retro;
+    GSW_POSBUF pos[GSW_MAX_POS];
+    rg->position(v, slice, index, pos);
+    if (mirrored && rg->mirror) rg->mirror(v, pos);
+    v->ops->pos_format(v, pos, buf, n);
+}
+
+/* Chess's statistics: one row per ending, either side to move. */
+static int egdb_cli_stats_mate(cli_opts_t *o, gv_t *v, egdb_set_t *set, err_t *err)
+{
+    const retro_game_t *rg = v->ops->retro;
+    int want[RETRO_MAX_COUNTS], nwant = 0;
+    if (o->npos >= 3) {
+        uint64_t slice;
+        if (rg->slice_parse(v, o->pos[2], &slice, err)) return err->code;
+        /* built as win/draw/loss only: those statistics, without distances */
+        int wld_only = egdb_slice_present(set, RETRO_WLD, slice) && !egdb_slice_present(set, RETRO_DTW, slice);
+        if (!wld_only && egdb_cli_ensure(o, v, set, slice, RETRO_DTW, err)) return err->code;
+        nwant = rg->slice_material(v, slice, want);
+    }
+    egdb_stat_t *rows;
+    int nrows;
+    int rc = egdb_stats(set, want, nwant, &rows, &nrows, &cli_stop, err);
+    if (rc) return rc;
+    if (nrows == 0) {
+        free(rows);
+        return err_set(err, GSW_EFAIL, "no %s tablebases in %s (gsw egdb build %s KRK)", v->game->name,
+                       egdb_set_dir(set), v->game->name);
+    }
+    json_t j;
+    if (o->json) {
+        json_begin(&j, stdout);
+        if (nwant == 0) {
+            json_str(&j, "game", v->game->name);
+            json_arr(&j, "endings");
+        }
+    } else
+        printf("%-8s %12s %12s %12s %12s  %-14s %s\n", "ending", "positions", "wins", "draws", "losses",
+               "longest mate", "example (winner to move)");
+    for (int r = 0; r < nrows; r++) {
+        egdb_stat_t *row = &rows[r];
+        char name[64], fen[256] = "", a[32], b[32], c2[32], d[32];
+        rg->slice_name(v, row->slice, name, sizeof name);
+        int plies = row->longest_win_plies, moves = plies >= 0 ? (plies + 1) / 2 : -1;
+        if (plies >= 0) stats_fen(v, row->longest_slice, row->longest_index, 0, fen, sizeof fen);
+        if (o->json) {
+            if (nwant == 0) json_obj(&j, NULL);
+            json_str(&j, "ending", name);
+            json_int(&j, "positions", (int64_t)row->positions);
+            json_int(&j, "wins", (int64_t)row->wins);
+            json_int(&j, "draws", (int64_t)row->draws);
+            json_int(&j, "losses", (int64_t)row->losses);
+            if (moves >= 0) {
+                json_int(&j, "longest_mate_moves", moves);
+                json_int(&j, "longest_mate_plies", plies);
+                json_str(&j, "example", fen);
+            } else {
+                json_null(&j, "longest_mate_moves");
+                json_null(&j, "longest_mate_plies");
+                json_null(&j, "example");
+            }
+            json_bool(&j, "distances", row->distances);
+            if (nwant == 0) json_close(&j, '}');
+            continue;
+        }
+        char lm[40];
+        if (moves >= 0) snprintf(lm, sizeof lm, "%d (%d plies)", moves, plies);
+        else snprintf(lm, sizeof lm, row->distances ? "none" : "- (wld only)");
+        printf("%-8s %12s %12s %12s %12s  %-14s %s\n", name, cli_thousands(row->positions, a, sizeof a),
+               cli_thousands(row->wins, b, sizeof b), cli_thousands(row->draws, c2, sizeof c2),
+               cli_thousands(row->losses, d, sizeof d), lm, *fen ? fen : "-");
+    }
+    if (o->json) {
+        if (nwant == 0) json_close(&j, ']');
+        json_end(&j);
+    }
+    free(rows);
+    return GSW_OK;
+}
+
+static int egdb_cli_stats(cli_opts_t *o, gv_t *v, egdb_set_t *set, err_t *err)
+{
+    const retro_game_t *rg = v->ops->retro;
+    if (rg->mate_metric) return egdb_cli_stats_mate(o, v, set, err);
+    int want[RETRO_MAX_COUNTS], nwant = 0;
+    if (o->npos >= 3 && (nwant = egdb_material_parse(v, o->pos[2], want, err)) < 0) return err->code;
+    egdb_stat_t *rows;
+    int nrows;
+    int rc = egdb_stats(set, want, nwant, &rows, &nrows, &cli_stop, err);
+    if (rc) return rc;
+    if (nrows == 0) {
+        free(rows);
+        return err_set(err, GSW_EFAIL, "no %s databases%s in %s (gsw egdb build %s --pieces N)", v->game->name,
+                       nwant > 0 ? " of that slice" : "", egdb_set_dir(set), v->game->name);
+    }
+    if (o->json) printf("[");
+    else printf("%-14s %14s %14s %14s %14s %5s %5s  %s\n", "slice (B v W)", "positions", "wins", "draws", "losses",
+                "win", "loss", "longest win (Black to move); longest loss (defender to move)");
+    for (int r = 0; r < nrows; r++) {
+        egdb_stat_t *row = &rows[r];
+        char wfen[256] = "", lfen[256] = "";
+        if (row->win_plies >= 0) stats_fen(v, row->win_slice, row->win_index, 0, wfen, sizeof wfen);
+        if (row->loss_plies >= 0) stats_fen(v, row->loss_slice, row->loss_index, 1, lfen, sizeof lfen);
+        if (o->json) {
+            printf("%s\n {", r ? "," : "");
+            for (int k = 0; k < row->ncounts; k++) printf("\"%s\":%d,", rg->material_names[k], row->counts[k]);
+            printf("\"positions\":%llu,\"wins\":%llu,\"draws\":%llu,\"losses\":%llu,\"longest_win_plies\":%d,"
+                   "\"longest_loss_plies\":%d,\"black_to_move_longest_loss_plies\":%d,\"example\":%s%s%s,"
+                   "\"loss_example\":%s%s%s,\"distances\":%s}",
+                   (unsigned long long)row->positions, (unsigned long long)row->wins, (unsigned long long)row->draws,
+                   (unsigned long long)row->losses, row->win_plies, row->loss_plies, row->btm_loss_plies,
+                   *wfen ? "\"" : "", *wfen ? wfen : "null", *wfen ? "\"" : "", *lfen ? "\"" : "",
+                   *lfen ? lfen : "null", *lfen ? "\"" : "", row->distances ? "true" : "false");
+            continue;
+        }
+        char name[48] = "", a[32], b[32], c2[32], d[32], lw[16], ll[16];
+        for (int k = 0; k < row->ncounts; k++)
+            snprintf(name + strlen(name), sizeof name - strlen(name), "%s%d", k ? "," : "", row->counts[k]);
+        if (row->win_plies >= 0) snprintf(lw, sizeof lw, "%d", row->win_plies); else snprintf(lw, sizeof lw, "-");
+        if (row->loss_plies >= 0) snprintf(ll, sizeof ll, "%d", row->loss_plies); else snprintf(ll, sizeof ll, "-");
+        printf("%-14s %14s %14s %14s %14s %5s %5s  %s; %s\n", name, cli_thousands(row->positions, a, sizeof a),
+               cli_thousands(row->wins, b, sizeof b), cli_thousands(row->draws, c2, sizeof c2),
+               cli_thousands(row->losses, d, sizeof d), lw, ll, *wfen ? wfen : "-", *lfen ? lfen : "-");
+    }
+    if (o->json) printf("\n]\n");
+    free(rows);
+    return GSW_OK;
+}
+
+static int egdb_cli_verify(cli_opts_t *o, gv_t *v, egdb_set_t *set, err_t *err)
+{
+    uint64_t one;
+    if (o->npos >= 3 && v->ops->retro->slice_parse(v, o->pos[2], &one, err)) return err->code;
+    int checked = 0;
+    double t0 = gsw_now_ms();
+    int rc = egdb_verify(set, o->npos >= 3 ? &one : NULL, o->threads_set ? o->threads : 0, &cli_stop,
+                         egdb_cli_progress, NULL, &checked, err);
+    if (isatty(2)) fprintf(stderr, "\r\033[K");
+    if (rc) return rc;
+    if (!checked) return err_set(err, GSW_EFAIL, "no %s database files%s in %s", v->game->name,
+                                 o->npos >= 3 ? " of that slice" : "", egdb_set_dir(set));
+    if (o->json) {
+        json_t j;
+        json_begin(&j, stdout);
+        json_str(&j, "game", v->game->name);
+        json_int(&j, "files", checked);
+        json_bool(&j, "ok", 1);
+        json_num(&j, "time_ms", gsw_now_ms() - t0);
+        json_end(&j);
+    } else printf("%d files checked: checksums and every position's consistency with its moves, in %.1f s\n", checked,
+                  (gsw_now_ms() - t0) / 1000);
+    return GSW_OK;
+}
+
+int cli_egdb(cli_opts_t *o)
+{
+    if (o->npos < 2) return cli_usage_error(o, 3, "egdb needs build, probe, stats or verify and a GAME");
+    const char *sub = o->pos[0];
+    int maxpos = 3;
+    if (strcmp(sub, "build") && strcmp(sub, "probe") && strcmp(sub, "stats") && strcmp(sub, "verify"))
+        return cli_usage_error(o, 3, "egdb needs build, probe, stats or verify");
+    if (o->npos > maxpos) return cli_usage_error(o, maxpos, NULL);
+    err_t err;
+    gv_t *v;
+    egdb_set_t *set;
+    if (egdb_cli_open(o, o->pos[1], &v, &set, &err)) { fprintf(stderr, "gsw: %s\n", err.msg); return err.code; }
+    int rc;
+    if (!strcmp(sub, "build")) rc = egdb_cli_build(o, v, set, &err);
+    else if (!strcmp(sub, "probe")) rc = egdb_cli_probe(o, v, set, &err);
+    else if (!strcmp(sub, "stats")) rc = egdb_cli_stats(o, v, set, &err);
+    else rc = egdb_cli_verify(o, v, set, &err);
+    if (rc) fprintf(stderr, "%sgsw: %s\n", isatty(2) ? "\r\033[K" : "", err.msg);
+    egdb_set_close(set);
+    game_close(v);
+    return rc;
+}
+
+int cli_count_pieces(cli_opts_t *o)
+{
+    err_t err;
+    gv_t *v;
+    if (o->npos != 1) return cli_usage_error(o, 1, "count --pieces needs a GAME and no position");
+    if (game_open(o->pos[0], &v, &err)) { fprintf(stderr, "gsw: %s\n", err.msg); return err.code; }
+    const retro_game_t *rg = v->ops->retro;
+    int rc = GSW_OK;
+    if (!rg) rc = err_set(&err, GSW_EINPUT, "%s has no endgame-database indexing to count by pieces", v->game->name);
+    else if (o->pieces < 1 || o->pieces > rg->max_pieces)
+        rc = err_set(&err, GSW_EINPUT, "--pieces %d: %s counts 1 to %d pieces", o->pieces, v->game->name, rg->max_pieces);
+    uint64_t total = 0;
+    int nslices = 0;
+    if (!rc) {
+        nslices = rg->slices(v, o->pieces, NULL, 0);
+        uint64_t *ids = malloc(((size_t)nslices + 1) * sizeof *ids);
+        if (!ids) rc = err_set(&err, GSW_EFAIL, "out of memory");
+        else {
+            rg->slices(v, o->pieces, ids, nslices);
+            for (int i = 0; i < nslices; i++) total += rg->slice_size(v, ids[i]);
+            free(ids);
+        }
+    }
+    if (rc) { fprintf(stderr, "gsw: %s\n", err.msg); game_close(v); return rc; }
+    char t[32];
+    if (o->json) {
+        json_t j;
+        json_begin(&j, stdout);
+        json_str(&j, "game", v->game->name);
+        json_int(&j, "pieces", o->pieces);
+        json_int(&j, "total", (int64_t)total);
+        json_int(&j, "slices", nslices);
+        json_end(&j);
+    } else if (rg->mate_metric)
+        printf("%s index entries with %d pieces (either side to move, illegal placements included): %s in %d endings\n",
+               v->game->name, o->pieces, cli_thousands(total, t, sizeof t), nslices);
+    else printf("%s positions with %d pieces (placements, side to move not counted): %s in %d slices\n",
+                v->game->name, o->pieces, cli_thousands(total, t, sizeof t), nslices);
+    game_close(v);
+    return GSW_OK;
+}

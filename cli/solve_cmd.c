@@ -1,0 +1,609 @@
+/* The solving verbs: `solve` (one position, or a batch file checked whole
+ * before solving) and `analyze` (every legal move). Every solve consults the
+ * cache first and stores what it proves: exact values as exact, proven
+ * bounds as bounds. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/ab.h"
+#include "core/dfpn.h"
+#include "core/game.h"
+#include "db/cache.h"
+#include "db/proofs.h"
+#include "games/chess/ch.h"
+#include "cli/batch.h"
+#include "cli/cli.h"
+#include "cli/json.h"
+#include "solve/solver.h"
+
+int cli_cache_open(cli_opts_t *o, cache_t **c, err_t *err);
+
+#define GSW_STR2(x) #x
+#define GSW_STR(x) GSW_STR2(x)
+
+/* Progress of a long solve on stderr: the bounds proven so far. */
+static void solver_progress(void *ctx, val_t lo, val_t hi, uint64_t nodes, double ms)
+{
+    (void)ctx;
+    if (ms < 1000) return;
+    char l[24], h[24];
+    value_bound_text(lo, l, sizeof l);
+    value_bound_text(hi, h, sizeof h);
+    fprintf(stderr, "  %.1f s: between %s and %s; %.0f M nodes, %.1f M nodes/s\n", ms / 1000, l, h,
+            nodes / 1e6, ms > 0 ? nodes / ms / 1e3 : 0);
+}
+
+static int solver_close(solver_t *s, err_t *err);
+
+static int solver_open(cli_opts_t *o, const char *spec, int cache_default_on, solver_t *s, err_t *err)
+{
+    gv_t *v;
+    if (game_open(spec, &v, err)) return err->code;
+    if (v->game->players != 2) {
+        err_set(err, GSW_EINPUT, "%s is a one-player game: alpha-beta solving is for two players", v->game->name);
+        game_close(v);
+        return GSW_EINPUT;
+    }
+    cache_t *cache = NULL;
+    int want_cache = !o->no_cache && (cache_default_on || o->db);
+    if (want_cache && cli_cache_open(o, &cache, err)) { game_close(v); return err->code; }
+    if (solver_init(s, v, o->hash_mb, cache, err)) {
+        if (cache) { err_t e2; cache_close(cache, &e2); }
+        game_close(v);
+        return err->code;
+    }
+    if (solver_open_egdb(s, o->dir, cache ? cache_filename(cache) : o->db, err)) {
+        solver_free(s);
+        if (cache) { err_t e2; cache_close(cache, &e2); }
+        game_close(v);
+        return err->code;
+    }
+    s->ab.threads = o->threads;
+    s->ab.wdl_only = o->wdl;
+    s->ab.node_limit = o->nodes;
+    s->ab.time_limit_ms = o->time_ms;
+    s->ab.stop = &cli_stop;
+    s->ab.progress = solver_progress;
+    s->wdl = o->wdl;
+    if (o->algo && !strcmp(o->algo, "dfpn")) s->dfpn = s->wdl = 1;
+    if (o->algo && !strcmp(o->algo, "manager")) s->manager = s->wdl = 1;
+    if (o->goal) {
+        if (strcmp(o->goal, "win") && strcmp(o->goal, "draw")) {
+            err_set(err, GSW_EINPUT, "--goal: expected win or draw, not \"%s\"", o->goal);
+            solver_close(s, &(err_t){ 0 });
+            return GSW_EINPUT;
+        }
+        if (!s->dfpn && !s->manager) {
+            err_set(err, GSW_EINPUT, "--goal needs --algo dfpn or manager (alpha-beta proves the whole value)");
+            solver_close(s, &(err_t){ 0 });
+            return GSW_EINPUT;
+        }
+        s->goal = !strcmp(o->goal, "win") ? DFPN_GOAL_WIN : DFPN_GOAL_DRAW;
+    }
+    return GSW_OK;
+}
+
+static int solver_close(solver_t *s, err_t *err)
+{
+    int rc = GSW_OK;
+    if (s->cache) rc = cache_close(s->cache, err);
+    solver_free(s);
+    game_close(s->v);
+    return rc;
+}
+
+/* Close at the end of a verb whose status is rc. Once an answer is printed
+ * a cache that fails to store it is a warning, not a failure: the answer
+ * stands (the cache is only a cache). */
+static int solver_finish(solver_t *s, int answered, int rc)
+{
+    err_t e2;
+    if (!solver_close(s, &e2)) return rc;
+    if (rc || !strcmp(e2.msg, s->warned)) return rc;   /* the failure was said already: once is enough */
+    if (answered) fprintf(stderr, "gsw: warning: %s (the answer stands; it was not stored)\n", e2.msg);
+    else if (!rc) { fprintf(stderr, "gsw: %s\n", e2.msg); rc = e2.code; }
+    return rc;
+}
+
+/* The JSON bound of a reported value: an unknown value's is "unknown". */
+static const char *json_bound(gvalue_t g)
+{
+    return g.outcome == OUTCOME_UNKNOWN ? "unknown" : bound_name(g.bound);
+}
+
+/* What is proven, end to end, when it is not a settled value, or when the
+ * search stopped (partial) before the distance was: a stopped solve's "win"
+ * with no plies then says how far the distance got. */
+static void json_proven(json_t *j, val_t lo, val_t hi, gvalue_t g, int partial)
+{
+    if (lo == hi || (!partial && g.outcome != OUTCOME_UNKNOWN && g.bound == BOUND_EXACT)) return;
+    char l[24], h[24];
+    value_bound_text(lo, l, sizeof l);
+    value_bound_text(hi, h, sizeof h);
+    json_obj(j, "proven");
+    json_str(j, "at_least", l);
+    json_str(j, "at_most", h);
+    json_close(j, '}');
+}
+
+/* The heuristic engine's line when a budget ran out before the proof (h
+ * NULL or depth 0: none). */
+typedef struct heur_line {
+    int depth;
+    int32_t score;
+    int proven;
+    char pv[64][32];
+    int pvlen;
+} heur_line_t;
+
+/* A budget spent without a proof: the heuristic engine's best line, with a
+ * budget of its own (as large as the spent one, else a second). */
+static void solve_heuristic(solver_t *s, cli_opts_t *o, const void *pos, heur_line_t *h)
+{
+    memset(h, 0, sizeof *h);
+    if (!s->v->ops->evaluate || cli_stop) return;   /* (interrupted: no more searching) */
+    ab_options_t ho = { .threads = 1, .node_limit = o->nodes, .time_limit_ms = o->time_ms, .stop = &cli_stop };
+    if (!ho.node_limit && ho.time_limit_ms <= 0) ho.time_limit_ms = 1000;
+    ab_result_t r;
+    err_t err;
+    if (solver_think(s, pos, &ho, &r, &err) || r.depth < 1) return;
+    const game_ops_t *O = s->v->ops;
+    GSW_POSBUF at[GSW_MAX_POS];
+    memcpy(at, pos, O->pos_size);
+    h->depth = r.depth;
+    h->score = r.score;
+    h->proven = r.proven;
+    for (int i = 0; i < r.pvlen && i < 64; i++) {   /* named where each move is played */
+        O->move_format(s->v, at, r.pv[i], h->pv[i], sizeof h->pv[i]);
+        O->play(s->v, at, r.pv[i]);
+        h->pvlen++;
+    }
+}
+
+static void print_answer(const solver_t *s, cli_opts_t *o, const char *ptext, const void *pos, const answer_t *a,
+                         const heur_line_t *h)
+{
+    const game_ops_t *O = s->v->ops;
+    char best[64] = "", spec[96];
+    if (a->r.best != MOVE_NONE) O->move_format(s->v, pos, a->r.best, best, sizeof best);
+    game_spec(s->v, spec, sizeof spec);
+    gvalue_t g = value_report(s->v, pos, a->r.lo, a->r.hi);
+    int score = 0, has_score = value_score(s->v, pos, a->r.lo, a->r.hi, s->wdl, &score);
+    if (o->json) {
+        json_t j;
+        json_begin(&j, stdout);
+        json_str(&j, "game", spec);
+        json_str(&j, "position", ptext);
+        json_str(&j, "value", outcome_name(g.outcome));
+        if (g.plies >= 0) json_int(&j, "plies", g.plies); else json_null(&j, "plies");
+        if (has_score) json_int(&j, "score", score); else json_null(&j, "score");
+        if (*best) json_str(&j, "best", best); else json_null(&j, "best");
+        json_str(&j, "bound", json_bound(g));
+        json_int(&j, "nodes", (int64_t)a->r.nodes);
+        json_num(&j, "time_ms", a->r.time_ms);
+        json_str(&j, "source", a->from_book ? "book" : a->from_cache ? "cache" : a->from_strong ? "strong"
+                                 : a->from_egdb ? "egdb" : "search");
+        json_str(&j, "algo", s->manager ? "manager" : s->dfpn ? "dfpn" : "ab");
+        json_bool(&j, "complete", !a->r.aborted);
+        json_proven(&j, a->r.lo, a->r.hi, g, a->r.aborted);
+        if (h && h->depth > 0) {   /* the budget ran out: the heuristic engine's line */
+            json_obj(&j, "heuristic");
+            if (h->proven) {
+                char pt[64];
+                value_text(h->score, h->score, pt, sizeof pt);
+                json_str(&j, "proven", pt);
+            }
+            json_int(&j, "score", h->score);
+            json_int(&j, "depth", h->depth);
+            json_arr(&j, "pv");
+            for (int i = 0; i < h->pvlen; i++) json_str(&j, NULL, h->pv[i]);
+            json_close(&j, ']');
+            json_close(&j, '}');
+        }
+        json_end(&j);
+        return;
+    }
+    char vt[128], nt[32];
+    value_text(a->r.lo, a->r.hi, vt, sizeof vt);
+    printf("%s \"%s\": %s", spec, ptext, vt);
+    if (has_score) printf(" (score %+d)", score);
+    if (*best) printf(", best move %s", best);
+    printf("\n");
+    if (h && h->depth > 0) {
+        printf("heuristic: score %+d at depth %d:", (int)h->score, h->depth);
+        for (int i = 0; i < h->pvlen; i++) printf(" %s", h->pv[i]);
+        printf("\n");
+    }
+    fflush(stdout);
+    fprintf(stderr, "%s nodes, %.3f ms%s\n", cli_thousands(a->r.nodes, nt, sizeof nt), a->r.time_ms,
+            a->from_book ? " (from the opening book)" : a->from_cache ? " (from the cache)"
+            : a->from_strong ? " (from the strong solution)"
+                                     : a->from_egdb ? " (from the endgame databases)" : "");
+}
+
+/* ---- batch ---- */
+
+static int cli_batch(cli_opts_t *o)
+{
+    err_t err;
+    solver_t s;
+    if (!o->threads_set) o->threads = 1;   /* positions are short: threads cost more than they give */
+    if (solver_open(o, o->pos[0], 0, &s, &err)) { fprintf(stderr, "gsw: %s\n", err.msg); return err.code; }
+    s.ab.no_best = 1;   /* batch lines report the score, not a move */
+    s.ab.progress = NULL;
+    batch_line_t *lines = NULL;
+    int n = 0;
+    int rc = batch_read(s.v, o->batch, &lines, &n, &err);
+    if (rc) { fprintf(stderr, "gsw: %s\n", err.msg); solver_close(&s, &err); return rc; }
+    GSW_POSBUF pos[GSW_MAX_POS];
+    int mismatches = 0, done = 0;
+    double total_us = 0;
+    uint64_t total_nodes = 0;
+    json_t j;   /* --json: one document, the lines in an array and the summary */
+    if (o->json) {
+        char spec[96];
+        game_spec(s.v, spec, sizeof spec);
+        json_begin(&j, stdout);
+        json_str(&j, "game", spec);
+        json_arr(&j, "lines");
+    }
+    for (int i = 0; i < n && !cli_stop; i++) {
+        const char *moves = strcmp(lines[i].moves, "startpos") ? lines[i].moves : "";
+        game_pos_parse(s.v, moves, pos, &err);
+        if (o->clear_hash) solver_clear(&s);
+        answer_t a;
+        if (solver_run(&s, pos, &a, &err)) { fprintf(stderr, "gsw: %s\n", err.msg); rc = err.code; break; }
+        if (a.r.aborted) break;
+        int score = 0, has = value_score(s.v, pos, a.r.lo, a.r.hi, s.wdl, &score);
+        double us = a.r.time_ms * 1000.0;
+        int bad = lines[i].has_expected && (!has || score != lines[i].expected);
+        mismatches += bad;
+        done++;
+        total_us += us;
+        total_nodes += a.r.nodes;
+        if (o->json) {
+            json_obj(&j, NULL);
+            json_str(&j, "position", lines[i].moves);
+            if (has) json_int(&j, "score", score); else json_null(&j, "score");
+            gvalue_t g = value_report(s.v, pos, a.r.lo, a.r.hi);
+            json_str(&j, "value", outcome_name(g.outcome));
+            if (g.plies >= 0) json_int(&j, "plies", g.plies); else json_null(&j, "plies");
+            json_int(&j, "nodes", (int64_t)a.r.nodes);
+            json_num(&j, "time_us", us);
+            if (lines[i].has_expected) json_int(&j, "expected", lines[i].expected);
+            json_bool(&j, "ok", !bad);
+            json_close(&j, '}');
+        } else {
+            printf("%s %d %llu %.0f%s\n", lines[i].moves, score, (unsigned long long)a.r.nodes, us,
+                   bad ? " MISMATCH" : "");
+        }
+    }
+    int interrupted = done < n;
+    if (o->json) {
+        json_close(&j, ']');
+        json_obj(&j, "summary");
+        json_int(&j, "positions", done);
+        json_int(&j, "lines", n);
+        json_int(&j, "mismatches", mismatches);
+        json_num(&j, "mean_time_us", done ? total_us / done : 0);
+        json_num(&j, "mean_nodes", done ? (double)total_nodes / done : 0);
+        json_bool(&j, "complete", !interrupted);
+        json_close(&j, '}');
+        json_end(&j);
+    } else {
+        printf("positions %d, mismatches %d, mean time %.1f us, mean nodes %.1f\n", done, mismatches,
+               done ? total_us / done : 0, done ? (double)total_nodes / done : 0);
+    }
+    fflush(stdout);
+    for (int i = 0; i < n; i++) free(lines[i].moves);
+    free(lines);
+    rc = solver_finish(&s, 1, rc);
+    char a[32], b[32];
+    if (!rc && interrupted) {
+        fprintf(stderr, "gsw: interrupted after %s of %s positions\n", cli_thousands((uint64_t)done, a, sizeof a),
+                cli_thousands((uint64_t)n, b, sizeof b));
+        rc = GSW_EFAIL;
+    }
+    if (!rc && mismatches) { fprintf(stderr, "gsw: %s mismatches\n", cli_thousands((uint64_t)mismatches, a, sizeof a)); rc = GSW_EFAIL; }
+    return rc;
+}
+
+int cli_puzzle_solve(cli_opts_t *o);
+
+/* Is the game named by spec a one-player puzzle? (then cli/puzzle_cmd.c solves it) */
+static int solve_is_puzzle(const char *spec)
+{
+    char name[64];
+    size_t n = strcspn(spec, ":");
+    snprintf(name, sizeof name, "%.*s", (int)(n < sizeof name ? n : sizeof name - 1), spec);
+    const game_t *g = game_find(name);
+    return g && g->players == 1;
+}
+
+/* ---- solve --mate: the shortest forced mate ---- */
+
+/* Store a mate's proof tree as gsw proof stores df-pn's (the key's
+ * orientation): a mate for the side to move proves its win; being mated
+ * disproves its "at least a draw". Returns 1 when stored. */
+static int mate_store(cache_t *cache, const gv_t *v, const void *pos, const char *ptext, const proof_tree_t *t,
+                      int mated, err_t *err)
+{
+    const game_ops_t *O = v->ops;
+    uint8_t key[GSW_MAX_KEY];
+    int sym = 0;
+    size_t klen = O->pos_key(v, pos, key, &sym);
+    proof_tree_t canon = *t;
+    canon.goal = mated ? DFPN_GOAL_DRAW : DFPN_GOAL_WIN;
+    canon.result = mated ? DFPN_DISPROVEN : DFPN_PROVEN;
+    canon.node = malloc((size_t)t->n * sizeof *t->node);
+    if (!canon.node) return err_set(err, GSW_EFAIL, "out of memory");
+    memcpy(canon.node, t->node, (size_t)t->n * sizeof *t->node);
+    if (sym) for (int i = 1; i < t->n; i++) canon.node[i].move = O->move_sym(v, t->node[i].move, sym, 0);
+    int rc = proofs_put(cache, v->game->name, v->name, key, klen, ptext, &canon, err);
+    free(canon.node);
+    return rc ? -1 : cache_storing(cache);
+}
+
+/* gsw solve chess FEN --mate [--max-moves N]: df-pn proves "mate within N
+ * moves" for N = 1, 2, .. (2N - 1 plies; the first proven N is the least,
+ * N - 1 having been disproven), then, if the side to move has none, whether
+ * it is itself mated within N (2N plies, every move of its own answered).
+ * The proof tree goes into the cache; the line is its principal line. */
+static int cli_solve_mate(cli_opts_t *o)
+{
+    if (o->batch) { fprintf(stderr, "gsw: --mate solves one position (not --batch)\n"); return GSW_EINPUT; }
+    if (o->npos < 1) return cli_usage_error(o, 2, "solve needs a GAME");
+    if (o->npos > 2) return cli_usage_error(o, 2, NULL);
+    if (o->algo && strcmp(o->algo, "dfpn")) {
+        fprintf(stderr, "gsw: --mate proves with df-pn (--algo %s does not apply)\n", o->algo);
+        return GSW_EINPUT;
+    }
+    if (o->max_moves > 50) { fprintf(stderr, "gsw: --max-moves: at most 50 with --mate\n"); return GSW_EINPUT; }
+    if (o->goal || o->wdl) { fprintf(stderr, "gsw: --mate proves a mate (--goal and --wdl do not apply)\n"); return GSW_EINPUT; }
+    err_t err;
+    gv_t *v;
+    if (game_open(o->pos[0], &v, &err)) { fprintf(stderr, "gsw: %s\n", err.msg); return err.code; }
+    if (strcmp(v->game->name, "chess")) {
+        fprintf(stderr, "gsw: --mate is for chess (a forced checkmate), not %s\n", v->game->name);
+        game_close(v);
+        return GSW_EINPUT;
+    }
+    const game_ops_t *O = v->ops;
+    const char *ptext = o->npos == 2 ? o->pos[1] : "";
+    GSW_POSBUF pos[GSW_MAX_POS];
+    if (game_pos_parse(v, ptext, pos, &err)) { fprintf(stderr, "gsw: %s\n", err.msg); game_close(v); return err.code; }
+    cache_t *cache = NULL;
+    if (!o->no_cache && cli_cache_open(o, &cache, &err)) { fprintf(stderr, "gsw: %s\n", err.msg); game_close(v); return err.code; }
+    int max = o->max_moves ? o->max_moves : 5;
+    char spec[96];
+    game_spec(v, spec, sizeof spec);
+    val_t tv;
+    int over = O->terminal(v, pos, &tv), rc = GSW_OK, plies = -1, mated = 0, stored = 0;
+    proof_tree_t t;
+    memset(&t, 0, sizeof t);
+    dfpn_result_t r, r2;
+    memset(&r, 0, sizeof r);
+    memset(&r2, 0, sizeof r2);
+    dfpn_table_t tab;
+    if (!over && dfpn_table_init(&tab, o->hash_mb ? o->hash_mb : 64, &err)) rc = err.code;
+    else if (!over) {
+        dfpn_options_t dopt = { .table = &tab, .node_limit = o->nodes, .time_limit_ms = o->time_ms, .stop = &cli_stop };
+        rc = dfpn_shortest_win(v, pos, 1, 2 * max - 1, 2, &dopt, &t, &plies, &r, &err);
+        if (!rc && plies < 0) {   /* no mate for the side to move: is it mated? */
+            dopt.defend = 1;
+            if (dopt.time_limit_ms > 0) dopt.time_limit_ms = o->time_ms - r.time_ms > 1 ? o->time_ms - r.time_ms : 1;
+            if (dopt.node_limit) dopt.node_limit = o->nodes > r.nodes ? o->nodes - r.nodes : 1;
+            rc = dfpn_shortest_win(v, pos, 2, 2 * max, 2, &dopt, &t, &plies, &r2, &err);
+            mated = plies > 0;
+            r.nodes += r2.nodes;
+            r.time_ms += r2.time_ms;
+            r.runs += r2.runs;
+        }
+        dfpn_table_free(&tab);
+        if (rc) fprintf(stderr, "gsw: %s\n", err.msg);
+    }
+    /* the answer: mate in N moves, positive when the side to move mates */
+    int mate = plies > 0 ? (mated ? -(plies / 2) : (plies + 1) / 2) : 0, has_mate = plies > 0;
+    if (over && tv < 0) has_mate = 1;   /* checkmated already: mate 0 */
+    move_t line[128];
+    int len = plies > 0 ? proof_tree_line(&t, line, 128) : 0;
+    if (!rc && plies > 0 && cache) {
+        int st = mate_store(cache, v, pos, ptext, &t, mated, &err);
+        if (st < 0) fprintf(stderr, "gsw: warning: %s (the answer stands; its proof tree was not stored)\n", err.msg);
+        stored = st > 0;
+    }
+    /* the line in both notations, each move named where it is played */
+    char uci[128][8], san[128][16];
+    GSW_POSBUF at[GSW_MAX_POS];
+    memcpy(at, pos, O->pos_size);
+    for (int i = 0; i < len; i++) {
+        ch_format_uci((const ch_pos_t *)at, line[i], uci[i], sizeof uci[i]);
+        O->move_format(v, at, line[i], san[i], sizeof san[i]);
+        O->play(v, at, line[i]);
+    }
+    if (!rc || o->json) {
+        if (o->json) {
+            json_t j;
+            json_begin(&j, stdout);
+            json_str(&j, "game", spec);
+            json_str(&j, "position", ptext);
+            json_str(&j, "value", rc ? "unknown" : plies > 0 ? (mated ? "loss" : "win") : over ? (tv < 0 ? "loss" : "draw") : "unknown");
+            if (!rc && plies > 0) json_int(&j, "plies", plies);
+            else if (over) json_int(&j, "plies", 0);
+            else json_null(&j, "plies");
+            json_null(&j, "score");
+            if (len > 0) json_str(&j, "best", san[0]); else json_null(&j, "best");
+            json_str(&j, "bound", !rc && (plies > 0 || over) ? "exact" : "unknown");
+            json_int(&j, "nodes", (int64_t)r.nodes);
+            json_num(&j, "time_ms", r.time_ms);
+            json_str(&j, "source", "search");
+            json_str(&j, "algo", "dfpn");
+            json_bool(&j, "complete", !rc);
+            if (!rc && has_mate) json_int(&j, "mate", mate); else json_null(&j, "mate");
+            json_int(&j, "max_moves", max);
+            json_arr(&j, "line");
+            for (int i = 0; i < len; i++) json_str(&j, NULL, uci[i]);
+            json_close(&j, ']');
+            if (plies > 0) json_int(&j, "tree_size", t.n);
+            json_bool(&j, "stored", stored);
+            json_end(&j);
+        } else if (over) {
+            char why[64] = "";
+            if (O->terminal_why) O->terminal_why(v, pos, why, sizeof why);
+            printf("%s \"%s\": the game is over (%s)\n", spec, ptext, why);
+        } else if (plies > 0) {
+            printf("%s \"%s\": %s %d:", spec, ptext, mated ? "the side to move is mated in" : "mate in", mated ? -mate : mate);
+            for (int i = 0; i < len; i++) printf(" %s", san[i]);
+            printf("\n");
+            if (mate > 1) printf("(no mate in %d: disproven)\n", mate - 1);
+            if (mate < -1) printf("(not mated in %d: disproven)\n", -mate - 1);
+            printf("proof tree: %d nodes, depth %d%s\n", t.n, t.depth, stored ? " (stored: gsw proof show)" : "");
+        } else {
+            printf("%s \"%s\": no mate in %d or fewer (for either side)\n", spec, ptext, max);
+        }
+        fflush(stdout);
+        char nt[32];
+        if (!over) fprintf(stderr, "%s nodes, %.1f ms, %d proofs\n", cli_thousands(r.nodes, nt, sizeof nt), r.time_ms, r.runs);
+    }
+    proof_tree_free(&t);
+    if (cache) {
+        err_t e2;
+        if (cache_close(cache, &e2) && !rc) fprintf(stderr, "gsw: warning: %s (the answer stands; it was not stored)\n", e2.msg);
+    }
+    game_close(v);
+    return rc;
+}
+
+int cli_solve(cli_opts_t *o)
+{
+    if (o->mate) return cli_solve_mate(o);
+    if (o->max_moves) { fprintf(stderr, "gsw: --max-moves goes with --mate\n"); return GSW_EINPUT; }
+    if (o->npos >= 1 && solve_is_puzzle(o->pos[0])) return cli_puzzle_solve(o);
+    if (o->npos < 1) return cli_usage_error(o, 2, "solve needs a GAME");
+    if (o->batch && o->npos != 1) {
+        fprintf(stderr, "gsw: unexpected argument '%s': --batch reads the positions from its file\n", o->pos[1]);
+        return GSW_EINPUT;
+    }
+    if (o->npos > 2) return cli_usage_error(o, 2, NULL);
+    if (o->batch) return cli_batch(o);
+    err_t err;
+    solver_t s;
+    if (solver_open(o, o->pos[0], 1, &s, &err)) { fprintf(stderr, "gsw: %s\n", err.msg); return err.code; }
+    const char *ptext = o->npos == 2 ? o->pos[1] : "";
+    GSW_POSBUF pos[GSW_MAX_POS];
+    int rc = game_pos_parse(s.v, ptext, pos, &err);
+    answer_t a;
+    int answered = 0;
+    if (!rc) rc = solver_run(&s, pos, &a, &err);
+    if (rc) fprintf(stderr, "gsw: %s\n", err.msg);
+    else {
+        heur_line_t h;
+        if (a.r.aborted) solve_heuristic(&s, o, pos, &h);
+        print_answer(&s, o, ptext, pos, &a, a.r.aborted ? &h : NULL);
+        answered = 1;
+        if (a.r.aborted) {
+            fprintf(stderr, "gsw: %s before the proof was complete\n", cli_stop ? "interrupted"
+                    : a.r.line_full ? "a line outgrew the search's " GSW_STR(AB_MAX_PLY) " plies" : "budget spent");
+            rc = GSW_EFAIL;
+        }
+    }
+    return solver_finish(&s, answered, rc);
+}
+
+int cli_puzzle_analyze(cli_opts_t *o);
+
+int cli_analyze(cli_opts_t *o)
+{
+    if (o->npos < 1 || o->npos > 2) return cli_usage_error(o, 2, "analyze needs a GAME");
+    if (solve_is_puzzle(o->pos[0])) return cli_puzzle_analyze(o);
+    err_t err;
+    solver_t s;
+    if (solver_open(o, o->pos[0], 1, &s, &err)) { fprintf(stderr, "gsw: %s\n", err.msg); return err.code; }
+    const game_ops_t *O = s.v->ops;
+    const char *ptext = o->npos == 2 ? o->pos[1] : "";
+    GSW_POSBUF pos[GSW_MAX_POS], child[GSW_MAX_POS];
+    int rc = game_pos_parse(s.v, ptext, pos, &err);
+    if (rc) { fprintf(stderr, "gsw: %s\n", err.msg); solver_close(&s, &err); return rc; }
+    move_t mv[GSW_MAX_MOVES];
+    int n = O->moves(s.v, pos, mv);
+    json_t j;
+    char spec[96];
+    game_spec(s.v, spec, sizeof spec);
+    if (o->json) {
+        json_begin(&j, stdout);
+        json_str(&j, "game", spec);
+        json_str(&j, "position", ptext);
+        json_arr(&j, "moves");
+    } else if (n == 0) {
+        printf("%s \"%s\": the game is over\n", spec, ptext);
+    }
+    uint64_t nodes = 0;
+    double t0 = gsw_now_ms();
+    int stopped = 0, failed = 0;
+    /* the position's value where the book has it: no move is worth more (a
+       cache row is not taken for that: a stale one would spread) */
+    answer_t root;
+    val_t klo = -VAL_WIN + 1;
+    int rknown = n > 0 ? solver_cached(&s, pos, &root, &err) : 0;
+    if (rknown < 0) {
+        fprintf(stderr, "gsw: %s\n", err.msg);
+        rc = err.code;
+        failed = 1;
+    } else if (rknown && root.from_book && val_down(root.r.hi) > klo) klo = val_down(root.r.hi);
+    for (int i = 0; i < n && !stopped && !failed; i++) {
+        memcpy(child, pos, O->pos_size);
+        O->play(s.v, child, mv[i]);
+        answer_t a;
+        /* the book or the cache first, without asking for the move's best reply */
+        int known = solver_cached(&s, child, &a, &err);
+        if (known < 0 || (!known && solver_run_within(&s, child, klo, VAL_WIN - 1, &a, &err))) {
+            fprintf(stderr, "gsw: %s\n", err.msg);
+            rc = err.code;
+            failed = 1;
+            break;
+        }
+        nodes += a.r.nodes;
+        stopped = a.r.aborted;   /* this move's bounds are shown, then the list ends */
+        /* the mover's view: the child's value seen from the other side */
+        val_t lo = val_up(a.r.hi), hi = val_up(a.r.lo);
+        gvalue_t g = value_report(s.v, pos, lo, hi);
+        int score = 0, has = value_score(s.v, pos, lo, hi, s.wdl, &score);
+        char mt[64];
+        O->move_format(s.v, pos, mv[i], mt, sizeof mt);
+        if (o->json) {
+            json_obj(&j, NULL);
+            json_str(&j, "move", mt);
+            json_str(&j, "value", outcome_name(g.outcome));
+            if (g.plies >= 0) json_int(&j, "plies", g.plies); else json_null(&j, "plies");
+            if (has) json_int(&j, "score", score); else json_null(&j, "score");
+            json_str(&j, "bound", json_bound(g));
+            json_proven(&j, lo, hi, g, a.r.aborted);
+            json_close(&j, '}');
+        } else {
+            char vt[128];
+            value_text(lo, hi, vt, sizeof vt);
+            printf("%-4s %-22s", mt, vt);
+            if (has) printf(" score %+d", score);
+            printf("\n");
+        }
+    }
+    double ms = gsw_now_ms() - t0;
+    if (o->json && failed) json_discard(&j);
+    else if (o->json) {
+        json_close(&j, ']');
+        json_int(&j, "nodes", (int64_t)nodes);
+        json_num(&j, "time_ms", ms);
+        json_bool(&j, "complete", !stopped);
+        json_end(&j);
+    } else if (!failed) {
+        char nt[32];
+        fflush(stdout);
+        fprintf(stderr, "%s nodes, %.1f ms\n", cli_thousands(nodes, nt, sizeof nt), ms);
+    }
+    if (stopped) {
+        fprintf(stderr, "gsw: %s before every move was proved\n", cli_stop ? "interrupted" : "budget spent");
+        rc = GSW_EFAIL;
+    }
+    return solver_finish(&s, !failed, rc);
+}

@@ -1,0 +1,402 @@
+/* Connect Four on BDDs from the command line: `gsw count connect4:WxH`
+ * (positions per ply, exactly) and `gsw strong build|query|best` (the
+ * strong solution: solve/strong.c; the BDDs: games/connect4/c4_bdd.c).
+ * Progress goes to stderr, results to stdout. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/ab.h"
+#include "games/connect4/c4.h"
+#include "games/connect4/c4_bdd.h"
+#include "solve/solver.h"
+#include "solve/strong.h"
+#include "cli/cli.h"
+#include "cli/json.h"
+
+static void strong_progress(void *ctx, const char *line)
+{
+    (void)ctx;
+    if (isatty(2)) fprintf(stderr, "\r\033[K%.*s", 150, line);
+    else fprintf(stderr, "%s\n", line);
+}
+
+static void strong_progress_done(void)
+{
+    if (isatty(2)) fprintf(stderr, "\r\033[K");
+}
+
+/* --encoding and --order into a spec */
+static int bdd_options(const cli_opts_t *o, c4b_encoding_t *e, c4b_order_t *ord, err_t *err)
+{
+    *e = C4B_COMPRESSED;
+    *ord = C4B_COLUMN;
+    if (o->encoding && c4b_encoding_parse(o->encoding, e))
+        return err_set(err, GSW_EINPUT, "--encoding: unknown encoding \"%s\" (compressed or cellwise)", o->encoding);
+    if (o->order && c4b_order_parse(o->order, ord))
+        return err_set(err, GSW_EINPUT, "--order: unknown order \"%s\" (column or row)", o->order);
+    return GSW_OK;
+}
+
+static int open_connect4(const char *spec, gv_t **v, err_t *err)
+{
+    if (game_open(spec, v, err)) return err->code;
+    if (!strong_supported(*v)) {
+        int rc = err_set(err, GSW_EINPUT, "%s has no BDD solver (connect4 has)", (*v)->game->name);
+        game_close(*v);
+        return rc;
+    }
+    return GSW_OK;
+}
+
+/* --- gsw count connect4:WxH --- */
+
+typedef struct count_ctx {
+    c4b_ply_t *rows;
+    int n;
+} count_ctx_t;
+
+static void count_ply(void *ctx, const c4b_ply_t *p)
+{
+    count_ctx_t *c = ctx;
+    c->rows[c->n++] = *p;
+    char a[128];
+    u256_text_grouped(&p->positions, a, sizeof a);
+    if (isatty(2)) fprintf(stderr, "\r\033[Kply %d: %s positions, %ld nodes (%.1f s)", p->ply, a, p->nodes, p->ms / 1e3);
+    else if (p->ms >= 1000)   /* a log: the plies that take a while */
+        fprintf(stderr, "ply %d: %s positions, %ld nodes (%.1f s)\n", p->ply, a, p->nodes, p->ms / 1e3);
+}
+
+int cli_count_bdd(cli_opts_t *o)
+{
+    err_t err;
+    gv_t *v;
+    if (o->npos > 1) return cli_usage_error(o, 1, NULL);
+    if (o->solutions) {
+        fprintf(stderr, "gsw: count --solutions is for puzzles; %s counts positions\n", o->pos[0]);
+        return GSW_EINPUT;
+    }
+    c4b_encoding_t e;
+    c4b_order_t ord;
+    if (bdd_options(o, &e, &ord, &err) || open_connect4(o->pos[0], &v, &err)) {
+        fprintf(stderr, "gsw: %s\n", err.msg);
+        return err.code;
+    }
+    const c4v_t *d = v->data;
+    c4b_spec_t spec = { d->w, d->h, e, ord };
+    count_ctx_t c = { calloc((size_t)d->cells + 1, sizeof *c.rows), 0 };
+    c4b_t *b = NULL;
+    double t0 = gsw_now_ms();
+    int rc = c.rows ? GSW_OK : err_set(&err, GSW_EFAIL, "out of memory");
+    if (!rc) rc = c4b_open(&b, &spec, o->memory_gb > 0 ? o->memory_gb : 1, &err);
+    if (!rc) rc = c4b_forward(b, 0, count_ply, &c, &cli_stop, &err);
+    double ms = gsw_now_ms() - t0;
+    long peak = b ? c4b_peak_nodes(b) : 0, table = b ? c4b_table_nodes(b) : 0;
+    c4b_close(b);
+    if (isatty(2)) fprintf(stderr, "\r\033[K");
+    if (rc && cli_stop) {
+        fprintf(stderr, "gsw: stopped at ply %d of %d (nothing is kept: counting starts over)\n", c.n, d->cells);
+    } else if (rc) {
+        fprintf(stderr, "gsw: %s\n", err.msg);
+    } else {
+        char gspec[96], num[128], t[128];
+        game_spec(v, gspec, sizeof gspec);
+        u256_t total = u256_of(0), ended = u256_of(0);
+        for (int i = 0; i < c.n; i++) {
+            u256_add(&total, &c.rows[i].positions);
+            u256_add(&ended, &c.rows[i].terminal);
+        }
+        if (o->json) {
+            json_t j;
+            json_begin(&j, stdout);
+            json_str(&j, "game", gspec);
+            json_str(&j, "encoding", c4b_encoding_name(e));
+            json_str(&j, "order", c4b_order_name(ord));
+            u256_text(&total, num, sizeof num);
+            json_digits(&j, "total", num);
+            u256_text(&ended, num, sizeof num);
+            json_digits(&j, "terminal", num);
+            json_arr(&j, "per_ply");
+            for (int i = 0; i < c.n; i++) {
+                json_obj(&j, NULL);
+                json_int(&j, "ply", c.rows[i].ply);
+                u256_text(&c.rows[i].positions, num, sizeof num);
+                json_digits(&j, "positions", num);
+                u256_text(&c.rows[i].terminal, num, sizeof num);
+                json_digits(&j, "terminal", num);
+                json_int(&j, "nodes", c.rows[i].nodes);
+                json_num(&j, "time_ms", c.rows[i].ms);
+                json_close(&j, '}');
+            }
+            json_close(&j, ']');
+            json_int(&j, "peak_nodes", peak);
+            json_int(&j, "table_nodes", table);
+            json_num(&j, "time_ms", ms);
+            json_end(&j);
+        } else {
+            printf("%s: positions reachable by legal play, per ply (BDDs, %s encoding, %s order)\n", gspec,
+                   c4b_encoding_name(e), c4b_order_name(ord));
+            printf("%5s %26s %22s %12s %10s\n", "ply", "positions", "ended by a four", "BDD nodes", "seconds");
+            for (int i = 0; i < c.n; i++) {
+                u256_text_grouped(&c.rows[i].positions, num, sizeof num);
+                u256_text_grouped(&c.rows[i].terminal, t, sizeof t);
+                printf("%5d %26s %22s %12ld %10.2f\n", c.rows[i].ply, num, t, c.rows[i].nodes, c.rows[i].ms / 1e3);
+            }
+            u256_text_grouped(&total, num, sizeof num);
+            u256_text_grouped(&ended, t, sizeof t);
+            printf("%5s %26s %22s\n", "total", num, t);
+            printf("peak %ld live BDD nodes (node table %ld), %.2f s\n", peak, table, ms / 1e3);
+        }
+    }
+    free(c.rows);
+    game_close(v);
+    return rc;
+}
+
+/* --- gsw strong build|query|best --- */
+
+static int strong_dir(const cli_opts_t *o, char *buf, size_t n, err_t *err)
+{
+    if (o->dir) {
+        snprintf(buf, n, "%s", o->dir);
+        return GSW_OK;
+    }
+    return strong_default_dir(o->db, buf, n, err);
+}
+
+static int strong_build_cmd(cli_opts_t *o, gv_t *v, err_t *err)
+{
+    char dir[1024];
+    c4b_encoding_t e;
+    c4b_order_t ord;
+    if (bdd_options(o, &e, &ord, err) || strong_dir(o, dir, sizeof dir, err)) return err->code;
+    strong_build_options_t bo = { .dir = dir, .enc = e, .order = ord, .memory_gb = o->memory_gb, .stop = &cli_stop,
+                                  .progress = strong_progress };
+    strong_report_t *rep = calloc(1, sizeof *rep);
+    if (!rep) return err_set(err, GSW_EFAIL, "out of memory");
+    double t0 = gsw_now_ms();
+    int rc = strong_build(v, &bo, rep, err);
+    double ms = gsw_now_ms() - t0;
+    strong_progress_done();
+    if (rc && cli_stop) {
+        rc = err_set(err, GSW_EFAIL, "stopped; the plies solved are kept: run it again to go on");
+    } else if (!rc) {
+        const strong_manifest_t *m = &rep->m;
+        char gspec[96], bdir[1100];
+        game_spec(v, gspec, sizeof gspec);
+        strong_board_dir(v, dir, bdir, sizeof bdir);
+        int plies = m->w * m->h + 1;
+        if (o->json) {
+            json_t j;
+            json_begin(&j, stdout);
+            json_str(&j, "game", gspec);
+            json_str(&j, "dir", bdir);
+            json_str(&j, "encoding", c4b_encoding_name(m->enc));
+            json_str(&j, "order", c4b_order_name(m->order));
+            char num[96];
+            json_arr(&j, "plies");
+            for (int k = 0; k < plies; k++) {
+                const struct strong_ply *p = &m->ply[k];
+                json_obj(&j, NULL);
+                json_int(&j, "ply", k);
+                static const char *const key[3] = { "won", "drawn", "lost" };
+                for (int x = 0; x < 3; x++) {
+                    u256_text(&p->count[x], num, sizeof num);
+                    json_digits(&j, key[x], num);
+                }
+                u256_text(&p->positions, num, sizeof num);
+                json_digits(&j, "total", num);
+                u256_text(&p->terminal, num, sizeof num);
+                json_digits(&j, "terminal", num);
+                json_obj(&j, "nodes");
+                for (int x = 0; x < 3; x++) json_int(&j, key[x], p->nodes[x]);
+                json_close(&j, '}');
+                json_close(&j, '}');
+            }
+            json_close(&j, ']');
+            if (rep->resumed_from >= 0) json_int(&j, "resumed_from", rep->resumed_from);
+            else json_null(&j, "resumed_from");
+            json_int(&j, "peak_nodes", rep->peak_nodes);
+            json_int(&j, "table_nodes", rep->table_nodes);
+            json_num(&j, "forward_ms", rep->forward_ms);
+            json_num(&j, "backward_ms", rep->backward_ms);
+            json_num(&j, "time_ms", ms);
+            json_end(&j);
+        } else {
+            printf("%s: the strong solution in %s (%s encoding, %s order)\n", gspec, bdir, c4b_encoding_name(m->enc),
+                   c4b_order_name(m->order));
+            printf("value for the side to move; nodes: BDD nodes of the won / drawn / lost sets\n");
+            printf("%4s %18s %18s %18s %18s %16s  %s\n", "ply", "won", "drawn", "lost", "total", "terminal", "nodes");
+            for (int k = 0; k < plies; k++) {
+                const struct strong_ply *p = &m->ply[k];
+                char a[3][96], t[96], te[96];
+                for (int x = 0; x < 3; x++) u256_text_grouped(&p->count[x], a[x], sizeof a[x]);
+                u256_text_grouped(&p->positions, t, sizeof t);
+                u256_text_grouped(&p->terminal, te, sizeof te);
+                printf("%4d %18s %18s %18s %18s %16s  %ld / %ld / %ld\n", k, a[0], a[1], a[2], t, te, p->nodes[0],
+                       p->nodes[1], p->nodes[2]);
+            }
+            if (rep->resumed_from == 0) printf("already complete: every file checked\n");
+            else {
+                if (rep->resumed_from >= 0) printf("resumed: plies %d to %d were solved before\n", rep->resumed_from, plies - 1);
+                printf("forward %.2f s, backward %.2f s, peak %ld live BDD nodes (node table %ld)\n",
+                       rep->forward_ms / 1e3, rep->backward_ms / 1e3, rep->peak_nodes, rep->table_nodes);
+            }
+        }
+    }
+    free(rep);
+    return rc;
+}
+
+static const char *const value_word[3] = { "win", "draw", "loss" };
+
+/* Open the stored solution of v for query / best (a one-line error if
+ * there is none). */
+static int strong_open_cli(cli_opts_t *o, gv_t *v, strong_t **st, err_t *err)
+{
+    char dir[1024];
+    if (strong_dir(o, dir, sizeof dir, err)) return err->code;
+    int rc = strong_open(st, v, dir, err);
+    if (rc < 0) return err->code;
+    if (rc == 0) {
+        char gspec[96], bdir[1100];
+        game_spec(v, gspec, sizeof gspec);
+        strong_board_dir(v, dir, bdir, sizeof bdir);
+        return err_set(err, GSW_EFAIL, "no strong solution of %s in %s (gsw strong build %s%s%s makes it)", gspec, bdir,
+                       gspec, o->dir ? " --dir " : "", o->dir ? o->dir : "");
+    }
+    return GSW_OK;
+}
+
+static int strong_query_cmd(cli_opts_t *o, gv_t *v, const char *ptext, err_t *err)
+{
+    GSW_POSBUF pos[GSW_MAX_POS], child[GSW_MAX_POS];
+    if (game_pos_parse(v, ptext, pos, err)) return err->code;
+    strong_t *st;
+    if (strong_open_cli(o, v, &st, err)) return err->code;
+    const game_ops_t *O = v->ops;
+    int val = strong_value(st, pos, err);
+    move_t mv[GSW_MAX_MOVES];
+    int n = 0, cv[GSW_MAX_MOVES];
+    val_t tv;
+    int over = O->terminal(v, pos, &tv);
+    if (val >= 0 && !over) n = O->moves(v, pos, mv);
+    for (int i = 0; i < n && val >= 0; i++) {
+        memcpy(child, pos, O->pos_size);
+        O->play(v, child, mv[i]);
+        int c = strong_value(st, child, err);
+        if (c < 0) val = -1;
+        cv[i] = c == C4B_WON ? C4B_LOST : c == C4B_LOST ? C4B_WON : C4B_DRAWN;   /* for the mover */
+    }
+    strong_close(st);
+    if (val < 0) return err->code;
+    char gspec[96], mtext[32];
+    game_spec(v, gspec, sizeof gspec);
+    if (o->json) {
+        json_t j;
+        json_begin(&j, stdout);
+        json_str(&j, "game", gspec);
+        json_str(&j, "position", ptext);
+        json_str(&j, "value", value_word[val]);
+        json_str(&j, "source", "strong");
+        json_arr(&j, "moves");
+        for (int i = 0; i < n; i++) {
+            O->move_format(v, pos, mv[i], mtext, sizeof mtext);
+            json_obj(&j, NULL);
+            json_str(&j, "move", mtext);
+            json_str(&j, "value", value_word[cv[i]]);
+            json_close(&j, '}');
+        }
+        json_close(&j, ']');
+        json_end(&j);
+    } else {
+        printf("%s %s: %s for the side to move%s\n", gspec, *ptext ? ptext : "(start)", value_word[val],
+               over ? (val == C4B_LOST ? " (the last move made four)" : " (the board is full)") : "");
+        for (int i = 0; i < n; i++) {
+            O->move_format(v, pos, mv[i], mtext, sizeof mtext);
+            printf("  %-4s %s\n", mtext, value_word[cv[i]]);
+        }
+    }
+    return GSW_OK;
+}
+
+static int strong_best_cmd(cli_opts_t *o, gv_t *v, const char *ptext, err_t *err)
+{
+    GSW_POSBUF pos[GSW_MAX_POS];
+    if (game_pos_parse(v, ptext, pos, err)) return err->code;
+    val_t tv;
+    if (v->ops->terminal(v, pos, &tv)) return err_set(err, GSW_EINPUT, "the game is over: no move to find");
+    strong_t *st;
+    if (strong_open_cli(o, v, &st, err)) return err->code;
+    int val = strong_value(st, pos, err);
+    if (val < 0) {
+        strong_close(st);
+        return err->code;
+    }
+    solver_t s;
+    if (solver_init(&s, v, o->hash_mb, NULL, err)) {
+        strong_close(st);
+        return err->code;
+    }
+    s.ab.oracle = &st->oracle;
+    s.ab.threads = 1;
+    s.ab.stop = &cli_stop;
+    answer_t a;
+    int rc = solver_run(&s, pos, &a, err);
+    if (!rc && a.r.aborted) rc = err_set(err, GSW_EFAIL, "stopped before the distance was proven");
+    if (!rc && st->damage[0]) rc = err_set(err, GSW_EFAIL, "%s", st->damage);
+    if (!rc) {
+        char gspec[96], btext[32], vtext[64];
+        game_spec(v, gspec, sizeof gspec);
+        v->ops->move_format(v, pos, a.r.best, btext, sizeof btext);
+        gvalue_t gv = value_report(v, pos, a.r.lo, a.r.hi);
+        value_bound_text(a.r.lo, vtext, sizeof vtext);
+        int sv = a.r.lo > VAL_DRAW ? C4B_WON : a.r.lo < VAL_DRAW ? C4B_LOST : C4B_DRAWN;
+        if (sv != val || a.r.lo != a.r.hi)
+            rc = err_set(err, GSW_EFAIL, "the search (%s) disagrees with the stored sets (%s)", vtext, value_word[val]);
+        else if (o->json) {
+            json_t j;
+            json_begin(&j, stdout);
+            json_str(&j, "game", gspec);
+            json_str(&j, "position", ptext);
+            json_str(&j, "value", value_word[val]);
+            if (gv.plies >= 0) json_int(&j, "plies", gv.plies);
+            else json_null(&j, "plies");
+            json_str(&j, "best", btext);
+            json_int(&j, "nodes", (int64_t)a.r.nodes);
+            json_num(&j, "time_ms", a.r.time_ms);
+            json_end(&j);
+        } else {
+            printf("%s %s: %s; best move %s (%llu nodes, %.1f ms)\n", gspec, *ptext ? ptext : "(start)", vtext, btext,
+                   (unsigned long long)a.r.nodes, a.r.time_ms);
+        }
+    }
+    solver_free(&s);
+    strong_close(st);
+    return rc;
+}
+
+int cli_strong(cli_opts_t *o)
+{
+    if (o->npos < 2) return cli_usage_error(o, 3, "strong needs build|query|best and a GAME");
+    const char *sub = o->pos[0];
+    int build = !strcmp(sub, "build"), query = !strcmp(sub, "query"), best = !strcmp(sub, "best");
+    if (!build && !query && !best) {
+        fprintf(stderr, "gsw: strong: unknown action \"%s\" (build, query or best)\n", sub);
+        return GSW_EINPUT;
+    }
+    if (build && o->npos > 2) return cli_usage_error(o, 2, NULL);
+    err_t err;
+    gv_t *v;
+    if (open_connect4(o->pos[1], &v, &err)) {
+        fprintf(stderr, "gsw: %s\n", err.msg);
+        return err.code;
+    }
+    const char *ptext = o->npos > 2 ? o->pos[2] : "";
+    int rc = build ? strong_build_cmd(o, v, &err) : query ? strong_query_cmd(o, v, ptext, &err)
+                                                          : strong_best_cmd(o, v, ptext, &err);
+    if (rc) fprintf(stderr, "gsw: %s\n", err.msg);
+    game_close(v);
+    return rc;
+}

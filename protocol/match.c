@@ -1,0 +1,639 @@
+/* gsw match chess --engine CMD: our engine (in process, through the cached
+ * solver's door to the heuristic search) against a UCI engine run as a
+ * child process. Games alternate colours in pairs from the same opening;
+ * each ends by the rules (the game's terminal test and line_over: mate,
+ * stalemate, dead positions, repetition, the 50-move rule) or a move cap; an opponent that
+ * dies, hangs or plays an illegal move loses that game. N workers play N
+ * games at once, each with its own engine process and its own table. The
+ * games go to a PGN file as they finish; a line per game, then the score
+ * and the Elo difference it suggests. Ctrl-C stops: the finished games
+ * count. */
+#include <math.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "core/ab.h"
+#include "games/chess/ch.h"
+#include "solve/solver.h"
+#include "cli/cli.h"
+#include "cli/json.h"
+#include "protocol/match.h"
+
+#ifndef GSW_VERSION
+#define GSW_VERSION "unknown"
+#endif
+
+#define MATCH_MAX_PLIES 300             /* a game this long is a draw */
+#define MATCH_LINE (MATCH_MAX_PLIES + MATCH_OPENING_PLIES + 2)
+#define MATCH_READY_MS 30000.0
+
+typedef struct game_res {
+    int played;
+    int ours_white;
+    int score;                 /* ours: 2 win, 1 draw, 0 loss */
+    char result[8];            /* "1-0", "0-1", "1/2-1/2" */
+    char reason[600];
+    int plies;
+    int opening;               /* the opening's line in its text */
+    char opening_name[48];
+} game_res_t;
+
+typedef struct match {
+    const cli_opts_t *o;
+    gv_t *v;                   /* our variant (its evaluation's values); the rules are chess's */
+    size_t hash_mb;
+    const char *cmd;
+    double movetime;           /* per move, ms (0: nodes) */
+    uint64_t nodes;
+    int games, concurrency;
+    uint64_t seed;
+    match_opening_t *book;
+    int nbook;
+    int *order;                /* the book shuffled by the seed */
+    const char *pgn_path;
+    FILE *pgn;
+    FILE *progress;            /* stdout, or stderr under --json */
+    char ours[128], theirs[128];
+    pthread_mutex_t lock;      /* everything below */
+    int next, done, w, d, l;
+    game_res_t *res;
+    char fail[600];            /* a worker whose engine would not start again */
+    int failed_workers;
+} match_t;
+
+typedef struct worker {
+    match_t *m;
+    match_engine_t eng;
+    int eng_up;
+    solver_t s;
+    pthread_t th;
+    /* the game being played: positions from its start, their hashes, moves */
+    unsigned char *line;       /* MATCH_LINE positions of pos_size bytes */
+    uint64_t hist[MATCH_LINE];
+    move_t moves[MATCH_LINE];
+    char cmdbuf[MATCH_LINE * 8 + 512];
+} worker_t;
+
+#define POS(w, i) ((void *)((w)->line + (size_t)(i) * GSW_MAX_POS))
+
+static uint64_t splitmix(uint64_t *x)
+{
+    uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+/* Is the game over at line[n-1] (n positions, plies moves played)? The
+ * result and the reason. */
+static int game_over(const match_t *m, worker_t *w, int n, char *result, char *reason, size_t rn)
+{
+    const gv_t *v = m->v;
+    const game_ops_t *O = v->ops;
+    const void *cur = POS(w, n - 1);
+    val_t val;
+    int side = O->pos_turn(v, cur);
+    int over = 0;
+    if (O->terminal(v, cur, &val)) {
+        over = 1;
+        snprintf(reason, rn, "the rules");
+        if (O->terminal_why) O->terminal_why(v, cur, reason, rn);
+    } else {
+        const void *ptrs[MATCH_LINE];
+        for (int i = 0; i < n; i++) ptrs[i] = POS(w, i);
+        char why[128] = "";
+        if (O->line_over && O->line_over(v, ptrs, n, &val, why, sizeof why)) {   /* repetition, 50-move rule */
+            over = 1;
+            snprintf(reason, rn, "%s", why[0] ? why : "the rules");
+        } else if (n - 1 >= MATCH_MAX_PLIES) {
+            over = 1;
+            val = VAL_DRAW;
+            snprintf(reason, rn, "adjudicated a draw at the %d-ply cap", MATCH_MAX_PLIES);
+        }
+    }
+    if (!over) return 0;
+    if (val == VAL_DRAW) snprintf(result, 8, "1/2-1/2");
+    else if (val < 0) snprintf(result, 8, "%s", side == CH_WHITE ? "0-1" : "1-0");
+    else snprintf(result, 8, "%s", side == CH_WHITE ? "1-0" : "0-1");
+    return 1;
+}
+
+/* (Re)start this worker's engine; 0, or -1 with m->fail set. */
+static int worker_engine(worker_t *w)
+{
+    if (w->eng_up) return 0;
+    match_t *m = w->m;
+    err_t err;
+    if (engine_start(&w->eng, m->cmd, m->o->engine_opt, m->o->n_engine_opt, &cli_stop, &err)) {
+        if (!cli_stop) {
+            pthread_mutex_lock(&m->lock);
+            snprintf(m->fail, sizeof m->fail, "%s", err.msg);
+            m->failed_workers++;
+            pthread_mutex_unlock(&m->lock);
+        }
+        return -1;
+    }
+    w->eng_up = 1;
+    return 0;
+}
+
+/* The engine's side forfeits (why: what it did, after its name): it loses,
+ * and when kill_it is restarted for the next game. */
+static void forfeit(worker_t *w, game_res_t *g, int side, int kill_it, const char *why)
+{
+    snprintf(g->result, sizeof g->result, "%s", side == CH_WHITE ? "0-1" : "1-0");
+    snprintf(g->reason, sizeof g->reason, "%s %s", w->m->theirs, why);
+    if (kill_it) {
+        engine_close(&w->eng);
+        w->eng_up = 0;
+    }
+}
+
+/* The engine's move at line[n-1]: 0 with *mv, 1 when the game ended by a
+ * forfeit (g filled), -1 when interrupted. */
+static int engine_move(worker_t *w, int start_is_std, int n, move_t *mv, game_res_t *g)
+{
+    match_t *m = w->m;
+    const game_ops_t *O = m->v->ops;
+    int side = O->pos_turn(m->v, POS(w, n - 1));
+    size_t k = 0, cap = sizeof w->cmdbuf;
+    if (start_is_std) k += (size_t)snprintf(w->cmdbuf + k, cap - k, "position startpos");
+    else {
+        char fen[256];
+        O->pos_format(m->v, POS(w, 0), fen, sizeof fen);
+        k += (size_t)snprintf(w->cmdbuf + k, cap - k, "position fen %s", fen);
+    }
+    if (n > 1) k += (size_t)snprintf(w->cmdbuf + k, cap - k, " moves");
+    for (int i = 0; i + 1 < n && k + 16 < cap; i++) {
+        char u[16];
+        ch_format_uci(POS(w, i), w->moves[i], u, sizeof u);
+        k += (size_t)snprintf(w->cmdbuf + k, cap - k, " %s", u);
+    }
+    char line[4096], why[400];
+    if (engine_send(&w->eng, "%s", w->cmdbuf) ||
+        (m->movetime > 0 ? engine_send(&w->eng, "go movetime %.0f", m->movetime)
+                         : engine_send(&w->eng, "go nodes %llu", (unsigned long long)m->nodes))) {
+        snprintf(why, sizeof why, "crashed (%s)", w->eng.why);
+        forfeit(w, g, side, 1, why);
+        return 1;
+    }
+    double timeout = m->movetime > 0 ? m->movetime * 3 + 5000 : 60000;
+    int rc = engine_expect(&w->eng, "bestmove", timeout, &cli_stop, line, sizeof line);
+    if (rc == -3) return -1;
+    if (rc == -1) {
+        snprintf(why, sizeof why, "sent no bestmove within %.1f s (hung?)", timeout / 1000);
+        forfeit(w, g, side, 1, why);
+        return 1;
+    }
+    if (rc == -2) {
+        snprintf(why, sizeof why, "crashed (%s)", w->eng.why);
+        forfeit(w, g, side, 1, why);
+        return 1;
+    }
+    char word[64] = "", text[64] = "";
+    sscanf(line, "%63s %63s", word, text);
+    err_t err;
+    if (!text[0] || O->move_parse(m->v, POS(w, n - 1), text, mv, &err)) {
+        snprintf(why, sizeof why, "played an illegal move (\"%s\")", text);
+        forfeit(w, g, side, 0, why);
+        return 1;
+    }
+    return 0;
+}
+
+/* Our move at line[n-1]: 0, or -1 when interrupted. */
+static int our_move(worker_t *w, int n, move_t *mv)
+{
+    match_t *m = w->m;
+    const game_ops_t *O = m->v->ops;
+    const void *cur = POS(w, n - 1);
+    ab_options_t ao;
+    memset(&ao, 0, sizeof ao);
+    ao.threads = 1;
+    ao.stop = &cli_stop;
+    if (m->movetime > 0) ao.time_limit_ms = m->movetime;
+    else ao.node_limit = m->nodes;
+    w->s.ab.history = w->hist;
+    w->s.ab.history_len = n - 1;
+    ab_result_t r;
+    err_t err;
+    memset(&r, 0, sizeof r);
+    r.best = MOVE_NONE;
+    if (solver_think(&w->s, cur, &ao, &r, &err)) r.best = MOVE_NONE;
+    if (cli_stop) return -1;
+    move_t list[GSW_MAX_MOVES];
+    int nm = O->moves(m->v, cur, list), ok = 0;
+    for (int i = 0; i < nm; i++) ok |= list[i] == r.best;
+    *mv = ok ? r.best : list[0];   /* (the game is not over: there is a move) */
+    return 0;
+}
+
+/* Play game gi into *g; 0 done, -1 interrupted. */
+static int play_game(worker_t *w, int gi, game_res_t *g)
+{
+    match_t *m = w->m;
+    const gv_t *v = m->v;
+    const game_ops_t *O = v->ops;
+    const match_opening_t *op = &m->book[m->order[(gi / 2) % m->nbook]];
+    memset(g, 0, sizeof *g);
+    g->ours_white = gi % 2 == 0;
+    g->opening = op->line;
+    snprintf(g->opening_name, sizeof g->opening_name, "%s", op->name);
+    memcpy(POS(w, 0), op->start, O->pos_size);
+    GSW_POSBUF std[GSW_MAX_POS];
+    O->pos_start(v, std);
+    char f1[256], f2[256];
+    O->pos_format(v, std, f1, sizeof f1);
+    O->pos_format(v, op->start, f2, sizeof f2);
+    int start_is_std = !strcmp(f1, f2);
+    int n = 1;
+    for (int i = 0; i < op->n; i++) {
+        w->moves[n - 1] = op->moves[i];
+        w->hist[n - 1] = O->pos_hash(v, POS(w, n - 1));
+        memcpy(POS(w, n), POS(w, n - 1), O->pos_size);
+        O->play(v, POS(w, n), op->moves[i]);
+        n++;
+    }
+    solver_clear(&w->s);
+    char line[256], why[400];
+    int rc = engine_send(&w->eng, "ucinewgame") || engine_send(&w->eng, "isready") ? -2
+           : engine_expect(&w->eng, "readyok", MATCH_READY_MS, &cli_stop, line, sizeof line);
+    if (rc == -3) return -1;
+    if (rc) {
+        snprintf(why, sizeof why, "did not answer isready (%s)", w->eng.why);
+        forfeit(w, g, g->ours_white ? CH_BLACK : CH_WHITE, 1, why);
+        n = 1 + op->n;
+        goto done;
+    }
+    for (;;) {
+        if (game_over(m, w, n, g->result, g->reason, sizeof g->reason)) break;
+        if (n >= MATCH_LINE) {   /* (the cap ends games first) */
+            snprintf(g->result, sizeof g->result, "1/2-1/2");
+            snprintf(g->reason, sizeof g->reason, "too long");
+            break;
+        }
+        const void *cur = POS(w, n - 1);
+        int side = O->pos_turn(v, cur);
+        int ours = (side == CH_WHITE) == (g->ours_white != 0);
+        move_t mv;
+        if (ours) {
+            if (our_move(w, n, &mv)) return -1;
+        } else {
+            int r = engine_move(w, start_is_std, n, &mv, g);
+            if (r < 0) return -1;
+            if (r > 0) break;
+        }
+        w->moves[n - 1] = mv;
+        w->hist[n - 1] = O->pos_hash(v, cur);
+        memcpy(POS(w, n), cur, O->pos_size);
+        O->play(v, POS(w, n), mv);
+        n++;
+    }
+done:
+    g->plies = n - 1;
+    g->played = 1;
+    if (!strcmp(g->result, "1/2-1/2")) g->score = 1;
+    else g->score = !strcmp(g->result, "1-0") == (g->ours_white != 0) ? 2 : 0;
+    return 0;
+}
+
+/* A PGN tag value: quotes and backslashes escaped. */
+static void tag(FILE *f, const char *name, const char *val)
+{
+    fprintf(f, "[%s \"", name);
+    for (const char *p = val; *p; p++) {
+        if (*p == '"' || *p == '\\') fputc('\\', f);
+        fputc((unsigned char)*p < ' ' ? ' ' : *p, f);
+    }
+    fputs("\"]\n", f);
+}
+
+/* The game's record with our tags (the seven-tag roster, then the
+ * record's own others, FEN and SetUp among them). Under m->lock. */
+static void write_pgn(match_t *m, worker_t *w, int gi, const game_res_t *g)
+{
+    const gv_t *v = m->v;
+    if (!m->pgn || !v->ops->record_write) return;
+    size_t need = v->ops->record_write(v, POS(w, 0), w->moves, g->plies, g->result, NULL, 0);
+    char *rec = malloc(need + 1);
+    if (!rec) return;
+    v->ops->record_write(v, POS(w, 0), w->moves, g->plies, g->result, rec, need + 1);
+    char date[16], round[16];
+    time_t now = time(NULL);
+    struct tm tm;
+    localtime_r(&now, &tm);
+    strftime(date, sizeof date, "%Y.%m.%d", &tm);
+    snprintf(round, sizeof round, "%d", gi + 1);
+    tag(m->pgn, "Event", "gsw match");
+    tag(m->pgn, "Site", "?");
+    tag(m->pgn, "Date", date);
+    tag(m->pgn, "Round", round);
+    tag(m->pgn, "White", g->ours_white ? m->ours : m->theirs);
+    tag(m->pgn, "Black", g->ours_white ? m->theirs : m->ours);
+    tag(m->pgn, "Result", g->result);
+    static const char *const mine[] = { "Event", "Site", "Date", "Round", "White", "Black", "Result", "Termination", "Opening" };
+    const char *p = rec;
+    while (*p == '[') {   /* the record's tags: keep those we did not write */
+        const char *eol = strchr(p, '\n');
+        size_t len = eol ? (size_t)(eol - p) : strlen(p);
+        int ours = 0;
+        for (size_t i = 0; i < sizeof mine / sizeof mine[0]; i++) {
+            size_t k = strlen(mine[i]);
+            ours |= len > k + 1 && !strncmp(p + 1, mine[i], k) && p[1 + k] == ' ';
+        }
+        if (!ours) fprintf(m->pgn, "%.*s\n", (int)len, p);
+        p += len + (eol ? 1 : 0);
+    }
+    tag(m->pgn, "Termination", g->reason);
+    if (g->opening_name[0]) tag(m->pgn, "Opening", g->opening_name);
+    while (*p == '\n' || *p == '\r') p++;
+    fprintf(m->pgn, "\n%s", p);
+    size_t pl = strlen(p);
+    if (!pl || p[pl - 1] != '\n') fputc('\n', m->pgn);
+    fputc('\n', m->pgn);
+    fflush(m->pgn);
+    free(rec);
+}
+
+static void *worker_run(void *arg)
+{
+    worker_t *w = arg;
+    match_t *m = w->m;
+    game_res_t g;
+    while (!cli_stop) {
+        if (worker_engine(w)) break;
+        pthread_mutex_lock(&m->lock);
+        int gi = m->next < m->games ? m->next++ : -1;
+        pthread_mutex_unlock(&m->lock);
+        if (gi < 0) break;
+        if (play_game(w, gi, &g)) break;   /* interrupted: the game does not count */
+        pthread_mutex_lock(&m->lock);
+        m->res[gi] = g;
+        m->done++;
+        if (g.score == 2) m->w++;
+        else if (g.score == 1) m->d++;
+        else m->l++;
+        write_pgn(m, w, gi, &g);
+        char opn[64];
+        if (g.opening_name[0]) snprintf(opn, sizeof opn, "%s", g.opening_name);
+        else snprintf(opn, sizeof opn, "opening line %d", g.opening);
+        fprintf(m->progress, "game %d/%d: %s - %s %s (%s, %d plies; %s); %s %d-%d-%d\n", gi + 1, m->games,
+                g.ours_white ? m->ours : m->theirs, g.ours_white ? m->theirs : m->ours, g.result, g.reason, g.plies,
+                opn, m->ours, m->w, m->d, m->l);
+        fflush(m->progress);
+        pthread_mutex_unlock(&m->lock);
+    }
+    engine_close(&w->eng);   /* (each worker its own: together, not one after another) */
+    w->eng_up = 0;
+    return NULL;
+}
+
+/* "NAME=VALUE" options for our side into the variant's values and the table's size. */
+static int ours_options(const cli_opts_t *o, int values[5], size_t *hash_mb, int *changed, err_t *err)
+{
+    static const char *const names[5] = { "PawnValue", "KnightValue", "BishopValue", "RookValue", "QueenValue" };
+    *changed = 0;
+    for (int i = 0; i < o->n_ours_opt; i++) {
+        const char *a = o->ours_opt[i], *eq = strchr(a, '=');
+        if (!eq) return err_set(err, GSW_EINPUT, "--ours-option %s: expected NAME=VALUE", a);
+        size_t k = (size_t)(eq - a);
+        char *end;
+        long val = strtol(eq + 1, &end, 10);
+        int bad = !eq[1] || *end;
+        if (k == 4 && !strncasecmp(a, "Hash", 4)) {
+            if (bad || val < 1 || val > (1 << 20))
+                return err_set(err, GSW_EINPUT, "--ours-option %s: expected a whole number of MB from 1 to 1048576", a);
+            *hash_mb = (size_t)val;
+            continue;
+        }
+        int found = 0;
+        for (int j = 0; j < 5 && !found; j++)
+            if (strlen(names[j]) == k && !strncasecmp(a, names[j], k)) {
+                if (bad || val < 0 || val > 10000)
+                    return err_set(err, GSW_EINPUT, "--ours-option %s: expected a whole number from 0 to 10000", a);
+                values[j] = (int)val;
+                *changed = 1;
+                found = 1;
+            }
+        if (!found)
+            return err_set(err, GSW_EINPUT, "--ours-option %.*s: no such option (Hash, PawnValue, KnightValue, "
+                           "BishopValue, RookValue, QueenValue)", (int)k, a);
+    }
+    return GSW_OK;
+}
+
+static void score_line(const match_t *m, char *buf, size_t n)
+{
+    int total = m->w + m->d + m->l;
+    double elo, margin;
+    int inf = match_elo(m->w, m->d, m->l, &elo, &margin);
+    double pct = total ? 100.0 * (m->w + 0.5 * m->d) / total : 0;
+    char e[64];
+    if (!total) snprintf(e, sizeof e, "none");
+    else if (inf) snprintf(e, sizeof e, "%s", elo > 0 ? "+inf" : "-inf");
+    else if (isinf(margin)) snprintf(e, sizeof e, "%+.0f ± inf", elo);
+    else snprintf(e, sizeof e, "%+.0f ± %.0f", elo, margin);
+    snprintf(buf, n, "%s vs %s: %d-%d-%d (W-D-L), score %.1f%%, Elo difference %s (95%%)", m->ours, m->theirs, m->w,
+             m->d, m->l, pct, e);
+}
+
+int cli_match(cli_opts_t *o)
+{
+    if (o->npos < 1) return cli_usage_error(o, 1, "match needs a GAME (chess)");
+    if (!o->engine) return cli_usage_error(o, 1, "match needs --engine \"CMD [ARGS]\"");
+    if (o->movetime > 0 && o->nodes > 0) {
+        fprintf(stderr, "gsw: match: give --movetime or --nodes, not both\n");
+        return GSW_EINPUT;
+    }
+    err_t err;
+    gv_t *base;
+    if (game_open(o->pos[0], &base, &err)) { fprintf(stderr, "gsw: %s\n", err.msg); return err.code; }
+    if (strcmp(base->game->name, "chess")) {
+        fprintf(stderr, "gsw: match: plays chess only (UCI engines), not %s\n", base->game->name);
+        game_close(base);
+        return GSW_EINPUT;
+    }
+    match_t *m = calloc(1, sizeof *m);
+    if (!m) { fprintf(stderr, "gsw: out of memory\n"); game_close(base); return GSW_EFAIL; }
+    m->o = o;
+    m->hash_mb = o->hash_mb;
+    int values[5], changed;
+    const ch_variant_t *cv = base->data;
+    for (int i = 0; i < 5; i++) values[i] = cv->params.value[CH_PAWN + i];
+    if (ours_options(o, values, &m->hash_mb, &changed, &err)) {
+        fprintf(stderr, "gsw: %s\n", err.msg);
+        game_close(base);
+        free(m);
+        return err.code;
+    }
+    snprintf(m->ours, sizeof m->ours, "gsw %s", GSW_VERSION);
+    if (changed) {
+        char spec[128];
+        snprintf(spec, sizeof spec, "chess:values=%d,%d,%d,%d,%d", values[0], values[1], values[2], values[3],
+                 values[4]);
+        game_close(base);
+        if (game_open(spec, &base, &err)) { fprintf(stderr, "gsw: %s\n", err.msg); free(m); return err.code; }
+        snprintf(m->ours, sizeof m->ours, "gsw %s (values=%d,%d,%d,%d,%d)", GSW_VERSION, values[0], values[1],
+                 values[2], values[3], values[4]);
+    }
+    m->v = base;
+    m->cmd = o->engine;
+    m->movetime = o->movetime > 0 ? o->movetime : o->nodes ? 0 : 100;
+    m->nodes = o->nodes;
+    m->games = o->games > 0 ? o->games : 2;
+    m->concurrency = o->concurrency > 0 ? o->concurrency : 1;
+    if (m->concurrency > m->games) m->concurrency = m->games;
+    m->seed = o->seed_set ? o->seed : (uint64_t)time(NULL);
+    int rc = o->openings ? match_openings_file(m->v, o->openings, &m->book, &m->nbook, &err)
+                         : match_openings_builtin(m->v, &m->book, &m->nbook, &err);
+    if (rc) { fprintf(stderr, "gsw: %s\n", err.msg); game_close(base); free(m); return rc; }
+    m->order = malloc((size_t)m->nbook * sizeof *m->order);
+    m->res = calloc((size_t)m->games, sizeof *m->res);
+    worker_t *ws = calloc((size_t)m->concurrency, sizeof *ws);
+    if (!m->order || !m->res || !ws) {
+        fprintf(stderr, "gsw: out of memory\n");
+        free(m->order); free(m->res); free(ws); free(m->book);
+        game_close(base);
+        free(m);
+        return GSW_EFAIL;
+    }
+    uint64_t x = m->seed;
+    for (int i = 0; i < m->nbook; i++) m->order[i] = i;
+    for (int i = m->nbook - 1; i > 0; i--) {
+        int j = (int)(splitmix(&x) % (uint64_t)(i + 1)), t = m->order[i];
+        m->order[i] = m->order[j];
+        m->order[j] = t;
+    }
+    m->progress = o->json ? stderr : stdout;
+    pthread_mutex_init(&m->lock, NULL);
+    struct sigaction sa;   /* a dead engine's pipe is an answer, not a signal */
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = SIG_IGN;
+    sigaction(SIGPIPE, &sa, NULL);
+
+    /* the first engine: its name, and bad --engine / --option are input errors */
+    for (int i = 0; i < m->concurrency; i++) {
+        ws[i].m = m;
+        ws[i].eng.to = ws[i].eng.from = -1;
+    }
+    rc = engine_start(&ws[0].eng, m->cmd, o->engine_opt, o->n_engine_opt, &cli_stop, &err);
+    if (!rc) {
+        ws[0].eng_up = 1;
+        snprintf(m->theirs, sizeof m->theirs, "%s", ws[0].eng.name);
+        if (!strcmp(m->theirs, m->ours)) snprintf(m->theirs, sizeof m->theirs, "%.100s (uci)", ws[0].eng.name);
+        m->pgn_path = o->pgn ? o->pgn : "match.pgn";
+        m->pgn = fopen(m->pgn_path, "w");
+        if (!m->pgn) {
+            err_set(&err, GSW_EINPUT, "--pgn: cannot write %s", m->pgn_path);
+            rc = GSW_EINPUT;
+        }
+    }
+    int started = 0;
+    for (int i = 0; !rc && i < m->concurrency; i++) {
+        ws[i].line = malloc((size_t)MATCH_LINE * GSW_MAX_POS);
+        if (!ws[i].line || solver_init(&ws[i].s, m->v, m->hash_mb, NULL, &err)) {
+            if (!ws[i].line) err_set(&err, GSW_EFAIL, "out of memory");
+            free(ws[i].line);
+            ws[i].line = NULL;
+            rc = err.code ? err.code : GSW_EFAIL;
+            break;
+        }
+        started++;
+    }
+    if (!rc) {
+        char per[64];
+        if (m->movetime > 0) snprintf(per, sizeof per, "%.0f ms", m->movetime);
+        else snprintf(per, sizeof per, "%llu nodes", (unsigned long long)m->nodes);
+        fprintf(m->progress, "%s vs %s: %d games, %s a move, %d at once, seed %llu, %d openings%s%s\n", m->ours,
+                m->theirs, m->games, per, m->concurrency, (unsigned long long)m->seed, m->nbook,
+                o->openings ? " from " : " (built-in)", o->openings ? o->openings : "");
+        fflush(m->progress);
+    }
+    int running = 0;
+    for (int i = 0; !rc && i < m->concurrency; i++) {
+        if (pthread_create(&ws[i].th, NULL, worker_run, &ws[i])) break;
+        running++;
+    }
+    if (!rc && !running) { err_set(&err, GSW_EFAIL, "cannot start a thread"); rc = GSW_EFAIL; }
+    for (int i = 0; i < running; i++) pthread_join(ws[i].th, NULL);
+    for (int i = 0; i < m->concurrency; i++) {
+        engine_close(&ws[i].eng);
+        if (i < started) solver_free(&ws[i].s);
+        free(ws[i].line);
+    }
+    if (rc) {
+        fprintf(stderr, "gsw: %s\n", err.msg);
+    } else {
+        char line[512];
+        score_line(m, line, sizeof line);
+        int interrupted = cli_stop != 0;
+        if (interrupted) fprintf(stderr, "gsw: interrupted: %d of %d games played\n", m->done, m->games);
+        else if (m->done < m->games)
+            fprintf(stderr, "gsw: match: %d of %d games played: %s\n", m->done, m->games,
+                    m->fail[0] ? m->fail : "the engine could not be restarted");
+        if (interrupted || m->done < m->games) rc = GSW_EFAIL;
+        if (o->json) {
+            double elo, margin;
+            int inf = match_elo(m->w, m->d, m->l, &elo, &margin);
+            int total = m->w + m->d + m->l;
+            json_t j;
+            json_begin(&j, stdout);
+            json_str(&j, "game", "chess");
+            json_str(&j, "ours", m->ours);
+            json_str(&j, "engine", m->theirs);
+            json_str(&j, "command", m->cmd);
+            json_int(&j, "games", m->games);
+            json_int(&j, "played", m->done);
+            json_int(&j, "wins", m->w);
+            json_int(&j, "draws", m->d);
+            json_int(&j, "losses", m->l);
+            json_num(&j, "score", total ? (m->w + 0.5 * m->d) / total : NAN);
+            json_num(&j, "score_pct", total ? 100.0 * (m->w + 0.5 * m->d) / total : NAN);
+            json_num(&j, "elo", inf ? NAN : elo);
+            json_num(&j, "elo_margin", inf ? NAN : margin);
+            if (m->movetime > 0) json_num(&j, "movetime_ms", m->movetime);
+            else json_int(&j, "nodes", (int64_t)m->nodes);
+            json_int(&j, "seed", (int64_t)m->seed);
+            json_int(&j, "concurrency", m->concurrency);
+            json_str(&j, "pgn", m->pgn_path);
+            json_bool(&j, "interrupted", interrupted);
+            json_arr(&j, "results");
+            for (int i = 0; i < m->games; i++) {
+                const game_res_t *g = &m->res[i];
+                if (!g->played) continue;
+                json_obj(&j, NULL);
+                json_int(&j, "game", i + 1);
+                json_str(&j, "white", g->ours_white ? m->ours : m->theirs);
+                json_str(&j, "black", g->ours_white ? m->theirs : m->ours);
+                json_str(&j, "result", g->result);
+                json_str(&j, "reason", g->reason);
+                json_int(&j, "plies", g->plies);
+                json_int(&j, "opening_line", g->opening);
+                json_str(&j, "opening", g->opening_name);
+                json_close(&j, '}');
+            }
+            json_close(&j, ']');
+            json_end(&j);
+            fprintf(stderr, "%s\n", line);
+        } else {
+            printf("%s\n", line);
+        }
+    }
+    if (m->pgn && fclose(m->pgn) && !rc) {
+        fprintf(stderr, "gsw: --pgn: cannot write %s\n", m->pgn_path);
+        rc = GSW_EFAIL;
+    }
+    pthread_mutex_destroy(&m->lock);
+    free(ws);
+    free(m->order);
+    free(m->res);
+    free(m->book);
+    free(m);
+    game_close(base);
+    return rc;
+}

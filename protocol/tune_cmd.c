@@ -1,0 +1,749 @@
+/* gsw tune chess: piece values evolved by core/evolve.h's genetic algorithm,
+ * each game gsw's engine against itself with the two individuals' values
+ * (through the cached solver's heuristic door, a node budget a move, no
+ * cache), from a built-in opening picked by the game's seed, ended by the
+ * rules or adjudicated by material at a move cap. Writes a CSV per
+ * generation, an SVG chart drawn by hand and the run's state (resumable);
+ * reads the CSVs back for the charts (here and the workbench's `tune`). */
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/evolve.h"
+#include "db/dbfile.h"
+#include "games/chess/ch.h"
+#include "solve/solver.h"
+#include "cli/cli.h"
+#include "cli/json.h"
+#include "protocol/match.h"
+#include "protocol/tune.h"
+
+#define TUNE_STATE "state.txt"
+#define TUNE_SVG "values.svg"
+#define TUNE_MAX_MOVES 1000
+#define TUNE_STATE_MAX (1 << 20)
+
+static const char *const piece[TUNE_PIECES] = { "pawn", "knight", "bishop", "rook", "queen" };
+static const char *const letter = "PNBRQ";
+
+typedef struct tune tune_t;
+
+typedef struct tune_worker {
+    tune_t *t;
+    solver_t s[2];             /* White's search and Black's, each over its own table */
+    int up;
+    unsigned char *line;       /* the game's positions, GSW_MAX_POS bytes each */
+    uint64_t *hist;            /* their hashes */
+    const void **ptrs;
+    int cap;
+} tune_worker_t;
+
+struct tune {
+    gv_t *base;                /* chess:standard: the rules, the openings */
+    match_opening_t *book;
+    int nbook;
+    uint64_t nodes;
+    int max_plies;
+    int relative;              /* --relative: the engine's pawn is 100 cp, the others in proportion */
+    int threads;
+    tune_worker_t *w;
+    int tty;                   /* stderr is a terminal: the progress line redraws itself */
+    int failed;                /* a game could not be set up: the first one's message in fail */
+    char fail[512];
+};
+
+#define POS(w, i) ((void *)((w)->line + (size_t)(i) * GSW_MAX_POS))
+
+/* A raw value (800..17000 at the start) as the engine's centipawns. */
+static int tune_cp(int raw)
+{
+    int cp = (raw + 5) / 10;
+    return cp < 1 ? 1 : cp > 10000 ? 10000 : cp;
+}
+
+static int tune_norm(int v, int pawn) { return (int)lround(1000.0 * v / pawn); }
+
+/* The engine's centipawns of allele i of x: raw / 10, or (--relative) the
+ * value in proportion to a 100-centipawn pawn, so only the ratios evolve
+ * (the positional terms keep their weight against the material). */
+static int tune_value(const tune_t *t, const int *x, int i)
+{
+    if (!t->relative) return tune_cp(x[i]);
+    int cp = (int)lround(100.0 * x[i] / x[0]);
+    return cp < 1 ? 1 : cp > 10000 ? 10000 : cp;
+}
+
+/* Standard material, 1/3/3/5/9, of colour c. */
+static int tune_material(const ch_pos_t *p, int c)
+{
+    static const int w[7] = { 0, 1, 3, 3, 5, 9, 0 };
+    int m = 0;
+    for (int t = CH_PAWN; t <= CH_QUEEN; t++) m += w[t] * __builtin_popcountll(p->type[t] & p->color[c]);
+    return m;
+}
+
+/* One game (evo_game_fn): +1 White won, 0 a draw, -1 Black won. */
+static int tune_play(void *ctx, int worker, const evo_ind_t *white, const evo_ind_t *black, uint64_t seed)
+{
+    tune_t *t = ctx;
+    tune_worker_t *w = &t->w[worker];
+    const gv_t *v = t->base;
+    const game_ops_t *O = v->ops;
+    gv_t *side[2] = { NULL, NULL };
+    const evo_ind_t *ind[2] = { white, black };
+    err_t err;
+    for (int c = 0; c < 2; c++) {
+        char spec[96];
+        const int *x = ind[c]->v;
+        snprintf(spec, sizeof spec, "chess:values=%d,%d,%d,%d,%d", tune_value(t, x, 0), tune_value(t, x, 1),
+                 tune_value(t, x, 2), tune_value(t, x, 3), tune_value(t, x, 4));
+        if (game_open(spec, &side[c], &err)) {
+            if (!__atomic_exchange_n(&t->failed, 1, __ATOMIC_ACQ_REL)) snprintf(t->fail, sizeof t->fail, "%s", err.msg);
+            if (c) game_close(side[0]);
+            return EVO_STOPPED;
+        }
+    }
+    const match_opening_t *op = &t->book[seed % (uint64_t)t->nbook];
+    memcpy(POS(w, 0), op->start, O->pos_size);
+    int n = 1, result = 0;
+    for (int i = 0; i < op->n; i++) {
+        w->hist[n - 1] = O->pos_hash(v, POS(w, n - 1));
+        memcpy(POS(w, n), POS(w, n - 1), O->pos_size);
+        O->play(v, POS(w, n), op->moves[i]);
+        n++;
+    }
+    for (int c = 0; c < 2; c++) {   /* each game starts cold: results do not depend on who played before */
+        w->s[c].v = side[c];
+        solver_clear(&w->s[c]);
+    }
+    for (;;) {
+        const void *cur = POS(w, n - 1);
+        int turn = O->pos_turn(v, cur);
+        val_t val;
+        char why[128];
+        if (O->terminal(v, cur, &val) || (O->line_over && O->line_over(v, w->ptrs, n, &val, why, sizeof why))) {
+            result = val == VAL_DRAW ? 0 : (val > 0) == (turn == CH_WHITE) ? 1 : -1;
+            break;
+        }
+        if (n - 1 >= t->max_plies || n >= w->cap) {   /* adjudicated by material */
+            int d = tune_material(cur, CH_WHITE) - tune_material(cur, CH_BLACK);
+            result = d > 0 ? 1 : d < 0 ? -1 : 0;
+            break;
+        }
+        solver_t *s = &w->s[turn];
+        ab_options_t ao;
+        memset(&ao, 0, sizeof ao);
+        ao.threads = 1;
+        ao.stop = &cli_stop;
+        ao.node_limit = t->nodes;
+        s->ab.history = w->hist;
+        s->ab.history_len = n - 1;
+        ab_result_t r;
+        memset(&r, 0, sizeof r);
+        r.best = MOVE_NONE;
+        if (solver_think(s, cur, &ao, &r, &err)) r.best = MOVE_NONE;
+        if (cli_stop) { result = EVO_STOPPED; break; }
+        move_t list[GSW_MAX_MOVES];
+        int nm = O->moves(v, cur, list), ok = 0;
+        for (int i = 0; i < nm; i++) ok |= list[i] == r.best;
+        w->hist[n - 1] = O->pos_hash(v, cur);
+        memcpy(POS(w, n), cur, O->pos_size);
+        O->play(v, POS(w, n), ok ? r.best : list[0]);
+        n++;
+    }
+    for (int c = 0; c < 2; c++) {
+        w->s[c].v = t->base;
+        game_close(side[c]);
+    }
+    return result;
+}
+
+static void tune_progress(void *ctx, int gen, int done)
+{
+    tune_t *t = ctx;
+    if (t->tty) fprintf(stderr, "\rtune: generation %d: %d games ", gen, done);
+    else if (done % 10 == 0) fprintf(stderr, "tune: generation %d: %d games\n", gen, done);
+    fflush(stderr);
+}
+
+/* ---- files ---- */
+
+static int path_in(char *buf, size_t n, const char *dir, const char *name)
+{
+    return snprintf(buf, n, "%s/%s", dir, name) < (int)n ? 0 : -1;
+}
+
+static const char *csv_header =
+    "generation,rank,id,origin,pawn,knight,bishop,rook,queen,raw_pawn,raw_knight,raw_bishop,raw_rook,raw_queen,"
+    "games,wins,draws,losses,generation_games,generation_draws";
+
+/* The ranked generation gen as DIR/gen-NNNN.csv: a row per individual, best first. */
+static int write_csv(const char *dir, int gen, const evo_ind_t *pop, const int *order, int n, int games, int draws,
+                     err_t *err)
+{
+    size_t cap = 256 + (size_t)n * 160, len = 0;
+    char *buf = malloc(cap), path[1024], name[32];
+    if (!buf) return err_set(err, GSW_EFAIL, "out of memory");
+    len += (size_t)snprintf(buf + len, cap - len, "%s\n", csv_header);
+    for (int r = 0; r < n; r++) {
+        const evo_ind_t *x = &pop[order[r]];
+        len += (size_t)snprintf(buf + len, cap - len, "%d,%d,%llu,%c", gen, r + 1, (unsigned long long)x->id, x->origin);
+        for (int a = 0; a < TUNE_PIECES; a++) len += (size_t)snprintf(buf + len, cap - len, ",%d", tune_norm(x->v[a], x->v[0]));
+        for (int a = 0; a < TUNE_PIECES; a++) len += (size_t)snprintf(buf + len, cap - len, ",%d", x->v[a]);
+        len += (size_t)snprintf(buf + len, cap - len, ",%d,%d,%d,%d,%d,%d\n", x->games, x->wins, x->draws, x->losses,
+                                games, draws);
+    }
+    snprintf(name, sizeof name, "gen-%04d.csv", gen);
+    int rc = path_in(path, sizeof path, dir, name) ? err_set(err, GSW_EINPUT, "--out: path too long")
+                                                   : db_write_atomic(path, buf, len, err);
+    free(buf);
+    return rc;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Read one generation's CSV into *g: 1, 0 when the file is missing, -1 on damage. */
+static int read_csv(const char *dir, int gen, tune_gen_t *g, err_t *err)
+{
+    char path[1024], name[32], line[512];
+    snprintf(name, sizeof name, "gen-%04d.csv", gen);
+    if (path_in(path, sizeof path, dir, name)) return err_set(err, GSW_EINPUT, "%s: path too long", dir), -1;
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        if (errno == ENOENT) return 0;
+        return err_set(err, GSW_EINPUT, "cannot read %s (%s)", path, strerror(errno)), -1;
+    }
+    memset(g, 0, sizeof *g);
+    g->gen = gen;
+    double *vals = NULL;
+    int rows = 0, lineno = 0, rc = 1;
+    while (fgets(line, sizeof line, f)) {
+        lineno++;
+        size_t ll = strlen(line);
+        if (!ll || line[ll - 1] != '\n') { err_set(err, GSW_EINPUT, "%s line %d: too long or cut short", path, lineno); rc = -1; break; }
+        line[--ll] = 0;
+        if (lineno == 1) {
+            if (strcmp(line, csv_header)) { err_set(err, GSW_EINPUT, "%s: not a gsw tune generation (its header)", path); rc = -1; break; }
+            continue;
+        }
+        long f20[20];
+        int k = 0;
+        char *p = line, origin = 0;
+        for (; k < 20; k++) {
+            char *end;
+            if (k == 3) {   /* the origin letter */
+                origin = *p;
+                end = p + (origin != 0);
+            } else {
+                errno = 0;
+                f20[k] = strtol(p, &end, 10);
+                if (end == p || errno || f20[k] < 0 || f20[k] > 100000000) break;
+            }
+            if (k < 19 && *end != ',') break;
+            if (k == 19 && *end) break;
+            p = end + 1;
+        }
+        if (k < 20 || !strchr("irkmc", origin ? origin : '?') || f20[0] != gen || f20[1] != rows + 1 ||
+            f20[9] < 1) {
+            err_set(err, GSW_EINPUT, "%s line %d: a malformed row", path, lineno);
+            rc = -1;
+            break;
+        }
+        double *nv = realloc(vals, (size_t)(rows + 1) * TUNE_PIECES * sizeof *vals);
+        if (!nv) { err_set(err, GSW_EFAIL, "out of memory"); rc = -1; break; }
+        vals = nv;
+        for (int a = 0; a < TUNE_PIECES; a++) vals[rows * TUNE_PIECES + a] = 1000.0 * f20[9 + a] / f20[9];
+        if (!rows) {
+            for (int a = 0; a < TUNE_PIECES; a++) {
+                g->elite[a] = 1000.0 * f20[9 + a] / f20[9];
+                g->elite_raw[a] = (int)f20[9 + a];
+            }
+            g->games = (int)f20[18];
+            g->draws = (int)f20[19];
+        }
+        rows++;
+    }
+    fclose(f);
+    if (rc == 1 && rows == 0) rc = -1, err_set(err, GSW_EINPUT, "%s: no rows", path);
+    if (rc == 1) {
+        double *col = malloc((size_t)rows * sizeof *col);
+        if (!col) rc = -1, err_set(err, GSW_EFAIL, "out of memory");
+        for (int a = 0; col && a < TUNE_PIECES; a++) {
+            for (int r = 0; r < rows; r++) col[r] = vals[r * TUNE_PIECES + a];
+            qsort(col, (size_t)rows, sizeof *col, cmp_double);
+            g->median[a] = rows % 2 ? col[rows / 2] : (col[rows / 2 - 1] + col[rows / 2]) / 2;
+        }
+        free(col);
+        g->n = rows;
+    }
+    free(vals);
+    return rc;
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+int tune_history(const char *dir, tune_gen_t **h, int *n, err_t *err)
+{
+    *h = NULL;
+    *n = 0;
+    DIR *d = opendir(dir);
+    if (!d) return err_set(err, GSW_EINPUT, "no gsw tune run in %s (%s)", dir, strerror(errno));
+    int *gens = NULL, ng = 0, rc = GSW_OK;
+    struct dirent *de;
+    while ((de = readdir(d))) {   /* gen-NNNN.csv, by number */
+        char name[32];
+        int g = 0;
+        if (strncmp(de->d_name, "gen-", 4) || sscanf(de->d_name + 4, "%7d", &g) != 1 || g < 1) continue;
+        snprintf(name, sizeof name, "gen-%04d.csv", g);
+        if (strcmp(name, de->d_name)) continue;
+        int *ngs = realloc(gens, (size_t)(ng + 1) * sizeof *gens);
+        if (!ngs) { rc = err_set(err, GSW_EFAIL, "out of memory"); break; }
+        gens = ngs;
+        gens[ng++] = g;
+    }
+    closedir(d);
+    if (!rc && !ng) rc = err_set(err, GSW_EINPUT, "no gsw tune run in %s (no gen-0001.csv)", dir);
+    if (!rc && !(*h = malloc((size_t)ng * sizeof **h))) rc = err_set(err, GSW_EFAIL, "out of memory");
+    if (!rc) qsort(gens, (size_t)ng, sizeof *gens, cmp_int);
+    for (int i = 0; !rc && i < ng; i++) {
+        int r = read_csv(dir, gens[i], &(*h)[*n], err);
+        if (r < 0) rc = err->code;
+        else if (r > 0) ++*n;   /* (one removed meanwhile is left out) */
+    }
+    if (!rc && !*n) rc = err_set(err, GSW_EINPUT, "no gsw tune run in %s (no gen-0001.csv)", dir);
+    free(gens);
+    if (rc) { free(*h); *h = NULL; *n = 0; }
+    return rc;
+}
+
+/* A round scale top over v: 1, 2 or 5 times a power of ten, in thousands at least. */
+static double nice_top(double v)
+{
+    double p = 1000;
+    while (p * 10 < v) p *= 10;
+    for (;;) {
+        if (v <= p) return p;
+        if (v <= 2 * p) return 2 * p;
+        if (v <= 5 * p) return 5 * p;
+        p *= 10;
+    }
+}
+
+static double hist_top(const tune_gen_t *h, int n)
+{
+    double top = 1000;
+    for (int i = 0; i < n; i++)
+        for (int a = 0; a < TUNE_PIECES; a++) {
+            if (h[i].elite[a] > top) top = h[i].elite[a];
+            if (h[i].median[a] > top) top = h[i].median[a];
+        }
+    return nice_top(top);
+}
+
+/* The chart as SVG, by hand: elite (solid) and median (dashed) by generation. */
+static int write_svg(const char *dir, const tune_gen_t *h, int n, err_t *err)
+{
+    static const char *const colour[TUNE_PIECES] = { "#888888", "#1f77b4", "#2ca02c", "#ff7f0e", "#d62728" };
+    const double W = 820, H = 500, L = 70, R = 150, T = 40, B = 50, pw = W - L - R, ph = H - T - B;
+    double top = hist_top(h, n);
+    size_t cap = 8192 + (size_t)n * 600, len = 0;
+    char *s = malloc(cap), path[1024];
+    if (!s) return err_set(err, GSW_EFAIL, "out of memory");
+#define OUT(...) (len += (size_t)snprintf(s + len, len < cap ? cap - len : 0, __VA_ARGS__))
+    OUT("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    OUT("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
+        "font-family=\"sans-serif\" font-size=\"12\">\n", W, H, W, H);
+    OUT("<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
+    OUT("<text x=\"%.0f\" y=\"22\" font-size=\"15\">gsw tune chess: piece values (pawn = 1000) by generation"
+        "</text>\n", L);
+    for (int i = 0; i <= 5; i++) {   /* the value axis */
+        double y = T + ph - ph * i / 5, val = top * i / 5;
+        OUT("<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#dddddd\"/>\n", L, y, L + pw, y);
+        OUT("<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%.0f</text>\n", L - 6, y + 4, val);
+    }
+    int step = n <= 10 ? 1 : n <= 25 ? 5 : n <= 100 ? 10 : n <= 500 ? 50 : 100;
+#define GX(i) (n > 1 ? L + pw * (h[i].gen - h[0].gen) / (h[n - 1].gen - h[0].gen) : L + pw / 2)
+#define GY(v) (T + ph - ph * ((v) > top ? top : (v)) / top)
+    for (int i = 0; i < n; i++)   /* the generation axis */
+        if (h[i].gen % step == 0 || i == 0)
+            OUT("<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%d</text>\n", GX(i), T + ph + 18, h[i].gen);
+    OUT("<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">generation</text>\n", L + pw / 2, H - 10);
+    OUT("<rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.0f\" fill=\"none\" stroke=\"black\"/>\n", L, T, pw, ph);
+    for (int a = 0; a < TUNE_PIECES; a++)
+        for (int m = 0; m < 2; m++) {
+            OUT("<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"%s\"%s points=\"", colour[a], m ? "1.2" : "2.2",
+                m ? " stroke-dasharray=\"5,4\"" : "");
+            for (int i = 0; i < n; i++) OUT("%s%.1f,%.1f", i ? " " : "", GX(i), GY(m ? h[i].median[a] : h[i].elite[a]));
+            OUT("\"/>\n");
+            if (n == 1) OUT("<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>\n", GX(0), GY(h[0].elite[a]), colour[a]);
+        }
+    for (int a = 0; a < TUNE_PIECES; a++) {   /* the legend, with the last elite value */
+        double y = T + 16 + 20 * a;
+        OUT("<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"%s\" stroke-width=\"2.2\"/>\n", L + pw + 12, y,
+            L + pw + 34, y, colour[a]);
+        OUT("<text x=\"%.0f\" y=\"%.0f\">%s %.0f</text>\n", L + pw + 40, y + 4, piece[a], h[n - 1].elite[a]);
+    }
+    OUT("<text x=\"%.0f\" y=\"%.0f\">solid: elite (rank 1)</text>\n", L + pw + 12, T + 130);
+    OUT("<text x=\"%.0f\" y=\"%.0f\">dashed: median</text>\n", L + pw + 12, T + 148);
+    OUT("</svg>\n");
+#undef OUT
+#undef GX
+#undef GY
+    int rc = len >= cap ? err_set(err, GSW_EFAIL, "the chart outgrew its buffer")
+           : path_in(path, sizeof path, dir, TUNE_SVG) ? err_set(err, GSW_EINPUT, "--out: path too long")
+           : db_write_atomic(path, s, len, err);
+    free(s);
+    return rc;
+}
+
+int tune_chart_text(const char *dir, int width, int height, char **text, err_t *err)
+{
+    tune_gen_t *h;
+    int n;
+    *text = NULL;
+    if (width < 10) width = 10;
+    if (height < 4) height = 4;
+    if (tune_history(dir, &h, &n, err)) return err->code;
+    double top = 1000;
+    for (int i = 0; i < n; i++)
+        for (int a = 0; a < TUNE_PIECES; a++)
+            if (h[i].elite[a] > top) top = h[i].elite[a];
+    top = nice_top(top);
+    char *grid = malloc((size_t)width * height);
+    size_t cap = (size_t)(width + 16) * (height + 12) + 1024, len = 0;
+    char *s = malloc(cap);
+    if (!grid || !s) { free(grid); free(s); free(h); return err_set(err, GSW_EFAIL, "out of memory"); }
+    memset(grid, ' ', (size_t)width * height);
+    for (int i = 0; i < n; i++) {
+        int x = n > 1 ? (int)lround((double)(h[i].gen - h[0].gen) * (width - 1) / (h[n - 1].gen - h[0].gen)) : 0;
+        for (int a = 0; a < TUNE_PIECES; a++) {
+            double v = h[i].elite[a] > top ? top : h[i].elite[a];
+            int y = height - 1 - (int)lround(v / top * (height - 1));
+            char *c = &grid[y * width + x];
+            *c = *c == ' ' || *c == letter[a] ? letter[a] : '*';
+        }
+    }
+#define OUT(...) (len += (size_t)snprintf(s + len, len < cap ? cap - len : 0, __VA_ARGS__))
+    OUT("%s: %d generation%s, population %d; elite (rank 1) values, pawn = 1000\n", dir, n, n > 1 ? "s" : "", h[n - 1].n);
+    for (int y = 0; y < height; y++) {
+        double val = top * (height - 1 - y) / (height - 1);
+        int label = (height - 1 - y) * 4 % (height - 1) == 0;   /* quarters, where rows fall on them */
+        if (label) OUT("%6.0f |", val);
+        else OUT("%6s |", "");
+        int w = width;
+        while (w > 0 && grid[(size_t)y * width + w - 1] == ' ') w--;
+        OUT("%.*s\n", w, grid + (size_t)y * width);
+    }
+    OUT("%6s +", "");
+    for (int x = 0; x < width; x++) OUT("-");
+    if (n > 1) OUT("\n%6s  %-*d%d (generation)\n", "", width - 1, h[0].gen, h[n - 1].gen);
+    else OUT("\n%6s  %d (generation)\n", "", h[0].gen);
+    OUT("P pawn  N knight  B bishop  R rook  Q queen  (* where two meet)\n");
+    const tune_gen_t *g = &h[n - 1];
+    OUT("generation %d: elite N %.0f B %.0f R %.0f Q %.0f\n", g->gen, g->elite[1], g->elite[2], g->elite[3], g->elite[4]);
+    OUT("  median N %.0f B %.0f R %.0f Q %.0f; %d games, %d draws\n", g->median[1], g->median[2], g->median[3],
+        g->median[4], g->games, g->draws);
+#undef OUT
+    free(grid);
+    free(h);
+    if (len >= cap) { free(s); return err_set(err, GSW_EFAIL, "the chart outgrew its buffer"); }
+    *text = s;
+    return GSW_OK;
+}
+
+/* ---- the verb ---- */
+
+static int make_dir(const char *dir, err_t *err)
+{
+    char p[1024];
+    if (snprintf(p, sizeof p, "%s", dir) >= (int)sizeof p) return err_set(err, GSW_EINPUT, "--out: path too long");
+    for (char *c = p + 1;; c++) {
+        if (*c && *c != '/') continue;
+        char was = *c;
+        *c = 0;
+        if (mkdir(p, 0755) && errno != EEXIST) return err_set(err, GSW_EFAIL, "--out: cannot make %s (%s)", p, strerror(errno));
+        if (!was) break;
+        *c = was;
+    }
+    struct stat st;
+    if (stat(dir, &st) || !S_ISDIR(st.st_mode)) return err_set(err, GSW_EINPUT, "--out: %s is not a folder", dir);
+    return GSW_OK;
+}
+
+/* The stored run of dir into e: GSW_EINPUT naming the file and what is wrong. */
+static int read_state(const char *dir, evo_t *e, err_t *err)
+{
+    char path[1024];
+    if (path_in(path, sizeof path, dir, TUNE_STATE)) return err_set(err, GSW_EINPUT, "--out: path too long");
+    FILE *f = fopen(path, "rb");
+    if (!f) return err_set(err, GSW_EINPUT, "--resume: cannot read %s (%s): no run to continue", path, strerror(errno));
+    char *buf = malloc(TUNE_STATE_MAX);
+    size_t len = buf ? fread(buf, 1, TUNE_STATE_MAX, f) : 0;
+    fclose(f);
+    if (!buf) return err_set(err, GSW_EFAIL, "out of memory");
+    err_t e2;
+    int rc = len >= TUNE_STATE_MAX ? err_set(err, GSW_EINPUT, "%s: too big for a tune state", path)
+           : evo_state_parse(buf, len, e, 0, &e2) ? err_set(err, GSW_EINPUT, "%s: %s", path, e2.msg) : GSW_OK;
+    free(buf);
+    if (rc) return rc;
+    const char *g = evo_meta_get(e, "game"), *nodes = evo_meta_get(e, "nodes"), *mm = evo_meta_get(e, "max_moves");
+    char *end;
+    if (!g || strcmp(g, "chess") || e->cfg.alleles != TUNE_PIECES)
+        return err_set(err, GSW_EINPUT, "%s: not a chess tune run", path);
+    if (!nodes || strtoull(nodes, &end, 10) < 1 || *end || !mm || atoi(mm) < 1 || atoi(mm) > TUNE_MAX_MOVES)
+        return err_set(err, GSW_EINPUT, "%s: its nodes or max_moves setting is missing or bad", path);
+    const char *sc = evo_meta_get(e, "scale");
+    if (sc && strcmp(sc, "relative")) return err_set(err, GSW_EINPUT, "%s: its scale setting \"%.40s\" is unknown", path, sc);
+    return GSW_OK;
+}
+
+static int write_state(const char *dir, const evo_t *e, err_t *err)
+{
+    char path[1024];
+    if (path_in(path, sizeof path, dir, TUNE_STATE)) return err_set(err, GSW_EINPUT, "--out: path too long");
+    size_t need = evo_state_format(e, NULL, 0);
+    char *buf = malloc(need + 1);
+    if (!buf) return err_set(err, GSW_EFAIL, "out of memory");
+    evo_state_format(e, buf, need + 1);
+    int rc = db_write_atomic(path, buf, need, err);
+    free(buf);
+    return rc;
+}
+
+static void elite_line(const tune_gen_t *g, char *buf, size_t n)
+{
+    snprintf(buf, n, "elite %.0f/%.0f/%.0f/%.0f/%.0f (raw %d %d %d %d %d), median N %.0f B %.0f R %.0f Q %.0f",
+             g->elite[0], g->elite[1], g->elite[2], g->elite[3], g->elite[4], g->elite_raw[0], g->elite_raw[1],
+             g->elite_raw[2], g->elite_raw[3], g->elite_raw[4], g->median[1], g->median[2], g->median[3], g->median[4]);
+}
+
+/* Settings from the options (a new run) or the state (--resume: options given must agree). */
+static int tune_setup(cli_opts_t *o, evo_t *e, int *target, err_t *err)
+{
+    char num[32];
+    if (o->resume) {
+        if (read_state(o->out, e, err)) return err->code;
+        unsigned long long nodes = strtoull(evo_meta_get(e, "nodes"), NULL, 10);
+        int mm = atoi(evo_meta_get(e, "max_moves"));
+        if (o->population && o->population != e->cfg.n)
+            return err_set(err, GSW_EINPUT, "--resume: the run in %s has population %d, not %d", o->out, e->cfg.n, o->population);
+        if (o->seed_set && o->seed != e->seed)
+            return err_set(err, GSW_EINPUT, "--resume: the run in %s has seed %llu, not %llu", o->out,
+                           (unsigned long long)e->seed, (unsigned long long)o->seed);
+        if (o->nodes && o->nodes != nodes)
+            return err_set(err, GSW_EINPUT, "--resume: the run in %s plays %llu nodes a move, not %llu", o->out, nodes,
+                           (unsigned long long)o->nodes);
+        if (o->max_moves && o->max_moves != mm)
+            return err_set(err, GSW_EINPUT, "--resume: the run in %s caps games at %d moves, not %d", o->out, mm, o->max_moves);
+        const char *sc = evo_meta_get(e, "scale");
+        if (o->relative && !(sc && !strcmp(sc, "relative")))
+            return err_set(err, GSW_EINPUT, "--resume: the run in %s uses raw values, not --relative", o->out);
+        const char *g = evo_meta_get(e, "generations");
+        *target = o->generations ? o->generations : g ? atoi(g) : 10;
+    } else {
+        char path[1024];
+        struct stat st;
+        if (path_in(path, sizeof path, o->out, TUNE_STATE)) return err_set(err, GSW_EINPUT, "--out: path too long");
+        if (!stat(path, &st))
+            return err_set(err, GSW_EINPUT, "%s holds a tune run already: --resume continues it (or another --out)", o->out);
+        if (make_dir(o->out, err)) return err->code;
+        evo_config_t c;
+        evo_config_default(&c, o->population ? o->population : 12, TUNE_PIECES);
+        evo_start(e, &c, o->seed_set ? o->seed : (uint64_t)time(NULL));
+        snprintf(num, sizeof num, "%llu", (unsigned long long)(o->nodes ? o->nodes : 5000));
+        if (evo_meta_set(e, "game", "chess", err) || evo_meta_set(e, "nodes", num, err)) return err->code;
+        snprintf(num, sizeof num, "%d", o->max_moves ? o->max_moves : 100);
+        if (evo_meta_set(e, "max_moves", num, err)) return err->code;
+        if (o->relative && evo_meta_set(e, "scale", "relative", err)) return err->code;
+        *target = o->generations ? o->generations : 10;
+    }
+    snprintf(num, sizeof num, "%d", *target);
+    return evo_meta_set(e, "generations", num, err);
+}
+
+static void tune_json(const cli_opts_t *o, const evo_t *e, const tune_t *t, int target, int start_gen, int interrupted,
+                      double secs, int games, int draws)
+{
+    tune_gen_t *h = NULL;
+    int n = 0;
+    err_t err;
+    tune_history(o->out, &h, &n, &err);
+    json_t j;
+    json_begin(&j, stdout);
+    json_str(&j, "game", "chess");
+    json_str(&j, "out", o->out);
+    json_int(&j, "seed", (int64_t)e->seed);
+    json_int(&j, "population", e->cfg.n);
+    json_int(&j, "generations", e->generation);
+    json_int(&j, "target_generations", target);
+    json_int(&j, "resumed_from", start_gen);
+    json_int(&j, "nodes", (int64_t)t->nodes);
+    json_int(&j, "max_moves", t->max_plies / 2);
+    json_str(&j, "scale", t->relative ? "relative" : "raw");
+    json_int(&j, "threads", t->threads);
+    json_int(&j, "games", games);
+    json_int(&j, "draws", draws);
+    json_num(&j, "time_s", secs);
+    json_bool(&j, "interrupted", interrupted);
+    json_str(&j, "svg", TUNE_SVG);
+    json_arr(&j, "history");
+    for (int i = 0; i < n; i++) {
+        json_obj(&j, NULL);
+        json_int(&j, "generation", h[i].gen);
+        json_int(&j, "games", h[i].games);
+        json_int(&j, "draws", h[i].draws);
+        json_arr(&j, "elite");
+        for (int a = 0; a < TUNE_PIECES; a++) json_num(&j, NULL, h[i].elite[a]);
+        json_close(&j, ']');
+        json_arr(&j, "elite_raw");
+        for (int a = 0; a < TUNE_PIECES; a++) json_int(&j, NULL, h[i].elite_raw[a]);
+        json_close(&j, ']');
+        json_arr(&j, "median");
+        for (int a = 0; a < TUNE_PIECES; a++) json_num(&j, NULL, h[i].median[a]);
+        json_close(&j, ']');
+        json_close(&j, '}');
+    }
+    json_close(&j, ']');
+    json_end(&j);
+    free(h);
+}
+
+int cli_tune(cli_opts_t *o)
+{
+    if (o->npos < 1) return cli_usage_error(o, 1, "tune needs a GAME (chess)");
+    if (!o->out) return cli_usage_error(o, 1, "tune needs --out DIR");
+    if (o->max_moves > TUNE_MAX_MOVES) {
+        fprintf(stderr, "gsw: --max-moves: at most %d\n", TUNE_MAX_MOVES);
+        return GSW_EINPUT;
+    }
+    err_t err;
+    tune_t t;
+    memset(&t, 0, sizeof t);
+    if (game_open(o->pos[0], &t.base, &err)) { fprintf(stderr, "gsw: %s\n", err.msg); return err.code; }
+    if (strcmp(t.base->game->name, "chess") || strcmp(t.base->name, "standard")) {
+        fprintf(stderr, "gsw: tune: evolves chess's piece values: give chess, not %s\n", o->pos[0]);
+        game_close(t.base);
+        return GSW_EINPUT;
+    }
+    evo_t *e = calloc(1, sizeof *e);
+    int target = 0, rc = e ? GSW_OK : err_set(&err, GSW_EFAIL, "out of memory");
+    if (!rc) rc = tune_setup(o, e, &target, &err);
+    if (!rc) rc = match_openings_builtin(t.base, &t.book, &t.nbook, &err);
+    if (rc) {
+        fprintf(stderr, "gsw: %s\n", err.msg);
+        free(e);
+        game_close(t.base);
+        return rc;
+    }
+    t.nodes = strtoull(evo_meta_get(e, "nodes"), NULL, 10);
+    t.max_plies = 2 * atoi(evo_meta_get(e, "max_moves"));
+    t.relative = evo_meta_get(e, "scale") && !strcmp(evo_meta_get(e, "scale"), "relative");
+    t.threads = o->threads < 1 ? 1 : o->threads > e->cfg.n - 1 ? e->cfg.n - 1 : o->threads;
+    t.tty = isatty(2);
+    t.w = calloc((size_t)t.threads, sizeof *t.w);
+    if (!t.w) rc = err_set(&err, GSW_EFAIL, "out of memory");
+    size_t mb = 4;
+    while (mb < 64 && (uint64_t)mb * 65536 < t.nodes * 4) mb *= 2;
+    for (int i = 0; !rc && i < t.threads; i++) {   /* each its own tables */
+        tune_worker_t *w = &t.w[i];
+        w->t = &t;
+        w->cap = t.max_plies + MATCH_OPENING_PLIES + 2;
+        w->line = malloc((size_t)w->cap * GSW_MAX_POS);
+        w->hist = malloc((size_t)w->cap * sizeof *w->hist);
+        w->ptrs = malloc((size_t)w->cap * sizeof *w->ptrs);
+        if (!w->line || !w->hist || !w->ptrs) { rc = err_set(&err, GSW_EFAIL, "out of memory"); break; }
+        for (int k = 0; k < w->cap; k++) w->ptrs[k] = POS(w, k);   /* (line_over's view of the game) */
+        if (solver_init(&w->s[0], t.base, mb, NULL, &err)) rc = err.code;
+        else if (solver_init(&w->s[1], t.base, mb, NULL, &err)) { solver_free(&w->s[0]); rc = err.code; }
+        else w->up = 1;
+    }
+    FILE *say = o->json ? stderr : stdout;
+    int start_gen = e->generation, games = 0, draws = 0, interrupted = 0;
+    double t0 = gsw_now_ms();
+    if (!rc) {
+        fprintf(say, "tune chess: population %d, generation %d of %d, %llu nodes a move, %d moves at most, %s, %d thread%s, "
+                "seed %llu, %s %s\n", e->cfg.n, e->generation + 1 > target ? target : e->generation + 1, target,
+                (unsigned long long)t.nodes, t.max_plies / 2, t.relative ? "values relative to a 100 cp pawn" : "raw values",
+                t.threads, t.threads > 1 ? "s" : "",
+                (unsigned long long)e->seed, o->resume ? "resumed in" : "into", o->out);
+        fflush(say);
+        if (!o->resume && write_state(o->out, e, &err)) rc = err.code;   /* generation 0: --resume works from the start */
+    }
+    evo_hooks_t hk = { .play = tune_play, .ctx = &t, .threads = t.threads, .stop = &cli_stop, .progress = tune_progress };
+    int *order = malloc((size_t)e->cfg.n * sizeof *order);
+    if (!order && !rc) rc = err_set(&err, GSW_EFAIL, "out of memory");
+    while (!rc && e->generation < target) {
+        int gen = e->generation + 1, gg, gd;
+        double g0 = gsw_now_ms();
+        if (evo_rank(e->pop, e->cfg.n, e->seed, gen, &hk, order, &gg, &gd, &err)) {
+            if (t.tty) fputc('\n', stderr);
+            if (t.failed) rc = err_set(&err, GSW_EFAIL, "%s", t.fail);
+            else if (cli_stop) interrupted = 1;
+            else rc = err.code;
+            break;
+        }
+        if (t.tty) fputc('\n', stderr);
+        games += gg;
+        draws += gd;
+        if (write_csv(o->out, gen, e->pop, order, e->cfg.n, gg, gd, &err)) { rc = err.code; break; }
+        evo_breed(e, order);
+        if (write_state(o->out, e, &err)) { rc = err.code; break; }
+        tune_gen_t *h;
+        int n;
+        if (tune_history(o->out, &h, &n, &err) || write_svg(o->out, h, n, &err)) { rc = err.code; break; }
+        char el[256];
+        elite_line(&h[n - 1], el, sizeof el);
+        fprintf(say, "generation %d/%d: %d games, %d draws, %.1f s; %s\n", gen, target, gg, gd,
+                (gsw_now_ms() - g0) / 1000, el);
+        fflush(say);
+        free(h);
+    }
+    double secs = (gsw_now_ms() - t0) / 1000;
+    if (rc) fprintf(stderr, "gsw: %s\n", err.msg);
+    else if (interrupted) {
+        if (e->generation)
+            fprintf(stderr, "gsw: interrupted in generation %d: the %d finished generation%s kept in %s "
+                    "(gsw tune chess --out %s --resume goes on)\n", e->generation + 1, e->generation,
+                    e->generation == 1 ? " is" : "s are", o->out, o->out);
+        else
+            fprintf(stderr, "gsw: interrupted in generation 1: no generation finished (gsw tune chess --out %s "
+                    "--resume starts it again)\n", o->out);
+        rc = GSW_EFAIL;
+    } else if (e->generation == start_gen) {
+        fprintf(say, "%s: %d generations finished already (--generations G goes further)\n", o->out, e->generation);
+    } else {
+        fprintf(say, "tune: %d generation%s in %.1f s (%d games, %d draws); %s/gen-%04d.csv, %s/%s\n",
+                e->generation - start_gen, e->generation - start_gen > 1 ? "s" : "", secs, games, draws, o->out,
+                e->generation, o->out, TUNE_SVG);
+    }
+    if (o->json && (!rc || interrupted)) tune_json(o, e, &t, target, start_gen, interrupted, secs, games, draws);
+    for (int i = 0; i < t.threads && t.w; i++) {
+        if (t.w[i].up) {
+            solver_free(&t.w[i].s[0]);
+            solver_free(&t.w[i].s[1]);
+        }
+        free(t.w[i].line);
+        free(t.w[i].hist);
+        free(t.w[i].ptrs);
+    }
+    free(t.w);
+    free(order);
+    free(t.book);
+    free(e);
+    game_close(t.base);
+    return rc;
+}

@@ -1,0 +1,483 @@
+/* gsw uci: the Universal Chess Interface on stdin and stdout. The main
+ * thread reads commands; a search runs on a thread of its own (through
+ * the cached solver's door to the heuristic engine, solver_think), so
+ * `stop` and `isready` are answered while it thinks. Every line written
+ * is flushed at once, under a lock (both threads write). Commands that
+ * change the position or the engine wait for a running search to end
+ * (an infinite one is stopped first); unknown commands are ignored, and
+ * malformed ones are answered with `info string`. */
+#include <ctype.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "core/ab.h"
+#include "games/chess/ch.h"
+#include "solve/solver.h"
+#include "cli/cli.h"
+
+#ifndef GSW_VERSION
+#define GSW_VERSION "unknown"
+#endif
+
+#define UCI_HASH_DEFAULT 64
+#define UCI_HASH_MAX 65536
+#define UCI_OVERHEAD_MS 20.0    /* what a move's round trip through a GUI costs */
+
+static const char *const value_names[5] = { "PawnValue", "KnightValue", "BishopValue", "RookValue", "QueenValue" };
+
+typedef struct uci {
+    gv_t *v;
+    solver_t s;
+    int have_solver;
+    size_t hash_mb;
+    int values[5];             /* P N B R Q in centipawns */
+    int defaults[5];
+    int chess960;
+    int reopen;                /* the values or the table's size changed */
+    size_t hash_now;           /* what the solver and the variant were opened with */
+    int values_now[5];
+    GSW_POSBUF pos[GSW_MAX_POS];
+    uint64_t *hist;            /* pos_hash of the game's positions before pos */
+    int nhist, caphist;
+    /* the search */
+    pthread_t th;
+    int running;               /* a thread was started and not yet joined */
+    volatile int stop;
+    int infinite;              /* hold bestmove until stop (go infinite / ponder) */
+    pthread_mutex_t lock;      /* guards infinite/stop waits */
+    pthread_cond_t cond;
+    pthread_mutex_t out;       /* one line at a time on stdout */
+    ab_options_t ao;
+    double t0, soft_ms;        /* soft_ms: no new depth past this (0: none) */
+    int mate;                  /* go mate M: a mate in M found ends it */
+    GSW_POSBUF root[GSW_MAX_POS];
+} uci_t;
+
+static void say(uci_t *u, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void say(uci_t *u, const char *fmt, ...)
+{
+    va_list ap;
+    pthread_mutex_lock(&u->out);
+    va_start(ap, fmt);
+    vfprintf(stdout, fmt, ap);
+    va_end(ap);
+    fputc('\n', stdout);
+    fflush(stdout);
+    pthread_mutex_unlock(&u->out);
+}
+
+/* Open the variant for u->values (the plain variant when they are the
+ * defaults) and a solver with a table of u->hash_mb, in place of the
+ * previous ones (freed first: a big table is never held twice). On a
+ * failure the previous settings come back. */
+static int uci_open(uci_t *u, err_t *err)
+{
+    char spec[128];
+    int plain = !memcmp(u->values, u->defaults, sizeof u->values);
+    if (plain) snprintf(spec, sizeof spec, "chess");
+    else
+        snprintf(spec, sizeof spec, "chess:values=%d,%d,%d,%d,%d", u->values[0], u->values[1], u->values[2],
+                 u->values[3], u->values[4]);
+    gv_t *v;
+    int rc = game_open(spec, &v, err);
+    if (!rc) {
+        if (u->have_solver) solver_free(&u->s);
+        u->have_solver = 0;
+        rc = solver_init(&u->s, v, u->hash_mb, NULL, err);
+        if (!rc) {   /* the position stays: same game, same layout */
+            if (u->v) game_close(u->v);
+            u->v = v;
+            u->have_solver = 1;
+            u->hash_now = u->hash_mb;
+            memcpy(u->values_now, u->values, sizeof u->values);
+        } else game_close(v);
+    }
+    u->reopen = 0;
+    if (rc && u->v && !u->have_solver) {   /* back to the previous table */
+        err_t e2;
+        if (solver_init(&u->s, u->v, u->hash_now, NULL, &e2)) return rc;
+        u->have_solver = 1;
+    }
+    if (rc) {
+        u->hash_mb = u->hash_now;
+        memcpy(u->values, u->values_now, sizeof u->values);
+    }
+    return rc;
+}
+
+/* Apply what setoption changed (before a search, or when asked isready). */
+static void uci_apply(uci_t *u)
+{
+    if (!u->reopen) return;
+    err_t err;
+    if (uci_open(u, &err)) say(u, "info string %s; keeping the previous settings", err.msg);
+}
+
+/* ---- the search thread ---- */
+
+static void fmt_score(int32_t sc, char *buf, size_t n)
+{
+    if (val_is_proven_decisive(sc)) {
+        int plies = val_plies(sc);
+        int moves = (plies + 1) / 2;
+        snprintf(buf, n, "mate %d", sc > 0 ? moves : -moves);
+    } else snprintf(buf, n, "cp %d", (int)sc);
+}
+
+/* The line's moves in UCI after pos, into buf. */
+static void fmt_pv(const uci_t *u, const move_t *pv, int n, char *buf, size_t len)
+{
+    const game_ops_t *O = u->v->ops;
+    GSW_POSBUF p[GSW_MAX_POS];
+    memcpy(p, u->root, O->pos_size);
+    size_t k = 0;
+    buf[0] = 0;
+    for (int i = 0; i < n && k + 12 < len; i++) {
+        if (!ch_legal((const ch_pos_t *)p, pv[i])) break;
+        char m[16];
+        ch_format_uci((const ch_pos_t *)p, pv[i], m, sizeof m);
+        k += (size_t)snprintf(buf + k, len - k, "%s%s", i ? " " : "", m);
+        O->play(u->v, p, pv[i]);
+    }
+}
+
+static void uci_on_iter(void *ctx, const ab_result_t *r)
+{
+    uci_t *u = ctx;
+    double ms = gsw_now_ms() - u->t0;
+    char sc[32], pv[2048];
+    fmt_score(r->score, sc, sizeof sc);
+    fmt_pv(u, r->pv, r->pvlen, pv, sizeof pv);
+    uint64_t nps = ms > 0 ? (uint64_t)((double)r->nodes * 1000.0 / ms) : 0;
+    say(u, "info depth %d score %s nodes %llu nps %llu time %.0f%s%s", r->depth, sc, (unsigned long long)r->nodes,
+        (unsigned long long)nps, ms, pv[0] ? " pv " : "", pv);
+    if (u->soft_ms > 0 && ms > u->soft_ms) u->stop = 1;   /* the next depth would not finish in time */
+    if (u->mate > 0 && val_is_win(r->score) && (val_plies(r->score) + 1) / 2 <= u->mate) u->stop = 1;
+}
+
+static void *uci_search(void *arg)
+{
+    uci_t *u = arg;
+    const game_ops_t *O = u->v->ops;
+    ab_result_t r;
+    err_t err;
+    memset(&r, 0, sizeof r);
+    r.best = MOVE_NONE;
+    u->s.ab.history = u->hist;
+    u->s.ab.history_len = u->nhist;
+    if (solver_think(&u->s, u->root, &u->ao, &r, &err)) say(u, "info string %s", err.msg);
+    move_t mv[GSW_MAX_MOVES];
+    int n = O->moves(u->v, u->root, mv);
+    move_t best = r.best;
+    int legal = 0;
+    for (int i = 0; i < n; i++) legal |= mv[i] == best;
+    if (!legal) best = n ? mv[0] : MOVE_NONE;   /* stopped before a move was found */
+    pthread_mutex_lock(&u->lock);   /* go infinite: the answer waits for stop */
+    while (u->infinite && !u->stop) pthread_cond_wait(&u->cond, &u->lock);
+    pthread_mutex_unlock(&u->lock);
+    if (best == MOVE_NONE) {
+        say(u, "bestmove 0000");
+        return NULL;
+    }
+    char b[16], p[16] = "";
+    ch_format_uci((const ch_pos_t *)u->root, best, b, sizeof b);
+    if (r.pvlen >= 2 && r.pv[0] == best) {
+        GSW_POSBUF c[GSW_MAX_POS];
+        memcpy(c, u->root, O->pos_size);
+        O->play(u->v, c, best);
+        if (ch_legal((const ch_pos_t *)c, r.pv[1])) ch_format_uci((const ch_pos_t *)c, r.pv[1], p, sizeof p);
+    }
+    if (p[0]) say(u, "bestmove %s ponder %s", b, p);
+    else say(u, "bestmove %s", b);
+    return NULL;
+}
+
+/* Stop a running search (stop_it) or wait for it, and join its thread. */
+static void uci_join(uci_t *u, int stop_it)
+{
+    if (!u->running) return;
+    pthread_mutex_lock(&u->lock);
+    if (stop_it || u->infinite) u->stop = 1;
+    pthread_cond_broadcast(&u->cond);
+    pthread_mutex_unlock(&u->lock);
+    pthread_join(u->th, NULL);
+    u->running = 0;
+}
+
+/* ---- commands ---- */
+
+static int is_word(const char *t, const char *w) { return t && !strcmp(t, w); }
+
+/* A whole number token into *out; 0 when it is not one. */
+static int num(const char *t, double lo, double hi, double *out)
+{
+    if (!t) return 0;
+    char *end;
+    double d = strtod(t, &end);
+    if (end == t || *end || !(d >= lo && d <= hi)) return 0;
+    *out = d;
+    return 1;
+}
+
+static void cmd_uci(uci_t *u)
+{
+    say(u, "id name gsw %s", GSW_VERSION);
+    say(u, "id author the gsw authors");
+    say(u, "option name Hash type spin default %d min 1 max %d", UCI_HASH_DEFAULT, UCI_HASH_MAX);
+    say(u, "option name Clear Hash type button");
+    for (int i = 0; i < 5; i++)
+        say(u, "option name %s type spin default %d min 1 max 10000", value_names[i], u->defaults[i]);
+    say(u, "option name UCI_Chess960 type check default false");
+    say(u, "uciok");
+}
+
+static void cmd_setoption(uci_t *u, char **tok, int nt)
+{
+    char name[128] = "", value[128] = "";
+    int i = 1, in = 0;
+    for (; i < nt; i++) {
+        if (is_word(tok[i], "name")) { in = 1; continue; }
+        if (is_word(tok[i], "value")) { in = 2; continue; }
+        char *dst = in == 1 ? name : in == 2 ? value : NULL;
+        size_t sz = in == 1 ? sizeof name : sizeof value;
+        if (!dst) continue;
+        size_t k = strlen(dst);
+        snprintf(dst + k, sz - k, "%s%s", k ? " " : "", tok[i]);
+    }
+    uci_join(u, 0);
+    double d;
+    if (!strcasecmp(name, "Hash")) {
+        if (!num(value, 1, UCI_HASH_MAX, &d) || d != (double)(int)d) {
+            say(u, "info string Hash: expected a whole number from 1 to %d", UCI_HASH_MAX);
+            return;
+        }
+        if ((size_t)d != u->hash_mb) { u->hash_mb = (size_t)d; u->reopen = 1; }
+        return;
+    }
+    if (!strcasecmp(name, "Clear Hash")) {
+        if (u->have_solver) solver_clear(&u->s);
+        return;
+    }
+    if (!strcasecmp(name, "UCI_Chess960")) {
+        u->chess960 = !strcasecmp(value, "true");
+        return;
+    }
+    for (int k = 0; k < 5; k++)
+        if (!strcasecmp(name, value_names[k])) {
+            if (!num(value, 1, 10000, &d) || d != (double)(int)d) {
+                say(u, "info string %s: expected a whole number from 1 to 10000", value_names[k]);
+                return;
+            }
+            if ((int)d != u->values[k]) { u->values[k] = (int)d; u->reopen = 1; }
+            return;
+        }
+    say(u, "info string no such option: %s", name);
+}
+
+/* position startpos|fen FEN [moves M...]: a bad FEN keeps the previous
+ * position; moves are played up to the first bad one. */
+static void cmd_position(uci_t *u, char **tok, int nt)
+{
+    uci_join(u, 0);
+    const game_ops_t *O = u->v->ops;
+    GSW_POSBUF p[GSW_MAX_POS];
+    int i = 1;
+    err_t err;
+    if (is_word(tok[i], "startpos")) {
+        O->pos_start(u->v, p);
+        i++;
+    } else if (is_word(tok[i], "fen")) {
+        char fen[512] = "";
+        size_t k = 0;
+        for (i++; i < nt && !is_word(tok[i], "moves"); i++)
+            k += (size_t)snprintf(fen + k, k < sizeof fen ? sizeof fen - k : 0, "%s%s", k ? " " : "", tok[i]);
+        if (k >= sizeof fen) { say(u, "info string position: FEN too long"); return; }
+        if (!k || game_pos_parse(u->v, fen, p, &err)) {
+            say(u, "info string position: bad FEN: %s", k ? err.msg : "none given");
+            return;
+        }
+    } else {
+        say(u, "info string position: expected startpos or fen");
+        return;
+    }
+    if (u->chess960) ((ch_pos_t *)p)->chess960 = 1;
+    u->nhist = 0;
+    if (i < nt && !is_word(tok[i], "moves")) say(u, "info string position: ignoring \"%s\" (moves expected)", tok[i]);
+    for (; i < nt && !is_word(tok[i], "moves"); i++) {}
+    for (i++; i < nt; i++) {
+        move_t m;
+        if (O->move_parse(u->v, p, tok[i], &m, &err)) {
+            say(u, "info string position: move %s: %s (the position stops before it)", tok[i], err.msg);
+            break;
+        }
+        if (u->nhist >= u->caphist) {
+            int cap = u->caphist ? u->caphist * 2 : 256;
+            uint64_t *h = realloc(u->hist, (size_t)cap * sizeof *h);
+            if (!h) { say(u, "info string out of memory"); break; }
+            u->hist = h;
+            u->caphist = cap;
+        }
+        u->hist[u->nhist++] = O->pos_hash(u->v, p);
+        O->play(u->v, p, m);
+    }
+    memcpy(u->pos, p, O->pos_size);
+}
+
+static void cmd_go(uci_t *u, char **tok, int nt)
+{
+    uci_join(u, 0);
+    uci_apply(u);
+    const game_ops_t *O = u->v->ops;
+    if (!u->have_solver) {   /* (no memory for any table) */
+        say(u, "info string no transposition table: set a smaller Hash");
+        say(u, "bestmove 0000");
+        return;
+    }
+    double wtime = -1, btime = -1, winc = 0, binc = 0, mtg = 0, movetime = 0, depth = 0, nodes = 0, mate = 0, d;
+    int infinite = 0, timed = 0;
+    for (int i = 1; i < nt; i++) {
+        const char *t = tok[i], *a = i + 1 < nt ? tok[i + 1] : NULL;
+        double *dst = !strcmp(t, "wtime") ? &wtime : !strcmp(t, "btime") ? &btime : !strcmp(t, "winc") ? &winc
+                    : !strcmp(t, "binc") ? &binc : !strcmp(t, "movestogo") ? &mtg : !strcmp(t, "movetime") ? &movetime
+                    : !strcmp(t, "depth") ? &depth : !strcmp(t, "nodes") ? &nodes : !strcmp(t, "mate") ? &mate : NULL;
+        if (dst) {
+            if (!num(a, -1e12, 1e18, &d)) { say(u, "info string go: %s needs a number", t); continue; }
+            *dst = d;
+            i++;
+            if (dst == &wtime || dst == &btime || dst == &movetime) timed = 1;
+        } else if (!strcmp(t, "infinite") || !strcmp(t, "ponder")) infinite = 1;
+        else if (!strcmp(t, "searchmoves")) {   /* not supported: the moves that follow are skipped */
+            while (i + 1 < nt && strlen(tok[i + 1]) >= 4 && islower((unsigned char)tok[i + 1][0]) &&
+                   isdigit((unsigned char)tok[i + 1][1]))
+                i++;
+        }
+    }
+    memset(&u->ao, 0, sizeof u->ao);
+    u->ao.threads = 1;
+    u->ao.stop = &u->stop;
+    u->ao.on_iter = uci_on_iter;
+    u->ao.on_iter_ctx = u;
+    u->soft_ms = 0;
+    u->mate = mate > 0 ? (int)mate : 0;
+    if (depth > 0) u->ao.depth_limit = depth > 64 ? 64 : (int)depth;
+    if (mate > 0 && (!u->ao.depth_limit || u->ao.depth_limit > 2 * (int)mate)) u->ao.depth_limit = 2 * (int)mate;
+    if (nodes > 0) u->ao.node_limit = (uint64_t)nodes;
+    int side = O->pos_turn(u->v, u->pos);
+    double left = side ? btime : wtime, inc = side ? binc : winc;
+    if (timed && movetime <= 0 && left < 0) left = (side ? wtime : btime) >= 0 ? (side ? wtime : btime) : 1000;
+    if (movetime > 0) u->ao.time_limit_ms = movetime > UCI_OVERHEAD_MS * 2 ? movetime - UCI_OVERHEAD_MS : movetime / 2;
+    else if (timed && left >= 0) {
+        /* the share of what is left that this move may take: soft (no
+         * new depth past 60% of it), and a hard deadline three times it,
+         * never more than half of what is left */
+        double n = mtg > 0 ? (mtg < 50 ? mtg : 50) : 30;
+        double target = left / n + (inc > 0 ? inc * 0.8 : 0);
+        if (target > left * 0.5) target = left * 0.5;
+        double hard = target * 3;
+        if (hard > left * 0.5) hard = left * 0.5;
+        hard -= UCI_OVERHEAD_MS;
+        if (hard < 1) hard = left > 4 ? left / 4 : 1;
+        u->ao.time_limit_ms = hard;
+        u->soft_ms = target * 0.6;
+    }
+    if (!infinite && !timed && depth <= 0 && nodes <= 0 && mate <= 0) infinite = 1;   /* a bare go */
+    u->infinite = infinite;
+    u->stop = 0;
+    memcpy(u->root, u->pos, O->pos_size);
+    u->t0 = gsw_now_ms();
+    if (pthread_create(&u->th, NULL, uci_search, u)) {
+        say(u, "info string cannot start a search thread");
+        say(u, "bestmove 0000");
+        return;
+    }
+    u->running = 1;
+}
+
+/* Split line into words in place; returns the count. */
+static int split(char *line, char **tok, int max)
+{
+    int n = 0;
+    for (char *p = line; *p && n < max;) {
+        while (*p && isspace((unsigned char)*p)) p++;
+        if (!*p) break;
+        tok[n++] = p;
+        while (*p && !isspace((unsigned char)*p)) p++;
+        if (*p) *p++ = 0;
+    }
+    return n;
+}
+
+int cli_uci(cli_opts_t *o)
+{
+    if (o->npos > 0) return cli_usage_error(o, 0, NULL);
+    uci_t *u = calloc(1, sizeof *u);
+    if (!u) { fprintf(stderr, "gsw: out of memory\n"); return GSW_EFAIL; }
+    pthread_mutex_init(&u->lock, NULL);
+    pthread_cond_init(&u->cond, NULL);
+    pthread_mutex_init(&u->out, NULL);
+    u->hash_mb = UCI_HASH_DEFAULT;
+    err_t err;
+    gv_t *v;
+    if (game_open("chess", &v, &err)) {
+        fprintf(stderr, "gsw: %s\n", err.msg);
+        free(u);
+        return err.code;
+    }
+    const ch_variant_t *cv = v->data;
+    for (int i = 0; i < 5; i++) u->defaults[i] = u->values[i] = cv->params.value[CH_PAWN + i];
+    game_close(v);
+    if (uci_open(u, &err)) {
+        fprintf(stderr, "gsw: %s\n", err.msg);
+        free(u);
+        return err.code;
+    }
+    u->v->ops->pos_start(u->v, u->pos);
+    setvbuf(stdout, NULL, _IOFBF, 1 << 16);
+    char *line = NULL;
+    size_t cap = 0;
+    int rc = GSW_OK, quit = 0;
+    for (;;) {
+        ssize_t len = getline(&line, &cap, stdin);
+        if (len < 0) break;   /* end of input (a finite search ends first), or a signal */
+        char **tok = malloc(((size_t)len / 2 + 2) * sizeof *tok);
+        if (!tok) { rc = GSW_EFAIL; break; }
+        int nt = split(line, tok, (int)((size_t)len / 2 + 2));
+        if (nt == 0) {}
+        else if (is_word(tok[0], "uci")) cmd_uci(u);
+        else if (is_word(tok[0], "isready")) {
+            if (!u->running) uci_apply(u);
+            say(u, "readyok");
+        } else if (is_word(tok[0], "ucinewgame")) {
+            uci_join(u, 0);
+            uci_apply(u);
+            if (u->have_solver) solver_clear(&u->s);
+            u->v->ops->pos_start(u->v, u->pos);
+            u->nhist = 0;
+        } else if (is_word(tok[0], "setoption")) cmd_setoption(u, tok, nt);
+        else if (is_word(tok[0], "position")) cmd_position(u, tok, nt);
+        else if (is_word(tok[0], "go")) cmd_go(u, tok, nt);
+        else if (is_word(tok[0], "stop") || is_word(tok[0], "ponderhit")) uci_join(u, 1);
+        else if (is_word(tok[0], "quit")) quit = 1;
+        else if (is_word(tok[0], "d")) {   /* (not UCI: the position, for people) */
+            char fen[256];
+            u->v->ops->pos_format(u->v, u->pos, fen, sizeof fen);
+            say(u, "info string fen %s", fen);
+        }
+        free(tok);
+        if (quit || cli_stop) break;
+    }
+    free(line);
+    uci_join(u, quit || cli_stop);
+    if (u->have_solver) solver_free(&u->s);
+    game_close(u->v);
+    free(u->hist);
+    pthread_mutex_destroy(&u->lock);
+    pthread_cond_destroy(&u->cond);
+    pthread_mutex_destroy(&u->out);
+    free(u);
+    return rc;
+}

@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# gsw uci: a scripted session (uci, isready, position with moves, go depth,
+# a FEN, go infinite then stop, setoption, malformed input, quit) with
+# well-formed replies: uciok, readyok, info lines with depth, score, nodes,
+# nps and pv, legal bestmoves (each played back through gsw uci); a
+# mate in one scores "mate 1"; an infinite search holds its bestmove until
+# stop and answers isready meanwhile; bad arguments exit 2. Needs GSW_BIN.
+set -u
+. "$(dirname "$0")/../cli/cli_lib.sh"
+cd "$tmp" || exit 1
+
+has() { grep -qE -- "$2" "$tmp/$1" && ok || bad "$3: /$2/ not in $1: $(head -c 600 "$tmp/$1")"; }
+hasnt() { grep -qE -- "$2" "$tmp/$1" && bad "$3: /$2/ in $1" || ok; }
+same() { [ "$1" = "$2" ] && ok || bad "$3: got '$1', expected '$2'"; }
+
+mate1='6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1'
+{
+    echo uci
+    echo isready
+    echo "position startpos moves e2e4 e7e5"
+    echo "go depth 6"
+    echo "position fen $mate1"
+    echo "go depth 4"
+    echo "position startpos moves d2d4"
+    echo "go infinite"
+    sleep 0.5
+    echo stop
+    echo "setoption name PawnValue value 120"
+    echo "setoption name Hash value 16"
+    echo isready
+    echo "position fen r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
+    echo "go nodes 3000"
+    echo "position fen garbage"
+    echo "position startpos moves e2e4 e2e4"
+    echo "go wtime 2000 btime 2000 winc 10 binc 10"
+    echo "frobnicate the engine"
+    echo "go movetime 100"
+    echo quit
+} | timeout 60 "$gsw" uci >out 2>err
+same "$?" 0 "the session ends with quit, exit 0"
+has out '^id name gsw' "id name"
+has out '^id author ' "id author"
+has out '^option name Hash type spin default [0-9]+ min 1 max [0-9]+$' "Hash option"
+for v in Pawn Knight Bishop Rook Queen; do
+    has out "^option name ${v}Value type spin default [0-9]+ min 1 max [0-9]+$" "$v value option"
+done
+has out '^uciok$' "uciok"
+same "$(grep -c '^readyok$' out)" 2 "readyok per isready"
+same "$(grep -c '^bestmove ' out)" 6 "a bestmove per go"
+info='^info depth [0-9]+ score (cp -?[0-9]+|mate -?[0-9]+) nodes [0-9]+ nps [0-9]+ time [0-9]+ pv( [a-h][1-8][a-h][1-8][qrbn]?)+$'
+same "$(grep '^info depth' out | grep -cvE "$info")" 0 "every info line well formed: $(grep '^info depth' out | grep -vE "$info" | head -2)"
+has out '^info depth 6 ' "go depth 6 reaches depth 6"
+same "$(awk '/^bestmove/ { exit } /^info depth 7 / { n++ } END { print n + 0 }' out)" 0 "go depth 6 stops there"
+has out '^info depth [0-9]+ score mate 1 .* pv a1a8' "mate in one: score mate 1"
+has out '^bestmove a1a8' "mate in one: the mating move"
+has out '^info string position: bad FEN' "a bad FEN is named"
+has out '^info string position: move e2e4' "an illegal move is named"
+hasnt err . "nothing on stderr"
+grep -qE '^bestmove [a-h][1-8][a-h][1-8][qrbn]?( ponder [a-h][1-8][a-h][1-8][qrbn]?)?$' out && ok || bad "bestmove format"
+
+# every bestmove is legal where it was asked: played back through gsw uci
+mapfile -t bms < <(grep '^bestmove ' out | awk '{ print $2 }')
+pos=("startpos moves e2e4 e7e5" "fen $mate1 moves" "startpos moves d2d4"
+     "fen r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3 moves" "startpos moves e2e4"
+     "startpos moves e2e4")
+same "${#bms[@]}" 6 "six bestmoves to check"
+for i in "${!bms[@]}"; do
+    printf 'position %s %s\nd\nquit\n' "${pos[$i]}" "${bms[$i]}" | timeout 10 "$gsw" uci >back 2>&1
+    grep -q '^info string fen ' back && ! grep -q 'info string position' back && ok ||
+        bad "bestmove ${bms[$i]} is not legal after '${pos[$i]}': $(cat back)"
+done
+
+# mated in one: a negative mate score; no legal move: bestmove 0000
+printf 'position fen k7/8/1K6/8/8/8/8/7R b - - 0 1\ngo depth 4\nposition fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1\ngo depth 2\nquit\n' |
+    timeout 20 "$gsw" uci >mated 2>&1
+has mated '^info depth [0-9]+ score mate -1 .* pv a8b8 h1h8' "mated in one: score mate -1"
+has mated '^bestmove 0000$' "stalemate: bestmove 0000"
+
+# go infinite: no bestmove before stop; isready answered during the search
+mkfifo in
+"$gsw" uci <in >inf 2>&1 &
+upid=$!
+exec 3>in
+printf 'position startpos\ngo infinite\n' >&3
+sleep 1
+same "$(grep -c '^bestmove' inf)" 0 "go infinite: no bestmove before stop"
+printf 'isready\n' >&3
+sleep 0.3
+same "$(grep -c '^readyok' inf)" 1 "isready answered during a search"
+printf 'stop\n' >&3
+sleep 0.5
+same "$(grep -c '^bestmove [a-h][1-8][a-h][1-8]' inf)" 1 "stop: the bestmove"
+printf 'quit\n' >&3
+exec 3>&-
+wait "$upid"
+same "$?" 0 "quit after stop: exit 0"
+
+# the end of input quits, stopping an infinite search
+printf 'position startpos\ngo infinite\n' | timeout 10 "$gsw" uci >eof 2>&1
+same "$?" 0 "end of input: exit 0"
+has eof '^bestmove ' "end of input: the infinite search's bestmove"
+
+# go depth 6 from the start answers within a second (Release)
+s=$(date +%s%N)
+printf 'position startpos\ngo depth 6\n' | timeout 20 "$gsw" uci >d6 2>&1
+ms=$(( ($(date +%s%N) - s) / 1000000 ))
+has d6 '^info depth 6 ' "go depth 6 from the start (the end of input waits for it)"
+has d6 '^bestmove ' "go depth 6 from the start: bestmove"
+t6=$(sed -n 's/^info depth 6 .* time \([0-9]*\) .*/\1/p' d6)
+same "$(( ${t6:-99999} < 1000 ))" 1 "go depth 6 from the start within a second (searched in ${t6:-?} ms)"
+echo "go depth 6 from the start: searched in ${t6:-?} ms, $ms ms for the whole process"
+
+# bad arguments: exit 2, one line
+"$gsw" uci extra </dev/null >o 2>e
+same "$?" 2 "gsw uci extra: exit 2"
+same "$(wc -l <e)" 1 "one line: $(cat e)"
+"$gsw" uci --json </dev/null >o 2>e
+same "$?" 2 "gsw uci --json: exit 2"
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

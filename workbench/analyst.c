@@ -1,0 +1,436 @@
+/* The analyst (see analyst.h). */
+#include "workbench/analyst.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/puzzle.h"
+
+int analyst_open(analyst_t *a, gv_t *v, size_t hash_mb, int threads, cache_t *cache, volatile int *stop, err_t *err)
+{
+    memset(a, 0, sizeof *a);
+    if (solver_init(&a->solver, v, hash_mb, cache, err)) return err->code;
+    if (tt_init(&a->heur, hash_mb / 8 ? hash_mb / 8 : 1, err)) { solver_free(&a->solver); return err->code; }
+    /* the endgame databases beside the cache (GSW_EGDB overrides the folder) */
+    if (solver_open_egdb(&a->solver, getenv("GSW_EGDB"), cache ? cache_filename(cache) : NULL, err)) {
+        solver_free(&a->solver);
+        tt_free(&a->heur);
+        return err->code;
+    }
+    a->solver.ab.threads = threads > 0 ? threads : 1;
+    a->solver.ab.stop = stop;
+    a->ready = 1;
+    return GSW_OK;
+}
+
+void analyst_close(analyst_t *a)
+{
+    if (a->ready) { solver_free(&a->solver); tt_free(&a->heur); }
+    a->ready = 0;
+}
+
+void analyst_retarget(analyst_t *a, gv_t *v)
+{
+    a->solver.v = v;
+    {   /* the databases know the variant they were opened for */
+        err_t err;
+        if (solver_open_egdb(&a->solver, getenv("GSW_EGDB"),
+                             a->solver.cache ? cache_filename(a->solver.cache) : NULL, &err))
+            a->solver.ab.oracle = NULL;
+    }
+}
+
+void analyst_list(const gv_t *v, const void *pos, analysis_t *an)
+{
+    move_t mv[GSW_MAX_MOVES];
+    memset(an, 0, sizeof *an);
+    an->n = v->ops->moves(v, pos, mv);
+    an->active = -1;
+    for (int i = 0; i < an->n; i++) {
+        an->mv[i].move = mv[i];
+        v->ops->move_format(v, pos, mv[i], an->mv[i].text, sizeof an->mv[i].text);
+    }
+    an->proven = an->n == 0;
+}
+
+/* The mover's value of a move from the value of the position it leads to:
+ * in a two-player game the other side moves there (negate); in a puzzle the
+ * same player goes on (one ply further). */
+static val_t mover_value(const gv_t *v, val_t child)
+{
+    if (v->game->players == 2) return val_up(child);
+    return child >= VAL_PROVEN ? child - 1 : child <= -VAL_PROVEN ? child + 1 : child;
+}
+
+/* The game's line an's solves must see (its positions played twice
+ * already: analysis_t.line), set on the solver for one solve (an) and
+ * taken off after it (NULL): a solve on a line reads no cache row and
+ * stores only what holds whatever the line (solve/solver.h). */
+static void analyst_line(analyst_t *a, const analysis_t *an)
+{
+    a->solver.ab.history = an && an->nline > 0 ? an->line : NULL;
+    a->solver.ab.history_len = an ? an->nline : 0;
+}
+
+/* Does any move's value rest on the game's line? */
+static int analysis_line_dep(const analysis_t *an)
+{
+    for (int k = 0; k < an->n; k++)
+        if (an->mv[k].line_dep) return 1;
+    return 0;
+}
+
+/* A puzzle position solved: its value (a win when the goal can be reached,
+ * then r->moves holds a solution), or 1 when stopped first. */
+static int puzzle_value(analyst_t *a, const void *pos, puzzle_result_t *r, val_t *value, err_t *err)
+{
+    puzzle_options_t o = { .stop = a->solver.ab.stop, .table_mb = 64 };
+    if (puzzle_solve(a->solver.v, pos, &o, r, err)) return -1;
+    if (r->solvable < 0) return 1;
+    *value = r->solvable ? val_win(r->nmoves) : val_loss(0);
+    return 0;
+}
+
+int analysis_better(const move_value_t *x, const move_value_t *y)
+{
+    int rx = x->lo > VAL_DRAW ? 2 - x->late : 0, ry = y->lo > VAL_DRAW ? 2 - y->late : 0;
+    return rx != ry ? rx > ry : x->lo > y->lo;
+}
+
+int analysis_best(const analysis_t *an)
+{
+    int b = -1;
+    for (int i = 0; i < an->n; i++)
+        if (an->mv[i].state == MV_PROVEN && an->mv[i].lo == an->mv[i].hi && (b < 0 || analysis_better(&an->mv[i], &an->mv[b])))
+            b = i;
+    return b;
+}
+
+/* Mark move i of an late when it is a win the game's move-count rule may
+ * draw first: the position it leads to has `left` plies before the count
+ * draws, and neither the loser's distance to loss nor (from the databases'
+ * distance-to-conversion files) its distance to a conversion, which
+ * resets the count, fits in them. A win whose distance is unknown is not
+ * marked. */
+static void analyst_mark_late(analyst_t *a, const void *pos, analysis_t *an, int i)
+{
+    const gv_t *v = a->solver.v;
+    const game_ops_t *O = v->ops;
+    move_value_t *mv = &an->mv[i];
+    mv->late = 0;
+    if (!O->pos_reversible || mv->state != MV_PROVEN || mv->lo != mv->hi || !val_is_proven_decisive(mv->lo)
+        || mv->lo < VAL_DRAW || mv->rule[0])
+        return;
+    GSW_POSBUF child[GSW_MAX_POS];
+    val_t tv;
+    int left, conv;
+    memcpy(child, pos, O->pos_size);
+    O->play(v, child, mv->move);
+    if (O->terminal(v, child, &tv)) return;
+    O->pos_reversible(v, child, &left);
+    if (left < 0 || val_plies(mv->lo) - 1 <= left) return;   /* won before the count runs out */
+    if (solver_conversion(&a->solver, child, &conv) && conv <= left) return;   /* the count starts again in time */
+    mv->late = 1;
+}
+
+/* Is every move's value exact? */
+static void analysis_settle(analysis_t *an)
+{
+    int all = 1;
+    for (int k = 0; k < an->n; k++) all &= an->mv[k].state == MV_PROVEN && an->mv[k].lo == an->mv[k].hi;
+    an->proven = all;
+}
+
+int analyst_heuristic(analyst_t *a, const void *pos, analysis_t *an, double budget_ms, err_t *err)
+{
+    const gv_t *v = a->solver.v;
+    const game_ops_t *O = v->ops;
+    if (an->n == 0) { an->heuristic_done = an->proven = 1; return GSW_OK; }
+    tt_claim(&a->heur, v);
+    GSW_POSBUF child[GSW_MAX_POS];
+    for (int i = 0; i < an->n; i++) {
+        move_value_t *mv = &an->mv[i];
+        if (mv->rule[0]) continue;   /* it ends the game by a rule of play: valued already */
+        memcpy(child, pos, O->pos_size);
+        O->play(v, child, mv->move);
+        val_t tv;
+        if (O->terminal(v, child, &tv)) {   /* the move ends the game: its value is known */
+            mv->state = MV_PROVEN;
+            mv->lo = mv->hi = mover_value(v, tv);
+            continue;
+        }
+        if (v->game->players == 2 && mv->state != MV_PROVEN) {   /* what the cache holds comes first, at once */
+            answer_t ans;
+            analyst_line(a, an);
+            int c = solver_cached(&a->solver, child, &ans, err);
+            analyst_line(a, NULL);
+            if (c < 0) return err->code;
+            if (c) {
+                mv->state = MV_PROVEN;
+                mv->lo = val_up(ans.r.hi);
+                mv->hi = val_up(ans.r.lo);
+                mv->from_cache = 1;
+                analyst_mark_late(a, pos, an, i);
+                continue;
+            }
+        }
+        if (!O->evaluate || v->game->players != 2) continue;   /* (puzzles are solved, not scored) */
+        ab_options_t o = { .threads = 1, .depth_limit = 24, .time_limit_ms = budget_ms / an->n,
+                           .stop = a->solver.ab.stop, .oracle = a->solver.ab.oracle,
+                           .history = an->nline > 0 ? an->line : NULL, .history_len = an->nline };
+        ab_result_t r;
+        if (ab_think(v, &a->heur, child, &o, &r, err)) return err->code;
+        if (mv->state == MV_UNKNOWN) mv->state = MV_HEURISTIC;
+        mv->score = val_up(r.score);
+        mv->depth = r.depth;
+        mv->npv = 0;   /* the line: the move, then the search's from the position it leads to */
+        mv->pv[mv->npv++] = mv->move;
+        for (int k = 0; k < r.pvlen && mv->npv < (int)(sizeof mv->pv / sizeof mv->pv[0]); k++) mv->pv[mv->npv++] = r.pv[k];
+        if (a->solver.ab.stop && *a->solver.ab.stop) return GSW_OK;
+    }
+    an->heuristic_done = 1;
+    analysis_settle(an);
+    return GSW_OK;
+}
+
+move_t analysis_bounds(const analysis_t *an, val_t *lo, val_t *hi, int *all)
+{
+    move_t best = MOVE_NONE;
+    *lo = *hi = -VAL_WIN + 1;
+    *all = an->n > 0;
+    for (int k = 0; k < an->n; k++) {
+        const move_value_t *m = &an->mv[k];
+        if (m->state != MV_PROVEN) { *all = 0; continue; }
+        if (m->lo > *lo || best == MOVE_NONE) { if (m->lo > *lo) *lo = m->lo; best = m->move; }
+        if (m->hi > *hi) *hi = m->hi;
+    }
+    if (!*all) *hi = VAL_WIN - 1;
+    return best;
+}
+
+/* What the moves prove of the position, stored with them (the best move
+ * too when the value is exact). */
+static int analysis_store_root(analyst_t *a, const void *pos, const analysis_t *an, err_t *err)
+{
+    val_t lo, hi;
+    int all;
+    move_t best = analysis_bounds(an, &lo, &hi, &all);
+    if (best == MOVE_NONE || analysis_line_dep(an)) return GSW_OK;   /* (values of this game's line) */
+    return solver_store(&a->solver, pos, lo, hi, lo == hi ? best : MOVE_NONE, err);
+}
+
+/* Run the cached solver within what is left of the analysis's budget; a
+ * budget that runs out marks the analysis spent. */
+static int analyst_solve(analyst_t *a, analysis_t *an, const void *pos, val_t lo, val_t hi, answer_t *ans,
+                         err_t *err)
+{
+    double left = an->budget_ms > 0 ? an->budget_ms - an->ms : 0;
+    if (an->budget_ms > 0 && left <= 0) {   /* nothing started: nothing proven */
+        an->spent = 1;
+        memset(ans, 0, sizeof *ans);
+        ans->r.lo = -VAL_WIN + 1;
+        ans->r.hi = VAL_WIN - 1;
+        ans->r.best = MOVE_NONE;
+        ans->r.aborted = 1;
+        return GSW_OK;
+    }
+    double t = a->solver.ab.time_limit_ms;
+    a->solver.ab.time_limit_ms = left;
+    analyst_line(a, an);
+    int rc = solver_run_within(&a->solver, pos, lo, hi, ans, err);
+    analyst_line(a, NULL);
+    a->solver.ab.time_limit_ms = t;
+    if (!rc && ans->r.aborted && an->budget_ms > 0 && !(a->solver.ab.stop && *a->solver.ab.stop)) an->spent = 1;
+    return rc;
+}
+
+/* A move of an, other than i, already proven exact whose position is the
+ * same as child's up to the game's symmetries (equal keys): -1 none. */
+static int analysis_twin(const gv_t *v, const void *pos, const analysis_t *an, int i, const void *child)
+{
+    const game_ops_t *O = v->ops;
+    uint8_t key[GSW_MAX_KEY], other[GSW_MAX_KEY];
+    size_t klen = O->pos_key(v, child, key, NULL);
+    GSW_POSBUF c2[GSW_MAX_POS];
+    for (int k = 0; k < an->n; k++) {
+        const move_value_t *m = &an->mv[k];
+        if (k == i || m->state != MV_PROVEN || m->lo != m->hi) continue;
+        memcpy(c2, pos, O->pos_size);
+        O->play(v, c2, m->move);
+        if (O->pos_key(v, c2, other, NULL) == klen && !memcmp(key, other, klen)) return k;
+    }
+    return -1;
+}
+
+int analyst_prove(analyst_t *a, const void *pos, analysis_t *an, int i, err_t *err)
+{
+    const gv_t *v = a->solver.v;
+    const game_ops_t *O = v->ops;
+    move_value_t *mv = &an->mv[i];
+    GSW_POSBUF child[GSW_MAX_POS];
+    memcpy(child, pos, O->pos_size);
+    O->play(v, child, mv->move);
+    /* (on a line that matters, mirror images may differ: each is searched) */
+    int twin = an->nline > 0 || an->nrule > 0 ? -1 : analysis_twin(v, pos, an, i, child);
+    if (twin >= 0) {   /* its mirror image is proven: the same value, no search */
+        mv->state = MV_PROVEN;
+        mv->lo = an->mv[twin].lo;
+        mv->hi = an->mv[twin].hi;
+        mv->from_cache = an->mv[twin].from_cache;
+        mv->late = an->mv[twin].late;
+        an->twins++;
+        analysis_settle(an);
+        return v->game->players == 2 && analysis_store_root(a, pos, an, err) ? -1 : 0;
+    }
+    if (v->game->players == 1) {   /* a puzzle: can the goal still be reached after the move? */
+        static _Thread_local puzzle_result_t r;
+        val_t cv;
+        if (!O->terminal(v, child, &cv)) {
+            an->active = i;
+            int rc = puzzle_value(a, child, &r, &cv, err);
+            an->active = -1;
+            if (rc) return rc;
+            an->nodes += r.nodes;
+            an->ms += r.time_ms;
+        }
+        mv->state = MV_PROVEN;
+        mv->lo = mv->hi = mover_value(v, cv);
+        analysis_settle(an);
+        return 0;
+    }
+    /* what is known of the move already: no move is worth more than the
+       position, and a move's bounds proven before (both the mover's view) */
+    val_t klo = -VAL_WIN + 1, khi = VAL_WIN - 1;   /* the child's side */
+    if (an->root_searched && val_down(an->root_hi) > klo) klo = val_down(an->root_hi);
+    if (mv->state == MV_PROVEN) {
+        if (val_down(mv->hi) > klo) klo = val_down(mv->hi);
+        if (val_down(mv->lo) < khi) khi = val_down(mv->lo);
+    }
+    answer_t ans;
+    an->active = i;
+    int rc = analyst_solve(a, an, child, klo, khi, &ans, err);
+    an->active = -1;
+    if (rc) return -1;
+    an->nodes += ans.r.nodes;
+    an->ms += ans.r.time_ms;
+    if (ans.r.aborted && ans.r.lo <= -VAL_WIN + 1 && ans.r.hi >= VAL_WIN - 1) return 1;   /* stopped knowing nothing */
+    val_t lo = val_up(ans.r.hi), hi = val_up(ans.r.lo);   /* the mover's side */
+    if (mv->state == MV_PROVEN) {   /* keep what was known: intersect */
+        if (mv->lo > lo) lo = mv->lo;
+        if (mv->hi < hi) hi = mv->hi;
+    }
+    mv->state = MV_PROVEN;
+    mv->lo = lo;
+    mv->hi = hi;
+    mv->from_cache = ans.from_cache;
+    mv->line_dep |= ans.r.history_dependent && an->nline > 0;
+    analyst_mark_late(a, pos, an, i);
+    analysis_settle(an);
+    if (analysis_store_root(a, pos, an, err)) return -1;
+    return ans.r.aborted ? 1 : 0;
+}
+
+int analyst_root(analyst_t *a, const void *pos, analysis_t *an, err_t *err)
+{
+    if (an->root_done || an->n == 0) { an->root_done = 1; return 0; }
+    /* A move ends the game by a rule of play here (a move-count rule the
+     * searches do not count, a repetition), or the position's search named
+     * a win that may come too late (root_late): the position's value in
+     * this game is the best of its moves', each proven on the line. */
+    for (int i; (an->nrule > 0 || an->root_late) && !an->proven && (i = analyst_next(an)) >= 0;) {
+        int r = analyst_prove(a, pos, an, i, err);
+        if (r) return r;
+    }
+    const gv_t *v = a->solver.v;
+    if (v->game->players == 1) {   /* a puzzle: a solution from here, or why there is none */
+        static _Thread_local puzzle_result_t r;
+        val_t value;
+        int rc = puzzle_value(a, pos, &r, &value, err);
+        if (rc) return rc;
+        an->nodes += r.nodes;
+        an->ms += r.time_ms;
+        an->root_done = 1;
+        an->root_lo = an->root_hi = value;
+        an->root_best = r.solvable && r.nmoves > 0 ? r.moves[0] : MOVE_NONE;
+        an->nsol = r.solvable ? (r.nmoves < (int)(sizeof an->sol / sizeof an->sol[0]) ? r.nmoves : (int)(sizeof an->sol / sizeof an->sol[0])) : 0;
+        memcpy(an->sol, r.moves, (size_t)an->nsol * sizeof an->sol[0]);
+        snprintf(an->reason, sizeof an->reason, "%s", r.solvable ? "" : r.reason);
+        for (int i = 0; i < an->n; i++) {
+            move_value_t *mv = &an->mv[i];
+            if (!r.solvable) {   /* out of reach here: after every move too */
+                mv->state = MV_PROVEN;
+                mv->lo = mv->hi = mover_value(v, val_loss(0));
+            } else if (mv->move == an->root_best) {
+                mv->state = MV_PROVEN;
+                mv->lo = mv->hi = value;
+            }
+        }
+        analysis_settle(an);
+        return 0;
+    }
+    if (an->proven) {   /* every move is exact: the position is worth the best of them */
+        int b = analysis_best(an);
+        an->root_done = 1;
+        an->root_lo = an->root_hi = an->mv[b].lo;
+        an->root_best = an->mv[b].move;
+        return 0;
+    }
+    answer_t ans;
+    int nb = a->solver.ab.no_best;
+    a->solver.ab.no_best = 0;
+    int rc = analyst_solve(a, an, pos, -VAL_WIN + 1, VAL_WIN - 1, &ans, err);
+    a->solver.ab.no_best = nb;
+    if (rc) return -1;
+    an->nodes += ans.r.nodes;
+    an->ms += ans.r.time_ms;
+    if (ans.r.aborted) return 1;
+    an->root_done = 1;
+    an->root_searched = !ans.from_cache;
+    an->root_lo = ans.r.lo;
+    an->root_hi = ans.r.hi;
+    an->root_best = ans.r.best;
+    for (int i = 0; i < an->n && ans.r.lo == ans.r.hi; i++)   /* the best move is worth the position's value */
+        if (an->mv[i].move == ans.r.best) {
+            an->mv[i].state = MV_PROVEN;
+            an->mv[i].lo = an->mv[i].hi = ans.r.lo;
+            an->mv[i].line_dep |= ans.r.history_dependent && an->nline > 0;
+            analyst_mark_late(a, pos, an, i);
+            if (an->mv[i].late) an->root_late = 1;
+        }
+    analysis_settle(an);
+    if (an->root_late) {   /* the fastest win may come too late: every move's value, then the best in time */
+        an->root_done = 0;
+        return analyst_root(a, pos, an, err);
+    }
+    return 0;
+}
+
+int analyst_next(const analysis_t *an)
+{
+    int best = -1;
+    for (int i = 0; i < an->n; i++) {
+        const move_value_t *m = &an->mv[i];
+        if (m->state == MV_PROVEN && m->lo == m->hi) continue;
+        if (best < 0 || (m->state == MV_HEURISTIC && an->mv[best].state == MV_HEURISTIC
+                         && m->score > an->mv[best].score))
+            best = i;
+    }
+    return best;
+}
+
+int analyst_think(analyst_t *a, const void *pos, const uint64_t *line, int nline, int level, move_t *m, err_t *err)
+{
+    const gv_t *v = a->solver.v;
+    if (level < 1) level = 1;
+    if (level > 9) level = 9;
+    ab_options_t o = { .threads = 1, .depth_limit = 2 * level, .time_limit_ms = 200.0 * level,
+                       .stop = a->solver.ab.stop, .history = line, .history_len = line ? nline : 0,
+                       .oracle = a->solver.ab.oracle };   /* database positions are proven for the engine too */
+    ab_result_t r;
+    tt_claim(&a->heur, v);   /* the heuristic player's own table, as the heuristic scores': its
+                                entries would crowd out the exact search's */
+    if (ab_think(v, &a->heur, pos, &o, &r, err)) return err->code;
+    *m = r.best;
+    return GSW_OK;
+}

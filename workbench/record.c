@@ -1,0 +1,176 @@
+/* Game records in the workbench: choosing the game a record file belongs
+ * to, reading it into the session, and writing the session's game, all
+ * through the plugin's record hooks (core/game.h). */
+#include "workbench/record.h"
+
+#include "cli/cli.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define RECORD_MAX_BYTES (4u << 20)
+
+/* Does path end in "." ext (any case)? */
+static int record_has_ext(const char *path, const char *ext)
+{
+    size_t n = strlen(path), e = ext ? strlen(ext) : 0;
+    return e && n > e + 1 && path[n - e - 1] == '.' && !strcasecmp(path + n - e, ext);
+}
+
+/* The registered game whose record files end in path's extension: its
+ * default variant opened into *out; 0 if none. */
+static int record_game_for(const char *path, gv_t **out)
+{
+    for (int i = 0; gsw_games[i]; i++) {
+        gv_t *v;
+        err_t e;
+        if (game_open(gsw_games[i]->name, &v, &e)) continue;
+        if (v->ops->record_read && record_has_ext(path, v->ops->record_ext)) { *out = v; return 1; }
+        game_close(v);
+    }
+    return 0;
+}
+
+int record_is_file(const char *arg)
+{
+    if (strchr(arg, '/')) return 1;
+    gv_t *v;
+    if (!record_game_for(arg, &v)) return 0;
+    game_close(v);
+    return 1;
+}
+
+/* The whole file as a string (heap; free it). */
+static char *record_slurp(const char *path, err_t *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) { err_set(err, GSW_EINPUT, "cannot read %s", path); return NULL; }
+    char *buf = malloc(RECORD_MAX_BYTES + 1);
+    if (!buf) { fclose(f); err_set(err, GSW_EFAIL, "out of memory"); return NULL; }
+    size_t n = fread(buf, 1, RECORD_MAX_BYTES + 1, f);
+    int bad = ferror(f);
+    fclose(f);
+    if (bad) { free(buf); err_set(err, GSW_EINPUT, "cannot read %s", path); return NULL; }
+    if (n > RECORD_MAX_BYTES) {
+        free(buf);
+        err_set(err, GSW_EINPUT, "%s: over %u MB, too long for one game record", path, RECORD_MAX_BYTES >> 20);
+        return NULL;
+    }
+    buf[n] = 0;
+    return buf;
+}
+
+int record_read_file(const gv_t *cur, const char *path, gv_t **out, void *start, move_t *moves, int max, int *n,
+                     err_t *err)
+{
+    gv_t *v = NULL;
+    char spec[96];
+    if (cur && (record_has_ext(path, cur->ops->record_ext) || !record_game_for(path, &v))) {
+        game_spec(cur, spec, sizeof spec);
+        if (!cur->ops->record_read)
+            return err_set(err, GSW_EINPUT, "%s has no game record format, so %s cannot be read (load NAME loads a "
+                                            "saved game)", spec, path);
+        if (game_open(spec, &v, err)) return err->code;
+    } else if (!cur && !record_game_for(path, &v)) {
+        char exts[128] = "";
+        size_t k = 0;
+        for (int i = 0; gsw_games[i] && k < sizeof exts; i++) {   /* the record files gsw reads */
+            gv_t *g;
+            err_t e;
+            if (game_open(gsw_games[i]->name, &g, &e)) continue;
+            if (g->ops->record_read && g->ops->record_ext)
+                k += (size_t)snprintf(exts + k, sizeof exts - k, "%s.%s for %s", k ? ", " : "", g->ops->record_ext,
+                                      gsw_games[i]->name);
+            game_close(g);
+        }
+        return err_set(err, GSW_EINPUT, "%s: no game reads records of that name (record files: %s)", path,
+                       k ? exts : "none");
+    }
+    char *text = record_slurp(path, err);
+    if (!text) { game_close(v); return err->code; }
+    int rc = v->ops->record_read(v, text, start, moves, max, n, err);
+    free(text);
+    if (rc) {
+        char msg[sizeof err->msg];
+        snprintf(msg, sizeof msg, "%s", err->msg);
+        game_close(v);
+        return err_set(err, rc, "%s: %s", path, msg);
+    }
+    *out = v;
+    return GSW_OK;
+}
+
+int record_load(session_t *s, const char *path, int *nmoves, err_t *err)
+{
+    static move_t moves[SESSION_MAX_PLY];   /* (too big for the TUI thread's stack frame) */
+    posbuf_t start, init;
+    gv_t *v;
+    int n = 0;
+    if (record_read_file(s->v, path, &v, start.b, moves, SESSION_MAX_PLY, &n, err)) return err->code;
+    /* the start as text for the session ("" for the game's own start) */
+    char spec[96], stext[512] = "";
+    game_spec(v, spec, sizeof spec);
+    v->ops->pos_start(v, init.b);
+    uint8_t k1[GSW_MAX_KEY], k2[GSW_MAX_KEY];
+    size_t l1 = v->ops->pos_key(v, start.b, k1, NULL), l2 = v->ops->pos_key(v, init.b, k2, NULL);
+    if (l1 != l2 || memcmp(k1, k2, l1)) v->ops->pos_format(v, start.b, stext, sizeof stext);
+    game_close(v);
+    lesson_free(s->lesson);
+    s->lesson = NULL;
+    if (session_new(s, spec, stext, err)) return err->code;
+    for (int i = 0; i < n; i++) {
+        err_t e;
+        if (session_play(s, moves[i], &e)) return err_set(err, GSW_EINPUT, "%s: move %d: %s", path, i + 1, e.msg);
+    }
+    *nmoves = n;
+    return GSW_OK;
+}
+
+int record_play_line(const cli_opts_t *o, char *line, size_t n, err_t *err)
+{
+    if (o->npos > 1)
+        return err_set(err, GSW_EINPUT, "--file and a POSITION: give one (the record holds its start position)");
+    gv_t *cur = NULL, *v;
+    if (o->npos && game_open(o->pos[0], &cur, err)) return err->code;
+    static move_t moves[SESSION_MAX_PLY];
+    posbuf_t start;
+    int nm, rc = record_read_file(cur, o->file, &v, start.b, moves, SESSION_MAX_PLY, &nm, err);
+    if (cur) game_close(cur);
+    if (rc) return rc;
+    game_close(v);
+    if ((size_t)snprintf(line, n, "load %s%s", strchr(o->file, '/') ? "" : "./", o->file) >= n)
+        return err_set(err, GSW_EINPUT, "--file: the path is too long");
+    return GSW_OK;
+}
+
+int record_export(const session_t *s, out_t *out)
+{
+    const game_ops_t *O = s->v->ops;
+    if (!O->record_write) return 0;
+    const void *end = s->pos[s->top].b;
+    const char *result = "*";
+    val_t tv;
+    int over = O->terminal(s->v, end, &tv);
+    if (!over && O->line_over && s->top < SESSION_MAX_PLY) {
+        const void **ln = malloc((size_t)(s->top + 1) * sizeof *ln);
+        if (ln) {
+            char why[64];
+            for (int i = 0; i <= s->top; i++) ln[i] = s->pos[i].b;
+            over = O->line_over(s->v, ln, s->top + 1, &tv, why, sizeof why);
+            free(ln);
+        }
+    }
+    if (over && s->v->game->players == 2) {
+        int loser = O->pos_turn(s->v, end);
+        result = tv == VAL_DRAW ? "1/2-1/2" : (tv < VAL_DRAW) == (loser == 1) ? "1-0" : "0-1";
+    }
+    size_t need = O->record_write(s->v, s->pos[0].b, s->moves, s->top, result, NULL, 0);
+    char *buf = malloc(need + 1);
+    if (!buf) return 0;
+    O->record_write(s->v, s->pos[0].b, s->moves, s->top, result, buf, need + 1);
+    out_printf(out, "%s", buf);
+    free(buf);
+    return 1;
+}

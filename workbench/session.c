@@ -1,0 +1,1085 @@
+/* The workbench's model (see session.h): the game, its history, what is
+ * known of every move's value, the opponent's choice of move, board clicks,
+ * and lessons. Commands are in commands.c. */
+#include "workbench/session.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "solve/solver.h"
+#include "workbench/analyst.h"
+
+/* ---- text for the person ---- */
+
+void out_printf(out_t *o, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char tmp[1024];
+    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+    va_end(ap);
+    if (n < 0) return;
+    size_t len = (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1;
+    if (o->len + len + 1 > o->cap) {
+        size_t cap = o->cap ? o->cap * 2 : 1024;
+        while (cap < o->len + len + 1) cap *= 2;
+        char *b = realloc(o->buf, cap);
+        if (!b) return;
+        o->buf = b;
+        o->cap = cap;
+    }
+    memcpy(o->buf + o->len, tmp, len);
+    o->len += len;
+    o->buf[o->len] = 0;
+}
+
+void out_clear(out_t *o)
+{
+    o->len = 0;
+    if (o->buf) o->buf[0] = 0;
+}
+
+void out_free(out_t *o)
+{
+    free(o->buf);
+    memset(o, 0, sizeof *o);
+}
+
+/* ---- the game and its history ---- */
+
+static void session_forget(session_t *s, int from)
+{
+    for (int i = from; i <= SESSION_MAX_PLY; i++) {
+        free(s->an[i]);
+        s->an[i] = NULL;
+    }
+}
+
+int session_new(session_t *s, const char *spec, const char *position, err_t *err)
+{
+    gv_t *v;
+    if (game_open(spec, &v, err)) return err->code;
+    posbuf_t start;
+    if (game_pos_parse(v, position ? position : "", start.b, err)) {
+        game_close(v);
+        return err->code;
+    }
+    if (s->v) game_close(s->v);
+    session_browse_close(s);
+    s->v = v;
+    snprintf(s->start_text, sizeof s->start_text, "%s", position && strcmp(position, "startpos") ? position : "");
+    memcpy(s->pos[0].b, start.b, v->ops->pos_size);
+    s->ply = s->top = 0;
+    session_forget(s, 0);
+    s->selected = -1;
+    s->npath = s->nchoice = 0;
+    s->cursor = 0;
+    s->hint_wanted = 0;
+    s->think_ply = -1;
+    if (v->game->players == 1) s->human[0] = s->human[1] = 1;
+    if (!s->opp_chosen) {   /* the game's own first opponent (perfect, unless that is out of reach) */
+        err_t e;
+        opponent_t perfect = { .kind = OPP_PERFECT };
+        s->opp = perfect;
+        if (v->game->play_opponent && opponent_parse(v->game->play_opponent, &s->opp, &e)) s->opp = perfect;
+    }
+    if (v->ops->view) {   /* the cursor starts on the first board cell */
+        static board_view_t view;
+        v->ops->view(v, s->pos[0].b, &view);
+        for (int i = 0; i < view.rows * view.cols; i++)
+            if (view.cell[i].kind != VIEW_OFF) { s->cursor = i; break; }
+    }
+    return GSW_OK;
+}
+
+int session_init(session_t *s, const char *spec, const char *position, err_t *err)
+{
+    memset(s, 0, sizeof *s);
+    s->pos = calloc(SESSION_MAX_PLY + 1, sizeof *s->pos);
+    if (!s->pos) return err_set(err, GSW_EFAIL, "out of memory");
+    s->human[0] = s->human[1] = 1;
+    s->opp.kind = OPP_PERFECT;
+    const char *seed = getenv("GSW_SEED");
+    s->rng = seed ? strtoull(seed, NULL, 10) * 2654435761u + 1 : (uint64_t)time(NULL) * 2654435761u + 1;
+    s->hash_mb = 64;
+    s->threads = 1;
+    s->selected = -1;
+    int rc = session_new(s, spec, position, err);
+    if (rc) { free(s->pos); s->pos = NULL; }
+    return rc;
+}
+
+/* Browsing: nobody moves on its own; the sides come back on close. */
+static void session_browse_open(session_t *s, browse_t *b)
+{
+    if (s->br) { free(s->br->node); free(s->br); }
+    else memcpy(s->br_human, s->human, sizeof s->human);
+    s->br = b;
+    s->br_ply0 = s->ply;
+    s->human[0] = s->human[1] = 1;
+}
+
+void session_browse_close(session_t *s)
+{
+    if (!s->br) return;
+    free(s->br->node);
+    free(s->br);
+    s->br = NULL;
+    memcpy(s->human, s->br_human, sizeof s->human);
+}
+
+int session_browse_node(const session_t *s)
+{
+    if (!s->br || s->ply < s->br_ply0) return -1;
+    int node = 0;
+    for (int p = s->br_ply0; p < s->ply; p++) {
+        const browse_node_t *nd = &s->br->node[node];
+        int next = -1;
+        for (int c = nd->first; c < nd->first + nd->nchildren && next < 0; c++)
+            if (s->br->node[c].move == s->moves[p]) next = c;
+        if (next < 0) return -1;
+        node = next;
+    }
+    return node;
+}
+
+/* The proven value of move m in the analysis of the current position, for
+ * the player making it: 1 when there is one. */
+static int browse_move_value(const session_t *s, move_t m, val_t *lo, val_t *hi)
+{
+    const analysis_t *an = s->an[s->ply];
+    for (int i = 0; an && i < an->n; i++)
+        if (an->mv[i].move == m && an->mv[i].state == MV_PROVEN) { *lo = an->mv[i].lo; *hi = an->mv[i].hi; return 1; }
+    return 0;
+}
+
+int session_browse_principal(const session_t *s, int node)
+{
+    const browse_node_t *nd = &s->br->node[node];
+    int att = session_turn(s) == s->v->ops->pos_turn(s->v, s->pos[s->br_ply0].b), best = -1;
+    /* The main line is the best move the analysis has proven among the
+     * tree's children (as the analysis pane shows it); a child proven worse
+     * than another is never taken. Without proofs: the root's side heads for
+     * the least proof number, the other side for the least disproof number. */
+    val_t floor = -VAL_INF, lo, hi;
+    for (int c = nd->first; c < nd->first + nd->nchildren; c++)
+        if (browse_move_value(s, s->br->node[c].move, &lo, &hi) && lo > floor) floor = lo;
+    /* a child the tree itself proves for the side to move (pn 0 for the
+       root's side, dn 0 for the other) is the line: a bound the analysis
+       found elsewhere does not outrank a proof */
+    int proven = 0;
+    for (int c = nd->first; c < nd->first + nd->nchildren; c++)
+        proven |= att ? s->br->node[c].pn == 0 : s->br->node[c].dn == 0;
+    val_t best_lo = -VAL_INF;
+    for (int c = nd->first; c < nd->first + nd->nchildren; c++) {
+        if (proven && (att ? s->br->node[c].pn : s->br->node[c].dn)) continue;
+        int known = browse_move_value(s, s->br->node[c].move, &lo, &hi);
+        if (known && hi < floor) continue;   /* worse than a proven alternative */
+        if (!known) lo = -VAL_INF;
+        const browse_node_t *a = &s->br->node[c];
+        if (best < 0 || lo > best_lo) { best = c; best_lo = lo; continue; }
+        const browse_node_t *b = &s->br->node[best];
+        if (lo == best_lo && (att ? a->pn < b->pn : a->dn < b->dn)) best = c;
+    }
+    return best >= 0 ? best : nd->first;
+}
+
+static browse_t *browse_new(int n, err_t *err)
+{
+    browse_t *b = calloc(1, sizeof *b);
+    if (b) b->node = calloc((size_t)(n ? n : 1), sizeof *b->node);
+    if (!b || !b->node) { if (b) free(b); err_set(err, GSW_EFAIL, "out of memory"); return NULL; }
+    b->n = n;
+    return b;
+}
+
+const char *proof_value_text(const proof_tree_t *t, int attacker, int ascii);
+
+int session_browse_proof(session_t *s, const proof_tree_t *t, err_t *err)
+{
+    browse_t *b = browse_new(t->n, err);
+    if (!b) return err->code;
+    /* the depth-first tree, re-laid breadth-first so children sit together */
+    int *map = malloc((size_t)t->n * sizeof *map), *queue = malloc((size_t)t->n * sizeof *queue);
+    if (!map || !queue) { free(map); free(queue); free(b->node); free(b); return err_set(err, GSW_EFAIL, "out of memory"); }
+    const game_ops_t *O = s->v->ops;
+    int root_turn = O->pos_turn(s->v, session_pos(s)), head = 0, tail = 0, next = 1;
+    queue[tail++] = 0;
+    map[0] = 0;
+    b->node[0].parent = -1;
+    b->node[0].move = MOVE_NONE;
+    /* turns follow the tree: a child's side to move is the other side (two-player games) */
+    int *att = malloc((size_t)t->n * sizeof *att);
+    if (!att) { free(map); free(queue); free(b->node); free(b); return err_set(err, GSW_EFAIL, "out of memory"); }
+    att[0] = 1;
+    (void)root_turn;
+    while (head < tail) {
+        int i = queue[head++];
+        browse_node_t *bn = &b->node[map[i]];
+        const proof_node_t *pn = &t->node[i];
+        bn->size = pn->size;
+        bn->leaf = pn->leaf;
+        bn->pn = t->result == DFPN_PROVEN ? 0 : DFPN_INF;
+        bn->dn = t->result == DFPN_PROVEN ? DFPN_INF : 0;
+        snprintf(bn->label, sizeof bn->label, "%s", proof_value_text(t, att[i], 1));
+        bn->first = next;
+        bn->nchildren = pn->nchildren;
+        int k = i + 1;
+        for (int c = 0; c < pn->nchildren; c++) {
+            map[k] = next++;
+            b->node[map[k]].parent = map[i];
+            b->node[map[k]].move = t->node[k].move;
+            att[k] = !att[i];
+            queue[tail++] = k;
+            k += t->node[k].size;
+        }
+    }
+    free(att);
+    free(map);
+    free(queue);
+    snprintf(b->title, sizeof b->title, "Proof tree: %s for the side to move (%d node%s)", proof_result_text(t->goal, t->result),
+             t->n, t->n == 1 ? "" : "s");
+    session_browse_open(s, b);
+    return GSW_OK;
+}
+
+int session_browse_manager(session_t *s, const manager_t *m, err_t *err)
+{
+    browse_t *b = browse_new(m->n, err);
+    if (!b) return err->code;
+    proof_tree_t shape = { .goal = m->goal };
+    for (int i = 0; i < m->n; i++) {
+        const mg_node_t *g = &m->node[i];
+        browse_node_t *bn = &b->node[i];
+        bn->move = g->move;
+        bn->parent = g->parent;
+        bn->first = g->first_child;
+        bn->nchildren = g->nchildren;
+        bn->pn = g->pn;
+        bn->dn = g->dn;
+        bn->leaf = g->first_child < 0 && (g->pn == 0 || g->dn == 0);
+        int assumed = g->status == MG_ASSUMED_PROVEN || g->status == MG_ASSUMED_DISPROVEN;
+        if (g->pn == 0 || g->dn == 0) {
+            shape.result = g->pn == 0 ? DFPN_PROVEN : DFPN_DISPROVEN;
+            snprintf(bn->label, sizeof bn->label, "%s%s", assumed ? "~" : "", proof_value_text(&shape, g->attacker, 1));
+        } else {
+            snprintf(bn->label, sizeof bn->label, "?");
+        }
+    }
+    for (int i = m->n - 1; i >= 0; i--) {   /* sizes, children after parents */
+        b->node[i].size++;
+        if (b->node[i].parent >= 0) b->node[b->node[i].parent].size += b->node[i].size;
+    }
+    snprintf(b->title, sizeof b->title, "Manager's tree: %s?, %d node%s, t=%d", m->goal == DFPN_GOAL_WIN ? "a win" : "at least a draw",
+             m->n, m->n == 1 ? "" : "s", (int)m->t);
+    session_browse_open(s, b);
+    return GSW_OK;
+}
+
+void session_free(session_t *s)
+{
+    session_browse_close(s);
+    session_forget(s, 0);
+    if (s->v) game_close(s->v);
+    lesson_free(s->lesson);
+    free(s->pos);
+    memset(s, 0, sizeof *s);
+}
+
+const void *session_pos(const session_t *s) { return s->pos[s->ply].b; }
+int session_turn(const session_t *s) { return s->v->ops->pos_turn(s->v, session_pos(s)); }
+
+/* Is the game over at ply, by the position or by the line to it? */
+static int session_over_at(const session_t *s, int ply, val_t *value, char *why, size_t n)
+{
+    const game_ops_t *O = s->v->ops;
+    val_t tv = VAL_DRAW;
+    if (why && n) why[0] = 0;
+    int over = O->terminal(s->v, s->pos[ply].b, &tv);
+    if (over && why && n && O->terminal_why) O->terminal_why(s->v, s->pos[ply].b, why, n);   /* the game's words */
+    if (!over && O->line_over) {
+        const void *line[SESSION_MAX_PLY + 1];
+        char w[64] = "";
+        for (int i = 0; i <= ply; i++) line[i] = s->pos[i].b;
+        over = O->line_over(s->v, line, ply + 1, &tv, w, sizeof w);
+        if (over && why && n) snprintf(why, n, "%s", w);
+    }
+    if (value) *value = tv;
+    return over;
+}
+
+int session_over_why(const session_t *s, val_t *value, char *why, size_t n)
+{
+    return session_over_at(s, s->ply, value, why, n);
+}
+
+int session_over(const session_t *s, val_t *value)
+{
+    return session_over_at(s, s->ply, value, NULL, 0);
+}
+
+int session_computer_to_move(const session_t *s)
+{
+    return !session_over(s, NULL) && !s->lesson && !s->human[session_turn(s)] && s->opp.kind != OPP_HUMAN;
+}
+
+int session_play(session_t *s, move_t m, err_t *err)
+{
+    const game_ops_t *O = s->v->ops;
+    if (s->ply >= SESSION_MAX_PLY) return err_set(err, GSW_EINPUT, "the game is too long (%d plies)", SESSION_MAX_PLY);
+    move_t legal[GSW_MAX_MOVES];
+    int n = O->moves(s->v, session_pos(s), legal), ok = 0;
+    for (int i = 0; i < n; i++) ok |= legal[i] == m;
+    if (!ok) return err_set(err, GSW_EINPUT, n ? "that move is not legal here" : "the game is over");
+    char why[64];
+    if (session_over_why(s, NULL, why, sizeof why))   /* ended by the line: a draw by repetition, say */
+        return err_set(err, GSW_EINPUT, "the game is over (%s)", why);
+    if (s->ply < s->top && s->moves[s->ply] == m) {   /* the redo line's move: keep the line */
+        s->ply++;
+    } else {
+        s->moves[s->ply] = m;
+        memcpy(s->pos[s->ply + 1].b, s->pos[s->ply].b, O->pos_size);
+        O->play(s->v, s->pos[s->ply + 1].b, m);
+        s->ply++;
+        s->top = s->ply;
+        session_forget(s, s->ply);
+    }
+    s->selected = -1;
+    s->npath = s->nchoice = 0;
+    s->hint_wanted = 0;
+    if (s->lesson) s->lesson_tried = 1;
+    return GSW_OK;
+}
+
+int session_play_text(session_t *s, const char *text, err_t *err)
+{
+    move_t m;
+    if (s->v->ops->move_parse(s->v, session_pos(s), text, &m, err)) return err->code;
+    return session_play(s, m, err);
+}
+
+int session_undo(session_t *s)
+{
+    if (s->ply == 0) return 0;
+    s->ply--;
+    /* against a computer, go back to the person's last turn */
+    while (s->ply > 0 && s->opp.kind != OPP_HUMAN && !s->lesson && !s->human[session_turn(s)]) s->ply--;
+    s->selected = -1;
+    s->nchoice = 0;
+    s->hint_wanted = 0;
+    s->think_ply = -1;
+    return 1;
+}
+
+int session_redo(session_t *s)
+{
+    if (s->ply >= s->top) return 0;
+    s->ply++;
+    /* against a computer, on to the person's next turn (the computer's moves are redone too) */
+    while (s->ply < s->top && s->opp.kind != OPP_HUMAN && !s->lesson && !s->human[session_turn(s)]) s->ply++;
+    s->selected = -1;
+    s->nchoice = 0;
+    return 1;
+}
+
+/* ---- analyses ---- */
+
+analysis_t *session_analysis(session_t *s, int ply)
+{
+    return ply >= 0 && ply <= s->top ? s->an[ply] : NULL;
+}
+
+
+/* A lesson never starts a search it cannot finish in a second or two: past
+ * this, its moves show the values the lesson publishes. */
+#define LESSON_BUDGET_MS 1500
+
+/* What the game's line means for the analysis of ply: the positions a
+ * search must meet as repetitions (each played twice already since the
+ * last move that cannot be undone: a third time is a draw; a position
+ * played once is met as one by the search's own path when it comes round
+ * again), and the moves that end the game by a rule of play there
+ * (threefold repetition, a move-count rule), valued as that result. */
+static void session_line_fill(const session_t *s, int ply, analysis_t *an)
+{
+    const gv_t *v = s->v;
+    const game_ops_t *O = v->ops;
+    if (!O->repetition || v->game->players != 2) return;
+    int back = O->pos_reversible ? O->pos_reversible(v, s->pos[ply].b, NULL) : -1;
+    int from = back < 0 || back > ply ? 0 : ply - back, n = ply - from + 1;
+    uint64_t h[SESSION_MAX_PLY + 1];
+    for (int i = 0; i < n; i++) h[i] = O->pos_hash(v, s->pos[from + i].b);
+    for (int i = 0; i < n; i++) {
+        int count = 0, first = 1;
+        for (int j = 0; j < n; j++)
+            if (h[j] == h[i]) {
+                count++;
+                if (j < i) first = 0;
+            }
+        if (count >= 2 && first && an->nline < ANALYSIS_MAX_LINE) an->line[an->nline++] = h[i];
+    }
+    if (!O->line_over || ply >= SESSION_MAX_PLY) return;
+    const void *line[SESSION_MAX_PLY + 2];
+    GSW_POSBUF child[GSW_MAX_POS];
+    for (int i = 0; i <= ply; i++) line[i] = s->pos[i].b;
+    line[ply + 1] = child;
+    for (int k = 0; k < an->n; k++) {
+        move_value_t *mv = &an->mv[k];
+        val_t tv;
+        char why[64] = "";
+        memcpy(child, s->pos[ply].b, O->pos_size);
+        O->play(v, child, mv->move);
+        if (O->terminal(v, child, &tv) || !O->line_over(v, line, ply + 2, &tv, why, sizeof why)) continue;
+        mv->state = MV_PROVEN;
+        mv->lo = mv->hi = val_up(tv);
+        mv->line_dep = 1;
+        snprintf(mv->rule, sizeof mv->rule, "%s", why[0] ? why : "a rule of play");
+        an->nrule++;
+    }
+}
+
+analysis_t *session_analysis_open(session_t *s, int ply)
+{
+    if (!s->an[ply]) {
+        s->an[ply] = malloc(sizeof *s->an[ply]);
+        if (!s->an[ply]) return NULL;
+        analyst_list(s->v, s->pos[ply].b, s->an[ply]);
+        session_line_fill(s, ply, s->an[ply]);
+        if (s->lesson) s->an[ply]->budget_ms = LESSON_BUDGET_MS;
+        else if (s->sync && s->sync_budget_ms > 0) s->an[ply]->budget_ms = s->sync_budget_ms;
+        else if (s->sync && s->sync_budget_ms < 0 && s->v->game->play_opponent)   /* perfect play out of reach */
+            s->an[ply]->budget_ms = SESSION_SYNC_BUDGET_MS;
+        else if (!s->sync && s->v->game->play_opponent)   /* the workbench: proofs stop, the CPU rests */
+            s->an[ply]->budget_ms = SESSION_TUI_BUDGET_MS;
+    }
+    return s->an[ply];
+}
+
+int session_analysis_done(const analysis_t *an)
+{
+    return an && (an->proven || an->spent);
+}
+
+static int mv_exact(const move_value_t *m) { return m->state == MV_PROVEN && m->lo == m->hi; }
+
+move_t session_best(session_t *s, int ply, int *exact)
+{
+    analysis_t *an = s->an[ply];
+    if (exact) *exact = 0;
+    if (!an || !an->n) return MOVE_NONE;
+    if (an->proven) {
+        if (exact) *exact = 1;
+        return an->mv[analysis_best(an)].move;
+    }
+    if (an->root_done && an->root_lo == an->root_hi && an->root_best != MOVE_NONE) {
+        if (exact) *exact = 1;   /* the position's own proof names a best move */
+        return an->root_best;
+    }
+    int b = -1;   /* not all proven: a proven win beats everything, else the heuristic */
+    for (int i = 0; i < an->n; i++)
+        if (an->mv[i].state == MV_PROVEN && an->mv[i].lo > VAL_DRAW && (b < 0 || analysis_better(&an->mv[i], &an->mv[b])))
+            b = i;
+    if (b >= 0) return an->mv[b].move;
+    for (int i = 0; i < an->n; i++)
+        if (an->mv[i].state == MV_HEURISTIC && (b < 0 || an->mv[i].score > an->mv[b].score)) b = i;
+    return b >= 0 ? an->mv[b].move : MOVE_NONE;
+}
+
+int session_needs_proof(const session_t *s)
+{
+    return s->opp.kind == OPP_PERFECT || s->opp.kind == OPP_IMPERFECT || s->opp.kind == OPP_GIVEBACK;
+}
+
+static uint32_t session_rand(session_t *s)
+{
+    s->rng ^= s->rng << 13;
+    s->rng ^= s->rng >> 7;
+    s->rng ^= s->rng << 17;
+    return (uint32_t)(s->rng >> 16);
+}
+
+static int outcome_class(val_t v) { return v > VAL_DRAW ? 3 : v == VAL_DRAW ? 2 : 1; }
+
+move_t session_computer_move(session_t *s)
+{
+    if (!session_computer_to_move(s)) return MOVE_NONE;
+    if (s->opp.kind == OPP_HEURISTIC)
+        return s->think_ply == s->ply ? s->think_move : MOVE_NONE;
+    analysis_t *an = s->an[s->ply];
+    int exact;
+    move_t best = session_best(s, s->ply, &exact);
+    if (!an || !exact) return MOVE_NONE;
+    if (s->opp.kind == OPP_PERFECT) return best;   /* the position's proof is enough */
+    if (!an->proven) return MOVE_NONE;            /* the others choose among every move's value */
+    if (s->opp.kind == OPP_IMPERFECT && (int)(session_rand(s) % 100) >= s->opp.percent)
+        return an->mv[session_rand(s) % (unsigned)an->n].move;
+    if (s->opp.kind == OPP_GIVEBACK && s->opp.givebacks > 0) {
+        val_t top = VAL_DRAW;
+        for (int i = 0; i < an->n; i++)
+            if (an->mv[i].move == best) top = an->mv[i].lo;
+        int g = -1;   /* the best of the moves that give the outcome away */
+        for (int i = 0; i < an->n; i++)
+            if (outcome_class(an->mv[i].lo) < outcome_class(top) && (g < 0 || an->mv[i].lo > an->mv[g].lo)) g = i;
+        if (g >= 0) {
+            s->opp.givebacks--;
+            return an->mv[g].move;
+        }
+    }
+    return best;
+}
+
+move_t session_autoplay_move(session_t *s)
+{
+    int exact;
+    move_t m = session_best(s, s->ply, &exact);
+    if (!exact || m == MOVE_NONE) return MOVE_NONE;
+    if (s->v->game->players == 1 && s->an[s->ply]->root_lo < VAL_DRAW) return MOVE_NONE;   /* no solution to play */
+    return m;
+}
+
+/* ---- values as text ---- */
+
+int session_value_text(const session_t *s, int ply, const move_value_t *mv, char *buf, size_t n)
+{
+    const gv_t *v = s->v;
+    if (mv->state == MV_PROVEN && v->game->players == 1 && mv->lo == mv->hi) {   /* a puzzle */
+        snprintf(buf, n, "%s", mv->lo > VAL_DRAW ? "solvable" : "dead end");
+        return outcome_class(mv->lo);
+    }
+    if (mv->state == MV_PROVEN && mv->rule[0]) {   /* the move ends the game by a rule of play */
+        snprintf(buf, n, "%s: %s", mv->lo > VAL_DRAW ? "win" : mv->lo < VAL_DRAW ? "loss" : "draw", mv->rule);
+        return outcome_class(mv->lo);
+    }
+    if (mv->state == MV_PROVEN) {
+        val_t lo = mv->lo, hi = mv->hi;
+        int score;
+        if (lo == hi) {
+            gvalue_t g = gvalue_from_val(lo, BOUND_EXACT);
+            /* the game's own score is that of the position the mover left */
+            int has = 0;
+            if (v->ops->value_score) {
+                GSW_POSBUF child[GSW_MAX_POS];
+                memcpy(child, s->pos[ply].b, v->ops->pos_size);
+                v->ops->play(v, child, mv->move);
+                has = v->ops->value_score(v, child, val_down(lo), &score);
+                score = -score;
+            }
+            if (g.outcome == OUTCOME_DRAW) snprintf(buf, n, "draw");
+            else if (session_mate_game(s)) session_score_text(s, lo, buf, n);
+            else snprintf(buf, n, "%s %d", outcome_name(g.outcome), g.plies);
+            if (has && g.outcome != OUTCOME_DRAW) snprintf(buf + strlen(buf), n - strlen(buf), " (%+d)", score);
+            if (mv->late)   /* the count may draw it first */
+                snprintf(buf + strlen(buf), n - strlen(buf), " (%s first)", v->ops->count_rule ? v->ops->count_rule : "move count");
+            return outcome_class(lo);
+        }
+        if (lo > VAL_DRAW) { snprintf(buf, n, "win"); return 3; }
+        if (hi < VAL_DRAW) { snprintf(buf, n, "loss"); return 1; }
+        if (lo >= VAL_DRAW && hi <= VAL_DRAW) { snprintf(buf, n, "draw"); return 2; }
+        if (lo >= VAL_DRAW) { snprintf(buf, n, ">= draw"); return 0; }
+        if (hi <= VAL_DRAW) { snprintf(buf, n, "<= draw"); return 0; }
+    }
+    const lesson_value_t *lv = s->lesson && ply == 0 ? lesson_value(&s->lesson->steps[s->lesson_step], mv->text) : NULL;
+    if (lv) {   /* not proven here: the value the lesson publishes, said to be that */
+        if (lv->outcome == OUTCOME_DRAW || lv->plies < 0) snprintf(buf, n, "%s (published)", outcome_name(lv->outcome));
+        else snprintf(buf, n, "%s %d (published)", outcome_name(lv->outcome), lv->plies);
+        return lv->outcome == OUTCOME_WIN ? 3 : lv->outcome == OUTCOME_DRAW ? 2 : 1;
+    }
+    if (mv->state == MV_HEURISTIC || mv->depth > 0) {
+        char t[48];
+        session_score_text(s, mv->score, t, sizeof t);
+        snprintf(buf, n, "~%s", t);
+        return 0;
+    }
+    snprintf(buf, n, "?");
+    return 0;
+}
+
+int session_mate_game(const session_t *s)
+{
+    return s->v->game->players == 2 && s->v->ops->pos_in_check != NULL;
+}
+
+void session_score_text(const session_t *s, int32_t score, char *buf, size_t n)
+{
+    int mate = session_mate_game(s);
+    if (val_is_proven_decisive(score)) {
+        int plies = val_plies(score);
+        if (!mate) snprintf(buf, n, "%s", val_is_win(score) ? "win" : "loss");
+        else if (val_is_win(score)) snprintf(buf, n, "mate in %d", (plies + 1) / 2);   /* the mover's moves */
+        else snprintf(buf, n, "mated in %d", plies / 2 > 0 ? plies / 2 : 1);
+    } else if (mate) {   /* centipawns, as pawns */
+        int a = score < 0 ? -score : score;
+        snprintf(buf, n, "%c%d.%02d", score < 0 ? '-' : '+', a / 100, a % 100);
+    } else {
+        snprintf(buf, n, "%+d", (int)score);
+    }
+}
+
+int session_line_text(const session_t *s, int ply, const move_value_t *mv, char *buf, size_t n)
+{
+    const game_ops_t *O = s->v->ops;
+    size_t used = 0;
+    if (n) buf[0] = 0;
+    if (mv->npv < 2 || mv->pv[0] != mv->move) return 0;
+    GSW_POSBUF cur[GSW_MAX_POS];
+    memcpy(cur, s->pos[ply].b, O->pos_size);
+    int k = 0;
+    for (; k < mv->npv && used + 1 < n; k++) {
+        move_t legal[GSW_MAX_MOVES];
+        int nl = O->moves(s->v, cur, legal), ok = 0;
+        for (int i = 0; i < nl; i++) ok |= legal[i] == mv->pv[k];
+        if (!ok) break;   /* (a line from a table is checked, never trusted) */
+        char mt[32];
+        O->move_format(s->v, cur, mv->pv[k], mt, sizeof mt);
+        int w = snprintf(buf + used, n - used, "%s%s", k ? " " : "", mt);
+        if (w < 0 || (size_t)w >= n - used) { buf[used] = 0; break; }
+        used += (size_t)w;
+        O->play(s->v, cur, mv->pv[k]);
+    }
+    return k >= 2;
+}
+
+int session_history_entry(session_t *s, int i, char *got, size_t ng, char *best, size_t nb, int *cls_got,
+                          int *cls_best)
+{
+    analysis_t *an = s->an[i];
+    if (!an || !an->proven || i >= s->top) return 0;
+    int bi = analysis_best(an), gi = -1;
+    for (int k = 0; k < an->n; k++)
+        if (an->mv[k].move == s->moves[i]) gi = k;
+    if (gi < 0) return 0;
+    *cls_got = session_value_text(s, i, &an->mv[gi], got, ng);
+    *cls_best = session_value_text(s, i, &an->mv[bi], best, nb);
+    return 1;
+}
+
+/* ---- opponents ---- */
+
+int opponent_parse(const char *text, opponent_t *o, err_t *err)
+{
+    opponent_t r = { 0 };
+    const char *arg = strchr(text, ':');
+    size_t klen = arg ? (size_t)(arg - text) : strlen(text);
+    long x = -1;
+    if (arg) {
+        char *end;
+        x = strtol(arg + 1, &end, 10);
+        if (end == arg + 1 || (*end && strcmp(end, "%"))) x = -2;
+    }
+#define IS(w) (klen == strlen(w) && !strncmp(text, w, klen))
+    if (IS("human") && !arg) r.kind = OPP_HUMAN;
+    else if (IS("perfect") && !arg) r.kind = OPP_PERFECT;
+    else if (IS("imperfect") && x >= 0 && x <= 100) { r.kind = OPP_IMPERFECT; r.percent = (int)x; }
+    else if (IS("imperfect") && !arg) { r.kind = OPP_IMPERFECT; r.percent = 75; }
+    else if (IS("giveback") && x >= 0 && x <= 1000) { r.kind = OPP_GIVEBACK; r.givebacks = (int)x; }
+    else if (IS("giveback") && !arg) { r.kind = OPP_GIVEBACK; r.givebacks = 1; }
+    else if (IS("heuristic") && x >= 1 && x <= 9) { r.kind = OPP_HEURISTIC; r.level = (int)x; }
+    else if (IS("heuristic") && !arg) { r.kind = OPP_HEURISTIC; r.level = 3; }
+    else
+        return err_set(err, GSW_EINPUT, "unknown opponent \"%s\" (perfect, imperfect:PERCENT, giveback:N, "
+                       "heuristic:1-9, human)", text);
+#undef IS
+    *o = r;
+    return GSW_OK;
+}
+
+void opponent_text(const opponent_t *o, char *buf, size_t n)
+{
+    switch (o->kind) {
+    case OPP_HUMAN: snprintf(buf, n, "human"); break;
+    case OPP_PERFECT: snprintf(buf, n, "perfect"); break;
+    case OPP_IMPERFECT: snprintf(buf, n, "imperfect:%d%%", o->percent); break;
+    case OPP_GIVEBACK: snprintf(buf, n, "giveback:%d", o->givebacks); break;
+    case OPP_HEURISTIC: snprintf(buf, n, "heuristic:%d", o->level); break;
+    }
+}
+
+/* ---- the record ---- */
+
+void session_record(const session_t *s, out_t *out)
+{
+    const game_ops_t *O = s->v->ops;
+    char spec[96], date[32];
+    game_spec(s->v, spec, sizeof spec);
+    time_t now = time(NULL);
+    struct tm tm;
+    strftime(date, sizeof date, "%Y.%m.%d", gmtime_r(&now, &tm));
+    out_printf(out, "[Game \"%s\"]\n[Date \"%s\"]\n[Start \"%s\"]\n", spec, date,
+               s->start_text[0] ? s->start_text : "startpos");
+    val_t tv;
+    if (session_over_at(s, s->top, &tv, NULL, 0)) {
+        int loser = O->pos_turn(s->v, s->pos[s->top].b);
+        if (s->v->game->players == 1) out_printf(out, "[Result \"%s\"]\n", tv > VAL_DRAW ? "solved" : "stuck");
+        else if (tv == VAL_DRAW) out_printf(out, "[Result \"1/2-1/2\"]\n");
+        else out_printf(out, "[Result \"%s\"]\n", (tv < VAL_DRAW) == (loser == 1) ? "1-0" : "0-1");
+    } else {
+        out_printf(out, "[Result \"*\"]\n");
+    }
+    char final[4096];
+    O->pos_format(s->v, s->pos[s->top].b, final, sizeof final);
+    out_printf(out, "[Position \"%s\"]\n\n", final);
+    for (int i = 0; i < s->top; i++) {
+        char mt[64];
+        O->move_format(s->v, s->pos[i].b, s->moves[i], mt, sizeof mt);
+        if (s->v->game->players == 2 && O->pos_turn(s->v, s->pos[i].b) == 0) out_printf(out, "%d. ", i / 2 + 1);
+        out_printf(out, "%s%s", mt, i + 1 < s->top ? " " : "\n");
+    }
+}
+
+/* ---- the board: clicks and the cursor ---- */
+
+int session_move_path(const session_t *s, const void *pos, move_t m, int *cells, int max)
+{
+    const game_ops_t *O = s->v->ops;
+    if (O->move_path) return O->move_path(s->v, pos, m, cells, max);
+    if (max < 2) return 0;
+    O->move_cells(s->v, pos, m, &cells[0], &cells[1]);
+    return 2;
+}
+
+/* The squares entered so far (at least the selected piece's). */
+static int session_entered(const session_t *s, int *path)
+{
+    if (s->selected < 0) return 0;
+    if (s->npath > 0 && s->path[0] == s->selected) {
+        memcpy(path, s->path, (size_t)s->npath * sizeof *path);
+        return s->npath;
+    }
+    path[0] = s->selected;
+    return 1;
+}
+
+/* Does move m's path start with path[0..n-1]? Its length into *np. */
+static int path_starts(const session_t *s, move_t m, const int *path, int n, int *cells, int *np)
+{
+    *np = session_move_path(s, session_pos(s), m, cells, 16);
+    if (*np < n) return 0;
+    for (int i = 0; i < n; i++)
+        if (cells[i] != path[i]) return 0;
+    return 1;
+}
+
+void session_marks(const session_t *s, char *mark, int ncells)
+{
+    const game_ops_t *O = s->v->ops;
+    memset(mark, 0, (size_t)ncells);
+    if (!O->move_cells) return;
+    move_t mv[GSW_MAX_MOVES];
+    int n = O->moves(s->v, session_pos(s), mv), path[16], np = session_entered(s, path), cells[16], nc;
+    char note[64];
+    int movers = session_note(s, note, sizeof note);
+    for (int i = 0; i < n; i++) {
+        if (movers && session_move_path(s, session_pos(s), mv[i], cells, 16) > 0 && cells[0] >= 0 && cells[0] < ncells)
+            mark[cells[0]] |= 4;
+        if (np && path_starts(s, mv[i], path, np, cells, &nc) && nc > np && cells[np] >= 0 && cells[np] < ncells)
+            mark[cells[np]] |= 1;
+    }
+    for (int i = 1; i < np; i++)
+        if (path[i] >= 0 && path[i] < ncells) mark[path[i]] |= 2;
+}
+
+int session_note(const session_t *s, char *buf, size_t n)
+{
+    if (n) buf[0] = 0;
+    if (!s->v->ops->move_note || session_over(s, NULL)) return 0;
+    return s->v->ops->move_note(s->v, session_pos(s), buf, n);
+}
+
+int session_partial(const session_t *s, char *buf, size_t n)
+{
+    const game_ops_t *O = s->v->ops;
+    int path[16], np = session_entered(s, path), cells[16], nc;
+    if (np < 2) return 0;
+    move_t mv[GSW_MAX_MOVES];
+    int k = O->moves(s->v, session_pos(s), mv);
+    for (int i = 0; i < k; i++) {
+        if (!path_starts(s, mv[i], path, np, cells, &nc)) continue;
+        /* the move's text cut after the squares entered: one separator per step */
+        char t[64];
+        O->move_format(s->v, session_pos(s), mv[i], t, sizeof t);
+        int steps = 0;
+        size_t len = 0;
+        for (; t[len]; len++) {
+            int sep = len > 0 && (t[len] < '0' || t[len] > '9') && t[len - 1] >= '0' && t[len - 1] <= '9';
+            if (sep && ++steps == np) break;
+        }
+        snprintf(buf, n, "%.*s", (int)len, t);
+        return 1;
+    }
+    return 0;
+}
+
+/* Do moves a[0..n-1] visit the very same cells? */
+static int same_squares(const session_t *s, const move_t *a, int n)
+{
+    int c0[16], c[16];
+    int n0 = session_move_path(s, session_pos(s), a[0], c0, 16);
+    for (int i = 1; i < n; i++) {
+        int k = session_move_path(s, session_pos(s), a[i], c, 16);
+        if (k != n0 || memcmp(c, c0, (size_t)k * sizeof *c)) return 0;
+    }
+    return 1;
+}
+
+/* Several moves over the same squares: the person picks one. */
+static int session_offer(session_t *s, const move_t *m, int n)
+{
+    if (n > (int)(sizeof s->choice / sizeof s->choice[0])) n = (int)(sizeof s->choice / sizeof s->choice[0]);
+    memcpy(s->choice, m, (size_t)n * sizeof *m);
+    s->nchoice = n;
+    return 3;
+}
+
+/* The choice's moves as text, and the key of each: the first character
+ * where its text differs from the common start of them all (lower case),
+ * or its number when those are not all different letters and digits. */
+static void choice_keys(const session_t *s, char text[][32], char *keys)
+{
+    int n = s->nchoice;
+    size_t common = 0;
+    for (int i = 0; i < n; i++) {
+        s->v->ops->move_format(s->v, session_pos(s), s->choice[i], text[i], 32);
+        size_t k = 0;
+        if (i == 0) common = strlen(text[0]);
+        while (k < common && text[i][k] == text[0][k]) k++;
+        common = k;
+    }
+    int ok = 1;
+    for (int i = 0; i < n; i++) {
+        char c = text[i][common];
+        keys[i] = c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
+        ok &= (keys[i] >= 'a' && keys[i] <= 'z') || (keys[i] >= '0' && keys[i] <= '9');
+        for (int k = 0; k < i; k++) ok &= keys[k] != keys[i];
+    }
+    for (int i = 0; !ok && i < n; i++) keys[i] = (char)(i < 9 ? '1' + i : 'a' + i - 9);
+}
+
+int session_choices(const session_t *s, char *buf, size_t n)
+{
+    if (n) buf[0] = 0;
+    if (!s->nchoice) return 0;
+    char text[16][32], keys[16];
+    choice_keys(s, text, keys);
+    size_t used = 0;
+    for (int i = 0; i < s->nchoice && used < n; i++)
+        used += (size_t)snprintf(buf + used, n - used, "%s%c) %s", i ? "  " : "", keys[i], text[i]);
+    if (used < n) snprintf(buf + used, n - used, "  (Enter: %s; Esc cancels)", text[0]);
+    return s->nchoice;
+}
+
+int session_choose(session_t *s, int key, err_t *err)
+{
+    if (!s->nchoice) return 0;
+    char text[16][32], keys[16];
+    choice_keys(s, text, keys);
+    if (key >= 'A' && key <= 'Z') key = key - 'A' + 'a';
+    int pick = key == '\n' || key == '\r' || key == ' ' ? 0 : -1;
+    for (int i = 0; i < s->nchoice && pick < 0; i++)
+        if (keys[i] == key) pick = i;
+    if (pick < 0) return 0;
+    move_t m = s->choice[pick];
+    s->nchoice = 0;
+    return session_play(s, m, err) ? -1 : 1;
+}
+
+void session_choice_cancel(session_t *s)
+{
+    s->nchoice = 0;
+}
+
+int session_click(session_t *s, int cell, err_t *err)
+{
+    const game_ops_t *O = s->v->ops;
+    if (!O->view || !O->move_cells) return err_set(err, GSW_EINPUT, "this game has no board view: type moves"), -1;
+    static _Thread_local board_view_t view;
+    const void *pos = session_pos(s);
+    O->view(s->v, pos, &view);
+    if (cell < 0 || cell >= view.rows * view.cols) return 0;
+    move_t mv[GSW_MAX_MOVES];
+    int n = O->moves(s->v, pos, mv);
+    if (n == 0 || session_over(s, NULL)) return err_set(err, GSW_EINPUT, "the game is over"), -1;
+    int col = cell % view.cols, from, to;
+    int path[17], np = session_entered(s, path), cells[16], nc;
+    s->nchoice = 0;
+    if (np > 0) {
+        /* the moves going on through this square next (those among them
+         * that stop there), and the moves entered so far that stop where
+         * they are (the click on their last square again completes them);
+         * from the piece alone, the moves that end here */
+        int through = 0, last = -1;
+        move_t stop[GSW_MAX_MOVES], again[GSW_MAX_MOVES], ends[GSW_MAX_MOVES];
+        int nstop = 0, nagain = 0, nends = 0;
+        for (int i = 0; i < n; i++) {
+            if (!path_starts(s, mv[i], path, np, cells, &nc)) continue;
+            if (nc > np && cells[np] == cell) {
+                through++;
+                last = i;
+                if (nc == np + 1) stop[nstop++] = mv[i];
+            } else if (np == 1 && cells[nc - 1] == cell) {
+                ends[nends++] = mv[i];
+            }
+            if (np > 1 && nc == np && cell == path[np - 1]) again[nagain++] = mv[i];   /* its last square again: it stops there */
+        }
+        if (nagain == 1) return session_play(s, again[0], err) ? -1 : 1;
+        if (nagain > 1) return session_offer(s, again, nagain);
+        if (through == 1) return session_play(s, mv[last], err) ? -1 : 1;
+        if (through > 1 && nstop == through) return session_offer(s, stop, nstop);   /* a promotion: which piece? */
+        if (through > 1 && np < 16) {   /* several moves go on from here: one step further */
+            path[np++] = cell;
+            memcpy(s->path, path, (size_t)np * sizeof *path);
+            s->npath = np;
+            return 2;
+        }
+        if (nends == 1) return session_play(s, ends[0], err) ? -1 : 1;
+        if (nends > 1 && same_squares(s, ends, nends)) return session_offer(s, ends, nends);
+        if (nends > 1)
+            return err_set(err, GSW_EINPUT, "%d moves of this piece end there: click each square it lands on in turn", nends), -1;
+    }
+    move_t here[GSW_MAX_MOVES];
+    int nhere = 0;
+    for (int i = 0; i < n; i++) {   /* a placement here, or in this column when moves drop */
+        O->move_cells(s->v, pos, mv[i], &from, &to);
+        if (from == -1 && (to == cell || (view.drop && to % view.cols == col))) here[nhere++] = mv[i];
+    }
+    if (nhere == 1 || (nhere > 1 && !same_squares(s, here, nhere))) return session_play(s, here[0], err) ? -1 : 1;
+    if (nhere > 1) return session_offer(s, here, nhere);   /* several pieces could be placed here: which? */
+    for (int i = 0; i < n; i++) {   /* a piece that can move: select it */
+        O->move_cells(s->v, pos, mv[i], &from, &to);
+        if (from == cell) { s->selected = cell; s->npath = 0; return 0; }
+    }
+    s->selected = -1;
+    s->npath = 0;
+    const view_cell_t *c = &view.cell[cell];
+    if (c->kind == VIEW_PIECE && (s->v->game->players == 1 || c->owner == session_turn(s))) {   /* one's own piece, stuck */
+        char note[64];
+        if (session_note(s, note, sizeof note)) return err_set(err, GSW_EINPUT, "that piece cannot move: %s", note), -1;
+        return err_set(err, GSW_EINPUT, "that piece has no legal move"), -1;
+    }
+    return 0;
+}
+
+void session_cursor_move(session_t *s, int dr, int dc)
+{
+    const game_ops_t *O = s->v->ops;
+    if (!O->view) return;
+    static board_view_t view;
+    O->view(s->v, session_pos(s), &view);
+    int r = s->cursor / view.cols, c = s->cursor % view.cols;
+    for (int step = 0; step < view.rows + view.cols; step++) {   /* skip cells off the board */
+        r += dr;
+        c += dc;
+        if (r < 0 || c < 0 || r >= view.rows || c >= view.cols) return;
+        if (view.cell[r * view.cols + c].kind != VIEW_OFF) { s->cursor = r * view.cols + c; return; }
+    }
+}
+
+/* ---- lessons ---- */
+
+int session_lesson_goto(session_t *s, int step, err_t *err)
+{
+    lesson_t *l = s->lesson;
+    if (!l || step < 0 || step >= l->nsteps) return err_set(err, GSW_EINPUT, "no such lesson step");
+    int rc = session_new(s, lesson_step_game(l, step), l->steps[step].position, err);
+    if (rc) return rc;
+    s->lesson_step = step;
+    s->lesson_tried = 0;
+    return GSW_OK;
+}
+
+int session_lesson_start(session_t *s, lesson_t *l, err_t *err)
+{
+    lesson_free(s->lesson);
+    s->lesson = l;
+    int rc = session_lesson_goto(s, 0, err);
+    if (rc) { lesson_free(s->lesson); s->lesson = NULL; }
+    return rc;
+}
+
+/* Does an analysed value agree with a published one? */
+static int lesson_agrees(const lesson_value_t *lv, const move_value_t *mv)
+{
+    if (!mv_exact(mv)) return -1;   /* not known yet */
+    gvalue_t g = gvalue_from_val(mv->lo, BOUND_EXACT);
+    return g.outcome == lv->outcome && (lv->plies < 0 || lv->outcome == OUTCOME_DRAW || lv->plies == g.plies);
+}
+
+int session_lesson_check(session_t *s, out_t *out)
+{
+    if (!s->lesson) return 0;
+    const lesson_step_t *st = &s->lesson->steps[s->lesson_step];
+    if (!st->nvalues) return 0;
+    int start_ply = 0;   /* the step's position is ply 0 of the session */
+    analysis_t *an = s->an[start_ply];
+    int checked = 0, bad = 0;
+    for (int i = 0; i < st->nvalues; i++) {
+        const lesson_value_t *lv = &st->values[i];
+        for (int k = 0; an && k < an->n; k++) {
+            if (strcmp(an->mv[k].text, lv->move)) continue;
+            int a = lesson_agrees(lv, &an->mv[k]);
+            if (a < 0) break;
+            checked++;
+            if (!a) {
+                char t[48];
+                session_value_text(s, start_ply, &an->mv[k], t, sizeof t);
+                out_printf(out, "DISAGREES: %s is published as %s%.0d, the solver says %s\n", lv->move,
+                           lv->outcome == OUTCOME_WIN ? "W" : lv->outcome == OUTCOME_DRAW ? "D" : "L",
+                           lv->plies > 0 ? lv->plies : 0, t);
+                bad++;
+            }
+        }
+    }
+    if (!bad) {
+        if (checked == st->nvalues) out_printf(out, "The published values agree with the solver (%d checked).\n", checked);
+        else out_printf(out, "Published values; %d of %d checked by the solver so far.\n", checked, st->nvalues);
+    }
+    return bad;
+}
+
+/* What the learner's move at the step was worth: by the published values,
+ * else by the analysis. */
+void session_lesson_judge(session_t *s, out_t *out)
+{
+    if (!s->lesson || s->ply != 1 || !s->lesson_tried) return;
+    const lesson_step_t *st = &s->lesson->steps[s->lesson_step];
+    char played[24];
+    s->v->ops->move_format(s->v, s->pos[0].b, s->moves[0], played, sizeof played);
+    int expected = 0;
+    for (int i = 0; i < st->nexpect; i++) expected |= !strcmp(st->expect[i], played);
+    const lesson_value_t *lv = lesson_value(st, played);
+    outcome_t best = OUTCOME_UNKNOWN;
+    for (int i = 0; i < st->nvalues; i++)
+        if (st->values[i].outcome > best) best = st->values[i].outcome;
+    if (s->an[0] && s->an[0]->proven) {   /* proven here: the solver (published values are checked against it) */
+        analysis_t *an = s->an[0];
+        int b = 0, g = -1;
+        for (int i = 0; i < an->n; i++) {
+            if (an->mv[i].lo > an->mv[b].lo) b = i;
+            if (an->mv[i].move == s->moves[0]) g = i;
+        }
+        if (g >= 0) {
+            char tg[48], tb[48];
+            int cg = session_value_text(s, 0, &an->mv[g], tg, sizeof tg);
+            session_value_text(s, 0, &an->mv[b], tb, sizeof tb);
+            if (cg == outcome_class(an->mv[b].lo)) out_printf(out, "%s keeps the value: %s (solver).\n", played, tg);
+            else out_printf(out, "%s gives the value away: %s, where %s gives %s (solver).\n", played, tg,
+                            an->mv[b].text, tb);
+        }
+    } else if (lv && best != OUTCOME_UNKNOWN) {   /* not proven here yet: the published values */
+        if (s->v->game->players == 1)   /* a puzzle: solvable or not */
+            out_printf(out, "%s %s.\n", played, lv->outcome == best ? "keeps the value: solvable"
+                                                                     : "gives the value away: dead end");
+        else if (lv->outcome == best) out_printf(out, "%s keeps the value: %s.\n", played, outcome_name(lv->outcome));
+        else out_printf(out, "%s gives the value away: it %s, where the best move %ss.\n", played,
+                        lv->outcome == OUTCOME_DRAW ? "only draws" : "loses", outcome_name(best));
+    } else if (st->nexpect) {
+        out_printf(out, "%s %s.\n", played, expected ? "is the move the lesson asks for" : "is not the move the lesson asks for");
+    }
+    if (expected && st->right) out_printf(out, "%s\n", st->right);
+    if (st->nexpect && !expected) {
+        out_printf(out, "The lesson's move: %s.", st->expect[0]);
+        out_printf(out, " Take yours back (u, or undo) and try again, or go on (n, or next).\n");
+    }
+}

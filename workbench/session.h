@@ -1,0 +1,319 @@
+/* The workbench's model: one game being played or studied — its start, its
+ * moves with undo and redo, what is known of the value of every move at
+ * every ply, who plays each side, the board cursor and selection, and a
+ * lesson in progress. No terminal code: the TUI draws it, `gsw shell` prints
+ * it, and the tests drive it directly. Commands (session_exec) are the same
+ * everywhere. */
+#ifndef GSW_SESSION_H
+#define GSW_SESSION_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/dfpn.h"
+#include "core/manager.h"
+#include "core/game.h"
+#include "db/cache.h"
+#include "workbench/lesson.h"
+
+#define SESSION_MAX_PLY 1024
+/* The shell's default proof budget per position where perfect play is out of reach. */
+#define SESSION_SYNC_BUDGET_MS 3000
+/* ... and in the workbench, where the person can ask again (a: analyse) */
+#define SESSION_TUI_BUDGET_MS 15000
+
+/* Who plays a side the person does not. */
+typedef enum { OPP_HUMAN = 0, OPP_PERFECT, OPP_IMPERFECT, OPP_GIVEBACK, OPP_HEURISTIC } opp_kind_t;
+typedef struct opponent {
+    opp_kind_t kind;
+    int level;             /* heuristic: 1 (weak) .. 9 */
+    int percent;           /* imperfect: plays the best move this % of the time */
+    int givebacks;         /* giveback: value-losing moves still to play */
+} opponent_t;
+
+/* What is known of one move's value, from the mover's side. */
+typedef enum { MV_UNKNOWN = 0, MV_HEURISTIC, MV_PROVEN } mv_state_t;
+typedef struct move_value {
+    move_t move;
+    char text[24];         /* in the game's notation */
+    mv_state_t state;
+    val_t lo, hi;          /* MV_PROVEN: proven bounds (exact when equal) */
+    int32_t score;         /* MV_HEURISTIC (and kept after): a search score */
+    int depth;
+    int from_cache;
+    move_t pv[12];         /* MV_HEURISTIC: the search's line, the move first */
+    int npv;
+    char rule[24];         /* the move ends the game by a rule of play on this line
+                              ("threefold repetition", "40-move rule"): its value is
+                              that result (MV_PROVEN); "" when it does not */
+    uint8_t line_dep;      /* the value rests on the game's line (a rule, or a
+                              repetition of one of its positions): true of this game,
+                              not of the position, so never stored as the position's */
+    uint8_t late;          /* a win the game's move-count rule (count_rule) may draw
+                              first: neither its distance to win nor its distance to
+                              conversion fits in the plies the count leaves; a win
+                              that fits is preferred (analysis_better) */
+} move_value_t;
+
+/* The positions of the game's line that a search from an analysed position
+ * must treat as drawn: those already played twice since the last move that
+ * cannot be undone (a third time ends the game). */
+#define ANALYSIS_MAX_LINE 64
+
+typedef struct analysis {
+    int n;
+    move_value_t mv[GSW_MAX_MOVES];
+    int heuristic_done;    /* every move has a heuristic score */
+    int proven;            /* every move's value is exact */
+    int active;            /* the move being solved now, -1 none */
+    int root_done;         /* the position itself was solved: */
+    val_t root_lo, root_hi;   /* its value (exact when equal) */
+    int root_searched;     /* ... by the book or a search here, not read from the cache: the moves'
+                              searches may start below it (a stale row would spread) */
+    move_t root_best;      /* a move that achieves it (fastest win, slowest loss) */
+    /* one-player puzzles: the root's value is a win when the goal can still
+     * be reached (in the jumps of the solution found: not a proven minimum)
+     * and a loss when it cannot, with the reason; every move's value is
+     * that of the position it leads to */
+    int nsol;              /* the solution found from here (moves), capped */
+    move_t sol[128];
+    char reason[160];      /* why the goal is out of reach */
+    uint64_t nodes;
+    double ms;
+    double budget_ms;      /* solver time the analysis may spend (0: no limit; lessons set one) */
+    int spent;             /* the budget ran out: nothing more is started for it */
+    int twins;             /* moves valued by a proven mirror image, without a search */
+    /* the game's line (pos_hash, ANALYSIS_MAX_LINE): every search of this
+     * analysis meets these positions as repetitions (session_analysis_open
+     * fills it; empty for games whose positions never repeat) */
+    uint64_t line[ANALYSIS_MAX_LINE];
+    int nline;
+    int nrule;             /* moves that end the game by a rule of play (mv[].rule) */
+    int root_late;         /* the position's search named a late win (mv[].late): every
+                              move is proven and the best in time chosen */
+} analysis_t;
+
+typedef struct posbuf { _Alignas(16) unsigned char b[GSW_MAX_POS]; } posbuf_t;
+
+/* A message for the person: text lines the front end shows. */
+typedef struct out {
+    char *buf;
+    size_t len, cap;
+} out_t;
+void out_printf(out_t *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void out_clear(out_t *o);
+void out_free(out_t *o);
+
+/* The synchronous solver a shell uses; the TUI's worker runs the same code
+ * on its own thread (session_analyze_step). */
+struct analyst;
+
+typedef struct session {
+    gv_t *v;
+    char start_text[512];
+    posbuf_t *pos;         /* pos[i]: after i moves (SESSION_MAX_PLY + 1 of them) */
+    move_t moves[SESSION_MAX_PLY];
+    int ply, top;          /* moves 0..ply-1 played; ply..top-1 can be redone */
+    analysis_t *an[SESSION_MAX_PLY + 1];   /* per ply, NULL until analysed */
+    int human[2];          /* 1: a person plays that side */
+    opponent_t opp;
+    int opp_chosen;        /* the person chose the opponent: a new game keeps it
+                              (else each game starts with its own, game_t.play_opponent) */
+    uint64_t rng;
+    int cursor;            /* a view cell */
+    int selected;          /* a view cell holding the selected piece, -1 none */
+    int path[16], npath;   /* a move entered square by square: the cells so far
+                              (path[0] == selected; stale when it is not) */
+    move_t choice[16];     /* several legal moves with the very same squares (a
+                              promotion's pieces): the person picks one (session_choose) */
+    int nchoice;
+    int numbers;           /* show the squares' names (checkers' 1-32) on the board */
+    int hint_wanted;       /* show the hint once the analysis can give it */
+    int solve_wanted;      /* report the position's value once proven */
+    int autoplay;          /* moves the solver still plays for the person (-1: to the end) */
+    int think_ply;         /* a heuristic opponent's move found for this ply */
+    move_t think_move;
+    int quit;
+    lesson_t *lesson;      /* a lesson in progress, or NULL */
+    struct browse *br;     /* a proof tree being browsed, or NULL */
+    int br_human[2];       /* the sides as they were before browsing (restored on close) */
+    int br_ply0;           /* the ply of its root */
+    int lesson_step;
+    int lesson_tried;      /* the learner played at this step */
+    cache_t *cache;        /* not owned; NULL: no saving, no cache */
+    int sync;              /* 1: commands that need the solver run it now (the shell) */
+    struct analyst *an_sync;   /* the shell's solver (sync mode) */
+    volatile int *stop;    /* Ctrl-C */
+    int progress;          /* sync mode: long proofs report their bounds on stderr (the shell) */
+    double progress_ms;    /* ... last reported at this point of the proof */
+    size_t hash_mb;
+    int threads;
+    uint64_t proof_nodes;  /* the proof browser's df-pn budget (0: 50 M nodes); the TUI,
+                              which waits for it, sets less */
+    double sync_budget_ms; /* sync mode: the proofs of one position stop after this
+                              (0: never; -1: SESSION_SYNC_BUDGET_MS for games whose
+                              perfect play is out of reach, game_t.play_opponent) */
+} session_t;
+
+/* A session on GAME[:VARIANT] at POSITION ("" = the start); people play
+ * both sides until told otherwise. */
+int session_init(session_t *s, const char *spec, const char *position, err_t *err);
+void session_free(session_t *s);
+/* Start again on another game or position (the session keeps its settings). */
+int session_new(session_t *s, const char *spec, const char *position, err_t *err);
+
+const void *session_pos(const session_t *s);
+int session_turn(const session_t *s);
+/* 1 when the game is over, with *value the result for the side to move:
+ * the position ends it (ops->terminal) or the line played to it does, by a
+ * rule of play (ops->line_over: threefold repetition, a move-count rule). */
+int session_over(const session_t *s, val_t *value);
+/* The same, with why the line ended it in why[n] ("threefold repetition";
+ * "" when the position itself is over or the game goes on). */
+int session_over_why(const session_t *s, val_t *value, char *why, size_t n);
+/* Is the side to move played by the computer? */
+int session_computer_to_move(const session_t *s);
+
+/* Play a legal move (the redo line is kept when it is the same move). */
+int session_play(session_t *s, move_t m, err_t *err);
+int session_play_text(session_t *s, const char *text, err_t *err);
+/* Undo one ply, or back to the last ply a person chose (against a computer). */
+int session_undo(session_t *s);
+int session_redo(session_t *s);
+
+/* The analysis of the current position (NULL when none has started). */
+analysis_t *session_analysis(session_t *s, int ply);
+/* Make sure an analysis of ply exists and lists its moves. */
+analysis_t *session_analysis_open(session_t *s, int ply);
+/* Nothing more to do for it: every move exact, or its budget spent. */
+int session_analysis_done(const analysis_t *an);
+/* The best move by what is proven (fastest win, slowest loss), or by
+ * heuristic scores when nothing is proven; MOVE_NONE when nothing is known.
+ * *exact = 1 when every move's value is proven. */
+move_t session_best(session_t *s, int ply, int *exact);
+/* The computer's move at the current position by the opponent setting,
+ * given what the analysis knows; MOVE_NONE when it must wait. */
+move_t session_computer_move(session_t *s);
+/* The solver's move for autoplay: the proven best move (a puzzle: the
+ * next move of the solution found); MOVE_NONE while it is not known. */
+move_t session_autoplay_move(session_t *s);
+/* Does the computer need the exact value of every move here (perfect and
+ * imperfect opponents) rather than a heuristic search? */
+int session_needs_proof(const session_t *s);
+
+/* The value of one move as short text ("win 13", "draw", "≥ draw",
+ * "~+12") and its class: 3 win, 2 draw, 1 loss, 0 unknown/heuristic. In
+ * games of check and mate (ops->pos_in_check) a win reads "mate in N" and
+ * a loss "mated in N", N in the mover's moves, and a heuristic score is in
+ * pawns ("~+0.27": the evaluation counts centipawns there). */
+int session_value_text(const session_t *s, int ply, const move_value_t *mv, char *buf, size_t n);
+/* A heuristic score (for the side it is for) as text, as above: "+27",
+ * "+0.27", "win", "mate in 3". */
+void session_score_text(const session_t *s, int32_t score, char *buf, size_t n);
+/* Games of check and mate (ops->pos_in_check): their words for results. */
+int session_mate_game(const session_t *s);
+/* The heuristic line of a move (its principal variation, the move first)
+ * in the game's notation, from the position at ply; 0 when it has none
+ * beyond the move itself. */
+int session_line_text(const session_t *s, int ply, const move_value_t *mv, char *buf, size_t n);
+/* The value history: for ply i (the move played from position i), what the
+ * mover got and the best it could have had, as text and classes; returns 0
+ * when ply i's analysis is not proven yet. */
+int session_history_entry(session_t *s, int i, char *got, size_t ng, char *best, size_t nb, int *cls_got,
+                          int *cls_best);
+
+/* Run one command line ("move 4", "undo", "4", ...). Text for the person
+ * goes to out. Returns GSW_OK, GSW_EINPUT (a bad command: message in err)
+ * or GSW_EFAIL. */
+int session_exec(session_t *s, const char *line, out_t *out, err_t *err);
+/* The command names, NULL-terminated (for completion and help). */
+extern const char *const session_commands[];
+/* The command help text, one command per line. */
+const char *session_help(void);
+
+/* Opponent text: "perfect", "imperfect:70", "giveback:2", "heuristic:3",
+ * "human". */
+int opponent_parse(const char *text, opponent_t *o, err_t *err);
+void opponent_text(const opponent_t *o, char *buf, size_t n);
+
+/* The game record: tags and the moves in notation. */
+void session_record(const session_t *s, out_t *out);
+/* Move the cursor/selection by a click or key at a view cell; plays a move
+ * when the click completes one. A move of several steps (a multi-jump) is
+ * entered square by square: each click on the next square it lands on goes
+ * one step further, and the move is played once only one fits (a click on
+ * its last square alone does too, when that names one move). Several legal
+ * moves over the very same squares (a promotion to each piece) are offered
+ * as a choice (s->choice; session_choose). Returns 1 if a move was played,
+ * 2 if the click took a move one step further, 3 if the person must choose
+ * among several moves, 0 if it only moved the selection, -1 with a message
+ * in err (an illegal click). */
+int session_click(session_t *s, int cell, err_t *err);
+/* The choice a click left open: its prompt ("q) e8=Q  r) e8=R ...
+ * (Enter: e8=Q; Esc cancels)") in buf; returns the number of moves, 0 when
+ * none is open. */
+int session_choices(const session_t *s, char *buf, size_t n);
+/* Pick a move of the open choice by its key (the letter that tells its
+ * text from the others' -- q, r, b, n for a promotion -- case aside, or
+ * its number 1-9; Enter, '\r' or ' ' picks the first, the game's first
+ * listed). Returns 1 when played, 0 when key names none of them (nothing
+ * changes), -1 with a message in err. */
+int session_choose(session_t *s, int key, err_t *err);
+void session_choice_cancel(session_t *s);
+/* The cells a legal move visits (ops->move_path, else from and to); the count. */
+int session_move_path(const session_t *s, const void *pos, move_t m, int *cells, int max);
+/* Marks in mark[cell] (ncells of them, cleared first): 1 where the
+ * selected piece can go next (the next square of a move being entered),
+ * 2 the squares entered so far, 4 the pieces that can move. */
+void session_marks(const session_t *s, char *mark, int ncells);
+/* A rule restricting the moves here, for the person ("a capture is
+ * compulsory"; ops->move_note); 0 when none. */
+int session_note(const session_t *s, char *buf, size_t n);
+/* The move being entered square by square, as far as it goes ("1x10"), or
+ * 0 when none is under way. */
+int session_partial(const session_t *s, char *buf, size_t n);
+/* Move the cursor by rows and columns over the board's cells. */
+void session_cursor_move(session_t *s, int dr, int dc);
+/* The board as text, with the side to move and the position's text. */
+void session_show(session_t *s, out_t *out);
+/* Messages that waited on the analysis (hint, solve); 1 if any was written. */
+int session_poll(session_t *s, out_t *out);
+
+/* A tree to browse: a df-pn proof tree or the manager's tree, as nodes
+ * whose children are contiguous, each with its value for its side to move
+ * and its proof and disproof numbers. */
+typedef struct browse_node {
+    move_t move;
+    int parent, first, nchildren;
+    uint32_t pn, dn;       /* for the root side's goal (0 / DFPN_INF: settled) */
+    int size;              /* nodes in the subtree */
+    char label[12];        /* "=W", ">=D", "~=W" (assumed), "?" (open) */
+    uint8_t leaf;          /* settled by the game, a solver or an assumption */
+} browse_node_t;
+typedef struct browse {
+    char title[128];
+    int n;
+    browse_node_t *node;
+} browse_t;
+/* Browse a df-pn proof tree (or the manager's tree) rooted at the current
+ * position; the session takes the tree over. */
+int session_browse_proof(session_t *s, const proof_tree_t *t, err_t *err);
+int session_browse_manager(session_t *s, const manager_t *m, err_t *err);
+/* The node of the current position (-1: no tree, or off it). */
+int session_browse_node(const session_t *s);
+/* The child of node (the current one) on the principal line. */
+int session_browse_principal(const session_t *s, int node);
+void session_browse_close(session_t *s);
+
+/* The lesson step's text, and the learner's progress (see lesson.h). */
+int session_lesson_start(session_t *s, lesson_t *l, err_t *err);
+int session_lesson_goto(session_t *s, int step, err_t *err);
+/* Compare the step's published values with what the solver proved; the
+ * number of disagreements. */
+int session_lesson_check(session_t *s, out_t *out);
+/* Say what the learner's move at this step was worth. */
+void session_lesson_judge(session_t *s, out_t *out);
+/* The step's narration. */
+void session_lesson_say(session_t *s, out_t *out);
+
+#endif

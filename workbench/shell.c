@@ -1,0 +1,146 @@
+/* `gsw shell`: the workbench's commands in a plain REPL. On a terminal it
+ * reads with readline (history, completion); from a pipe or a file it reads
+ * lines without echoing a prompt, so scripts get a clean transcript. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <readline/history.h>
+#include <readline/readline.h>
+
+#include "cli/cli.h"
+#include "workbench/complete.h"
+#include "workbench/session.h"
+
+int cli_cache_open(cli_opts_t *o, cache_t **c, err_t *err);
+void session_sync_close(session_t *s);
+
+/* Open a session as the options say: game, position, opponent, side, cache. */
+int cli_session_open(cli_opts_t *o, session_t *s, const char *deflt, err_t *err)
+{
+    const char *spec = o->npos >= 1 ? o->pos[0] : deflt;
+    const char *pos = o->npos >= 2 ? o->pos[1] : "";
+    if (o->npos > 2) return err_set(err, GSW_EINPUT, "too many arguments (GAME[:VARIANT] [POSITION])");
+    if (session_init(s, spec, pos, err)) return err->code;
+    s->hash_mb = o->hash_mb;
+    s->threads = o->threads;
+    s->stop = &cli_stop;
+    if (o->opponent && opponent_parse(o->opponent, &s->opp, err)) { session_free(s); return err->code; }
+    if (o->opponent) s->opp_chosen = 1;
+    if (o->side) {
+        out_t out = { 0 };
+        char line[64];
+        snprintf(line, sizeof line, "side %s", o->side);
+        int rc = session_exec(s, line, &out, err);
+        out_free(&out);
+        if (rc) { session_free(s); return rc; }
+    } else if (o->opponent && s->opp.kind != OPP_HUMAN) {
+        s->human[1] = 0;   /* an opponent and no side: the person plays first */
+    }
+    if (!o->no_cache && cli_cache_open(o, &s->cache, err)) { session_free(s); return err->code; }
+    return GSW_OK;
+}
+
+int cli_session_close(session_t *s, err_t *err)
+{
+    session_sync_close(s);
+    int rc = s->cache ? cache_close(s->cache, err) : GSW_OK;
+    s->cache = NULL;
+    session_free(s);
+    return rc;
+}
+
+/* SIGTERM or SIGHUP while readline waits for a line: end the line, so the
+ * loop sees cli_term. */
+static int shell_signal_hook(void)
+{
+    if (cli_term) rl_done = 1;
+    return 0;
+}
+
+/* Is the last argument a script to run (gsw shell [GAME[:VARIANT]
+ * [POSITION]] FILE)? A readable regular file, and as the only argument
+ * not a game's name. */
+static int shell_is_script(const cli_opts_t *o)
+{
+    if (o->npos < 1) return 0;
+    const char *arg = o->pos[o->npos - 1];
+    char name[64];
+    snprintf(name, sizeof name, "%.*s", (int)strcspn(arg, ":"), arg);
+    struct stat sb;
+    if (o->npos == 1 && game_find(name)) return 0;
+    return stat(arg, &sb) == 0 && S_ISREG(sb.st_mode) && access(arg, R_OK) == 0;
+}
+
+int cli_shell(cli_opts_t *o)
+{
+    err_t err;
+    session_t s;
+    FILE *in = stdin;
+    const char *script = NULL;
+    if (shell_is_script(o)) {   /* gsw shell [GAME [POSITION]] FILE: run it, as from a pipe */
+        script = o->pos[--o->npos];
+        if (!(in = fopen(script, "r"))) { fprintf(stderr, "gsw: cannot read %s\n", script); return GSW_EINPUT; }
+    } else if (o->npos > 2) {
+        fprintf(stderr, "gsw: unexpected argument '%s' (no script file of that name); usage: %s\n", o->pos[2],
+                cli_find("shell")->usage);
+        return GSW_EINPUT;
+    }
+    if (cli_session_open(o, &s, "connect4", &err)) {
+        fprintf(stderr, "gsw: %s\n", err.msg);
+        if (in != stdin) fclose(in);
+        return err.code;
+    }
+    s.sync = 1;
+    s.progress = 1;
+    s.sync_budget_ms = o->time_ms > 0 ? o->time_ms : -1;   /* -1: the default where perfect play is out of reach */
+    int tty = !script && isatty(0), status = GSW_OK, lineno = 0;
+    out_t out = { 0 };
+    if (tty) {
+        complete_install(&s);
+        rl_signal_event_hook = shell_signal_hook;
+        complete_history_load();
+        char spec[96];
+        game_spec(s.v, spec, sizeof spec);
+        printf("gsw shell on %s; help lists the commands, quit leaves.\n", spec);
+    }
+    char buf[4096];
+    while (!s.quit && !cli_term) {
+        char *line;
+        if (tty) {
+            line = readline("gsw> ");
+            if (!line) break;
+            if (*line) add_history(line);
+        } else {
+            if (!fgets(buf, sizeof buf, in)) break;
+            buf[strcspn(buf, "\r\n")] = 0;
+            line = buf;
+        }
+        lineno++;
+        if (cli_term) break;   /* SIGTERM or SIGHUP while reading */
+        cli_stop = 0;   /* Ctrl-C stops one command, not the shell */
+        out_clear(&out);
+        int rc = session_exec(&s, line, &out, &err);
+        if (out.len) fputs(out.buf, stdout);
+        if (rc) {
+            if (tty) fprintf(stderr, "error: %s\n", err.msg);
+            else {   /* a script stops at its first failed line: nothing after it runs */
+                if (script) fprintf(stderr, "gsw: %s:%d: %s (the script stops here)\n", script, lineno, err.msg);
+                else fprintf(stderr, "gsw: line %d: %s (the script stops here)\n", lineno, err.msg);
+                status = rc;
+                fflush(stdout);
+                break;
+            }
+        }
+        fflush(stdout);
+        if (tty) free(line);
+    }
+    if (tty) complete_history_save();
+    if (in != stdin) fclose(in);
+    out_free(&out);
+    if (cli_session_close(&s, &err) && !status) { fprintf(stderr, "gsw: %s\n", err.msg); status = err.code; }
+    if (cli_term && !status) { fprintf(stderr, "gsw: terminated; what was proven is stored\n"); status = GSW_EFAIL; }
+    return status;
+}
