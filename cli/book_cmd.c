@@ -6,10 +6,10 @@
 #include <unistd.h>
 
 #include "solve/book.h"
-#include "cli/cli.h"
+#include "cli/book_cmd.h"
+#include "cli/opts.h"
 #include "cli/json.h"
 
-int cli_cache_open(cli_opts_t *o, cache_t **c, err_t *err);
 
 /* Progress on stderr: one line redrawn in place on a terminal (cleared at
  * the end); elsewhere (a log) the lines that end a phase. */
@@ -30,7 +30,7 @@ static void book_cli_notice(void *ctx, const char *msg)
 static int book_cli_build(cli_opts_t *o, gv_t *v, cache_t *cache, err_t *err)
 {
     book_options_t bo = { .ply = o->ply, .threads = o->threads_set ? o->threads : 0, .hash_mb = o->hash_mb,
-                          .stop = &cli_stop, .progress = book_cli_progress, .notice = book_cli_notice };
+                          .stop = &opts_stop, .progress = book_cli_progress, .notice = book_cli_notice };
     static book_report_t r;
     int rc = book_build(v, cache, &bo, &r, err);
     if (isatty(2)) fprintf(stderr, "\r\033[K");
@@ -62,9 +62,9 @@ static int book_cli_build(cli_opts_t *o, gv_t *v, cache_t *cache, err_t *err)
         json_end(&j);
     } else if (r.complete)
         printf("%s book to ply %d: %s positions; ply %d: %s solved by search, %s found in the book; %s valued from "
-               "their children; %.1f s, in %s\n", spec, r.ply, cli_thousands((uint64_t)r.positions, n1, sizeof n1),
-               r.ply, cli_thousands((uint64_t)r.searched, n2, sizeof n2), cli_thousands((uint64_t)r.stored, n3, sizeof n3),
-               cli_thousands((uint64_t)r.derived, n4, sizeof n4), r.ms / 1000, cache_filename(cache));
+               "their children; %.1f s, in %s\n", spec, r.ply, opts_thousands((uint64_t)r.positions, n1, sizeof n1),
+               r.ply, opts_thousands((uint64_t)r.searched, n2, sizeof n2), opts_thousands((uint64_t)r.stored, n3, sizeof n3),
+               opts_thousands((uint64_t)r.derived, n4, sizeof n4), r.ms / 1000, cache_filename(cache));
     if (!r.complete)
         return err_set(err, GSW_EFAIL, "stopped: %lld ply-%d positions solved are kept; run again to resume",
                        (long long)(r.searched + r.stored), r.ply);
@@ -117,10 +117,10 @@ static int book_cli_stats(cli_opts_t *o, gv_t *v, cache_t *cache, err_t *err)
         char ply[16];
         if (k <= st.max_ply) snprintf(ply, sizeof ply, "%d", k);
         else snprintf(ply, sizeof ply, "all");
-        printf("%5s %12s %12s %12s %12s", ply, cli_thousands((uint64_t)p->positions, a, sizeof a),
-               cli_thousands((uint64_t)p->wins, b, sizeof b), cli_thousands((uint64_t)p->draws, c, sizeof c),
-               cli_thousands((uint64_t)p->losses, d, sizeof d));
-        if (st.total.unsolved) printf(" %12s", cli_thousands((uint64_t)p->unsolved, e, sizeof e));
+        printf("%5s %12s %12s %12s %12s", ply, opts_thousands((uint64_t)p->positions, a, sizeof a),
+               opts_thousands((uint64_t)p->wins, b, sizeof b), opts_thousands((uint64_t)p->draws, c, sizeof c),
+               opts_thousands((uint64_t)p->losses, d, sizeof d));
+        if (st.total.unsolved) printf(" %12s", opts_thousands((uint64_t)p->unsolved, e, sizeof e));
         printf("\n");
     }
     if (st.total.unsolved)
@@ -146,7 +146,7 @@ static void book_cli_file(cli_opts_t *o, const char *what, const char *spec, con
         json_end(&j);
     } else
         printf("%s: %s book, %s positions to ply %d, FNV-1a 64 %016llx (%s)\n", path, spec,
-               cli_thousands((uint64_t)r->positions, n1, sizeof n1), r->max_ply, (unsigned long long)r->checksum, what);
+               opts_thousands((uint64_t)r->positions, n1, sizeof n1), r->max_ply, (unsigned long long)r->checksum, what);
 }
 
 /* gsw book check GAME [FILE]: read a book file (the shipped one by
@@ -176,22 +176,22 @@ static int book_cli_export(cli_opts_t *o, gv_t *v, cache_t *cache, err_t *err)
     return GSW_OK;
 }
 
-int cli_book(cli_opts_t *o)
+static int cli_book(cli_opts_t *o)
 {
-    if (o->npos < 1) return cli_usage_error(o, 2, "book needs build, stats, export or check");
+    if (o->npos < 1) return opts_usage_error(o, 2, "book needs build, stats, export or check");
     const char *sub = o->pos[0];
     if (strcmp(sub, "build") && strcmp(sub, "stats") && strcmp(sub, "export") && strcmp(sub, "check")) {
         fprintf(stderr, "gsw: book: unknown subverb '%s' (build, stats, export or check)\n", sub);
         return GSW_EINPUT;
     }
-    if (o->npos < 2) return cli_usage_error(o, 2, "book needs a GAME[:VARIANT]");
+    if (o->npos < 2) return opts_usage_error(o, 2, "book needs a GAME[:VARIANT]");
     int build = !strcmp(sub, "build"), export = !strcmp(sub, "export"), check = !strcmp(sub, "check");
-    if (export && o->npos != 3) return cli_usage_error(o, 2, "book export needs a GAME[:VARIANT] and a FILE");
+    if (export && o->npos != 3) return opts_usage_error(o, 2, "book export needs a GAME[:VARIANT] and a FILE");
     if (!export && o->npos > (check ? 3 : 2)) {
         fprintf(stderr, "gsw: unexpected argument '%s'\n", o->pos[check ? 3 : 2]);
         return GSW_EINPUT;
     }
-    if (build && !o->ply_set) return cli_usage_error(o, 2, "book build needs --ply N");
+    if (build && !o->ply_set) return opts_usage_error(o, 2, "book build needs --ply N");
     if (!build && o->ply_set) {
         fprintf(stderr, "gsw: --ply is for book build (the other subverbs take every ply of the book)\n");
         return GSW_EINPUT;
@@ -206,7 +206,7 @@ int cli_book(cli_opts_t *o)
     int rc = book_supported(v, &err);
     cache_t *cache = NULL;
     if (!rc && check) rc = book_cli_check(o, v, &err);
-    else if (!rc) rc = cli_cache_open(o, &cache, &err);
+    else if (!rc) rc = opts_cache_open(o, &cache, &err);
     if (!rc && !check)
         rc = build ? book_cli_build(o, v, cache, &err) : export ? book_cli_export(o, v, cache, &err)
                                                               : book_cli_stats(o, v, cache, &err);
@@ -216,3 +216,17 @@ int cli_book(cli_opts_t *o)
     game_close(v);
     return rc;
 }
+
+const cli_verb_t verb_book = {
+    "book", "gsw book build|stats|export|check connect4[:WxH] [FILE] [--ply N] [--threads N] [--hash MB] [--db PATH]\n"
+              "  build: solve every position up to ply N exactly (mirror images once; a finished game is no book\n"
+              "  position) into the cache: ply N by search on --threads workers (default: all cores), the plies\n"
+              "  above from their children's values. Ctrl-C keeps what is solved; building again resumes, and\n"
+              "  a deeper --ply extends the book. stats: book positions per ply, won/drawn/lost for the first\n"
+              "  player. export: write the cache's book to FILE (a compact, checksummed book file). check: read\n"
+              "  a book file (default: the one gsw ships, data/books/connect4-7x6.book; GSW_BOOKS=DIR moves it)\n"
+              "  and say what it holds. Solves, analyses and the workbench answer book positions at once (the\n"
+              "  shipped book first, read-only, then the cache's), and a search from a shallower position stops\n"
+              "  at the book's positions.",
+      "opening books: build (every position to ply N, solved), statistics, export, check", cli_book, 3, NULL
+};

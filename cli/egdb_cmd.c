@@ -10,7 +10,8 @@
 #include "core/ab.h"
 #include "solve/egdb.h"
 #include "solve/solver.h"
-#include "cli/cli.h"
+#include "cli/egdb_cmd.h"
+#include "cli/opts.h"
 #include "cli/json.h"
 
 /* Progress on stderr: one line redrawn in place on a terminal (cleared
@@ -60,11 +61,11 @@ static int egdb_cli_ensure(cli_opts_t *o, gv_t *v, egdb_set_t *set, uint64_t sli
     fprintf(stderr, "%s %s is not built yet: building it and what it needs in %s\n", name,
             retro_game_metric_name(rg, m), egdb_set_dir(set));
     egdb_build_options_t bo = { .for_slice = &slice, .metric = m, .threads = o->threads_set ? o->threads : 0,
-                                .stop = &cli_stop, .progress = egdb_cli_progress };
+                                .stop = &opts_stop, .progress = egdb_cli_progress };
     egdb_build_report_t rep;
     int rc = egdb_build(set, &bo, &rep, err);
     if (isatty(2)) fprintf(stderr, "\r\033[K");
-    if (rc && cli_stop) return err_set(err, GSW_EFAIL, "stopped: %d slices finished are kept; run again to resume",
+    if (rc && opts_stop) return err_set(err, GSW_EFAIL, "stopped: %d slices finished are kept; run again to resume",
                                        rep.built + rep.reused);
     if (!rc) fprintf(stderr, "built %d slices, %llu positions, in %.1f s\n", rep.built,
                      (unsigned long long)rep.positions, rep.ms / 1000);
@@ -86,13 +87,13 @@ static int egdb_cli_build(cli_opts_t *o, gv_t *v, egdb_set_t *set, err_t *err)
     if (o->for_pos && game_pos_parse(v, o->for_pos, pos, err)) return err->code;
     egdb_build_options_t bo = { .pieces = o->pieces, .for_pos = o->for_pos ? pos : NULL,
                                 .for_slice = has_slice ? &slice : NULL, .metric = m,
-                                .threads = o->threads_set ? o->threads : 0, .stop = &cli_stop, .plan_only = o->plan,
+                                .threads = o->threads_set ? o->threads : 0, .stop = &opts_stop, .plan_only = o->plan,
                                 .progress = o->json ? NULL : egdb_cli_progress };
     if (o->json) bo.progress = egdb_cli_progress;   /* progress stays on stderr */
     egdb_build_report_t rep;
     int rc = egdb_build(set, &bo, &rep, err);
     if (isatty(2)) fprintf(stderr, "\r\033[K");
-    if (rc && cli_stop) err_set(err, GSW_EFAIL, "stopped: %d slices finished are kept; run again to resume",
+    if (rc && opts_stop) err_set(err, GSW_EFAIL, "stopped: %d slices finished are kept; run again to resume",
                                 rep.built + rep.reused);
     if (rc) return rc;
     char n1[32], n2[32], n3[32];
@@ -113,8 +114,8 @@ static int egdb_cli_build(cli_opts_t *o, gv_t *v, egdb_set_t *set, err_t *err)
     if (o->plan) {
         printf("%s %s: %d slices, %s positions (%d slices, %s positions built and checked); the largest unit "
                "solved at once holds %s positions, in %s\n", v->game->name, retro_game_metric_name(v->ops->retro, m), rep.slices,
-               cli_thousands(rep.planned, n1, sizeof n1), rep.reused, cli_thousands(rep.finished, n2, sizeof n2),
-               cli_thousands(rep.largest, n3, sizeof n3), egdb_set_dir(set));
+               opts_thousands(rep.planned, n1, sizeof n1), rep.reused, opts_thousands(rep.finished, n2, sizeof n2),
+               opts_thousands(rep.largest, n3, sizeof n3), egdb_set_dir(set));
         return GSW_OK;
     }
     if (o->json) {
@@ -132,7 +133,7 @@ static int egdb_cli_build(cli_opts_t *o, gv_t *v, egdb_set_t *set, err_t *err)
     } else
         printf("%s %s: %d slices (%d built, %d found finished and checked), %s positions built in %.1f s, in %s\n",
                v->game->name, retro_game_metric_name(v->ops->retro, m), rep.slices, rep.built, rep.reused,
-               cli_thousands(rep.positions, n1, sizeof n1), rep.ms / 1000, egdb_set_dir(set));
+               opts_thousands(rep.positions, n1, sizeof n1), rep.ms / 1000, egdb_set_dir(set));
     return GSW_OK;
 }
 
@@ -257,7 +258,7 @@ static int egdb_cli_stats_mate(cli_opts_t *o, gv_t *v, egdb_set_t *set, err_t *e
     }
     egdb_stat_t *rows;
     int nrows;
-    int rc = egdb_stats(set, want, nwant, &rows, &nrows, &cli_stop, err);
+    int rc = egdb_stats(set, want, nwant, &rows, &nrows, &opts_stop, err);
     if (rc) return rc;
     if (nrows == 0) {
         free(rows);
@@ -303,9 +304,9 @@ static int egdb_cli_stats_mate(cli_opts_t *o, gv_t *v, egdb_set_t *set, err_t *e
         char lm[40];
         if (moves >= 0) snprintf(lm, sizeof lm, "%d (%d plies)", moves, plies);
         else snprintf(lm, sizeof lm, row->distances ? "none" : "- (wld only)");
-        printf("%-8s %12s %12s %12s %12s  %-14s %s\n", name, cli_thousands(row->positions, a, sizeof a),
-               cli_thousands(row->wins, b, sizeof b), cli_thousands(row->draws, c2, sizeof c2),
-               cli_thousands(row->losses, d, sizeof d), lm, *fen ? fen : "-");
+        printf("%-8s %12s %12s %12s %12s  %-14s %s\n", name, opts_thousands(row->positions, a, sizeof a),
+               opts_thousands(row->wins, b, sizeof b), opts_thousands(row->draws, c2, sizeof c2),
+               opts_thousands(row->losses, d, sizeof d), lm, *fen ? fen : "-");
     }
     if (o->json) {
         if (nwant == 0) json_close(&j, ']');
@@ -323,7 +324,7 @@ static int egdb_cli_stats(cli_opts_t *o, gv_t *v, egdb_set_t *set, err_t *err)
     if (o->npos >= 3 && (nwant = egdb_material_parse(v, o->pos[2], want, err)) < 0) return err->code;
     egdb_stat_t *rows;
     int nrows;
-    int rc = egdb_stats(set, want, nwant, &rows, &nrows, &cli_stop, err);
+    int rc = egdb_stats(set, want, nwant, &rows, &nrows, &opts_stop, err);
     if (rc) return rc;
     if (nrows == 0) {
         free(rows);
@@ -355,9 +356,9 @@ static int egdb_cli_stats(cli_opts_t *o, gv_t *v, egdb_set_t *set, err_t *err)
             snprintf(name + strlen(name), sizeof name - strlen(name), "%s%d", k ? "," : "", row->counts[k]);
         if (row->win_plies >= 0) snprintf(lw, sizeof lw, "%d", row->win_plies); else snprintf(lw, sizeof lw, "-");
         if (row->loss_plies >= 0) snprintf(ll, sizeof ll, "%d", row->loss_plies); else snprintf(ll, sizeof ll, "-");
-        printf("%-14s %14s %14s %14s %14s %5s %5s  %s; %s\n", name, cli_thousands(row->positions, a, sizeof a),
-               cli_thousands(row->wins, b, sizeof b), cli_thousands(row->draws, c2, sizeof c2),
-               cli_thousands(row->losses, d, sizeof d), lw, ll, *wfen ? wfen : "-", *lfen ? lfen : "-");
+        printf("%-14s %14s %14s %14s %14s %5s %5s  %s; %s\n", name, opts_thousands(row->positions, a, sizeof a),
+               opts_thousands(row->wins, b, sizeof b), opts_thousands(row->draws, c2, sizeof c2),
+               opts_thousands(row->losses, d, sizeof d), lw, ll, *wfen ? wfen : "-", *lfen ? lfen : "-");
     }
     if (o->json) printf("\n]\n");
     free(rows);
@@ -370,7 +371,7 @@ static int egdb_cli_verify(cli_opts_t *o, gv_t *v, egdb_set_t *set, err_t *err)
     if (o->npos >= 3 && v->ops->retro->slice_parse(v, o->pos[2], &one, err)) return err->code;
     int checked = 0;
     double t0 = gsw_now_ms();
-    int rc = egdb_verify(set, o->npos >= 3 ? &one : NULL, o->threads_set ? o->threads : 0, &cli_stop,
+    int rc = egdb_verify(set, o->npos >= 3 ? &one : NULL, o->threads_set ? o->threads : 0, &opts_stop,
                          egdb_cli_progress, NULL, &checked, err);
     if (isatty(2)) fprintf(stderr, "\r\033[K");
     if (rc) return rc;
@@ -389,14 +390,14 @@ static int egdb_cli_verify(cli_opts_t *o, gv_t *v, egdb_set_t *set, err_t *err)
     return GSW_OK;
 }
 
-int cli_egdb(cli_opts_t *o)
+static int cli_egdb(cli_opts_t *o)
 {
-    if (o->npos < 2) return cli_usage_error(o, 3, "egdb needs build, probe, stats or verify and a GAME");
+    if (o->npos < 2) return opts_usage_error(o, 3, "egdb needs build, probe, stats or verify and a GAME");
     const char *sub = o->pos[0];
     int maxpos = 3;
     if (strcmp(sub, "build") && strcmp(sub, "probe") && strcmp(sub, "stats") && strcmp(sub, "verify"))
-        return cli_usage_error(o, 3, "egdb needs build, probe, stats or verify");
-    if (o->npos > maxpos) return cli_usage_error(o, maxpos, NULL);
+        return opts_usage_error(o, 3, "egdb needs build, probe, stats or verify");
+    if (o->npos > maxpos) return opts_usage_error(o, maxpos, NULL);
     err_t err;
     gv_t *v;
     egdb_set_t *set;
@@ -416,7 +417,7 @@ int cli_count_pieces(cli_opts_t *o)
 {
     err_t err;
     gv_t *v;
-    if (o->npos != 1) return cli_usage_error(o, 1, "count --pieces needs a GAME and no position");
+    if (o->npos != 1) return opts_usage_error(o, 1, "count --pieces needs a GAME and no position");
     if (game_open(o->pos[0], &v, &err)) { fprintf(stderr, "gsw: %s\n", err.msg); return err.code; }
     const retro_game_t *rg = v->ops->retro;
     int rc = GSW_OK;
@@ -447,9 +448,27 @@ int cli_count_pieces(cli_opts_t *o)
         json_end(&j);
     } else if (rg->mate_metric)
         printf("%s index entries with %d pieces (either side to move, illegal placements included): %s in %d endings\n",
-               v->game->name, o->pieces, cli_thousands(total, t, sizeof t), nslices);
+               v->game->name, o->pieces, opts_thousands(total, t, sizeof t), nslices);
     else printf("%s positions with %d pieces (placements, side to move not counted): %s in %d slices\n",
-                v->game->name, o->pieces, cli_thousands(total, t, sizeof t), nslices);
+                v->game->name, o->pieces, opts_thousands(total, t, sizeof t), nslices);
     game_close(v);
     return GSW_OK;
 }
+
+const cli_verb_t verb_egdb = {
+    "egdb", "gsw egdb build|probe|stats|verify GAME [POSITION|SLICE] [--pieces N] [--metric wld|dtc|dtw|dtm] [--for POSITION] [--plan] [--dir DIR]\n"
+              "  build [SLICE]: every slice of 1..N pieces (--pieces), those POSITION can reach (--for), or SLICE and\n"
+              "         what it can reach, in the metric (wld: win/draw/loss, 2 bits; dtc: distance to conversion;\n"
+              "         dtw: distance to win, with its wld; chess: dtm, distance to mate, the default);\n"
+              "         finished slices are checked and kept: Ctrl-C and run again to resume. --threads N (default all).\n"
+              "         --plan: how many slices and positions the target needs, and how many are built, and stop.\n"
+              "  probe POSITION: the value and best move from the databases.\n"
+              "  stats [BK,BC,WK,WC]: per material slice, side to move Black: positions, wins, draws, losses,\n"
+              "         the longest win and loss (plies, from dtw files) with examples.\n"
+              "  chess: an ending is named by its material, stronger side first (KRK, KQKR; KKR is KRK); stats ENDING\n"
+              "         gives its legal positions (either side to move), wins, draws, losses and longest mate;\n"
+              "         probe and stats build what is missing first. Up to 4 pieces; no castling, no en passant.\n"
+              "  verify [SLICE]: every file's checksums and every position's consistency with its moves.\n"
+              "  DIR defaults to egdb/ in gsw's data directory (beside the cache; --db moves it too).",
+      "endgame databases: build, probe, statistics, verification", cli_egdb, 3, NULL
+};

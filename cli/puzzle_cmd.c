@@ -10,7 +10,10 @@
 #include "core/ab.h"
 #include "core/puzzle.h"
 #include "workbench/analyst.h"
-#include "cli/cli.h"
+#include "cli/egdb_cmd.h"
+#include "cli/puzzle_cmd.h"
+#include "cli/strong_cmd.h"
+#include "cli/opts.h"
 #include "cli/json.h"
 
 /* "solitaire:english" + --board FILE -> "solitaire:english,board=FILE" */
@@ -194,7 +197,7 @@ static int puzzle_min_moves(cli_opts_t *o, const gv_t *v, const char *ptext, con
     if (!sw) return err_set(err, GSW_EFAIL, "out of memory");
     static int starts[PUZZLE_MAX_MOVES + 1];
     sw->what = SWEEP_MIN_MOVES;
-    sw->stop = &cli_stop;
+    sw->stop = &opts_stop;
     double t0 = gsw_now_ms();
     int rc = v->ops->puzzle_sweep(v, pos, sw, err);
     double ms = gsw_now_ms() - t0;
@@ -242,7 +245,7 @@ int cli_puzzle_solve(cli_opts_t *o)
         fprintf(stderr, "gsw: --batch solves two-player positions; a puzzle is solved one position at a time\n");
         return GSW_EINPUT;
     }
-    if (o->npos < 1 || o->npos > 2) return cli_usage_error(o, 2, "solve needs a GAME");
+    if (o->npos < 1 || o->npos > 2) return opts_usage_error(o, 2, "solve needs a GAME");
     if (puzzle_open(o, o->pos[0], &v, &err)) { fprintf(stderr, "gsw: %s\n", err.msg); return err.code; }
     const char *ptext = o->npos == 2 ? o->pos[1] : "";
     GSW_POSBUF pos[GSW_MAX_POS];
@@ -252,7 +255,7 @@ int cli_puzzle_solve(cli_opts_t *o)
     else if (!rc) {
         static puzzle_result_t r;
         static int starts[PUZZLE_MAX_MOVES + 1];
-        puzzle_options_t po = { .stop = &cli_stop, .node_limit = o->nodes, .time_limit_ms = o->time_ms,
+        puzzle_options_t po = { .stop = &opts_stop, .node_limit = o->nodes, .time_limit_ms = o->time_ms,
                                 .table_mb = o->hash_mb != 128 ? o->hash_mb : 0 };
         rc = puzzle_solve(v, pos, &po, &r, &err);
         if (!rc) {
@@ -281,18 +284,18 @@ int cli_puzzle_solve(cli_opts_t *o)
             } else if (r.solvable == 1) {
                 char nt[32];
                 printf("%s: solvable; %d jumps in %d moves; %s nodes, %.1f ms\n", spec, r.nmoves, nm,
-                       cli_thousands(r.nodes, nt, sizeof nt), r.time_ms);
+                       opts_thousands(r.nodes, nt, sizeof nt), r.time_ms);
                 puzzle_text_moves(v, pos, r.moves, r.nmoves, starts, nm);
             } else if (r.solvable == 0) {
                 char nt[32];
-                printf("%s: no solution: %s (%s nodes, %.1f ms)\n", spec, r.reason, cli_thousands(r.nodes, nt, sizeof nt),
+                printf("%s: no solution: %s (%s nodes, %.1f ms)\n", spec, r.reason, opts_thousands(r.nodes, nt, sizeof nt),
                        r.time_ms);
             }
             if (r.solvable < 0) {
                 char nt[32];
                 fflush(stdout);
                 fprintf(stderr, "gsw: %s before the search was complete (%s nodes)\n",
-                        cli_stop ? "interrupted" : "budget spent", cli_thousands(r.nodes, nt, sizeof nt));
+                        opts_stop ? "interrupted" : "budget spent", opts_thousands(r.nodes, nt, sizeof nt));
                 rc = GSW_EFAIL;
             }
         }
@@ -302,18 +305,16 @@ int cli_puzzle_solve(cli_opts_t *o)
     return rc;
 }
 
-int cli_count_pieces(cli_opts_t *o);
-int cli_count_bdd(cli_opts_t *o);
 
-int cli_count(cli_opts_t *o)
+static int cli_count(cli_opts_t *o)
 {
     err_t err;
     gv_t *v;
     if (o->pieces) return cli_count_pieces(o);   /* a two-player game's positions by pieces */
-    if (o->npos < 1 || o->npos > 2) return cli_usage_error(o, 2, "count needs a GAME");
+    if (o->npos < 1 || o->npos > 2) return opts_usage_error(o, 2, "count needs a GAME");
     if (!strncmp(o->pos[0], "connect4", 8) && (!o->pos[0][8] || o->pos[0][8] == ':'))
         return cli_count_bdd(o);   /* every position of the board, on BDDs */
-    if (!o->solutions && !o->positions) return cli_usage_error(o, 2, "count needs --positions or --solutions");
+    if (!o->solutions && !o->positions) return opts_usage_error(o, 2, "count needs --positions or --solutions");
     if (puzzle_open(o, o->pos[0], &v, &err)) { fprintf(stderr, "gsw: %s\n", err.msg); return err.code; }
     const char *ptext = o->npos == 2 ? o->pos[1] : "";
     GSW_POSBUF pos[GSW_MAX_POS];
@@ -324,7 +325,7 @@ int cli_count(cli_opts_t *o)
     double ms = 0;
     if (!rc) {
         sw->what = (o->solutions ? SWEEP_SOLUTIONS : 0) | (o->positions ? SWEEP_POSITIONS : 0);
-        sw->stop = &cli_stop;
+        sw->stop = &opts_stop;
         double t0 = gsw_now_ms();
         rc = v->ops->puzzle_sweep(v, pos, sw, &err);
         ms = gsw_now_ms() - t0;
@@ -383,12 +384,12 @@ int cli_count(cli_opts_t *o)
     return rc;
 }
 
-int cli_bench(cli_opts_t *o)
+static int cli_bench(cli_opts_t *o)
 {
     err_t err;
     gv_t *v;
-    if (o->npos < 1 || o->npos > 2) return cli_usage_error(o, 2, "bench needs a GAME");
-    if (!o->players) return cli_usage_error(o, 2, "bench needs --players");
+    if (o->npos < 1 || o->npos > 2) return opts_usage_error(o, 2, "bench needs a GAME");
+    if (!o->players) return opts_usage_error(o, 2, "bench needs --players");
     if (puzzle_open(o, o->pos[0], &v, &err)) { fprintf(stderr, "gsw: %s\n", err.msg); return err.code; }
     const char *ptext = o->npos == 2 ? o->pos[1] : "";
     GSW_POSBUF pos[GSW_MAX_POS], cur[GSW_MAX_POS];
@@ -405,7 +406,7 @@ int cli_bench(cli_opts_t *o)
     } else if (!rc) {
         printf("%s\n%-24s %9s %6s %12s\n", spec, "player", "pegs left", "goal", "time ms");
     }
-    for (int i = 0; !rc && v->ops->puzzle_players[i] && !cli_stop; i++) {
+    for (int i = 0; !rc && v->ops->puzzle_players[i] && !opts_stop; i++) {
         int n = 0;
         double t0 = gsw_now_ms();
         rc = v->ops->puzzle_play(v, pos, v->ops->puzzle_players[i], mv, PUZZLE_MAX_MOVES, &n, &err);
@@ -428,7 +429,7 @@ int cli_bench(cli_opts_t *o)
             fflush(stdout);
         }
     }
-    int stopped = !rc && cli_stop;
+    int stopped = !rc && opts_stop;
     if (o->json && rc && j.f) json_discard(&j);
     else if (!rc && o->json) {
         json_close(&j, ']');
@@ -458,7 +459,7 @@ int cli_puzzle_analyze(cli_opts_t *o)
     if (!rc && !an) rc = err_set(&err, GSW_EFAIL, "out of memory");
     analyst_t a;
     memset(&a, 0, sizeof a);
-    if (!rc) rc = analyst_open(&a, v, 1, 1, NULL, &cli_stop, &err);
+    if (!rc) rc = analyst_open(&a, v, 1, 1, NULL, &opts_stop, &err);
     int st = 0;
     double t0 = gsw_now_ms();
     if (!rc) {
@@ -507,7 +508,7 @@ int cli_puzzle_analyze(cli_opts_t *o)
                 printf("%-8s %s\n", m->text, !known ? "unknown" : m->lo > VAL_DRAW ? "solvable" : "dead end");
             }
             fflush(stdout);
-            fprintf(stderr, "%s nodes, %.1f ms\n", cli_thousands(an->nodes, nt, sizeof nt), ms);
+            fprintf(stderr, "%s nodes, %.1f ms\n", opts_thousands(an->nodes, nt, sizeof nt), ms);
         }
         if (st > 0) { fprintf(stderr, "gsw: interrupted before every move was settled\n"); rc = GSW_EFAIL; }
     } else {
@@ -518,3 +519,19 @@ int cli_puzzle_analyze(cli_opts_t *o)
     game_close(v);
     return rc;
 }
+
+const cli_verb_t verb_count = {
+    "count", "gsw count GAME[:VARIANT] [POSITION] --positions|--solutions [--board FILE]\n"
+               "       gsw count GAME --pieces N   (positions of exactly N pieces, as endgame databases index them)\n"
+               "       gsw count connect4[:WxH] [--encoding compressed|cellwise] [--order column|row] [--memory GB]\n"
+               "         every position reachable by legal play, per ply, on BDDs (exact; ended ones counted, not\n"
+               "         expanded; mirror images apart): positions, BDD nodes, peak nodes, time. --memory: the node\n"
+               "         table's limit (default 1 GB).",
+      "count a puzzle's reachable positions per level, or its solutions; a game's positions by pieces or by ply",
+      cli_count, 2, NULL
+};
+
+const cli_verb_t verb_bench = {
+    "bench", "gsw bench GAME[:VARIANT] [POSITION] --players [--board FILE]",
+      "run a puzzle's heuristic players side by side: pieces left and time", cli_bench, 2, NULL
+};

@@ -13,11 +13,12 @@
 #include "db/proofs.h"
 #include "games/chess/ch.h"
 #include "cli/batch.h"
-#include "cli/cli.h"
+#include "cli/puzzle_cmd.h"
+#include "cli/solve_cmd.h"
+#include "cli/opts.h"
 #include "cli/json.h"
 #include "solve/solver.h"
 
-int cli_cache_open(cli_opts_t *o, cache_t **c, err_t *err);
 
 #define GSW_STR2(x) #x
 #define GSW_STR(x) GSW_STR2(x)
@@ -47,7 +48,7 @@ static int solver_open(cli_opts_t *o, const char *spec, int cache_default_on, so
     }
     cache_t *cache = NULL;
     int want_cache = !o->no_cache && (cache_default_on || o->db);
-    if (want_cache && cli_cache_open(o, &cache, err)) { game_close(v); return err->code; }
+    if (want_cache && opts_cache_open(o, &cache, err)) { game_close(v); return err->code; }
     if (solver_init(s, v, o->hash_mb, cache, err)) {
         if (cache) { err_t e2; cache_close(cache, &e2); }
         game_close(v);
@@ -63,7 +64,7 @@ static int solver_open(cli_opts_t *o, const char *spec, int cache_default_on, so
     s->ab.wdl_only = o->wdl;
     s->ab.node_limit = o->nodes;
     s->ab.time_limit_ms = o->time_ms;
-    s->ab.stop = &cli_stop;
+    s->ab.stop = &opts_stop;
     s->ab.progress = solver_progress;
     s->wdl = o->wdl;
     if (o->algo && !strcmp(o->algo, "dfpn")) s->dfpn = s->wdl = 1;
@@ -142,8 +143,8 @@ typedef struct heur_line {
 static void solve_heuristic(solver_t *s, cli_opts_t *o, const void *pos, heur_line_t *h)
 {
     memset(h, 0, sizeof *h);
-    if (!s->v->ops->evaluate || cli_stop) return;   /* (interrupted: no more searching) */
-    ab_options_t ho = { .threads = 1, .node_limit = o->nodes, .time_limit_ms = o->time_ms, .stop = &cli_stop };
+    if (!s->v->ops->evaluate || opts_stop) return;   /* (interrupted: no more searching) */
+    ab_options_t ho = { .threads = 1, .node_limit = o->nodes, .time_limit_ms = o->time_ms, .stop = &opts_stop };
     if (!ho.node_limit && ho.time_limit_ms <= 0) ho.time_limit_ms = 1000;
     ab_result_t r;
     err_t err;
@@ -216,7 +217,7 @@ static void print_answer(const solver_t *s, cli_opts_t *o, const char *ptext, co
         printf("\n");
     }
     fflush(stdout);
-    fprintf(stderr, "%s nodes, %.3f ms%s\n", cli_thousands(a->r.nodes, nt, sizeof nt), a->r.time_ms,
+    fprintf(stderr, "%s nodes, %.3f ms%s\n", opts_thousands(a->r.nodes, nt, sizeof nt), a->r.time_ms,
             a->from_book ? " (from the opening book)" : a->from_cache ? " (from the cache)"
             : a->from_strong ? " (from the strong solution)"
                                      : a->from_egdb ? " (from the endgame databases)" : "");
@@ -248,7 +249,7 @@ static int cli_batch(cli_opts_t *o)
         json_str(&j, "game", spec);
         json_arr(&j, "lines");
     }
-    for (int i = 0; i < n && !cli_stop; i++) {
+    for (int i = 0; i < n && !opts_stop; i++) {
         const char *moves = strcmp(lines[i].moves, "startpos") ? lines[i].moves : "";
         game_pos_parse(s.v, moves, pos, &err);
         if (o->clear_hash) solver_clear(&s);
@@ -301,15 +302,14 @@ static int cli_batch(cli_opts_t *o)
     rc = solver_finish(&s, 1, rc);
     char a[32], b[32];
     if (!rc && interrupted) {
-        fprintf(stderr, "gsw: interrupted after %s of %s positions\n", cli_thousands((uint64_t)done, a, sizeof a),
-                cli_thousands((uint64_t)n, b, sizeof b));
+        fprintf(stderr, "gsw: interrupted after %s of %s positions\n", opts_thousands((uint64_t)done, a, sizeof a),
+                opts_thousands((uint64_t)n, b, sizeof b));
         rc = GSW_EFAIL;
     }
-    if (!rc && mismatches) { fprintf(stderr, "gsw: %s mismatches\n", cli_thousands((uint64_t)mismatches, a, sizeof a)); rc = GSW_EFAIL; }
+    if (!rc && mismatches) { fprintf(stderr, "gsw: %s mismatches\n", opts_thousands((uint64_t)mismatches, a, sizeof a)); rc = GSW_EFAIL; }
     return rc;
 }
 
-int cli_puzzle_solve(cli_opts_t *o);
 
 /* Is the game named by spec a one-player puzzle? (then cli/puzzle_cmd.c solves it) */
 static int solve_is_puzzle(const char *spec)
@@ -353,8 +353,8 @@ static int mate_store(cache_t *cache, const gv_t *v, const void *pos, const char
 static int cli_solve_mate(cli_opts_t *o)
 {
     if (o->batch) { fprintf(stderr, "gsw: --mate solves one position (not --batch)\n"); return GSW_EINPUT; }
-    if (o->npos < 1) return cli_usage_error(o, 2, "solve needs a GAME");
-    if (o->npos > 2) return cli_usage_error(o, 2, NULL);
+    if (o->npos < 1) return opts_usage_error(o, 2, "solve needs a GAME");
+    if (o->npos > 2) return opts_usage_error(o, 2, NULL);
     if (o->algo && strcmp(o->algo, "dfpn")) {
         fprintf(stderr, "gsw: --mate proves with df-pn (--algo %s does not apply)\n", o->algo);
         return GSW_EINPUT;
@@ -374,7 +374,7 @@ static int cli_solve_mate(cli_opts_t *o)
     GSW_POSBUF pos[GSW_MAX_POS];
     if (game_pos_parse(v, ptext, pos, &err)) { fprintf(stderr, "gsw: %s\n", err.msg); game_close(v); return err.code; }
     cache_t *cache = NULL;
-    if (!o->no_cache && cli_cache_open(o, &cache, &err)) { fprintf(stderr, "gsw: %s\n", err.msg); game_close(v); return err.code; }
+    if (!o->no_cache && opts_cache_open(o, &cache, &err)) { fprintf(stderr, "gsw: %s\n", err.msg); game_close(v); return err.code; }
     int max = o->max_moves ? o->max_moves : 5;
     char spec[96];
     game_spec(v, spec, sizeof spec);
@@ -388,7 +388,7 @@ static int cli_solve_mate(cli_opts_t *o)
     dfpn_table_t tab;
     if (!over && dfpn_table_init(&tab, o->hash_mb ? o->hash_mb : 64, &err)) rc = err.code;
     else if (!over) {
-        dfpn_options_t dopt = { .table = &tab, .node_limit = o->nodes, .time_limit_ms = o->time_ms, .stop = &cli_stop };
+        dfpn_options_t dopt = { .table = &tab, .node_limit = o->nodes, .time_limit_ms = o->time_ms, .stop = &opts_stop };
         rc = dfpn_shortest_win(v, pos, 1, 2 * max - 1, 2, &dopt, &t, &plies, &r, &err);
         if (!rc && plies < 0) {   /* no mate for the side to move: is it mated? */
             dopt.defend = 1;
@@ -464,7 +464,7 @@ static int cli_solve_mate(cli_opts_t *o)
         }
         fflush(stdout);
         char nt[32];
-        if (!over) fprintf(stderr, "%s nodes, %.1f ms, %d proofs\n", cli_thousands(r.nodes, nt, sizeof nt), r.time_ms, r.runs);
+        if (!over) fprintf(stderr, "%s nodes, %.1f ms, %d proofs\n", opts_thousands(r.nodes, nt, sizeof nt), r.time_ms, r.runs);
     }
     proof_tree_free(&t);
     if (cache) {
@@ -475,17 +475,17 @@ static int cli_solve_mate(cli_opts_t *o)
     return rc;
 }
 
-int cli_solve(cli_opts_t *o)
+static int cli_solve(cli_opts_t *o)
 {
     if (o->mate) return cli_solve_mate(o);
     if (o->max_moves) { fprintf(stderr, "gsw: --max-moves goes with --mate\n"); return GSW_EINPUT; }
     if (o->npos >= 1 && solve_is_puzzle(o->pos[0])) return cli_puzzle_solve(o);
-    if (o->npos < 1) return cli_usage_error(o, 2, "solve needs a GAME");
+    if (o->npos < 1) return opts_usage_error(o, 2, "solve needs a GAME");
     if (o->batch && o->npos != 1) {
         fprintf(stderr, "gsw: unexpected argument '%s': --batch reads the positions from its file\n", o->pos[1]);
         return GSW_EINPUT;
     }
-    if (o->npos > 2) return cli_usage_error(o, 2, NULL);
+    if (o->npos > 2) return opts_usage_error(o, 2, NULL);
     if (o->batch) return cli_batch(o);
     err_t err;
     solver_t s;
@@ -503,7 +503,7 @@ int cli_solve(cli_opts_t *o)
         print_answer(&s, o, ptext, pos, &a, a.r.aborted ? &h : NULL);
         answered = 1;
         if (a.r.aborted) {
-            fprintf(stderr, "gsw: %s before the proof was complete\n", cli_stop ? "interrupted"
+            fprintf(stderr, "gsw: %s before the proof was complete\n", opts_stop ? "interrupted"
                     : a.r.line_full ? "a line outgrew the search's " GSW_STR(AB_MAX_PLY) " plies" : "budget spent");
             rc = GSW_EFAIL;
         }
@@ -511,11 +511,10 @@ int cli_solve(cli_opts_t *o)
     return solver_finish(&s, answered, rc);
 }
 
-int cli_puzzle_analyze(cli_opts_t *o);
 
-int cli_analyze(cli_opts_t *o)
+static int cli_analyze(cli_opts_t *o)
 {
-    if (o->npos < 1 || o->npos > 2) return cli_usage_error(o, 2, "analyze needs a GAME");
+    if (o->npos < 1 || o->npos > 2) return opts_usage_error(o, 2, "analyze needs a GAME");
     if (solve_is_puzzle(o->pos[0])) return cli_puzzle_analyze(o);
     err_t err;
     solver_t s;
@@ -599,11 +598,30 @@ int cli_analyze(cli_opts_t *o)
     } else if (!failed) {
         char nt[32];
         fflush(stdout);
-        fprintf(stderr, "%s nodes, %.1f ms\n", cli_thousands(nodes, nt, sizeof nt), ms);
+        fprintf(stderr, "%s nodes, %.1f ms\n", opts_thousands(nodes, nt, sizeof nt), ms);
     }
     if (stopped) {
-        fprintf(stderr, "gsw: %s before every move was proved\n", cli_stop ? "interrupted" : "budget spent");
+        fprintf(stderr, "gsw: %s before every move was proved\n", opts_stop ? "interrupted" : "budget spent");
         rc = GSW_EFAIL;
     }
     return solver_finish(&s, !failed, rc);
 }
+
+const cli_verb_t verb_solve = {
+    "solve", "gsw solve GAME[:VARIANT] [POSITION] [--algo ab|dfpn|manager] [--goal win|draw] [--wdl] [--threads N] [--hash MB] [--batch FILE] [--clear-hash]\n"
+               "       gsw solve chess FEN --mate [--max-moves N]   (the shortest forced mate, proven; default N 5)\n"
+               "       gsw solve solitaire[:BOARD[,start=HOLES][,goal=HOLE|any][,left=K]] [POSITION] [--board FILE]\n"
+               "                 [--min-moves] [--player heuristic:NAME]\n"
+               "  solitaire boards: english (default), french, wiegleb, triangle, or --board FILE (text art: o peg,\n"
+               "  . hole, space none; triangular when rows are staggered). Holes: column letter + row from the top\n"
+               "  left (English centre d4); triangular boards number them 1.. row by row. start= lists the vacant\n"
+               "  holes (a+b); goal= a hole or any (default: the centre, else any); left=K: at most K pegs.\n"
+               "  POSITION: rows of o and . joined by / (holes only), or vacant holes (c4+d4). Moves: d2-d4;\n"
+               "  chains d2-d4-f4. Players: table, lookahead, alternatives, double, classes",
+      "prove the value of a position (win/draw/loss, distance, best move); solve a puzzle", cli_solve, 2, NULL
+};
+
+const cli_verb_t verb_analyze = {
+    "analyze", "gsw analyze GAME[:VARIANT] [POSITION] [--threads N] [--hash MB]",
+      "the proven value of every legal move (a puzzle: each move solvable or a dead end)", cli_analyze, 2, NULL
+};

@@ -12,7 +12,8 @@
 #include "games/connect4/c4_bdd.h"
 #include "solve/solver.h"
 #include "solve/strong.h"
-#include "cli/cli.h"
+#include "cli/strong_cmd.h"
+#include "cli/opts.h"
 #include "cli/json.h"
 
 static void strong_progress(void *ctx, const char *line)
@@ -72,7 +73,7 @@ int cli_count_bdd(cli_opts_t *o)
 {
     err_t err;
     gv_t *v;
-    if (o->npos > 1) return cli_usage_error(o, 1, NULL);
+    if (o->npos > 1) return opts_usage_error(o, 1, NULL);
     if (o->solutions) {
         fprintf(stderr, "gsw: count --solutions is for puzzles; %s counts positions\n", o->pos[0]);
         return GSW_EINPUT;
@@ -90,12 +91,12 @@ int cli_count_bdd(cli_opts_t *o)
     double t0 = gsw_now_ms();
     int rc = c.rows ? GSW_OK : err_set(&err, GSW_EFAIL, "out of memory");
     if (!rc) rc = c4b_open(&b, &spec, o->memory_gb > 0 ? o->memory_gb : 1, &err);
-    if (!rc) rc = c4b_forward(b, 0, count_ply, &c, &cli_stop, &err);
+    if (!rc) rc = c4b_forward(b, 0, count_ply, &c, &opts_stop, &err);
     double ms = gsw_now_ms() - t0;
     long peak = b ? c4b_peak_nodes(b) : 0, table = b ? c4b_table_nodes(b) : 0;
     c4b_close(b);
     if (isatty(2)) fprintf(stderr, "\r\033[K");
-    if (rc && cli_stop) {
+    if (rc && opts_stop) {
         fprintf(stderr, "gsw: stopped at ply %d of %d (nothing is kept: counting starts over)\n", c.n, d->cells);
     } else if (rc) {
         fprintf(stderr, "gsw: %s\n", err.msg);
@@ -171,7 +172,7 @@ static int strong_build_cmd(cli_opts_t *o, gv_t *v, err_t *err)
     c4b_encoding_t e;
     c4b_order_t ord;
     if (bdd_options(o, &e, &ord, err) || strong_dir(o, dir, sizeof dir, err)) return err->code;
-    strong_build_options_t bo = { .dir = dir, .enc = e, .order = ord, .memory_gb = o->memory_gb, .stop = &cli_stop,
+    strong_build_options_t bo = { .dir = dir, .enc = e, .order = ord, .memory_gb = o->memory_gb, .stop = &opts_stop,
                                   .progress = strong_progress };
     strong_report_t *rep = calloc(1, sizeof *rep);
     if (!rep) return err_set(err, GSW_EFAIL, "out of memory");
@@ -179,7 +180,7 @@ static int strong_build_cmd(cli_opts_t *o, gv_t *v, err_t *err)
     int rc = strong_build(v, &bo, rep, err);
     double ms = gsw_now_ms() - t0;
     strong_progress_done();
-    if (rc && cli_stop) {
+    if (rc && opts_stop) {
         rc = err_set(err, GSW_EFAIL, "stopped; the plies solved are kept: run it again to go on");
     } else if (!rc) {
         const strong_manifest_t *m = &rep->m;
@@ -341,7 +342,7 @@ static int strong_best_cmd(cli_opts_t *o, gv_t *v, const char *ptext, err_t *err
     }
     s.ab.oracle = &st->oracle;
     s.ab.threads = 1;
-    s.ab.stop = &cli_stop;
+    s.ab.stop = &opts_stop;
     answer_t a;
     int rc = solver_run(&s, pos, &a, err);
     if (!rc && a.r.aborted) rc = err_set(err, GSW_EFAIL, "stopped before the distance was proven");
@@ -377,16 +378,16 @@ static int strong_best_cmd(cli_opts_t *o, gv_t *v, const char *ptext, err_t *err
     return rc;
 }
 
-int cli_strong(cli_opts_t *o)
+static int cli_strong(cli_opts_t *o)
 {
-    if (o->npos < 2) return cli_usage_error(o, 3, "strong needs build|query|best and a GAME");
+    if (o->npos < 2) return opts_usage_error(o, 3, "strong needs build|query|best and a GAME");
     const char *sub = o->pos[0];
     int build = !strcmp(sub, "build"), query = !strcmp(sub, "query"), best = !strcmp(sub, "best");
     if (!build && !query && !best) {
         fprintf(stderr, "gsw: strong: unknown action \"%s\" (build, query or best)\n", sub);
         return GSW_EINPUT;
     }
-    if (build && o->npos > 2) return cli_usage_error(o, 2, NULL);
+    if (build && o->npos > 2) return opts_usage_error(o, 2, NULL);
     err_t err;
     gv_t *v;
     if (open_connect4(o->pos[1], &v, &err)) {
@@ -400,3 +401,14 @@ int cli_strong(cli_opts_t *o)
     game_close(v);
     return rc;
 }
+
+const cli_verb_t verb_strong = {
+    "strong", "gsw strong build|query|best connect4[:WxH] [MOVES] [--dir DIR] [--json]\n"
+                "  build: every ply's won, drawn and lost sets (for the side to move), from the last ply back, on\n"
+                "         BDDs (--encoding, --order, --memory as for count); one file per ply and value, a manifest\n"
+                "         with checksums; Ctrl-C and run again to go on. Prints the per-ply table.\n"
+                "  query MOVES: the position's value and every move's, from the stored sets.\n"
+                "  best MOVES: the move with the fastest win or slowest loss, by alpha-beta pruned by the sets.\n"
+                "  DIR defaults to strong/ in gsw's data directory (beside the cache; --db moves it too).",
+      "Connect Four's strong solution on BDDs: build it, query a position, find the quickest win", cli_strong, 3, NULL
+};

@@ -20,7 +20,7 @@
 #include "core/ab.h"
 #include "games/chess/ch.h"
 #include "solve/solver.h"
-#include "cli/cli.h"
+#include "cli/opts.h"
 #include "cli/json.h"
 #include "protocol/match.h"
 
@@ -129,8 +129,8 @@ static int worker_engine(worker_t *w)
     if (w->eng_up) return 0;
     match_t *m = w->m;
     err_t err;
-    if (engine_start(&w->eng, m->cmd, m->o->engine_opt, m->o->n_engine_opt, &cli_stop, &err)) {
-        if (!cli_stop) {
+    if (engine_start(&w->eng, m->cmd, m->o->engine_opt, m->o->n_engine_opt, &opts_stop, &err)) {
+        if (!opts_stop) {
             pthread_mutex_lock(&m->lock);
             snprintf(m->fail, sizeof m->fail, "%s", err.msg);
             m->failed_workers++;
@@ -183,7 +183,7 @@ static int engine_move(worker_t *w, int start_is_std, int n, move_t *mv, game_re
         return 1;
     }
     double timeout = m->movetime > 0 ? m->movetime * 3 + 5000 : 60000;
-    int rc = engine_expect(&w->eng, "bestmove", timeout, &cli_stop, line, sizeof line);
+    int rc = engine_expect(&w->eng, "bestmove", timeout, &opts_stop, line, sizeof line);
     if (rc == -3) return -1;
     if (rc == -1) {
         snprintf(why, sizeof why, "sent no bestmove within %.1f s (hung?)", timeout / 1000);
@@ -215,7 +215,7 @@ static int our_move(worker_t *w, int n, move_t *mv)
     ab_options_t ao;
     memset(&ao, 0, sizeof ao);
     ao.threads = 1;
-    ao.stop = &cli_stop;
+    ao.stop = &opts_stop;
     if (m->movetime > 0) ao.time_limit_ms = m->movetime;
     else ao.node_limit = m->nodes;
     w->s.ab.history = w->hist;
@@ -225,7 +225,7 @@ static int our_move(worker_t *w, int n, move_t *mv)
     memset(&r, 0, sizeof r);
     r.best = MOVE_NONE;
     if (solver_think(&w->s, cur, &ao, &r, &err)) r.best = MOVE_NONE;
-    if (cli_stop) return -1;
+    if (opts_stop) return -1;
     move_t list[GSW_MAX_MOVES];
     int nm = O->moves(m->v, cur, list), ok = 0;
     for (int i = 0; i < nm; i++) ok |= list[i] == r.best;
@@ -262,7 +262,7 @@ static int play_game(worker_t *w, int gi, game_res_t *g)
     solver_clear(&w->s);
     char line[256], why[400];
     int rc = engine_send(&w->eng, "ucinewgame") || engine_send(&w->eng, "isready") ? -2
-           : engine_expect(&w->eng, "readyok", MATCH_READY_MS, &cli_stop, line, sizeof line);
+           : engine_expect(&w->eng, "readyok", MATCH_READY_MS, &opts_stop, line, sizeof line);
     if (rc == -3) return -1;
     if (rc) {
         snprintf(why, sizeof why, "did not answer isready (%s)", w->eng.why);
@@ -365,7 +365,7 @@ static void *worker_run(void *arg)
     worker_t *w = arg;
     match_t *m = w->m;
     game_res_t g;
-    while (!cli_stop) {
+    while (!opts_stop) {
         if (worker_engine(w)) break;
         pthread_mutex_lock(&m->lock);
         int gi = m->next < m->games ? m->next++ : -1;
@@ -442,10 +442,10 @@ static void score_line(const match_t *m, char *buf, size_t n)
              m->d, m->l, pct, e);
 }
 
-int cli_match(cli_opts_t *o)
+static int match_run(cli_opts_t *o)
 {
-    if (o->npos < 1) return cli_usage_error(o, 1, "match needs a GAME (chess)");
-    if (!o->engine) return cli_usage_error(o, 1, "match needs --engine \"CMD [ARGS]\"");
+    if (o->npos < 1) return opts_usage_error(o, 1, "match needs a GAME (chess)");
+    if (!o->engine) return opts_usage_error(o, 1, "match needs --engine \"CMD [ARGS]\"");
     if (o->movetime > 0 && o->nodes > 0) {
         fprintf(stderr, "gsw: match: give --movetime or --nodes, not both\n");
         return GSW_EINPUT;
@@ -521,7 +521,7 @@ int cli_match(cli_opts_t *o)
         ws[i].m = m;
         ws[i].eng.to = ws[i].eng.from = -1;
     }
-    rc = engine_start(&ws[0].eng, m->cmd, o->engine_opt, o->n_engine_opt, &cli_stop, &err);
+    rc = engine_start(&ws[0].eng, m->cmd, o->engine_opt, o->n_engine_opt, &opts_stop, &err);
     if (!rc) {
         ws[0].eng_up = 1;
         snprintf(m->theirs, sizeof m->theirs, "%s", ws[0].eng.name);
@@ -571,7 +571,7 @@ int cli_match(cli_opts_t *o)
     } else {
         char line[512];
         score_line(m, line, sizeof line);
-        int interrupted = cli_stop != 0;
+        int interrupted = opts_stop != 0;
         if (interrupted) fprintf(stderr, "gsw: interrupted: %d of %d games played\n", m->done, m->games);
         else if (m->done < m->games)
             fprintf(stderr, "gsw: match: %d of %d games played: %s\n", m->done, m->games,
@@ -637,3 +637,16 @@ int cli_match(cli_opts_t *o)
     game_close(base);
     return rc;
 }
+
+const cli_verb_t verb_match = {
+    "match", "gsw match chess --engine \"CMD [ARGS]\" [--option NAME=VALUE]... [--ours-option NAME=VALUE]... "
+               "[--games N] [--movetime MS | --nodes N] [--seed S] [--openings FILE] [--pgn FILE] [--concurrency N]\n"
+               "  our engine (in process) against a UCI engine (\"gsw uci\", \"/usr/games/stockfish\"); colours\n"
+               "  alternate, each pair of games from one opening: a built-in book shuffled by --seed, or --openings\n"
+               "  FILE (one a line: a FEN, or moves from the start). --option sets the opponent's UCI options\n"
+               "  (UCI_LimitStrength=true, UCI_Elo=1500); --ours-option ours (Hash, PawnValue, KnightValue,\n"
+               "  BishopValue, RookValue, QueenValue). Defaults: 2 games, 100 ms a move, match.pgn, 1 at once.\n"
+               "  A game ends by the rules or is a draw at 300 plies; an opponent that crashes, hangs or plays an\n"
+               "  illegal move loses it. Prints a line per game, then W-D-L, the score and the Elo difference.",
+      "play our chess engine against a UCI engine: score and Elo estimate, games in PGN", match_run, 1, NULL
+};

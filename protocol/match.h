@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "cli/opts.h"
 #include "core/game.h"
 
 /* ---- openings (protocol/match_openings.c) ---- */
@@ -69,5 +70,8 @@ void engine_close(match_engine_t *e);
  * and half its 95% confidence interval. Returns 0 when it is finite, else
  * (no games, all won, all lost) 1 with *elo +-INFINITY or 0. */
 int match_elo(int w, int d, int l, double *elo, double *margin);
+
+/* gsw match */
+extern const cli_verb_t verb_match;
 
 #endif

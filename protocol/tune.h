@@ -4,6 +4,7 @@
 #ifndef GSW_TUNE_H
 #define GSW_TUNE_H
 
+#include "cli/opts.h"
 #include "core/err.h"
 
 #define TUNE_PIECES 5
@@ -24,5 +25,8 @@ int tune_history(const char *dir, tune_gen_t **h, int *n, err_t *err);
  * characters of plot, with the last generation's figures: *text (heap,
  * free()). */
 int tune_chart_text(const char *dir, int width, int height, char **text, err_t *err);
+
+/* gsw tune */
+extern const cli_verb_t verb_tune;
 
 #endif

@@ -19,7 +19,7 @@
 #include "db/dbfile.h"
 #include "games/chess/ch.h"
 #include "solve/solver.h"
-#include "cli/cli.h"
+#include "cli/opts.h"
 #include "cli/json.h"
 #include "protocol/match.h"
 #include "protocol/tune.h"
@@ -140,7 +140,7 @@ static int tune_play(void *ctx, int worker, const evo_ind_t *white, const evo_in
         ab_options_t ao;
         memset(&ao, 0, sizeof ao);
         ao.threads = 1;
-        ao.stop = &cli_stop;
+        ao.stop = &opts_stop;
         ao.node_limit = t->nodes;
         s->ab.history = w->hist;
         s->ab.history_len = n - 1;
@@ -148,7 +148,7 @@ static int tune_play(void *ctx, int worker, const evo_ind_t *white, const evo_in
         memset(&r, 0, sizeof r);
         r.best = MOVE_NONE;
         if (solver_think(s, cur, &ao, &r, &err)) r.best = MOVE_NONE;
-        if (cli_stop) { result = EVO_STOPPED; break; }
+        if (opts_stop) { result = EVO_STOPPED; break; }
         move_t list[GSW_MAX_MOVES];
         int nm = O->moves(v, cur, list), ok = 0;
         for (int i = 0; i < nm; i++) ok |= list[i] == r.best;
@@ -622,10 +622,10 @@ static void tune_json(const cli_opts_t *o, const evo_t *e, const tune_t *t, int 
     free(h);
 }
 
-int cli_tune(cli_opts_t *o)
+static int tune_run(cli_opts_t *o)
 {
-    if (o->npos < 1) return cli_usage_error(o, 1, "tune needs a GAME (chess)");
-    if (!o->out) return cli_usage_error(o, 1, "tune needs --out DIR");
+    if (o->npos < 1) return opts_usage_error(o, 1, "tune needs a GAME (chess)");
+    if (!o->out) return opts_usage_error(o, 1, "tune needs --out DIR");
     if (o->max_moves > TUNE_MAX_MOVES) {
         fprintf(stderr, "gsw: --max-moves: at most %d\n", TUNE_MAX_MOVES);
         return GSW_EINPUT;
@@ -683,7 +683,7 @@ int cli_tune(cli_opts_t *o)
         fflush(say);
         if (!o->resume && write_state(o->out, e, &err)) rc = err.code;   /* generation 0: --resume works from the start */
     }
-    evo_hooks_t hk = { .play = tune_play, .ctx = &t, .threads = t.threads, .stop = &cli_stop, .progress = tune_progress };
+    evo_hooks_t hk = { .play = tune_play, .ctx = &t, .threads = t.threads, .stop = &opts_stop, .progress = tune_progress };
     int *order = malloc((size_t)e->cfg.n * sizeof *order);
     if (!order && !rc) rc = err_set(&err, GSW_EFAIL, "out of memory");
     while (!rc && e->generation < target) {
@@ -692,7 +692,7 @@ int cli_tune(cli_opts_t *o)
         if (evo_rank(e->pop, e->cfg.n, e->seed, gen, &hk, order, &gg, &gd, &err)) {
             if (t.tty) fputc('\n', stderr);
             if (t.failed) rc = err_set(&err, GSW_EFAIL, "%s", t.fail);
-            else if (cli_stop) interrupted = 1;
+            else if (opts_stop) interrupted = 1;
             else rc = err.code;
             break;
         }
@@ -747,3 +747,20 @@ int cli_tune(cli_opts_t *o)
     game_close(t.base);
     return rc;
 }
+
+const cli_verb_t verb_tune = {
+    "tune", "gsw tune chess --out DIR [--population N] [--generations G] [--nodes N] [--max-moves M] [--seed S] "
+              "[--threads N] [--resume] [--relative]\n"
+              "  evolves the engine's piece values (pawn, knight, bishop, rook, queen; drawn from 800..17000, used\n"
+              "  as tenths of centipawns) by a genetic algorithm whose fitness is a quick-tournament: a random pivot\n"
+              "  plays the rest of its group as Black, who beat it rank above it, and both parts recurse (about\n"
+              "  N log N games a generation). Games: gsw against itself, N nodes a move (default 5000), from a\n"
+              "  built-in opening picked by the game's seed, adjudicated by material (1/3/3/5/9) after M moves\n"
+              "  (default 100). Defaults: population 12, 10 generations, all cores. DIR gets gen-NNNN.csv per\n"
+              "  generation (values normalised to pawn = 1000), values.svg (elite and median by generation) and\n"
+              "  state.txt; Ctrl-C keeps the finished generations and --resume goes on to G. The same --seed gives\n"
+              "  the same run on any number of threads. The workbench's `tune DIR` command draws the chart.\n"
+              "  --relative: the engine's pawn is always 100 cp and the other pieces in proportion, so only the\n"
+              "  ratios evolve (raw values also move material against the evaluation's positional terms).",
+      "evolve chess piece values by a genetic algorithm (quick-tournament fitness)", tune_run, 1, NULL
+};

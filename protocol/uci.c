@@ -17,7 +17,8 @@
 #include "core/ab.h"
 #include "games/chess/ch.h"
 #include "solve/solver.h"
-#include "cli/cli.h"
+#include "cli/opts.h"
+#include "protocol/uci.h"
 
 #ifndef GSW_VERSION
 #define GSW_VERSION "unknown"
@@ -411,9 +412,9 @@ static int split(char *line, char **tok, int max)
     return n;
 }
 
-int cli_uci(cli_opts_t *o)
+static int uci_run(cli_opts_t *o)
 {
-    if (o->npos > 0) return cli_usage_error(o, 0, NULL);
+    if (o->npos > 0) return opts_usage_error(o, 0, NULL);
     uci_t *u = calloc(1, sizeof *u);
     if (!u) { fprintf(stderr, "gsw: out of memory\n"); return GSW_EFAIL; }
     pthread_mutex_init(&u->lock, NULL);
@@ -468,10 +469,10 @@ int cli_uci(cli_opts_t *o)
             say(u, "info string fen %s", fen);
         }
         free(tok);
-        if (quit || cli_stop) break;
+        if (quit || opts_stop) break;
     }
     free(line);
-    uci_join(u, quit || cli_stop);
+    uci_join(u, quit || opts_stop);
     if (u->have_solver) solver_free(&u->s);
     game_close(u->v);
     free(u->hist);
@@ -481,3 +482,15 @@ int cli_uci(cli_opts_t *o)
     free(u);
     return rc;
 }
+
+static const char *json_na_uci(const cli_opts_t *o)
+{
+    (void)o;
+    return "it speaks the UCI protocol on stdin and stdout";
+}
+
+const cli_verb_t verb_uci = {
+    "uci", "gsw uci",
+      "speak UCI (chess) on stdin and stdout: gsw as an engine for chess GUIs and matches", uci_run, 0,
+      json_na_uci
+};

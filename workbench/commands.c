@@ -9,7 +9,7 @@
 
 #include "db/saved.h"
 #include "workbench/analyst.h"
-#include "workbench/proof.h"
+#include "solve/prover.h"
 #include "workbench/record.h"
 #include "workbench/session.h"
 #include "protocol/tune.h"
@@ -762,9 +762,6 @@ static void show_proof(session_t *s, out_t *out)
     }
 }
 
-int proofs_manager_get(cache_t *c, const char *game, const char *variant, const uint8_t *key, size_t klen,
-                       dfpn_goal_t goal, manager_t *m, char *state, size_t n, err_t *err);
-
 static int cmd_proof(session_t *s, char *args, out_t *out, err_t *err)
 {
     char *w = next_word(&args);
@@ -775,30 +772,11 @@ static int cmd_proof(session_t *s, char *args, out_t *out, err_t *err)
     if (session_over(s, NULL)) return err_set(err, GSW_EINPUT, "the game is over");
     if (w && !strcmp(w, "manager")) {   /* the tree gsw proof run stored for this position */
         if (!s->cache) return err_set(err, GSW_EINPUT, "no cache file: the manager's trees live there");
-        uint8_t key[GSW_MAX_KEY];
-        int sym = 0;
-        size_t klen = s->v->ops->pos_key(s->v, session_pos(s), key, &sym);
         manager_t m;
         char state[32];
-        int found = 0;
-        for (int g = DFPN_GOAL_WIN; g <= DFPN_GOAL_DRAW && !found; g++) {
-            found = proofs_manager_get(s->cache, s->v->game->name, s->v->name, key, klen, (dfpn_goal_t)g, &m, state, sizeof state, err);
-            if (found < 0) return err->code;
-            if (found && g == DFPN_GOAL_WIN && strcmp(state, "proven") && s->v->ops->moves) {
-                /* a win not (yet) proven: the draw tree, if there is one, says more */
-                manager_t m2;
-                char st2[32];
-                int f2 = proofs_manager_get(s->cache, s->v->game->name, s->v->name, key, klen, DFPN_GOAL_DRAW, &m2, st2, sizeof st2, err);
-                if (f2 < 0) { manager_free(&m); return err->code; }
-                if (f2) { manager_free(&m); m = m2; snprintf(state, sizeof state, "%s", st2); }
-            }
-        }
+        int found = prover_manager_stored(s->cache, s->v, session_pos(s), &m, state, sizeof state, err);
+        if (found < 0) return err->code;
         if (!found) return err_set(err, GSW_EINPUT, "no manager tree for this position (gsw proof run)");
-        if (sym) for (int i = 1; i < m.n; i++) m.node[i].move = s->v->ops->move_sym(s->v, m.node[i].move, sym, 1);
-        if (manager_check(&m, s->v, session_pos(s), err)) {
-            manager_free(&m);
-            return err_set(err, GSW_EFAIL, "the stored manager tree is damaged: gsw proof run without --resume makes it again");
-        }
         int rc = session_browse_manager(s, &m, err);
         manager_free(&m);
         if (rc) return rc;
@@ -807,18 +785,14 @@ static int cmd_proof(session_t *s, char *args, out_t *out, err_t *err)
         return GSW_OK;
     }
     uint64_t budget = s->proof_nodes ? s->proof_nodes : 50000000;
-    egdb_oracle_t eg;   /* database positions are leaves of the tree */
-    int have_eg = egdb_oracle_open_at(&eg, s->v, getenv("GSW_EGDB"), s->cache ? cache_filename(s->cache) : NULL, err);
-    if (have_eg < 0) return err->code;
-    dfpn_options_t o = { .hash_mb = s->hash_mb, .node_limit = budget, .stop = s->stop,
-                         .oracle = have_eg > 0 ? &eg.oracle : NULL };
+    prover_options_t po = { .cache = s->cache, .egdb_dir = getenv("GSW_EGDB"), .hash_mb = s->hash_mb,
+                            .node_limit = budget, .stop = s->stop };
     proof_tree_t t;
     char text[4096];
     s->v->ops->pos_format(s->v, session_pos(s), text, sizeof text);
     int found, stored;
     dfpn_result_t r;
-    int prc = proof_obtain(s->cache, s->v, session_pos(s), text, w, &o, &t, &found, &stored, &r, err);
-    if (have_eg > 0) egdb_oracle_close(&eg);
+    int prc = prover_tree(&po, s->v, session_pos(s), text, w, &t, &found, &stored, &r, err);
     if (prc) {
         if (err->code == GSW_EFAIL && strstr(err->msg, "budget")) {   /* say what to do about it */
             char why[sizeof err->msg];

@@ -3,7 +3,7 @@
  * through the plugin's record hooks (core/game.h). */
 #include "workbench/record.h"
 
-#include "cli/cli.h"
+#include "cli/opts.h"
 
 #include <stdio.h>
 #include <stdlib.h>

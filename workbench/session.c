@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "solve/solver.h"
+#include "solve/prover.h"
 #include "workbench/analyst.h"
 
 /* ---- text for the person ---- */
@@ -196,7 +197,6 @@ static browse_t *browse_new(int n, err_t *err)
     return b;
 }
 
-const char *proof_value_text(const proof_tree_t *t, int attacker, int ascii);
 
 int session_browse_proof(session_t *s, const proof_tree_t *t, err_t *err)
 {
@@ -224,7 +224,7 @@ int session_browse_proof(session_t *s, const proof_tree_t *t, err_t *err)
         bn->leaf = pn->leaf;
         bn->pn = t->result == DFPN_PROVEN ? 0 : DFPN_INF;
         bn->dn = t->result == DFPN_PROVEN ? DFPN_INF : 0;
-        snprintf(bn->label, sizeof bn->label, "%s", proof_value_text(t, att[i], 1));
+        snprintf(bn->label, sizeof bn->label, "%s", prover_value_text(t, att[i], 1));
         bn->first = next;
         bn->nchildren = pn->nchildren;
         int k = i + 1;
@@ -264,7 +264,7 @@ int session_browse_manager(session_t *s, const manager_t *m, err_t *err)
         int assumed = g->status == MG_ASSUMED_PROVEN || g->status == MG_ASSUMED_DISPROVEN;
         if (g->pn == 0 || g->dn == 0) {
             shape.result = g->pn == 0 ? DFPN_PROVEN : DFPN_DISPROVEN;
-            snprintf(bn->label, sizeof bn->label, "%s%s", assumed ? "~" : "", proof_value_text(&shape, g->attacker, 1));
+            snprintf(bn->label, sizeof bn->label, "%s%s", assumed ? "~" : "", prover_value_text(&shape, g->attacker, 1));
         } else {
             snprintf(bn->label, sizeof bn->label, "?");
         }

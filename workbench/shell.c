@@ -10,15 +10,15 @@
 #include <readline/history.h>
 #include <readline/readline.h>
 
-#include "cli/cli.h"
+#include "cli/opts.h"
 #include "workbench/complete.h"
 #include "workbench/session.h"
+#include "workbench/shell.h"
 
-int cli_cache_open(cli_opts_t *o, cache_t **c, err_t *err);
 void session_sync_close(session_t *s);
 
 /* Open a session as the options say: game, position, opponent, side, cache. */
-int cli_session_open(cli_opts_t *o, session_t *s, const char *deflt, err_t *err)
+int shell_session_open(cli_opts_t *o, session_t *s, const char *deflt, err_t *err)
 {
     const char *spec = o->npos >= 1 ? o->pos[0] : deflt;
     const char *pos = o->npos >= 2 ? o->pos[1] : "";
@@ -26,7 +26,7 @@ int cli_session_open(cli_opts_t *o, session_t *s, const char *deflt, err_t *err)
     if (session_init(s, spec, pos, err)) return err->code;
     s->hash_mb = o->hash_mb;
     s->threads = o->threads;
-    s->stop = &cli_stop;
+    s->stop = &opts_stop;
     if (o->opponent && opponent_parse(o->opponent, &s->opp, err)) { session_free(s); return err->code; }
     if (o->opponent) s->opp_chosen = 1;
     if (o->side) {
@@ -39,11 +39,11 @@ int cli_session_open(cli_opts_t *o, session_t *s, const char *deflt, err_t *err)
     } else if (o->opponent && s->opp.kind != OPP_HUMAN) {
         s->human[1] = 0;   /* an opponent and no side: the person plays first */
     }
-    if (!o->no_cache && cli_cache_open(o, &s->cache, err)) { session_free(s); return err->code; }
+    if (!o->no_cache && opts_cache_open(o, &s->cache, err)) { session_free(s); return err->code; }
     return GSW_OK;
 }
 
-int cli_session_close(session_t *s, err_t *err)
+int shell_session_close(session_t *s, err_t *err)
 {
     session_sync_close(s);
     int rc = s->cache ? cache_close(s->cache, err) : GSW_OK;
@@ -53,10 +53,10 @@ int cli_session_close(session_t *s, err_t *err)
 }
 
 /* SIGTERM or SIGHUP while readline waits for a line: end the line, so the
- * loop sees cli_term. */
+ * loop sees opts_term. */
 static int shell_signal_hook(void)
 {
-    if (cli_term) rl_done = 1;
+    if (opts_term) rl_done = 1;
     return 0;
 }
 
@@ -74,7 +74,7 @@ static int shell_is_script(const cli_opts_t *o)
     return stat(arg, &sb) == 0 && S_ISREG(sb.st_mode) && access(arg, R_OK) == 0;
 }
 
-int cli_shell(cli_opts_t *o)
+int shell_run(cli_opts_t *o)
 {
     err_t err;
     session_t s;
@@ -85,10 +85,10 @@ int cli_shell(cli_opts_t *o)
         if (!(in = fopen(script, "r"))) { fprintf(stderr, "gsw: cannot read %s\n", script); return GSW_EINPUT; }
     } else if (o->npos > 2) {
         fprintf(stderr, "gsw: unexpected argument '%s' (no script file of that name); usage: %s\n", o->pos[2],
-                cli_find("shell")->usage);
+                o->entry->usage);
         return GSW_EINPUT;
     }
-    if (cli_session_open(o, &s, "connect4", &err)) {
+    if (shell_session_open(o, &s, "connect4", &err)) {
         fprintf(stderr, "gsw: %s\n", err.msg);
         if (in != stdin) fclose(in);
         return err.code;
@@ -107,7 +107,7 @@ int cli_shell(cli_opts_t *o)
         printf("gsw shell on %s; help lists the commands, quit leaves.\n", spec);
     }
     char buf[4096];
-    while (!s.quit && !cli_term) {
+    while (!s.quit && !opts_term) {
         char *line;
         if (tty) {
             line = readline("gsw> ");
@@ -119,8 +119,8 @@ int cli_shell(cli_opts_t *o)
             line = buf;
         }
         lineno++;
-        if (cli_term) break;   /* SIGTERM or SIGHUP while reading */
-        cli_stop = 0;   /* Ctrl-C stops one command, not the shell */
+        if (opts_term) break;   /* SIGTERM or SIGHUP while reading */
+        opts_stop = 0;   /* Ctrl-C stops one command, not the shell */
         out_clear(&out);
         int rc = session_exec(&s, line, &out, &err);
         if (out.len) fputs(out.buf, stdout);
@@ -140,7 +140,7 @@ int cli_shell(cli_opts_t *o)
     if (tty) complete_history_save();
     if (in != stdin) fclose(in);
     out_free(&out);
-    if (cli_session_close(&s, &err) && !status) { fprintf(stderr, "gsw: %s\n", err.msg); status = err.code; }
-    if (cli_term && !status) { fprintf(stderr, "gsw: terminated; what was proven is stored\n"); status = GSW_EFAIL; }
+    if (shell_session_close(&s, &err) && !status) { fprintf(stderr, "gsw: %s\n", err.msg); status = err.code; }
+    if (opts_term && !status) { fprintf(stderr, "gsw: terminated; what was proven is stored\n"); status = GSW_EFAIL; }
     return status;
 }

@@ -17,16 +17,14 @@
 #include <readline/history.h>
 #include <readline/readline.h>
 
-#include "cli/cli.h"
+#include "cli/opts.h"
 #include "workbench/complete.h"
-#include "workbench/proof.h"
 #include "workbench/record.h"
 #include "workbench/session.h"
+#include "workbench/shell.h"
+#include "workbench/tui.h"
 #include "workbench/worker.h"
 
-int cli_session_open(cli_opts_t *o, session_t *s, const char *deflt, err_t *err);
-int cli_session_close(session_t *s, err_t *err);
-int cli_cache_open(cli_opts_t *o, cache_t **c, err_t *err);
 
 enum { SCREEN_PICKER, SCREEN_GAME };
 enum { PAIR_P0 = 1, PAIR_P1, PAIR_NEUTRAL, PAIR_WIN, PAIR_DRAW, PAIR_LOSS, PAIR_DARK, PAIR_TITLE, PAIR_TAG,
@@ -1444,7 +1442,7 @@ static int tui_run(cli_opts_t *o, const char *first)
     memset(&t, 0, sizeof t);
     T = &t;
     int picker = o->npos == 0 && !first;
-    if (cli_session_open(o, &t.s, "connect4", &err)) {
+    if (shell_session_open(o, &t.s, "connect4", &err)) {
         fprintf(stderr, "gsw: %s\n", err.msg);
         if (o->no_cache || strncmp(err.msg, "cache ", 6)) return err.code;
         /* the cache will not open: offer to go on without it (nothing is lost: the file is left as it is) */
@@ -1453,7 +1451,7 @@ static int tui_run(cli_opts_t *o, const char *first)
         char answer[16];
         if (!fgets(answer, sizeof answer, stdin) || (answer[0] != 'y' && answer[0] != 'Y')) return err.code;
         o->no_cache = 1;
-        if (cli_session_open(o, &t.s, "connect4", &err)) { fprintf(stderr, "gsw: %s\n", err.msg); return err.code; }
+        if (shell_session_open(o, &t.s, "connect4", &err)) { fprintf(stderr, "gsw: %s\n", err.msg); return err.code; }
     }
     if (!o->opponent && !o->side) { t.s.human[0] = 1; t.s.human[1] = 0; }   /* default: you first, against the game's opponent */
     char db[1024] = "";
@@ -1463,7 +1461,7 @@ static int tui_run(cli_opts_t *o, const char *first)
     }
     if (worker_start(&t.w, db, o->hash_mb, o->threads, &err)) {
         fprintf(stderr, "gsw: %s\n", err.msg);
-        cli_session_close(&t.s, &err);
+        shell_session_close(&t.s, &err);
         return GSW_EFAIL;
     }
     setlocale(LC_ALL, "");
@@ -1577,12 +1575,12 @@ static int tui_run(cli_opts_t *o, const char *first)
     complete_history_save();
     worker_stop(&t.w);
     out_free(&out);
-    int rc = cli_session_close(&t.s, &err);
+    int rc = shell_session_close(&t.s, &err);
     if (rc) fprintf(stderr, "gsw: %s\n", err.msg);
     return rc;
 }
 
-int cli_play(cli_opts_t *o)
+int tui_play(cli_opts_t *o)
 {
     if (!o->file) return tui_run(o, NULL);
     static char line[1100];   /* --file F: read it now (a bad record is an error before the screen opens) */
@@ -1591,7 +1589,7 @@ int cli_play(cli_opts_t *o)
     return tui_run(o, line);
 }
 
-int cli_lesson(cli_opts_t *o)
+int tui_lesson(cli_opts_t *o)
 {
     if (o->npos == 0) {
         static char names[64][64], titles[64][128];
@@ -1604,7 +1602,7 @@ int cli_lesson(cli_opts_t *o)
     char path[1024];
     err_t err;
     lesson_t *l;
-    if (o->npos > 1) { fprintf(stderr, "gsw: usage: %s\n", cli_find("lesson")->usage); return GSW_EINPUT; }
+    if (o->npos > 1) { fprintf(stderr, "gsw: usage: %s\n", o->entry->usage); return GSW_EINPUT; }
     if (lesson_find(o->pos[0], path, sizeof path, &err) || lesson_load(path, &l, &err)) {
         fprintf(stderr, "gsw: %s\n", err.msg);
         return err.code;

@@ -1,19 +1,20 @@
-/* `gsw cache verify`: prove stored rows again with a fresh search (no cache,
+/* `gsw cache stats|check|verify`: statistics, an integrity check, and
+ * verify: prove stored rows again with a fresh search (no cache,
  * its own table) and report every row whose bounds or best move the search
  * contradicts; --fix deletes them. A row whose key the game cannot turn
  * back into a position is reported too. The guard behind the cache: rows
  * are trusted everywhere else. */
+#include "cli/cache_cmd.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/ab.h"
 #include "db/cache.h"
-#include "cli/cli.h"
+#include "cli/opts.h"
 #include "cli/json.h"
 #include "solve/solver.h"
-
-int cli_cache_open(cli_opts_t *o, cache_t **c, err_t *err);
 
 typedef struct vrow {
     char game[32], variant[48];
@@ -79,7 +80,7 @@ static int verify_row(const vrow_t *row, gv_t *v, tt_t *tt, cli_opts_t *o, char 
     }
     O->pos_format(v, pos, pos_text, pn);
     double last = 0;
-    ab_options_t ao = { .threads = o->threads, .no_best = 1, .stop = &cli_stop, .node_limit = o->nodes,
+    ab_options_t ao = { .threads = o->threads, .no_best = 1, .stop = &opts_stop, .node_limit = o->nodes,
                         .time_limit_ms = o->time_ms, .progress = verify_progress, .progress_ctx = &last };
     ab_result_t r;
     err_t err;
@@ -124,11 +125,11 @@ static int verify_row(const vrow_t *row, gv_t *v, tt_t *tt, cli_opts_t *o, char 
     return V_AGREES;
 }
 
-int cli_cache_verify(cli_opts_t *o)
+static int cli_cache_verify(cli_opts_t *o)
 {
     err_t err;
     cache_t *c;
-    if (cli_cache_open(o, &c, &err)) { fprintf(stderr, "gsw: %s\n", err.msg); return err.code; }
+    if (opts_cache_open(o, &c, &err)) { fprintf(stderr, "gsw: %s\n", err.msg); return err.code; }
     if (o->fix && cache_readonly(c)) {
         fprintf(stderr, "gsw: cache %s is read-only: --fix cannot delete rows (verify without it, or make it writable)\n",
                 cache_filename(c));
@@ -172,7 +173,7 @@ int cli_cache_verify(cli_opts_t *o)
     gv_t *v = NULL;
     char open_spec[96] = "";
     double t0 = gsw_now_ms(), last = t0;
-    for (int i = 0; i < rows.n && !cli_stop; i++) {
+    for (int i = 0; i < rows.n && !opts_stop; i++) {
         const vrow_t *row = &rows.r[i];
         char spec[96], pos_text[4096] = "", why[600];
         snprintf(spec, sizeof spec, "%s:%s", row->game, row->variant);
@@ -186,7 +187,7 @@ int cli_cache_verify(cli_opts_t *o)
         int verdict;
         if (!v) { snprintf(why, sizeof why, "no game %s here", spec); verdict = V_SKIPPED; }
         else verdict = verify_row(row, v, &tt, o, pos_text, sizeof pos_text, why, sizeof why);
-        if (cli_stop && verdict == V_UNPROVED) break;   /* stopped inside this row */
+        if (opts_stop && verdict == V_UNPROVED) break;   /* stopped inside this row */
         count[verdict]++;
         done++;
         int fixed = 0;
@@ -216,8 +217,8 @@ int cli_cache_verify(cli_opts_t *o)
         if (now - last >= 1000) {
             char a[32], b[32], w[32];
             last = now;
-            fprintf(stderr, "  %.0f s: %s of %s rows, %s wrong\n", (now - t0) / 1000, cli_thousands((uint64_t)done, a, sizeof a),
-                    cli_thousands((uint64_t)rows.n, b, sizeof b), cli_thousands((uint64_t)count[V_DISAGREES], w, sizeof w));
+            fprintf(stderr, "  %.0f s: %s of %s rows, %s wrong\n", (now - t0) / 1000, opts_thousands((uint64_t)done, a, sizeof a),
+                    opts_thousands((uint64_t)rows.n, b, sizeof b), opts_thousands((uint64_t)count[V_DISAGREES], w, sizeof w));
         }
     }
     if (v) game_close(v);
@@ -244,10 +245,87 @@ int cli_cache_verify(cli_opts_t *o)
     if (cache_close(c, &e2) && !rc) { fprintf(stderr, "gsw: %s\n", e2.msg); rc = GSW_EFAIL; }
     if (!rc && !complete) {
         char a[32], b[32];
-        fprintf(stderr, "gsw: interrupted after %s of %s rows\n", cli_thousands((uint64_t)done, a, sizeof a),
-                cli_thousands((uint64_t)rows.n, b, sizeof b));
+        fprintf(stderr, "gsw: interrupted after %s of %s rows\n", opts_thousands((uint64_t)done, a, sizeof a),
+                opts_thousands((uint64_t)rows.n, b, sizeof b));
         rc = GSW_EFAIL;
     }
     if (!rc && count[V_DISAGREES] > deleted) rc = GSW_EFAIL;
     return rc;
 }
+
+static int cli_cache(cli_opts_t *o)
+{
+    if (o->npos >= 1 && o->npos <= 2 && !strcmp(o->pos[0], "verify")) return cli_cache_verify(o);
+    if (o->npos < 1) return opts_usage_error(o, 2, "cache needs stats, check or verify");
+    if (strcmp(o->pos[0], "stats") && strcmp(o->pos[0], "check")) {
+        fprintf(stderr, "gsw: cache: unknown subverb '%s' (stats, check or verify)\n", o->pos[0]);
+        return GSW_EINPUT;
+    }
+    if (o->npos > 1) return opts_usage_error(o, 1, NULL);
+    err_t err;
+    cache_t *c;
+    if (opts_cache_open(o, &c, &err)) { fprintf(stderr, "gsw: %s\n", err.msg); return err.code; }
+    int rc = GSW_OK;
+    if (!strcmp(o->pos[0], "stats")) {
+        static cache_stats_t st;
+        rc = cache_stats(c, &st, &err);
+        if (rc) fprintf(stderr, "gsw: %s\n", err.msg);
+        else if (o->json) {
+            json_t j;
+            json_begin(&j, stdout);
+            json_str(&j, "path", st.path);
+            json_int(&j, "schema_version", st.schema_version);
+            json_int(&j, "file_bytes", st.file_bytes);
+            json_int(&j, "rows", st.rows);
+            json_int(&j, "exact_rows", st.exact_rows);
+            json_int(&j, "hits", st.hits);
+            json_int(&j, "misses", st.misses);
+            json_int(&j, "puts", st.puts);
+            json_bool(&j, "read_only", cache_readonly(c));
+            json_arr(&j, "groups");
+            for (int i = 0; i < st.ngroups; i++) {
+                json_obj(&j, NULL);
+                json_str(&j, "game", st.groups[i].game);
+                json_str(&j, "variant", st.groups[i].variant);
+                json_int(&j, "rows", st.groups[i].rows);
+                json_close(&j, '}');
+            }
+            json_close(&j, ']');
+            json_end(&j);
+        } else {
+            char a[32], b[32], c3[32], d[32], e[32];
+            printf("cache %s (schema %d, %s bytes%s)\n", st.path, st.schema_version,
+                   opts_thousands((uint64_t)st.file_bytes, a, sizeof a), cache_readonly(c) ? ", read-only" : "");
+            printf("positions %s (exact %s); hits %s, misses %s, stores %s\n", opts_thousands((uint64_t)st.rows, a, sizeof a),
+                   opts_thousands((uint64_t)st.exact_rows, b, sizeof b), opts_thousands((uint64_t)st.hits, c3, sizeof c3),
+                   opts_thousands((uint64_t)st.misses, d, sizeof d), opts_thousands((uint64_t)st.puts, e, sizeof e));
+            for (int i = 0; i < st.ngroups; i++)
+                printf("  %s:%s %s\n", st.groups[i].game, st.groups[i].variant,
+                       opts_thousands((uint64_t)st.groups[i].rows, a, sizeof a));
+        }
+    } else {
+        int ok = 0;
+        char report[4096];
+        rc = cache_check(c, &ok, report, sizeof report, &err);
+        if (rc) fprintf(stderr, "gsw: %s\n", err.msg);
+        else {
+            if (o->json) {
+                json_t j;
+                json_begin(&j, stdout);
+                json_bool(&j, "ok", ok);
+                json_str(&j, "report", report);
+                json_end(&j);
+            } else printf("%s\n", ok ? "ok" : report);
+            if (!ok) rc = GSW_EFAIL;
+        }
+    }
+    err_t e2;
+    if (cache_close(c, &e2) && !rc) { fprintf(stderr, "gsw: %s\n", e2.msg); rc = GSW_EFAIL; }
+    return rc;
+}
+
+const cli_verb_t verb_cache = {
+    "cache", "gsw cache stats|check|verify [GAME[:VARIANT]] [--sample N] [--fix] [--db PATH]",
+      "statistics, an integrity check, or the stored values proved again (verify; --fix deletes wrong rows)", cli_cache,
+      2, NULL
+};

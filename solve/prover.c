@@ -1,0 +1,318 @@
+/* The prover (solve/prover.h): proof trees obtained, stored, resumed and
+ * found again, for the CLI's proof verbs and the workbench. */
+#include "solve/prover.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/ab.h"
+#include "db/proofs.h"
+#include "solve/egdb.h"
+#include "solve/solver.h"
+
+const char *prover_value_text(const proof_tree_t *t, int attacker, int ascii)
+{
+    int proven = t->result == DFPN_PROVEN;
+    if (t->goal == DFPN_GOAL_WIN) {
+        if (proven) return attacker ? "=W" : "=L";
+        return attacker ? (ascii ? "<=D" : "\u2264D") : (ascii ? ">=D" : "\u2265D");
+    }
+    if (proven) return attacker ? (ascii ? ">=D" : "\u2265D") : (ascii ? "<=D" : "\u2264D");
+    return attacker ? "=L" : "=W";
+}
+
+/* The endgame databases for po: 1 open, 0 none, -1 error. */
+static int prover_egdb(const prover_options_t *po, const gv_t *v, egdb_oracle_t *eg, err_t *err)
+{
+    return egdb_oracle_open_at(eg, v, po->egdb_dir, po->cache ? cache_filename(po->cache) : po->db, err);
+}
+
+/* A search's answer when the goal follows the value: win, else at least a draw. */
+static int prover_goal_of(gv_t *v, const void *pos, const dfpn_options_t *dopt, dfpn_result_t *r, dfpn_goal_t *goal,
+                          err_t *err)
+{
+    if (dfpn_solve(v, pos, dopt, r, err)) return err->code;
+    if (r->outcome == OUTCOME_UNKNOWN) return err_set(err, GSW_EFAIL, "the budget ran out before the proof");
+    *goal = r->outcome == OUTCOME_WIN ? DFPN_GOAL_WIN : DFPN_GOAL_DRAW;
+    return GSW_OK;
+}
+
+int prover_tree(const prover_options_t *po, gv_t *v, const void *pos, const char *ptext, const char *goal_text,
+                proof_tree_t *tp, int *foundp, int *storedp, dfpn_result_t *rp, err_t *errp)
+{
+    const game_ops_t *O = v->ops;
+    cache_t *cache = po->cache;
+    egdb_oracle_t eg;   /* database positions are leaves of the tree */
+    int have_eg = prover_egdb(po, v, &eg, errp);
+    if (have_eg < 0) return errp->code;
+    dfpn_options_t dopt = { .hash_mb = po->hash_mb, .node_limit = po->node_limit, .time_limit_ms = po->time_limit_ms,
+                            .stop = po->stop, .oracle = have_eg > 0 ? &eg.oracle : NULL };
+    uint8_t key[GSW_MAX_KEY];
+    int sym = 0;
+    size_t klen = O->pos_key(v, pos, key, &sym);
+    proof_tree_t t;
+    memset(&t, 0, sizeof t);
+    int rc = GSW_OK, found = 0, stored = 0;
+    err_t err;
+    dfpn_goal_t goal = goal_text && !strcmp(goal_text, "win") ? DFPN_GOAL_WIN : DFPN_GOAL_DRAW;
+    dfpn_result_t r;
+    memset(&r, 0, sizeof r);
+    if (!goal_text) {   /* the goal that shows the value: win -> win, else "at least a draw" */
+        if (cache) found = proofs_get(cache, v->game->name, v->name, key, klen, DFPN_GOAL_WIN, &t, &err);
+        if (found == 1 && t.result == DFPN_PROVEN) goal = DFPN_GOAL_WIN;
+        else {
+            if (found == 1) proof_tree_free(&t);
+            found = 0;
+            if (cache) {
+                found = proofs_get(cache, v->game->name, v->name, key, klen, DFPN_GOAL_DRAW, &t, &err);
+                goal = DFPN_GOAL_DRAW;
+            }
+            if (!found) rc = prover_goal_of(v, pos, &dopt, &r, &goal, &err);
+        }
+    } else if (cache) {
+        found = proofs_get(cache, v->game->name, v->name, key, klen, goal, &t, &err);
+    }
+    if (found < 0) rc = err.code;
+    if (!rc && found == 1 && sym) {   /* stored in the canonical orientation */
+        for (int i = 1; i < t.n; i++) t.node[i].move = O->move_sym(v, t.node[i].move, sym, 1);
+    }
+    if (!rc && found == 1 && proof_tree_check(v, pos, &t, &err)) {   /* a damaged row: prove it again, store it anew */
+        proof_tree_free(&t);
+        found = 0;
+        if (!goal_text) rc = prover_goal_of(v, pos, &dopt, &r, &goal, &err);
+    }
+    if (!rc && !found) {
+        if (dfpn_proof_tree(v, pos, goal, &dopt, &t, &r, &err)) rc = err.code;
+        else if (cache) {
+            proof_tree_t canon = t;
+            canon.node = malloc((size_t)t.n * sizeof *t.node);
+            if (!canon.node) rc = err_set(&err, GSW_EFAIL, "out of memory");
+            else {
+                memcpy(canon.node, t.node, (size_t)t.n * sizeof *t.node);
+                if (sym) for (int i = 1; i < t.n; i++) canon.node[i].move = O->move_sym(v, t.node[i].move, sym, 0);
+                rc = proofs_put(cache, v->game->name, v->name, key, klen, ptext, &canon, &err);
+                free(canon.node);
+                stored = !rc && cache_storing(cache);   /* (a read-only or locked cache stores nothing) */
+            }
+        }
+    }
+    if (have_eg > 0) egdb_oracle_close(&eg);
+    t.goal = goal;
+    if (rc) { proof_tree_free(&t); *errp = err; }
+    *tp = t;
+    *foundp = found > 0;
+    *storedp = stored;
+    *rp = r;
+    return rc;
+}
+
+/* One goal's stored manager tree in pos's orientation: 1, 0 none, -1 error. */
+static int prover_manager_get(cache_t *cache, gv_t *v, const void *pos, dfpn_goal_t goal, manager_t *m, char *state,
+                              size_t n, err_t *err)
+{
+    uint8_t key[GSW_MAX_KEY];
+    int sym = 0;
+    size_t klen = v->ops->pos_key(v, pos, key, &sym);
+    int found = proofs_manager_get(cache, v->game->name, v->name, key, klen, goal, m, state, n, err);
+    if (found > 0 && sym)   /* stored in the canonical orientation */
+        for (int i = 1; i < m->n; i++) m->node[i].move = v->ops->move_sym(v, m->node[i].move, sym, 1);
+    return found;
+}
+
+int prover_manager_stored(cache_t *cache, gv_t *v, const void *pos, manager_t *m, char *state, size_t n, err_t *err)
+{
+    int found = 0;
+    for (int g = DFPN_GOAL_WIN; g <= DFPN_GOAL_DRAW && !found; g++) {
+        found = prover_manager_get(cache, v, pos, (dfpn_goal_t)g, m, state, n, err);
+        if (found < 0) return -1;
+        if (found && g == DFPN_GOAL_WIN && strcmp(state, "proven")) {
+            /* a win not (yet) proven: the draw tree, if there is one, says more */
+            manager_t m2;
+            char st2[32];
+            int f2 = prover_manager_get(cache, v, pos, DFPN_GOAL_DRAW, &m2, st2, sizeof st2, err);
+            if (f2 < 0) { manager_free(m); return -1; }
+            if (f2) { manager_free(m); *m = m2; snprintf(state, n, "%s", st2); }
+        }
+    }
+    if (!found) return 0;
+    if (manager_check(m, v, pos, err)) {
+        manager_free(m);
+        err_set(err, GSW_EFAIL, "the stored manager tree is damaged: gsw proof run without --resume makes it again");
+        return -1;
+    }
+    return 1;
+}
+
+typedef struct run_ctx {
+    cache_t *cache;
+    const gv_t *v;
+    const uint8_t *key;
+    size_t klen;
+    int sym;               /* the symmetry from the position to the key's orientation */
+    const char *text;
+    const prover_run_t *run;
+    double last_save, last_print, save_ms;
+    err_t err;
+    int failed;
+} run_ctx_t;
+
+static void run_say(const prover_run_t *run, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void run_say(const prover_run_t *run, const char *fmt, ...)
+{
+    if (!run->say) return;
+    char line[600];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    run->say(run->say_ctx, line);
+}
+
+/* A count with separators (as the CLI writes them). */
+static const char *run_count(uint64_t n, char *buf, size_t len)
+{
+    char d[24];
+    int nd = snprintf(d, sizeof d, "%llu", (unsigned long long)n), k = 0;
+    for (int i = 0; i < nd && k + 2 < (int)len; i++) {
+        if (i && (nd - i) % 3 == 0) buf[k++] = ',';
+        buf[k++] = d[i];
+    }
+    buf[k] = '\0';
+    return buf;
+}
+
+/* Store the manager's tree in the key's (canonical) orientation, as resume
+ * reads it: every save, the periodic ones included, maps its moves. */
+static int run_store(run_ctx_t *r, const manager_t *m, const char *state, err_t *err)
+{
+    manager_t canon = *m;
+    if (r->sym) {
+        canon.node = malloc((size_t)m->n * sizeof *m->node);
+        if (!canon.node) return err_set(err, GSW_EFAIL, "out of memory");
+        memcpy(canon.node, m->node, (size_t)m->n * sizeof *m->node);
+        for (int i = 1; i < m->n; i++) canon.node[i].move = r->v->ops->move_sym(r->v, m->node[i].move, r->sym, 0);
+    }
+    int rc = proofs_manager_put(r->cache, r->v->game->name, r->v->name, r->key, r->klen, r->text, &canon, state, err);
+    if (r->sym) free(canon.node);
+    return rc;
+}
+
+static int run_progress(void *ctx, const manager_t *m, double ms)
+{
+    run_ctx_t *r = ctx;
+    if (ms - r->last_print >= 1000) {
+        char tn[32], ln[32];
+        r->last_print = ms;
+        run_say(r->run, "  %.1f s: t=%d, tree %s nodes, root pn %u dn %u, %s leaves solved, manager %.1f%% of solver time",
+                ms / 1000, (int)m->t, run_count((uint64_t)m->n, tn, sizeof tn), m->node[0].pn, m->node[0].dn,
+                run_count(m->leaves, ln, sizeof ln), m->solver_ms > 0 ? 100 * m->manager_ms / m->solver_ms : 0);
+    }
+    if (r->cache && ms - r->last_save >= r->save_ms) {   /* resumable from here */
+        r->last_save = ms;
+        if (run_store(r, m, "running", &r->err)) {
+            r->failed = 1;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int prover_manager_run(const prover_options_t *po, gv_t *v, const void *pos, const char *ptext, prover_run_t *run,
+                       err_t *errp)
+{
+    const game_ops_t *O = v->ops;
+    cache_t *cache = po->cache;
+    uint8_t key[GSW_MAX_KEY];
+    int sym = 0;
+    size_t klen = O->pos_key(v, pos, key, &sym);
+    int goals[2], ng = 0;
+    if (run->goal_text) goals[ng++] = !strcmp(run->goal_text, "win") ? DFPN_GOAL_WIN : DFPN_GOAL_DRAW;
+    else { goals[ng++] = DFPN_GOAL_WIN; goals[ng++] = DFPN_GOAL_DRAW; }
+    run_ctx_t rc_ = { .cache = cache, .v = v, .key = key, .klen = klen, .sym = sym, .text = ptext, .run = run,
+                      .save_ms = run->save_ms > 0 ? run->save_ms : 5000 };
+    const char *every = getenv("GSW_SAVE_MS");   /* tests save more often */
+    if (every && atof(every) > 0) rc_.save_ms = atof(every);
+    run->complete = run->stopped = 0;
+    run->goal_done = -1;
+    run->last = DFPN_UNKNOWN;
+    cache_probe_t probe;   /* leaves the cache has settled count as proven */
+    cache_probe_init(&probe, cache);
+    egdb_oracle_t eg;      /* ... and those the endgame databases hold */
+    int have_eg = prover_egdb(po, v, &eg, errp);
+    if (have_eg < 0) { cache_probe_free(&probe); return errp->code; }
+    if (have_eg) run_say(run, "endgame databases: %s", egdb_set_dir(eg.set));
+    int workers = run->workers > 0 ? run->workers : 1;
+    manager_options_t mo = { .workers = workers, .hash_mb = po->hash_mb + 1,
+                             .stop = po->stop, .time_limit_ms = po->time_limit_ms, .progress = run_progress,
+                             .progress_ctx = &rc_, .probe = cache ? cache_probe : NULL, .probe_ctx = &probe,
+                             .oracle = have_eg ? &eg.oracle : NULL };
+    int rc = GSW_OK;
+    err_t err;
+    for (int gi = 0; gi < ng && !rc; gi++) {
+        manager_t m;
+        char state[32] = "";
+        int found = 0;
+        const char *gname = goals[gi] == DFPN_GOAL_WIN ? "win" : "draw";
+        if (cache && run->resume) {
+            found = prover_manager_get(cache, v, pos, (dfpn_goal_t)goals[gi], &m, state, sizeof state, &err);
+            if (found < 0) { rc = err.code; break; }
+            if (found && manager_check(&m, v, pos, &err)) {   /* never build on a damaged tree */
+                manager_free(&m);
+                char why[sizeof err.msg];
+                snprintf(why, sizeof why, "%s", err.msg);
+                err_set(&err, GSW_EFAIL, "the stored %s tree for \"%s\" is damaged (%s); run without --resume to start again",
+                        gname, ptext, why);
+                rc = err.code;
+                break;
+            }
+            if (found) run_say(run, "resuming the %s tree for \"%s\" (%d nodes, t=%d, %s)", gname, ptext, m.n, (int)m.t, state);
+        }
+        if (!found && manager_init(&m, (dfpn_goal_t)goals[gi], &err)) { rc = err.code; break; }
+        int done = 0;
+        dfpn_status_t st = DFPN_UNKNOWN;
+        if (!found || !strcmp(state, "running")) {
+            if (manager_run(&m, v, pos, &mo, &done, &st, &err)) rc = err.code;
+        } else {
+            done = 1;
+            st = !strcmp(state, "proven") ? DFPN_PROVEN : DFPN_DISPROVEN;
+        }
+        if (rc_.failed && !rc) { err = rc_.err; rc = err.code; }
+        if (!rc && cache)
+            rc = run_store(&rc_, &m, !done ? "running" : st == DFPN_PROVEN ? "proven" : "disproven", &err);
+        if (!rc) {
+            char tn[32], ln[32], sn[32];
+            run_say(run, "%s: %s; tree %s nodes, %s leaves solved (%s solver nodes), solver %.1f s, manager %.3f s (%.1f%%)",
+                    goals[gi] == DFPN_GOAL_WIN ? "win?" : "at least a draw?",
+                    !done ? "stopped" : st == DFPN_PROVEN ? "proven" : "disproven", run_count((uint64_t)m.n, tn, sizeof tn),
+                    run_count(m.leaves, ln, sizeof ln), run_count(m.solver_nodes, sn, sizeof sn), m.solver_ms / 1000,
+                    m.manager_ms / 1000, m.solver_ms > 0 ? 100 * m.manager_ms / m.solver_ms : 0);
+        }
+        manager_free(&m);
+        if (rc) break;
+        if (!done) {
+            run->stopped = 1;
+            rc = GSW_EFAIL;
+            err_set(&err, GSW_EFAIL, "%s; run again with --resume to go on",
+                    po->stop && *po->stop ? "interrupted" : "budget spent");
+            break;
+        }
+        run->last = st;
+        run->goal_done = goals[gi];
+        if (!run->goal_text && goals[gi] == DFPN_GOAL_WIN && st == DFPN_PROVEN) break;
+    }
+    cache_probe_free(&probe);
+    if (have_eg) egdb_oracle_close(&eg);
+    run->complete = !rc;
+    if (rc) *errp = err;
+    return rc;
+}
+
+const char *prover_run_value(const prover_run_t *run)
+{
+    if (!run->complete)
+        return run->goal_done == DFPN_GOAL_WIN && run->last == DFPN_DISPROVEN ? "at most a draw" : "unknown";
+    if (run->goal_done == DFPN_GOAL_WIN) return run->last == DFPN_PROVEN ? "win" : "at most a draw";
+    return run->last == DFPN_PROVEN ? (run->goal_text ? "at least a draw" : "draw") : "loss";
+}
