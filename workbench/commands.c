@@ -12,7 +12,7 @@
 #include "solve/prover.h"
 #include "workbench/record.h"
 #include "workbench/session.h"
-#include "protocol/tune.h"
+#include "db/tunelog.h"
 
 typedef struct command {
     const char *name;
@@ -827,7 +827,7 @@ static int cmd_follow(session_t *s, char *args, out_t *out, err_t *err)
     return GSW_OK;
 }
 
-/* A gsw tune run's chart: its elite piece values by generation (protocol/tune_cmd.c). */
+/* A gsw tune run's chart: its elite piece values by generation (db/tunelog.c). */
 static int cmd_tune(session_t *s, char *args, out_t *out, err_t *err)
 {
     (void)s;

@@ -20,4 +20,5 @@ set(GSW_FUZZ_TARGETS
   "evolve_state:gsw_core"
   "bddfile:gsw_db"
   "strong_manifest:gsw_solve"
-  "bookfile:gsw_solve:gsw_db:gsw_games")
+  "bookfile:gsw_solve:gsw_db:gsw_games"
+  "tunelog:gsw_db")
