@@ -12,6 +12,8 @@
 #include "workbench/proof.h"
 #include "workbench/record.h"
 #include "workbench/session.h"
+#include "workbench/session_board.h"
+#include "workbench/session_lesson.h"
 #include "protocol/tune.h"
 
 typedef struct command {

@@ -15,7 +15,6 @@
 #include "workbench/session.h"
 
 int cli_cache_open(cli_opts_t *o, cache_t **c, err_t *err);
-void session_sync_close(session_t *s);
 
 /* Open a session as the options say: game, position, opponent, side, cache. */
 int cli_session_open(cli_opts_t *o, session_t *s, const char *deflt, err_t *err)

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "workbench/session_board.h"
 #include "workbench/tui_board.h"
 #include "workbench/tui_text.h"
 

@@ -8,6 +8,8 @@
 #include <readline/history.h>
 #include <readline/readline.h>
 
+#include "workbench/session_board.h"
+#include "workbench/session_lesson.h"
 #include "workbench/tui_input.h"
 #include "workbench/tui_overlay.h"
 #include "workbench/tui_picker.h"

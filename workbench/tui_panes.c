@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "workbench/session_board.h"
+#include "workbench/session_lesson.h"
 #include "workbench/tui_board.h"
 #include "workbench/tui_panes.h"
 #include "workbench/tui_text.h"
