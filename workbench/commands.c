@@ -13,6 +13,8 @@
 #include "workbench/record.h"
 #include "workbench/session.h"
 #include "db/tunelog.h"
+#include "workbench/session_board.h"
+#include "workbench/session_lesson.h"
 
 typedef struct command {
     const char *name;

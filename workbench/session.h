@@ -3,7 +3,8 @@
  * every ply, who plays each side, the board cursor and selection, and a
  * lesson in progress. No terminal code: the TUI draws it, `gsw shell` prints
  * it, and the tests drive it directly. Commands (session_exec) are the same
- * everywhere. */
+ * everywhere. Entering moves on the board (clicks, the cursor) is in
+ * session_board.h, a lesson's steps in session_lesson.h. */
 #ifndef GSW_SESSION_H
 #define GSW_SESSION_H
 
@@ -230,6 +231,9 @@ int session_exec(session_t *s, const char *line, out_t *out, err_t *err);
 extern const char *const session_commands[];
 /* The command help text, one command per line. */
 const char *session_help(void);
+/* Close the shell's synchronous solver (sync mode), if one was opened; the
+ * session itself stays (session_free frees the rest). */
+void session_sync_close(session_t *s);
 
 /* Opponent text: "perfect", "imperfect:70", "giveback:2", "heuristic:3",
  * "human". */
@@ -238,42 +242,6 @@ void opponent_text(const opponent_t *o, char *buf, size_t n);
 
 /* The game record: tags and the moves in notation. */
 void session_record(const session_t *s, out_t *out);
-/* Move the cursor/selection by a click or key at a view cell; plays a move
- * when the click completes one. A move of several steps (a multi-jump) is
- * entered square by square: each click on the next square it lands on goes
- * one step further, and the move is played once only one fits (a click on
- * its last square alone does too, when that names one move). Several legal
- * moves over the very same squares (a promotion to each piece) are offered
- * as a choice (s->choice; session_choose). Returns 1 if a move was played,
- * 2 if the click took a move one step further, 3 if the person must choose
- * among several moves, 0 if it only moved the selection, -1 with a message
- * in err (an illegal click). */
-int session_click(session_t *s, int cell, err_t *err);
-/* The choice a click left open: its prompt ("q) e8=Q  r) e8=R ...
- * (Enter: e8=Q; Esc cancels)") in buf; returns the number of moves, 0 when
- * none is open. */
-int session_choices(const session_t *s, char *buf, size_t n);
-/* Pick a move of the open choice by its key (the letter that tells its
- * text from the others' -- q, r, b, n for a promotion -- case aside, or
- * its number 1-9; Enter, '\r' or ' ' picks the first, the game's first
- * listed). Returns 1 when played, 0 when key names none of them (nothing
- * changes), -1 with a message in err. */
-int session_choose(session_t *s, int key, err_t *err);
-void session_choice_cancel(session_t *s);
-/* The cells a legal move visits (ops->move_path, else from and to); the count. */
-int session_move_path(const session_t *s, const void *pos, move_t m, int *cells, int max);
-/* Marks in mark[cell] (ncells of them, cleared first): 1 where the
- * selected piece can go next (the next square of a move being entered),
- * 2 the squares entered so far, 4 the pieces that can move. */
-void session_marks(const session_t *s, char *mark, int ncells);
-/* A rule restricting the moves here, for the person ("a capture is
- * compulsory"; ops->move_note); 0 when none. */
-int session_note(const session_t *s, char *buf, size_t n);
-/* The move being entered square by square, as far as it goes ("1x10"), or
- * 0 when none is under way. */
-int session_partial(const session_t *s, char *buf, size_t n);
-/* Move the cursor by rows and columns over the board's cells. */
-void session_cursor_move(session_t *s, int dr, int dc);
 /* The board as text, with the side to move and the position's text. */
 void session_show(session_t *s, out_t *out);
 /* Messages that waited on the analysis (hint, solve); 1 if any was written. */
@@ -305,15 +273,8 @@ int session_browse_node(const session_t *s);
 int session_browse_principal(const session_t *s, int node);
 void session_browse_close(session_t *s);
 
-/* The lesson step's text, and the learner's progress (see lesson.h). */
-int session_lesson_start(session_t *s, lesson_t *l, err_t *err);
-int session_lesson_goto(session_t *s, int step, err_t *err);
-/* Compare the step's published values with what the solver proved; the
- * number of disagreements. */
-int session_lesson_check(session_t *s, out_t *out);
-/* Say what the learner's move at this step was worth. */
-void session_lesson_judge(session_t *s, out_t *out);
-/* The step's narration. */
+/* A lesson step's narration (commands.c; the steps themselves and the
+ * learner's progress: session_lesson.h). */
 void session_lesson_say(session_t *s, out_t *out);
 
 #endif

@@ -15,7 +15,6 @@
 #include "workbench/session.h"
 #include "workbench/shell.h"
 
-void session_sync_close(session_t *s);
 
 /* Open a session as the options say: game, position, opponent, side, cache. */
 int shell_session_open(cli_opts_t *o, session_t *s, const char *deflt, err_t *err)

@@ -13,9 +13,8 @@
 #include <cmocka.h>
 
 #include "workbench/session.h"
+#include "workbench/session_board.h"
 #include "tests/workbench/session_lib.h"
-
-void session_sync_close(session_t *s);
 
 static void open_session(session_t *s, const char *pos)
 {

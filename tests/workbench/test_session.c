@@ -14,9 +14,9 @@
 
 #include "workbench/complete.h"
 #include "workbench/session.h"
+#include "workbench/session_board.h"
+#include "workbench/session_lesson.h"
 #include "tests/workbench/session_lib.h"
-
-void session_sync_close(session_t *s);
 
 static char dir[256];
 

@@ -1,0 +1,444 @@
+/* The TUI's input: keys, the ':' command line (see tui_input.h). */
+#define _XOPEN_SOURCE_EXTENDED 1
+#include <curses.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <readline/history.h>
+#include <readline/readline.h>
+
+#include "workbench/session_board.h"
+#include "workbench/session_lesson.h"
+#include "workbench/tui_input.h"
+#include "workbench/tui_overlay.h"
+#include "workbench/tui_picker.h"
+#include "workbench/tui_text.h"
+
+static tui_t *T;   /* readline's callbacks reach the TUI through this */
+
+/* Commands whose text the screen already shows in a pane of its own (a
+ * lesson's step, the proof browser): their output stays in the message area. */
+static int cmd_has_pane(const char *line)
+{
+    char w[16] = "", arg[8] = "";
+    if (sscanf(line, "%15s %7s", w, arg) < 1) return 0;
+    return (!strcmp(w, "lesson") && arg[0]) || !strcmp(w, "next") || !strcmp(w, "back") || !strcmp(w, "proof")
+           || !strcmp(w, "follow");
+}
+
+/* Run a command line. Its output goes to the message area, or, when paged
+ * (the ':' line) and longer than the area's three rows, to the pager. */
+static void tui_exec_to(tui_t *t, const char *line, int paged)
+{
+    out_t o = { 0 };
+    err_t err;
+    int rc = session_exec(&t->s, line, &o, &err);
+    if (paged && o.len && COLS > 2 && tui_wrap_text(o.buf, COLS - 2, NULL, NULL, 0) > 3 && !cmd_has_pane(line)) {
+        char title[64];
+        snprintf(title, sizeof title, ":%.60s", line);
+        tui_pager_open(t, title, o.buf, 0);
+        out_clear(&o);
+    }
+    tui_say_out(t, &o);
+    if (rc) tui_say(t, err.msg);
+    t->paused = 0;
+    if (!strncmp(line, "analy", 5)) t->analysis_on = 1;
+    out_free(&o);
+}
+
+void tui_exec(tui_t *t, const char *line) { tui_exec_to(t, line, 0); }
+
+static void rl_line(char *line)
+{
+    tui_t *t = T;
+    t->cmdline = 0;
+    rl_callback_handler_remove();
+    if (t->pager_passive) tui_pager_close(t);   /* the completion list goes with the line */
+    if (!line) return;
+    if (*line) {
+        add_history(line);
+        tui_exec_to(t, line, 1);
+        if (t->s.lesson && t->screen != SCREEN_GAME) t->screen = SCREEN_GAME;
+    }
+    free(line);
+}
+
+static int rl_key_value, rl_key_ready;
+static int rl_getc_tui(FILE *f) { (void)f; rl_key_ready = 0; return rl_key_value; }
+static int rl_avail_tui(void) { return rl_key_ready; }
+static void rl_redisplay_tui(void) { tui_draw(T); }
+
+/* Tab's candidates in columns: in the message area when they fit in its
+ * three rows, else in the pager over the screen (the line stays open under
+ * it; PgUp/PgDn scroll it). */
+static void rl_matches_tui(char **matches, int n, int maxlen)
+{
+    tui_t *t = T;
+    int colw = maxlen + 2, w = COLS - 2 < 158 ? COLS - 2 : 158;
+    if (w < 1) w = 1;
+    int per = w / colw > 0 ? w / colw : 1, rows = (n + per - 1) / per;
+    size_t cap = (size_t)rows * ((size_t)per * (size_t)colw + (size_t)maxlen + 2) + 1, used = 0;
+    char *buf = malloc(cap);
+    if (!buf) return;
+    for (int r = 0; r < rows; r++) {
+        for (int c = 0; c < per; c++) {
+            int i = c * rows + r;   /* down the columns, as readline lists them */
+            if (i >= n) break;
+            int last = c + 1 == per || i + rows >= n;
+            used += (size_t)snprintf(buf + used, cap - used, "%-*s", last ? 0 : colw, matches[i + 1]);
+        }
+        used += (size_t)snprintf(buf + used, cap - used, "\n");
+    }
+    if (rows <= 3) {
+        if (t->pager_passive) tui_pager_close(t);
+        tui_say(t, buf);
+    } else {
+        tui_pager_open(t, "Tab: the candidates", buf, 1);
+    }
+    free(buf);
+}
+
+static void cmdline_open(tui_t *t)
+{
+    t->cmdline = 1;
+    rl_callback_handler_install(":", rl_line);
+}
+
+void tui_cmdline_close(tui_t *t)
+{
+    rl_callback_handler_remove();
+    t->cmdline = 0;
+    if (t->pager_passive) tui_pager_close(t);
+}
+
+void tui_cmdline_key(tui_t *t, int ch)
+{
+    switch (ch) {
+    case KEY_LEFT: rl_backward_char(1, 0); break;
+    case KEY_RIGHT: rl_forward_char(1, 0); break;
+    case KEY_UP: rl_get_previous_history(1, 0); break;
+    case KEY_DOWN: rl_get_next_history(1, 0); break;
+    case KEY_HOME: rl_beg_of_line(1, 0); break;
+    case KEY_END: rl_end_of_line(1, 0); break;
+    case KEY_DC: rl_delete(1, 0); break;
+    case KEY_PPAGE: case KEY_NPAGE:   /* scroll the completion list */
+        if (t->pager) tui_pager_scroll(t, ch);
+        break;
+    case KEY_BACKSPACE: rl_key_value = 127; rl_key_ready = 1; rl_callback_read_char(); return;
+    case 27:   /* Escape closes the line */
+        tui_cmdline_close(t);
+        return;
+    default:
+        if (ch < 0 || ch > 255) return;
+        rl_key_value = ch;
+        rl_key_ready = 1;
+        rl_callback_read_char();
+        return;
+    }
+    rl_redisplay_tui();
+}
+
+/* The pager's keys: scrolling, and q, Esc or Enter to close it. */
+void tui_pager_key(tui_t *t, int ch)
+{
+    if (tui_pager_scroll(t, ch)) return;
+    switch (ch) {
+    case ' ': tui_pager_scroll(t, KEY_NPAGE); break;
+    case 'b': tui_pager_scroll(t, KEY_PPAGE); break;
+    case 'q': case 27: case '\n': case '\r': case KEY_ENTER: tui_pager_close(t); break;
+    case ':': tui_pager_close(t); cmdline_open(t); break;
+    }
+}
+
+static void cycle_opponent(tui_t *t)
+{
+    static const char *const all[] = { "perfect", "imperfect:75", "giveback:1", "heuristic:1", "heuristic:3",
+                                       "heuristic:5", "heuristic:7", "heuristic:9", "human", NULL };
+    /* where perfect play is out of reach (the game names a first opponent), the
+       opponents that wait for proofs would never move: left out (":opponent perfect" still sets one) */
+    const char *const *cyc = t->s.v->game->play_opponent ? all + 3 : all;
+    char cur[48];
+    opponent_text(&t->s.opp, cur, sizeof cur);
+    char *pct = strchr(cur, '%');
+    if (pct) *pct = 0;
+    int i = 0;
+    while (cyc[i] && strcmp(cyc[i], cur)) i++;
+    const char *next = cyc[i] && cyc[i + 1] ? cyc[i + 1] : cyc[0];
+    char line[64];
+    snprintf(line, sizeof line, "opponent %s", next);
+    tui_exec(t, line);
+}
+
+static void cycle_side(tui_t *t)
+{
+    session_t *s = &t->s;
+    const char *next = s->human[0] && !s->human[1] ? "second" : !s->human[0] && s->human[1] ? "both"
+                     : s->human[0] && s->human[1] ? "none" : "first";
+    char line[32];
+    snprintf(line, sizeof line, "side %s", next);
+    tui_exec(t, line);
+}
+
+/* A game with moves made and not over (lessons aside): q asks first. */
+static int game_in_progress(tui_t *t)
+{
+    session_t *s = &t->s;
+    return !s->lesson && s->ply > 0 && !session_over(s, NULL);
+}
+
+void tui_quit(tui_t *t)
+{
+    if (game_in_progress(t)) t->confirm_quit = 1;
+    else t->s.quit = 1;
+}
+
+/* Ctrl-C: stop the worker's job (the analysis, or the computer's move); it
+ * never quits. */
+void tui_interrupt(tui_t *t)
+{
+    session_t *s = &t->s;
+    worker_cancel(&t->w);
+    t->paused = 1;
+    s->hint_wanted = s->solve_wanted = 0;
+    if (s->autoplay) { s->autoplay = 0; tui_say(t, "autoplay stopped"); }
+    if (session_computer_to_move(s) && !session_over(s, NULL))
+        tui_say(t, "computer's move stopped: a lets it move, u takes yours back");
+    else tui_say(t, "analysis stopped; a resumes it");
+}
+
+void tui_key_picker(tui_t *t, int ch)
+{
+    switch (ch) {
+    case KEY_UP: if (t->pick > 0) t->pick--; break;
+    case KEY_DOWN: if (t->pick + 1 < t->nitems) t->pick++; break;
+    case KEY_PPAGE: t->pick = t->pick > 10 ? t->pick - 10 : 0; break;
+    case KEY_NPAGE: t->pick = t->pick + 10 < t->nitems ? t->pick + 10 : t->nitems - 1; break;
+    case '\n': case '\r': case KEY_ENTER: case ' ': tui_picker_start(t); break;
+    case 'o': cycle_opponent(t); break;
+    case 's': cycle_side(t); break;
+    case '?': tui_help_open(t); break;
+    case 27: if (t->have_game) t->screen = SCREEN_GAME; break;   /* back to the game in progress */
+    case 'q': tui_quit(t); break;
+    case KEY_MOUSE: {
+        MEVENT e;
+        if (getmouse(&e) == OK && (e.bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON1_RELEASED))) {
+            int h = LINES - 5, first = t->pick >= h ? t->pick - h + 1 : 0, i = first + e.y - 2;
+            if (i >= 0 && i < t->nitems && e.y >= 2) { t->pick = i; tui_picker_start(t); }
+        }
+        break;
+    }
+    }
+}
+
+/* A move was played: the old messages are stale. */
+static void tui_played(tui_t *t)
+{
+    session_t *s = &t->s;
+    out_t o = { 0 };
+    t->nmsg = 0;
+    t->paused = 0;
+    if (s->lesson) { session_lesson_judge(s, &o); tui_say_out(t, &o); }
+    out_free(&o);
+}
+
+/* The computer is to move: a person's move waits (said why). */
+static int computer_turn(tui_t *t)
+{
+    if (!session_computer_to_move(&t->s)) return 0;
+    tui_say(t, t->paused ? "the computer's move is stopped: a lets it move, u takes yours back"
+                         : "wait: the computer is to move");
+    return 1;
+}
+
+/* ---- a move typed: it starts with a digit; column 1 plays at once on a
+ * board of 9, on a wider one 1 waits for a second digit (10, 11, ...),
+ * Enter or a pause; a move with separators (11-15, 1x10x19, or from and
+ * last square 1x19) plays once it names a move no longer one begins with
+ * ---- */
+
+/* Does a legal move's text begin with the text typed and go on? */
+static int digits_longer(tui_t *t)
+{
+    session_t *s = &t->s;
+    move_t mv[GSW_MAX_MOVES];
+    size_t n = strlen(t->digits);
+    int k = s->v->ops->moves(s->v, session_pos(s), mv);
+    for (int i = 0; i < k; i++) {
+        char mt[64];
+        s->v->ops->move_format(s->v, session_pos(s), mv[i], mt, sizeof mt);
+        if (strlen(mt) > n && !strncmp(mt, t->digits, n)) return 1;
+    }
+    return 0;
+}
+
+/* Does the text typed name a legal move? */
+static int digits_parse(tui_t *t, move_t *m, err_t *err)
+{
+    session_t *s = &t->s;
+    return s->v->ops->move_parse(s->v, session_pos(s), t->digits, m, err) == GSW_OK;
+}
+
+void tui_digits_play(tui_t *t)
+{
+    session_t *s = &t->s;
+    move_t m;
+    err_t err;
+    if (!t->digits[0]) return;
+    if (computer_turn(t)) { t->digits[0] = 0; return; }
+    int ok = digits_parse(t, &m, &err);
+    t->digits[0] = 0;
+    if (!ok) { tui_say(t, err.msg); return; }
+    if (session_play(s, m, &err)) tui_say(t, err.msg);
+    else tui_played(t);
+}
+
+/* A key while a move is typed: 1 if it belongs to the move (a digit, a
+ * separator after a digit, or a character a legal move's text has there). */
+static int digits_key(tui_t *t, int ch)
+{
+    size_t n = strlen(t->digits);
+    if (ch < 0 || ch > 126) return 0;
+    int digit = ch >= '0' && ch <= '9';
+    if (!digit) {
+        if (!n || t->digits[n - 1] < '0' || t->digits[n - 1] > '9') return 0;
+        int sep = ch == '-' || ch == ':' || ch == '/';
+        if (!sep) {   /* a letter that continues a legal move (the x of 1x10) */
+            t->digits[n] = (char)ch;
+            t->digits[n + 1] = 0;
+            int longer = digits_longer(t);
+            t->digits[n] = 0;
+            if (!longer) return 0;
+        }
+    }
+    if (computer_turn(t)) { t->digits[0] = 0; return 1; }
+    if (n + 1 >= sizeof t->digits) return 1;
+    t->digits[n] = (char)ch;
+    t->digits[n + 1] = 0;
+    move_t m;
+    err_t err;
+    int names = digits_parse(t, &m, &err), longer = digits_longer(t);
+    if (names && !longer) tui_digits_play(t);                     /* complete: played now */
+    else if (names) t->digits_at = tui_now_ms() + 600;            /* column 1 of 10: a pause plays it */
+    else if (!longer && strspn(t->digits, "0123456789") == n + 1) tui_digits_play(t);   /* no move begins so: why */
+    else t->digits_at = 0;                                    /* not a move yet: Enter plays it or says why */
+    return 1;
+}
+
+void tui_key_game(tui_t *t, int ch)
+{
+    session_t *s = &t->s;
+    err_t err;
+    out_t o = { 0 };
+    int played = 0;
+    if (s->autoplay) {   /* any key stops the solver playing on (at the end it has stopped already) */
+        int over = session_over(s, NULL);
+        s->autoplay = 0;
+        if (!over) { tui_say(t, "autoplay stopped"); return; }
+    }
+    if (t->digits[0]) {   /* a move being typed: Enter ends it, Esc drops it */
+        if (ch == '\n' || ch == '\r' || ch == KEY_ENTER) { tui_digits_play(t); return; }
+        if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) { t->digits[strlen(t->digits) - 1] = 0; t->digits_at = 0; return; }
+        if (ch == 27) { t->digits[0] = 0; return; }
+        if (digits_key(t, ch)) return;
+        t->digits[0] = 0;   /* another key: the move typed is dropped */
+    }
+    if (s->nchoice) {   /* a click named several moves (a promotion): a key picks one */
+        if (ch == 27) { session_choice_cancel(s); return; }
+        if (ch == KEY_MOUSE) {
+            session_choice_cancel(s);   /* a click elsewhere: the choice goes, the click counts */
+        } else {
+            int r = ch == KEY_ENTER ? session_choose(s, '\n', &err) : ch >= 0 && ch < 256 ? session_choose(s, ch, &err) : 0;
+            if (r < 0) tui_say(t, err.msg);
+            else if (r > 0) tui_played(t);
+            else tui_say(t, "choose one of the moves on the status line by its key (Enter: the first; Esc cancels)");
+            return;
+        }
+    }
+    switch (ch) {
+    case KEY_LEFT: session_cursor_move(s, 0, -1); break;
+    case KEY_RIGHT: session_cursor_move(s, 0, 1); break;
+    case KEY_UP: session_cursor_move(s, -1, 0); break;
+    case KEY_DOWN: session_cursor_move(s, 1, 0); break;
+    case KEY_NPAGE: t->an_top += t->an_shown > 0 ? t->an_shown : 1; break;   /* the analysis pane, when cut */
+    case KEY_PPAGE: t->an_top -= t->an_shown > 0 ? t->an_shown : 1; if (t->an_top < 0) t->an_top = 0; break;
+    case '\n': case '\r': case KEY_ENTER: case ' ': {
+        if (computer_turn(t)) break;
+        int r = session_click(s, s->cursor, &err);
+        if (r < 0) tui_say(t, err.msg);
+        played = r == 1;   /* (2: a move entered one square further) */
+        break;
+    }
+    case KEY_MOUSE: {
+        MEVENT e;
+        if (getmouse(&e) != OK || !(e.bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON1_RELEASED))) break;
+        int r = e.y - t->board_y, c = (e.x - t->board_x) / t->cell_w;
+        if (e.x < t->board_x || c >= t->view.cols || r >= t->view.rows || (r < 0 && !(t->view.drop && r == -1))) break;
+        if (r < 0) r = 0;
+        s->cursor = r * t->view.cols + c;
+        if (computer_turn(t)) break;
+        int k = session_click(s, s->cursor, &err);
+        if (k < 0) tui_say(t, err.msg);
+        played = k == 1;
+        break;
+    }
+    case 'u': tui_exec(t, "undo"); break;
+    case 'r': tui_exec(t, "redo"); break;
+    case 'h': tui_exec(t, "hint"); break;
+    case 'a':
+        if (t->paused) {   /* go on: the analysis, or the computer's move (the pane stays as it was) */
+            t->paused = 0;
+            if (!session_computer_to_move(s)) t->analysis_on = 1;
+        } else {
+            t->analysis_on = !t->analysis_on;
+        }
+        break;
+    case 'v': t->show_history = !t->show_history; break;
+    case 'w': tui_exec(t, "autoplay"); break;
+    case 't': t->show_tags = !t->show_tags; break;
+    case 'p': t->nmsg = 0; tui_say(t, "proving..."); tui_draw(t); t->nmsg = 0; tui_exec(t, "proof"); break;
+    case 'f': if (s->br) { t->nmsg = 0; tui_exec(t, "follow"); } break;
+    case 'x': if (s->br) tui_exec(t, "proof off"); break;
+    case 'o': cycle_opponent(t); break;
+    case 's': cycle_side(t); break;
+    case 'n':
+        t->nmsg = 0;
+        if (s->lesson) tui_exec(t, "next");
+        else tui_exec(t, "new");
+        if (s->lesson) { session_lesson_say(s, &o); tui_say_out(t, &o); }
+        break;
+    case 'b':
+        if (s->lesson) {
+            t->nmsg = 0;
+            tui_exec(t, "back");
+            session_lesson_say(s, &o);
+            tui_say_out(t, &o);
+        }
+        break;
+    case 'g': tui_picker_fill(t); t->screen = SCREEN_PICKER; break;
+    case ':': cmdline_open(t); break;
+    case '?': tui_help_open(t); break;
+    case 'q': tui_quit(t); break;
+    case 27: s->selected = -1; s->npath = 0; break;
+    case '#': tui_exec(t, "numbers"); break;
+    default:
+        if (ch >= '0' && ch <= '9') digits_key(t, ch);   /* a move typed: its first digit */
+    }
+    if (played) tui_played(t);
+    out_free(&o);
+}
+
+/* readline on the bottom line, fed key by key */
+void tui_readline_install(tui_t *t)
+{
+    T = t;
+    rl_catch_signals = 0;
+    rl_catch_sigwinch = 0;
+    rl_change_environment = 0;
+    rl_prep_term_function = NULL;
+    rl_deprep_term_function = NULL;
+    rl_getc_function = rl_getc_tui;
+    rl_input_available_hook = rl_avail_tui;
+    rl_redisplay_function = rl_redisplay_tui;
+    rl_completion_display_matches_hook = rl_matches_tui;
+}

@@ -1,0 +1,159 @@
+/* What the TUI draws over its screen, and the frame (see tui_overlay.h). */
+#define _XOPEN_SOURCE_EXTENDED 1
+#include <curses.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <readline/readline.h>
+
+#include "workbench/tui_overlay.h"
+#include "workbench/tui_panes.h"
+#include "workbench/tui_picker.h"
+#include "workbench/tui_text.h"
+
+/* ---- the pager: output longer than the message area, scrolled ---- */
+
+void tui_pager_close(tui_t *t)
+{
+    free(t->pager);
+    t->pager = NULL;
+    t->pager_top = 0;
+    t->pager_passive = 0;
+}
+
+void tui_pager_open(tui_t *t, const char *title, const char *text, int passive)
+{
+    tui_pager_close(t);
+    t->pager = strdup(text);
+    if (!t->pager) { tui_say(t, text); return; }
+    snprintf(t->pager_title, sizeof t->pager_title, "%s", title);
+    t->pager_passive = passive;
+}
+
+static int pager_rows(void) { return LINES - 4; }   /* between its title and footer rows */
+
+static void draw_pager(tui_t *t)
+{
+    int rows = pager_rows(), w = COLS - 2;
+    if (rows < 1 || w < 1) return;
+    int n = tui_wrap_text(t->pager, w, NULL, NULL, 0);
+    int *off = malloc(sizeof *off * (size_t)(n + 1)), *len = malloc(sizeof *len * (size_t)(n + 1));
+    if (!off || !len) { free(off); free(len); return; }
+    tui_wrap_text(t->pager, w, off, len, n);
+    if (t->pager_top > n - rows) t->pager_top = n - rows;
+    if (t->pager_top < 0) t->pager_top = 0;
+    for (int y = 1; y <= LINES - 2; y++) { move(y, 0); clrtoeol(); }
+    attron(A_REVERSE);
+    move(1, 0);
+    for (int x = 0; x < COLS; x++) addch(' ');
+    mvaddnstr(1, 1, t->pager_title, w);
+    attroff(A_REVERSE);
+    for (int i = 0; i < rows && t->pager_top + i < n; i++)
+        mvaddnstr(2 + i, 1, t->pager + off[t->pager_top + i], len[t->pager_top + i]);
+    char foot[200];
+    int last = t->pager_top + rows < n ? t->pager_top + rows : n;
+    snprintf(foot, sizeof foot, "lines %d-%d of %d   %s", n ? t->pager_top + 1 : 0, last, n,
+             t->pager_passive ? "PgUp/PgDn: scroll   Esc: close" : "arrows, PgUp/PgDn: scroll   q or Esc: close");
+    attron(A_REVERSE);
+    move(LINES - 2, 0);
+    for (int x = 0; x < COLS; x++) addch(' ');
+    mvaddnstr(LINES - 2, 1, foot, w);
+    attroff(A_REVERSE);
+    free(off);
+    free(len);
+}
+
+/* Scroll keys: 1 if ch was one. */
+int tui_pager_scroll(tui_t *t, int ch)
+{
+    int page = pager_rows() > 2 ? pager_rows() - 1 : 1;
+    switch (ch) {
+    case KEY_UP: t->pager_top--; break;
+    case KEY_DOWN: t->pager_top++; break;
+    case KEY_PPAGE: t->pager_top -= page; break;
+    case KEY_NPAGE: t->pager_top += page; break;
+    case KEY_HOME: t->pager_top = 0; break;
+    case KEY_END: t->pager_top = 1 << 20; break;   /* the draw clamps it */
+    default: return 0;
+    }
+    if (t->pager_top < 0) t->pager_top = 0;
+    return 1;
+}
+
+static const char *const help_lines[] = {
+    "Keys",
+    "  arrows      move the cursor          Enter/space  play or select there",
+    "  q r b n     a promotion (moves sharing their squares): pick one; Enter the first",
+    "  mouse       click a cell or column   1-9          play that move (if it is one)",
+    "  10, 11 ...  type both digits: Enter or a short pause ends a number",
+    "  11-15, 1x10x19  type a move (a capture: every square, or from and last square)",
+    "  #           the squares' numbers on the board (checkers: 1-32)",
+    "  u / r       undo / redo              h            hint (best move; losing: slowest loss)",
+    "  a           analysis pane on/off     v            value history (got / best per move)",
+    "  o           change the opponent      s            change your side",
+    "  n           new game (lesson: next step)   b      lesson: previous step",
+    "  g           game picker (Esc: back)  t            show the board's classes (if any)",
+    "  PgUp/PgDn   scroll the analysis pane when it does not fit",
+    "  w           the solver plays on for you, move by move (any key stops it)",
+    "  p           browse the proof tree    f / x        proof: follow its main line / close",
+    "  :           command line: a command (help lists them) or a move (:e4, :O-O)",
+    "  Ctrl-C      stop the analysis or the computer's move (a goes on)",
+    "  q           quit (asks first in a game in progress)",
+    "Values are for the player making the move: win/loss in N plies (score), draw.",
+    "Green wins, yellow draws, red loses; ~ marks a heuristic guess, not a proof.",
+    "",
+    "Press any key.",
+};
+enum { HELP_LINES = (int)(sizeof help_lines / sizeof help_lines[0]) };
+
+static void draw_help(tui_t *t)
+{
+    (void)t;
+    const char *const *lines = help_lines;
+    int n = HELP_LINES, w = 0;
+    for (int i = 0; i < n; i++) if ((int)strlen(lines[i]) > w) w = (int)strlen(lines[i]);
+    int y0 = (LINES - n - 2) / 2, x0 = (COLS - w - 4) / 2;
+    if (y0 < 0) y0 = 0;
+    if (x0 < 0) x0 = 0;
+    for (int i = -1; i <= n; i++) {
+        move(y0 + 1 + i, x0);
+        for (int k = 0; k < w + 4 && x0 + k < COLS; k++) addch(' ');
+    }
+    attron(A_BOLD);
+    mvaddnstr(y0 + 1, x0 + 2, lines[0], COLS - x0 - 2);
+    attroff(A_BOLD);
+    for (int i = 1; i < n; i++) mvaddnstr(y0 + 1 + i, x0 + 2, lines[i], COLS - x0 - 2);
+}
+
+/* ?: the keys over the screen, or in the pager when they do not fit. */
+void tui_help_open(tui_t *t)
+{
+    int w = 0;
+    for (int i = 0; i < HELP_LINES; i++) if ((int)strlen(help_lines[i]) > w) w = (int)strlen(help_lines[i]);
+    if (HELP_LINES + 2 <= LINES && w + 4 <= COLS) { t->show_help = 1; return; }
+    char text[4096];
+    size_t used = 0;
+    for (int i = 1; i < HELP_LINES - 2 && used < sizeof text; i++)   /* not the title, not "Press any key" */
+        used += (size_t)snprintf(text + used, sizeof text - used, "%s\n", help_lines[i]);
+    tui_pager_open(t, "Keys", text, 0);
+}
+
+void tui_draw(tui_t *t)
+{
+    if (t->screen == SCREEN_PICKER) tui_draw_picker(t);
+    else tui_draw_game(t);
+    if (t->pager && !(t->screen == SCREEN_GAME && t->too_small)) draw_pager(t);
+    if (t->show_help) draw_help(t);
+    if (t->cmdline) {   /* readline's line at the bottom */
+        move(LINES - 1, 0);
+        clrtoeol();
+        mvaddnstr(LINES - 1, 0, rl_display_prompt ? rl_display_prompt : ":", COLS);
+        addnstr(rl_line_buffer, COLS - 2);
+        move(LINES - 1, (int)strlen(rl_display_prompt ? rl_display_prompt : ":") + rl_point);
+        curs_set(1);
+    } else {
+        curs_set(0);
+    }
+    refresh();
+}

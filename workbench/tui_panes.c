@@ -1,0 +1,406 @@
+/* The TUI's game screen and its panes (see tui_panes.h). */
+#define _XOPEN_SOURCE_EXTENDED 1
+#include <curses.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "workbench/session_board.h"
+#include "workbench/session_lesson.h"
+#include "workbench/tui_board.h"
+#include "workbench/tui_panes.h"
+#include "workbench/tui_text.h"
+
+static void draw_moves(tui_t *t, int y, int x, int w, int h)
+{
+    session_t *s = &t->s;
+    attron(A_BOLD);
+    tui_put_clipped(y, x, w, t->show_history ? "Value history (got / best)" : "Moves");
+    attroff(A_BOLD);
+    int first = 0, rows = h - 1;
+    if (t->show_history) {
+        rows--;
+        attron(A_DIM);
+        tui_put_clipped(y + h - 1, x, w, "! threw away a win or a draw");
+        attroff(A_DIM);
+        if (s->top > rows) first = s->top - rows;
+        for (int i = first; i < s->top && i - first < rows; i++) {
+            char got[48], best[48], mt[32], line[160];
+            int cg, cb;
+            s->v->ops->move_format(s->v, s->pos[i].b, s->moves[i], mt, sizeof mt);
+            move(y + 1 + i - first, x);
+            if (i >= s->ply) attron(A_DIM);
+            if (!session_history_entry(s, i, got, sizeof got, best, sizeof best, &cg, &cb)) {
+                snprintf(line, sizeof line, "%3d %-4s ...", i + 1, mt);
+                tui_put_clipped(y + 1 + i - first, x, w, line);
+            } else {
+                printw("%3d %-4s ", i + 1, mt);
+                tui_attr_pair(t, tui_value_pair(cg), 1);
+                printw("%-12.12s", got);
+                tui_attr_pair(t, tui_value_pair(cg), 0);
+                printw(" / ");
+                tui_attr_pair(t, tui_value_pair(cb), 1);
+                printw("%-12.12s", best);
+                tui_attr_pair(t, tui_value_pair(cb), 0);
+                if (cg < cb) { attron(A_BOLD); printw(" !"); attroff(A_BOLD); }
+            }
+            if (i >= s->ply) attroff(A_DIM);
+        }
+        return;
+    }
+    int per = s->v->game->players == 2 ? 2 : 1, lines = (s->top + per - 1) / per, mw = 5;
+    if (lines > rows) first = lines - rows;
+    for (int i = first * per; i < s->top; i++) {   /* the moves shown, in columns as wide as the widest */
+        char mt[32];
+        s->v->ops->move_format(s->v, s->pos[i].b, s->moves[i], mt, sizeof mt);
+        if ((int)strlen(mt) > mw) mw = (int)strlen(mt);
+    }
+    if (4 + per * (mw + 1) > w) mw = (w - 4) / per - 1 > 5 ? (w - 4) / per - 1 : 5;
+    for (int l = first; l < lines && l - first < rows; l++) {
+        move(y + 1 + l - first, x);
+        printw("%3d.", l + 1);
+        for (int k = 0; k < per; k++) {
+            int i = l * per + k;
+            if (i >= s->top) break;
+            char mt[32];
+            s->v->ops->move_format(s->v, s->pos[i].b, s->moves[i], mt, sizeof mt);
+            if (i >= s->ply) attron(A_DIM);
+            if (i == s->ply - 1) attron(A_BOLD);
+            printw(" %-*.*s", mw, mw, mt);
+            if (i == s->ply - 1) attroff(A_BOLD);
+            if (i >= s->ply) attroff(A_DIM);
+        }
+    }
+}
+
+static void draw_analysis(tui_t *t, int y, int x, int w, int h)
+{
+    session_t *s = &t->s;
+    char title[128];
+    val_t tv;
+    attron(A_BOLD);
+    if (session_over(s, &tv)) snprintf(title, sizeof title, "Game over");
+    else if (s->v->game->players == 2)
+        snprintf(title, sizeof title, "Analysis: %s to move", t->view.side[session_turn(s)][0] ? t->view.side[session_turn(s)] : "side");
+    else snprintf(title, sizeof title, "Analysis: can the goal be reached?");
+    tui_put_clipped(y, x, w, title);
+    attroff(A_BOLD);
+    analysis_t *an = s->an[s->ply];
+    if (!t->analysis_on && !(an && an->proven)) {
+        if (!session_over(s, NULL)) tui_put_clipped(y + 1, x, w, "(off: press a)");
+        return;
+    }
+    if (!an) {
+        if (!session_over(s, NULL)) tui_put_clipped(y + 1, x, w, t->paused ? "(stopped: press a)" : "...");
+        return;
+    }
+    int exact;
+    move_t best = session_best(s, s->ply, &exact);
+    if (s->v->game->players == 1 && session_autoplay_move(s) == MOVE_NONE) exact = 0;   /* a puzzle: no solution, no star */
+    if (!exact && best != MOVE_NONE && h >= 6) {   /* the heuristic engine's line for its best move */
+        char line[400], text[440];
+        for (int i = 0; i < an->n; i++)
+            if (an->mv[i].move == best && an->mv[i].state == MV_HEURISTIC && session_line_text(s, s->ply, &an->mv[i], line, sizeof line)) {
+                snprintf(text, sizeof text, "line: %s", line);
+                attron(A_DIM);
+                int used = tui_put_wrapped(y + 1, x, w, 2, text);
+                attroff(A_DIM);
+                y += used;
+                h -= used;
+                break;
+            }
+    }
+    int tw = 5;   /* the moves' column: as wide as the widest text (e8=Q+) */
+    for (int i = 0; i < an->n; i++)
+        if ((int)strlen(an->mv[i].text) > tw) tw = (int)strlen(an->mv[i].text);
+    if (tw > 8) tw = 8;
+    /* every move, with a legend row under them; when they do not all fit,
+     * a window of them that PgUp/PgDn scrolls, and a row saying so */
+    int avail = h - 1, shown = an->n, first = 0;
+    if (avail < 1) return;
+    if (t->an_ply != s->ply) { t->an_ply = s->ply; t->an_top = 0; }
+    if (an->n + 1 > avail) {
+        shown = avail >= 2 ? avail - 1 : avail;
+        if (t->an_top > an->n - shown) t->an_top = an->n - shown;
+        if (t->an_top < 0) t->an_top = 0;
+        first = t->an_top;
+        char more[96];
+        snprintf(more, sizeof more, "moves %d-%d of %d, best first: PgUp/PgDn", first + 1, first + shown, an->n);
+        if ((int)strlen(more) > w) snprintf(more, sizeof more, "moves %d-%d of %d: PgUp/PgDn", first + 1, first + shown, an->n);
+        attron(A_DIM);
+        if (avail >= 2) tui_put_clipped(y + 1 + shown, x, w, more);
+        attroff(A_DIM);
+    } else {
+        t->an_top = 0;
+    }
+    t->an_shown = shown;
+    /* the order shown: the game's when every move fits; else the best known first */
+    int order[GSW_MAX_MOVES];
+    for (int i = 0; i < an->n; i++) order[i] = i;
+    if (shown < an->n) {
+        long key[GSW_MAX_MOVES];
+        for (int i = 0; i < an->n; i++) {
+            const move_value_t *m = &an->mv[i];
+            key[i] = m->state == MV_PROVEN ? m->lo : m->state == MV_HEURISTIC || m->depth > 0 ? m->score : -VAL_INF - 1L;
+        }
+        for (int i = 1; i < an->n; i++)   /* insertion: stable, so ties keep the game's order */
+            for (int j = i; j > 0 && key[order[j]] > key[order[j - 1]]; j--) { int k = order[j]; order[j] = order[j - 1]; order[j - 1] = k; }
+    }
+    for (int r = first; r < an->n && r < first + shown; r++) {
+        int i = order[r];
+        char t1[64];
+        int cls = session_value_text(s, s->ply, &an->mv[i], t1, sizeof t1);
+        move(y + 1 + r - first, x);
+        printw("%c%-*.*s ", an->mv[i].move == best && exact ? '*' : ' ', tw, tw, an->mv[i].text);
+        tui_attr_pair(t, tui_value_pair(cls), 1);
+        if (cls) attron(A_BOLD);
+        printw("%-.*s", w - tw - 3 > 0 ? w - tw - 3 : 0, t1);
+        if (cls) attroff(A_BOLD);
+        tui_attr_pair(t, tui_value_pair(cls), 0);
+        if (an->active == i) printw(" ..");
+    }
+    if (an->n + 1 <= avail) {
+        char legend[200];
+        snprintf(legend, sizeof legend, "%s", an->proven ? (session_mate_game(s) ? "* best; mate in N moves" : "* best; W/D/L in plies")
+                                        : session_mate_game(s) ? "~ heuristic, in pawns" : "~ heuristic, not proven");
+        if (s->v->game->players == 1)   /* a puzzle: the verdict from here */
+            snprintf(legend, sizeof legend, "%s", !an->root_done ? "solving..." : an->root_lo > VAL_DRAW
+                     ? "* hint; green: the goal can still be reached (w plays on)" : an->reason);
+        int ly = y + 1 + an->n;
+        attron(A_DIM);
+        tui_put_wrapped(ly, x, w, y + h - ly, legend);
+        attroff(A_DIM);
+    }
+}
+
+/* The proof browser: the node's value and numbers, its children with
+ * theirs (the principal one marked), and how to move about. */
+static int draw_proof(tui_t *t, int y, int x, int w, int h)
+{
+    session_t *s = &t->s;
+    const browse_t *br = s->br;
+    int node = session_browse_node(s), row = y;
+    char line[200];
+    attron(A_BOLD);
+    tui_put_clipped(row++, x, w, br->title);
+    attroff(A_BOLD);
+    if (node < 0) {
+        tui_put_clipped(row++, x, w, "off the tree: u goes back");
+        return row - y;
+    }
+    const browse_node_t *nd = &br->node[node];
+    char npn[16], ndn[16];
+    if (nd->pn >= DFPN_INF) snprintf(npn, sizeof npn, "inf"); else snprintf(npn, sizeof npn, "%u", nd->pn);
+    if (nd->dn >= DFPN_INF) snprintf(ndn, sizeof ndn, "inf"); else snprintf(ndn, sizeof ndn, "%u", nd->dn);
+    snprintf(line, sizeof line, "this node %s  pn %s dn %s, %d nodes, depth %d%s", nd->label, npn, ndn, nd->size,
+             s->ply - s->br_ply0, nd->leaf ? " (a leaf)" : "");
+    tui_put_clipped(row++, x, w, line);
+    int principal = nd->nchildren ? session_browse_principal(s, node) : -1;
+    for (int c = nd->first; c < nd->first + nd->nchildren && row < y + h - 2; c++) {
+        const browse_node_t *ch = &br->node[c];
+        char mt[32], pn[16], dn[16];
+        s->v->ops->move_format(s->v, session_pos(s), ch->move, mt, sizeof mt);
+        if (ch->pn >= DFPN_INF) snprintf(pn, sizeof pn, "inf"); else snprintf(pn, sizeof pn, "%u", ch->pn);
+        if (ch->dn >= DFPN_INF) snprintf(dn, sizeof dn, "inf"); else snprintf(dn, sizeof dn, "%u", ch->dn);
+        snprintf(line, sizeof line, "%c%-5s %-5s pn %-5s dn %-5s %d nodes", c == principal ? '>' : ' ', mt, ch->label, pn, dn,
+                 ch->size);
+        tui_put_clipped(row++, x, w, line);
+    }
+    attron(A_DIM);
+    tui_put_clipped(row++, x, w, nd->nchildren ? "f: follow >  a move: that child  u: back  x: close"
+                                           : "a leaf: the analysis below goes on from here");
+    attroff(A_DIM);
+    return row - y;
+}
+
+/* The lesson step in at most h rows; the rows used. */
+static int draw_lesson(tui_t *t, int y, int x, int w, int h)
+{
+    session_t *s = &t->s;
+    const lesson_step_t *st = &s->lesson->steps[s->lesson_step];
+    char line[256];
+    attron(A_BOLD);
+    snprintf(line, sizeof line, "Lesson %d/%d: %s", s->lesson_step + 1, s->lesson->nsteps, st->title);
+    tui_put_clipped(y, x, w, line);
+    attroff(A_BOLD);
+    int row = y + 1;
+    if (st->say) row += tui_put_wrapped(row, x, w, y + h - row, st->say);   /* the narration */
+    if (row < y + h - 1 && s->ply == 0 && st->nvalues) {   /* the published values, checked */
+        out_t o = { 0 };
+        int bad = session_lesson_check(s, &o);
+        if (bad) attron(A_BOLD);
+        if (o.buf) tui_put_clipped(row++, x, w, strtok(o.buf, "\n"));
+        if (bad) attroff(A_BOLD);
+        out_free(&o);
+    }
+    attron(A_DIM);
+    if (row < y + h)
+        tui_put_clipped(row++, x, w, s->lesson_tried || !st->nexpect ? "n: next step  b: back  u: take back"
+                                                               : "Your move.  n: next step  b: back");
+    attroff(A_DIM);
+    return row - y;
+}
+
+static int tui_min_size(tui_t *t, int *mw, int *mh)
+{
+    const board_view_t *v = &t->view;
+    *mw = tui_left_width(t) + 2 + 26 + 2 + 20;
+    *mh = 1 + v->rows + 2 + (v->drop ? 1 : 0) + 4;
+    if (*mh < 14) *mh = 14;
+    if (*mw < 60) *mw = 60;
+    return COLS >= *mw && LINES >= *mh;
+}
+
+/* The message area: the newest messages, wrapped, the newest at the bottom. */
+static void draw_messages(tui_t *t, int y, int rows, int w)
+{
+    enum { MAXL = 16 };
+    int bottom = y + rows;
+    for (int k = t->nmsg - 1; k >= 0 && bottom > y; k--) {
+        int off[MAXL], len[MAXL];
+        int n = tui_wrap_text(t->msg[k], w, off, len, MAXL);
+        if (n > MAXL) n = MAXL;
+        if (n > bottom - y) {
+            if (k != t->nmsg - 1) break;   /* an older one that does not fit whole: left out */
+            n = bottom - y;                /* the newest: its first lines */
+        }
+        bottom -= n;
+        for (int i = 0; i < n; i++)
+            if (len[i]) mvaddnstr(bottom + i, 1, t->msg[k] + off[i], len[i]);
+    }
+}
+
+/* The words for a window too small to draw the board in (wrapped over the
+ * whole screen); keys other than q are ignored until it is larger. */
+static void draw_too_small(tui_t *t, int mw, int mh)
+{
+    char text[600];
+    int n = snprintf(text, sizeof text, "The window is too small: need %dx%d, have %dx%d. Enlarge it to go on; until "
+                     "then keys are ignored (q quits).", mw, mh, COLS, LINES);
+    if (t->confirm_quit && n > 0 && (size_t)n < sizeof text)
+        n += snprintf(text + n, sizeof text - (size_t)n, "\nQuit? The game in progress is lost (y/n)");
+    else if (t->small_ignored && n > 0 && (size_t)n < sizeof text)
+        n += snprintf(text + n, sizeof text - (size_t)n, "\n(key ignored: the board is not on screen)");
+    tui_put_wrapped(0, 0, COLS, LINES, text);
+}
+
+void tui_draw_game(tui_t *t)
+{
+    session_t *s = &t->s;
+    if (s->v->ops->view) s->v->ops->view(s->v, session_pos(s), &t->view);
+    else { memset(&t->view, 0, sizeof t->view); t->view.rows = 1; t->view.cols = 1; }
+    t->cell_w = 2;   /* one more column when a label is wider than one (column 10) */
+    for (int c = 0; c < t->view.cols && c < GSW_VIEW_MAX_SIDE; c++) {
+        int lw = (int)strlen(t->view.col_label[c]);
+        if (lw + 1 > t->cell_w) t->cell_w = lw + 1;
+    }
+    int plain_w = t->cell_w, mw, mh;
+    for (int i = 0; s->numbers && i < t->view.rows * t->view.cols; i++) {   /* the squares' numbers, on request */
+        int nw = (int)strlen(t->view.cell[i].name) + 2;
+        if (nw > t->cell_w) t->cell_w = nw;
+    }
+    t->names_need = 0;
+    if (t->cell_w > plain_w && !tui_min_size(t, &mw, &mh)) {   /* names that do not fit (chess's a1-h8): left out, said */
+        t->names_need = mw;
+        t->cell_w = plain_w;
+    }
+    erase();
+    if (!tui_min_size(t, &mw, &mh)) {
+        if (!t->too_small) t->small_ignored = 0;
+        t->too_small = 1;
+        draw_too_small(t, mw, mh);
+        return;
+    }
+    t->too_small = 0;
+    char spec[96], op[48], title[256];
+    game_spec(s->v, spec, sizeof spec);
+    opponent_text(&s->opp, op, sizeof op);
+    if (s->lesson) snprintf(title, sizeof title, " gsw  %s  lesson \"%s\"", spec, s->lesson->title);
+    else if (s->v->game->players == 1) snprintf(title, sizeof title, " gsw  %s  %s", spec, s->v->game->title);
+    else {
+        const char *you = s->human[0] && s->human[1] ? "both sides" : s->human[0] ? t->view.side[0] : s->human[1] ? t->view.side[1] : "watching";
+        snprintf(title, sizeof title, " gsw  %s  you: %s  opponent: %s", spec, you, s->human[0] && s->human[1] ? "none" : op);
+    }
+    attron(A_REVERSE);
+    move(0, 0);
+    for (int x = 0; x < COLS; x++) addch(' ');
+    mvaddnstr(0, 0, title, COLS - 9);   /* clear of "? help" */
+    mvaddnstr(0, COLS - 8 > 0 ? COLS - 8 : 0, "? help", 7);
+    attroff(A_REVERSE);
+
+    int bh = 0;
+    t->left_w = tui_left_width(t);
+    if (s->v->ops->view) bh = tui_draw_board(t, 2, 0);
+    else { char pt[512]; s->v->ops->pos_format(s->v, session_pos(s), pt, sizeof pt); mvaddnstr(2, 1, pt, COLS - 2); bh = 1; }
+    int px = t->left_w + 2, pw = COLS - px, top = 2, h = LINES - 5 - top;
+    if (bh + 3 > h) h = bh + 3;
+    int w1 = t->show_history ? 36 : 22;
+    if (w1 > pw / 2) w1 = pw / 2;
+    if (s->br) {
+        int used = draw_proof(t, top, px, pw - 1, h - 2);   /* every child, the analysis below */
+        draw_analysis(t, top + used + 1, px, pw - 1, h - used - 1);
+    } else if (s->lesson) {   /* the step, then every move's value under it */
+        analysis_t *an = s->an[s->ply];
+        int need = (an ? an->n : 1) + 3, hl = h - need - 1;
+        if (hl < 6) hl = h < 6 ? h : 6;
+        int used = draw_lesson(t, top, px, pw - 1, hl);
+        draw_analysis(t, top + used + 1, px, pw - 1, h - used - 1);
+    } else {
+        draw_moves(t, top, px, w1, h);
+        draw_analysis(t, top, px + w1 + 2, pw - w1 - 3, h);
+    }
+    /* under the board, within its column: whose turn, or the result */
+    val_t tv;
+    char line[256], why[64];
+    int y = top + bh + 1, rows = LINES - 4 - y;
+    if (session_over_why(s, &tv, why, sizeof why)) {
+        if (s->v->game->players == 1) snprintf(line, sizeof line, "Game over: %s", tv > VAL_DRAW ? "solved!" : "no moves left");
+        else if (tv == VAL_DRAW) snprintf(line, sizeof line, "Game over: a draw%s%s%s", why[0] ? " (" : "", why, why[0] ? ")" : "");
+        else snprintf(line, sizeof line, "Game over: %s wins%s%s%s", t->view.side[tv < VAL_DRAW ? 1 - session_turn(s) : session_turn(s)],
+                      why[0] ? " (" : "", why, why[0] ? ")" : "");
+        attron(A_BOLD);
+        tui_put_wrapped(y, 1, t->left_w - 1, rows, line);
+        attroff(A_BOLD);
+    } else if (s->v->game->players == 2) {
+        int turn = session_turn(s), comp = session_computer_to_move(s);
+        char note[64];
+        snprintf(line, sizeof line, "%s to move%s", t->view.side[turn],
+                 !comp ? "" : t->paused ? " (computer stopped: a lets it move)" : " (computer thinking)");
+        int used = tui_put_wrapped(y, 1, t->left_w - 1, rows, line);
+        if (t->names_need) {
+            snprintf(line, sizeof line, "(square names: the window needs %d columns)", t->names_need);
+            attron(A_DIM);
+            used += tui_put_wrapped(y + used, 1, t->left_w - 1, rows - used, line);
+            attroff(A_DIM);
+        }
+        if (session_note(s, note, sizeof note)) {   /* a rule restricts the moves: said, and its pieces marked */
+            snprintf(line, sizeof line, "%c%s", note[0] >= 'a' && note[0] <= 'z' ? note[0] - 'a' + 'A' : note[0], note + 1);
+            attron(A_BOLD);
+            tui_put_wrapped(y + used, 1, t->left_w - 1, rows - used, line);
+            attroff(A_BOLD);
+        }
+    }
+    /* messages */
+    draw_messages(t, LINES - 4, 3, COLS - 2);
+    /* status line */
+    char status[700] = "", part[64];
+    pthread_mutex_lock(&t->w.mu);
+    int busy = t->w.busy;
+    if (t->w.error[0]) snprintf(status, sizeof status, "error: %s", t->w.error);
+    else if (busy) snprintf(status, sizeof status, "working: %s  (Ctrl-C stops)", t->w.progress);
+    pthread_mutex_unlock(&t->w.mu);
+    char choice[400];
+    if (t->confirm_quit) snprintf(status, sizeof status, "quit? the game in progress is lost (y/n)");
+    else if (session_choices(s, choice, sizeof choice)) snprintf(status, sizeof status, "choose: %s", choice);
+    else if (t->digits[0])
+        snprintf(status, sizeof status, "move %s_  (Enter plays it, Esc cancels)", t->digits);
+    else if (session_partial(s, part, sizeof part))   /* before the worker's progress: the person is mid-move */
+        snprintf(status, sizeof status, "move %s...: the next square it lands on (Enter or a click; Esc cancels)", part);
+    else if (!status[0] && t->paused && session_computer_to_move(s) && !session_over(s, NULL))
+        snprintf(status, sizeof status, "computer's move stopped (a lets it move, u takes yours back)");
+    else if (!status[0] && t->paused) snprintf(status, sizeof status, "analysis stopped (a resumes)");
+    attron(A_REVERSE);
+    move(LINES - 1, 0);
+    for (int x = 0; x < COLS; x++) addch(' ');
+    mvaddnstr(LINES - 1, 1, status[0] ? status : ": command   ? help   q quit", COLS - 2);
+    attroff(A_REVERSE);
+}
