@@ -9,7 +9,7 @@
 
 #include "core/ab.h"
 #include "core/puzzle.h"
-#include "workbench/analyst.h"
+#include "solve/analyst.h"
 #include "cli/egdb_cmd.h"
 #include "cli/puzzle_cmd.h"
 #include "cli/strong_cmd.h"

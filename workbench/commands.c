@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "db/saved.h"
-#include "workbench/analyst.h"
+#include "solve/analyst.h"
 #include "solve/prover.h"
 #include "workbench/record.h"
 #include "workbench/session.h"

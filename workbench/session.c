@@ -12,7 +12,7 @@
 
 #include "solve/solver.h"
 #include "solve/prover.h"
-#include "workbench/analyst.h"
+#include "solve/analyst.h"
 
 /* ---- text for the person ---- */
 

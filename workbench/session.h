@@ -15,6 +15,7 @@
 #include "core/manager.h"
 #include "core/game.h"
 #include "db/cache.h"
+#include "solve/analyst.h"
 #include "workbench/lesson.h"
 
 #define SESSION_MAX_PLY 1024
@@ -31,68 +32,6 @@ typedef struct opponent {
     int percent;           /* imperfect: plays the best move this % of the time */
     int givebacks;         /* giveback: value-losing moves still to play */
 } opponent_t;
-
-/* What is known of one move's value, from the mover's side. */
-typedef enum { MV_UNKNOWN = 0, MV_HEURISTIC, MV_PROVEN } mv_state_t;
-typedef struct move_value {
-    move_t move;
-    char text[24];         /* in the game's notation */
-    mv_state_t state;
-    val_t lo, hi;          /* MV_PROVEN: proven bounds (exact when equal) */
-    int32_t score;         /* MV_HEURISTIC (and kept after): a search score */
-    int depth;
-    int from_cache;
-    move_t pv[12];         /* MV_HEURISTIC: the search's line, the move first */
-    int npv;
-    char rule[24];         /* the move ends the game by a rule of play on this line
-                              ("threefold repetition", "40-move rule"): its value is
-                              that result (MV_PROVEN); "" when it does not */
-    uint8_t line_dep;      /* the value rests on the game's line (a rule, or a
-                              repetition of one of its positions): true of this game,
-                              not of the position, so never stored as the position's */
-    uint8_t late;          /* a win the game's move-count rule (count_rule) may draw
-                              first: neither its distance to win nor its distance to
-                              conversion fits in the plies the count leaves; a win
-                              that fits is preferred (analysis_better) */
-} move_value_t;
-
-/* The positions of the game's line that a search from an analysed position
- * must treat as drawn: those already played twice since the last move that
- * cannot be undone (a third time ends the game). */
-#define ANALYSIS_MAX_LINE 64
-
-typedef struct analysis {
-    int n;
-    move_value_t mv[GSW_MAX_MOVES];
-    int heuristic_done;    /* every move has a heuristic score */
-    int proven;            /* every move's value is exact */
-    int active;            /* the move being solved now, -1 none */
-    int root_done;         /* the position itself was solved: */
-    val_t root_lo, root_hi;   /* its value (exact when equal) */
-    int root_searched;     /* ... by the book or a search here, not read from the cache: the moves'
-                              searches may start below it (a stale row would spread) */
-    move_t root_best;      /* a move that achieves it (fastest win, slowest loss) */
-    /* one-player puzzles: the root's value is a win when the goal can still
-     * be reached (in the jumps of the solution found: not a proven minimum)
-     * and a loss when it cannot, with the reason; every move's value is
-     * that of the position it leads to */
-    int nsol;              /* the solution found from here (moves), capped */
-    move_t sol[128];
-    char reason[160];      /* why the goal is out of reach */
-    uint64_t nodes;
-    double ms;
-    double budget_ms;      /* solver time the analysis may spend (0: no limit; lessons set one) */
-    int spent;             /* the budget ran out: nothing more is started for it */
-    int twins;             /* moves valued by a proven mirror image, without a search */
-    /* the game's line (pos_hash, ANALYSIS_MAX_LINE): every search of this
-     * analysis meets these positions as repetitions (session_analysis_open
-     * fills it; empty for games whose positions never repeat) */
-    uint64_t line[ANALYSIS_MAX_LINE];
-    int nline;
-    int nrule;             /* moves that end the game by a rule of play (mv[].rule) */
-    int root_late;         /* the position's search named a late win (mv[].late): every
-                              move is proven and the best in time chosen */
-} analysis_t;
 
 typedef struct posbuf { _Alignas(16) unsigned char b[GSW_MAX_POS]; } posbuf_t;
 

@@ -7,7 +7,7 @@
 
 #include <pthread.h>
 
-#include "workbench/analyst.h"
+#include "solve/analyst.h"
 #include "workbench/session.h"
 
 typedef enum { JOB_NONE = 0, JOB_ANALYZE, JOB_THINK } job_kind_t;

@@ -19,7 +19,7 @@
 #include "core/value.h"
 #include "solve/solver.h"
 #include "tests/test_rng.h"
-#include "tests/cli/checkers_positions.h"
+#include "tests/solve/checkers_positions.h"
 
 static uint64_t rng_state;
 

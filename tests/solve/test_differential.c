@@ -22,8 +22,8 @@
 #include "solve/egdb.h"
 #include "solve/strong.h"
 #include "tests/test_rng.h"
-#include "tests/cli/checkers_positions.h"
-#include "workbench/analyst.h"
+#include "tests/solve/checkers_positions.h"
+#include "solve/analyst.h"
 #include "workbench/session.h"
 
 /* ---- the positions ---- */

@@ -1,5 +1,5 @@
 /* The analyst (see analyst.h). */
-#include "workbench/analyst.h"
+#include "solve/analyst.h"
 
 #include <stdio.h>
 #include <stdlib.h>

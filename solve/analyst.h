@@ -1,0 +1,123 @@
+/* The analyst: every move of a position valued through the door — an
+ * analysis_t filled with a quick heuristic score for every move, then each
+ * move's proven value (cache first), the position's own value and best
+ * move — and a heuristic opponent's move. The CLI's `analyze` (puzzles),
+ * `gsw shell` and the hint, the perfect opponent and the analysis pane
+ * call it; the TUI runs it on a worker thread (workbench/worker.h) over a
+ * copy of the position. */
+#ifndef GSW_ANALYST_H
+#define GSW_ANALYST_H
+
+#include <stdint.h>
+
+#include "core/game.h"
+#include "solve/solver.h"
+
+/* What is known of one move's value, from the mover's side. */
+typedef enum { MV_UNKNOWN = 0, MV_HEURISTIC, MV_PROVEN } mv_state_t;
+typedef struct move_value {
+    move_t move;
+    char text[24];         /* in the game's notation */
+    mv_state_t state;
+    val_t lo, hi;          /* MV_PROVEN: proven bounds (exact when equal) */
+    int32_t score;         /* MV_HEURISTIC (and kept after): a search score */
+    int depth;
+    int from_cache;
+    move_t pv[12];         /* MV_HEURISTIC: the search's line, the move first */
+    int npv;
+    char rule[24];         /* the move ends the game by a rule of play on this line
+                              ("threefold repetition", "40-move rule"): its value is
+                              that result (MV_PROVEN); "" when it does not */
+    uint8_t line_dep;      /* the value rests on the game's line (a rule, or a
+                              repetition of one of its positions): true of this game,
+                              not of the position, so never stored as the position's */
+    uint8_t late;          /* a win the game's move-count rule (count_rule) may draw
+                              first: neither its distance to win nor its distance to
+                              conversion fits in the plies the count leaves; a win
+                              that fits is preferred (analysis_better) */
+} move_value_t;
+
+/* The positions of the game's line that a search from an analysed position
+ * must treat as drawn: those already played twice since the last move that
+ * cannot be undone (a third time ends the game). */
+#define ANALYSIS_MAX_LINE 64
+
+typedef struct analysis {
+    int n;
+    move_value_t mv[GSW_MAX_MOVES];
+    int heuristic_done;    /* every move has a heuristic score */
+    int proven;            /* every move's value is exact */
+    int active;            /* the move being solved now, -1 none */
+    int root_done;         /* the position itself was solved: */
+    val_t root_lo, root_hi;   /* its value (exact when equal) */
+    int root_searched;     /* ... by the book or a search here, not read from the cache: the moves'
+                              searches may start below it (a stale row would spread) */
+    move_t root_best;      /* a move that achieves it (fastest win, slowest loss) */
+    /* one-player puzzles: the root's value is a win when the goal can still
+     * be reached (in the jumps of the solution found: not a proven minimum)
+     * and a loss when it cannot, with the reason; every move's value is
+     * that of the position it leads to */
+    int nsol;              /* the solution found from here (moves), capped */
+    move_t sol[128];
+    char reason[160];      /* why the goal is out of reach */
+    uint64_t nodes;
+    double ms;
+    double budget_ms;      /* solver time the analysis may spend (0: no limit; lessons set one) */
+    int spent;             /* the budget ran out: nothing more is started for it */
+    int twins;             /* moves valued by a proven mirror image, without a search */
+    /* the game's line (pos_hash, ANALYSIS_MAX_LINE): every search of this
+     * analysis meets these positions as repetitions (session_analysis_open
+     * fills it; empty for games whose positions never repeat) */
+    uint64_t line[ANALYSIS_MAX_LINE];
+    int nline;
+    int nrule;             /* moves that end the game by a rule of play (mv[].rule) */
+    int root_late;         /* the position's search named a late win (mv[].late): every
+                              move is proven and the best in time chosen */
+} analysis_t;
+
+
+typedef struct analyst {
+    solver_t solver;
+    tt_t heur;             /* the heuristic scores' own table: their entries (deep
+                              "work", no bounds) would crowd the exact search's out */
+    int ready;
+} analyst_t;
+
+/* A solver of hash_mb megabytes and threads threads over cache (may be
+ * NULL), stopped by *stop. */
+int analyst_open(analyst_t *a, gv_t *v, size_t hash_mb, int threads, cache_t *cache, volatile int *stop, err_t *err);
+void analyst_close(analyst_t *a);
+/* Switch to another game (the table is cleared when the variant changes). */
+void analyst_retarget(analyst_t *a, gv_t *v);
+/* List pos's moves into an (state unknown). */
+void analyst_list(const gv_t *v, const void *pos, analysis_t *an);
+/* Heuristic scores for every move, within about budget_ms. */
+int analyst_heuristic(analyst_t *a, const void *pos, analysis_t *an, double budget_ms, err_t *err);
+/* Prove move i of an (cache first). Returns 1 when stopped before the
+ * proof was complete (the bounds proven so far are kept), 0 when done, -1
+ * on error. */
+int analyst_prove(analyst_t *a, const void *pos, analysis_t *an, int i, err_t *err);
+/* Solve the position itself (cache first): its value and a best move,
+ * which alone is all a perfect opponent needs; the best move's entry gets
+ * the value. Returns 1 when stopped first, 0 done, -1 on error. */
+int analyst_root(analyst_t *a, const void *pos, analysis_t *an, err_t *err);
+/* What the moves' proven values say of the position itself (for its side
+ * to move): at least the best proven lower bound; once every move is
+ * bounded (*all), at most the best upper bound. Returns the move with the
+ * best lower bound, MOVE_NONE when no move is proven yet. */
+move_t analysis_bounds(const analysis_t *an, val_t *lo, val_t *hi, int *all);
+/* Is move value x a better choice than y for its mover? A win that comes
+ * in time under the move-count rule beats a late one, which beats
+ * anything else; then the value (fastest win, slowest loss). */
+int analysis_better(const move_value_t *x, const move_value_t *y);
+/* The best exact move of an by analysis_better (-1: none exact). */
+int analysis_best(const analysis_t *an);
+/* The next move of an to prove: the most promising unproven one; -1 none. */
+int analyst_next(const analysis_t *an);
+/* A heuristic player's move at level 1..9; line[0..nline-1] are the
+ * pos_hash of the game's positions before pos, oldest first (the search
+ * scores a return to one as the game's rules say: a draw in checkers),
+ * NULL / 0 when unknown. */
+int analyst_think(analyst_t *a, const void *pos, const uint64_t *line, int nline, int level, move_t *m, err_t *err);
+
+#endif
