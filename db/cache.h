@@ -13,6 +13,7 @@
 #include "core/err.h"
 #include "core/game.h"
 #include "core/value.h"
+#include "db/cache_path.h"
 
 typedef struct cache cache_t;
 
@@ -35,15 +36,6 @@ typedef struct cache_stats {
     struct { char game[32]; char variant[48]; int64_t rows; } groups[64];
 } cache_stats_t;
 
-/* Where the cache lives when no --db is given: $GSW_DB, else
- * $XDG_DATA_HOME/gsw/cache.sqlite, else ~/.local/share/gsw/cache.sqlite.
- * Creates the directory. */
-int cache_default_path(char *buf, size_t n, err_t *err);
-/* The folder name beside the cache file db (NULL: the default cache's):
- * where endgame databases (egdb/) and strong solutions (strong/) live. */
-int cache_sibling_dir(const char *db, const char *name, char *buf, size_t n, err_t *err);
-/* mkdir -p of path (0755); what names it in the error ("cache directory"). */
-int cache_mkdir_p(const char *path, const char *what, err_t *err);
 /* Open (creating the file, its folder, and migrating as needed). GSW_EFAIL
  * with a one-line message for a file that is not a gsw cache, is corrupt (the
  * message says how to go on: --no-cache, or moving it aside), or stays

@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "core/game.h"
+#include "core/puzzle.h"
 
 #define SOL_MAX_HOLES 64
 #define SOL_MAX_SYM 12
@@ -125,6 +126,15 @@ int sol_goal_met(const solv_t *d, uint64_t p);
 void sol_endgame_prepare(const solv_t *d);
 int sol_endgame_prune(const solv_t *d, uint64_t p, char *reason, size_t n);
 void sol_endgame_free(solv_t *d);
+
+/* The puzzle hooks solitaire.c hands the core's search: the level sweep of
+ * `gsw count` and `--min-moves` (sol_sweep.c), the 1960s program's heuristic
+ * players by name and the solver's move orders 0..3 (sol_heur.c). */
+int sol_sweep(const gv_t *v, const void *pos, puzzle_sweep_t *sw, err_t *err);
+extern const char *const sol_player_names[];
+int sol_play_heuristic(const gv_t *v, const void *pos, const char *player, move_t *out, int max, int *n,
+                       err_t *err);
+void sol_order(const gv_t *v, const void *pos, move_t *mv, int n, int order);
 
 extern const game_t solitaire_game;
 extern const game_ops_t sol_ops_template;

@@ -9,12 +9,6 @@
 #include "core/puzzle.h"
 #include "games/solitaire/sol.h"
 
-int sol_sweep(const gv_t *v, const void *pos, puzzle_sweep_t *sw, err_t *err);
-int sol_play_heuristic(const gv_t *v, const void *pos, const char *player, move_t *out, int max, int *n,
-                       err_t *err);
-extern const char *const sol_player_names[];
-void sol_order(const gv_t *v, const void *pos, move_t *mv, int n, int order);
-
 static void sol_start(const gv_t *v, void *pos)
 {
     *(uint64_t *)pos = sol_data(v)->start;
