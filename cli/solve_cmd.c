@@ -183,8 +183,7 @@ static void print_answer(const solver_t *s, cli_opts_t *o, const char *ptext, co
         json_str(&j, "bound", json_bound(g));
         json_int(&j, "nodes", (int64_t)a->r.nodes);
         json_num(&j, "time_ms", a->r.time_ms);
-        json_str(&j, "source", a->from_book ? "book" : a->from_cache ? "cache" : a->from_strong ? "strong"
-                                 : a->from_egdb ? "egdb" : "search");
+        json_str(&j, "source", a->source ? a->source : "search");
         json_str(&j, "algo", s->manager ? "manager" : s->dfpn ? "dfpn" : "ab");
         json_bool(&j, "complete", !a->r.aborted);
         json_proven(&j, a->r.lo, a->r.hi, g, a->r.aborted);
@@ -217,10 +216,8 @@ static void print_answer(const solver_t *s, cli_opts_t *o, const char *ptext, co
         printf("\n");
     }
     fflush(stdout);
-    fprintf(stderr, "%s nodes, %.3f ms%s\n", opts_thousands(a->r.nodes, nt, sizeof nt), a->r.time_ms,
-            a->from_book ? " (from the opening book)" : a->from_cache ? " (from the cache)"
-            : a->from_strong ? " (from the strong solution)"
-                                     : a->from_egdb ? " (from the endgame databases)" : "");
+    fprintf(stderr, "%s nodes, %.3f ms%s%s%s\n", opts_thousands(a->r.nodes, nt, sizeof nt), a->r.time_ms,
+            a->phrase ? " (from " : "", a->phrase ? a->phrase : "", a->phrase ? ")" : "");
 }
 
 /* ---- batch ---- */
@@ -549,7 +546,7 @@ static int cli_analyze(cli_opts_t *o)
         fprintf(stderr, "gsw: %s\n", err.msg);
         rc = err.code;
         failed = 1;
-    } else if (rknown && root.from_book && val_down(root.r.hi) > klo) klo = val_down(root.r.hi);
+    } else if (rknown && answer_from(&root, "book") && val_down(root.r.hi) > klo) klo = val_down(root.r.hi);
     for (int i = 0; i < n && !stopped && !failed; i++) {
         memcpy(child, pos, O->pos_size);
         O->play(s.v, child, mv[i]);

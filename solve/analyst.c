@@ -323,7 +323,7 @@ int analyst_prove(analyst_t *a, const void *pos, analysis_t *an, int i, err_t *e
     mv->state = MV_PROVEN;
     mv->lo = lo;
     mv->hi = hi;
-    mv->from_cache = ans.from_cache;
+    mv->from_cache = answer_from(&ans, "cache");
     mv->line_dep |= ans.r.history_dependent && an->nline > 0;
     analyst_mark_late(a, pos, an, i);
     analysis_settle(an);
@@ -386,7 +386,7 @@ int analyst_root(analyst_t *a, const void *pos, analysis_t *an, err_t *err)
     an->ms += ans.r.time_ms;
     if (ans.r.aborted) return 1;
     an->root_done = 1;
-    an->root_searched = !ans.from_cache;
+    an->root_searched = !answer_from(&ans, "cache");
     an->root_lo = ans.r.lo;
     an->root_hi = ans.r.hi;
     an->root_best = ans.r.best;

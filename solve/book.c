@@ -279,7 +279,7 @@ static void *build_worker(void *arg)
         book_slot_t *sl = map_find(&b->map, k);   /* (the map no longer grows) */
         sl->val = a.r.lo;
         sl->known = 1;
-        if (a.from_cache) b->r->stored++;
+        if (answer_from(&a, "cache")) b->r->stored++;
         else b->r->searched++;
         b->r->nodes += a.r.nodes;
         b->done++;

@@ -1,7 +1,6 @@
 /* The cached solver (see solver.h) and the words for values. */
 #include "solve/solver.h"
 
-#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,8 +8,64 @@
 
 #include "core/dfpn.h"
 #include "core/manager.h"
-#include "solve/book.h"
-#include "solve/strong.h"
+
+static void solver_say(solver_t *s, const char *msg);
+
+/* The sources' warnings and notices, through the solver's (s->warn and
+ * s->note as they are when said). */
+static void solver_warn_cb(void *ctx, const char *msg)
+{
+    solver_say(ctx, msg);
+}
+
+static void solver_note_cb(void *ctx, const char *msg)
+{
+    solver_t *s = ctx;
+    if (s->note) s->note(s->warn_ctx, msg);
+    else solver_say(s, msg);
+}
+
+static source_env_t solver_env(solver_t *s, const char *db)
+{
+    return (source_env_t){ .v = s->v, .db = db, .cache = s->cache, .warn = solver_warn_cb,
+                           .note = solver_note_cb, .ctx = s };
+}
+
+static void solver_source_close(source_t *src)
+{
+    if (src->kind && src->kind->close) src->kind->close(src->ctx);
+    src->kind = NULL;
+    src->ctx = NULL;
+}
+
+/* Open the registry's kind at slot i for env (closing what was there). */
+static int solver_source_open(solver_t *s, int i, const source_env_t *env, err_t *err)
+{
+    source_t *src = &s->chain.src[i];
+    solver_source_close(src);
+    void *ctx = NULL;
+    int rc = source_registry[i]->open(env, &ctx, err);
+    if (rc < 0) return err->code;
+    if (rc > 0) {
+        src->kind = source_registry[i];
+        src->ctx = ctx;
+    }
+    return GSW_OK;
+}
+
+/* The oracle the heuristic engine keeps between solves (ab.oracle, unless
+ * the caller put its own there): the first source's that has one. */
+static void solver_engine(solver_t *s)
+{
+    if (s->ab.oracle != s->engine) return;
+    source_query_t q = { .v = s->v, .goal = -1, .no_book = s->no_book, .ab = &s->ab };
+    const gsw_oracle_t *o = NULL;
+    for (int i = 0; i < s->chain.n && !o; i++) {
+        const source_t *src = &s->chain.src[i];
+        if (src->kind && src->kind->oracle) o = src->kind->oracle(src->ctx, &q);
+    }
+    s->ab.oracle = s->engine = o;
+}
 
 int solver_init(solver_t *s, gv_t *v, size_t hash_mb, cache_t *cache, err_t *err)
 {
@@ -19,141 +74,70 @@ int solver_init(solver_t *s, gv_t *v, size_t hash_mb, cache_t *cache, err_t *err
     s->cache = cache;
     s->ab.threads = 1;
     s->goal = -1;
-    return tt_init(&s->tt, hash_mb, err);
+    while (source_registry[s->chain.n]) s->chain.n++;
+    source_env_t env = solver_env(s, cache ? cache_filename(cache) : NULL);
+    for (int i = 0; i < s->chain.n; i++)
+        if (!source_registry[i]->with_dirs && solver_source_open(s, i, &env, err)) {
+            solver_free(s);
+            return err->code;
+        }
+    if (tt_init(&s->tt, hash_mb, err)) {
+        solver_free(s);
+        return err->code;
+    }
+    return GSW_OK;
 }
 
 void solver_free(solver_t *s)
 {
-    if (s->egdb.set) egdb_oracle_close(&s->egdb);
-    strong_close(s->strong);
-    s->strong = NULL;
-    book_free(s->book);
-    s->book = NULL;
-    book_free(s->shipped);
-    s->shipped = NULL;
+    for (int i = 0; i < s->chain.n; i++) solver_source_close(&s->chain.src[i]);
+    s->chain.n = 0;
+    s->ab.oracle = s->engine = NULL;
     tt_free(&s->tt);
     dfpn_table_free(&s->pn);
 }
 
-static void solver_say(solver_t *s, const char *msg);
-static int solver_settled(const solver_t *s, val_t lo, val_t hi);
-
-int solver_open_egdb(solver_t *s, const char *dir, const char *db, err_t *err)
+int solver_add_source(solver_t *s, const source_kind_t *kind, void *ctx, err_t *err)
 {
-    char d[sizeof s->egdb_dir];   /* (dir may be s->egdb_dir itself) */
-    if (dir) snprintf(d, sizeof d, "%s", dir);
-    if (s->egdb.set) egdb_oracle_close(&s->egdb);
-    s->ab.oracle = NULL;
-    s->egdb_dir[0] = 0;
-    if (!s->v->ops->retro) return solver_open_strong(s, NULL, db, err);
-    if (!dir && egdb_default_dir(db, d, sizeof d, err)) return err->code;
-    memcpy(s->egdb_dir, d, sizeof d);
-    int rc = egdb_oracle_open(&s->egdb, s->v, s->egdb_dir, err);
-    if (rc < 0) return err->code;
-    if (rc > 0) s->ab.oracle = &s->egdb.oracle;
+    if (s->chain.n >= SOURCE_MAX) return err_set(err, GSW_EINPUT, "solver: more than %d knowledge sources", SOURCE_MAX);
+    s->chain.src[s->chain.n++] = (source_t){ .kind = kind, .ctx = ctx };
+    solver_engine(s);
     return GSW_OK;
 }
 
-/* The databases' answer for pos: 1 (a filled, with the best move found by
- * probing every move) when they hold it and it settles the question. */
-/* Endings built on demand: build the one pos belongs to when its distance
- * file is missing, then open the databases again. */
-static void solver_egdb_build(solver_t *s, const void *pos)
+/* Open again the sources that live in folders (the endgame databases, the
+ * strong solutions): dir is the databases', the strong solution's is
+ * strong_dir. */
+static int solver_open_dirs(solver_t *s, const char *dir, const char *strong_dir, const char *db, int only_strong,
+                            err_t *err)
 {
-    const retro_game_t *rg = s->v->ops->retro;
-    uint64_t slice, index;
-    int flipped;
-    if (!rg || !rg->mate_metric || !s->egdb_dir[0] || !rg->locate(s->v, pos, &slice, &index, &flipped)) return;
-    egdb_set_t *set;
-    err_t err;
-    if (egdb_set_open(s->v, s->egdb_dir, &set, &err)) return;
-    if (egdb_slice_present(set, RETRO_DTW, slice)) {   /* built already */
-        egdb_set_close(set);
-        return;
-    }
-    char name[64], msg[400];
-    rg->slice_name(s->v, slice, name, sizeof name);
-    if (s->ab.time_limit_ms > 0 || s->ab.node_limit) {
-        /* a solve with a budget: a build may take minutes and cannot count
-           against it, so the search answers alone, and the person is told */
-        snprintf(msg, sizeof msg, "the %s tablebase is not built (a solve with a budget does not build it): "
-                 "gsw egdb build %s %s; answering from search", name, s->v->game->name, name);
-        solver_say(s, msg);
-    } else {
-        snprintf(msg, sizeof msg, "building the %s tablebase in %.300s", name, s->egdb_dir);
-        if (s->note) s->note(s->warn_ctx, msg);
-        else solver_say(s, msg);
-        egdb_build_options_t bo = { .for_slice = &slice, .metric = RETRO_DTW, .threads = s->ab.threads,
-                                    .stop = s->ab.stop };
-        egdb_build_report_t rep;
-        if (egdb_build(set, &bo, &rep, &err)) {
-            if (!(s->ab.stop && *s->ab.stop)) solver_say(s, err.msg);
-        } else if (solver_open_egdb(s, s->egdb_dir, NULL, &err))
-            solver_say(s, err.msg);
-    }
-    egdb_set_close(set);
+    if (s->ab.oracle == s->engine) s->ab.oracle = NULL;   /* (it may be closed below) */
+    s->engine = NULL;
+    source_env_t env = solver_env(s, db);
+    env.dir = dir;
+    env.strong_dir = strong_dir;
+    int rc = GSW_OK;
+    for (int i = 0; i < s->chain.n && source_registry[i] && !rc; i++)
+        if (source_registry[i]->with_dirs && (!only_strong || source_registry[i] == &source_strong))
+            rc = solver_source_open(s, i, &env, err);
+    if (s->ab.oracle == NULL) solver_engine(s);
+    return rc;
+}
+
+int solver_open_egdb(solver_t *s, const char *dir, const char *db, err_t *err)
+{
+    s->ab.oracle = NULL;   /* (as the databases open, their oracle is the engine's) */
+    return solver_open_dirs(s, dir, NULL, db, 0, err);
 }
 
 int solver_open_strong(solver_t *s, const char *dir, const char *db, err_t *err)
 {
-    strong_close(s->strong);
-    s->strong = NULL;
-    if (!strong_supported(s->v)) return GSW_OK;
-    char d[1024];
-    if (dir) snprintf(d, sizeof d, "%s", dir);
-    else if (strong_default_dir(db, d, sizeof d, err)) return err->code;
-    err_t e2;
-    if (strong_open(&s->strong, s->v, d, &e2) < 0) solver_say(s, e2.msg);   /* the search goes on without it */
-    return GSW_OK;
+    return solver_open_dirs(s, NULL, dir, db, 1, err);
 }
 
-static int solver_oracle_answer(solver_t *s, const gsw_oracle_t *o, const void *pos, answer_t *a);
-
-static int solver_egdb(solver_t *s, const void *pos, answer_t *a)
+int answer_from(const answer_t *a, const char *source)
 {
-    solver_egdb_build(s, pos);
-    if (!s->egdb.set) {   /* a strong solution: win/draw/loss at once where that is enough */
-        if (!s->strong || !(s->wdl || s->dfpn || s->manager)) return 0;
-        int r = solver_oracle_answer(s, &s->strong->oracle, pos, a);
-        if (s->strong->damage[0]) solver_say(s, s->strong->damage);
-        a->from_strong = r;
-        return r;
-    }
-    int r = solver_oracle_answer(s, &s->egdb.oracle, pos, a);
-    if (!r && s->egdb.damaged) solver_say(s, s->egdb.damage);
-    return r;
-}
-
-/* The root's value from an oracle, where it is enough of an answer, with
- * the best move by its moves' values: 1 answered, 0 not. */
-static int solver_oracle_answer(solver_t *s, const gsw_oracle_t *o, const void *pos, answer_t *a)
-{
-    const game_ops_t *O = s->v->ops;
-    double t0 = gsw_now_ms();
-    val_t lo, hi;
-    if (!o->probe(o->ctx, s->v, pos, &lo, &hi)) return 0;
-    if (!solver_settled(s, lo, hi) && !(lo > VAL_DRAW || hi < VAL_DRAW)) return 0;
-    /* the best move: the one whose position is worth most to the mover
-     * (exact with distance files: fastest win, slowest loss) */
-    move_t mv[GSW_MAX_MOVES], best = MOVE_NONE;
-    int n = O->moves(s->v, pos, mv);
-    val_t bestv = -VAL_INF;
-    GSW_POSBUF c[GSW_MAX_POS];
-    for (int i = 0; i < n; i++) {
-        memcpy(c, pos, O->pos_size);
-        O->play(s->v, c, mv[i]);
-        val_t cl, ch, tv;
-        if (O->terminal(s->v, c, &tv)) cl = ch = tv;
-        else if (!o->probe(o->ctx, s->v, c, &cl, &ch)) continue;
-        if (val_up(cl) > bestv) { bestv = val_up(cl); best = mv[i]; }
-    }
-    memset(a, 0, sizeof *a);
-    a->r.lo = lo;
-    a->r.hi = hi;
-    a->r.best = best;
-    a->r.time_ms = gsw_now_ms() - t0;
-    a->from_egdb = 1;
-    return 1;
+    return a->source && !strcmp(a->source, source);
 }
 
 void solver_clear(solver_t *s)
@@ -188,17 +172,6 @@ static void solver_keep(solver_t *s, const uint8_t *key, size_t klen, const cach
     if (!now && s->unflushed_ms < SOLVER_FLUSH_MS) return;
     s->unflushed_ms = 0;
     if (cache_flush(s->cache, &err)) solver_say(s, err.msg);
-}
-
-/* Is [lo, hi] enough of an answer? */
-static int solver_settled(const solver_t *s, val_t lo, val_t hi)
-{
-    if (lo == hi) return 1;
-    if (s->goal >= 0 && (s->dfpn || s->manager)) {   /* one goal: does the interval decide it? */
-        val_t T = s->goal == DFPN_GOAL_WIN ? 1 : 0;
-        return lo >= T || hi < T;
-    }
-    return s->wdl && (lo > VAL_DRAW || hi < VAL_DRAW || (lo >= VAL_DRAW && hi <= VAL_DRAW));
 }
 
 void cache_probe_init(cache_probe_t *p, cache_t *cache)
@@ -277,132 +250,63 @@ static int solver_on_line(const solver_t *s)
     return s->v->ops->repetition && s->ab.history && s->ab.history_len > 0;
 }
 
-/* A book kept for one variant (*b, and the variant it was looked for in
- * spec): 1 when s's variant is another (the book goes, spec is s's), 0
- * when it is the same. */
-static int solver_new_variant(solver_t *s, char *spec, size_t n, book_t **b)
+/* What the sources are asked about pos. */
+static source_query_t solver_query(const solver_t *s, const void *pos, int want_best, const uint8_t *key,
+                                   size_t klen, int sym)
 {
-    char now[96];
-    game_spec(s->v, now, sizeof now);
-    if (!strcmp(now, spec)) return 0;
-    book_free(*b);
-    *b = NULL;
-    snprintf(spec, n, "%s", now);
-    return 1;
+    return (source_query_t){ .v = s->v, .pos = pos, .want_best = want_best, .wdl = s->wdl,
+                             .proof_numbers = s->dfpn || s->manager, .goal = s->goal, .no_book = s->no_book,
+                             .key = key, .klen = klen, .sym = sym, .ab = &s->ab };
 }
 
-/* The shipped opening book of s's variant (solve/book.h), for a position
- * at ply ply: NULL when there is none, or when it stops above that ply (its
- * file's header says so before it is opened) (a process that asks only past the book never loads
- * it: about 35 ms and 30 MB for the 7x6 book). Opened whole on the first
- * position it may hold; a missing or damaged file is said once and left
- * alone (a header that cannot be read leaves that to the whole read). */
-static book_t *solver_shipped(solver_t *s, int ply)
-{
-    if (s->no_book) return NULL;
-    char path[1100];
-    if (solver_new_variant(s, s->shipped_for, sizeof s->shipped_for, &s->shipped)) {
-        s->shipped_ply = -1;
-        if (book_shipped_path(s->v, path, sizeof path)) {
-            int d = book_file_depth(path);
-            s->shipped_ply = d < 0 ? INT_MAX : d;
-        }
-    }
-    if (ply > s->shipped_ply) return NULL;
-    if (s->shipped) return s->shipped;
-    /* the one try: opened, its own deepest ply stands; refused, no other */
-    err_t err;
-    book_file_report_t r;
-    s->shipped_ply = -1;
-    if (!book_shipped_path(s->v, path, sizeof path)) return NULL;
-    if (book_open_file(&s->shipped, s->v, path, &r, &err)) {
-        char msg[sizeof s->warned];
-        snprintf(msg, sizeof msg, "opening book: %.440s; going on without it", err.msg);
-        solver_say(s, msg);
-        return NULL;
-    }
-    s->shipped_ply = book_max_ply(s->shipped);
-    return ply > s->shipped_ply ? NULL : s->shipped;
-}
-
-/* The shipped book's answer for pos: 1 when it holds pos (a filled), with
- * the best move where its moves' values name it; when they do not (pos is
- * on the book's last ply) and want_best is set, 0: the cache or a search
- * finds the move, and known (when not NULL) gets the book's bounds. */
-static int solver_book_answer(solver_t *s, const void *pos, answer_t *a, int want_best, val_t known[2])
-{
-    const game_ops_t *O = s->v->ops;
-    book_t *b = solver_shipped(s, O->pos_ply(s->v, pos));
-    if (!b) return 0;
-    const gsw_oracle_t *o = book_oracle(b);
-    answer_t t;
-    if (!solver_oracle_answer(s, o, pos, &t)) return 0;
-    if (t.r.best != MOVE_NONE) {   /* named among the moves the book knows: is it worth the value? */
-        GSW_POSBUF c[GSW_MAX_POS];
-        val_t cl = -VAL_INF, ch, tv;
-        memcpy(c, pos, O->pos_size);
-        O->play(s->v, c, t.r.best);
-        if (O->terminal(s->v, c, &tv)) cl = tv;
-        else o->probe(o->ctx, s->v, c, &cl, &ch);
-        if (val_up(cl) != t.r.lo) t.r.best = MOVE_NONE;
-    }
-    if (want_best && t.r.best == MOVE_NONE) {
-        if (known) {
-            known[0] = t.r.lo;
-            known[1] = t.r.hi;
-        }
-        return 0;
-    }
-    *a = t;
-    a->from_book = 1;
-    return 1;
-}
-
-/* Does a stored row whose bounds settle the question hold the rest of
- * what a solve promises? A best move (unless the solve wants none, or the
- * game is over at pos): a search stopped after proving the value but
- * before finding its move stores the value alone, and the next solve must
- * finish the job (it starts from the stored bounds), not answer without
- * the move. */
-static int solver_row_whole(const solver_t *s, const void *pos, const cache_entry_t *e, int want_best)
-{
-    val_t tv;
-    return !want_best || e->best != MOVE_NONE || s->v->ops->terminal(s->v, pos, &tv);
-}
-
-/* The cache's answer for pos: 1 when it settles the question (a filled),
- * 0 when not (the row's bounds, if any, become the solve's seed), -1 on
- * error. The shipped book comes first; known (when not NULL) gets its
- * bounds for a position it holds without a best move. */
+/* The chain's answer for pos: 1 when a source settles the question (a
+ * filled), 0 when none does (a stored row's bounds, if any, become the
+ * solve's seed; known, when not NULL, gets the bounds a source proved
+ * without answering), -1 on error. The sources flagged first (the
+ * shipped book) are asked before the rest, which go in chain order. */
 static int solver_lookup(solver_t *s, const void *pos, answer_t *a, uint8_t *key, size_t *klen, int *sym,
                          int want_best, val_t known[2], err_t *err)
 {
-    const game_ops_t *O = s->v->ops;
     memset(a, 0, sizeof *a);
     s->ab.seeded = 0;
     *klen = 0;
     *sym = 0;
-    if (!solver_on_line(s) && solver_book_answer(s, pos, a, want_best, known)) return 1;
-    if (s->cache) *klen = O->pos_key(s->v, pos, key, sym);   /* (a search on a line may store under it) */
-    if (!s->cache || solver_on_line(s)) return solver_on_line(s) ? 0 : solver_egdb(s, pos, a);
-    double t0 = gsw_now_ms();
-    cache_entry_t e;
-    int found = cache_get(s->cache, s->v->game->name, s->v->name, key, *klen, &e, err);
-    if (found < 0) return -1;
-    s->ab.seeded = found;   /* a partial proof from before: resume from it */
-    s->ab.seed_lo = e.lo;
-    s->ab.seed_hi = e.hi;
-    if (!found || !solver_settled(s, e.lo, e.hi) || !solver_row_whole(s, pos, &e, want_best)) {
-        if (!solver_egdb(s, pos, a)) return 0;
-        s->ab.seeded = 0;
-        return 1;
-    }
-    a->r.lo = e.lo;
-    a->r.hi = e.hi;
-    a->r.best = e.best == MOVE_NONE || !*sym ? e.best : O->move_sym(s->v, e.best, *sym, 1);
-    a->r.time_ms = gsw_now_ms() - t0;
-    a->from_cache = 1;
-    return 1;
+    if (s->cache) *klen = s->v->ops->pos_key(s->v, pos, key, sym);   /* (a search on a line may store under it) */
+    if (solver_on_line(s)) return 0;
+    source_query_t q = solver_query(s, pos, want_best, key, *klen, *sym);
+    int rc = 0;
+    for (int pass = 0; pass < 2 && !rc; pass++)
+        for (int i = 0; i < s->chain.n && !rc; i++) {
+            const source_t *src = &s->chain.src[i];
+            if (!src->kind || !src->kind->probe || (src->kind->first ? pass != 0 : pass == 0)) continue;
+            source_answer_t sa = { .best = MOVE_NONE, .use = SOURCE_ANSWER };
+            int r = src->kind->probe(src->ctx, &q, &sa, err);
+            if (r < 0) rc = -1;
+            else if (!r) continue;
+            else if (sa.use == SOURCE_KNOWN) {
+                if (known) {
+                    known[0] = sa.lo;
+                    known[1] = sa.hi;
+                }
+            } else if (sa.use == SOURCE_SEED) {   /* a partial proof from before: resume from it */
+                s->ab.seeded = 1;
+                s->ab.seed_lo = sa.lo;
+                s->ab.seed_hi = sa.hi;
+            } else {
+                source_description_t d = { NULL, NULL };
+                src->kind->describe(src->ctx, &d);
+                s->ab.seeded = 0;
+                a->r.lo = sa.lo;
+                a->r.hi = sa.hi;
+                a->r.best = sa.best;
+                a->r.time_ms = sa.time_ms;
+                a->source = d.name;
+                a->phrase = d.phrase;
+                rc = 1;
+            }
+        }
+    solver_engine(s);   /* (a source may have found new files: an ending built on demand) */
+    return rc;
 }
 
 int solver_cached(solver_t *s, const void *pos, answer_t *a, err_t *err)
@@ -411,24 +315,6 @@ int solver_cached(solver_t *s, const void *pos, answer_t *a, err_t *err)
     size_t klen;
     int sym;
     return solver_lookup(s, pos, a, key, &klen, &sym, 0, NULL, err);
-}
-
-/* The opening book as the search's oracle for a root above its deepest
- * ply (deeper roots never meet its positions: no probes): the shipped
- * book, else the cache's, loaded on the first search of each variant;
- * NULL: none. */
-static const gsw_oracle_t *solver_book(solver_t *s, const void *pos)
-{
-    int ply = s->v->ops->pos_ply(s->v, pos);
-    book_t *shipped = solver_shipped(s, ply + 1);   /* (one that goes deeper than the root) */
-    if (shipped) return book_oracle(shipped);
-    if (!s->cache || s->no_book) return NULL;
-    if (solver_new_variant(s, s->book_for, sizeof s->book_for, &s->book)) {
-        err_t err;
-        if (book_load(&s->book, s->v, s->cache, &err) < 0) solver_say(s, err.msg);
-    }
-    if (!s->book || s->v->ops->pos_ply(s->v, pos) >= book_max_ply(s->book)) return NULL;
-    return book_oracle(s->book);
 }
 
 static int solver_search(solver_t *s, const void *pos, answer_t *a, const uint8_t *key, size_t klen, int sym,
@@ -452,12 +338,18 @@ int solver_run_within(solver_t *s, const void *pos, val_t lo, val_t hi, answer_t
     s->ab.known = lo > -VAL_WIN + 1 || hi < VAL_WIN - 1;
     s->ab.known_lo = lo;
     s->ab.known_hi = hi;
-    const gsw_oracle_t *own = s->ab.oracle;   /* the endgame databases' oracle, if any, comes first */
-    if (!own) s->ab.oracle = s->strong ? &s->strong->oracle : solver_book(s, pos);
+    /* the searches' oracle: the chain's below pos, unless the caller put its own in ab.oracle */
+    const gsw_oracle_t *own = s->ab.oracle;
+    if (own == s->engine) {
+        source_query_t q = solver_query(s, pos, !s->ab.no_best, key, klen, sym);
+        s->ab.oracle = source_chain_oracle(&s->chain, &q);
+    }
     int rc = solver_search(s, pos, a, key, klen, sym, err);
     s->ab.known = 0;
     s->ab.oracle = own;
-    if (s->strong && s->strong->damage[0]) solver_say(s, s->strong->damage);
+    for (int i = 0; i < s->chain.n; i++)
+        if (s->chain.src[i].kind && s->chain.src[i].kind->after_search)
+            s->chain.src[i].kind->after_search(s->chain.src[i].ctx);
     return rc;
 }
 
@@ -567,7 +459,11 @@ int solver_store(solver_t *s, const void *pos, val_t lo, val_t hi, move_t best, 
 
 int solver_conversion(solver_t *s, const void *pos, int *plies)
 {
-    return s->egdb.set && egdb_oracle_conversion(&s->egdb, pos, plies);
+    for (int i = 0; i < s->chain.n; i++) {
+        const source_t *src = &s->chain.src[i];
+        if (src->kind && src->kind->conversion && src->kind->conversion(src->ctx, pos, plies)) return 1;
+    }
+    return 0;
 }
 
 int solver_think(solver_t *s, const void *pos, const ab_options_t *o, ab_result_t *r, err_t *err)

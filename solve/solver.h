@@ -1,8 +1,9 @@
 /* The one door to the solvers, a layer of its own below the front ends
  * (cli/, workbench/, protocol/): one solver over a table and an optional
- * cache. Every solve consults the cache first
- * and stores what it proves (exact values as exact, proven bounds as
- * bounds). Shared by the CLI verbs, `gsw shell` and the TUI's analysis
+ * cache. Every solve asks a chain of knowledge sources first (solve/
+ * source.h: the shipped book, the cache, endgame databases, strong
+ * solutions), which are also its searches' oracle, then searches and
+ * stores what it proves (exact values as exact, proven bounds as bounds). Shared by the CLI verbs, `gsw shell` and the TUI's analysis
  * worker, plus the words used to print values. */
 #ifndef GSW_SOLVER_H
 #define GSW_SOLVER_H
@@ -14,6 +15,7 @@
 #include "core/game.h"
 #include "db/cache.h"
 #include "solve/egdb.h"
+#include "solve/source.h"
 
 typedef struct solver {
     gv_t *v;               /* not owned */
@@ -32,23 +34,13 @@ typedef struct solver {
        warn_ctx; NULL: through warn */
     void (*note)(void *ctx, const char *msg);
     char warned[512];      /* the last warning, not said twice in a row */
-    egdb_oracle_t egdb;    /* endgame databases (solver_open_egdb); egdb.set NULL: none */
-    char egdb_dir[1100];   /* their folder ("" before solver_open_egdb) */
-    /* the opening book of v in the cache (solve/book.h), loaded on the first
-     * search and used below roots shallower than its deepest ply */
-    int no_book;           /* never look for one (the book's own builders) */
-    /* Connect Four's strong solution (solve/strong.h), opened by
-     * solver_open_egdb from strong/ beside the cache: after the endgame
-     * databases, before the book */
-    struct strong *strong; /* NULL: none */
-    struct book *book;     /* NULL: none */
-    struct book *shipped;  /* the book shipped with gsw (data/books), read-only, before
-                              the cache; NULL: none */
-    char shipped_for[96];  /* the variant it was looked for ("": not yet) */
-    int shipped_ply;       /* the deepest ply it holds: its file header's until it is
-                              opened (INT_MAX: the header unread), the book's after;
-                              -1: none, or it was refused. Deeper positions never open it */
-    char book_for[96];     /* the variant it was looked for ("": not yet) */
+    /* the knowledge sources asked before a search (solve/source.h): the
+     * registry's, open or not (kind NULL), then those added at run time */
+    source_chain_t chain;
+    const gsw_oracle_t *engine;   /* the oracle the solver put in ab.oracle (the endgame
+                                     databases'); another there is the caller's own, and
+                                     the searches then see only it */
+    int no_book;           /* never look for an opening book (the book's own builders) */
     double unflushed_ms;   /* solving time of the stores not yet written */
     uint64_t line_sig;     /* a digest of the line (ab.history) the last search was given;
                               0: none (a search over another line clears the tables first) */
@@ -56,11 +48,15 @@ typedef struct solver {
 
 typedef struct answer {
     ab_result_t r;
-    int from_cache;
-    int from_egdb;         /* the endgame databases answered (r.nodes 0) */
-    int from_strong;       /* ... a strong solution did (from_egdb set too) */
-    int from_book;         /* the shipped opening book did (r.nodes 0) */
+    /* the knowledge source that answered, by its description: "cache",
+     * "egdb", "strong", "book" or an added source's name, and its words
+     * ("the cache"); NULL: a search did */
+    const char *source;
+    const char *phrase;
 } answer_t;
+
+/* Did the source of that name answer? */
+int answer_from(const answer_t *a, const char *source);
 
 /* A table of hash_mb megabytes for v; the cache may be NULL. */
 int solver_init(solver_t *s, gv_t *v, size_t hash_mb, cache_t *cache, err_t *err);
@@ -79,6 +75,11 @@ int solver_open_egdb(solver_t *s, const char *dir, const char *db, err_t *err);
  * as proven bounds. None there: nothing changes; a damaged manifest is
  * said (warn) and left alone. solver_open_egdb calls it. */
 int solver_open_strong(solver_t *s, const char *dir, const char *db, err_t *err);
+/* Add a knowledge source at the end of the chain (after the registry's),
+ * open already: ctx is its kind's, closed by solver_free (kind->close). A
+ * solve asks it after the others at the root, and searches see its oracle
+ * after theirs (unless one ahead shadows it). GSW_EINPUT when the chain is full. */
+int solver_add_source(solver_t *s, const source_kind_t *kind, void *ctx, err_t *err);
 /* Empty every table (alpha-beta's and df-pn's): the next solve starts cold. */
 void solver_clear(solver_t *s);
 /* Solve pos (cache first; a search below it takes the opening book's

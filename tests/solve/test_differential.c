@@ -354,8 +354,8 @@ static void run_board(const diff_mode_t *m, const item_t *items, int lo, int hi,
         answer_t a;
         if (solver_run(&s, pos, &a, &err)) fail_msg("solver_run %s \"%s\": %s", bd->spec, items[i].moves, err.msg);
         t->checked++;
-        t->from_cache += a.from_cache;
-        t->from_strong += a.from_strong;
+        t->from_cache += answer_from(&a, "cache");
+        t->from_strong += answer_from(&a, "strong");
         const char *why = judge(m, items[i].value, &a);
         if (a.r.aborted && bd->mode_nodes) {   /* its budget ran out: not judged, unless what it proved is wrong */
             t->unfinished++;
@@ -369,7 +369,7 @@ static void run_board(const diff_mode_t *m, const item_t *items, int lo, int hi,
             v->ops->pos_format(v, pos, board, sizeof board);
             printf("DISAGREE %s \"%s\" (%s) [%s, position %d of %d]: expected %s, got %s%s%s: %s\n", bd->spec,
                    items[i].moves, board, label, i - lo + 1, hi - lo, want, got, a.r.aborted ? " (aborted)" : "",
-                   a.from_cache ? " (from the cache)" : "", why);
+                   answer_from(&a, "cache") ? " (from the cache)" : "", why);
             t->bad++;
         }
         if (!m->batch) { solver_free(&s); open = 0; }
@@ -814,7 +814,7 @@ static void test_stopped_solves(void **st)
             assert_int_equal(solver_init(&s, v, 16, cache, &err), GSW_OK);
             s.ab.node_limit = round < 5 ? budget : 0;
             assert_int_equal(solver_run(&s, pos, &a, &err), GSW_OK);
-            book += a.from_book;
+            book += answer_from(&a, "book");
             stops += a.r.aborted;
             if (a.r.aborted && (value < a.r.lo || value > a.r.hi)) {
                 printf("DISAGREE stopped solve of %s at %llu nodes proved [%d, %d], the value is %d\n", text,
@@ -845,7 +845,7 @@ static void test_stopped_solves(void **st)
             assert_int_equal(solver_run(&s, pos, &a, &err), GSW_OK);
             solver_free(&s);
             checked++;
-            if (a.from_cache) {
+            if (answer_from(&a, "cache")) {
                 from_cache++;
                 if (a.r.aborted || a.r.best == MOVE_NONE || a.r.lo != value || a.r.hi != value) {
                     printf("DISAGREE %s: after a solve stopped at %llu nodes the cache answers [%d, %d], best %s\n",

@@ -249,8 +249,8 @@ static void test_oracle(void **state)
         tt_free(&tt);
         if (plain.lo != with.lo || plain.hi != with.hi || a.r.lo != plain.lo || a.r.hi != plain.hi)
             fail_msg("%s: alpha-beta %d, with the databases %d, solver %d (%s)", fens[i], (int)plain.lo, (int)with.lo,
-                     (int)a.r.lo, a.from_egdb ? "databases" : "search");
-        if (i < 2) assert_true(a.from_egdb);   /* held by the databases built in setup */
+                     (int)a.r.lo, answer_from(&a, "egdb") ? "databases" : "search");
+        if (i < 2) assert_true(answer_from(&a, "egdb"));   /* held by the databases built in setup */
         assert_true(with.nodes < plain.nodes);
     }
     /* the heuristic engine too: two plies over the files see the win in 31

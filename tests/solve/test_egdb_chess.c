@@ -423,7 +423,7 @@ static void test_solver(void **state)
     assert_int_equal(game_pos_parse(v, "8/8/8/5k2/8/8/1Q6/K7 w - - 0 1", pos, &err), GSW_OK);
     answer_t a;
     assert_int_equal(solver_run(&s, pos, &a, &err), GSW_OK);
-    assert_true(a.from_egdb);
+    assert_true(answer_from(&a, "egdb"));
     assert_int_equal(a.r.lo, val_win(19));
     assert_int_equal(a.r.hi, val_win(19));
     solver_free(&s);

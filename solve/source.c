@@ -1,0 +1,85 @@
+/* The registry of knowledge sources (source.h) and what they share: the
+ * root's answer from an oracle, and the searches' oracle over a chain. */
+#include "solve/source.h"
+
+#include <string.h>
+
+#include "core/dfpn.h"
+
+/* The chain, in order: the cache, the endgame databases and tablebases,
+ * strong solutions, the opening books (the shipped one is asked first at
+ * the root: source_kind_t.first). A new kind: its file, and a line here. */
+const source_kind_t *const source_registry[] = {
+    &source_cache,
+    &source_egdb,
+    &source_strong,
+    &source_book_shipped,
+    &source_book_cache,
+    NULL,
+};
+
+int source_settles(const source_query_t *q, val_t lo, val_t hi)
+{
+    if (lo == hi) return 1;
+    if (q->goal >= 0 && q->proof_numbers) {   /* one goal: does the interval decide it? */
+        val_t T = q->goal == DFPN_GOAL_WIN ? 1 : 0;
+        return lo >= T || hi < T;
+    }
+    return q->wdl && (lo > VAL_DRAW || hi < VAL_DRAW || (lo >= VAL_DRAW && hi <= VAL_DRAW));
+}
+
+int source_oracle_answer(const source_query_t *q, const gsw_oracle_t *o, source_answer_t *a)
+{
+    const gv_t *v = q->v;
+    const game_ops_t *O = v->ops;
+    double t0 = gsw_now_ms();
+    val_t lo, hi;
+    if (!o->probe(o->ctx, v, q->pos, &lo, &hi)) return 0;
+    if (!source_settles(q, lo, hi) && !(lo > VAL_DRAW || hi < VAL_DRAW)) return 0;
+    /* the best move: the one whose position is worth most to the mover
+     * (exact with distance files: fastest win, slowest loss) */
+    move_t mv[GSW_MAX_MOVES], best = MOVE_NONE;
+    int n = O->moves(v, q->pos, mv);
+    val_t bestv = -VAL_INF;
+    GSW_POSBUF c[GSW_MAX_POS];
+    for (int i = 0; i < n; i++) {
+        memcpy(c, q->pos, O->pos_size);
+        O->play(v, c, mv[i]);
+        val_t cl, ch, tv;
+        if (O->terminal(v, c, &tv)) cl = ch = tv;
+        else if (!o->probe(o->ctx, v, c, &cl, &ch)) continue;
+        if (val_up(cl) > bestv) { bestv = val_up(cl); best = mv[i]; }
+    }
+    a->lo = lo;
+    a->hi = hi;
+    a->best = best;
+    a->time_ms = gsw_now_ms() - t0;
+    a->use = SOURCE_ANSWER;
+    return 1;
+}
+
+/* Several sources' oracles, asked in turn: the first that knows pos. */
+static int source_chain_probe(void *ctx, const gv_t *v, const void *pos, val_t *lo, val_t *hi)
+{
+    const source_chain_t *c = ctx;
+    for (int i = 0; i < c->nbelow; i++)
+        if (c->below[i]->probe(c->below[i]->ctx, v, pos, lo, hi)) return 1;
+    return 0;
+}
+
+const gsw_oracle_t *source_chain_oracle(source_chain_t *c, const source_query_t *q)
+{
+    c->nbelow = 0;
+    for (int i = 0; i < c->n; i++) {
+        const source_t *s = &c->src[i];
+        if (!s->kind || !s->kind->oracle) continue;
+        const gsw_oracle_t *o = s->kind->oracle(s->ctx, q);
+        if (!o) continue;
+        c->below[c->nbelow++] = o;
+        if (s->kind->shadows) break;
+    }
+    if (c->nbelow <= 1) return c->nbelow ? c->below[0] : NULL;
+    c->multi.probe = source_chain_probe;
+    c->multi.ctx = c;
+    return &c->multi;
+}

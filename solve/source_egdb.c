@@ -1,0 +1,132 @@
+/* Endgame databases and tablebases as a knowledge source (solve/source.h):
+ * a game's folder of slice files (solve/egdb.h) answers the positions it
+ * holds at the root and below it. Where the game builds its endings on
+ * demand (chess's tablebases: retro_game_t.mate_metric), a solve of a
+ * position whose ending is not built yet builds it first. */
+#include "solve/source.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "solve/egdb.h"
+
+typedef struct egdb_src {
+    gv_t *v;
+    egdb_oracle_t egdb;        /* egdb.set NULL: no file of the game yet */
+    char dir[1100];
+    void (*warn)(void *ctx, const char *msg);
+    void (*note)(void *ctx, const char *msg);
+    void *ctx;
+} egdb_src_t;
+
+static void egdb_src_say(egdb_src_t *e, const char *msg)
+{
+    if (e->warn) e->warn(e->ctx, msg);
+    else fprintf(stderr, "gsw: %s\n", msg);
+}
+
+static int egdb_src_open(const source_env_t *env, void **ctx, err_t *err)
+{
+    if (!env->v->ops->retro) return 0;
+    egdb_src_t *e = calloc(1, sizeof *e);
+    if (!e) return err_set(err, GSW_EFAIL, "out of memory"), -1;
+    e->v = env->v;
+    e->warn = env->warn;
+    e->note = env->note;
+    e->ctx = env->ctx;
+    if (env->dir) snprintf(e->dir, sizeof e->dir, "%s", env->dir);
+    else if (egdb_default_dir(env->db, e->dir, sizeof e->dir, err)) { free(e); return -1; }
+    if (egdb_oracle_open(&e->egdb, e->v, e->dir, err) < 0) { free(e); return -1; }
+    *ctx = e;   /* (no file yet: kept for the endings built on demand) */
+    return 1;
+}
+
+static void egdb_src_close(void *ctx)
+{
+    egdb_src_t *e = ctx;
+    if (!e) return;
+    if (e->egdb.set) egdb_oracle_close(&e->egdb);
+    free(e);
+}
+
+/* Endings built on demand: build the one pos belongs to when its distance
+ * file is missing, then open the databases again. */
+static void egdb_src_build(egdb_src_t *e, const source_query_t *q)
+{
+    const retro_game_t *rg = e->v->ops->retro;
+    uint64_t slice, index;
+    int flipped;
+    if (!rg || !rg->mate_metric || !rg->locate(e->v, q->pos, &slice, &index, &flipped)) return;
+    egdb_set_t *set;
+    err_t err;
+    if (egdb_set_open(e->v, e->dir, &set, &err)) return;
+    if (egdb_slice_present(set, RETRO_DTW, slice)) {   /* built already */
+        egdb_set_close(set);
+        return;
+    }
+    char name[64], msg[400];
+    rg->slice_name(e->v, slice, name, sizeof name);
+    if (q->ab->time_limit_ms > 0 || q->ab->node_limit) {
+        /* a solve with a budget: a build may take minutes and cannot count
+           against it, so the search answers alone, and the person is told */
+        snprintf(msg, sizeof msg, "the %s tablebase is not built (a solve with a budget does not build it): "
+                 "gsw egdb build %s %s; answering from search", name, e->v->game->name, name);
+        egdb_src_say(e, msg);
+    } else {
+        snprintf(msg, sizeof msg, "building the %s tablebase in %.300s", name, e->dir);
+        if (e->note) e->note(e->ctx, msg);
+        else egdb_src_say(e, msg);
+        egdb_build_options_t bo = { .for_slice = &slice, .metric = RETRO_DTW, .threads = q->ab->threads,
+                                    .stop = q->ab->stop };
+        egdb_build_report_t rep;
+        if (egdb_build(set, &bo, &rep, &err)) {
+            if (!(q->ab->stop && *q->ab->stop)) egdb_src_say(e, err.msg);
+        } else {   /* the databases again, with the new files */
+            if (e->egdb.set) egdb_oracle_close(&e->egdb);
+            if (egdb_oracle_open(&e->egdb, e->v, e->dir, &err) < 0) egdb_src_say(e, err.msg);
+        }
+    }
+    egdb_set_close(set);
+}
+
+static int egdb_src_probe(void *ctx, const source_query_t *q, source_answer_t *a, err_t *err)
+{
+    (void)err;
+    egdb_src_t *e = ctx;
+    egdb_src_build(e, q);
+    if (!e->egdb.set) return 0;
+    int r = source_oracle_answer(q, &e->egdb.oracle, a);
+    if (!r && e->egdb.damaged) egdb_src_say(e, e->egdb.damage);
+    return r;
+}
+
+static const gsw_oracle_t *egdb_src_oracle(void *ctx, const source_query_t *q)
+{
+    (void)q;   /* every root; the heuristic engine's too */
+    egdb_src_t *e = ctx;
+    return e->egdb.set ? &e->egdb.oracle : NULL;
+}
+
+static int egdb_src_conversion(void *ctx, const void *pos, int *plies)
+{
+    egdb_src_t *e = ctx;
+    return e->egdb.set && egdb_oracle_conversion(&e->egdb, pos, plies);
+}
+
+static void egdb_src_describe(void *ctx, source_description_t *d)
+{
+    (void)ctx;
+    d->name = "egdb";
+    d->phrase = "the endgame databases";
+}
+
+const source_kind_t source_egdb = {
+    .open = egdb_src_open,
+    .probe = egdb_src_probe,
+    .oracle = egdb_src_oracle,
+    .describe = egdb_src_describe,
+    .close = egdb_src_close,
+    .conversion = egdb_src_conversion,
+    .with_dirs = 1,
+};
