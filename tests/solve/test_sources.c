@@ -2,17 +2,20 @@
  * fake source added at run time, which knows one Connect Four position and
  * claims a value no search gives it, answers solver_run there under its own
  * name, is the searches' oracle below its parent (alpha-beta and df-pn), is
- * asked by per-move solves (analyze's), and shares the searches' oracle
- * with another source through the chain. */
+ * asked by per-move solves (analyze's) and by the analyst (the workbench's
+ * pane, hint and perfect opponent), and shares the searches' oracle with
+ * another source through the chain. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/game.h"
 #include "db/cache.h"
+#include "solve/analyst.h"
 #include "solve/solver.h"
 #include "solve/source.h"
 #include "tests/test_tmpdir.h"
@@ -219,6 +222,46 @@ static void test_per_move(void **st)
     assert_int_equal(cache_close(c, &err), GSW_OK);
 }
 
+/* The analyst (the workbench's analysis, hint and perfect opponent, the
+ * CLI's puzzle analyze): the position's value and every move's come through
+ * the door, so the fake decides them with no front end told of it. */
+static void test_analyst(void **st)
+{
+    (void)st;
+    err_t err;
+    volatile int stop = 0;
+    analyst_t a;
+    memset(&a, 0, sizeof a);
+    fake_t f;
+    fake_init(&f, FAKE_POS, FAKE_VAL);
+    assert_int_equal(analyst_open(&a, v, 16, 1, NULL, &stop, &err), GSW_OK);
+    assert_int_equal(solver_add_source(&a.solver, &fake_kind, &f, &err), GSW_OK);
+    GSW_POSBUF parent[GSW_MAX_POS];
+    parse("1", parent);
+    move_t two;
+    assert_int_equal(v->ops->move_parse(v, parent, "2", &two, &err), GSW_OK);
+    analysis_t *an = calloc(1, sizeof *an);
+    assert_non_null(an);
+    analyst_list(v, parent, an);
+    assert_int_equal(analyst_root(&a, parent, an, &err), 0);
+    assert_true(an->root_done);
+    assert_int_equal(an->root_lo, val_win(13));   /* a draw without the fake */
+    assert_int_equal(an->root_best, two);
+    for (int i = 0; i < an->n; i++)
+        if (an->mv[i].state != MV_PROVEN || an->mv[i].lo != an->mv[i].hi)
+            assert_int_equal(analyst_prove(&a, parent, an, i, &err), 0);
+    int best = analysis_best(an);
+    assert_true(best >= 0);
+    assert_int_equal(an->mv[best].move, two);
+    assert_int_equal(an->mv[best].lo, val_win(13));
+    for (int i = 0; i < an->n; i++)
+        if (an->mv[i].move != two) assert_true(an->mv[i].hi <= VAL_DRAW);
+    assert_true(f.probes > 0);
+    free(an);
+    analyst_close(&a);
+    assert_true(f.closed);
+}
+
 /* Two sources below a root: the chain asks them in turn (one oracle that
  * walks them); one alone is handed over as it is. */
 static void test_chain_oracle(void **st)
@@ -262,6 +305,7 @@ int main(void)
         cmocka_unit_test(test_root),
         cmocka_unit_test(test_below),
         cmocka_unit_test(test_per_move),
+        cmocka_unit_test(test_analyst),
         cmocka_unit_test(test_chain_oracle),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
