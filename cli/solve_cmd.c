@@ -138,13 +138,37 @@ typedef struct heur_line {
     int pvlen;
 } heur_line_t;
 
-/* A budget spent without a proof: the heuristic engine's best line, with a
- * budget of its own (as large as the spent one, else a second). */
-static void solve_heuristic(solver_t *s, cli_opts_t *o, const void *pos, heur_line_t *h)
+/* ---- the wall-clock budget (--time) ----
+ * A solve with --time T ends within T of the process's start (of the
+ * verb's, where the shell runs it): start-up, opening the cache and the
+ * databases, the proof, the heuristic line after a proof that ran out and
+ * closing all fit in it. The proof leaves the heuristic line a fifth of the
+ * budget where the game has one. Without --time: no deadline (0). */
+#define SOLVE_HEUR_SHARE 5
+
+static double solve_deadline(const cli_opts_t *o)
+{
+    if (o->time_ms <= 0) return 0;
+    return (o->t_start > 0 ? o->t_start : gsw_now_ms()) + o->time_ms;
+}
+
+/* What is left of the budget until `deadline` less `reserve`: at least a
+ * millisecond (a limit of 0 would be none). */
+static double solve_left_ms(double deadline, double reserve)
+{
+    double left = deadline - reserve - gsw_now_ms();
+    return left >= 1 ? left : 1;
+}
+
+/* A budget spent without a proof: the heuristic engine's best line, with
+ * what is left of the time budget (deadline; 0: none), else a node budget
+ * of its own as large as the spent one, else a second. */
+static void solve_heuristic(solver_t *s, cli_opts_t *o, double deadline, const void *pos, heur_line_t *h)
 {
     memset(h, 0, sizeof *h);
     if (!s->v->ops->evaluate || opts_stop) return;   /* (interrupted: no more searching) */
-    ab_options_t ho = { .threads = 1, .node_limit = o->nodes, .time_limit_ms = o->time_ms, .stop = &opts_stop };
+    ab_options_t ho = { .threads = 1, .node_limit = o->nodes, .stop = &opts_stop };
+    if (deadline > 0) ho.time_limit_ms = solve_left_ms(deadline, 0);
     if (!ho.node_limit && ho.time_limit_ms <= 0) ho.time_limit_ms = 1000;
     ab_result_t r;
     err_t err;
@@ -385,11 +409,13 @@ static int cli_solve_mate(cli_opts_t *o)
     dfpn_table_t tab;
     if (!over && dfpn_table_init(&tab, o->hash_mb ? o->hash_mb : 64, &err)) rc = err.code;
     else if (!over) {
-        dfpn_options_t dopt = { .table = &tab, .node_limit = o->nodes, .time_limit_ms = o->time_ms, .stop = &opts_stop };
+        double deadline = solve_deadline(o);
+        dfpn_options_t dopt = { .table = &tab, .node_limit = o->nodes, .stop = &opts_stop,
+                                .time_limit_ms = deadline > 0 ? solve_left_ms(deadline, 0) : 0 };
         rc = dfpn_shortest_win(v, pos, 1, 2 * max - 1, 2, &dopt, &t, &plies, &r, &err);
         if (!rc && plies < 0) {   /* no mate for the side to move: is it mated? */
             dopt.defend = 1;
-            if (dopt.time_limit_ms > 0) dopt.time_limit_ms = o->time_ms - r.time_ms > 1 ? o->time_ms - r.time_ms : 1;
+            if (deadline > 0) dopt.time_limit_ms = solve_left_ms(deadline, 0);
             if (dopt.node_limit) dopt.node_limit = o->nodes > r.nodes ? o->nodes - r.nodes : 1;
             rc = dfpn_shortest_win(v, pos, 2, 2 * max, 2, &dopt, &t, &plies, &r2, &err);
             mated = plies > 0;
@@ -492,11 +518,14 @@ static int cli_solve(cli_opts_t *o)
     int rc = game_pos_parse(s.v, ptext, pos, &err);
     answer_t a;
     int answered = 0;
+    double deadline = solve_deadline(o);
+    if (deadline > 0)   /* the proof: the budget from the start, less the heuristic line's share */
+        s.ab.time_limit_ms = solve_left_ms(deadline, s.v->ops->evaluate ? o->time_ms / SOLVE_HEUR_SHARE : 0);
     if (!rc) rc = solver_run(&s, pos, &a, &err);
     if (rc) fprintf(stderr, "gsw: %s\n", err.msg);
     else {
         heur_line_t h;
-        if (a.r.aborted) solve_heuristic(&s, o, pos, &h);
+        if (a.r.aborted) solve_heuristic(&s, o, deadline, pos, &h);
         print_answer(&s, o, ptext, pos, &a, a.r.aborted ? &h : NULL);
         answered = 1;
         if (a.r.aborted) {
