@@ -529,8 +529,8 @@ static int cli_solve(cli_opts_t *o)
         print_answer(&s, o, ptext, pos, &a, a.r.aborted ? &h : NULL);
         answered = 1;
         if (a.r.aborted) {
-            fprintf(stderr, "gsw: %s before the proof was complete\n", opts_stop ? "interrupted"
-                    : a.r.line_full ? "a line outgrew the search's " GSW_STR(AB_MAX_PLY) " plies" : "budget spent");
+            fprintf(stderr, "gsw: %s before the proof was complete\n", opts_term ? "interrupted (terminated by a signal)"
+                    : opts_stop ? "interrupted" : a.r.line_full ? "a line outgrew the search's " GSW_STR(AB_MAX_PLY) " plies" : "budget spent");
             rc = GSW_EFAIL;
         }
     }
@@ -627,7 +627,8 @@ static int cli_analyze(cli_opts_t *o)
         fprintf(stderr, "%s nodes, %.1f ms\n", opts_thousands(nodes, nt, sizeof nt), ms);
     }
     if (stopped) {
-        fprintf(stderr, "gsw: %s before every move was proved\n", opts_stop ? "interrupted" : "budget spent");
+        fprintf(stderr, "gsw: %s before every move was proved\n",
+                opts_term ? "interrupted (terminated by a signal)" : opts_stop ? "interrupted" : "budget spent");
         rc = GSW_EFAIL;
     }
     return solver_finish(&s, !failed, rc);
