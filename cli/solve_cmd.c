@@ -2,9 +2,12 @@
  * before solving) and `analyze` (every legal move). Every solve consults the
  * cache first and stores what it proves: exact values as exact, proven
  * bounds as bounds. */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "core/ab.h"
 #include "core/dfpn.h"
@@ -23,10 +26,86 @@
 #define GSW_STR2(x) #x
 #define GSW_STR(x) GSW_STR2(x)
 
-/* Progress of a long solve on stderr: the bounds proven so far. */
+/* A long solve on a terminal: between the search's own reports (each a test
+ * that moved a bound, which may be minutes apart) a line every few seconds
+ * with the bounds proven so far, so that no solve stays blank. */
+#define SOLVE_TICK_MS 3000
+
+typedef struct solve_ticker {
+    pthread_t th;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int on, quit, have;
+    val_t lo, hi;               /* the last bounds reported (have) */
+    double t0, last;            /* the solve's start; the last line said */
+} solve_ticker_t;
+
+static void *solve_ticker_run(void *arg)
+{
+    solve_ticker_t *t = arg;
+    pthread_mutex_lock(&t->mu);
+    while (!t->quit) {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        ts.tv_sec += 1;
+        pthread_cond_timedwait(&t->cv, &t->mu, &ts);
+        double now = gsw_now_ms();
+        if (t->quit || opts_stop || now - t->last < SOLVE_TICK_MS) continue;
+        t->last = now;
+        if (t->have) {
+            char l[24], h[24];
+            value_bound_text(t->lo, l, sizeof l);
+            value_bound_text(t->hi, h, sizeof h);
+            fprintf(stderr, "  %.1f s: between %s and %s; searching\n", (now - t->t0) / 1000, l, h);
+        } else {
+            fprintf(stderr, "  %.1f s: no bound proven yet; searching\n", (now - t->t0) / 1000);
+        }
+    }
+    pthread_mutex_unlock(&t->mu);
+    return NULL;
+}
+
+/* Start the ticker when stderr is a terminal (t->on: started). */
+static void solve_ticker_start(solve_ticker_t *t, double t0)
+{
+    memset(t, 0, sizeof *t);
+    if (!isatty(2)) return;
+    t->t0 = t->last = t0;
+    pthread_mutex_init(&t->mu, NULL);
+    pthread_cond_init(&t->cv, NULL);
+    t->on = !pthread_create(&t->th, NULL, solve_ticker_run, t);
+    if (!t->on) {
+        pthread_cond_destroy(&t->cv);
+        pthread_mutex_destroy(&t->mu);
+    }
+}
+
+static void solve_ticker_stop(solve_ticker_t *t)
+{
+    if (!t->on) return;
+    pthread_mutex_lock(&t->mu);
+    t->quit = 1;
+    pthread_cond_signal(&t->cv);
+    pthread_mutex_unlock(&t->mu);
+    pthread_join(t->th, NULL);
+    pthread_cond_destroy(&t->cv);
+    pthread_mutex_destroy(&t->mu);
+    t->on = 0;
+}
+
+/* Progress of a long solve on stderr: the bounds proven so far (ctx: the
+ * ticker, or NULL). */
 static void solver_progress(void *ctx, val_t lo, val_t hi, uint64_t nodes, double ms)
 {
-    (void)ctx;
+    solve_ticker_t *t = ctx;
+    if (t && t->on) {
+        pthread_mutex_lock(&t->mu);
+        t->lo = lo;
+        t->hi = hi;
+        t->have = 1;
+        if (ms >= 1000) t->last = gsw_now_ms();   /* said below: the ticker waits its turn */
+        pthread_mutex_unlock(&t->mu);
+    }
     if (ms < 1000) return;
     char l[24], h[24];
     value_bound_text(lo, l, sizeof l);
@@ -521,7 +600,12 @@ static int cli_solve(cli_opts_t *o)
     double deadline = solve_deadline(o);
     if (deadline > 0)   /* the proof: the budget from the start, less the heuristic line's share */
         s.ab.time_limit_ms = solve_left_ms(deadline, s.v->ops->evaluate ? o->time_ms / SOLVE_HEUR_SHARE : 0);
+    solve_ticker_t tick;
+    solve_ticker_start(&tick, o->t_start > 0 ? o->t_start : gsw_now_ms());
+    s.ab.progress_ctx = &tick;
     if (!rc) rc = solver_run(&s, pos, &a, &err);
+    solve_ticker_stop(&tick);
+    s.ab.progress_ctx = NULL;
     if (rc) fprintf(stderr, "gsw: %s\n", err.msg);
     else {
         heur_line_t h;
