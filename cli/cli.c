@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/ab.h"
 #include "core/err.h"
 #include "cli/json.h"
 
@@ -113,6 +114,7 @@ int cli_main(const cli_verb_t *const *verbs, int argc, char **argv)
 
 static int cli_dispatch(int argc, char **argv)
 {
+    double t_start = gsw_now_ms();   /* a --time budget counts from here: start-up is in it */
     if (argc < 2) {
         if (!isatty(0) || !isatty(1)) {
             fprintf(stderr, "gsw: not a terminal: the workbench needs one. For scripts use `gsw shell` "
@@ -133,6 +135,7 @@ static int cli_dispatch(int argc, char **argv)
     cli_opts_t o;
     memset(&o, 0, sizeof o);
     o.verb = v->name;
+    o.t_start = t_start;
     o.hash_mb = 128;
     long nc = sysconf(_SC_NPROCESSORS_ONLN);
     o.threads = nc > 0 ? (int)nc : 1;

@@ -23,6 +23,7 @@ typedef struct cli_opts {
     int wdl;                   /* --wdl: win/draw/loss only */
     int clear_hash;            /* --clear-hash: empty the table before each batch line */
     double time_ms;
+    double t_start;            /* gsw_now_ms() when the process began (0: unknown): --time counts from it */
     uint64_t nodes;
     int depth;
     int help;

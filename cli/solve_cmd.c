@@ -2,9 +2,12 @@
  * before solving) and `analyze` (every legal move). Every solve consults the
  * cache first and stores what it proves: exact values as exact, proven
  * bounds as bounds. */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "core/ab.h"
 #include "core/dfpn.h"
@@ -23,10 +26,86 @@
 #define GSW_STR2(x) #x
 #define GSW_STR(x) GSW_STR2(x)
 
-/* Progress of a long solve on stderr: the bounds proven so far. */
+/* A long solve on a terminal: between the search's own reports (each a test
+ * that moved a bound, which may be minutes apart) a line every few seconds
+ * with the bounds proven so far, so that no solve stays blank. */
+#define SOLVE_TICK_MS 3000
+
+typedef struct solve_ticker {
+    pthread_t th;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int on, quit, have;
+    val_t lo, hi;               /* the last bounds reported (have) */
+    double t0, last;            /* the solve's start; the last line said */
+} solve_ticker_t;
+
+static void *solve_ticker_run(void *arg)
+{
+    solve_ticker_t *t = arg;
+    pthread_mutex_lock(&t->mu);
+    while (!t->quit) {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        ts.tv_sec += 1;
+        pthread_cond_timedwait(&t->cv, &t->mu, &ts);
+        double now = gsw_now_ms();
+        if (t->quit || opts_stop || now - t->last < SOLVE_TICK_MS) continue;
+        t->last = now;
+        if (t->have) {
+            char l[24], h[24];
+            value_bound_text(t->lo, l, sizeof l);
+            value_bound_text(t->hi, h, sizeof h);
+            fprintf(stderr, "  %.1f s: between %s and %s; searching\n", (now - t->t0) / 1000, l, h);
+        } else {
+            fprintf(stderr, "  %.1f s: no bound proven yet; searching\n", (now - t->t0) / 1000);
+        }
+    }
+    pthread_mutex_unlock(&t->mu);
+    return NULL;
+}
+
+/* Start the ticker when stderr is a terminal (t->on: started). */
+static void solve_ticker_start(solve_ticker_t *t, double t0)
+{
+    memset(t, 0, sizeof *t);
+    if (!isatty(2)) return;
+    t->t0 = t->last = t0;
+    pthread_mutex_init(&t->mu, NULL);
+    pthread_cond_init(&t->cv, NULL);
+    t->on = !pthread_create(&t->th, NULL, solve_ticker_run, t);
+    if (!t->on) {
+        pthread_cond_destroy(&t->cv);
+        pthread_mutex_destroy(&t->mu);
+    }
+}
+
+static void solve_ticker_stop(solve_ticker_t *t)
+{
+    if (!t->on) return;
+    pthread_mutex_lock(&t->mu);
+    t->quit = 1;
+    pthread_cond_signal(&t->cv);
+    pthread_mutex_unlock(&t->mu);
+    pthread_join(t->th, NULL);
+    pthread_cond_destroy(&t->cv);
+    pthread_mutex_destroy(&t->mu);
+    t->on = 0;
+}
+
+/* Progress of a long solve on stderr: the bounds proven so far (ctx: the
+ * ticker, or NULL). */
 static void solver_progress(void *ctx, val_t lo, val_t hi, uint64_t nodes, double ms)
 {
-    (void)ctx;
+    solve_ticker_t *t = ctx;
+    if (t && t->on) {
+        pthread_mutex_lock(&t->mu);
+        t->lo = lo;
+        t->hi = hi;
+        t->have = 1;
+        if (ms >= 1000) t->last = gsw_now_ms();   /* said below: the ticker waits its turn */
+        pthread_mutex_unlock(&t->mu);
+    }
     if (ms < 1000) return;
     char l[24], h[24];
     value_bound_text(lo, l, sizeof l);
@@ -138,13 +217,37 @@ typedef struct heur_line {
     int pvlen;
 } heur_line_t;
 
-/* A budget spent without a proof: the heuristic engine's best line, with a
- * budget of its own (as large as the spent one, else a second). */
-static void solve_heuristic(solver_t *s, cli_opts_t *o, const void *pos, heur_line_t *h)
+/* ---- the wall-clock budget (--time) ----
+ * A solve with --time T ends within T of the process's start (of the
+ * verb's, where the shell runs it): start-up, opening the cache and the
+ * databases, the proof, the heuristic line after a proof that ran out and
+ * closing all fit in it. The proof leaves the heuristic line a fifth of the
+ * budget where the game has one. Without --time: no deadline (0). */
+#define SOLVE_HEUR_SHARE 5
+
+static double solve_deadline(const cli_opts_t *o)
+{
+    if (o->time_ms <= 0) return 0;
+    return (o->t_start > 0 ? o->t_start : gsw_now_ms()) + o->time_ms;
+}
+
+/* What is left of the budget until `deadline` less `reserve`: at least a
+ * millisecond (a limit of 0 would be none). */
+static double solve_left_ms(double deadline, double reserve)
+{
+    double left = deadline - reserve - gsw_now_ms();
+    return left >= 1 ? left : 1;
+}
+
+/* A budget spent without a proof: the heuristic engine's best line, with
+ * what is left of the time budget (deadline; 0: none), else a node budget
+ * of its own as large as the spent one, else a second. */
+static void solve_heuristic(solver_t *s, cli_opts_t *o, double deadline, const void *pos, heur_line_t *h)
 {
     memset(h, 0, sizeof *h);
     if (!s->v->ops->evaluate || opts_stop) return;   /* (interrupted: no more searching) */
-    ab_options_t ho = { .threads = 1, .node_limit = o->nodes, .time_limit_ms = o->time_ms, .stop = &opts_stop };
+    ab_options_t ho = { .threads = 1, .node_limit = o->nodes, .stop = &opts_stop };
+    if (deadline > 0) ho.time_limit_ms = solve_left_ms(deadline, 0);
     if (!ho.node_limit && ho.time_limit_ms <= 0) ho.time_limit_ms = 1000;
     ab_result_t r;
     err_t err;
@@ -385,11 +488,13 @@ static int cli_solve_mate(cli_opts_t *o)
     dfpn_table_t tab;
     if (!over && dfpn_table_init(&tab, o->hash_mb ? o->hash_mb : 64, &err)) rc = err.code;
     else if (!over) {
-        dfpn_options_t dopt = { .table = &tab, .node_limit = o->nodes, .time_limit_ms = o->time_ms, .stop = &opts_stop };
+        double deadline = solve_deadline(o);
+        dfpn_options_t dopt = { .table = &tab, .node_limit = o->nodes, .stop = &opts_stop,
+                                .time_limit_ms = deadline > 0 ? solve_left_ms(deadline, 0) : 0 };
         rc = dfpn_shortest_win(v, pos, 1, 2 * max - 1, 2, &dopt, &t, &plies, &r, &err);
         if (!rc && plies < 0) {   /* no mate for the side to move: is it mated? */
             dopt.defend = 1;
-            if (dopt.time_limit_ms > 0) dopt.time_limit_ms = o->time_ms - r.time_ms > 1 ? o->time_ms - r.time_ms : 1;
+            if (deadline > 0) dopt.time_limit_ms = solve_left_ms(deadline, 0);
             if (dopt.node_limit) dopt.node_limit = o->nodes > r.nodes ? o->nodes - r.nodes : 1;
             rc = dfpn_shortest_win(v, pos, 2, 2 * max, 2, &dopt, &t, &plies, &r2, &err);
             mated = plies > 0;
@@ -492,16 +597,24 @@ static int cli_solve(cli_opts_t *o)
     int rc = game_pos_parse(s.v, ptext, pos, &err);
     answer_t a;
     int answered = 0;
+    double deadline = solve_deadline(o);
+    if (deadline > 0)   /* the proof: the budget from the start, less the heuristic line's share */
+        s.ab.time_limit_ms = solve_left_ms(deadline, s.v->ops->evaluate ? o->time_ms / SOLVE_HEUR_SHARE : 0);
+    solve_ticker_t tick;
+    solve_ticker_start(&tick, o->t_start > 0 ? o->t_start : gsw_now_ms());
+    s.ab.progress_ctx = &tick;
     if (!rc) rc = solver_run(&s, pos, &a, &err);
+    solve_ticker_stop(&tick);
+    s.ab.progress_ctx = NULL;
     if (rc) fprintf(stderr, "gsw: %s\n", err.msg);
     else {
         heur_line_t h;
-        if (a.r.aborted) solve_heuristic(&s, o, pos, &h);
+        if (a.r.aborted) solve_heuristic(&s, o, deadline, pos, &h);
         print_answer(&s, o, ptext, pos, &a, a.r.aborted ? &h : NULL);
         answered = 1;
         if (a.r.aborted) {
-            fprintf(stderr, "gsw: %s before the proof was complete\n", opts_stop ? "interrupted"
-                    : a.r.line_full ? "a line outgrew the search's " GSW_STR(AB_MAX_PLY) " plies" : "budget spent");
+            fprintf(stderr, "gsw: %s before the proof was complete\n", opts_term ? "interrupted (terminated by a signal)"
+                    : opts_stop ? "interrupted" : a.r.line_full ? "a line outgrew the search's " GSW_STR(AB_MAX_PLY) " plies" : "budget spent");
             rc = GSW_EFAIL;
         }
     }
@@ -598,7 +711,8 @@ static int cli_analyze(cli_opts_t *o)
         fprintf(stderr, "%s nodes, %.1f ms\n", opts_thousands(nodes, nt, sizeof nt), ms);
     }
     if (stopped) {
-        fprintf(stderr, "gsw: %s before every move was proved\n", opts_stop ? "interrupted" : "budget spent");
+        fprintf(stderr, "gsw: %s before every move was proved\n",
+                opts_term ? "interrupted (terminated by a signal)" : opts_stop ? "interrupted" : "budget spent");
         rc = GSW_EFAIL;
     }
     return solver_finish(&s, !failed, rc);
