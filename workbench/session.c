@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/board_nav.h"
 #include "solve/solver.h"
 #include "solve/prover.h"
 #include "solve/analyst.h"
@@ -91,8 +92,7 @@ int session_new(session_t *s, const char *spec, const char *position, err_t *err
     if (v->ops->view) {   /* the cursor starts on the first board cell */
         static board_view_t view;
         v->ops->view(v, s->pos[0].b, &view);
-        for (int i = 0; i < view.rows * view.cols; i++)
-            if (view.cell[i].kind != VIEW_OFF) { s->cursor = i; break; }
+        s->cursor = board_nav_first(&view);
     }
     return GSW_OK;
 }

@@ -1,6 +1,8 @@
 /* Moves entered on the board: clicks and the cursor (see session_board.h). */
 #include "workbench/session_board.h"
 
+#include "core/board_nav.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -238,13 +240,9 @@ void session_cursor_move(session_t *s, int dr, int dc)
 {
     const game_ops_t *O = s->v->ops;
     if (!O->view) return;
-    static board_view_t view;
+    static _Thread_local board_view_t view;
     O->view(s->v, session_pos(s), &view);
-    int r = s->cursor / view.cols, c = s->cursor % view.cols;
-    for (int step = 0; step < view.rows + view.cols; step++) {   /* skip cells off the board */
-        r += dr;
-        c += dc;
-        if (r < 0 || c < 0 || r >= view.rows || c >= view.cols) return;
-        if (view.cell[r * view.cols + c].kind != VIEW_OFF) { s->cursor = r * view.cols + c; return; }
-    }
+    if (view.cols <= 0) return;
+    int r = s->cursor >= 0 ? s->cursor / view.cols : -1, c = s->cursor >= 0 ? s->cursor % view.cols : -1;
+    if (board_nav_move(&view, &r, &c, dr, dc)) s->cursor = r * view.cols + c;
 }

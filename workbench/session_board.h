@@ -43,7 +43,9 @@ int session_note(const session_t *s, char *buf, size_t n);
 /* The move being entered square by square, as far as it goes ("1x10"), or
  * 0 when none is under way. */
 int session_partial(const session_t *s, char *buf, size_t n);
-/* Move the cursor by rows and columns over the board's cells. */
+/* Move the cursor one step by an arrow key (dr, dc: -1, 0 or 1) to a
+ * neighbouring cell of the board (core/board_nav.h: checkers' Up and Down
+ * go to a diagonal neighbour); it stays put at the board's edge. */
 void session_cursor_move(session_t *s, int dr, int dc);
 
 #endif

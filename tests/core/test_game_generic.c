@@ -1,7 +1,9 @@
 /* The self-test every plugin gets for free: for each registered game and
  * each of its test variants, random playouts check play/undo against copies,
  * position text round trips, move text round trips, canonical keys equal
- * across symmetric positions, and hash consistency. */
+ * across symmetric positions, and hash consistency; and on each game's
+ * board the arrow keys (core/board_nav.h) reach every square a move starts,
+ * passes or ends on. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,6 +12,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "core/board_nav.h"
 #include "core/game.h"
 
 static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
@@ -151,6 +154,98 @@ static void test_every_game(void **state)
     assert_true(variants > 0);
 }
 
+/* The arrow keys alone, from the cell the cursor starts on, reach every
+ * cell a legal move of pos starts on, lands on or ends on (a move's path
+ * as the workbench enters it: move_path, else move_cells): a breadth-first
+ * search over the four directions of board_nav_move, as the TUI's keys. */
+static void arrows_reach_moves(const gv_t *v, const void *pos, const char *spec)
+{
+    const game_ops_t *O = v->ops;
+    if (!O->view) return;
+    static board_view_t view;
+    O->view(v, pos, &view);
+    int ncells = view.rows * view.cols;
+    static char seen[GSW_VIEW_MAX_CELLS];
+    static int queue[GSW_VIEW_MAX_CELLS];
+    memset(seen, 0, sizeof seen);
+    int head = 0, tail = 0, start = board_nav_first(&view);
+    assert_true(start >= 0 && start < ncells);
+    assert_int_not_equal(view.cell[start].kind, VIEW_OFF);
+    seen[start] = 1;
+    queue[tail++] = start;
+    static const int dir[4][2] = { { -1, 0 }, { 1, 0 }, { 0, -1 }, { 0, 1 } };
+    while (head < tail) {
+        int cell = queue[head++];
+        for (int d = 0; d < 4; d++) {
+            int r = cell / view.cols, c = cell % view.cols;
+            int moved = board_nav_move(&view, &r, &c, dir[d][0], dir[d][1]);
+            int to = r * view.cols + c;
+            if (!moved) { assert_int_equal(to, cell); continue; }   /* the edge: it stays put */
+            assert_true(to >= 0 && to < ncells);
+            assert_int_not_equal(view.cell[to].kind, VIEW_OFF);
+            if (!seen[to]) { seen[to] = 1; queue[tail++] = to; }
+        }
+    }
+    move_t mv[GSW_MAX_MOVES];
+    int n = O->moves(v, pos, mv);
+    for (int i = 0; i < n; i++) {
+        int cells[16], nc;
+        if (O->move_path) {
+            nc = O->move_path(v, pos, mv[i], cells, 16);
+        } else {
+            O->move_cells(v, pos, mv[i], &cells[0], &cells[1]);
+            nc = 2;
+        }
+        for (int k = 0; k < nc; k++) {
+            if (cells[k] < 0) continue;   /* a placement starts nowhere */
+            assert_true(cells[k] < ncells);
+            if (!seen[cells[k]]) {
+                char mt[64];
+                O->move_format(v, pos, mv[i], mt, sizeof mt);
+                fail_msg("%s: the arrow keys never reach cell %d (row %d, column %d, square \"%s\") of the move %s",
+                         spec, cells[k], cells[k] / view.cols, cells[k] % view.cols, view.cell[cells[k]].name, mt);
+            }
+        }
+    }
+}
+
+/* Every game's default variant and test variants: the start position and
+ * the positions of a few random games. */
+static void test_arrows_reach_every_move(void **state)
+{
+    (void)state;
+    int boards = 0;
+    for (int g = 0; gsw_games[g]; g++) {
+        const game_t *game = gsw_games[g];
+        for (int i = -1; i < 0 || game->test_variants[i]; i++) {
+            char spec[128];
+            if (i < 0) snprintf(spec, sizeof spec, "%s", game->name);   /* the default variant */
+            else snprintf(spec, sizeof spec, "%s:%s", game->name, game->test_variants[i]);
+            gv_t *v;
+            err_t err;
+            assert_int_equal(game_open(spec, &v, &err), GSW_OK);
+            if (!v->ops->view) { game_close(v); continue; }
+            GSW_POSBUF pos[GSW_MAX_POS];
+            move_t mv[GSW_MAX_MOVES];
+            v->ops->pos_start(v, pos);
+            arrows_reach_moves(v, pos, spec);
+            boards++;
+            for (int k = 0; k < 3; k++) {
+                v->ops->pos_start(v, pos);
+                for (int ply = 0; ply < 200; ply++) {
+                    val_t tv;
+                    int n = v->ops->moves(v, pos, mv);
+                    if (n == 0 || v->ops->terminal(v, pos, &tv)) break;
+                    v->ops->play(v, pos, mv[rng() % (unsigned)n]);
+                    arrows_reach_moves(v, pos, spec);
+                }
+            }
+            game_close(v);
+        }
+    }
+    assert_true(boards > 0);
+}
+
 static void test_bad_specs(void **state)
 {
     (void)state;
@@ -170,6 +265,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_game),
+        cmocka_unit_test(test_arrows_reach_every_move),
         cmocka_unit_test(test_bad_specs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

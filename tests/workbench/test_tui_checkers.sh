@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Checkers in the workbench under tmux: open `gsw play checkers`, see the
 # board, toggle the square numbers, type a move, see the computer reply,
+# walk the cursor over the dark squares and enter a quiet move with arrows,
 # see a compulsory capture flagged (and a plain move refused), enter a
 # double jump square by square, undo it, draw by threefold repetition, the
 # lesson's first step, a too-small window's message, and quit. Skipped
@@ -23,6 +24,34 @@ quit() {
   [ "$(cat "$tmp/exit" 2>/dev/null)" = "exit=0" ] || bad "$1 did not quit cleanly: $(cat "$tmp/exit" 2>/dev/null)"
 }
 board() { screen | head -11; }
+# the board's cells drawn in reverse video (the cursor; the selected piece
+# too), one a line, spaces trimmed: "5●" is the cursor on square 5 with the
+# numbers shown, its number inside the cell
+reversed() {
+  T capture-pane -p -e -t g | sed -n 2,11p | awk '
+    function flush() { gsub(/^ +| +$/, "", out); if (out != "") print out; out = "" }
+    { s = $0
+      while ((i = index(s, "\033[")) > 0) {
+        if (rev) out = out substr(s, 1, i - 1)
+        s = substr(s, i + 2); j = index(s, "m"); n = split(substr(s, 1, j - 1), p, ";"); s = substr(s, j + 1)
+        if (n == 0) { p[1] = "0"; n = 1 }
+        was = rev
+        for (k = 1; k <= n; k++) {
+          if (p[k] == "38" || p[k] == "48") { k += p[k + 1] == "5" ? 2 : 4; continue }
+          if (p[k] == "" || p[k] == "0" || p[k] == "27") rev = 0
+          else if (p[k] == "7") rev = 1
+        }
+        if (was && !rev) flush()
+      }
+      if (rev) out = out s
+    }'
+}
+# wait_cursor CELL: until CELL is drawn in reverse video
+wait_cursor() {
+  local i
+  for ((i = 0; i < 100; i++)); do reversed | grep -qx -- "$1" && return 0; sleep 0.1; done
+  return 1
+}
 
 start play checkers
 wait_for "checkers:english" 30 || bad "checkers did not open"
@@ -43,19 +72,38 @@ keys -l 11-15
 wait_for "1\. 11-15" 10 || bad "11-15 typed"
 wait_for "gsw plays" 60 || bad "the computer did not reply"
 wait_for "Black to move" 60 || bad "Black's turn again"
-# a position with a double jump that forks after the first jump
 keys : 'opponent human' Enter
 wait_for "opponent: human" 10 || bad "opponent human"
+# the arrows reach every dark square: from square 1 Down goes to the
+# diagonal neighbour on the next row (5; not 9, skipping a row), and a
+# quiet move is entered with arrows and Enter alone (9-13)
+keys : 'new checkers' Enter
+wait_gone "1\. 11-15" 10 || bad "a new game"
+wait_cursor "1●" || bad "the cursor does not start on square 1 (reversed: $(reversed | tr '\n' ' '))"
+keys Down
+wait_cursor "5●" || bad "Down from 1 did not reach 5 (reversed: $(reversed | tr '\n' ' '))"
+[ "$(reversed | wc -l)" -eq 1 ] || bad "the cursor is not one cell (reversed: $(reversed | tr '\n' ' '))"
+keys Right Right Right
+wait_cursor "8●" || bad "Right along the row did not reach 8"
+keys Left Left Left Down
+wait_cursor "9●" || bad "Down from 5 did not reach 9"
+keys Enter Down
+wait_cursor "13.*" || bad "Down from 9 did not reach 13"
+keys Enter
+wait_for "1\. 9-13" 10 || bad "9-13 was not entered with the arrows"
+board | grep -q "13●" || bad "the man did not land on 13"
+# a position with a double jump that forks after the first jump
 keys : 'new checkers B:W6,14,15:B1' Enter
 wait_for "A capture is compulsory" 10 || bad "the compulsory capture is not flagged"
 wait_for "1x10x17" 20 || bad "the analysis pane lists the captures"
 keys -l 1-5; keys Enter   # a plain move is refused, with the reason
 wait_for "a capture is compulsory (1x10x17 1x10x19)" 10 || bad "a plain move was not refused"
-# square by square: the cursor starts on square 1; 10 is down-right, 19 down-right again
+# square by square: the cursor starts on square 1; 10 is two rows down
+# (Down Down: 5, 9) and right, 19 the same again (14, 18, 19)
 keys Enter
-keys Down Right Enter
+keys Down Down Right Enter
 wait_for "move 1x10\.\.\." 10 || bad "the first jump did not wait for the next square"
-keys Down Right Enter
+keys Down Down Right Enter
 wait_for "1\. 1x10x19" 10 || bad "the double jump was not played"
 board | grep -q "19●" || bad "the man did not land on 19"
 board | grep -q " 1●" && bad "square 1 still holds the man"
