@@ -69,6 +69,16 @@ void session_sync_close(session_t *s)
     if (s->an_sync) { analyst_close(s->an_sync); free(s->an_sync); s->an_sync = NULL; }
 }
 
+/* The heuristic scores of ply, if not there yet: where perfect play is out
+ * of reach they are what the person gets (a second for them), and the
+ * engine's move when a proof's budget runs out. */
+static int sync_scores(session_t *s, analyst_t *a, int ply, analysis_t *an, err_t *err)
+{
+    double hb = s->v->game->play_opponent && !s->lesson ? 1000 : 50;
+    if (an->budget_ms > 0 && an->budget_ms < hb) hb = an->budget_ms;   /* (a short opponent's time) */
+    return !an->heuristic_done && analyst_heuristic(a, s->pos[ply].b, an, hb, err) ? -1 : 0;
+}
+
 /* Analyse ply to the end (or a stop): 1 when complete. */
 static int sync_analyze(session_t *s, int ply, err_t *err)
 {
@@ -76,9 +86,7 @@ static int sync_analyze(session_t *s, int ply, err_t *err)
     if (!a) return -1;
     analysis_t *an = session_analysis_open(s, ply);
     if (!an) return err_set(err, GSW_EFAIL, "out of memory"), -1;
-    /* where perfect play is out of reach the heuristic scores are what the person gets: a second for them */
-    double hb = s->v->game->play_opponent && !s->lesson ? 1000 : 50;
-    if (!an->heuristic_done && analyst_heuristic(a, s->pos[ply].b, an, hb, err)) return -1;
+    if (sync_scores(s, a, ply, an, err)) return -1;
     if (s->v->game->players == 1 && !an->root_done) {   /* a puzzle: the solution (or why none) first */
         int r = analyst_root(a, s->pos[ply].b, an, err);
         if (r) return r < 0 ? -1 : 0;
@@ -110,19 +118,19 @@ static int sync_autoplay(session_t *s, out_t *out, err_t *err)
             analysis_t *an = session_analysis_open(s, s->ply);
             if (!an) return err_set(err, GSW_EFAIL, "out of memory");
             int r = analyst_root(a, session_pos(s), an, err);
-            if (r < 0) return err->code;
-            if (r > 0) { out_printf(out, "stopped: the computer has not moved\n"); return GSW_OK; }
-        } else {
+            if (r < 0 || (r > 0 && an->spent && sync_scores(s, a, s->ply, an, err))) return err->code;
+            if (r > 0 && !an->spent) { out_printf(out, "stopped: the computer has not moved\n"); return GSW_OK; }
+        } else {   /* (out of time: the engine's move, session_computer_move) */
             int r = sync_analyze(s, s->ply, err);
             if (r < 0) return err->code;
-            if (r == 0) { out_printf(out, "stopped: the computer has not moved\n"); return GSW_OK; }
+            if (r == 0 && !s->an[s->ply]->spent) { out_printf(out, "stopped: the computer has not moved\n"); return GSW_OK; }
         }
         move_t m = session_computer_move(s);
         if (m == MOVE_NONE) break;
         char mt[64];
         s->v->ops->move_format(s->v, session_pos(s), m, mt, sizeof mt);
         if (session_play(s, m, err)) return err->code;
-        out_printf(out, "gsw plays %s\n", mt);
+        out_printf(out, "gsw plays %s%s%s%s\n", mt, s->opp_note[0] ? " (" : "", s->opp_note, s->opp_note[0] ? ")" : "");
     }
     return GSW_OK;
 }
@@ -514,6 +522,8 @@ static int cmd_autoplay(session_t *s, char *args, out_t *out, err_t *err)
         analysis_t *an = session_analysis_open(s, s->ply);
         if (!a || !an) { rc = a ? err_set(err, GSW_EFAIL, "out of memory") : err->code; break; }
         int r = analyst_root(a, session_pos(s), an, err);
+        if (r > 0 && an->spent && s->v->game->players == 2)   /* out of time: the engine's move */
+            r = sync_scores(s, a, s->ply, an, err);
         move_t m = r ? MOVE_NONE : session_autoplay_move(s);
         if (!r && m == MOVE_NONE && s->v->game->players == 2) {   /* the root's proof named no move: every move's value */
             r = sync_analyze(s, s->ply, err) < 0 ? -1 : 0;
@@ -530,7 +540,7 @@ static int cmd_autoplay(session_t *s, char *args, out_t *out, err_t *err)
         char mt[64];
         s->v->ops->move_format(s->v, session_pos(s), m, mt, sizeof mt);
         if ((rc = session_play(s, m, err))) break;
-        out_printf(out, "plays %s\n", mt);
+        out_printf(out, "plays %s%s%s%s\n", mt, s->opp_note[0] ? " (" : "", s->opp_note, s->opp_note[0] ? ")" : "");
         if (s->autoplay > 0) s->autoplay--;
     }
     s->autoplay = 0;
@@ -591,15 +601,18 @@ static int cmd_opponent(session_t *s, char *args, out_t *out, err_t *err)
 {
     char *w = next_word(&args);
     char t[48];
-    if (!w) { opponent_text(&s->opp, t, sizeof t); out_printf(out, "opponent: %s\n", t); return GSW_OK; }
     opponent_t o;
-    if (opponent_parse(w, &o, err)) return err->code;
-    s->opp = o;
-    s->opp_chosen = 1;
-    if (o.kind == OPP_HUMAN) s->human[0] = s->human[1] = 1;
-    else if (s->human[0] && s->human[1] && s->v->game->players == 2) s->human[1 - session_turn(s)] = 0;
-    s->think_ply = -1;
-    opponent_text(&s->opp, t, sizeof t);
+    if (w && opponent_parse(w, &o, err)) return err->code;
+    if (w) {
+        s->opp = o;
+        s->opp_chosen = 1;
+        if (o.kind == OPP_HUMAN) s->human[0] = s->human[1] = 1;
+        else if (s->human[0] && s->human[1] && s->v->game->players == 2) s->human[1 - session_turn(s)] = 0;
+        s->think_ply = -1;
+    }
+    o = s->opp;   /* with its time (--time, perfect:MS) */
+    if (o.kind == OPP_PERFECT) o.ms = session_opp_ms(s);
+    opponent_text(&o, t, sizeof t);
     out_printf(out, "opponent: %s\n", t);
     return GSW_OK;
 }
@@ -875,7 +888,7 @@ static const command_t commands[] = {
     { "show", "", "the board as text", cmd_show },
     { "numbers", "[on|off]", "the squares' numbers on the board (checkers: 1-32)", cmd_numbers },
     { "history", "", "each move's value against the best the mover had", cmd_history },
-    { "opponent", "perfect|imperfect:P|giveback:N|heuristic:L|human", "who plays against you", cmd_opponent },
+    { "opponent", "perfect[:MS]|imperfect:P|giveback:N|heuristic:L|human", "who plays against you", cmd_opponent },
     { "side", "first|second|both|none", "the side(s) you play", cmd_side },
     { "save", "NAME", "save the game in the cache file", cmd_save },
     { "load", "[NAME|FILE]", "load a saved game (no name: list them) or a game record (a path, or NAME.EXT)", cmd_load },

@@ -448,7 +448,12 @@ analysis_t *session_analysis_open(session_t *s, int ply)
         if (!s->an[ply]) return NULL;
         analyst_list(s->v, s->pos[ply].b, s->an[ply]);
         session_line_fill(s, ply, s->an[ply]);
+        const game_ops_t *O = s->v->ops;
+        /* the computer's move (or the solver's for the person: autoplay) */
+        int computer = s->v->game->players == 2
+                       && (s->autoplay || (session_needs_proof(s) && !s->human[O->pos_turn(s->v, s->pos[ply].b)]));
         if (s->lesson) s->an[ply]->budget_ms = LESSON_BUDGET_MS;
+        else if (computer) s->an[ply]->budget_ms = session_opp_ms(s);   /* the opponent's time, then its engine */
         else if (s->sync && s->sync_budget_ms > 0) s->an[ply]->budget_ms = s->sync_budget_ms;
         else if (s->sync && s->sync_budget_ms < 0 && s->v->game->play_opponent)   /* perfect play out of reach */
             s->an[ply]->budget_ms = SESSION_SYNC_BUDGET_MS;
@@ -501,6 +506,21 @@ static uint32_t session_rand(session_t *s)
 
 static int outcome_class(val_t v) { return v > VAL_DRAW ? 3 : v == VAL_DRAW ? 2 : 1; }
 
+double session_opp_ms(const session_t *s)
+{
+    return s->opp.ms > 0 ? s->opp.ms : s->opp_ms > 0 ? s->opp_ms : SESSION_OPP_MS;
+}
+
+/* No proof within the analysis's budget: the engine's move (the best by
+ * what is known: a proven win, else the heuristic scores), said in
+ * s->opp_note; MOVE_NONE while the budget lasts or nothing is scored. */
+static move_t session_engine_move(session_t *s, const analysis_t *an, move_t best, const char *who)
+{
+    if (!an || !an->spent || an->proven || best == MOVE_NONE || s->v->game->players != 2) return MOVE_NONE;
+    snprintf(s->opp_note, sizeof s->opp_note, "%sengine move: no proof within %g s", who, an->budget_ms / 1000);
+    return best;
+}
+
 move_t session_computer_move(session_t *s)
 {
     if (!session_computer_to_move(s)) return MOVE_NONE;
@@ -509,9 +529,12 @@ move_t session_computer_move(session_t *s)
     analysis_t *an = s->an[s->ply];
     int exact;
     move_t best = session_best(s, s->ply, &exact);
-    if (!an || !exact) return MOVE_NONE;
+    s->opp_note[0] = 0;
+    if (!an) return MOVE_NONE;
+    const char *who = s->opp.kind == OPP_PERFECT ? "perfect where proven; " : "";
+    if (!exact) return session_engine_move(s, an, best, who);
     if (s->opp.kind == OPP_PERFECT) return best;   /* the position's proof is enough */
-    if (!an->proven) return MOVE_NONE;            /* the others choose among every move's value */
+    if (!an->proven) return session_engine_move(s, an, best, who);   /* the others choose among every move's value */
     if (s->opp.kind == OPP_IMPERFECT && (int)(session_rand(s) % 100) >= s->opp.percent)
         return an->mv[session_rand(s) % (unsigned)an->n].move;
     if (s->opp.kind == OPP_GIVEBACK && s->opp.givebacks > 0) {
@@ -533,7 +556,9 @@ move_t session_autoplay_move(session_t *s)
 {
     int exact;
     move_t m = session_best(s, s->ply, &exact);
-    if (!exact || m == MOVE_NONE) return MOVE_NONE;
+    s->opp_note[0] = 0;
+    if (!exact) return session_engine_move(s, s->an[s->ply], m, "");
+    if (m == MOVE_NONE) return MOVE_NONE;
     if (s->v->game->players == 1 && s->an[s->ply]->root_lo < VAL_DRAW) return MOVE_NONE;   /* no solution to play */
     return m;
 }
@@ -670,6 +695,7 @@ int opponent_parse(const char *text, opponent_t *o, err_t *err)
 #define IS(w) (klen == strlen(w) && !strncmp(text, w, klen))
     if (IS("human") && !arg) r.kind = OPP_HUMAN;
     else if (IS("perfect") && !arg) r.kind = OPP_PERFECT;
+    else if (IS("perfect") && x >= 1) { r.kind = OPP_PERFECT; r.ms = (double)x; }
     else if (IS("imperfect") && x >= 0 && x <= 100) { r.kind = OPP_IMPERFECT; r.percent = (int)x; }
     else if (IS("imperfect") && !arg) { r.kind = OPP_IMPERFECT; r.percent = 75; }
     else if (IS("giveback") && x >= 0 && x <= 1000) { r.kind = OPP_GIVEBACK; r.givebacks = (int)x; }
@@ -677,7 +703,7 @@ int opponent_parse(const char *text, opponent_t *o, err_t *err)
     else if (IS("heuristic") && x >= 1 && x <= 9) { r.kind = OPP_HEURISTIC; r.level = (int)x; }
     else if (IS("heuristic") && !arg) { r.kind = OPP_HEURISTIC; r.level = 3; }
     else
-        return err_set(err, GSW_EINPUT, "unknown opponent \"%s\" (perfect, imperfect:PERCENT, giveback:N, "
+        return err_set(err, GSW_EINPUT, "unknown opponent \"%s\" (perfect[:MS], imperfect:PERCENT, giveback:N, "
                        "heuristic:1-9, human)", text);
 #undef IS
     *o = r;
@@ -688,7 +714,10 @@ void opponent_text(const opponent_t *o, char *buf, size_t n)
 {
     switch (o->kind) {
     case OPP_HUMAN: snprintf(buf, n, "human"); break;
-    case OPP_PERFECT: snprintf(buf, n, "perfect"); break;
+    case OPP_PERFECT:
+        if (o->ms > 0 && o->ms != SESSION_OPP_MS) snprintf(buf, n, "perfect:%.0f", o->ms);
+        else snprintf(buf, n, "perfect");
+        break;
     case OPP_IMPERFECT: snprintf(buf, n, "imperfect:%d%%", o->percent); break;
     case OPP_GIVEBACK: snprintf(buf, n, "giveback:%d", o->givebacks); break;
     case OPP_HEURISTIC: snprintf(buf, n, "heuristic:%d", o->level); break;

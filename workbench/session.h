@@ -23,6 +23,9 @@
 #define SESSION_SYNC_BUDGET_MS 3000
 /* ... and in the workbench, where the person can ask again (a: analyse) */
 #define SESSION_TUI_BUDGET_MS 15000
+/* The opponent's time for a proof per move (perfect, imperfect, giveback):
+ * without one by then it plays the engine's move (session_computer_move). */
+#define SESSION_OPP_MS 3000
 
 /* Who plays a side the person does not. */
 typedef enum { OPP_HUMAN = 0, OPP_PERFECT, OPP_IMPERFECT, OPP_GIVEBACK, OPP_HEURISTIC } opp_kind_t;
@@ -31,6 +34,7 @@ typedef struct opponent {
     int level;             /* heuristic: 1 (weak) .. 9 */
     int percent;           /* imperfect: plays the best move this % of the time */
     int givebacks;         /* giveback: value-losing moves still to play */
+    double ms;             /* perfect:MS: its time per move (0: the session's, session_opp_ms) */
 } opponent_t;
 
 typedef struct posbuf { _Alignas(16) unsigned char b[GSW_MAX_POS]; } posbuf_t;
@@ -93,6 +97,10 @@ typedef struct session {
     double sync_budget_ms; /* sync mode: the proofs of one position stop after this
                               (0: never; -1: SESSION_SYNC_BUDGET_MS for games whose
                               perfect play is out of reach, game_t.play_opponent) */
+    double opp_ms;         /* the opponent's time for a proof per move (--time; 0: SESSION_OPP_MS);
+                              opponent perfect:MS sets its own (opponent_t.ms) */
+    char opp_note[96];     /* why the last computer (or autoplay) move was the engine's, not a
+                              proven one ("" when it was proven); the front ends show it */
 } session_t;
 
 /* A session on GAME[:VARIANT] at POSITION ("" = the start); people play
@@ -132,10 +140,17 @@ int session_analysis_done(const analysis_t *an);
  * *exact = 1 when every move's value is proven. */
 move_t session_best(session_t *s, int ply, int *exact);
 /* The computer's move at the current position by the opponent setting,
- * given what the analysis knows; MOVE_NONE when it must wait. */
+ * given what the analysis knows; MOVE_NONE when it must wait. Once the
+ * analysis's budget (the opponent's time, session_opp_ms) is spent with no
+ * proven move to play, the engine's move (the heuristic best), with
+ * s->opp_note saying so: it never waits for ever. */
 move_t session_computer_move(session_t *s);
+/* The opponent's time for a proof per move, in ms. */
+double session_opp_ms(const session_t *s);
 /* The solver's move for autoplay: the proven best move (a puzzle: the
- * next move of the solution found); MOVE_NONE while it is not known. */
+ * next move of the solution found); MOVE_NONE while it is not known. In
+ * two-player games, once the analysis's budget is spent, the engine's
+ * move (s->opp_note says so). */
 move_t session_autoplay_move(session_t *s);
 /* Does the computer need the exact value of every move here (perfect and
  * imperfect opponents) rather than a heuristic search? */
@@ -174,8 +189,8 @@ const char *session_help(void);
  * session itself stays (session_free frees the rest). */
 void session_sync_close(session_t *s);
 
-/* Opponent text: "perfect", "imperfect:70", "giveback:2", "heuristic:3",
- * "human". */
+/* Opponent text: "perfect", "perfect:5000" (its time per move, when not
+ * the default), "imperfect:70", "giveback:2", "heuristic:3", "human". */
 int opponent_parse(const char *text, opponent_t *o, err_t *err);
 void opponent_text(const opponent_t *o, char *buf, size_t n);
 

@@ -26,6 +26,7 @@ int shell_session_open(cli_opts_t *o, session_t *s, const char *deflt, err_t *er
     s->hash_mb = o->hash_mb;
     s->threads = o->threads;
     s->stop = &opts_stop;
+    if (o->time_ms > 0) s->opp_ms = o->time_ms;   /* the opponent's time for a proof per move */
     if (o->opponent && opponent_parse(o->opponent, &s->opp, err)) { session_free(s); return err->code; }
     if (o->opponent) s->opp_chosen = 1;
     if (o->side) {
@@ -94,7 +95,9 @@ int shell_run(cli_opts_t *o)
     }
     s.sync = 1;
     s.progress = 1;
-    s.sync_budget_ms = o->time_ms > 0 ? o->time_ms : -1;   /* -1: the default where perfect play is out of reach */
+    /* --time: every position's proof budget (the opponent's too, shell_session_open); -1: the default
+       where perfect play is out of reach */
+    s.sync_budget_ms = o->time_ms > 0 ? o->time_ms : -1;
     int tty = !script && isatty(0), status = GSW_OK, lineno = 0;
     out_t out = { 0 };
     if (tty) {

@@ -248,10 +248,11 @@ static int tui_run(cli_opts_t *o, const char *first)
             /* autoplay waits while the board is not on screen, and a typed number is dropped */
             if (m == MOVE_NONE && t.s.autoplay && !session_computer_to_move(&t.s) && !t.too_small) m = tui_autoplay(&t);
             if (m != MOVE_NONE) {
-                char mt[32], line[64];
+                char mt[32], line[160], note[sizeof t.s.opp_note];
                 t.s.v->ops->move_format(t.s.v, session_pos(&t.s), m, mt, sizeof mt);
+                snprintf(note, sizeof note, "%s", t.s.opp_note);   /* (no proof in time: the engine's move) */
                 if (!session_play(&t.s, m, &err)) {
-                    snprintf(line, sizeof line, "gsw plays %s", mt);
+                    snprintf(line, sizeof line, "gsw plays %s%s%s%s", mt, note[0] ? " (" : "", note, note[0] ? ")" : "");
                     tui_say(&t, line);
                 }
             }

@@ -155,13 +155,14 @@ static void cycle_opponent(tui_t *t)
 {
     static const char *const all[] = { "perfect", "imperfect:75", "giveback:1", "heuristic:1", "heuristic:3",
                                        "heuristic:5", "heuristic:7", "heuristic:9", "human", NULL };
-    /* where perfect play is out of reach (the game names a first opponent), the
-       opponents that wait for proofs would never move: left out (":opponent perfect" still sets one) */
-    const char *const *cyc = t->s.v->game->play_opponent ? all + 3 : all;
+    /* every game: where no proof comes within the opponent's time, the
+       opponents that want proofs play the engine's move (session_computer_move) */
+    const char *const *cyc = all;
     char cur[48];
     opponent_text(&t->s.opp, cur, sizeof cur);
     char *pct = strchr(cur, '%');
     if (pct) *pct = 0;
+    if (!strncmp(cur, "perfect:", 8)) cur[7] = 0;   /* its time per move */
     int i = 0;
     while (cyc[i] && strcmp(cyc[i], cur)) i++;
     const char *next = cyc[i] && cyc[i + 1] ? cyc[i + 1] : cyc[0];

@@ -51,13 +51,19 @@ static int wb_lessons(cli_opts_t *o)
 
 
 const cli_verb_t verb_play = {
-    "play", "gsw play [GAME[:VARIANT] [POSITION]] [--opponent perfect|imperfect:P|giveback:N|heuristic:L|human] "
-      "[--side first|second|both|none] [--ascii] [--mono] [--file RECORD]",
+    "play", "gsw play [GAME[:VARIANT] [POSITION]] [--opponent perfect[:MS]|imperfect:P|giveback:N|heuristic:L|human] "
+      "[--time MS] [--side first|second|both|none] [--ascii] [--mono] [--file RECORD]\n"
+      "  opponents: perfect[:MS]  the proven best move (cache, database, tablebase, book, or a proof within\n"
+      "                           MS ms), else the engine's move (default 3000; --time MS sets it too)\n"
+      "             imperfect:P   the best move P% of the time, else a random one (engine move without a proof)\n"
+      "             giveback:N    perfect, but gives the outcome away N times\n"
+      "             heuristic:L   the engine alone, level L 1-9 (its search depth and time)\n"
+      "             human         no computer: people play both sides",
       "open the workbench (TUI) on a game; gsw alone opens its game picker", tui_play, 2, json_na_play
 };
 
 const cli_verb_t verb_shell = {
-    "shell", "gsw shell [GAME[:VARIANT] [POSITION]] [FILE] [--opponent ...] [--side ...]",
+    "shell", "gsw shell [GAME[:VARIANT] [POSITION]] [FILE] [--opponent ...] [--side ...] [--time MS]",
       "the workbench's commands in a readline shell (runs a script FILE, or one from a pipe)", shell_run, 3, json_na_shell
 };
 
