@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -161,7 +162,15 @@ static void test_opponent_parse(void **st)
     assert_int_equal(opponent_parse("heuristic:0", &o, &err), GSW_EINPUT);
     assert_int_equal(opponent_parse("heuristic:x", &o, &err), GSW_EINPUT);
     assert_int_equal(opponent_parse("imperfect:101", &o, &err), GSW_EINPUT);
-    assert_int_equal(opponent_parse("perfect:3", &o, &err), GSW_EINPUT);
+    assert_int_equal(opponent_parse("perfect:0", &o, &err), GSW_EINPUT);
+    assert_int_equal(opponent_parse("perfect:5000", &o, &err), GSW_OK);   /* its time per move */
+    assert_int_equal(o.kind, OPP_PERFECT);
+    assert_true(o.ms == 5000);
+    opponent_text(&o, t, sizeof t);
+    assert_string_equal(t, "perfect:5000");
+    assert_int_equal(opponent_parse("perfect:3000", &o, &err), GSW_OK);   /* the default reads plainly */
+    opponent_text(&o, t, sizeof t);
+    assert_string_equal(t, "perfect");
 }
 
 /* The empty 4x4 board is a draw in 16 (FACTS.md): every proven analysis
@@ -645,6 +654,37 @@ static void test_autoplay_two_players(void **st)
     session_free(&s);
 }
 
+/* Where no proof comes within the opponent's time (checkers and chess
+ * from the start) the perfect opponent plays the engine's move and says
+ * so, rather than waiting for ever (issue 33); autoplay does the same for
+ * the person. */
+static void engine_move_check(const char *spec, const char *move)
+{
+    session_t s;
+    const char *t;
+    open_sync(&s, spec, "");
+    assert_int_equal(run(&s, "opponent perfect:300", &t), GSW_OK);
+    assert_non_null(strstr(t, "perfect:300"));
+    time_t t0 = time(NULL);
+    assert_int_equal(run(&s, move, &t), GSW_OK);
+    assert_int_equal(s.ply, 2);   /* the computer answered */
+    assert_non_null(strstr(t, "gsw plays"));
+    assert_non_null(strstr(t, "perfect where proven; engine move: no proof within 0.3 s"));
+    assert_int_equal(run(&s, "autoplay 1", &t), GSW_OK);
+    assert_int_equal(s.ply, 4);   /* the person's move by the engine, then the computer's */
+    assert_non_null(strstr(t, "engine move"));
+    assert_null(strstr(t, "stopped"));
+    assert_true(time(NULL) - t0 < 30);   /* a few seconds (a loaded machine: a wide margin) */
+    close_sync(&s);
+}
+
+static void test_perfect_engine_move(void **st)
+{
+    (void)st;
+    engine_move_check("checkers", "11-15");
+    engine_move_check("chess", "e4");
+}
+
 /* The solitaire lesson: its steps (one on another board), judgements by
  * the solver, and its published values agree with the solver's. */
 static void test_solitaire_lesson(void **st)
@@ -690,6 +730,7 @@ int main(void)
         cmocka_unit_test(test_shipped_lessons_load),
         cmocka_unit_test(test_puzzle_workbench),
         cmocka_unit_test(test_autoplay_two_players),
+        cmocka_unit_test(test_perfect_engine_move),
         cmocka_unit_test(test_solitaire_lesson),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

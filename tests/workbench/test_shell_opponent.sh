@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# The perfect opponent where proofs are out of reach (issue 33): in
+# checkers and chess from the start no proof comes within its time, so it
+# plays the engine's move and says so, and autoplay does the same for the
+# person; it never stops with "stopped" alone. Its time is set by
+# `opponent perfect:MS` and by --time, and `gsw play --help` says what each
+# opponent means.
+set -u
+gsw=${GSW_BIN:?}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+
+# GAME SCRIPT [ARGS...]: gsw shell GAME with the script on stdin; out, err, rc
+sh() {
+  local game=$1 script=$2
+  shift 2
+  printf '%b' "$script" | timeout 120 "$gsw" shell "$game" "$@" --no-cache --threads 1 --hash 16 >"$tmp/out" 2>"$tmp/err"
+  rc=$?
+}
+
+for game in checkers chess; do
+  sh "$game" 'opponent perfect:500\nautoplay 3\n'
+  [ "$rc" -eq 0 ] || bad "$game: exit $rc: $(cat "$tmp/out" "$tmp/err")"
+  grep -q '^opponent: perfect:500$' "$tmp/out" || bad "$game: the opponent's time not shown: $(cat "$tmp/out")"
+  [ "$(grep -c '^plays ' "$tmp/out")" -eq 3 ] || bad "$game: autoplay 3 did not play 3 moves: $(cat "$tmp/out")"
+  [ "$(grep -c '^gsw plays .*(perfect where proven; engine move: no proof within 0.5 s)$' "$tmp/out")" -ge 3 ] \
+    || bad "$game: the computer's engine moves not said: $(cat "$tmp/out")"
+  grep -q 'stopped' "$tmp/out" && bad "$game: stopped: $(cat "$tmp/out")"
+done
+
+# --time sets the opponent's time too
+sh checkers 'opponent perfect\n11-15\n' --time 400
+[ "$rc" -eq 0 ] || bad "--time: exit $rc: $(cat "$tmp/err")"
+grep -q '^opponent: perfect:400$' "$tmp/out" || bad "--time: not the opponent's time: $(cat "$tmp/out")"
+grep -q '^gsw plays .*no proof within 0.4 s)$' "$tmp/out" || bad "--time: no engine move: $(cat "$tmp/out")"
+
+# the usage says what each opponent means
+"$gsw" play --help >"$tmp/out" 2>&1
+for w in 'perfect\[:MS\]' 'imperfect:P' 'giveback:N' 'heuristic:L' 'human' '--time MS'; do
+  grep -q -- "$w" "$tmp/out" || bad "play --help lacks $w: $(cat "$tmp/out")"
+done
+exit $fail
