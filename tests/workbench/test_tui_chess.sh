@@ -7,7 +7,8 @@
 # analysis pane's mate in 1 and scores in pawns; the heuristic opponent
 # mating; the end of a game said with its reason (checkmate, stalemate,
 # insufficient material, the 50-move rule, threefold repetition); --ascii
-# --mono letters; the opponent key skipping opponents that need proofs;
+# --mono letters; the opponent key offering perfect too (it plays the
+# engine's move where no proof comes in its time);
 # a 120x40 window and a tiny one. Skipped (exit 77) without tmux.
 set -u
 . "$(dirname "$0")/tmux_lib.sh"
@@ -133,7 +134,7 @@ wait_for "opponent: heuristic:5" 10 || bad "o: heuristic:5"
 keys o o o
 wait_for "opponent: human" 10 || bad "o: on to human"
 keys o
-wait_for "opponent: heuristic:1" 10 || bad "o: after human comes heuristic:1, not an opponent that waits for proofs"
+wait_for "opponent: perfect" 10 || bad "o: after human comes perfect (an engine move where no proof comes in time)"
 quit "gsw --ascii"
 [ "$fail" -eq 0 ] && echo "chess tui ok"
 exit "$fail"
