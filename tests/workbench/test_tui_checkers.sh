@@ -4,6 +4,7 @@
 # walk the cursor over the dark squares and enter a quiet move with arrows,
 # see a compulsory capture flagged (and a plain move refused), enter a
 # double jump square by square, undo it, draw by threefold repetition, the
+# perfect opponent's engine move where no proof comes in time, the
 # lesson's first step, a too-small window's message, and quit. Skipped
 # (exit 77) without tmux.
 set -u
@@ -130,6 +131,13 @@ wait_for "too small" 10 || bad "too-small message"
 T resize-window -t g -x 100 -y 30
 wait_for "Moves" 10 || bad "screen back after resize"
 quit gsw
+# the perfect opponent from the start: no proof within its time, so the
+# engine's move, said so (it used to wait for ever)
+start play checkers --opponent perfect:300
+wait_for "Moves" 20 || bad "checkers against perfect:300 did not open"
+keys : '11-15' Enter
+wait_for "engine move" 30 || bad "perfect: no engine move after 11-15: $(screen | tail -5)"
+quit "gsw (perfect)"
 # the lesson's first step: the capture, typed
 start lesson checkers-shot
 wait_for "Lesson 1/5" 20 || bad "the lesson did not open"
