@@ -104,7 +104,8 @@ static int sync_analyze(session_t *s, int ply, err_t *err)
 static int sync_autoplay(session_t *s, out_t *out, err_t *err)
 {
     while (session_computer_to_move(s) && !(s->stop && *s->stop)) {
-        if (s->opp.kind == OPP_HEURISTIC) {
+        opp_kind_t kind = session_opp_kind(s);   /* (a lesson's: the perfect opponent) */
+        if (kind == OPP_HEURISTIC) {
             analyst_t *a = sync_analyst(s, err);
             move_t m;
             uint64_t line[SESSION_MAX_PLY];   /* the game so far: a search meets repetitions of it */
@@ -112,7 +113,7 @@ static int sync_autoplay(session_t *s, out_t *out, err_t *err)
             if (!a || analyst_think(a, session_pos(s), line, s->ply, s->opp.level, &m, err)) return GSW_EFAIL;
             s->think_ply = s->ply;
             s->think_move = m;
-        } else if (s->opp.kind == OPP_PERFECT) {   /* the position's own proof is enough */
+        } else if (kind == OPP_PERFECT) {   /* the position's own proof is enough */
             analyst_t *a = sync_analyst(s, err);
             if (!a) return err->code;
             analysis_t *an = session_analysis_open(s, s->ply);

@@ -321,9 +321,30 @@ int session_over(const session_t *s, val_t *value)
     return session_over_at(s, s->ply, value, NULL, 0);
 }
 
+/* A lesson step that asks for no move (its summary: "play on against the
+ * perfect opponent"): the perfect opponent answers the learner there. */
+static int session_lesson_plays_on(const session_t *s)
+{
+    return s->lesson && s->v->game->players == 2 && s->lesson->steps[s->lesson_step].nexpect == 0;
+}
+
+opp_kind_t session_opp_kind(const session_t *s)
+{
+    if (s->lesson) return session_lesson_plays_on(s) ? OPP_PERFECT : OPP_HUMAN;
+    return s->opp.kind;
+}
+
+/* Does the computer play the side to move (over or not)? In a lesson the
+ * learner plays the side that begins the step. */
+static int session_computer_turn(const session_t *s)
+{
+    if (s->lesson) return session_lesson_plays_on(s) && session_turn(s) != s->v->ops->pos_turn(s->v, s->pos[0].b);
+    return !s->human[session_turn(s)] && s->opp.kind != OPP_HUMAN;
+}
+
 int session_computer_to_move(const session_t *s)
 {
-    return !session_over(s, NULL) && !s->lesson && !s->human[session_turn(s)] && s->opp.kind != OPP_HUMAN;
+    return !session_over(s, NULL) && session_computer_turn(s);
 }
 
 int session_play(session_t *s, move_t m, err_t *err)
@@ -366,7 +387,7 @@ int session_undo(session_t *s)
     if (s->ply == 0) return 0;
     s->ply--;
     /* against a computer, go back to the person's last turn */
-    while (s->ply > 0 && s->opp.kind != OPP_HUMAN && !s->lesson && !s->human[session_turn(s)]) s->ply--;
+    while (s->ply > 0 && session_computer_turn(s)) s->ply--;
     s->selected = -1;
     s->nchoice = 0;
     s->hint_wanted = 0;
@@ -379,7 +400,7 @@ int session_redo(session_t *s)
     if (s->ply >= s->top) return 0;
     s->ply++;
     /* against a computer, on to the person's next turn (the computer's moves are redone too) */
-    while (s->ply < s->top && s->opp.kind != OPP_HUMAN && !s->lesson && !s->human[session_turn(s)]) s->ply++;
+    while (s->ply < s->top && session_computer_turn(s)) s->ply++;
     s->selected = -1;
     s->nchoice = 0;
     return 1;
@@ -493,7 +514,8 @@ move_t session_best(session_t *s, int ply, int *exact)
 
 int session_needs_proof(const session_t *s)
 {
-    return s->opp.kind == OPP_PERFECT || s->opp.kind == OPP_IMPERFECT || s->opp.kind == OPP_GIVEBACK;
+    opp_kind_t k = session_opp_kind(s);
+    return k == OPP_PERFECT || k == OPP_IMPERFECT || k == OPP_GIVEBACK;
 }
 
 static uint32_t session_rand(session_t *s)
@@ -524,20 +546,21 @@ static move_t session_engine_move(session_t *s, const analysis_t *an, move_t bes
 move_t session_computer_move(session_t *s)
 {
     if (!session_computer_to_move(s)) return MOVE_NONE;
-    if (s->opp.kind == OPP_HEURISTIC)
+    opp_kind_t kind = session_opp_kind(s);
+    if (kind == OPP_HEURISTIC)
         return s->think_ply == s->ply ? s->think_move : MOVE_NONE;
     analysis_t *an = s->an[s->ply];
     int exact;
     move_t best = session_best(s, s->ply, &exact);
     s->opp_note[0] = 0;
     if (!an) return MOVE_NONE;
-    const char *who = s->opp.kind == OPP_PERFECT ? "perfect where proven; " : "";
+    const char *who = kind == OPP_PERFECT ? "perfect where proven; " : "";
     if (!exact) return session_engine_move(s, an, best, who);
-    if (s->opp.kind == OPP_PERFECT) return best;   /* the position's proof is enough */
+    if (kind == OPP_PERFECT) return best;   /* the position's proof is enough */
     if (!an->proven) return session_engine_move(s, an, best, who);   /* the others choose among every move's value */
-    if (s->opp.kind == OPP_IMPERFECT && (int)(session_rand(s) % 100) >= s->opp.percent)
+    if (kind == OPP_IMPERFECT && (int)(session_rand(s) % 100) >= s->opp.percent)
         return an->mv[session_rand(s) % (unsigned)an->n].move;
-    if (s->opp.kind == OPP_GIVEBACK && s->opp.givebacks > 0) {
+    if (kind == OPP_GIVEBACK && s->opp.givebacks > 0) {
         val_t top = VAL_DRAW;
         for (int i = 0; i < an->n; i++)
             if (an->mv[i].move == best) top = an->mv[i].lo;

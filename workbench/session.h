@@ -119,6 +119,10 @@ int session_over(const session_t *s, val_t *value);
 /* The same, with why the line ended it in why[n] ("threefold repetition";
  * "" when the position itself is over or the game goes on). */
 int session_over_why(const session_t *s, val_t *value, char *why, size_t n);
+/* The opponent that plays now: s->opp, except in a lesson, where the
+ * perfect opponent answers the learner in a step that asks for no move
+ * (its summary: "play on") and nobody answers in the others. */
+opp_kind_t session_opp_kind(const session_t *s);
 /* Is the side to move played by the computer? */
 int session_computer_to_move(const session_t *s);
 

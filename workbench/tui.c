@@ -80,7 +80,7 @@ static void tui_schedule(tui_t *t)
     job_t want = { 0 };
     int ply = -1;
     if (!t->paused && !session_over(s, NULL)) {
-        if (session_computer_to_move(s) && s->opp.kind == OPP_HEURISTIC && s->think_ply != s->ply) {
+        if (session_computer_to_move(s) && session_opp_kind(s) == OPP_HEURISTIC && s->think_ply != s->ply) {
             want.kind = JOB_THINK;
             want.level = s->opp.level;
             ply = s->ply;

@@ -36,6 +36,18 @@ sh checkers 'opponent perfect\n11-15\n' --time 400
 grep -q '^opponent: perfect:400$' "$tmp/out" || bad "--time: not the opponent's time: $(cat "$tmp/out")"
 grep -q '^gsw plays .*no proof within 0.4 s)$' "$tmp/out" || bad "--time: no engine move: $(cat "$tmp/out")"
 
+# a lesson's summary ("play on against the perfect opponent") gets replies,
+# and undo takes the learner back past the reply
+sh checkers 'lesson checkers-endgame\nnext\nnext\nmove 28-24\nundo\nshow\n'
+[ "$rc" -eq 0 ] || bad "lesson: exit $rc: $(cat "$tmp/out" "$tmp/err")"
+grep -q '^gsw plays ' "$tmp/out" || bad "lesson checkers-endgame step 3: no reply: $(cat "$tmp/out")"
+tail -1 "$tmp/out" | grep -q 'ply 0;' || bad "lesson: undo did not go back past the reply: $(tail -1 "$tmp/out")"
+sh chess 'lesson chess-krk\nnext\nnext\nnext\nnext\nmove Rb3+\n'
+grep -q '^gsw plays ' "$tmp/out" || bad "lesson chess-krk step 5: no reply: $(cat "$tmp/out" "$tmp/err")"
+# a step that asks for a move is judged, not answered
+sh checkers 'lesson checkers-endgame\nmove 28-24\n'
+grep -q '^gsw plays ' "$tmp/out" && bad "lesson step 1: answered a move the lesson judges: $(cat "$tmp/out")"
+
 # the usage says what each opponent means
 "$gsw" play --help >"$tmp/out" 2>&1
 for w in 'perfect\[:MS\]' 'imperfect:P' 'giveback:N' 'heuristic:L' 'human' '--time MS'; do
