@@ -88,7 +88,7 @@ static int cli_proof_run(cli_opts_t *o, gv_t *v, const void *pos, const char *pt
     double t0 = gsw_now_ms();
     int rc = prover_manager_run(&po, v, pos, ptext, &run, &err);
     const char *value = prover_run_value(&run);
-    if (run.stopped && o->json) {   /* a partial answer is still one document */
+    if (o->json && (!rc || run.stopped)) {   /* a partial answer is still one document */
         json_t j;
         json_begin(&j, stdout);
         json_str(&j, "game", spec);
@@ -97,27 +97,12 @@ static int cli_proof_run(cli_opts_t *o, gv_t *v, const void *pos, const char *pt
         json_null(&j, "plies");
         json_str(&j, "algo", "manager");
         json_num(&j, "time_ms", gsw_now_ms() - t0);
-        json_bool(&j, "complete", 0);
+        json_bool(&j, "complete", !rc);
         json_end(&j);
+    } else if (!rc) {
+        printf("%s \"%s\": %s for the side to move (proof-tree manager)\n", spec, ptext, value);
     }
-    if (!rc) {
-        if (o->json) {
-            json_t j;
-            json_begin(&j, stdout);
-            json_str(&j, "game", spec);
-            json_str(&j, "position", ptext);
-            json_str(&j, "value", value);
-            json_null(&j, "plies");
-            json_str(&j, "algo", "manager");
-            json_num(&j, "time_ms", gsw_now_ms() - t0);
-            json_bool(&j, "complete", 1);
-            json_end(&j);
-        } else {
-            printf("%s \"%s\": %s for the side to move (proof-tree manager)\n", spec, ptext, value);
-        }
-    } else {
-        fprintf(stderr, "gsw: %s\n", err.msg);
-    }
+    if (rc) fprintf(stderr, "gsw: %s\n", err.msg);
     return rc;
 }
 

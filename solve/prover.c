@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/ab.h"
+#include "db/bddfile.h"
 #include "db/proofs.h"
 #include "solve/egdb.h"
 #include "solve/solver.h"
@@ -170,16 +171,11 @@ static void run_say(const prover_run_t *run, const char *fmt, ...)
     run->say(run->say_ctx, line);
 }
 
-/* A count with separators (as the CLI writes them). */
+/* A count with separators (as the CLI writes them), by db/bddfile's u256_text_grouped. */
 static const char *run_count(uint64_t n, char *buf, size_t len)
 {
-    char d[24];
-    int nd = snprintf(d, sizeof d, "%llu", (unsigned long long)n), k = 0;
-    for (int i = 0; i < nd && k + 2 < (int)len; i++) {
-        if (i && (nd - i) % 3 == 0) buf[k++] = ',';
-        buf[k++] = d[i];
-    }
-    buf[k] = '\0';
+    u256_t x = u256_of(n);
+    u256_text_grouped(&x, buf, len);
     return buf;
 }
 
@@ -203,7 +199,7 @@ static int run_progress(void *ctx, const manager_t *m, double ms)
 {
     run_ctx_t *r = ctx;
     if (ms - r->last_print >= 1000) {
-        char tn[32], ln[32];
+        char tn[96], ln[96];
         r->last_print = ms;
         run_say(r->run, "  %.1f s: t=%d, tree %s nodes, root pn %u dn %u, %s leaves solved, manager %.1f%% of solver time",
                 ms / 1000, (int)m->t, run_count((uint64_t)m->n, tn, sizeof tn), m->node[0].pn, m->node[0].dn,
@@ -282,7 +278,7 @@ int prover_manager_run(const prover_options_t *po, gv_t *v, const void *pos, con
         if (!rc && cache)
             rc = run_store(&rc_, &m, !done ? "running" : st == DFPN_PROVEN ? "proven" : "disproven", &err);
         if (!rc) {
-            char tn[32], ln[32], sn[32];
+            char tn[96], ln[96], sn[96];
             run_say(run, "%s: %s; tree %s nodes, %s leaves solved (%s solver nodes), solver %.1f s, manager %.3f s (%.1f%%)",
                     goals[gi] == DFPN_GOAL_WIN ? "win?" : "at least a draw?",
                     !done ? "stopped" : st == DFPN_PROVEN ? "proven" : "disproven", run_count((uint64_t)m.n, tn, sizeof tn),
