@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/ab.h"
 #include "core/dfpn.h"
@@ -38,6 +39,7 @@ static void walk(walk_t *w, int i, const void *pos, int d)
         json_str(w->j, "value", prover_value_text(w->t, attacker, 1));
         json_int(w->j, "size", p->size);
         if (p->leaf) json_bool(w->j, "leaf", 1);
+        if (p->leaf == 2) json_bool(w->j, "searched", 1);   /* settled by the search, not expanded */
     }
     if (d >= w->max_depth || !p->nchildren) return;
     if (w->format == 2) json_arr(w->j, "children");
@@ -52,7 +54,7 @@ static void walk(walk_t *w, int i, const void *pos, int d)
         int ca = O->pos_turn(w->v, child) == w->root_turn;
         if (w->format == 0)
             fprintf(w->f, "%*s%s %s (%d)%s\n", 2 * (d + 1), "", cm, prover_value_text(w->t, ca, 0), q->size,
-                    q->leaf ? " leaf" : "");
+                    q->leaf == 2 ? " leaf, by search" : q->leaf ? " leaf" : "");
         else if (w->format == 1)
             fprintf(w->f, "  n%d [label=\"%s\\n%d\"];\n  n%d -> n%d [label=\"%s\"];\n", k,
                     prover_value_text(w->t, ca, 1), q->size, i, k, cm);
@@ -65,6 +67,19 @@ static void walk(walk_t *w, int i, const void *pos, int d)
         k += q->size;
     }
     if (w->format == 2) json_close(w->j, ']');
+}
+
+/* A fresh proof's progress, on a terminal: a line every 3 s. */
+static void proof_progress(void *ctx, const dfpn_progress_t *p)
+{
+    double *next = ctx;
+    if (p->ms < *next) return;
+    *next = p->ms + 3000;
+    char nt[32];
+    if (p->tree_nodes >= 0)
+        fprintf(stderr, "  %.0f s: %s: %d nodes so far\n", p->ms / 1000, p->phase, p->tree_nodes);
+    else
+        fprintf(stderr, "  %.0f s: %s %s nodes\n", p->ms / 1000, p->phase, opts_thousands(p->nodes, nt, sizeof nt));
 }
 
 static void proof_say(void *ctx, const char *line)
@@ -154,8 +169,10 @@ static int cli_proof(cli_opts_t *o)
         game_close(v);
         return rc;
     }
+    double next_progress = 3000;
     prover_options_t po = { .cache = cache, .egdb_dir = o->dir, .db = o->db, .hash_mb = o->hash_mb,
-                            .node_limit = o->nodes, .time_limit_ms = o->time_ms, .stop = &opts_stop };
+                            .node_limit = o->nodes, .time_limit_ms = o->time_ms, .stop = &opts_stop,
+                            .progress = isatty(2) ? proof_progress : NULL, .progress_ctx = &next_progress };
     proof_tree_t t;
     int found = 0, stored = 0;
     dfpn_result_t r;
@@ -182,6 +199,7 @@ static int cli_proof(cli_opts_t *o)
             json_str(&j, "result", res);
             json_int(&j, "tree_size", t.n);
             json_int(&j, "tree_depth", t.depth);
+            json_int(&j, "searched_leaves", t.searched);
             json_str(&j, "source", found ? "cache" : "dfpn");
             json_obj(&j, "root");
             walk(&w, 0, pos, 0);
@@ -190,14 +208,21 @@ static int cli_proof(cli_opts_t *o)
         } else {
             printf("%s \"%s\": %s for the side to move; proof tree of %d node%s, depth %d%s\n", spec, ptext, what,
                    t.n, t.n == 1 ? "" : "s", t.depth, found ? " (from the cache)" : stored ? " (stored)" : "");
+            if (t.searched)
+                printf("(too large to expand in full: %d leaves are settled by the search and not expanded; "
+                       "prove one with proof show to see its tree)\n", t.searched);
             printf("root %s (%d)\n", prover_value_text(&t, 1, 0), t.node[0].size);
             walk(&w, 0, pos, 0);
         }
-        char nt[32];
-        fflush(stdout);
-        if (!found) fprintf(stderr, "df-pn: %s nodes, %.1f ms\n", opts_thousands(r.nodes, nt, sizeof nt), r.time_ms);
     }
-    if (rc) fprintf(stderr, "gsw: %s\n", err.msg);
+    fflush(stdout);
+    char nt[32];
+    if (!rc && !found) fprintf(stderr, "df-pn: %s nodes, %.1f ms\n", opts_thousands(r.nodes, nt, sizeof nt), r.time_ms);
+    else if (rc && r.nodes)   /* how far it got, on the error's line */
+        fprintf(stderr, "gsw: %s (%s%s nodes in %.1f s)\n", err.msg,
+                r.runs > 1 ? "a win disproven, at least a draw still open after " : "", opts_thousands(r.nodes, nt, sizeof nt),
+                r.time_ms / 1000);
+    else if (rc) fprintf(stderr, "gsw: %s\n", err.msg);
     proof_tree_free(&t);
     if (cache) {
         err_t e2;

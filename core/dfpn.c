@@ -16,8 +16,12 @@
 typedef struct dfpn_entry {
     uint64_t key;
     uint32_t pn, dn;
-    uint64_t work;
+    uint64_t wh;   /* the work (low 48 bits; 0: an empty slot) and, for a settled
+                      node, the height of its proof or disproof (high 16) */
 } dfpn_entry_t;
+
+#define WH_WORK(e) ((e)->wh & 0xffffffffffffull)
+#define WH_HEIGHT(e) ((int)((e)->wh >> 48))
 
 #define DFPN_BUCKET 4
 #define DFPN_MAX_DEPTH 4096
@@ -45,6 +49,14 @@ typedef struct dfpn {
     int defend;                /* the root's side to move defends */
     int rep;                   /* repetitions looked for (the game has them, no depth limit) */
     int path_len;
+    int cap;                   /* tree extraction: below this depth a node the table settles is a
+                                  search leaf (INT_MAX: none) */
+    int tree_max;              /* tree extraction: the most nodes (INT_MAX: no limit) */
+    int cut;                   /* search leaves in the tree built last */
+    void (*progress)(void *ctx, const dfpn_progress_t *p);
+    void *progress_ctx;
+    double t0, next_progress;
+    const char *phase;
     const uint64_t *history;   /* the line before the root */
     int nhistory;
     uint64_t path[DFPN_MAX_DEPTH];   /* pos_hash of the positions on the line (games with repetitions);
@@ -119,30 +131,43 @@ static dfpn_entry_t *dfpn_bucket(dfpn_t *d, uint64_t key)
     return d->tab + (h & d->mask) * DFPN_BUCKET;
 }
 
-static int dfpn_lookup(dfpn_t *d, uint64_t key, uint32_t *pn, uint32_t *dn)
+/* The table's entry for key: its numbers, and (h, may be NULL) the
+ * height of a settled node's proof or disproof. */
+static int dfpn_lookup(dfpn_t *d, uint64_t key, uint32_t *pn, uint32_t *dn, int *h)
 {
     dfpn_entry_t *b = dfpn_bucket(d, key);
     for (int i = 0; i < DFPN_BUCKET; i++)
-        if (b[i].key == key && b[i].work) { *pn = b[i].pn; *dn = b[i].dn; return 1; }
+        if (b[i].key == key && b[i].wh) {
+            *pn = b[i].pn;
+            *dn = b[i].dn;
+            if (h) *h = WH_HEIGHT(&b[i]);
+            return 1;
+        }
     return 0;
 }
 
-static void dfpn_store(dfpn_t *d, uint64_t key, uint32_t pn, uint32_t dn, uint64_t work)
+/* Store a node's numbers; h: a settled node's height (the longest line of
+ * its proof or disproof, as the search found it). */
+static void dfpn_store(dfpn_t *d, uint64_t key, uint32_t pn, uint32_t dn, uint64_t work, int h)
 {
     dfpn_entry_t *b = dfpn_bucket(d, key), *victim = NULL;
     for (int i = 0; i < DFPN_BUCKET; i++) {
-        if (b[i].key == key && b[i].work) { victim = &b[i]; break; }
-        if (!b[i].work) { if (!victim || victim->work) victim = &b[i]; continue; }
+        if (b[i].key == key && b[i].wh) { victim = &b[i]; break; }
+        if (!b[i].wh) { if (!victim || victim->wh) victim = &b[i]; continue; }
         /* keep proofs and disproofs over open nodes, then the most work */
-        uint64_t w = b[i].pn && b[i].dn ? b[i].work : b[i].work + (1ull << 40);
-        uint64_t vw = !victim ? UINT64_MAX : !victim->work ? 0 : victim->pn && victim->dn ? victim->work : victim->work + (1ull << 40);
+        uint64_t w = b[i].pn && b[i].dn ? WH_WORK(&b[i]) : WH_WORK(&b[i]) + (1ull << 40);
+        uint64_t vw = !victim ? UINT64_MAX : !victim->wh ? 0 : victim->pn && victim->dn ? WH_WORK(victim) : WH_WORK(victim) + (1ull << 40);
         if (w < vw) victim = &b[i];
     }
-    if (!victim->work) d->used++;
+    if (!victim->wh) d->used++;
     victim->key = key;
     victim->pn = pn;
     victim->dn = dn;
-    victim->work = work ? work : 1;   /* work 0 marks an empty slot */
+    if (work == 0) work = 1;   /* work 0 marks an empty slot */
+    if (work > 0x7fffffffffffull) work = 0x7fffffffffffull;
+    if (h < 0 || (pn && dn)) h = 0;
+    if (h > 0xffff) h = 0xffff;
+    victim->wh = work | (uint64_t)h << 48;
 }
 
 /* The attacker's last ply under a depth limit: does one of mv[0..n-1] end
@@ -195,27 +220,38 @@ static int dfpn_static(dfpn_t *d, const void *pos, int attacker, int depth, move
     return 0;
 }
 
+static void dfpn_report(dfpn_t *d, double now, int nodes)
+{
+    dfpn_progress_t p = { .phase = d->phase, .nodes = d->nodes, .ms = now - d->t0, .tree_nodes = nodes };
+    d->next_progress = now + 1000;
+    d->progress(d->progress_ctx, &p);
+}
+
 static void dfpn_budget(dfpn_t *d)
 {
     if (d->limit && d->nodes >= d->limit) d->aborted = 1;   /* exact, even for tiny budgets */
     if ((d->nodes & 0x3ff) == 0 && !d->aborted) {
-        if ((d->stop && *d->stop) || (d->deadline > 0 && gsw_now_ms() >= d->deadline)) d->aborted = 1;
+        double now = d->deadline > 0 || d->progress ? gsw_now_ms() : 0;
+        if ((d->stop && *d->stop) || (d->deadline > 0 && now >= d->deadline)) d->aborted = 1;
+        if (d->progress && now >= d->next_progress) dfpn_report(d, now, -1);
     }
 }
 
 /* A child's numbers: from the table, else from its static value (stored).
  * Under a depth limit an open node starts from its mobility: the side to
  * move's moves are the proofs (or disproofs) its opponent must find. */
-static void dfpn_child(dfpn_t *d, const void *child, uint64_t key, int attacker, int depth, uint32_t *pn, uint32_t *dn)
+static void dfpn_child(dfpn_t *d, const void *child, uint64_t key, int attacker, int depth, uint32_t *pn, uint32_t *dn,
+                       int *h)
 {
-    if (dfpn_lookup(d, key, pn, dn)) return;
+    *h = 0;
+    if (dfpn_lookup(d, key, pn, dn, h)) return;
     move_t mv[GSW_MAX_MOVES];
     int n;
     d->nodes++;
     int st = dfpn_static(d, child, attacker, depth, mv, &n);
     *pn = st > 0 ? 0 : st < 0 ? DFPN_INF : 1;
     *dn = st < 0 ? 0 : st > 0 ? DFPN_INF : 1;
-    if (st) dfpn_store(d, key, *pn, *dn, 1);
+    if (st) dfpn_store(d, key, *pn, *dn, 1, 0);
     else if (d->max_plies && n > 1) {
         if (attacker) *dn = (uint32_t)n;
         else *pn = (uint32_t)n;
@@ -230,9 +266,10 @@ static void dfpn_child(dfpn_t *d, const void *child, uint64_t key, int attacker,
  * position's value.) A proof needs only its proven child at an OR node,
  * a disproof only its disproven child at an AND node, so only theirs count. */
 static void dfpn_mid(dfpn_t *d, const void *pos, uint64_t key, int depth, uint32_t thpn, uint32_t thdn,
-                     uint32_t *opn, uint32_t *odn, int *ghi)
+                     uint32_t *opn, uint32_t *odn, int *ghi, int *oh)
 {
     *ghi = INT_MAX;
+    *oh = 0;
     const game_ops_t *O = d->O;
     const gv_t *v = d->v;
     d->nodes++;
@@ -245,7 +282,7 @@ static void dfpn_mid(dfpn_t *d, const void *pos, uint64_t key, int depth, uint32
         *opn = st > 0 ? 0 : DFPN_INF;
         *odn = st > 0 ? DFPN_INF : 0;
         if (!st) *opn = *odn = DFPN_INF / 2;   /* too deep: give up on this line */
-        else dfpn_store(d, key, *opn, *odn, 1);
+        else dfpn_store(d, key, *opn, *odn, 1, 0);
         return;
     }
     if (n <= 0) {   /* not over, yet no move: nothing to prove with */
@@ -255,7 +292,7 @@ static void dfpn_mid(dfpn_t *d, const void *pos, uint64_t key, int depth, uint32
     if (O->ab_order) O->ab_order(v, pos, mv, n);
     uint64_t ck[n];
     uint32_t cpn[n], cdn[n];
-    int cghi[n];
+    int cghi[n], ch[n];   /* ch: a settled child's height */
     GSW_POSBUF child[GSW_MAX_POS];
     void (*play)(const gv_t *, void *, move_t) = O->ab_play && O->ab_expand ? O->ab_play : O->play;
     const int self = d->path_len;   /* this node's index on the line */
@@ -274,8 +311,9 @@ static void dfpn_mid(dfpn_t *d, const void *pos, uint64_t key, int depth, uint32
         int at = INT_MAX;
         int rep = dfpn_repeats(d, child, !attacker, &at);
         cghi[i] = rep ? at : INT_MAX;
+        ch[i] = 0;
         if (rep) { cpn[i] = rep > 0 ? 0 : DFPN_INF; cdn[i] = rep > 0 ? DFPN_INF : 0; }
-        else dfpn_child(d, child, ck[i], !attacker, depth + 1, &cpn[i], &cdn[i]);
+        else dfpn_child(d, child, ck[i], !attacker, depth + 1, &cpn[i], &cdn[i], &ch[i]);
     }
     uint64_t n0 = d->nodes;
     uint32_t pn, dn;
@@ -310,25 +348,38 @@ static void dfpn_mid(dfpn_t *d, const void *pos, uint64_t key, int depth, uint32
         memcpy(child, pos, O->pos_size);
         play(v, child, mv[best]);
         int cg;
-        dfpn_mid(d, child, ck[best], depth + 1, cthpn, cthdn, &cpn[best], &cdn[best], &cg);
+        dfpn_mid(d, child, ck[best], depth + 1, cthpn, cthdn, &cpn[best], &cdn[best], &cg, &ch[best]);
         cghi[best] = cg;   /* (its numbers now come from this search alone) */
         uint32_t tp, td;
-        if (!d->aborted && cg == INT_MAX && !dfpn_lookup(d, ck[best], &tp, &td))   /* evicted meanwhile */
-            dfpn_store(d, ck[best], cpn[best], cdn[best], 1);
+        if (!d->aborted && cg == INT_MAX && !dfpn_lookup(d, ck[best], &tp, &td, NULL))   /* evicted meanwhile */
+            dfpn_store(d, ck[best], cpn[best], cdn[best], 1, ch[best]);
     }
     dfpn_pop(d);
     /* what the result rests on: a proof at an OR node (a disproof at an
      * AND node) on its least dependent settling child, else every child */
     int one = attacker ? pn == 0 : dn == 0;
     int dep = one ? -1 : INT_MAX;
+    /* a settled node's height: one more than its lowest settling child's
+     * where one child settles it, else than its highest child's; each child
+     * was settled before it, so heights fall strictly along a proof and
+     * following them never goes round a cycle */
+    int h = one ? INT_MAX : 0;
     for (int i = 0; i < n; i++) {
-        if (one) { if ((attacker ? cpn[i] : cdn[i]) == 0 && cghi[i] > dep) dep = cghi[i]; }
-        else if (cghi[i] < dep) dep = cghi[i];
+        if (one) {
+            if ((attacker ? cpn[i] : cdn[i]) == 0) {
+                if (cghi[i] > dep) dep = cghi[i];
+                if (ch[i] < h) h = ch[i];
+            }
+        } else {
+            if (cghi[i] < dep) dep = cghi[i];
+            if (ch[i] > h) h = ch[i];
+        }
     }
+    *oh = h == INT_MAX ? 0 : h + 1;
     if (dep >= self) dep = INT_MAX;   /* repetitions of this node or below it: the position's own value */
     *ghi = dep;
     /* a path-dependent result is kept only as open numbers */
-    if (!d->aborted && !(dep != INT_MAX && (pn == 0 || dn == 0))) dfpn_store(d, key, pn, dn, d->nodes - n0 + 1);
+    if (!d->aborted && !(dep != INT_MAX && (pn == 0 || dn == 0))) dfpn_store(d, key, pn, dn, d->nodes - n0 + 1, *oh);
     *opn = pn;
     *odn = dn;
 }
@@ -377,17 +428,24 @@ static int dfpn_setup(dfpn_t *d, const gv_t *v, const dfpn_options_t *o, err_t *
     d->defend = o && o->defend;
     d->rep = d->O->repetition && !d->max_plies;
     d->nhistory = o && o->history ? (o->nhistory < DFPN_MAX_DEPTH / 2 ? o->nhistory : DFPN_MAX_DEPTH / 2) : 0;
+    d->cap = INT_MAX;
+    d->tree_max = INT_MAX;
+    d->t0 = gsw_now_ms();
+    d->phase = "searching";
     if (o) {
         d->limit = o->node_limit;
         d->no_best = o->no_best;
         d->oracle = o->oracle;
         d->stop = o->stop;
-        if (o->time_limit_ms > 0) d->deadline = gsw_now_ms() + o->time_limit_ms;
+        if (o->time_limit_ms > 0) d->deadline = d->t0 + o->time_limit_ms;
+        d->progress = o->progress;
+        d->progress_ctx = o->progress_ctx;
+        d->next_progress = d->t0 + 1000;
     }
     return GSW_OK;
 }
 
-static int tree_status(dfpn_t *d, const void *pos, uint64_t key, int depth);
+static int tree_status(dfpn_t *d, const void *pos, uint64_t key, int depth, int *h);
 
 /* One proof over an existing setup. */
 static void dfpn_run(dfpn_t *d, const void *pos, dfpn_goal_t goal, dfpn_result_t *r)
@@ -400,9 +458,9 @@ static void dfpn_run(dfpn_t *d, const void *pos, dfpn_goal_t goal, dfpn_result_t
     if (d->max_plies) d->salt ^= 0x27d4eb2f165667c5ull;   /* "within D plies" is another goal */
     uint64_t key = dfpn_key(d, pos, 0);
     uint32_t pn, dn;
-    int ghi;
+    int ghi, h;
     dfpn_line_reset(d);
-    dfpn_mid(d, pos, key, 0, DFPN_INF, DFPN_INF, &pn, &dn, &ghi);
+    dfpn_mid(d, pos, key, 0, DFPN_INF, DFPN_INF, &pn, &dn, &ghi, &h);
     r->pn = pn;
     r->dn = dn;
     r->status = d->aborted ? DFPN_UNKNOWN : pn == 0 ? DFPN_PROVEN : dn == 0 ? DFPN_DISPROVEN : DFPN_UNKNOWN;
@@ -421,7 +479,7 @@ static void dfpn_run(dfpn_t *d, const void *pos, dfpn_goal_t goal, dfpn_result_t
                 if (tv <= -dfpn_T(d, 1)) r->best = mv[i];   /* the move ends the game well enough */
                 continue;
             }
-            if (tree_status(d, child, dfpn_key(d, child, 1), 1) > 0) r->best = mv[i];
+            if (tree_status(d, child, dfpn_key(d, child, 1), 1, NULL) > 0) r->best = mv[i];
         }
         dfpn_line_reset(d);
     }
@@ -541,18 +599,120 @@ static int tree_add(proof_tree_t *t, move_t m, int parent)
 }
 
 /* The status of a position for the run's goal: 1 proven, -1 disproven
- * (searching again if the table lost it), 0 when the budget ran out. */
-static int tree_status(dfpn_t *d, const void *pos, uint64_t key, int depth)
+ * (searching again if the table lost it), 0 when the budget ran out; *h
+ * (may be NULL): the height of its proof or disproof. */
+static int tree_status(dfpn_t *d, const void *pos, uint64_t key, int depth, int *h)
 {
     uint32_t pn, dn;
+    int hh = 0;
     int rep = dfpn_repeats(d, pos, d->O->pos_turn(d->v, pos) == d->root_turn, NULL);
+    if (h) *h = 0;
     if (rep) return rep;
-    if (!dfpn_lookup(d, key, &pn, &dn) || (pn && dn)) {
+    if (!dfpn_lookup(d, key, &pn, &dn, &hh) || (pn && dn)) {
         int ghi;   /* (without a depth limit a subtree's own search starts at depth 0) */
-        dfpn_mid(d, pos, key, d->max_plies ? depth : 0, DFPN_INF, DFPN_INF, &pn, &dn, &ghi);
+        dfpn_mid(d, pos, key, d->max_plies ? depth : 0, DFPN_INF, DFPN_INF, &pn, &dn, &ghi, &hh);
         if (d->aborted) return 0;
     }
+    if (h) *h = hh;
     return pn == 0 ? 1 : dn == 0 ? -1 : 0;
+}
+
+/* The table's work on a settled child (1 when it holds none). */
+static uint64_t tree_work(dfpn_t *d, uint64_t key)
+{
+    dfpn_entry_t *b = dfpn_bucket(d, key);
+    for (int e = 0; e < DFPN_BUCKET; e++) if (b[e].key == key && b[e].wh) return WH_WORK(&b[e]);
+    return 1;
+}
+
+static int tree_build(dfpn_t *d, proof_tree_t *t, const void *pos, move_t m, int parent, int want, int depth);
+
+/* A node where every child must hold the result (the defender's in a
+ * proof, the attacker's in a disproof). -3: one does not, on this line. */
+static int tree_all(dfpn_t *d, proof_tree_t *t, const void *pos, int id, const move_t *mv, int n, int want, int depth)
+{
+    const game_ops_t *O = d->O;
+    GSW_POSBUF child[GSW_MAX_POS];
+    void (*play)(const gv_t *, void *, move_t) = O->ab_play && O->ab_expand ? O->ab_play : O->play;
+    int size = 1;
+    for (int i = 0; i < n; i++) {
+        memcpy(child, pos, O->pos_size);
+        play(d->v, child, mv[i]);
+        int st = tree_status(d, child, dfpn_key(d, child, depth + 1), depth + 1, NULL);
+        if (!st) return -2;
+        if (st != want) return -3;
+        int c = t->n;
+        int rc = tree_build(d, t, child, mv[i], id, want, depth + 1);
+        if (rc) return rc;
+        t->node[id].nchildren++;
+        size += t->node[c].size;
+    }
+    t->node[id].size = size;
+    return 0;
+}
+
+/* A node where one child carries the result: the one with the lowest
+ * proof (heights fall along a proof, so the tree reaches its leaves without
+ * going round a cycle), then the least work. Children the table holds
+ * settled come before any that must be searched. A child settled there can
+ * still lead back to a position on this line where the heights were lost
+ * (a table entry overwritten): such a child is dropped and the next one
+ * tried. -3: none holds on this line. */
+static int tree_choose(dfpn_t *d, proof_tree_t *t, const void *pos, int id, const move_t *mv, int n, int want,
+                       int depth)
+{
+    const game_ops_t *O = d->O;
+    GSW_POSBUF child[GSW_MAX_POS];
+    void (*play)(const gv_t *, void *, move_t) = O->ab_play && O->ab_expand ? O->ab_play : O->play;
+    uint64_t rank[GSW_MAX_MOVES];   /* height (high bits), then work; UINT64_MAX: not a candidate */
+    uint8_t tried[GSW_MAX_MOVES] = { 0 };
+    for (int pass = 0; pass < 2; pass++) {
+        /* pass 0: children settled in the table (no search); pass 1: the rest, searched */
+        int nc = 0;
+        for (int i = 0; i < n; i++) {
+            rank[i] = UINT64_MAX;
+            if (tried[i]) continue;
+            memcpy(child, pos, O->pos_size);
+            play(d->v, child, mv[i]);
+            uint64_t k = dfpn_key(d, child, depth + 1);
+            int rep = dfpn_repeats(d, child, O->pos_turn(d->v, child) == d->root_turn, NULL);
+            int st, h = 0;
+            if (rep) st = rep;
+            else if (pass == 0) {
+                uint32_t pn, dn;
+                if (!dfpn_lookup(d, k, &pn, &dn, &h) || (pn && dn)) continue;
+                st = pn == 0 ? 1 : -1;
+            } else {
+                st = tree_status(d, child, k, depth + 1, &h);
+                if (!st) return -2;
+            }
+            tried[i] = 1;
+            if (st != want) continue;
+            uint64_t w = rep ? 1 : tree_work(d, k);
+            rank[i] = (uint64_t)h << 47 | (w < (1ull << 47) ? w : (1ull << 47) - 1);
+            nc++;
+        }
+        while (nc-- > 0) {
+            int pick = -1;
+            for (int i = 0; i < n; i++)
+                if (rank[i] != UINT64_MAX && (pick < 0 || rank[i] < rank[pick])) pick = i;
+            rank[pick] = UINT64_MAX;
+            memcpy(child, pos, O->pos_size);
+            play(d->v, child, mv[pick]);
+            int c = t->n, tdepth = t->depth;
+            int rc = tree_build(d, t, child, mv[pick], id, want, depth + 1);
+            if (rc == -3) {   /* it fails on this line: undo it, try the next */
+                t->n = c;
+                t->depth = tdepth;
+                continue;
+            }
+            if (rc) return rc;
+            t->node[id].nchildren = 1;
+            t->node[id].size = 1 + t->node[c].size;
+            return 0;
+        }
+    }
+    return -3;
 }
 
 /* Add pos (status want: 1 proven / -1 disproven) and its subtree. */
@@ -591,68 +751,82 @@ static int tree_build(dfpn_t *d, proof_tree_t *t, const void *pos, move_t m, int
         }
         return 0;
     }
+    if (depth >= d->cap) {   /* deep enough: a node the table settles stays a leaf, settled by search */
+        uint32_t pn, dn;
+        if (dfpn_lookup(d, dfpn_key(d, pos, depth), &pn, &dn, NULL) && (want > 0 ? pn == 0 : dn == 0)) {
+            t->node[id].leaf = 2;
+            t->node[id].size = 1;
+            d->cut++;
+            return 0;
+        }
+    }
+    if (t->n > d->tree_max) return -4;
+    if (d->progress && (t->n & 0xfff) == 0) {
+        double now = gsw_now_ms();
+        if (now >= d->next_progress) dfpn_report(d, now, t->n);
+    }
+    if (d->stop && *d->stop) return -2;
     dfpn_push(d, pos);
     /* the side the result favours picks one child: the attacker in a proof, the defender in a disproof */
     int choose = (want > 0) == attacker;
     t->node[id].choice = (uint8_t)choose;
-    GSW_POSBUF child[GSW_MAX_POS];
-    void (*play)(const gv_t *, void *, move_t) = O->ab_play && O->ab_expand ? O->ab_play : O->play;
-    int size = 1;
-    if (choose) {   /* the child with the smallest proof */
-        int pick = -1;
-        uint64_t best_work = UINT64_MAX;
-        /* under a depth limit the children the table holds settled come
-         * first: settling every other one (a disproof of each rival move)
-         * can cost more than the proof */
-        for (int i = 0; i < n && d->max_plies; i++) {
-            memcpy(child, pos, O->pos_size);
-            play(d->v, child, mv[i]);
-            uint64_t k = dfpn_key(d, child, depth + 1);
-            dfpn_entry_t *b = dfpn_bucket(d, k);
-            for (int e = 0; e < DFPN_BUCKET; e++)
-                if (b[e].key == k && b[e].work && (want > 0 ? b[e].pn == 0 : b[e].dn == 0) && b[e].work < best_work) {
-                    best_work = b[e].work;
-                    pick = i;
-                }
-        }
-        int settled = pick >= 0;
-        for (int i = 0; i < n && !settled; i++) {
-            memcpy(child, pos, O->pos_size);
-            play(d->v, child, mv[i]);
-            uint64_t k = dfpn_key(d, child, depth + 1);
-            int st = tree_status(d, child, k, depth + 1);
-            if (!st) return -2;
-            if (st != want) continue;
-            dfpn_entry_t *b = dfpn_bucket(d, k);
-            uint64_t w = 1;
-            for (int e = 0; e < DFPN_BUCKET; e++) if (b[e].key == k && b[e].work) w = b[e].work;
-            if (w < best_work) { best_work = w; pick = i; }
-        }
-        if (pick < 0) return -3;   /* the table contradicts itself */
-        memcpy(child, pos, O->pos_size);
-        play(d->v, child, mv[pick]);
-        int c = t->n;
-        int rc = tree_build(d, t, child, mv[pick], id, want, depth + 1);
-        if (rc) return rc;
-        t->node[id].nchildren = 1;
-        size += t->node[c].size;
-    } else {
-        for (int i = 0; i < n; i++) {
-            memcpy(child, pos, O->pos_size);
-            play(d->v, child, mv[i]);
-            int st = tree_status(d, child, dfpn_key(d, child, depth + 1), depth + 1);
-            if (!st) return -2;
-            if (st != want) return -3;
-            int c = t->n;
-            int rc = tree_build(d, t, child, mv[i], id, want, depth + 1);
-            if (rc) return rc;
-            t->node[id].nchildren++;
-            size += t->node[c].size;
-        }
-    }
-    t->node[id].size = size;
+    int rc = choose ? tree_choose(d, t, pos, id, mv, n, want, depth) : tree_all(d, t, pos, id, mv, n, want, depth);
     dfpn_pop(d);
+    return rc;
+}
+
+static int tree_error(int b, dfpn_t *d, err_t *err)
+{
+    if (b == -1) return err_set(err, GSW_EFAIL, "out of memory");
+    if (b == -2)
+        return err_set(err, GSW_EFAIL, "df-pn: %s while extracting the proof tree",
+                       d->stop && *d->stop ? "stopped" : "the budget ran out");
+    if (b == -4) return err_set(err, GSW_EFAIL, "df-pn: the proof tree has more than %d nodes", d->tree_max);
+    return err_set(err, GSW_EFAIL, "df-pn: inconsistent table while extracting the proof tree");
+}
+
+/* The tree of the last run's result (status st) at pos: complete where it
+ * fits in tree_max nodes, else expanded to the deepest depth (1, 2, 4, ..)
+ * that fits, the nodes below it that the table settles kept as search
+ * leaves (leaf 2). 0, or tree_build's error. */
+static int tree_extract(dfpn_t *d, proof_tree_t *t, const void *pos, dfpn_goal_t goal, dfpn_status_t st, int tree_max)
+{
+    proof_tree_t best;
+    int have = 0;
+    memset(&best, 0, sizeof best);
+    d->phase = "extracting the tree";
+    for (int cap = 1;; cap *= 2) {
+        proof_tree_t cur;
+        memset(&cur, 0, sizeof cur);
+        cur.goal = goal;
+        cur.result = st;
+        d->cap = cap >= DFPN_MAX_DEPTH ? INT_MAX : cap;
+        d->tree_max = tree_max;
+        d->cut = 0;
+        dfpn_line_reset(d);
+        int b = tree_build(d, &cur, pos, MOVE_NONE, -1, st == DFPN_PROVEN ? 1 : -1, 0);
+        if (b == -4 && have) {   /* the last that fitted */
+            proof_tree_free(&cur);
+            break;
+        }
+        if (b) {
+            proof_tree_free(&cur);
+            proof_tree_free(&best);
+            return b;
+        }
+        proof_tree_free(&best);
+        best = cur;
+        best.searched = d->cut;
+        have = 1;
+        if (!d->cut || d->cap == INT_MAX) break;
+    }
+    *t = best;
     return 0;
+}
+
+static int tree_max_of(const dfpn_options_t *o)
+{
+    return o && o->tree_nodes > 0 ? o->tree_nodes : DFPN_TREE_NODES;
 }
 
 int dfpn_proof_tree(const gv_t *v, const void *pos, dfpn_goal_t goal, const dfpn_options_t *o, proof_tree_t *t,
@@ -666,17 +840,46 @@ int dfpn_proof_tree(const gv_t *v, const void *pos, dfpn_goal_t goal, const dfpn
     dfpn_run(&d, pos, goal, r);
     r->runs = 1;
     int rc = GSW_OK;
-    if (r->status == DFPN_UNKNOWN) rc = err_set(err, GSW_EFAIL, "df-pn: the budget ran out before the proof");
+    if (r->status == DFPN_UNKNOWN)
+        rc = err_set(err, GSW_EFAIL, "df-pn: %s before the proof", d.stop && *d.stop ? "stopped" : "the budget ran out");
     else {
-        t->goal = goal;
-        t->result = r->status;
-        dfpn_line_reset(&d);
-        int b = tree_build(&d, t, pos, MOVE_NONE, -1, r->status == DFPN_PROVEN ? 1 : -1, 0);
-        if (b == -1) rc = err_set(err, GSW_EFAIL, "out of memory");
-        else if (b == -2) rc = err_set(err, GSW_EFAIL, "df-pn: the budget ran out while extracting the proof tree");
-        else if (b) rc = err_set(err, GSW_EFAIL, "df-pn: inconsistent table while extracting the proof tree");
-        if (rc) proof_tree_free(t);
+        int b = tree_extract(&d, t, pos, goal, r->status, tree_max_of(o));
+        if (b) rc = tree_error(b, &d, err);
     }
+    dfpn_finish(&d, r, t0);
+    return rc;
+}
+
+int dfpn_value_tree(const gv_t *v, const void *pos, const dfpn_options_t *o, proof_tree_t *t, dfpn_result_t *r,
+                    err_t *err)
+{
+    memset(r, 0, sizeof *r);
+    memset(t, 0, sizeof *t);
+    double t0 = gsw_now_ms();
+    dfpn_t d;
+    if (dfpn_setup(&d, v, o, err)) return err->code;
+    dfpn_goal_t goal = DFPN_GOAL_WIN;
+    d.phase = "searching: a win?";
+    dfpn_run(&d, pos, goal, r);
+    r->runs = 1;
+    if (r->status == DFPN_DISPROVEN) {
+        goal = DFPN_GOAL_DRAW;
+        d.phase = "searching: at least a draw?";
+        dfpn_run(&d, pos, goal, r);
+        r->runs = 2;
+    }
+    r->outcome = r->status == DFPN_UNKNOWN ? OUTCOME_UNKNOWN
+                 : goal == DFPN_GOAL_WIN ? OUTCOME_WIN
+                 : r->status == DFPN_PROVEN ? OUTCOME_DRAW : OUTCOME_LOSS;
+    if (r->outcome == OUTCOME_LOSS) r->best = MOVE_NONE;
+    int rc = GSW_OK;
+    if (r->status == DFPN_UNKNOWN)
+        rc = err_set(err, GSW_EFAIL, "df-pn: %s before the proof", d.stop && *d.stop ? "stopped" : "the budget ran out");
+    else {
+        int b = tree_extract(&d, t, pos, goal, r->status, tree_max_of(o));
+        if (b) rc = tree_error(b, &d, err);
+    }
+    t->goal = goal;
     dfpn_finish(&d, r, t0);
     return rc;
 }
@@ -744,9 +947,7 @@ int dfpn_shortest_win(const gv_t *v, const void *pos, int first, int last, int s
             t->result = DFPN_PROVEN;
             dfpn_line_reset(&d);
             int b = tree_build(&d, t, pos, MOVE_NONE, -1, 1, 0);
-            if (b == -1) rc = err_set(err, GSW_EFAIL, "out of memory");
-            else if (b == -2) rc = err_set(err, GSW_EFAIL, "df-pn: the budget ran out while extracting the proof tree");
-            else if (b) rc = err_set(err, GSW_EFAIL, "df-pn: inconsistent table while extracting the proof tree");
+            if (b) rc = tree_error(b, &d, err);
             if (rc) proof_tree_free(t);
             else if (!d.defend && t->node[0].nchildren == 1) r->best = t->node[1].move;
         }

@@ -29,6 +29,18 @@ int dfpn_table_init(dfpn_table_t *t, size_t mb, err_t *err);
 void dfpn_table_free(dfpn_table_t *t);
 void dfpn_table_clear(dfpn_table_t *t);
 
+/* What a long proof is doing, about once a second. */
+typedef struct dfpn_progress {
+    const char *phase;         /* "searching: a win?", "extracting the tree", .. */
+    uint64_t nodes;            /* searched so far */
+    double ms;                 /* since the start */
+    int tree_nodes;            /* extracting: the tree's nodes so far (-1: searching) */
+} dfpn_progress_t;
+
+/* The most nodes a proof tree gets by default: a larger one is expanded
+ * only as deep as fits (see dfpn_proof_tree). */
+#define DFPN_TREE_NODES 200000
+
 typedef struct dfpn_options {
     dfpn_table_t *table;       /* a table to use (NULL: a private one of hash_mb) */
     size_t hash_mb;            /* the private table's size (default 64) */
@@ -54,6 +66,9 @@ typedef struct dfpn_options {
     int max_plies;
     int defend;                /* 1: the goal is the other side's (the root's side to move
                                   defends): "is the side to move lost within max_plies?" */
+    int tree_nodes;            /* proof trees: the most nodes (0: DFPN_TREE_NODES) */
+    void (*progress)(void *ctx, const dfpn_progress_t *p);   /* NULL: quiet */
+    void *progress_ctx;
 } dfpn_options_t;
 
 typedef struct dfpn_result {
@@ -77,7 +92,9 @@ typedef struct proof_node {
     int parent;                /* -1 at the root */
     int nchildren;             /* children follow in depth-first order */
     uint8_t choice;            /* 1: one child chosen (the result's owner moves) */
-    uint8_t leaf;              /* 1: settled without children (game over, bounds) */
+    uint8_t leaf;              /* 1: settled without children (game over, bounds, a
+                                  database, a repetition); 2: settled by the search,
+                                  not expanded (prove it to see its tree) */
     int size;                  /* nodes in this subtree */
 } proof_node_t;
 typedef struct proof_tree {
@@ -86,6 +103,7 @@ typedef struct proof_tree {
     int n, cap;
     proof_node_t *node;
     int depth;                 /* longest line */
+    int searched;              /* leaves settled by the search, not expanded (leaf 2) */
 } proof_tree_t;
 void proof_tree_free(proof_tree_t *t);
 /* What a tree proves for the side to move at its root, in plain words: "a
@@ -97,9 +115,19 @@ const char *proof_result_text(dfpn_goal_t goal, dfpn_status_t result);
  * naming the first bad node otherwise. */
 int proof_tree_check(const gv_t *v, const void *pos, const proof_tree_t *t, err_t *err);
 /* Prove goal at pos and extract the tree (children evicted from the table
- * are proved again). GSW_EFAIL when the budget ends first. */
+ * are proved again). Where the whole tree has more than o->tree_nodes
+ * nodes it is expanded as deep as fits (1, 2, 4, .. plies) and the nodes
+ * below that the search settled are leaves (leaf 2, counted in searched).
+ * The side that chooses picks the child of the lowest proof (the search
+ * keeps each settled node's height), so lines make progress and never go
+ * round a cycle. GSW_EFAIL when the budget ends first. */
 int dfpn_proof_tree(const gv_t *v, const void *pos, dfpn_goal_t goal, const dfpn_options_t *o, proof_tree_t *t,
                     dfpn_result_t *r, err_t *err);
+/* The value of pos (as dfpn_solve) and the tree that shows it, over one
+ * table: a win proved as a win, a draw as "at least a draw", a loss as the
+ * disproof of "at least a draw" (t->goal says which). */
+int dfpn_value_tree(const gv_t *v, const void *pos, const dfpn_options_t *o, proof_tree_t *t, dfpn_result_t *r,
+                    err_t *err);
 
 /* The principal line of a proof tree: at a choice node its one child, at
  * any other node the child whose subtree is deepest (the longest

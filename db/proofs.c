@@ -88,7 +88,8 @@ int proofs_get(cache_t *c, const char *game, const char *variant, const uint8_t 
                 p->nchildren = (int)nc;
                 uint32_t f = get32(b + 12 * i + 8);
                 p->choice = f & 1;
-                p->leaf = (f >> 1) & 1;
+                p->leaf = (f >> 1) & 3;   /* 1 settled by the rules, 2 by the search */
+                if (p->leaf == 3 || (p->leaf && nc)) { ok = 0; break; }
                 while (sp > 0 && left[stack[sp - 1]] == 0) sp--;
                 p->parent = sp ? stack[sp - 1] : -1;
                 if (sp) left[stack[sp - 1]]--;
@@ -97,6 +98,7 @@ int proofs_get(cache_t *c, const char *game, const char *variant, const uint8_t 
                 stack[sp++] = i;
             }
             while (ok && sp > 0) ok = left[stack[--sp]] == 0;   /* a node still expecting children */
+            for (int i = 0; i < n && ok; i++) t->searched += t->node[i].leaf == 2;
             for (int i = n - 1; i >= 0 && ok; i--) {
                 t->node[i].size++;
                 if (t->node[i].parent >= 0) t->node[t->node[i].parent].size += t->node[i].size;

@@ -30,16 +30,6 @@ static int prover_egdb(const prover_options_t *po, const gv_t *v, egdb_oracle_t 
     return egdb_oracle_open_at(eg, v, po->egdb_dir, po->cache ? cache_filename(po->cache) : po->db, err);
 }
 
-/* A search's answer when the goal follows the value: win, else at least a draw. */
-static int prover_goal_of(gv_t *v, const void *pos, const dfpn_options_t *dopt, dfpn_result_t *r, dfpn_goal_t *goal,
-                          err_t *err)
-{
-    if (dfpn_solve(v, pos, dopt, r, err)) return err->code;
-    if (r->outcome == OUTCOME_UNKNOWN) return err_set(err, GSW_EFAIL, "the budget ran out before the proof");
-    *goal = r->outcome == OUTCOME_WIN ? DFPN_GOAL_WIN : DFPN_GOAL_DRAW;
-    return GSW_OK;
-}
-
 int prover_tree(const prover_options_t *po, gv_t *v, const void *pos, const char *ptext, const char *goal_text,
                 proof_tree_t *tp, int *foundp, int *storedp, dfpn_result_t *rp, err_t *errp)
 {
@@ -49,13 +39,14 @@ int prover_tree(const prover_options_t *po, gv_t *v, const void *pos, const char
     int have_eg = prover_egdb(po, v, &eg, errp);
     if (have_eg < 0) return errp->code;
     dfpn_options_t dopt = { .hash_mb = po->hash_mb, .node_limit = po->node_limit, .time_limit_ms = po->time_limit_ms,
-                            .stop = po->stop, .oracle = have_eg > 0 ? &eg.oracle : NULL };
+                            .stop = po->stop, .oracle = have_eg > 0 ? &eg.oracle : NULL,
+                            .progress = po->progress, .progress_ctx = po->progress_ctx };
     uint8_t key[GSW_MAX_KEY];
     int sym = 0;
     size_t klen = O->pos_key(v, pos, key, &sym);
     proof_tree_t t;
     memset(&t, 0, sizeof t);
-    int rc = GSW_OK, found = 0, stored = 0;
+    int rc = GSW_OK, found = 0, stored = 0, fresh = 0;
     err_t err;
     dfpn_goal_t goal = goal_text && !strcmp(goal_text, "win") ? DFPN_GOAL_WIN : DFPN_GOAL_DRAW;
     dfpn_result_t r;
@@ -70,7 +61,7 @@ int prover_tree(const prover_options_t *po, gv_t *v, const void *pos, const char
                 found = proofs_get(cache, v->game->name, v->name, key, klen, DFPN_GOAL_DRAW, &t, &err);
                 goal = DFPN_GOAL_DRAW;
             }
-            if (!found) rc = prover_goal_of(v, pos, &dopt, &r, &goal, &err);
+            if (!found) fresh = 1;   /* the value and its tree, from one search */
         }
     } else if (cache) {
         found = proofs_get(cache, v->game->name, v->name, key, klen, goal, &t, &err);
@@ -82,11 +73,14 @@ int prover_tree(const prover_options_t *po, gv_t *v, const void *pos, const char
     if (!rc && found == 1 && proof_tree_check(v, pos, &t, &err)) {   /* a damaged row: prove it again, store it anew */
         proof_tree_free(&t);
         found = 0;
-        if (!goal_text) rc = prover_goal_of(v, pos, &dopt, &r, &goal, &err);
+        fresh = !goal_text;
     }
+    if (!rc && fresh) {
+        if (dfpn_value_tree(v, pos, &dopt, &t, &r, &err)) rc = err.code;
+        else goal = t.goal;
+    } else if (!rc && !found && dfpn_proof_tree(v, pos, goal, &dopt, &t, &r, &err)) rc = err.code;
     if (!rc && !found) {
-        if (dfpn_proof_tree(v, pos, goal, &dopt, &t, &r, &err)) rc = err.code;
-        else if (cache) {
+        if (cache) {
             proof_tree_t canon = t;
             canon.node = malloc((size_t)t.n * sizeof *t.node);
             if (!canon.node) rc = err_set(&err, GSW_EFAIL, "out of memory");

@@ -25,6 +25,9 @@ typedef struct prover_options {
     uint64_t node_limit;
     double time_limit_ms;
     volatile int *stop;
+    /* fresh proofs: what the search is doing, about once a second (NULL: quiet) */
+    void (*progress)(void *ctx, const dfpn_progress_t *p);
+    void *progress_ctx;
 } prover_options_t;
 
 /* The df-pn proof tree of pos (text: the position as people write it,

@@ -135,6 +135,10 @@ static int check_tree(const gv_t *v, const proof_tree_t *t, int i, const void *p
     val_t lo = -VAL_INF, hi = VAL_INF;
     int n = O->ab_expand(v, pos, mv, &lo, &hi), favoured = (t->result == DFPN_PROVEN) == attacker;
     val_t tv;
+    if (p->leaf == 2) {   /* settled by the search (checked above), not expanded */
+        assert_int_equal(p->nchildren, 0);
+        return i + 1;
+    }
     if (p->leaf) {
         assert_int_equal(p->nchildren, 0);
         assert_true(O->terminal(v, pos, &tv) || lo >= hi || (attacker ? (lo >= T || hi < T) : (hi <= -T || lo > -T)));
@@ -210,6 +214,40 @@ static void test_proof_trees(void **st)
         assert_int_equal(t.result, c[i].want);
         assert_true(t.n > 1);
         assert_int_equal(t.node[0].size, t.n);
+        assert_int_equal(check_tree(v, &t, 0, pos, v->ops->pos_turn(v, pos), &tt), t.n);
+        assert_int_equal(t.searched, 0);   /* small enough to expand in full */
+        int full = t.n;
+        proof_tree_free(&t);
+        /* a budget below the whole tree: expanded as deep as fits, the rest
+         * search leaves, each one's claim checked by alpha-beta above */
+        o.tree_nodes = full / 3;
+        assert_int_equal(dfpn_proof_tree(v, pos, c[i].goal, &o, &t, &r, &err), GSW_OK);
+        assert_true(t.n <= full / 3 + 1);
+        assert_true(t.searched > 0);
+        assert_int_equal(check_tree(v, &t, 0, pos, v->ops->pos_turn(v, pos), &tt), t.n);
+        int searched = 0;
+        for (int k = 0; k < t.n; k++) searched += t.node[k].leaf == 2;
+        assert_int_equal(searched, t.searched);
+        proof_tree_free(&t);
+        game_close(v);
+    }
+    /* the value and its tree from one search: the goal follows the value */
+    static const struct { const char *spec, *moves; dfpn_goal_t goal; dfpn_status_t res; outcome_t o; } vt[] = {
+        { "connect4:4x4", "", DFPN_GOAL_DRAW, DFPN_PROVEN, OUTCOME_DRAW },
+        { "connect4:5x4", "1", DFPN_GOAL_WIN, DFPN_PROVEN, OUTCOME_WIN },
+        { "connect4:6x4", "", DFPN_GOAL_DRAW, DFPN_DISPROVEN, OUTCOME_LOSS },
+    };
+    for (size_t i = 0; i < sizeof vt / sizeof vt[0]; i++) {
+        gv_t *v = open_variant(vt[i].spec);
+        GSW_POSBUF pos[GSW_MAX_POS];
+        assert_int_equal(game_pos_parse(v, vt[i].moves, pos, &err), GSW_OK);
+        dfpn_options_t o = { .hash_mb = 16 };
+        dfpn_result_t r;
+        proof_tree_t t;
+        assert_int_equal(dfpn_value_tree(v, pos, &o, &t, &r, &err), GSW_OK);
+        assert_int_equal(r.outcome, vt[i].o);
+        assert_int_equal(t.goal, vt[i].goal);
+        assert_int_equal(t.result, vt[i].res);
         assert_int_equal(check_tree(v, &t, 0, pos, v->ops->pos_turn(v, pos), &tt), t.n);
         proof_tree_free(&t);
         game_close(v);
