@@ -306,3 +306,62 @@ const char *prover_run_value(const prover_run_t *run)
     if (run->goal_done == DFPN_GOAL_WIN) return run->last == DFPN_PROVEN ? "win" : "at most a draw";
     return run->last == DFPN_PROVEN ? (run->goal_text ? "at least a draw" : "draw") : "loss";
 }
+
+/* The exact value of pos by the databases (or the game's end): 1, else 0. */
+static int db_exact(const gv_t *v, egdb_oracle_t *eg, const void *pos, val_t *value)
+{
+    if (v->ops->terminal(v, pos, value)) return 1;
+    val_t lo = -VAL_INF, hi = VAL_INF;
+    if (!eg->oracle.probe(eg->oracle.ctx, v, pos, &lo, &hi) || lo != hi) return 0;
+    *value = lo;
+    return 1;
+}
+
+int prover_db_line(const prover_options_t *po, gv_t *v, const void *pos, val_t *value, move_t *line, int max, int *n,
+                   char *why, size_t wn, err_t *err)
+{
+    const game_ops_t *O = v->ops;
+    *n = 0;
+    if (wn) why[0] = 0;
+    egdb_oracle_t eg;
+    int have = prover_egdb(po, v, &eg, err);
+    if (have < 0) return -1;
+    if (!have) { snprintf(why, wn, "no endgame databases"); return 0; }
+    int rc = 1;
+    val_t val;
+    if (!db_exact(v, &eg, pos, &val)) {
+        snprintf(why, wn, "no distance-to-win file holds it (egdb build --metric dtw)");
+        rc = 0;
+    }
+    *value = val;
+    GSW_POSBUF cur[GSW_MAX_POS], child[GSW_MAX_POS];
+    memcpy(cur, pos, O->pos_size);
+    val_t tv, at = val;
+    while (rc == 1 && *n < max && !O->terminal(v, cur, &tv)) {
+        move_t mv[GSW_MAX_MOVES];
+        int k = O->moves(v, cur, mv), best = -1;
+        val_t bestv = -VAL_INF, bestcv = 0;
+        for (int i = 0; i < k; i++) {
+            memcpy(child, cur, O->pos_size);
+            O->play(v, child, mv[i]);
+            val_t cv;
+            if (!db_exact(v, &eg, child, &cv)) {
+                snprintf(why, wn, "no distance-to-win file holds a position on the way");
+                best = -1;
+                break;
+            }
+            if (val_up(cv) > bestv) { bestv = val_up(cv); best = i; bestcv = cv; }
+        }
+        if (best < 0) { rc = *n > 0; break; }
+        if (bestv != at) {   /* the files disagree with themselves: say so, never show a wrong line */
+            snprintf(why, wn, "the databases' values do not add up at ply %d", *n + 1);
+            rc = *n > 0;
+            break;
+        }
+        line[(*n)++] = mv[best];
+        O->play(v, cur, mv[best]);
+        at = bestcv;
+    }
+    egdb_oracle_close(&eg);
+    return rc;
+}

@@ -71,6 +71,15 @@ int prover_manager_run(const prover_options_t *po, gv_t *v, const void *pos, con
  * draw", "loss"; "unknown" or "at most a draw" when it stopped. */
 const char *prover_run_value(const prover_run_t *run);
 
+/* A database leaf's perfect line: from pos, the move of the best value
+ * for the side to move each ply (the fastest win, the slowest loss) by the
+ * distance-to-win files, down to the end of the game or max moves. 1 with
+ * *value pos's exact value and line[0..*n-1]; 0 when the databases do not
+ * hold pos exactly (no distance-to-win file for it or for a position on
+ * the way: why says which, in a few words), -1 on error. */
+int prover_db_line(const prover_options_t *po, gv_t *v, const void *pos, val_t *value, move_t *line, int max, int *n,
+                   char *why, size_t wn, err_t *err);
+
 /* The value at a node of t whose side to move is (attacker) or is not the
  * root's: "=W", "=L", "<=D" (ascii) or "≤D", ... */
 const char *prover_value_text(const proof_tree_t *t, int attacker, int ascii);

@@ -762,19 +762,29 @@ static int cmd_back(session_t *s, char *args, out_t *out, err_t *err)
     return GSW_OK;
 }
 
+/* A proof or disproof number as people read it ("inf" for settled). */
+static const char *pn_text(uint32_t x, char buf[16])
+{
+    if (x >= DFPN_INF) snprintf(buf, 16, "inf");
+    else snprintf(buf, 16, "%u", x);
+    return buf;
+}
+
 /* The proof browser's view of the current node: its value and children. */
 static void show_proof(session_t *s, out_t *out)
 {
     int node = session_browse_node(s);
     if (node < 0) { out_printf(out, "off the proof tree (undo to go back)\n"); return; }
     const browse_node_t *nd = &s->br->node[node];
-    out_printf(out, "node %s, pn %u, dn %u (%d nodes)%s\n", nd->label, nd->pn, nd->dn, nd->size,
+    char pn[16], dn[16];
+    out_printf(out, "node %s, pn %s, dn %s (%d nodes)%s\n", nd->label, pn_text(nd->pn, pn), pn_text(nd->dn, dn), nd->size,
                nd->leaf ? ": a leaf" : "");
+    if (nd->leaf) out_printf(out, "  %s\n", session_browse_leaf(s, node));
     for (int c = nd->first; c < nd->first + nd->nchildren; c++) {
         const browse_node_t *ch = &s->br->node[c];
         char mt[32];
         s->v->ops->move_format(s->v, session_pos(s), ch->move, mt, sizeof mt);
-        out_printf(out, "  %-5s %-4s pn %u dn %u (%d)\n", mt, ch->label, ch->pn, ch->dn, ch->size);
+        out_printf(out, "  %-5s %-4s pn %s dn %s (%d)\n", mt, ch->label, pn_text(ch->pn, pn), pn_text(ch->dn, dn), ch->size);
     }
 }
 
@@ -822,6 +832,7 @@ static int cmd_proof(session_t *s, char *args, out_t *out, err_t *err)
     proof_tree_free(&t);
     if (rc) return rc;
     out_printf(out, "%s, depth %d%s\n", s->br->title, depth, found ? " (from the cache)" : stored ? " (stored)" : "");
+    if (s->sync) out_printf(out, "%s\n", PROOF_LEGEND);   /* (the TUI's pane shows it) */
     if (s->sync) show_proof(s, out);   /* the TUI draws it */
     return GSW_OK;
 }

@@ -120,8 +120,54 @@ static void session_browse_open(session_t *s, browse_t *b)
     if (s->br) { free(s->br->node); free(s->br); }
     else memcpy(s->br_human, s->human, sizeof s->human);
     s->br = b;
+    b->leaf_node = -1;
     s->br_ply0 = s->ply;
     s->human[0] = s->human[1] = 1;
+}
+
+const char *session_browse_leaf(session_t *s, int node)
+{
+    browse_t *b = s->br;
+    if (!b || node < 0 || node >= b->n || !b->node[node].leaf) return "";
+    if (b->leaf_node == node) return b->leaf_text;
+    b->leaf_node = node;
+    char *t = b->leaf_text;
+    size_t n = sizeof b->leaf_text;
+    const game_ops_t *O = s->v->ops;
+    val_t tv;
+    if (b->node[node].leaf == 2) {
+        snprintf(t, n, "settled by the search, not expanded (the tree was too large): `proof` here proves its own tree");
+        return t;
+    }
+    if (O->terminal(s->v, session_pos(s), &tv)) {
+        snprintf(t, n, "the game is over here");
+        return t;
+    }
+    prover_options_t po = { .cache = s->cache, .egdb_dir = getenv("GSW_EGDB") };
+    move_t line[48];
+    int k = 0;
+    char why[120];
+    err_t err;
+    int r = prover_db_line(&po, s->v, session_pos(s), &tv, line, 48, &k, why, sizeof why, &err);
+    if (r < 0) { snprintf(t, n, "the databases: %s", err.msg); return t; }
+    if (r == 0) {
+        snprintf(t, n, "settled by the game's rules or the endgame databases (perfect line: %s)", why);
+        return t;
+    }
+    char vt[48];
+    value_text(tv, tv, vt, sizeof vt);
+    int len = snprintf(t, n, "the databases: %s; perfect line:", vt);
+    GSW_POSBUF cur[GSW_MAX_POS];
+    memcpy(cur, session_pos(s), O->pos_size);
+    for (int i = 0; i < k && len < (int)n - 40; i++) {
+        char mt[32];
+        O->move_format(s->v, cur, line[i], mt, sizeof mt);
+        len += snprintf(t + len, n - (size_t)len, " %s", mt);
+        O->play(s->v, cur, line[i]);
+    }
+    if (k == 48 || len >= (int)n - 40) snprintf(t + len, n - (size_t)len, " ...");
+    else if (O->terminal(s->v, cur, &tv)) snprintf(t + len, n - (size_t)len, " (the end)");
+    return t;
 }
 
 void session_browse_close(session_t *s)

@@ -216,10 +216,16 @@ typedef struct browse_node {
     char label[12];        /* "=W", ">=D", "~=W" (assumed), "?" (open) */
     uint8_t leaf;          /* settled by the game, a solver or an assumption */
 } browse_node_t;
+/* What the browser's value letters mean, for the side to move at a node. */
+#define PROOF_LEGEND "values for the side to move there: =W a win, =L a loss, >=D at least a draw, <=D at most a draw, " \
+                     "~ assumed from a heuristic score, ? open; pn/dn: proof and disproof numbers (0 proven, inf refuted)"
+
 typedef struct browse {
     char title[128];
     int n;
     browse_node_t *node;
+    int leaf_node;         /* the leaf leaf_text describes (-1: none yet) */
+    char leaf_text[640];
 } browse_t;
 /* Browse a df-pn proof tree (or the manager's tree) rooted at the current
  * position; the session takes the tree over. */
@@ -227,6 +233,11 @@ int session_browse_proof(session_t *s, const proof_tree_t *t, err_t *err);
 int session_browse_manager(session_t *s, const manager_t *m, err_t *err);
 /* The node of the current position (-1: no tree, or off it). */
 int session_browse_node(const session_t *s);
+/* What settles leaf node (the current position): the game's end, a
+ * repetition, the search (not expanded: `proof` there proves its tree) or
+ * the endgame databases with their perfect line (fastest win, slowest
+ * loss) from the distance-to-win files. Kept until another leaf is asked. */
+const char *session_browse_leaf(session_t *s, int node);
 /* The child of node (the current one) on the principal line. */
 int session_browse_principal(const session_t *s, int node);
 void session_browse_close(session_t *s);

@@ -37,6 +37,18 @@ expect 0 "proof show W:W30,31:B1,2,3" -- timeout 120 "$gsw" proof show checkers 
 has out "a loss for the side to move" "proof show W:W30,31:B1,2,3"
 
 if [ "$mode" = full ]; then
+  # the proof browser (shell): follow the tree to a database leaf, which says
+  # what settles it; with only win/draw/loss files there is no perfect line
+  short='W:W18,22,26:B11,15' follow=$(printf 'follow\n%.0s' $(seq 1 8))
+  printf "new checkers %s\nproof\n%s" "$short" "$follow" | GSW_EGDB="$dir" "$gsw" shell >"$tmp/out" 2>&1
+  has out "values for the side to move there: =W a win" "shell proof: the legend"
+  has_re out ": a leaf" "shell proof: followed to a leaf"
+  has out "no distance-to-win file holds it" "shell proof: a database leaf without dtw files"
+  # with the distance-to-win files the leaf shows its perfect line to the end
+  expect 0 "egdb build checkers --pieces 4 --metric dtw" -- "$gsw" egdb build checkers --pieces 4 --metric dtw --dir "$dir"
+  printf "new checkers %s\nproof\n%s" "$short" "$follow" | GSW_EGDB="$dir" "$gsw" shell >"$tmp/out" 2>&1
+  has_re out "the databases: (win|loss) in [0-9]+ plies; perfect line: .* \(the end\)" "shell proof: a database leaf's perfect line"
+
   p='B:W27,28,32:B5,9'
   t0=$(date +%s)
   expect 0 "proof show $p (regression: inconsistent table)" -- \
