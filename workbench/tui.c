@@ -257,6 +257,7 @@ static int tui_run(cli_opts_t *o, const char *first)
                 }
             }
         }
+        if (t.screen == SCREEN_GAME && t.pend_key && tui_now_ms() >= t.pend_at) tui_pend_run(&t);   /* a's second is over */
         if (t.screen == SCREEN_GAME && t.digits[0]) {   /* a pause ends a typed number */
             if (t.too_small) t.digits[0] = 0;
             else if (t.digits_at > 0 && tui_now_ms() >= t.digits_at) tui_digits_play(&t);

@@ -252,13 +252,17 @@ static int computer_turn(tui_t *t)
     return 1;
 }
 
-/* ---- a move typed: it starts with a digit; column 1 plays at once on a
+/* ---- a move typed: it starts with a digit, or with the first letter of
+ * a legal move's text (chess: e4, Nf3, O-O); column 1 plays at once on a
  * board of 9, on a wider one 1 waits for a second digit (10, 11, ...),
  * Enter or a pause; a move with separators (11-15, 1x10x19, or from and
- * last square 1x19) plays once it names a move no longer one begins with
+ * last square 1x19) plays once it names a move no longer one begins with.
+ * A letter that is also a command key (a, b, f, g, h) begins a move only
+ * when a digit or x follows within a second; alone, its command runs.
  * ---- */
 
-/* Does a legal move's text begin with the text typed and go on? */
+/* Does a legal move's text begin with the text typed and go on (a check
+ * or mate sign alone does not count)? */
 static int digits_longer(tui_t *t)
 {
     session_t *s = &t->s;
@@ -268,9 +272,24 @@ static int digits_longer(tui_t *t)
     for (int i = 0; i < k; i++) {
         char mt[64];
         s->v->ops->move_format(s->v, session_pos(s), mv[i], mt, sizeof mt);
-        if (strlen(mt) > n && !strncmp(mt, t->digits, n)) return 1;
+        size_t l = strlen(mt);
+        while (l > n && (mt[l - 1] == '+' || mt[l - 1] == '#')) l--;
+        if (l > n && !strncmp(mt, t->digits, n)) return 1;
     }
     return 0;
+}
+
+/* Does a legal move's text begin with the letter ch? */
+static int move_begins(tui_t *t, int ch)
+{
+    if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z'))) return 0;
+    char keep[sizeof t->digits];
+    memcpy(keep, t->digits, sizeof keep);
+    t->digits[0] = (char)ch;
+    t->digits[1] = 0;
+    int r = digits_longer(t);
+    memcpy(t->digits, keep, sizeof keep);
+    return r;
 }
 
 /* Does the text typed name a legal move? */
@@ -302,12 +321,14 @@ static int digits_key(tui_t *t, int ch)
     if (ch < 0 || ch > 126) return 0;
     int digit = ch >= '0' && ch <= '9';
     if (!digit) {
-        if (!n || t->digits[n - 1] < '0' || t->digits[n - 1] > '9') return 0;
-        int sep = ch == '-' || ch == ':' || ch == '/';
-        if (!sep) {   /* a letter that continues a legal move (the x of 1x10) */
+        int after_digit = n && t->digits[n - 1] >= '0' && t->digits[n - 1] <= '9';
+        int sep = after_digit && (ch == '-' || ch == ':' || ch == '/');
+        if (!sep) {   /* a character that continues a legal move (the x of 1x10, the f of Nf3) */
             t->digits[n] = (char)ch;
             t->digits[n + 1] = 0;
-            int longer = digits_longer(t);
+            move_t m;
+            err_t err;
+            int longer = digits_longer(t) || digits_parse(t, &m, &err);   /* (the last O of O-O) */
             t->digits[n] = 0;
             if (!longer) return 0;
         }
@@ -326,16 +347,53 @@ static int digits_key(tui_t *t, int ch)
     return 1;
 }
 
+static void key_command(tui_t *t, int ch, int command);
+
+void tui_pend_run(tui_t *t)
+{
+    int k = t->pend_key;
+    t->pend_key = 0;
+    if (k) key_command(t, k, 1);
+}
+
 void tui_key_game(tui_t *t, int ch)
+{
+    session_t *s = &t->s;
+    if (s->autoplay) {   /* any key stops the solver playing on (at the end it has stopped already) */
+        int over = session_over(s, NULL);
+        s->autoplay = 0;
+        if (!over) { tui_say(t, "autoplay stopped"); return; }
+    }
+    if (t->pend_key) {   /* a command key that may begin a move: a digit or x makes it one */
+        int k = t->pend_key;
+        t->pend_key = 0;
+        if ((ch >= '0' && ch <= '9') || ch == 'x') {
+            t->digits[0] = (char)k;
+            t->digits[1] = 0;
+            if (digits_key(t, ch)) return;
+            t->digits[0] = 0;
+        }
+        if (ch == 27) return;   /* Esc: neither */
+        key_command(t, k, 1);   /* its command, then this key as usual */
+    }
+    key_command(t, ch, 0);
+}
+
+/* The command keys, and a move's first character (command: ch is a
+ * command key whose second ran out, a command for sure). */
+static void key_command(tui_t *t, int ch, int command)
 {
     session_t *s = &t->s;
     err_t err;
     out_t o = { 0 };
     int played = 0;
-    if (s->autoplay) {   /* any key stops the solver playing on (at the end it has stopped already) */
-        int over = session_over(s, NULL);
-        s->autoplay = 0;
-        if (!over) { tui_say(t, "autoplay stopped"); return; }
+    if (!command && !t->digits[0] && !s->nchoice && ch != ':' && move_begins(t, ch) && !computer_turn(t)) {
+        if (strchr("abfgh", ch)) {   /* also a command: a second to say which */
+            t->pend_key = ch;
+            t->pend_at = tui_now_ms() + 1000;
+            return;
+        }
+        if (!strchr("nopqrstuvwx", ch)) { digits_key(t, ch); return; }   /* e4, Nf3, O-O */
     }
     if (t->digits[0]) {   /* a move being typed: Enter ends it, Esc drops it */
         if (ch == '\n' || ch == '\r' || ch == KEY_ENTER) { tui_digits_play(t); return; }

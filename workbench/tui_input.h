@@ -31,5 +31,7 @@ void tui_key_picker(tui_t *t, int ch);
 void tui_key_game(tui_t *t, int ch);
 /* Play the move typed so far (t->digits), or say why not. */
 void tui_digits_play(tui_t *t);
+/* A pending command key's second is over: its command runs. */
+void tui_pend_run(tui_t *t);
 
 #endif

@@ -88,6 +88,7 @@ static const char *const help_lines[] = {
     "  mouse       click a cell or column   1-9          play that move (if it is one)",
     "  10, 11 ...  type both digits: Enter or a short pause ends a number",
     "  11-15, 1x10x19  type a move (a capture: every square, or from and last square)",
+    "  e4 Nf3 O-O  chess: type the move; a b f g h begin one only if a digit or x follows in 1 s",
     "  #           the squares' numbers on the board (checkers: 1-32)",
     "  u / r       undo / redo              h            hint (best move; losing: slowest loss)",
     "  a           analysis pane on/off     v            value history (got / best per move)",

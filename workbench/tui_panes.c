@@ -394,6 +394,8 @@ void tui_draw_game(tui_t *t)
     char choice[400];
     if (t->confirm_quit) snprintf(status, sizeof status, "quit? the game in progress is lost (y/n)");
     else if (session_choices(s, choice, sizeof choice)) snprintf(status, sizeof status, "choose: %s", choice);
+    else if (t->pend_key)
+        snprintf(status, sizeof status, "%c_  (a move if a digit or x follows; else the %c key)", t->pend_key, t->pend_key);
     else if (t->digits[0])
         snprintf(status, sizeof status, "move %s_  (Enter plays it, Esc cancels)", t->digits);
     else if (session_partial(s, part, sizeof part))   /* before the worker's progress: the person is mid-move */

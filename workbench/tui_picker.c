@@ -16,21 +16,15 @@ void tui_say_welcome(tui_t *t)
     if (v->ops->view) v->ops->view(v, session_pos(&t->s), &view);
     char example[64] = "", line[200];
     move_t mv[GSW_MAX_MOVES];
-    int typed = 0;   /* moves that start with a digit are typed on the board; others after ':' */
     int k = view.drop ? 0 : v->ops->moves(v, session_pos(&t->s), mv);
-    for (int i = 0; i < k; i++) {   /* the shortest move's text as the example */
+    for (int i = 0; i < k; i++) {   /* the shortest move's text as the example, one no key waits on */
         char mt[64];
         v->ops->move_format(v, session_pos(&t->s), mv[i], mt, sizeof mt);
-        if (!example[0] || strlen(mt) < strlen(example)) snprintf(example, sizeof example, "%s", mt);
+        int waits = strchr("abfgh", mt[0]) != NULL;
+        if (!example[0] || (int)strlen(mt) + 8 * waits < (int)strlen(example) + 8 * (strchr("abfgh", example[0]) != NULL))
+            snprintf(example, sizeof example, "%s", mt);
     }
-    if (k > 0) {
-        char first[64];
-        v->ops->move_format(v, session_pos(&t->s), mv[0], first, sizeof first);
-        typed = first[0] >= '0' && first[0] <= '9';
-        if (typed) memcpy(example, first, sizeof example);
-    }
-    if (typed) snprintf(line, sizeof line, "Your move: a piece, then its target (arrows and Enter, or clicks), or type it (%s).  ? for help.", example);
-    else if (example[0]) snprintf(line, sizeof line, "Your move: a piece, then its target (arrows and Enter, or clicks), or type it after : (:%s).  ? for help.", example);
+    if (example[0]) snprintf(line, sizeof line, "Your move: a piece, then its target (arrows and Enter, or clicks), or type it (%s).  ? for help.", example);
     else snprintf(line, sizeof line, "Your move: a piece, then its target (arrows and Enter, or clicks).  ? for help.");
     tui_say(t, view.drop ? "Your move: arrows and Enter, a column number, or click.  ? for help." : line);
 }

@@ -53,6 +53,9 @@ typedef struct tui {
     int pager_passive;     /* the completion list: the command line stays open under it */
     char digits[48];       /* a move being typed (column 10, 11, ...; 11-15, 1x10x19) */
     double digits_at;      /* when the pause ends it */
+    int pend_key;          /* a command key that also begins a move (chess's a, b, f, g, h):
+                              a digit or x within a second makes it a move, else its command runs */
+    double pend_at;        /* when its second ends */
     int confirm_quit;      /* q asked "quit? y/n" */
     int have_game;         /* a game was on screen: Esc in the picker goes back to it */
 } tui_t;

@@ -8,7 +8,8 @@
 # mating; the end of a game said with its reason (checkmate, stalemate,
 # insufficient material, the 50-move rule, threefold repetition); --ascii
 # --mono letters; the opponent key offering perfect too (it plays the
-# engine's move where no proof comes in its time);
+# engine's move where no proof comes in its time); moves typed at the board
+# without ':' (e4, Nf3, a6, O-O), a and h alone keeping their commands;
 # a 120x40 window and a tiny one. Skipped (exit 77) without tmux.
 set -u
 . "$(dirname "$0")/tmux_lib.sh"
@@ -35,7 +36,7 @@ cmd() { keys : "$1" Enter; }
 start 80 24 play chess "'4k3/1P6/8/8/8/8/6K1/8 w - - 0 1'" --opponent human
 wait_for "chess:standard" 30 || bad "chess did not open"
 wait_for "White to move" 10 || bad "no turn under the board"
-screen | grep -q "after : (:Kf1)" || bad "the welcome says moves are typed after :"
+screen | grep -q "(K[a-h][1-8])\.  ? for help" || bad "the welcome says moves are typed at the board"
 keys Down Right Enter   # the cursor starts on a8: the pawn on b7
 wait_for "^  8  \. ∘ \. \. ♚" 10 || bad "b8 is not marked for the pawn"
 keys Up Enter
@@ -136,5 +137,34 @@ wait_for "opponent: human" 10 || bad "o: on to human"
 keys o
 wait_for "opponent: perfect" 10 || bad "o: after human comes perfect (an engine move where no proof comes in time)"
 quit "gsw --ascii"
+
+# ---- moves typed at the board, no ':' (SAN); a, h alone keep their commands ----
+start 80 24 play chess --opponent human
+wait_for "chess:standard" 30 || bad "chess did not open (typed moves)"
+wait_for "White to move" 10 || bad "typed moves: no turn"
+keys e 4
+wait_for "1\. e4" 10 || bad "e4 typed at the board"
+keys e 5
+wait_for "1\. e4 *e5" 10 || bad "e5 typed at the board"
+keys N f 3
+wait_for "2\. Nf3" 10 || bad "Nf3 typed at the board (f inside a move is no command)"
+keys N c 6 B b 5
+wait_for "3\. Bb5" 10 || bad "Bb5 typed at the board (b inside a move)"
+keys a
+wait_for "a_  (a move if a digit or x follows" 5 || bad "a waits a second to see whether a move follows"
+wait_for "(off: press a)" 5 || bad "a alone, after its second: the analysis pane goes off"
+keys a 6
+wait_for "3\. Bb5 *a6" 10 || bad "a6 typed at the board (a then a digit)"
+keys B x c 6
+wait_for "4\. Bxc6" 10 || bad "Bxc6 typed at the board"
+keys d x c 6 O - O
+wait_for "4\. Bxc6 *dxc6" 10 || bad "dxc6 typed at the board"
+wait_for "5\. O-O" 10 || bad "O-O typed at the board"
+keys h
+wait_for "hint: " 10 || bad "h alone, after its second: a hint"
+keys '?'
+wait_for "e4 Nf3 O-O" 5 || bad "? does not say how moves are typed"
+keys Escape
+quit "typed moves"
 [ "$fail" -eq 0 ] && echo "chess tui ok"
 exit "$fail"
