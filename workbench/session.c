@@ -734,15 +734,39 @@ int session_line_text(const session_t *s, int ply, const move_value_t *mv, char 
     return k >= 2;
 }
 
+/* A move's worth on one scale where proofs and scores mix: a proven win
+ * or loss beyond any score (the faster win, the slower loss first), a
+ * proven draw 0, else the heuristic score. */
+static int64_t history_rank(const move_value_t *m)
+{
+    if (m->state == MV_PROVEN && m->lo == m->hi) {
+        if (m->lo > VAL_DRAW) return (int64_t)1 << 40 | (int64_t)m->lo;
+        if (m->lo < VAL_DRAW) return -((int64_t)1 << 40) + (int64_t)(m->lo + VAL_WIN);
+        return 0;
+    }
+    if (m->state == MV_PROVEN && m->lo > VAL_DRAW) return (int64_t)1 << 39;   /* a win, its distance open */
+    if (m->state == MV_PROVEN && m->hi < VAL_DRAW) return -((int64_t)1 << 39);
+    return m->score;
+}
+
+/* The best move of an analysis not every move of which is proven. */
+static int history_best(const analysis_t *an)
+{
+    int b = -1;
+    for (int k = 0; k < an->n; k++)
+        if (an->mv[k].state != MV_UNKNOWN && (b < 0 || history_rank(&an->mv[k]) > history_rank(&an->mv[b]))) b = k;
+    return b;
+}
+
 int session_history_entry(session_t *s, int i, char *got, size_t ng, char *best, size_t nb, int *cls_got,
                           int *cls_best)
 {
     analysis_t *an = s->an[i];
-    if (!an || !an->proven || i >= s->top) return 0;
-    int bi = analysis_best(an), gi = -1;
+    if (!an || !(an->proven || an->heuristic_done) || i >= s->top) return 0;
+    int bi = an->proven ? analysis_best(an) : history_best(an), gi = -1;
     for (int k = 0; k < an->n; k++)
         if (an->mv[k].move == s->moves[i]) gi = k;
-    if (gi < 0) return 0;
+    if (gi < 0 || bi < 0) return 0;
     *cls_got = session_value_text(s, i, &an->mv[gi], got, ng);
     *cls_best = session_value_text(s, i, &an->mv[bi], best, nb);
     return 1;

@@ -92,8 +92,17 @@ static void tui_schedule(tui_t *t)
         }
     }
     if (!want.kind && !t->paused && (t->analysis_on || t->show_history)) {
-        for (int i = s->top - 1; i >= 0; i--)   /* back-fill the value history */
-            if (!session_analysis_done(s->an[i])) { want.kind = JOB_ANALYZE; ply = i; break; }
+        /* back-fill the value history: where perfect play is out of reach,
+         * or the game is over, the scores only (a proof of every past
+         * position kept the CPU busy long after a chess game had ended) */
+        int cheap = s->v->game->play_opponent != NULL || session_over(s, NULL);
+        for (int i = s->top - 1; i >= 0; i--)
+            if (cheap ? !s->an[i] || !(s->an[i]->heuristic_done || s->an[i]->proven) : !session_analysis_done(s->an[i])) {
+                want.kind = JOB_ANALYZE;
+                want.scores_only = cheap;
+                ply = i;
+                break;
+            }
     }
     if (want.kind) {
         game_spec(s->v, want.spec, sizeof want.spec);

@@ -23,6 +23,13 @@ static void draw_moves(tui_t *t, int y, int x, int w, int h)
         tui_put_clipped(y + h - 1, x, w, "! threw away a win or a draw");
         attroff(A_DIM);
         if (s->top > rows) first = s->top - rows;
+        int mw = 4;   /* the moves' column: as wide as the widest shown (Bxd7+, O-O-O) */
+        for (int i = first; i < s->top && i - first < rows; i++) {
+            char mt[32];
+            s->v->ops->move_format(s->v, s->pos[i].b, s->moves[i], mt, sizeof mt);
+            if ((int)strlen(mt) > mw) mw = (int)strlen(mt);
+        }
+        if (mw > 10) mw = 10;
         for (int i = first; i < s->top && i - first < rows; i++) {
             char got[48], best[48], mt[32], line[160];
             int cg, cb;
@@ -30,10 +37,10 @@ static void draw_moves(tui_t *t, int y, int x, int w, int h)
             move(y + 1 + i - first, x);
             if (i >= s->ply) attron(A_DIM);
             if (!session_history_entry(s, i, got, sizeof got, best, sizeof best, &cg, &cb)) {
-                snprintf(line, sizeof line, "%3d %-4s ...", i + 1, mt);
+                snprintf(line, sizeof line, "%3d %-*s ...", i + 1, mw, mt);
                 tui_put_clipped(y + 1 + i - first, x, w, line);
             } else {
-                printw("%3d %-4s ", i + 1, mt);
+                printw("%3d %-*s ", i + 1, mw, mt);
                 tui_attr_pair(t, tui_value_pair(cg), 1);
                 printw("%-12.12s", got);
                 tui_attr_pair(t, tui_value_pair(cg), 0);

@@ -81,6 +81,10 @@ static void worker_run(worker_t *w, job_t *j, gv_t **gv, analyst_t *a, cache_t *
         if (analyst_heuristic(a, j->pos.b, an, hb, &err)) goto fail;
         worker_post(w, j, an, MOVE_NONE, 0);
     }
+    if (j->scores_only) {
+        worker_post(w, j, an, MOVE_NONE, !w->stop);
+        return;
+    }
     if (!an->root_done && !w->stop) {   /* the position's own value and best move come first */
         pthread_mutex_lock(&w->mu);
         snprintf(w->progress, sizeof w->progress, "solving the position");

@@ -22,6 +22,7 @@ typedef struct job {
     uint64_t line[SESSION_MAX_PLY];   /* JOB_THINK: pos_hash of the positions before pos */
     int nline;
     analysis_t an;         /* JOB_ANALYZE: what is known so far */
+    int scores_only;       /* JOB_ANALYZE: the heuristic scores and no proof (the value history's back-fill) */
 } job_t;
 
 typedef struct worker {

@@ -138,6 +138,19 @@ keys o
 wait_for "opponent: perfect" 10 || bad "o: after human comes perfect (an engine move where no proof comes in time)"
 quit "gsw --ascii"
 
+# ---- a finished game's value history: scores (~) where no proof, the mate
+# proven; then the worker rests (it used to prove every past position) ----
+printf '[Event "t"]\n[Result "1-0"]\n\n1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# 1-0\n' >"$tmp/scholar.pgn"
+start 100 30 play chess --file "$tmp/scholar.pgn"
+wait_for "Game over: White wins" 30 || bad "the PGN's mate is not said"
+keys v
+wait_for "Value history" 10 || bad "v: no value history"
+wait_for "^.*7 Qxf7# *mate in 1 */ mate in 1" 60 || bad "the history: Qxf7# is not mate in 1"
+wait_for "^.*1 e4 *~[+-][0-9]*\.[0-9][0-9] */ ~" 60 || bad "the history: e4 has no engine score (~)"
+wait_for "^.*6 Nf6 *~\?mated in 1 */ " 60 || bad "the history: Nf6 does not allow the mate in 1"
+wait_gone "working:" 60 || bad "the worker still works on a finished game"
+quit "the value history"
+
 # ---- moves typed at the board, no ':' (SAN); a, h alone keep their commands ----
 start 80 24 play chess --opponent human
 wait_for "chess:standard" 30 || bad "chess did not open (typed moves)"
