@@ -17,6 +17,7 @@ typedef struct egdb_src {
     char dir[1100];
     void (*warn)(void *ctx, const char *msg);
     void (*note)(void *ctx, const char *msg);
+    char building[64];         /* the ending being built (progress lines name it) */
     void *ctx;
 } egdb_src_t;
 
@@ -50,6 +51,16 @@ static void egdb_src_close(void *ctx)
     free(e);
 }
 
+/* A build's progress line, passed to whoever shows notes (the workbench's
+ * status line): "building KRK: [2/3] KRK.w: propagate 45%". */
+static void egdb_src_progress(void *ctx, const char *line)
+{
+    egdb_src_t *e = ctx;
+    char msg[400];
+    snprintf(msg, sizeof msg, "building the %s tablebase: %s", e->building, line);
+    e->note(e->ctx, msg);
+}
+
 /* Endings built on demand: build the one pos belongs to when its distance
  * file is missing, then open the databases again. */
 static void egdb_src_build(egdb_src_t *e, const source_query_t *q)
@@ -77,8 +88,10 @@ static void egdb_src_build(egdb_src_t *e, const source_query_t *q)
         snprintf(msg, sizeof msg, "building the %s tablebase in %.300s", name, e->dir);
         if (e->note) e->note(e->ctx, msg);
         else egdb_src_say(e, msg);
+        snprintf(e->building, sizeof e->building, "%s", name);
         egdb_build_options_t bo = { .for_slice = &slice, .metric = RETRO_DTW, .threads = q->ab->threads,
-                                    .stop = q->ab->stop };
+                                    .stop = q->ab->stop, .progress = e->note ? egdb_src_progress : NULL,
+                                    .progress_ctx = e };
         egdb_build_report_t rep;
         if (egdb_build(set, &bo, &rep, &err)) {
             if (!(q->ab->stop && *q->ab->stop)) egdb_src_say(e, err.msg);

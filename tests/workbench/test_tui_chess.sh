@@ -10,7 +10,8 @@
 # --mono letters; the opponent key offering perfect too (it plays the
 # engine's move where no proof comes in its time); moves typed at the board
 # without ':' (e4, Nf3, a6, O-O), a and h alone keeping their commands;
-# a 120x40 window and a tiny one. Skipped (exit 77) without tmux.
+# a 120x40 window and a tiny one; a tablebase built on demand shows its
+# progress on the status line. Skipped (exit 77) without tmux.
 set -u
 . "$(dirname "$0")/tmux_lib.sh"
 # start W H ARGS...: gsw in a fresh window g of W x H (its exit status goes to $tmp/exit)
@@ -31,6 +32,12 @@ quit() {
 }
 board() { screen | head -11; }
 cmd() { keys : "$1" Enter; }
+
+# ---- a tablebase built on demand says how far it has got ----
+start 100 30 play chess "'8/8/8/2k5/8/8/8/R3K3 w - - 0 1'" --opponent human
+wait_for "building the KRK tablebase: \[[0-9]/[0-9]\] .*%" 60 || bad "the KRK build's progress is not on the status line"
+wait_for "Ra5+ *mate in" 120 || bad "the KRK tablebase did not answer"
+quit "the tablebase build"
 
 # ---- a promotion: which piece? ----
 start 80 24 play chess "'4k3/1P6/8/8/8/8/6K1/8 w - - 0 1'" --opponent human
