@@ -349,6 +349,26 @@ static int digits_key(tui_t *t, int ch)
 
 static void key_command(tui_t *t, int ch, int command);
 
+/* m: the whole of what the screen cut (the lesson step's narration, the
+ * messages) in the pager. */
+static void more_open(tui_t *t)
+{
+    session_t *s = &t->s;
+    size_t cap = 16384, used = 0;
+    char *buf = malloc(cap);
+    if (!buf) return;
+    buf[0] = 0;
+    if (s->lesson) {
+        const lesson_step_t *st = &s->lesson->steps[s->lesson_step];
+        used += (size_t)snprintf(buf + used, cap - used, "Lesson %d/%d: %s\n\n%s\n\n", s->lesson_step + 1,
+                                 s->lesson->nsteps, st->title, st->say ? st->say : "");
+    }
+    for (int k = 0; k < t->nmsg && used < cap; k++) used += (size_t)snprintf(buf + used, cap - used, "%s\n", t->msg[k]);
+    if (!buf[0]) snprintf(buf, cap, "(nothing more to show)\n");
+    tui_pager_open(t, s->lesson ? "The lesson step and the messages" : "The messages", buf, 0);
+    free(buf);
+}
+
 void tui_pend_run(tui_t *t)
 {
     int k = t->pend_key;
@@ -453,6 +473,7 @@ static void key_command(tui_t *t, int ch, int command)
         }
         break;
     case 'v': t->show_history = !t->show_history; break;
+    case 'm': more_open(t); break;
     case 'w': tui_exec(t, "autoplay"); break;
     case 't': t->show_tags = !t->show_tags; break;
     case 'p': t->nmsg = 0; tui_say(t, "proving..."); tui_draw(t); t->nmsg = 0; tui_exec(t, "proof"); break;

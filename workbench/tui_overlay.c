@@ -92,6 +92,7 @@ static const char *const help_lines[] = {
     "  #           the squares' numbers on the board (checkers: 1-32)",
     "  u / r       undo / redo              h            hint (best move; losing: slowest loss)",
     "  a           analysis pane on/off     v            value history (got / best per move)",
+    "  m           more: the whole lesson step and the messages, where the screen cut them",
     "  o           change the opponent      s            change your side",
     "  n           new game (lesson: next step)   b      lesson: previous step",
     "  g           game picker (Esc: back)  t            show the board's classes (if any)",

@@ -233,7 +233,19 @@ static int draw_lesson(tui_t *t, int y, int x, int w, int h)
     tui_put_clipped(y, x, w, line);
     attroff(A_BOLD);
     int row = y + 1;
-    if (st->say) row += tui_put_wrapped(row, x, w, y + h - row, st->say);   /* the narration */
+    t->lesson_cut = 0;
+    if (st->say) {   /* the narration; what does not fit behind a "more" */
+        int n = tui_wrap_text(st->say, w, NULL, NULL, 0), room = y + h - row - 1;
+        if (n > room && room >= 1) {
+            row += tui_put_wrapped(row, x, w, room - 1, st->say);
+            attron(A_BOLD);
+            tui_put_clipped(row++, x, w, "-- more: m reads the whole step --");
+            attroff(A_BOLD);
+            t->lesson_cut = 1;
+        } else {
+            row += tui_put_wrapped(row, x, w, y + h - row, st->say);
+        }
+    }
     if (row < y + h - 1 && s->ply == 0 && st->nvalues) {   /* the published values, checked */
         out_t o = { 0 };
         int bad = session_lesson_check(s, &o);
@@ -263,19 +275,27 @@ static int tui_min_size(tui_t *t, int *mw, int *mh)
 /* The message area: the newest messages, wrapped, the newest at the bottom. */
 static void draw_messages(tui_t *t, int y, int rows, int w)
 {
-    enum { MAXL = 16 };
+    enum { MAXL = 64 };
     int bottom = y + rows;
+    t->msg_cut = 0;
     for (int k = t->nmsg - 1; k >= 0 && bottom > y; k--) {
         int off[MAXL], len[MAXL];
-        int n = tui_wrap_text(t->msg[k], w, off, len, MAXL);
+        int n = tui_wrap_text(t->msg[k], w, off, len, MAXL), more = 0;
         if (n > MAXL) n = MAXL;
         if (n > bottom - y) {
             if (k != t->nmsg - 1) break;   /* an older one that does not fit whole: left out */
-            n = bottom - y;                /* the newest: its first lines */
+            n = bottom - y - 1;            /* the newest: its first lines, and a way to the rest */
+            more = 1;
+            t->msg_cut = 1;
         }
-        bottom -= n;
+        bottom -= n + more;
         for (int i = 0; i < n; i++)
             if (len[i]) mvaddnstr(bottom + i, 1, t->msg[k] + off[i], len[i]);
+        if (more) {
+            attron(A_BOLD);
+            mvaddnstr(bottom + n, 1, "-- more: m shows all of it --", w);
+            attroff(A_BOLD);
+        }
     }
 }
 
@@ -333,7 +353,14 @@ void tui_draw_game(tui_t *t)
     attron(A_REVERSE);
     move(0, 0);
     for (int x = 0; x < COLS; x++) addch(' ');
-    mvaddnstr(0, 0, title, COLS - 9);   /* clear of "? help" */
+    int tw = COLS - 9;   /* clear of "? help"; a title too long ends at a word, with "..." */
+    if ((int)strlen(title) > tw && tw > 8) {
+        int k = tw - 4;
+        while (k > 0 && title[k] != ' ') k--;
+        if (k <= 0) k = tw - 4;
+        snprintf(title + k, sizeof title - (size_t)k, " ...");
+    }
+    mvaddnstr(0, 0, title, tw);
     mvaddnstr(0, COLS - 8 > 0 ? COLS - 8 : 0, "? help", 7);
     attroff(A_REVERSE);
 
@@ -341,8 +368,7 @@ void tui_draw_game(tui_t *t)
     t->left_w = tui_left_width(t);
     if (s->v->ops->view) bh = tui_draw_board(t, 2, 0);
     else { char pt[512]; s->v->ops->pos_format(s->v, session_pos(s), pt, sizeof pt); mvaddnstr(2, 1, pt, COLS - 2); bh = 1; }
-    int px = t->left_w + 2, pw = COLS - px, top = 2, h = LINES - 5 - top;
-    if (bh + 3 > h) h = bh + 3;
+    int px = t->left_w + 2, pw = COLS - px, top = 2, h = LINES - 5 - top;   /* (the message area below stays clear) */
     int w1 = t->show_history ? 36 : 22;
     if (w1 > pw / 2) w1 = pw / 2;
     if (s->br) {
@@ -350,7 +376,11 @@ void tui_draw_game(tui_t *t)
         draw_analysis(t, top + used + 1, px, pw - 1, h - used - 1);
     } else if (s->lesson) {   /* the step, then every move's value under it */
         analysis_t *an = s->an[s->ply];
+        const lesson_step_t *st = &s->lesson->steps[s->lesson_step];
+        /* the narration first (title, text, values, keys), the analysis in what is left */
+        int text = 4 + (st->say ? tui_wrap_text(st->say, pw - 1, NULL, NULL, 0) : 0);
         int need = (an ? an->n : 1) + 3, hl = h - need - 1;
+        if (hl < text) hl = text < h - 4 ? text : h - 4;
         if (hl < 6) hl = h < 6 ? h : 6;
         int used = draw_lesson(t, top, px, pw - 1, hl);
         draw_analysis(t, top + used + 1, px, pw - 1, h - used - 1);

@@ -32,8 +32,10 @@ typedef struct tui {
     int analysis_on;       /* the analysis pane fills in */
     int paused;            /* Ctrl-C stopped the worker: wait for the person */
     int cmdline;           /* the ':' line is open */
-    char msg[8][160];      /* the message area, newest last */
+    char msg[8][1024];     /* the message area, newest last */
     int nmsg;
+    int msg_cut;           /* the last draw left part of the newest message out (m shows it) */
+    int lesson_cut;        /* ... or part of the lesson step's narration */
     unsigned seen_seq;
     pick_item_t items[128];
     int nitems, pick;

@@ -10,7 +10,7 @@
 
 void tui_say(tui_t *t, const char *text)
 {
-    char buf[2048];
+    char buf[8192];
     snprintf(buf, sizeof buf, "%s", text);
     for (char *line = strtok(buf, "\n"); line; line = strtok(NULL, "\n")) {
         if (t->nmsg == 8) { memmove(t->msg[0], t->msg[1], sizeof t->msg[0] * 7); t->nmsg = 7; }

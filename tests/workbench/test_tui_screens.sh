@@ -172,6 +172,26 @@ for j in c4-c2 d4-f4 d4-b4 d4-d2 e4-e2 d5-f5 d5-b5; do
 done
 quit "gsw (lesson)"
 
+# --- text never cut: a lesson step longer than its pane says "more", and m
+# shows all of it; at the minimum size (74x15) the pane stays clear of the
+# message area, and the title ends at a word ---
+start -x 80 -y 24 lesson chess-mate
+wait_for "Lesson 1/5: Mate in 2" 30 || bad "chess-mate did not open"
+wait_for "-- more: m reads the whole step --" 10 || bad "chess-mate step 1: the cut narration does not say more"
+keys m
+wait_for "follows its main line\." 10 || bad "m: the step's second paragraph is not in the pager"
+keys q
+wait_gone "The lesson step and the messages" 10 || bad "m: the pager did not close"
+quit "gsw (lesson, 80x24)"
+start -x 74 -y 15 lesson chess-mate
+wait_for "Lesson 1/5: Mate in 2" 30 || bad "chess-mate at 74x15 did not open"
+screen | head -1 | grep -q 'lesson "A forced mate and its proof \.\.\.' || bad "74x15: the title is not ended at a word: $(screen | head -1)"
+row=$(screen | grep "Find White")
+case "$row" in *"Find White's first move. It gives up the queen." | *"Find White's first move. It gives up the queen. ") ;;
+  *) bad "74x15: the message row is not clear of the pane: '$row'" ;; esac
+screen | grep -q "more: m reads the whole step" || bad "74x15: the cut narration does not say more"
+quit "gsw (lesson, 74x15)"
+
 # --- a corrupt cache: the workbench offers to start without it, and leaves the file alone ---
 head -c 3000 /dev/urandom >"$tmp/junk.sqlite"
 sum=$(cksum <"$tmp/junk.sqlite")
