@@ -57,10 +57,9 @@ static void verify_progress(void *ctx, val_t lo, val_t hi, uint64_t nodes, doubl
     double *last = ctx;
     if (ms - *last < 1000) return;
     *last = ms;
-    char l[24], h[24];
-    value_bound_text(lo, l, sizeof l);
-    value_bound_text(hi, h, sizeof h);
-    fprintf(stderr, "  this row, %.0f s: between %s and %s, %.0f M nodes\n", ms / 1000, l, h, nodes / 1e6);
+    char b[96];
+    value_open_text(lo, hi, b, sizeof b);
+    fprintf(stderr, "  this row, %.0f s: %s, %.0f M nodes\n", ms / 1000, b, nodes / 1e6);
 }
 
 /* One row: the verdict, and a line saying why when it is not V_AGREES. */

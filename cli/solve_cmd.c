@@ -53,10 +53,9 @@ static void *solve_ticker_run(void *arg)
         if (t->quit || opts_stop || now - t->last < SOLVE_TICK_MS) continue;
         t->last = now;
         if (t->have) {
-            char l[24], h[24];
-            value_bound_text(t->lo, l, sizeof l);
-            value_bound_text(t->hi, h, sizeof h);
-            fprintf(stderr, "  %.1f s: between %s and %s; searching\n", (now - t->t0) / 1000, l, h);
+            char b[96];
+            value_open_text(t->lo, t->hi, b, sizeof b);
+            fprintf(stderr, "  %.1f s: %s; searching\n", (now - t->t0) / 1000, b);
         } else {
             fprintf(stderr, "  %.1f s: no bound proven yet; searching\n", (now - t->t0) / 1000);
         }
@@ -107,11 +106,10 @@ static void solver_progress(void *ctx, val_t lo, val_t hi, uint64_t nodes, doubl
         pthread_mutex_unlock(&t->mu);
     }
     if (ms < 1000) return;
-    char l[24], h[24];
-    value_bound_text(lo, l, sizeof l);
-    value_bound_text(hi, h, sizeof h);
-    fprintf(stderr, "  %.1f s: between %s and %s; %.0f M nodes, %.1f M nodes/s\n", ms / 1000, l, h,
-            nodes / 1e6, ms > 0 ? nodes / ms / 1e3 : 0);
+    char b[96];
+    value_open_text(lo, hi, b, sizeof b);
+    fprintf(stderr, "  %.1f s: %s; %.0f M nodes, %.1f M nodes/s\n", ms / 1000, b, nodes / 1e6,
+            ms > 0 ? nodes / ms / 1e3 : 0);
 }
 
 static int solver_close(solver_t *s, err_t *err);

@@ -495,11 +495,33 @@ void value_text(val_t lo, val_t hi, char *buf, size_t n)
     else if (lo >= VAL_DRAW) snprintf(buf, n, "at least a draw");
     else if (hi <= VAL_DRAW) snprintf(buf, n, "at most a draw");
     else {   /* a partial proof: say what is proven */
-        char l[24], h[24];
-        value_bound_text(lo, l, sizeof l);
-        value_bound_text(hi, h, sizeof h);
-        snprintf(buf, n, "unknown (between %s and %s)", l, h);
+        char w[96];
+        value_open_text(lo, hi, w, sizeof w);
+        snprintf(buf, n, "unknown (%s)", w);
     }
+}
+
+void value_open_text(val_t lo, val_t hi, char *buf, size_t n)
+{
+    /* lo = loss in a: a loss takes at least a plies; hi = win in b: a win takes at least b */
+    int a = val_is_loss(lo) ? val_plies(lo) : -1, b = val_is_win(hi) ? val_plies(hi) : -1;
+    if (a <= 1) a = -1;   /* "in fewer than 1 ply" says nothing */
+    if (b <= 1) b = -1;
+    char part[2][48];
+    int k = 0;
+    if (lo > VAL_DRAW) snprintf(part[k++], sizeof part[0], "a win");
+    else if (lo == VAL_DRAW) snprintf(part[k++], sizeof part[0], "at least a draw");
+    if (hi < VAL_DRAW) snprintf(part[k++], sizeof part[0], "a loss");
+    else if (hi == VAL_DRAW) snprintf(part[k++], sizeof part[0], "at most a draw");
+    if (a >= 0 && a == b) {
+        snprintf(buf, n, "no win or loss in fewer than %d plies", a);
+        return;
+    }
+    if (b >= 0 && k < 2) snprintf(part[k++], sizeof part[0], "no win in fewer than %d plies", b);
+    if (a >= 0 && k < 2) snprintf(part[k++], sizeof part[0], "no loss in fewer than %d plies", a);
+    if (k == 0) snprintf(buf, n, "nothing proven yet");
+    else if (k == 1) snprintf(buf, n, "%s", part[0]);
+    else snprintf(buf, n, "%s, %s", part[0], part[1]);
 }
 
 gvalue_t value_report(const gv_t *v, const void *pos, val_t lo, val_t hi)

@@ -130,8 +130,13 @@ int cache_probe(void *ctx, const gv_t *v, const void *pos, dfpn_goal_t goal, int
 
 /* One end of a proven interval: "win in 33", "draw", "loss in 36". */
 void value_bound_text(val_t v, char *buf, size_t n);
-/* "win in 13 plies", "at least a draw", "unknown (between ...)". */
+/* "win in 13 plies", "at least a draw", "unknown (no win or loss in fewer
+ * than 17 plies)". */
 void value_text(val_t lo, val_t hi, char *buf, size_t n);
+/* What bounds [lo, hi] that leave the value open prove, in a player's
+ * words: "no win or loss in fewer than 17 plies", "at least a draw, no win
+ * in fewer than 9 plies", "nothing proven yet". */
+void value_open_text(val_t lo, val_t hi, char *buf, size_t n);
 /* The reported value of pos: outcome, plies (-1 unknown), bound. */
 gvalue_t value_report(const gv_t *v, const void *pos, val_t lo, val_t hi);
 /* The game's own score for [lo, hi] at pos, if it has one and the interval

@@ -41,11 +41,10 @@ static void sync_progress(void *ctx, val_t lo, val_t hi, uint64_t nodes, double 
     if (ms < 1000 || ms - s->progress_ms < 1000) return;
     s->progress_ms = ms;
     const analysis_t *an = s->an[s->ply];
-    char l[24], h[24];
-    value_bound_text(val_up(hi), l, sizeof l);   /* the child's bounds, turned to the mover's */
-    value_bound_text(val_up(lo), h, sizeof h);
-    fprintf(stderr, "  %s: %.1f s, between %s and %s; %.0f M nodes\n",
-            an && an->active >= 0 ? an->mv[an->active].text : "the position", ms / 1000, l, h, nodes / 1e6);
+    char b[96];
+    value_open_text(val_up(hi), val_up(lo), b, sizeof b);   /* the child's bounds, turned to the mover's */
+    fprintf(stderr, "  %s: %.1f s, %s; %.0f M nodes\n",
+            an && an->active >= 0 ? an->mv[an->active].text : "the position", ms / 1000, b, nodes / 1e6);
 }
 
 static analyst_t *sync_analyst(session_t *s, err_t *err)

@@ -20,11 +20,10 @@ static void worker_post(worker_t *w, const job_t *j, const analysis_t *an, move_
 static void worker_progress(void *ctx, val_t lo, val_t hi, uint64_t nodes, double ms)
 {
     worker_t *w = ctx;
-    char l[24], h[24];
-    value_bound_text(lo, l, sizeof l);
-    value_bound_text(hi, h, sizeof h);
+    char b[96];
+    value_open_text(lo, hi, b, sizeof b);
     pthread_mutex_lock(&w->mu);
-    snprintf(w->progress, sizeof w->progress, "%.1f s, %.1f M nodes: between %s and %s", ms / 1000, nodes / 1e6, l, h);
+    snprintf(w->progress, sizeof w->progress, "%.1f s, %.1f M nodes: %s", ms / 1000, nodes / 1e6, b);
     pthread_mutex_unlock(&w->mu);
 }
 

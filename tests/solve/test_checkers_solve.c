@@ -185,10 +185,33 @@ static void test_known_positions(void **st)
     game_close(v);
 }
 
+/* Open bounds in a player's words (a new user read "between loss in 17 and
+ * win in 17" as a value). */
+static void test_open_words(void **st)
+{
+    (void)st;
+    static const char *const want[] = {
+        "no win or loss in fewer than 17 plies", "at least a draw, no win in fewer than 9 plies",
+        "at most a draw, no loss in fewer than 12 plies", "no win in fewer than 21 plies, no loss in fewer than 8 plies",
+        "nothing proven yet", "nothing proven yet",
+    };
+    val_t lo[] = { val_loss(17), VAL_DRAW, val_loss(12), val_loss(8), -VAL_INF, -VAL_WIN + 1 };
+    val_t hi[] = { val_win(17), val_win(9), VAL_DRAW, val_win(21), VAL_INF, VAL_WIN - 1 };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        char b[96];
+        value_open_text(lo[i], hi[i], b, sizeof b);
+        assert_string_equal(b, want[i]);
+    }
+    char t[128];
+    value_text(val_loss(17), val_win(17), t, sizeof t);
+    assert_string_equal(t, "unknown (no win or loss in fewer than 17 plies)");
+}
+
 int main(void)
 {
     setvbuf(stdout, NULL, _IOLBF, 0);
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_open_words),
         cmocka_unit_test(test_known_positions),
         cmocka_unit_test(test_random_positions),
     };
