@@ -276,6 +276,13 @@ static int tui_run(cli_opts_t *o, const char *first)
         if (ch == ERR) continue;
         if (ch == KEY_RESIZE) { clear(); continue; }
         if (t.show_help) { t.show_help = 0; continue; }
+        if (t.confirm_new) {   /* "a new game? y/n" */
+            t.confirm_new = 0;
+            t.nmsg = 0;
+            if (ch == 'y' || ch == 'Y') tui_exec(&t, "new");
+            else tui_say(&t, "the game goes on");
+            continue;
+        }
         if (t.confirm_quit) {   /* "quit? y/n" */
             t.confirm_quit = 0;
             if (ch == 'y' || ch == 'Y') t.s.quit = 1;

@@ -33,6 +33,7 @@ static void tui_exec_to(tui_t *t, const char *line, int paged)
 {
     out_t o = { 0 };
     err_t err;
+    if (!strncmp(line, "new", 3) || !strncmp(line, "undo", 4)) t->nmsg = 0;   /* stale messages go */
     int rc = session_exec(&t->s, line, &o, &err);
     if (paged && o.len && COLS > 2 && tui_wrap_text(o.buf, COLS - 2, NULL, NULL, 0) > 3 && !cmd_has_pane(line)) {
         char title[64];
@@ -205,7 +206,7 @@ void tui_interrupt(tui_t *t)
     if (s->autoplay) { s->autoplay = 0; tui_say(t, "autoplay stopped"); }
     if (session_computer_to_move(s) && !session_over(s, NULL))
         tui_say(t, "computer's move stopped: a lets it move, u takes yours back");
-    else tui_say(t, "analysis stopped; a resumes it");
+    /* (the analysis stopped: the status line says so while it stays stopped; said once) */
 }
 
 void tui_key_picker(tui_t *t, int ch)
@@ -461,7 +462,7 @@ static void key_command(tui_t *t, int ch, int command)
         played = k == 1;
         break;
     }
-    case 'u': tui_exec(t, "undo"); break;
+    case 'u': t->nmsg = 0; tui_exec(t, "undo"); break;   /* (the messages were about the move taken back) */
     case 'r': tui_exec(t, "redo"); break;
     case 'h': tui_exec(t, "hint"); break;
     case 'a':
@@ -484,6 +485,7 @@ static void key_command(tui_t *t, int ch, int command)
     case 'n':
         t->nmsg = 0;
         if (s->lesson) tui_exec(t, "next");
+        else if (game_in_progress(t)) { t->confirm_new = 1; break; }   /* as q does */
         else tui_exec(t, "new");
         if (s->lesson) { session_lesson_say(s, &o); tui_say_out(t, &o); }
         break;

@@ -376,11 +376,9 @@ void tui_draw_game(tui_t *t)
         draw_analysis(t, top + used + 1, px, pw - 1, h - used - 1);
     } else if (s->lesson) {   /* the step, then every move's value under it */
         analysis_t *an = s->an[s->ply];
-        const lesson_step_t *st = &s->lesson->steps[s->lesson_step];
-        /* the narration first (title, text, values, keys), the analysis in what is left */
-        int text = 4 + (st->say ? tui_wrap_text(st->say, pw - 1, NULL, NULL, 0) : 0);
+        /* every move's value first; the narration in the rest, what does
+           not fit behind its "more" (m) */
         int need = (an ? an->n : 1) + 3, hl = h - need - 1;
-        if (hl < text) hl = text < h - 4 ? text : h - 4;
         if (hl < 6) hl = h < 6 ? h : 6;
         int used = draw_lesson(t, top, px, pw - 1, hl);
         draw_analysis(t, top + used + 1, px, pw - 1, h - used - 1);
@@ -426,10 +424,12 @@ void tui_draw_game(tui_t *t)
     pthread_mutex_lock(&t->w.mu);
     int busy = t->w.busy;
     if (t->w.error[0]) snprintf(status, sizeof status, "error: %s", t->w.error);
-    else if (busy) snprintf(status, sizeof status, "working: %s  (Ctrl-C stops)", t->w.progress);
+    else if (busy && t->w.progress[0]) snprintf(status, sizeof status, "working: %s  (Ctrl-C stops)", t->w.progress);
+    else if (busy) snprintf(status, sizeof status, "working...  (Ctrl-C stops)");   /* (no line yet: none empty) */
     pthread_mutex_unlock(&t->w.mu);
     char choice[400];
     if (t->confirm_quit) snprintf(status, sizeof status, "quit? the game in progress is lost (y/n)");
+    else if (t->confirm_new) snprintf(status, sizeof status, "a new game? the game in progress is lost (y/n)");
     else if (session_choices(s, choice, sizeof choice)) snprintf(status, sizeof status, "choose: %s", choice);
     else if (t->pend_key)
         snprintf(status, sizeof status, "%c_  (a move if a digit or x follows; else the %c key)", t->pend_key, t->pend_key);

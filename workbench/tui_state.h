@@ -59,6 +59,7 @@ typedef struct tui {
                               a digit or x within a second makes it a move, else its command runs */
     double pend_at;        /* when its second ends */
     int confirm_quit;      /* q asked "quit? y/n" */
+    int confirm_new;       /* n asked "a new game? y/n" */
     int have_game;         /* a game was on screen: Esc in the picker goes back to it */
 } tui_t;
 

@@ -126,6 +126,13 @@ wait_for "quit? .*(y/n)" 10 || bad "q did not ask about the game in progress"
 keys n
 wait_for "not quitting" 10 || bad "n did not keep the game"
 [ -f "$tmp/exit" ] && bad "gsw quit on n"
+keys n
+wait_for "a new game? .*(y/n)" 10 || bad "n did not ask about the game in progress"
+keys x
+wait_for "the game goes on" 10 || bad "a key other than y did not keep the game"
+screen | grep -q " 3\. 1" || bad "the game was discarded on a no"
+keys u
+wait_gone "the game goes on" 10 || bad "u did not clear the stale message"
 quit "gsw (10x4)"
 
 # --- the end of a game: the result beside the move list, the four marked ---
