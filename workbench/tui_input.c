@@ -480,8 +480,13 @@ static void key_command(tui_t *t, int ch, int command)
     case 'p': t->nmsg = 0; tui_say(t, "proving..."); tui_draw(t); t->nmsg = 0; tui_exec(t, "proof"); break;
     case 'f': if (s->br) { t->nmsg = 0; tui_exec(t, "follow"); } break;
     case 'x': if (s->br) tui_exec(t, "proof off"); break;
-    case 'o': cycle_opponent(t); break;
-    case 's': cycle_side(t); break;
+    case 'o': case 's':
+        if (s->lesson)   /* the step decides who moves */
+            tui_say(t, "in a lesson you play the side that begins each step; a step that says play on gets the "
+                       "perfect opponent's replies (the opponent and sides come back after the lesson)");
+        else if (ch == 'o') cycle_opponent(t);
+        else cycle_side(t);
+        break;
     case 'n':
         t->nmsg = 0;
         if (s->lesson) tui_exec(t, "next");

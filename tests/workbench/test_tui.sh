@@ -89,6 +89,10 @@ wait_for "Lesson 1/5" 20 || bad "lesson did not start"
 keys C-c   # stops the (long) 7x6 analysis; gsw keeps running
 wait_for "analysis stopped" 10 || bad "Ctrl-C did not stop the analysis"
 wait_for "[ *]7     loss 40" 10 || bad "lesson: column 7 is missing from the analysis pane"
+keys o
+wait_for "in a lesson you play the side that begins each step" 10 || bad "o in a lesson does not say why not"
+keys s
+wait_for "in a lesson you play the side that begins each step" 10 || bad "s in a lesson does not say why not"
 keys 4
 wait_for "keeps the value" 20 || bad "lesson step 1 judgement"
 keys n
