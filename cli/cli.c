@@ -29,6 +29,18 @@ const cli_verb_t *cli_find(const char *name)
 static const char *cli_common_opts =
     "options: --json (one JSON document on stdout), --db PATH (cache file; also $GSW_DB),\n"
     "         --no-cache, --hash MB (transposition table), --threads N, --time MS, --nodes N\n";
+/* ... for a verb that draws a screen or speaks a protocol: no --json */
+static const char *cli_screen_opts =
+    "options: --db PATH (cache file; also $GSW_DB), --no-cache, --hash MB (transposition table),\n"
+    "         --threads N, --time MS, --nodes N\n";
+
+/* Does --json apply to v at all (some use of it prints a document)? */
+static int cli_verb_json(const cli_verb_t *v)
+{
+    cli_opts_t z;
+    memset(&z, 0, sizeof z);
+    return !v->no_json || !v->no_json(&z);
+}
 
 static void cli_usage(FILE *f)
 {
@@ -42,8 +54,9 @@ static void cli_usage(FILE *f)
 /* One verb's usage, as text or JSON. */
 static void cli_verb_help(const cli_verb_t *v, int json)
 {
+    const char *opts = cli_verb_json(v) ? cli_common_opts : cli_screen_opts;
     if (!json) {
-        printf("%s\n  %s\n\n%s", v->usage, v->summary, cli_common_opts);
+        printf("%s\n  %s\n\n%s", v->usage, v->summary, opts);
         return;
     }
     json_t j;
@@ -51,8 +64,8 @@ static void cli_verb_help(const cli_verb_t *v, int json)
     json_str(&j, "name", v->name);
     json_str(&j, "usage", v->usage);
     json_str(&j, "summary", v->summary);
-    json_str(&j, "options", cli_common_opts);
-    json_bool(&j, "json", v->no_json == NULL);
+    json_str(&j, "options", opts);
+    json_bool(&j, "json", cli_verb_json(v));
     json_end(&j);
 }
 

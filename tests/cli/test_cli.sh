@@ -227,6 +227,12 @@ expect 0 "analyze matches the shell" -- "$gsw" analyze solitaire:english,goal=an
 grep -E "^[a-g][0-9]-" "$tmp/out" | sed 's/  */ /' >"$tmp/cli_an"
 [ -s "$tmp/cli_an" ] && cmp -s "$tmp/shell_an" "$tmp/cli_an" && ok || bad "analyze and the shell's analyze differ: $(diff "$tmp/shell_an" "$tmp/cli_an" | head -5)"
 expect 0 "help solve" -- "$gsw" help solve && has out "triangle" "solve help names the boards"
+# a verb that draws a screen or speaks a protocol does not offer --json
+for v in play shell uci; do
+  expect 0 "$v --help" -- "$gsw" "$v" --help
+  grep -q -- "--json" "$tmp/out" && bad "$v --help offers --json" || ok
+done
+expect 0 "solve --help" -- "$gsw" solve --help && has out "--json (one JSON document" "solve --help offers --json"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
