@@ -393,6 +393,21 @@ int ck_parse_move(const ck_pos_t *p, const char *text, move_t *m, err_t *err)
                        a, b);
     }
     if (n == 0) return err_set(err, GSW_EINPUT, "illegal move \"%s\": the game is over", text);
+    {   /* the first jumps of a capture that must go on: say how it goes on */
+        char cont[200] = "";
+        size_t cl = 0;
+        int nc = 0;
+        for (int i = 0; i < n; i++) {
+            int path[CK_MAX_JUMPS + 2];
+            int np = ck_path(mv[i], path);
+            if (np <= nw || memcmp(path, want, (size_t)nw * sizeof *want)) continue;
+            char mbuf[64];
+            ck_format_move(p, mv[i], mbuf, sizeof mbuf);
+            if (cl < sizeof cont - 70) cl += (size_t)snprintf(cont + cl, sizeof cont - cl, "%s%s", nc ? " or " : "", mbuf);
+            nc++;
+        }
+        if (nc) return err_set(err, GSW_EINPUT, "illegal move \"%s\": the capture must continue (%s)", text, cont);
+    }
     char list[160] = "";
     size_t len = 0;
     for (int i = 0; i < n && len < sizeof list - 24; i++) {

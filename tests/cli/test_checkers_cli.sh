@@ -55,6 +55,9 @@ expect 2 "shell illegal move" -- bash -c "printf 'move 9-15\n' | \"$gsw\" shell 
 has err 'illegal move "9-15"' "the shell names the illegal move"
 expect 2 "shell compulsory capture" -- bash -c "printf 'move 1-5\n' | \"$gsw\" shell checkers 'B:W18:B14,1' --no-cache"
 has err "a capture is compulsory (14x23)" "the shell says a capture is compulsory"
+# the first jump of a capture that must go on: how it goes on
+expect 2 "shell 9x18 (the capture goes on)" -- bash -c "printf 'move 9x18\n' | \"$gsw\" shell checkers 'B:W14,22,23:B9' --no-cache"
+has err "the capture must continue (9x18x25 or 9x18x27)" "the shell says the capture must continue"
 expect 2 "shell ambiguous" -- bash -c "printf 'move 10x10\n' | \"$gsw\" shell checkers 'B:W14,15,22,23:BK10' --no-cache"
 has err 'ambiguous move "10x10"' "the shell refuses an ambiguous from-to capture"
 
