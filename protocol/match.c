@@ -433,12 +433,18 @@ static void score_line(const match_t *m, char *buf, size_t n)
     double elo, margin;
     int inf = match_elo(m->w, m->d, m->l, &elo, &margin);
     double pct = total ? 100.0 * (m->w + 0.5 * m->d) / total : 0;
-    char e[64];
-    if (!total) snprintf(e, sizeof e, "none");
-    else if (inf) snprintf(e, sizeof e, "%s", elo > 0 ? "+inf" : "-inf");
-    else if (isinf(margin)) snprintf(e, sizeof e, "%+.0f ± inf", elo);
-    else snprintf(e, sizeof e, "%+.0f ± %.0f", elo, margin);
-    snprintf(buf, n, "%s vs %s: %d-%d-%d (W-D-L), score %.1f%%, Elo difference %s (95%%)", m->ours, m->theirs, m->w,
+    char e[96];
+    if (!total) {   /* no score to give */
+        snprintf(buf, n, "%s vs %s: no game finished", m->ours, m->theirs);
+        return;
+    }
+    if (inf) {   /* every game won (lost): a bound, as if half a game had gone the other way */
+        double sb = (total - 0.5) / total;
+        snprintf(e, sizeof e, "%s%.0f (every game %s)", elo > 0 ? "> +" : "< -", -400.0 * log10(1.0 / sb - 1.0),
+                 elo > 0 ? "won" : "lost");
+    } else if (isinf(margin)) snprintf(e, sizeof e, "%+.0f (too few games for a margin)", elo);
+    else snprintf(e, sizeof e, "%+.0f ± %.0f (95%%)", elo, margin);
+    snprintf(buf, n, "%s vs %s: %d-%d-%d (W-D-L), score %.1f%%, Elo difference %s", m->ours, m->theirs, m->w,
              m->d, m->l, pct, e);
 }
 

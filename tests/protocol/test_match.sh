@@ -11,7 +11,8 @@ set -u
 . "$(dirname "$0")/../cli/cli_lib.sh"
 cd "$tmp" || exit 1
 
-final='^gsw .* vs .*: [0-9]+-[0-9]+-[0-9]+ \(W-D-L\), score [0-9.]+%, Elo difference ([-+][0-9a-z]+( ± [0-9a-z]+)?|none) \(95%\)$'
+# (never "+inf" nor a score after no game: a bound when every game went one way)
+final='^gsw .* vs .*: ([0-9]+-[0-9]+-[0-9]+ \(W-D-L\), score [0-9.]+%, Elo difference ([<>] [-+][0-9]+ \(every game (won|lost)\)|[-+][0-9]+ ± [0-9]+ \(95%\)|[-+][0-9]+ \(too few games for a margin\))|no game finished)$'
 
 # check_pgn FILE GAMES: the tags, and every game read back by gsw shell's load
 check_pgn() {
