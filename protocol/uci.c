@@ -4,7 +4,8 @@
  * `stop` and `isready` are answered while it thinks. Every line written
  * is flushed at once, under a lock (both threads write). Commands that
  * change the position or the engine wait for a running search to end
- * (an infinite one is stopped first); unknown commands are ignored, and
+ * (an infinite one is stopped first); an unknown command is answered
+ * "Unknown command: X" (as Stockfish does) and otherwise ignored, and
  * malformed ones are answered with `info string`. */
 #include <ctype.h>
 #include <pthread.h>
@@ -467,7 +468,8 @@ static int uci_run(cli_opts_t *o)
             char fen[256];
             u->v->ops->pos_format(u->v, u->pos, fen, sizeof fen);
             say(u, "info string fen %s", fen);
-        }
+        } else if (nt > 0 && !is_word(tok[0], "debug") && !is_word(tok[0], "register"))
+            say(u, "Unknown command: %s", tok[0]);   /* (as Stockfish says it; the GUI goes on) */
         free(tok);
         if (quit || opts_stop) break;
     }

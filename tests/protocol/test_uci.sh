@@ -45,6 +45,8 @@ for v in Pawn Knight Bishop Rook Queen; do
     has out "^option name ${v}Value type spin default [0-9]+ min 1 max [0-9]+$" "$v value option"
 done
 has out '^uciok$' "uciok"
+has out '^Unknown command: frobnicate$' "an unknown command is answered, once"
+same "$(grep -c '^Unknown command' out)" 1 "only the unknown command is answered so"
 same "$(grep -c '^readyok$' out)" 2 "readyok per isready"
 same "$(grep -c '^bestmove ' out)" 6 "a bestmove per go"
 info='^info depth [0-9]+ score (cp -?[0-9]+|mate -?[0-9]+) nodes [0-9]+ nps [0-9]+ time [0-9]+ pv( [a-h][1-8][a-h][1-8][qrbn]?)+$'
