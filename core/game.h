@@ -273,6 +273,8 @@ typedef struct game {
                                          default and the test variants) */
     const char *play_opponent; /* the workbench's first opponent where perfect play is
                                   out of reach ("heuristic:5"); NULL: perfect */
+    const char *eval_unit;     /* evaluate's unit in words, 100 of its points each ("pawns",
+                                  "men"); NULL: points without a unit */
     /* Parse a variant name (NULL or "" = default) into *out (heap; free with
      * variant_close). GSW_EINPUT for an unknown variant. */
     int (*variant_open)(const char *spec, gv_t **out, err_t *err);

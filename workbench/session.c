@@ -702,7 +702,7 @@ void session_score_text(const session_t *s, int32_t score, char *buf, size_t n)
         if (!mate) snprintf(buf, n, "%s", val_is_win(score) ? "win" : "loss");
         else if (val_is_win(score)) snprintf(buf, n, "mate in %d", (plies + 1) / 2);   /* the mover's moves */
         else snprintf(buf, n, "mated in %d", plies / 2 > 0 ? plies / 2 : 1);
-    } else if (mate) {   /* centipawns, as pawns */
+    } else if (s->v->game->eval_unit) {   /* hundredths of a pawn or a man, as pawns or men */
         int a = score < 0 ? -score : score;
         snprintf(buf, n, "%c%d.%02d", score < 0 ? '-' : '+', a / 100, a % 100);
     } else {

@@ -140,10 +140,10 @@ static void draw_analysis(tui_t *t, int y, int x, int w, int h)
         t->an_top = 0;
     }
     t->an_shown = shown;
-    /* the order shown: the game's when every move fits; else the best known first */
+    /* the order shown: the best known first (ties in the game's order) */
     int order[GSW_MAX_MOVES];
     for (int i = 0; i < an->n; i++) order[i] = i;
-    if (shown < an->n) {
+    {
         long key[GSW_MAX_MOVES];
         for (int i = 0; i < an->n; i++) {
             const move_value_t *m = &an->mv[i];
@@ -167,8 +167,10 @@ static void draw_analysis(tui_t *t, int y, int x, int w, int h)
     }
     if (an->n + 1 <= avail) {
         char legend[200];
-        snprintf(legend, sizeof legend, "%s", an->proven ? (session_mate_game(s) ? "* best; mate in N moves" : "* best; W/D/L in plies")
-                                        : session_mate_game(s) ? "~ heuristic, in pawns" : "~ heuristic, not proven");
+        const char *unit = s->v->game->eval_unit;
+        if (an->proven) snprintf(legend, sizeof legend, "%s", session_mate_game(s) ? "* best; mate in N moves" : "* best; W/D/L in plies");
+        else if (unit) snprintf(legend, sizeof legend, "~ heuristic, not proven: in %s", unit);
+        else snprintf(legend, sizeof legend, "~ heuristic, not proven");
         if (s->v->game->players == 1)   /* a puzzle: the verdict from here */
             snprintf(legend, sizeof legend, "%s", !an->root_done ? "solving..." : an->root_lo > VAL_DRAW
                      ? "* hint; green: the goal can still be reached (w plays on)" : an->reason);

@@ -301,6 +301,7 @@ const game_t checkers_game = {
     .test_variants = ck_variants,
     .menu_variants = ck_variants,
     .play_opponent = "heuristic:5",   /* a perfect opponent would think for ever from most positions */
+    .eval_unit = "men",
     .variant_open = ck_variant_open,
     .variant_close = ck_variant_close,
 };

@@ -401,6 +401,7 @@ const game_t chess_game = {
     .test_variants = ch_variants,
     .menu_variants = ch_variants,
     .play_opponent = "heuristic:3",
+    .eval_unit = "pawns",
     .variant_open = ch_variant_open,
     .variant_close = ch_variant_close,
 };

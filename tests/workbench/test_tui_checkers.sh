@@ -5,6 +5,7 @@
 # see a compulsory capture flagged (and a plain move refused), enter a
 # double jump square by square, undo it, draw by threefold repetition, the
 # perfect opponent's engine move where no proof comes in time, the
+# analysis pane in men and best first, the
 # lesson's first step, a too-small window's message, and quit. Skipped
 # (exit 77) without tmux.
 set -u
@@ -60,6 +61,12 @@ wait_for "Black to move" 10 || bad "no turn under the board"
 [ "$(board | grep -o '●' | wc -l)" -eq 12 ] || bad "twelve black men"
 [ "$(board | grep -o '○' | wc -l)" -eq 12 ] || bad "twelve white men"
 screen | grep -q "type it (9-13)" || bad "the welcome says moves can be typed"
+# the analysis pane: scores in men, best first, its unit named
+wait_for "~ heuristic, not proven: in men" 30 || bad "the pane does not name its unit (men)"
+wait_for "^ .* [0-9]*-[0-9]*  *~[-+][0-9]\.[0-9][0-9]" 10 || bad "the pane's scores are not in men (~+0.00)"
+scores=$(screen | sed -n 's/^.* [0-9][0-9]*-[0-9][0-9]* *~\([-+][0-9]*\.[0-9][0-9]\)$/\1/p')
+sorted=$(printf '%s\n' $scores | sort -g -r)
+[ -n "$scores" ] && [ "$(printf '%s\n' $scores)" = "$sorted" ] || bad "the pane's moves are not best first: $(echo $scores)"
 # square numbers on request, and off again
 keys '#'
 wait_for " 1●" 10 || bad "square 1 numbered"
