@@ -557,6 +557,16 @@ int egdb_verify(egdb_set_t *set, const uint64_t *only, int threads, volatile int
     threads = build_threads(threads);
     *checked = 0;
     egdb_build_options_t po = { .progress = progress, .progress_ctx = pctx };
+    int total = 0, at = 0;   /* the files to check, for "file 3 of 40" */
+    for (int m = 0; m < RETRO_METRICS; m++) {
+        if (only) { total += egdb_slice_present(set, (retro_metric_t)m, *only); continue; }
+        int k = egdb_list(set, (retro_metric_t)m, NULL, 0);
+        uint64_t *ids = malloc(((size_t)k + 1) * sizeof *ids);
+        if (!ids) return err_set(err, GSW_EFAIL, "out of memory");
+        egdb_list(set, (retro_metric_t)m, ids, k);
+        for (int i = 0; i < k; i++) total += egdb_slice_present(set, (retro_metric_t)m, ids[i]);
+        free(ids);
+    }
     for (int m = 0; m < RETRO_METRICS; m++) {
         int k = only ? 1 : egdb_list(set, (retro_metric_t)m, NULL, 0);
         uint64_t *ids = malloc(((size_t)k + 1) * sizeof *ids);
@@ -574,7 +584,7 @@ int egdb_verify(egdb_set_t *set, const uint64_t *only, int threads, volatile int
                 c.o = &po;
                 char name[64];
                 v->ops->retro->slice_name(v, ids[i], name, sizeof name);
-                snprintf(c.label, sizeof c.label, "verify %s", name);
+                snprintf(c.label, sizeof c.label, "file %d of %d: verify %s", ++at, total, name);
                 retro_unit_t u = { .n = c.start[1], .threads = threads, .stop = stop, .ctx = &c,
                                    .check = unit_check, .progress = unit_progress };
                 rc = retro_check(&u, NULL, err);

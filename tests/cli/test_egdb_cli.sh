@@ -77,6 +77,11 @@ same "$(jq -r '.value, .plies' "$tmp/out" | tr '\n' ' ')" "win 27 " "solve above
 # ---- verify, damage, truncation ----
 expect 0 "verify" -- "$gsw" egdb verify checkers --json
 same "$(jq -r .ok "$tmp/out")" true "verify ok"
+# on a terminal its progress counts the files: "file 3 of 40: verify ..."
+if command -v script >/dev/null; then
+  script -qc "'$gsw' egdb verify checkers" /dev/null </dev/null 2>&1 | tr '\r' '\n' >"$tmp/tty"
+  grep -aq "file 1 of [0-9]*: verify " "$tmp/tty" && ok || bad "verify on a terminal: no 'file N of M' progress: $(head -c 300 "$tmp/tty")"
+fi
 f="$eg/checkers/dtw/2K0C-1K0C.bxwx.egdb"
 [ -f "$f" ] || bad "no file $f"
 printf '\x55' | dd of="$f" bs=1 seek=300 conv=notrunc 2>/dev/null
