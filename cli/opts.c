@@ -88,6 +88,11 @@ int opts_parse(int argc, char **argv, int first, cli_opts_t *o)
         else if (!strcmp(a, "--players")) o->players = 1;
         else if (!strcmp(a, "--divide")) o->divide = 1;
         else if (!strcmp(a, "--file")) { NEEDARG(); o->file = argv[++i]; }
+        else if (!strcmp(a, "--game")) {
+            NEEDARG();
+            if (opts_parse_num(a, argv[++i], 1, 1 << 20, 1, &d)) return GSW_EINPUT;
+            o->game_no = (int)d;
+        }
         else if (!strcmp(a, "--metric")) { NEEDARG(); o->metric = argv[++i]; }
         else if (!strcmp(a, "--dir")) { NEEDARG(); o->dir = argv[++i]; }
         else if (!strcmp(a, "--for")) { NEEDARG(); o->for_pos = argv[++i]; }

@@ -47,6 +47,7 @@ typedef struct cli_opts {
     int notices;               /* the cache's notices go to stderr (not under the TUI's screen) */
     int divide;                /* perft --divide: the count under each root move */
     const char *file;          /* play --file F: open a game record (F.pdn) */
+    int game_no;               /* --game N: which game of a record file with several (0: the first) */
     int pieces;                /* egdb build / count --pieces N */
     const char *metric;        /* egdb build --metric wld|dtc|dtw */
     const char *dir;           /* egdb --dir DIR (default: egdb/ beside the cache) */

@@ -658,10 +658,19 @@ static int cmd_save(session_t *s, char *args, out_t *out, err_t *err)
 static int cmd_load(session_t *s, char *args, out_t *out, err_t *err)
 {
     char *path = rest(args);
+    int which = 0;
+    char *hash = strrchr(path, '#');   /* load FILE #N: game N of a file with several */
+    if (hash && hash > path && hash[-1] == ' ' && atoi(hash + 1) > 0) {
+        which = atoi(hash + 1);
+        for (char *e = hash - 1; e >= path && *e == ' '; e--) *e = 0;
+    }
     if (*path && record_is_file(path)) {   /* a game record (a path, or NAME.pdn): not a saved game */
-        int n;
-        if (record_load(s, path, &n, err)) return err->code;
+        int n, games = 1;
+        if (record_load(s, path, which, &n, &games, err)) return err->code;
         out_printf(out, "loaded %s (%d move%s)\n", path, n, n == 1 ? "" : "s");
+        if (games > 1)
+            out_printf(out, "%s holds %d games: game %d loaded (load %s #N, or gsw play --file %s --game N, picks another)\n",
+                       path, games, which ? which : 1, path, path);
         if (s->sync) session_show(s, out);
         return GSW_OK;
     }

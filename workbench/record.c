@@ -5,6 +5,7 @@
 
 #include "cli/opts.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,13 +47,13 @@ int record_is_file(const char *arg)
 static char *record_slurp(const char *path, err_t *err)
 {
     FILE *f = fopen(path, "rb");
-    if (!f) { err_set(err, GSW_EINPUT, "cannot read %s", path); return NULL; }
+    if (!f) { err_set(err, GSW_EINPUT, "cannot read %s: %s", path, strerror(errno)); return NULL; }
     char *buf = malloc(RECORD_MAX_BYTES + 1);
     if (!buf) { fclose(f); err_set(err, GSW_EFAIL, "out of memory"); return NULL; }
     size_t n = fread(buf, 1, RECORD_MAX_BYTES + 1, f);
     int bad = ferror(f);
     fclose(f);
-    if (bad) { free(buf); err_set(err, GSW_EINPUT, "cannot read %s", path); return NULL; }
+    if (bad) { free(buf); err_set(err, GSW_EINPUT, "cannot read %s: %s", path, strerror(errno)); return NULL; }
     if (n > RECORD_MAX_BYTES) {
         free(buf);
         err_set(err, GSW_EINPUT, "%s: over %u MB, too long for one game record", path, RECORD_MAX_BYTES >> 20);
@@ -62,8 +63,29 @@ static char *record_slurp(const char *path, err_t *err)
     return buf;
 }
 
+/* The games of a record file: each begins at a line "[Event " (PGN and
+ * PDN tag pairs); the offset of game k (0-based) into *at, and the count
+ * (1 for a file with no such line or one). */
+static int record_games(const char *text, int k, const char **at)
+{
+    int n = 0;
+    *at = text;
+    for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+        if (strncmp(p, "[Event ", 7)) continue;
+        if (n == k) *at = p;
+        n++;
+    }
+    return n > 1 ? n : 1;
+}
+
 int record_read_file(const gv_t *cur, const char *path, gv_t **out, void *start, move_t *moves, int max, int *n,
                      err_t *err)
+{
+    return record_read_game(cur, path, 0, out, start, moves, max, n, NULL, err);
+}
+
+int record_read_game(const gv_t *cur, const char *path, int which, gv_t **out, void *start, move_t *moves, int max,
+                     int *n, int *ngames, err_t *err)
 {
     gv_t *v = NULL;
     char spec[96];
@@ -90,6 +112,19 @@ int record_read_file(const gv_t *cur, const char *path, gv_t **out, void *start,
     }
     char *text = record_slurp(path, err);
     if (!text) { game_close(v); return err->code; }
+    const char *at;
+    int games = record_games(text, which > 0 ? which - 1 : 0, &at);
+    if (ngames) *ngames = games;
+    if (which > games) {
+        free(text);
+        game_close(v);
+        return err_set(err, GSW_EINPUT, "%s holds %d game%s: there is no game %d", path, games, games == 1 ? "" : "s", which);
+    }
+    if (games > 1) {   /* that game alone */
+        const char *end;
+        if (record_games(text, which > 0 ? which : 1, &end) > (which > 0 ? which : 1)) ((char *)end)[0] = 0;
+        memmove(text, at, strlen(at) + 1);
+    }
     int rc = v->ops->record_read(v, text, start, moves, max, n, err);
     free(text);
     if (rc) {
@@ -102,13 +137,13 @@ int record_read_file(const gv_t *cur, const char *path, gv_t **out, void *start,
     return GSW_OK;
 }
 
-int record_load(session_t *s, const char *path, int *nmoves, err_t *err)
+int record_load(session_t *s, const char *path, int which, int *nmoves, int *ngames, err_t *err)
 {
     static move_t moves[SESSION_MAX_PLY];   /* (too big for the TUI thread's stack frame) */
     posbuf_t start, init;
     gv_t *v;
     int n = 0;
-    if (record_read_file(s->v, path, &v, start.b, moves, SESSION_MAX_PLY, &n, err)) return err->code;
+    if (record_read_game(s->v, path, which, &v, start.b, moves, SESSION_MAX_PLY, &n, ngames, err)) return err->code;
     /* the start as text for the session ("" for the game's own start) */
     char spec[96], stext[512] = "";
     game_spec(v, spec, sizeof spec);
@@ -134,13 +169,24 @@ int record_play_line(const cli_opts_t *o, char *line, size_t n, err_t *err)
         return err_set(err, GSW_EINPUT, "--file and a POSITION: give one (the record holds its start position)");
     gv_t *cur = NULL, *v;
     if (o->npos && game_open(o->pos[0], &cur, err)) return err->code;
+    if (cur && !record_has_ext(o->file, cur->ops->record_ext) && record_game_for(o->file, &v)) {
+        /* another game's record: said, not a switch of game */
+        char msg[300];
+        snprintf(msg, sizeof msg, "%s is a %s record (.%s), not a %s one%s%s%s", o->file, v->game->name,
+                 v->ops->record_ext, cur->game->name, cur->ops->record_ext ? " (." : "",
+                 cur->ops->record_ext ? cur->ops->record_ext : "", cur->ops->record_ext ? ")" : "");
+        game_close(v);
+        game_close(cur);
+        return err_set(err, GSW_EINPUT, "%s", msg);
+    }
     static move_t moves[SESSION_MAX_PLY];
     posbuf_t start;
-    int nm, rc = record_read_file(cur, o->file, &v, start.b, moves, SESSION_MAX_PLY, &nm, err);
+    int nm, rc = record_read_game(cur, o->file, o->game_no, &v, start.b, moves, SESSION_MAX_PLY, &nm, NULL, err);
     if (cur) game_close(cur);
     if (rc) return rc;
     game_close(v);
-    if ((size_t)snprintf(line, n, "load %s%s", strchr(o->file, '/') ? "" : "./", o->file) >= n)
+    if ((size_t)snprintf(line, n, "load %s%s%s%.0d", strchr(o->file, '/') ? "" : "./", o->file, o->game_no ? " #" : "",
+                         o->game_no) >= n)
         return err_set(err, GSW_EINPUT, "--file: the path is too long");
     return GSW_OK;
 }

@@ -15,11 +15,15 @@ int record_is_file(const char *arg);
  * variant is opened into *out (close it) with the start and moves. */
 int record_read_file(const gv_t *cur, const char *path, gv_t **out, void *start, move_t *moves, int max, int *n,
                      err_t *err);
+/* The same for game which (1-based; 0: the first) of a file with several
+ * (each begins at a "[Event " tag); *ngames (may be NULL) gets how many. */
+int record_read_game(const gv_t *cur, const char *path, int which, gv_t **out, void *start, move_t *moves, int max,
+                     int *n, int *ngames, err_t *err);
 /* Read the record file path for the session: the game is the one whose
  * extension the name has (the session's own first), else the session's
  * game. Replaces the session's game with the record's start and moves;
  * a file that cannot be read or parsed changes nothing (GSW_EINPUT). */
-int record_load(session_t *s, const char *path, int *nmoves, err_t *err);
+int record_load(session_t *s, const char *path, int which, int *nmoves, int *ngames, err_t *err);
 /* The game's record (start through the last move, redo moves included)
  * into out; 0 when the game has no record format (out untouched). */
 int record_export(const session_t *s, out_t *out);

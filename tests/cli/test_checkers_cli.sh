@@ -101,7 +101,18 @@ has out "1. 11-15 *" "the saved game exports as PDN"
 
 # ---- gsw play --file: the record is read before the screen opens ----
 expect 2 "play --file bad" -- "$gsw" play checkers --file bad.pdn && has err "move 2. 8-12" "play --file names the bad move"
-expect 2 "play --file missing" -- "$gsw" play checkers --file nothing.pdn && has err "cannot read nothing.pdn" "play --file: no file"
+expect 2 "play --file missing" -- "$gsw" play checkers --file nothing.pdn && has err "cannot read nothing.pdn: No such file or directory" "play --file: no file, and why"
+# another game's record is refused, not a switch of game
+printf '[Event "a"]\n[Result "*"]\n\n1. e4 e5 *\n' >chess1.pgn
+expect 2 "play checkers --file chess1.pgn" -- "$gsw" play checkers --file chess1.pgn \
+  && has err "chess1.pgn is a chess record (.pgn), not a checkers one (.pdn)" "play checkers --file F.pgn: refused"
+# a record file with several games: the count said, --game N / load F #N picks one
+cat game.pdn game.pdn >two.pdn
+printf 'load two.pdn\nload two.pdn #2\nload two.pdn #3\n' | "$gsw" shell checkers --no-cache >"$tmp/out" 2>"$tmp/err"
+has out "two.pdn holds 2 games: game 1 loaded" "load of a file with two games: the count"
+has out "two.pdn holds 2 games: game 2 loaded" "load F #2"
+has err "two.pdn holds 2 games: there is no game 3" "load F #3: no such game"
+expect 2 "play --file two.pdn --game 3" -- "$gsw" play checkers --file two.pdn --game 3 && has err "there is no game 3" "play --game 3"
 expect 2 "play --file and a position" -- "$gsw" play checkers 'B:W21:B1' --file game.pdn && has err "give one" "play --file with a position"
 expect 2 "play --file unknown kind" -- "$gsw" play --file notes.txt && has err "no game reads records of that name (record files: .pdn for checkers, .pgn for chess)" "play --file: which files gsw reads"
 expect 2 "play --file good, no terminal" -- "$gsw" play checkers --file game.pdn && has err "not a terminal" "a good record reaches the screen"

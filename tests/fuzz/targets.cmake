@@ -21,4 +21,5 @@ set(GSW_FUZZ_TARGETS
   "bddfile:gsw_db"
   "strong_manifest:gsw_solve"
   "bookfile:gsw_solve:gsw_db:gsw_games"
-  "tunelog:gsw_db")
+  "tunelog:gsw_db"
+  "record_file:gsw_workbench")
