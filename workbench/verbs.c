@@ -52,7 +52,7 @@ static int wb_lessons(cli_opts_t *o)
 
 const cli_verb_t verb_play = {
     "play", "gsw play [GAME[:VARIANT] [POSITION]] [--opponent perfect[:MS]|imperfect:P|giveback:N|heuristic:L|human] "
-      "[--time MS] [--side first|second|both|none] [--ascii] [--mono] [--file RECORD]\n"
+      "[--time MS] [--side first|second|both|none] [--ascii] [--mono] [--file RECORD [--game N]]\n"
       "  opponents: perfect[:MS]  the proven best move (cache, database, tablebase, book, or a proof within\n"
       "                           MS ms), else the engine's move (default 3000; --time MS sets it too)\n"
       "             imperfect:P   the best move P% of the time, else a random one (engine move without a proof)\n"
