@@ -191,6 +191,41 @@ int record_play_line(const cli_opts_t *o, char *line, size_t n, err_t *err)
     return GSW_OK;
 }
 
+/* Write the record buf to out with its players named where the writer
+ * left "?": the person ($USER, else "you") and the computer ("gsw,
+ * heuristic:5"), by the sides' names (the tags [White "?"], [Black "?"]). */
+static void record_name_players(const session_t *s, const char *buf, out_t *out)
+{
+    board_view_t view;
+    memset(&view, 0, sizeof view);
+    if (s->v->ops->view) s->v->ops->view(s->v, s->pos[0].b, &view);
+    const char *user = getenv("USER");
+    char opp[48], who[2][80];
+    opponent_text(&s->opp, opp, sizeof opp);
+    for (int i = 0; i < 2; i++) {
+        int person = s->human[i] || s->opp.kind == OPP_HUMAN;
+        if (person) snprintf(who[i], sizeof who[i], "%s", user && *user ? user : "you");
+        else snprintf(who[i], sizeof who[i], "gsw, %s", opp);
+    }
+    const char *p = buf;
+    for (;;) {   /* each [SIDE "?"] tag of a side the view names */
+        const char *best = NULL;
+        int side = -1;
+        size_t tl = 0;
+        for (int i = 0; i < 2; i++) {
+            char tag[40];
+            if (!view.side[i][0]) continue;
+            int k = snprintf(tag, sizeof tag, "[%s \"?\"]", view.side[i]);
+            const char *q = strstr(p, tag);
+            if (q && (!best || q < best)) { best = q; side = i; tl = (size_t)k; }
+        }
+        if (!best) break;
+        out_printf(out, "%.*s[%s \"%s\"]", (int)(best - p), p, view.side[side], who[side]);
+        p = best + tl;
+    }
+    out_printf(out, "%s", p);
+}
+
 int record_export(const session_t *s, out_t *out)
 {
     const game_ops_t *O = s->v->ops;
@@ -216,7 +251,7 @@ int record_export(const session_t *s, out_t *out)
     char *buf = malloc(need + 1);
     if (!buf) return 0;
     O->record_write(s->v, s->pos[0].b, s->moves, s->top, result, buf, need + 1);
-    out_printf(out, "%s", buf);
+    record_name_players(s, buf, out);
     free(buf);
     return 1;
 }

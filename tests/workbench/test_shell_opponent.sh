@@ -53,4 +53,18 @@ grep -q '^gsw plays ' "$tmp/out" && bad "lesson step 1: answered a move the less
 for w in 'perfect\[:MS\]' 'imperfect:P' 'giveback:N' 'heuristic:L' 'human' '--time MS'; do
   grep -q -- "$w" "$tmp/out" || bad "play --help lacks $w: $(cat "$tmp/out")"
 done
+# autoplay then export: a record of the moves played, its players named
+for g in chess checkers; do
+  rm -f "$tmp/ap.rec"
+  printf 'new %s\nopponent human\nautoplay 4\nexport %s\n' "$g" "$tmp/ap.rec" \
+    | USER=ann timeout 120 "$gsw" shell --no-cache --threads 1 --hash 16 --time 300 >"$tmp/out" 2>"$tmp/err"
+  moves=$(grep '^1\.' "$tmp/ap.rec" 2>/dev/null | sed 's/[0-9]*\. //g; s/ \*$//' | wc -w)
+  [ "$moves" -eq 4 ] || bad "$g: autoplay 4 then export: $moves moves in the record: $(cat "$tmp/ap.rec" "$tmp/err" 2>/dev/null | head -c 400)"
+  grep -q '^\[White "ann"\]' "$tmp/ap.rec" && grep -q '^\[Black "ann"\]' "$tmp/ap.rec" \
+    || bad "$g: the exported record does not name the players: $(grep '^\[' "$tmp/ap.rec" | head -8)"
+done
+printf 'new chess\nopponent heuristic:1\ne4\nexport %s\n' "$tmp/h.rec" \
+  | USER=ann timeout 120 "$gsw" shell --no-cache --threads 1 --hash 16 >"$tmp/out" 2>"$tmp/err"
+grep -q '^\[White "ann"\]' "$tmp/h.rec" && grep -q '^\[Black "gsw, heuristic:1"\]' "$tmp/h.rec" \
+  || bad "a game against heuristic:1: the players are not named: $(grep '^\[' "$tmp/h.rec" 2>/dev/null | head -8)"
 exit $fail
