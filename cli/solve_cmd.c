@@ -620,6 +620,10 @@ static int cli_solve(cli_opts_t *o)
 }
 
 
+/* analyze's budget for each move where proofs are out of reach and no
+ * budget is given */
+#define ANALYZE_MOVE_MS 2000.0
+
 static int cli_analyze(cli_opts_t *o)
 {
     if (o->npos < 1 || o->npos > 2) return opts_usage_error(o, 2, "analyze needs a GAME");
@@ -647,7 +651,15 @@ static int cli_analyze(cli_opts_t *o)
     }
     uint64_t nodes = 0;
     double t0 = gsw_now_ms();
-    int stopped = 0, failed = 0;
+    int stopped = 0, failed = 0, open = 0;
+    /* where proofs are out of reach from most positions (chess, checkers)
+       and no budget is given, each move gets a default one, said */
+    int per_move = !o->time_ms && !o->nodes && s.v->game->play_opponent && n > 0;
+    if (per_move) {
+        s.ab.time_limit_ms = ANALYZE_MOVE_MS;
+        fprintf(stderr, "gsw: %s: proofs are out of reach from most positions: each move gets %.0f s "
+                "(--time MS or --nodes N sets the budget of each)\n", s.v->game->name, ANALYZE_MOVE_MS / 1000);
+    }
     /* the position's value where the book has it: no move is worth more (a
        cache row is not taken for that: a stale one would spread) */
     answer_t root;
@@ -671,7 +683,10 @@ static int cli_analyze(cli_opts_t *o)
             break;
         }
         nodes += a.r.nodes;
-        stopped = a.r.aborted;   /* this move's bounds are shown, then the list ends */
+        /* a spent budget: this move's bounds are shown, then the list ends,
+           unless each move has its own (the default one) */
+        open += a.r.aborted;
+        stopped = a.r.aborted && (!per_move || opts_stop);
         /* the mover's view: the child's value seen from the other side */
         val_t lo = val_up(a.r.hi), hi = val_up(a.r.lo);
         gvalue_t g = value_report(s.v, pos, lo, hi);
@@ -701,7 +716,7 @@ static int cli_analyze(cli_opts_t *o)
         json_close(&j, ']');
         json_int(&j, "nodes", (int64_t)nodes);
         json_num(&j, "time_ms", ms);
-        json_bool(&j, "complete", !stopped);
+        json_bool(&j, "complete", !stopped && !open);
         json_end(&j);
     } else if (!failed) {
         char nt[32];
@@ -711,6 +726,10 @@ static int cli_analyze(cli_opts_t *o)
     if (stopped) {
         fprintf(stderr, "gsw: %s before every move was proved\n",
                 opts_term ? "interrupted (terminated by a signal)" : opts_stop ? "interrupted" : "budget spent");
+        rc = GSW_EFAIL;
+    } else if (open) {   /* every move within its budget: some left open */
+        fprintf(stderr, "gsw: %d of %d moves not proved within %.0f s each (their bounds are shown)\n", open, n,
+                ANALYZE_MOVE_MS / 1000);
         rc = GSW_EFAIL;
     }
     return solver_finish(&s, !failed, rc);

@@ -81,5 +81,12 @@ has out "digraph proof" "proof export dot"
 run 2 "proof show with a bad FEN" -- "$gsw" proof show checkers "B:W1:Bx"
 has err "FEN" "proof show with a bad FEN"
 
+# analyze where proofs are out of reach: a default budget per move, said,
+# and every move listed
+run 0 "analyze checkers (no budget)" -- "$gsw" analyze checkers 'B:W18,22,26,30,31:B1' --no-cache
+has err "each move gets 2 s" "analyze says its budget per move"
+has out "1-5 " "analyze lists 1-5"
+has out "1-6 " "analyze lists 1-6"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
