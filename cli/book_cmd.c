@@ -75,13 +75,21 @@ static int book_cli_stats(cli_opts_t *o, gv_t *v, cache_t *cache, err_t *err)
 {
     static book_stats_t st;
     if (book_stats(v, cache, &st, err)) return err->code;
-    char spec[96];
+    char spec[96], shipped[1100];
     game_spec(v, spec, sizeof spec);
+    /* the book gsw ships for v answers before the cache's */
+    int have_shipped = book_shipped_path(v, shipped, sizeof shipped), sdepth = have_shipped ? book_file_depth(shipped) : -1;
     if (o->json) {
         json_t j;
         json_begin(&j, stdout);
         json_str(&j, "game", v->game->name);
         json_str(&j, "variant", v->name);
+        if (have_shipped) {
+            json_obj(&j, "shipped");
+            json_str(&j, "path", shipped);
+            json_int(&j, "max_ply", sdepth);
+            json_close(&j, '}');
+        } else json_null(&j, "shipped");
         json_int(&j, "max_ply", st.max_ply);
         json_arr(&j, "plies");
         for (int k = 0; k <= st.max_ply; k++) {
@@ -104,6 +112,8 @@ static int book_cli_stats(cli_opts_t *o, gv_t *v, cache_t *cache, err_t *err)
         json_end(&j);
         return GSW_OK;
     }
+    if (have_shipped)
+        printf("%s: the shipped book answers first: %s (plies 0-%d)\n", spec, shipped, sdepth);
     if (st.max_ply < 0) {
         printf("%s has no book in %s (gsw book build %s --ply N)\n", spec, cache_filename(cache), spec);
         return GSW_OK;

@@ -100,6 +100,16 @@ expect 0 "stats of a variant without a book" -- "$gsw" book stats connect4:5x5 -
 has out "has no book" "no book is said"
 expect 0 "stats --json without a book" -- "$gsw" book stats connect4:6x4 --db "$db" --json
 same "$(jq -r '[.max_ply, .positions, (.plies | length)] | map(tostring) | join(" ")' "$tmp/out")" "-1 0 0" "an empty book"
+# the shipped 7x6 book is reported: it answers before the cache's
+books="${GSW_TEST_DATA:?}/../../data/books"
+if [ -f "$books/connect4-7x6.book" ]; then
+  expect 0 "stats connect4 with the shipped book" -- env GSW_BOOKS="$books" "$gsw" book stats connect4 --db "$db" --json
+  same "$(jq -r '.shipped.max_ply' "$tmp/out")" 9 "stats --json: the shipped book's depth"
+  expect 0 "stats connect4 (text) with the shipped book" -- env GSW_BOOKS="$books" "$gsw" book stats connect4 --db "$db"
+  has out "the shipped book answers first" "stats: the shipped book is named"
+  expect 0 "stats connect4:6x4 --json: no shipped book" -- env GSW_BOOKS="$books" "$gsw" book stats connect4:6x4 --db "$db" --json
+  same "$(jq -r '.shipped' "$tmp/out")" null "stats --json: shipped null where none"
+fi
 expect 0 "build again" -- "$gsw" book build connect4:4x4 --ply 6 --db "$db" --json
 same "$(jq -r '[.complete, .searched, .stored, .derived] | map(tostring) | join(" ")' "$tmp/out")" "true 0 564 0" \
   "a finished book is found whole: nothing searched or derived"
