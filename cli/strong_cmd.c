@@ -180,7 +180,10 @@ static int strong_build_cmd(cli_opts_t *o, gv_t *v, err_t *err)
     int rc = strong_build(v, &bo, rep, err);
     double ms = gsw_now_ms() - t0;
     strong_progress_done();
-    if (rc && opts_stop) {
+    if (rc && opts_stop && !rep->forward_done) {   /* the forward pass is not kept */
+        rc = err_set(err, GSW_EFAIL, "stopped in the forward pass: nothing of this run is kept (plies solved before "
+                                     "are); run it again to start the forward pass over");
+    } else if (rc && opts_stop) {
         rc = err_set(err, GSW_EFAIL, "stopped; the plies solved are kept: run it again to go on");
     } else if (!rc) {
         const strong_manifest_t *m = &rep->m;

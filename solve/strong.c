@@ -292,6 +292,7 @@ int strong_build(const gv_t *v, const strong_build_options_t *o, strong_report_t
     double t0 = gsw_now_ms();
     int rc = c4b_forward(b, 1, forward_ply, &ctx, o->stop, err);
     rep->forward_ms = gsw_now_ms() - t0;
+    rep->forward_done = !rc;
     if (!rc) rc = strong_manifest_write(mpath, m, err);
     if (!rc && from <= cells) {
         rep->resumed_from = from;

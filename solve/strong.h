@@ -75,6 +75,7 @@ typedef struct strong_report {
     long peak_nodes;             /* the most live BDD nodes; the largest node table */
     long table_nodes;
     double forward_ms, backward_ms;
+    int forward_done;            /* the forward pass finished (a stop before it keeps nothing new) */
 } strong_report_t;
 
 int strong_build(const gv_t *v, const strong_build_options_t *o, strong_report_t *rep, err_t *err);

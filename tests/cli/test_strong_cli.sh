@@ -118,6 +118,15 @@ if [ $rc -eq 0 ]; then echo "note: the build finished before Ctrl-C"; ok; else s
 same "$(grep -E '^ +[0-9]+ ' "$tmp/two.txt" | md5sum)" "$(grep -E '^ +[0-9]+ ' "$tmp/one.txt" | md5sum)" \
   "the resumed build's table equals the one-go build's"
 has one.txt "   0                  0                  1                  0" "5x4: the start is a draw"
+# Ctrl-C in the forward pass: said that nothing of it is kept
+"$gsw" strong build connect4:6x4 --dir "$tmp/three" >/dev/null 2>"$tmp/prog" &
+pid=$!
+for _ in $(seq 200); do grep -q "forward: ply [0-9]" "$tmp/prog" 2>/dev/null && break; sleep 0.05; done
+kill -INT $pid
+wait $pid
+rc=$?
+if grep -q "backward: ply" "$tmp/prog"; then echo "note: the forward pass ended before Ctrl-C"; ok
+else same "$rc" 1 "Ctrl-C in the forward pass: exit 1"; has prog "stopped in the forward pass: nothing of this run is kept" "Ctrl-C in the forward pass: said"; fi
 expect 1 "another encoding in the same folder" -- "$gsw" strong build connect4:5x4 --dir "$tmp/one" --encoding cellwise
 has err "--encoding compressed" "says how it was built"
 
