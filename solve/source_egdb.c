@@ -6,6 +6,7 @@
 #include "solve/source.h"
 
 #include <stdio.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,6 +19,8 @@ typedef struct egdb_src {
     void (*warn)(void *ctx, const char *msg);
     void (*note)(void *ctx, const char *msg);
     char building[64];         /* the ending being built (progress lines name it) */
+    int64_t stamp;             /* the newest change to the game's folders when last opened */
+    double next_look;          /* when to look at them again (gsw_now_ms) */
     void *ctx;
 } egdb_src_t;
 
@@ -25,6 +28,40 @@ static void egdb_src_say(egdb_src_t *e, const char *msg)
 {
     if (e->warn) e->warn(e->ctx, msg);
     else fprintf(stderr, "gsw: %s\n", msg);
+}
+
+/* The newest change (ns) to the game's folder and its metrics' folders: a
+ * file added there (a build in another process) changes it. */
+static int64_t egdb_src_stamp(const egdb_src_t *e)
+{
+    static const char *const sub[] = { "", "/wld", "/dtc", "/dtw", "/dtm" };
+    int64_t t = 0;
+    for (size_t i = 0; i < sizeof sub / sizeof sub[0]; i++) {
+        char p[1300];
+        struct stat st;
+        snprintf(p, sizeof p, "%s/%s%s", e->dir, e->v->game->name, sub[i]);
+        if (stat(p, &st)) continue;
+        int64_t m = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
+        if (m > t) t = m;
+    }
+    return t;
+}
+
+/* Files built since the databases were opened (by another gsw, while this
+ * one runs): open them again, so they answer without a restart. Looked
+ * at once every 2 s at most, at a root (never inside a search). */
+static void egdb_src_refresh(egdb_src_t *e)
+{
+    double now = gsw_now_ms();
+    if (now < e->next_look) return;
+    e->next_look = now + 2000;
+    int64_t t = egdb_src_stamp(e);
+    if (t == e->stamp) return;
+    e->stamp = t;
+    err_t err;
+    if (e->egdb.set) egdb_oracle_close(&e->egdb);
+    memset(&e->egdb, 0, sizeof e->egdb);
+    if (egdb_oracle_open(&e->egdb, e->v, e->dir, &err) < 0) egdb_src_say(e, err.msg);
 }
 
 static int egdb_src_open(const source_env_t *env, void **ctx, err_t *err)
@@ -38,8 +75,10 @@ static int egdb_src_open(const source_env_t *env, void **ctx, err_t *err)
     e->ctx = env->ctx;
     if (env->dir) snprintf(e->dir, sizeof e->dir, "%s", env->dir);
     else if (egdb_default_dir(env->db, e->dir, sizeof e->dir, err)) { free(e); return -1; }
+    e->stamp = egdb_src_stamp(e);
+    e->next_look = gsw_now_ms() + 2000;
     if (egdb_oracle_open(&e->egdb, e->v, e->dir, err) < 0) { free(e); return -1; }
-    *ctx = e;   /* (no file yet: kept for the endings built on demand) */
+    *ctx = e;   /* (no file yet: kept for the endings built on demand, or by another gsw) */
     return 1;
 }
 
@@ -107,6 +146,7 @@ static int egdb_src_probe(void *ctx, const source_query_t *q, source_answer_t *a
 {
     (void)err;
     egdb_src_t *e = ctx;
+    egdb_src_refresh(e);
     egdb_src_build(e, q);
     if (!e->egdb.set) return 0;
     int r = source_oracle_answer(q, &e->egdb.oracle, a);

@@ -12,10 +12,12 @@
 #include <cmocka.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "core/game.h"
 #include "db/cache.h"
 #include "solve/analyst.h"
+#include "solve/egdb.h"
 #include "solve/solver.h"
 #include "solve/source.h"
 #include "tests/test_tmpdir.h"
@@ -299,6 +301,45 @@ static void test_chain_oracle(void **st)
     assert_true(none.closed && f.closed);
 }
 
+/* Databases built while a solver is open (by another gsw: here another
+ * set on the same folder) answer its next solve, once it has looked again
+ * (every 2 s at most), without a restart. */
+static void test_egdb_built_meanwhile(void **st)
+{
+    (void)st;
+    err_t err;
+    gv_t *ck;
+    assert_int_equal(game_open("checkers", &ck, &err), GSW_OK);
+    const char *dir = tmp_path("egdb-meanwhile");
+    GSW_POSBUF pos[GSW_MAX_POS];
+    assert_int_equal(game_pos_parse(ck, "B:WK18:BK3,5", pos, &err), GSW_OK);
+    solver_t s;
+    assert_int_equal(solver_init(&s, ck, 16, NULL, &err), GSW_OK);
+    assert_int_equal(solver_open_egdb(&s, dir, NULL, &err), GSW_OK);
+    answer_t a;
+    assert_int_equal(solver_run(&s, pos, &a, &err), GSW_OK);
+    assert_false(answer_from(&a, "egdb"));   /* no file yet: searched */
+    val_t searched = a.r.lo;
+    egdb_set_t *set;
+    assert_int_equal(egdb_set_open(ck, dir, &set, &err), GSW_OK);
+    egdb_build_options_t bo = { .pieces = 3, .metric = RETRO_WLD, .threads = 1 };
+    egdb_build_report_t rep;
+    assert_int_equal(egdb_build(set, &bo, &rep, &err), GSW_OK);
+    egdb_set_close(set);
+    double t0 = gsw_now_ms();
+    int seen = 0;
+    while (!seen && gsw_now_ms() - t0 < 5000) {
+        solver_clear(&s);   /* (the table's answer would hide the source) */
+        assert_int_equal(solver_run(&s, pos, &a, &err), GSW_OK);
+        seen = answer_from(&a, "egdb");
+        if (!seen) { struct timespec ts = { 0, 200000000 }; nanosleep(&ts, NULL); }
+    }
+    assert_true(seen);
+    assert_true(val_is_win(searched) && val_is_win(a.r.lo));   /* the same outcome */
+    solver_free(&s);
+    game_close(ck);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -307,6 +348,7 @@ int main(void)
         cmocka_unit_test(test_per_move),
         cmocka_unit_test(test_analyst),
         cmocka_unit_test(test_chain_oracle),
+        cmocka_unit_test(test_egdb_built_meanwhile),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
