@@ -110,6 +110,17 @@ static int cli_proof_run(cli_opts_t *o, gv_t *v, const void *pos, const char *pt
         json_str(&j, "position", ptext);
         json_str(&j, "value", value);
         json_null(&j, "plies");
+        /* what is proven, as solve --json says it: the bound, and where the
+           value is open (stopped, or one goal settled) its two ends */
+        int exact = !strcmp(value, "win") || !strcmp(value, "draw") || !strcmp(value, "loss");
+        int lower = !strcmp(value, "at least a draw"), upper = !strcmp(value, "at most a draw");
+        json_str(&j, "bound", exact ? "exact" : lower ? "lower" : upper ? "upper" : "unknown");
+        if (!exact) {
+            json_obj(&j, "proven");
+            json_str(&j, "at_least", lower ? "draw" : "loss");
+            json_str(&j, "at_most", upper ? "draw" : "win");
+            json_close(&j, '}');
+        }
         json_str(&j, "algo", "manager");
         json_num(&j, "time_ms", gsw_now_ms() - t0);
         json_bool(&j, "complete", !rc);

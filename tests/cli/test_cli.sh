@@ -134,6 +134,10 @@ expect 0 "manager 6x4 1" -- "$gsw" solve connect4:6x4 1 --algo manager --json --
 has out '"value":"win"' "manager: after a first move on 6x4 the second player wins"
 expect 1 "proof run stopped" -- "$gsw" proof run connect4:6x5 "" --db "$tmp/mg.sqlite" --time 300 --hash 16
 has err "resume" "a stopped run says how to go on"
+# stopped with --json: one document saying what is proven (bound, proven)
+"$gsw" proof run connect4:6x5 "" --db "$tmp/mg2.sqlite" --time 300 --hash 16 --json >"$tmp/out" 2>"$tmp/err"
+has_re out '^\{.*"bound":"(lower|upper|unknown)","proven":\{"at_least":"[a-z]+","at_most":"[a-z]+"\}.*"complete":false\}$' \
+  "proof run --json stopped: bound and proven"
 expect 0 "proof run resumed" -- "$gsw" proof run connect4:6x5 "" --db "$tmp/mg.sqlite" --resume --hash 16
 has err "resuming" "the stored tree is picked up"
 has out "draw for the side to move" "6x5 is a draw"
