@@ -314,6 +314,32 @@ void tui_digits_play(tui_t *t)
     else tui_played(t);
 }
 
+/* The digits typed begin no legal move: say so with the moves there are
+ * (a compulsory capture says itself: every move listed captures). */
+static void no_move_begins(tui_t *t)
+{
+    session_t *s = &t->s;
+    move_t mv[GSW_MAX_MOVES];
+    err_t err;
+    if (!digits_parse(t, mv, &err) && strncmp(err.msg, "bad move", 8)) {   /* the game's own reason (a full column) */
+        t->digits[0] = 0;
+        tui_say(t, err.msg);
+        return;
+    }
+    int k = s->v->ops->moves(s->v, session_pos(s), mv);
+    char msg[400];
+    int len = snprintf(msg, sizeof msg, "no legal move begins with \"%s\" (legal:", t->digits);
+    for (int i = 0; i < k && len < (int)sizeof msg - 40; i++) {
+        char mt[64];
+        s->v->ops->move_format(s->v, session_pos(s), mv[i], mt, sizeof mt);
+        len += snprintf(msg + len, sizeof msg - (size_t)len, " %s", mt);
+        if (i == 11 && k > 12) { len += snprintf(msg + len, sizeof msg - (size_t)len, " ..."); break; }
+    }
+    snprintf(msg + len, sizeof msg - (size_t)len, ")");
+    t->digits[0] = 0;
+    tui_say(t, msg);
+}
+
 /* A key while a move is typed: 1 if it belongs to the move (a digit, a
  * separator after a digit, or a character a legal move's text has there). */
 static int digits_key(tui_t *t, int ch)
@@ -343,7 +369,7 @@ static int digits_key(tui_t *t, int ch)
     int names = digits_parse(t, &m, &err), longer = digits_longer(t);
     if (names && !longer) tui_digits_play(t);                     /* complete: played now */
     else if (names) t->digits_at = tui_now_ms() + 600;            /* column 1 of 10: a pause plays it */
-    else if (!longer && strspn(t->digits, "0123456789") == n + 1) tui_digits_play(t);   /* no move begins so: why */
+    else if (!longer && strspn(t->digits, "0123456789") == n + 1) no_move_begins(t);   /* no move begins so: why */
     else t->digits_at = 0;                                    /* not a move yet: Enter plays it or says why */
     return 1;
 }

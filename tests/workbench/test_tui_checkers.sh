@@ -106,6 +106,9 @@ wait_for "A capture is compulsory" 10 || bad "the compulsory capture is not flag
 wait_for "1x10x17" 20 || bad "the analysis pane lists the captures"
 keys -l 1-5; keys Enter   # a plain move is refused, with the reason
 wait_for "a capture is compulsory (1x10x17 1x10x19)" 10 || bad "a plain move was not refused"
+# the first digit of no legal move: said at once, with the moves there are
+keys -l 6
+wait_for 'no legal move begins with "6" (legal: 1x10x17 1x10x19)' 10 || bad "a digit that begins no move is not answered"
 # square by square: the cursor starts on square 1; 10 is two rows down
 # (Down Down: 5, 9) and right, 19 the same again (14, 18, 19)
 keys Enter
