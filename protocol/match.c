@@ -440,7 +440,8 @@ static void score_line(const match_t *m, char *buf, size_t n)
     }
     if (inf) {   /* every game won (lost): a bound, as if half a game had gone the other way */
         double sb = (total - 0.5) / total;
-        snprintf(e, sizeof e, "%s%.0f (every game %s)", elo > 0 ? "> +" : "< -", -400.0 * log10(1.0 / sb - 1.0),
+        double b = fabs(-400.0 * log10(1.0 / sb - 1.0));   /* (one game: half a game each way, 0) */
+        snprintf(e, sizeof e, "%s%.0f (every game %s)", elo > 0 ? "> +" : "< -", b < 0.5 ? 0.0 : b,
                  elo > 0 ? "won" : "lost");
     } else if (isinf(margin)) snprintf(e, sizeof e, "%+.0f (too few games for a margin)", elo);
     else snprintf(e, sizeof e, "%+.0f ± %.0f (95%%)", elo, margin);
