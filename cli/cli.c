@@ -11,6 +11,7 @@
 #include "core/ab.h"
 #include "core/err.h"
 #include "cli/json.h"
+#include "solve/solver.h"
 
 #ifndef GSW_VERSION
 #define GSW_VERSION "unknown"
@@ -28,11 +29,12 @@ const cli_verb_t *cli_find(const char *name)
 
 static const char *cli_common_opts =
     "options: --json (one JSON document on stdout), --db PATH (cache file; also $GSW_DB),\n"
-    "         --no-cache, --hash MB (transposition table), --threads N, --time MS, --nodes N\n";
+    "         --no-cache, --hash MB (transposition table, default 128), --threads N, --time MS,\n"
+    "         --nodes N\n";
 /* ... for a verb that draws a screen or speaks a protocol: no --json */
 static const char *cli_screen_opts =
-    "options: --db PATH (cache file; also $GSW_DB), --no-cache, --hash MB (transposition table),\n"
-    "         --threads N, --time MS, --nodes N\n";
+    "options: --db PATH (cache file; also $GSW_DB), --no-cache, --hash MB (transposition table,\n"
+    "         default 128), --threads N, --time MS, --nodes N\n";
 
 /* Does --json apply to v at all (some use of it prints a document)? */
 static int cli_verb_json(const cli_verb_t *v)
@@ -149,7 +151,7 @@ static int cli_dispatch(int argc, char **argv)
     memset(&o, 0, sizeof o);
     o.verb = v->name;
     o.t_start = t_start;
-    o.hash_mb = 128;
+    o.hash_mb = GSW_HASH_MB_DEFAULT;
     long nc = sysconf(_SC_NPROCESSORS_ONLN);
     o.threads = nc > 0 ? (int)nc : 1;
     o.entry = v;

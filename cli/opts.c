@@ -196,6 +196,7 @@ int opts_parse(int argc, char **argv, int first, cli_opts_t *o)
             NEEDARG();
             if (opts_parse_num(a, argv[++i], 1, 1 << 20, 1, &d)) return GSW_EINPUT;
             o->hash_mb = (size_t)d;
+            o->hash_set = 1;
         } else if (!strcmp(a, "--threads")) {
             NEEDARG();
             if (opts_parse_num(a, argv[++i], 1, 256, 1, &d)) return GSW_EINPUT;

@@ -19,6 +19,7 @@ typedef struct cli_opts {
     size_t hash_mb;
     int threads;
     int threads_set;
+    int hash_set;              /* --hash was given */
     const char *batch;         /* --batch FILE ("-" = stdin) */
     int wdl;                   /* --wdl: win/draw/loss only */
     int clear_hash;            /* --clear-hash: empty the table before each batch line */

@@ -256,7 +256,7 @@ int cli_puzzle_solve(cli_opts_t *o)
         static puzzle_result_t r;
         static int starts[PUZZLE_MAX_MOVES + 1];
         puzzle_options_t po = { .stop = &opts_stop, .node_limit = o->nodes, .time_limit_ms = o->time_ms,
-                                .table_mb = o->hash_mb != 128 ? o->hash_mb : 0 };
+                                .table_mb = o->hash_set ? o->hash_mb : 0 };
         rc = puzzle_solve(v, pos, &po, &r, &err);
         if (!rc) {
             char spec[96];

@@ -17,6 +17,10 @@
 #include "solve/egdb.h"
 #include "solve/source.h"
 
+/* The transposition table's size when none is asked for (--hash, the
+ * shell, the TUI, UCI's Hash option): one default everywhere. */
+#define GSW_HASH_MB_DEFAULT 128
+
 typedef struct solver {
     gv_t *v;               /* not owned */
     tt_t tt;

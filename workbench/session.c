@@ -106,7 +106,7 @@ int session_init(session_t *s, const char *spec, const char *position, err_t *er
     s->opp.kind = OPP_PERFECT;
     const char *seed = getenv("GSW_SEED");
     s->rng = seed ? strtoull(seed, NULL, 10) * 2654435761u + 1 : (uint64_t)time(NULL) * 2654435761u + 1;
-    s->hash_mb = 64;
+    s->hash_mb = GSW_HASH_MB_DEFAULT;
     s->threads = 1;
     s->selected = -1;
     int rc = session_new(s, spec, position, err);
