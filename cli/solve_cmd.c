@@ -477,34 +477,25 @@ static int cli_solve_mate(cli_opts_t *o)
     char spec[96];
     game_spec(v, spec, sizeof spec);
     val_t tv;
-    int over = O->terminal(v, pos, &tv), rc = GSW_OK, plies = -1, mated = 0, stored = 0;
+    int over = O->terminal(v, pos, &tv), rc = GSW_OK, plies = -1, mated = 0, stored = 0, mate = 0;
     proof_tree_t t;
     memset(&t, 0, sizeof t);
-    dfpn_result_t r, r2;
+    dfpn_result_t r;
     memset(&r, 0, sizeof r);
-    memset(&r2, 0, sizeof r2);
     dfpn_table_t tab;
-    if (!over && dfpn_table_init(&tab, o->hash_mb ? o->hash_mb : 64, &err)) rc = err.code;
+    if (!over && dfpn_table_init(&tab, o->hash_mb, &err)) rc = err.code;
     else if (!over) {
         double deadline = solve_deadline(o);
         dfpn_options_t dopt = { .table = &tab, .node_limit = o->nodes, .stop = &opts_stop,
                                 .time_limit_ms = deadline > 0 ? solve_left_ms(deadline, 0) : 0 };
-        rc = dfpn_shortest_win(v, pos, 1, 2 * max - 1, 2, &dopt, &t, &plies, &r, &err);
-        if (!rc && plies < 0) {   /* no mate for the side to move: is it mated? */
-            dopt.defend = 1;
-            if (deadline > 0) dopt.time_limit_ms = solve_left_ms(deadline, 0);
-            if (dopt.node_limit) dopt.node_limit = o->nodes > r.nodes ? o->nodes - r.nodes : 1;
-            rc = dfpn_shortest_win(v, pos, 2, 2 * max, 2, &dopt, &t, &plies, &r2, &err);
-            mated = plies > 0;
-            r.nodes += r2.nodes;
-            r.time_ms += r2.time_ms;
-            r.runs += r2.runs;
-        }
+        rc = solver_mate(v, pos, max, &dopt, &t, &mate, &r, &err);
+        mated = mate < 0;
+        plies = mate > 0 ? 2 * mate - 1 : mate < 0 ? -2 * mate : -1;
         dfpn_table_free(&tab);
         if (rc) fprintf(stderr, "gsw: %s\n", err.msg);
     }
     /* the answer: mate in N moves, positive when the side to move mates */
-    int mate = plies > 0 ? (mated ? -(plies / 2) : (plies + 1) / 2) : 0, has_mate = plies > 0;
+    int has_mate = plies > 0;
     if (over && tv < 0) has_mate = 1;   /* checkmated already: mate 0 */
     move_t line[128];
     int len = plies > 0 ? proof_tree_line(&t, line, 128) : 0;

@@ -475,6 +475,37 @@ int solver_think(solver_t *s, const void *pos, const ab_options_t *o, ab_result_
     return ab_think(s->v, &s->tt, pos, &ho, r, err);
 }
 
+int solver_mate(const gv_t *v, const void *pos, int max_moves, const dfpn_options_t *o, proof_tree_t *t, int *mate,
+                dfpn_result_t *r, err_t *err)
+{
+    dfpn_options_t d = *o;
+    dfpn_result_t r2;
+    memset(&r2, 0, sizeof r2);
+    double deadline = o->time_limit_ms > 0 ? gsw_now_ms() + o->time_limit_ms : 0;
+    int plies = -1;
+    *mate = 0;
+    d.defend = 0;
+    int rc = dfpn_shortest_win(v, pos, 1, 2 * max_moves - 1, 2, &d, t, &plies, r, err);
+    if (!rc && plies > 0) {
+        *mate = (plies + 1) / 2;
+        return GSW_OK;
+    }
+    if (rc) return rc;
+    /* no mate for the side to move: is it mated? (what is left of the budget) */
+    d.defend = 1;
+    if (deadline > 0) {
+        d.time_limit_ms = deadline - gsw_now_ms();
+        if (d.time_limit_ms < 1) d.time_limit_ms = 1;
+    }
+    if (o->node_limit) d.node_limit = o->node_limit > r->nodes ? o->node_limit - r->nodes : 1;
+    rc = dfpn_shortest_win(v, pos, 2, 2 * max_moves, 2, &d, t, &plies, &r2, err);
+    r->nodes += r2.nodes;
+    r->time_ms += r2.time_ms;
+    r->runs += r2.runs;
+    if (!rc && plies > 0) *mate = -(plies / 2);
+    return rc;
+}
+
 void value_bound_text(val_t v, char *buf, size_t n)
 {
     gvalue_t g = gvalue_from_val(v, BOUND_EXACT);

@@ -122,6 +122,18 @@ int solver_conversion(solver_t *s, const void *pos, int *plies);
  * limits: what a solve whose budget ran out reports. Never stored. */
 int solver_think(solver_t *s, const void *pos, const ab_options_t *o, ab_result_t *r, err_t *err);
 
+/* The shortest forced win within max_moves of the winner's moves, for
+ * games won only on the winner's own move (chess: checkmate), by the mate
+ * prover (df-pn over o->table): "the side to move wins within N" for N =
+ * 1, 2, .. (the first N proven, N - 1 disproven), and when every N is
+ * disproven, "the side to move loses within N". *mate gets N (the side to
+ * move mates in N), -N (is mated in N) or 0 (neither within max_moves:
+ * both disproven); t (may be NULL) the proof tree, r the totals. o's node
+ * and time budgets are the whole search's. GSW_EFAIL when they run out
+ * (or o->stop is set) first. Not for a finished position. */
+int solver_mate(const gv_t *v, const void *pos, int max_moves, const dfpn_options_t *o, proof_tree_t *t, int *mate,
+                dfpn_result_t *r, err_t *err);
+
 /* The manager's leaves may be settled by the cache: a probe over one
  * connection shared by its worker threads (under a lock). */
 typedef struct cache_probe {
