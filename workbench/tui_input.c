@@ -262,20 +262,38 @@ static int computer_turn(tui_t *t)
  * when a digit or x follows within a second; alone, its command runs.
  * ---- */
 
+/* A move's text of numbers and separators without the separators
+ * ("28-24" -> "2824", "9x18x27" -> "91827"): what a player types who
+ * leaves them out. Empty for a text with letters (chess, solitaire). */
+static void squeeze(const char *in, char *out, size_t n)
+{
+    size_t k = 0;
+    for (; *in && k + 1 < n; in++) {
+        if (*in >= '0' && *in <= '9') out[k++] = *in;
+        else if (*in != '-' && *in != 'x' && *in != ':') { k = 0; break; }
+    }
+    out[k] = 0;
+}
+
+static int all_digits(const char *s) { return *s && strspn(s, "0123456789") == strlen(s); }
+
 /* Does a legal move's text begin with the text typed and go on (a check
- * or mate sign alone does not count)? */
+ * or mate sign alone does not count)? Digits alone also match a move's
+ * text without its separators (2824 for 28-24). */
 static int digits_longer(tui_t *t)
 {
     session_t *s = &t->s;
     move_t mv[GSW_MAX_MOVES];
     size_t n = strlen(t->digits);
-    int k = s->v->ops->moves(s->v, session_pos(s), mv);
+    int k = s->v->ops->moves(s->v, session_pos(s), mv), bare = all_digits(t->digits);
     for (int i = 0; i < k; i++) {
-        char mt[64];
+        char mt[64], sq[64];
         s->v->ops->move_format(s->v, session_pos(s), mv[i], mt, sizeof mt);
         size_t l = strlen(mt);
         while (l > n && (mt[l - 1] == '+' || mt[l - 1] == '#')) l--;
         if (l > n && !strncmp(mt, t->digits, n)) return 1;
+        squeeze(mt, sq, sizeof sq);
+        if (bare && strlen(sq) > n && !strncmp(sq, t->digits, n)) return 1;
     }
     return 0;
 }
@@ -297,7 +315,21 @@ static int move_begins(tui_t *t, int ch)
 static int digits_parse(tui_t *t, move_t *m, err_t *err)
 {
     session_t *s = &t->s;
-    return s->v->ops->move_parse(s->v, session_pos(s), t->digits, m, err) == GSW_OK;
+    if (s->v->ops->move_parse(s->v, session_pos(s), t->digits, m, err) == GSW_OK) return 1;
+    if (!all_digits(t->digits)) return 0;
+    /* digits without separators: the one legal move they spell (2824: 28-24) */
+    move_t mv[GSW_MAX_MOVES];
+    int k = s->v->ops->moves(s->v, session_pos(s), mv), found = 0;
+    for (int i = 0; i < k; i++) {
+        char mt[64], sq[64];
+        s->v->ops->move_format(s->v, session_pos(s), mv[i], mt, sizeof mt);
+        squeeze(mt, sq, sizeof sq);
+        if (sq[0] && !strcmp(sq, t->digits)) {
+            if (found++) return 0;   /* two moves spell it: the error stands */
+            *m = mv[i];
+        }
+    }
+    return found == 1;
 }
 
 void tui_digits_play(tui_t *t)

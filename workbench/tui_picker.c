@@ -67,22 +67,22 @@ void tui_draw_picker(tui_t *t)
 {
     erase();
     attron(A_BOLD);
-    mvaddnstr(0, 1, "gsw - a game-solving workbench.  Pick a game (arrows, Enter; q quits)", COLS - 2);
+    tui_put_clipped(0, 1, COLS - 2, "gsw - a game-solving workbench.  Pick a game (arrows, Enter; q quits)");
     attroff(A_BOLD);
     int h = LINES - 5, first = t->pick >= h ? t->pick - h + 1 : 0;
     for (int i = first; i < t->nitems && i - first < h; i++) {
         if (i == t->pick) attron(A_REVERSE);
-        mvaddnstr(2 + i - first, 2, t->items[i].label, COLS - 3);
+        tui_put_clipped(2 + i - first, 2, COLS - 3, t->items[i].label);
         if (i == t->pick) attroff(A_REVERSE);
     }
     char op[48], line[200];
     opponent_text(&t->s.opp, op, sizeof op);
     const char *side = t->s.human[0] && t->s.human[1] ? "both sides" : t->s.human[0] ? "first" : t->s.human[1] ? "second" : "neither (watch)";
     snprintf(line, sizeof line, "You play: %s (s to change)   Opponent: %s (o to change)   ? help", side, op);
-    mvaddnstr(LINES - 2, 1, line, COLS - 2);
+    tui_put_clipped(LINES - 2, 1, COLS - 2, line);
     if (t->confirm_quit) {
         attron(A_BOLD);
-        mvaddnstr(LINES - 1, 1, "quit? the game in progress is lost (y/n)", COLS - 2);
+        tui_put_clipped(LINES - 1, 1, COLS - 2, "quit? the game in progress is lost (y/n)");
         attroff(A_BOLD);
     } else if (t->have_game) {
         mvaddnstr(LINES - 1, 1, "Esc: back to the game", COLS - 2);

@@ -69,7 +69,14 @@ void tui_attr_pair(tui_t *t, int pair, int on)
 void tui_put_clipped(int y, int x, int w, const char *text)
 {
     if (w <= 0) return;
-    mvaddnstr(y, x, text, w);
+    int n = (int)strlen(text);
+    if (n > w) {   /* cut at a word's end: a number cut short would read as another (31 as 3) */
+        int k = w;
+        while (k > 0 && text[k] != ' ') k--;
+        while (k > 0 && text[k - 1] == ' ') k--;
+        n = k > 0 ? k : w;
+    }
+    mvaddnstr(y, x, text, n);
 }
 
 /* Text word-wrapped into w columns from row y, at most rows lines ('\n'

@@ -124,6 +124,16 @@ wait_for "A capture is compulsory" 10 || bad "the flag is back after undo"
 # typed: from and last square
 keys -l 1x17
 wait_for "1\. 1x10x17" 10 || bad "1x17 typed"
+# typed without separators: 11017 spells 1x10x17, 2824 28-24
+keys u
+wait_for " 1●" 10 || bad "undo before the squeezed capture"
+keys -l 11017
+for i in $(seq 50); do board | grep -q "17●" && break; sleep 0.2; done
+board | grep -q "17●" || bad "11017 typed (1x10x17 without separators)"
+keys : 'new checkers B:WK1:BK28,K32' Enter
+wait_for "Black to move" 10 || bad "a kings ending"
+keys -l 2824
+wait_for "1\. 28-24" 10 || bad "2824 typed (28-24 without its dash)"
 # threefold repetition: two kings shuffle
 keys : 'new checkers B:WK32:BK1' Enter
 wait_for "White to move\|Black to move" 10 || bad "kings position"
