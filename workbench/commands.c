@@ -631,10 +631,14 @@ static int cmd_side(session_t *s, char *args, out_t *out, err_t *err)
     return GSW_OK;
 }
 
+static int cmd_export(session_t *s, char *args, out_t *out, err_t *err);
+
 static int cmd_save(session_t *s, char *args, out_t *out, err_t *err)
 {
     char *name = next_word(&args);
-    if (!name) return err_set(err, GSW_EINPUT, "save NAME");
+    if (!name) return err_set(err, GSW_EINPUT, "save NAME (in the cache) or save FILE (a path or NAME.EXT: the record)");
+    if (strchr(name, '/') || strchr(name, '.'))   /* a file, as load reads one: the game's record */
+        return cmd_export(s, name, out, err);
     if (!s->cache) return err_set(err, GSW_EFAIL, "no cache file to save into (started with --no-cache?)");
     static saved_game_t g;
     memset(&g, 0, sizeof g);
@@ -714,12 +718,12 @@ static int cmd_export(session_t *s, char *args, out_t *out, err_t *err)
     if (!record_export(s, &rec)) session_record(s, &rec);   /* the game's own format (PDN), else gsw's */
     if (!file) { out_printf(out, "%s", rec.buf ? rec.buf : ""); out_free(&rec); return GSW_OK; }
     FILE *f = fopen(file, "w");
-    if (!f) { out_free(&rec); return err_set(err, GSW_EINPUT, "cannot write %s", file); }
-    fputs(rec.buf ? rec.buf : "", f);
-    int bad = fclose(f);
+    if (!f) { out_free(&rec); return err_set(err, GSW_EINPUT, "cannot write %s: %s", file, strerror(errno)); }
+    int bad = fputs(rec.buf ? rec.buf : "", f) < 0;
+    bad |= fclose(f) != 0;
     out_free(&rec);
-    if (bad) return err_set(err, GSW_EFAIL, "cannot write %s", file);
-    out_printf(out, "wrote %s\n", file);
+    if (bad) return err_set(err, GSW_EFAIL, "cannot write %s: %s", file, strerror(errno));
+    out_printf(out, "wrote %s (the game's record, %d moves: load %s reads it back)\n", file, s->top, file);
     return GSW_OK;
 }
 
@@ -910,7 +914,7 @@ static const command_t commands[] = {
     { "history", "", "each move's value against the best the mover had", cmd_history },
     { "opponent", "perfect[:MS]|imperfect:P|giveback:N|heuristic:L|human", "who plays against you", cmd_opponent },
     { "side", "first|second|both|none", "the side(s) you play", cmd_side },
-    { "save", "NAME", "save the game in the cache file", cmd_save },
+    { "save", "NAME|FILE", "save the game in the cache file (a path or NAME.EXT: its record to that file)", cmd_save },
     { "load", "[NAME|FILE]", "load a saved game (no name: list them) or a game record (a path, or NAME.EXT)", cmd_load },
     { "export", "[FILE]", "the game record as text (in the game's own record format where it has one)", cmd_export },
     { "lesson", "[NAME]", "start a lesson (no name: list them)", cmd_lesson },

@@ -34,6 +34,15 @@ else
   echo "note: export wrote no PGN (the chess record writer is not in this build): $(head -c 200 "$tmp/g.pgn" 2>/dev/null)"
 fi
 
+# save with a path writes the record (a user's "save game.pgn" was put in
+# the cache under that name, and no file appeared); a folder that is not
+# there is named with the reason
+sh 'e4\ne5\nsave '"$tmp"'/s.pgn\nsave '"$tmp"'/none/s.pgn\n'
+has "^wrote $tmp/s.pgn (the game's record, 2 moves" "save FILE says it wrote the record"
+grep -q '^1\. e4 e5 \*$' "$tmp/s.pgn" 2>/dev/null || bad "save FILE: the PGN's moves: $(cat "$tmp/s.pgn" 2>&1)"
+grep -q "cannot write $tmp/none/s.pgn: No such file or directory" "$tmp/err" ||
+  bad "save into a missing folder: $(cat "$tmp/err")"
+
 # promotion: UCI with the piece, SAN with =, a bare destination refused
 sh 'new chess 4k3/1P6/8/8/8/8/6K1/8 w - - 0 1\nb7b8n\nshow\nundo\nb8=Q+\nshow\nundo\nb8=R\nundo\nb7b8b\n'
 [ "$rc" -eq 0 ] || bad "promotion script exit $rc: $(cat "$tmp/err")"
