@@ -343,7 +343,10 @@ void tui_digits_play(tui_t *t)
     t->digits[0] = 0;
     if (!ok) { tui_say(t, err.msg); return; }
     if (session_play(s, m, &err)) tui_say(t, err.msg);
-    else tui_played(t);
+    else {
+        t->typed_at = tui_now_ms() + 1000;
+        tui_played(t);
+    }
 }
 
 /* The digits typed begin no legal move: say so with the moves there are
@@ -466,6 +469,12 @@ static void key_command(tui_t *t, int ch, int command)
     err_t err;
     out_t o = { 0 };
     int played = 0;
+    if (t->typed_at > 0 && (ch == '+' || ch == '#' || ch == '\n' || ch == '\r' || ch == KEY_ENTER)) {
+        int own = tui_now_ms() < t->typed_at;   /* the end of the move just played (Qa5#, e4 Enter) */
+        if (ch != '+' && ch != '#') t->typed_at = 0;
+        if (own) return;
+    }
+    if (ch != '+' && ch != '#') t->typed_at = 0;
     if (!command && !t->digits[0] && !s->nchoice && ch != ':' && move_begins(t, ch) && !computer_turn(t)) {
         if (strchr("abfgh", ch)) {   /* also a command: a second to say which */
             t->pend_key = ch;

@@ -55,6 +55,8 @@ typedef struct tui {
     int pager_passive;     /* the completion list: the command line stays open under it */
     char digits[48];       /* a move being typed (column 10, 11, ...; 11-15, 1x10x19) */
     double digits_at;      /* when the pause ends it */
+    double typed_at;       /* a typed move was played as its last character came: until
+                              then a check sign or Enter typed after it is its own (Qa5#) */
     int pend_key;          /* a command key that also begins a move (chess's a, b, f, g, h):
                               a digit or x within a second makes it a move, else its command runs */
     double pend_at;        /* when its second ends */

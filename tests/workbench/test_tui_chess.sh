@@ -185,6 +185,15 @@ wait_for "hint: " 10 || bad "h alone, after its second: a hint"
 keys '?'
 wait_for "e4 Nf3 O-O" 5 || bad "? does not say how moves are typed"
 keys Escape
+# the check sign and Enter typed after a move are the move's: Ra8# Enter
+# neither turns square numbers on (#) nor says "the game is over"
+cmd 'new chess 6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1'
+wait_for "White to move" 10 || bad "the mate-in-one position"
+keys R a 8 '#' Enter
+wait_for "Game over: White wins" 10 || bad "Ra8# typed"
+sleep 0.5
+screen | grep -q "b8\.\|square numbers: on" && bad "the # of Ra8# turned square numbers on"
+screen | grep -q "the game is over" && bad "the Enter after Ra8# was taken as a command"
 quit "typed moves"
 [ "$fail" -eq 0 ] && echo "chess tui ok"
 exit "$fail"
