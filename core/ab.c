@@ -614,7 +614,9 @@ static int32_t ab_heur(ab_t *s, const void *pos, int depth, int32_t alpha, int32
     s->nodes++;
     *pvlen = 0;
     if ((s->nodes & 0x3ff) == 0 && !s->aborted) {
-        if ((s->stop && *s->stop) || (s->halt && *s->halt) || (s->node_limit && s->nodes >= s->node_limit)
+        /* several threads under a node budget: their nodes together */
+        uint64_t spent = s->pool_nodes ? __atomic_add_fetch(s->pool_nodes, 0x400, __ATOMIC_RELAXED) : s->nodes;
+        if ((s->stop && *s->stop) || (s->halt && *s->halt) || (s->node_limit && spent >= s->node_limit)
             || (s->deadline_ms > 0 && gsw_now_ms() >= s->deadline_ms))
             s->aborted = 1;
     }
@@ -723,6 +725,15 @@ static int32_t ab_heur(ab_t *s, const void *pos, int depth, int32_t alpha, int32
     } else {
         n = O->moves(v, pos, mv);
     }
+    if (root && s->heur_nexcl) {   /* multi-PV: the lines before took these */
+        int k = 0;
+        for (int i = 0; i < n; i++) {
+            int x = 0;
+            for (int j = 0; j < s->heur_nexcl && !x; j++) x = mv[i] == s->heur_excl[j];
+            if (!x) mv[k++] = mv[i];
+        }
+        n = k;
+    }
     /* order: the table's move, then (ab_tactical) the tactical moves in the
      * game's order, the killers, the other quiet moves by history; games
      * without ab_tactical: ab_order, else killers and history for all */
@@ -798,7 +809,7 @@ static int32_t ab_heur(ab_t *s, const void *pos, int depth, int32_t alpha, int32
     }
     s->ply--;
     if (s->aborted) return best > -VAL_INF ? best : alpha0;   /* the caller discards it */
-    if (use_tt) {
+    if (use_tt && !(root && s->heur_nexcl)) {   /* (a root without some moves is not the root) */
         if (best >= beta) tt_store_heur(s->tt, tkey, best, VAL_WIN, bestm, depth, s->heur_gen);
         else if (best > alpha0) tt_store_heur(s->tt, tkey, best, best, bestm, depth, s->heur_gen);
         else tt_store_heur(s->tt, tkey, -VAL_WIN, best, MOVE_NONE, depth, s->heur_gen);
@@ -815,11 +826,64 @@ static move_t ab_any_move(const gv_t *v, const void *pos)
     return v->ops->moves(v, pos, mv) > 0 ? mv[0] : MOVE_NONE;
 }
 
+/* Lazy SMP: a helper thread deepens the root on its own (its own history,
+ * killers and line) over the caller's table, until the caller's search
+ * ends (halt). What it stores orders and cuts the caller's search; its
+ * own results are never read. */
+typedef struct ab_helper {
+    ab_t s;
+    const void *pos;
+    int d0, maxd;
+    pthread_t th;
+    uint32_t order[AB_HIST_SIZE];
+    move_t killer[AB_MAX_PLY][2];
+    uint64_t line[AB_MAX_PLY];
+} ab_helper_t;
+
+static void *ab_helper_run(void *arg)
+{
+    ab_helper_t *h = arg;
+    ab_t *s = &h->s;
+    move_t pv[64];
+    int pvlen = 0;
+    for (int d = h->d0; d <= h->maxd && !*s->halt; d++) {
+        s->heur_depth = d;
+        int32_t sc = ab_heur(s, h->pos, d, -VAL_INF, VAL_INF, pv, &pvlen, 0);
+        if (s->aborted || val_is_proven_decisive(sc)) break;
+        s->heur_root_move = pvlen ? pv[0] : MOVE_NONE;
+    }
+    return NULL;
+}
+
+/* The nodes of the caller's thread and its helpers (while they run: their
+ * counters as last seen; after the join: exact). */
+static uint64_t ab_think_nodes(const ab_t *s, ab_helper_t *const *help, int nh)
+{
+    uint64_t n = s->nodes;
+    for (int i = 0; i < nh; i++) n += __atomic_load_n(&help[i]->s.nodes, __ATOMIC_RELAXED);
+    return n;
+}
+
+/* Multi-PV: one root move's line at a depth. */
+typedef struct ab_pvline {
+    int32_t score;
+    int pvlen;
+    move_t pv[64];
+} ab_pvline_t;
+
+static int ab_excluded(const move_t *excl, int n, move_t m)
+{
+    for (int i = 0; i < n; i++)
+        if (excl[i] == m) return 1;
+    return 0;
+}
+
 int ab_think(const gv_t *v, tt_t *tt, const void *pos, const ab_options_t *o,
              ab_result_t *r, err_t *err)
 {
     memset(r, 0, sizeof *r);
     r->best = MOVE_NONE;
+    r->multipv = 1;
     if (!v->ops->evaluate)
         return err_set(err, GSW_EINPUT, "%s has no heuristic evaluation", v->game->name);
     double t0 = gsw_now_ms();
@@ -851,6 +915,59 @@ int ab_think(const gv_t *v, tt_t *tt, const void *pos, const ab_options_t *o,
     uint64_t rh = v->ops->pos_hash(v, pos);
     s.heur_gen = (unsigned)((rh ^ rh >> 29 ^ rh >> 47) * 0x9E3779B97F4A7C15ull >> 61);
     int maxd = o && o->depth_limit > 0 ? o->depth_limit : 64;
+
+    /* multi-PV: at most a line per root move; cur holds this depth's lines,
+     * prev the last depth's (best first: they order the next) */
+    int lines = o && o->multipv > 1 ? o->multipv : 1;
+    ab_pvline_t *lbuf = NULL, *cur = NULL, *prev = NULL;
+    int nprev = 0;
+    move_t excl[GSW_MAX_MOVES];
+    if (lines > 1) {
+        val_t tv;
+        move_t mv[GSW_MAX_MOVES];
+        int n = v->ops->terminal(v, pos, &tv) ? 0 : v->ops->moves(v, pos, mv);
+        if (lines > n) lines = n > 1 ? n : 1;
+        if (lines > 1 && !(lbuf = malloc(2 * (size_t)lines * sizeof *lbuf))) lines = 1;   /* (short of memory: one) */
+        cur = lbuf;
+        prev = lbuf ? lbuf + lines : NULL;
+    }
+    s.heur_excl = excl;
+
+    /* lazy SMP: the helpers start now and stop when this thread's search
+     * ends; a node budget is theirs and this thread's together (each adds
+     * its nodes to spent every 1,024). Short of memory or threads, fewer. */
+    volatile int halt = 0;
+    uint64_t spent = 0;
+    int want = o && o->threads > 1 ? o->threads - 1 : 0, nh = 0;
+    ab_helper_t **help = want ? calloc((size_t)want, sizeof *help) : NULL;
+    if (help && s.node_limit) s.pool_nodes = &spent;
+    for (int i = 0; help && i < want; i++) {
+        ab_helper_t *h = malloc(sizeof *h);
+        if (!h) break;
+        h->s = s;
+        h->s.nodes = 0;
+        h->s.thread_id = i + 1;
+        h->s.halt = &halt;
+        h->s.heur_excl = NULL;
+        h->s.heur_line = s.heur_line ? h->line : NULL;
+        if (s.heur_order) {
+            memset(h->order, 0, sizeof h->order);
+            memset(h->killer, 0xff, sizeof h->killer);
+            h->s.heur_order = h->order;
+            h->s.heur_killer = h->killer;
+        }
+        h->pos = pos;
+        /* every other one a ply ahead: the threads' iterations interleave
+         * rather than repeat each other's */
+        h->d0 = 1 + ((i + 1) & 1);
+        h->maxd = maxd;
+        if (pthread_create(&h->th, NULL, ab_helper_run, h)) {
+            free(h);
+            break;
+        }
+        help[nh++] = h;
+    }
+
     for (int d = 1; d <= maxd; d++) {
         move_t pv[64];
         int pvlen = 0;
@@ -858,6 +975,40 @@ int ab_think(const gv_t *v, tt_t *tt, const void *pos, const ab_options_t *o,
         int32_t sc = ab_heur(&s, pos, d, -VAL_INF, VAL_INF, pv, &pvlen, 0);
         if (s.aborted && d > 1) break;
         if (s.aborted && !pvlen) break;
+        const int first_done = !s.aborted;
+        int nl = 1;   /* multi-PV: the depth's lines finished */
+        if (lines > 1 && first_done) {
+            cur[0].score = sc;
+            cur[0].pvlen = pvlen;
+            memcpy(cur[0].pv, pv, sizeof pv);
+            for (; nl < lines; nl++) {   /* line nl + 1: without the moves of the lines before */
+                excl[nl - 1] = cur[nl - 1].pv[0];
+                s.heur_nexcl = nl;
+                s.heur_root_move = MOVE_NONE;   /* first: the best of the last depth's lines left */
+                for (int i = 0; i < nprev && s.heur_root_move == MOVE_NONE; i++)
+                    if (!ab_excluded(excl, nl, prev[i].pv[0])) s.heur_root_move = prev[i].pv[0];
+                ab_pvline_t *L = &cur[nl];
+                L->pvlen = 0;
+                L->score = ab_heur(&s, pos, d, -VAL_INF, VAL_INF, L->pv, &L->pvlen, 0);
+                if (s.aborted || !L->pvlen) break;
+            }
+            s.heur_nexcl = 0;
+            /* best first (a later line may beat an earlier one: pruning,
+             * the table); stable, so ties keep the order searched */
+            for (int i = 1; i < nl; i++) {
+                ab_pvline_t t = cur[i];
+                int j = i;
+                for (; j > 0 && cur[j - 1].score < t.score; j--) cur[j] = cur[j - 1];
+                cur[j] = t;
+            }
+            sc = cur[0].score;
+            pvlen = cur[0].pvlen;
+            memcpy(pv, cur[0].pv, sizeof pv);
+            ab_pvline_t *t = prev;
+            prev = cur;
+            cur = t;
+            nprev = nl;
+        }
         r->score = sc;
         r->depth = d;
         memcpy(r->pv, pv, sizeof pv);
@@ -865,16 +1016,35 @@ int ab_think(const gv_t *v, tt_t *tt, const void *pos, const ab_options_t *o,
         r->best = pvlen ? pv[0] : MOVE_NONE;
         s.heur_root_move = r->best;
         r->proven = val_is_proven_decisive(sc);
-        if (s.aborted) break;
+        if (!first_done) break;
         if (o && o->on_iter) {
-            r->nodes = s.nodes;
+            r->nodes = ab_think_nodes(&s, help, nh);
             r->time_ms = gsw_now_ms() - t0;
-            o->on_iter(o->on_iter_ctx, r);
+            if (lines <= 1) {
+                o->on_iter(o->on_iter_ctx, r);
+            } else {
+                for (int i = 0; i < nl; i++) {   /* the lines finished, best first */
+                    ab_result_t x = *r;
+                    x.multipv = i + 1;
+                    x.score = prev[i].score;
+                    x.pvlen = prev[i].pvlen;
+                    memcpy(x.pv, prev[i].pv, sizeof x.pv);
+                    x.best = x.pvlen ? x.pv[0] : MOVE_NONE;
+                    x.proven = val_is_proven_decisive(x.score);
+                    o->on_iter(o->on_iter_ctx, &x);
+                }
+            }
         }
-        if (r->proven) break;
+        if (s.aborted || r->proven) break;
     }
+    halt = 1;
+    for (int i = 0; i < nh; i++) pthread_join(help[i]->th, NULL);
+    uint64_t nodes = ab_think_nodes(&s, help, nh);
+    for (int i = 0; i < nh; i++) free(help[i]);
+    free(help);
+    free(lbuf);
     if (r->best == MOVE_NONE) r->best = ab_any_move(v, pos);   /* stopped at once: still a move */
-    r->nodes = s.nodes;
+    r->nodes = nodes;
     r->time_ms = gsw_now_ms() - t0;
     r->aborted = s.aborted;
     return GSW_OK;

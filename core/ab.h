@@ -89,15 +89,29 @@ struct ab_search {
     int heur_no_prune;          /* no null moves, no late-move reductions */
     int heur_no_tt;             /* no cut-offs from the table's heuristic bounds */
     move_t heur_root_move;      /* the last iteration's best move: searched first */
+    const move_t *heur_excl;    /* multi-PV: root moves not searched (the lines before) */
+    int heur_nexcl;
 };
 
 typedef struct ab_options {
-    int threads;                /* exact solving: threads sharing the table */
+    /* threads sharing the table. Exact: a pool's null-window tests.
+     * Heuristic (lazy SMP): the calling thread deepens as with one and
+     * alone reports (on_iter, the result); threads - 1 helpers deepen the
+     * same root over the same table until it ends, their entries ordering
+     * and cutting its search. Results then vary from run to run (with
+     * no_prune and no_tt_cuts the score does not: plain alpha-beta). */
+    int threads;
     int wdl_only;               /* exact: win/draw/loss only, not the distance */
     int no_best;                /* exact: the value only, no best move */
-    uint64_t node_limit;
+    uint64_t node_limit;        /* several threads: their nodes together */
     double time_limit_ms;
     int depth_limit;            /* heuristic mode */
+    /* heuristic: 0 or 1, one line; k > 1, the k best root moves, each
+     * depth searching line j with the moves of lines 1..j-1 left out (at
+     * most as many lines as the root has moves), each in a full window
+     * (k lines cost about k searches); a proven best line ends the
+     * deepening, as with one */
+    int multipv;
     volatile int *stop;
     /* exact: bounds already proven (a resumed solve), when seeded */
     int seeded;
@@ -136,7 +150,11 @@ typedef struct ab_options {
     /* heuristic: called after each completed iteration (depth) with the
      * result so far: depth, score, proven, best, pv/pvlen, nodes and
      * time_ms (a UCI front end prints its "info" line from it). From the
-     * searching thread; r is valid during the call only. */
+     * searching thread; r is valid during the call only. Multi-PV: once
+     * per line of the depth, best score first, r->multipv 1, 2, ..., each
+     * with its line's score, best, pv; nodes and time_ms are the search's
+     * so far (the same for the depth's lines). A depth stopped between
+     * its lines reports the lines it finished. */
     void (*on_iter)(void *ctx, const struct ab_result *r);
     void *on_iter_ctx;
 } ab_options_t;
@@ -158,6 +176,7 @@ typedef struct ab_result {
     int proven;                 /* heuristic search found a proven value */
     move_t pv[64];
     int pvlen;
+    int multipv;                /* heuristic: the line reported (1: the best; the result's is 1) */
 } ab_result_t;
 
 /* The generic exact search (indirect calls through v->ops). */
@@ -187,7 +206,8 @@ int ab_analyze(const gv_t *v, tt_t *tt, const void *pos, const ab_options_t *o,
  * past the depth from positions pos_quiet calls unquiet, with every move.
  * Stopped (time, nodes, o->stop), it returns the last completed
  * iteration's result (aborted = 1); r->best is a legal move whenever the
- * position has one. */
+ * position has one. With multipv > 1 the result is the last depth's best
+ * line; nodes count every thread's. */
 int ab_think(const gv_t *v, tt_t *tt, const void *pos, const ab_options_t *o,
              ab_result_t *r, err_t *err);
 

@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -69,9 +70,15 @@ static void t_play(const gv_t *v, void *p, move_t m)
     q->mask |= 1u << m;
     q->turn ^= 1;
 }
+/* t_terminal's calls (the search makes one per node it does not cut at
+ * entry): by this thread, by every thread */
+static _Thread_local uint64_t calls_here;
+static uint64_t calls_all;
 static int t_terminal(const gv_t *v, const void *p, val_t *value)
 {
     move_t mv[GSW_MAX_MOVES];
+    calls_here++;
+    __atomic_fetch_add(&calls_all, 1, __ATOMIC_RELAXED);
     if (t_moves(v, p, mv)) return 0;
     *value = full(T(v), ((const tpos_t *)p)->mask) ? VAL_DRAW : val_loss(0);
     return 1;
@@ -492,6 +499,270 @@ static void test_futility(void **st)
     assert_int_equal(huge, without);
 }
 
+/* ---- threads (lazy SMP) and multi-PV ---- */
+
+typedef struct lines_seen {
+    int n;
+    int depth[400], multipv[400], pvlen[400];
+    int32_t score[400];
+    move_t best[400];
+    uint64_t nodes[400];
+} lines_seen_t;
+static void on_line(void *ctx, const ab_result_t *r)
+{
+    lines_seen_t *ls = ctx;
+    assert_true(ls->n < 400);
+    ls->depth[ls->n] = r->depth;
+    ls->multipv[ls->n] = r->multipv;
+    ls->score[ls->n] = r->score;
+    ls->best[ls->n] = r->best;
+    ls->pvlen[ls->n] = r->pvlen;
+    ls->nodes[ls->n] = r->nodes;
+    assert_true(r->pvlen >= 1 && r->pv[0] == r->best);
+    ls->n++;
+}
+
+/* ab_think with threads on a clear table; the nodes add up: every thread's
+ * node calls t_terminal once, except the one where a helper sees the halt,
+ * so r.nodes is all threads' calls (plus at most a node per helper), not
+ * the calling thread's alone. Returns whether helpers searched at all. */
+static int think_threads(const gv_t *v, const tpos_t *p, ab_options_t *o, ab_result_t *r)
+{
+    err_t err;
+    lines_seen_t ls = { 0 };
+    o->on_iter = on_line;
+    o->on_iter_ctx = &ls;
+    tt_clear(&tt);
+    calls_here = 0;
+    calls_all = 0;
+    assert_int_equal(ab_think(v, &tt, p, o, r, &err), GSW_OK);
+    assert_false(r->aborted);
+    assert_true(legal(v, p, r->best));
+    uint64_t all = __atomic_load_n(&calls_all, __ATOMIC_RELAXED);
+    assert_true(r->nodes >= all);
+    assert_true(r->nodes <= all + (uint64_t)(o->threads - 1));
+    assert_true(r->nodes >= calls_here);
+    assert_true(ls.n >= 1);
+    for (int i = 1; i < ls.n; i++) assert_true(ls.nodes[i] >= ls.nodes[i - 1]);
+    assert_true(ls.nodes[ls.n - 1] <= r->nodes);
+    assert_int_equal(ls.depth[ls.n - 1], r->depth);
+    assert_int_equal(ls.score[ls.n - 1], r->score);
+    assert_int_equal(ls.best[ls.n - 1], r->best);
+    return all > calls_here;
+}
+
+enum { PLAIN_D = 3, FULL_D = 4 };   /* test_threads' depths: searches of some 100 K nodes */
+
+/* Lazy SMP: helpers share the table, the calling thread's search stays
+ * plain alpha-beta where asked (the same score as one thread's), nodes
+ * count every thread's; with pruning and cut-offs the move is legal. */
+static void test_threads(void **st)
+{
+    (void)st;
+    int helped[4] = { 0 }, runs = 0;
+    uint64_t one = 0, many[4] = { 0 };
+    double t_one = 0, t_many[4] = { 0 };
+    for (int tree = 0; tree < 4; tree++) {
+        variant_t w;
+        variant_make(&w, 4242 + (uint64_t)tree, 24, T_TACT | T_NULL | T_CALM);
+        tpos_t p;
+        if (!root_of(&w.gv, 9 + (uint64_t)tree, &p)) continue;
+        ab_options_t o1 = { .threads = 1, .depth_limit = PLAIN_D, .no_prune = 1, .no_tt_cuts = 1 };
+        ab_result_t r1;
+        think_threads(&w.gv, &p, &o1, &r1);
+        assert_int_equal(calls_all, calls_here);
+        one += r1.nodes;
+        t_one += r1.time_ms;
+        runs++;
+        for (int th = 2; th <= 3; th++) {
+            ab_options_t o = { .threads = th, .depth_limit = PLAIN_D, .no_prune = 1, .no_tt_cuts = 1 };
+            ab_result_t r;
+            helped[th] += think_threads(&w.gv, &p, &o, &r);
+            if (r.score != r1.score) fail_msg("tree %d, %d threads: %d, one thread %d", tree, th, r.score, r1.score);
+            assert_int_equal(r.depth, r1.depth);
+            many[th] += r.nodes;
+            t_many[th] += r.time_ms;
+            /* the whole search: pruning, the table's cut-offs */
+            ab_options_t f = { .threads = th, .depth_limit = FULL_D };
+            helped[th] += think_threads(&w.gv, &p, &f, &r);
+        }
+    }
+    printf("threads, plain depth %d: 1: %llu nodes %.0f ms; 2: %llu nodes %.0f ms; 3: %llu nodes %.0f ms\n", PLAIN_D,
+           (unsigned long long)one, t_one, (unsigned long long)many[2], t_many[2], (unsigned long long)many[3],
+           t_many[3]);
+    assert_true(runs >= 3);
+    assert_true(helped[2] > 0 && helped[3] > 0);   /* the helpers took part */
+}
+
+static int cmp_desc(const void *a, const void *b)
+{
+    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return (x < y) - (x > y);
+}
+
+/* The value of each root move at depth d (the child searched to d - 1, or
+ * d with the root in check, negated): the multi-PV lines' scores. */
+static int root_values(const gv_t *v, const tpos_t *p, int d, move_t *mv, int32_t *val)
+{
+    const tree_t *t = T(v);
+    int n = t_moves(v, p, mv);
+    int cd = d - 1 + ((t->flags & T_TACT) && (t->flags & T_CHECK) && in_check(t, p->mask));
+    for (int i = 0; i < n; i++) {
+        tpos_t c = *p;
+        t_play(v, &c, mv[i]);
+        val[i] = val_up(ref(v, &c, cd, 1, d, 1));
+    }
+    return n;
+}
+
+/* Multi-PV, plain search: every depth reports lines 1..k in order, their
+ * first moves distinct, their scores the k best root moves' minimax values
+ * (line 2: the best without line 1's move), line 1 the one-line search's;
+ * the result is line 1 of the last depth. */
+static void test_multipv(void **st)
+{
+    (void)st;
+    static const int flags[] = { T_TACT | T_CHECK, T_QUIET, 0 };
+    int checked = 0, ties = 0;
+    for (int f = 0; f < 3; f++)
+        for (int tree = 0; tree < 20; tree++) {
+            variant_t w;
+            variant_make(&w, 2000 + (uint64_t)tree, 10, flags[f]);
+            tpos_t p;
+            if (!root_of(&w.gv, (uint64_t)tree * 7, &p)) continue;
+            move_t mv[GSW_MAX_MOVES];
+            int32_t val[GSW_MAX_MOVES];
+            int n = t_moves(&w.gv, &p, mv);
+            if (n < 3) continue;
+            lines_seen_t ls = { 0 };
+            ab_options_t o = { .threads = 1, .depth_limit = 4, .no_prune = 1, .no_tt_cuts = 1, .multipv = 3,
+                               .on_iter = on_line, .on_iter_ctx = &ls };
+            ab_result_t r;
+            err_t err;
+            tt_clear(&tt);
+            assert_int_equal(ab_think(&w.gv, &tt, &p, &o, &r, &err), GSW_OK);
+            assert_false(r.aborted);
+            assert_int_equal(r.multipv, 1);
+            assert_int_equal(ls.n, 3 * r.depth);
+            for (int d = 1; d <= r.depth; d++) {
+                const int k = 3 * (d - 1);
+                root_values(&w.gv, &p, d, mv, val);
+                int32_t sorted[GSW_MAX_MOVES];
+                memcpy(sorted, val, (size_t)n * sizeof *val);
+                qsort(sorted, (size_t)n, sizeof *sorted, cmp_desc);
+                ab_result_t one = think(&w.gv, &p, d, 1, 1);
+                assert_int_equal(ls.score[k], one.score);
+                for (int j = 0; j < 3; j++) {
+                    assert_int_equal(ls.depth[k + j], d);
+                    assert_int_equal(ls.multipv[k + j], j + 1);
+                    if (ls.score[k + j] != sorted[j])
+                        fail_msg("flags %d tree %d depth %d line %d: %d, minimax %d", flags[f], tree, d, j + 1,
+                                 ls.score[k + j], sorted[j]);
+                    if (j) assert_true(ls.score[k + j] <= ls.score[k + j - 1]);
+                    for (int i = 0; i < j; i++) assert_true(ls.best[k + j] != ls.best[k + i]);
+                    int found = 0;   /* the line's move is worth its score */
+                    for (int i = 0; i < n; i++)
+                        if (mv[i] == ls.best[k + j]) { found = 1; assert_int_equal(val[i], ls.score[k + j]); }
+                    assert_true(found);
+                }
+                ties += sorted[0] == sorted[1];
+                checked++;
+            }
+            assert_int_equal(r.depth, ls.depth[ls.n - 3]);
+            assert_int_equal(r.score, ls.score[ls.n - 3]);
+            assert_int_equal(r.best, ls.best[ls.n - 3]);
+        }
+    printf("multi-PV: %d depths checked (%d with the best two tied)\n", checked, ties);
+    assert_true(checked > 100);
+}
+
+/* More lines than root moves: one per move, every move once; with
+ * pruning and the table's cut-offs too (the lines still sorted). */
+static void test_multipv_all_moves(void **st)
+{
+    (void)st;
+    int checked = 0;
+    for (int tree = 0; tree < 20; tree++)
+        for (int plain = 0; plain < 2; plain++) {
+            variant_t w;
+            variant_make(&w, 3000 + (uint64_t)tree, 12, T_TACT | T_CHECK | T_NULL);
+            tpos_t p;
+            if (!root_of(&w.gv, (uint64_t)tree * 3, &p)) continue;
+            move_t mv[GSW_MAX_MOVES];
+            int n = t_moves(&w.gv, &p, mv);
+            lines_seen_t ls = { 0 };
+            ab_options_t o = { .threads = 1, .depth_limit = 5, .no_prune = plain, .no_tt_cuts = plain,
+                               .multipv = n + 3, .on_iter = on_line, .on_iter_ctx = &ls };
+            ab_result_t r;
+            err_t err;
+            tt_clear(&tt);
+            assert_int_equal(ab_think(&w.gv, &tt, &p, &o, &r, &err), GSW_OK);
+            assert_false(r.aborted);
+            assert_int_equal(ls.n, n * r.depth);
+            for (int d = 1; d <= r.depth; d++) {
+                const int k = n * (d - 1);
+                for (int j = 0; j < n; j++) {
+                    assert_int_equal(ls.depth[k + j], d);
+                    assert_int_equal(ls.multipv[k + j], j + 1);
+                    if (j) assert_true(ls.score[k + j] <= ls.score[k + j - 1]);
+                    int hits = 0;
+                    for (int i = 0; i < n; i++) hits += ls.best[k + i] == mv[j];
+                    assert_int_equal(hits, 1);
+                }
+                checked++;
+            }
+            assert_int_equal(r.multipv, 1);
+            assert_int_equal(r.best, ls.best[n * (r.depth - 1)]);
+            assert_int_equal(r.score, ls.score[n * (r.depth - 1)]);
+        }
+    assert_true(checked > 100);
+}
+
+/* Multi-PV under a node budget (and with threads): each depth reports its
+ * finished lines, 1.. in order, the last one stopped maybe fewer; the
+ * result is the last reported depth's line 1. */
+static void test_multipv_limits(void **st)
+{
+    (void)st;
+    variant_t w;
+    variant_make(&w, 4242, 24, T_TACT | T_NULL | T_CALM);
+    tpos_t p;
+    assert_true(root_of(&w.gv, 9, &p));
+    for (int th = 1; th <= 2; th++)
+        for (uint64_t limit = 30000; limit <= 300000; limit *= 10) {
+            lines_seen_t ls = { 0 };
+            ab_options_t o = { .threads = th, .node_limit = limit, .multipv = 3, .on_iter = on_line,
+                               .on_iter_ctx = &ls };
+            ab_result_t r;
+            err_t err;
+            tt_clear(&tt);
+            assert_int_equal(ab_think(&w.gv, &tt, &p, &o, &r, &err), GSW_OK);
+            assert_true(r.aborted);
+            /* the budget is every thread's nodes together */
+            assert_true(r.nodes >= limit && r.nodes <= limit + 1024 * (uint64_t)th);
+            assert_true(ls.n >= 1);
+            int last1 = -1;
+            for (int i = 0; i < ls.n; i++) {
+                int j = ls.multipv[i];
+                if (j == 1) {
+                    if (i) assert_int_equal(ls.depth[i], ls.depth[i - 1] + 1);
+                    last1 = i;
+                } else {
+                    assert_int_equal(ls.depth[i], ls.depth[i - 1]);
+                    assert_int_equal(j, ls.multipv[i - 1] + 1);
+                    assert_true(ls.score[i] <= ls.score[i - 1]);
+                }
+                assert_true(j <= 3);
+                if (i + 1 < ls.n && ls.multipv[i + 1] == 1) assert_int_equal(j, 3);   /* a full depth */
+            }
+            assert_int_equal(r.depth, ls.depth[last1]);
+            assert_int_equal(r.best, ls.best[last1]);
+            assert_int_equal(r.score, ls.score[last1]);
+            assert_int_equal(r.multipv, 1);
+            assert_true(legal(&w.gv, &p, r.best));
+        }
+}
+
 static int setup(void **st)
 {
     (void)st;
@@ -515,6 +786,8 @@ int main(void)
         cmocka_unit_test(test_exact_unaffected),
         cmocka_unit_test(test_iterations_and_limits),
         cmocka_unit_test(test_pruning), cmocka_unit_test(test_futility),
+        cmocka_unit_test(test_threads), cmocka_unit_test(test_multipv),
+        cmocka_unit_test(test_multipv_all_moves), cmocka_unit_test(test_multipv_limits),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
