@@ -6,7 +6,12 @@
  * change the position or the engine wait for a running search to end
  * (an infinite one is stopped first); an unknown command is answered
  * "Unknown command: X" (as Stockfish does) and otherwise ignored, and
- * malformed ones are answered with `info string`. */
+ * malformed ones are answered with `info string`. Options: Hash (the
+ * default every front end uses), Threads (the heuristic search's, lazy
+ * SMP), MultiPV, UCI_LimitStrength with UCI_Elo (mapped to the
+ * workbench's levels 1-9), the piece values, UCI_Chess960. `go mate N`
+ * asks the mate prover (solver_mate: df-pn), which proves the shortest
+ * mate or that none comes within N moves; the engine answers otherwise. */
 #include <ctype.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -25,8 +30,18 @@
 #define GSW_VERSION "unknown"
 #endif
 
-#define UCI_HASH_DEFAULT 64
 #define UCI_HASH_MAX 65536
+#define UCI_THREADS_MAX 256
+#define UCI_MULTIPV_MAX 64
+#define UCI_MATE_MAX 50         /* go mate N: the prover's reach (as solve --mate) */
+/* UCI_Elo to the engine's levels 1-9 (the workbench's heuristic:L: depth
+ * 2L, 200L ms a move): level L stands for UCI_ELO_MIN + (L - 1) *
+ * UCI_ELO_STEP. The scale is anchored on the full engine, about 2000 on
+ * Stockfish's UCI_Elo scale at 100 ms a move (README, bench/
+ * chess_strength.sh), which level 9 at least equals. */
+#define UCI_ELO_MIN 1000
+#define UCI_ELO_STEP 125
+#define UCI_ELO_MAX (UCI_ELO_MIN + 8 * UCI_ELO_STEP)
 #define UCI_OVERHEAD_MS 20.0    /* what a move's round trip through a GUI costs */
 
 static const char *const value_names[5] = { "PawnValue", "KnightValue", "BishopValue", "RookValue", "QueenValue" };
@@ -39,6 +54,10 @@ typedef struct uci {
     int values[5];             /* P N B R Q in centipawns */
     int defaults[5];
     int chess960;
+    int threads;               /* Threads: the heuristic search's (lazy SMP) */
+    int multipv;               /* MultiPV: the lines reported */
+    int limit;                 /* UCI_LimitStrength */
+    int elo;                   /* UCI_Elo */
     int reopen;                /* the values or the table's size changed */
     size_t hash_now;           /* what the solver and the variant were opened with */
     int values_now[5];
@@ -55,7 +74,9 @@ typedef struct uci {
     pthread_mutex_t out;       /* one line at a time on stdout */
     ab_options_t ao;
     double t0, soft_ms;        /* soft_ms: no new depth past this (0: none) */
-    int mate;                  /* go mate M: a mate in M found ends it */
+    int mate;                  /* go mate M: the mate prover's reach in moves */
+    double mate_ms;            /* ... and its time (0: until stop) */
+    uint64_t mate_nodes;       /* ... and its nodes (0: no limit) */
     GSW_POSBUF root[GSW_MAX_POS];
 } uci_t;
 
@@ -155,10 +176,58 @@ static void uci_on_iter(void *ctx, const ab_result_t *r)
     fmt_score(r->score, sc, sizeof sc);
     fmt_pv(u, r->pv, r->pvlen, pv, sizeof pv);
     uint64_t nps = ms > 0 ? (uint64_t)((double)r->nodes * 1000.0 / ms) : 0;
-    say(u, "info depth %d score %s nodes %llu nps %llu time %.0f%s%s", r->depth, sc, (unsigned long long)r->nodes,
-        (unsigned long long)nps, ms, pv[0] ? " pv " : "", pv);
+    char k[24] = "";
+    if (u->multipv > 1) snprintf(k, sizeof k, " multipv %d", r->multipv > 0 ? r->multipv : 1);
+    say(u, "info depth %d%s score %s nodes %llu nps %llu time %.0f%s%s", r->depth, k, sc,
+        (unsigned long long)r->nodes, (unsigned long long)nps, ms, pv[0] ? " pv " : "", pv);
+    if (r->multipv > 1) return;   /* the others of a depth's lines */
     if (u->soft_ms > 0 && ms > u->soft_ms) u->stop = 1;   /* the next depth would not finish in time */
-    if (u->mate > 0 && val_is_win(r->score) && (val_plies(r->score) + 1) / 2 <= u->mate) u->stop = 1;
+}
+
+/* go mate N: the mate prover (solver_mate, df-pn), which proves the
+ * shortest mate for either side or that neither comes within N moves.
+ * 1 with *best (and *ponder, or MOVE_NONE) when it found a mate; 0 when
+ * it found none (proven, or out of time: said), the heuristic search then
+ * answering. */
+static int uci_mate(uci_t *u, move_t *best, move_t *ponder)
+{
+    err_t err;
+    dfpn_table_t tab;
+    *best = *ponder = MOVE_NONE;
+    if (dfpn_table_init(&tab, u->hash_mb, &err)) {
+        say(u, "info string go mate: %s", err.msg);
+        return 0;
+    }
+    proof_tree_t t;
+    memset(&t, 0, sizeof t);
+    dfpn_result_t r;
+    memset(&r, 0, sizeof r);
+    dfpn_options_t o = { .table = &tab, .stop = &u->stop, .time_limit_ms = u->mate_ms, .node_limit = u->mate_nodes };
+    int mate = 0, found = 0;
+    int rc = solver_mate(u->v, u->root, u->mate, &o, &t, &mate, &r, &err);
+    dfpn_table_free(&tab);
+    double ms = gsw_now_ms() - u->t0;
+    if (!rc && mate) {
+        move_t line[128];
+        int n = proof_tree_line(&t, line, 128);
+        char pv[2048];
+        fmt_pv(u, line, n, pv, sizeof pv);
+        uint64_t nps = ms > 0 ? (uint64_t)((double)r.nodes * 1000.0 / ms) : 0;
+        say(u, "info depth %d score mate %d nodes %llu nps %llu time %.0f%s%s", mate > 0 ? 2 * mate - 1 : -2 * mate,
+            mate, (unsigned long long)r.nodes, (unsigned long long)nps, ms, pv[0] ? " pv " : "", pv);
+        if (n > 0) {
+            *best = line[0];
+            *ponder = n > 1 ? line[1] : MOVE_NONE;
+            found = 1;
+        }
+    } else if (!rc) {
+        say(u, "info string no mate within %d moves for either side (proven in %llu nodes); the engine's move",
+            u->mate, (unsigned long long)r.nodes);
+    } else {
+        say(u, "info string go mate %d: %s; the engine's move", u->mate, err.msg);
+    }
+    proof_tree_free(&t);
+    return found;
 }
 
 static void *uci_search(void *arg)
@@ -171,7 +240,20 @@ static void *uci_search(void *arg)
     r.best = MOVE_NONE;
     u->s.ab.history = u->hist;
     u->s.ab.history_len = u->nhist;
-    if (solver_think(&u->s, u->root, &u->ao, &r, &err)) say(u, "info string %s", err.msg);
+    move_t mbest = MOVE_NONE, mponder = MOVE_NONE;
+    val_t tv;
+    if (u->mate > 0 && !O->terminal(u->v, u->root, &tv) && uci_mate(u, &mbest, &mponder)) {
+        r.best = mbest;
+        r.pv[0] = mbest;
+        r.pv[1] = mponder;
+        r.pvlen = mponder != MOVE_NONE ? 2 : 1;
+    } else {
+        if (u->mate > 0 && u->mate_ms > 0) {   /* what the prover left of the move's time */
+            double left = u->ao.time_limit_ms - (gsw_now_ms() - u->t0);
+            u->ao.time_limit_ms = left > 1 ? left : 1;
+        }
+        if (solver_think(&u->s, u->root, &u->ao, &r, &err)) say(u, "info string %s", err.msg);
+    }
     move_t mv[GSW_MAX_MOVES];
     int n = O->moves(u->v, u->root, mv);
     move_t best = r.best;
@@ -225,12 +307,23 @@ static int num(const char *t, double lo, double hi, double *out)
     return 1;
 }
 
+/* The engine's level (1-9) for a UCI_Elo: the nearest one below it. */
+static int uci_level(int elo)
+{
+    int l = 1 + (elo - UCI_ELO_MIN) / UCI_ELO_STEP;
+    return l < 1 ? 1 : l > 9 ? 9 : l;
+}
+
 static void cmd_uci(uci_t *u)
 {
     say(u, "id name gsw %s", GSW_VERSION);
     say(u, "id author the gsw authors");
-    say(u, "option name Hash type spin default %d min 1 max %d", UCI_HASH_DEFAULT, UCI_HASH_MAX);
+    say(u, "option name Hash type spin default %d min 1 max %d", GSW_HASH_MB_DEFAULT, UCI_HASH_MAX);
     say(u, "option name Clear Hash type button");
+    say(u, "option name Threads type spin default 1 min 1 max %d", UCI_THREADS_MAX);
+    say(u, "option name MultiPV type spin default 1 min 1 max %d", UCI_MULTIPV_MAX);
+    say(u, "option name UCI_LimitStrength type check default false");
+    say(u, "option name UCI_Elo type spin default %d min %d max %d", UCI_ELO_MAX, UCI_ELO_MIN, UCI_ELO_MAX);
     for (int i = 0; i < 5; i++)
         say(u, "option name %s type spin default %d min 1 max 10000", value_names[i], u->defaults[i]);
     say(u, "option name UCI_Chess960 type check default false");
@@ -262,6 +355,33 @@ static void cmd_setoption(uci_t *u, char **tok, int nt)
     }
     if (!strcasecmp(name, "Clear Hash")) {
         if (u->have_solver) solver_clear(&u->s);
+        return;
+    }
+    if (!strcasecmp(name, "Threads") || !strcasecmp(name, "MultiPV")) {
+        int th = !strcasecmp(name, "Threads"), max = th ? UCI_THREADS_MAX : UCI_MULTIPV_MAX;
+        if (!num(value, 1, max, &d) || d != (double)(int)d) {
+            say(u, "info string %s: expected a whole number from 1 to %d", th ? "Threads" : "MultiPV", max);
+            return;
+        }
+        *(th ? &u->threads : &u->multipv) = (int)d;
+        return;
+    }
+    if (!strcasecmp(name, "UCI_LimitStrength") || !strcasecmp(name, "UCI_Elo")) {
+        if (!strcasecmp(name, "UCI_Elo")) {
+            if (!num(value, UCI_ELO_MIN, UCI_ELO_MAX, &d) || d != (double)(int)d) {
+                say(u, "info string UCI_Elo: expected a whole number from %d to %d", UCI_ELO_MIN, UCI_ELO_MAX);
+                return;
+            }
+            u->elo = (int)d;
+        } else if (!strcasecmp(value, "true") || !strcasecmp(value, "false")) u->limit = !strcasecmp(value, "true");
+        else {
+            say(u, "info string UCI_LimitStrength: expected true or false");
+            return;
+        }
+        if (u->limit) {
+            int l = uci_level(u->elo);
+            say(u, "info string UCI_Elo %d: level %d (depth %d, %d ms a move at most)", u->elo, l, 2 * l, 200 * l);
+        }
         return;
     }
     if (!strcasecmp(name, "UCI_Chess960")) {
@@ -363,8 +483,15 @@ static void cmd_go(uci_t *u, char **tok, int nt)
     u->ao.stop = &u->stop;
     u->ao.on_iter = uci_on_iter;
     u->ao.on_iter_ctx = u;
+    u->ao.threads = u->threads;
+    u->ao.multipv = u->multipv;
     u->soft_ms = 0;
+    if (mate > UCI_MATE_MAX) {
+        say(u, "info string go mate: at most %d moves (the prover's reach)", UCI_MATE_MAX);
+        mate = UCI_MATE_MAX;
+    }
     u->mate = mate > 0 ? (int)mate : 0;
+    u->mate_nodes = nodes > 0 ? (uint64_t)nodes : 0;
     if (depth > 0) u->ao.depth_limit = depth > 64 ? 64 : (int)depth;
     if (mate > 0 && (!u->ao.depth_limit || u->ao.depth_limit > 2 * (int)mate)) u->ao.depth_limit = 2 * (int)mate;
     if (nodes > 0) u->ao.node_limit = (uint64_t)nodes;
@@ -385,6 +512,14 @@ static void cmd_go(uci_t *u, char **tok, int nt)
         if (hard < 1) hard = left > 4 ? left / 4 : 1;
         u->ao.time_limit_ms = hard;
         u->soft_ms = target * 0.6;
+    }
+    /* go mate with a time: the prover gets half of it, the engine what is left */
+    u->mate_ms = u->ao.time_limit_ms > 0 ? u->ao.time_limit_ms / 2 : 0;
+    if (u->limit) {   /* UCI_LimitStrength: the level's depth and time, within what go allows */
+        int level = uci_level(u->elo);
+        if (!u->ao.depth_limit || u->ao.depth_limit > 2 * level) u->ao.depth_limit = 2 * level;
+        if (!(u->ao.time_limit_ms > 0) || u->ao.time_limit_ms > 200.0 * level) u->ao.time_limit_ms = 200.0 * level;
+        u->soft_ms = 0;
     }
     if (!infinite && !timed && depth <= 0 && nodes <= 0 && mate <= 0) infinite = 1;   /* a bare go */
     u->infinite = infinite;
@@ -421,7 +556,9 @@ static int uci_run(cli_opts_t *o)
     pthread_mutex_init(&u->lock, NULL);
     pthread_cond_init(&u->cond, NULL);
     pthread_mutex_init(&u->out, NULL);
-    u->hash_mb = UCI_HASH_DEFAULT;
+    u->hash_mb = GSW_HASH_MB_DEFAULT;
+    u->threads = u->multipv = 1;
+    u->elo = UCI_ELO_MAX;
     err_t err;
     gv_t *v;
     if (game_open("chess", &v, &err)) {

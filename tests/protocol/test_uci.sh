@@ -112,6 +112,72 @@ t6=$(sed -n 's/^info depth 6 .* time \([0-9]*\) .*/\1/p' d6)
 same "$(( ${t6:-99999} < 1000 ))" 1 "go depth 6 from the start within a second (searched in ${t6:-?} ms)"
 echo "go depth 6 from the start: searched in ${t6:-?} ms, $ms ms for the whole process"
 
+# the options a GUI sets: Threads, MultiPV, UCI_LimitStrength/UCI_Elo; the
+# Hash default is the one --help names
+for o in 'Threads type spin default 1 min 1 max [0-9]+' 'MultiPV type spin default 1 min 1 max [0-9]+' \
+         'UCI_LimitStrength type check default false' 'UCI_Elo type spin default [0-9]+ min [0-9]+ max [0-9]+'; do
+    has out "^option name $o\$" "option $o"
+done
+hash_uci=$(sed -n 's/^option name Hash type spin default \([0-9]*\) .*/\1/p' out)
+hash_cli=$("$gsw" solve --help 2>&1 | grep -o 'transposition table, default [0-9]*' | grep -o '[0-9]*$')
+same "$hash_uci" "${hash_cli:-none}" "one Hash default (uci $hash_uci, --help ${hash_cli:-none})"
+
+# MultiPV 3: three lines a depth, best first, each with its own first move
+printf 'setoption name MultiPV value 3\nposition startpos moves e2e4\ngo depth 5\n' |
+    timeout 60 "$gsw" uci >mpv 2>&1
+for k in 1 2 3; do has mpv "^info depth 5 multipv $k score cp -?[0-9]+ .* pv " "MultiPV: line $k at depth 5"; done
+same "$(grep -c '^info depth 5 multipv' mpv)" 3 "MultiPV: three lines at depth 5"
+firsts=$(grep '^info depth 5 multipv' mpv | sed 's/.* pv \([a-h1-8qrbn]*\).*/\1/' | sort -u | wc -l)
+same "$firsts" 3 "MultiPV: three different first moves"
+scores=$(grep '^info depth 5 multipv' mpv | sed 's/.* score cp \(-\?[0-9]*\) .*/\1/' | tr '\n' ' ')
+read -r s1 s2 s3 <<<"$scores"
+[ "${s1:-0}" -ge "${s2:-1}" ] && [ "${s2:-0}" -ge "${s3:-1}" ] && ok || bad "MultiPV: scores not best first: $scores"
+best1=$(sed -n 's/^info depth 5 multipv 1 .* pv \([a-h1-8qrbn]*\).*/\1/p' mpv)
+has mpv "^bestmove $best1( |\$)" "MultiPV: bestmove is line 1's first move"
+printf 'setoption name MultiPV value 0\nsetoption name Threads value x\nquit\n' | timeout 10 "$gsw" uci >badopt 2>&1
+has badopt '^info string MultiPV: expected a whole number from 1 to' "MultiPV 0 refused"
+has badopt '^info string Threads: expected a whole number from 1 to' "Threads x refused"
+
+# Threads 2: the same depth, a legal move
+printf 'setoption name Threads value 2\nposition startpos moves e2e4 e7e5\ngo depth 8\n' |
+    timeout 60 "$gsw" uci >thr 2>&1
+has thr '^info depth 8 ' "Threads 2: depth 8"
+bm=$(sed -n 's/^bestmove \([a-h1-8qrbn]*\).*/\1/p' thr)
+printf 'position startpos moves e2e4 e7e5 %s\nd\nquit\n' "$bm" | timeout 10 "$gsw" uci >back 2>&1
+grep -q 'info string position' back && bad "Threads 2: bestmove $bm illegal" || ok
+
+# UCI_LimitStrength: UCI_Elo picks a level, which bounds depth and time
+printf 'setoption name UCI_LimitStrength value true\nsetoption name UCI_Elo value 1000\nposition startpos\ngo movetime 5000\nsetoption name UCI_Elo value 99\nquit\n' |
+    timeout 20 "$gsw" uci >lim 2>&1
+has lim '^info string UCI_Elo 1000: level 1 \(depth 2, 200 ms a move at most\)' "UCI_Elo 1000: level 1 said"
+hasnt lim '^info depth [3-9]' "level 1 searches 2 plies at most"
+tl=$(sed -n 's/^info depth [0-9]* .* time \([0-9]*\).*/\1/p' lim | tail -1)
+same "$(( ${tl:-99999} < 400 ))" 1 "level 1 within its 200 ms, not go's 5 s (${tl:-?} ms)"
+has lim '^info string UCI_Elo: expected a whole number from' "UCI_Elo out of range refused"
+
+# go mate N goes through the mate prover: the mates of tests/data (3 moves
+# or fewer) at their length, for the mating and the mated side; one less
+# finds none (proven); a position with no mate within 3 says so
+while IFS=';' read -r mate fen what; do
+    case $mate in '#'*|'') continue ;; esac
+    abs=${mate#-}
+    [ "$abs" -le 3 ] || continue
+    n=$([ "$mate" = 0 ] && echo 3 || echo "$abs")
+    printf 'position fen %s\ngo mate %s\n' "$fen" "$n" | timeout 60 "$gsw" uci >mt 2>&1
+    if [ "$mate" = 0 ]; then
+        has mt '^info string no mate within 3 moves for either side' "$what: none within 3"
+        has mt '^bestmove [a-h]' "$what: still a move"
+        continue
+    fi
+    has mt "^info depth [0-9]+ score mate $mate nodes [0-9]+ nps [0-9]+ time [0-9]+ pv " "$what: go mate $n scores mate $mate"
+    first=$(sed -n 's/^info depth .* score mate .* pv \([a-h1-8qrbn]*\).*/\1/p' mt)
+    has mt "^bestmove $first( |\$)" "$what: bestmove is the line's first move"
+    if [ "$mate" -gt 1 ]; then
+        printf 'position fen %s\ngo mate %s\n' "$fen" $((mate - 1)) | timeout 60 "$gsw" uci >mt2 2>&1
+        has mt2 "^info string no mate within $((mate - 1)) moves" "$what: no mate in $((mate - 1))"
+    fi
+done <"${GSW_TEST_DATA:?}/chess/mates.txt"
+
 # bad arguments: exit 2, one line
 "$gsw" uci extra </dev/null >o 2>e
 same "$?" 2 "gsw uci extra: exit 2"
