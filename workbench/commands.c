@@ -833,10 +833,13 @@ static int cmd_proof(session_t *s, char *args, out_t *out, err_t *err)
     int prc = prover_tree(&po, s->v, session_pos(s), text, w, &t, &found, &stored, &r, err);
     if (prc) {
         if (err->code == GSW_EFAIL && strstr(err->msg, "budget")) {   /* say what to do about it */
-            char why[sizeof err->msg];
+            char why[sizeof err->msg], spec[96], nodes[32];
             snprintf(why, sizeof why, "%s", err->msg);
-            return err_set(err, GSW_EFAIL, "no proof tree within %.0f M nodes here (%s); `gsw proof run` searches longer",
-                           budget / 1e6, why);
+            game_spec(s->v, spec, sizeof spec);
+            if (budget >= 1000000) snprintf(nodes, sizeof nodes, "%.0f M", budget / 1e6);
+            else snprintf(nodes, sizeof nodes, "%llu", (unsigned long long)budget);
+            return err_set(err, GSW_EFAIL, "no proof tree within %s nodes here (%s); gsw proof show %s '%.200s' "
+                           "searches without a limit and stores the tree for p", nodes, why, spec, text);
         }
         return err->code;
     }

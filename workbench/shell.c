@@ -27,6 +27,7 @@ int shell_session_open(cli_opts_t *o, session_t *s, const char *deflt, err_t *er
     s->threads = o->threads;
     s->stop = &opts_stop;
     if (o->time_ms > 0) s->opp_ms = o->time_ms;   /* the opponent's time for a proof per move */
+    if (o->nodes > 0) s->proof_nodes = o->nodes;  /* proof's budget */
     if (o->opponent && opponent_parse(o->opponent, &s->opp, err)) { session_free(s); return err->code; }
     if (o->opponent) s->opp_chosen = 1;
     if (o->side) {

@@ -201,7 +201,7 @@ static int tui_run(cli_opts_t *o, const char *first)
     t.unicode = !o->ascii && !strcmp(nl_langinfo(CODESET), "UTF-8");
     t.cell_w = 2;
     t.analysis_on = 1;
-    t.s.proof_nodes = 10000000;   /* p waits for the proof: a few seconds at most */
+    if (!o->nodes) t.s.proof_nodes = 10000000;   /* p waits for the proof: a few seconds at most */
     atexit(tui_end);
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);

@@ -65,5 +65,13 @@ rc=$?
 "$gsw" lesson >"$tmp/o" 2>&1 && grep -q 'connect4-centre' "$tmp/o" || { echo "FAIL: gsw lesson: $(cat "$tmp/o")"; fail=1; }
 "$gsw" lesson nosuch </dev/null >"$tmp/o" 2>"$tmp/e"
 [ $? -eq 2 ] && grep -q 'nosuch' "$tmp/e" || { echo "FAIL: gsw lesson nosuch"; fail=1; }
+# a proof beyond the budget (--nodes) names the command that searches
+# without one, which runs as printed (here with a budget of its own)
+printf 'proof\n' | "$gsw" shell checkers 'B:WK18,26:BK3,5,6' --nodes 20000 --no-cache >"$tmp/o" 2>"$tmp/e"
+cmdline=$(grep -o "gsw proof show checkers:english 'B:WK18,26:BK3,5,6'" "$tmp/e")
+[ -n "$cmdline" ] && grep -q 'no proof tree within 20000 nodes' "$tmp/e" ||
+  { echo "FAIL: proof beyond the budget: $(cat "$tmp/o" "$tmp/e")"; fail=1; }
+"$gsw" proof show checkers:english 'B:WK18,26:BK3,5,6' --nodes 20000 --no-cache >"$tmp/o" 2>"$tmp/e"
+[ $? -eq 1 ] && grep -q 'budget' "$tmp/e" || { echo "FAIL: the command printed does not run: $(cat "$tmp/e")"; fail=1; }
 [ "$fail" -eq 0 ] && echo "shell transcript ok"
 exit "$fail"
