@@ -426,8 +426,17 @@ void tui_draw_game(tui_t *t)
     pthread_mutex_lock(&t->w.mu);
     int busy = t->w.busy;
     if (t->w.error[0]) snprintf(status, sizeof status, "error: %s", t->w.error);
-    else if (busy && t->w.progress[0]) snprintf(status, sizeof status, "working: %s  (Ctrl-C stops)", t->w.progress);
-    else if (busy) snprintf(status, sizeof status, "working...  (Ctrl-C stops)");   /* (no line yet: none empty) */
+    else if (busy && t->w.progress[0]) {   /* a narrow window keeps how to stop it: the progress gives way */
+        static const char tail[] = "  (Ctrl-C stops)";
+        int n = snprintf(status, sizeof status, "working: %s", t->w.progress), room = COLS - 2 - (int)sizeof tail + 1;
+        if (n > room && room > 12) {
+            int k = room - 3;
+            while (k > 9 && status[k] != ' ') k--;
+            while (k > 9 && (status[k - 1] == ' ' || status[k - 1] == ',' || status[k - 1] == ':')) k--;
+            snprintf(status + k, sizeof status - (size_t)k, "...");
+        }
+        snprintf(status + strlen(status), sizeof status - strlen(status), "%s", tail);
+    } else if (busy) snprintf(status, sizeof status, "working...  (Ctrl-C stops)");   /* (no line yet: none empty) */
     pthread_mutex_unlock(&t->w.mu);
     char choice[400];
     if (t->confirm_quit) snprintf(status, sizeof status, "quit? the game in progress is lost (y/n)");
@@ -445,6 +454,6 @@ void tui_draw_game(tui_t *t)
     attron(A_REVERSE);
     move(LINES - 1, 0);
     for (int x = 0; x < COLS; x++) addch(' ');
-    mvaddnstr(LINES - 1, 1, status[0] ? status : ": command   ? help   q quit", COLS - 2);
+    tui_put_clipped(LINES - 1, 1, COLS - 2, status[0] ? status : ": command   ? help   q quit");
     attroff(A_REVERSE);
 }
