@@ -35,13 +35,16 @@
 #define UCI_MULTIPV_MAX 64
 #define UCI_MATE_MAX 50         /* go mate N: the prover's reach (as solve --mate) */
 /* UCI_Elo to the engine's levels 1-9 (the workbench's heuristic:L: depth
- * 2L, 200L ms a move): level L stands for UCI_ELO_MIN + (L - 1) *
- * UCI_ELO_STEP. The scale is anchored on the full engine, about 2000 on
- * Stockfish's UCI_Elo scale at 100 ms a move (README, bench/
- * chess_strength.sh), which level 9 at least equals. */
-#define UCI_ELO_MIN 1000
-#define UCI_ELO_STEP 125
-#define UCI_ELO_MAX (UCI_ELO_MIN + 8 * UCI_ELO_STEP)
+ * 2L, 200L ms a move), on Stockfish's UCI_Elo scale through the full
+ * engine (about 2000 there at 100 ms a move: README, bench/
+ * chess_strength.sh). Measured, the full engine at 100 ms a move against
+ * `gsw uci` held to a level, 10 games each (README): levels 1 and 2 lost
+ * every game (below ~1500), level 3 -301 +- 342, levels 4 and 5 -70 +-
+ * 186 and 143. The ratings of levels 1-2 and 6-9 (deeper than 100 ms
+ * reaches) are extrapolated. */
+static const int uci_level_elo[9] = { 1100, 1400, 1700, 1900, 1950, 2000, 2050, 2100, 2150 };
+#define UCI_ELO_MIN 1100
+#define UCI_ELO_MAX 2150
 #define UCI_OVERHEAD_MS 20.0    /* what a move's round trip through a GUI costs */
 
 static const char *const value_names[5] = { "PawnValue", "KnightValue", "BishopValue", "RookValue", "QueenValue" };
@@ -307,11 +310,12 @@ static int num(const char *t, double lo, double hi, double *out)
     return 1;
 }
 
-/* The engine's level (1-9) for a UCI_Elo: the nearest one below it. */
+/* The engine's level (1-9) for a UCI_Elo: the strongest not above it. */
 static int uci_level(int elo)
 {
-    int l = 1 + (elo - UCI_ELO_MIN) / UCI_ELO_STEP;
-    return l < 1 ? 1 : l > 9 ? 9 : l;
+    int l = 1;
+    while (l < 9 && uci_level_elo[l] <= elo) l++;
+    return l;
 }
 
 static void cmd_uci(uci_t *u)
@@ -380,7 +384,8 @@ static void cmd_setoption(uci_t *u, char **tok, int nt)
         }
         if (u->limit) {
             int l = uci_level(u->elo);
-            say(u, "info string UCI_Elo %d: level %d (depth %d, %d ms a move at most)", u->elo, l, 2 * l, 200 * l);
+            say(u, "info string UCI_Elo %d: level %d, rated about %d (depth %d, %d ms a move at most)", u->elo, l,
+                uci_level_elo[l - 1], 2 * l, 200 * l);
         }
         return;
     }
