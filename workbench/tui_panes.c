@@ -147,7 +147,10 @@ static void draw_analysis(tui_t *t, int y, int x, int w, int h)
         long key[GSW_MAX_MOVES];
         for (int i = 0; i < an->n; i++) {
             const move_value_t *m = &an->mv[i];
-            key[i] = m->state == MV_PROVEN ? m->lo : m->state == MV_HEURISTIC || m->depth > 0 ? m->score : -VAL_INF - 1L;
+            /* as shown: bounds that straddle a draw show the heuristic score (session_value_text) */
+            int open = m->state == MV_PROVEN && m->lo < VAL_DRAW && m->hi > VAL_DRAW;
+            key[i] = m->state == MV_PROVEN && !open ? m->lo
+                   : m->state == MV_HEURISTIC || m->depth > 0 ? m->score : -VAL_INF - 1L;
         }
         for (int i = 1; i < an->n; i++)   /* insertion: stable, so ties keep the game's order */
             for (int j = i; j > 0 && key[order[j]] > key[order[j - 1]]; j--) { int k = order[j]; order[j] = order[j - 1]; order[j - 1] = k; }

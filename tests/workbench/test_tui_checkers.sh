@@ -167,6 +167,13 @@ keys -l 10x17
 wait_for "keeps the value" 20 || bad "lesson step 1 judgement"
 keys n
 wait_for "Lesson 2/5" 20 || bad "lesson step 2"
+# best first also where some moves hold proven bounds that straddle a draw
+# (shown by their heuristic score): the ~ scores fall down the pane
+wait_for "15-18 *~" 30 || bad "lesson step 2: heuristic scores"
+sleep 3
+scores=$(screen | grep -oE '[0-9]+-[0-9]+ +~[-+][0-9]+\.[0-9]+' | sed 's/.*~//' | tr -d '.+' | tr '\n' ' ')
+sorted=$(printf '%s\n' $scores | sort -rn | tr '\n' ' ')
+[ -n "$scores" ] && [ "$scores" = "$sorted" ] || bad "lesson step 2: heuristic moves not best first: $scores"
 keys -l 14-18
 wait_for "Right: the shot" 20 || bad "lesson step 2 judgement"
 quit "gsw (lesson)"
