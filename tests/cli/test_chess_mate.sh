@@ -76,6 +76,14 @@ if [ "$which" != long ]; then
   # checkmated already: mate 0, no line
   run solve chess "1n1Rkb1r/p4ppp/4q3/4p1B1/4P3/8/PPP2PPP/2K5 b k - 1 17" --mate --no-cache --json
   [ "$rc" -eq 0 ] && [ "$(field mate)" = 0 ] && [ "$(field value)" = '"loss"' ] && ok || bad "mated: exit $rc: $(cat "$tmp/out" "$tmp/err")"
+  # df-pn's value (not --mate) of a mate in 2: the proving move comes from a
+  # child the table holds proven, not from searching the first children
+  # without a limit (they ran until the budget: 101,107 nodes of 100,000)
+  fen=$(grep '^2;' "$data" | head -1 | cut -d';' -f2)
+  run solve chess "$fen" --algo dfpn --nodes 100000 --no-cache --json
+  nodes=$(field nodes)
+  [ "$rc" -eq 0 ] && [ "$(field value)" = '"win"' ] && [ "${nodes:-999999}" -lt 20000 ] && ok ||
+    bad "solve --algo dfpn of a mate in 2: exit $rc, $nodes nodes: $(cat "$tmp/out" "$tmp/err")"
   # bad input: one line, exit 2
   for args in "connect4 44 --mate" "chess startpos --mate --max-moves 51" "chess --mate --batch /dev/null" \
               "chess startpos --mate --algo ab" "chess startpos --max-moves 3"; do
