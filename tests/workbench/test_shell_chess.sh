@@ -43,6 +43,16 @@ grep -q '^1\. e4 e5 \*$' "$tmp/s.pgn" 2>/dev/null || bad "save FILE: the PGN's m
 grep -q "cannot write $tmp/none/s.pgn: No such file or directory" "$tmp/err" ||
   bad "save into a missing folder: $(cat "$tmp/err")"
 
+# proof on a short mate goes through the mate prover first: the Opera
+# game's mate in 2 within 200,000 nodes (the value's search alone used 25 s
+# and tens of millions), and the mated side's tree
+sh 'proof\nfollow\nfollow\n' '4kb1r/p2n1ppp/4q3/4p1B1/4P3/1Q6/PPP2PPP/2KR4 w k - 0 16' --nodes 200000
+[ "$rc" -eq 0 ] || bad "proof of a mate in 2 within 200,000 nodes: exit $rc: $(cat "$tmp/err")"
+has '^Proof tree: a win for the side to move (4 nodes), depth 3' "the mate in 2's proof tree"
+has '^  Rd8#  =L' "following it reaches Rd8#"
+sh 'proof\n' '1Q2kb1r/p2n1ppp/4q3/4p1B1/4P3/8/PPP2PPP/2KR4 b k - 1 16' --nodes 200000
+has '^Proof tree: a loss for the side to move (3 nodes), depth 2' "mated in 1: the loss's tree"
+
 # promotion: UCI with the piece, SAN with =, a bare destination refused
 sh 'new chess 4k3/1P6/8/8/8/8/6K1/8 w - - 0 1\nb7b8n\nshow\nundo\nb8=Q+\nshow\nundo\nb8=R\nundo\nb7b8b\n'
 [ "$rc" -eq 0 ] || bad "promotion script exit $rc: $(cat "$tmp/err")"
