@@ -8,6 +8,7 @@
  * games go to a PGN file as they finish; a line per game, then the score
  * and the Elo difference it suggests. Ctrl-C stops: the finished games
  * count. */
+#include <errno.h>
 #include <math.h>
 #include <pthread.h>
 #include <signal.h>
@@ -18,6 +19,7 @@
 #include <time.h>
 
 #include "core/ab.h"
+#include "db/cache_path.h"
 #include "games/chess/ch.h"
 #include "solve/solver.h"
 #include "cli/opts.h"
@@ -56,6 +58,7 @@ typedef struct match {
     int nbook;
     int *order;                /* the book shuffled by the seed */
     const char *pgn_path;
+    char pgn_buf[1200];        /* the default: the data folder's matches/match-DATE-TIME.pgn */
     FILE *pgn;
     FILE *progress;            /* stdout, or stderr under --json */
     char ours[128], theirs[128];
@@ -533,11 +536,21 @@ static int match_run(cli_opts_t *o)
         ws[0].eng_up = 1;
         snprintf(m->theirs, sizeof m->theirs, "%s", ws[0].eng.name);
         if (!strcmp(m->theirs, m->ours)) snprintf(m->theirs, sizeof m->theirs, "%.100s (uci)", ws[0].eng.name);
-        m->pgn_path = o->pgn ? o->pgn : "match.pgn";
-        m->pgn = fopen(m->pgn_path, "w");
-        if (!m->pgn) {
-            err_set(&err, GSW_EINPUT, "--pgn: cannot write %s", m->pgn_path);
-            rc = GSW_EINPUT;
+        m->pgn_path = o->pgn;
+        if (!o->pgn) {   /* beside the cache, not in whatever folder gsw was started from */
+            char dir[1024], stamp[32];
+            time_t now = time(NULL);
+            struct tm tmv;
+            strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", localtime_r(&now, &tmv));
+            rc = cache_sibling_dir(o->db, "matches", dir, sizeof dir, &err);
+            if (!rc) rc = cache_mkdir_p(dir, "matches folder", &err);
+            if (!rc) snprintf(m->pgn_buf, sizeof m->pgn_buf, "%s/match-%s.pgn", dir, stamp);
+            m->pgn_path = m->pgn_buf;
+        }
+        if (!rc) {
+            m->pgn = fopen(m->pgn_path, "w");
+            if (!m->pgn) rc = err_set(&err, GSW_EINPUT, "%s: cannot write %s: %s", o->pgn ? "--pgn" : "match",
+                                      m->pgn_path, strerror(errno));
         }
     }
     int started = 0;
@@ -629,6 +642,7 @@ static int match_run(cli_opts_t *o)
             fprintf(stderr, "%s\n", line);
         } else {
             printf("%s\n", line);
+            printf("games in %s\n", m->pgn_path);
         }
     }
     if (m->pgn && fclose(m->pgn) && !rc) {
@@ -652,7 +666,8 @@ const cli_verb_t verb_match = {
                "  alternate, each pair of games from one opening: a built-in book shuffled by --seed, or --openings\n"
                "  FILE (one a line: a FEN, or moves from the start). --option sets the opponent's UCI options\n"
                "  (UCI_LimitStrength=true, UCI_Elo=1500); --ours-option ours (Hash, PawnValue, KnightValue,\n"
-               "  BishopValue, RookValue, QueenValue). Defaults: 2 games, 100 ms a move, match.pgn, 1 at once.\n"
+               "  BishopValue, RookValue, QueenValue). Defaults: 2 games, 100 ms a move, 1 at once, the\n"
+               "  games in the data folder (matches/match-DATE-TIME.pgn, beside the cache; --pgn FILE elsewhere).\n"
                "  A game ends by the rules or is a draw at 300 plies; an opponent that crashes, hangs or plays an\n"
                "  illegal move loses it. Prints a line per game, then W-D-L, the score and the Elo difference.",
       "play our chess engine against a UCI engine: score and Elo estimate, games in PGN", match_run, 1, NULL

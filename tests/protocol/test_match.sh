@@ -65,6 +65,16 @@ expect 0 "same seed" -- "$gsw" match chess --engine "$gsw uci" --games 2 --nodes
 same "$(sed -n 's/.*plies; \(.*\)); .*/\1/p' out | sort -u)" "$(sed -n 's/.*plies; \(.*\)); .*/\1/p' progress | sort -u)" \
     "the seed picks the openings"
 
+# no --pgn: the games go to the data folder beside the cache, named by the
+# time, and the last line says where (they used to land in the folder gsw
+# was started from as match.pgn, overwritten by the next match)
+mkdir -p nopgn
+( cd nopgn && GSW_DB="$tmp/data/cache.sqlite" "$gsw" match chess --engine "$gsw uci" --games 1 --nodes 300 --seed 1 \
+    >../out 2>../err )
+pgnf=$(sed -n 's/^games in //p' out)
+case $pgnf in "$tmp"/data/matches/match-*.pgn) ok ;; *) bad "no --pgn: games in '$pgnf': $(cat out err)" ;; esac
+[ -s "$pgnf" ] && [ -z "$(ls nopgn)" ] && ok || bad "no --pgn: the PGN is not where said, or cwd got a file: $(ls nopgn)"
+
 # "gsw" with no gsw on the PATH: this very program
 expect 0 "--engine \"gsw uci\"" -- env PATH=/usr/bin:/bin "$gsw" match chess --engine "gsw uci" --games 1 --nodes 300 \
     --seed 1 --pgn self.pgn
