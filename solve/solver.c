@@ -256,7 +256,7 @@ static source_query_t solver_query(const solver_t *s, const void *pos, int want_
 {
     return (source_query_t){ .v = s->v, .pos = pos, .want_best = want_best, .wdl = s->wdl,
                              .proof_numbers = s->dfpn || s->manager, .goal = s->goal, .no_book = s->no_book,
-                             .key = key, .klen = klen, .sym = sym, .ab = &s->ab };
+                             .key = key, .klen = klen, .sym = sym, .ab = &s->ab, .no_build = s->no_build };
 }
 
 /* The chain's answer for pos: 1 when a source settles the question (a

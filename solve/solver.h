@@ -45,6 +45,8 @@ typedef struct solver {
                                      databases'); another there is the caller's own, and
                                      the searches then see only it */
     int no_book;           /* never look for an opening book (the book's own builders) */
+    int no_build;          /* never build a missing ending: answer from what is built (the
+                              workbench's back-filled scores of a finished game) */
     double unflushed_ms;   /* solving time of the stores not yet written */
     uint64_t line_sig;     /* a digest of the line (ab.history) the last search was given;
                               0: none (a search over another line clears the tables first) */

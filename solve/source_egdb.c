@@ -107,7 +107,7 @@ static void egdb_src_build(egdb_src_t *e, const source_query_t *q)
     const retro_game_t *rg = e->v->ops->retro;
     uint64_t slice, index;
     int flipped;
-    if (!rg || !rg->mate_metric || !rg->locate(e->v, q->pos, &slice, &index, &flipped)) return;
+    if (q->no_build || !rg || !rg->mate_metric || !rg->locate(e->v, q->pos, &slice, &index, &flipped)) return;
     egdb_set_t *set;
     err_t err;
     if (egdb_set_open(e->v, e->dir, &set, &err)) return;

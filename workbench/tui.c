@@ -110,8 +110,11 @@ static void tui_schedule(tui_t *t)
         want.pos_size = s->v->ops->pos_size;
         memcpy(want.pos.b, s->pos[ply].b, want.pos_size);
     }
+    /* (a full analysis of the ply a back-fill wants scores of is not the
+     * same job: the game ended under it, and it went on building a
+     * tablebase for a finished game) */
     int same = want.kind && t->job.kind == want.kind && t->job.ply == want.ply && !strcmp(t->job.spec, want.spec)
-               && !memcmp(t->job.pos.b, want.pos.b, want.pos_size);
+               && !memcmp(t->job.pos.b, want.pos.b, want.pos_size) && t->job.scores_only == want.scores_only;
     if (worker_idle(&t->w)) {
         tui_merge(t);
         if (!want.kind) { t->job.kind = JOB_NONE; return; }

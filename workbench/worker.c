@@ -73,6 +73,9 @@ static void worker_run(worker_t *w, job_t *j, gv_t **gv, analyst_t *a, cache_t *
         return;
     }
     analysis_t *an = &j->an;
+    /* scores only (a finished game's history, perfect play out of reach):
+     * what is built answers; no tablebase is built for them */
+    a->solver.no_build = j->scores_only;
     if (!an->heuristic_done) {
         /* where perfect play is out of reach the heuristic scores are what
          * the person reads: give them time to mean something */

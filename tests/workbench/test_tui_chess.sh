@@ -195,5 +195,16 @@ sleep 0.5
 screen | grep -q "b8\.\|square numbers: on" && bad "the # of Ra8# turned square numbers on"
 screen | grep -q "the game is over" && bad "the Enter after Ra8# was taken as a command"
 quit "typed moves"
+
+# a tablebase the analysis was building stops with the game: the mate
+# leaves no build behind (it went on for minutes, for a finished game)
+start 100 30 play chess --opponent human
+wait_for "White to move" 30 || bad "chess did not open (a finished game's build)"
+cmd 'new chess k7/8/1K6/8/8/8/p6Q/8 w - - 0 1'
+wait_for "building the KQKP tablebase" 60 || bad "the analysis does not build KQKP"
+keys Q h 8
+wait_for "Game over: White wins" 10 || bad "Qh8# typed"
+wait_gone "building the" 10 || bad "the KQKP build goes on after the game: $(screen | tail -1)"
+quit "a finished game's build"
 [ "$fail" -eq 0 ] && echo "chess tui ok"
 exit "$fail"
