@@ -1,0 +1,524 @@
+/* The heuristic search (ab.h: ab_think): iterative-deepening principal-
+ * variation search over the game's evaluation, with quiescence, the
+ * table's heuristic bounds, null moves, late-move reductions and
+ * futility; lazy SMP helpers and multi-PV lines. Split from ab.c, whose
+ * exact solving shares the table and the ab_t state. */
+#include "core/ab.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Past the depth limit the search goes on from unquiet positions (games
+ * with pos_quiet: every move; with ab_tactical: the tactical moves after
+ * standing pat, every move in check), at most this many plies more. */
+#define AB_QUIESCE 32
+/* The history heuristic's table: moves that cut off before, by a hash of
+ * the move, tried first among the quiet moves. Counts are halved when one
+ * passes AB_HIST_MAX, so they stay below the killers' sort keys. */
+#define AB_HIST_SIZE 4096
+#define AB_HIST_MAX (1u << 28)
+static inline uint32_t ab_hist_slot(move_t m) { return (m ^ m >> 12 ^ m >> 24) & (AB_HIST_SIZE - 1); }
+
+/* Did the position at the search's current ply, of hash h, occur before on
+ * the line (the search path, then the game's history), with the same side
+ * to move? A null move cuts the line: positions before it do not count. */
+static int ab_heur_repeated(const ab_t *s, uint64_t h)
+{
+    for (int p = s->ply - 2; p >= s->heur_floor; p -= 2)
+        if (s->heur_line[p] == h) return 1;
+    if (s->heur_floor || !s->heur_hist_len || !(s->heur_filter[h >> 6 & 15] >> (h & 63) & 1)) return 0;
+    /* history[j] lies len - j plies before the root: the same side moves
+     * there when that distance and the ply have the same parity */
+    int len = s->heur_hist_len;
+    for (int j = len - 2 + (s->ply & 1); j >= 0; j -= 2)
+        if (s->heur_hist[j] == h) return 1;
+    return 0;
+}
+
+/* Sort mv[0..n-1] by the killers at this ply, then the history table, best
+ * first (insertion sort, stable: few moves); returns how many killers
+ * there were (they lead). */
+static int ab_heur_sort_quiet(const ab_t *s, move_t *mv, int n)
+{
+    uint32_t sc[GSW_MAX_MOVES];
+    const move_t *k = s->heur_killer[s->ply];
+    int nk = 0;
+    for (int i = 0; i < n; i++) {
+        move_t m = mv[i];
+        uint32_t x;
+        if (m == k[0]) { x = 1u << 31; nk++; }
+        else if (m == k[1]) { x = 1u << 30; nk++; }
+        else x = s->heur_order[ab_hist_slot(m)];
+        int j = i;
+        for (; j > 0 && sc[j - 1] < x; j--) { sc[j] = sc[j - 1]; mv[j] = mv[j - 1]; }
+        sc[j] = x;
+        mv[j] = m;
+    }
+    return nk;
+}
+
+/* A quiet move m cut off at this ply, depth plies from the horizon. */
+static void ab_heur_reward(ab_t *s, move_t m, int depth)
+{
+    move_t *k = s->heur_killer[s->ply];
+    uint32_t *c = &s->heur_order[ab_hist_slot(m)];
+    *c += (uint32_t)(depth * depth);
+    if (*c >= AB_HIST_MAX)
+        for (int i = 0; i < AB_HIST_SIZE; i++) s->heur_order[i] >>= 1;
+    if (k[0] != m) { k[1] = k[0]; k[0] = m; }
+}
+
+/* Late-move reduction of the i-th move (0-based) at depth plies. */
+static inline int ab_lmr(int depth, int i, int pvnode)
+{
+    int r = 1 + (depth >= 6 && i >= 8) + (depth >= 10 && i >= 16) - (pvnode && depth < 10);
+    return r < 1 ? 1 : r > depth - 2 ? depth - 2 : r;
+}
+
+/* Fail-soft principal-variation search of pos to depth plies (quiescence
+ * at depth <= 0) in the window (alpha, beta); the line it finds into pv.
+ * can_null: the move into pos was no null move. */
+static int32_t ab_heur(ab_t *s, const void *pos, int depth, int32_t alpha, int32_t beta,
+                       move_t *pv, int *pvlen, int can_null)
+{
+    const game_ops_t *O = s->v->ops;
+    const gv_t *v = s->v;
+    s->nodes++;
+    *pvlen = 0;
+    if ((s->nodes & 0x3ff) == 0 && !s->aborted) {
+        /* several threads under a node budget: their nodes together */
+        uint64_t spent = s->pool_nodes ? __atomic_add_fetch(s->pool_nodes, 0x400, __ATOMIC_RELAXED) : s->nodes;
+        if ((s->stop && *s->stop) || (s->halt && *s->halt) || (s->node_limit && spent >= s->node_limit)
+            || (s->deadline_ms > 0 && gsw_now_ms() >= s->deadline_ms))
+            s->aborted = 1;
+    }
+    if (s->aborted) return alpha;
+    val_t tv;
+    const int root = s->ply == 0;
+    const int pvnode = beta - alpha > 1;
+    const int tactical = O->ab_tactical != NULL;
+    int quiesce = depth <= 0;
+    /* the table: every node above the frontier; quiescence nodes are many,
+     * short-lived and rarely met again, and a probe each costs a cache
+     * miss (with them, chess lost 179 Elo at 40 ms a move) */
+    const int use_tt = !quiesce;
+    /* the table's bucket is loaded while the game's hooks run */
+    uint64_t key = s->heur_line || use_tt ? O->pos_hash(v, pos) : 0;
+    const uint64_t tkey = tt_heur_key(key);
+    if (use_tt) tt_prefetch(s->tt, tkey);
+    if (s->heur_line) {   /* the game has repetitions: a position met again on the line */
+        if (s->ply > 0 && ab_heur_repeated(s, key) && O->repetition(v, pos, &tv)) return tv;
+        s->heur_line[s->ply] = key;
+    }
+    if (O->terminal(v, pos, &tv)) return tv;
+    if (s->oracle && s->ply > 0) {   /* a database position: its value, or its class as a proven bound */
+        val_t olo, ohi;
+        if (s->oracle->probe(s->oracle->ctx, v, pos, &olo, &ohi)) {
+            if (olo == ohi || olo > VAL_DRAW) return olo;
+            if (ohi < VAL_DRAW) return ohi;
+        }
+    }
+    if (!tactical) {   /* unquiet positions go on with every move (checkers: a capture pending) */
+        if (quiesce && (depth <= -AB_QUIESCE || !O->pos_quiet || O->pos_quiet(v, pos)))
+            return O->evaluate(v, pos);
+    } else if (depth <= -AB_QUIESCE) {
+        return O->evaluate(v, pos);
+    }
+    if (s->ply >= AB_MAX_PLY - 1) return O->evaluate(v, pos);
+
+    /* in check: one ply more (within twice the iteration's depth, so that
+     * a line of checks cannot run away); never stand pat, never pass */
+    const int in_check = O->pos_in_check && (tactical || !quiesce) ? O->pos_in_check(v, pos) : 0;
+    if (in_check && !quiesce && s->ply < 2 * s->heur_depth) depth++;
+
+    tt_hit_t h;
+    move_t hmove = MOVE_NONE;
+    if (use_tt && tt_probe(s->tt, tkey, &h)) {
+        hmove = h.move;
+        if (!pvnode && !root && !s->heur_no_tt && h.work >= (depth > 0 ? depth : 0)) {
+            if (h.lo >= beta) return h.lo;
+            if (h.hi <= alpha) return h.hi;
+            if (h.lo == h.hi) return h.lo;
+        }
+    }
+    if (root && s->heur_root_move != MOVE_NONE) hmove = s->heur_root_move;
+
+    const int32_t alpha0 = alpha;
+    int32_t best = -VAL_INF;
+    move_t bestm = MOVE_NONE;
+    GSW_POSBUF child[GSW_MAX_POS];
+    move_t cpv[64];
+    int cpvlen;
+
+    /* the frontier (games with ab_futility): a static evaluation far above
+     * beta stands (reverse futility); far below alpha, quiet moves that
+     * give no check are skipped below */
+    const int32_t fm = tactical && !s->heur_no_prune ? O->ab_futility : 0;
+    int32_t stat = -VAL_INF;
+    if (fm && !quiesce && !pvnode && !root && !in_check && depth <= 3 && beta > -VAL_PROVEN && beta < VAL_PROVEN
+        && alpha > -VAL_PROVEN) {
+        stat = O->evaluate(v, pos);
+        if (stat - fm * depth >= beta) return stat - fm * depth;
+    }
+    if (quiesce && tactical && !in_check) {   /* stand pat */
+        best = O->evaluate(v, pos);
+        if (best >= beta) return best;
+        if (best > alpha) alpha = best;
+    } else if (!pvnode && !root && !in_check && can_null && O->play_null && !s->heur_no_prune && depth >= 2
+               && beta > -VAL_PROVEN && beta < VAL_PROVEN) {
+        /* null move: if passing still holds beta, a move will too */
+        if ((stat > -VAL_INF ? stat : O->evaluate(v, pos)) >= beta) {
+            memcpy(child, pos, O->pos_size);
+            if (O->play_null(v, child)) {
+                int R = depth >= 7 ? 3 : 2;
+                int floor = s->heur_floor;
+                s->ply++;
+                s->heur_floor = s->ply;
+                int32_t sc = val_up(ab_heur(s, child, depth - 1 - R, val_down(beta), val_down(beta - 1), cpv,
+                                            &cpvlen, 0));
+                s->heur_floor = floor;
+                s->ply--;
+                if (s->aborted) return alpha;
+                if (sc >= beta) {
+                    if (sc >= VAL_PROVEN) sc = beta;   /* a pass proves nothing */
+                    if (!s->heur_no_tt) tt_store_heur(s->tt, tkey, sc, VAL_WIN, MOVE_NONE, depth, s->heur_gen);
+                    return sc;
+                }
+            }
+        }
+    }
+
+    move_t mv[GSW_MAX_MOVES];
+    val_t lo = -VAL_WIN + 1, hi = VAL_WIN - 1;
+    int n;
+    if (O->ab_expand && s->ply > 0) {   /* the root needs its moves for the PV */
+        n = O->ab_expand(v, pos, mv, &lo, &hi);
+        if (lo >= hi) return lo;
+    } else {
+        n = O->moves(v, pos, mv);
+    }
+    if (root && s->heur_nexcl) {   /* multi-PV: the lines before took these */
+        int k = 0;
+        for (int i = 0; i < n; i++) {
+            int x = 0;
+            for (int j = 0; j < s->heur_nexcl && !x; j++) x = mv[i] == s->heur_excl[j];
+            if (!x) mv[k++] = mv[i];
+        }
+        n = k;
+    }
+    /* order: the table's move, then (ab_tactical) the tactical moves in the
+     * game's order, the killers, the other quiet moves by history; games
+     * without ab_tactical: ab_order, else killers and history for all */
+    int qstart = 0, nkill = 0, hash_quiet = 0;
+    if (tactical) {
+        int nt = O->ab_tactical(v, pos, mv, n);
+        if (quiesce && !in_check) n = nt;   /* quiescence: tactical moves only */
+        else if (nt < n) nkill = ab_heur_sort_quiet(s, mv + nt, n - nt);
+        qstart = nt;
+    } else if (!quiesce) {
+        if (O->ab_order) O->ab_order(v, pos, mv, n);
+        else if (s->heur_order) nkill = ab_heur_sort_quiet(s, mv, n);
+    }
+    if (hmove != MOVE_NONE && (!quiesce || tactical)) {
+        for (int i = 0; i < n; i++)
+            if (mv[i] == hmove) {   /* to the front, the others keeping their order */
+                memmove(mv + 1, mv, (size_t)i * sizeof *mv);
+                mv[0] = hmove;
+                if (tactical && i >= qstart) {
+                    hash_quiet = 1;
+                    if (i < qstart + nkill) nkill--;
+                    qstart++;
+                }
+                break;
+            }
+    }
+    const int lmr = tactical && !s->heur_no_prune && !in_check && depth >= 3;
+    const int futile = stat > -VAL_INF && depth <= 2 && stat + fm * depth <= alpha;
+
+    s->ply++;
+    for (int i = 0; i < n; i++) {
+        memcpy(child, pos, O->pos_size);
+        O->play(v, child, mv[i]);
+        const int quiet = tactical ? (i == 0 ? hash_quiet || qstart == 0 : i >= qstart) : 1;
+        int32_t sc;
+        if (futile && quiet && i > 0 && !(O->pos_in_check && O->pos_in_check(v, child))) {
+            /* it cannot reach alpha: counted as worth what the frontier allows */
+            if (stat + fm * depth > best) best = stat + fm * depth;
+            continue;
+        }
+        if (i == 0) {
+            sc = val_up(ab_heur(s, child, depth - 1, val_down(beta), val_down(alpha), cpv, &cpvlen, 1));
+        } else {   /* null window first (principal variation search) */
+            int r = 0;
+            if (lmr && quiet && i >= 3 && i >= qstart + nkill && !(O->pos_in_check && O->pos_in_check(v, child)))
+                r = ab_lmr(depth, i, pvnode);
+            sc = val_up(ab_heur(s, child, depth - 1 - r, val_down(alpha + 1), val_down(alpha), cpv, &cpvlen, 1));
+            if (r && sc > alpha && !s->aborted)   /* the reduced search failed high: the full depth */
+                sc = val_up(ab_heur(s, child, depth - 1, val_down(alpha + 1), val_down(alpha), cpv, &cpvlen, 1));
+            if (sc > alpha && sc < beta && !s->aborted)
+                sc = val_up(ab_heur(s, child, depth - 1, val_down(beta), val_down(alpha), cpv, &cpvlen, 1));
+        }
+        if (s->aborted) break;
+        if (sc > best) {
+            best = sc;
+            bestm = mv[i];
+            if (sc > alpha) {
+                alpha = sc;
+                pv[0] = mv[i];
+                int k = cpvlen < 63 ? cpvlen : 62;
+                memcpy(pv + 1, cpv, (size_t)k * sizeof *pv);
+                *pvlen = k + 1;
+                if (alpha >= beta) {
+                    if (s->heur_order && !quiesce && quiet) {
+                        s->ply--;
+                        ab_heur_reward(s, mv[i], depth);
+                        s->ply++;
+                    }
+                    break;
+                }
+            }
+        }
+    }
+    s->ply--;
+    if (s->aborted) return best > -VAL_INF ? best : alpha0;   /* the caller discards it */
+    if (use_tt && !(root && s->heur_nexcl)) {   /* (a root without some moves is not the root) */
+        if (best >= beta) tt_store_heur(s->tt, tkey, best, VAL_WIN, bestm, depth, s->heur_gen);
+        else if (best > alpha0) tt_store_heur(s->tt, tkey, best, best, bestm, depth, s->heur_gen);
+        else tt_store_heur(s->tt, tkey, -VAL_WIN, best, MOVE_NONE, depth, s->heur_gen);
+    }
+    return best;
+}
+
+/* The first legal move of pos (MOVE_NONE when the game is over). */
+static move_t ab_any_move(const gv_t *v, const void *pos)
+{
+    val_t tv;
+    move_t mv[GSW_MAX_MOVES];
+    if (v->ops->terminal(v, pos, &tv)) return MOVE_NONE;
+    return v->ops->moves(v, pos, mv) > 0 ? mv[0] : MOVE_NONE;
+}
+
+/* Lazy SMP: a helper thread deepens the root on its own (its own history,
+ * killers and line) over the caller's table, until the caller's search
+ * ends (halt). What it stores orders and cuts the caller's search; its
+ * own results are never read. */
+typedef struct ab_helper {
+    ab_t s;
+    const void *pos;
+    int d0, maxd;
+    pthread_t th;
+    uint32_t order[AB_HIST_SIZE];
+    move_t killer[AB_MAX_PLY][2];
+    uint64_t line[AB_MAX_PLY];
+} ab_helper_t;
+
+static void *ab_helper_run(void *arg)
+{
+    ab_helper_t *h = arg;
+    ab_t *s = &h->s;
+    move_t pv[64];
+    int pvlen = 0;
+    for (int d = h->d0; d <= h->maxd && !*s->halt; d++) {
+        s->heur_depth = d;
+        int32_t sc = ab_heur(s, h->pos, d, -VAL_INF, VAL_INF, pv, &pvlen, 0);
+        if (s->aborted || val_is_proven_decisive(sc)) break;
+        s->heur_root_move = pvlen ? pv[0] : MOVE_NONE;
+    }
+    return NULL;
+}
+
+/* The nodes of the caller's thread and its helpers (while they run: their
+ * counters as last seen; after the join: exact). */
+static uint64_t ab_think_nodes(const ab_t *s, ab_helper_t *const *help, int nh)
+{
+    uint64_t n = s->nodes;
+    for (int i = 0; i < nh; i++) n += __atomic_load_n(&help[i]->s.nodes, __ATOMIC_RELAXED);
+    return n;
+}
+
+/* Multi-PV: one root move's line at a depth. */
+typedef struct ab_pvline {
+    int32_t score;
+    int pvlen;
+    move_t pv[64];
+} ab_pvline_t;
+
+static int ab_excluded(const move_t *excl, int n, move_t m)
+{
+    for (int i = 0; i < n; i++)
+        if (excl[i] == m) return 1;
+    return 0;
+}
+
+int ab_think(const gv_t *v, tt_t *tt, const void *pos, const ab_options_t *o,
+             ab_result_t *r, err_t *err)
+{
+    memset(r, 0, sizeof *r);
+    r->best = MOVE_NONE;
+    r->multipv = 1;
+    if (!v->ops->evaluate)
+        return err_set(err, GSW_EINPUT, "%s has no heuristic evaluation", v->game->name);
+    double t0 = gsw_now_ms();
+    ab_t s;
+    ab_init(&s, v, tt, o);
+    uint64_t line[AB_MAX_PLY];
+    if (v->ops->repetition) {   /* the line: the game's history, then the search path */
+        s.heur_line = line;
+        if (o && o->history && o->history_len > 0) {
+            s.heur_hist = o->history;
+            s.heur_hist_len = o->history_len;
+            for (int j = 0; j < o->history_len; j++)
+                s.heur_filter[o->history[j] >> 6 & 15] |= 1ull << (o->history[j] & 63);
+        }
+    }
+    uint32_t order[AB_HIST_SIZE];
+    move_t killer[AB_MAX_PLY][2];
+    if (!v->ops->ab_order || v->ops->ab_tactical) {
+        memset(order, 0, sizeof order);
+        memset(killer, 0xff, sizeof killer);   /* MOVE_NONE */
+        s.heur_order = order;
+        s.heur_killer = killer;
+    }
+    s.heur_no_prune = o && o->no_prune;
+    s.heur_no_tt = o && o->no_tt_cuts;
+    s.heur_root_move = MOVE_NONE;
+    /* the generation: a search of another root marks its entries apart
+     * (the table keeps no state: the root's hash picks it) */
+    uint64_t rh = v->ops->pos_hash(v, pos);
+    s.heur_gen = (unsigned)((rh ^ rh >> 29 ^ rh >> 47) * 0x9E3779B97F4A7C15ull >> 61);
+    int maxd = o && o->depth_limit > 0 ? o->depth_limit : 64;
+
+    /* multi-PV: at most a line per root move; cur holds this depth's lines,
+     * prev the last depth's (best first: they order the next) */
+    int lines = o && o->multipv > 1 ? o->multipv : 1;
+    ab_pvline_t *lbuf = NULL, *cur = NULL, *prev = NULL;
+    int nprev = 0;
+    move_t excl[GSW_MAX_MOVES];
+    if (lines > 1) {
+        val_t tv;
+        move_t mv[GSW_MAX_MOVES];
+        int n = v->ops->terminal(v, pos, &tv) ? 0 : v->ops->moves(v, pos, mv);
+        if (lines > n) lines = n > 1 ? n : 1;
+        if (lines > 1 && !(lbuf = malloc(2 * (size_t)lines * sizeof *lbuf))) lines = 1;   /* (short of memory: one) */
+        cur = lbuf;
+        prev = lbuf ? lbuf + lines : NULL;
+    }
+    s.heur_excl = excl;
+
+    /* lazy SMP: the helpers start now and stop when this thread's search
+     * ends; a node budget is theirs and this thread's together (each adds
+     * its nodes to spent every 1,024). Short of memory or threads, fewer. */
+    volatile int halt = 0;
+    uint64_t spent = 0;
+    int want = o && o->threads > 1 ? o->threads - 1 : 0, nh = 0;
+    ab_helper_t **help = want ? calloc((size_t)want, sizeof *help) : NULL;
+    if (help && s.node_limit) s.pool_nodes = &spent;
+    for (int i = 0; help && i < want; i++) {
+        ab_helper_t *h = malloc(sizeof *h);
+        if (!h) break;
+        h->s = s;
+        h->s.nodes = 0;
+        h->s.thread_id = i + 1;
+        h->s.halt = &halt;
+        h->s.heur_excl = NULL;
+        h->s.heur_line = s.heur_line ? h->line : NULL;
+        if (s.heur_order) {
+            memset(h->order, 0, sizeof h->order);
+            memset(h->killer, 0xff, sizeof h->killer);
+            h->s.heur_order = h->order;
+            h->s.heur_killer = h->killer;
+        }
+        h->pos = pos;
+        /* every other one a ply ahead: the threads' iterations interleave
+         * rather than repeat each other's */
+        h->d0 = 1 + ((i + 1) & 1);
+        h->maxd = maxd;
+        if (pthread_create(&h->th, NULL, ab_helper_run, h)) {
+            free(h);
+            break;
+        }
+        help[nh++] = h;
+    }
+
+    for (int d = 1; d <= maxd; d++) {
+        move_t pv[64];
+        int pvlen = 0;
+        s.heur_depth = d;
+        int32_t sc = ab_heur(&s, pos, d, -VAL_INF, VAL_INF, pv, &pvlen, 0);
+        if (s.aborted && d > 1) break;
+        if (s.aborted && !pvlen) break;
+        const int first_done = !s.aborted;
+        int nl = 1;   /* multi-PV: the depth's lines finished */
+        if (lines > 1 && first_done) {
+            cur[0].score = sc;
+            cur[0].pvlen = pvlen;
+            memcpy(cur[0].pv, pv, sizeof pv);
+            for (; nl < lines; nl++) {   /* line nl + 1: without the moves of the lines before */
+                excl[nl - 1] = cur[nl - 1].pv[0];
+                s.heur_nexcl = nl;
+                s.heur_root_move = MOVE_NONE;   /* first: the best of the last depth's lines left */
+                for (int i = 0; i < nprev && s.heur_root_move == MOVE_NONE; i++)
+                    if (!ab_excluded(excl, nl, prev[i].pv[0])) s.heur_root_move = prev[i].pv[0];
+                ab_pvline_t *L = &cur[nl];
+                L->pvlen = 0;
+                L->score = ab_heur(&s, pos, d, -VAL_INF, VAL_INF, L->pv, &L->pvlen, 0);
+                if (s.aborted || !L->pvlen) break;
+            }
+            s.heur_nexcl = 0;
+            /* best first (a later line may beat an earlier one: pruning,
+             * the table); stable, so ties keep the order searched */
+            for (int i = 1; i < nl; i++) {
+                ab_pvline_t t = cur[i];
+                int j = i;
+                for (; j > 0 && cur[j - 1].score < t.score; j--) cur[j] = cur[j - 1];
+                cur[j] = t;
+            }
+            sc = cur[0].score;
+            pvlen = cur[0].pvlen;
+            memcpy(pv, cur[0].pv, sizeof pv);
+            ab_pvline_t *t = prev;
+            prev = cur;
+            cur = t;
+            nprev = nl;
+        }
+        r->score = sc;
+        r->depth = d;
+        memcpy(r->pv, pv, sizeof pv);
+        r->pvlen = pvlen;
+        r->best = pvlen ? pv[0] : MOVE_NONE;
+        s.heur_root_move = r->best;
+        r->proven = val_is_proven_decisive(sc);
+        if (!first_done) break;
+        if (o && o->on_iter) {
+            r->nodes = ab_think_nodes(&s, help, nh);
+            r->time_ms = gsw_now_ms() - t0;
+            if (lines <= 1) {
+                o->on_iter(o->on_iter_ctx, r);
+            } else {
+                for (int i = 0; i < nl; i++) {   /* the lines finished, best first */
+                    ab_result_t x = *r;
+                    x.multipv = i + 1;
+                    x.score = prev[i].score;
+                    x.pvlen = prev[i].pvlen;
+                    memcpy(x.pv, prev[i].pv, sizeof x.pv);
+                    x.best = x.pvlen ? x.pv[0] : MOVE_NONE;
+                    x.proven = val_is_proven_decisive(x.score);
+                    o->on_iter(o->on_iter_ctx, &x);
+                }
+            }
+        }
+        if (s.aborted || r->proven) break;
+    }
+    halt = 1;
+    for (int i = 0; i < nh; i++) pthread_join(help[i]->th, NULL);
+    uint64_t nodes = ab_think_nodes(&s, help, nh);
+    for (int i = 0; i < nh; i++) free(help[i]);
+    free(help);
+    free(lbuf);
+    if (r->best == MOVE_NONE) r->best = ab_any_move(v, pos);   /* stopped at once: still a move */
+    r->nodes = nodes;
+    r->time_ms = gsw_now_ms() - t0;
+    r->aborted = s.aborted;
+    return GSW_OK;
+}
