@@ -40,7 +40,7 @@ test-slow: release
 test-crash: release
 	GSW_BIN=$(CURDIR)/$(RELEASE)/gsw GSW_TEST_DATA=$(CURDIR)/tests/data bash tests/crash/crash.sh 50
 
-# libFuzzer (Clang): every target in tests/fuzz/ for 30 s from its corpus
+# libFuzzer (Clang): every target in tests/fuzz/ for 25 s from its corpus
 FUZZ := build/fuzz
 test-fuzz: deps
 	cmake -S . -B $(FUZZ) -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_COMPILER=clang -DGSW_FUZZ=ON >/dev/null
