@@ -129,6 +129,24 @@ static int egdb_cli_build(cli_opts_t *o, gv_t *v, egdb_set_t *set, err_t *err)
         json_int(&j, "reused", rep.reused);
         json_int(&j, "positions", (int64_t)rep.positions);
         json_num(&j, "time_ms", rep.ms);
+        /* where the time went: the engine's phases, and per thread the
+           nodes it did, the time it worked and the time it waited */
+        const retro_stats_t *e = &rep.engine;
+        json_obj(&j, "engine");
+        json_num(&j, "init_ms", e->init_ms);
+        json_num(&j, "propagate_ms", e->propagate_ms);
+        json_num(&j, "check_ms", e->check_ms);
+        json_int(&j, "most_levels", e->levels);
+        json_arr(&j, "threads");
+        for (int t = 0; t < e->threads; t++) {
+            json_obj(&j, NULL);
+            json_int(&j, "nodes", (int64_t)e->items[t]);
+            json_num(&j, "busy_ms", e->busy_ms[t]);
+            json_num(&j, "wait_ms", e->wait_ms[t]);
+            json_close(&j, '}');
+        }
+        json_close(&j, ']');
+        json_close(&j, '}');
         json_end(&j);
     } else
         printf("%s %s: %d slices (%d built, %d found finished and checked), %s positions built in %.1f s, in %s\n",

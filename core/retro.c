@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define RETRO_CHUNK 16384      /* nodes a thread takes at a time */
 #define EX_NONE 0u             /* exit codes (uint16): no exit */
@@ -53,12 +54,21 @@ retro_val_t retro_from_val(val_t v)
     return RETRO_UNKNOWN;
 }
 
+/* One node of a run, its three fields side by side so the propagation
+ * touches one cache line per predecessor. */
+typedef struct retro_node {
+    uint16_t val;              /* a retro_val_t */
+    uint16_t ex;               /* best exit (EX_NONE, EX_DRAW or a retro_val_t) */
+    uint16_t cnt;              /* moves inside the unit not yet known to lose for the mover */
+} retro_node_t;
+
+#define RETRO_GROUP 8          /* nodes whose moves are listed before their targets are read */
+
 typedef struct retro_run {
     const retro_unit_t *u;
-    retro_val_t *val;
-    uint8_t *cnt;              /* moves inside the unit not yet known to lose for the mover */
-    uint16_t *ex;              /* best exit (EX_NONE, EX_DRAW or a retro_val_t) */
-    int phase;                 /* 0 init, 2 propagate level d, 3 check */
+    retro_node_t *node;        /* NULL in retro_check */
+    const retro_val_t *val;    /* retro_check: the values checked */
+    int phase;                 /* 0 init, 2 propagate level d, 3 check (retro_check), 4 check (retro_solve) */
     int d;
     uint64_t work;             /* items of this phase: nodes, or the frontier's length */
     const uint32_t *items;     /* the frontier (phase 2) */
@@ -68,10 +78,20 @@ typedef struct retro_run {
     /* phase 2: the nodes each thread resolved for the next level */
     uint32_t *tnext[256];
     uint64_t tn[256], tcap[256];
+    uint64_t *scratch[256];    /* per thread: RETRO_GROUP lists of RETRO_MAX_MOVES nodes */
+    double busy[256];          /* per thread, this phase (ms) */
+    uint64_t titems[256];      /* per thread, all phases */
     int failed;                /* an error or a stop: everyone leaves */
     pthread_mutex_t lock;      /* err and progress */
     err_t err;
 } retro_run_t;
+
+static double retro_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
 
 static void retro_fail(retro_run_t *r, const err_t *e)
 {
@@ -83,17 +103,22 @@ static void retro_fail(retro_run_t *r, const err_t *e)
 
 static inline int ex_dist(uint16_t x) { return retro_dist((retro_val_t)x); }
 
+/* The best exit as the value it gives (VAL_WIN + 1: none). */
+static inline val_t ex_value(uint16_t x)
+{
+    return x == EX_NONE ? VAL_WIN + 1 : x == EX_DRAW ? VAL_DRAW : retro_to_val((retro_val_t)x);
+}
+
 static void retro_init_node(retro_run_t *r, int tid, uint64_t i, err_t *e)
 {
-    int nin = 0;
     val_t best = VAL_WIN + 1;
-    if (r->u->init(r->u->ctx, tid, i, &nin, &best, e)) { retro_fail(r, e); return; }
-    if (nin < 0 || nin > 255) {
+    int nin = r->u->moves(r->u->ctx, tid, i, r->scratch[tid], &best, e);
+    if (nin < 0) { retro_fail(r, e); return; }
+    if (nin > 255) {
         err_set(e, GSW_EFAIL, "retro: node %llu has %d moves inside its unit", (unsigned long long)i, nin);
         retro_fail(r, e);
         return;
     }
-    r->cnt[i] = (uint8_t)nin;
     uint16_t x = EX_NONE;
     if (best <= VAL_WIN) {
         x = val_is_proven_decisive(best) ? retro_from_val(best) : EX_DRAW;
@@ -106,7 +131,7 @@ static void retro_init_node(retro_run_t *r, int tid, uint64_t i, err_t *e)
         retro_fail(r, e);
         return;
     }
-    r->ex[i] = x;
+    r->node[i] = (retro_node_t){ .val = RETRO_UNKNOWN, .ex = x, .cnt = (uint16_t)nin };
 }
 
 /* p resolved for the next level by thread tid: it joins that frontier. */
@@ -123,38 +148,82 @@ static int retro_push(retro_run_t *r, int tid, uint32_t p)
     return 0;
 }
 
-static void retro_propagate_node(retro_run_t *r, int tid, uint64_t i, err_t *e)
+/* Lists of nodes (predecessors or moves) of up to RETRO_GROUP nodes,
+ * read only once every list is made, with their targets prefetched: the
+ * random reads of a large unit then overlap instead of waiting in turn. */
+static int retro_lists(retro_run_t *r, int tid, const uint64_t *at, int g, int *nl, err_t *e)
 {
-    retro_val_t v = r->val[i];
+    const retro_unit_t *u = r->u;
+    for (int j = 0; j < g; j++) {
+        uint64_t *l = r->scratch[tid] + (size_t)j * RETRO_MAX_MOVES;
+        nl[j] = r->phase == 2 ? u->preds(u->ctx, tid, at[j], l, e) : u->moves(u->ctx, tid, at[j], l, NULL, e);
+        if (nl[j] < 0) { retro_fail(r, e); return -1; }
+        for (int k = 0; k < nl[j]; k++) {
+            if (l[k] >= u->n) {
+                err_set(e, GSW_EFAIL, "retro: node %llu has a %s %llu outside the unit", (unsigned long long)at[j],
+                        r->phase == 2 ? "predecessor" : "move to", (unsigned long long)l[k]);
+                retro_fail(r, e);
+                return -1;
+            }
+            __builtin_prefetch(&r->node[l[k]], 1);
+        }
+    }
+    return 0;
+}
+
+static void retro_propagate_group(retro_run_t *r, int tid, const uint64_t *at, int g, err_t *e)
+{
+    int np[RETRO_GROUP];
+    if (retro_lists(r, tid, at, g, np, e)) return;
     int d = r->d;
-    uint64_t pred[RETRO_MAX_MOVES];
-    int np = r->u->preds(r->u->ctx, tid, i, pred, e);
-    if (np < 0) { retro_fail(r, e); return; }
-    for (int k = 0; k < np; k++) {
-        uint64_t p = pred[k];
-        if (p >= r->u->n) {
-            err_set(e, GSW_EFAIL, "retro: node %llu has a predecessor %llu outside the unit", (unsigned long long)i,
-                    (unsigned long long)p);
-            retro_fail(r, e);
-            return;
+    for (int j = 0; j < g; j++) {
+        retro_val_t v = r->node[at[j]].val;
+        const uint64_t *pred = r->scratch[tid] + (size_t)j * RETRO_MAX_MOVES;
+        for (int k = 0; k < np[j]; k++) {
+            retro_node_t *p = &r->node[pred[k]];
+            if (__atomic_load_n(&p->val, __ATOMIC_RELAXED) != RETRO_UNKNOWN) continue;
+            uint16_t zero = RETRO_UNKNOWN, nv;
+            if (retro_is_loss(v)) nv = retro_win(d + 1);   /* a move to a lost position wins */
+            else {
+                if (__atomic_sub_fetch(&p->cnt, 1, __ATOMIC_RELAXED)) continue;
+                uint16_t x = p->ex;   /* every move inside loses: the exits decide */
+                if (!(x == EX_NONE || (retro_is_loss((retro_val_t)x) && ex_dist(x) <= d + 1))) continue;
+                /* (a longer losing exit waits for its level; a drawing exit
+                   draws; a winning one wins at its level) */
+                nv = retro_loss(d + 1);
+            }
+            if (__atomic_compare_exchange_n(&p->val, &zero, nv, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED) &&
+                retro_push(r, tid, (uint32_t)pred[k])) {
+                err_set(e, GSW_EFAIL, "retro: out of memory for the frontier");
+                retro_fail(r, e);
+                return;
+            }
         }
-        if (__atomic_load_n(&r->val[p], __ATOMIC_RELAXED) != RETRO_UNKNOWN) continue;
-        retro_val_t zero = RETRO_UNKNOWN, nv;
-        if (retro_is_loss(v)) nv = retro_win(d + 1);   /* a move to a lost position wins */
-        else {
-            if (__atomic_sub_fetch(&r->cnt[p], 1, __ATOMIC_RELAXED)) continue;
-            uint16_t x = r->ex[p];   /* every move inside loses: the exits decide */
-            if (!(x == EX_NONE || (retro_is_loss((retro_val_t)x) && ex_dist(x) <= d + 1))) continue;
-            /* (a longer losing exit waits for its level; a drawing exit
-               draws; a winning one wins at its level) */
-            nv = retro_loss(d + 1);
+    }
+}
+
+/* retro_solve's check of nodes at[0..g-1]: each value is the best of its
+ * exit and its moves inside the unit. */
+static void retro_check_group(retro_run_t *r, int tid, const uint64_t *at, int g, err_t *e)
+{
+    int nm[RETRO_GROUP];
+    if (retro_lists(r, tid, at, g, nm, e)) return;
+    for (int j = 0; j < g; j++) {
+        const retro_node_t *x = &r->node[at[j]];
+        val_t best = ex_value(x->ex);
+        if (best > VAL_WIN) best = -VAL_INF;
+        const uint64_t *m = r->scratch[tid] + (size_t)j * RETRO_MAX_MOVES;
+        for (int k = 0; k < nm[j]; k++) {
+            val_t c = val_up(retro_to_val(r->node[m[k]].val));
+            if (c > best) best = c;
         }
-        if (__atomic_compare_exchange_n(&r->val[p], &zero, nv, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED) &&
-            retro_push(r, tid, (uint32_t)p)) {
-            err_set(e, GSW_EFAIL, "retro: out of memory for the frontier");
-            retro_fail(r, e);
-            return;
-        }
+        if (retro_to_val(x->val) == best) continue;
+        char name[300] = "";
+        if (r->u->describe) r->u->describe(r->u->ctx, at[j], name, sizeof name);
+        err_set(e, GSW_EFAIL, "retro: node %llu%s%s is solved as %d but its moves give %d", (unsigned long long)at[j],
+                *name ? " " : "", name, (int)retro_to_val(x->val), (int)best);
+        retro_fail(r, e);
+        return;
     }
 }
 
@@ -165,6 +234,8 @@ static void *retro_worker(void *arg_)
     int tid = arg->tid;
     const retro_unit_t *u = r->u;
     err_t e = { 0 };
+    double t0 = retro_ms();
+    uint64_t items = 0;
     for (;;) {
         if (__atomic_load_n(&r->failed, __ATOMIC_RELAXED)) break;
         if (u->stop && *u->stop) {
@@ -176,12 +247,20 @@ static void *retro_worker(void *arg_)
         uint64_t a = __atomic_fetch_add(&r->next, chunk, __ATOMIC_RELAXED);
         if (a >= r->work) break;
         uint64_t b = a + chunk < r->work ? a + chunk : r->work;
-        for (uint64_t i = a; i < b; i++) {
-            if (r->phase == 0) retro_init_node(r, tid, i, &e);
-            else if (r->phase == 2) retro_propagate_node(r, tid, r->items[i], &e);
-            else if (u->check(u->ctx, tid, i, r->val, &e)) retro_fail(r, &e);
-            if (__atomic_load_n(&r->failed, __ATOMIC_RELAXED)) break;
+        for (uint64_t i = a; i < b && !__atomic_load_n(&r->failed, __ATOMIC_RELAXED);) {
+            if (r->phase == 0) { retro_init_node(r, tid, i++, &e); continue; }
+            if (r->phase == 3) {
+                if (u->check(u->ctx, tid, i, r->val, &e)) retro_fail(r, &e);
+                i++;
+                continue;
+            }
+            uint64_t at[RETRO_GROUP];
+            int g = 0;
+            for (; g < RETRO_GROUP && i < b; g++, i++) at[g] = r->phase == 2 ? r->items[i] : i;
+            if (r->phase == 2) retro_propagate_group(r, tid, at, g, &e);
+            else retro_check_group(r, tid, at, g, &e);
         }
+        items += b - a;
         uint64_t done = __atomic_add_fetch(&r->done, b - a, __ATOMIC_RELAXED);
         if (tid == 0 && u->progress && r->phase != 2) {
             pthread_mutex_lock(&r->lock);
@@ -189,12 +268,15 @@ static void *retro_worker(void *arg_)
             pthread_mutex_unlock(&r->lock);
         }
     }
+    r->busy[tid] += retro_ms() - t0;
+    r->titems[tid] += items;
     return NULL;
 }
 
 /* One phase over `work` items on u->threads threads (this one included;
- * one alone when the work is small). */
-static int retro_phase(retro_run_t *r, int phase, uint64_t work)
+ * one alone when the work is small). Its wall time; each thread's wait
+ * is that less its busy time. */
+static int retro_phase(retro_run_t *r, int phase, uint64_t work, double *wall)
 {
     int t = r->u->threads > 0 ? r->u->threads : 1;
     if (t > 256) t = 256;
@@ -206,6 +288,9 @@ static int retro_phase(retro_run_t *r, int phase, uint64_t work)
     struct { retro_run_t *r; int tid; } args[256];
     pthread_t th[256];
     int started = 0;
+    double t0 = retro_ms();
+    double busy0[256];
+    memcpy(busy0, r->busy, sizeof busy0);
     for (int i = 1; i < t; i++) {
         args[i].r = r;
         args[i].tid = i;
@@ -216,40 +301,70 @@ static int retro_phase(retro_run_t *r, int phase, uint64_t work)
     args[0].tid = 0;
     retro_worker(&args[0]);
     for (int i = 1; i <= started; i++) pthread_join(th[i], NULL);
+    double w = retro_ms() - t0;
+    if (wall) *wall += w;
+    if (r->u->stats) {
+        retro_stats_t *s = r->u->stats;
+        int n = r->u->threads < RETRO_STATS_THREADS ? r->u->threads : RETRO_STATS_THREADS;
+        if (n > s->threads) s->threads = n;
+        for (int i = 0; i < n; i++) {
+            double b = r->busy[i] - busy0[i];
+            s->busy_ms[i] += b;
+            s->wait_ms[i] += w > b ? w - b : 0;
+        }
+    }
     return r->failed ? -1 : 0;
 }
 
 static void retro_run_free(retro_run_t *r)
 {
-    for (int i = 0; i < 256; i++) free(r->tnext[i]);
-    free(r->cnt);
-    free(r->ex);
+    for (int i = 0; i < 256; i++) {
+        free(r->tnext[i]);
+        free(r->scratch[i]);
+    }
+    if (r->u->stats) {
+        int n = r->u->threads < RETRO_STATS_THREADS ? r->u->threads : RETRO_STATS_THREADS;
+        for (int i = 0; i < n; i++) r->u->stats->items[i] += r->titems[i];
+    }
+    free(r->node);
     pthread_mutex_destroy(&r->lock);
+}
+
+static int retro_run_init(retro_run_t *r, const retro_unit_t *u)
+{
+    memset(r, 0, sizeof *r);
+    r->u = u;
+    pthread_mutex_init(&r->lock, NULL);
+    int t = u->threads > 0 ? (u->threads > 256 ? 256 : u->threads) : 1;
+    for (int i = 0; i < t; i++)
+        if (!(r->scratch[i] = malloc((size_t)RETRO_GROUP * RETRO_MAX_MOVES * sizeof **r->scratch))) return -1;
+    return 0;
 }
 
 int retro_solve(const retro_unit_t *u, retro_val_t *val, err_t *err)
 {
     retro_run_t r;
-    memset(&r, 0, sizeof r);
-    r.u = u;
-    r.val = val;
-    pthread_mutex_init(&r.lock, NULL);
+    if (u->stats) memset(u->stats, 0, sizeof *u->stats);
+    if (retro_run_init(&r, u)) {
+        retro_run_free(&r);
+        return err_set(err, GSW_EFAIL, "retro: out of memory");
+    }
     if (u->n >= UINT32_MAX) {
         retro_run_free(&r);
         return err_set(err, GSW_EFAIL, "retro: a unit of %llu positions is more than one build can hold",
                        (unsigned long long)u->n);
     }
-    r.cnt = malloc(u->n ? u->n : 1);
-    r.ex = malloc((u->n ? u->n : 1) * sizeof *r.ex);
+    r.node = malloc((u->n ? u->n : 1) * sizeof *r.node);
     uint64_t *bstart = NULL;
     uint32_t *bnode = NULL, *cur = NULL;
     int rc = 0;
-    if (!r.cnt || !r.ex) {
+    if (!r.node) {
         retro_run_free(&r);
         return err_set(err, GSW_EFAIL, "retro: out of memory for a unit of %llu positions", (unsigned long long)u->n);
     }
-    memset(val, 0, u->n * sizeof *val);
-    rc = retro_phase(&r, 0, u->n);
+    double dummy = 0, *t_init = u->stats ? &u->stats->init_ms : &dummy,
+           *t_prop = u->stats ? &u->stats->propagate_ms : &dummy, *t_check = u->stats ? &u->stats->check_ms : &dummy;
+    rc = retro_phase(&r, 0, u->n, t_init);
     /* the decisive exits by distance (a counting sort), so each level
        visits only its own */
     uint64_t nb = 0;
@@ -257,7 +372,7 @@ int retro_solve(const retro_unit_t *u, retro_val_t *val, err_t *err)
         bstart = calloc((size_t)r.maxex + 2, sizeof *bstart);
         if (!bstart) rc = -1;
         for (uint64_t i = 0; !rc && i < u->n; i++)
-            if (r.ex[i] != EX_NONE && r.ex[i] != EX_DRAW) bstart[ex_dist(r.ex[i]) + 1]++, nb++;
+            if (r.node[i].ex != EX_NONE && r.node[i].ex != EX_DRAW) bstart[ex_dist(r.node[i].ex) + 1]++, nb++;
         if (!rc) {
             for (int d = 0; d <= r.maxex; d++) bstart[d + 1] += bstart[d];
             bnode = malloc((nb ? nb : 1) * sizeof *bnode);
@@ -266,7 +381,8 @@ int retro_solve(const retro_unit_t *u, retro_val_t *val, err_t *err)
             else {
                 memcpy(fill, bstart, ((size_t)r.maxex + 1) * sizeof *fill);
                 for (uint64_t i = 0; i < u->n; i++)
-                    if (r.ex[i] != EX_NONE && r.ex[i] != EX_DRAW) bnode[fill[ex_dist(r.ex[i])]++] = (uint32_t)i;
+                    if (r.node[i].ex != EX_NONE && r.node[i].ex != EX_DRAW)
+                        bnode[fill[ex_dist(r.node[i].ex)]++] = (uint32_t)i;
             }
             free(fill);
         }
@@ -299,27 +415,30 @@ int retro_solve(const retro_unit_t *u, retro_val_t *val, err_t *err)
         }
         if (r.d <= r.maxex)
             for (uint64_t k = bstart[r.d]; k < bstart[r.d + 1]; k++) {
-                uint32_t i = bnode[k];
-                if (val[i] != RETRO_UNKNOWN) continue;
-                if (retro_is_win((retro_val_t)r.ex[i]) || r.cnt[i] == 0) {
-                    val[i] = (retro_val_t)r.ex[i];
-                    cur[ncur++] = i;
+                retro_node_t *x = &r.node[bnode[k]];
+                if (x->val != RETRO_UNKNOWN) continue;
+                if (retro_is_win((retro_val_t)x->ex) || x->cnt == 0) {
+                    x->val = x->ex;
+                    cur[ncur++] = bnode[k];
                 }
             }
         if (!ncur && r.d >= r.maxex) break;
         r.items = cur;
-        if ((rc = retro_phase(&r, 2, ncur))) break;
+        if ((rc = retro_phase(&r, 2, ncur, t_prop))) break;
         solved += ncur;
+        if (u->stats) u->stats->levels = r.d + 1;
         if (u->progress) u->progress(u->ctx, "propagate", solved, u->n);
     }
     free(bstart);
     free(bnode);
     free(cur);
+    if (!rc) rc = retro_phase(&r, 4, u->n, t_check);
     if (rc) {
         *err = r.err;
         retro_run_free(&r);
         return err->code ? err->code : GSW_EFAIL;
     }
+    for (uint64_t i = 0; i < u->n; i++) val[i] = r.node[i].val;
     retro_run_free(&r);
     return GSW_OK;
 }
@@ -327,11 +446,12 @@ int retro_solve(const retro_unit_t *u, retro_val_t *val, err_t *err)
 int retro_check(const retro_unit_t *u, const retro_val_t *val, err_t *err)
 {
     retro_run_t r;
-    memset(&r, 0, sizeof r);
-    r.u = u;
-    r.val = (retro_val_t *)val;   /* read only in this phase */
-    pthread_mutex_init(&r.lock, NULL);
-    int rc = retro_phase(&r, 3, u->n);
+    if (retro_run_init(&r, u)) {
+        retro_run_free(&r);
+        return err_set(err, GSW_EFAIL, "retro: out of memory");
+    }
+    r.val = val;
+    int rc = retro_phase(&r, 3, u->n, NULL);
     retro_run_free(&r);
     if (rc) {
         *err = r.err;

@@ -105,32 +105,56 @@ static inline int retro_dist(retro_val_t r) { return (int)(r & 0x7fff) - 1; }
 val_t retro_to_val(retro_val_t r);
 retro_val_t retro_from_val(val_t v);
 
+/* What a run measured (retro_unit_t.stats, optional): the wall time of
+ * each phase and, per thread, the items it did, the time it worked and
+ * the time it waited for the others at the end of each phase (the only
+ * wait: chunks are taken with one atomic add, nothing else is locked but
+ * the progress report). */
+#define RETRO_STATS_THREADS 64
+typedef struct retro_stats {
+    double init_ms, propagate_ms, check_ms;
+    int levels;                  /* propagation levels (distances) */
+    int threads;                 /* threads that ran */
+    uint64_t items[RETRO_STATS_THREADS];   /* nodes initialised, propagated and checked */
+    double busy_ms[RETRO_STATS_THREADS], wait_ms[RETRO_STATS_THREADS];
+} retro_stats_t;
+
 typedef struct retro_unit {
     uint64_t n;                  /* nodes */
     int threads;                 /* >= 1 */
     volatile int *stop;          /* set: give up (GSW_EFAIL, "stopped") */
     void *ctx;
-    /* Node's moves inside the unit (their count, < 256) and the best value
-     * the side to move gets by leaving the unit, as val_up of the child's
-     * value (VAL_WIN + 1 = no exit; a position with no move at all is an
-     * exit to its terminal value). Called once per node, from any thread
-     * (tid < threads). */
-    int (*init)(void *ctx, int tid, uint64_t node, int *nin, val_t *exit_best, err_t *err);
+    /* Node's moves inside the unit, as the nodes they lead to, into inside
+     * (at most RETRO_MAX_MOVES; a node twice for two moves): their count
+     * (< 256), or -1 with err set. With exit_best not NULL, also the best
+     * value the side to move gets by leaving the unit, as val_up of the
+     * child's value (VAL_WIN + 1 = no exit; a position with no move at all
+     * is an exit to its terminal value). Any thread (tid < threads). */
+    int (*moves)(void *ctx, int tid, uint64_t node, uint64_t *inside, val_t *exit_best, err_t *err);
     /* The nodes with a move inside the unit to node, once per move, into
      * out (at most RETRO_MAX_MOVES); their count, or -1 with err set. */
     int (*preds)(void *ctx, int tid, uint64_t node, uint64_t *out, err_t *err);
-    /* For retro_check: 0 when node's value in val agrees with its moves',
-     * else an error naming it (any thread). */
+    /* For retro_check (a unit read back from files): 0 when node's value
+     * in val agrees with its moves', else an error naming it. */
     int (*check)(void *ctx, int tid, uint64_t node, const retro_val_t *val, err_t *err);
-    /* Optional: called now and then with the phase ("init", "propagate"),
-     * work done and work in all (any thread, never concurrently). */
+    /* For retro_solve's own check: the name of a node that fails it. */
+    void (*describe)(void *ctx, uint64_t node, char *buf, size_t n);
+    /* Optional: called now and then with the phase ("init", "propagate",
+     * "check"), work done and work in all (never concurrently). */
     void (*progress)(void *ctx, const char *phase, uint64_t done, uint64_t total);
+    retro_stats_t *stats;        /* optional: filled by retro_solve */
 } retro_unit_t;
 
 /* Solve the unit: val[0..n-1] receives every node's value (shortest win,
- * longest loss, in the distances the exits carry; unknown = draw). */
+ * longest loss, in the distances the exits carry; unknown = draw). Then
+ * every node is checked: its value must be what its moves give (the best
+ * of its exits, as the moves callback gave them, and of its moves inside
+ * the unit, from the values just solved), in full distance; an error
+ * names the first node that fails. So a predecessor the preds callback
+ * misses, or any fault of the propagation, cannot reach a file. */
 int retro_solve(const retro_unit_t *u, retro_val_t *val, err_t *err);
-/* The consistency pass: u->check on every node, on u->threads threads. */
+/* The consistency pass of stored values: u->check on every node, on
+ * u->threads threads. */
 int retro_check(const retro_unit_t *u, const retro_val_t *val, err_t *err);
 
 #endif

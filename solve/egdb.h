@@ -116,6 +116,7 @@ typedef struct egdb_build_report {
     uint64_t planned, finished; /* plan_only: positions the target needs, and those already built */
     uint64_t largest;           /* plan_only: the largest unit's positions */
     double ms;
+    retro_stats_t engine;       /* the engine's phases and threads, summed over the units built */
 } egdb_build_report_t;
 
 /* Build (or reuse, after checking) every slice the options ask for, in

@@ -219,6 +219,8 @@ typedef struct unit_ctx {
     retro_val_t *wld;          /* dtc: the unit's win/draw/loss (NULL: read the files) */
     egdb_prober_t *pr;         /* one per thread */
     retro_move_t (*mv)[RETRO_MAX_MOVES];   /* scratch, one per thread */
+    retro_stats_t *stats;      /* the engine's figures of the last solve */
+    egdb_build_report_t *rep;  /* NULL, or where they are summed */
     /* progress */
     const egdb_build_options_t *o;
     char label[160];
@@ -258,24 +260,30 @@ static int unit_move_value(unit_ctx_t *c, int tid, const retro_move_t *m, val_t 
     return 0;
 }
 
-static int unit_init(void *ctx, int tid, uint64_t node, int *nin, val_t *exit_best, err_t *err)
+/* The unit's moves of node as nodes, and with exit_best its best exit
+ * (retro_unit_t.moves): a move inside the unit is one to one of its
+ * slices, but a conversion in the distance-to-conversion metric leaves. */
+static int unit_moves(void *ctx, int tid, uint64_t node, uint64_t *inside, val_t *exit_best, err_t *err)
 {
     unit_ctx_t *c = ctx;
     uint64_t slice, index;
     unit_node(c, node, &slice, &index);
     val_t term = VAL_DRAW;
-    int k = c->rg->children(c->v, slice, index, c->mv[tid], &term);
-    *nin = 0;
-    *exit_best = VAL_WIN + 1;
-    if (k == 0) { *exit_best = term; return GSW_OK; }
+    int k = c->rg->children(c->v, slice, index, c->mv[tid], &term), n = 0;
+    if (exit_best) *exit_best = k == 0 ? term : VAL_WIN + 1;
     for (int i = 0; i < k; i++) {
         const retro_move_t *m = &c->mv[tid][i];
-        if (unit_slot(c, m->slice) >= 0 && !(c->mode == RETRO_DTC && m->conv)) { (*nin)++; continue; }
+        int u = unit_slot(c, m->slice);
+        if (u >= 0 && !(c->mode == RETRO_DTC && m->conv)) {
+            inside[n++] = c->start[u] + m->index;
+            continue;
+        }
+        if (!exit_best) continue;
         val_t x;
-        if (unit_move_value(c, tid, m, &x, err)) return err->code;
+        if (unit_move_value(c, tid, m, &x, err)) return -1;
         if (*exit_best > VAL_WIN || x > *exit_best) *exit_best = x;
     }
-    return GSW_OK;
+    return n;
 }
 
 static int unit_preds(void *ctx, int tid, uint64_t node, uint64_t *out, err_t *err)
@@ -320,6 +328,21 @@ static int unit_check(void *ctx, int tid, uint64_t node, const retro_val_t *val,
     c->v->ops->pos_format(c->v, pos, fen, sizeof fen);
     return err_set(err, GSW_EFAIL, "%s %s position %llu (%s) is stored as %d but its moves give %d",
                    retro_game_metric_name(c->rg, c->mode), name, (unsigned long long)index, fen, (int)have, (int)best);
+}
+
+/* A node named for an error: its slice, index and position. */
+static void unit_describe(void *ctx, uint64_t node, char *buf, size_t n)
+{
+    unit_ctx_t *c = ctx;
+    uint64_t slice, index;
+    unit_node(c, node, &slice, &index);
+    char name[64], fen[200];
+    GSW_POSBUF pos[GSW_MAX_POS];
+    c->rg->slice_name(c->v, slice, name, sizeof name);
+    c->rg->position(c->v, slice, index, pos);
+    c->v->ops->pos_format(c->v, pos, fen, sizeof fen);
+    snprintf(buf, n, "(%s %s position %llu, %s)", retro_game_metric_name(c->rg, c->mode), name,
+             (unsigned long long)index, fen);
 }
 
 static void unit_progress(void *ctx, const char *phase, uint64_t done, uint64_t total)
@@ -429,12 +452,25 @@ static int unit_solve(unit_ctx_t *c, retro_metric_t mode, retro_val_t *val, int 
 {
     c->mode = mode;
     c->val = NULL;
-    retro_unit_t u = { .n = c->start[c->ns], .threads = threads, .stop = stop, .ctx = c, .init = unit_init,
-                       .preds = unit_preds, .check = unit_check, .progress = unit_progress };
-    int rc = retro_solve(&u, val, err);
+    retro_unit_t u = { .n = c->start[c->ns], .threads = threads, .stop = stop, .ctx = c, .moves = unit_moves,
+                       .preds = unit_preds, .describe = unit_describe, .progress = unit_progress,
+                       .stats = c->stats };
+    int rc = retro_solve(&u, val, err);   /* solved and checked */
     if (rc) return rc;
-    c->val = val;
-    if ((rc = retro_check(&u, val, err))) return rc;
+    if (c->rep) {   /* the engine's figures, summed */
+        retro_stats_t *t = &c->rep->engine;
+        const retro_stats_t *s = c->stats;
+        t->init_ms += s->init_ms;
+        t->propagate_ms += s->propagate_ms;
+        t->check_ms += s->check_ms;
+        if (s->levels > t->levels) t->levels = s->levels;
+        if (s->threads > t->threads) t->threads = s->threads;
+        for (int i = 0; i < RETRO_STATS_THREADS; i++) {
+            t->items[i] += s->items[i];
+            t->busy_ms[i] += s->busy_ms[i];
+            t->wait_ms[i] += s->wait_ms[i];
+        }
+    }
     if ((rc = unit_write(c, mode, val, err))) return rc;
     if (mode == RETRO_DTW) rc = unit_write(c, RETRO_WLD, val, err);   /* its win/draw/loss comes free */
     return rc;
@@ -513,6 +549,9 @@ int egdb_build(egdb_set_t *set, const egdb_build_options_t *o, egdb_build_report
         unit_ctx_t c;
         if ((rc = unit_ctx_init(&c, set, v, slices, ns, threads, err))) { unit_ctx_free(&c, threads); break; }
         c.o = o;
+        retro_stats_t stats;
+        c.stats = &stats;
+        c.rep = rep;
         char name[64];
         rg->slice_name(v, slices[0], name, sizeof name);
         snprintf(c.label, sizeof c.label, "[%d/%d] %s%s", done_slices, pl.s.n, name, ns > 1 ? " (+ partners)" : "");

@@ -58,14 +58,14 @@ static void graph_free(graph_t *g)
     free(g->pred);
 }
 
-static int g_init(void *ctx, int tid, uint64_t node, int *nin, val_t *exit_best, err_t *err)
+static int g_moves(void *ctx, int tid, uint64_t node, uint64_t *inside, val_t *exit_best, err_t *err)
 {
     (void)tid;
     (void)err;
     const graph_t *g = ctx;
-    *nin = g->nsucc[node];
-    *exit_best = g->exit[node];
-    return GSW_OK;
+    for (int k = 0; k < g->nsucc[node]; k++) inside[k] = (uint64_t)g->succ[node][k];
+    if (exit_best) *exit_best = g->exit[node];
+    return g->nsucc[node];
 }
 
 static int g_preds(void *ctx, int tid, uint64_t node, uint64_t *out, err_t *err)
@@ -123,9 +123,19 @@ static void check_graph(int n, uint64_t seed, int threads)
     val_t *want = calloc((size_t)n, sizeof *want);
     slow_solve(&g, want);
     retro_val_t *got = calloc((size_t)n, sizeof *got);
-    retro_unit_t u = { .n = (uint64_t)n, .threads = threads, .ctx = &g, .init = g_init, .preds = g_preds };
+    retro_stats_t st;
+    retro_unit_t u = { .n = (uint64_t)n, .threads = threads, .ctx = &g, .moves = g_moves, .preds = g_preds,
+                       .stats = &st };
     err_t err;
     assert_int_equal(retro_solve(&u, got, &err), GSW_OK);
+    /* the figures add up: every node initialised and checked once, every
+       decisive node propagated once */
+    uint64_t items = 0, decisive = 0;
+    for (int t = 0; t < st.threads; t++) items += st.items[t];
+    for (int i = 0; i < n; i++) decisive += got[i] != RETRO_UNKNOWN;
+    assert_int_equal(st.threads, threads);
+    assert_int_equal(items, 2 * (uint64_t)n + decisive);
+    assert_true(st.levels > 0);
     int wins = 0, losses = 0, draws = 0;
     for (int i = 0; i < n; i++) {
         if (retro_to_val(got[i]) != want[i]) fail_msg("seed %llu node %d: engine %d, definition %d",
@@ -152,15 +162,58 @@ static void test_random_graphs_threads(void **state)
     for (uint64_t seed = 100; seed <= 104; seed++) check_graph(60000, seed, 3);
 }
 
-static int fail_init(void *ctx, int tid, uint64_t node, int *nin, val_t *exit_best, err_t *err)
+static int fail_moves(void *ctx, int tid, uint64_t node, uint64_t *inside, val_t *exit_best, err_t *err)
 {
     (void)ctx;
     (void)tid;
-    *nin = 0;
-    *exit_best = VAL_WIN + 1;
-    if (node == 77) return err_set(err, GSW_EFAIL, "node 77 is broken");
-    *exit_best = val_loss(0);
-    return GSW_OK;
+    (void)inside;
+    if (node == 77) return err_set(err, GSW_EFAIL, "node 77 is broken"), -1;
+    if (exit_best) *exit_best = val_loss(0);
+    return 0;
+}
+
+/* A predecessor list that misses one move: the propagation goes wrong and
+ * the solve's own check must say where. */
+static uint64_t missing_node;
+static int g_preds_missing(void *ctx, int tid, uint64_t node, uint64_t *out, err_t *err)
+{
+    int n = g_preds(ctx, tid, node, out, err);
+    return node == missing_node && n > 0 ? n - 1 : n;
+}
+
+static void test_check_catches_a_missing_predecessor(void **state)
+{
+    (void)state;
+    graph_t g;
+    graph_make(&g, 300, 3);
+    val_t *want = calloc(300, sizeof *want);
+    slow_solve(&g, want);
+    /* a lost node whose last predecessor then wins by it */
+    missing_node = UINT64_MAX;
+    for (int i = 0; i < g.n && missing_node == UINT64_MAX; i++)
+        if (val_is_loss(want[i]) && g.npred[i] > 0) missing_node = (uint64_t)i;
+    assert_true(missing_node != UINT64_MAX);
+    retro_val_t got[300];
+    err_t err;
+    retro_unit_t u = { .n = 300, .threads = 1, .ctx = &g, .moves = g_moves, .preds = g_preds };
+    assert_int_equal(retro_solve(&u, got, &err), GSW_OK);
+    int failures = 0;
+    for (int lost = 0; lost < g.n; lost++) {   /* every lost node with a predecessor, one at a time */
+        if (!val_is_loss(want[lost]) || g.npred[lost] == 0) continue;
+        missing_node = (uint64_t)lost;
+        u.preds = g_preds_missing;
+        int rc = retro_solve(&u, got, &err);
+        /* the missed move may not matter (its source wins anyway by
+           another move at the same distance); when it does, the check
+           stops the solve */
+        if (rc) {
+            assert_non_null(strstr(err.msg, "its moves give"));
+            failures++;
+        }
+    }
+    assert_true(failures > 0);
+    free(want);
+    graph_free(&g);
 }
 
 static void test_errors_and_stop(void **state)
@@ -168,13 +221,13 @@ static void test_errors_and_stop(void **state)
     (void)state;
     retro_val_t v[1000];
     err_t err;
-    retro_unit_t u = { .n = 1000, .threads = 2, .init = fail_init, .preds = g_preds };
+    retro_unit_t u = { .n = 1000, .threads = 2, .moves = fail_moves, .preds = g_preds };
     assert_int_equal(retro_solve(&u, v, &err), GSW_EFAIL);
     assert_non_null(strstr(err.msg, "node 77"));
     volatile int stop = 1;
     graph_t g;
     graph_make(&g, 1000, 9);
-    retro_unit_t s = { .n = 1000, .threads = 2, .ctx = &g, .init = g_init, .preds = g_preds, .stop = &stop };
+    retro_unit_t s = { .n = 1000, .threads = 2, .ctx = &g, .moves = g_moves, .preds = g_preds, .stop = &stop };
     assert_int_equal(retro_solve(&s, v, &err), GSW_EFAIL);
     assert_non_null(strstr(err.msg, "stopped"));
     graph_free(&g);
@@ -186,6 +239,7 @@ int main(void)
         cmocka_unit_test(test_random_graphs),
         cmocka_unit_test(test_random_graphs_threads),
         cmocka_unit_test(test_errors_and_stop),
+        cmocka_unit_test(test_check_catches_a_missing_predecessor),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
