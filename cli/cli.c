@@ -166,6 +166,7 @@ static int cli_dispatch(int argc, char **argv)
         return GSW_EINPUT;
     }
     if (o.npos > v->max_pos) return opts_usage_error(&o, v->max_pos, NULL);
+    opts_egdb_dir(&o);
     if (strcmp(v->name, "play") && strcmp(v->name, "lesson"))   /* (the workbench's screen is no place for them) */
         o.notices = 1;
     opts_signals();

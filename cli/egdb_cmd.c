@@ -487,6 +487,6 @@ const cli_verb_t verb_egdb = {
               "         gives its legal positions (either side to move), wins, draws, losses and longest mate;\n"
               "         probe and stats build what is missing first. Up to 4 pieces; no castling, no en passant.\n"
               "  verify [SLICE]: every file's checksums and every position's consistency with its moves.\n"
-              "  DIR defaults to egdb/ in gsw's data directory (beside the cache; --db moves it too).",
+              "  DIR defaults to $GSW_EGDB, else egdb/ in gsw's data directory (beside the cache; --db moves it too).",
       "endgame databases: build, probe, statistics, verification", cli_egdb, 3, NULL
 };

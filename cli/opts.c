@@ -254,3 +254,14 @@ void opts_signals(void)
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGHUP, &sa, NULL);
 }
+
+void opts_egdb_dir(cli_opts_t *o)
+{
+    static const char *const verbs[] = { "egdb", "solve", "analyze", "proof", "play", "shell", NULL };
+    int reads = 0;
+    for (int i = 0; verbs[i]; i++) reads |= !strcmp(o->verb, verbs[i]);
+    if (!reads) return;
+    const char *env = getenv("GSW_EGDB");
+    if (o->dir) setenv("GSW_EGDB", o->dir, 1);
+    else if (env && *env) o->dir = env;
+}

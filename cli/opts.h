@@ -51,7 +51,8 @@ typedef struct cli_opts {
     int game_no;               /* --game N: which game of a record file with several (0: the first) */
     int pieces;                /* egdb build / count --pieces N */
     const char *metric;        /* egdb build --metric wld|dtc|dtw */
-    const char *dir;           /* egdb --dir DIR (default: egdb/ beside the cache) */
+    const char *dir;           /* --dir DIR: the endgame databases (egdb, solve, analyze, proof, play,
+                                  shell: opts_egdb_dir), strong's folder of solutions */
     const char *for_pos;       /* egdb build --for POSITION */
     int plan;                  /* egdb build --plan: what it would build */
     const char *engine;        /* match --engine "CMD [ARGS]": the UCI opponent */
@@ -115,5 +116,13 @@ int opts_cache_open(const cli_opts_t *o, cache_t **c, err_t *err);
  * two (finish storing, then end). opts_signals installs the handlers. */
 extern volatile int opts_stop, opts_term;
 void opts_signals(void);
+
+/* The endgame databases' folder, one rule for every verb that reads them
+ * (egdb, solve, analyze, proof, play, shell): --dir DIR, else $GSW_EGDB,
+ * else egdb/ beside the cache (o->dir left NULL). A --dir is put in
+ * GSW_EGDB too, where the workbench and its analyst read it. */
+void opts_egdb_dir(cli_opts_t *o);
+/* Its line in those verbs' usage. */
+#define OPTS_EGDB_DIR_HELP "\n  --dir DIR: the endgame databases' folder (also $GSW_EGDB; default egdb/ beside the cache)"
 
 #endif

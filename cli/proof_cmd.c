@@ -255,7 +255,7 @@ static const char *json_na_proof(const cli_opts_t *o)
 
 const cli_verb_t verb_proof = {
     "proof", "gsw proof run|show|export GAME[:VARIANT] [POSITION] [--goal win|draw] [--workers N] [--resume] "
-      "[--depth D] [--format dot|json]",
+      "[--depth D] [--format dot|json] [--dir DIR]" OPTS_EGDB_DIR_HELP,
       "prove a position with the proof-tree manager (run; resumable), or print / export its df-pn proof tree",
       cli_proof, 3, json_na_proof
 };

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli/json.h"
+#include "cli/opts.h"
 #include "workbench/lesson.h"
 #include "workbench/shell.h"
 #include "workbench/tui.h"
@@ -52,18 +53,18 @@ static int wb_lessons(cli_opts_t *o)
 
 const cli_verb_t verb_play = {
     "play", "gsw play [GAME[:VARIANT] [POSITION]] [--opponent perfect[:MS]|imperfect:P|giveback:N|heuristic:L|human] "
-      "[--time MS] [--side first|second|both|none] [--ascii] [--mono] [--file RECORD [--game N]]\n"
+      "[--time MS] [--side first|second|both|none] [--ascii] [--mono] [--file RECORD [--game N]] [--dir DIR]\n"
       "  opponents: perfect[:MS]  the proven best move (cache, database, tablebase, book, or a proof within\n"
       "                           MS ms), else the engine's move (default 3000; --time MS sets it too)\n"
       "             imperfect:P   the best move P% of the time, else a random one (engine move without a proof)\n"
       "             giveback:N    perfect, but gives the outcome away N times\n"
       "             heuristic:L   the engine alone, level L 1-9 (its search depth and time)\n"
-      "             human         no computer: people play both sides",
+      "             human         no computer: people play both sides" OPTS_EGDB_DIR_HELP,
       "open the workbench (TUI) on a game; gsw alone opens its game picker", tui_play, 2, json_na_play
 };
 
 const cli_verb_t verb_shell = {
-    "shell", "gsw shell [GAME[:VARIANT] [POSITION]] [FILE] [--opponent ...] [--side ...] [--time MS]",
+    "shell", "gsw shell [GAME[:VARIANT] [POSITION]] [FILE] [--opponent ...] [--side ...] [--time MS] [--dir DIR]" OPTS_EGDB_DIR_HELP,
       "the workbench's commands in a readline shell (runs a script FILE, or one from a pipe)", shell_run, 3, json_na_shell
 };
 

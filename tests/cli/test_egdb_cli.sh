@@ -74,6 +74,25 @@ same "$(jq -r '.source, .value' "$tmp/out" | tr '\n' ' ')" "egdb win " "solve: t
 expect 0 "solve with egdb leaves" -- "$gsw" solve checkers 'B:W18,K31:B22,K23' --json
 same "$(jq -r '.value, .plies' "$tmp/out" | tr '\n' ' ')" "win 27 " "solve above the databases"
 
+# ---- the folder: --dir, else $GSW_EGDB, else egdb/ beside the cache, for every verb that reads it ----
+mv "$eg" "$tmp/elsewhere"
+p3='B:WK10:BK30,K31,K32'
+expect 0 "solve, folder moved" -- "$gsw" solve checkers "$p3" --json --no-cache
+same "$(jq -r .source "$tmp/out")" search "without the folder, solve searches"
+expect 0 "solve --dir" -- "$gsw" solve checkers "$p3" --json --no-cache --dir "$tmp/elsewhere"
+same "$(jq -r '.source, .plies' "$tmp/out" | tr '\n' ' ')" "egdb 21 " "solve --dir DIR reads DIR"
+GSW_EGDB="$tmp/elsewhere" expect 0 "solve GSW_EGDB" -- "$gsw" solve checkers "$p3" --json --no-cache
+same "$(jq -r .source "$tmp/out")" egdb "solve reads \$GSW_EGDB"
+GSW_EGDB="$tmp/none" expect 0 "--dir over GSW_EGDB" -- "$gsw" solve checkers "$p3" --json --no-cache --dir "$tmp/elsewhere"
+same "$(jq -r .source "$tmp/out")" egdb "--dir wins over \$GSW_EGDB"
+expect 0 "analyze --dir" -- "$gsw" analyze checkers "$p3" --json --dir "$tmp/elsewhere"
+same "$(jq -r '.nodes, .moves[0].plies, .complete' "$tmp/out" | tr '\n' ' ')" "0 21 true " "analyze --dir: every move from the files"
+GSW_EGDB="$tmp/elsewhere" expect 0 "egdb stats GSW_EGDB" -- "$gsw" egdb stats checkers 2,0,1,0 --json
+same "$(jq -r '.[0].positions' "$tmp/out")" 14880 "egdb reads \$GSW_EGDB"
+"$gsw" solve --help >"$tmp/out"
+has out "--dir DIR: the endgame databases' folder (also \$GSW_EGDB" "help names --dir and GSW_EGDB"
+mv "$tmp/elsewhere" "$eg"
+
 # ---- verify, damage, truncation ----
 expect 0 "verify" -- "$gsw" egdb verify checkers --json
 same "$(jq -r .ok "$tmp/out")" true "verify ok"
