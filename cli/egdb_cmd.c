@@ -81,6 +81,8 @@ static int egdb_cli_build(cli_opts_t *o, gv_t *v, egdb_set_t *set, err_t *err)
     if (has_slice && v->ops->retro->slice_parse(v, o->pos[2], &slice, err)) return err->code;
     if (!o->pieces && !o->for_pos && !has_slice)
         return err_set(err, GSW_EINPUT, "egdb build needs a SLICE, --pieces N or --for POSITION");
+    if (o->max_per_side && !o->pieces)
+        return err_set(err, GSW_EINPUT, "egdb build: --max-per-side goes with --pieces N");
     retro_metric_t m;
     if (egdb_cli_metric(o, v, &m, err)) return err->code;
     GSW_POSBUF pos[GSW_MAX_POS];
@@ -88,6 +90,7 @@ static int egdb_cli_build(cli_opts_t *o, gv_t *v, egdb_set_t *set, err_t *err)
     egdb_build_options_t bo = { .pieces = o->pieces, .for_pos = o->for_pos ? pos : NULL,
                                 .for_slice = has_slice ? &slice : NULL, .metric = m,
                                 .threads = o->threads_set ? o->threads : 0, .stop = &opts_stop, .plan_only = o->plan,
+                                .max_per_side = o->max_per_side,
                                 .progress = o->json ? NULL : egdb_cli_progress };
     if (o->json) bo.progress = egdb_cli_progress;   /* progress stays on stderr */
     egdb_build_report_t rep;
@@ -108,14 +111,34 @@ static int egdb_cli_build(cli_opts_t *o, gv_t *v, egdb_set_t *set, err_t *err)
         json_int(&j, "positions", (int64_t)rep.planned);
         json_int(&j, "finished_positions", (int64_t)rep.finished);
         json_int(&j, "largest_unit", (int64_t)rep.largest);
+        json_int(&j, "memory_bytes", (int64_t)rep.memory);
+        json_int(&j, "disk_bytes", (int64_t)rep.disk);
+        json_arr(&j, "units");
+        for (int u = 0; u < rep.nunits; u++) {
+            const egdb_unit_plan_t *x = &rep.units[u];
+            json_obj(&j, NULL);
+            json_str(&j, "slice", x->first);
+            json_int(&j, "slices", x->slices);
+            json_int(&j, "positions", (int64_t)x->positions);
+            json_bool(&j, "finished", x->finished);
+            json_int(&j, "memory_bytes", (int64_t)x->memory);
+            json_int(&j, "disk_bytes", (int64_t)x->disk);
+            json_close(&j, '}');
+        }
+        json_close(&j, ']');
         json_end(&j);
+        free(rep.units);
         return GSW_OK;
     }
     if (o->plan) {
-        printf("%s %s: %d slices, %s positions (%d slices, %s positions built and checked); the largest unit "
-               "solved at once holds %s positions, in %s\n", v->game->name, retro_game_metric_name(v->ops->retro, m), rep.slices,
+        printf("%s %s: %d slices in %d units, %s positions (%d slices, %s positions built and checked); the largest "
+               "unit solved at once holds %s positions; building what is left needs about %.1f GB of memory at most "
+               "and %.1f GB of disk, in %s\n",
+               v->game->name, retro_game_metric_name(v->ops->retro, m), rep.slices, rep.nunits,
                opts_thousands(rep.planned, n1, sizeof n1), rep.reused, opts_thousands(rep.finished, n2, sizeof n2),
-               opts_thousands(rep.largest, n3, sizeof n3), egdb_set_dir(set));
+               opts_thousands(rep.largest, n3, sizeof n3), (double)rep.memory / 1e9, (double)rep.disk / 1e9,
+               egdb_set_dir(set));
+        free(rep.units);
         return GSW_OK;
     }
     if (o->json) {
@@ -475,11 +498,14 @@ int cli_count_pieces(cli_opts_t *o)
 
 const cli_verb_t verb_egdb = {
     "egdb", "gsw egdb build|probe|stats|verify GAME [POSITION|SLICE] [--pieces N] [--metric wld|dtc|dtw|dtm] [--for POSITION] [--plan] [--dir DIR]\n"
+              "         [--max-per-side K]\n"
               "  build [SLICE]: every slice of 1..N pieces (--pieces), those POSITION can reach (--for), or SLICE and\n"
               "         what it can reach, in the metric (wld: win/draw/loss, 2 bits; dtc: distance to conversion;\n"
               "         dtw: distance to win, with its wld; chess: dtm, distance to mate, the default);\n"
               "         finished slices are checked and kept: Ctrl-C and run again to resume. --threads N (default all).\n"
-              "         --plan: how many slices and positions the target needs, and how many are built, and stop.\n"
+              "         --plan: how many slices and positions the target needs, and how many are built, the memory\n"
+              "         and disk each unit needs (--json lists the units), and stop. --max-per-side K: with --pieces,\n"
+              "         only materials of at most K pieces a side (the published 7-piece set: --pieces 7 --max-per-side 4).\n"
               "  probe POSITION: the value and best move from the databases.\n"
               "  stats [BK,BC,WK,WC]: per material slice, side to move Black: positions, wins, draws, losses,\n"
               "         the longest win and loss (plies, from dtw files) with examples.\n"

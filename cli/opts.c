@@ -153,6 +153,11 @@ int opts_parse(int argc, char **argv, int first, cli_opts_t *o)
             if (opts_parse_num(a, argv[++i], 1, 32, 1, &d)) return GSW_EINPUT;
             o->pieces = (int)d;
         }
+        else if (!strcmp(a, "--max-per-side")) {
+            NEEDARG();
+            if (opts_parse_num(a, argv[++i], 1, 32, 1, &d)) return GSW_EINPUT;
+            o->max_per_side = (int)d;
+        }
         else if (!strcmp(a, "--board")) { NEEDARG(); o->board = argv[++i]; }
         else if (!strcmp(a, "--player")) { NEEDARG(); o->player = argv[++i]; }
         else if (!strcmp(a, "--db")) { NEEDARG(); o->db = argv[++i]; }

@@ -103,11 +103,30 @@ typedef struct egdb_build_options {
     retro_metric_t metric;      /* wld, dtc (builds wld first), dtw (dtm; writes wld too) */
     int threads;                /* 0: every core */
     int plan_only;              /* 1: count what the target needs, build nothing */
+    int max_per_side;           /* with pieces: only slices with at most this many pieces a side (0: any) */
     volatile int *stop;         /* Ctrl-C: stop after cleaning up (finished slices stay) */
     /* progress lines ("[3/40] 2K-1K.b-w: propagate 45%"); NULL: quiet */
     void (*progress)(void *ctx, const char *line);
     void *progress_ctx;
 } egdb_build_options_t;
+
+/* One unit of a plan (egdb_build_report_t.units), in build order. */
+typedef struct egdb_unit_plan {
+    char first[64];             /* its first slice's name */
+    int slices;
+    uint64_t positions;
+    int finished;               /* its files are there and pass their checksums */
+    uint64_t memory;            /* bytes a build of it holds at most (estimate: see egdb_unit_memory) */
+    uint64_t disk;              /* bytes its files take (estimate) */
+} egdb_unit_plan_t;
+
+/* What building a unit of n positions in metric m on `threads` threads
+ * holds in memory, and what its files take on disk: estimates, from the
+ * engine's 8 bytes a position (6 while solving, 2 for the values), its
+ * frontier, the probers' block caches, and the bytes a position took in
+ * the 5-piece files (dtw 0.37, wld 0.08). */
+uint64_t egdb_unit_memory(uint64_t n, retro_metric_t m, int threads);
+uint64_t egdb_unit_disk(uint64_t n, retro_metric_t m);
 
 typedef struct egdb_build_report {
     int slices;                 /* slices the target needs */
@@ -115,6 +134,9 @@ typedef struct egdb_build_report {
     uint64_t positions;         /* positions in the slices built now */
     uint64_t planned, finished; /* plan_only: positions the target needs, and those already built */
     uint64_t largest;           /* plan_only: the largest unit's positions */
+    egdb_unit_plan_t *units;    /* plan_only: every unit (free() it) */
+    int nunits;
+    uint64_t memory, disk;      /* plan_only: the most one unit holds; the disk the unbuilt units take */
     double ms;
     retro_stats_t engine;       /* the engine's phases and threads, summed over the units built */
 } egdb_build_report_t;

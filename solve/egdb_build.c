@@ -197,8 +197,14 @@ static int plan_target(const gv_t *v, const egdb_build_options_t *o, plan_t *pl,
             uint64_t *ids = malloc(((size_t)k + 1) * sizeof *ids);
             if (!ids) return err_set(err, GSW_EFAIL, "out of memory");
             rg->slices(v, p, ids, k);
-            for (int j = 0; j < k; j++)
+            for (int j = 0; j < k; j++) {
+                if (o->max_per_side > 0) {   /* the counts: the side to move's half, then the other's */
+                    int c[RETRO_MAX_COUNTS], nc = rg->slice_material(v, ids[j], c), a = 0, b = 0;
+                    for (int i = 0; i < nc; i++) *(i < nc / 2 ? &a : &b) += c[i];
+                    if (a > o->max_per_side || b > o->max_per_side) continue;
+                }
                 if (set_add(&pl->s, ids[j]) < 0) { free(ids); return err_set(err, GSW_EFAIL, "out of memory"); }
+            }
             free(ids);
         }
     }
@@ -225,6 +231,8 @@ typedef struct unit_ctx {
     const egdb_build_options_t *o;
     char label[160];
     double last_ms;
+    uint64_t eta_done, eta_total;   /* positions of the units built before this one, and of all to build */
+    double eta_t0;             /* when the build began */
 } unit_ctx_t;
 
 static int unit_slot(const unit_ctx_t *c, uint64_t slice)
@@ -345,6 +353,36 @@ static void unit_describe(void *ctx, uint64_t node, char *buf, size_t n)
              (unsigned long long)index, fen);
 }
 
+/* How far into its unit a phase has come, as a fraction of the unit's
+ * time (the shares a 6-piece unit's phases took: init 0.35, propagate
+ * 0.2, check 0.45). */
+static double unit_fraction(const char *phase, double f)
+{
+    if (!strcmp(phase, "init")) return 0.35 * f;
+    if (!strcmp(phase, "propagate")) return 0.35 + 0.2 * f;
+    return 0.55 + 0.45 * f;
+}
+
+/* "; build 12.3% of 2660 M positions, about 25 min left": the whole
+ * build, this unit `frac` done, at the rate so far ("" when not known). */
+static void unit_eta(const unit_ctx_t *c, double frac, char *buf, size_t n)
+{
+    *buf = 0;
+    if (!c->eta_total) return;
+    double now = gsw_now_ms();
+    double all = (double)c->eta_done + frac * (double)(c->start[c->ns]);
+    double spent = (now - c->eta_t0) / 1000, left = all > 0 ? spent * ((double)c->eta_total - all) / all : 0;
+    char t[40];
+    if (left >= 3600) snprintf(t, sizeof t, "%d h %02d min", (int)(left / 3600), (int)(left / 60) % 60);
+    else if (left >= 60) snprintf(t, sizeof t, "%d min", (int)(left / 60));
+    else snprintf(t, sizeof t, "%d s", (int)left);
+    char of[40];
+    if (c->eta_total < 10000000) snprintf(of, sizeof of, "%llu", (unsigned long long)c->eta_total);
+    else snprintf(of, sizeof of, "%.0f M", (double)c->eta_total / 1e6);
+    snprintf(buf, n, "; build %.1f%% of %s positions, about %s left", 100 * all / (double)c->eta_total, of,
+             spent > 2 && all > 0 ? t : "? s");
+}
+
 static void unit_progress(void *ctx, const char *phase, uint64_t done, uint64_t total)
 {
     unit_ctx_t *c = ctx;
@@ -352,9 +390,10 @@ static void unit_progress(void *ctx, const char *phase, uint64_t done, uint64_t 
     double now = gsw_now_ms();
     if (now - c->last_ms < 1000 && done < total) return;
     c->last_ms = now;
-    char line[300];
-    snprintf(line, sizeof line, "%s: %s %s %.0f%%", c->label, retro_game_metric_name(c->rg, c->mode), phase,
-             total ? 100.0 * (double)done / (double)total : 100.0);
+    double f = total ? (double)done / (double)total : 1.0;
+    char line[400], eta[120];
+    unit_eta(c, unit_fraction(phase, f), eta, sizeof eta);
+    snprintf(line, sizeof line, "%s: %s %s %.0f%%%s", c->label, retro_game_metric_name(c->rg, c->mode), phase, 100 * f, eta);
     c->o->progress(c->o->progress_ctx, line);
 }
 
@@ -489,6 +528,21 @@ static int unit_finished(egdb_set_t *set, retro_metric_t m, const uint64_t *slic
     return 1;
 }
 
+uint64_t egdb_unit_memory(uint64_t n, retro_metric_t m, int threads)
+{
+    /* nodes 6 + values 2 (+ dtc's own win/draw/loss 2) a position, the
+       frontier (4 bytes a position of the two largest levels: at most a
+       quarter of the unit), a 64 MB block cache a thread, 16 MB besides */
+    uint64_t per = m == RETRO_DTC ? 10 : 8;
+    return n * per + n + (uint64_t)threads * (64u << 20) + (16u << 20);
+}
+
+uint64_t egdb_unit_disk(uint64_t n, retro_metric_t m)
+{
+    double per = m == RETRO_WLD ? 0.08 : 0.45;   /* dtw and dtc: their file and the wld file */
+    return (uint64_t)((double)n * per) + 4096;
+}
+
 static int build_threads(int t)
 {
     if (t > 0) return t;
@@ -511,6 +565,22 @@ int egdb_build(egdb_set_t *set, const egdb_build_options_t *o, egdb_build_report
     uint64_t *slices = malloc((size_t)pl.s.n * sizeof *slices);
     if (!slices) { plan_free(&pl); return err_set(err, GSW_EFAIL, "out of memory"); }
     int done_slices = 0;
+    double eta_t0 = 0;         /* when the first unit began building */
+    uint64_t eta_total = 0, eta_done = 0;   /* positions of the units that need building (their files are absent) */
+    if (o->plan_only) {
+        rep->units = calloc((size_t)pl.nunits + 1, sizeof *rep->units);
+        if (!rep->units) rc = err_set(err, GSW_EFAIL, "out of memory");
+    } else
+        for (int u = 0; u < pl.nunits; u++) {
+            int absent = 0;
+            uint64_t n = 0;
+            for (int i = pl.ustart[u]; i < pl.ustart[u + 1]; i++) {
+                uint64_t id = pl.s.id[pl.order[i]];
+                n += rg->slice_size(v, id);
+                absent |= !egdb_slice_present(set, o->metric, id) || !egdb_slice_present(set, RETRO_WLD, id);
+            }
+            if (absent) eta_total += n;
+        }
     for (int u = 0; u < pl.nunits && !rc; u++) {
         int ns = pl.ustart[u + 1] - pl.ustart[u];
         for (int i = 0; i < ns; i++) slices[i] = pl.s.id[pl.order[pl.ustart[u] + i]];
@@ -543,6 +613,17 @@ int egdb_build(egdb_set_t *set, const egdb_build_options_t *o, egdb_build_report
             rep->planned += n;
             if (!todo) rep->finished += n, rep->reused += ns;
             if (n > rep->largest) rep->largest = n;
+            egdb_unit_plan_t *up = &rep->units[rep->nunits++];
+            rg->slice_name(v, slices[0], up->first, sizeof up->first);
+            up->slices = ns;
+            up->positions = n;
+            up->finished = !todo;
+            up->memory = egdb_unit_memory(n, o->metric, threads);
+            up->disk = egdb_unit_disk(n, o->metric);
+            if (todo) {
+                if (up->memory > rep->memory) rep->memory = up->memory;
+                rep->disk += up->disk;
+            }
             continue;
         }
         if (!todo) { rep->reused += ns; continue; }
@@ -556,6 +637,10 @@ int egdb_build(egdb_set_t *set, const egdb_build_options_t *o, egdb_build_report
         rg->slice_name(v, slices[0], name, sizeof name);
         snprintf(c.label, sizeof c.label, "[%d/%d] %s%s", done_slices, pl.s.n, name, ns > 1 ? " (+ partners)" : "");
         uint64_t n = c.start[ns];
+        c.eta_total = eta_total;
+        c.eta_done = eta_done;
+        if (!eta_t0) eta_t0 = gsw_now_ms();
+        c.eta_t0 = eta_t0;
         retro_val_t *val = malloc((n ? n : 1) * sizeof *val), *wld = NULL;
         if (!val) rc = err_set(err, GSW_EFAIL, "out of memory for %llu positions", (unsigned long long)n);
         for (int k = 0; k < nneed && !rc; k++) {
@@ -574,11 +659,13 @@ int egdb_build(egdb_set_t *set, const egdb_build_options_t *o, egdb_build_report
             rep->built += ns;
             rep->positions += n;
             if (o->progress) {
-                char line[300];
-                snprintf(line, sizeof line, "%s: done, %llu positions", c.label, (unsigned long long)n);
+                char line[400], eta[120];
+                unit_eta(&c, 1.0, eta, sizeof eta);
+                snprintf(line, sizeof line, "%s: done, %llu positions%s", c.label, (unsigned long long)n, eta);
                 o->progress(o->progress_ctx, line);
             }
         }
+        if (!rc) eta_done += n;
         free(val);
         free(wld);
         unit_ctx_free(&c, threads);

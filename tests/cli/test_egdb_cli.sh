@@ -27,6 +27,7 @@ expect 0 "build 3 dtw" -- "$gsw" egdb build checkers --pieces 3 --metric dtw
 [ -d "$eg/checkers/dtw" ] && ok || bad "the default folder is egdb/ beside the cache ($eg)"
 [ -d "$eg/checkers/wld" ] && ok || bad "distance to win writes its win/draw/loss too"
 has err ": done" "build reports progress on stderr"
+has err "positions, about" "build progress gives the time left"
 has out "394 slices (394 built" "build: every slice of 1-3 pieces"
 expect 0 "build again" -- "$gsw" egdb build checkers --pieces 3 --metric dtw --json
 same "$(jq -r '.built, .reused' "$tmp/out" | tr '\n' ' ')" "0 394 " "a finished build is reused, exit 0"
@@ -36,6 +37,15 @@ same "$(jq -r '.built > 0 and .reused > 0' "$tmp/out")" true "--for builds what 
 same "$(jq -r '[.slices, .finished_slices, .positions, .finished_positions] | map(tostring) | join(" ")' "$tmp/out")" \
   "1029 396 7361090 555996" "--plan: 1-4 pieces (Table 1), of which 1-3 and --for's two are built"
 [ -d "$eg/checkers/wld" ] && [ "$(ls "$eg/checkers/wld" | grep -c '^3K0C-1K0C')" -le 1 ] && ok || bad "--plan builds nothing"
+same "$(jq -r '([.units[].positions] | add) == .positions' "$tmp/out")" true "--plan --json lists every unit"
+same "$(jq -r '([.units[] | select(.finished | not) | .disk_bytes] | add) == .disk_bytes' "$tmp/out")" true "--plan: disk of the units left"
+same "$(jq -r '.memory_bytes == ([.units[] | select(.finished | not) | .memory_bytes] | max)' "$tmp/out")" true "--plan: the most memory a unit needs"
+same "$(jq -r '[.units[] | .memory_bytes > 8 * .positions] | all' "$tmp/out")" true "--plan: memory at least 8 bytes a position"
+"$gsw" egdb build checkers --pieces 4 --max-per-side 2 --plan --json >"$tmp/out" 2>"$tmp/err"
+same "$(jq -r '[.units[].slice | capture("^(?<a>[0-9]+)K(?<b>[0-9]+)C-(?<c>[0-9]+)K(?<d>[0-9]+)C") | (.a|tonumber)+(.b|tonumber) <= 2 and (.c|tonumber)+(.d|tonumber) <= 2] | all' "$tmp/out")" \
+  true "--max-per-side 2: no side has more than two pieces"
+same "$(jq -r '[.units[].slice | select(startswith("2K0C-2K0C"))] | length' "$tmp/out")" 1 "--max-per-side 2 keeps 2K v 2K"
+expect 2 "--max-per-side without --pieces" -- "$gsw" egdb build checkers 2K0C-2K0C.bxwx --max-per-side 2
 expect 0 "build dtc" -- "$gsw" egdb build checkers --pieces 2 --metric dtc --json
 [ "$(ls "$eg/checkers/dtc" | wc -l)" -gt 50 ] && ok || bad "dtc files"
 
