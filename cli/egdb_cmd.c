@@ -90,7 +90,7 @@ static int egdb_cli_build(cli_opts_t *o, gv_t *v, egdb_set_t *set, err_t *err)
     egdb_build_options_t bo = { .pieces = o->pieces, .for_pos = o->for_pos ? pos : NULL,
                                 .for_slice = has_slice ? &slice : NULL, .metric = m,
                                 .threads = o->threads_set ? o->threads : 0, .stop = &opts_stop, .plan_only = o->plan,
-                                .max_per_side = o->max_per_side,
+                                .max_per_side = o->max_per_side, .memory = (uint64_t)(o->memory_gb * 1e9),
                                 .progress = o->json ? NULL : egdb_cli_progress };
     if (o->json) bo.progress = egdb_cli_progress;   /* progress stays on stderr */
     egdb_build_report_t rep;
@@ -160,6 +160,8 @@ static int egdb_cli_build(cli_opts_t *o, gv_t *v, egdb_set_t *set, err_t *err)
         json_num(&j, "propagate_ms", e->propagate_ms);
         json_num(&j, "check_ms", e->check_ms);
         json_int(&j, "most_levels", e->levels);
+        json_int(&j, "moves_inside", (int64_t)e->edges);
+        json_int(&j, "most_kept_bytes", (int64_t)e->kept_bytes);
         json_arr(&j, "threads");
         for (int t = 0; t < e->threads; t++) {
             json_obj(&j, NULL);
@@ -498,7 +500,7 @@ int cli_count_pieces(cli_opts_t *o)
 
 const cli_verb_t verb_egdb = {
     "egdb", "gsw egdb build|probe|stats|verify GAME [POSITION|SLICE] [--pieces N] [--metric wld|dtc|dtw|dtm] [--for POSITION] [--plan] [--dir DIR]\n"
-              "         [--max-per-side K]\n"
+              "         [--max-per-side K] [--memory GB]\n"
               "  build [SLICE]: every slice of 1..N pieces (--pieces), those POSITION can reach (--for), or SLICE and\n"
               "         what it can reach, in the metric (wld: win/draw/loss, 2 bits; dtc: distance to conversion;\n"
               "         dtw: distance to win, with its wld; chess: dtm, distance to mate, the default);\n"
@@ -506,6 +508,8 @@ const cli_verb_t verb_egdb = {
               "         --plan: how many slices and positions the target needs, and how many are built, the memory\n"
               "         and disk each unit needs (--json lists the units), and stop. --max-per-side K: with --pieces,\n"
               "         only materials of at most K pieces a side (the published 7-piece set: --pieces 7 --max-per-side 4).\n"
+              "         --memory GB: the most one unit's build holds (default 12): what the unit's arrays leave keeps\n"
+              "         its moves, listed once, for the check that follows the solve.\n"
               "  probe POSITION: the value and best move from the databases.\n"
               "  stats [BK,BC,WK,WC]: per material slice, side to move Black: positions, wins, draws, losses,\n"
               "         the longest win and loss (plies, from dtw files) with examples.\n"

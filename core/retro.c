@@ -79,6 +79,13 @@ typedef struct retro_run {
     uint32_t *tnext[256];
     uint64_t tn[256], tcap[256];
     uint64_t *scratch[256];    /* per thread: RETRO_GROUP lists of RETRO_MAX_MOVES nodes */
+    /* the moves inside the unit that init listed, kept for the check while
+       u->keep_bytes allows: per chunk of RETRO_CHUNK nodes, each node's
+       count then its moves' nodes (NULL: that chunk's are listed again) */
+    uint32_t **kept;
+    uint64_t kept_bytes;       /* atomic */
+    uint64_t edges;            /* atomic: moves inside the unit, in all */
+    const uint32_t *cursor[256];   /* per thread: the check's place in its chunk's kept lists */
     double busy[256];          /* per thread, this phase (ms) */
     uint64_t titems[256];      /* per thread, all phases */
     int failed;                /* an error or a stop: everyone leaves */
@@ -156,7 +163,13 @@ static int retro_lists(retro_run_t *r, int tid, const uint64_t *at, int g, int *
     const retro_unit_t *u = r->u;
     for (int j = 0; j < g; j++) {
         uint64_t *l = r->scratch[tid] + (size_t)j * RETRO_MAX_MOVES;
-        nl[j] = r->phase == 2 ? u->preds(u->ctx, tid, at[j], l, e) : u->moves(u->ctx, tid, at[j], l, NULL, e);
+        if (r->phase == 4 && r->cursor[tid]) {   /* init's list of this node */
+            const uint32_t *c = r->cursor[tid];
+            nl[j] = (int)*c++;
+            for (int k = 0; k < nl[j]; k++) l[k] = c[k];
+            r->cursor[tid] = c + nl[j];
+        } else
+            nl[j] = r->phase == 2 ? u->preds(u->ctx, tid, at[j], l, e) : u->moves(u->ctx, tid, at[j], l, NULL, e);
         if (nl[j] < 0) { retro_fail(r, e); return -1; }
         for (int k = 0; k < nl[j]; k++) {
             if (l[k] >= u->n) {
@@ -247,8 +260,30 @@ static void *retro_worker(void *arg_)
         uint64_t a = __atomic_fetch_add(&r->next, chunk, __ATOMIC_RELAXED);
         if (a >= r->work) break;
         uint64_t b = a + chunk < r->work ? a + chunk : r->work;
+        uint32_t *keep = NULL;   /* init: this chunk's lists, kept for the check */
+        size_t klen = 0, kcap = 0;
+        if (r->phase == 0 && r->kept) {
+            kcap = (size_t)(b - a) * 8;
+            keep = malloc(kcap * sizeof *keep);
+        }
+        if (r->phase == 4) r->cursor[tid] = r->kept ? r->kept[a / RETRO_CHUNK] : NULL;
+        uint64_t edges = 0;
         for (uint64_t i = a; i < b && !__atomic_load_n(&r->failed, __ATOMIC_RELAXED);) {
-            if (r->phase == 0) { retro_init_node(r, tid, i++, &e); continue; }
+            if (r->phase == 0) {
+                retro_init_node(r, tid, i++, &e);
+                if (__atomic_load_n(&r->failed, __ATOMIC_RELAXED)) break;
+                int nin = r->node[i - 1].cnt;
+                edges += (uint64_t)nin;
+                if (!keep) continue;
+                if (klen + 1 + (size_t)nin > kcap) {
+                    uint32_t *x = realloc(keep, (kcap = 2 * kcap + 1 + (size_t)nin) * sizeof *keep);
+                    if (!x) { free(keep); keep = NULL; continue; }
+                    keep = x;
+                }
+                keep[klen++] = (uint32_t)nin;
+                for (int k = 0; k < nin; k++) keep[klen++] = (uint32_t)r->scratch[tid][k];
+                continue;
+            }
             if (r->phase == 3) {
                 if (u->check(u->ctx, tid, i, r->val, &e)) retro_fail(r, &e);
                 i++;
@@ -260,6 +295,17 @@ static void *retro_worker(void *arg_)
             if (r->phase == 2) retro_propagate_group(r, tid, at, g, &e);
             else retro_check_group(r, tid, at, g, &e);
         }
+        if (keep) {   /* kept while the budget allows; else the check lists these nodes' moves again */
+            uint64_t bytes = klen * sizeof *keep;
+            if (__atomic_add_fetch(&r->kept_bytes, bytes, __ATOMIC_RELAXED) <= r->u->keep_bytes) {
+                uint32_t *x = realloc(keep, klen ? klen * sizeof *keep : 1);
+                r->kept[a / RETRO_CHUNK] = x ? x : keep;
+            } else {
+                __atomic_sub_fetch(&r->kept_bytes, bytes, __ATOMIC_RELAXED);
+                free(keep);
+            }
+        }
+        if (edges) __atomic_add_fetch(&r->edges, edges, __ATOMIC_RELAXED);
         items += b - a;
         uint64_t done = __atomic_add_fetch(&r->done, b - a, __ATOMIC_RELAXED);
         if (tid == 0 && u->progress && r->phase != 2) {
@@ -326,6 +372,9 @@ static void retro_run_free(retro_run_t *r)
         int n = r->u->threads < RETRO_STATS_THREADS ? r->u->threads : RETRO_STATS_THREADS;
         for (int i = 0; i < n; i++) r->u->stats->items[i] += r->titems[i];
     }
+    if (r->kept)
+        for (uint64_t k = 0; k <= r->u->n / RETRO_CHUNK; k++) free(r->kept[k]);
+    free(r->kept);
     free(r->node);
     pthread_mutex_destroy(&r->lock);
 }
@@ -355,6 +404,7 @@ int retro_solve(const retro_unit_t *u, retro_val_t *val, err_t *err)
                        (unsigned long long)u->n);
     }
     r.node = malloc((u->n ? u->n : 1) * sizeof *r.node);
+    if (u->keep_bytes) r.kept = calloc(u->n / RETRO_CHUNK + 1, sizeof *r.kept);   /* NULL: nothing kept */
     uint64_t *bstart = NULL;
     uint32_t *bnode = NULL, *cur = NULL;
     int rc = 0;
@@ -432,6 +482,10 @@ int retro_solve(const retro_unit_t *u, retro_val_t *val, err_t *err)
     free(bstart);
     free(bnode);
     free(cur);
+    if (u->stats) {
+        u->stats->edges = r.edges;
+        u->stats->kept_bytes = r.kept_bytes;
+    }
     if (!rc) rc = retro_phase(&r, 4, u->n, t_check);
     if (rc) {
         *err = r.err;

@@ -114,6 +114,8 @@ retro_val_t retro_from_val(val_t v);
 typedef struct retro_stats {
     double init_ms, propagate_ms, check_ms;
     int levels;                  /* propagation levels (distances) */
+    uint64_t edges;              /* moves inside the unit */
+    uint64_t kept_bytes;         /* of their lists, kept from init for the check */
     int threads;                 /* threads that ran */
     uint64_t items[RETRO_STATS_THREADS];   /* nodes initialised, propagated and checked */
     double busy_ms[RETRO_STATS_THREADS], wait_ms[RETRO_STATS_THREADS];
@@ -143,6 +145,10 @@ typedef struct retro_unit {
      * "check"), work done and work in all (never concurrently). */
     void (*progress)(void *ctx, const char *phase, uint64_t done, uint64_t total);
     retro_stats_t *stats;        /* optional: filled by retro_solve */
+    /* The most bytes of init's move lists (4 bytes a node and a move) kept
+     * for retro_solve's check, which then reads them instead of calling
+     * moves again; past it, the check lists the moves again. 0: none. */
+    uint64_t keep_bytes;
 } retro_unit_t;
 
 /* Solve the unit: val[0..n-1] receives every node's value (shortest win,

@@ -104,6 +104,8 @@ typedef struct egdb_build_options {
     int threads;                /* 0: every core */
     int plan_only;              /* 1: count what the target needs, build nothing */
     int max_per_side;           /* with pieces: only slices with at most this many pieces a side (0: any) */
+    uint64_t memory;            /* bytes one unit's build may hold (0: EGDB_MEMORY_DEFAULT): what its arrays
+                                   leave keeps the move lists for the check */
     volatile int *stop;         /* Ctrl-C: stop after cleaning up (finished slices stay) */
     /* progress lines ("[3/40] 2K-1K.b-w: propagate 45%"); NULL: quiet */
     void (*progress)(void *ctx, const char *line);
@@ -123,9 +125,11 @@ typedef struct egdb_unit_plan {
 /* What building a unit of n positions in metric m on `threads` threads
  * holds in memory, and what its files take on disk: estimates, from the
  * engine's 8 bytes a position (6 while solving, 2 for the values), its
- * frontier, the probers' block caches, and the bytes a position took in
- * the 5-piece files (dtw 0.37, wld 0.08). */
-uint64_t egdb_unit_memory(uint64_t n, retro_metric_t m, int threads);
+ * frontier, the probers' block caches, the move lists kept for the check
+ * (36 bytes a position, as far as budget allows), and the bytes a position
+ * took in the 5-piece files (dtw 0.37, wld 0.08). */
+#define EGDB_MEMORY_DEFAULT 12000000000ull   /* 12 GB: the limit is 16 GiB */
+uint64_t egdb_unit_memory(uint64_t n, retro_metric_t m, int threads, uint64_t budget);
 uint64_t egdb_unit_disk(uint64_t n, retro_metric_t m);
 
 typedef struct egdb_build_report {

@@ -213,6 +213,37 @@ static int plan_target(const gv_t *v, const egdb_build_options_t *o, plan_t *pl,
 
 /* ---- one unit ---------------------------------------------------------- */
 
+/* Without the kept lists. */
+static uint64_t unit_base_memory(uint64_t n, retro_metric_t m, int threads)
+{
+    /* nodes 6 + values 2 (+ dtc's own win/draw/loss 2) a position, the
+       frontier (4 bytes a position of the two largest levels: at most a
+       quarter of the unit), a 64 MB block cache a thread, 16 MB besides */
+    uint64_t per = m == RETRO_DTC ? 10 : 8;
+    return n * per + n + (uint64_t)threads * (64u << 20) + (16u << 20);
+}
+
+/* What the move lists kept for the check may take (retro_unit_t.keep_bytes). */
+static uint64_t unit_keep_bytes(uint64_t n, retro_metric_t m, int threads, uint64_t budget)
+{
+    uint64_t base = unit_base_memory(n, m, threads);
+    if (!budget) budget = EGDB_MEMORY_DEFAULT;
+    return budget > base ? budget - base : 0;
+}
+
+uint64_t egdb_unit_memory(uint64_t n, retro_metric_t m, int threads, uint64_t budget)
+{
+    uint64_t keep = unit_keep_bytes(n, m, threads, budget), lists = 36 * n;
+    return unit_base_memory(n, m, threads) + (lists < keep ? lists : keep);
+}
+
+uint64_t egdb_unit_disk(uint64_t n, retro_metric_t m)
+{
+    double per = m == RETRO_WLD ? 0.08 : 0.45;   /* dtw and dtc: their file and the wld file */
+    return (uint64_t)((double)n * per) + 4096;
+}
+
+
 typedef struct unit_ctx {
     egdb_set_t *set;
     const gv_t *v;
@@ -493,7 +524,7 @@ static int unit_solve(unit_ctx_t *c, retro_metric_t mode, retro_val_t *val, int 
     c->val = NULL;
     retro_unit_t u = { .n = c->start[c->ns], .threads = threads, .stop = stop, .ctx = c, .moves = unit_moves,
                        .preds = unit_preds, .describe = unit_describe, .progress = unit_progress,
-                       .stats = c->stats };
+                       .stats = c->stats, .keep_bytes = unit_keep_bytes(c->start[c->ns], mode, threads, c->o ? c->o->memory : 0) };
     int rc = retro_solve(&u, val, err);   /* solved and checked */
     if (rc) return rc;
     if (c->rep) {   /* the engine's figures, summed */
@@ -503,6 +534,8 @@ static int unit_solve(unit_ctx_t *c, retro_metric_t mode, retro_val_t *val, int 
         t->propagate_ms += s->propagate_ms;
         t->check_ms += s->check_ms;
         if (s->levels > t->levels) t->levels = s->levels;
+        t->edges += s->edges;
+        if (s->kept_bytes > t->kept_bytes) t->kept_bytes = s->kept_bytes;
         if (s->threads > t->threads) t->threads = s->threads;
         for (int i = 0; i < RETRO_STATS_THREADS; i++) {
             t->items[i] += s->items[i];
@@ -526,21 +559,6 @@ static int unit_finished(egdb_set_t *set, retro_metric_t m, const uint64_t *slic
         if (egdb_slice_file(set, m, slice[i], &f, err) || egdb_check(f, err)) return -1;
     }
     return 1;
-}
-
-uint64_t egdb_unit_memory(uint64_t n, retro_metric_t m, int threads)
-{
-    /* nodes 6 + values 2 (+ dtc's own win/draw/loss 2) a position, the
-       frontier (4 bytes a position of the two largest levels: at most a
-       quarter of the unit), a 64 MB block cache a thread, 16 MB besides */
-    uint64_t per = m == RETRO_DTC ? 10 : 8;
-    return n * per + n + (uint64_t)threads * (64u << 20) + (16u << 20);
-}
-
-uint64_t egdb_unit_disk(uint64_t n, retro_metric_t m)
-{
-    double per = m == RETRO_WLD ? 0.08 : 0.45;   /* dtw and dtc: their file and the wld file */
-    return (uint64_t)((double)n * per) + 4096;
 }
 
 static int build_threads(int t)
@@ -618,7 +636,7 @@ int egdb_build(egdb_set_t *set, const egdb_build_options_t *o, egdb_build_report
             up->slices = ns;
             up->positions = n;
             up->finished = !todo;
-            up->memory = egdb_unit_memory(n, o->metric, threads);
+            up->memory = egdb_unit_memory(n, o->metric, threads, o->memory);
             up->disk = egdb_unit_disk(n, o->metric);
             if (todo) {
                 if (up->memory > rep->memory) rep->memory = up->memory;

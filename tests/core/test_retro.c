@@ -116,7 +116,9 @@ static void slow_solve(const graph_t *g, val_t *out)
     free(res);
 }
 
-static void check_graph(int n, uint64_t seed, int threads)
+/* keep: retro_unit_t.keep_bytes (the check reads init's lists, all,
+ * some or none of them) */
+static void check_graph(int n, uint64_t seed, int threads, uint64_t keep)
 {
     graph_t g;
     graph_make(&g, n, seed);
@@ -125,7 +127,7 @@ static void check_graph(int n, uint64_t seed, int threads)
     retro_val_t *got = calloc((size_t)n, sizeof *got);
     retro_stats_t st;
     retro_unit_t u = { .n = (uint64_t)n, .threads = threads, .ctx = &g, .moves = g_moves, .preds = g_preds,
-                       .stats = &st };
+                       .stats = &st, .keep_bytes = keep };
     err_t err;
     assert_int_equal(retro_solve(&u, got, &err), GSW_OK);
     /* the figures add up: every node initialised and checked once, every
@@ -136,6 +138,13 @@ static void check_graph(int n, uint64_t seed, int threads)
     assert_int_equal(st.threads, threads);
     assert_int_equal(items, 2 * (uint64_t)n + decisive);
     assert_true(st.levels > 0);
+    uint64_t edges = 0;
+    for (int i = 0; i < n; i++) edges += (uint64_t)g.nsucc[i];
+    assert_int_equal(st.edges, edges);
+    uint64_t all = 4 * ((uint64_t)n + edges);   /* a count and a node a move, 4 bytes each */
+    assert_true(st.kept_bytes <= keep);
+    if (keep >= all) assert_int_equal(st.kept_bytes, all);
+    if (keep > 0 && keep < all && n > 16384) assert_true(st.kept_bytes > 0 && st.kept_bytes < all);
     int wins = 0, losses = 0, draws = 0;
     for (int i = 0; i < n; i++) {
         if (retro_to_val(got[i]) != want[i]) fail_msg("seed %llu node %d: engine %d, definition %d",
@@ -153,13 +162,14 @@ static void check_graph(int n, uint64_t seed, int threads)
 static void test_random_graphs(void **state)
 {
     (void)state;
-    for (uint64_t seed = 1; seed <= 40; seed++) check_graph(300, seed, 1);
+    for (uint64_t seed = 1; seed <= 40; seed++) check_graph(300, seed, 1, seed & 1 ? UINT64_MAX : 0);
 }
 
 static void test_random_graphs_threads(void **state)
 {
     (void)state;
-    for (uint64_t seed = 100; seed <= 104; seed++) check_graph(60000, seed, 3);
+    /* the check from init's lists, from some of them, from none */
+    for (uint64_t seed = 100; seed <= 104; seed++) check_graph(60000, seed, 3, seed % 3 == 0 ? 0 : seed % 3 == 1 ? UINT64_MAX : 200000);
 }
 
 static int fail_moves(void *ctx, int tid, uint64_t node, uint64_t *inside, val_t *exit_best, err_t *err)
@@ -196,22 +206,26 @@ static void test_check_catches_a_missing_predecessor(void **state)
     retro_val_t got[300];
     err_t err;
     retro_unit_t u = { .n = 300, .threads = 1, .ctx = &g, .moves = g_moves, .preds = g_preds };
-    assert_int_equal(retro_solve(&u, got, &err), GSW_OK);
-    int failures = 0;
-    for (int lost = 0; lost < g.n; lost++) {   /* every lost node with a predecessor, one at a time */
-        if (!val_is_loss(want[lost]) || g.npred[lost] == 0) continue;
-        missing_node = (uint64_t)lost;
-        u.preds = g_preds_missing;
-        int rc = retro_solve(&u, got, &err);
-        /* the missed move may not matter (its source wins anyway by
-           another move at the same distance); when it does, the check
-           stops the solve */
-        if (rc) {
-            assert_non_null(strstr(err.msg, "its moves give"));
-            failures++;
+    for (int keep = 0; keep <= 1; keep++) {   /* the check lists the moves again, or reads init's */
+        u.keep_bytes = keep ? UINT64_MAX : 0;
+        u.preds = g_preds;
+        assert_int_equal(retro_solve(&u, got, &err), GSW_OK);
+        int failures = 0;
+        for (int lost = 0; lost < g.n; lost++) {   /* every lost node with a predecessor, one at a time */
+            if (!val_is_loss(want[lost]) || g.npred[lost] == 0) continue;
+            missing_node = (uint64_t)lost;
+            u.preds = g_preds_missing;
+            int rc = retro_solve(&u, got, &err);
+            /* the missed move may not matter (its source wins anyway by
+               another move at the same distance); when it does, the check
+               stops the solve */
+            if (rc) {
+                assert_non_null(strstr(err.msg, "its moves give"));
+                failures++;
+            }
         }
+        assert_true(failures > 0);
     }
-    assert_true(failures > 0);
     free(want);
     graph_free(&g);
 }
