@@ -258,6 +258,16 @@ static int check_write_args(const char *path, const egdb_info_t *info, const uin
     return GSW_OK;
 }
 
+/* A write that failed (errno): one line, saying so plainly when the disk
+ * is full, and that what was finished stays. */
+static int write_failed(err_t *err, const char *path, const char *tmp)
+{
+    if (errno == ENOSPC || errno == EDQUOT)
+        return err_set(err, GSW_EFAIL, "%s: the disk is full: the files finished before it are kept; free some space "
+                                       "and build again to resume", path);
+    return err_set(err, GSW_EFAIL, "%s: cannot write (%s: %s)", path, tmp, strerror(errno));
+}
+
 int egdb_write(const char *path, const egdb_info_t *info, const uint8_t *codes, const uint64_t *exc_index,
                const uint16_t *exc_val, err_t *err)
 {
@@ -281,7 +291,7 @@ int egdb_write(const char *path, const egdb_info_t *info, const uint8_t *codes, 
     memcpy(tmp + plen, ".tmp", 5);
     fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0) {
-        rc = err_set(err, GSW_EFAIL, "%s: cannot write (%s: %s)", path, tmp, strerror(errno));
+        rc = write_failed(err, path, tmp);
         goto done;
     }
     made = 1;
@@ -302,7 +312,7 @@ int egdb_write(const char *path, const egdb_info_t *info, const uint8_t *codes, 
             goto done;
         }
         if (pwrite_all(fd, cbuf, cs, off)) {
-            rc = err_set(err, GSW_EFAIL, "%s: cannot write (%s: %s)", path, tmp, strerror(errno));
+            rc = write_failed(err, path, tmp);
             goto done;
         }
         uint8_t *e = tab + HDR_SIZE + b * BENT_SIZE;
@@ -334,13 +344,13 @@ int egdb_write(const char *path, const egdb_info_t *info, const uint8_t *codes, 
     h = egdb_hash64(h, x, (size_t)nexc * XENT_SIZE);
     put64(tab + 120, h);
     if (pwrite_all(fd, tab, tabsize, 0) || fsync(fd)) {
-        rc = err_set(err, GSW_EFAIL, "%s: cannot write (%s: %s)", path, tmp, strerror(errno));
+        rc = write_failed(err, path, tmp);
         goto done;
     }
     int c = close(fd);
     fd = -1;
     if (c) {
-        rc = err_set(err, GSW_EFAIL, "%s: cannot write (%s: %s)", path, tmp, strerror(errno));
+        rc = write_failed(err, path, tmp);
         goto done;
     }
     if (rename(tmp, path)) {

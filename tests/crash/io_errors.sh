@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # I/O errors: a full disk (a 256 KB tmpfs) under the cache while a batch of
-# solves and a proof-tree manager run write to it, and the cache file removed,
+# solves and a proof-tree manager run write to it, and under an endgame
+# database build (then resumed: files identical to an unbroken build's, as
+# after a kill -9), and the cache file removed,
 # then replaced by junk, under a running workbench. Each ends with one clear
 # line and a clean stop (or goes on without storing), never a crash, and the
 # cache file is never left damaged; a replacement file is never written to.
@@ -9,6 +11,7 @@
 set -u
 . "$(dirname "$0")/../cli/cli_lib.sh"
 data=${GSW_TEST_DATA:?}
+command -v jq >/dev/null || { echo "no jq"; exit 77; }
 run() { "$@" >"$tmp/out" 2>"$tmp/err" </dev/null; rc=$?; }
 check() { if eval "$2"; then ok; else bad "$1 (exit $rc; out: $(tail -c 300 "$tmp/out"); err: $(head -c 400 "$tmp/err"))"; fi; }
 
@@ -42,6 +45,29 @@ if mount -t tmpfs -o size=256k tmpfs "$fs" 2>/dev/null; then
   fi
   run "$gsw" proof run connect4:6x5 6 --workers 1 --hash 16 --db "$db" --resume
   check "full disk, manager: with room again it ends" '[ $rc -eq 0 ] && grep -q "draw for the side to move" "$tmp/out"'
+  # an endgame database build: a clean stop naming the full disk, nothing half-written left, and
+  # a resumed build elsewhere gives files byte-identical to one that never stopped
+  umount "$fs"
+  mount -t tmpfs -o size=1m tmpfs "$fs"
+  run "$gsw" egdb build checkers --pieces 4 --metric dtw --dir "$fs/e" --threads 2
+  check "full disk, egdb build: exit 1, one line saying the disk is full" \
+    '[ $rc -eq 1 ] && [ "$(grep -c "^gsw: " "$tmp/err")" -eq 1 ] && grep -q "disk is full.*build again to resume" "$tmp/err"'
+  check "full disk, egdb build: no half-written file" '[ -z "$(find "$fs/e" -name "*.tmp")" ]'
+  cp -r "$fs/e" "$tmp/e-resumed"
+  run "$gsw" egdb build checkers --pieces 4 --metric dtw --dir "$tmp/e-resumed" --json
+  check "full disk, egdb build: resumed with room, the finished files reused" '[ $rc -eq 0 ] && [ "$(jq -r ".reused > 100" "$tmp/out")" = true ]'
+  run "$gsw" egdb build checkers --pieces 4 --metric dtw --dir "$tmp/e-ref" --threads 1
+  check "full disk, egdb build: the resumed files equal an unbroken build's" 'diff -r "$tmp/e-ref" "$tmp/e-resumed" >/dev/null'
+  # kill -9 in the middle of a unit: it is lost, nothing else, and the files come out the same
+  "$gsw" egdb build checkers --pieces 4 --metric dtw --dir "$tmp/e-killed" >/dev/null 2>&1 &
+  pid=$!
+  for ((i = 0; i < 100; i++)); do [ "$(ls "$tmp/e-killed/checkers/dtw" 2>/dev/null | wc -l)" -gt 400 ] && break; sleep 0.05; done
+  kill -9 $pid
+  wait $pid 2>/dev/null
+  run "$gsw" egdb build checkers --pieces 4 --metric dtw --dir "$tmp/e-killed" --json
+  check "kill -9, egdb build: resumed" '[ $rc -eq 0 ] && [ "$(jq -r ".reused > 400 and .built > 0" "$tmp/out")" = true ]'
+  check "kill -9, egdb build: the files equal an unbroken build's, no temporary file left" \
+    'diff -r "$tmp/e-ref" "$tmp/e-killed" >/dev/null'
 else
   echo "note: cannot mount a tmpfs here (not root?): the full-disk cases are skipped"
 fi
