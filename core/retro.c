@@ -78,7 +78,7 @@ typedef struct retro_run {
     /* phase 2: the nodes each thread resolved for the next level */
     uint32_t *tnext[256];
     uint64_t tn[256], tcap[256];
-    uint64_t *scratch[256];    /* per thread: RETRO_GROUP lists of RETRO_MAX_MOVES nodes */
+    uint64_t *scratch[256];    /* per thread: twice RETRO_GROUP lists of RETRO_MAX_MOVES nodes */
     /* the moves inside the unit that init listed, kept for the check while
        u->keep_bytes allows: per chunk of RETRO_CHUNK nodes, each node's
        count then its moves' nodes (NULL: that chunk's are listed again) */
@@ -155,14 +155,17 @@ static int retro_push(retro_run_t *r, int tid, uint32_t p)
     return 0;
 }
 
-/* Lists of nodes (predecessors or moves) of up to RETRO_GROUP nodes,
- * read only once every list is made, with their targets prefetched: the
- * random reads of a large unit then overlap instead of waiting in turn. */
-static int retro_lists(retro_run_t *r, int tid, const uint64_t *at, int g, int *nl, err_t *e)
+/* Lists of nodes (predecessors or moves) of up to RETRO_GROUP nodes into
+ * buf (RETRO_MAX_MOVES each), their targets and the nodes themselves
+ * prefetched. The worker makes one group's lists while the group before
+ * waits, then applies that one: on a large unit the random reads of a group
+ * then arrive while the next group's lists are made. */
+static int retro_lists(retro_run_t *r, int tid, const uint64_t *at, int g, int *nl, uint64_t *buf, err_t *e)
 {
     const retro_unit_t *u = r->u;
+    for (int j = 0; j < g; j++) __builtin_prefetch(&r->node[at[j]], 0);
     for (int j = 0; j < g; j++) {
-        uint64_t *l = r->scratch[tid] + (size_t)j * RETRO_MAX_MOVES;
+        uint64_t *l = buf + (size_t)j * RETRO_MAX_MOVES;
         if (r->phase == 4 && r->cursor[tid]) {   /* init's list of this node */
             const uint32_t *c = r->cursor[tid];
             nl[j] = (int)*c++;
@@ -184,14 +187,16 @@ static int retro_lists(retro_run_t *r, int tid, const uint64_t *at, int g, int *
     return 0;
 }
 
-static void retro_propagate_group(retro_run_t *r, int tid, const uint64_t *at, int g, err_t *e)
+/* Level d's frontier nodes at[0..g-1] with their predecessor lists: each
+ * predecessor wins by a move to a lost node, or loses once its last move
+ * inside the unit is known to lose and its exits lose no later. */
+static void retro_propagate_apply(retro_run_t *r, int tid, const uint64_t *at, int g, const int *np,
+                                  const uint64_t *buf, err_t *e)
 {
-    int np[RETRO_GROUP];
-    if (retro_lists(r, tid, at, g, np, e)) return;
     int d = r->d;
     for (int j = 0; j < g; j++) {
         retro_val_t v = r->node[at[j]].val;
-        const uint64_t *pred = r->scratch[tid] + (size_t)j * RETRO_MAX_MOVES;
+        const uint64_t *pred = buf + (size_t)j * RETRO_MAX_MOVES;
         for (int k = 0; k < np[j]; k++) {
             retro_node_t *p = &r->node[pred[k]];
             if (__atomic_load_n(&p->val, __ATOMIC_RELAXED) != RETRO_UNKNOWN) continue;
@@ -215,17 +220,15 @@ static void retro_propagate_group(retro_run_t *r, int tid, const uint64_t *at, i
     }
 }
 
-/* retro_solve's check of nodes at[0..g-1]: each value is the best of its
- * exit and its moves inside the unit. */
-static void retro_check_group(retro_run_t *r, int tid, const uint64_t *at, int g, err_t *e)
+/* retro_solve's check of nodes at[0..g-1] with their move lists: each
+ * value is the best of its exit and its moves inside the unit. */
+static void retro_check_apply(retro_run_t *r, const uint64_t *at, int g, const int *nm, const uint64_t *buf, err_t *e)
 {
-    int nm[RETRO_GROUP];
-    if (retro_lists(r, tid, at, g, nm, e)) return;
     for (int j = 0; j < g; j++) {
         const retro_node_t *x = &r->node[at[j]];
         val_t best = ex_value(x->ex);
         if (best > VAL_WIN) best = -VAL_INF;
-        const uint64_t *m = r->scratch[tid] + (size_t)j * RETRO_MAX_MOVES;
+        const uint64_t *m = buf + (size_t)j * RETRO_MAX_MOVES;
         for (int k = 0; k < nm[j]; k++) {
             val_t c = val_up(retro_to_val(r->node[m[k]].val));
             if (c > best) best = c;
@@ -237,6 +240,27 @@ static void retro_check_group(retro_run_t *r, int tid, const uint64_t *at, int g
                 *name ? " " : "", name, (int)retro_to_val(x->val), (int)best);
         retro_fail(r, e);
         return;
+    }
+}
+
+/* Items a..b of a propagation (2) or check (4) phase, a group at a time,
+ * each group's lists made while the group before it waits for memory. */
+static void retro_groups(retro_run_t *r, int tid, uint64_t a, uint64_t b, err_t *e)
+{
+    uint64_t at[2][RETRO_GROUP];
+    int g[2], nl[2][RETRO_GROUP];
+    uint64_t *buf[2] = { r->scratch[tid], r->scratch[tid] + (size_t)RETRO_GROUP * RETRO_MAX_MOVES };
+    uint64_t i = a;
+    for (int h = 0, first = 1;; h ^= 1, first = 0) {
+        g[h] = 0;
+        for (; g[h] < RETRO_GROUP && i < b; g[h]++, i++) at[h][g[h]] = r->phase == 2 ? r->items[i] : i;
+        if (g[h] && retro_lists(r, tid, at[h], g[h], nl[h], buf[h], e)) return;
+        int p = h ^ 1;   /* the group before: its reads are on their way */
+        if (!first) {
+            if (r->phase == 2) retro_propagate_apply(r, tid, at[p], g[p], nl[p], buf[p], e);
+            else retro_check_apply(r, at[p], g[p], nl[p], buf[p], e);
+        }
+        if (!g[h] || __atomic_load_n(&r->failed, __ATOMIC_RELAXED)) return;
     }
 }
 
@@ -289,11 +313,8 @@ static void *retro_worker(void *arg_)
                 i++;
                 continue;
             }
-            uint64_t at[RETRO_GROUP];
-            int g = 0;
-            for (; g < RETRO_GROUP && i < b; g++, i++) at[g] = r->phase == 2 ? r->items[i] : i;
-            if (r->phase == 2) retro_propagate_group(r, tid, at, g, &e);
-            else retro_check_group(r, tid, at, g, &e);
+            retro_groups(r, tid, i, b, &e);
+            break;
         }
         if (keep) {   /* kept while the budget allows; else the check lists these nodes' moves again */
             uint64_t bytes = klen * sizeof *keep;
@@ -386,7 +407,7 @@ static int retro_run_init(retro_run_t *r, const retro_unit_t *u)
     pthread_mutex_init(&r->lock, NULL);
     int t = u->threads > 0 ? (u->threads > 256 ? 256 : u->threads) : 1;
     for (int i = 0; i < t; i++)
-        if (!(r->scratch[i] = malloc((size_t)RETRO_GROUP * RETRO_MAX_MOVES * sizeof **r->scratch))) return -1;
+        if (!(r->scratch[i] = malloc((size_t)2 * RETRO_GROUP * RETRO_MAX_MOVES * sizeof **r->scratch))) return -1;
     return 0;
 }
 

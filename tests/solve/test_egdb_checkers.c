@@ -2,8 +2,8 @@
  * per-slice figures (Trice & Dodgen: positions, longest win and loss), the
  * values against alpha-beta and df-pn over the rules (no database), probes
  * through the searches, damage found and rebuilt, a stopped build resumed.
- * GSW_EGDB_RELEASE=1 (the release-labelled entry) adds every 4-piece slice
- * and the 5-piece kings-only ones. */
+ * GSW_EGDB_RELEASE=1 (the release-labelled entry) adds every 4-piece slice,
+ * the 5-piece kings-only ones and 3K v 3K. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -52,13 +52,14 @@ static const td_row_t td[] = {
     { { 0, 2, 0, 1 }, 9936, 61, 62, 3 },
     { { 2, 0, 2, 0 }, 215760, 49, 48, 4 },
     { { 3, 0, 1, 0 }, 143840, 29, 30, 4 },
-    /* release: every 4-piece slice, the 5-piece kings-only ones */
+    /* release: every 4-piece slice, the 5-piece kings-only ones, 3K v 3K */
     { { 2, 0, 1, 1 }, 377580, 95, 94, 40 },
     { { 0, 2, 0, 2 }, 125664, 109, 108, 40 },
     { { 1, 2, 1, 0 }, 328860, 53, 54, 40 },
     { { 0, 3, 0, 1 }, 83304, 55, 56, 40 },
     { { 3, 0, 2, 0 }, 2013760, 67, 68, 50 },
     { { 4, 0, 1, 0 }, 1006880, 29, 30, 50 },
+    { { 3, 0, 3, 0 }, 18123840, 73, 74, 60 },   /* a 6-piece unit: about 10 s on 2 cores */
 };
 #define NTD ((int)(sizeof td / sizeof td[0]))
 
@@ -90,6 +91,7 @@ static int setup(void **state)
         build(NULL, 4, RETRO_DTW, NULL, &rep);
         build("B:WK1,K2:BK30,K31,K32", 0, RETRO_DTW, NULL, &rep);
         build("B:WK1:BK29,K30,K31,K32", 0, RETRO_DTW, NULL, &rep);
+        build("B:WK1,K2,K3:BK30,K31,K32", 0, RETRO_DTW, NULL, &rep);   /* 3K v 3K */
     }
     return 0;
 }
