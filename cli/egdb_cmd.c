@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "core/ab.h"
@@ -19,7 +20,11 @@
 static void egdb_cli_progress(void *ctx, const char *line)
 {
     (void)ctx;
-    if (isatty(2)) fprintf(stderr, "\r\033[K%.*s", 150, line);
+    if (isatty(2)) {   /* one line, cut to the terminal's width, rewritten in place */
+        struct winsize ws;
+        int w = ioctl(2, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 1 ? ws.ws_col - 1 : 79;
+        fprintf(stderr, "\r\033[K%.*s", w, line);
+    }
     else if (strstr(line, ": done")) fprintf(stderr, "%s\n", line);
 }
 

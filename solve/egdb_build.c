@@ -394,7 +394,7 @@ static double unit_fraction(const char *phase, double f)
     return 0.55 + 0.45 * f;
 }
 
-/* "; build 12.3% of 2660 M positions, about 25 min left": the whole
+/* "; build 12.3% of 2660 M, 25 min left" (positions): the whole
  * build, this unit `frac` done, at the rate so far ("" when not known). */
 static void unit_eta(const unit_ctx_t *c, double frac, char *buf, size_t n)
 {
@@ -410,7 +410,7 @@ static void unit_eta(const unit_ctx_t *c, double frac, char *buf, size_t n)
     char of[40];
     if (c->eta_total < 10000000) snprintf(of, sizeof of, "%llu", (unsigned long long)c->eta_total);
     else snprintf(of, sizeof of, "%.0f M", (double)c->eta_total / 1e6);
-    snprintf(buf, n, "; build %.1f%% of %s positions, about %s left", 100 * all / (double)c->eta_total, of,
+    snprintf(buf, n, "; build %.1f%% of %s, %s left", 100 * all / (double)c->eta_total, of,
              spent > 2 && all > 0 ? t : "? s");
 }
 

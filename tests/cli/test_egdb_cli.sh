@@ -27,7 +27,7 @@ expect 0 "build 3 dtw" -- "$gsw" egdb build checkers --pieces 3 --metric dtw
 [ -d "$eg/checkers/dtw" ] && ok || bad "the default folder is egdb/ beside the cache ($eg)"
 [ -d "$eg/checkers/wld" ] && ok || bad "distance to win writes its win/draw/loss too"
 has err ": done" "build reports progress on stderr"
-has err "positions, about" "build progress gives the time left"
+has_re err "positions; build [0-9.]+% of [0-9]+, .* left" "build progress gives the time left"
 has out "394 slices (394 built" "build: every slice of 1-3 pieces"
 expect 0 "build again" -- "$gsw" egdb build checkers --pieces 3 --metric dtw --json
 same "$(jq -r '.built, .reused' "$tmp/out" | tr '\n' ' ')" "0 394 " "a finished build is reused, exit 0"
