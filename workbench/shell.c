@@ -85,8 +85,8 @@ int shell_run(cli_opts_t *o)
         script = o->pos[--o->npos];
         if (!(in = fopen(script, "r"))) { fprintf(stderr, "gsw: cannot read %s\n", script); return GSW_EINPUT; }
     } else if (o->npos > 2) {
-        fprintf(stderr, "gsw: unexpected argument '%s' (no script file of that name); usage: %s\n", o->pos[2],
-                o->entry->usage);
+        fprintf(stderr, "gsw: unexpected argument '%s' (no script file of that name); usage: %.*s\n", o->pos[2],
+                opts_usage_line(o->entry), o->entry->usage);
         return GSW_EINPUT;
     }
     if (shell_session_open(o, &s, "connect4", &err)) {

@@ -338,7 +338,10 @@ int tui_lesson(cli_opts_t *o)
     char path[1024];
     err_t err;
     lesson_t *l;
-    if (o->npos > 1) { fprintf(stderr, "gsw: usage: %s\n", o->entry->usage); return GSW_EINPUT; }
+    if (o->npos > 1) {
+        fprintf(stderr, "gsw: usage: %.*s\n", opts_usage_line(o->entry), o->entry->usage);
+        return GSW_EINPUT;
+    }
     if (lesson_find(o->pos[0], path, sizeof path, &err) || lesson_load(path, &l, &err)) {
         fprintf(stderr, "gsw: %s\n", err.msg);
         return err.code;
