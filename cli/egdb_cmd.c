@@ -11,6 +11,7 @@
 #include "core/ab.h"
 #include "solve/egdb.h"
 #include "solve/solver.h"
+#include "solve/source.h"
 #include "cli/egdb_cmd.h"
 #include "cli/opts.h"
 #include "cli/json.h"
@@ -225,19 +226,30 @@ static int egdb_cli_probe(cli_opts_t *o, gv_t *v, egdb_set_t *set, err_t *err)
     move_t mv[GSW_MAX_MOVES];
     int nm = rc ? 0 : O->moves(v, pos, mv);
     val_t bestv = -VAL_INF;
+    int bestc = -1, conv = -1;   /* without distances: plies to the next conversion (source_conversion_better) */
+    if (!rc && lo != hi && egdb_conversion(&pr, pos, &conv, err) < 0) rc = err->code;
     for (int i = 0; i < nm && !rc; i++) {
         GSW_POSBUF c[GSW_MAX_POS];
         memcpy(c, pos, O->pos_size);
         O->play(v, c, mv[i]);
         val_t cl, ch, tv;
+        int cc = -1;
         if (O->terminal(v, c, &tv)) cl = ch = tv;
         else {
             int g = egdb_probe(&pr, c, &cl, &ch, NULL, err);
             if (g < 0) { rc = err->code; break; }
             if (!g) continue;
+            if (cl != ch && O->pos_reversible && O->pos_reversible(v, c, NULL) == 0) cc = 1;   /* it converts */
+            else if (cl != ch && (g = egdb_conversion(&pr, c, &cc, err)) > 0) cc++;
+            else if (g < 0) { rc = err->code; break; }
+            else cc = -1;
         }
         val_t up = val_up(cl);   /* the mover's value: exact for distance files, the class otherwise */
-        if (up > bestv) { bestv = up; best = mv[i]; }
+        if (up > bestv || (up == bestv && cl != ch && source_conversion_better(cl, cc, bestc))) {
+            bestv = up;
+            best = mv[i];
+            bestc = cc;
+        }
     }
     double ms = gsw_now_ms() - t0;
     egdb_prober_free(&pr);
@@ -257,6 +269,8 @@ static int egdb_cli_probe(cli_opts_t *o, gv_t *v, egdb_set_t *set, err_t *err)
         if (g.plies >= 0 && lo == hi) json_int(&j, "plies", g.plies); else json_null(&j, "plies");
         if (*bt) json_str(&j, "best", bt); else json_null(&j, "best");
         json_str(&j, "metric", retro_game_metric_name(v->ops->retro, m));
+        if (m == RETRO_DTC && conv >= 0) json_int(&j, "conversion_plies", conv);
+        else if (m == RETRO_DTC) json_null(&j, "conversion_plies");
         if (rg->mate_metric && m == RETRO_DTW) {   /* in moves: > 0 the side to move mates, < 0 it is mated */
             if (lo == VAL_DRAW) json_null(&j, "mate");
             else json_int(&j, "mate", val_is_win(lo) ? (val_plies(lo) + 1) / 2 : -(val_plies(lo) / 2));
@@ -272,9 +286,13 @@ static int egdb_cli_probe(cli_opts_t *o, gv_t *v, egdb_set_t *set, err_t *err)
         else if (val_plies(lo) == 0) snprintf(mt, sizeof mt, "checkmated");
         else snprintf(mt, sizeof mt, "the side to move is mated in %d (%d plies)", val_plies(lo) / 2, val_plies(lo));
         printf("%s%s%s (distance-to-mate tablebase)\n", mt, *bt ? "; best " : "", bt);
-    } else printf("%s%s%s (%s)\n", vt, *bt ? "; best " : "", bt,
-                  over ? "the game is over" : m == RETRO_DTW ? "distance-to-win database"
-                                 : "win/draw/loss database: build --metric dtw for distances");
+    } else if (m == RETRO_DTC && conv >= 0)
+        printf("%s%s%s (distance-to-conversion database: a capture or a man's move keeping it in %d plies)\n", vt,
+               *bt ? "; best " : "", bt, conv);
+    else printf("%s%s%s (%s)\n", vt, *bt ? "; best " : "", bt,
+                over ? "the game is over" : m == RETRO_DTW ? "distance-to-win database"
+                     : m == RETRO_DTC ? "distance-to-conversion database"
+                                      : "win/draw/loss database: build --metric dtw for distances");
     return GSW_OK;
 }
 

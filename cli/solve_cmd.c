@@ -21,6 +21,7 @@
 #include "cli/opts.h"
 #include "cli/json.h"
 #include "solve/solver.h"
+#include "solve/source.h"
 
 
 #define GSW_STR2(x) #x
@@ -684,11 +685,16 @@ static int cli_analyze(cli_opts_t *o)
         int score = 0, has = value_score(s.v, pos, lo, hi, s.wdl, &score);
         char mt[64];
         O->move_format(s.v, pos, mv[i], mt, sizeof mt);
+        /* a result the databases hold without its distance: the plies to
+           its next conversion, where they know them */
+        int conv = lo != hi && (lo > VAL_DRAW || hi < VAL_DRAW) && s.ab.oracle
+                   ? source_conversion_plies(s.v, s.ab.oracle, child) : -1;
         if (o->json) {
             json_obj(&j, NULL);
             json_str(&j, "move", mt);
             json_str(&j, "value", outcome_name(g.outcome));
             if (g.plies >= 0) json_int(&j, "plies", g.plies); else json_null(&j, "plies");
+            if (conv >= 0) json_int(&j, "conversion_plies", conv);
             if (has) json_int(&j, "score", score); else json_null(&j, "score");
             json_str(&j, "bound", json_bound(g));
             json_proven(&j, lo, hi, g, a.r.aborted);
@@ -696,6 +702,7 @@ static int cli_analyze(cli_opts_t *o)
         } else {
             char vt[128];
             value_text(lo, hi, vt, sizeof vt);
+            if (conv >= 0) snprintf(vt + strlen(vt), sizeof vt - strlen(vt), ", converts in %d", conv);
             printf("%-4s %-22s", mt, vt);
             if (has) printf(" score %+d", score);
             printf("\n");

@@ -286,6 +286,11 @@ typedef struct game {
  * 0 when it knows nothing of pos. Called from any search thread at once. */
 typedef struct gsw_oracle {
     int (*probe)(void *ctx, const gv_t *v, const void *pos, val_t *lo, val_t *hi);
+    /* Where probe knows a position won or lost but not in how many plies
+     * (win/draw/loss databases): the plies to the next conversion (a
+     * capture or a man's move) that keeps the result, with perfect play
+     * by both sides (1 if the position is known, 0 if not). NULL: never. */
+    int (*conversion)(void *ctx, const void *pos, int *plies);
     void *ctx;
 } gsw_oracle_t;
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/puzzle.h"
+#include "solve/source.h"
 
 int analyst_open(analyst_t *a, gv_t *v, size_t hash_mb, int threads, cache_t *cache, volatile int *stop, err_t *err)
 {
@@ -95,16 +96,47 @@ static int puzzle_value(analyst_t *a, const void *pos, puzzle_result_t *r, val_t
 int analysis_better(const move_value_t *x, const move_value_t *y)
 {
     int rx = x->lo > VAL_DRAW ? 2 - x->late : 0, ry = y->lo > VAL_DRAW ? 2 - y->late : 0;
-    return rx != ry ? rx > ry : x->lo > y->lo;
+    if (rx != ry) return rx > ry;
+    if (x->lo != y->lo) return x->lo > y->lo;
+    if (!x->final || !y->final || x->conv == y->conv) return 0;
+    if (x->lo > VAL_DRAW) return x->conv >= 0 && (y->conv < 0 || x->conv < y->conv);   /* convert soonest */
+    return x->conv > y->conv;   /* a loss: as late as it can */
+}
+
+/* Is the move's value settled: exact, or final? */
+static int mv_settled(const move_value_t *m)
+{
+    return m->state == MV_PROVEN && (m->lo == m->hi || m->final);
 }
 
 int analysis_best(const analysis_t *an)
 {
     int b = -1;
     for (int i = 0; i < an->n; i++)
-        if (an->mv[i].state == MV_PROVEN && an->mv[i].lo == an->mv[i].hi && (b < 0 || analysis_better(&an->mv[i], &an->mv[b])))
-            b = i;
+        if (mv_settled(&an->mv[i]) && (b < 0 || analysis_better(&an->mv[i], &an->mv[b]))) b = i;
     return b;
+}
+
+/* Mark move i of an final when its proven value is a win or a loss that
+ * the databases (the search's oracle) hold without a distance, with its
+ * plies to the next conversion. */
+static void analyst_mark_final(analyst_t *a, const void *pos, analysis_t *an, int i)
+{
+    const gv_t *v = a->solver.v;
+    const game_ops_t *O = v->ops;
+    const gsw_oracle_t *o = a->solver.ab.oracle;
+    move_value_t *mv = &an->mv[i];
+    mv->final = 0;
+    mv->conv = -1;
+    if (!o || mv->state != MV_PROVEN || mv->lo == mv->hi || !(mv->lo > VAL_DRAW || mv->hi < VAL_DRAW)) return;
+    GSW_POSBUF child[GSW_MAX_POS];
+    val_t tv, cl, ch;
+    memcpy(child, pos, O->pos_size);
+    O->play(v, child, mv->move);
+    if (O->terminal(v, child, &tv) || !o->probe(o->ctx, v, child, &cl, &ch) || cl == ch) return;
+    mv->final = 1;
+    int c = source_conversion_plies(v, o, child);
+    mv->conv = (int16_t)(c > 30000 ? 30000 : c);
 }
 
 /* Mark move i of an late when it is a win the game's move-count rule may
@@ -119,6 +151,16 @@ static void analyst_mark_late(analyst_t *a, const void *pos, analysis_t *an, int
     const game_ops_t *O = v->ops;
     move_value_t *mv = &an->mv[i];
     mv->late = 0;
+    analyst_mark_final(a, pos, an, i);
+    if (mv->final && mv->lo > VAL_DRAW && mv->conv > 1 && O->pos_reversible) {   /* in time if it converts in time */
+        GSW_POSBUF c2[GSW_MAX_POS];
+        int left2;
+        memcpy(c2, pos, O->pos_size);
+        O->play(v, c2, mv->move);
+        O->pos_reversible(v, c2, &left2);
+        mv->late = left2 >= 0 && mv->conv - 1 > left2;
+        return;
+    }
     if (!O->pos_reversible || mv->state != MV_PROVEN || mv->lo != mv->hi || !val_is_proven_decisive(mv->lo)
         || mv->lo < VAL_DRAW || mv->rule[0])
         return;
@@ -138,7 +180,7 @@ static void analyst_mark_late(analyst_t *a, const void *pos, analysis_t *an, int
 static void analysis_settle(analysis_t *an)
 {
     int all = 1;
-    for (int k = 0; k < an->n; k++) all &= an->mv[k].state == MV_PROVEN && an->mv[k].lo == an->mv[k].hi;
+    for (int k = 0; k < an->n; k++) all &= mv_settled(&an->mv[k]);
     an->proven = all;
 }
 
@@ -279,6 +321,8 @@ int analyst_prove(analyst_t *a, const void *pos, analysis_t *an, int i, err_t *e
         mv->hi = an->mv[twin].hi;
         mv->from_cache = an->mv[twin].from_cache;
         mv->late = an->mv[twin].late;
+        mv->final = an->mv[twin].final;
+        mv->conv = an->mv[twin].conv;
         an->twins++;
         analysis_settle(an);
         return v->game->players == 2 && analysis_store_root(a, pos, an, err) ? -1 : 0;
@@ -369,10 +413,10 @@ int analyst_root(analyst_t *a, const void *pos, analysis_t *an, err_t *err)
         analysis_settle(an);
         return 0;
     }
-    if (an->proven) {   /* every move is exact: the position is worth the best of them */
-        int b = analysis_best(an);
+    if (an->proven) {   /* every move is settled: the position is worth the best of them */
+        int b = analysis_best(an), all;
         an->root_done = 1;
-        an->root_lo = an->root_hi = an->mv[b].lo;
+        analysis_bounds(an, &an->root_lo, &an->root_hi, &all);
         an->root_best = an->mv[b].move;
         return 0;
     }
@@ -411,7 +455,7 @@ int analyst_next(const analysis_t *an)
     int best = -1;
     for (int i = 0; i < an->n; i++) {
         const move_value_t *m = &an->mv[i];
-        if (m->state == MV_PROVEN && m->lo == m->hi) continue;
+        if (mv_settled(m)) continue;
         if (best < 0 || (m->state == MV_HEURISTIC && an->mv[best].state == MV_HEURISTIC
                          && m->score > an->mv[best].score))
             best = i;

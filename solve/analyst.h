@@ -35,6 +35,12 @@ typedef struct move_value {
                               first: neither its distance to win nor its distance to
                               conversion fits in the plies the count leaves; a win
                               that fits is preferred (analysis_better) */
+    uint8_t final;         /* MV_PROVEN with lo < hi: a win or a loss the databases hold
+                              without its distance (win/draw/loss files): settled, as an
+                              exact value is, since no search is asked to narrow it */
+    int16_t conv;          /* final: the plies to the next conversion keeping the result
+                              (source_conversion_plies; -1 unknown): analysis_better
+                              prefers the soonest for a win, the latest for a loss */
 } move_value_t;
 
 /* The positions of the game's line that a search from an analysed position
@@ -46,7 +52,7 @@ typedef struct analysis {
     int n;
     move_value_t mv[GSW_MAX_MOVES];
     int heuristic_done;    /* every move has a heuristic score */
-    int proven;            /* every move's value is exact */
+    int proven;            /* every move's value is exact (or final: move_value_t) */
     int active;            /* the move being solved now, -1 none */
     int root_done;         /* the position itself was solved: */
     val_t root_lo, root_hi;   /* its value (exact when equal) */

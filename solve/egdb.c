@@ -297,8 +297,10 @@ int egdb_probe(egdb_prober_t *p, const void *pos, val_t *lo, val_t *hi, retro_me
     uint64_t slice, index;
     int flipped;
     if (!rg->locate(p->set->v, pos, &slice, &index, &flipped)) return 0;
-    static const retro_metric_t order[2] = { RETRO_DTW, RETRO_WLD };
-    for (int i = 0; i < 2; i++) {
+    /* distance to win, else distance to conversion (the same win/draw/loss,
+       and egdb_conversion's distances), else win/draw/loss */
+    static const retro_metric_t order[3] = { RETRO_DTW, RETRO_DTC, RETRO_WLD };
+    for (int i = 0; i < 3; i++) {
         retro_metric_t m = order[i];
         retro_val_t r;
         int got = egdb_probe_file(p, m, slice, index, &r, err);
@@ -390,6 +392,11 @@ int egdb_oracle_conversion(egdb_oracle_t *o, const void *pos, int *plies)
     return got > 0;
 }
 
+static int egdb_oracle_conv(void *ctx, const void *pos, int *plies)
+{
+    return egdb_oracle_conversion(ctx, pos, plies);
+}
+
 int egdb_oracle_open(egdb_oracle_t *o, const gv_t *v, const char *dir, err_t *err)
 {
     memset(o, 0, sizeof *o);
@@ -418,6 +425,7 @@ int egdb_oracle_open(egdb_oracle_t *o, const gv_t *v, const char *dir, err_t *er
     }
     o->slot = slots;
     o->oracle.probe = egdb_oracle_probe;
+    o->oracle.conversion = egdb_oracle_conv;
     o->oracle.ctx = o;
     return 1;
 }

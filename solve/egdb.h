@@ -100,6 +100,8 @@ typedef struct egdb_build_options {
     int pieces;                 /* every slice of 1..pieces pieces; or */
     const void *for_pos;        /* (non-NULL) the slices this position can reach; or */
     const uint64_t *for_slice;  /* (non-NULL) this slice and those it can reach */
+    int unit_only;              /* with for_slice: only the unit holding it (the slices it exits to
+                                   must be there: dtc needs only their win/draw/loss) */
     retro_metric_t metric;      /* wld, dtc (builds wld first), dtw (dtm; writes wld too) */
     int threads;                /* 0: every core */
     int plan_only;              /* 1: count what the target needs, build nothing */
@@ -130,6 +132,10 @@ typedef struct egdb_unit_plan {
  * a position, takes 22), and the bytes a position
  * took in the 5-piece files (dtw 0.37, wld 0.08). */
 #define EGDB_MEMORY_DEFAULT 12000000000ull   /* 12 GB: the limit is 16 GiB */
+/* A unit whose distances to conversion a solve with a budget builds on
+ * demand (a few seconds at most): larger ones only without a budget.
+ * $GSW_EGDB_DTC_QUICK overrides it. */
+#define EGDB_DTC_QUICK 5000000ull
 uint64_t egdb_unit_memory(uint64_t n, retro_metric_t m, int threads, uint64_t budget);
 uint64_t egdb_unit_disk(uint64_t n, retro_metric_t m);
 

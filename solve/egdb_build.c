@@ -561,6 +561,15 @@ static int unit_finished(egdb_set_t *set, retro_metric_t m, const uint64_t *slic
     return 1;
 }
 
+/* Is unit u of the plan to be built (o->unit_only: only for_slice's)? */
+static int unit_wanted(const egdb_build_options_t *o, const plan_t *pl, int u)
+{
+    if (!o->unit_only || !o->for_slice) return 1;
+    for (int i = pl->ustart[u]; i < pl->ustart[u + 1]; i++)
+        if (pl->s.id[pl->order[i]] == *o->for_slice) return 1;
+    return 0;
+}
+
 static int build_threads(int t)
 {
     if (t > 0) return t;
@@ -590,6 +599,7 @@ int egdb_build(egdb_set_t *set, const egdb_build_options_t *o, egdb_build_report
         if (!rep->units) rc = err_set(err, GSW_EFAIL, "out of memory");
     } else
         for (int u = 0; u < pl.nunits; u++) {
+            if (!unit_wanted(o, &pl, u)) continue;
             int absent = 0;
             uint64_t n = 0;
             for (int i = pl.ustart[u]; i < pl.ustart[u + 1]; i++) {
@@ -603,6 +613,7 @@ int egdb_build(egdb_set_t *set, const egdb_build_options_t *o, egdb_build_report
         int ns = pl.ustart[u + 1] - pl.ustart[u];
         for (int i = 0; i < ns; i++) slices[i] = pl.s.id[pl.order[pl.ustart[u] + i]];
         done_slices += ns;
+        if (!unit_wanted(o, &pl, u)) continue;
         /* what this unit still needs: win/draw/loss (for wld and dtc), then the metric */
         retro_metric_t need[2];
         int nneed = 0;

@@ -28,6 +28,14 @@ int source_settles(const source_query_t *q, val_t lo, val_t hi)
     return q->wdl && (lo > VAL_DRAW || hi < VAL_DRAW || (lo >= VAL_DRAW && hi <= VAL_DRAW));
 }
 
+int source_conversion_plies(const gv_t *v, const gsw_oracle_t *o, const void *child)
+{
+    int plies;
+    if (v->ops->pos_reversible && v->ops->pos_reversible(v, child, NULL) == 0) return 1;   /* the move converts */
+    if (o->conversion && o->conversion(o->ctx, child, &plies)) return plies + 1;
+    return -1;
+}
+
 int source_oracle_answer(const source_query_t *q, const gsw_oracle_t *o, source_answer_t *a)
 {
     const gv_t *v = q->v;
@@ -39,7 +47,7 @@ int source_oracle_answer(const source_query_t *q, const gsw_oracle_t *o, source_
     /* the best move: the one whose position is worth most to the mover
      * (exact with distance files: fastest win, slowest loss) */
     move_t mv[GSW_MAX_MOVES], best = MOVE_NONE;
-    int n = O->moves(v, q->pos, mv);
+    int n = O->moves(v, q->pos, mv), bestc = -1;
     val_t bestv = -VAL_INF;
     GSW_POSBUF c[GSW_MAX_POS];
     for (int i = 0; i < n; i++) {
@@ -48,7 +56,14 @@ int source_oracle_answer(const source_query_t *q, const gsw_oracle_t *o, source_
         val_t cl, ch, tv;
         if (O->terminal(v, c, &tv)) cl = ch = tv;
         else if (!o->probe(o->ctx, v, c, &cl, &ch)) continue;
-        if (val_up(cl) > bestv) { bestv = val_up(cl); best = mv[i]; }
+        /* a result without its distance (win/draw/loss files): progress is
+           the conversion, soonest for the winner, latest for the loser */
+        int conv = cl != ch ? source_conversion_plies(v, o, c) : -1;
+        if (val_up(cl) > bestv || (val_up(cl) == bestv && cl != ch && source_conversion_better(cl, conv, bestc))) {
+            bestv = val_up(cl);
+            best = mv[i];
+            bestc = conv;
+        }
     }
     a->lo = lo;
     a->hi = hi;
@@ -67,6 +82,14 @@ static int source_chain_probe(void *ctx, const gv_t *v, const void *pos, val_t *
     return 0;
 }
 
+static int source_chain_conversion(void *ctx, const void *pos, int *plies)
+{
+    const source_chain_t *c = ctx;
+    for (int i = 0; i < c->nbelow; i++)
+        if (c->below[i]->conversion && c->below[i]->conversion(c->below[i]->ctx, pos, plies)) return 1;
+    return 0;
+}
+
 const gsw_oracle_t *source_chain_oracle(source_chain_t *c, const source_query_t *q)
 {
     c->nbelow = 0;
@@ -80,6 +103,7 @@ const gsw_oracle_t *source_chain_oracle(source_chain_t *c, const source_query_t 
     }
     if (c->nbelow <= 1) return c->nbelow ? c->below[0] : NULL;
     c->multi.probe = source_chain_probe;
+    c->multi.conversion = source_chain_conversion;
     c->multi.ctx = c;
     return &c->multi;
 }

@@ -122,6 +122,20 @@ typedef struct source_chain {
  * settles q, or it is a win or a loss), with the best move by its moves'
  * values (the one worth most to the mover): 1 with *a, 0 not. */
 int source_oracle_answer(const source_query_t *q, const gsw_oracle_t *o, source_answer_t *a);
+/* The plies from a move to the next conversion that keeps its result, when
+ * o knows the result of child (the position the move leads to) without its
+ * distance: 1 when the move converts (pos_reversible says 0), else 1 + the
+ * child's distance to conversion (o->conversion); -1 unknown. */
+int source_conversion_plies(const gv_t *v, const gsw_oracle_t *o, const void *child);
+/* Between two moves of the same value without a distance: is the one whose
+ * position is worth child_lo to the opponent, conv plies from a conversion,
+ * better than the best so far (best_conv)? The winner converts soonest, the
+ * loser latest; -1 (unknown) is never better. */
+static inline int source_conversion_better(val_t child_lo, int conv, int best_conv)
+{
+    if (conv < 0) return 0;
+    return child_lo < VAL_DRAW ? best_conv < 0 || conv < best_conv : conv > best_conv;
+}
 /* Is [lo, hi] enough of an answer for q? */
 int source_settles(const source_query_t *q, val_t lo, val_t hi);
 

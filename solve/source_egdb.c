@@ -18,7 +18,8 @@ typedef struct egdb_src {
     char dir[1100];
     void (*warn)(void *ctx, const char *msg);
     void (*note)(void *ctx, const char *msg);
-    char building[64];         /* the ending being built (progress lines name it) */
+    char building[160];         /* the ending being built (progress lines name it) */
+    uint64_t dtc_told;         /* the last slice whose distances to conversion were not built (said once) */
     int64_t stamp;             /* the newest change to the game's folders when last opened */
     double next_look;          /* when to look at them again (gsw_now_ms) */
     void *ctx;
@@ -96,8 +97,62 @@ static void egdb_src_progress(void *ctx, const char *line)
 {
     egdb_src_t *e = ctx;
     char msg[400];
-    snprintf(msg, sizeof msg, "building the %s tablebase: %s", e->building, line);
+    snprintf(msg, sizeof msg, "building %s: %s", e->building, line);
     e->note(e->ctx, msg);
+}
+
+/* The databases again, with the files just built. */
+static void egdb_src_reopen(egdb_src_t *e)
+{
+    err_t err;
+    if (e->egdb.set) egdb_oracle_close(&e->egdb);
+    if (egdb_oracle_open(&e->egdb, e->v, e->dir, &err) < 0) egdb_src_say(e, err.msg);
+}
+
+/* A root in a slice held in win/draw/loss files only: a winning line
+ * needs the distances to conversion to make progress (each conversion, a
+ * capture or a man's move, cannot be undone), so they are built for the
+ * slice's unit alone (its exits need only their win/draw/loss). Quick
+ * units are built at once; larger ones only by a solve without a budget,
+ * and otherwise the person is told the command (once a slice). */
+static void egdb_src_dtc(egdb_src_t *e, const source_query_t *q, egdb_set_t *set, uint64_t slice)
+{
+    if (egdb_slice_present(set, RETRO_DTW, slice) || egdb_slice_present(set, RETRO_DTC, slice)
+        || !egdb_slice_present(set, RETRO_WLD, slice) || slice == e->dtc_told)
+        return;
+    egdb_build_options_t bo = { .for_slice = &slice, .unit_only = 1, .metric = RETRO_DTC, .plan_only = 1,
+                                .threads = q->ab->threads };
+    egdb_build_report_t rep;
+    err_t err;
+    int rc = egdb_build(set, &bo, &rep, &err);
+    free(rep.units);
+    if (rc) return;
+    char name[64], msg[900];
+    e->v->ops->retro->slice_name(e->v, slice, name, sizeof name);
+    const char *qenv = getenv("GSW_EGDB_DTC_QUICK");   /* (tests set it lower) */
+    uint64_t quick = qenv && *qenv ? strtoull(qenv, NULL, 10) : EGDB_DTC_QUICK;
+    if ((q->ab->time_limit_ms > 0 || q->ab->node_limit) && rep.planned > quick) {
+        e->dtc_told = slice;
+        snprintf(msg, sizeof msg, "%s is held as win/draw/loss only: a win is played toward captures and man moves "
+                 "once its distances to conversion are built (%llu positions): gsw egdb build %s %s --metric dtc "
+                 "--dir %.300s", name, (unsigned long long)rep.planned, e->v->game->name, name, e->dir);
+        egdb_src_say(e, msg);
+        return;
+    }
+    snprintf(msg, sizeof msg, "building the distances to conversion of %s (%llu positions) in %.300s", name,
+             (unsigned long long)rep.planned, e->dir);
+    if (e->note) e->note(e->ctx, msg);
+    else egdb_src_say(e, msg);
+    snprintf(e->building, sizeof e->building, "the distances to conversion of %s", name);
+    bo.plan_only = 0;
+    bo.stop = q->ab->stop;
+    bo.progress = e->note ? egdb_src_progress : NULL;
+    bo.progress_ctx = e;
+    if (egdb_build(set, &bo, &rep, &err)) {
+        e->dtc_told = slice;   /* (not again in this run) */
+        if (!(q->ab->stop && *q->ab->stop)) egdb_src_say(e, err.msg);
+    } else
+        egdb_src_reopen(e);
 }
 
 /* Endings built on demand: build the one pos belongs to when its distance
@@ -107,10 +162,15 @@ static void egdb_src_build(egdb_src_t *e, const source_query_t *q)
     const retro_game_t *rg = e->v->ops->retro;
     uint64_t slice, index;
     int flipped;
-    if (q->no_build || !rg || !rg->mate_metric || !rg->locate(e->v, q->pos, &slice, &index, &flipped)) return;
+    if (q->no_build || !rg || !rg->locate(e->v, q->pos, &slice, &index, &flipped)) return;
     egdb_set_t *set;
     err_t err;
     if (egdb_set_open(e->v, e->dir, &set, &err)) return;
+    if (!rg->mate_metric) {
+        egdb_src_dtc(e, q, set, slice);
+        egdb_set_close(set);
+        return;
+    }
     if (egdb_slice_present(set, RETRO_DTW, slice)) {   /* built already */
         egdb_set_close(set);
         return;
@@ -127,17 +187,15 @@ static void egdb_src_build(egdb_src_t *e, const source_query_t *q)
         snprintf(msg, sizeof msg, "building the %s tablebase in %.300s", name, e->dir);
         if (e->note) e->note(e->ctx, msg);
         else egdb_src_say(e, msg);
-        snprintf(e->building, sizeof e->building, "%s", name);
+        snprintf(e->building, sizeof e->building, "the %s tablebase", name);
         egdb_build_options_t bo = { .for_slice = &slice, .metric = RETRO_DTW, .threads = q->ab->threads,
                                     .stop = q->ab->stop, .progress = e->note ? egdb_src_progress : NULL,
                                     .progress_ctx = e };
         egdb_build_report_t rep;
         if (egdb_build(set, &bo, &rep, &err)) {
             if (!(q->ab->stop && *q->ab->stop)) egdb_src_say(e, err.msg);
-        } else {   /* the databases again, with the new files */
-            if (e->egdb.set) egdb_oracle_close(&e->egdb);
-            if (egdb_oracle_open(&e->egdb, e->v, e->dir, &err) < 0) egdb_src_say(e, err.msg);
-        }
+        } else
+            egdb_src_reopen(e);
     }
     egdb_set_close(set);
 }

@@ -667,6 +667,11 @@ int session_value_text(const session_t *s, int ply, const move_value_t *mv, char
                 snprintf(buf + strlen(buf), n - strlen(buf), " (%s first)", v->ops->count_rule ? v->ops->count_rule : "move count");
             return outcome_class(lo);
         }
+        if (mv->final && mv->conv > 0) {   /* the databases' result, with the plies to its next conversion */
+            snprintf(buf, n, "%s, converts in %d%s", lo > VAL_DRAW ? "win" : "loss", mv->conv,
+                     mv->late ? " (late)" : "");
+            return lo > VAL_DRAW ? 3 : 1;
+        }
         if (lo > VAL_DRAW) { snprintf(buf, n, "win"); return 3; }
         if (hi < VAL_DRAW) { snprintf(buf, n, "loss"); return 1; }
         if (lo >= VAL_DRAW && hi <= VAL_DRAW) { snprintf(buf, n, "draw"); return 2; }
