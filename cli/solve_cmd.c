@@ -646,12 +646,8 @@ static int cli_analyze(cli_opts_t *o)
     int stopped = 0, failed = 0, open = 0;
     /* where proofs are out of reach from most positions (chess, checkers)
        and no budget is given, each move gets a default one, said */
-    int per_move = !o->time_ms && !o->nodes && s.v->game->play_opponent && n > 0;
-    if (per_move) {
-        s.ab.time_limit_ms = ANALYZE_MOVE_MS;
-        fprintf(stderr, "gsw: %s: proofs are out of reach from most positions: each move gets %.0f s "
-                "(--time MS or --nodes N sets the budget of each)\n", s.v->game->name, ANALYZE_MOVE_MS / 1000);
-    }
+    int per_move = !o->time_ms && !o->nodes && s.v->game->play_opponent && n > 0, told = 0;
+    if (per_move) s.ab.time_limit_ms = ANALYZE_MOVE_MS;
     /* the position's value where the book has it: no move is worth more (a
        cache row is not taken for that: a stale one would spread) */
     answer_t root;
@@ -673,6 +669,12 @@ static int cli_analyze(cli_opts_t *o)
             rc = err.code;
             failed = 1;
             break;
+        }
+        if (per_move && !told && a.r.nodes > 0) {   /* said once a move was searched (not for a database's answers) */
+            fflush(stdout);
+            fprintf(stderr, "gsw: %s: proofs are out of reach from most positions: each move gets %.0f s "
+                    "(--time MS or --nodes N sets the budget of each)\n", s.v->game->name, ANALYZE_MOVE_MS / 1000);
+            told = 1;
         }
         nodes += a.r.nodes;
         /* a spent budget: this move's bounds are shown, then the list ends,

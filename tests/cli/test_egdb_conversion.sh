@@ -39,6 +39,7 @@ done
 # every 2K v 1K position: its conversion distance is one more than its best
 # move's (the winner's least, the loser's most), counted by probing the moves
 expect 0 "analyze" -- "$gsw" analyze checkers "$pos" --dir "$full" --json
+! grep -q "each move gets" "$tmp/err" && ok || bad "analyze speaks of a search budget where the databases answer every move"
 best=$(jq '[.moves[] | select(.value == "win") | .conversion_plies] | min' "$tmp/out")
 same "$best" "$conv" "the best move's conversion distance is the position's"
 
