@@ -97,4 +97,9 @@ for reply in 27-31:69 32-28:81; do
   echo "after 22-18 31-27 23-19 ${reply%:*}: Black $got"
   [ "$got" = "win ${reply#*:}" ] || bad "after 22-18 31-27 23-19 ${reply%:*}: $got, published win ${reply#*:}"
 done
+# ---- the lesson checkers-fourth: every value it states, against the databases ----
+{ echo "lesson checkers-fourth"; for i in 1 2 3 4 5 6; do echo analyze; echo next; done; } |
+  "$gsw" shell --dir "$dir" >"$tmp/lesson.out" 2>&1
+n=$(grep -c "The published values agree with the solver" "$tmp/lesson.out")
+[ "$n" = 6 ] || bad "lesson checkers-fourth: $n of 6 steps agree: $(grep -i -m2 'contradict\|differ' "$tmp/lesson.out")"
 exit $fail

@@ -65,6 +65,13 @@ rc=$?
 "$gsw" lesson >"$tmp/o" 2>&1 && grep -q 'connect4-centre' "$tmp/o" || { echo "FAIL: gsw lesson: $(cat "$tmp/o")"; fail=1; }
 "$gsw" lesson nosuch </dev/null >"$tmp/o" 2>"$tmp/e"
 [ $? -eq 2 ] && grep -q 'nosuch' "$tmp/e" || { echo "FAIL: gsw lesson nosuch"; fail=1; }
+# every shipped lesson opens: its game, positions and moves check
+for name in $("$gsw" lesson --json | jq -r '.lessons[].name' 2>/dev/null); do
+  printf 'lesson %s\n' "$name" | "$gsw" shell --no-cache --dir "$tmp/no-egdb" >"$tmp/o" 2>"$tmp/e"
+  grep -q "^Lesson .*step 1 of" "$tmp/o" && ! grep -qi 'error\|\.lesson:[0-9]' "$tmp/o" "$tmp/e" ||
+    { echo "FAIL: lesson $name does not open: $(cat "$tmp/e" | head -3)"; fail=1; }
+done
+"$gsw" lesson --json | jq -e '.lessons | length >= 8' >/dev/null || { echo "FAIL: lesson --json lists $("$gsw" lesson --json | jq '.lessons | length') lessons"; fail=1; }
 # a proof beyond the budget (--nodes) names the command that searches
 # without one, which runs as printed (here with a budget of its own)
 printf 'proof\n' | "$gsw" shell checkers 'B:WK18,26:BK3,5,6' --nodes 20000 --no-cache >"$tmp/o" 2>"$tmp/e"
