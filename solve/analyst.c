@@ -95,7 +95,8 @@ static int puzzle_value(analyst_t *a, const void *pos, puzzle_result_t *r, val_t
 
 int analysis_better(const move_value_t *x, const move_value_t *y)
 {
-    int rx = x->lo > VAL_DRAW ? 2 - x->late : 0, ry = y->lo > VAL_DRAW ? 2 - y->late : 0;
+    static const int rank[3] = { 3, 1, 2 };   /* in time, late, perhaps late */
+    int rx = x->lo > VAL_DRAW ? rank[x->late] : 0, ry = y->lo > VAL_DRAW ? rank[y->late] : 0;
     if (rx != ry) return rx > ry;
     if (x->lo != y->lo) return x->lo > y->lo;
     if (!x->final || !y->final || x->conv == y->conv) return 0;
@@ -143,8 +144,9 @@ static void analyst_mark_final(analyst_t *a, const void *pos, analysis_t *an, in
  * draw first: the position it leads to has `left` plies before the count
  * draws, and neither the loser's distance to loss nor (from the databases'
  * distance-to-conversion files) its distance to a conversion, which
- * resets the count, fits in them. A win whose distance is unknown is not
- * marked. */
+ * resets the count, fits in them (late 1); late 2 when the distance to
+ * win does not fit and no distance to conversion is known (it may still
+ * convert in time). A win whose distance is unknown is not marked. */
 static void analyst_mark_late(analyst_t *a, const void *pos, analysis_t *an, int i)
 {
     const gv_t *v = a->solver.v;
@@ -172,7 +174,8 @@ static void analyst_mark_late(analyst_t *a, const void *pos, analysis_t *an, int
     if (O->terminal(v, child, &tv)) return;
     O->pos_reversible(v, child, &left);
     if (left < 0 || val_plies(mv->lo) - 1 <= left) return;   /* won before the count runs out */
-    if (solver_conversion(&a->solver, child, &conv) && conv <= left) return;   /* the count starts again in time */
+    if (!solver_conversion(&a->solver, child, &conv)) { mv->late = 2; return; }   /* no distance to conversion to tell */
+    if (conv <= left) return;   /* the count starts again in time */
     mv->late = 1;
 }
 

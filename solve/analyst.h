@@ -32,9 +32,11 @@ typedef struct move_value {
                               repetition of one of its positions): true of this game,
                               not of the position, so never stored as the position's */
     uint8_t late;          /* a win the game's move-count rule (count_rule) may draw
-                              first: neither its distance to win nor its distance to
-                              conversion fits in the plies the count leaves; a win
-                              that fits is preferred (analysis_better) */
+                              first: 1 when neither its distance to win nor its distance
+                              to conversion fits in the plies the count leaves, 2 when
+                              its distance to win does not and no distance to conversion
+                              is known; a win that fits is preferred, then a 2, then a 1
+                              (analysis_better) */
     uint8_t final;         /* MV_PROVEN with lo < hi: a win or a loss the databases hold
                               without its distance (win/draw/loss files): settled, as an
                               exact value is, since no search is asked to narrow it */

@@ -272,9 +272,12 @@ static void show_hint(session_t *s, out_t *out)
         char t[64];
         session_value_text(s, s->ply, &an->mv[i], t, sizeof t);
         char late[160] = "";
-        if (an->mv[i].late)   /* the best there is: no win fits in the count */
-            snprintf(late, sizeof late, "; no move wins or converts before the %s: a draw if the defence holds",
-                     s->v->ops->count_rule ? s->v->ops->count_rule : "move count");
+        const char *rule = s->v->ops->count_rule ? s->v->ops->count_rule : "move count";
+        if (an->mv[i].late == 1)   /* the best there is: no win fits in the count */
+            snprintf(late, sizeof late, "; no move wins or converts before the %s: a draw if the defence holds", rule);
+        else if (an->mv[i].late == 2)   /* no distance to conversion to tell */
+            snprintf(late, sizeof late, "; longer than the %s allows, so it needs a capture or a man's or pawn's "
+                     "move on the way (no distance-to-conversion file to confirm one)", rule);
         const char *why = an->mv[i].state == MV_PROVEN && an->mv[i].lo < VAL_DRAW && exact
                               ? " (every move loses; this one loses slowest)" : late;
         if (s->v->game->players == 1 && exact)

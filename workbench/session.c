@@ -664,7 +664,8 @@ int session_value_text(const session_t *s, int ply, const move_value_t *mv, char
             else snprintf(buf, n, "%s %d", outcome_name(g.outcome), g.plies);
             if (has && g.outcome != OUTCOME_DRAW) snprintf(buf + strlen(buf), n - strlen(buf), " (%+d)", score);
             if (mv->late)   /* the count may draw it first */
-                snprintf(buf + strlen(buf), n - strlen(buf), " (%s first)", v->ops->count_rule ? v->ops->count_rule : "move count");
+                snprintf(buf + strlen(buf), n - strlen(buf), mv->late == 2 ? " (%s?)" : " (%s first)",
+                         v->ops->count_rule ? v->ops->count_rule : "move count");
             return outcome_class(lo);
         }
         if (mv->final && mv->conv > 0) {   /* the databases' result, with the plies to its next conversion */

@@ -97,6 +97,13 @@ for reply in 27-31:69 32-28:81; do
   echo "after 22-18 31-27 23-19 ${reply%:*}: Black $got"
   [ "$got" = "win ${reply#*:}" ] || bad "after 22-18 31-27 23-19 ${reply%:*}: $got, published win ${reply#*:}"
 done
+# ---- the hint: 81 plies exceed the 40-move rule's 80, and with no
+# distance-to-conversion files the hint says a conversion must come on the
+# way, not that the count draws the game ----
+printf 'new checkers %s\nhint\n' "$fen" | "$gsw" shell --dir "$dir" >"$tmp/hint.out" 2>&1
+grep -q '^hint: 22-[12][75], win 81 (40-move rule?); longer than the 40-move rule allows' "$tmp/hint.out" ||
+  bad "the hint: $(grep '^hint' "$tmp/hint.out")"
+
 # ---- the lesson checkers-fourth: every value it states, against the databases ----
 { echo "lesson checkers-fourth"; for i in 1 2 3 4 5 6; do echo analyze; echo next; done; } |
   "$gsw" shell --dir "$dir" >"$tmp/lesson.out" 2>&1
