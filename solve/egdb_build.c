@@ -213,20 +213,38 @@ static int plan_target(const gv_t *v, const egdb_build_options_t *o, plan_t *pl,
 
 /* ---- one unit ---------------------------------------------------------- */
 
-/* Without the kept lists. */
-static uint64_t unit_base_memory(uint64_t n, retro_metric_t m, int threads)
+/* The unit's arrays: nodes 6 + values 2 (+ dtc's own win/draw/loss 2) a
+ * position, the frontier (4 bytes a position of the two largest levels: at
+ * most a quarter of the unit), 16 MB besides. */
+static uint64_t unit_array_memory(uint64_t n, retro_metric_t m)
 {
-    /* nodes 6 + values 2 (+ dtc's own win/draw/loss 2) a position, the
-       frontier (4 bytes a position of the two largest levels: at most a
-       quarter of the unit), a 64 MB block cache a thread, 16 MB besides */
     uint64_t per = m == RETRO_DTC ? 10 : 8;
-    return n * per + n + (uint64_t)threads * (64u << 20) + (16u << 20);
+    return n * per + n + (16u << 20);
+}
+
+/* Each thread's block cache for the probes into the slices the unit exits
+ * to (MB): a quarter of what the arrays leave of the budget, shared out,
+ * between 64 MB and 1 GB. A 7-piece unit whose men promote probes the
+ * largest 7-piece file (4K v 3K, 235 MB of codes) at random: with 64 MB it
+ * missed three probes in four, each a block decompressed. */
+static size_t unit_cache_mb(uint64_t n, retro_metric_t m, int threads, uint64_t budget)
+{
+    uint64_t arrays = unit_array_memory(n, m);
+    if (!budget) budget = EGDB_MEMORY_DEFAULT;
+    uint64_t share = budget > arrays ? (budget - arrays) / 4 / (uint64_t)(threads > 0 ? threads : 1) >> 20 : 0;
+    return share < 64 ? 64 : share > 1024 ? 1024 : (size_t)share;
+}
+
+/* Without the kept lists. */
+static uint64_t unit_base_memory(uint64_t n, retro_metric_t m, int threads, uint64_t budget)
+{
+    return unit_array_memory(n, m) + (uint64_t)threads * ((uint64_t)unit_cache_mb(n, m, threads, budget) << 20);
 }
 
 /* What the move lists kept for the check may take (retro_unit_t.keep_bytes). */
 static uint64_t unit_keep_bytes(uint64_t n, retro_metric_t m, int threads, uint64_t budget)
 {
-    uint64_t base = unit_base_memory(n, m, threads);
+    uint64_t base = unit_base_memory(n, m, threads, budget);
     if (!budget) budget = EGDB_MEMORY_DEFAULT;
     return budget > base ? budget - base : 0;
 }
@@ -234,7 +252,7 @@ static uint64_t unit_keep_bytes(uint64_t n, retro_metric_t m, int threads, uint6
 uint64_t egdb_unit_memory(uint64_t n, retro_metric_t m, int threads, uint64_t budget)
 {
     uint64_t keep = unit_keep_bytes(n, m, threads, budget), lists = 24 * n;
-    return unit_base_memory(n, m, threads) + (lists < keep ? lists : keep);
+    return unit_base_memory(n, m, threads, budget) + (lists < keep ? lists : keep);
 }
 
 uint64_t egdb_unit_disk(uint64_t n, retro_metric_t m)
@@ -429,7 +447,7 @@ static void unit_progress(void *ctx, const char *phase, uint64_t done, uint64_t 
 }
 
 static int unit_ctx_init(unit_ctx_t *c, egdb_set_t *set, const gv_t *v, const uint64_t *slice, int ns,
-                         int threads, err_t *err)
+                         int threads, retro_metric_t mode, uint64_t budget, err_t *err)
 {
     memset(c, 0, sizeof *c);
     c->set = set;
@@ -443,8 +461,9 @@ static int unit_ctx_init(unit_ctx_t *c, egdb_set_t *set, const gv_t *v, const ui
     if (!c->start || !c->pr || !c->mv) return err_set(err, GSW_EFAIL, "out of memory");
     c->start[0] = 0;
     for (int i = 0; i < ns; i++) c->start[i + 1] = c->start[i] + c->rg->slice_size(v, slice[i]);
+    size_t mb = unit_cache_mb(c->start[ns], mode, threads, budget);
     for (int t = 0; t < threads; t++)
-        if (egdb_prober_init(&c->pr[t], set, 64, err)) return err->code;
+        if (egdb_prober_init(&c->pr[t], set, mb, err)) return err->code;
     return GSW_OK;
 }
 
@@ -657,7 +676,10 @@ int egdb_build(egdb_set_t *set, const egdb_build_options_t *o, egdb_build_report
         }
         if (!todo) { rep->reused += ns; continue; }
         unit_ctx_t c;
-        if ((rc = unit_ctx_init(&c, set, v, slices, ns, threads, err))) { unit_ctx_free(&c, threads); break; }
+        if ((rc = unit_ctx_init(&c, set, v, slices, ns, threads, o->metric, o->memory, err))) {
+            unit_ctx_free(&c, threads);
+            break;
+        }
         c.o = o;
         retro_stats_t stats;
         c.stats = &stats;
@@ -734,7 +756,7 @@ int egdb_verify(egdb_set_t *set, const uint64_t *only, int threads, volatile int
             egdb_file_t *f;
             if ((rc = egdb_slice_file(set, (retro_metric_t)m, ids[i], &f, err)) || (rc = egdb_check(f, err))) break;
             unit_ctx_t c;
-            if (!(rc = unit_ctx_init(&c, set, v, &ids[i], 1, threads, err))) {
+            if (!(rc = unit_ctx_init(&c, set, v, &ids[i], 1, threads, (retro_metric_t)m, 0, err))) {
                 c.mode = (retro_metric_t)m;
                 c.o = &po;
                 char name[64];
