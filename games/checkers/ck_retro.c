@@ -346,16 +346,15 @@ static void ckr_mirror(const gv_t *v, void *pos)
     *p = ckr_flip(p);
 }
 
-/* The colex set of k elements with rank r, as positions in 0.. (ascending
- * into c[0..k-1]). */
-static void ckr_unrank(uint64_t r, int k, int *c)
+/* The colex set of k elements with rank r, as positions in 0..hi-1
+ * (ascending into c[0..k-1]; r < C(hi, k), hi <= 32). */
+static void ckr_unrank(uint64_t r, int k, int hi, int *c)
 {
-    int hi = 32;
     for (; k > 0; k--) {
         int x = hi - 1;
-        while (ckr_c(x, k) > r) x--;
+        while (ckr_binom[x][k] > r) x--;   /* C(x, k) = 0 for x < k: it stops at k - 1 at worst */
         c[k - 1] = x;
-        r -= ckr_c(x, k);
+        r -= ckr_binom[x][k];
         hi = x;
     }
 }
@@ -374,54 +373,67 @@ static inline int ckr_select_low(uint32_t m, int j)
 /* The j-th set bit of m from the top. */
 static inline int ckr_select_high(uint32_t m, int j) { return ckr_select_low(m, ckr_popcount(m) - 1 - j); }
 
+/* The men and Black's kings of an index, decoded; all but White's kings
+ * (the fastest-moving part of the index) are kept per thread, so a pass
+ * over consecutive indices decodes them once for C(F - bk, wk) positions. */
+typedef struct ckr_memo {
+    uint64_t slice, high;      /* high: index / C(F - bk, wk); slice ~0: empty */
+    uint32_t bmen, wmen, bkg;
+} ckr_memo_t;
+static _Thread_local ckr_memo_t ckr_last = { ~(uint64_t)0, 0, 0, 0, 0 };
+
 static void ckr_position(const gv_t *v, uint64_t slice, uint64_t index, void *pos)
 {
     (void)v;
     ckr_init();
     ckr_slice_t s = ckr_unpack(slice);
     int f = 32 - s.bm - s.wm;
-    uint64_t nbk = ckr_c(f, s.bk), nwk = ckr_c(f - s.bk, s.wk);
-    uint64_t kw = index % nwk;
-    index /= nwk;
-    uint64_t kb = index % nbk, men = index / nbk;
-    uint32_t bmen = 0, wmen = 0, bkg = 0, wkg = 0;
+    uint64_t nbk = ckr_binom[f][s.bk], nwk = ckr_binom[f - s.bk][s.wk];
+    uint64_t kw = index % nwk, high = index / nwk;
     int c[CKR_MAX_PIECES + 1];
-    if (s.bm && s.wm) {
-        const uint64_t *t = ckr_pre[s.wm - 1][s.rw];
-        uint32_t ma = ckr_mask_below(s.rw), mr = ckr_mask_row(s.rw);
-        uint64_t r0 = men + t[ckr_tix(s.bm, 4 * s.rb, 0, 0)];
-        int a = 0, r = 0, hi = 4 * s.rb + 4;
-        for (int k = s.bm; k > 0; k--) {
-            int x = hi - 1;
-            while (t[ckr_tix(k, x, a, r)] > r0) x--;
-            r0 -= t[ckr_tix(k, x, a, r)];
-            bmen |= 1u << x;
-            a += (int)(ma >> x & 1);
-            r += (int)(mr >> x & 1);
-            hi = x;
+    ckr_memo_t *m = &ckr_last;
+    if (m->slice != slice || m->high != high) {
+        uint64_t kb = high % nbk, men = high / nbk;
+        uint32_t bmen = 0, wmen = 0, bkg = 0;
+        if (s.bm && s.wm) {
+            const uint64_t *t = ckr_pre[s.wm - 1][s.rw];
+            uint32_t ma = ckr_mask_below(s.rw), mr = ckr_mask_row(s.rw);
+            uint64_t r0 = men + t[ckr_tix(s.bm, 4 * s.rb, 0, 0)];
+            int a = 0, r = 0, hi = 4 * s.rb + 4;
+            for (int k = s.bm; k > 0; k--) {
+                int x = hi - 1;
+                while (t[ckr_tix(k, x, a, r)] > r0) x--;
+                r0 -= t[ckr_tix(k, x, a, r)];
+                bmen |= 1u << x;
+                a += (int)(ma >> x & 1);
+                r += (int)(mr >> x & 1);
+                hi = x;
+            }
+            men = r0;   /* the white men's rank past the first of row rw */
+        } else if (s.bm) {
+            ckr_unrank(men + ckr_binom[4 * s.rb][s.bm], s.bm, 4 * s.rb + 4, c);
+            for (int i = 0; i < s.bm; i++) bmen |= 1u << c[i];
+            men = 0;
         }
-        men = r0;   /* the white men's rank past the first of row rw */
-    } else if (s.bm) {
-        ckr_unrank(men + ckr_c(4 * s.rb, s.bm), s.bm, c);
-        for (int i = 0; i < s.bm; i++) bmen |= 1u << c[i];
-        men = 0;
+        if (s.wm) {
+            int below = 4 * s.rw - ckr_popcount(bmen & ckr_mask_below(s.rw));
+            ckr_unrank(men + ckr_binom[below][s.wm], s.wm, below + 4, c);
+            uint32_t free = ~bmen & 0xFFFFFFF0u;
+            for (int i = 0; i < s.wm; i++) wmen |= 1u << ckr_select_high(free, c[i]);
+        }
+        uint32_t free = ~(bmen | wmen);
+        ckr_unrank(kb, s.bk, f, c);
+        for (int i = 0; i < s.bk; i++) bkg |= 1u << ckr_select_low(free, c[i]);
+        *m = (ckr_memo_t){ slice, high, bmen, wmen, bkg };
     }
-    if (s.wm) {
-        ckr_unrank(men + ckr_c(4 * s.rw - ckr_popcount(bmen & ckr_mask_below(s.rw)), s.wm), s.wm, c);
-        uint32_t free = ~bmen & 0xFFFFFFF0u;
-        for (int i = 0; i < s.wm; i++) wmen |= 1u << ckr_select_high(free, c[i]);
-    }
-    uint32_t free = ~(bmen | wmen);
-    ckr_unrank(kb, s.bk, c);
-    for (int i = 0; i < s.bk; i++) bkg |= 1u << ckr_select_low(free, c[i]);
-    free &= ~bkg;
-    ckr_unrank(kw, s.wk, c);
+    uint32_t wkg = 0, free = ~(m->bmen | m->wmen | m->bkg);
+    ckr_unrank(kw, s.wk, f - s.bk, c);
     for (int i = 0; i < s.wk; i++) wkg |= 1u << ckr_select_low(free, c[i]);
     ck_pos_t *p = pos;
     memset(p, 0, sizeof *p);
-    p->p[0] = bmen | bkg;
-    p->p[1] = wmen | wkg;
-    p->k = bkg | wkg;
+    p->p[0] = m->bmen | m->bkg;
+    p->p[1] = m->wmen | wkg;
+    p->k = m->bkg | wkg;
 }
 
 /* ---- moves between indexed positions ---- */
