@@ -187,6 +187,31 @@ static int egdb_cli_build(cli_opts_t *o, gv_t *v, egdb_set_t *set, err_t *err)
     return GSW_OK;
 }
 
+/* probe's prober as an oracle for the door's best move; a damaged file
+ * stops the answer (err), where a search's oracle goes on without it. */
+typedef struct probe_oracle {
+    egdb_prober_t *pr;
+    err_t *err;
+    int failed;
+} probe_oracle_t;
+
+static int probe_oracle_probe(void *ctx, const gv_t *v, const void *pos, val_t *lo, val_t *hi)
+{
+    (void)v;
+    probe_oracle_t *p = ctx;
+    int g = p->failed ? 0 : egdb_probe(p->pr, pos, lo, hi, NULL, p->err);
+    if (g < 0) p->failed = 1;
+    return g > 0;
+}
+
+static int probe_oracle_conversion(void *ctx, const void *pos, int *plies)
+{
+    probe_oracle_t *p = ctx;
+    int g = p->failed ? 0 : egdb_conversion(p->pr, pos, plies, p->err);
+    if (g < 0) p->failed = 1;
+    return g > 0;
+}
+
 static int egdb_cli_probe(cli_opts_t *o, gv_t *v, egdb_set_t *set, err_t *err)
 {
     if (o->npos < 3) return err_set(err, GSW_EINPUT, "egdb probe needs a POSITION");
@@ -222,35 +247,15 @@ static int egdb_cli_probe(cli_opts_t *o, gv_t *v, egdb_set_t *set, err_t *err)
                                            "no en passant, pawns on one side only)", rg->max_pieces)
                  : err_set(err, GSW_EFAIL, "the position has more pieces than the databases cover");
     }
-    /* the best move: the child whose value is best for the mover */
+    /* the best move, as the solver door chooses it, from these files */
     const game_ops_t *O = v->ops;
-    move_t mv[GSW_MAX_MOVES];
-    int nm = rc ? 0 : O->moves(v, pos, mv);
-    val_t bestv = -VAL_INF;
-    int bestc = -1, conv = -1;   /* without distances: plies to the next conversion (source_conversion_better) */
+    int conv = -1;   /* without distances: plies to the next conversion */
     if (!rc && lo != hi && egdb_conversion(&pr, pos, &conv, err) < 0) rc = err->code;
-    for (int i = 0; i < nm && !rc; i++) {
-        GSW_POSBUF c[GSW_MAX_POS];
-        memcpy(c, pos, O->pos_size);
-        O->play(v, c, mv[i]);
-        val_t cl, ch, tv;
-        int cc = -1;
-        if (O->terminal(v, c, &tv)) cl = ch = tv;
-        else {
-            int g = egdb_probe(&pr, c, &cl, &ch, NULL, err);
-            if (g < 0) { rc = err->code; break; }
-            if (!g) continue;
-            if (cl != ch && O->pos_reversible && O->pos_reversible(v, c, NULL) == 0) cc = 1;   /* it converts */
-            else if (cl != ch && (g = egdb_conversion(&pr, c, &cc, err)) > 0) cc++;
-            else if (g < 0) { rc = err->code; break; }
-            else cc = -1;
-        }
-        val_t up = val_up(cl);   /* the mover's value: exact for distance files, the class otherwise */
-        if (up > bestv || (up == bestv && cl != ch && source_conversion_better(cl, cc, bestc))) {
-            bestv = up;
-            best = mv[i];
-            bestc = cc;
-        }
+    if (!rc) {
+        probe_oracle_t po = { &pr, err, 0 };
+        gsw_oracle_t or = { probe_oracle_probe, probe_oracle_conversion, &po };
+        best = source_oracle_best(v, &or, pos);
+        if (po.failed) rc = err->code;
     }
     double ms = gsw_now_ms() - t0;
     egdb_prober_free(&pr);

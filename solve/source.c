@@ -36,22 +36,15 @@ int source_conversion_plies(const gv_t *v, const gsw_oracle_t *o, const void *ch
     return -1;
 }
 
-int source_oracle_answer(const source_query_t *q, const gsw_oracle_t *o, source_answer_t *a)
+move_t source_oracle_best(const gv_t *v, const gsw_oracle_t *o, const void *pos)
 {
-    const gv_t *v = q->v;
     const game_ops_t *O = v->ops;
-    double t0 = gsw_now_ms();
-    val_t lo, hi;
-    if (!o->probe(o->ctx, v, q->pos, &lo, &hi)) return 0;
-    if (!source_settles(q, lo, hi) && !(lo > VAL_DRAW || hi < VAL_DRAW)) return 0;
-    /* the best move: the one whose position is worth most to the mover
-     * (exact with distance files: fastest win, slowest loss) */
     move_t mv[GSW_MAX_MOVES], best = MOVE_NONE;
-    int n = O->moves(v, q->pos, mv), bestc = -1;
+    int n = O->moves(v, pos, mv), bestc = -1;
     val_t bestv = -VAL_INF;
     GSW_POSBUF c[GSW_MAX_POS];
     for (int i = 0; i < n; i++) {
-        memcpy(c, q->pos, O->pos_size);
+        memcpy(c, pos, O->pos_size);
         O->play(v, c, mv[i]);
         val_t cl, ch, tv;
         if (O->terminal(v, c, &tv)) cl = ch = tv;
@@ -65,9 +58,18 @@ int source_oracle_answer(const source_query_t *q, const gsw_oracle_t *o, source_
             bestc = conv;
         }
     }
+    return best;
+}
+
+int source_oracle_answer(const source_query_t *q, const gsw_oracle_t *o, source_answer_t *a)
+{
+    double t0 = gsw_now_ms();
+    val_t lo, hi;
+    if (!o->probe(o->ctx, q->v, q->pos, &lo, &hi)) return 0;
+    if (!source_settles(q, lo, hi) && !(lo > VAL_DRAW || hi < VAL_DRAW)) return 0;
     a->lo = lo;
     a->hi = hi;
-    a->best = best;
+    a->best = source_oracle_best(q->v, o, q->pos);
     a->time_ms = gsw_now_ms() - t0;
     a->use = SOURCE_ANSWER;
     return 1;

@@ -122,6 +122,12 @@ typedef struct source_chain {
  * settles q, or it is a win or a loss), with the best move by its moves'
  * values (the one worth most to the mover): 1 with *a, 0 not. */
 int source_oracle_answer(const source_query_t *q, const gsw_oracle_t *o, source_answer_t *a);
+/* That best move: the child o values best for the mover (exact with
+ * distances: the fastest win, the slowest loss); among equal results
+ * without distances, the one converting soonest for the winner, latest
+ * for the loser (source_conversion_better). MOVE_NONE when o knows no
+ * child. */
+move_t source_oracle_best(const gv_t *v, const gsw_oracle_t *o, const void *pos);
 /* The plies from a move to the next conversion that keeps its result, when
  * o knows the result of child (the position the move leads to) without its
  * distance: 1 when the move converts (pos_reversible says 0), else 1 + the

@@ -120,6 +120,11 @@ expect 1 "probe damaged" -- "$gsw" egdb probe checkers 'B:WK14:BK1,K2'
 has err "2K0C-1K0C.bxwx.egdb" "a probe names the damaged file"
 expect 0 "build repairs" -- "$gsw" egdb build checkers --pieces 3 --metric dtw --json
 same "$(jq -r '.built > 0' "$tmp/out")" true "a damaged file is rebuilt"
+# the position's own file sound, its moves' file damaged: the best move needs it
+f2="$eg/checkers/dtw/1K0C-2K0C.bxwx.egdb"
+printf '\x55' | dd of="$f2" bs=1 seek=300 conv=notrunc 2>/dev/null
+expect 1 "probe, a move's file damaged" -- "$gsw" egdb probe checkers 'B:WK14:BK1,K2'
+has err "1K0C-2K0C.bxwx.egdb" "a probe names the damaged file of its moves"
 truncate -s 100 "$f"
 expect 1 "verify truncated" -- "$gsw" egdb verify checkers 2K0C-1K0C.bxwx
 has err "2K0C-1K0C.bxwx.egdb" "the truncated file is named"
