@@ -187,6 +187,8 @@ static int egdb_cli_build(cli_opts_t *o, gv_t *v, egdb_set_t *set, err_t *err)
     return GSW_OK;
 }
 
+#define EGDB_LINE_MAX 2048   /* probe --line: the most plies shown */
+
 /* probe's prober as an oracle for the door's best move; a damaged file
  * stops the answer (err), where a search's oracle goes on without it. */
 typedef struct probe_oracle {
@@ -251,15 +253,34 @@ static int egdb_cli_probe(cli_opts_t *o, gv_t *v, egdb_set_t *set, err_t *err)
     const game_ops_t *O = v->ops;
     int conv = -1;   /* without distances: plies to the next conversion */
     if (!rc && lo != hi && egdb_conversion(&pr, pos, &conv, err) < 0) rc = err->code;
+    char (*line)[16] = NULL;   /* --line: the moves */
+    int nline = 0, line_cut = 0;
     if (!rc) {
         probe_oracle_t po = { &pr, err, 0 };
         gsw_oracle_t or = { probe_oracle_probe, probe_oracle_conversion, &po };
         best = source_oracle_best(v, &or, pos);
+        /* --line: best moves to the end of a won or lost game, as the
+           databases play it (no move-count rule, no repetition) */
+        if (o->line && best != MOVE_NONE && (lo > VAL_DRAW || hi < VAL_DRAW) && !po.failed) {
+            if (!(line = malloc(EGDB_LINE_MAX * sizeof *line))) rc = err_set(err, GSW_EFAIL, "out of memory");
+            GSW_POSBUF cur[GSW_MAX_POS];
+            memcpy(cur, pos, O->pos_size);
+            for (move_t mv = best; line && mv != MOVE_NONE && !po.failed;) {
+                if (nline == EGDB_LINE_MAX) { line_cut = 1; break; }
+                O->move_format(v, cur, mv, line[nline++], sizeof *line);
+                O->play(v, cur, mv);
+                val_t tv;
+                mv = O->terminal(v, cur, &tv) ? MOVE_NONE : source_oracle_best(v, &or, cur);
+            }
+        }
         if (po.failed) rc = err->code;
     }
     double ms = gsw_now_ms() - t0;
     egdb_prober_free(&pr);
-    if (rc) return rc;
+    if (rc) {
+        free(line);
+        return rc;
+    }
     gvalue_t g = value_report(v, pos, lo, hi);
     char bt[64] = "", vt[64];
     if (best != MOVE_NONE) O->move_format(v, pos, best, bt, sizeof bt);
@@ -282,6 +303,11 @@ static int egdb_cli_probe(cli_opts_t *o, gv_t *v, egdb_set_t *set, err_t *err)
             else json_int(&j, "mate", val_is_win(lo) ? (val_plies(lo) + 1) / 2 : -(val_plies(lo) / 2));
         }
         json_str(&j, "source", over ? "rules" : "egdb");
+        if (o->line) {
+            json_arr(&j, "line");
+            for (int i = 0; i < nline; i++) json_str(&j, NULL, line[i]);
+            json_close(&j, ']');
+        }
         json_num(&j, "time_ms", ms);
         json_end(&j);
     } else if (rg->mate_metric && m == RETRO_DTW) {
@@ -299,6 +325,15 @@ static int egdb_cli_probe(cli_opts_t *o, gv_t *v, egdb_set_t *set, err_t *err)
                 over ? "the game is over" : m == RETRO_DTW ? "distance-to-win database"
                      : m == RETRO_DTC ? "distance-to-conversion database"
                                       : "win/draw/loss database: build --metric dtw for distances");
+    if (o->line && !o->json) {
+        if (!nline) printf("no line: %s\n", lo == hi && lo == VAL_DRAW ? "a draw" : best == MOVE_NONE ? "no move known" : "not decided");
+        else {
+            printf("line, %d plies%s:", nline, line_cut ? " (cut there)" : "");
+            for (int i = 0; i < nline; i++) printf(" %s", line[i]);
+            printf("\n");
+        }
+    }
+    free(line);
     return GSW_OK;
 }
 
@@ -528,7 +563,7 @@ int cli_count_pieces(cli_opts_t *o)
 }
 
 const cli_verb_t verb_egdb = {
-    "egdb", "gsw egdb build|probe|stats|verify GAME [POSITION|SLICE] [--pieces N] [--metric wld|dtc|dtw|dtm] [--for POSITION] [--plan] [--dir DIR]\n"
+    "egdb", "gsw egdb build|probe|stats|verify GAME [POSITION|SLICE] [--pieces N] [--metric wld|dtc|dtw|dtm] [--for POSITION] [--plan] [--line] [--dir DIR]\n"
               "         [--max-per-side K] [--memory GB]\n"
               "  build [SLICE]: every slice of 1..N pieces (--pieces), those POSITION can reach (--for), or SLICE and\n"
               "         what it can reach, in the metric (wld: win/draw/loss, 2 bits; dtc: distance to conversion;\n"
@@ -539,7 +574,8 @@ const cli_verb_t verb_egdb = {
               "         only materials of at most K pieces a side (the published 7-piece set: --pieces 7 --max-per-side 4).\n"
               "         --memory GB: the most one unit's build holds (default 12): what the unit's arrays leave keeps\n"
               "         its moves, listed once, for the check that follows the solve.\n"
-              "  probe POSITION: the value and best move from the databases.\n"
+              "  probe POSITION: the value and best move from the databases; --line: the best moves to the\n"
+              "         end of a won or lost game, as the databases play them (no 40-move rule).\n"
               "  stats [BK,BC,WK,WC]: per material slice, side to move Black: positions, wins, draws, losses,\n"
               "         the longest win and loss (plies, from dtw files) with examples.\n"
               "  chess: an ending is named by its material, stronger side first (KRK, KQKR; KKR is KRK); stats ENDING\n"

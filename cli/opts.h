@@ -55,6 +55,7 @@ typedef struct cli_opts {
                                   shell: opts_egdb_dir), strong's folder of solutions */
     const char *for_pos;       /* egdb build --for POSITION */
     int plan;                  /* egdb build --plan: what it would build */
+    int line;                  /* egdb probe --line: the whole line of best moves */
     int max_per_side;          /* egdb build --max-per-side N (0: any) */
     const char *engine;        /* match --engine "CMD [ARGS]": the UCI opponent */
     const char *engine_opt[32];   /* match --option NAME=VALUE (the opponent's), repeatable */

@@ -77,6 +77,15 @@ has out "loss in 10 plies" "probe text"
 expect 2 "probe bad FEN" -- "$gsw" egdb probe checkers 'B:W99:B1'
 expect 1 "probe beyond the databases" -- "$gsw" egdb probe checkers 'B:W21,22,23,24:B1,2,3'
 has err "egdb build checkers --for" "probe says how to build what is missing"
+# --line: the databases' best moves to the end of the game, one ply less each
+expect 0 "probe --line" -- "$gsw" egdb probe checkers 'B:WK5,K28:BK1' --line --json
+same "$(jq -r '"\(.value) \(.plies) \(.line | length) \(.line[0]) \(.line[-1])"' "$tmp/out")" "loss 12 12 1-6 22x29" "probe --line: as many moves as plies"
+{ echo "new checkers B:WK5,K28:BK1"; echo "side both"; jq -r '.line[] | "move \(.)"' "$tmp/out"; } | "$gsw" shell >"$tmp/line.out" 2>&1
+has line.out "Game over: White wins" "the line played out ends the game"
+expect 0 "probe --line text" -- "$gsw" egdb probe checkers 'B:WK29:B1,K3' --line
+has out "line, 11 plies: 3-7 29-25" "probe --line text"
+expect 0 "probe --line draw" -- "$gsw" egdb probe checkers 'B:WK32:BK1' --line
+has out "no line: a draw" "probe --line: a draw has none"
 
 # ---- solve answers from the databases ----
 expect 0 "solve from egdb" -- "$gsw" solve checkers 'B:WK10:BK30,K31,K32' --json
