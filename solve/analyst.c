@@ -118,61 +118,51 @@ int analysis_best(const analysis_t *an)
     return b;
 }
 
-/* Mark move i of an final when its proven value is a win or a loss that
- * the databases (the search's oracle) hold without a distance, with its
- * plies to the next conversion. */
-static void analyst_mark_final(analyst_t *a, const void *pos, analysis_t *an, int i)
+/* Mark mv final when its proven value is a win or a loss that the
+ * databases (the search's oracle) hold without a distance, with its plies
+ * to the next conversion; child is the position it leads to (not over). */
+static void analyst_mark_final(analyst_t *a, const void *child, move_value_t *mv)
 {
     const gv_t *v = a->solver.v;
-    const game_ops_t *O = v->ops;
     const gsw_oracle_t *o = a->solver.ab.oracle;
-    move_value_t *mv = &an->mv[i];
-    mv->final = 0;
-    mv->conv = -1;
-    if (!o || mv->state != MV_PROVEN || mv->lo == mv->hi || !(mv->lo > VAL_DRAW || mv->hi < VAL_DRAW)) return;
-    GSW_POSBUF child[GSW_MAX_POS];
-    val_t tv, cl, ch;
-    memcpy(child, pos, O->pos_size);
-    O->play(v, child, mv->move);
-    if (O->terminal(v, child, &tv) || !o->probe(o->ctx, v, child, &cl, &ch) || cl == ch) return;
+    val_t cl, ch;
+    if (!o || mv->lo == mv->hi || !(mv->lo > VAL_DRAW || mv->hi < VAL_DRAW)) return;
+    if (!o->probe(o->ctx, v, child, &cl, &ch) || cl == ch) return;
     mv->final = 1;
-    int c = source_conversion_plies(v, o, child);
-    mv->conv = (int16_t)(c > 30000 ? 30000 : c);
+    mv->conv = (int16_t)source_conversion_plies(v, o, child);   /* at most 1 + RETRO_MAX_DIST */
 }
 
-/* Mark move i of an late when it is a win the game's move-count rule may
- * draw first: the position it leads to has `left` plies before the count
- * draws, and neither the loser's distance to loss nor (from the databases'
- * distance-to-conversion files) its distance to a conversion, which
- * resets the count, fits in them (late 1); late 2 when the distance to
- * win does not fit and no distance to conversion is known (it may still
- * convert in time). A win whose distance is unknown is not marked. */
+/* Mark move i of an final (above) and late when it is a win the game's
+ * move-count rule may draw first: the position it leads to has `left`
+ * plies before the count draws, and neither the loser's distance to loss
+ * nor (from the databases' distance-to-conversion files) its distance to a
+ * conversion, which resets the count, fits in them (late 1); late 2 when
+ * the distance to win does not fit and no distance to conversion is known
+ * (it may still convert in time). A win whose distance is unknown is not
+ * marked. */
 static void analyst_mark_late(analyst_t *a, const void *pos, analysis_t *an, int i)
 {
     const gv_t *v = a->solver.v;
     const game_ops_t *O = v->ops;
     move_value_t *mv = &an->mv[i];
     mv->late = 0;
-    analyst_mark_final(a, pos, an, i);
-    if (mv->final && mv->lo > VAL_DRAW && mv->conv > 1 && O->pos_reversible) {   /* in time if it converts in time */
-        GSW_POSBUF c2[GSW_MAX_POS];
-        int left2;
-        memcpy(c2, pos, O->pos_size);
-        O->play(v, c2, mv->move);
-        O->pos_reversible(v, c2, &left2);
-        mv->late = left2 >= 0 && mv->conv - 1 > left2;
-        return;
-    }
-    if (!O->pos_reversible || mv->state != MV_PROVEN || mv->lo != mv->hi || !val_is_proven_decisive(mv->lo)
-        || mv->lo < VAL_DRAW || mv->rule[0])
-        return;
+    mv->final = 0;
+    mv->conv = -1;
+    if (mv->state != MV_PROVEN) return;
     GSW_POSBUF child[GSW_MAX_POS];
     val_t tv;
-    int left, conv;
     memcpy(child, pos, O->pos_size);
     O->play(v, child, mv->move);
     if (O->terminal(v, child, &tv)) return;
-    O->pos_reversible(v, child, &left);
+    analyst_mark_final(a, child, mv);
+    int left = -1, conv;
+    if (O->pos_reversible) O->pos_reversible(v, child, &left);
+    if (mv->final) {   /* in time if it converts in time */
+        if (mv->lo > VAL_DRAW && mv->conv > 1) mv->late = left >= 0 && mv->conv - 1 > left;
+        return;
+    }
+    if (!O->pos_reversible || mv->lo != mv->hi || !val_is_proven_decisive(mv->lo) || mv->lo < VAL_DRAW || mv->rule[0])
+        return;
     if (left < 0 || val_plies(mv->lo) - 1 <= left) return;   /* won before the count runs out */
     if (!solver_conversion(&a->solver, child, &conv)) { mv->late = 2; return; }   /* no distance to conversion to tell */
     if (conv <= left) return;   /* the count starts again in time */
