@@ -168,7 +168,6 @@ static int egdb_cli_build(cli_opts_t *o, gv_t *v, egdb_set_t *set, err_t *err)
         json_int(&j, "most_levels", e->levels);
         json_int(&j, "moves_inside", (int64_t)e->edges);
         json_int(&j, "most_kept_bytes", (int64_t)e->kept_bytes);
-        json_int(&j, "units_reversed", e->reversed);   /* predecessors from the kept lists turned round */
         json_arr(&j, "threads");
         for (int t = 0; t < e->threads; t++) {
             json_obj(&j, NULL);

@@ -68,8 +68,7 @@ typedef struct retro_run {
     const retro_unit_t *u;
     retro_node_t *node;        /* NULL in retro_check */
     const retro_val_t *val;    /* retro_check: the values checked */
-    int phase;                 /* 0 init, 2 propagate level d, 3 check (retro_check), 4 check (retro_solve),
-                                  5 and 6 turn the kept lists round (count, place) */
+    int phase;                 /* 0 init, 2 propagate level d, 3 check (retro_check), 4 check (retro_solve) */
     int d;
     uint64_t work;             /* items of this phase: nodes, or the frontier's length */
     const uint32_t *items;     /* the frontier (phase 2) */
@@ -85,11 +84,6 @@ typedef struct retro_run {
        count then its moves' nodes (NULL: that chunk's are listed again) */
     uint32_t **kept;
     uint64_t kept_bytes;       /* atomic */
-    int dropped;               /* a chunk's lists were not kept (atomic) */
-    /* the predecessors inside the unit, turned round from the kept lists
-       when the budget allows: node x's are rev[roff[x]..roff[x + 1]); NULL:
-       u->preds lists them */
-    uint32_t *roff, *rev;
     uint64_t edges;            /* atomic: moves inside the unit, in all */
     const uint32_t *cursor[256];   /* per thread: the check's place in its chunk's kept lists */
     double busy[256];          /* per thread, this phase (ms) */
@@ -177,10 +171,6 @@ static int retro_lists(retro_run_t *r, int tid, const uint64_t *at, int g, int *
             nl[j] = (int)*c++;
             for (int k = 0; k < nl[j]; k++) l[k] = c[k];
             r->cursor[tid] = c + nl[j];
-        } else if (r->phase == 2 && r->rev) {   /* the lists turned round */
-            const uint32_t *c = r->rev + r->roff[at[j]];
-            nl[j] = (int)(r->roff[at[j] + 1] - r->roff[at[j]]);
-            for (int k = 0; k < nl[j]; k++) l[k] = c[k];
         } else
             nl[j] = r->phase == 2 ? u->preds(u->ctx, tid, at[j], l, e) : u->moves(u->ctx, tid, at[j], l, NULL, e);
         if (nl[j] < 0) { retro_fail(r, e); return -1; }
@@ -298,19 +288,9 @@ static void *retro_worker(void *arg_)
         size_t klen = 0, kcap = 0;
         if (r->phase == 0 && r->kept) {
             kcap = (size_t)(b - a) * 8;
-            if (!(keep = malloc(kcap * sizeof *keep))) __atomic_store_n(&r->dropped, 1, __ATOMIC_RELAXED);
+            keep = malloc(kcap * sizeof *keep);
         }
         if (r->phase == 4) r->cursor[tid] = r->kept ? r->kept[a / RETRO_CHUNK] : NULL;
-        if (r->phase == 5 || r->phase == 6) {   /* turn the chunk's kept lists round: count, then place */
-            const uint32_t *c = r->kept[a / RETRO_CHUNK];
-            for (uint64_t i = a; i < b; i++) {
-                uint32_t nin = *c++;
-                for (uint32_t k = 0; k < nin; k++, c++)
-                    if (r->phase == 5) __atomic_add_fetch(&r->roff[*c], 1, __ATOMIC_RELAXED);
-                    else r->rev[__atomic_sub_fetch(&r->roff[*c], 1, __ATOMIC_RELAXED)] = (uint32_t)i;
-            }
-            continue;   /* (not counted in items: nodes initialised, propagated and checked) */
-        }
         uint64_t edges = 0;
         for (uint64_t i = a; i < b && !__atomic_load_n(&r->failed, __ATOMIC_RELAXED);) {
             if (r->phase == 0) {
@@ -321,7 +301,7 @@ static void *retro_worker(void *arg_)
                 if (!keep) continue;
                 if (klen + 1 + (size_t)nin > kcap) {
                     uint32_t *x = realloc(keep, (kcap = 2 * kcap + 1 + (size_t)nin) * sizeof *keep);
-                    if (!x) { free(keep); keep = NULL; __atomic_store_n(&r->dropped, 1, __ATOMIC_RELAXED); continue; }
+                    if (!x) { free(keep); keep = NULL; continue; }
                     keep = x;
                 }
                 keep[klen++] = (uint32_t)nin;
@@ -343,7 +323,6 @@ static void *retro_worker(void *arg_)
                 r->kept[a / RETRO_CHUNK] = x ? x : keep;
             } else {
                 __atomic_sub_fetch(&r->kept_bytes, bytes, __ATOMIC_RELAXED);
-                __atomic_store_n(&r->dropped, 1, __ATOMIC_RELAXED);
                 free(keep);
             }
         }
@@ -404,39 +383,6 @@ static int retro_phase(retro_run_t *r, int phase, uint64_t work, double *wall)
     return r->failed ? -1 : 0;
 }
 
-/* The predecessor lists, turned round from init's kept move lists when
- * every chunk's were kept and the budget holds them too (4 bytes a node and
- * a move): the propagation then reads them instead of asking u->preds,
- * which decodes each frontier node and unmakes its moves. The result is the
- * same: a predecessor of x is a node with a move inside the unit to x, once
- * per move, and both come from the same moves. Their order inside a list
- * depends on the threads, as the frontier's does; the values do not. */
-static void retro_reverse(retro_run_t *r, double *wall)
-{
-    const retro_unit_t *u = r->u;
-    if (!r->kept || r->dropped || r->edges >= UINT32_MAX
-        || r->kept_bytes + 4 * (u->n + 1) + 4 * r->edges > u->keep_bytes)
-        return;
-    r->roff = calloc(u->n + 1, sizeof *r->roff);
-    r->rev = malloc((r->edges ? r->edges : 1) * sizeof *r->rev);
-    int ok = r->roff && r->rev && !retro_phase(r, 5, u->n, wall);
-    /* counts to ends: roff[x] = the moves into nodes 0..x; placing counts
-       each one back down to its node's start */
-    uint64_t sum = 0;
-    for (uint64_t x = 0; ok && x < u->n; x++) {
-        if (r->roff[x] > RETRO_MAX_MOVES) ok = 0;   /* more than the lists hold: u->preds cuts such a list too */
-        sum += r->roff[x];
-        r->roff[x] = (uint32_t)sum;
-    }
-    if (ok) r->roff[u->n] = (uint32_t)sum;
-    ok = ok && sum == r->edges && !retro_phase(r, 6, u->n, wall);
-    if (!ok) {
-        free(r->roff);
-        free(r->rev);
-        r->roff = r->rev = NULL;
-    }
-}
-
 static void retro_run_free(retro_run_t *r)
 {
     for (int i = 0; i < 256; i++) {
@@ -450,8 +396,6 @@ static void retro_run_free(retro_run_t *r)
     if (r->kept)
         for (uint64_t k = 0; k <= r->u->n / RETRO_CHUNK; k++) free(r->kept[k]);
     free(r->kept);
-    free(r->roff);
-    free(r->rev);
     free(r->node);
     pthread_mutex_destroy(&r->lock);
 }
@@ -492,7 +436,6 @@ int retro_solve(const retro_unit_t *u, retro_val_t *val, err_t *err)
     double dummy = 0, *t_init = u->stats ? &u->stats->init_ms : &dummy,
            *t_prop = u->stats ? &u->stats->propagate_ms : &dummy, *t_check = u->stats ? &u->stats->check_ms : &dummy;
     rc = retro_phase(&r, 0, u->n, t_init);
-    if (!rc) retro_reverse(&r, t_init);   /* (counted as init) */
     /* the decisive exits by distance (a counting sort), so each level
        visits only its own */
     uint64_t nb = 0;
@@ -563,7 +506,6 @@ int retro_solve(const retro_unit_t *u, retro_val_t *val, err_t *err)
     if (u->stats) {
         u->stats->edges = r.edges;
         u->stats->kept_bytes = r.kept_bytes;
-        u->stats->reversed = r.rev != NULL;
     }
     if (!rc) rc = retro_phase(&r, 4, u->n, t_check);
     if (rc) {

@@ -116,7 +116,6 @@ typedef struct retro_stats {
     int levels;                  /* propagation levels (distances) */
     uint64_t edges;              /* moves inside the unit */
     uint64_t kept_bytes;         /* of their lists, kept from init for the check */
-    int reversed;                /* those lists, turned round, gave the predecessors (summed: units) */
     int threads;                 /* threads that ran */
     uint64_t items[RETRO_STATS_THREADS];   /* nodes initialised, propagated and checked */
     double busy_ms[RETRO_STATS_THREADS], wait_ms[RETRO_STATS_THREADS];
@@ -148,9 +147,7 @@ typedef struct retro_unit {
     retro_stats_t *stats;        /* optional: filled by retro_solve */
     /* The most bytes of init's move lists (4 bytes a node and a move) kept
      * for retro_solve's check, which then reads them instead of calling
-     * moves again; past it, the check lists the moves again. When every
-     * list is kept and the budget holds as much again, the lists are also
-     * turned round into the predecessors, and preds is not called. 0: none. */
+     * moves again; past it, the check lists the moves again. 0: none. */
     uint64_t keep_bytes;
 } retro_unit_t;
 

@@ -241,8 +241,7 @@ static uint64_t unit_base_memory(uint64_t n, retro_metric_t m, int threads, uint
     return unit_array_memory(n, m) + (uint64_t)threads * ((uint64_t)unit_cache_mb(n, m, threads, budget) << 20);
 }
 
-/* What the move lists kept for the check, and turned round for the
- * propagation, may take (retro_unit_t.keep_bytes). */
+/* What the move lists kept for the check may take (retro_unit_t.keep_bytes). */
 static uint64_t unit_keep_bytes(uint64_t n, retro_metric_t m, int threads, uint64_t budget)
 {
     uint64_t base = unit_base_memory(n, m, threads, budget);
@@ -252,8 +251,7 @@ static uint64_t unit_keep_bytes(uint64_t n, retro_metric_t m, int threads, uint6
 
 uint64_t egdb_unit_memory(uint64_t n, retro_metric_t m, int threads, uint64_t budget)
 {
-    /* about 24 bytes a position kept, as many again turned round */
-    uint64_t keep = unit_keep_bytes(n, m, threads, budget), lists = 48 * n;
+    uint64_t keep = unit_keep_bytes(n, m, threads, budget), lists = 24 * n;
     return unit_base_memory(n, m, threads, budget) + (lists < keep ? lists : keep);
 }
 
@@ -557,7 +555,6 @@ static int unit_solve(unit_ctx_t *c, retro_metric_t mode, retro_val_t *val, int 
         if (s->levels > t->levels) t->levels = s->levels;
         t->edges += s->edges;
         if (s->kept_bytes > t->kept_bytes) t->kept_bytes = s->kept_bytes;
-        t->reversed += s->reversed;
         if (s->threads > t->threads) t->threads = s->threads;
         for (int i = 0; i < RETRO_STATS_THREADS; i++) {
             t->items[i] += s->items[i];
