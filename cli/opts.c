@@ -263,7 +263,7 @@ void opts_signals(void)
 
 void opts_egdb_dir(cli_opts_t *o)
 {
-    static const char *const verbs[] = { "egdb", "solve", "analyze", "proof", "play", "shell", NULL };
+    static const char *const verbs[] = { "egdb", "solve", "analyze", "proof", "play", "shell", "lesson", NULL };
     int reads = 0;
     for (int i = 0; verbs[i]; i++) reads |= !strcmp(o->verb, verbs[i]);
     if (!reads) return;

@@ -69,5 +69,6 @@ const cli_verb_t verb_shell = {
 };
 
 const cli_verb_t verb_lesson = {
-    "lesson", "gsw lesson [NAME]", "list the lessons, or open one in the workbench", wb_lessons, 1, json_na_lesson
+    "lesson", "gsw lesson [NAME|FILE] [--dir DIR]" OPTS_EGDB_DIR_HELP, "list the lessons, or open one in the workbench",
+    wb_lessons, 1, json_na_lesson
 };

@@ -177,5 +177,20 @@ sorted=$(printf '%s\n' $scores | sort -rn | tr '\n' ' ')
 keys -l 14-18
 wait_for "Right: the shot" 20 || bad "lesson step 2 judgement"
 quit "gsw (lesson)"
+# a lesson opened with --dir reads those databases: two kings each, a win
+# in 49 plies that no search proves within a lesson step's 1.5 s
+"$gsw" egdb build checkers --for 'B:WK2,K4:BK3,K7' --metric dtw --dir "$tmp/kings" >/dev/null 2>&1 || bad "egdb build for the lesson"
+cat >"$tmp/kings.lesson" <<'EOF2'
+title: two kings each
+game: checkers
+step: one move wins
+position: B:WK2,K4:BK3,K7
+values: 7-10=W49 3-8=D 7-11=D
+expect: 7-10
+EOF2
+start lesson "$tmp/kings.lesson" --dir "$tmp/kings"
+wait_for "Lesson 1/1" 20 || bad "the file lesson did not open"
+wait_for "published values agree with the solver (3 checked)" 30 || bad "lesson --dir: the databases' values not read"
+quit "gsw (lesson)"
 [ "$fail" -eq 0 ] && echo "checkers tui ok"
 exit "$fail"
