@@ -148,7 +148,7 @@ static void analyst_mark_late(analyst_t *a, const void *pos, analysis_t *an, int
     mv->late = 0;
     mv->final = 0;
     mv->conv = -1;
-    if (mv->state != MV_PROVEN) return;
+    if (mv->state != MV_PROVEN || (!a->solver.ab.oracle && !O->pos_reversible)) return;   /* nothing to mark */
     GSW_POSBUF child[GSW_MAX_POS];
     val_t tv;
     memcpy(child, pos, O->pos_size);
