@@ -6,6 +6,7 @@
 #
 #   bench/connect4_bdd.sh [--boards "4x4 5x4 ..."] [--7x6] [--encodings] [--count-only]
 #                         [--memory GB] [--timeout S] [--logs DIR]
+#                         [--reference DIR [--ref-log2 N] [--ref-strong-boards "..."]]
 #
 # For each board (default 4x4 5x4 6x4 5x5 6x5): `gsw count connect4:WxH`
 # (compressed encoding, column order) and `gsw strong build` into a fresh
@@ -28,6 +29,21 @@
 #   --logs DIR    keep every run's stdout and stderr (progress lines) in DIR,
 #                 as BOARD-WHAT.out / .err (default: a temporary folder,
 #                 removed at the end); `tail -f DIR/*.err` watches a long run.
+#   --reference DIR  side by side with the BDD solver we follow
+#                 (github.com/markus7800/Connect4-Strong-Solver): DIR is its
+#                 src/connect4 folder, built there with `make count solve`
+#                 (build/count.out, build/solve.out). For each board, right
+#                 after gsw's run: `count.out LOG2 W H` (and `solve.out LOG2 W
+#                 H` for the strong boards), in a scratch folder; a last table
+#                 gives both wall times, both peak RSS and the ratio gsw/ref
+#                 (below 1: gsw is faster). LOG2 is the reference's node
+#                 table (2^LOG2 nodes, 2^LOG2 * 64 bytes): by default its best
+#                 size per board, as measured here (its README: large tables
+#                 make small boards slow in garbage collection; at most half
+#                 full is fastest): 4x4 18, 5x4 20, 6x4 and 5x5 22, 7x4 and 6x5
+#                 26, 7x5 and 6x6 27, 7x6 28 (16 GB); --ref-log2 N for all.
+#   --ref-strong-boards "..."  the boards the reference also solves (default:
+#                 6x4 5x5 6x5 among --boards).
 # gsw is GSW_BIN (default build/release/gsw). Each run is one process on
 # one core; runs go one after another. Run from the repository root.
 # Published numbers: John Tromp's position counts (4x4 .. 7x6, the last
@@ -40,7 +56,7 @@
 set -euo pipefail
 gsw=${GSW_BIN:-build/release/gsw}
 boards="4x4 5x4 6x4 5x5 6x5"
-add76=0 encodings=0 count_only=0 memory="" tmo="" logs=""
+add76=0 encodings=0 count_only=0 memory="" tmo="" logs="" ref="" ref_log2="" ref_strong="6x4 5x5 6x5"
 while [ $# -gt 0 ]; do
   case $1 in
     --boards) boards=${2:?--boards \"WxH ...\"}; shift 2 ;;
@@ -50,6 +66,9 @@ while [ $# -gt 0 ]; do
     --memory) memory=${2:?--memory GB}; shift 2 ;;
     --timeout) tmo=${2:?--timeout SECONDS}; shift 2 ;;
     --logs) logs=${2:?--logs DIR}; shift 2 ;;
+    --reference) ref=${2:?--reference DIR}; shift 2 ;;
+    --ref-log2) ref_log2=${2:?--ref-log2 N}; shift 2 ;;
+    --ref-strong-boards) ref_strong=${2:?--ref-strong-boards \"WxH ...\"}; shift 2 ;;
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) echo "unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
@@ -57,6 +76,12 @@ done
 [ $add76 = 1 ] && boards="$boards 7x6"
 [ -x "$gsw" ] || { echo "build first: make release (no $gsw; or set GSW_BIN)" >&2; exit 1; }
 [ -x /usr/bin/time ] || { echo "needs GNU time: apt-get install time" >&2; exit 1; }
+if [ -n "$ref" ]; then
+  ref=$(cd "$ref" && pwd) || exit 1
+  for x in count solve; do
+    [ -x "$ref/build/$x.out" ] || { echo "no $ref/build/$x.out: build the reference there with make count solve" >&2; exit 1; }
+  done
+fi
 for b in $boards; do
   [[ $b =~ ^[0-9]+x[0-9]+$ ]] || { echo "not a board: $b (want WxH)" >&2; exit 2; }
 done
@@ -98,6 +123,44 @@ run() {
   wall=$(awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, t, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + t[i]; printf "%.1f", s }' "$tmp/time")
   rss=$(awk -F': ' '/Maximum resident set size/ { printf "%.0f", $2 / 1024 }' "$tmp/time")
 }
+# runref NAME LOG2 PROGRAM W H: the reference in a scratch folder, as run()
+runref() {
+  local name=$1 log2=$2 prog=$3 w=$4 h=$5 pre=()
+  [ -n "$tmo" ] && pre=(timeout --signal=INT --kill-after=60 "$tmo")
+  rm -rf "$tmp/refrun"; mkdir -p "$tmp/refrun"
+  rc=0
+  (cd "$tmp/refrun" && /usr/bin/time -v -o "$tmp/time" "${pre[@]}" "$ref/build/$prog.out" "$log2" "$w" "$h") \
+    >"$logs/$name.out" 2>"$logs/$name.err" </dev/null || rc=$?
+  wall=$(awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, t, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + t[i]; printf "%.1f", s }' "$tmp/time")
+  rss=$(awk -F': ' '/Maximum resident set size/ { printf "%.0f", $2 / 1024 }' "$tmp/time")
+  rm -rf "$tmp/refrun"
+}
+log2_for() {   # BOARD -> the reference's node table (log2)
+  if [ -n "$ref_log2" ]; then echo "$ref_log2"; return; fi
+  case $1 in
+    4x4) echo 18 ;; 5x4) echo 20 ;; 6x4|5x5) echo 22 ;; 7x4|6x5) echo 26 ;; 7x5|6x6) echo 27 ;; 7x6) echo 28 ;; *) echo 26 ;;
+  esac
+}
+side=()   # the side-by-side table's rows
+# refrow BOARD WHAT GSW_WALL GSW_RSS PROGRAM: runs the reference, adds a row
+refrow() {
+  [ -n "$ref" ] || return 0
+  local b=$1 what=$2 gw=$3 grss=$4 prog=$5 l2 ok=-
+  l2=$(log2_for "$b")
+  runref "$b-ref-$prog" "$l2" "$prog" "${b%x*}" "${b#*x}"
+  if [ $rc != 0 ]; then
+    side+=("$(printf '%-5s %-7s %9s %8s %5s  reference failed (exit %s; see %s)' "$b" "$what" "$gw" "$grss" "$l2" "$rc" "$logs/$b-ref-$prog.out")")
+    return 0
+  fi
+  if [ "$prog" = count ]; then
+    local n
+    n=$(sed -n 's/^Total number of positions for .* board: \([0-9]*\)$/\1/p' "$logs/$b-ref-$prog.out")
+    ok=$(check "$n" "$(published_count "$b")")
+  fi
+  side+=("$(printf '%-5s %-7s %9s %8s %5s %9s %8s %7s  %s' "$b" "$what" "$gw" "$grss" "$l2" "$wall" "$rss" \
+    "$(awk -v a="$gw" -v b="$wall" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')" "$ok")")
+}
+
 # why NAME: one line on a failed run: gsw's error and the last progress line
 why() {
   local err last
@@ -127,6 +190,7 @@ for b in $boards; do
   cok=$(check "$total" "$(published_count "$b")")
   [ "$cok" = MISMATCH ] && failed=1
   crss=$rss
+  refrow "$b" count "$wall" "$crss" count
   if [ $count_only = 1 ] || [ "$b" = 7x6 ]; then
     printf '%-5s %4s %19s %-8s %9s %12s %7s %20s %12s %9s %8s  %-20s %s\n' "$b" "$mem" "$(commas "$total")" "$cok" \
       "$csec" "$cpeak" "$crss" - - - - - -
@@ -158,7 +222,16 @@ for b in $boards; do
   printf '%-5s %4s %19s %-8s %9s %12s %7s %20s %12s %9s %8s  %-20s %s\n' "$b" "$mem" "$(commas "$total")" "$cok" \
     "$csec" "$cpeak" "$crss" "$wall ($fwd/$bwd)" "$speak" "$rss" "$disk" "$value" "$vok"
   rm -rf "$sdir"
+  case " $ref_strong " in *" $b "*) refrow "$b" strong "$wall" "$rss" solve ;; esac
 done
+
+if [ -n "$ref" ]; then
+  echo
+  echo "side by side with the reference ($ref), one after the other on this machine: wall seconds and peak RSS (MB) of"
+  echo "whole runs; log2: the reference's node table; ratio: gsw / reference (below 1: gsw is faster); count: its total"
+  printf '%-5s %-7s %9s %8s %5s %9s %8s %7s  %s\n' board what gsw_s gsw_RSS log2 ref_s ref_RSS ratio count
+  for row in "${side[@]}"; do echo "$row"; done
+fi
 
 if [ $encodings = 1 ]; then
   echo

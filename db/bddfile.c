@@ -41,6 +41,20 @@ int u256_shl(u256_t *a, int n)
     return 0;
 }
 
+int u256_sub(u256_t *a, const u256_t *b)
+{
+    unsigned borrow = 0;
+    for (int i = 0; i < 4; i++) {
+        uint64_t d = a->w[i] - b->w[i];
+        unsigned b1 = a->w[i] < b->w[i];
+        uint64_t t = d - borrow;
+        unsigned b2 = d < borrow;
+        a->w[i] = t;
+        borrow = b1 | b2;
+    }
+    return borrow != 0;
+}
+
 int u256_is_zero(const u256_t *a)
 {
     return !(a->w[0] | a->w[1] | a->w[2] | a->w[3]);

@@ -26,6 +26,8 @@
 typedef struct u256 { uint64_t w[4]; } u256_t;
 /* a += b; returns 1 on overflow */
 int u256_add(u256_t *a, const u256_t *b);
+/* a -= b; returns 1 when b > a (a then wraps round) */
+int u256_sub(u256_t *a, const u256_t *b);
 /* a <<= n; returns 1 on overflow */
 int u256_shl(u256_t *a, int n);
 int u256_is_zero(const u256_t *a);

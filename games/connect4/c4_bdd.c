@@ -85,9 +85,12 @@ struct c4b {
     BDD *pre, *post[2];         /* by move (c * h + r): before / after for player p */
     BDD *vars;                  /* cell-wise: the move's variables (a set) */
     BDD *lines[2];              /* by move: player p holds a line through it, less the cell */
+    BDD four[2];                /* player p holds four in a line (somewhere) */
+    int walks;                  /* compressed encoding in column order: one walk a ply */
     long peak;                  /* the most live nodes seen: after each garbage collection
                                    and at the end of each ply */
     long table;                 /* the largest node table (live, dead and free nodes) */
+    struct wmemo *walk;         /* a walk's memo while one runs (freed on an error) */
 };
 
 static c4b_t *c4b_current;     /* the engine the hooks report to */
@@ -258,6 +261,201 @@ static BDD preimage(c4b_t *b, BDD X, int m, int p)
     return r;
 }
 
+/* --- one pass for every drop (compressed encoding, column order) ---
+ *
+ * With each column's h + 1 variables together, a drop in column c only
+ * rewrites the paths through column c's levels: the pattern "colours, 1,
+ * 0 ..." becomes "colours, p, 1, 0 ...", and the node a path leaves the
+ * column by (its exit) stays. So the union of every drop's image is one
+ * walk over S, column by column, each node met once:
+ *   U(n, c)    = DROP(n) within column c, exits kept
+ *                OR SAME(n) within column c, each exit X replaced by U(X, c+1)
+ * and likewise for the preimage (the converse rewriting). The ORs inside a
+ * column join patterns that differ in the column (cheap); the OR at a
+ * column's top joins positions reached by different move orders. Levels are
+ * variables (BuDDy never reorders here); a node's skipped levels are read as
+ * a node with equal children. */
+
+enum { W_U, W_SAME, W_DROP, W_UNDROP };
+
+typedef struct wmemo {
+    uint64_t *key;   /* 0: empty */
+    BDD *val;        /* held */
+    size_t mask, n;
+} wmemo_t;
+
+typedef struct walk {
+    c4b_t *b;
+    int p;           /* the mover */
+    int H;           /* levels a column */
+    int move;        /* W_DROP (images) or W_UNDROP (preimages) */
+    wmemo_t *m;
+} walk_t;
+
+static uint64_t wkey(BDD n, int lvl, int kind)
+{
+    return ((uint64_t)(unsigned)n << 24 | (uint64_t)lvl << 8 | (uint64_t)kind) + 1;
+}
+
+static size_t whash(uint64_t k) { return (size_t)((k * 0x9E3779B97F4A7C15ULL) >> 17); }
+
+static BDD *wmemo_find(wmemo_t *m, uint64_t k)
+{
+    for (size_t i = whash(k) & m->mask;; i = (i + 1) & m->mask) {
+        if (m->key[i] == k) return &m->val[i];
+        if (!m->key[i]) return NULL;
+    }
+}
+
+static int wmemo_grow(wmemo_t *m)
+{
+    size_t cap = m->mask ? 2 * (m->mask + 1) : 1 << 16;
+    uint64_t *key = calloc(cap, sizeof *key);
+    BDD *val = malloc(cap * sizeof *val);
+    if (!key || !val) {
+        free(key);
+        free(val);
+        return -1;
+    }
+    for (size_t i = 0; m->mask && i <= m->mask; i++)
+        if (m->key[i]) {
+            size_t j = whash(m->key[i]) & (cap - 1);
+            while (key[j]) j = (j + 1) & (cap - 1);
+            key[j] = m->key[i];
+            val[j] = m->val[i];
+        }
+    free(m->key);
+    free(m->val);
+    m->key = key;
+    m->val = val;
+    m->mask = cap - 1;
+    return 0;
+}
+
+/* hold v under k (v held by the caller: the memo takes that reference) */
+static BDD wmemo_put(wmemo_t *m, uint64_t k, BDD v)
+{
+    if ((m->n + 1) * 2 > m->mask + 1 && wmemo_grow(m)) c4b_err_handler(BDD_MEMORY);
+    size_t i = whash(k) & m->mask;
+    while (m->key[i]) i = (i + 1) & m->mask;
+    m->key[i] = k;
+    m->val[i] = v;
+    m->n++;
+    return v;
+}
+
+static void wmemo_free(wmemo_t *m)
+{
+    for (size_t i = 0; m->mask && i <= m->mask; i++)
+        if (m->key[i] && m->val[i] > 1) bdd_delref(m->val[i]);
+    free(m->key);
+    free(m->val);
+    memset(m, 0, sizeof *m);
+}
+
+static int wtop(BDD n) { return n < 2 ? 1 << 20 : bdd_var(n); }
+static BDD wlo(BDD n, int l) { return wtop(n) > l ? n : bdd_low(n); }
+static BDD whi(BDD n, int l) { return wtop(n) > l ? n : bdd_high(n); }
+
+/* the node (l ? hi : lo), lo and hi held by the caller; the result unheld */
+static BDD wmk(int l, BDD lo, BDD hi)
+{
+    return lo == hi ? lo : bdd_ite(bdd_ithvar(l), hi, lo);
+}
+
+static BDD w_or(BDD a, BDD b) { return a == bddfalse ? b : b == bddfalse ? a : bdd_or(a, b); }
+
+/* the exit of the all-zero path from level l to the column's end e */
+static BDD wzeros(BDD n, int l, int e)
+{
+    for (; l < e && n != bddfalse; l++) n = wlo(n, l);
+    return n;
+}
+
+/* "0 at levels l .. e - 1, then X" (X held); held */
+static BDD wzchain(int l, int e, BDD X)
+{
+    BDD z = keep(X);
+    for (int k = e - 1; k >= l; k--) set(&z, wmk(k, z, bddfalse));
+    return z;
+}
+
+static BDD w_u(walk_t *w, BDD n, int c);
+
+/* column c's part of n from level l; held. W_SAME: the column as it is,
+ * each exit X replaced by U(X, c + 1). W_DROP: the mover's drop in the
+ * column, exits kept. W_UNDROP: the positions whose drop in the column by
+ * the mover gives one of n's, exits kept. */
+static BDD w_col(walk_t *w, BDD n, int l, int c, int kind)
+{
+    int e = (c + 1) * w->H;
+    if (n == bddfalse) return bddfalse;
+    if (l == e) return kind == W_SAME ? w_u(w, n, c + 1) : keep(n);   /* moves never get here */
+    uint64_t k = wkey(n, l, kind);
+    BDD *hit = wmemo_find(w->m, k);
+    if (hit) return keep(*hit);
+    BDD r;
+    if (kind != W_SAME && l == e - 1) {
+        r = bddfalse;   /* the extra row: a full column, no drop */
+    } else {
+        /* bit l is a colour (the marker higher), or (moves) the marker */
+        BDD lo = w_col(w, wlo(n, l), l + 1, c, kind);
+        BDD hi = w_col(w, whi(n, l), l + 1, c, kind);
+        BDD add = bddfalse, *side = &hi;
+        if (kind == W_DROP) {
+            /* marker at l, then zeros: p's disc at l, the marker at l + 1 */
+            BDD X = wzeros(whi(n, l), l + 1, e);
+            if (X != bddfalse) {
+                BDD z = wzchain(l + 2, e, X);
+                add = keep(wmk(l + 1, bddfalse, z));
+                drop(&z);
+                if (w->p == 1) side = &lo;
+            }
+        } else if (kind == W_UNDROP) {
+            /* p's disc at l and the marker at l + 1: the marker at l before */
+            BDD X = wzeros(whi(w->p == 0 ? whi(n, l) : wlo(n, l), l + 1), l + 2, e);
+            if (X != bddfalse) add = wzchain(l + 1, e, X);
+        }
+        if (add != bddfalse) {
+            set(side, w_or(*side, add));
+            drop(&add);
+        }
+        r = keep(wmk(l, lo, hi));
+        drop(&lo);
+        drop(&hi);
+    }
+    return keep(wmemo_put(w->m, k, r));
+}
+
+/* the union over columns c and later of one move there; held */
+static BDD w_u(walk_t *w, BDD n, int c)
+{
+    if (n == bddfalse || c == w->b->s.w) return bddfalse;
+    uint64_t k = wkey(n, c * w->H, W_U);
+    BDD *hit = wmemo_find(w->m, k);
+    if (hit) return keep(*hit);
+    BDD d = w_col(w, n, c * w->H, c, w->move);
+    BDD s = w_col(w, n, c * w->H, c, W_SAME);
+    BDD r = keep(w_or(d, s));
+    drop(&d);
+    drop(&s);
+    return keep(wmemo_put(w->m, k, r));
+}
+
+/* every position one drop of player p from S (move W_DROP), or from which
+ * one drop of p reaches S (W_UNDROP); compressed encoding, column order;
+ * held */
+static BDD walk_all(c4b_t *b, BDD S, int p, int move)
+{
+    walk_t w = { b, p, b->s.h + 1, move, NULL };
+    if (!(w.m = b->walk = calloc(1, sizeof *w.m)) || wmemo_grow(w.m)) c4b_err_handler(BDD_MEMORY);
+    BDD r = w_u(&w, S, 0);
+    wmemo_free(w.m);
+    free(w.m);
+    b->walk = NULL;
+    return r;
+}
+
 static double now_ms(void)
 {
     struct timespec ts;
@@ -284,6 +482,8 @@ int c4b_open(c4b_t **out, const c4b_spec_t *s, double memory_gb, err_t *err)
     c4b_t *b = calloc(1, sizeof *b);
     if (!b) return err_set(err, GSW_EFAIL, "out of memory");
     b->s = *s;
+    const char *pm = getenv("GSW_C4B_MOVES");
+    b->walks = s->enc == C4B_COMPRESSED && s->order == C4B_COLUMN && !s->per_move && !(pm && *pm && strcmp(pm, "0"));
     b->nvars = c4b_nvars(s);
     b->cells = s->w * s->h;
     int np = b->cells + 1, nm = b->cells;
@@ -421,6 +621,10 @@ static int to_file(c4b_t *b, BDD x, bddf_t *f, err_t *err)
 
 static int count_bdd(c4b_t *b, BDD x, u256_t *out, err_t *err)
 {
+    if (b->nvars <= 52) {   /* every count below 2^53: BuDDy's doubles are exact */
+        *out = u256_of((uint64_t)bdd_satcount(x));
+        return GSW_OK;
+    }
     bddf_t f;
     if (to_file(b, x, &f, err)) return err->code;
     *out = f.count;
@@ -456,16 +660,41 @@ static int forward(c4b_t *b, void *args)
         for (int c = 0; c < s->w; c++) set(&init, bdd_and(init, bdd_nithvar(cvar(s, c, s->h))));
     b->reach[0] = init;
     b->term[0] = bddfalse;
+    if (b->walks && b->four[0] == bddfalse)   /* every four of each player */
+        for (int m = 0; m < b->cells; m++)
+            for (int p = 0; p < 2; p++) {
+                BDD hd = keep(holds(s, m / s->h, m % s->h, p));
+                BDD t = keep(bdd_and(hd, b->lines[p][m]));
+                set(&b->four[p], bdd_or(b->four[p], t));
+                drop(&t);
+                drop(&hd);
+            }
+    /* walks: the ply's positions that go on (no four), kept from the ply
+     * before rather than taken again as reach less term */
+    BDD En = b->walks ? keep(init) : bddfalse;
     for (int k = 0; k <= b->cells; k++) {
         if (k > 0) {   /* ply k from ply k-1 */
             int p = (k - 1) & 1;
-            BDD E = keep(bdd_apply(b->reach[k - 1], b->term[k - 1], bddop_diff));
+            if (c4b_stop && *c4b_stop) {
+                drop(&En);
+                return err_set(a->err, GSW_EFAIL, "stopped at ply %d", k);
+            }
+            BDD E = En;
+            En = bddfalse;
+            if (!b->walks) E = keep(bdd_apply(b->reach[k - 1], b->term[k - 1], bddop_diff));
             if (!a->keep) {
                 drop(&b->reach[k - 1]);
                 drop(&b->term[k - 1]);
             }
             BDD next = keep(bddfalse), ended = keep(bddfalse);
-            for (int m = 0; m < b->cells; m++) {
+            if (b->walks) {
+                /* ply k - 1 held no four: one in ply k goes through the drop */
+                drop(&next);
+                next = walk_all(b, E, p, W_DROP);
+                En = keep(bdd_apply(next, b->four[p], bddop_diff));
+                if (a->keep) set(&ended, bdd_apply(next, En, bddop_diff));
+            }
+            for (int m = 0; m < b->cells && !b->walks; m++) {
                 if (c4b_stop && *c4b_stop) {
                     drop(&E);
                     drop(&next);
@@ -487,14 +716,22 @@ static int forward(c4b_t *b, void *args)
             b->term[k] = ended;
         }
         c4b_live(b);
-        c4b_ply_t st = { .ply = k, .nodes = bdd_nodecount(b->reach[k]), .terminal_nodes = bdd_nodecount(b->term[k]) };
-        if (count_bdd(b, b->reach[k], &st.positions, a->err) || count_bdd(b, b->term[k], &st.terminal, a->err))
+        c4b_ply_t st = { .ply = k, .nodes = bdd_nodecount(b->reach[k]) };
+        if (count_bdd(b, b->reach[k], &st.positions, a->err)) return a->err->code;
+        if (b->walks) {   /* the ended ones: the rest */
+            u256_t go;
+            if (count_bdd(b, En, &go, a->err)) return a->err->code;
+            st.terminal = st.positions;
+            u256_sub(&st.terminal, &go);
+        } else if (count_bdd(b, b->term[k], &st.terminal, a->err)) {
             return a->err->code;
+        }
         double t1 = now_ms();
         st.ms = t1 - t0;
         t0 = t1;
         if (a->progress) a->progress(a->ctx, &st);
     }
+    drop(&En);
     if (!a->keep) {
         drop(&b->reach[b->cells]);
         drop(&b->term[b->cells]);
@@ -505,8 +742,9 @@ static int forward(c4b_t *b, void *args)
 /* positions with a move of the side to move at ply k into X (ply k + 1) */
 static BDD pre_all(c4b_t *b, BDD X, int k)
 {
-    BDD r = keep(bddfalse);
     int p = k & 1;
+    if (b->walks) return walk_all(b, X, p, W_UNDROP);
+    BDD r = keep(bddfalse);
     for (int m = 0; m < b->cells; m++) {
         BDD t = keep(preimage(b, X, m, p));
         set(&r, bdd_or(r, t));
@@ -614,6 +852,11 @@ static int guarded(c4b_t *b, int (*fn)(c4b_t *, void *), void *args, volatile in
     c4b_error = 0;
     if (setjmp(c4b_jmp)) {
         c4b_stop = NULL;
+        if (b->walk) {   /* a walk stopped half way */
+            wmemo_free(b->walk);
+            free(b->walk);
+            b->walk = NULL;
+        }
         if (c4b_error == 1) return err_set(err, GSW_EFAIL, "stopped");
         if (c4b_error == BDD_NODENUM || c4b_error == BDD_MEMORY)
             return err_set(err, GSW_EFAIL, "the BDD node table is full (%ld nodes): give it more --memory", b->table);

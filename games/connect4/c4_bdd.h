@@ -30,6 +30,12 @@ typedef struct c4b_spec {
     int w, h;
     c4b_encoding_t enc;
     c4b_order_t order;
+    /* The transitions. 0: the compressed encoding in column order walks
+     * each set once a ply for every drop together (c4_bdd.c), other
+     * encodings and orders take one drop at a time. 1: one drop at a time
+     * everywhere (the cross-check; the environment variable GSW_C4B_MOVES=1
+     * asks the same of gsw, for before-and-after benchmarks). */
+    int per_move;
 } c4b_spec_t;
 
 const char *c4b_encoding_name(c4b_encoding_t e);
@@ -53,7 +59,6 @@ typedef struct c4b_ply {
     u256_t positions;      /* distinct positions reachable at this ply (ended ones included) */
     u256_t terminal;       /* ... of which the last move made four */
     long nodes;            /* BDD nodes of the ply's set */
-    long terminal_nodes;
     double ms;             /* time for this ply */
 } c4b_ply_t;
 

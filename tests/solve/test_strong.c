@@ -145,9 +145,9 @@ static void collect(void *ctx, const c4b_ply_t *p)
     r->n++;
 }
 
-static void bdd_rows(int w, int h, c4b_encoding_t e, c4b_order_t o, rows_t *r)
+static void bdd_rows_by(int w, int h, c4b_encoding_t e, c4b_order_t o, int per_move, rows_t *r)
 {
-    c4b_spec_t spec = { w, h, e, o };
+    c4b_spec_t spec = { w, h, e, o, per_move };
     c4b_t *b;
     err_t err;
     memset(r, 0, sizeof *r);
@@ -156,6 +156,11 @@ static void bdd_rows(int w, int h, c4b_encoding_t e, c4b_order_t o, rows_t *r)
     assert_int_equal(r->n, w * h + 1);
     assert_true(c4b_peak_nodes(b) > 0);
     c4b_close(b);
+}
+
+static void bdd_rows(int w, int h, c4b_encoding_t e, c4b_order_t o, rows_t *r)
+{
+    bdd_rows_by(w, h, e, o, 0, r);
 }
 
 static uint64_t total(const rows_t *r)
@@ -192,18 +197,21 @@ static void test_counts_by_enumeration(void **st)
         const c4v_t *d = v->data;
         static uint64_t pos[129], ended[129];
         enumerate(v, pos, ended);
-        for (int e = 0; e < 2; e++)
-            for (int o = 0; o < 2; o++) {
-                rows_t r;
-                bdd_rows(d->w, d->h, (c4b_encoding_t)e, (c4b_order_t)o, &r);
-                for (int k = 0; k <= d->cells; k++) {
-                    if (r.positions[k] != pos[k] || r.ended[k] != ended[k])
-                        fail_msg("%s %s/%s ply %d: BDD %llu (%llu ended), enumeration %llu (%llu)", boards[i],
-                                 c4b_encoding_name((c4b_encoding_t)e), c4b_order_name((c4b_order_t)o), k,
-                                 (unsigned long long)r.positions[k], (unsigned long long)r.ended[k],
-                                 (unsigned long long)pos[k], (unsigned long long)ended[k]);
-                }
+        /* each encoding and order; compressed in column order twice: its
+         * walk and one drop at a time */
+        for (int run = 0; run < 5; run++) {
+            c4b_encoding_t e = run < 4 ? (c4b_encoding_t)(run / 2) : C4B_COMPRESSED;
+            c4b_order_t o = run < 4 ? (c4b_order_t)(run % 2) : C4B_COLUMN;
+            rows_t r;
+            bdd_rows_by(d->w, d->h, e, o, run == 4, &r);
+            for (int k = 0; k <= d->cells; k++) {
+                if (r.positions[k] != pos[k] || r.ended[k] != ended[k])
+                    fail_msg("%s %s/%s%s ply %d: BDD %llu (%llu ended), enumeration %llu (%llu)", boards[i],
+                             c4b_encoding_name(e), c4b_order_name(o), run == 4 ? " per move" : "", k,
+                             (unsigned long long)r.positions[k], (unsigned long long)r.ended[k],
+                             (unsigned long long)pos[k], (unsigned long long)ended[k]);
             }
+        }
         game_close(v);
     }
 }
@@ -212,7 +220,7 @@ static void test_counts_by_enumeration(void **st)
 static void test_memory_limit(void **st)
 {
     (void)st;
-    c4b_spec_t spec = { 6, 5, C4B_COMPRESSED, C4B_COLUMN };
+    c4b_spec_t spec = { 6, 5, C4B_COMPRESSED, C4B_COLUMN, 0 };
     c4b_t *b;
     err_t err;
     assert_int_equal(c4b_open(&b, &spec, 0.0003, &err), GSW_OK);
