@@ -40,8 +40,10 @@
 #                 table (2^LOG2 nodes, 2^LOG2 * 64 bytes): by default its best
 #                 size per board, as measured here (its README: large tables
 #                 make small boards slow in garbage collection; at most half
-#                 full is fastest): 4x4 18, 5x4 20, 6x4 and 5x5 22, 7x4 and 6x5
-#                 26, 7x5 and 6x6 27, 7x6 28 (16 GB); --ref-log2 N for all.
+#                 full is fastest): count 4x4 18, 5x4 20, 6x4 and 5x5 22, 7x4
+#                 and 6x5 26, 7x5 and 6x6 27, 7x6 28 (16 GB); solve (its
+#                 README's sizes, the table at most half full) 4x4 and 5x4
+#                 22, 6x4 and 5x5 24, 6x5 27, 6x6 28; --ref-log2 N for all.
 #   --ref-strong-boards "..."  the boards the reference also solves (default:
 #                 6x4 5x5 6x5 among --boards).
 # gsw is GSW_BIN (default build/release/gsw). Each run is one process on
@@ -135,8 +137,12 @@ runref() {
   rss=$(awk -F': ' '/Maximum resident set size/ { printf "%.0f", $2 / 1024 }' "$tmp/time")
   rm -rf "$tmp/refrun"
 }
-log2_for() {   # BOARD -> the reference's node table (log2)
+log2_for() {   # BOARD PROGRAM -> the reference's node table (log2)
   if [ -n "$ref_log2" ]; then echo "$ref_log2"; return; fi
+  if [ "$2" = solve ]; then   # its README's sizes for solving
+    case $1 in 4x4|5x4) echo 22 ;; 6x4|5x5) echo 24 ;; 6x5) echo 27 ;; 6x6) echo 28 ;; *) echo 28 ;; esac
+    return
+  fi
   case $1 in
     4x4) echo 18 ;; 5x4) echo 20 ;; 6x4|5x5) echo 22 ;; 7x4|6x5) echo 26 ;; 7x5|6x6) echo 27 ;; 7x6) echo 28 ;; *) echo 26 ;;
   esac
@@ -146,7 +152,7 @@ side=()   # the side-by-side table's rows
 refrow() {
   [ -n "$ref" ] || return 0
   local b=$1 what=$2 gw=$3 grss=$4 prog=$5 l2 ok=-
-  l2=$(log2_for "$b")
+  l2=$(log2_for "$b" "$prog")
   runref "$b-ref-$prog" "$l2" "$prog" "${b%x*}" "${b#*x}"
   if [ $rc != 0 ]; then
     side+=("$(printf '%-5s %-7s %9s %8s %5s  reference failed (exit %s; see %s)' "$b" "$what" "$gw" "$grss" "$l2" "$rc" "$logs/$b-ref-$prog.out")")
