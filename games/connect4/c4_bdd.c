@@ -304,13 +304,17 @@ static BDD wzeros(BDD n, int l, int e)
  *   m  (drops) the drop was at l - 1: 1 at l, zeros to the column's end,
  *      then the exit m;
  *   z  zeros to the column's end, then the exit z;
- *   b  the drop is done (the source read as it is).
+ *   b  the drop is done (the source read as it is);
+ *   e  the mask: the result is conjoined with it as the walk goes (true:
+ *      none; the backward pass wants "these positions with a move into
+ *      X", and a path off the mask stops at once).
  * Each of a branch's cursors goes to that branch's child state, one node
  * is made a state, and at a column's end b and z join in one OR. A state
- * with nothing but b is b itself: the walk stops there. Every key's b is
- * held by the memo (an OR's result may die otherwise, and its number be
- * reused); the other cursors are nodes of the source set. */
-typedef struct lkey { int32_t l, a, d, m, z, b; } lkey_t;
+ * with nothing but b is b (and e) itself: the walk stops there. Every
+ * key's b is held by the memo (an OR's result may die otherwise, and its
+ * number be reused); the other cursors are nodes of the source set and of
+ * the mask, held by the caller. */
+typedef struct lkey { int32_t l, a, d, m, z, b, e; } lkey_t;
 
 typedef struct lmemo {
     lkey_t *key;     /* l == -1: empty */
@@ -325,6 +329,7 @@ static size_t lhash(const lkey_t *k)
     h ^= (uint64_t)(uint32_t)k->m * 0x165667B19E3779F9ULL + (h >> 31);
     h ^= (uint64_t)(uint32_t)k->z * 0x85EBCA77C2B2AE63ULL + (h >> 27);
     h ^= (uint64_t)(uint32_t)k->b * 0x27D4EB2F165667C5ULL + (h >> 33);
+    h ^= (uint64_t)(uint32_t)k->e * 0xD6E8FEB86659FD93ULL + (h >> 30);
     h ^= (uint64_t)(uint32_t)k->l * 0xFF51AFD7ED558CCDULL;
     return (size_t)(h ^ (h >> 32));
 }
@@ -399,11 +404,15 @@ static BDD l_state(lwalk_t *w, const lkey_t *k);
 
 /* a column's end: b and z join; the next column starts with the drop
  * still to come from a (held result) */
-static BDD l_cross(lwalk_t *w, int l, BDD a, BDD z, BDD b)
+static BDD l_cross(lwalk_t *w, int l, BDD a, BDD z, BDD b, BDD e)
 {
+    if (e == bddfalse) return bddfalse;
     BDD nb = keep(w_or(b, z));
-    if (a == bddfalse || l / w->H == w->w) return nb;
-    lkey_t k = { l, a, a, bddfalse, bddfalse, nb };
+    if (a == bddfalse || l / w->H == w->w) {
+        if (e != bddtrue) set(&nb, bdd_and(nb, e));
+        return nb;
+    }
+    lkey_t k = { l, a, a, bddfalse, bddfalse, nb, e };
     BDD r = l_state(w, &k);
     drop(&nb);
     return r;
@@ -412,7 +421,9 @@ static BDD l_cross(lwalk_t *w, int l, BDD a, BDD z, BDD b)
 /* the result of state k (held) */
 static BDD l_state(lwalk_t *w, const lkey_t *k)
 {
-    if (k->a == bddfalse && k->d == bddfalse && k->m == bddfalse && k->z == bddfalse) return keep(k->b);
+    if (k->e == bddfalse) return bddfalse;
+    if (k->a == bddfalse && k->d == bddfalse && k->m == bddfalse && k->z == bddfalse)
+        return keep(k->e == bddtrue ? k->b : bdd_and(k->b, k->e));
     BDD *hit = lmemo_find(w->m, k);
     if (hit) return keep(*hit);
     int l = k->l, e = (l / w->H + 1) * w->H;
@@ -421,6 +432,7 @@ static BDD l_state(lwalk_t *w, const lkey_t *k)
         ch[x].l = l + 1;
         ch[x].a = x ? whi(k->a, l) : wlo(k->a, l);
         ch[x].b = x ? whi(k->b, l) : wlo(k->b, l);
+        ch[x].e = x ? whi(k->e, l) : wlo(k->e, l);
         ch[x].d = l < e - 1 ? (x ? whi(k->d, l) : wlo(k->d, l)) : bddfalse;   /* no drop into a full column */
         ch[x].m = ch[x].z = bddfalse;
     }
@@ -437,7 +449,7 @@ static BDD l_state(lwalk_t *w, const lkey_t *k)
     }
     BDD r2[2];
     for (int x = 0; x < 2; x++) {
-        if (l + 1 == e) r2[x] = l_cross(w, e, ch[x].a, ch[x].z, ch[x].b);
+        if (l + 1 == e) r2[x] = l_cross(w, e, ch[x].a, ch[x].z, ch[x].b, ch[x].e);
         else r2[x] = l_state(w, &ch[x]);
     }
     BDD r = keep(wmk(l, r2[0], r2[1]));
@@ -449,11 +461,11 @@ static BDD l_state(lwalk_t *w, const lkey_t *k)
 /* every position one drop of player p from S (move W_DROP), or from which
  * one drop of p reaches S (W_UNDROP); compressed encoding, column order;
  * held */
-static BDD walk_all(c4b_t *b, BDD S, int p, int move)
+static BDD walk_all(c4b_t *b, BDD S, int p, int move, BDD mask)
 {
     lwalk_t w = { p, b->s.h + 1, b->s.w, move, NULL };
     if (!(w.m = b->walk = calloc(1, sizeof *w.m)) || lmemo_grow(w.m)) c4b_err_handler(BDD_MEMORY);
-    lkey_t k = { 0, S, S, bddfalse, bddfalse, bddfalse };
+    lkey_t k = { 0, S, S, bddfalse, bddfalse, bddfalse, mask };
     BDD r = l_state(&w, &k);
     lmemo_free(w.m);
     free(w.m);
@@ -695,7 +707,7 @@ static int forward(c4b_t *b, void *args)
             if (b->walks) {
                 /* ply k - 1 held no four: one in ply k goes through the drop */
                 drop(&next);
-                next = walk_all(b, E, p, W_DROP);
+                next = walk_all(b, E, p, W_DROP, bddtrue);
                 En = keep(bdd_apply(next, b->four[p], bddop_diff));
                 if (a->keep) set(&ended, bdd_apply(next, En, bddop_diff));
             }
@@ -744,11 +756,12 @@ static int forward(c4b_t *b, void *args)
     return GSW_OK;
 }
 
-/* positions with a move of the side to move at ply k into X (ply k + 1) */
-static BDD pre_all(c4b_t *b, BDD X, int k)
+/* the positions of mask with a move of the side to move at ply k into X
+ * (ply k + 1); held */
+static BDD pre_all(c4b_t *b, BDD X, int k, BDD mask)
 {
     int p = k & 1;
-    if (b->walks) return walk_all(b, X, p, W_UNDROP);
+    if (b->walks) return walk_all(b, X, p, W_UNDROP, mask);
     BDD r = keep(bddfalse);
     for (int m = 0; m < b->cells; m++) {
         BDD t = keep(preimage(b, X, m, p));
@@ -756,6 +769,7 @@ static BDD pre_all(c4b_t *b, BDD X, int k)
         drop(&t);
         c4b_peak(b);
     }
+    set(&r, bdd_and(r, mask));
     return r;   /* held */
 }
 
@@ -777,18 +791,14 @@ static int solve_ply(c4b_t *b, void *args)
         v[C4B_LOST] = keep(b->term[k]);
     } else {
         BDD *n = b->val[k + 1];
-        BDD pl = pre_all(b, n[C4B_LOST], k);
-        v[C4B_WON] = keep(bdd_and(E, pl));
-        drop(&pl);
+        v[C4B_WON] = pre_all(b, n[C4B_LOST], k, E);
         BDD rest = keep(bdd_apply(E, v[C4B_WON], bddop_diff));
         drop(&E);
         if (c4b_stop && *c4b_stop) {
             drop(&rest);
             return err_set(a->err, GSW_EFAIL, "stopped at ply %d", k);
         }
-        BDD pd = pre_all(b, n[C4B_DRAWN], k);
-        v[C4B_DRAWN] = keep(bdd_and(rest, pd));
-        drop(&pd);
+        v[C4B_DRAWN] = pre_all(b, n[C4B_DRAWN], k, rest);
         BDD lost = keep(bdd_apply(rest, v[C4B_DRAWN], bddop_diff));
         drop(&rest);
         v[C4B_LOST] = keep(bdd_or(lost, b->term[k]));
