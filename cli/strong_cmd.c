@@ -85,7 +85,7 @@ int cli_count_bdd(cli_opts_t *o)
         return err.code;
     }
     const c4v_t *d = v->data;
-    c4b_spec_t spec = { d->w, d->h, e, ord, 0 };
+    c4b_spec_t spec = { d->w, d->h, e, ord, 0, 0 };
     count_ctx_t c = { calloc((size_t)d->cells + 1, sizeof *c.rows), 0 };
     c4b_t *b = NULL;
     double t0 = gsw_now_ms();

@@ -285,7 +285,7 @@ int strong_build(const gv_t *v, const strong_build_options_t *o, strong_report_t
     m->enc = o->enc;
     m->order = o->order;
     for (int k = from; k <= cells; k++) m->ply[k] = old.ply[k];
-    c4b_spec_t spec = { d->w, d->h, o->enc, o->order, 0 };
+    c4b_spec_t spec = { d->w, d->h, o->enc, o->order, 0, 0 };
     c4b_t *b;
     if (c4b_open(&b, &spec, o->memory_gb > 0 ? o->memory_gb : 1, err)) return err->code;
     build_ctx_t ctx = { o, m, mpath, 0, err };
@@ -368,7 +368,7 @@ int strong_open(strong_t **out, const gv_t *v, const char *dir, err_t *err)
         free(s);
         return -1;
     }
-    s->spec = (c4b_spec_t){ d->w, d->h, s->m.enc, s->m.order, 0 };
+    s->spec = (c4b_spec_t){ d->w, d->h, s->m.enc, s->m.order, 0, 0 };
     int plies = d->w * d->h + 1;
     s->set = calloc((size_t)plies, sizeof *s->set);
     s->loaded = calloc((size_t)plies, 1);

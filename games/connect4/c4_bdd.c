@@ -87,6 +87,8 @@ struct c4b {
     BDD *lines[2];              /* by move: player p holds a line through it, less the cell */
     BDD four[2];                /* player p holds four in a line (somewhere) */
     int walks;                  /* compressed encoding in column order: one walk a ply */
+    size_t memo_cap;            /* the walk's memo: the most entries */
+    long memo_flushes;          /* times it was full and emptied */
     long peak;                  /* the most live nodes seen: after each garbage collection
                                    and at the end of each ply */
     long table;                 /* the largest node table (live, dead and free nodes) */
@@ -320,6 +322,9 @@ typedef struct lmemo {
     lkey_t *key;     /* l == -1: empty */
     BDD *val;        /* held */
     size_t mask, n;
+    size_t cap;      /* the most entries; then the memo is emptied (a cache:
+                        what it forgets is made again, the same nodes) */
+    long flushes;
 } lmemo_t;
 
 static size_t lhash(const lkey_t *k)
@@ -370,9 +375,23 @@ static BDD *lmemo_find(lmemo_t *m, const lkey_t *k)
     }
 }
 
+/* forget every entry, dropping their references */
+static void lmemo_flush(lmemo_t *m)
+{
+    for (size_t i = 0; i <= m->mask; i++)
+        if (m->key[i].l >= 0) {
+            if (m->val[i] > 1) bdd_delref(m->val[i]);
+            if (m->key[i].b > 1) bdd_delref(m->key[i].b);
+            m->key[i].l = -1;
+        }
+    m->n = 0;
+    m->flushes++;
+}
+
 /* v held by the caller: the memo takes that reference, and one on k->b */
 static BDD lmemo_put(lmemo_t *m, const lkey_t *k, BDD v)
 {
+    if (m->n + 1 > m->cap) lmemo_flush(m);
     if ((m->n + 1) * 2 > m->mask + 1 && lmemo_grow(m)) c4b_err_handler(BDD_MEMORY);
     size_t i = lhash(k) & m->mask;
     while (m->key[i].l >= 0) i = (i + 1) & m->mask;
@@ -465,8 +484,10 @@ static BDD walk_all(c4b_t *b, BDD S, int p, int move, BDD mask)
 {
     lwalk_t w = { p, b->s.h + 1, b->s.w, move, NULL };
     if (!(w.m = b->walk = calloc(1, sizeof *w.m)) || lmemo_grow(w.m)) c4b_err_handler(BDD_MEMORY);
+    w.m->cap = b->memo_cap;
     lkey_t k = { 0, S, S, bddfalse, bddfalse, bddfalse, mask };
     BDD r = l_state(&w, &k);
+    b->memo_flushes += w.m->flushes;
     lmemo_free(w.m);
     free(w.m);
     b->walk = NULL;
@@ -491,16 +512,21 @@ int c4b_open(c4b_t **out, const c4b_spec_t *s, double memory_gb, err_t *err)
     if (!(memory_gb > 0) || memory_gb > 4096) return err_set(err, GSW_EINPUT, "--memory wants a size in GB above 0");
     /* BuDDy: 20 bytes a node, six operation caches of 24-byte entries at one
      * entry per 8 nodes (the cache ratio below), and the table doubles by
-     * reallocation: 6x5's strong build was seen at 75 bytes a node */
-    double maxn = memory_gb * 1073741824.0 / 80.0;
+     * reallocation: 6x5's strong build was seen at 75 bytes a node. The
+     * walk's memo (32-byte slots, at most half full) gets a fifth of it. */
+    const char *pm = getenv("GSW_C4B_MOVES");
+    int walks = s->enc == C4B_COMPRESSED && s->order == C4B_COLUMN && !s->per_move && !(pm && *pm && strcmp(pm, "0"));
+    double share = walks ? 0.8 : 1.0;
+    double maxn = memory_gb * share * 1073741824.0 / 80.0;
     if (maxn > (double)(1 << 30)) maxn = (double)(1 << 30);
     if (maxn < 10000) maxn = 10000;
     int init = maxn / 4 < (1 << 20) ? (int)(maxn / 4) : 1 << 20;   /* below the limit: BuDDy refuses a limit under its table */
     c4b_t *b = calloc(1, sizeof *b);
     if (!b) return err_set(err, GSW_EFAIL, "out of memory");
     b->s = *s;
-    const char *pm = getenv("GSW_C4B_MOVES");
-    b->walks = s->enc == C4B_COMPRESSED && s->order == C4B_COLUMN && !s->per_move && !(pm && *pm && strcmp(pm, "0"));
+    b->walks = walks;
+    double cap = memory_gb * 0.2 * 1073741824.0 / 64.0;
+    b->memo_cap = s->memo_cap ? (size_t)s->memo_cap : cap > (double)(1 << 16) ? (size_t)cap : (size_t)1 << 16;
     b->nvars = c4b_nvars(s);
     b->cells = s->w * s->h;
     int np = b->cells + 1, nm = b->cells;
@@ -569,6 +595,7 @@ void c4b_close(c4b_t *b)
 int c4b_plies(const c4b_t *b) { return b->cells + 1; }
 long c4b_peak_nodes(const c4b_t *b) { return b->peak; }
 long c4b_table_nodes(const c4b_t *b) { return b->table; }
+long c4b_memo_flushes(const c4b_t *b) { return b->memo_flushes; }
 
 /* --- BuDDy to node arrays --- */
 

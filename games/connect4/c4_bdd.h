@@ -36,6 +36,9 @@ typedef struct c4b_spec {
      * everywhere (the cross-check; the environment variable GSW_C4B_MOVES=1
      * asks the same of gsw, for before-and-after benchmarks). */
     int per_move;
+    /* The walk's memo: the most entries before it is emptied (0: a fifth
+     * of the memory given to c4b_open; tests make it small). */
+    long memo_cap;
 } c4b_spec_t;
 
 const char *c4b_encoding_name(c4b_encoding_t e);
@@ -79,6 +82,8 @@ int c4b_forward(c4b_t *b, int keep, void (*progress)(void *ctx, const c4b_ply_t 
 int c4b_plies(const c4b_t *b);
 long c4b_peak_nodes(const c4b_t *b);
 long c4b_table_nodes(const c4b_t *b);
+/* How often the walk's memo was full and emptied (its results made again). */
+long c4b_memo_flushes(const c4b_t *b);
 
 /* The strong solution, one ply at a time from the last back (after
  * c4b_forward with keep): the ply's won, drawn and lost sets (for the side

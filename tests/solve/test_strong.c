@@ -145,9 +145,9 @@ static void collect(void *ctx, const c4b_ply_t *p)
     r->n++;
 }
 
-static void bdd_rows_by(int w, int h, c4b_encoding_t e, c4b_order_t o, int per_move, rows_t *r)
+static void bdd_rows_by(int w, int h, c4b_encoding_t e, c4b_order_t o, int per_move, long memo_cap, rows_t *r)
 {
-    c4b_spec_t spec = { w, h, e, o, per_move };
+    c4b_spec_t spec = { w, h, e, o, per_move, memo_cap };
     c4b_t *b;
     err_t err;
     memset(r, 0, sizeof *r);
@@ -160,7 +160,7 @@ static void bdd_rows_by(int w, int h, c4b_encoding_t e, c4b_order_t o, int per_m
 
 static void bdd_rows(int w, int h, c4b_encoding_t e, c4b_order_t o, rows_t *r)
 {
-    bdd_rows_by(w, h, e, o, 0, r);
+    bdd_rows_by(w, h, e, o, 0, 0, r);
 }
 
 static uint64_t total(const rows_t *r)
@@ -197,17 +197,18 @@ static void test_counts_by_enumeration(void **st)
         const c4v_t *d = v->data;
         static uint64_t pos[129], ended[129];
         enumerate(v, pos, ended);
-        /* each encoding and order; compressed in column order twice: its
-         * walk and one drop at a time */
-        for (int run = 0; run < 5; run++) {
+        /* each encoding and order; compressed in column order twice more:
+         * one drop at a time, and the walk with a memo of 50 entries */
+        for (int run = 0; run < 6; run++) {
             c4b_encoding_t e = run < 4 ? (c4b_encoding_t)(run / 2) : C4B_COMPRESSED;
             c4b_order_t o = run < 4 ? (c4b_order_t)(run % 2) : C4B_COLUMN;
             rows_t r;
-            bdd_rows_by(d->w, d->h, e, o, run == 4, &r);
+            bdd_rows_by(d->w, d->h, e, o, run == 4, run == 5 ? 50 : 0, &r);
             for (int k = 0; k <= d->cells; k++) {
                 if (r.positions[k] != pos[k] || r.ended[k] != ended[k])
                     fail_msg("%s %s/%s%s ply %d: BDD %llu (%llu ended), enumeration %llu (%llu)", boards[i],
-                             c4b_encoding_name(e), c4b_order_name(o), run == 4 ? " per move" : "", k,
+                             c4b_encoding_name(e), c4b_order_name(o),
+                             run == 4 ? " per move" : run == 5 ? " small memo" : "", k,
                              (unsigned long long)r.positions[k], (unsigned long long)r.ended[k],
                              (unsigned long long)pos[k], (unsigned long long)ended[k]);
             }
@@ -216,11 +217,51 @@ static void test_counts_by_enumeration(void **st)
     }
 }
 
+/* every ply's won, drawn and lost sets of 4x4: the walk with a memo of 50
+ * entries (emptied thousands of times) gives the same counts as with its
+ * full memo and as one drop at a time */
+static void solve_counts(long memo_cap, int per_move, u256_t out[17][3], long *flushes)
+{
+    c4b_spec_t spec = { 4, 4, C4B_COMPRESSED, C4B_COLUMN, per_move, memo_cap };
+    c4b_t *b;
+    err_t err;
+    assert_int_equal(c4b_open(&b, &spec, 0.004, &err), GSW_OK);   /* garbage collections between flushes */
+    assert_int_equal(c4b_forward(b, 1, NULL, NULL, NULL, &err), GSW_OK);
+    for (int k = 16; k >= 0; k--) {
+        assert_int_equal(c4b_solve_ply(b, k, NULL, &err), GSW_OK);
+        for (int x = 0; x < 3; x++) {
+            bddf_t f;
+            assert_int_equal(c4b_export(b, k, x, &f, &err), GSW_OK);
+            out[k][x] = f.count;
+            bddf_free(&f);
+        }
+    }
+    *flushes = c4b_memo_flushes(b);
+    c4b_close(b);
+}
+
+static void test_small_memo(void **st)
+{
+    (void)st;
+    static u256_t full[17][3], small[17][3], moves[17][3];
+    long f0, f1, f2;
+    solve_counts(0, 0, full, &f0);
+    solve_counts(50, 0, small, &f1);
+    solve_counts(0, 1, moves, &f2);
+    assert_int_equal(f0, 0);
+    assert_true(f1 > 100);
+    for (int k = 0; k <= 16; k++)
+        for (int x = 0; x < 3; x++) {
+            if (u256_cmp(&full[k][x], &small[k][x]) || u256_cmp(&full[k][x], &moves[k][x]))
+                fail_msg("ply %d set %d: the counts differ", k, x);
+        }
+}
+
 /* a table too small for the board: a clean error, not a crash */
 static void test_memory_limit(void **st)
 {
     (void)st;
-    c4b_spec_t spec = { 6, 5, C4B_COMPRESSED, C4B_COLUMN, 0 };
+    c4b_spec_t spec = { 6, 5, C4B_COMPRESSED, C4B_COLUMN, 0, 0 };
     c4b_t *b;
     err_t err;
     assert_int_equal(c4b_open(&b, &spec, 0.0003, &err), GSW_OK);
@@ -442,6 +483,7 @@ int main(void)
         cmocka_unit_test(test_bddfile),
         cmocka_unit_test(test_published_counts),
         cmocka_unit_test(test_counts_by_enumeration),
+        cmocka_unit_test(test_small_memo),
         cmocka_unit_test(test_memory_limit),
         cmocka_unit_test(test_strong_4x4),
         cmocka_unit_test(test_strong_5x4),
