@@ -12,6 +12,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/pfor.h"
+
 #define RETRO_CHUNK 16384      /* nodes a thread takes at a time */
 #define EX_NONE 0u             /* exit codes (uint16): no exit */
 #define EX_DRAW 0xffffu        /* ... a drawing exit; else a retro_val_t */
@@ -411,6 +413,75 @@ static int retro_run_init(retro_run_t *r, const retro_unit_t *u)
     return 0;
 }
 
+/* --- the passes between phases, on the unit's threads too --- */
+
+enum { RETRO_SORT_CHUNK = 1 << 20 };
+typedef struct retro_job {
+    retro_run_t *r;
+    uint64_t *off;          /* by chunk, then by distance: counts, then where the chunk's first goes */
+    uint32_t *bnode;
+    int nd;                 /* distances (maxex + 1) */
+    retro_val_t *val;
+} retro_job_t;
+
+static int retro_decisive(const retro_node_t *x) { return x->ex != EX_NONE && x->ex != EX_DRAW; }
+
+static void retro_count_exits(void *ctx, int tid, uint64_t a, uint64_t b)
+{
+    (void)tid;
+    retro_job_t *j = ctx;
+    uint64_t *h = j->off + a / RETRO_SORT_CHUNK * (uint64_t)j->nd;
+    for (uint64_t i = a; i < b; i++)
+        if (retro_decisive(&j->r->node[i])) h[ex_dist(j->r->node[i].ex)]++;
+}
+
+static void retro_place_exits(void *ctx, int tid, uint64_t a, uint64_t b)
+{
+    (void)tid;
+    retro_job_t *j = ctx;
+    uint64_t *at = j->off + a / RETRO_SORT_CHUNK * (uint64_t)j->nd;
+    for (uint64_t i = a; i < b; i++)
+        if (retro_decisive(&j->r->node[i])) j->bnode[at[ex_dist(j->r->node[i].ex)]++] = (uint32_t)i;
+}
+
+static void retro_copy_vals(void *ctx, int tid, uint64_t a, uint64_t b)
+{
+    (void)tid;
+    retro_job_t *j = ctx;
+    for (uint64_t i = a; i < b; i++) j->val[i] = j->r->node[i].val;
+}
+
+/* The decisive exits by distance (a counting sort, each distance in index
+ * order), so each level visits only its own: *bstart (maxex + 2 entries)
+ * and *bnode. Counted and placed chunk by chunk on the unit's threads. */
+static int retro_sort_exits(retro_run_t *r, uint64_t **bstart, uint32_t **bnode, uint64_t *nb)
+{
+    uint64_t n = r->u->n, nch = n / RETRO_SORT_CHUNK + 1;
+    retro_job_t j = { r, NULL, NULL, r->maxex + 1, NULL };
+    *bstart = calloc((size_t)r->maxex + 2, sizeof **bstart);
+    j.off = calloc(nch * (uint64_t)j.nd, sizeof *j.off);
+    if (!*bstart || !j.off) goto oom;
+    gsw_pfor(r->u->threads, n, RETRO_SORT_CHUNK, retro_count_exits, &j);
+    for (uint64_t k = 0; k < nch; k++)
+        for (int d = 0; d < j.nd; d++) (*bstart)[d + 1] += j.off[k * j.nd + d];
+    for (int d = 0; d <= r->maxex; d++) (*bstart)[d + 1] += (*bstart)[d];
+    *nb = (*bstart)[r->maxex + 1];
+    for (int d = 0; d < j.nd; d++)
+        for (uint64_t k = 0, at = (*bstart)[d]; k < nch; k++) {
+            uint64_t c = j.off[k * j.nd + d];
+            j.off[k * j.nd + d] = at;
+            at += c;
+        }
+    if (!(*bnode = j.bnode = malloc((*nb ? *nb : 1) * sizeof **bnode))) goto oom;
+    gsw_pfor(r->u->threads, n, RETRO_SORT_CHUNK, retro_place_exits, &j);
+    free(j.off);
+    return 0;
+oom:
+    free(j.off);
+    err_set(&r->err, GSW_EFAIL, "retro: out of memory for a unit of %llu positions", (unsigned long long)n);
+    return -1;
+}
+
 int retro_solve(const retro_unit_t *u, retro_val_t *val, err_t *err)
 {
     retro_run_t r;
@@ -439,26 +510,7 @@ int retro_solve(const retro_unit_t *u, retro_val_t *val, err_t *err)
     /* the decisive exits by distance (a counting sort), so each level
        visits only its own */
     uint64_t nb = 0;
-    if (!rc) {
-        bstart = calloc((size_t)r.maxex + 2, sizeof *bstart);
-        if (!bstart) rc = -1;
-        for (uint64_t i = 0; !rc && i < u->n; i++)
-            if (r.node[i].ex != EX_NONE && r.node[i].ex != EX_DRAW) bstart[ex_dist(r.node[i].ex) + 1]++, nb++;
-        if (!rc) {
-            for (int d = 0; d <= r.maxex; d++) bstart[d + 1] += bstart[d];
-            bnode = malloc((nb ? nb : 1) * sizeof *bnode);
-            uint64_t *fill = malloc(((size_t)r.maxex + 1) * sizeof *fill);
-            if (!bnode || !fill) rc = -1;
-            else {
-                memcpy(fill, bstart, ((size_t)r.maxex + 1) * sizeof *fill);
-                for (uint64_t i = 0; i < u->n; i++)
-                    if (r.node[i].ex != EX_NONE && r.node[i].ex != EX_DRAW)
-                        bnode[fill[ex_dist(r.node[i].ex)]++] = (uint32_t)i;
-            }
-            free(fill);
-        }
-        if (rc) err_set(&r.err, GSW_EFAIL, "retro: out of memory for a unit of %llu positions", (unsigned long long)u->n);
-    }
+    if (!rc) rc = retro_sort_exits(&r, &bstart, &bnode, &nb);
     uint64_t ncur = 0, capcur = 0, solved = 0;
     for (r.d = 0; !rc; r.d++) {
         if (r.d > RETRO_MAX_DIST - 2) {
@@ -513,7 +565,8 @@ int retro_solve(const retro_unit_t *u, retro_val_t *val, err_t *err)
         retro_run_free(&r);
         return err->code ? err->code : GSW_EFAIL;
     }
-    for (uint64_t i = 0; i < u->n; i++) val[i] = r.node[i].val;
+    retro_job_t job = { &r, NULL, NULL, 0, val };
+    gsw_pfor(u->threads, u->n, RETRO_SORT_CHUNK, retro_copy_vals, &job);
     retro_run_free(&r);
     return GSW_OK;
 }

@@ -42,6 +42,7 @@
  * at one address with the same checksum hold the same codes, and the cache
  * needs no global serial counter. */
 #include "db/egdb.h"
+#include "core/pfor.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -268,8 +269,52 @@ static int write_failed(err_t *err, const char *path, const char *tmp)
     return err_set(err, GSW_EFAIL, "%s: cannot write (%s: %s)", path, tmp, strerror(errno));
 }
 
+/* Blocks are compressed a batch at a time on the write's threads (each its
+ * own zstd context and buffers) and written in order: the file does not
+ * depend on the thread count. */
+typedef struct wbatch {
+    const egdb_info_t *info;
+    const uint8_t *codes;
+    uint64_t b0;                /* the batch's first block */
+    size_t cap;                 /* each compressed buffer's size */
+    uint8_t **cbuf, **raw;      /* by block of the batch; raw by thread */
+    size_t *csize;              /* by block: the compressed size, or a zstd error */
+    uint32_t *rsize;
+    uint64_t *hc, *hr;          /* by block: the hashes of the compressed and raw bytes */
+    ZSTD_CCtx **cctx;           /* by thread */
+} wbatch_t;
+
+static void compress_blocks(void *ctx, int tid, uint64_t a, uint64_t z)
+{
+    wbatch_t *w = ctx;
+    for (uint64_t j = a; j < z; j++) {
+        uint64_t b = w->b0 + j;
+        uint32_t count = block_count(w->info->n, b);
+        const uint8_t *src = w->codes + b * EGDB_BLOCK;
+        uint32_t rs = raw_size(w->info->bits, count);
+        if (w->info->bits == 2) {
+            uint8_t *raw = w->raw[tid];
+            memset(raw, 0, rs);
+            for (uint32_t i = 0; i < count; i++) raw[i >> 2] |= (uint8_t)(src[i] << (2 * (i & 3)));
+            src = raw;
+        }
+        size_t cs = ZSTD_compressCCtx(w->cctx[tid], w->cbuf[j], w->cap, src, rs, ZLEVEL);
+        w->csize[j] = cs;
+        w->rsize[j] = rs;
+        if (ZSTD_isError(cs)) continue;
+        w->hc[j] = egdb_hash64(0, w->cbuf[j], cs);
+        w->hr[j] = egdb_hash64(0, src, rs);
+    }
+}
+
 int egdb_write(const char *path, const egdb_info_t *info, const uint8_t *codes, const uint64_t *exc_index,
                const uint16_t *exc_val, err_t *err)
+{
+    return egdb_write_threads(path, info, codes, exc_index, exc_val, 1, err);
+}
+
+int egdb_write_threads(const char *path, const egdb_info_t *info, const uint8_t *codes, const uint64_t *exc_index,
+                       const uint16_t *exc_val, int threads, err_t *err)
 {
     int rc = check_write_args(path, info, codes, exc_index, exc_val, err);
     if (rc) return rc;
@@ -279,11 +324,17 @@ int egdb_write(const char *path, const egdb_info_t *info, const uint8_t *codes, 
     size_t cap = ZSTD_compressBound(EGDB_BLOCK);
     char *tmp = malloc(plen + 5);
     uint8_t *tab = calloc(1, tabsize);
-    uint8_t *cbuf = malloc(cap);
-    uint8_t *raw = malloc(EGDB_BLOCK / 4);
-    ZSTD_CCtx *cctx = ZSTD_createCCtx();
-    int fd = -1, made = 0;
-    if (!tmp || !tab || !cbuf || !raw || !cctx) {
+    if (threads < 1) threads = 1;
+    if (threads > 256) threads = 256;
+    uint64_t batch = (uint64_t)threads * 8;
+    if (batch > nb) batch = nb ? nb : 1;
+    wbatch_t w = { info, codes, 0, cap, calloc(batch, sizeof(uint8_t *)), calloc((size_t)threads, sizeof(uint8_t *)),
+                   calloc(batch, sizeof(size_t)), calloc(batch, sizeof(uint32_t)), calloc(batch, sizeof(uint64_t)),
+                   calloc(batch, sizeof(uint64_t)), calloc((size_t)threads, sizeof(ZSTD_CCtx *)) };
+    int fd = -1, made = 0, ok = w.cbuf && w.raw && w.csize && w.rsize && w.hc && w.hr && w.cctx;
+    for (uint64_t j = 0; ok && j < batch; j++) ok = (w.cbuf[j] = malloc(cap)) != NULL;
+    for (int t = 0; ok && t < threads; t++) ok = (w.raw[t] = malloc(EGDB_BLOCK / 4)) && (w.cctx[t] = ZSTD_createCCtx());
+    if (!tmp || !tab || !ok) {
         rc = err_set(err, GSW_EFAIL, "%s: out of memory", path);
         goto done;
     }
@@ -296,32 +347,29 @@ int egdb_write(const char *path, const egdb_info_t *info, const uint8_t *codes, 
     }
     made = 1;
     uint64_t off = tabsize;
-    for (uint64_t b = 0; b < nb; b++) {
-        uint32_t count = block_count(n, b);
-        const uint8_t *src = codes + b * EGDB_BLOCK;
-        uint32_t rs = raw_size(info->bits, count);
-        if (info->bits == 2) {
-            memset(raw, 0, rs);
-            for (uint32_t i = 0; i < count; i++) raw[i >> 2] |= (uint8_t)(src[i] << (2 * (i & 3)));
-            src = raw;
+    for (w.b0 = 0; w.b0 < nb; w.b0 += batch) {
+        uint64_t nbat = nb - w.b0 < batch ? nb - w.b0 : batch;
+        gsw_pfor(threads, nbat, 1, compress_blocks, &w);
+        for (uint64_t j = 0; j < nbat; j++) {
+            uint64_t b = w.b0 + j;
+            size_t cs = w.csize[j];
+            if (ZSTD_isError(cs)) {
+                rc = err_set(err, GSW_EFAIL, "%s: cannot compress block %llu (%s)", path, (unsigned long long)b,
+                             ZSTD_getErrorName(cs));
+                goto done;
+            }
+            if (pwrite_all(fd, w.cbuf[j], cs, off)) {
+                rc = write_failed(err, path, tmp);
+                goto done;
+            }
+            uint8_t *e = tab + HDR_SIZE + b * BENT_SIZE;
+            put64(e, off);
+            put32(e + 8, (uint32_t)cs);
+            put32(e + 12, w.rsize[j]);
+            put64(e + 16, w.hc[j]);
+            put64(e + 24, w.hr[j]);
+            off += cs;
         }
-        size_t cs = ZSTD_compressCCtx(cctx, cbuf, cap, src, rs, ZLEVEL);
-        if (ZSTD_isError(cs)) {
-            rc = err_set(err, GSW_EFAIL, "%s: cannot compress block %llu (%s)", path, (unsigned long long)b,
-                         ZSTD_getErrorName(cs));
-            goto done;
-        }
-        if (pwrite_all(fd, cbuf, cs, off)) {
-            rc = write_failed(err, path, tmp);
-            goto done;
-        }
-        uint8_t *e = tab + HDR_SIZE + b * BENT_SIZE;
-        put64(e, off);
-        put32(e + 8, (uint32_t)cs);
-        put32(e + 12, rs);
-        put64(e + 16, egdb_hash64(0, cbuf, cs));
-        put64(e + 24, egdb_hash64(0, src, rs));
-        off += cs;
     }
     uint8_t *x = tab + HDR_SIZE + nb * BENT_SIZE;
     for (uint64_t i = 0; i < nexc; i++) {
@@ -365,9 +413,18 @@ done:
     if (made && tmp && rc) unlink(tmp);
     free(tmp);
     free(tab);
-    free(cbuf);
-    free(raw);
-    ZSTD_freeCCtx(cctx);
+    for (uint64_t j = 0; w.cbuf && j < batch; j++) free(w.cbuf[j]);
+    for (int t = 0; w.raw && w.cctx && t < threads; t++) {
+        free(w.raw[t]);
+        ZSTD_freeCCtx(w.cctx[t]);
+    }
+    free(w.cbuf);
+    free(w.raw);
+    free(w.csize);
+    free(w.rsize);
+    free(w.hc);
+    free(w.hr);
+    free(w.cctx);
     return rc;
 }
 

@@ -32,6 +32,9 @@ typedef struct egdb_info {
  * by index. Writes path + ".tmp", syncs it and renames it to path. */
 int egdb_write(const char *path, const egdb_info_t *info, const uint8_t *codes, const uint64_t *exc_index,
                const uint16_t *exc_val, err_t *err);
+/* The same, compressing on `threads` threads (the same bytes). */
+int egdb_write_threads(const char *path, const egdb_info_t *info, const uint8_t *codes, const uint64_t *exc_index,
+                       const uint16_t *exc_val, int threads, err_t *err);
 
 typedef struct egdb_file egdb_file_t;
 /* Open a file: reads and checks the header, the block table and the

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "core/ab.h"
+#include "core/pfor.h"
 #include "solve/egdb.h"
 
 /* ---- the slices a target needs, and their order ------------------------ */
@@ -477,35 +478,85 @@ static void unit_ctx_free(unit_ctx_t *c, int threads)
 }
 
 /* Write metric m's file of every slice of the unit from val. */
-static int unit_write(unit_ctx_t *c, retro_metric_t m, const retro_val_t *val, err_t *err)
+/* The codes of one slice, encoded on the build's threads: chunk by chunk,
+ * each chunk's exceptions listed apart and joined in order after. */
+enum { ENC_CHUNK = 1 << 20 };
+typedef struct enc_job {
+    retro_metric_t m;
+    const retro_val_t *val;     /* the slice's first value */
+    uint8_t *codes;
+    uint64_t **xi;              /* by chunk */
+    uint16_t **xv;
+    size_t *nx;
+    int failed;                 /* out of memory (atomic) */
+} enc_job_t;
+
+static void encode_chunk(void *ctx, int tid, uint64_t a, uint64_t b)
+{
+    (void)tid;
+    enc_job_t *e = ctx;
+    uint64_t k = a / ENC_CHUNK;
+    size_t nx = 0, cap = 0;
+    uint64_t *xi = NULL;
+    uint16_t *xv = NULL;
+    for (uint64_t j = a; j < b; j++) {
+        int exc;
+        retro_val_t r = e->val[j];
+        e->codes[j] = egdb_code_encode(e->m, r, &exc);
+        if (!exc) continue;
+        if (nx == cap) {
+            cap = cap ? cap * 2 : 256;
+            uint64_t *x = realloc(xi, cap * sizeof *xi);
+            if (x) xi = x;
+            uint16_t *y = x ? realloc(xv, cap * sizeof *xv) : NULL;
+            if (y) xv = y;
+            if (!x || !y) {
+                __atomic_store_n(&e->failed, 1, __ATOMIC_RELAXED);
+                break;
+            }
+        }
+        xi[nx] = j;
+        xv[nx++] = r;
+    }
+    e->xi[k] = xi;
+    e->xv[k] = xv;
+    e->nx[k] = nx;
+}
+
+static int unit_write(unit_ctx_t *c, retro_metric_t m, const retro_val_t *val, int threads, err_t *err)
 {
     for (int i = 0; i < c->ns; i++) {
-        uint64_t n = c->start[i + 1] - c->start[i];
+        uint64_t n = c->start[i + 1] - c->start[i], nch = n / ENC_CHUNK + 1;
         uint8_t *codes = malloc(n ? n : 1);
         uint64_t *xi = NULL;
         uint16_t *xv = NULL;
-        size_t nx = 0, xcap = 0;
-        if (!codes) return err_set(err, GSW_EFAIL, "out of memory");
-        for (uint64_t j = 0; j < n; j++) {
-            int exc;
-            retro_val_t r = val[c->start[i] + j];
-            codes[j] = egdb_code_encode(m, r, &exc);
-            if (!exc) continue;
-            if (nx == xcap) {
-                xcap = xcap ? xcap * 2 : 1024;
-                uint64_t *a = realloc(xi, xcap * sizeof *xi);
-                uint16_t *b = a ? realloc(xv, xcap * sizeof *xv) : NULL;
-                if (a) xi = a;
-                if (b) xv = b;
-                if (!a || !b) {
-                    free(codes);
-                    free(xi);
-                    free(xv);
-                    return err_set(err, GSW_EFAIL, "out of memory");
-                }
+        size_t nx = 0;
+        enc_job_t e = { m, val + c->start[i], codes, calloc(nch, sizeof(uint64_t *)), calloc(nch, sizeof(uint16_t *)),
+                        calloc(nch, sizeof(size_t)), 0 };
+        if (codes && e.xi && e.xv && e.nx) gsw_pfor(threads, n, ENC_CHUNK, encode_chunk, &e);
+        for (uint64_t k = 0; e.nx && k < nch; k++) nx += e.nx[k];
+        if (codes && e.xi && e.xv && e.nx && !e.failed && nx) {
+            xi = malloc(nx * sizeof *xi);
+            xv = malloc(nx * sizeof *xv);
+        }
+        int ok = codes && e.xi && e.xv && e.nx && !e.failed && (!nx || (xi && xv));
+        for (uint64_t k = 0, at = 0; e.xi && e.xv && e.nx && k < nch; k++) {
+            if (ok && e.nx[k]) {
+                memcpy(xi + at, e.xi[k], e.nx[k] * sizeof *xi);
+                memcpy(xv + at, e.xv[k], e.nx[k] * sizeof *xv);
+                at += e.nx[k];
             }
-            xi[nx] = j;
-            xv[nx++] = r;
+            free(e.xi[k]);
+            free(e.xv[k]);
+        }
+        free(e.xi);
+        free(e.xv);
+        free(e.nx);
+        if (!ok) {
+            free(codes);
+            free(xi);
+            free(xv);
+            return err_set(err, GSW_EFAIL, "out of memory");
         }
         egdb_info_t info = { .metric = (uint8_t)m, .bits = m == RETRO_WLD ? 2 : 8, .n = n, .nexc = nx };
         snprintf(info.game, sizeof info.game, "%s", c->v->game->name);
@@ -526,7 +577,7 @@ static int unit_write(unit_ctx_t *c, retro_metric_t m, const retro_val_t *val, e
                 *q = '/';
             }
         egdb_slice_forget(c->set, m, c->slice[i]);
-        int rc = egdb_write(path, &info, codes, xi, xv, err);
+        int rc = egdb_write_threads(path, &info, codes, xi, xv, threads, err);
         free(codes);
         free(xi);
         free(xv);
@@ -562,8 +613,8 @@ static int unit_solve(unit_ctx_t *c, retro_metric_t mode, retro_val_t *val, int 
             t->wait_ms[i] += s->wait_ms[i];
         }
     }
-    if ((rc = unit_write(c, mode, val, err))) return rc;
-    if (mode == RETRO_DTW) rc = unit_write(c, RETRO_WLD, val, err);   /* its win/draw/loss comes free */
+    if ((rc = unit_write(c, mode, val, threads, err))) return rc;
+    if (mode == RETRO_DTW) rc = unit_write(c, RETRO_WLD, val, threads, err);   /* its win/draw/loss comes free */
     return rc;
 }
 
