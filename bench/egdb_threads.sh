@@ -10,6 +10,9 @@
 # whether the work would spread.
 #
 #   bench/egdb_threads.sh [--unit SLICE] [--threads "1 2 4 8 16"] [--dir DIR] [BUILD_DIR]
+# between_s: the engine's passes between its phases (sorting the exits by
+# distance, the frontiers, the values out); write_s: encoding, compressing
+# and syncing the files. The rest of wall_s is opening the prerequisites.
 # SLICE defaults to 3K0C-3K0C.bxwx (18,123,840 positions; 6 pieces, about 20 s
 # of prerequisites); 4K0C-3K0C.bxwx is a 7-piece unit of 235,609,920
 # (its prerequisites take a few minutes; keep them with --dir). Run from the
@@ -36,15 +39,16 @@ dir=${keep:-$tmp/egdb}
 echo "prerequisites of $unit in $dir ..." >&2
 "$gsw" egdb build checkers "$unit" --metric dtw --dir "$dir" >/dev/null 2>&1
 echo "cores here: $(nproc)"
-printf '%7s %9s %12s %9s %9s %9s %12s %12s %10s\n' threads wall_s pos_per_s init_s prop_s check_s busy_min_s busy_max_s wait_s
+printf '%7s %9s %12s %9s %9s %9s %9s %9s %12s %12s %10s\n' threads wall_s pos_per_s init_s prop_s check_s between_s write_s busy_min_s busy_max_s wait_s
 for t in $threads; do
   rm -f "$dir"/checkers/*/"$unit".egdb
   "$gsw" egdb build checkers "$unit" --metric dtw --dir "$dir" --threads "$t" --json 2>/dev/null >"$tmp/out"
   jq -r --arg t "$t" '
     . as $r | .engine as $e |
     [$t, (.time_ms / 1000), (.positions / (.time_ms / 1000)), ($e.init_ms / 1000), ($e.propagate_ms / 1000),
-     ($e.check_ms / 1000), ([$e.threads[].busy_ms] | min / 1000), ([$e.threads[].busy_ms] | max / 1000),
+     ($e.check_ms / 1000), ((.solve_ms - $e.init_ms - $e.propagate_ms - $e.check_ms) / 1000), (.write_ms / 1000),
+     ([$e.threads[].busy_ms] | min / 1000), ([$e.threads[].busy_ms] | max / 1000),
      ([$e.threads[].wait_ms] | add / 1000)] | @tsv' "$tmp/out" |
-    awk -F'\t' '{ printf "%7d %9.2f %12.0f %9.2f %9.2f %9.2f %12.2f %12.2f %10.2f\n", $1, $2, $3, $4, $5, $6, $7, $8, $9 }'
+    awk -F'\t' '{ printf "%7d %9.2f %12.0f %9.2f %9.2f %9.2f %9.2f %9.2f %12.2f %12.2f %10.2f\n", $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11 }'
   jq -r '"        nodes per thread: " + ([.engine.threads[].nodes | tostring] | join(" "))' "$tmp/out"
 done

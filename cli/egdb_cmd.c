@@ -158,6 +158,8 @@ static int egdb_cli_build(cli_opts_t *o, gv_t *v, egdb_set_t *set, err_t *err)
         json_int(&j, "reused", rep.reused);
         json_int(&j, "positions", (int64_t)rep.positions);
         json_num(&j, "time_ms", rep.ms);
+        json_num(&j, "solve_ms", rep.solve_ms);
+        json_num(&j, "write_ms", rep.write_ms);
         /* where the time went: the engine's phases, and per thread the
            nodes it did, the time it worked and the time it waited */
         const retro_stats_t *e = &rep.engine;

@@ -149,6 +149,8 @@ typedef struct egdb_build_report {
     int nunits;
     uint64_t memory, disk;      /* plan_only: the most one unit holds; the disk the unbuilt units take */
     double ms;
+    double solve_ms, write_ms;  /* of ms: the engine's (its phases and the passes between them), and writing
+                                   the files (encoding, compressing, syncing), summed over the units built */
     retro_stats_t engine;       /* the engine's phases and threads, summed over the units built */
 } egdb_build_report_t;
 

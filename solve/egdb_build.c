@@ -595,7 +595,10 @@ static int unit_solve(unit_ctx_t *c, retro_metric_t mode, retro_val_t *val, int 
     retro_unit_t u = { .n = c->start[c->ns], .threads = threads, .stop = stop, .ctx = c, .moves = unit_moves,
                        .preds = unit_preds, .describe = unit_describe, .progress = unit_progress,
                        .stats = c->stats, .keep_bytes = unit_keep_bytes(c->start[c->ns], mode, threads, c->o ? c->o->memory : 0) };
+    double t0 = gsw_now_ms();
     int rc = retro_solve(&u, val, err);   /* solved and checked */
+    double t1 = gsw_now_ms();
+    if (c->rep) c->rep->solve_ms += t1 - t0;
     if (rc) return rc;
     if (c->rep) {   /* the engine's figures, summed */
         retro_stats_t *t = &c->rep->engine;
@@ -613,8 +616,9 @@ static int unit_solve(unit_ctx_t *c, retro_metric_t mode, retro_val_t *val, int 
             t->wait_ms[i] += s->wait_ms[i];
         }
     }
-    if ((rc = unit_write(c, mode, val, threads, err))) return rc;
-    if (mode == RETRO_DTW) rc = unit_write(c, RETRO_WLD, val, threads, err);   /* its win/draw/loss comes free */
+    if (!(rc = unit_write(c, mode, val, threads, err)) && mode == RETRO_DTW)
+        rc = unit_write(c, RETRO_WLD, val, threads, err);   /* its win/draw/loss comes free */
+    if (c->rep) c->rep->write_ms += gsw_now_ms() - t1;
     return rc;
 }
 
