@@ -174,6 +174,11 @@ int opts_parse(int argc, char **argv, int first, cli_opts_t *o)
             if (opts_parse_num(a, argv[++i], 0.001, 4096, 0, &d)) return GSW_EINPUT;
             o->memory_gb = d;
         }
+        else if (!strcmp(a, "--from-ply")) {
+            NEEDARG();
+            if (opts_parse_num(a, argv[++i], 0, 128, 1, &d)) return GSW_EINPUT;
+            o->from_ply = (int)d;
+        }
         else if (!strcmp(a, "--mate")) o->mate = 1;
         else if (!strcmp(a, "--fix")) o->fix = 1;
         else if (!strcmp(a, "--sample")) {

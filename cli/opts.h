@@ -78,6 +78,7 @@ typedef struct cli_opts {
     const char *encoding;      /* count / strong build --encoding compressed|cellwise (Connect Four BDDs) */
     const char *order;         /* ... --order column|row: the variables' order */
     double memory_gb;          /* ... --memory GB: the BDD node table's limit (0: not given) */
+    int from_ply;              /* strong build --from-ply P: solve the last plies down to P (0: all) */
     int npos;
     const char *pos[8];        /* positional arguments after the verb */
     const char *verb;          /* the verb being run */

@@ -53,6 +53,18 @@ static int open_connect4(const char *spec, gv_t **v, err_t *err)
 
 /* --- gsw count connect4:WxH --- */
 
+static int strong_dir(const cli_opts_t *o, char *buf, size_t n, err_t *err)
+{
+    if (o->dir) {
+        snprintf(buf, n, "%s", o->dir);
+        return GSW_OK;
+    }
+    return strong_default_dir(o->db, buf, n, err);
+}
+
+/* the sets' folder, and whether a count keeps its plies there: with the
+ * encoding and order a solution there was made with (or the defaults when
+ * there is none); else the count runs in memory alone */
 typedef struct count_ctx {
     c4b_ply_t *rows;
     int n;
@@ -67,6 +79,15 @@ static void count_ply(void *ctx, const c4b_ply_t *p)
     if (isatty(2)) fprintf(stderr, "\r\033[Kply %d: %s positions, %ld nodes (%.1f s)", p->ply, a, p->nodes, p->ms / 1e3);
     else if (p->ms >= 1000)   /* a log: the plies that take a while */
         fprintf(stderr, "ply %d: %s positions, %ld nodes (%.1f s)\n", p->ply, a, p->nodes, p->ms / 1e3);
+}
+
+static void count_progress(void *ctx, const char *line)
+{
+    (void)ctx;
+    const char *t = strrchr(line, '(');
+    if (isatty(2)) fprintf(stderr, "\r\033[K%.*s", 150, line);
+    else if (strncmp(line, "forward:", 8) || !t || atof(t + 1) >= 1.0)   /* a log: the plies that take a while */
+        fprintf(stderr, "%s\n", line);
 }
 
 int cli_count_bdd(cli_opts_t *o)
@@ -85,19 +106,55 @@ int cli_count_bdd(cli_opts_t *o)
         return err.code;
     }
     const c4v_t *d = v->data;
-    c4b_spec_t spec = { d->w, d->h, e, ord, 0, 0 };
+    /* kept on disk, ply by ply, beside the strong solutions: unless asked
+     * for an encoding or order other than the one there */
+    char dir[1024];
+    int rc = strong_dir(o, dir, sizeof dir, &err), keep = 0;
+    strong_report_t *rep = calloc(1, sizeof *rep);
     count_ctx_t c = { calloc((size_t)d->cells + 1, sizeof *c.rows), 0 };
-    c4b_t *b = NULL;
+    if (!rc && (!rep || !c.rows)) rc = err_set(&err, GSW_EFAIL, "out of memory");
+    if (!rc) {
+        strong_manifest_t *m = &rep->m;
+        char bdir[1100], mpath[1200];
+        strong_board_dir(v, dir, bdir, sizeof bdir);
+        snprintf(mpath, sizeof mpath, "%s/manifest", bdir);
+        FILE *f = fopen(mpath, "rb");
+        char text[1 << 16];
+        size_t n = f ? fread(text, 1, sizeof text, f) : 0;
+        if (f) fclose(f);
+        keep = !f || (n < sizeof text && !strong_manifest_parse(text, n, mpath, m, &err) && m->enc == e && m->order == ord);
+        if (!keep && !o->json)
+            fprintf(stderr, "gsw: %s holds sets of another encoding or order: counting in memory alone\n", bdir);
+    }
     double t0 = gsw_now_ms();
-    int rc = c.rows ? GSW_OK : err_set(&err, GSW_EFAIL, "out of memory");
-    if (!rc) rc = c4b_open(&b, &spec, o->memory_gb > 0 ? o->memory_gb : 1, &err);
-    if (!rc) rc = c4b_forward(b, 0, count_ply, &c, &opts_stop, &err);
+    long peak = 0, table = 0;
+    if (!rc && keep) {
+        strong_build_options_t bo = { .dir = dir, .enc = e, .order = ord, .memory_gb = o->memory_gb,
+                                      .forward_only = 1, .stop = &opts_stop, .progress = count_progress };
+        rc = strong_build(v, &bo, rep, &err);
+        peak = rep->peak_nodes;
+        table = rep->table_nodes;
+        const strong_manifest_t *m = &rep->m;
+        for (int k = 0; !rc && k <= d->cells; k++) {
+            const struct strong_ply *p = &m->ply[k];
+            c.rows[c.n++] = (c4b_ply_t){ k, p->positions, p->terminal, p->fnodes, p->fms };
+        }
+    } else if (!rc) {
+        c4b_spec_t spec = { d->w, d->h, e, ord, 0, 0 };
+        c4b_t *b = NULL;
+        rc = c4b_open(&b, &spec, o->memory_gb > 0 ? o->memory_gb : 1, &err);
+        if (!rc) rc = c4b_forward(b, 0, count_ply, &c, &opts_stop, &err);
+        peak = b ? c4b_peak_nodes(b) : 0;
+        table = b ? c4b_table_nodes(b) : 0;
+        c4b_close(b);
+    }
     double ms = gsw_now_ms() - t0;
-    long peak = b ? c4b_peak_nodes(b) : 0, table = b ? c4b_table_nodes(b) : 0;
-    c4b_close(b);
     if (isatty(2)) fprintf(stderr, "\r\033[K");
     if (rc && opts_stop) {
-        fprintf(stderr, "gsw: stopped at ply %d of %d (nothing is kept: counting starts over)\n", c.n, d->cells);
+        if (keep)
+            fprintf(stderr, "gsw: stopped; the plies counted are kept in %s: run it again to go on\n", dir);
+        else
+            fprintf(stderr, "gsw: stopped at ply %d of %d (nothing is kept: counting starts over)\n", c.n, d->cells);
     } else if (rc) {
         fprintf(stderr, "gsw: %s\n", err.msg);
     } else {
@@ -131,6 +188,16 @@ int cli_count_bdd(cli_opts_t *o)
                 json_close(&j, '}');
             }
             json_close(&j, ']');
+            if (keep) {
+                char bdir[1100];
+                strong_board_dir(v, dir, bdir, sizeof bdir);
+                json_str(&j, "dir", bdir);
+                if (rep->forward_from >= 0) json_int(&j, "resumed_after", rep->forward_from);
+                else json_null(&j, "resumed_after");
+            } else {
+                json_null(&j, "dir");
+                json_null(&j, "resumed_after");
+            }
             json_int(&j, "peak_nodes", peak);
             json_int(&j, "table_nodes", table);
             json_num(&j, "time_ms", ms);
@@ -147,24 +214,23 @@ int cli_count_bdd(cli_opts_t *o)
             u256_text_grouped(&total, num, sizeof num);
             u256_text_grouped(&ended, t, sizeof t);
             printf("%5s %26s %22s\n", "total", num, t);
-            printf("peak %ld live BDD nodes (node table %ld), %.2f s\n", peak, table, ms / 1e3);
+            if (keep && rep->forward_from == d->cells) {
+                printf("counted before: the sets of every ply are in %s\n", dir);
+            } else {
+                if (keep && rep->forward_from >= 0)
+                    printf("went on after ply %d (the sets of every ply are in %s)\n", rep->forward_from, dir);
+                printf("peak %ld live BDD nodes (node table %ld), %.2f s\n", peak, table, ms / 1e3);
+            }
         }
     }
     free(c.rows);
+    free(rep);
     game_close(v);
     return rc;
 }
 
 /* --- gsw strong build|query|best --- */
 
-static int strong_dir(const cli_opts_t *o, char *buf, size_t n, err_t *err)
-{
-    if (o->dir) {
-        snprintf(buf, n, "%s", o->dir);
-        return GSW_OK;
-    }
-    return strong_default_dir(o->db, buf, n, err);
-}
 
 static int strong_build_cmd(cli_opts_t *o, gv_t *v, err_t *err)
 {
@@ -172,19 +238,17 @@ static int strong_build_cmd(cli_opts_t *o, gv_t *v, err_t *err)
     c4b_encoding_t e;
     c4b_order_t ord;
     if (bdd_options(o, &e, &ord, err) || strong_dir(o, dir, sizeof dir, err)) return err->code;
-    strong_build_options_t bo = { .dir = dir, .enc = e, .order = ord, .memory_gb = o->memory_gb, .stop = &opts_stop,
-                                  .progress = strong_progress };
+    strong_build_options_t bo = { .dir = dir, .enc = e, .order = ord, .memory_gb = o->memory_gb,
+                                  .from_ply = o->from_ply, .stop = &opts_stop, .progress = strong_progress };
     strong_report_t *rep = calloc(1, sizeof *rep);
     if (!rep) return err_set(err, GSW_EFAIL, "out of memory");
     double t0 = gsw_now_ms();
     int rc = strong_build(v, &bo, rep, err);
     double ms = gsw_now_ms() - t0;
     strong_progress_done();
-    if (rc && opts_stop && !rep->forward_done) {   /* the forward pass is not kept */
-        rc = err_set(err, GSW_EFAIL, "stopped in the forward pass: nothing of this run is kept (plies solved before "
-                                     "are); run it again to start the forward pass over");
-    } else if (rc && opts_stop) {
-        rc = err_set(err, GSW_EFAIL, "stopped; the plies solved are kept: run it again to go on");
+    if (rc && opts_stop) {
+        rc = err_set(err, GSW_EFAIL, "stopped; the plies %s are kept: run it again to go on",
+                     rep->forward_done ? "solved" : "made");
     } else if (!rc) {
         const strong_manifest_t *m = &rep->m;
         char gspec[96], bdir[1100];
@@ -199,8 +263,10 @@ static int strong_build_cmd(cli_opts_t *o, gv_t *v, err_t *err)
             json_str(&j, "encoding", c4b_encoding_name(m->enc));
             json_str(&j, "order", c4b_order_name(m->order));
             char num[96];
+            int lowest = strong_lowest_solved(m);
+            json_int(&j, "from_ply", lowest);
             json_arr(&j, "plies");
-            for (int k = 0; k < plies; k++) {
+            for (int k = lowest; k < plies; k++) {
                 const struct strong_ply *p = &m->ply[k];
                 json_obj(&j, NULL);
                 json_int(&j, "ply", k);
@@ -230,9 +296,11 @@ static int strong_build_cmd(cli_opts_t *o, gv_t *v, err_t *err)
         } else {
             printf("%s: the strong solution in %s (%s encoding, %s order)\n", gspec, bdir, c4b_encoding_name(m->enc),
                    c4b_order_name(m->order));
+            int lowest = strong_lowest_solved(m);
+            if (lowest > 0) printf("plies %d to %d (--from-ply %d)\n", lowest, plies - 1, lowest);
             printf("value for the side to move; nodes: BDD nodes of the won / drawn / lost sets\n");
             printf("%4s %18s %18s %18s %18s %16s  %s\n", "ply", "won", "drawn", "lost", "total", "terminal", "nodes");
-            for (int k = 0; k < plies; k++) {
+            for (int k = lowest; k < plies; k++) {
                 const struct strong_ply *p = &m->ply[k];
                 char a[3][96], t[96], te[96];
                 for (int x = 0; x < 3; x++) u256_text_grouped(&p->count[x], a[x], sizeof a[x]);
@@ -241,7 +309,7 @@ static int strong_build_cmd(cli_opts_t *o, gv_t *v, err_t *err)
                 printf("%4d %18s %18s %18s %18s %16s  %ld / %ld / %ld\n", k, a[0], a[1], a[2], t, te, p->nodes[0],
                        p->nodes[1], p->nodes[2]);
             }
-            if (rep->resumed_from == 0) printf("already complete: every file checked\n");
+            if (rep->resumed_from == lowest) printf("already %s: every file checked\n", lowest ? "solved to that ply" : "complete");
             else {
                 if (rep->resumed_from >= 0) printf("resumed: plies %d to %d were solved before\n", rep->resumed_from, plies - 1);
                 printf("forward %.2f s, backward %.2f s, peak %ld live BDD nodes (node table %ld)\n",

@@ -2,6 +2,7 @@
 #include "solve/strong.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,9 +14,9 @@
 #include "db/cache.h"
 #include "games/connect4/c4.h"
 
-static const char *const value_names[3] = { "won", "drawn", "lost" };
+static const char *const value_names[STRONG_SETS] = { "won", "drawn", "lost", "go", "ended" };
 
-const char *strong_value_name(int value) { return value >= 0 && value < 3 ? value_names[value] : "?"; }
+const char *strong_value_name(int value) { return value >= 0 && value < STRONG_SETS ? value_names[value] : "?"; }
 
 int strong_supported(const gv_t *v) { return v && !strcmp(v->game->name, "connect4"); }
 
@@ -57,6 +58,7 @@ int strong_manifest_parse(const char *text, size_t n, const char *name, strong_m
         char w1[32], w2[32], w3[64], w4[64], w5[32], tail;
         int a, b;
         long nodes;
+        double ms;
         unsigned long long sum;
         if (!head) {
             if (sscanf(buf, "gsw-strong %d%c", &a, &tail) != 1 || a != 1)
@@ -73,14 +75,16 @@ int strong_manifest_parse(const char *text, size_t n, const char *name, strong_m
             enc = 1;
         } else if (!strcmp(buf, "complete")) {
             m->complete = 1;
-        } else if (sscanf(buf, "ply %d positions %63s terminal %63s%c", &a, w3, w4, &tail) == 3) {
+        } else if (sscanf(buf, "ply %d positions %63s terminal %63s nodes %ld ms %lf%c", &a, w3, w4, &nodes, &ms,
+                          &tail) == 5 ||
+                   (nodes = 0, ms = 0, sscanf(buf, "ply %d positions %63s terminal %63s%c", &a, w3, w4, &tail) == 3)) {
             if (a < 0 || a >= STRONG_MAX_PLIES || u256_parse(w3, &m->ply[a].positions) ||
-                u256_parse(w4, &m->ply[a].terminal))
+                u256_parse(w4, &m->ply[a].terminal) || nodes < 0 || !(ms >= 0 && ms < 1e15))
                 bad = 1;
-            else m->ply[a].counted = 1;
+            else m->ply[a].counted = 1, m->ply[a].fnodes = nodes, m->ply[a].fms = ms;
         } else if (sscanf(buf, "set %d %31s %63s %ld %31s%c", &a, w1, w3, &nodes, w5, &tail) == 5) {
             int v = -1;
-            for (int x = 0; x < 3; x++)
+            for (int x = 0; x < STRONG_SETS; x++)
                 if (!strcmp(w1, value_names[x])) v = x;
             char *end;
             errno = 0;
@@ -98,7 +102,8 @@ int strong_manifest_parse(const char *text, size_t n, const char *name, strong_m
                                                !head ? "header" : !board ? "board" : "encoding");
     int plies = m->w * m->h + 1;
     for (int k = plies; k < STRONG_MAX_PLIES; k++)
-        if (m->ply[k].counted || m->ply[k].have[0] || m->ply[k].have[1] || m->ply[k].have[2])
+        if (m->ply[k].counted || m->ply[k].have[0] || m->ply[k].have[1] || m->ply[k].have[2] || m->ply[k].have[3] ||
+            m->ply[k].have[4])
             return err_set(err, GSW_EFAIL, "%s is damaged (ply %d on a %dx%d board)", name, k, m->w, m->h);
     if (m->complete)
         for (int k = 0; k < plies; k++)
@@ -121,9 +126,10 @@ int strong_manifest_write(const char *path, const strong_manifest_t *m, err_t *e
         if (p->counted) {
             u256_text(&p->positions, a, sizeof a);
             u256_text(&p->terminal, b, sizeof b);
-            fprintf(f, "ply %d positions %s terminal %s\n", k, a, b);
+            if (p->fnodes || p->fms) fprintf(f, "ply %d positions %s terminal %s nodes %ld ms %.1f\n", k, a, b, p->fnodes, p->fms);
+            else fprintf(f, "ply %d positions %s terminal %s\n", k, a, b);
         }
-        for (int v = 0; v < 3; v++)
+        for (int v = 0; v < STRONG_SETS; v++)
             if (p->have[v]) {
                 u256_text(&p->count[v], a, sizeof a);
                 fprintf(f, "set %d %s %s %ld %016llx\n", k, value_names[v], a, p->nodes[v],
@@ -142,6 +148,21 @@ int strong_manifest_write(const char *path, const strong_manifest_t *m, err_t *e
     return GSW_OK;
 }
 
+
+int strong_forward_done(const strong_manifest_t *m)
+{
+    int k = -1;
+    while (k < m->w * m->h && m->ply[k + 1].counted && m->ply[k + 1].have[STRONG_GO] && m->ply[k + 1].have[STRONG_ENDED])
+        k++;
+    return k;
+}
+
+int strong_lowest_solved(const strong_manifest_t *m)
+{
+    int k = m->w * m->h + 1;
+    while (k > 0 && m->ply[k - 1].have[0] && m->ply[k - 1].have[1] && m->ply[k - 1].have[2]) k--;
+    return k;
+}
 
 /* The manifest of bdir: 1 read, 0 none, -1 an error. */
 static int manifest_load(const char *bdir, strong_manifest_t *m, err_t *err)
@@ -202,9 +223,9 @@ static int set_load(const char *bdir, const strong_manifest_t *m, int k, int v, 
 typedef struct build_ctx {
     const strong_build_options_t *o;
     strong_manifest_t *m;
-    const char *mpath;
-    int write_err;
-    err_t *err;
+    const char *bdir, *mpath;
+    int cells;
+    double ms[STRONG_MAX_PLIES];  /* the plies' times in this run (0: made before) */
 } build_ctx_t;
 
 static void say(const strong_build_options_t *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -219,51 +240,167 @@ static void say(const strong_build_options_t *o, const char *fmt, ...)
     o->progress(o->ctx, line);
 }
 
-static void forward_ply(void *ctx, const c4b_ply_t *p)
+/* Write ply k's set x (its tag set here) and list it in m. */
+static int set_write(const char *bdir, strong_manifest_t *m, int k, int x, const bddf_t *f, err_t *err)
+{
+    bddf_t t = *f;
+    tag_of(m, k, x, t.tag, sizeof t.tag);
+    char path[1200];
+    strong_set_path(bdir, k, x, path, sizeof path);
+    uint64_t cs;
+    if (bddf_write(path, &t, &cs, err)) return err->code;
+    m->ply[k].have[x] = 1;
+    m->ply[k].count[x] = f->count;
+    m->ply[k].nodes[x] = (long)f->nnodes;
+    m->ply[k].checksum[x] = cs;
+    return GSW_OK;
+}
+
+/* The time left to the forward pass after ply k, from this run's plies:
+ * their times grow, ply over ply, by a factor that holds to about three
+ * quarters of the board, where the sets are largest, and then shrinks
+ * them as fast (so measured on 6x5, 7x5 and 7x6: README). -1: too few
+ * plies made yet. */
+static double forward_eta_ms(const build_ctx_t *c, int k)
+{
+    if (k < 3 || !(c->ms[k] > 0) || !(c->ms[k - 3] > 0)) return -1;
+    double g = pow(c->ms[k] / c->ms[k - 3], 1.0 / 3);
+    if (!(g >= 1.0)) g = 1.0;
+    if (g > 2.0) g = 2.0;
+    int peak = (3 * c->cells + 2) / 4;
+    double t = c->ms[k], left = 0;
+    for (int j = k + 1; j <= c->cells; j++) {
+        t = j <= peak ? t * g : t / g;
+        left += t;
+    }
+    return left;
+}
+
+static int forward_save(void *ctx, const c4b_ply_t *p, const bddf_t *go, const bddf_t *ended, err_t *err)
 {
     build_ctx_t *c = ctx;
     struct strong_ply *mp = &c->m->ply[p->ply];
+    if (set_write(c->bdir, c->m, p->ply, STRONG_GO, go, err) || set_write(c->bdir, c->m, p->ply, STRONG_ENDED, ended, err))
+        return err->code;
     mp->positions = p->positions;
     mp->terminal = p->terminal;
+    mp->fnodes = p->nodes;
+    mp->fms = p->ms;
     mp->counted = 1;
-    char a[128];
+    c->ms[p->ply] = p->ms > 0.05 ? p->ms : 0.05;
+    return strong_manifest_write(c->mpath, c->m, err);
+}
+
+static void forward_ply(void *ctx, const c4b_ply_t *p)
+{
+    build_ctx_t *c = ctx;
+    char a[128], eta[64] = "";
     u256_text_grouped(&p->positions, a, sizeof a);
-    say(c->o, "forward: ply %d of %d, %s positions, %ld nodes (%.1f s)", p->ply, c->m->w * c->m->h, a, p->nodes,
-        p->ms / 1e3);
+    double left = forward_eta_ms(c, p->ply);
+    if (left >= 0 && left < 90e3) snprintf(eta, sizeof eta, "; about %.0f s left", ceil(left / 1e3));
+    else if (left >= 0 && left < 180 * 60e3) snprintf(eta, sizeof eta, "; about %.0f min left", ceil(left / 60e3));
+    else if (left >= 0) snprintf(eta, sizeof eta, "; about %.1f h left", left / 3600e3);
+    say(c->o, "forward: ply %d of %d, %s positions, %ld nodes (%.1f s)%s", p->ply, c->cells, a, p->nodes,
+        p->ms / 1e3, p->ply < c->cells ? eta : "");
+}
+
+/* Read ply k's listed sets first .. first + n - 1 (checked); freed on error. */
+static int sets_load(const char *bdir, const strong_manifest_t *m, int k, int first, int n, bddf_t *f, err_t *err)
+{
+    for (int x = 0; x < n; x++) {
+        if (set_load(bdir, m, k, first + x, &f[x], err)) {
+            for (int y = 0; y < x; y++) bddf_free(&f[y]);
+            return err->code;
+        }
+    }
+    return GSW_OK;
+}
+
+/* The backward pass from ply from - 1 down to ply to. */
+static int backward(c4b_t *b, const strong_build_options_t *o, build_ctx_t *c, int from, int to, err_t *err)
+{
+    strong_manifest_t *m = c->m;
+    int rc = GSW_OK;
+    if (from <= c->cells) {   /* the ply solved before */
+        bddf_t f[3];
+        say(o, "going on from ply %d (plies %d to %d are solved)", from - 1, from, c->cells);
+        if (!(rc = sets_load(c->bdir, m, from, 0, 3, f, err))) {
+            rc = c4b_load_ply(b, from, f, err);
+            for (int x = 0; x < 3; x++) bddf_free(&f[x]);
+        }
+    }
+    for (int k = from - 1; k >= to && !rc; k--) {
+        double tk = gsw_now_ms();
+        bddf_t f[3];
+        if ((rc = sets_load(c->bdir, m, k, STRONG_GO, 2, f, err))) break;
+        rc = c4b_load_forward(b, k, f, err);
+        bddf_free(&f[0]);
+        bddf_free(&f[1]);
+        if (!rc) rc = c4b_solve_ply(b, k, o->stop, err);
+        u256_t sum = u256_of(0);
+        for (int x = 0; x < 3 && !rc; x++) {
+            bddf_t g;
+            if ((rc = c4b_export(b, k, x, &g, err))) break;
+            rc = set_write(c->bdir, m, k, x, &g, err);
+            u256_add(&sum, &g.count);
+            bddf_free(&g);
+        }
+        if (!rc && u256_cmp(&sum, &m->ply[k].positions))   /* every position has one value */
+            rc = err_set(err, GSW_EFAIL, "ply %d: the won, drawn and lost sets do not add up to its positions", k);
+        if (!rc) rc = strong_manifest_write(c->mpath, m, err);
+        if (!rc) {
+            char a[128], b2[128], d[128];
+            u256_text_grouped(&m->ply[k].count[C4B_WON], a, sizeof a);
+            u256_text_grouped(&m->ply[k].count[C4B_DRAWN], b2, sizeof b2);
+            u256_text_grouped(&m->ply[k].count[C4B_LOST], d, sizeof d);
+            say(o, "backward: ply %d: %s won, %s drawn, %s lost (%.1f s)", k, a, b2, d, (gsw_now_ms() - tk) / 1e3);
+        }
+    }
+    return rc;
 }
 
 int strong_build(const gv_t *v, const strong_build_options_t *o, strong_report_t *rep, err_t *err)
 {
     memset(rep, 0, sizeof *rep);
     rep->resumed_from = -1;
+    rep->forward_from = -1;
     if (!strong_supported(v)) return err_set(err, GSW_EINPUT, "%s has no strong solutions (connect4 has)", v->game->name);
+    const c4v_t *d = board_of(v);
+    int cells = d->w * d->h;
+    if (o->from_ply < 0 || o->from_ply > cells)
+        return err_set(err, GSW_EINPUT, "--from-ply: connect4:%dx%d has plies 0 to %d", d->w, d->h, cells);
     char bdir[1100], mpath[1200];
     strong_board_dir(v, o->dir, bdir, sizeof bdir);
     snprintf(mpath, sizeof mpath, "%s/manifest", bdir);
     if (cache_mkdir_p(bdir, "strong-solution folder", err)) return err->code;
     strong_manifest_t *m = &rep->m;
-    strong_manifest_t old;
-    int had = manifest_load(bdir, &old, err);
+    int had = manifest_load(bdir, m, err);
     if (had < 0) return err->code;
-    const c4v_t *d = board_of(v);
-    if (had && (old.w != d->w || old.h != d->h))
-        return err_set(err, GSW_EFAIL, "%s was made for connect4:%dx%d, not %dx%d", mpath, old.w, old.h, d->w, d->h);
-    if (had && (old.enc != o->enc || old.order != o->order))
-        return err_set(err, GSW_EFAIL, "%s holds a build with the %s encoding in %s order: build it so "
-                       "(--encoding %s --order %s), or in another --dir", mpath, c4b_encoding_name(old.enc),
-                       c4b_order_name(old.order), c4b_encoding_name(old.enc), c4b_order_name(old.order));
-    int cells = d->w * d->h;
-    /* where to go on from: the lowest ply whose sets, and every later
-     * ply's, are listed and read back whole (a damaged file is built again,
-     * with every ply below it) */
+    if (had && (m->w != d->w || m->h != d->h))
+        return err_set(err, GSW_EFAIL, "%s was made for connect4:%dx%d, not %dx%d", mpath, m->w, m->h, d->w, d->h);
+    if (had && (m->enc != o->enc || m->order != o->order))
+        return err_set(err, GSW_EFAIL, "%s holds sets made with the %s encoding in %s order: use them "
+                       "(--encoding %s --order %s), or another --dir", mpath, c4b_encoding_name(m->enc),
+                       c4b_order_name(m->order), c4b_encoding_name(m->enc), c4b_order_name(m->order));
+    if (!had) {
+        memset(m, 0, sizeof *m);
+        m->w = d->w;
+        m->h = d->h;
+        m->enc = o->enc;
+        m->order = o->order;
+    }
+    int to = o->forward_only ? cells + 1 : o->from_ply;
+    /* where the backward pass goes on from: the lowest ply whose sets, and
+     * every later ply's, are listed and read back whole (a damaged file is
+     * solved again, with every ply below it) */
     int from = cells + 1;
-    while (had && from > 0) {
-        const struct strong_ply *p = &old.ply[from - 1];
+    while (!o->forward_only && from > to) {
+        const struct strong_ply *p = &m->ply[from - 1];
         int good = p->have[0] && p->have[1] && p->have[2];
         for (int x = 0; x < 3 && good; x++) {
             bddf_t f;
             err_t e2;
-            if (set_load(bdir, &old, from - 1, x, &f, &e2)) {
+            if (set_load(bdir, m, from - 1, x, &f, &e2)) {
                 say(o, "%s: building it again", e2.msg);
                 good = 0;
             }
@@ -272,76 +409,58 @@ int strong_build(const gv_t *v, const strong_build_options_t *o, strong_report_t
         if (!good) break;
         from--;
     }
-    if (from == 0) {   /* nothing to do: every file was checked */
-        *m = old;
-        m->complete = 1;
-        rep->resumed_from = 0;
-        say(o, "%s is complete: every file checked", bdir);
-        return old.complete ? GSW_OK : strong_manifest_write(mpath, m, err);
+    for (int k = 0; !o->forward_only && k < from; k++)   /* what lies below is solved again */
+        for (int x = 0; x < 3; x++) m->ply[k].have[x] = 0;
+    if (from <= cells) rep->resumed_from = from;
+    if (!o->forward_only && from <= to) {   /* nothing to do: every file was checked */
+        if (to == 0) say(o, "%s is complete: every file checked", bdir);
+        else say(o, "%s holds plies %d to %d: every file checked", bdir, from, cells);
+        if (to == 0 && !m->complete) {
+            m->complete = 1;
+            return strong_manifest_write(mpath, m, err);
+        }
+        return GSW_OK;
     }
-    memset(m, 0, sizeof *m);
-    m->w = d->w;
-    m->h = d->h;
-    m->enc = o->enc;
-    m->order = o->order;
-    for (int k = from; k <= cells; k++) m->ply[k] = old.ply[k];
+    m->complete = 0;
+    /* where the forward pass goes on from: the last ply of a run of plies
+     * from 0 whose sets are listed, its go-on set read back whole */
+    int fdone = strong_forward_done(m);
+    bddf_t start = { 0 };
+    while (fdone >= 0 && fdone < cells) {
+        err_t e2;
+        if (!set_load(bdir, m, fdone, STRONG_GO, &start, &e2)) break;
+        say(o, "%s: making it again", e2.msg);
+        m->ply[fdone].have[STRONG_GO] = m->ply[fdone].have[STRONG_ENDED] = 0;
+        fdone--;
+    }
+    rep->forward_from = fdone;
+    if (o->forward_only && fdone == cells) return GSW_OK;   /* counted before */
     c4b_spec_t spec = { d->w, d->h, o->enc, o->order, 0, 0 };
     c4b_t *b;
-    if (c4b_open(&b, &spec, o->memory_gb > 0 ? o->memory_gb : 1, err)) return err->code;
-    build_ctx_t ctx = { o, m, mpath, 0, err };
+    if (c4b_open(&b, &spec, o->memory_gb > 0 ? o->memory_gb : 1, err)) {
+        bddf_free(&start);
+        return err->code;
+    }
+    build_ctx_t ctx = { o, m, bdir, mpath, cells, { 0 } };
+    int rc = GSW_OK;
     double t0 = gsw_now_ms();
-    int rc = c4b_forward(b, 1, forward_ply, &ctx, o->stop, err);
+    if (fdone < cells) {
+        if (fdone > 0) say(o, "going on after ply %d of the forward pass", fdone);
+        c4b_fwd_t fo = { .from = fdone > 0 ? fdone : 0, .start = fdone > 0 ? &start : NULL, .save = forward_save,
+                         .progress = forward_ply, .ctx = &ctx };
+        if (!(rc = strong_manifest_write(mpath, m, err))) rc = c4b_forward_run(b, &fo, o->stop, err);
+    }
+    bddf_free(&start);
     rep->forward_ms = gsw_now_ms() - t0;
     rep->forward_done = !rc;
-    if (!rc) rc = strong_manifest_write(mpath, m, err);
-    if (!rc && from <= cells) {
-        rep->resumed_from = from;
-        say(o, "going on from ply %d (plies %d to %d are solved)", from - 1, from, cells);
-        bddf_t f[3] = { 0 };
-        for (int x = 0; x < 3 && !rc; x++) rc = set_load(bdir, m, from, x, &f[x], err);
-        if (!rc) rc = c4b_load_ply(b, from, f, err);
-        for (int x = 0; x < 3; x++) bddf_free(&f[x]);
-    }
     double t1 = gsw_now_ms();
-    for (int k = from - 1; k >= 0 && !rc; k--) {
-        double tk = gsw_now_ms();
-        rc = c4b_solve_ply(b, k, o->stop, err);
-        u256_t sum = u256_of(0);
-        for (int x = 0; x < 3 && !rc; x++) {
-            bddf_t f;
-            rc = c4b_export(b, k, x, &f, err);
-            if (rc) break;
-            tag_of(m, k, x, f.tag, sizeof f.tag);
-            char path[1200];
-            strong_set_path(bdir, k, x, path, sizeof path);
-            uint64_t cs;
-            rc = bddf_write(path, &f, &cs, err);
-            if (!rc) {
-                m->ply[k].have[x] = 1;
-                m->ply[k].count[x] = f.count;
-                m->ply[k].nodes[x] = (long)f.nnodes;
-                m->ply[k].checksum[x] = cs;
-                u256_add(&sum, &f.count);
-            }
-            bddf_free(&f);
-        }
-        if (!rc && u256_cmp(&sum, &m->ply[k].positions))   /* every position has one value */
-            rc = err_set(err, GSW_EFAIL, "ply %d: the won, drawn and lost sets do not add up to its positions", k);
-        if (!rc) rc = strong_manifest_write(mpath, m, err);
-        if (!rc) {
-            char a[128], b2[128], c[128];
-            u256_text_grouped(&m->ply[k].count[C4B_WON], a, sizeof a);
-            u256_text_grouped(&m->ply[k].count[C4B_DRAWN], b2, sizeof b2);
-            u256_text_grouped(&m->ply[k].count[C4B_LOST], c, sizeof c);
-            say(o, "backward: ply %d: %s won, %s drawn, %s lost (%.1f s)", k, a, b2, c, (gsw_now_ms() - tk) / 1e3);
-        }
-    }
+    if (!rc && !o->forward_only) rc = backward(b, o, &ctx, from, to, err);
     rep->backward_ms = gsw_now_ms() - t1;
     rep->peak_nodes = c4b_peak_nodes(b);
     rep->table_nodes = c4b_table_nodes(b);
     c4b_close(b);
-    if (rc) return rc;
-    m->complete = 1;
+    if (rc || o->forward_only) return rc;
+    m->complete = to == 0;
     return strong_manifest_write(mpath, m, err);
 }
 
@@ -358,7 +477,8 @@ int strong_open(strong_t **out, const gv_t *v, const char *dir, err_t *err)
     s->v = v;
     strong_board_dir(v, dir, s->dir, sizeof s->dir);
     int rc = manifest_load(s->dir, &s->m, err);
-    if (rc <= 0 || !s->m.complete) {
+    if (rc > 0) s->lowest = strong_lowest_solved(&s->m);
+    if (rc <= 0 || s->lowest > s->m.w * s->m.h) {   /* none, or no ply solved yet */
         free(s);
         return rc < 0 ? -1 : 0;
     }
@@ -403,6 +523,9 @@ int strong_value(strong_t *s, const void *pos, err_t *err)
     int w = s->m.w, h = s->m.h;
     int k = v->ops->pos_ply ? v->ops->pos_ply(v, pos) : -1;
     if (k < 0 || k > w * h) return err_set(err, GSW_EFAIL, "no ply of this position"), -1;
+    if (k < s->lowest)
+        return err_set(err, GSW_EFAIL, "%s holds plies %d to %d of the solution, not ply %d (gsw strong build "
+                       "--from-ply %d solves down to it)", s->dir, s->lowest, w * h, k, k), -1;
     pthread_mutex_lock(&s->lock);
     int rc = 0;
     if (!s->loaded[k]) {

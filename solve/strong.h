@@ -2,20 +2,25 @@
  * (Connect Four; games/connect4/c4_bdd.h computes them).
  *
  * A board's solution lives in DIR/connect4-WxH/: a manifest (below) and,
- * per ply K, three BDD files (db/bddfile.h) plyKK-won.bdd, -drawn, -lost:
- * the positions of ply K won, drawn and lost for the side to move (one
- * whose last move made four is lost). DIR is --dir, else strong/ beside
- * the cache file.
+ * per ply K, five BDD files (db/bddfile.h): from the forward pass
+ * plyKK-go.bdd and plyKK-ended.bdd (the positions reachable at ply K that
+ * go on, and those whose last move made four), and from the backward pass
+ * plyKK-won.bdd, -drawn, -lost: the positions of ply K won, drawn and lost
+ * for the side to move (one whose last move made four is lost). DIR is
+ * --dir, else strong/ beside the cache file. `gsw count` keeps the forward
+ * sets there too, and a build goes on from them.
  *
  * The manifest is text, a line each:
  *   gsw-strong 1
  *   board connect4 WxH
  *   encoding compressed|cellwise ORDER   (ORDER: column|row)
- *   ply K positions N terminal T          (from the forward pass)
- *   set K won|drawn|lost COUNT NODES CHECKSUM   (a file written and checked)
+ *   ply K positions N terminal T [nodes X ms Y]   (from the forward pass:
+ *                                         the ply's BDD nodes and time)
+ *   set K won|drawn|lost|go|ended COUNT NODES CHECKSUM   (a file written)
  *   complete                              (every ply is solved)
- * A build rewrites it (atomically) after each ply: a stopped build resumes
- * from the lowest ply whose three sets are listed. */
+ * A build or count rewrites it (atomically) after each ply: a stopped one
+ * goes on after the last ply whose forward sets are listed, and from the
+ * lowest ply whose three value sets (and every later ply's) are. */
 #ifndef GSW_STRONG_H
 #define GSW_STRONG_H
 
@@ -27,6 +32,8 @@
 #include "games/connect4/c4_bdd.h"
 
 #define STRONG_MAX_PLIES 129
+/* the sets of a ply: C4B_WON, C4B_DRAWN, C4B_LOST, then the forward pass's */
+enum { STRONG_GO = 3, STRONG_ENDED = 4, STRONG_SETS = 5 };
 
 typedef struct strong_manifest {
     int w, h;
@@ -36,10 +43,12 @@ typedef struct strong_manifest {
     struct strong_ply {
         int counted;                 /* the ply line was read */
         u256_t positions, terminal;
-        int have[3];                 /* the set line was read */
-        u256_t count[3];
-        long nodes[3];
-        uint64_t checksum[3];
+        long fnodes;                 /* its BDD nodes, its time (ms) in the forward pass (0: not noted) */
+        double fms;
+        int have[STRONG_SETS];       /* the set line was read */
+        u256_t count[STRONG_SETS];
+        long nodes[STRONG_SETS];
+        uint64_t checksum[STRONG_SETS];
     } ply[STRONG_MAX_PLIES];
 } strong_manifest_t;
 
@@ -55,7 +64,12 @@ int strong_default_dir(const char *db, char *buf, size_t n, err_t *err);
 void strong_board_dir(const gv_t *v, const char *dir, char *buf, size_t n);
 /* The file of ply k's set (C4B_WON...) in board folder bdir. */
 void strong_set_path(const char *bdir, int k, int value, char *buf, size_t n);
-const char *strong_value_name(int value);   /* "won", "drawn", "lost" */
+const char *strong_value_name(int value);   /* "won", "drawn", "lost", "go", "ended" */
+/* The last ply k such that plies 0..k are counted with both forward sets
+ * listed (-1: none); the lowest ply p such that plies p..last have their
+ * three value sets listed (cells + 1: none). */
+int strong_forward_done(const strong_manifest_t *m);
+int strong_lowest_solved(const strong_manifest_t *m);
 
 /* --- building --- */
 typedef struct strong_build_options {
@@ -63,6 +77,8 @@ typedef struct strong_build_options {
     c4b_encoding_t enc;
     c4b_order_t order;
     double memory_gb;
+    int from_ply;                /* solve plies cells down to this one (0: all) */
+    int forward_only;            /* the forward pass alone (gsw count) */
     volatile int *stop;
     /* one line of progress (no newline), and each solved ply's row */
     void (*progress)(void *ctx, const char *line);
@@ -72,6 +88,8 @@ typedef struct strong_build_options {
 typedef struct strong_report {
     strong_manifest_t m;         /* what the board's folder holds at the end */
     int resumed_from;            /* -1: a fresh build; else the lowest ply solved before (0: complete) */
+    int forward_from;            /* the forward pass went on after this ply (-1: from the empty board;
+                                    cells: it was done before) */
     long peak_nodes;             /* the most live BDD nodes; the largest node table */
     long table_nodes;
     double forward_ms, backward_ms;
@@ -85,6 +103,7 @@ typedef struct strong {
     const gv_t *v;
     char dir[1100];              /* the board's folder */
     strong_manifest_t m;
+    int lowest;                  /* plies lowest .. cells are solved (a build --from-ply stops there) */
     c4b_spec_t spec;
     bddf_t (*set)[3];            /* by ply, loaded on first use */
     char *loaded;
@@ -93,13 +112,14 @@ typedef struct strong {
     char damage[512];            /* the last file found damaged ("" none) */
 } strong_t;
 
-/* Open the solution of v's board in dir (the DIR above). 1: opened, 0:
- * there is none (a missing or unfinished folder), -1: an error (a damaged
+/* Open the solution of v's board in dir (the DIR above), whole or its
+ * last plies (a build --from-ply, or one stopped). 1: opened, 0: there is
+ * none (a missing folder, or no ply solved), -1: an error (a damaged
  * manifest, one made for another board: GSW_EFAIL with one line). */
 int strong_open(strong_t **out, const gv_t *v, const char *dir, err_t *err);
 void strong_close(strong_t *s);
 /* pos's value for its side to move: C4B_WON, C4B_DRAWN or C4B_LOST, or -1
- * on error (a damaged or missing file: err). */
+ * on error (a damaged or missing file, a ply not solved: err). */
 int strong_value(strong_t *s, const void *pos, err_t *err);
 
 #endif

@@ -13,6 +13,7 @@
  * the images conjoined with "the mover holds the other three cells of a
  * line through (c, r)"; they count, and are not expanded. */
 #include "games/connect4/c4_bdd.h"
+#include "games/connect4/c4_bdd_int.h"
 
 #include <bdd.h>
 #include <setjmp.h>
@@ -76,24 +77,6 @@ void c4b_assign(const c4b_spec_t *s, const int8_t *cells, int ply, uint8_t *bits
 
 /* --- the engine --- */
 
-struct c4b {
-    c4b_spec_t s;
-    int nvars, cells;
-    BDD *reach, *term;          /* by ply */
-    BDD (*val)[3];              /* by ply: won, drawn, lost (0 before made: bddfalse is 0) */
-    char *made;                 /* by ply: val made or loaded */
-    BDD *pre, *post[2];         /* by move (c * h + r): before / after for player p */
-    BDD *vars;                  /* cell-wise: the move's variables (a set) */
-    BDD *lines[2];              /* by move: player p holds a line through it, less the cell */
-    BDD four[2];                /* player p holds four in a line (somewhere) */
-    int walks;                  /* compressed encoding in column order: one walk a ply */
-    size_t memo_cap;            /* the walk's memo: the most entries */
-    long memo_flushes;          /* times it was full and emptied */
-    long peak;                  /* the most live nodes seen: after each garbage collection
-                                   and at the end of each ply */
-    long table;                 /* the largest node table (live, dead and free nodes) */
-    struct lmemo *walk;         /* a walk's memo while one runs (freed on an error) */
-};
 
 static c4b_t *c4b_current;     /* the engine the hooks report to */
 static jmp_buf c4b_jmp;
@@ -101,7 +84,7 @@ static int c4b_error;
 static int c4b_guard;            /* c4b_jmp is live: a guarded call is running */
 static volatile int *c4b_stop;
 
-static void c4b_err_handler(int e)
+void c4b_err_handler(int e)
 {
     c4b_error = e;
     if (c4b_guard) {
@@ -141,19 +124,6 @@ static void c4b_live(c4b_t *b)
     c4b_peak(b);
 }
 
-static BDD keep(BDD x) { return bdd_addref(x); }
-static void drop(BDD *x)
-{
-    if (*x > 1) bdd_delref(*x);
-    *x = bddfalse;
-}
-/* *x = f(...), dropping the old value (f's operands still held) */
-static void set(BDD *x, BDD v)
-{
-    v = keep(v);
-    drop(x);
-    *x = v;
-}
 
 /* player p (0: first) holds cell (c, r) */
 static BDD holds(const c4b_spec_t *s, int c, int r, int p)
@@ -263,237 +233,6 @@ static BDD preimage(c4b_t *b, BDD X, int m, int p)
     return r;
 }
 
-/* --- one walk for every drop (compressed encoding, column order) ---
- *
- * With each column's h + 1 variables together, a drop in column c only
- * rewrites the paths through column c's levels: the pattern "colours, 1,
- * 0 ..." becomes "colours, p, 1, 0 ...", and the node a path leaves the
- * column by (its exit) stays. So the union of every drop's image is one
- * walk over S, and likewise the union of the preimages (the converse
- * rewriting). Levels are variables (BuDDy never reorders here); a node's
- * skipped levels are read as a node with equal children. */
-
-enum { W_DROP, W_UNDROP };
-
-static int wtop(BDD n) { return n < 2 ? 1 << 20 : bdd_var(n); }
-static BDD wlo(BDD n, int l) { return wtop(n) > l ? n : bdd_low(n); }
-static BDD whi(BDD n, int l) { return wtop(n) > l ? n : bdd_high(n); }
-
-/* the node (l ? hi : lo), lo and hi held by the caller; the result unheld */
-static BDD wmk(int l, BDD lo, BDD hi)
-{
-    return lo == hi ? lo : bdd_ite(bdd_ithvar(l), hi, lo);
-}
-
-static BDD w_or(BDD a, BDD b) { return a == bddfalse ? b : b == bddfalse ? a : bdd_or(a, b); }
-
-/* the exit of the all-zero path from level l to the column's end e */
-static BDD wzeros(BDD n, int l, int e)
-{
-    for (; l < e && n != bddfalse; l++) n = wlo(n, l);
-    return n;
-}
-
-/* --- the walk in lockstep ---
- * A first version built, at each column's top, the union of the images
- * of the later columns for every exit and ORed it with the column's
- * rewritten part: unions that mostly never reach the result (1.45 times
- * slower on 6x5). In lockstep, a state at level l of column c is the set
- * of paths still to
- * be laid out below it, as cursors into the source set:
- *   a  the drop is still to come (in this column or a later one);
- *   d  the drop is in this column, above l (the column read as it is);
- *   m  (drops) the drop was at l - 1: 1 at l, zeros to the column's end,
- *      then the exit m;
- *   z  zeros to the column's end, then the exit z;
- *   b  the drop is done (the source read as it is);
- *   e  the mask: the result is conjoined with it as the walk goes (true:
- *      none; the backward pass wants "these positions with a move into
- *      X", and a path off the mask stops at once).
- * Each of a branch's cursors goes to that branch's child state, one node
- * is made a state, and at a column's end b and z join in one OR. A state
- * with nothing but b is b (and e) itself: the walk stops there. Every
- * key's b is held by the memo (an OR's result may die otherwise, and its
- * number be reused); the other cursors are nodes of the source set and of
- * the mask, held by the caller. */
-typedef struct lkey { int32_t l, a, d, m, z, b, e; } lkey_t;
-
-typedef struct lmemo {
-    lkey_t *key;     /* l == -1: empty */
-    BDD *val;        /* held */
-    size_t mask, n;
-    size_t cap;      /* the most entries; then the memo is emptied (a cache:
-                        what it forgets is made again, the same nodes) */
-    long flushes;
-} lmemo_t;
-
-static size_t lhash(const lkey_t *k)
-{
-    uint64_t h = (uint64_t)(uint32_t)k->a * 0x9E3779B97F4A7C15ULL;
-    h ^= (uint64_t)(uint32_t)k->d * 0xC2B2AE3D27D4EB4FULL + (h >> 29);
-    h ^= (uint64_t)(uint32_t)k->m * 0x165667B19E3779F9ULL + (h >> 31);
-    h ^= (uint64_t)(uint32_t)k->z * 0x85EBCA77C2B2AE63ULL + (h >> 27);
-    h ^= (uint64_t)(uint32_t)k->b * 0x27D4EB2F165667C5ULL + (h >> 33);
-    h ^= (uint64_t)(uint32_t)k->e * 0xD6E8FEB86659FD93ULL + (h >> 30);
-    h ^= (uint64_t)(uint32_t)k->l * 0xFF51AFD7ED558CCDULL;
-    return (size_t)(h ^ (h >> 32));
-}
-
-static int lkey_eq(const lkey_t *x, const lkey_t *y) { return !memcmp(x, y, sizeof *x); }
-
-static int lmemo_grow(lmemo_t *m)
-{
-    size_t cap = m->mask ? 2 * (m->mask + 1) : 1 << 16;
-    lkey_t *key = malloc(cap * sizeof *key);
-    BDD *val = malloc(cap * sizeof *val);
-    if (!key || !val) {
-        free(key);
-        free(val);
-        return -1;
-    }
-    for (size_t i = 0; i < cap; i++) key[i].l = -1;
-    for (size_t i = 0; m->mask && i <= m->mask; i++)
-        if (m->key[i].l >= 0) {
-            size_t j = lhash(&m->key[i]) & (cap - 1);
-            while (key[j].l >= 0) j = (j + 1) & (cap - 1);
-            key[j] = m->key[i];
-            val[j] = m->val[i];
-        }
-    free(m->key);
-    free(m->val);
-    m->key = key;
-    m->val = val;
-    m->mask = cap - 1;
-    return 0;
-}
-
-static BDD *lmemo_find(lmemo_t *m, const lkey_t *k)
-{
-    for (size_t i = lhash(k) & m->mask;; i = (i + 1) & m->mask) {
-        if (m->key[i].l < 0) return NULL;
-        if (lkey_eq(&m->key[i], k)) return &m->val[i];
-    }
-}
-
-/* forget every entry, dropping their references */
-static void lmemo_flush(lmemo_t *m)
-{
-    for (size_t i = 0; i <= m->mask; i++)
-        if (m->key[i].l >= 0) {
-            if (m->val[i] > 1) bdd_delref(m->val[i]);
-            if (m->key[i].b > 1) bdd_delref(m->key[i].b);
-            m->key[i].l = -1;
-        }
-    m->n = 0;
-    m->flushes++;
-}
-
-/* v held by the caller: the memo takes that reference, and one on k->b */
-static BDD lmemo_put(lmemo_t *m, const lkey_t *k, BDD v)
-{
-    if (m->n + 1 > m->cap) lmemo_flush(m);
-    if ((m->n + 1) * 2 > m->mask + 1 && lmemo_grow(m)) c4b_err_handler(BDD_MEMORY);
-    size_t i = lhash(k) & m->mask;
-    while (m->key[i].l >= 0) i = (i + 1) & m->mask;
-    m->key[i] = *k;
-    m->val[i] = v;
-    if (k->b > 1) bdd_addref(k->b);
-    m->n++;
-    return v;
-}
-
-static void lmemo_free(lmemo_t *m)
-{
-    for (size_t i = 0; m->mask && i <= m->mask; i++)
-        if (m->key[i].l >= 0) {
-            if (m->val[i] > 1) bdd_delref(m->val[i]);
-            if (m->key[i].b > 1) bdd_delref(m->key[i].b);
-        }
-    free(m->key);
-    free(m->val);
-    memset(m, 0, sizeof *m);
-}
-
-typedef struct lwalk {
-    int p, H, w, move;
-    lmemo_t *m;
-} lwalk_t;
-
-static BDD l_state(lwalk_t *w, const lkey_t *k);
-
-/* a column's end: b and z join; the next column starts with the drop
- * still to come from a (held result) */
-static BDD l_cross(lwalk_t *w, int l, BDD a, BDD z, BDD b, BDD e)
-{
-    if (e == bddfalse) return bddfalse;
-    BDD nb = keep(w_or(b, z));
-    if (a == bddfalse || l / w->H == w->w) {
-        if (e != bddtrue) set(&nb, bdd_and(nb, e));
-        return nb;
-    }
-    lkey_t k = { l, a, a, bddfalse, bddfalse, nb, e };
-    BDD r = l_state(w, &k);
-    drop(&nb);
-    return r;
-}
-
-/* the result of state k (held) */
-static BDD l_state(lwalk_t *w, const lkey_t *k)
-{
-    if (k->e == bddfalse) return bddfalse;
-    if (k->a == bddfalse && k->d == bddfalse && k->m == bddfalse && k->z == bddfalse)
-        return keep(k->e == bddtrue ? k->b : bdd_and(k->b, k->e));
-    BDD *hit = lmemo_find(w->m, k);
-    if (hit) return keep(*hit);
-    int l = k->l, e = (l / w->H + 1) * w->H;
-    lkey_t ch[2];
-    for (int x = 0; x < 2; x++) {
-        ch[x].l = l + 1;
-        ch[x].a = x ? whi(k->a, l) : wlo(k->a, l);
-        ch[x].b = x ? whi(k->b, l) : wlo(k->b, l);
-        ch[x].e = x ? whi(k->e, l) : wlo(k->e, l);
-        ch[x].d = l < e - 1 ? (x ? whi(k->d, l) : wlo(k->d, l)) : bddfalse;   /* no drop into a full column */
-        ch[x].m = ch[x].z = bddfalse;
-    }
-    if (k->m != bddfalse) ch[1].z = k->m;   /* the 1 above the drop */
-    if (k->z != bddfalse) ch[0].z = k->z;
-    if (k->d != bddfalse && l < e - 1) {
-        if (w->move == W_DROP) {   /* the source's marker here: the mover's disc, the marker above */
-            BDD X = wzeros(whi(k->d, l), l + 1, e);
-            if (X != bddfalse) ch[w->p == 0 ? 1 : 0].m = X;
-        } else {   /* the mover's disc here and the marker above: the marker here before */
-            BDD X = wzeros(whi(w->p == 0 ? whi(k->d, l) : wlo(k->d, l), l + 1), l + 2, e);
-            if (X != bddfalse) ch[1].z = X;
-        }
-    }
-    BDD r2[2];
-    for (int x = 0; x < 2; x++) {
-        if (l + 1 == e) r2[x] = l_cross(w, e, ch[x].a, ch[x].z, ch[x].b, ch[x].e);
-        else r2[x] = l_state(w, &ch[x]);
-    }
-    BDD r = keep(wmk(l, r2[0], r2[1]));
-    drop(&r2[0]);
-    drop(&r2[1]);
-    return keep(lmemo_put(w->m, k, r));
-}
-
-/* every position one drop of player p from S (move W_DROP), or from which
- * one drop of p reaches S (W_UNDROP); compressed encoding, column order;
- * held */
-static BDD walk_all(c4b_t *b, BDD S, int p, int move, BDD mask)
-{
-    lwalk_t w = { p, b->s.h + 1, b->s.w, move, NULL };
-    if (!(w.m = b->walk = calloc(1, sizeof *w.m)) || lmemo_grow(w.m)) c4b_err_handler(BDD_MEMORY);
-    w.m->cap = b->memo_cap;
-    lkey_t k = { 0, S, S, bddfalse, bddfalse, bddfalse, mask };
-    BDD r = l_state(&w, &k);
-    b->memo_flushes += w.m->flushes;
-    lmemo_free(w.m);
-    free(w.m);
-    b->walk = NULL;
-    return r;
-}
-
 static double now_ms(void)
 {
     struct timespec ts;
@@ -530,7 +269,8 @@ int c4b_open(c4b_t **out, const c4b_spec_t *s, double memory_gb, err_t *err)
     b->nvars = c4b_nvars(s);
     b->cells = s->w * s->h;
     int np = b->cells + 1, nm = b->cells;
-    b->reach = calloc((size_t)np, sizeof *b->reach);
+    b->go = calloc((size_t)np, sizeof *b->go);
+    b->fwd = calloc((size_t)np, 1);
     b->term = calloc((size_t)np, sizeof *b->term);
     b->val = calloc((size_t)np, sizeof *b->val);
     b->made = calloc((size_t)np, sizeof *b->made);
@@ -540,7 +280,7 @@ int c4b_open(c4b_t **out, const c4b_spec_t *s, double memory_gb, err_t *err)
         b->post[p] = calloc((size_t)nm, sizeof *b->post[p]);
         b->lines[p] = calloc((size_t)nm, sizeof *b->lines[p]);
     }
-    if (!b->reach || !b->term || !b->val || !b->made || !b->pre || !b->vars || !b->post[0] || !b->post[1] ||
+    if (!b->go || !b->fwd || !b->term || !b->val || !b->made || !b->pre || !b->vars || !b->post[0] || !b->post[1] ||
         !b->lines[0] || !b->lines[1]) {
         c4b_close(b);
         return err_set(err, GSW_EFAIL, "out of memory");
@@ -579,7 +319,8 @@ void c4b_close(c4b_t *b)
         c4b_inited = 0;
     }
     if (!b) return;
-    free(b->reach);
+    free(b->go);
+    free(b->fwd);
     free(b->term);
     free(b->val);
     free(b->made);
@@ -679,17 +420,38 @@ static int count_bdd(c4b_t *b, BDD x, u256_t *out, err_t *err)
 /* --- the passes (inside the BuDDy error guard) --- */
 
 typedef struct fwd_args {
-    int keep;
-    void (*progress)(void *ctx, const c4b_ply_t *p);
-    void *ctx;
+    const c4b_fwd_t *o;
     err_t *err;
 } fwd_args_t;
 
-static int forward(c4b_t *b, void *args)
+/* a node array as a BDD (held) */
+static BDD from_file(const bddf_t *f)
 {
-    fwd_args_t *a = args;
+    if (f->root < 2) return f->root ? bddtrue : bddfalse;
+    BDD *ref = malloc(sizeof *ref * f->nnodes);
+    if (!ref) c4b_err_handler(BDD_MEMORY);
+    for (uint32_t j = 0; j < f->nnodes; j++) {
+        const bddf_node_t *x = &f->node[j];
+        BDD lo = x->lo < 2 ? (x->lo ? bddtrue : bddfalse) : ref[x->lo - 2];
+        BDD hi = x->hi < 2 ? (x->hi ? bddtrue : bddfalse) : ref[x->hi - 2];
+        ref[j] = keep(bdd_ite(bdd_ithvar((int)x->var), hi, lo));
+    }
+    BDD r = keep(ref[f->root - 2]);
+    for (uint32_t j = 0; j < f->nnodes; j++) drop(&ref[j]);
+    free(ref);
+    return r;
+}
+
+static int nvars_fit(c4b_t *b, const bddf_t *f, const char *what, int k, err_t *err)
+{
+    if (f->nvars == (uint32_t)b->nvars) return GSW_OK;
+    return err_set(err, GSW_EFAIL, "%s of ply %d has %u variables, not %d", what, k, f->nvars, b->nvars);
+}
+
+/* the empty board (held) */
+static BDD empty_board(c4b_t *b)
+{
     const c4b_spec_t *s = &b->s;
-    double t0 = now_ms();
     BDD init = keep(s->enc == C4B_CELLWISE ? bdd_nithvar(0) : bddtrue);
     for (int c = 0; c < s->w; c++)
         for (int r = 0; r < s->h; r++) {
@@ -702,8 +464,54 @@ static int forward(c4b_t *b, void *args)
         }
     if (s->enc == C4B_COMPRESSED)
         for (int c = 0; c < s->w; c++) set(&init, bdd_and(init, bdd_nithvar(cvar(s, c, s->h))));
-    b->reach[0] = init;
-    b->term[0] = bddfalse;
+    return init;
+}
+
+/* Ply k is made: next (every position), go (no four) and ended (a four;
+ * bddfalse until needed, then made from the two). Count it, save it, keep
+ * it, report it. */
+static int ply_done(c4b_t *b, const c4b_fwd_t *o, int k, BDD next, BDD go, BDD *ended, double *t0, err_t *err)
+{
+    c4b_ply_t st = { .ply = k, .nodes = bdd_nodecount(next) };
+    if ((o->save || o->keep) && *ended == bddfalse && next != go) *ended = keep(bdd_apply(next, go, bddop_diff));
+    bddf_t f[2] = { 0 };
+    if (o->save) {
+        if (to_file(b, go, &f[0], err)) return err->code;
+        if (to_file(b, *ended, &f[1], err)) {
+            bddf_free(&f[0]);
+            return err->code;
+        }
+        st.positions = f[0].count;
+        u256_add(&st.positions, &f[1].count);
+        st.terminal = f[1].count;
+    } else {
+        u256_t n;
+        if (count_bdd(b, next, &st.positions, err) || count_bdd(b, go, &n, err)) return err->code;
+        st.terminal = st.positions;
+        u256_sub(&st.terminal, &n);
+    }
+    if (o->keep) {
+        b->go[k] = keep(go);
+        b->term[k] = keep(*ended);
+        b->fwd[k] = 1;
+    }
+    c4b_live(b);
+    st.ms = now_ms() - *t0;
+    int rc = o->save ? o->save(o->ctx, &st, &f[0], &f[1], err) : GSW_OK;
+    bddf_free(&f[0]);
+    bddf_free(&f[1]);
+    if (rc) return rc;
+    if (o->progress) o->progress(o->ctx, &st);
+    *t0 = now_ms();   /* (the save's time is no ply's) */
+    return GSW_OK;
+}
+
+static int forward(c4b_t *b, void *args)
+{
+    fwd_args_t *a = args;
+    const c4b_fwd_t *o = a->o;
+    const c4b_spec_t *s = &b->s;
+    double t0 = now_ms();
     if (b->walks && b->four[0] == bddfalse)   /* every four of each player */
         for (int m = 0; m < b->cells; m++)
             for (int p = 0; p < 2; p++) {
@@ -713,32 +521,34 @@ static int forward(c4b_t *b, void *args)
                 drop(&t);
                 drop(&hd);
             }
-    /* walks: the ply's positions that go on (no four), kept from the ply
-     * before rather than taken again as reach less term */
-    BDD En = b->walks ? keep(init) : bddfalse;
-    for (int k = 0; k <= b->cells; k++) {
-        if (k > 0) {   /* ply k from ply k-1 */
-            int p = (k - 1) & 1;
-            if (c4b_stop && *c4b_stop) {
-                drop(&En);
-                return err_set(a->err, GSW_EFAIL, "stopped at ply %d", k);
-            }
-            BDD E = En;
-            En = bddfalse;
-            if (!b->walks) E = keep(bdd_apply(b->reach[k - 1], b->term[k - 1], bddop_diff));
-            if (!a->keep) {
-                drop(&b->reach[k - 1]);
-                drop(&b->term[k - 1]);
-            }
-            BDD next = keep(bddfalse), ended = keep(bddfalse);
-            if (b->walks) {
-                /* ply k - 1 held no four: one in ply k goes through the drop */
-                drop(&next);
-                next = walk_all(b, E, p, W_DROP, bddtrue);
-                En = keep(bdd_apply(next, b->four[p], bddop_diff));
-                if (a->keep) set(&ended, bdd_apply(next, En, bddop_diff));
-            }
-            for (int m = 0; m < b->cells && !b->walks; m++) {
+    /* go: the last ply's positions that go on (no four) */
+    BDD go, ended = bddfalse;
+    int k0 = o->from;
+    if (k0 > 0) {
+        go = from_file(o->start);
+    } else {
+        go = empty_board(b);
+        if (ply_done(b, o, 0, go, go, &ended, &t0, a->err)) {
+            drop(&go);
+            return a->err->code;
+        }
+    }
+    for (int k = k0 + 1; k <= b->cells; k++) {   /* ply k from ply k-1 */
+        int p = (k - 1) & 1;
+        BDD E = go, next = keep(bddfalse);
+        ended = bddfalse;
+        if (c4b_stop && *c4b_stop) {
+            drop(&E);
+            drop(&next);
+            return err_set(a->err, GSW_EFAIL, "stopped at ply %d", k);
+        }
+        if (b->walks) {   /* ply k - 1 held no four: one in ply k goes through the drop */
+            drop(&next);
+            next = c4b_walk_all(b, E, p, W_DROP, bddtrue);
+            go = keep(bdd_apply(next, b->four[p], bddop_diff));
+        } else {   /* one drop at a time; a four goes through the cell played */
+            ended = keep(bddfalse);
+            for (int m = 0; m < b->cells; m++) {
                 if (c4b_stop && *c4b_stop) {
                     drop(&E);
                     drop(&next);
@@ -755,31 +565,18 @@ static int forward(c4b_t *b, void *args)
                 drop(&img);
                 c4b_peak(b);
             }
-            drop(&E);
-            b->reach[k] = next;
-            b->term[k] = ended;
+            go = keep(bdd_apply(next, ended, bddop_diff));
         }
-        c4b_live(b);
-        c4b_ply_t st = { .ply = k, .nodes = bdd_nodecount(b->reach[k]) };
-        if (count_bdd(b, b->reach[k], &st.positions, a->err)) return a->err->code;
-        if (b->walks) {   /* the ended ones: the rest */
-            u256_t go;
-            if (count_bdd(b, En, &go, a->err)) return a->err->code;
-            st.terminal = st.positions;
-            u256_sub(&st.terminal, &go);
-        } else if (count_bdd(b, b->term[k], &st.terminal, a->err)) {
-            return a->err->code;
+        drop(&E);
+        int rc = ply_done(b, o, k, next, go, &ended, &t0, a->err);
+        drop(&next);
+        drop(&ended);
+        if (rc) {
+            drop(&go);
+            return rc;
         }
-        double t1 = now_ms();
-        st.ms = t1 - t0;
-        t0 = t1;
-        if (a->progress) a->progress(a->ctx, &st);
     }
-    drop(&En);
-    if (!a->keep) {
-        drop(&b->reach[b->cells]);
-        drop(&b->term[b->cells]);
-    }
+    drop(&go);
     return GSW_OK;
 }
 
@@ -788,7 +585,7 @@ static int forward(c4b_t *b, void *args)
 static BDD pre_all(c4b_t *b, BDD X, int k, BDD mask)
 {
     int p = k & 1;
-    if (b->walks) return walk_all(b, X, p, W_UNDROP, mask);
+    if (b->walks) return c4b_walk_all(b, X, p, W_UNDROP, mask);
     BDD r = keep(bddfalse);
     for (int m = 0; m < b->cells; m++) {
         BDD t = keep(preimage(b, X, m, p));
@@ -811,7 +608,7 @@ static int solve_ply(c4b_t *b, void *args)
     int k = a->ply;
     BDD *v = b->val[k];
     for (int i = 0; i < 3; i++) drop(&v[i]);
-    BDD E = keep(bdd_apply(b->reach[k], b->term[k], bddop_diff));
+    BDD E = keep(b->go[k]);
     if (k == b->cells) {
         v[C4B_WON] = keep(bddfalse);
         v[C4B_DRAWN] = E;
@@ -833,17 +630,19 @@ static int solve_ply(c4b_t *b, void *args)
         /* ply k + 1 is done with */
         for (int i = 0; i < 3; i++) drop(&n[i]);
         b->made[k + 1] = 0;
-        drop(&b->reach[k + 1]);
-        drop(&b->term[k + 1]);
     }
+    /* and ply k's forward sets */
+    drop(&b->go[k]);
+    drop(&b->term[k]);
+    b->fwd[k] = 0;
     b->made[k] = 1;
     c4b_live(b);
     return GSW_OK;
 }
 
 typedef struct load_args {
-    int ply;
-    bddf_t *sets;
+    int ply, fwd;
+    const bddf_t *sets;
     err_t *err;
 } load_args_t;
 
@@ -851,23 +650,23 @@ static int load_ply(c4b_t *b, void *args)
 {
     load_args_t *a = args;
     int k = a->ply;
-    for (int i = 0; i < 3; i++) {
-        bddf_t *f = &a->sets[i];
-        if (f->nvars != (uint32_t)b->nvars) return err_set(a->err, GSW_EFAIL, "a set of ply %d has %u variables, not %d", k, f->nvars, b->nvars);
-        BDD *ref = malloc(sizeof *ref * (f->nnodes ? f->nnodes : 1));
-        if (!ref) return err_set(a->err, GSW_EFAIL, "out of memory");
-        for (uint32_t j = 0; j < f->nnodes; j++) {
-            const bddf_node_t *x = &f->node[j];
-            BDD lo = x->lo < 2 ? (x->lo ? bddtrue : bddfalse) : ref[x->lo - 2];
-            BDD hi = x->hi < 2 ? (x->hi ? bddtrue : bddfalse) : ref[x->hi - 2];
-            ref[j] = keep(bdd_ite(bdd_ithvar((int)x->var), hi, lo));
+    if (a->fwd) {
+        for (int i = 0; i < 2; i++)
+            if (nvars_fit(b, &a->sets[i], i ? "the ended set" : "the go-on set", k, a->err)) return a->err->code;
+        drop(&b->go[k]);
+        drop(&b->term[k]);
+        b->go[k] = from_file(&a->sets[0]);
+        b->term[k] = from_file(&a->sets[1]);
+        b->fwd[k] = 1;
+    } else {
+        for (int i = 0; i < 3; i++)
+            if (nvars_fit(b, &a->sets[i], "a set", k, a->err)) return a->err->code;
+        for (int i = 0; i < 3; i++) {
+            drop(&b->val[k][i]);
+            b->val[k][i] = from_file(&a->sets[i]);
         }
-        drop(&b->val[k][i]);
-        b->val[k][i] = f->root < 2 ? (f->root ? bddtrue : bddfalse) : keep(ref[f->root - 2]);
-        for (uint32_t j = 0; j < f->nnodes; j++) drop(&ref[j]);
-        free(ref);
+        b->made[k] = 1;
     }
-    b->made[k] = 1;
     c4b_peak(b);
     return GSW_OK;
 }
@@ -895,9 +694,7 @@ static int guarded(c4b_t *b, int (*fn)(c4b_t *, void *), void *args, volatile in
     if (setjmp(c4b_jmp)) {
         c4b_stop = NULL;
         if (b->walk) {   /* a walk stopped half way */
-            lmemo_free(b->walk);
-            free(b->walk);
-            b->walk = NULL;
+            c4b_walk_free(b);
         }
         if (c4b_error == 1) return err_set(err, GSW_EFAIL, "stopped");
         if (c4b_error == BDD_NODENUM || c4b_error == BDD_MEMORY)
@@ -914,7 +711,17 @@ static int guarded(c4b_t *b, int (*fn)(c4b_t *, void *), void *args, volatile in
 int c4b_forward(c4b_t *b, int keep_sets, void (*progress)(void *ctx, const c4b_ply_t *p), void *ctx,
                 volatile int *stop, err_t *err)
 {
-    fwd_args_t a = { keep_sets, progress, ctx, err };
+    c4b_fwd_t o = { .keep = keep_sets, .progress = progress, .ctx = ctx };
+    return c4b_forward_run(b, &o, stop, err);
+}
+
+int c4b_forward_run(c4b_t *b, const c4b_fwd_t *o, volatile int *stop, err_t *err)
+{
+    if (o->from < 0 || o->from > b->cells || (o->from > 0 && (!o->start || o->keep)))
+        return err_set(err, GSW_EINPUT, "the forward pass cannot start after ply %d%s", o->from,
+                       o->keep ? " and keep every ply" : " without that ply's set");
+    if (o->from > 0 && nvars_fit(b, o->start, "the go-on set", o->from, err)) return err->code;
+    fwd_args_t a = { o, err };
     return guarded(b, forward, &a, stop, err);
 }
 
@@ -922,6 +729,7 @@ int c4b_solve_ply(c4b_t *b, int ply, volatile int *stop, err_t *err)
 {
     if (ply < 0 || ply > b->cells) return err_set(err, GSW_EINPUT, "no ply %d", ply);
     if (ply < b->cells && !b->made[ply + 1]) return err_set(err, GSW_EFAIL, "ply %d needs ply %d first", ply, ply + 1);
+    if (!b->fwd[ply]) return err_set(err, GSW_EFAIL, "ply %d needs its forward sets (kept or loaded)", ply);
     solve_args_t a = { ply, err };
     return guarded(b, solve_ply, &a, stop, err);
 }
@@ -935,7 +743,14 @@ int c4b_export(c4b_t *b, int ply, int value, bddf_t *out, err_t *err)
 int c4b_load_ply(c4b_t *b, int ply, bddf_t sets[3], err_t *err)
 {
     if (ply < 0 || ply > b->cells) return err_set(err, GSW_EINPUT, "no ply %d", ply);
-    load_args_t a = { ply, sets, err };
+    load_args_t a = { ply, 0, sets, err };
+    return guarded(b, load_ply, &a, NULL, err);
+}
+
+int c4b_load_forward(c4b_t *b, int ply, const bddf_t sets[2], err_t *err)
+{
+    if (ply < 0 || ply > b->cells) return err_set(err, GSW_EINPUT, "no ply %d", ply);
+    load_args_t a = { ply, 1, sets, err };
     return guarded(b, load_ply, &a, NULL, err);
 }
 

@@ -70,10 +70,28 @@ typedef struct c4b_ply {
 int c4b_open(c4b_t **out, const c4b_spec_t *s, double memory_gb, err_t *err);
 void c4b_close(c4b_t *b);
 /* The forward pass: every ply's reachable positions, from the empty board
- * to the last ply (a full board). progress (may be NULL) is called after
- * each ply. keep: hold every ply's sets for c4b_solve_ply (else each ply's
- * set is dropped once the next is made). stop (may be NULL): set to stop;
- * the stop flag set then. GSW_EFAIL when the node table outgrows memory_gb. */
+ * (or from a ply saved before) to the last ply (a full board). */
+typedef struct c4b_fwd {
+    /* hold every ply's sets for c4b_solve_ply (else each is dropped once
+     * the next is made); only from the empty board */
+    int keep;
+    /* 0: from the empty board; k > 0: go on after ply k (not reported
+     * again) from start, its go-on set as saved */
+    int from;
+    const bddf_t *start;
+    /* called after each ply with its figures and its sets as node arrays,
+     * counted: go (the positions with no four: the next ply is made from
+     * them) and ended (the last move made four). Its error stops the pass.
+     * NULL: none. */
+    int (*save)(void *ctx, const c4b_ply_t *p, const bddf_t *go, const bddf_t *ended, err_t *err);
+    /* called after each ply (after save); may be NULL */
+    void (*progress)(void *ctx, const c4b_ply_t *p);
+    void *ctx;
+} c4b_fwd_t;
+/* stop (may be NULL): set to stop; the stop flag set then. GSW_EFAIL when
+ * the node table outgrows memory_gb. */
+int c4b_forward_run(c4b_t *b, const c4b_fwd_t *o, volatile int *stop, err_t *err);
+/* The same from the empty board, without saving. */
 int c4b_forward(c4b_t *b, int keep, void (*progress)(void *ctx, const c4b_ply_t *p), void *ctx,
                 volatile int *stop, err_t *err);
 /* The plies (cells + 1: ply 0 to cells); the most live nodes seen so far
@@ -85,17 +103,20 @@ long c4b_table_nodes(const c4b_t *b);
 /* How often the walk's memo was full and emptied (its results made again). */
 long c4b_memo_flushes(const c4b_t *b);
 
-/* The strong solution, one ply at a time from the last back (after
- * c4b_forward with keep): the ply's won, drawn and lost sets (for the side
- * to move; a position whose last move made four is lost) as BDD files.
- * Each ply after the first solved needs the one after it: solved just
- * before, or loaded with c4b_load_ply. */
+/* The strong solution, one ply at a time from the last back: the ply's
+ * won, drawn and lost sets (for the side to move; a position whose last
+ * move made four is lost) as BDD files. Each ply needs its forward sets
+ * (c4b_forward with keep, or c4b_load_forward; dropped once it is solved),
+ * and each after the first solved the one after it: solved just before, or
+ * loaded with c4b_load_ply. */
 enum { C4B_WON, C4B_DRAWN, C4B_LOST };
 int c4b_solve_ply(c4b_t *b, int ply, volatile int *stop, err_t *err);
 /* Hand ply's set (C4B_WON...) over as a node array, counted exactly. */
 int c4b_export(c4b_t *b, int ply, int value, bddf_t *out, err_t *err);
 /* Take ply's three sets from files (a resumed build). */
 int c4b_load_ply(c4b_t *b, int ply, bddf_t sets[3], err_t *err);
+/* Take ply's forward sets (go, ended: as c4b_fwd_t's save had them). */
+int c4b_load_forward(c4b_t *b, int ply, const bddf_t sets[2], err_t *err);
 /* The nodes of ply's set (C4B_WON...); 0 before it is made. */
 long c4b_set_nodes(c4b_t *b, int ply, int value);
 

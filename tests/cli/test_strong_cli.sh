@@ -118,15 +118,63 @@ if [ $rc -eq 0 ]; then echo "note: the build finished before Ctrl-C"; ok; else s
 same "$(grep -E '^ +[0-9]+ ' "$tmp/two.txt" | md5sum)" "$(grep -E '^ +[0-9]+ ' "$tmp/one.txt" | md5sum)" \
   "the resumed build's table equals the one-go build's"
 has one.txt "   0                  0                  1                  0" "5x4: the start is a draw"
-# Ctrl-C in the forward pass: said that nothing of it is kept
+# Ctrl-C in the forward pass: the plies made are kept, and the next run
+# goes on after the last of them
 "$gsw" strong build connect4:6x4 --dir "$tmp/three" >/dev/null 2>"$tmp/prog" &
 pid=$!
-for _ in $(seq 200); do grep -q "forward: ply [0-9]" "$tmp/prog" 2>/dev/null && break; sleep 0.05; done
+for _ in $(seq 200); do grep -q "forward: ply 1[0-9]" "$tmp/prog" 2>/dev/null && break; sleep 0.05; done
 kill -INT $pid
 wait $pid
 rc=$?
 if grep -q "backward: ply" "$tmp/prog"; then echo "note: the forward pass ended before Ctrl-C"; ok
-else same "$rc" 1 "Ctrl-C in the forward pass: exit 1"; has prog "stopped in the forward pass: nothing of this run is kept" "Ctrl-C in the forward pass: said"; fi
+else
+  same "$rc" 1 "Ctrl-C in the forward pass: exit 1"
+  has prog "the plies made are kept" "Ctrl-C in the forward pass: said"
+  "$gsw" strong build connect4:6x4 --dir "$tmp/three" --from-ply 20 >/dev/null 2>"$tmp/prog2" || bad "6x4 after Ctrl-C"
+  has prog2 "going on after ply" "the forward pass goes on after the plies kept"
+fi
+
+# count keeps every ply's sets: stopped and run again, it goes on, with the
+# table of a count in one go; a build then reuses them
+expect 0 "count 6x4 in one go" -- "$gsw" count connect4:6x4 --dir "$tmp/c1"
+grep -E '^ +[0-9]+ ' "$tmp/out" | awk '{print $1, $2, $3, $4}' >"$tmp/c1.txt"
+"$gsw" count connect4:6x4 --dir "$tmp/c2" >/dev/null 2>"$tmp/prog" &
+pid=$!
+for _ in $(seq 400); do grep -q "^ply 12 " "$tmp/c2/connect4-6x4/manifest" 2>/dev/null && break; sleep 0.01; done
+kill -INT $pid
+wait $pid
+rc=$?
+expect 0 "count 6x4 again" -- "$gsw" count connect4:6x4 --dir "$tmp/c2"
+if [ $rc -eq 0 ]; then echo "note: the count finished before Ctrl-C"; ok
+else has out "went on after ply" "the second count goes on"; fi
+same "$(grep -E '^ +[0-9]+ ' "$tmp/out" | awk '{print $1, $2, $3, $4}' | md5sum)" "$(md5sum <"$tmp/c1.txt")" \
+  "the resumed count's table equals the one-go count's"
+expect 0 "count 6x4 a third time" -- "$gsw" count connect4:6x4 --dir "$tmp/c2" --json
+same "$(py 'print(j["total"], j["resumed_after"], len(j["per_ply"]))')" "94910577 24 25" "counted before: read back"
+expect 0 "build from a count: no forward pass" -- "$gsw" strong build connect4:6x4 --dir "$tmp/c2" --from-ply 22
+[ -s "$tmp/err" ] && ! grep -q "forward: ply" "$tmp/err" && ok || bad "the build made the forward pass again"
+
+# --from-ply: the last plies alone, equal to the full build's rows; other
+# plies are named, and a later full build goes on from there
+expect 0 "5x4 from ply 10" -- "$gsw" strong build connect4:5x4 --dir "$tmp/fp" --from-ply 10 --json
+same "$(py 'print(j["from_ply"], [r["ply"] for r in j["plies"]][:2], len(j["plies"]))')" "10 [10, 11] 11" "plies 10 to 20"
+py 'print(json.dumps([[r[k] for k in ("ply","won","drawn","lost")] for r in j["plies"]]))' >"$tmp/fp.rows"
+expect 0 "5x4 full (json)" -- "$gsw" strong build connect4:5x4 --dir "$tmp/one" --json
+same "$(py 'print(json.dumps([[r[k] for k in ("ply","won","drawn","lost")] for r in j["plies"][10:]]))')" "$(cat "$tmp/fp.rows")" \
+  "from ply 10: each ply's rows equal the full build's"
+expect 1 "query below the plies held" -- "$gsw" strong query connect4:5x4 1122 --dir "$tmp/fp"
+has err "holds plies 10 to 20" "names the plies held"
+for p in 1234512345 12345123452 5432154321543; do
+  expect 0 "query '$p' from the last plies" -- "$gsw" strong query connect4:5x4 "$p" --dir "$tmp/fp" --json
+  cp "$tmp/out" "$tmp/q.json"
+  expect 0 "query '$p' from the full build" -- "$gsw" strong query connect4:5x4 "$p" --dir "$tmp/one" --json
+  same "$(cat "$tmp/q.json")" "$(cat "$tmp/out")" "'$p': the same answer"
+done
+expect 0 "best at ply 10" -- "$gsw" strong best connect4:5x4 1234512345 --dir "$tmp/fp"
+expect 0 "5x4 the rest" -- "$gsw" strong build connect4:5x4 --dir "$tmp/fp"
+has out "resumed: plies 10 to 20" "goes on from ply 10"
+expect 2 "--from-ply past the last ply" -- "$gsw" strong build connect4:5x4 --dir "$tmp/fp" --from-ply 21
+expect 2 "--from-ply not a number" -- "$gsw" strong build connect4:5x4 --dir "$tmp/fp" --from-ply x
 expect 1 "another encoding in the same folder" -- "$gsw" strong build connect4:5x4 --dir "$tmp/one" --encoding cellwise
 has err "--encoding compressed" "says how it was built"
 

@@ -476,6 +476,85 @@ static void test_strong_6x4(void **st)
     strong_board("connect4:6x4", 4, 60, C4B_COMPRESSED);
 }
 
+
+/* A build of the last plies (--from-ply): 5x4 from ply 10 in its own
+ * folder, after a count there (the forward sets reused), against the full
+ * build: the same won, drawn and lost counts on plies 10 to 20, nothing
+ * below; positions of those plies against alpha-beta, the others refused. */
+static void test_from_ply(void **st)
+{
+    (void)st;
+    gv_t *v;
+    err_t err;
+    assert_int_equal(game_open("connect4:5x4", &v, &err), GSW_OK);
+    const char *full = tmp_path("fp-full"), *part = tmp_path("fp-part");
+    strong_build_options_t bo = { .dir = full, .enc = C4B_COMPRESSED, .order = C4B_COLUMN, .memory_gb = 0.5 };
+    strong_report_t *a = calloc(1, sizeof *a), *b = calloc(1, sizeof *b);
+    assert_non_null(a);
+    assert_non_null(b);
+    if (strong_build(v, &bo, a, &err)) fail_msg("%s", err.msg);
+    bo.dir = part;
+    bo.forward_only = 1;   /* a count first */
+    if (strong_build(v, &bo, b, &err)) fail_msg("%s", err.msg);
+    assert_int_equal(b->forward_from, -1);
+    assert_int_equal(strong_forward_done(&b->m), 20);
+    assert_int_equal(strong_lowest_solved(&b->m), 21);
+    bo.forward_only = 0;
+    bo.from_ply = 10;
+    if (strong_build(v, &bo, b, &err)) fail_msg("%s", err.msg);
+    assert_int_equal(b->forward_from, 20);   /* the count's sets, not made again */
+    assert_int_equal(strong_lowest_solved(&b->m), 10);
+    assert_false(b->m.complete);
+    for (int k = 0; k <= 20; k++)
+        for (int x = 0; x < 3; x++) {
+            if (k < 10) {
+                assert_false(b->m.ply[k].have[x]);
+                continue;
+            }
+            assert_true(b->m.ply[k].have[x]);
+            assert_int_equal(u256_cmp(&a->m.ply[k].count[x], &b->m.ply[k].count[x]), 0);
+            assert_int_equal(a->m.ply[k].checksum[x], b->m.ply[k].checksum[x]);   /* the same files */
+        }
+    strong_t *sp;
+    assert_int_equal(strong_open(&sp, v, part, &err), 1);
+    assert_int_equal(sp->lowest, 10);
+    solver_t s;
+    assert_int_equal(solver_init(&s, v, 16, NULL, &err), GSW_OK);
+    uint64_t rng = 777;
+    int checked = 0;
+    GSW_POSBUF pos[GSW_MAX_POS];
+    for (int g = 0; g < 40; g++) {
+        v->ops->pos_start(v, pos);
+        val_t tv;
+        for (int k = 0;; k++) {
+            if (k >= 10) {
+                check_pos(&s, sp, v, pos, "from ply 10");
+                checked++;
+            } else {
+                assert_int_equal(strong_value(sp, pos, &err), -1);
+                assert_non_null(strstr(err.msg, "holds plies 10 to 20"));
+            }
+            if (v->ops->terminal(v, pos, &tv)) break;
+            move_t mv[GSW_MAX_MOVES];
+            int nm = v->ops->moves(v, pos, mv);
+            v->ops->play(v, pos, mv[test_splitmix(&rng) % (uint64_t)nm]);
+        }
+    }
+    assert_true(checked > 40);
+    /* and the rest: a full build there goes on from ply 10 */
+    bo.from_ply = 0;
+    if (strong_build(v, &bo, b, &err)) fail_msg("%s", err.msg);
+    assert_int_equal(b->resumed_from, 10);
+    assert_true(b->m.complete);
+    for (int k = 0; k <= 20; k++)
+        for (int x = 0; x < 3; x++) assert_int_equal(a->m.ply[k].checksum[x], b->m.ply[k].checksum[x]);
+    solver_free(&s);
+    strong_close(sp);
+    free(a);
+    free(b);
+    game_close(v);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -487,6 +566,7 @@ int main(void)
         cmocka_unit_test(test_memory_limit),
         cmocka_unit_test(test_strong_4x4),
         cmocka_unit_test(test_strong_5x4),
+        cmocka_unit_test(test_from_ply),
         cmocka_unit_test(test_strong_6x4),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
