@@ -340,10 +340,14 @@ long c4b_memo_flushes(const c4b_t *b) { return b->memo_flushes; }
 
 /* --- BuDDy to node arrays --- */
 
+/* BuDDy nodes to array indices: a hash map that grows as the export goes
+ * (no count of the nodes first: that would walk the set once more) */
 typedef struct nmap {
-    int *key;
+    int *key;        /* 0: empty (no BuDDy node number is 0 here: 0 and 1 are the leaves) */
     uint32_t *val;
-    size_t mask;
+    size_t mask, n;
+    size_t fcap;     /* the node array's room */
+    int oom;
 } nmap_t;
 
 static uint32_t *nmap_slot(nmap_t *m, int k, int *found)
@@ -351,20 +355,54 @@ static uint32_t *nmap_slot(nmap_t *m, int k, int *found)
     size_t i = ((size_t)(unsigned)k * 0x9E3779B97F4A7C15ULL) & m->mask;
     while (m->key[i] && m->key[i] != k) i = (i + 1) & m->mask;
     *found = m->key[i] == k;
+    if (!*found) m->n++;
     m->key[i] = k;
     return &m->val[i];
+}
+
+static int nmap_grow(nmap_t *m)
+{
+    size_t cap = (m->mask + 1) * 2;
+    nmap_t g = { calloc(cap, sizeof(int)), calloc(cap, sizeof(uint32_t)), cap - 1, 0, m->fcap, 0 };
+    if (!g.key || !g.val) {
+        free(g.key);
+        free(g.val);
+        return -1;
+    }
+    for (size_t i = 0; i <= m->mask; i++)
+        if (m->key[i]) {
+            int found;
+            *nmap_slot(&g, m->key[i], &found) = m->val[i];
+        }
+    free(m->key);
+    free(m->val);
+    *m = g;
+    return 0;
 }
 
 static uint32_t export_node(bddf_t *f, nmap_t *m, BDD x)
 {
     if (x == bddfalse) return BDDF_FALSE;
     if (x == bddtrue) return BDDF_TRUE;
+    if (m->oom) return BDDF_FALSE;
     int found;
     uint32_t *slot = nmap_slot(m, x, &found);
     if (found) return *slot;
     *slot = UINT32_MAX;   /* (a DAG: never met again before it is set below) */
+    if (m->n * 2 > m->mask && nmap_grow(m)) m->oom = 1;
     uint32_t lo = export_node(f, m, bdd_low(x));
     uint32_t hi = export_node(f, m, bdd_high(x));
+    if (m->oom) return BDDF_FALSE;
+    if (f->nnodes == m->fcap) {
+        size_t cap = m->fcap * 2;
+        bddf_node_t *nn = cap < UINT32_MAX - 2 ? realloc(f->node, cap * sizeof *nn) : NULL;
+        if (!nn) {
+            m->oom = 1;
+            return BDDF_FALSE;
+        }
+        f->node = nn;
+        m->fcap = cap;
+    }
     bddf_node_t *n = &f->node[f->nnodes];
     n->var = (uint32_t)bdd_var(x);
     n->lo = lo;
@@ -379,21 +417,18 @@ static int to_file(c4b_t *b, BDD x, bddf_t *f, err_t *err)
 {
     memset(f, 0, sizeof *f);
     f->nvars = (uint32_t)b->nvars;
-    long n = x > 1 ? bdd_nodecount(x) : 0;
-    if (n) {
-        size_t cap = 16;
-        while (cap < (size_t)n * 2) cap <<= 1;
-        nmap_t m = { calloc(cap, sizeof(int)), calloc(cap, sizeof(uint32_t)), cap - 1 };
-        f->node = malloc(sizeof *f->node * (size_t)n);
-        if (!m.key || !m.val || !f->node) {
-            free(m.key);
-            free(m.val);
-            bddf_free(f);
-            return err_set(err, GSW_EFAIL, "out of memory exporting a BDD of %ld nodes", n);
-        }
-        f->root = export_node(f, &m, x);
+    if (x > 1) {
+        size_t cap = 1 << 12;
+        nmap_t m = { calloc(cap, sizeof(int)), calloc(cap, sizeof(uint32_t)), cap - 1, 0, cap / 2, 0 };
+        f->node = malloc(sizeof *f->node * m.fcap);
+        if (m.key && m.val && f->node) f->root = export_node(f, &m, x);
         free(m.key);
         free(m.val);
+        if (!m.key || !m.val || !f->node || m.oom) {
+            long n = (long)f->nnodes;
+            bddf_free(f);
+            return err_set(err, GSW_EFAIL, "out of memory exporting a BDD (%ld nodes and more)", n);
+        }
     } else {
         f->root = x == bddtrue ? BDDF_TRUE : BDDF_FALSE;
     }
