@@ -256,22 +256,31 @@ static int set_write(const char *bdir, strong_manifest_t *m, int k, int x, const
     return GSW_OK;
 }
 
-/* The time left to the forward pass after ply k, from this run's plies:
- * their times grow, ply over ply, by a factor that holds to about three
- * quarters of the board, where the sets are largest, and then shrinks
- * them as fast (so measured on 6x5, 7x5 and 7x6: README). -1: too few
- * plies made yet. */
+/* The time left to the forward pass after ply k, from the plies' times
+ * (this run's, or the manifest's for plies made before). Up to the ply
+ * where the sets are largest, about 0.78 of the board (6x5, 7x5 and 7x6
+ * all peak there), each ply takes longer than the last by a factor that
+ * starts at the last three plies' and shrinks to 1 at the peak; after it,
+ * ply peak + i takes as long as ply peak - i. On 6x5 this is within a
+ * third of the truth from ply 18 on. -1: too few plies made yet. */
 static double forward_eta_ms(const build_ctx_t *c, int k)
 {
-    if (k < 3 || !(c->ms[k] > 0) || !(c->ms[k - 3] > 0)) return -1;
-    double g = pow(c->ms[k] / c->ms[k - 3], 1.0 / 3);
+    double t[STRONG_MAX_PLIES];
+    for (int j = 0; j <= k; j++) t[j] = c->ms[j] > 0 ? c->ms[j] : c->m->ply[j].fms;
+    if (k < 3 || !(t[k] > 0) || !(t[k - 3] > 0)) return -1;
+    double g = cbrt(t[k] / t[k - 3]);
     if (!(g >= 1.0)) g = 1.0;
     if (g > 2.0) g = 2.0;
-    int peak = (3 * c->cells + 2) / 4;
-    double t = c->ms[k], left = 0;
+    double peak = 0.78 * c->cells, x = t[k], left = 0;
     for (int j = k + 1; j <= c->cells; j++) {
-        t = j <= peak ? t * g : t / g;
-        left += t;
+        if (j <= peak) {
+            x *= pow(g, (peak - j) / (peak - k));
+        } else {
+            int ref = (int)lround(2 * peak - j);
+            if (ref >= 0 && ref < j) x = t[ref];
+        }
+        t[j] = x;
+        left += x;
     }
     return left;
 }
