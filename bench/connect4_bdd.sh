@@ -9,8 +9,9 @@
 #                         [--reference DIR [--ref-log2 N] [--ref-strong-boards "..."]]
 #
 # For each board (default 4x4 5x4 6x4 5x5 6x5): `gsw count connect4:WxH`
-# (compressed encoding, column order) and `gsw strong build` into a fresh
-# temporary folder, one table row each: positions (total) against the
+# (compressed encoding, column order; its plies' sets saved, as it always
+# does, in a fresh temporary folder) and `gsw strong build` into another
+# (its own forward pass), one table row each: positions (total) against the
 # published count, count seconds (gsw's own clock) and peak BDD nodes,
 # strong-build seconds (wall; forward / backward by gsw's clock) and peak
 # nodes, peak RSS of each run (GNU time's maximum resident set size), the
@@ -185,7 +186,9 @@ printf '%-5s %4s %19s %-8s %9s %12s %7s %20s %12s %9s %8s  %-20s %s\n' \
 failed=0
 for b in $boards; do
   mem=$(mem_for "$b")
-  run "$b-count" -- count "connect4:$b" --encoding compressed --order column --memory "$mem" --json
+  rm -rf "$tmp/count"   # (a count keeps its plies' sets: a fresh folder, so it counts them all)
+  run "$b-count" -- count "connect4:$b" --encoding compressed --order column --memory "$mem" --dir "$tmp/count" --json
+  rm -rf "$tmp/count"
   if [ $rc != 0 ]; then
     printf '%-5s %4s count failed: %s\n' "$b" "$mem" "$(why "$b-count")"
     failed=1
@@ -249,7 +252,9 @@ if [ $encodings = 1 ]; then
     mem=$(mem_for "$b")
     for enc in compressed cellwise; do
       for ord in column row; do
-        run "$b-count-$enc-$ord" -- count "connect4:$b" --encoding "$enc" --order "$ord" --memory "$mem" --json
+        rm -rf "$tmp/count"
+        run "$b-count-$enc-$ord" -- count "connect4:$b" --encoding "$enc" --order "$ord" --memory "$mem" --dir "$tmp/count" --json
+        rm -rf "$tmp/count"
         if [ $rc != 0 ]; then
           printf '%-5s %-11s %-7s failed: %s\n' "$b" "$enc" "$ord" "$(why "$b-count-$enc-$ord")"
           failed=1
