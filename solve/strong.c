@@ -2,11 +2,13 @@
 #include "solve/strong.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -368,7 +370,7 @@ static int backward(c4b_t *b, const strong_build_options_t *o, build_ctx_t *c, i
     return rc;
 }
 
-int strong_build(const gv_t *v, const strong_build_options_t *o, strong_report_t *rep, err_t *err)
+static int build_body(const gv_t *v, const strong_build_options_t *o, strong_report_t *rep, err_t *err)
 {
     memset(rep, 0, sizeof *rep);
     rep->resumed_from = -1;
@@ -471,6 +473,37 @@ int strong_build(const gv_t *v, const strong_build_options_t *o, strong_report_t
     if (rc || o->forward_only) return rc;
     m->complete = to == 0;
     return strong_manifest_write(mpath, m, err);
+}
+
+/* One build or count at a time in a board's folder: a lock file held with
+ * flock. Another waits (saying so), or stops on o->stop. */
+int strong_build(const gv_t *v, const strong_build_options_t *o, strong_report_t *rep, err_t *err)
+{
+    memset(rep, 0, sizeof *rep);
+    rep->resumed_from = rep->forward_from = -1;
+    if (!strong_supported(v)) return err_set(err, GSW_EINPUT, "%s has no strong solutions (connect4 has)", v->game->name);
+    char bdir[1100], lpath[1200];
+    strong_board_dir(v, o->dir, bdir, sizeof bdir);
+    if (cache_mkdir_p(bdir, "strong-solution folder", err)) return err->code;
+    snprintf(lpath, sizeof lpath, "%s/lock", bdir);
+    int fd = open(lpath, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0) return err_set(err, GSW_EFAIL, "cannot open %s: %s", lpath, strerror(errno));
+    for (int waited = 0; flock(fd, LOCK_EX | LOCK_NB);) {
+        if (errno != EWOULDBLOCK && errno != EINTR) {
+            int e = errno;
+            close(fd);
+            return err_set(err, GSW_EFAIL, "cannot lock %s: %s", lpath, strerror(e));
+        }
+        if (o->stop && *o->stop) {
+            close(fd);
+            return err_set(err, GSW_EFAIL, "stopped while waiting for another gsw working in %s", bdir);
+        }
+        if (!waited++) say(o, "waiting: another gsw is building or counting in %s", bdir);
+        usleep(100000);
+    }
+    int rc = build_body(v, o, rep, err);
+    close(fd);   /* (the lock goes with it) */
+    return rc;
 }
 
 /* --- reading --- */

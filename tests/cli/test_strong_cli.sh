@@ -154,6 +154,16 @@ same "$(py 'print(j["total"], j["resumed_after"], len(j["per_ply"]))')" "9491057
 expect 0 "build from a count: no forward pass" -- "$gsw" strong build connect4:6x4 --dir "$tmp/c2" --from-ply 22
 [ -s "$tmp/err" ] && ! grep -q "forward: ply" "$tmp/err" && ok || bad "the build made the forward pass again"
 
+# two at once in one folder: the second waits for the first, then reads
+# back what it made
+"$gsw" strong build connect4:5x4 --dir "$tmp/lk" >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 400); do [ -f "$tmp/lk/connect4-5x4/manifest" ] && break; sleep 0.01; done
+expect 0 "a count while a build runs there" -- "$gsw" count connect4:5x4 --dir "$tmp/lk" --json
+wait $pid && ok || bad "the build beside a count failed"
+has err "waiting: another gsw" "the count said it waits"
+same "$(py 'print(j["total"], j["resumed_after"])')" "3945711 20" "then read the build's plies back"
+
 # --from-ply: the last plies alone, equal to the full build's rows; other
 # plies are named, and a later full build goes on from there
 expect 0 "5x4 from ply 10" -- "$gsw" strong build connect4:5x4 --dir "$tmp/fp" --from-ply 10 --json
