@@ -62,9 +62,6 @@ static int strong_dir(const cli_opts_t *o, char *buf, size_t n, err_t *err)
     return strong_default_dir(o->db, buf, n, err);
 }
 
-/* the sets' folder, and whether a count keeps its plies there: with the
- * encoding and order a solution there was made with (or the defaults when
- * there is none); else the count runs in memory alone */
 typedef struct count_ctx {
     c4b_ply_t *rows;
     int n;
@@ -115,15 +112,12 @@ int cli_count_bdd(cli_opts_t *o)
     if (!rc && (!rep || !c.rows)) rc = err_set(&err, GSW_EFAIL, "out of memory");
     if (!rc) {
         strong_manifest_t *m = &rep->m;
-        char bdir[1100], mpath[1200];
+        char bdir[1100];
         strong_board_dir(v, dir, bdir, sizeof bdir);
-        snprintf(mpath, sizeof mpath, "%s/manifest", bdir);
-        FILE *f = fopen(mpath, "rb");
-        char text[1 << 16];
-        size_t n = f ? fread(text, 1, sizeof text, f) : 0;
-        if (f) fclose(f);
-        keep = !f || (n < sizeof text && !strong_manifest_parse(text, n, mpath, m, &err) && m->enc == e && m->order == ord);
-        if (!keep && !o->json)
+        int had = strong_manifest_load(bdir, m, &err);   /* a damaged one: its error */
+        if (had < 0) rc = err.code;
+        keep = !had || (had > 0 && m->enc == e && m->order == ord);
+        if (had > 0 && !keep && !o->json)
             fprintf(stderr, "gsw: %s holds sets of another encoding or order: counting in memory alone\n", bdir);
     }
     double t0 = gsw_now_ms();

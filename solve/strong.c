@@ -167,7 +167,7 @@ int strong_lowest_solved(const strong_manifest_t *m)
 }
 
 /* The manifest of bdir: 1 read, 0 none, -1 an error. */
-static int manifest_load(const char *bdir, strong_manifest_t *m, err_t *err)
+int strong_manifest_load(const char *bdir, strong_manifest_t *m, err_t *err)
 {
     char path[1200];
     snprintf(path, sizeof path, "%s/manifest", bdir);
@@ -385,7 +385,7 @@ static int build_body(const gv_t *v, const strong_build_options_t *o, strong_rep
     snprintf(mpath, sizeof mpath, "%s/manifest", bdir);
     if (cache_mkdir_p(bdir, "strong-solution folder", err)) return err->code;
     strong_manifest_t *m = &rep->m;
-    int had = manifest_load(bdir, m, err);
+    int had = strong_manifest_load(bdir, m, err);
     if (had < 0) return err->code;
     if (had && (m->w != d->w || m->h != d->h))
         return err_set(err, GSW_EFAIL, "%s was made for connect4:%dx%d, not %dx%d", mpath, m->w, m->h, d->w, d->h);
@@ -518,7 +518,7 @@ int strong_open(strong_t **out, const gv_t *v, const char *dir, err_t *err)
     if (!s) return err_set(err, GSW_EFAIL, "out of memory"), -1;
     s->v = v;
     strong_board_dir(v, dir, s->dir, sizeof s->dir);
-    int rc = manifest_load(s->dir, &s->m, err);
+    int rc = strong_manifest_load(s->dir, &s->m, err);
     if (rc > 0) s->lowest = strong_lowest_solved(&s->m);
     if (rc <= 0 || s->lowest > s->m.w * s->m.h) {   /* none, or no ply solved yet */
         free(s);

@@ -55,6 +55,8 @@ typedef struct strong_manifest {
 /* Parse a manifest's text (name for messages). One-line errors. */
 int strong_manifest_parse(const char *text, size_t n, const char *name, strong_manifest_t *m, err_t *err);
 int strong_manifest_write(const char *path, const strong_manifest_t *m, err_t *err);
+/* The manifest of board folder bdir: 1 read, 0 none, -1 an error (err). */
+int strong_manifest_load(const char *bdir, strong_manifest_t *m, err_t *err);
 
 /* Does the game have strong solutions (Connect Four)? */
 int strong_supported(const gv_t *v);
