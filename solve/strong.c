@@ -81,9 +81,11 @@ int strong_manifest_parse(const char *text, size_t n, const char *name, strong_m
                           &tail) == 5 ||
                    (nodes = 0, ms = 0, sscanf(buf, "ply %d positions %63s terminal %63s%c", &a, w3, w4, &tail) == 3)) {
             if (a < 0 || a >= STRONG_MAX_PLIES || u256_parse(w3, &m->ply[a].positions) ||
-                u256_parse(w4, &m->ply[a].terminal) || nodes < 0 || !(ms >= 0 && ms < 1e15))
+                u256_parse(w4, &m->ply[a].terminal) || nodes < 0 || !(ms >= 0 && ms < 1e12))
                 bad = 1;
-            else m->ply[a].counted = 1, m->ply[a].fnodes = nodes, m->ply[a].fms = ms;
+            /* kept to the tenth the file is written with (and never -0), so
+             * that a manifest read and written again says the same */
+            else m->ply[a].counted = 1, m->ply[a].fnodes = nodes, m->ply[a].fms = round(ms * 10) / 10 + 0.0;
         } else if (sscanf(buf, "set %d %31s %63s %ld %31s%c", &a, w1, w3, &nodes, w5, &tail) == 5) {
             int v = -1;
             for (int x = 0; x < STRONG_SETS; x++)
