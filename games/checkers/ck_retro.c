@@ -41,6 +41,10 @@ static uint64_t ckr_binom[33][33];
  * rw (from black men above bit c). 7.3 MB, built on first use with the
  * binomials (pthread_once), read-only after. */
 static uint64_t ckr_pre[CKR_MAX_PIECES - 1][7][CKR_TBLOCK];
+/* ckr_cx[j][m][x]: the colex rank's terms from byte j of a set holding x
+ * there with m elements in the bytes below: the sum of C(8j + b, m + t)
+ * over x's bits b, the t-th from the bottom (t from 1). 45 KB. */
+static uint32_t ckr_cx[4][CKR_MAX_PIECES + 1][256];
 static pthread_once_t ckr_once = PTHREAD_ONCE_INIT;
 
 static inline int ckr_tix(int i, int c, int a, int r) { return ((i * CKR_TC + c) * CKR_TA + a) * CKR_TR + r; }
@@ -54,12 +58,63 @@ static inline int ckr_top(uint32_t b) { return 31 - __builtin_clz(b); }
 
 static uint64_t ckr_c(int n, int k) { return n < 0 || k < 0 || k > n ? 0 : ckr_binom[n][k]; }
 
+/* The bits of x where m has one, packed down (x's bits outside m dropped),
+ * and the inverse: the low bits of x spread over m's ones. */
+static inline uint32_t ckr_pext(uint32_t x, uint32_t m)
+{
+#ifdef __BMI2__
+    return _pext_u32(x, m);
+#else
+    uint32_t r = 0;
+    for (uint32_t k = 1; m; m &= m - 1, k <<= 1)
+        if (x & m & -m) r |= k;
+    return r;
+#endif
+}
+
+static inline uint32_t ckr_pdep(uint32_t x, uint32_t m)
+{
+#ifdef __BMI2__
+    return _pdep_u32(x, m);
+#else
+    uint32_t r = 0;
+    for (uint32_t k = 1; m; m &= m - 1, k <<= 1)
+        if (x & k) r |= m & -m;
+    return r;
+#endif
+}
+
+/* The colex rank of a set of at most CKR_MAX_PIECES squares: the sum of
+ * C(c_t, t) over its squares c_1 < c_2 < ..., a table entry a byte. */
+static inline uint64_t ckr_colex(uint32_t s)
+{
+    int m1 = ckr_popcount(s & 0xFFu), m2 = ckr_popcount(s & 0xFFFFu), m3 = ckr_popcount(s & 0xFFFFFFu);
+    return (uint64_t)ckr_cx[0][0][s & 0xFF] + ckr_cx[1][m1][s >> 8 & 0xFF] + ckr_cx[2][m2][s >> 16 & 0xFF] +
+           ckr_cx[3][m3][s >> 24];
+}
+
+/* The next set of as many elements in colex order (numeric order of the
+ * masks); s must have one. */
+static inline uint32_t ckr_colex_next(uint32_t s)
+{
+    uint64_t x = s, r = x + (x & -x);
+    return (uint32_t)(r | ((r ^ x) >> (2 + __builtin_ctz(s))));
+}
+
 static void ckr_build_tables(void)
 {
     for (int n = 0; n <= 32; n++) {
         ckr_binom[n][0] = 1;
         for (int k = 1; k <= n; k++) ckr_binom[n][k] = ckr_binom[n - 1][k - 1] + (k < n ? ckr_binom[n - 1][k] : 0);
     }
+    for (int j = 0; j < 4; j++)
+        for (int m = 0; m <= CKR_MAX_PIECES; m++)
+            for (int x = 0; x < 256; x++) {
+                uint64_t sum = 0;
+                for (int b = 0, t = m; b < 8; b++)
+                    if (x >> b & 1) sum += ckr_c(8 * j + b, ++t);
+                ckr_cx[j][m][x] = (uint32_t)sum;   /* exact wherever the set has at most CKR_MAX_PIECES */
+            }
     for (int wm = 1; wm < CKR_MAX_PIECES; wm++)
         for (int rw = 0; rw < 7; rw++) {
             uint64_t *t = ckr_pre[wm - 1][rw];
@@ -290,36 +345,19 @@ static int ckr_index(const ck_pos_t *p, uint64_t *slice, uint64_t *index)
                 x &= ~(1u << c);
             }
             men -= t[ckr_tix(bm, 4 * rb, 0, 0)];
-        } else {
-            int k = 1;
-            for (uint32_t x = bmen; x; x &= x - 1, k++) men += ckr_binom[__builtin_ctz(x)][k];
-            men -= ckr_binom[4 * rb][bm];
-        }
+        } else
+            men = ckr_colex(bmen) - ckr_binom[4 * rb][bm];
     }
     if (wm) {
-        /* White's order: bit b is w = 31 - b, less the black men before it */
-        int k = 1;
-        for (uint32_t x = wmen; x; k++) {
-            int b = ckr_top(x);
-            x &= ~(1u << b);
-            int w = 31 - b - __builtin_popcountll((uint64_t)bmen >> (b + 1));
-            men += ckr_binom[w][k];
-        }
+        /* White's order: bit b is w = 31 - b, less the black men before
+           it; turned half a turn, the rank among the squares no black man
+           holds */
+        men += ckr_colex(ckr_pext(ck_rot180(wmen), ~ck_rot180(bmen)));
         men -= ckr_binom[4 * rw - ckr_popcount(bmen & ckr_mask_below(rw))][wm];
     }
+    /* each side's kings rank among the squares still free */
     uint32_t occ = bmen | wmen;
-    uint64_t kb = 0, kw = 0;
-    int k = 1;
-    for (uint32_t x = bkg; x; x &= x - 1, k++) {
-        int b = __builtin_ctz(x);
-        kb += ckr_binom[b - ckr_popcount(occ & ((1u << b) - 1))][k];
-    }
-    occ |= bkg;
-    k = 1;
-    for (uint32_t x = wkg; x; x &= x - 1, k++) {
-        int b = __builtin_ctz(x);
-        kw += ckr_binom[b - ckr_popcount(occ & ((1u << b) - 1))][k];
-    }
+    uint64_t kb = ckr_colex(ckr_pext(bkg, ~occ)), kw = ckr_colex(ckr_pext(wkg, ~(occ | bkg)));
     int f = 32 - bm - wm;
     *slice = ckr_pack(bk, bm, wk, wm, rb, rw);
     *index = (men * ckr_binom[f][bk] + kb) * ckr_binom[f - bk][wk] + kw;
@@ -379,8 +417,10 @@ static inline int ckr_select_high(uint32_t m, int j) { return ckr_select_low(m, 
 typedef struct ckr_memo {
     uint64_t slice, high;      /* high: index / C(F - bk, wk); slice ~0: empty */
     uint32_t bmen, wmen, bkg;
+    uint64_t kw;               /* the last index's White kings: their rank, */
+    uint32_t wk;               /* and their set packed into the free squares */
 } ckr_memo_t;
-static _Thread_local ckr_memo_t ckr_last = { ~(uint64_t)0, 0, 0, 0, 0 };
+static _Thread_local ckr_memo_t ckr_last = { ~(uint64_t)0, 0, 0, 0, 0, 0, 0 };
 
 static void ckr_position(const gv_t *v, uint64_t slice, uint64_t index, void *pos)
 {
@@ -424,11 +464,19 @@ static void ckr_position(const gv_t *v, uint64_t slice, uint64_t index, void *po
         uint32_t free = ~(bmen | wmen);
         ckr_unrank(kb, s.bk, f, c);
         for (int i = 0; i < s.bk; i++) bkg |= 1u << ckr_select_low(free, c[i]);
-        *m = (ckr_memo_t){ slice, high, bmen, wmen, bkg };
+        *m = (ckr_memo_t){ slice, high, bmen, wmen, bkg, 0, 0 };
+        m->kw = ~(uint64_t)0;
     }
-    uint32_t wkg = 0, free = ~(m->bmen | m->wmen | m->bkg);
-    ckr_unrank(kw, s.wk, f - s.bk, c);
-    for (int i = 0; i < s.wk; i++) wkg |= 1u << ckr_select_low(free, c[i]);
+    /* a pass in index order steps to the next set; else it is unranked */
+    uint32_t cw = 0;
+    if (s.wk && kw && kw - 1 == m->kw) cw = ckr_colex_next(m->wk);
+    else if (s.wk) {
+        ckr_unrank(kw, s.wk, f - s.bk, c);
+        for (int i = 0; i < s.wk; i++) cw |= 1u << c[i];
+    }
+    m->kw = kw;
+    m->wk = cw;
+    uint32_t wkg = ckr_pdep(cw, ~(m->bmen | m->wmen | m->bkg));
     ck_pos_t *p = pos;
     memset(p, 0, sizeof *p);
     p->p[0] = m->bmen | m->bkg;
@@ -451,7 +499,34 @@ static int ckr_children(const gv_t *v, uint64_t slice, uint64_t index, retro_mov
         if (terminal) *terminal = val_loss(0);
         return 0;
     }
+    /* A king's plain move leads to the slice of p's own reversed image r0
+     * and changes only the last part of its index: the moving side's kings
+     * (White's in r0), ranked among the squares no other piece holds. */
+    ck_pos_t r0;
+    uint64_t s0 = 0, i0 = 0, kw0 = 0;
+    uint32_t rbk = 0, free0 = 0;
+    int king_moves = -1;   /* -1: not ranked yet; 0: none to rank */
     for (int i = 0; i < n && kept < RETRO_MAX_MOVES; i++) {
+        int from = ck_mfrom(mv[i]);
+        if (!ck_mjumps(mv[i]) && (p.k >> from & 1) && king_moves) {
+            if (king_moves < 0) {
+                r0 = ckr_flip(&p);
+                king_moves = ckr_index(&r0, &s0, &i0);
+                rbk = r0.p[1] & r0.k;
+                free0 = ~(r0.p[0] | (r0.p[1] & ~r0.k));
+                kw0 = ckr_colex(ckr_pext(rbk, free0));
+            }
+            if (king_moves) {
+                int to = ck_nb[from][ck_mdir(mv[i], 0)];
+                uint32_t x = rbk ^ 1u << (31 - from) ^ 1u << (31 - to);
+                retro_move_t *o = &out[kept++];
+                o->slice = s0;
+                o->index = i0 - kw0 + ckr_colex(ckr_pext(x, free0));
+                o->move = mv[i];
+                o->conv = 0;
+                continue;
+            }
+        }
         ck_pos_t q = p;
         ck_play(&q, mv[i]);
         ck_pos_t r = ckr_flip(&q);
@@ -477,6 +552,17 @@ static int ckr_parents(const gv_t *v, uint64_t slice, uint64_t index, retro_move
     ck_pos_t y = ckr_flip(&x);
     uint32_t occ = y.p[0] | y.p[1];
     int n = 0;
+    /* A king's step back keeps y's slice and men: only the kings' parts of
+     * the index change (White's too: they rank among the squares Black's
+     * kings leave). menb: the index's men part times C(F, bk). */
+    uint64_t sy = 0, iy = 0, menb = 0, nwk = 1;
+    uint32_t ymen = (y.p[0] | y.p[1]) & ~y.k, ywk = y.p[1] & y.k;
+    int kings = (y.p[0] & y.k) && ckr_index(&y, &sy, &iy);
+    if (kings) {
+        ckr_slice_t s = ckr_unpack(sy);
+        nwk = ckr_binom[32 - s.bm - s.wm - s.bk][s.wk];
+        menb = iy / nwk - ckr_colex(ckr_pext(y.p[0] & y.k, ~ymen));
+    }
     for (uint32_t b = y.p[0]; b; b &= b - 1) {
         int to = __builtin_ctz(b), king = (int)(y.k >> to & 1);
         for (int d = 0; d < 4; d++) {
@@ -495,7 +581,13 @@ static int ckr_parents(const gv_t *v, uint64_t slice, uint64_t index, retro_move
                 if (ck_can_capture(&p)) continue;
                 if (n >= RETRO_MAX_MOVES) return n;
                 retro_move_t *o = &out[n];
-                if (!ckr_index(&p, &o->slice, &o->index)) continue;
+                if (!man && kings) {
+                    uint32_t bkg = p.p[0] & p.k;
+                    o->slice = sy;
+                    o->index = (menb + ckr_colex(ckr_pext(bkg, ~ymen))) * nwk +
+                               ckr_colex(ckr_pext(ywk, ~(ymen | bkg)));
+                } else if (!ckr_index(&p, &o->slice, &o->index))
+                    continue;
                 o->move = (move_t)from | (move_t)(3 - d) << 9;
                 o->conv = (uint8_t)man;
                 n++;
