@@ -138,7 +138,19 @@ static void ckr_build_tables(void)
         }
 }
 
-static inline void ckr_init(void) { pthread_once(&ckr_once, ckr_build_tables); }
+/* pthread_once costs about 25 instructions a call, paid for every position
+ * of a build; a flag set after the tables checks first. */
+static int ckr_ready;
+static void ckr_build_once(void)
+{
+    ckr_build_tables();
+    __atomic_store_n(&ckr_ready, 1, __ATOMIC_RELEASE);
+}
+
+static inline void ckr_init(void)
+{
+    if (!__atomic_load_n(&ckr_ready, __ATOMIC_ACQUIRE)) pthread_once(&ckr_once, ckr_build_once);
+}
 
 /* ---- slice ids ---- */
 
@@ -389,8 +401,11 @@ static void ckr_mirror(const gv_t *v, void *pos)
 static void ckr_unrank(uint64_t r, int k, int hi, int *c)
 {
     for (; k > 0; k--) {
-        int x = hi - 1;
-        while (ckr_binom[x][k] > r) x--;   /* C(x, k) = 0 for x < k: it stops at k - 1 at worst */
+        /* the largest x < hi with C(x, k) <= r, by halving (C(k - 1, k) = 0
+           <= r; x + step stays below hi <= 32, inside the table) */
+        int x = k - 1;
+        for (int step = 16; step; step >>= 1)
+            if (x + step < hi && ckr_binom[x + step][k] <= r) x += step;
         c[k - 1] = x;
         r -= ckr_binom[x][k];
         hi = x;
@@ -539,6 +554,15 @@ static int ckr_children(const gv_t *v, uint64_t slice, uint64_t index, retro_mov
     return kept;
 }
 
+/* Whether Black (to move) has a capture: ck_can_capture's test, inline
+ * for the parents' loop, which makes it for every step back. */
+static inline int ckr_black_can_capture(const ck_pos_t *p)
+{
+    uint32_t own = p->p[0], opp = p->p[1], kings = own & p->k, empty = ~(own | opp);
+    return ((ck_dl(ck_dl(own) & opp) | ck_dr(ck_dr(own) & opp) | ck_ul(ck_ul(kings) & opp) |
+             ck_ur(ck_ur(kings) & opp)) & empty) != 0;
+}
+
 /* The parents of X (Black to move) are White-to-move positions whose
  * White made a plain move; in the colour-reversed picture Y = flip(X)
  * (White to move) they are Black-to-move positions P whose Black stepped
@@ -578,7 +602,7 @@ static int ckr_parents(const gv_t *v, uint64_t slice, uint64_t index, retro_move
                 p.p[0] = (p.p[0] & ~(1u << to)) | 1u << from;
                 p.k &= ~(1u << to);
                 if (!man) p.k |= 1u << from;
-                if (ck_can_capture(&p)) continue;
+                if (ckr_black_can_capture(&p)) continue;
                 if (n >= RETRO_MAX_MOVES) return n;
                 retro_move_t *o = &out[n];
                 if (!man && kings) {
