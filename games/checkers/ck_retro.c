@@ -396,35 +396,23 @@ static void ckr_mirror(const gv_t *v, void *pos)
     *p = ckr_flip(p);
 }
 
-/* The colex set of k elements with rank r, as positions in 0..hi-1
- * (ascending into c[0..k-1]; r < C(hi, k), hi <= 32). */
-static void ckr_unrank(uint64_t r, int k, int hi, int *c)
+/* The colex set of k elements with rank r, as a mask of positions in
+ * 0..hi-1 (r < C(hi, k), hi <= 32). */
+static uint32_t ckr_unrank(uint64_t r, int k, int hi)
 {
+    uint32_t set = 0;
     for (; k > 0; k--) {
         /* the largest x < hi with C(x, k) <= r, by halving (C(k - 1, k) = 0
            <= r; x + step stays below hi <= 32, inside the table) */
         int x = k - 1;
         for (int step = 16; step; step >>= 1)
             if (x + step < hi && ckr_binom[x + step][k] <= r) x += step;
-        c[k - 1] = x;
+        set |= 1u << x;
         r -= ckr_binom[x][k];
         hi = x;
     }
+    return set;
 }
-
-/* The j-th set bit of m from the bottom (j = 0: the lowest). */
-static inline int ckr_select_low(uint32_t m, int j)
-{
-#ifdef __BMI2__
-    return __builtin_ctz(_pdep_u32(1u << j, m));
-#else
-    for (; j > 0; j--) m &= m - 1;
-    return __builtin_ctz(m);
-#endif
-}
-
-/* The j-th set bit of m from the top. */
-static inline int ckr_select_high(uint32_t m, int j) { return ckr_select_low(m, ckr_popcount(m) - 1 - j); }
 
 /* The men and Black's kings of an index, decoded; all but White's kings
  * (the fastest-moving part of the index) are kept per thread, so a pass
@@ -445,7 +433,6 @@ static void ckr_position(const gv_t *v, uint64_t slice, uint64_t index, void *po
     int f = 32 - s.bm - s.wm;
     uint64_t nbk = ckr_binom[f][s.bk], nwk = ckr_binom[f - s.bk][s.wk];
     uint64_t kw = index % nwk, high = index / nwk;
-    int c[CKR_MAX_PIECES + 1];
     ckr_memo_t *m = &ckr_last;
     if (m->slice != slice || m->high != high) {
         uint64_t kb = high % nbk, men = high / nbk;
@@ -456,8 +443,11 @@ static void ckr_position(const gv_t *v, uint64_t slice, uint64_t index, void *po
             uint64_t r0 = men + t[ckr_tix(s.bm, 4 * s.rb, 0, 0)];
             int a = 0, r = 0, hi = 4 * s.rb + 4;
             for (int k = s.bm; k > 0; k--) {
-                int x = hi - 1;
-                while (t[ckr_tix(k, x, a, r)] > r0) x--;
+                /* the largest x < hi whose entry is <= r0, by halving (the
+                   entries grow with x and are 0 below x = k) */
+                int x = k - 1;
+                for (int step = 16; step; step >>= 1)
+                    if (x + step < hi && t[ckr_tix(k, x + step, a, r)] <= r0) x += step;
                 r0 -= t[ckr_tix(k, x, a, r)];
                 bmen |= 1u << x;
                 a += (int)(ma >> x & 1);
@@ -466,29 +456,25 @@ static void ckr_position(const gv_t *v, uint64_t slice, uint64_t index, void *po
             }
             men = r0;   /* the white men's rank past the first of row rw */
         } else if (s.bm) {
-            ckr_unrank(men + ckr_binom[4 * s.rb][s.bm], s.bm, 4 * s.rb + 4, c);
-            for (int i = 0; i < s.bm; i++) bmen |= 1u << c[i];
+            bmen = ckr_unrank(men + ckr_binom[4 * s.rb][s.bm], s.bm, 4 * s.rb + 4);
             men = 0;
         }
         if (s.wm) {
+            /* ranked in White's order (from the top) among the squares no
+               black man holds: spread over them turned half a turn */
             int below = 4 * s.rw - ckr_popcount(bmen & ckr_mask_below(s.rw));
-            ckr_unrank(men + ckr_binom[below][s.wm], s.wm, below + 4, c);
-            uint32_t free = ~bmen & 0xFFFFFFF0u;
-            for (int i = 0; i < s.wm; i++) wmen |= 1u << ckr_select_high(free, c[i]);
+            uint32_t set = ckr_unrank(men + ckr_binom[below][s.wm], s.wm, below + 4);
+            wmen = ck_rot180(ckr_pdep(set, ck_rot180(~bmen & 0xFFFFFFF0u)));
         }
-        uint32_t free = ~(bmen | wmen);
-        ckr_unrank(kb, s.bk, f, c);
-        for (int i = 0; i < s.bk; i++) bkg |= 1u << ckr_select_low(free, c[i]);
+        bkg = ckr_pdep(ckr_unrank(kb, s.bk, f), ~(bmen | wmen));
         *m = (ckr_memo_t){ slice, high, bmen, wmen, bkg, 0, 0 };
         m->kw = ~(uint64_t)0;
     }
     /* a pass in index order steps to the next set; else it is unranked */
     uint32_t cw = 0;
     if (s.wk && kw && kw - 1 == m->kw) cw = ckr_colex_next(m->wk);
-    else if (s.wk) {
-        ckr_unrank(kw, s.wk, f - s.bk, c);
-        for (int i = 0; i < s.wk; i++) cw |= 1u << c[i];
-    }
+    else if (s.wk)
+        cw = ckr_unrank(kw, s.wk, f - s.bk);
     m->kw = kw;
     m->wk = cw;
     uint32_t wkg = ckr_pdep(cw, ~(m->bmen | m->wmen | m->bkg));
