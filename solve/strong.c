@@ -317,47 +317,35 @@ static void forward_ply(void *ctx, const c4b_ply_t *p)
         p->ms / 1e3, p->ply < c->cells ? eta : "");
 }
 
-/* Read ply k's listed sets first .. first + n - 1 (checked); freed on error. */
-static int sets_load(const char *bdir, const strong_manifest_t *m, int k, int first, int n, bddf_t *f, err_t *err)
+/* The backward pass's sets, read from and written to the folder as it
+ * goes (c4b_solve_ply_io). */
+static int io_load(void *ctx, int k, int set, bddf_t *f, err_t *err)
 {
-    for (int x = 0; x < n; x++) {
-        if (set_load(bdir, m, k, first + x, &f[x], err)) {
-            for (int y = 0; y < x; y++) bddf_free(&f[y]);
-            return err->code;
-        }
-    }
-    return GSW_OK;
+    build_ctx_t *c = ctx;
+    return set_load(c->bdir, c->m, k, set, f, err);
 }
 
-/* The backward pass from ply from - 1 down to ply to. */
+static int io_save(void *ctx, int k, int value, const bddf_t *f, err_t *err)
+{
+    build_ctx_t *c = ctx;
+    return set_write(c->bdir, c->m, k, value, f, err);
+}
+
+/* The backward pass from ply from - 1 down to ply to. Each ply reads what
+ * it needs from the folder and writes its sets there as they are made, so
+ * about three sets are in memory at a time (7x6's ply 37 did not fit in
+ * --memory 22 holding both plies' five). */
 static int backward(c4b_t *b, const strong_build_options_t *o, build_ctx_t *c, int from, int to, err_t *err)
 {
     strong_manifest_t *m = c->m;
     int rc = GSW_OK;
-    if (from <= c->cells) {   /* the ply solved before */
-        bddf_t f[3];
-        say(o, "going on from ply %d (plies %d to %d are solved)", from - 1, from, c->cells);
-        if (!(rc = sets_load(c->bdir, m, from, 0, 3, f, err))) {
-            rc = c4b_load_ply(b, from, f, err);
-            for (int x = 0; x < 3; x++) bddf_free(&f[x]);
-        }
-    }
+    if (from <= c->cells) say(o, "going on from ply %d (plies %d to %d are solved)", from - 1, from, c->cells);
+    c4b_solve_io_t io = { io_load, io_save, c };
     for (int k = from - 1; k >= to && !rc; k--) {
         double tk = gsw_now_ms();
-        bddf_t f[3];
-        if ((rc = sets_load(c->bdir, m, k, STRONG_GO, 2, f, err))) break;
-        rc = c4b_load_forward(b, k, f, err);
-        bddf_free(&f[0]);
-        bddf_free(&f[1]);
-        if (!rc) rc = c4b_solve_ply(b, k, o->stop, err);
+        rc = c4b_solve_ply_io(b, k, &io, o->stop, err);
         u256_t sum = u256_of(0);
-        for (int x = 0; x < 3 && !rc; x++) {
-            bddf_t g;
-            if ((rc = c4b_export(b, k, x, &g, err))) break;
-            rc = set_write(c->bdir, m, k, x, &g, err);
-            u256_add(&sum, &g.count);
-            bddf_free(&g);
-        }
+        for (int x = 0; x < 3 && !rc; x++) u256_add(&sum, &m->ply[k].count[x]);
         if (!rc && u256_cmp(&sum, &m->ply[k].positions))   /* every position has one value */
             rc = err_set(err, GSW_EFAIL, "ply %d: the won, drawn and lost sets do not add up to its positions", k);
         if (!rc) rc = strong_manifest_write(c->mpath, m, err);

@@ -465,6 +465,7 @@ static BDD from_file(const bddf_t *f)
     if (f->root < 2) return f->root ? bddtrue : bddfalse;
     BDD *ref = malloc(sizeof *ref * f->nnodes);
     if (!ref) c4b_err_handler(BDD_MEMORY);
+    c4b_current->ffref = ref;
     for (uint32_t j = 0; j < f->nnodes; j++) {
         const bddf_node_t *x = &f->node[j];
         BDD lo = x->lo < 2 ? (x->lo ? bddtrue : bddfalse) : ref[x->lo - 2];
@@ -474,6 +475,7 @@ static BDD from_file(const bddf_t *f)
     BDD r = keep(ref[f->root - 2]);
     for (uint32_t j = 0; j < f->nnodes; j++) drop(&ref[j]);
     free(ref);
+    c4b_current->ffref = NULL;
     return r;
 }
 
@@ -675,6 +677,102 @@ static int solve_ply(c4b_t *b, void *args)
     return GSW_OK;
 }
 
+/* --- a ply solved from files to files --- */
+
+typedef struct solve_io_args {
+    int ply;
+    const c4b_solve_io_t *io;
+    err_t *err;
+} solve_io_args_t;
+
+/* set `set` of ply k from io->load, held in *out */
+static int io_load(c4b_t *b, const c4b_solve_io_t *io, int k, int set, BDD *out, err_t *err)
+{
+    bddf_t f;
+    memset(&f, 0, sizeof f);
+    if (io->load(io->ctx, k, set, &f, err)) return err->code;
+    if (nvars_fit(b, &f, set >= C4B_GO ? "a forward set" : "a value set", k, err)) {
+        bddf_free(&f);
+        return err->code;
+    }
+    b->ffset = f;   /* from_file may not come back */
+    b->ffset_live = 1;
+    *out = from_file(&f);
+    b->ffset_live = 0;
+    bddf_free(&f);
+    c4b_peak(b);
+    return GSW_OK;
+}
+
+/* value set x of ply k to io->save; dropped */
+static int io_save(c4b_t *b, const c4b_solve_io_t *io, int k, int value, BDD *x, err_t *err)
+{
+    bddf_t f;
+    int rc = to_file(b, *x, &f, err);
+    drop(x);
+    if (rc) return rc;
+    rc = io->save(io->ctx, k, value, &f, err);
+    bddf_free(&f);
+    return rc;
+}
+
+static int stopped(int k, err_t *err)
+{
+    if (c4b_stop && *c4b_stop) return err_set(err, GSW_EFAIL, "stopped at ply %d", k);
+    return GSW_OK;
+}
+
+/* solve_ply's steps with each set read just before it is needed and
+ * written and dropped as soon as it is made: at most the ply's go-on set
+ * (or what is left of it), one set of the ply after and the set being made
+ * are held, not the five sets of two plies */
+static int solve_ply_io(c4b_t *b, void *args)
+{
+    solve_io_args_t *a = args;
+    const c4b_solve_io_t *io = a->io;
+    int k = a->ply, rc;
+    err_t *err = a->err;
+    BDD E = bddfalse, X = bddfalse, won = bddfalse, drawn = bddfalse, lost = bddfalse;
+    if ((rc = io_load(b, io, k, C4B_GO, &E, err))) return rc;
+    if (k == b->cells) {
+        if ((rc = io_save(b, io, k, C4B_WON, &won, err)) || (rc = io_save(b, io, k, C4B_DRAWN, &E, err))) {
+            drop(&E);
+            return rc;
+        }
+    } else {
+        rc = io_load(b, io, k + 1, C4B_LOST, &X, err);
+        if (!rc) {
+            won = pre_all(b, X, k, E);
+            drop(&X);
+            set(&E, bdd_apply(E, won, bddop_diff));   /* E: what is not won */
+            rc = io_save(b, io, k, C4B_WON, &won, err);
+        }
+        if (!rc) rc = stopped(k, err);
+        if (!rc) rc = io_load(b, io, k + 1, C4B_DRAWN, &X, err);
+        if (rc) {
+            drop(&E);
+            return rc;
+        }
+        drawn = pre_all(b, X, k, E);
+        drop(&X);
+        lost = keep(bdd_apply(E, drawn, bddop_diff));
+        drop(&E);
+        if ((rc = io_save(b, io, k, C4B_DRAWN, &drawn, err))) {
+            drop(&lost);
+            return rc;
+        }
+    }
+    BDD T = bddfalse;
+    if ((rc = io_load(b, io, k, C4B_ENDED, &T, err))) {
+        drop(&lost);
+        return rc;
+    }
+    set(&lost, bdd_or(lost, T));
+    drop(&T);
+    c4b_live(b);
+    return io_save(b, io, k, C4B_LOST, &lost, err);
+}
+
 typedef struct load_args {
     int ply, fwd;
     const bddf_t *sets;
@@ -731,6 +829,10 @@ static int guarded(c4b_t *b, int (*fn)(c4b_t *, void *), void *args, volatile in
         if (b->walk) {   /* a walk stopped half way */
             c4b_walk_free(b);
         }
+        free(b->ffref);   /* a set half taken in */
+        b->ffref = NULL;
+        if (b->ffset_live) bddf_free(&b->ffset);
+        b->ffset_live = 0;
         if (c4b_error == 1) return err_set(err, GSW_EFAIL, "stopped");
         if (c4b_error == BDD_NODENUM || c4b_error == BDD_MEMORY)
             return err_set(err, GSW_EFAIL, "the BDD node table is full (%ld nodes): give it more --memory", b->table);
@@ -767,6 +869,13 @@ int c4b_solve_ply(c4b_t *b, int ply, volatile int *stop, err_t *err)
     if (!b->fwd[ply]) return err_set(err, GSW_EFAIL, "ply %d needs its forward sets (kept or loaded)", ply);
     solve_args_t a = { ply, err };
     return guarded(b, solve_ply, &a, stop, err);
+}
+
+int c4b_solve_ply_io(c4b_t *b, int ply, const c4b_solve_io_t *io, volatile int *stop, err_t *err)
+{
+    if (ply < 0 || ply > b->cells) return err_set(err, GSW_EINPUT, "no ply %d", ply);
+    solve_io_args_t a = { ply, io, err };
+    return guarded(b, solve_ply_io, &a, stop, err);
 }
 
 int c4b_export(c4b_t *b, int ply, int value, bddf_t *out, err_t *err)

@@ -111,6 +111,19 @@ long c4b_memo_flushes(const c4b_t *b);
  * loaded with c4b_load_ply. */
 enum { C4B_WON, C4B_DRAWN, C4B_LOST };
 int c4b_solve_ply(c4b_t *b, int ply, volatile int *stop, err_t *err);
+/* The same with the least held: every set is read just before it is
+ * needed and written and dropped as soon as it is made, nothing is kept
+ * between plies (so none of c4b_load_ply, c4b_load_forward, c4b_export).
+ * load reads ply's set into *f (C4B_LOST and C4B_DRAWN of the ply after,
+ * C4B_GO and C4B_ENDED of the ply itself); save takes each of ply's value
+ * sets, counted. Either's error stops it. */
+enum { C4B_GO = 3, C4B_ENDED = 4 };
+typedef struct c4b_solve_io {
+    int (*load)(void *ctx, int ply, int set, bddf_t *f, err_t *err);
+    int (*save)(void *ctx, int ply, int value, const bddf_t *f, err_t *err);
+    void *ctx;
+} c4b_solve_io_t;
+int c4b_solve_ply_io(c4b_t *b, int ply, const c4b_solve_io_t *io, volatile int *stop, err_t *err);
 /* Hand ply's set (C4B_WON...) over as a node array, counted exactly. */
 int c4b_export(c4b_t *b, int ply, int value, bddf_t *out, err_t *err);
 /* Take ply's three sets from files (a resumed build). */

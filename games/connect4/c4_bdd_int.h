@@ -26,6 +26,9 @@ struct c4b {
                                    and at the end of each ply */
     long table;                 /* the largest node table (live, dead and free nodes) */
     struct lmemo *walk;         /* a walk's memo while one runs (freed on an error) */
+    BDD *ffref;                 /* from_file's node references while it runs (freed on an error) */
+    bddf_t ffset;               /* a set c4b read for itself while it is taken in */
+    int ffset_live;             /* (then ffset is freed on an error) */
 };
 
 static inline BDD keep(BDD x) { return bdd_addref(x); }

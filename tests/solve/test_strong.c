@@ -240,6 +240,77 @@ static void solve_counts(long memo_cap, int per_move, u256_t out[17][3], long *f
     c4b_close(b);
 }
 
+/* c4b_solve_ply_io's sets, kept in memory in place of files: every set
+ * of 4x4 by ply (won, drawn, lost, go, ended), and how many were read */
+static bddf_t io_sets[17][5];
+static int io_reads;
+
+static void io_copy(bddf_t *to, const bddf_t *from)
+{
+    *to = *from;
+    to->node = malloc(sizeof *to->node * (from->nnodes ? from->nnodes : 1));
+    assert_non_null(to->node);
+    if (from->nnodes) memcpy(to->node, from->node, sizeof *to->node * from->nnodes);
+}
+
+static int io_fwd_save(void *ctx, const c4b_ply_t *p, const bddf_t *go, const bddf_t *ended, err_t *err)
+{
+    (void)ctx, (void)err;
+    io_copy(&io_sets[p->ply][C4B_GO], go);
+    io_copy(&io_sets[p->ply][C4B_ENDED], ended);
+    return GSW_OK;
+}
+
+static int io_load(void *ctx, int k, int set, bddf_t *f, err_t *err)
+{
+    (void)ctx;
+    if (!io_sets[k][set].node) return err_set(err, GSW_EFAIL, "ply %d set %d was not made", k, set);
+    io_reads++;
+    io_copy(f, &io_sets[k][set]);
+    return GSW_OK;
+}
+
+static int io_save(void *ctx, int k, int value, const bddf_t *f, err_t *err)
+{
+    (void)ctx, (void)err;
+    io_copy(&io_sets[k][value], f);
+    return GSW_OK;
+}
+
+/* a set of about 25,000 nodes: levels of up to 1,500 distinct nodes, each
+ * a pair of different nodes of the level below or leaves */
+static bddf_t io_bigset;
+
+static void io_big(int nvars)
+{
+    bddf_t *f = &io_bigset;
+    memset(f, 0, sizeof *f);
+    f->nvars = (uint32_t)nvars;
+    f->node = malloc(sizeof *f->node * 1500 * (size_t)nvars);
+    assert_non_null(f->node);
+    uint32_t below[1502], nb = 2, level[1500];
+    below[0] = BDDF_FALSE, below[1] = BDDF_TRUE;
+    for (int v = nvars - 1; v >= 0; v--) {
+        uint32_t n = 0;
+        for (uint32_t i = 0; i < nb && n < 1500; i++)
+            for (uint32_t j = 0; j < nb && n < 1500; j++) {
+                if (i == j) continue;
+                f->node[f->nnodes] = (bddf_node_t){ (uint32_t)v, below[i], below[j] };
+                level[n++] = 2 + f->nnodes++;
+            }
+        memcpy(below + 2, level, n * sizeof *level);   /* the leaves stay */
+        nb = n + 2;
+    }
+    f->root = below[2];
+}
+
+static int io_load_big(void *ctx, int k, int set, bddf_t *f, err_t *err)
+{
+    (void)ctx, (void)k, (void)set, (void)err;
+    io_copy(f, &io_bigset);
+    return GSW_OK;
+}
+
 static void test_small_memo(void **st)
 {
     (void)st;
@@ -255,6 +326,39 @@ static void test_small_memo(void **st)
             if (u256_cmp(&full[k][x], &small[k][x]) || u256_cmp(&full[k][x], &moves[k][x]))
                 fail_msg("ply %d set %d: the counts differ", k, x);
         }
+    /* from files to files (here: copies in memory), nothing held between
+     * plies: the same counts, every set read as it is needed */
+    c4b_spec_t spec = { 4, 4, C4B_COMPRESSED, C4B_COLUMN, 0, 0 };
+    c4b_t *b;
+    err_t err;
+    assert_int_equal(c4b_open(&b, &spec, 0.004, &err), GSW_OK);
+    c4b_fwd_t fo = { .save = io_fwd_save };
+    assert_int_equal(c4b_forward_run(b, &fo, NULL, &err), GSW_OK);
+    c4b_solve_io_t io = { io_load, io_save, NULL };
+    assert_int_equal(c4b_solve_ply_io(b, 3, &io, NULL, &err), GSW_EFAIL);   /* ply 4 is not solved */
+    for (int k = 16; k >= 0; k--) assert_int_equal(c4b_solve_ply_io(b, k, &io, NULL, &err), GSW_OK);
+    c4b_close(b);
+    assert_int_equal(io_reads, 1 + 2 + 16 * 4);   /* the failed start read ply 3's go-on set */
+    /* a set too large for the table while it is read: a clean error, what
+       was half read freed (the ASan build checks) */
+    assert_int_equal(c4b_open(&b, &spec, 1e-6, &err), GSW_OK);   /* 10,000 nodes */
+    io_big(c4b_nvars(&spec));
+    c4b_solve_io_t big = { io_load_big, io_save, NULL };
+    assert_int_equal(c4b_solve_ply_io(b, 8, &big, NULL, &err), GSW_EFAIL);
+    assert_non_null(strstr(err.msg, "node table is full"));
+    c4b_close(b);
+    bddf_free(&io_bigset);
+    for (int k = 0; k <= 16; k++) {
+        u256_t sum = u256_of(0);
+        for (int x = 0; x < 3; x++) {
+            if (u256_cmp(&full[k][x], &io_sets[k][x].count)) fail_msg("ply %d set %d: from files, another count", k, x);
+            u256_add(&sum, &io_sets[k][x].count);
+        }
+        u256_t all = io_sets[k][C4B_GO].count;
+        u256_add(&all, &io_sets[k][C4B_ENDED].count);
+        if (u256_cmp(&sum, &all)) fail_msg("ply %d: won, drawn and lost are not the ply's positions", k);
+        for (int x = 0; x < 5; x++) bddf_free(&io_sets[k][x]);
+    }
 }
 
 /* a table too small for the board: a clean error, not a crash */
