@@ -112,7 +112,32 @@ typedef struct egdb_build_options {
     /* progress lines ("[3/40] 2K-1K.b-w: propagate 45%"); NULL: quiet */
     void (*progress)(void *ctx, const char *line);
     void *progress_ctx;
+    /* (non-NULL, workers > 0) units built elsewhere: see egdb_farm_t */
+    const struct egdb_farm *farm;
 } egdb_build_options_t;
+
+/* One unit of a plan handed to a worker (another process: dist/): */
+typedef struct egdb_unit_job {
+    int unit;                  /* its place in the plan (0: the first built) */
+    int ns;
+    const uint64_t *slice;     /* its slices */
+    int nneed;
+    int need[2];               /* the metrics to build, in order (retro_metric_t; RETRO_METRICS: done) */
+} egdb_unit_job_t;
+
+/* Workers 1..workers that build units: egdb_build hands a unit to an idle
+ * worker as soon as every unit it exits into is finished (give), and
+ * waits for any worker's answer (take: the worker, its unit, and what
+ * egdb_build_job reported there, or *failed with unit_err). Both return
+ * nonzero when the transport fails (err). */
+typedef struct egdb_build_report egdb_build_report_t;
+typedef struct egdb_farm {
+    int workers;
+    void *ctx;
+    int (*give)(void *ctx, int worker, const egdb_unit_job_t *job, err_t *err);
+    int (*take)(void *ctx, int *worker, int *unit, egdb_build_report_t *part, int *failed, err_t *unit_err,
+                err_t *err);
+} egdb_farm_t;
 
 /* One unit of a plan (egdb_build_report_t.units), in build order. */
 typedef struct egdb_unit_plan {
@@ -139,7 +164,7 @@ typedef struct egdb_unit_plan {
 uint64_t egdb_unit_memory(uint64_t n, retro_metric_t m, int threads, uint64_t budget);
 uint64_t egdb_unit_disk(uint64_t n, retro_metric_t m);
 
-typedef struct egdb_build_report {
+struct egdb_build_report {
     int slices;                 /* slices the target needs */
     int built, reused;          /* ... built now, found finished and checked */
     uint64_t positions;         /* positions in the slices built now */
@@ -152,13 +177,17 @@ typedef struct egdb_build_report {
     double solve_ms, write_ms;  /* of ms: the engine's (its phases and the passes between them), and writing
                                    the files (encoding, compressing, syncing), summed over the units built */
     retro_stats_t engine;       /* the engine's phases and threads, summed over the units built */
-} egdb_build_report_t;
+};
 
 /* Build (or reuse, after checking) every slice the options ask for, in
  * dependency order; each finished slice is checked for consistency (every
  * position's value agrees with its moves') before its file is renamed into
  * place. Stopping keeps what is finished: running again resumes. */
 int egdb_build(egdb_set_t *s, const egdb_build_options_t *o, egdb_build_report_t *rep, err_t *err);
+/* A worker's side of a farm: build job's unit with o's metric, threads and
+ * memory (its exits must be finished); rep gets what it built. */
+int egdb_build_job(egdb_set_t *s, const egdb_build_options_t *o, const egdb_unit_job_t *job,
+                   egdb_build_report_t *rep, err_t *err);
 
 /* Check slice files: their checksums, then the consistency of every
  * position with its moves (values read from the files). slice: one slice,

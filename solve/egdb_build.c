@@ -13,204 +13,7 @@
 #include "core/ab.h"
 #include "core/pfor.h"
 #include "solve/egdb.h"
-
-/* ---- the slices a target needs, and their order ------------------------ */
-
-typedef struct slice_set {
-    uint64_t *id;
-    int n, cap;
-    int *hash;                 /* open addressing: index + 1 into id; 0 free */
-    int hcap;
-} slice_set_t;
-
-static int set_find(const slice_set_t *s, uint64_t id)
-{
-    if (!s->hcap) return -1;
-    for (int i = (int)((id * 0x9e3779b97f4a7c15ull) >> 40) & (s->hcap - 1);; i = (i + 1) & (s->hcap - 1)) {
-        if (!s->hash[i]) return -1;
-        if (s->id[s->hash[i] - 1] == id) return s->hash[i] - 1;
-    }
-}
-
-static int set_add(slice_set_t *s, uint64_t id)
-{
-    int at = set_find(s, id);
-    if (at >= 0) return at;
-    if (s->n + 1 > s->cap) {
-        int cap = s->cap ? s->cap * 2 : 256;
-        uint64_t *nid = realloc(s->id, (size_t)cap * sizeof *nid);
-        if (!nid) return -1;
-        s->id = nid;
-        s->cap = cap;
-    }
-    if ((s->n + 1) * 2 > s->hcap) {
-        int hcap = s->hcap ? s->hcap * 2 : 512;
-        while ((s->n + 1) * 2 > hcap) hcap *= 2;
-        int *nh = calloc((size_t)hcap, sizeof *nh);
-        if (!nh) return -1;
-        free(s->hash);
-        s->hash = nh;
-        s->hcap = hcap;
-        for (int k = 0; k < s->n; k++)
-            for (int i = (int)((s->id[k] * 0x9e3779b97f4a7c15ull) >> 40) & (hcap - 1);; i = (i + 1) & (hcap - 1))
-                if (!nh[i]) { nh[i] = k + 1; break; }
-    }
-    s->id[s->n] = id;
-    for (int i = (int)((id * 0x9e3779b97f4a7c15ull) >> 40) & (s->hcap - 1);; i = (i + 1) & (s->hcap - 1))
-        if (!s->hash[i]) { s->hash[i] = s->n + 1; break; }
-    return s->n++;
-}
-
-static void set_free(slice_set_t *s)
-{
-    free(s->id);
-    free(s->hash);
-    memset(s, 0, sizeof *s);
-}
-
-#define SUCC_MAX 512
-
-/* The units in build order: Tarjan's strongly connected components over
- * the slices' successors (iterative), which come out successors first.
- * unit_of[i] for slice i; order[] lists slices unit by unit; ustart[u]
- * is unit u's first place in order (ustart[nunits] = n). */
-typedef struct plan {
-    slice_set_t s;
-    int *order, *ustart, nunits;
-} plan_t;
-
-static int plan_make(const gv_t *v, plan_t *pl, err_t *err)
-{
-    const retro_game_t *rg = v->ops->retro;
-    int n = pl->s.n;
-    int *idx = malloc((size_t)n * sizeof *idx), *low = malloc((size_t)n * sizeof *low);
-    int *stack = malloc((size_t)n * sizeof *stack), *on = calloc((size_t)n, sizeof *on);
-    int *cstack = malloc((size_t)n * sizeof *cstack), *cedge = malloc((size_t)n * sizeof *cedge);
-    uint64_t(*succ)[SUCC_MAX] = NULL;
-    int *nsucc = malloc((size_t)n * sizeof *nsucc);
-    pl->order = malloc((size_t)n * sizeof *pl->order);
-    pl->ustart = malloc(((size_t)n + 1) * sizeof *pl->ustart);
-    int **adj = calloc((size_t)n, sizeof *adj);
-    int rc = GSW_OK;
-    if (!idx || !low || !stack || !on || !cstack || !cedge || !nsucc || !pl->order || !pl->ustart || !adj) {
-        rc = err_set(err, GSW_EFAIL, "out of memory planning %d slices", n);
-        goto out;
-    }
-    succ = malloc(sizeof *succ);
-    if (!succ) { rc = err_set(err, GSW_EFAIL, "out of memory"); goto out; }
-    for (int i = 0; i < n; i++) {
-        int k = rg->slice_succ(v, pl->s.id[i], succ[0], SUCC_MAX);
-        if (k > SUCC_MAX) { rc = err_set(err, GSW_EFAIL, "a slice with %d successors", k); goto out; }
-        adj[i] = malloc(((size_t)k + 1) * sizeof **adj);
-        if (!adj[i]) { rc = err_set(err, GSW_EFAIL, "out of memory"); goto out; }
-        nsucc[i] = 0;
-        for (int j = 0; j < k; j++) {
-            int t = set_find(&pl->s, succ[0][j]);
-            if (t >= 0 && t != i) adj[i][nsucc[i]++] = t;
-        }
-    }
-    for (int i = 0; i < n; i++) idx[i] = -1;
-    int counter = 0, sp = 0, placed = 0;
-    pl->nunits = 0;
-    for (int root = 0; root < n; root++) {
-        if (idx[root] >= 0) continue;
-        int csp = 0;
-        cstack[csp] = root;
-        cedge[csp++] = 0;
-        idx[root] = low[root] = counter++;
-        stack[sp++] = root;
-        on[root] = 1;
-        while (csp) {
-            int x = cstack[csp - 1];
-            if (cedge[csp - 1] < nsucc[x]) {
-                int y = adj[x][cedge[csp - 1]++];
-                if (idx[y] < 0) {
-                    idx[y] = low[y] = counter++;
-                    stack[sp++] = y;
-                    on[y] = 1;
-                    cstack[csp] = y;
-                    cedge[csp++] = 0;
-                } else if (on[y] && idx[y] < low[x]) low[x] = idx[y];
-                continue;
-            }
-            csp--;
-            if (csp && low[x] < low[cstack[csp - 1]]) low[cstack[csp - 1]] = low[x];
-            if (low[x] == idx[x]) {   /* x roots a component: pop it as one unit */
-                pl->ustart[pl->nunits++] = placed;
-                int y;
-                do {
-                    y = stack[--sp];
-                    on[y] = 0;
-                    pl->order[placed++] = y;
-                } while (y != x);
-            }
-        }
-    }
-    pl->ustart[pl->nunits] = placed;
-out:
-    if (adj)
-        for (int i = 0; i < n; i++) free(adj[i]);
-    free(adj);
-    free(succ);
-    free(idx);
-    free(low);
-    free(stack);
-    free(on);
-    free(cstack);
-    free(cedge);
-    free(nsucc);
-    return rc;
-}
-
-static void plan_free(plan_t *pl)
-{
-    set_free(&pl->s);
-    free(pl->order);
-    free(pl->ustart);
-}
-
-/* The target's slices: every slice of 1..pieces, or what pos can reach. */
-static int plan_target(const gv_t *v, const egdb_build_options_t *o, plan_t *pl, err_t *err)
-{
-    const retro_game_t *rg = v->ops->retro;
-    memset(pl, 0, sizeof *pl);
-    if (o->for_pos || o->for_slice) {
-        uint64_t slice, index;
-        int flipped;
-        if (o->for_slice) slice = *o->for_slice;
-        else if (!rg->locate(v, o->for_pos, &slice, &index, &flipped))
-            return err_set(err, GSW_EINPUT, "no %s database covers the position (at most %d pieces%s)",
-                           v->game->name, rg->max_pieces,
-                           rg->mate_metric ? ", no castling rights or en passant, pawns on one side only" : "");
-        if (set_add(&pl->s, slice) < 0) return err_set(err, GSW_EFAIL, "out of memory");
-        uint64_t succ[SUCC_MAX];
-        for (int i = 0; i < pl->s.n; i++) {
-            int k = rg->slice_succ(v, pl->s.id[i], succ, SUCC_MAX);
-            for (int j = 0; j < k && j < SUCC_MAX; j++)
-                if (set_add(&pl->s, succ[j]) < 0) return err_set(err, GSW_EFAIL, "out of memory");
-        }
-    } else {
-        if (o->pieces < 1 || o->pieces > rg->max_pieces)
-            return err_set(err, GSW_EINPUT, "--pieces %d: %s databases cover 1 to %d pieces", o->pieces,
-                           v->game->name, rg->max_pieces);
-        for (int p = 1; p <= o->pieces; p++) {
-            int k = rg->slices(v, p, NULL, 0);
-            uint64_t *ids = malloc(((size_t)k + 1) * sizeof *ids);
-            if (!ids) return err_set(err, GSW_EFAIL, "out of memory");
-            rg->slices(v, p, ids, k);
-            for (int j = 0; j < k; j++) {
-                if (o->max_per_side > 0) {   /* the counts: the side to move's half, then the other's */
-                    int c[RETRO_MAX_COUNTS], nc = rg->slice_material(v, ids[j], c), a = 0, b = 0;
-                    for (int i = 0; i < nc; i++) *(i < nc / 2 ? &a : &b) += c[i];
-                    if (a > o->max_per_side || b > o->max_per_side) continue;
-                }
-                if (set_add(&pl->s, ids[j]) < 0) { free(ids); return err_set(err, GSW_EFAIL, "out of memory"); }
-            }
-            free(ids);
-        }
-    }
-    return plan_make(v, pl, err);
-}
+#include "solve/egdb_plan.h"
 
 /* ---- one unit ---------------------------------------------------------- */
 
@@ -587,6 +390,22 @@ static int unit_write(unit_ctx_t *c, retro_metric_t m, const retro_val_t *val, i
 }
 
 /* Solve the unit in metric `mode` into val, check it, write it. */
+static void stats_add(retro_stats_t *t, const retro_stats_t *s)
+{
+    t->init_ms += s->init_ms;
+    t->propagate_ms += s->propagate_ms;
+    t->check_ms += s->check_ms;
+    if (s->levels > t->levels) t->levels = s->levels;
+    t->edges += s->edges;
+    if (s->kept_bytes > t->kept_bytes) t->kept_bytes = s->kept_bytes;
+    if (s->threads > t->threads) t->threads = s->threads;
+    for (int i = 0; i < RETRO_STATS_THREADS; i++) {
+        t->items[i] += s->items[i];
+        t->busy_ms[i] += s->busy_ms[i];
+        t->wait_ms[i] += s->wait_ms[i];
+    }
+}
+
 static int unit_solve(unit_ctx_t *c, retro_metric_t mode, retro_val_t *val, int threads, volatile int *stop,
                       err_t *err)
 {
@@ -600,22 +419,7 @@ static int unit_solve(unit_ctx_t *c, retro_metric_t mode, retro_val_t *val, int 
     double t1 = gsw_now_ms();
     if (c->rep) c->rep->solve_ms += t1 - t0;
     if (rc) return rc;
-    if (c->rep) {   /* the engine's figures, summed */
-        retro_stats_t *t = &c->rep->engine;
-        const retro_stats_t *s = c->stats;
-        t->init_ms += s->init_ms;
-        t->propagate_ms += s->propagate_ms;
-        t->check_ms += s->check_ms;
-        if (s->levels > t->levels) t->levels = s->levels;
-        t->edges += s->edges;
-        if (s->kept_bytes > t->kept_bytes) t->kept_bytes = s->kept_bytes;
-        if (s->threads > t->threads) t->threads = s->threads;
-        for (int i = 0; i < RETRO_STATS_THREADS; i++) {
-            t->items[i] += s->items[i];
-            t->busy_ms[i] += s->busy_ms[i];
-            t->wait_ms[i] += s->wait_ms[i];
-        }
-    }
+    if (c->rep) stats_add(&c->rep->engine, c->stats);   /* the engine's figures, summed */
     if (!(rc = unit_write(c, mode, val, threads, err)) && mode == RETRO_DTW)
         rc = unit_write(c, RETRO_WLD, val, threads, err);   /* its win/draw/loss comes free */
     if (c->rep) c->rep->write_ms += gsw_now_ms() - t1;
@@ -636,7 +440,7 @@ static int unit_finished(egdb_set_t *set, retro_metric_t m, const uint64_t *slic
 }
 
 /* Is unit u of the plan to be built (o->unit_only: only for_slice's)? */
-static int unit_wanted(const egdb_build_options_t *o, const plan_t *pl, int u)
+static int unit_wanted(const egdb_build_options_t *o, const egdb_plan_t *pl, int u)
 {
     if (!o->unit_only || !o->for_slice) return 1;
     for (int i = pl->ustart[u]; i < pl->ustart[u + 1]; i++)
@@ -651,23 +455,282 @@ static int build_threads(int t)
     return n > 0 ? (int)(n > 64 ? 64 : n) : 1;
 }
 
+/* What the unit of these slices still needs: the metrics to build, in
+ * order (need[], *nneed). 1 when anything is to build, 0 when its files
+ * are all there and sound. */
+static int unit_todo(egdb_set_t *set, const egdb_build_options_t *o, const uint64_t *slices, int ns,
+                     retro_metric_t need[2], int *nneed, err_t *err)
+{
+    /* what this unit still needs: win/draw/loss (for wld and dtc), then the metric */
+    int nn = 0;
+    if (o->metric == RETRO_DTW) need[nn++] = RETRO_DTW;
+    else {
+        need[nn++] = RETRO_WLD;
+        if (o->metric == RETRO_DTC) need[nn++] = RETRO_DTC;
+    }
+    int todo = 0;
+    for (int k = 0; k < nn; k++) {
+        int f = unit_finished(set, need[k], slices, ns, err);
+        if (f < 0) {
+            char line[700];
+            snprintf(line, sizeof line, "%s (rebuilding it)", err->msg);
+            if (o->progress) o->progress(o->progress_ctx, line);
+            f = 0;
+        }
+        if (!f) todo = 1;
+        else need[k] = RETRO_METRICS;   /* done */
+    }
+    if (o->metric == RETRO_DTW && need[0] == RETRO_METRICS && unit_finished(set, RETRO_WLD, slices, ns, err) != 1)
+        todo = 1, need[0] = RETRO_DTW;   /* its win/draw/loss files are missing: build both again */
+    *nneed = nn;
+    return todo;
+}
+
+/* The whole build's progress, for the time left in progress lines. */
+typedef struct build_eta {
+    uint64_t total, done;      /* positions of the units that need building (their files are absent) */
+    double t0;                 /* when the first unit began building */
+} build_eta_t;
+
+/* Build one unit: its metrics need[] in order, files written; rep gets
+ * its counts and times. */
+static int unit_build(egdb_set_t *set, const egdb_build_options_t *o, const uint64_t *slices, int ns,
+                      const retro_metric_t *need, int nneed, const char *label, build_eta_t *eta,
+                      egdb_build_report_t *rep, err_t *err)
+{
+    const gv_t *v = egdb_set_variant(set);
+    int threads = build_threads(o->threads);
+    unit_ctx_t c;
+    int rc = unit_ctx_init(&c, set, v, slices, ns, threads, o->metric, o->memory, err);
+    if (rc) {
+        unit_ctx_free(&c, threads);
+        return rc;
+    }
+    c.o = o;
+    retro_stats_t stats;
+    c.stats = &stats;
+    c.rep = rep;
+    snprintf(c.label, sizeof c.label, "%s", label);
+    uint64_t n = c.start[ns];
+    if (!eta->t0) eta->t0 = gsw_now_ms();
+    c.eta_total = eta->total;
+    c.eta_done = eta->done;
+    c.eta_t0 = eta->t0;
+    retro_val_t *val = malloc((n ? n : 1) * sizeof *val), *wld = NULL;
+    if (!val) rc = err_set(err, GSW_EFAIL, "out of memory for %llu positions", (unsigned long long)n);
+    for (int k = 0; k < nneed && !rc; k++) {
+        if (need[k] == RETRO_METRICS) continue;
+        if (need[k] == RETRO_DTC) {   /* its own win/draw/loss, from the files just written or found */
+            wld = malloc((n ? n : 1) * sizeof *wld);
+            if (!wld) { rc = err_set(err, GSW_EFAIL, "out of memory"); break; }
+            for (int i = 0; i < ns && !rc; i++)
+                for (uint64_t j = 0; j < c.start[i + 1] - c.start[i] && !rc; j++)
+                    rc = egdb_probe_index(&c.pr[0], RETRO_WLD, slices[i], j, &wld[c.start[i] + j], err);
+            c.wld = wld;
+        }
+        if (!rc) rc = unit_solve(&c, need[k], val, threads, o->stop, err);
+    }
+    if (!rc) {
+        rep->built += ns;
+        rep->positions += n;
+        eta->done += n;
+        if (o->progress) {
+            char line[400], e[120];
+            c.eta_done = eta->done - n;
+            unit_eta(&c, 1.0, e, sizeof e);
+            snprintf(line, sizeof line, "%s: done, %llu positions%s", c.label, (unsigned long long)n, e);
+            o->progress(o->progress_ctx, line);
+        }
+    }
+    free(val);
+    free(wld);
+    unit_ctx_free(&c, threads);
+    return rc;
+}
+
+int egdb_build_job(egdb_set_t *set, const egdb_build_options_t *o, const egdb_unit_job_t *job,
+                   egdb_build_report_t *rep, err_t *err)
+{
+    memset(rep, 0, sizeof *rep);
+    double t0 = gsw_now_ms();
+    const gv_t *v = egdb_set_variant(set);
+    if (job->ns < 1 || job->nneed < 1 || job->nneed > 2) return err_set(err, GSW_EINPUT, "a malformed unit job");
+    char name[64], label[160];
+    v->ops->retro->slice_name(v, job->slice[0], name, sizeof name);
+    snprintf(label, sizeof label, "unit %d, %s%s", job->unit + 1, name, job->ns > 1 ? " (+ partners)" : "");
+    build_eta_t eta = { 0 };
+    retro_metric_t need[2];
+    for (int k = 0; k < job->nneed; k++) {
+        if (job->need[k] < 0 || job->need[k] > RETRO_METRICS) return err_set(err, GSW_EINPUT, "a malformed unit job");
+        need[k] = (retro_metric_t)job->need[k];
+    }
+    int rc = unit_build(set, o, job->slice, job->ns, need, job->nneed, label, &eta, rep, err);
+    rep->ms = gsw_now_ms() - t0;
+    return rc;
+}
+
+/* Add what a worker built (egdb_build_job's report) to the build's. */
+static void report_add(egdb_build_report_t *rep, const egdb_build_report_t *part)
+{
+    rep->built += part->built;
+    rep->positions += part->positions;
+    rep->solve_ms += part->solve_ms;
+    rep->write_ms += part->write_ms;
+    stats_add(&rep->engine, &part->engine);
+}
+
+/* The plan's units handed to a farm's workers: a unit goes out when every
+ * unit it exits into is finished; the first failure stops the handing out,
+ * and the units in flight are waited for. */
+static int build_farmed(egdb_set_t *set, const egdb_build_options_t *o, const egdb_plan_t *pl, build_eta_t *eta,
+                        egdb_build_report_t *rep, err_t *err)
+{
+    const gv_t *v = egdb_set_variant(set);
+    const retro_game_t *rg = v->ops->retro;
+    const egdb_farm_t *fm = o->farm;
+    int U = pl->nunits, n = pl->s.n, W = fm->workers;
+    int *unit_of = malloc(((size_t)n + 1) * sizeof *unit_of), *left = calloc((size_t)U + 1, sizeof *left);
+    int *dstart = calloc((size_t)U + 2, sizeof *dstart), *dep = NULL, *state = calloc((size_t)U + 1, sizeof *state);
+    int *nneed = calloc((size_t)U + 1, sizeof *nneed), *on = malloc(((size_t)W + 1) * sizeof *on);
+    retro_metric_t(*need)[2] = calloc((size_t)U + 1, sizeof *need);
+    uint64_t *succ = malloc(EGDB_SUCC_MAX * sizeof *succ);
+    int rc = GSW_OK;
+    if (!unit_of || !left || !dstart || !state || !nneed || !on || !need || !succ) {
+        rc = err_set(err, GSW_EFAIL, "out of memory");
+        goto out;
+    }
+    for (int u = 0; u < U; u++)
+        for (int i = pl->ustart[u]; i < pl->ustart[u + 1]; i++) unit_of[pl->order[i]] = u;
+    /* the units each unit waits for, turned round: dep[dstart[t]..] are the units waiting on t */
+    for (int pass = 0; pass < 2; pass++) {
+        for (int u = 0; u < U; u++)
+            for (int i = pl->ustart[u]; i < pl->ustart[u + 1]; i++) {
+                int k = rg->slice_succ(v, pl->s.id[pl->order[i]], succ, EGDB_SUCC_MAX);
+                for (int j = 0; j < k && j < EGDB_SUCC_MAX; j++) {
+                    int t = egdb_slices_find(&pl->s, succ[j]);
+                    if (t < 0 || unit_of[t] == u) continue;
+                    if (!pass) left[u]++, dstart[unit_of[t] + 1]++;
+                    else dep[dstart[unit_of[t]]++] = u;
+                }
+            }
+        if (!pass) {
+            for (int u = 0; u < U; u++) dstart[u + 1] += dstart[u];
+            dep = malloc(((size_t)dstart[U] + 1) * sizeof *dep);
+            if (!dep) { rc = err_set(err, GSW_EFAIL, "out of memory"); goto out; }
+        }
+    }
+    for (int u = U; u > 0; u--) dstart[u] = dstart[u - 1];   /* (the filling moved each start to the next) */
+    dstart[0] = 0;
+    /* units finished already, or not wanted, are done; the others wait (0) */
+    enum { WAIT = 0, RUNNING, DONE };
+    int ndone = 0, running = 0, next = 0, failed = 0;
+    for (int u = 0; u < U && !rc; u++) {
+        int ns = pl->ustart[u + 1] - pl->ustart[u];
+        uint64_t ids[EGDB_SUCC_MAX];
+        if (ns > EGDB_SUCC_MAX) { rc = err_set(err, GSW_EFAIL, "a unit of %d slices", ns); break; }
+        for (int i = 0; i < ns; i++) ids[i] = pl->s.id[pl->order[pl->ustart[u] + i]];
+        if (!unit_wanted(o, pl, u) || !unit_todo(set, o, ids, ns, need[u], &nneed[u], err)) {
+            if (unit_wanted(o, pl, u)) rep->reused += ns;
+            state[u] = DONE;
+        }
+    }
+    for (int u = 0; u < U && !rc; u++)
+        if (state[u] == DONE) {
+            ndone++;
+            for (int k = dstart[u]; k < dstart[u + 1]; k++) left[dep[k]]--;
+        }
+    for (int w = 0; w <= W; w++) on[w] = -1;
+    while (!rc) {
+        /* hand out what is ready, lowest unit first */
+        for (int w = 1; w <= W && !failed && !(o->stop && *o->stop); w++) {
+            if (on[w] >= 0) continue;
+            while (next < U && state[next] != WAIT) next++;
+            int u = next;
+            while (u < U && (state[u] != WAIT || left[u] > 0)) u++;
+            if (u >= U) break;
+            uint64_t ids[EGDB_SUCC_MAX];
+            int ns = pl->ustart[u + 1] - pl->ustart[u];
+            for (int i = 0; i < ns; i++) ids[i] = pl->s.id[pl->order[pl->ustart[u] + i]];
+            egdb_unit_job_t job = { .unit = u, .ns = ns, .slice = ids, .nneed = nneed[u] };
+            for (int k = 0; k < 2; k++) job.need[k] = (int)need[u][k];
+            if ((rc = fm->give(fm->ctx, w, &job, err))) break;
+            state[u] = RUNNING;
+            on[w] = u;
+            running++;
+        }
+        if (rc || !running) break;
+        int w = 0, u = -1, bad = 0;
+        egdb_build_report_t part;
+        err_t uerr = { 0 };
+        memset(&part, 0, sizeof part);
+        if ((rc = fm->take(fm->ctx, &w, &u, &part, &bad, &uerr, err))) break;
+        if (w < 1 || w > W || u < 0 || u >= U || on[w] != u)
+            { rc = err_set(err, GSW_EFAIL, "worker %d answered for a unit it was not given", w); break; }
+        on[w] = -1;
+        running--;
+        if (bad) {   /* the first failure is the build's; the units in flight finish */
+            if (!failed) *err = uerr;
+            failed = 1;
+            continue;
+        }
+        state[u] = DONE;
+        ndone++;
+        for (int k = dstart[u]; k < dstart[u + 1]; k++) left[dep[k]]--;
+        report_add(rep, &part);
+        int ns = pl->ustart[u + 1] - pl->ustart[u];
+        eta->done += part.positions;
+        if (o->progress) {
+            char name[64], line[400], t[40] = "? s", of[40];
+            rg->slice_name(v, pl->s.id[pl->order[pl->ustart[u]]], name, sizeof name);
+            double spent = (gsw_now_ms() - eta->t0) / 1000;
+            double f = eta->total ? (double)eta->done / (double)eta->total : 1;
+            double l = f > 0 ? spent * (1 - f) / f : 0;
+            if (spent > 2 && f > 0) {
+                if (l >= 3600) snprintf(t, sizeof t, "%d h %02d min", (int)(l / 3600), (int)(l / 60) % 60);
+                else if (l >= 60) snprintf(t, sizeof t, "%d min", (int)(l / 60));
+                else snprintf(t, sizeof t, "%d s", (int)l);
+            }
+            if (eta->total < 10000000) snprintf(of, sizeof of, "%llu", (unsigned long long)eta->total);
+            else snprintf(of, sizeof of, "%.0f M", (double)eta->total / 1e6);
+            snprintf(line, sizeof line, "[unit %d of %d] %s%s: done by rank %d, %llu positions; build %.1f%% of %s, %s left",
+                     u + 1, U, name, ns > 1 ? " (+ partners)" : "", w, (unsigned long long)part.positions,
+                     100 * f, of, t);
+            o->progress(o->progress_ctx, line);
+        }
+    }
+    if (!rc && failed) rc = err->code ? err->code : GSW_EFAIL;
+    if (!rc && ndone < U && !(o->stop && *o->stop))
+        rc = err_set(err, GSW_EFAIL, "%d units wait on units that never finish", U - ndone);
+    if (!rc && o->stop && *o->stop) rc = err_set(err, GSW_EFAIL, "stopped");
+out:
+    free(unit_of);
+    free(left);
+    free(dstart);
+    free(dep);
+    free(state);
+    free(nneed);
+    free(on);
+    free(need);
+    free(succ);
+    return rc;
+}
+
 int egdb_build(egdb_set_t *set, const egdb_build_options_t *o, egdb_build_report_t *rep, err_t *err)
 {
     const gv_t *v = NULL;
     memset(rep, 0, sizeof *rep);
     double t0 = gsw_now_ms();
     v = egdb_set_variant(set);
-    plan_t pl;
-    int rc = plan_target(v, o, &pl, err);
-    if (rc) { plan_free(&pl); return rc; }
+    egdb_plan_t pl;
+    int rc = egdb_plan_target(v, o, &pl, err);
+    if (rc) { egdb_plan_free(&pl); return rc; }
     int threads = build_threads(o->threads);
     rep->slices = pl.s.n;
     const retro_game_t *rg = v->ops->retro;
     uint64_t *slices = malloc((size_t)pl.s.n * sizeof *slices);
-    if (!slices) { plan_free(&pl); return err_set(err, GSW_EFAIL, "out of memory"); }
+    if (!slices) { egdb_plan_free(&pl); return err_set(err, GSW_EFAIL, "out of memory"); }
     int done_slices = 0;
-    double eta_t0 = 0;         /* when the first unit began building */
-    uint64_t eta_total = 0, eta_done = 0;   /* positions of the units that need building (their files are absent) */
+    build_eta_t eta = { 0 };
     if (o->plan_only) {
         rep->units = calloc((size_t)pl.nunits + 1, sizeof *rep->units);
         if (!rep->units) rc = err_set(err, GSW_EFAIL, "out of memory");
@@ -681,35 +744,24 @@ int egdb_build(egdb_set_t *set, const egdb_build_options_t *o, egdb_build_report
                 n += rg->slice_size(v, id);
                 absent |= !egdb_slice_present(set, o->metric, id) || !egdb_slice_present(set, RETRO_WLD, id);
             }
-            if (absent) eta_total += n;
+            if (absent) eta.total += n;
         }
+    if (!rc && !o->plan_only && o->farm && o->farm->workers > 0) {
+        eta.t0 = gsw_now_ms();
+        rc = build_farmed(set, o, &pl, &eta, rep, err);
+        free(slices);
+        egdb_plan_free(&pl);
+        rep->ms = gsw_now_ms() - t0;
+        return rc;
+    }
     for (int u = 0; u < pl.nunits && !rc; u++) {
         int ns = pl.ustart[u + 1] - pl.ustart[u];
         for (int i = 0; i < ns; i++) slices[i] = pl.s.id[pl.order[pl.ustart[u] + i]];
         done_slices += ns;
         if (!unit_wanted(o, &pl, u)) continue;
-        /* what this unit still needs: win/draw/loss (for wld and dtc), then the metric */
         retro_metric_t need[2];
         int nneed = 0;
-        if (o->metric == RETRO_DTW) need[nneed++] = RETRO_DTW;
-        else {
-            need[nneed++] = RETRO_WLD;
-            if (o->metric == RETRO_DTC) need[nneed++] = RETRO_DTC;
-        }
-        int todo = 0;
-        for (int k = 0; k < nneed; k++) {
-            int f = unit_finished(set, need[k], slices, ns, err);
-            if (f < 0) {
-                char line[700];
-                snprintf(line, sizeof line, "%s (rebuilding it)", err->msg);
-                if (o->progress) o->progress(o->progress_ctx, line);
-                f = 0;
-            }
-            if (!f) todo = 1;
-            else need[k] = RETRO_METRICS;   /* done */
-        }
-        if (o->metric == RETRO_DTW && need[0] == RETRO_METRICS && unit_finished(set, RETRO_WLD, slices, ns, err) != 1)
-            todo = 1, need[0] = RETRO_DTW;   /* its win/draw/loss files are missing: build both again */
+        int todo = unit_todo(set, o, slices, ns, need, &nneed, err);
         if (o->plan_only) {   /* count, build nothing */
             uint64_t n = 0;
             for (int i = 0; i < ns; i++) n += rg->slice_size(v, slices[i]);
@@ -730,54 +782,13 @@ int egdb_build(egdb_set_t *set, const egdb_build_options_t *o, egdb_build_report
             continue;
         }
         if (!todo) { rep->reused += ns; continue; }
-        unit_ctx_t c;
-        if ((rc = unit_ctx_init(&c, set, v, slices, ns, threads, o->metric, o->memory, err))) {
-            unit_ctx_free(&c, threads);
-            break;
-        }
-        c.o = o;
-        retro_stats_t stats;
-        c.stats = &stats;
-        c.rep = rep;
-        char name[64];
+        char name[64], label[160];
         rg->slice_name(v, slices[0], name, sizeof name);
-        snprintf(c.label, sizeof c.label, "[%d/%d] %s%s", done_slices, pl.s.n, name, ns > 1 ? " (+ partners)" : "");
-        uint64_t n = c.start[ns];
-        c.eta_total = eta_total;
-        c.eta_done = eta_done;
-        if (!eta_t0) eta_t0 = gsw_now_ms();
-        c.eta_t0 = eta_t0;
-        retro_val_t *val = malloc((n ? n : 1) * sizeof *val), *wld = NULL;
-        if (!val) rc = err_set(err, GSW_EFAIL, "out of memory for %llu positions", (unsigned long long)n);
-        for (int k = 0; k < nneed && !rc; k++) {
-            if (need[k] == RETRO_METRICS) continue;
-            if (need[k] == RETRO_DTC) {   /* its own win/draw/loss, from the files just written or found */
-                wld = malloc((n ? n : 1) * sizeof *wld);
-                if (!wld) { rc = err_set(err, GSW_EFAIL, "out of memory"); break; }
-                for (int i = 0; i < ns && !rc; i++)
-                    for (uint64_t j = 0; j < c.start[i + 1] - c.start[i] && !rc; j++)
-                        rc = egdb_probe_index(&c.pr[0], RETRO_WLD, slices[i], j, &wld[c.start[i] + j], err);
-                c.wld = wld;
-            }
-            if (!rc) rc = unit_solve(&c, need[k], val, threads, o->stop, err);
-        }
-        if (!rc) {
-            rep->built += ns;
-            rep->positions += n;
-            if (o->progress) {
-                char line[400], eta[120];
-                unit_eta(&c, 1.0, eta, sizeof eta);
-                snprintf(line, sizeof line, "%s: done, %llu positions%s", c.label, (unsigned long long)n, eta);
-                o->progress(o->progress_ctx, line);
-            }
-        }
-        if (!rc) eta_done += n;
-        free(val);
-        free(wld);
-        unit_ctx_free(&c, threads);
+        snprintf(label, sizeof label, "[%d/%d] %s%s", done_slices, pl.s.n, name, ns > 1 ? " (+ partners)" : "");
+        rc = unit_build(set, o, slices, ns, need, nneed, label, &eta, rep, err);
     }
     free(slices);
-    plan_free(&pl);
+    egdb_plan_free(&pl);
     rep->ms = gsw_now_ms() - t0;
     return rc;
 }
