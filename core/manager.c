@@ -12,7 +12,6 @@
 #include "core/tt.h"
 
 #define MG_ATTACKER(nd) ((nd)->attacker)
-#define MG_LINE 512            /* a leaf's line: the history's last positions, then the tree's */
 
 static uint32_t sat_add(uint32_t a, uint32_t b)
 {
@@ -177,23 +176,7 @@ static int mg_expand(manager_t *m, const gv_t *v, const void *root, int i, err_t
 
 /* ---- leaf evaluation, on worker threads ---- */
 
-typedef struct mg_job {
-    const gv_t *v;
-    const manager_options_t *o;
-    dfpn_goal_t goal;
-    int32_t t;
-    int node, attacker;
-    GSW_POSBUF pos[GSW_MAX_POS];
-    uint64_t line[MG_LINE];    /* pos_hash of the positions before it (games with repetitions) */
-    int nline;
-    /* out */
-    int status;
-    uint32_t pn, dn;
-    int32_t score;
-    uint64_t nodes;
-    double ms;
-    int failed;
-} mg_job_t;
+typedef mg_leaf_t mg_job_t;
 
 typedef struct mg_worker {
     tt_t tt;
@@ -202,7 +185,7 @@ typedef struct mg_worker {
     pthread_t th;
 } mg_worker_t;
 
-static void mg_eval(mg_worker_t *w, mg_job_t *j)
+int mg_leaf_settle(mg_leaf_t *j)
 {
     const gv_t *v = j->v;
     const game_ops_t *O = v->ops;
@@ -210,6 +193,7 @@ static void mg_eval(mg_worker_t *w, mg_job_t *j)
     val_t T = j->goal == DFPN_GOAL_WIN ? 1 : 0, tv;
     j->status = MG_OPEN;
     j->pn = j->dn = 1;
+    j->settled = 1;
     /* the game itself: over, or a repetition of the line */
     if (O->terminal(v, j->pos, &tv)) {
         j->status = (j->attacker ? tv >= T : tv <= -T) ? MG_PROVEN : MG_DISPROVEN;
@@ -233,6 +217,19 @@ static void mg_eval(mg_worker_t *w, mg_job_t *j)
         if (j->attacker ? olo >= T : ohi <= -T) { j->status = MG_PROVEN; goto done; }
         if (j->attacker ? ohi < T : olo > -T) { j->status = MG_DISPROVEN; goto done; }
     }
+    j->settled = 0;
+done:
+    j->ms = gsw_now_ms() - t0;
+    return j->settled;
+}
+
+static void mg_eval(mg_worker_t *w, mg_job_t *j)
+{
+    if (j->settled || mg_leaf_settle(j)) return;
+    const gv_t *v = j->v;
+    const game_ops_t *O = v->ops;
+    double t0 = gsw_now_ms() - j->ms;
+    val_t T = j->goal == DFPN_GOAL_WIN ? 1 : 0;
     /* a heuristic search: a proof, or a score the threshold may take as one */
     err_t err;
     if (O->evaluate) {
@@ -288,6 +285,34 @@ done:
     j->ms = gsw_now_ms() - t0;
 }
 
+struct mg_solver { mg_worker_t w; };
+
+int mg_solver_new(size_t hash_mb, mg_solver_t **out, err_t *err)
+{
+    mg_solver_t *s = calloc(1, sizeof *s);
+    if (!s) return err_set(err, GSW_EFAIL, "out of memory");
+    size_t mb = hash_mb ? hash_mb : 32;
+    if (tt_init(&s->w.tt, mb, err) || dfpn_table_init(&s->w.pn, mb, err)) {
+        mg_solver_free(s);
+        return err->code;
+    }
+    *out = s;
+    return GSW_OK;
+}
+
+void mg_solver_free(mg_solver_t *s)
+{
+    if (!s) return;
+    tt_free(&s->w.tt);
+    dfpn_table_free(&s->w.pn);
+    free(s);
+}
+
+void mg_solver_eval(mg_solver_t *s, mg_leaf_t *leaf)
+{
+    mg_eval(&s->w, leaf);
+}
+
 static void *mg_thread(void *arg)
 {
     mg_worker_t *w = arg;
@@ -325,7 +350,7 @@ int manager_run(manager_t *m, const gv_t *v, const void *pos, const manager_opti
     if (!w || !jobs) { free(w); free(jobs); return err_set(err, GSW_EFAIL, "out of memory"); }
     int rc = GSW_OK;
     size_t mb = o->hash_mb ? o->hash_mb : 32;
-    for (int k = 0; k < W && !rc; k++) {
+    for (int k = 0; k < W && !rc && !o->farm; k++) {   /* (a farm's workers have their own) */
         if (tt_init(&w[k].tt, mb, err) || dfpn_table_init(&w[k].pn, mb, err)) rc = err->code;
     }
     const game_ops_t *O = v->ops;
@@ -395,11 +420,15 @@ int manager_run(manager_t *m, const gv_t *v, const void *pos, const manager_opti
         if (rc || nb == 0) break;
         m->manager_ms += gsw_now_ms() - mt0;
         double st0 = gsw_now_ms();
+        if (o->farm) {
+            for (int k = 0; k < nb; k++) mg_leaf_settle(&jobs[k]);
+            if ((rc = o->farm(o->farm_ctx, jobs, nb, err))) break;
+        } else
         for (int k = 0; k < nb; k++) {
             w[k].job = &jobs[k];
             if (nb == 1 || pthread_create(&w[k].th, NULL, mg_thread, &w[k])) { mg_eval(&w[k], &jobs[k]); w[k].th = 0; }
         }
-        for (int k = 0; k < nb; k++)
+        for (int k = 0; k < nb && !o->farm; k++)
             if (nb > 1 && w[k].th) pthread_join(w[k].th, NULL);
         m->solver_ms += gsw_now_ms() - st0;
         mt0 = gsw_now_ms();

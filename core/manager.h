@@ -41,6 +41,31 @@ typedef struct manager {
     double solver_ms, manager_ms;
 } manager_t;
 
+#define MG_LINE 512            /* a leaf's line: the history's last positions, then the tree's */
+
+/* One leaf to evaluate, and (out) what the solvers found: what a worker
+ * thread, or a worker process (dist/), is handed. v and o are the
+ * evaluating side's own. */
+struct manager_options;
+typedef struct mg_leaf {
+    const gv_t *v;
+    const struct manager_options *o;
+    dfpn_goal_t goal;
+    int32_t t;
+    int node, attacker;
+    GSW_POSBUF pos[GSW_MAX_POS];
+    uint64_t line[MG_LINE];    /* pos_hash of the positions before it (games with repetitions) */
+    int nline;
+    int settled;               /* mg_leaf_settle answered it (the search is not needed) */
+    /* out */
+    int status;
+    uint32_t pn, dn;
+    int32_t score;
+    uint64_t nodes;
+    double ms;
+    int failed;
+} mg_leaf_t;
+
 /* The leaf solver can consult a cache: 1 when it settles the goal at pos
  * (*proven set), 0 otherwise. */
 typedef int (*mg_probe_fn)(void *ctx, const gv_t *v, const void *pos, dfpn_goal_t goal, int attacker, int *proven);
@@ -64,7 +89,25 @@ typedef struct manager_options {
     /* called after each batch; returns nonzero to stop (e.g. after saving) */
     int (*progress)(void *ctx, const manager_t *m, double ms);
     void *progress_ctx;
+    /* leaves evaluated elsewhere (dist/: other processes): each batch of
+     * at most `workers` leaves goes to farm() after mg_leaf_settle has
+     * answered what it can here; farm fills in the others' results (by
+     * mg_solver_eval there) and returns nonzero on failure (err).
+     * NULL: threads here. */
+    int (*farm)(void *ctx, mg_leaf_t *leaf, int n, err_t *err);
+    void *farm_ctx;
 } manager_options_t;
+
+/* The cheap part of a leaf's evaluation: the game over, a repetition, the
+ * probe (a cache), the oracle. 1 when it settled the leaf (result set). */
+int mg_leaf_settle(mg_leaf_t *leaf);
+/* One worker's solvers and tables, which leaves evaluated one after
+ * another share (so a worker's results depend on the leaves it had). */
+typedef struct mg_solver mg_solver_t;
+int mg_solver_new(size_t hash_mb, mg_solver_t **out, err_t *err);
+void mg_solver_free(mg_solver_t *s);
+/* Evaluate leaf whole: mg_leaf_settle, then the searches. */
+void mg_solver_eval(mg_solver_t *s, mg_leaf_t *leaf);
 
 /* Is a tree read back from storage whole and about pos? Every node after
  * its parent and inside its parent's children, every move legal where it

@@ -270,7 +270,7 @@ int prover_manager_run(const prover_options_t *po, gv_t *v, const void *pos, con
     manager_options_t mo = { .workers = workers, .hash_mb = po->hash_mb + 1,
                              .stop = po->stop, .time_limit_ms = po->time_limit_ms, .progress = run_progress,
                              .progress_ctx = &rc_, .probe = cache ? cache_probe : NULL, .probe_ctx = &probe,
-                             .oracle = have_eg ? &eg.oracle : NULL };
+                             .oracle = have_eg ? &eg.oracle : NULL, .farm = run->farm, .farm_ctx = run->farm_ctx };
     int rc = GSW_OK;
     err_t err;
     for (int gi = 0; gi < ng && !rc; gi++) {
@@ -329,6 +329,40 @@ int prover_manager_run(const prover_options_t *po, gv_t *v, const void *pos, con
     if (have_eg) egdb_oracle_close(&eg);
     run->complete = !rc;
     if (rc) *errp = err;
+    return rc;
+}
+
+int prover_serve_leaves(const prover_options_t *po, gv_t *v, int (*next)(void *ctx, mg_leaf_t *leaf, err_t *err),
+                        int (*answer)(void *ctx, const mg_leaf_t *leaf, err_t *err), void *ctx, err_t *err)
+{
+    egdb_oracle_t eg;   /* the databases, as the manager's own run has them */
+    int have_eg = prover_egdb(po, v, &eg, err);
+    if (have_eg < 0) return err->code;
+    /* the options prover_manager_run gives its threads, less the cache (the manager probes it) */
+    manager_options_t mo = { .workers = 1, .hash_mb = po->hash_mb + 1, .stop = po->stop,
+                             .oracle = have_eg ? &eg.oracle : NULL };
+    mg_solver_t *s = NULL;
+    mg_leaf_t *leaf = malloc(sizeof *leaf);
+    int rc = leaf ? mg_solver_new(mo.hash_mb, &s, err) : err_set(err, GSW_EFAIL, "out of memory");
+    int goal = -1;
+    while (!rc) {
+        int got = next(ctx, leaf, err);
+        if (got < 0) rc = err->code;
+        if (got <= 0) break;
+        if (goal >= 0 && (int)leaf->goal != goal) {   /* a new goal: fresh tables, as a new manager run's */
+            mg_solver_free(s);
+            s = NULL;
+            if ((rc = mg_solver_new(mo.hash_mb, &s, err))) break;
+        }
+        goal = (int)leaf->goal;
+        leaf->v = v;
+        leaf->o = &mo;
+        mg_solver_eval(s, leaf);
+        if (answer(ctx, leaf, err)) rc = err->code ? err->code : GSW_EFAIL;
+    }
+    mg_solver_free(s);
+    free(leaf);
+    if (have_eg) egdb_oracle_close(&eg);
     return rc;
 }
 

@@ -59,6 +59,10 @@ typedef struct prover_run {
     double save_ms;            /* 0: 5000 (GSW_SAVE_MS overrides) */
     void (*say)(void *ctx, const char *line);
     void *say_ctx;
+    /* leaves evaluated by other processes (manager_options_t.farm: dist/);
+     * workers is then their number */
+    int (*farm)(void *ctx, mg_leaf_t *leaf, int n, err_t *err);
+    void *farm_ctx;
     /* out */
     int complete;              /* every goal asked was settled */
     int stopped;               /* a stop or a spent budget left a goal open (its tree is stored: resume) */
@@ -67,6 +71,13 @@ typedef struct prover_run {
 } prover_run_t;
 int prover_manager_run(const prover_options_t *po, gv_t *v, const void *pos, const char *text, prover_run_t *run,
                        err_t *err);
+/* A worker's side of a farmed manager run: leaves from next() (1: one is
+ * in *leaf; 0: no more; -1: failure, err) evaluated by one solver with
+ * the databases po names, each handed back to answer() (nonzero: stop).
+ * The leaf's v and o are set here. */
+int prover_serve_leaves(const prover_options_t *po, gv_t *v, int (*next)(void *ctx, mg_leaf_t *leaf, err_t *err),
+                        int (*answer)(void *ctx, const mg_leaf_t *leaf, err_t *err), void *ctx, err_t *err);
+
 /* The value the run proved: "win", "at most a draw", "draw", "at least a
  * draw", "loss"; "unknown" or "at most a draw" when it stopped. */
 const char *prover_run_value(const prover_run_t *run);
