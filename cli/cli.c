@@ -11,6 +11,7 @@
 #include "core/ab.h"
 #include "core/err.h"
 #include "cli/json.h"
+#include "dist/dist.h"
 #include "solve/solver.h"
 
 #ifndef GSW_VERSION
@@ -170,7 +171,28 @@ static int cli_dispatch(int argc, char **argv)
     if (strcmp(v->name, "play") && strcmp(v->name, "lesson"))   /* (the workbench's screen is no place for them) */
         o.notices = 1;
     opts_signals();
-    return v->run(&o);
+    if (o.mpi) {   /* one rank of an mpirun job */
+        int p0 = o.npos >= 1 ? 0 : -1;
+        if (!((!strcmp(v->name, "egdb") || !strcmp(v->name, "proof")) && p0 == 0
+              && !strcmp(o.pos[0], !strcmp(v->name, "egdb") ? "build" : "run"))) {
+            const char *r = getenv("OMPI_COMM_WORLD_RANK");   /* (said once, by rank 0) */
+            if (!r || !strcmp(r, "0")) fprintf(stderr, "gsw: --mpi applies to gsw egdb build and gsw proof run\n");
+            return GSW_EINPUT;
+        }
+        err_t err;
+        if (dist_start(&argc, &argv, &o.dist, &err)) {
+            if (err.msg[0]) fprintf(stderr, "gsw: %s\n", err.msg);
+            dist_end(o.dist);
+            return err.code;
+        }
+        if (dist_rank(o.dist) != 0) {   /* only rank 0 writes stdout and opens the cache */
+            if (!freopen("/dev/null", "w", stdout)) { dist_end(o.dist); return GSW_EFAIL; }
+            o.no_cache = 1;
+        }
+    }
+    int rc = v->run(&o);
+    if (o.dist) dist_end(o.dist);
+    return rc;
 }
 
 

@@ -15,6 +15,7 @@
 #include "cli/egdb_cmd.h"
 #include "cli/opts.h"
 #include "cli/json.h"
+#include "dist/dist.h"
 
 /* Progress on stderr: one line redrawn in place on a terminal (cleared
  * at the end); elsewhere (a log) a line per finished slice. */
@@ -100,7 +101,17 @@ static int egdb_cli_build(cli_opts_t *o, gv_t *v, egdb_set_t *set, err_t *err)
                                 .progress = o->json ? NULL : egdb_cli_progress };
     if (o->json) bo.progress = egdb_cli_progress;   /* progress stays on stderr */
     egdb_build_report_t rep;
-    int rc = egdb_build(set, &bo, &rep, err);
+    int rc;
+    if (o->dist) {   /* every rank sees the folder, then the units go round */
+        rc = dist_check_dir(o->dist, egdb_set_dir(set), err);
+        if (!rc) rc = dist_egdb_build(o->dist, set, &bo, &rep, err);
+        if (dist_rank(o->dist) != 0) {   /* a worker: rank 0 reports */
+            if (rc && err->msg[0]) fprintf(stderr, "gsw (rank %d): %s\n", dist_rank(o->dist), err->msg);
+            if (rc) err->msg[0] = 0;
+            return rc;
+        }
+    } else
+        rc = egdb_build(set, &bo, &rep, err);
     if (isatty(2)) fprintf(stderr, "\r\033[K");
     if (rc && opts_stop) err_set(err, GSW_EFAIL, "stopped: %d slices finished are kept; run again to resume",
                                 rep.built + rep.reused);
@@ -515,7 +526,7 @@ static int cli_egdb(cli_opts_t *o)
     else if (!strcmp(sub, "probe")) rc = egdb_cli_probe(o, v, set, &err);
     else if (!strcmp(sub, "stats")) rc = egdb_cli_stats(o, v, set, &err);
     else rc = egdb_cli_verify(o, v, set, &err);
-    if (rc) fprintf(stderr, "%sgsw: %s\n", isatty(2) ? "\r\033[K" : "", err.msg);
+    if (rc && err.msg[0]) fprintf(stderr, "%sgsw: %s\n", isatty(2) ? "\r\033[K" : "", err.msg);
     egdb_set_close(set);
     game_close(v);
     return rc;
@@ -575,6 +586,7 @@ const cli_verb_t verb_egdb = {
               "         only materials of at most K pieces a side (the published 7-piece set: --pieces 7 --max-per-side 4).\n"
               "         --memory GB: the most one unit's build holds (default 12): what the unit's arrays leave keeps\n"
               "         its moves, listed once, for the check that follows the solve.\n"
+              "         --mpi: under mpirun -np N, rank 0 hands units to the other ranks (--dir on a folder all see).\n"
               "  probe POSITION: the value and best move from the databases; --line: the best moves to the\n"
               "         end of a won or lost game, as the databases play them (no 40-move rule).\n"
               "  stats [BK,BC,WK,WC]: per material slice, side to move Black: positions, wins, draws, losses,\n"

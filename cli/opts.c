@@ -166,6 +166,7 @@ int opts_parse(int argc, char **argv, int first, cli_opts_t *o)
         else if (!strcmp(a, "--opponent")) { NEEDARG(); o->opponent = argv[++i]; }
         else if (!strcmp(a, "--goal")) { NEEDARG(); o->goal = argv[++i]; }
         else if (!strcmp(a, "--resume")) o->resume = 1;
+        else if (!strcmp(a, "--mpi")) o->mpi = 1;
         else if (!strcmp(a, "--relative")) o->relative = 1;
         else if (!strcmp(a, "--encoding")) { NEEDARG(); o->encoding = argv[++i]; }
         else if (!strcmp(a, "--order")) { NEEDARG(); o->order = argv[++i]; }

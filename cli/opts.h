@@ -34,6 +34,8 @@ typedef struct cli_opts {
     const char *format;        /* --format dot|json */
     int workers;               /* --workers N (the proof-tree manager) */
     int resume;                /* --resume: continue a stored manager tree */
+    int mpi;                   /* --mpi: one rank of an mpirun job (egdb build, proof run) */
+    struct dist *dist;         /* ... its part of the job (cli_dispatch starts it) */
     const char *opponent;      /* --opponent perfect|heuristic:L|... */
     const char *side;          /* --side first|second|both|none */
     int ascii;                 /* --ascii: no Unicode glyphs */

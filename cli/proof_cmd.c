@@ -13,6 +13,8 @@
 #include "core/dfpn.h"
 #include "core/manager.h"
 #include "cli/proof_cmd.h"
+
+#include "dist/dist.h"
 #include "cli/opts.h"
 #include "cli/json.h"
 #include "solve/prover.h"
@@ -94,6 +96,7 @@ static int cli_proof_run(cli_opts_t *o, gv_t *v, const void *pos, const char *pt
 {
     char spec[96];
     game_spec(v, spec, sizeof spec);
+    if (o->dist && dist_size(o->dist) > 1) o->workers = dist_size(o->dist) - 1;   /* the workers are ranks */
     prover_options_t po = { .cache = cache, .egdb_dir = o->dir, .db = o->db,
                             .hash_mb = o->hash_mb / (size_t)(o->workers ? o->workers : 1), .time_limit_ms = o->time_ms,
                             .stop = &opts_stop };
@@ -101,7 +104,12 @@ static int cli_proof_run(cli_opts_t *o, gv_t *v, const void *pos, const char *pt
                          .say = proof_say };
     err_t err;
     double t0 = gsw_now_ms();
-    int rc = prover_manager_run(&po, v, pos, ptext, &run, &err);
+    int rc = o->dist ? dist_proof_run(o->dist, &po, v, pos, ptext, &run, &err)
+                     : prover_manager_run(&po, v, pos, ptext, &run, &err);
+    if (o->dist && dist_rank(o->dist) != 0) {   /* a worker: rank 0 says what was proven */
+        if (rc) fprintf(stderr, "gsw (rank %d): %s\n", dist_rank(o->dist), err.msg);
+        return rc;
+    }
     const char *value = prover_run_value(&run);
     if (o->json && (!rc || run.stopped)) {   /* a partial answer is still one document */
         json_t j;
@@ -255,7 +263,8 @@ static const char *json_na_proof(const cli_opts_t *o)
 
 const cli_verb_t verb_proof = {
     "proof", "gsw proof run|show|export GAME[:VARIANT] [POSITION] [--goal win|draw] [--workers N] [--resume] "
-      "[--depth D] [--format dot|json] [--dir DIR]" OPTS_EGDB_DIR_HELP,
+      "[--depth D] [--format dot|json] [--dir DIR] [--mpi]" OPTS_EGDB_DIR_HELP
+      "\n  --mpi (run): under mpirun -np N, rank 0 runs the manager and ranks 1..N-1 solve its leaves",
       "prove a position with the proof-tree manager (run; resumable), or print / export its df-pn proof tree",
       cli_proof, 3, json_na_proof
 };

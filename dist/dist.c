@@ -1,0 +1,201 @@
+/* The transport between gsw's ranks (see dist.h): Open MPI's point-to-point
+ * messages, sized by a probe first, and the start-up checks. Without
+ * GSW_MPI every entry fails with one line saying how to get it. */
+#include "dist/dist.h"
+
+#include "db/cache_path.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+int dist_built(void)
+{
+#ifdef GSW_MPI
+    return 1;
+#else
+    return 0;
+#endif
+}
+
+#ifndef GSW_MPI
+
+int dist_start(int *argc, char ***argv, dist_t **out, err_t *err)
+{
+    (void)argc;
+    (void)argv;
+    *out = NULL;
+    return err_set(err, GSW_EINPUT, "--mpi: this gsw was built without Open MPI (install libopenmpi-dev and build "
+                                    "with cmake -DGSW_MPI=ON)");
+}
+int dist_rank(const dist_t *d) { (void)d; return 0; }
+int dist_size(const dist_t *d) { (void)d; return 1; }
+int dist_check_dir(dist_t *d, const char *dir, err_t *err) { (void)d; (void)dir; (void)err; return GSW_OK; }
+int dist_agree(dist_t *d, int rc) { (void)d; return rc; }
+int dist_send(dist_t *d, int to, int tag, const void *buf, size_t n, err_t *err)
+{
+    (void)d; (void)to; (void)tag; (void)buf; (void)n;
+    return err_set(err, GSW_EFAIL, "built without Open MPI");
+}
+int dist_recv(dist_t *d, int from, int *src, int *tag, void **buf, size_t *n, err_t *err)
+{
+    (void)d; (void)from; (void)src; (void)tag; (void)buf; (void)n;
+    return err_set(err, GSW_EFAIL, "built without Open MPI");
+}
+void dist_end(dist_t *d) { (void)d; }
+
+#else
+
+#include <mpi.h>
+
+struct dist {
+    int rank, size;
+};
+
+/* FNV-1a over the running binary: the same build on every rank. */
+static uint64_t dist_binary_hash(void)
+{
+    FILE *f = fopen("/proc/self/exe", "rb");
+    uint64_t h = 0xcbf29ce484222325ull;
+    if (!f) return 0;
+    unsigned char buf[65536];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+        for (size_t i = 0; i < n; i++) h = (h ^ buf[i]) * 0x100000001b3ull;
+    fclose(f);
+    return h;
+}
+
+int dist_start(int *argc, char ***argv, dist_t **out, err_t *err)
+{
+    *out = NULL;
+    /* mpirun (Open MPI's, or another PMIx launcher) sets these for every rank */
+    if (!getenv("OMPI_COMM_WORLD_SIZE") && !getenv("PMIX_RANK") && !getenv("PMI_RANK"))
+        return err_set(err, GSW_EINPUT, "--mpi: not started by mpirun (run mpirun -np N gsw ... --mpi, "
+                                        "or leave out --mpi)");
+    int inited = 0;
+    MPI_Initialized(&inited);
+    if (!inited && MPI_Init(argc, argv) != MPI_SUCCESS) return err_set(err, GSW_EFAIL, "--mpi: MPI_Init failed");
+    dist_t *d = calloc(1, sizeof *d);
+    if (!d) return err_set(err, GSW_EFAIL, "out of memory");
+    MPI_Comm_rank(MPI_COMM_WORLD, &d->rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &d->size);
+    *out = d;
+    uint64_t mine = dist_binary_hash();
+    uint64_t *all = malloc((size_t)d->size * sizeof *all);
+    if (!all) return err_set(err, GSW_EFAIL, "out of memory");
+    MPI_Allgather(&mine, 1, MPI_UINT64_T, all, 1, MPI_UINT64_T, MPI_COMM_WORLD);
+    int other = -1;
+    for (int r = 1; r < d->size && other < 0; r++)
+        if (all[r] != all[0] || !all[r]) other = r;
+    free(all);
+    if (other >= 0) {
+        err->code = GSW_EFAIL;
+        err->msg[0] = 0;
+        if (d->rank == 0)
+            err_set(err, GSW_EFAIL, "--mpi: rank %d runs another gsw binary than rank 0: every rank must run "
+                                    "the same build", other);
+        return GSW_EFAIL;
+    }
+    return GSW_OK;
+}
+
+int dist_rank(const dist_t *d) { return d ? d->rank : 0; }
+int dist_size(const dist_t *d) { return d ? d->size : 1; }
+
+int dist_agree(dist_t *d, int rc)
+{
+    int worst = rc;
+    MPI_Allreduce(&rc, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    (void)d;
+    return worst;
+}
+
+int dist_check_dir(dist_t *d, const char *dir, err_t *err)
+{
+    char name[1200], token[64] = "";
+    int ok = 1;
+    err_t mk;
+    if (d->rank == 0 && cache_mkdir_p(dir, "database folder", &mk)) ok = 0;
+    if (d->rank == 0 && ok) {
+        snprintf(token, sizeof token, "gsw-mpi %ld %ld", (long)getpid(), (long)time(NULL));
+        snprintf(name, sizeof name, "%s/.gsw-mpi-%ld", dir, (long)getpid());
+        FILE *f = fopen(name, "w");
+        ok = f && fputs(token, f) >= 0;
+        if (f && fclose(f)) ok = 0;
+    }
+    MPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (!ok) {
+        err->msg[0] = 0;
+        err->code = GSW_EFAIL;
+        if (d->rank == 0) err_set(err, GSW_EFAIL, "--mpi: cannot write a file in %s", dir);
+        return GSW_EFAIL;
+    }
+    MPI_Bcast(token, sizeof token, MPI_CHAR, 0, MPI_COMM_WORLD);
+    MPI_Bcast(name, sizeof name, MPI_CHAR, 0, MPI_COMM_WORLD);
+    if (d->rank != 0) {   /* the same path, under this rank's own --dir */
+        const char *base = strrchr(name, '/');
+        char mine[1200], got[64] = "";
+        snprintf(mine, sizeof mine, "%s%s", dir, base ? base : "/");
+        FILE *f = fopen(mine, "r");
+        ok = f && fgets(got, sizeof got, f) && !strcmp(got, token);
+        if (f) fclose(f);
+    }
+    int bad = ok ? -1 : d->rank, first = -1;
+    MPI_Allreduce(&bad, &first, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (d->rank == 0) remove(name);
+    if (first >= 0) {
+        err->msg[0] = 0;
+        err->code = GSW_EFAIL;
+        if (d->rank == 0)
+            err_set(err, GSW_EFAIL, "--mpi: rank %d cannot see %s (rank 0 wrote a file there): --dir must be "
+                                    "a folder every rank sees", first, dir);
+        return GSW_EFAIL;
+    }
+    return GSW_OK;
+}
+
+int dist_send(dist_t *d, int to, int tag, const void *buf, size_t n, err_t *err)
+{
+    (void)d;
+    if (n > INT32_MAX) return err_set(err, GSW_EFAIL, "a message of %zu bytes", n);
+    if (MPI_Send(buf, (int)n, MPI_BYTE, to, tag, MPI_COMM_WORLD) != MPI_SUCCESS)
+        return err_set(err, GSW_EFAIL, "--mpi: sending to rank %d failed", to);
+    return GSW_OK;
+}
+
+int dist_recv(dist_t *d, int from, int *src, int *tag, void **buf, size_t *n, err_t *err)
+{
+    (void)d;
+    MPI_Status st;
+    if (MPI_Probe(from < 0 ? MPI_ANY_SOURCE : from, MPI_ANY_TAG, MPI_COMM_WORLD, &st) != MPI_SUCCESS)
+        return err_set(err, GSW_EFAIL, "--mpi: receiving failed");
+    int count = 0;
+    MPI_Get_count(&st, MPI_BYTE, &count);
+    void *b = malloc(count > 0 ? (size_t)count : 1);
+    if (!b) return err_set(err, GSW_EFAIL, "out of memory");
+    if (MPI_Recv(b, count, MPI_BYTE, st.MPI_SOURCE, st.MPI_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE) != MPI_SUCCESS) {
+        free(b);
+        return err_set(err, GSW_EFAIL, "--mpi: receiving from rank %d failed", st.MPI_SOURCE);
+    }
+    *src = st.MPI_SOURCE;
+    *tag = st.MPI_TAG;
+    *buf = b;
+    *n = (size_t)count;
+    return GSW_OK;
+}
+
+void dist_end(dist_t *d)
+{
+    int init = 0, fin = 0;
+    MPI_Initialized(&init);
+    MPI_Finalized(&fin);
+    if (init && !fin) MPI_Finalize();
+    free(d);
+}
+
+#endif
