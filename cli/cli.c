@@ -172,11 +172,10 @@ static int cli_dispatch(int argc, char **argv)
         o.notices = 1;
     opts_signals();
     if (o.mpi) {   /* one rank of an mpirun job */
-        int p0 = o.npos >= 1 ? 0 : -1;
-        if (!((!strcmp(v->name, "egdb") || !strcmp(v->name, "proof")) && p0 == 0
-              && !strcmp(o.pos[0], !strcmp(v->name, "egdb") ? "build" : "run"))) {
+        int sub = o.npos >= 1 && !strcmp(o.pos[0], !strcmp(v->name, "egdb") ? "build" : "run");
+        if (!(((!strcmp(v->name, "egdb") || !strcmp(v->name, "proof")) && sub) || !strcmp(v->name, "tune"))) {
             const char *r = getenv("OMPI_COMM_WORLD_RANK");   /* (said once, by rank 0) */
-            if (!r || !strcmp(r, "0")) fprintf(stderr, "gsw: --mpi applies to gsw egdb build and gsw proof run\n");
+            if (!r || !strcmp(r, "0")) fprintf(stderr, "gsw: --mpi applies to gsw egdb build, gsw proof run and gsw tune\n");
             return GSW_EINPUT;
         }
         err_t err;

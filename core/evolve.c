@@ -155,6 +155,21 @@ static void *pool_run(void *arg)
 /* Play every job, h->threads at once; 0, or -1 when stopped. */
 static int pool_play(const evo_hooks_t *h, const evo_ind_t *pop, job_t *jobs, int njobs, int gen, int *played)
 {
+    if (h->farm) {   /* the round elsewhere, in one go */
+        evo_game_t *g = malloc((size_t)(njobs ? njobs : 1) * sizeof *g);
+        if (!g) return -1;
+        for (int j = 0; j < njobs; j++)
+            g[j] = (evo_game_t){ .white = pop[jobs[j].white], .black = pop[jobs[j].black], .seed = jobs[j].seed };
+        int rc = h->farm(h->farm_ctx, g, njobs);
+        for (int j = 0; j < njobs && !rc; j++) {
+            if (g[j].result < -1 || g[j].result > 1) { rc = -1; break; }
+            jobs[j].result = g[j].result;
+            ++*played;
+        }
+        free(g);
+        if (!rc && h->progress) h->progress(h->ctx, gen, *played);
+        return rc ? -1 : 0;
+    }
     pool_t p = { .h = h, .pop = pop, .jobs = jobs, .njobs = njobs, .gen = gen, .played = played };
     pthread_mutex_init(&p.lock, NULL);
     int nt = h->threads < 1 ? 1 : h->threads;

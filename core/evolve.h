@@ -83,9 +83,22 @@ typedef struct evo_ind {
 #define EVO_STOPPED 2
 typedef int (*evo_game_fn)(void *ctx, int worker, const evo_ind_t *white, const evo_ind_t *black, uint64_t seed);
 
+/* One game of a round, as a farm gets it: the two individuals (copies),
+ * the game's seed; result (out) as play returns it. */
+typedef struct evo_game {
+    evo_ind_t white, black;
+    uint64_t seed;
+    int result;
+} evo_game_t;
+
 typedef struct evo_hooks {
     evo_game_fn play;
     void *ctx;
+    /* (non-NULL) every game of a round played elsewhere (dist/: other
+     * processes, each game by play there): results filled in; 0, or -1
+     * when stopped. play and threads are then not used here. */
+    int (*farm)(void *farm_ctx, evo_game_t *games, int n);
+    void *farm_ctx;
     int threads;               /* games at once (>= 1) */
     volatile int *stop;        /* polled between games; NULL: none */
     /* after each game (from the thread that played it, under a lock) */

@@ -35,6 +35,12 @@ int dist_rank(const dist_t *d) { (void)d; return 0; }
 int dist_size(const dist_t *d) { (void)d; return 1; }
 int dist_check_dir(dist_t *d, const char *dir, err_t *err) { (void)d; (void)dir; (void)err; return GSW_OK; }
 int dist_agree(dist_t *d, int rc) { (void)d; return rc; }
+int dist_bcast(dist_t *d, void *buf, size_t n, err_t *err)
+{
+    (void)d; (void)buf; (void)n;
+    return err_set(err, GSW_EFAIL, "built without Open MPI");
+}
+void dist_stop_workers(dist_t *d) { (void)d; }
 int dist_send(dist_t *d, int to, int tag, const void *buf, size_t n, err_t *err)
 {
     (void)d; (void)to; (void)tag; (void)buf; (void)n;
@@ -157,6 +163,21 @@ int dist_check_dir(dist_t *d, const char *dir, err_t *err)
         return GSW_EFAIL;
     }
     return GSW_OK;
+}
+
+int dist_bcast(dist_t *d, void *buf, size_t n, err_t *err)
+{
+    (void)d;
+    if (n > INT32_MAX) return err_set(err, GSW_EFAIL, "a message of %zu bytes", n);
+    if (MPI_Bcast(buf, (int)n, MPI_BYTE, 0, MPI_COMM_WORLD) != MPI_SUCCESS)
+        return err_set(err, GSW_EFAIL, "--mpi: a broadcast failed");
+    return GSW_OK;
+}
+
+void dist_stop_workers(dist_t *d)
+{
+    err_t e;
+    for (int r = 1; r < d->size; r++) dist_send(d, r, DIST_TAG_STOP, "", 0, &e);
 }
 
 int dist_send(dist_t *d, int to, int tag, const void *buf, size_t n, err_t *err)

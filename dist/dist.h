@@ -13,6 +13,7 @@
 #include "core/err.h"
 #include "solve/egdb.h"
 #include "solve/prover.h"
+#include "core/evolve.h"
 
 typedef struct dist dist_t;
 
@@ -39,6 +40,10 @@ int dist_size(const dist_t *d);
 int dist_check_dir(dist_t *d, const char *dir, err_t *err);
 /* Collective: the worst of every rank's rc (0 when all are 0). */
 int dist_agree(dist_t *d, int rc);
+/* Collective: rank 0's n bytes at buf, on every rank. */
+int dist_bcast(dist_t *d, void *buf, size_t n, err_t *err);
+/* Rank 0: tell every worker there is no more work. */
+void dist_stop_workers(dist_t *d);
 /* One message of n bytes with tag to rank `to`. */
 int dist_send(dist_t *d, int to, int tag, const void *buf, size_t n, err_t *err);
 /* The next message from `from` (-1: any rank): its rank, tag and bytes
@@ -60,5 +65,18 @@ int dist_egdb_build(dist_t *d, egdb_set_t *set, egdb_build_options_t *o, egdb_bu
  * would with --workers N-1. A worker returns GSW_OK when rank 0 is done. */
 int dist_proof_run(dist_t *d, const prover_options_t *po, gv_t *v, const void *pos, const char *text,
                    prover_run_t *run, err_t *err);
+
+/* Tuning games on the ranks (dist_evo.c): dist_evo_farm is an
+ * evo_hooks_t farm for rank 0 (ctx: a dist_evo_t); it deals a round's
+ * games to the workers one at a time, the next to whichever answers. A
+ * worker plays them by play (worker slot 0) in dist_evo_serve until rank 0
+ * stops it. Games depend only on their seed, so the run is the same as a
+ * single process's. */
+typedef struct dist_evo {
+    dist_t *d;
+    volatile int *stop;        /* set: no more games handed out */
+} dist_evo_t;
+int dist_evo_farm(void *ctx, evo_game_t *games, int n);
+int dist_evo_serve(dist_t *d, evo_game_fn play, void *ctx, err_t *err);
 
 #endif

@@ -123,7 +123,6 @@ int dist_egdb_build(dist_t *d, egdb_set_t *set, egdb_build_options_t *o, egdb_bu
     o->farm = &farm;
     int rc = egdb_build(set, o, rep, err);
     o->farm = NULL;
-    err_t e2;
-    for (int r = 1; r < size; r++) dist_send(d, r, DIST_TAG_STOP, "", 0, &e2);
+    dist_stop_workers(d);
     return rc;
 }

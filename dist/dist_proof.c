@@ -75,7 +75,6 @@ int dist_proof_run(dist_t *d, const prover_options_t *po, gv_t *v, const void *p
     run->farm_ctx = d;
     int rc = prover_manager_run(po, v, pos, text, run, err);
     run->farm = NULL;
-    err_t e2;
-    for (int r = 1; r < size; r++) dist_send(d, r, DIST_TAG_STOP, "", 0, &e2);
+    dist_stop_workers(d);
     return rc;
 }

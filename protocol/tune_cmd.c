@@ -24,6 +24,7 @@
 #include "protocol/match.h"
 #include "db/tunelog.h"
 #include "protocol/tune.h"
+#include "dist/dist.h"
 
 #define TUNE_STATE "state.txt"
 #define TUNE_MAX_MOVES 1000
@@ -56,6 +57,13 @@ struct tune {
 };
 
 #define POS(w, i) ((void *)((w)->line + (size_t)(i) * GSW_MAX_POS))
+
+/* How the run's games are played: rank 0 sends it to the worker ranks
+ * (--mpi), ok 0 when rank 0 could not set the run up. */
+typedef struct tune_wire {
+    int32_t ok, max_plies, relative;
+    uint64_t nodes;
+} tune_wire_t;
 
 /* A raw value (800..17000 at the start) as the engine's centipawns. */
 static int tune_cp(int raw)
@@ -343,19 +351,33 @@ static int tune_run(cli_opts_t *o)
         return GSW_EINPUT;
     }
     evo_t *e = calloc(1, sizeof *e);
+    int ranks = o->dist ? dist_size(o->dist) : 1, worker = o->dist && dist_rank(o->dist) != 0;
     int target = 0, rc = e ? GSW_OK : err_set(&err, GSW_EFAIL, "out of memory");
-    if (!rc) rc = tune_setup(o, e, &target, &err);
+    if (!rc && !worker) rc = tune_setup(o, e, &target, &err);   /* (rank 0 alone has the run's folder) */
     if (!rc) rc = match_openings_builtin(t.base, &t.book, &t.nbook, &err);
+    tune_wire_t wire = { .ok = !rc };
+    if (!rc && !worker) {
+        wire.nodes = strtoull(evo_meta_get(e, "nodes"), NULL, 10);
+        wire.max_plies = 2 * atoi(evo_meta_get(e, "max_moves"));
+        wire.relative = evo_meta_get(e, "scale") && !strcmp(evo_meta_get(e, "scale"), "relative");
+    }
+    if (ranks > 1) {   /* rank 0 tells the workers how games are played, or that it failed */
+        err_t be;
+        if (dist_bcast(o->dist, &wire, sizeof wire, &be) && !rc) rc = err_set(&err, GSW_EFAIL, "%s", be.msg);
+        if (worker && !rc && !wire.ok) rc = GSW_EFAIL, err.msg[0] = 0;   /* (rank 0 says why) */
+    }
     if (rc) {
-        fprintf(stderr, "gsw: %s\n", err.msg);
+        if (err.msg[0]) fprintf(stderr, "gsw%s: %s\n", worker ? " (a worker rank)" : "", err.msg);
         free(e);
+        free(t.book);
         game_close(t.base);
         return rc;
     }
-    t.nodes = strtoull(evo_meta_get(e, "nodes"), NULL, 10);
-    t.max_plies = 2 * atoi(evo_meta_get(e, "max_moves"));
-    t.relative = evo_meta_get(e, "scale") && !strcmp(evo_meta_get(e, "scale"), "relative");
-    t.threads = o->threads < 1 ? 1 : o->threads > e->cfg.n - 1 ? e->cfg.n - 1 : o->threads;
+    t.nodes = wire.nodes;
+    t.max_plies = wire.max_plies;
+    t.relative = wire.relative;
+    t.threads = worker ? 1 : o->threads < 1 ? 1 : o->threads > e->cfg.n - 1 ? e->cfg.n - 1 : o->threads;
+    if (ranks > 1 && !worker) t.threads = 1;   /* rank 0 plays no game: its workers do */
     t.tty = isatty(2);
     t.w = calloc((size_t)t.threads, sizeof *t.w);
     if (!t.w) rc = err_set(&err, GSW_EFAIL, "out of memory");
@@ -374,20 +396,30 @@ static int tune_run(cli_opts_t *o)
         else if (solver_init(&w->s[1], t.base, mb, NULL, &err)) { solver_free(&w->s[0]); rc = err.code; }
         else w->up = 1;
     }
+    int *order = NULL;
+    if (worker) {   /* games from rank 0 until it is done */
+        if (!rc) rc = dist_evo_serve(o->dist, tune_play, &t, &err);
+        if (rc && err.msg[0]) fprintf(stderr, "gsw (rank %d): %s\n", dist_rank(o->dist), err.msg);
+        goto out;
+    }
+    if (rc && ranks > 1) dist_stop_workers(o->dist);
     FILE *say = o->json ? stderr : stdout;
     int start_gen = e->generation, games = 0, draws = 0, interrupted = 0;
     double t0 = gsw_now_ms();
     if (!rc) {
-        fprintf(say, "tune chess: population %d, generation %d of %d, %llu nodes a move, %d moves at most, %s, %d thread%s, "
+        int players = ranks > 1 ? ranks - 1 : t.threads;
+        fprintf(say, "tune chess: population %d, generation %d of %d, %llu nodes a move, %d moves at most, %s, %d %s%s, "
                 "seed %llu, %s %s\n", e->cfg.n, e->generation + 1 > target ? target : e->generation + 1, target,
                 (unsigned long long)t.nodes, t.max_plies / 2, t.relative ? "values relative to a 100 cp pawn" : "raw values",
-                t.threads, t.threads > 1 ? "s" : "",
+                players, ranks > 1 ? "worker rank" : "thread", players > 1 ? "s" : "",
                 (unsigned long long)e->seed, o->resume ? "resumed in" : "into", o->out);
         fflush(say);
         if (!o->resume && write_state(o->out, e, &err)) rc = err.code;   /* generation 0: --resume works from the start */
     }
     evo_hooks_t hk = { .play = tune_play, .ctx = &t, .threads = t.threads, .stop = &opts_stop, .progress = tune_progress };
-    int *order = malloc((size_t)e->cfg.n * sizeof *order);
+    dist_evo_t de = { .d = o->dist, .stop = &opts_stop };
+    if (ranks > 1) hk.farm = dist_evo_farm, hk.farm_ctx = &de;
+    order = malloc((size_t)e->cfg.n * sizeof *order);
     if (!order && !rc) rc = err_set(&err, GSW_EFAIL, "out of memory");
     while (!rc && e->generation < target) {
         int gen = e->generation + 1, gg, gd;
@@ -434,6 +466,8 @@ static int tune_run(cli_opts_t *o)
                 e->generation, o->out, TUNE_SVG);
     }
     if (o->json && (!rc || interrupted)) tune_json(o, e, &t, target, start_gen, interrupted, secs, games, draws);
+    if (ranks > 1) dist_stop_workers(o->dist);
+out:
     for (int i = 0; i < t.threads && t.w; i++) {
         if (t.w[i].up) {
             solver_free(&t.w[i].s[0]);
@@ -453,7 +487,7 @@ static int tune_run(cli_opts_t *o)
 
 const cli_verb_t verb_tune = {
     "tune", "gsw tune chess --out DIR [--population N] [--generations G] [--nodes N] [--max-moves M] [--seed S] "
-              "[--threads N] [--resume] [--relative]\n"
+              "[--threads N] [--resume] [--relative] [--mpi]\n"
               "  evolves the engine's piece values (pawn, knight, bishop, rook, queen; drawn from 800..17000, used\n"
               "  as tenths of centipawns) by a genetic algorithm whose fitness is a quick-tournament: a random pivot\n"
               "  plays the rest of its group as Black, who beat it rank above it, and both parts recurse (about\n"
@@ -462,7 +496,8 @@ const cli_verb_t verb_tune = {
               "  (default 100). Defaults: population 12, 10 generations, all cores. DIR gets gen-NNNN.csv per\n"
               "  generation (values normalised to pawn = 1000), values.svg (elite and median by generation) and\n"
               "  state.txt; Ctrl-C keeps the finished generations and --resume goes on to G. The same --seed gives\n"
-              "  the same run on any number of threads. The workbench's `tune DIR` command draws the chart.\n"
+              "  the same run on any number of threads, or of ranks: under mpirun -np N with --mpi, ranks 1..N-1\n"
+              "  play the games and rank 0 writes DIR. The workbench's `tune DIR` command draws the chart.\n"
               "  --relative: the engine's pawn is always 100 cp and the other pieces in proportion, so only the\n"
               "  ratios evolve (raw values also move material against the evaluation's positional terms).",
       "evolve chess piece values by a genetic algorithm (quick-tournament fitness)", tune_run, 1, NULL

@@ -6,6 +6,8 @@
 # - proof run: Connect Four 7x4 and a checkers endgame over those databases,
 #   proven by 3 ranks (2 workers), give the value and the stored manager
 #   trees (every node, byte for byte) of a single process with --workers 2;
+# - tune: one generation more after a resume, 3 ranks against 2 threads,
+#   and every file of 2 generations against one process: byte-identical;
 # - a worker killed with SIGKILL: the build stops, and a second run resumes
 #   it to the same files; the proof stops with its tree stored, and
 #   --resume under a new mpirun proves the same value;
@@ -71,6 +73,22 @@ for case in "connect4:7x4|" "checkers|B:WK18,26:BK3,5,6"; do
   rm -f "$tmp"/p1.db* "$tmp"/p3.db*
 done
 has_re err "tree [0-9]+ nodes" "proof run: a tree"
+
+# --- tune ------------------------------------------------------------------
+targs="--generations 2 --nodes 500 --seed 7 --population 6 --max-moves 40"
+expect 0 "tune, one process" -- "$gsw" tune chess --out "$tmp/t1" $targs --threads 1
+expect 0 "tune, 3 ranks" -- mpi 3 "$gsw" tune chess --out "$tmp/t3" $targs --mpi --json
+json "$tmp/out" 'd["generations"] == 2 and d["games"] > 0' "tune, 3 ranks: --json"
+has err "2 worker ranks" "tune, 3 ranks: the workers named"
+n=0 differ=0
+for f in $(cd "$tmp/t1" && ls); do n=$((n + 1)); cmp -s "$tmp/t1/$f" "$tmp/t3/$f" || differ=$((differ + 1)); done
+same "$n $differ" "4 0" "tune, 3 ranks: its 4 files equal one process's"
+expect 0 "tune, 3 ranks, one more generation" -- mpi 3 "$gsw" tune chess --out "$tmp/t3" --generations 3 --resume --mpi
+expect 0 "tune, one process, one more generation" -- "$gsw" tune chess --out "$tmp/t1" --generations 3 --resume --threads 2
+cmp -s "$tmp/t1/state.txt" "$tmp/t3/state.txt" && cmp -s "$tmp/t1/gen-0003.csv" "$tmp/t3/gen-0003.csv" && ok \
+  || bad "tune resumed: 3 ranks and 2 threads differ"
+expect 1 "tune, 3 ranks, into a folder that holds a run" -- mpi 3 "$gsw" tune chess --out "$tmp/t3" $targs --mpi
+has err "holds a tune run already" "tune into a used folder: rank 0 says why"
 
 # --- a worker killed --------------------------------------------------------
 # kill_rank R PATTERN: SIGKILL the process of rank R whose command line holds PATTERN

@@ -1,0 +1,68 @@
+/* Tuning games on several ranks (see dist.h): rank 0 deals each round's
+ * games to the workers one at a time and the next to whichever answers
+ * first; each worker plays what it gets and sends back the result. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dist/dist.h"
+
+typedef struct game_msg {
+    int32_t idx;
+    evo_game_t g;
+} game_msg_t;
+
+typedef struct result_msg {
+    int32_t idx, result;
+} result_msg_t;
+
+int dist_evo_farm(void *ctx, evo_game_t *games, int n)
+{
+    dist_evo_t *de = ctx;
+    dist_t *d = de->d;
+    int W = dist_size(d) - 1, next = 0, out = 0, stopped = 0;
+    err_t err;
+    for (int w = 1; w <= W && next < n; w++, next++, out++) {
+        game_msg_t m = { .idx = next, .g = games[next] };
+        if (dist_send(d, w, DIST_TAG_JOB, &m, sizeof m, &err)) return -1;
+    }
+    while (out > 0) {
+        int src, tag;
+        void *b;
+        size_t len;
+        if (dist_recv(d, -1, &src, &tag, &b, &len, &err)) return -1;
+        result_msg_t r;
+        if (tag != DIST_TAG_DONE || len != sizeof r) { free(b); return -1; }
+        memcpy(&r, b, sizeof r);
+        free(b);
+        out--;
+        if (r.idx < 0 || r.idx >= n) return -1;
+        games[r.idx].result = r.result;
+        if (r.result < -1 || r.result > 1) stopped = 1;
+        if (de->stop && *de->stop) stopped = 1;
+        if (!stopped && next < n) {
+            game_msg_t m = { .idx = next, .g = games[next] };
+            if (dist_send(d, src, DIST_TAG_JOB, &m, sizeof m, &err)) return -1;
+            next++;
+            out++;
+        }
+    }
+    return stopped || next < n ? -1 : 0;
+}
+
+int dist_evo_serve(dist_t *d, evo_game_fn play, void *ctx, err_t *err)
+{
+    for (;;) {
+        int src, tag;
+        void *b;
+        size_t len;
+        if (dist_recv(d, 0, &src, &tag, &b, &len, err)) return err->code;
+        if (tag == DIST_TAG_STOP) { free(b); return GSW_OK; }
+        game_msg_t m;
+        if (tag != DIST_TAG_JOB || len != sizeof m) { free(b); return err_set(err, GSW_EFAIL, "--mpi: a malformed game"); }
+        memcpy(&m, b, sizeof m);
+        free(b);
+        result_msg_t r = { .idx = m.idx, .result = play(ctx, 0, &m.g.white, &m.g.black, m.g.seed) };
+        if (dist_send(d, 0, DIST_TAG_DONE, &r, sizeof r, err)) return err->code;
+    }
+}
