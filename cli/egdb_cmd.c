@@ -116,7 +116,14 @@ static int egdb_cli_build(cli_opts_t *o, gv_t *v, egdb_set_t *set, err_t *err)
     if (rc && opts_stop) err_set(err, GSW_EFAIL, "stopped: %d slices finished are kept; run again to resume",
                                 rep.built + rep.reused);
     if (rc) return rc;
-    char n1[32], n2[32], n3[32];
+    char n1[32], n2[32], n3[32], n4[32];
+    if (rep.farm_workers && !o->plan) {   /* where the workers' time went */
+        double all = rep.farm_busy_ms + rep.farm_comm_ms + rep.farm_wait_ms + rep.farm_tail_ms;
+        if (all <= 0) all = 1;
+        fprintf(stderr, "%d worker ranks: building %.1f%% of their time, messages and hand-over %.1f%%, waiting on "
+                "other units %.1f%%, idle at the end %.1f%%\n", rep.farm_workers, 100 * rep.farm_busy_ms / all,
+                100 * rep.farm_comm_ms / all, 100 * rep.farm_wait_ms / all, 100 * rep.farm_tail_ms / all);
+    }
     if (o->plan && o->json) {
         json_t j;
         json_begin(&j, stdout);
@@ -128,6 +135,7 @@ static int egdb_cli_build(cli_opts_t *o, gv_t *v, egdb_set_t *set, err_t *err)
         json_int(&j, "positions", (int64_t)rep.planned);
         json_int(&j, "finished_positions", (int64_t)rep.finished);
         json_int(&j, "largest_unit", (int64_t)rep.largest);
+        json_int(&j, "critical_path_positions", (int64_t)rep.critical);
         json_int(&j, "memory_bytes", (int64_t)rep.memory);
         json_int(&j, "disk_bytes", (int64_t)rep.disk);
         json_arr(&j, "units");
@@ -149,12 +157,12 @@ static int egdb_cli_build(cli_opts_t *o, gv_t *v, egdb_set_t *set, err_t *err)
     }
     if (o->plan) {
         printf("%s %s: %d slices in %d units, %s positions (%d slices, %s positions built and checked); the largest "
-               "unit solved at once holds %s positions; building what is left needs about %.1f GB of memory at most "
-               "and %.1f GB of disk, in %s\n",
+               "unit solved at once holds %s positions, the longest chain of units left (each waiting on the next) "
+               "%s; building what is left needs about %.1f GB of memory at most and %.1f GB of disk, in %s\n",
                v->game->name, retro_game_metric_name(v->ops->retro, m), rep.slices, rep.nunits,
                opts_thousands(rep.planned, n1, sizeof n1), rep.reused, opts_thousands(rep.finished, n2, sizeof n2),
-               opts_thousands(rep.largest, n3, sizeof n3), (double)rep.memory / 1e9, (double)rep.disk / 1e9,
-               egdb_set_dir(set));
+               opts_thousands(rep.largest, n3, sizeof n3), opts_thousands(rep.critical, n4, sizeof n4),
+               (double)rep.memory / 1e9, (double)rep.disk / 1e9, egdb_set_dir(set));
         free(rep.units);
         return GSW_OK;
     }
@@ -190,6 +198,15 @@ static int egdb_cli_build(cli_opts_t *o, gv_t *v, egdb_set_t *set, err_t *err)
             json_close(&j, '}');
         }
         json_close(&j, ']');
+        json_close(&j, '}');
+        /* under mpirun: the worker ranks and their time (ms, summed): building, the rest of each
+           unit's round trip, idle while units left waited on others, idle after the last went out */
+        json_obj(&j, "farm");
+        json_int(&j, "workers", rep.farm_workers);
+        json_num(&j, "busy_ms", rep.farm_busy_ms);
+        json_num(&j, "comm_ms", rep.farm_comm_ms);
+        json_num(&j, "wait_ms", rep.farm_wait_ms);
+        json_num(&j, "tail_ms", rep.farm_tail_ms);
         json_close(&j, '}');
         json_end(&j);
     } else

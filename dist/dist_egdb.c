@@ -69,7 +69,6 @@ static int egdb_serve(dist_t *d, egdb_set_t *set, const egdb_build_options_t *o,
     egdb_build_options_t wo = *o;
     wo.progress = NULL;   /* rank 0 says what is done */
     wo.farm = NULL;
-    const gv_t *v = egdb_set_variant(set);
     for (;;) {
         int src, tag;
         void *b;
@@ -92,11 +91,9 @@ static int egdb_serve(dist_t *d, egdb_set_t *set, const egdb_build_options_t *o,
         done_msg_t m;
         memset(&m, 0, sizeof m);
         m.unit = h.unit;
-        /* a set of its own for each unit: its exits were built meanwhile by other ranks */
-        egdb_set_t *us = NULL;
-        int rc = egdb_set_open(v, egdb_set_dir(set), &us, &m.err);
-        if (!rc) rc = egdb_build_job(us, &wo, &job, &m.part, &m.err);
-        egdb_set_close(us);
+        /* (the set keeps the files it opened: a unit's exits are finished before it is handed out, so
+           no slice this worker looks up can be one another rank has still to write) */
+        int rc = egdb_build_job(set, &wo, &job, &m.part, &m.err);
         free(ids);
         m.failed = rc != GSW_OK;
         m.part.units = NULL;

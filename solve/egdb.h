@@ -145,6 +145,7 @@ typedef struct egdb_unit_plan {
     int slices;
     uint64_t positions;
     int finished;               /* its files are there and pass their checksums */
+    int unit;                   /* its place in the plan's build order */
     uint64_t memory;            /* bytes a build of it holds at most (estimate: see egdb_unit_memory) */
     uint64_t disk;              /* bytes its files take (estimate) */
 } egdb_unit_plan_t;
@@ -177,6 +178,13 @@ struct egdb_build_report {
     double solve_ms, write_ms;  /* of ms: the engine's (its phases and the passes between them), and writing
                                    the files (encoding, compressing, syncing), summed over the units built */
     retro_stats_t engine;       /* the engine's phases and threads, summed over the units built */
+    uint64_t critical;          /* plan_only: positions along the longest chain of units to build, each
+                                   waiting on the next (no farm builds the target faster than that) */
+    /* with a farm: its workers, and their time (ms, summed over them): building units (busy), the
+       rest of each unit's round trip (comm), idle while units were left that waited on others
+       (wait), idle after the last unit went out (tail) */
+    int farm_workers;
+    double farm_busy_ms, farm_comm_ms, farm_wait_ms, farm_tail_ms;
 };
 
 /* Build (or reuse, after checking) every slice the options ask for, in

@@ -579,29 +579,23 @@ static void report_add(egdb_build_report_t *rep, const egdb_build_report_t *part
     stats_add(&rep->engine, &part->engine);
 }
 
-/* The plan's units handed to a farm's workers: a unit goes out when every
- * unit it exits into is finished; the first failure stops the handing out,
- * and the units in flight are waited for. */
-static int build_farmed(egdb_set_t *set, const egdb_build_options_t *o, const egdb_plan_t *pl, build_eta_t *eta,
-                        egdb_build_report_t *rep, err_t *err)
+/* The units each unit of pl exits into, turned round: *left[u] counts the
+ * units u waits for, dep[dstart[t] .. dstart[t + 1]) lists the units
+ * waiting on t (a unit's place comes after those it waits for). */
+static int unit_deps(const gv_t *v, const egdb_plan_t *pl, int **leftp, int **dstartp, int **depp, err_t *err)
 {
-    const gv_t *v = egdb_set_variant(set);
     const retro_game_t *rg = v->ops->retro;
-    const egdb_farm_t *fm = o->farm;
-    int U = pl->nunits, n = pl->s.n, W = fm->workers;
+    int U = pl->nunits, n = pl->s.n;
     int *unit_of = malloc(((size_t)n + 1) * sizeof *unit_of), *left = calloc((size_t)U + 1, sizeof *left);
-    int *dstart = calloc((size_t)U + 2, sizeof *dstart), *dep = NULL, *state = calloc((size_t)U + 1, sizeof *state);
-    int *nneed = calloc((size_t)U + 1, sizeof *nneed), *on = malloc(((size_t)W + 1) * sizeof *on);
-    retro_metric_t(*need)[2] = calloc((size_t)U + 1, sizeof *need);
+    int *dstart = calloc((size_t)U + 2, sizeof *dstart), *dep = NULL;
     uint64_t *succ = malloc(EGDB_SUCC_MAX * sizeof *succ);
     int rc = GSW_OK;
-    if (!unit_of || !left || !dstart || !state || !nneed || !on || !need || !succ) {
+    if (!unit_of || !left || !dstart || !succ) {
         rc = err_set(err, GSW_EFAIL, "out of memory");
         goto out;
     }
     for (int u = 0; u < U; u++)
         for (int i = pl->ustart[u]; i < pl->ustart[u + 1]; i++) unit_of[pl->order[i]] = u;
-    /* the units each unit waits for, turned round: dep[dstart[t]..] are the units waiting on t */
     for (int pass = 0; pass < 2; pass++) {
         for (int u = 0; u < U; u++)
             for (int i = pl->ustart[u]; i < pl->ustart[u + 1]; i++) {
@@ -621,6 +615,38 @@ static int build_farmed(egdb_set_t *set, const egdb_build_options_t *o, const eg
     }
     for (int u = U; u > 0; u--) dstart[u] = dstart[u - 1];   /* (the filling moved each start to the next) */
     dstart[0] = 0;
+out:
+    free(unit_of);
+    free(succ);
+    if (rc) {
+        free(left);
+        free(dstart);
+        free(dep);
+        left = dstart = dep = NULL;
+    }
+    *leftp = left;
+    *dstartp = dstart;
+    *depp = dep;
+    return rc;
+}
+
+/* The plan's units handed to a farm's workers: a unit goes out when every
+ * unit it exits into is finished; the first failure stops the handing out,
+ * and the units in flight are waited for. */
+static int build_farmed(egdb_set_t *set, const egdb_build_options_t *o, const egdb_plan_t *pl, build_eta_t *eta,
+                        egdb_build_report_t *rep, err_t *err)
+{
+    const gv_t *v = egdb_set_variant(set);
+    const retro_game_t *rg = v->ops->retro;
+    const egdb_farm_t *fm = o->farm;
+    int U = pl->nunits, W = fm->workers;
+    int *left = NULL, *dstart = NULL, *dep = NULL, *state = calloc((size_t)U + 1, sizeof *state);
+    int *nneed = calloc((size_t)U + 1, sizeof *nneed), *on = malloc(((size_t)W + 1) * sizeof *on);
+    retro_metric_t(*need)[2] = calloc((size_t)U + 1, sizeof *need);
+    double *since = malloc(((size_t)W + 1) * sizeof *since), *given = malloc(((size_t)W + 1) * sizeof *given);
+    int rc = unit_deps(v, pl, &left, &dstart, &dep, err);
+    if (!rc && (!state || !nneed || !on || !need || !since || !given)) rc = err_set(err, GSW_EFAIL, "out of memory");
+    if (rc) goto out;
     /* units finished already, or not wanted, are done; the others wait (0) */
     enum { WAIT = 0, RUNNING, DONE };
     int ndone = 0, running = 0, next = 0, failed = 0;
@@ -639,7 +665,8 @@ static int build_farmed(egdb_set_t *set, const egdb_build_options_t *o, const eg
             ndone++;
             for (int k = dstart[u]; k < dstart[u + 1]; k++) left[dep[k]]--;
         }
-    for (int w = 0; w <= W; w++) on[w] = -1;
+    double last_given = 0;     /* when the last unit went out (0: units are left) */
+    for (int w = 0; w <= W; w++) on[w] = -1, since[w] = eta->t0;
     while (!rc) {
         /* hand out what is ready, lowest unit first */
         for (int w = 1; w <= W && !failed && !(o->stop && *o->stop); w++) {
@@ -657,6 +684,13 @@ static int build_farmed(egdb_set_t *set, const egdb_build_options_t *o, const eg
             state[u] = RUNNING;
             on[w] = u;
             running++;
+            given[w] = gsw_now_ms();
+            rep->farm_wait_ms += given[w] - since[w];   /* idle while units were left: they waited on others */
+        }
+        if (!last_given) {
+            int left_any = 0;
+            for (int u = next; u < U && !left_any; u++) left_any = state[u] == WAIT;
+            if (!left_any) last_given = gsw_now_ms();
         }
         if (rc || !running) break;
         int w = 0, u = -1, bad = 0;
@@ -668,6 +702,9 @@ static int build_farmed(egdb_set_t *set, const egdb_build_options_t *o, const eg
             { rc = err_set(err, GSW_EFAIL, "worker %d answered for a unit it was not given", w); break; }
         on[w] = -1;
         running--;
+        since[w] = gsw_now_ms();
+        rep->farm_busy_ms += part.ms;
+        if (since[w] - given[w] > part.ms) rep->farm_comm_ms += since[w] - given[w] - part.ms;
         if (bad) {   /* the first failure is the build's; the units in flight finish */
             if (!failed) *err = uerr;
             failed = 1;
@@ -698,12 +735,19 @@ static int build_farmed(egdb_set_t *set, const egdb_build_options_t *o, const eg
             o->progress(o->progress_ctx, line);
         }
     }
+    double end = gsw_now_ms();
+    if (!last_given) last_given = end;
+    for (int w = 1; w <= W; w++)
+        if (on[w] < 0) {   /* idle to the end: waiting while units were left, then the tail */
+            if (since[w] < last_given) rep->farm_wait_ms += last_given - since[w];
+            rep->farm_tail_ms += end - (since[w] > last_given ? since[w] : last_given);
+        }
+    rep->farm_workers = W;
     if (!rc && failed) rc = err->code ? err->code : GSW_EFAIL;
     if (!rc && ndone < U && !(o->stop && *o->stop))
         rc = err_set(err, GSW_EFAIL, "%d units wait on units that never finish", U - ndone);
     if (!rc && o->stop && *o->stop) rc = err_set(err, GSW_EFAIL, "stopped");
 out:
-    free(unit_of);
     free(left);
     free(dstart);
     free(dep);
@@ -711,7 +755,35 @@ out:
     free(nneed);
     free(on);
     free(need);
-    free(succ);
+    free(since);
+    free(given);
+    return rc;
+}
+
+/* plan_only: the longest chain of units still to build (rep->units in
+ * plan order), in positions: a unit's chain is its own positions and the
+ * longest chain among the units it waits for. */
+static int plan_critical(const gv_t *v, const egdb_plan_t *pl, egdb_build_report_t *rep, err_t *err)
+{
+    int U = pl->nunits, *left, *dstart, *dep;
+    uint64_t *chain = calloc((size_t)U + 1, sizeof *chain), *own = calloc((size_t)U + 1, sizeof *own);
+    int rc = chain && own ? unit_deps(v, pl, &left, &dstart, &dep, err) : err_set(err, GSW_EFAIL, "out of memory");
+    if (!rc) {
+        for (int i = 0; i < rep->nunits; i++)
+            if (!rep->units[i].finished) own[rep->units[i].unit] = rep->units[i].positions;
+        rep->critical = 0;
+        for (int u = 0; u < U; u++) {   /* (units come after those they wait for) */
+            chain[u] += own[u];
+            if (chain[u] > rep->critical) rep->critical = chain[u];
+            for (int k = dstart[u]; k < dstart[u + 1]; k++)
+                if (chain[u] > chain[dep[k]]) chain[dep[k]] = chain[u];
+        }
+        free(left);
+        free(dstart);
+        free(dep);
+    }
+    free(chain);
+    free(own);
     return rc;
 }
 
@@ -773,6 +845,7 @@ int egdb_build(egdb_set_t *set, const egdb_build_options_t *o, egdb_build_report
             up->slices = ns;
             up->positions = n;
             up->finished = !todo;
+            up->unit = u;
             up->memory = egdb_unit_memory(n, o->metric, threads, o->memory);
             up->disk = egdb_unit_disk(n, o->metric);
             if (todo) {
@@ -787,6 +860,7 @@ int egdb_build(egdb_set_t *set, const egdb_build_options_t *o, egdb_build_report
         snprintf(label, sizeof label, "[%d/%d] %s%s", done_slices, pl.s.n, name, ns > 1 ? " (+ partners)" : "");
         rc = unit_build(set, o, slices, ns, need, nneed, label, &eta, rep, err);
     }
+    if (!rc && o->plan_only) rc = plan_critical(v, &pl, rep, err);
     free(slices);
     egdb_plan_free(&pl);
     rep->ms = gsw_now_ms() - t0;
