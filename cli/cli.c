@@ -148,6 +148,8 @@ static int cli_dispatch(int argc, char **argv)
         fprintf(stderr, "gsw: unknown verb \"%s\" (see gsw help)\n", argv[1]);
         return GSW_EINPUT;
     }
+    for (int i = 2; i < argc; i++)   /* a worker rank says only what rank 0 cannot */
+        if (!strcmp(argv[i], "--mpi")) dist_quiet_worker();
     cli_opts_t o;
     memset(&o, 0, sizeof o);
     o.verb = v->name;
@@ -174,8 +176,7 @@ static int cli_dispatch(int argc, char **argv)
     if (o.mpi) {   /* one rank of an mpirun job */
         int sub = o.npos >= 1 && !strcmp(o.pos[0], !strcmp(v->name, "egdb") ? "build" : "run");
         if (!(((!strcmp(v->name, "egdb") || !strcmp(v->name, "proof")) && sub) || !strcmp(v->name, "tune"))) {
-            const char *r = getenv("OMPI_COMM_WORLD_RANK");   /* (said once, by rank 0) */
-            if (!r || !strcmp(r, "0")) fprintf(stderr, "gsw: --mpi applies to gsw egdb build, gsw proof run and gsw tune\n");
+            fprintf(stderr, "gsw: --mpi applies to gsw egdb build, gsw proof run and gsw tune\n");
             return GSW_EINPUT;
         }
         err_t err;

@@ -106,7 +106,7 @@ static int egdb_cli_build(cli_opts_t *o, gv_t *v, egdb_set_t *set, err_t *err)
         rc = dist_check_dir(o->dist, egdb_set_dir(set), err);
         if (!rc) rc = dist_egdb_build(o->dist, set, &bo, &rep, err);
         if (dist_rank(o->dist) != 0) {   /* a worker: rank 0 reports */
-            if (rc && err->msg[0]) fprintf(stderr, "gsw (rank %d): %s\n", dist_rank(o->dist), err->msg);
+            if (rc && err->msg[0]) dist_say("%s", err->msg);
             if (rc) err->msg[0] = 0;
             return rc;
         }

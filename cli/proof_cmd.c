@@ -107,7 +107,7 @@ static int cli_proof_run(cli_opts_t *o, gv_t *v, const void *pos, const char *pt
     int rc = o->dist ? dist_proof_run(o->dist, &po, v, pos, ptext, &run, &err)
                      : prover_manager_run(&po, v, pos, ptext, &run, &err);
     if (o->dist && dist_rank(o->dist) != 0) {   /* a worker: rank 0 says what was proven */
-        if (rc) fprintf(stderr, "gsw (rank %d): %s\n", dist_rank(o->dist), err.msg);
+        if (rc && err.msg[0]) dist_say("%s", err.msg);
         return rc;
     }
     const char *value = prover_run_value(&run);

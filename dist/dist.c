@@ -5,6 +5,8 @@
 
 #include "db/cache_path.h"
 
+#include <fcntl.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +21,37 @@ int dist_built(void)
 #else
     return 0;
 #endif
+}
+
+static int dist_err_fd = -1;   /* a worker's real stderr (dist_quiet_worker) */
+
+/* This process's rank by the launcher's environment, -1 outside mpirun. */
+static int dist_env_rank(void)
+{
+    const char *r = getenv("OMPI_COMM_WORLD_RANK");
+    if (!r) r = getenv("PMIX_RANK");
+    return r ? atoi(r) : -1;
+}
+
+void dist_quiet_worker(void)
+{
+    if (dist_env_rank() <= 0 || dist_err_fd >= 0) return;
+    int nul = open("/dev/null", O_WRONLY);
+    if (nul < 0) return;
+    fflush(stderr);
+    dist_err_fd = dup(2);
+    dup2(nul, 2);
+    close(nul);
+}
+
+void dist_say(const char *fmt, ...)
+{
+    char line[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    dprintf(dist_err_fd >= 0 ? dist_err_fd : 2, "gsw (rank %d): %s\n", dist_env_rank(), line);
 }
 
 #ifndef GSW_MPI

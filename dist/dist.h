@@ -26,6 +26,13 @@ enum {
 
 /* 1 when this gsw was built with Open MPI. */
 int dist_built(void);
+/* A rank other than 0 of an mpirun job (from the launcher's environment;
+ * before any parsing): its ordinary stderr goes to /dev/null, so that a
+ * bad argument is said once, by rank 0, and dist_say keeps the real
+ * stderr for what only this rank knows. */
+void dist_quiet_worker(void);
+/* One line on a worker's real stderr: "gsw (rank R): ..." */
+void dist_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* This process's part of an mpirun job: MPI started, and every rank found
  * to run the same gsw binary. GSW_EINPUT (one line in err) when the
  * process was not started by mpirun or gsw was built without Open MPI;

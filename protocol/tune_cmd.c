@@ -367,7 +367,8 @@ static int tune_run(cli_opts_t *o)
         if (worker && !rc && !wire.ok) rc = GSW_EFAIL, err.msg[0] = 0;   /* (rank 0 says why) */
     }
     if (rc) {
-        if (err.msg[0]) fprintf(stderr, "gsw%s: %s\n", worker ? " (a worker rank)" : "", err.msg);
+        if (err.msg[0] && worker) dist_say("%s", err.msg);
+        else if (err.msg[0]) fprintf(stderr, "gsw: %s\n", err.msg);
         free(e);
         free(t.book);
         game_close(t.base);
@@ -399,7 +400,7 @@ static int tune_run(cli_opts_t *o)
     int *order = NULL;
     if (worker) {   /* games from rank 0 until it is done */
         if (!rc) rc = dist_evo_serve(o->dist, tune_play, &t, &err);
-        if (rc && err.msg[0]) fprintf(stderr, "gsw (rank %d): %s\n", dist_rank(o->dist), err.msg);
+        if (rc && err.msg[0]) dist_say("%s", err.msg);
         goto out;
     }
     if (rc && ranks > 1) dist_stop_workers(o->dist);

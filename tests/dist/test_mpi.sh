@@ -132,6 +132,9 @@ has err "--mpi applies to" "--mpi on solve says where it applies"
 expect 1 "a rank that does not see --dir" -- mpirun -q --allow-run-as-root --oversubscribe -np 1 "$gsw" egdb build checkers \
   --pieces 2 --dir "$tmp/d0" --mpi : -np 1 "$gsw" egdb build checkers --pieces 2 --dir "$tmp/d1" --mpi
 has err "rank 1 cannot see $tmp/d0" "a rank that does not see --dir: named"
+expect 2 "a bad move string, 3 ranks: said once" -- mpi 3 "$gsw" proof run connect4:4x4 zz --db "$tmp/b.db" --mpi
+has err 'bad character' "a bad move string under mpirun: named"
+expect 2 "tune without --out, 2 ranks: said once" -- mpi 2 "$gsw" tune chess --mpi
 cp "$gsw" "$tmp/gsw2" && printf 'x' >>"$tmp/gsw2"
 expect 1 "another binary on rank 1" -- mpirun -q --allow-run-as-root --oversubscribe -np 1 "$gsw" egdb build checkers \
   --pieces 2 --dir "$tmp/d2" --mpi : -np 1 "$tmp/gsw2" egdb build checkers --pieces 2 --dir "$tmp/d2" --mpi
