@@ -9,29 +9,14 @@
 #include <string.h>
 
 #include "dist/dist.h"
-
-/* A unit on the wire: this header, then ns slice ids. */
-typedef struct job_msg {
-    int32_t unit, ns, nneed, need[2];
-} job_msg_t;
-
-/* A worker's answer. */
-typedef struct done_msg {
-    int32_t unit, failed;
-    err_t err;
-    egdb_build_report_t part;
-} done_msg_t;
+#include "dist/dist_wire.h"
 
 static int farm_give(void *ctx, int worker, const egdb_unit_job_t *job, err_t *err)
 {
-    dist_t *d = ctx;
-    size_t n = sizeof(job_msg_t) + (size_t)job->ns * sizeof(uint64_t);
-    unsigned char *b = malloc(n);
+    size_t n;
+    void *b = dist_job_pack(job, &n);
     if (!b) return err_set(err, GSW_EFAIL, "out of memory");
-    job_msg_t h = { .unit = job->unit, .ns = job->ns, .nneed = job->nneed, .need = { job->need[0], job->need[1] } };
-    memcpy(b, &h, sizeof h);
-    memcpy(b + sizeof h, job->slice, (size_t)job->ns * sizeof(uint64_t));
-    int rc = dist_send(d, worker, DIST_TAG_JOB, b, n, err);
+    int rc = dist_send(ctx, worker, DIST_TAG_JOB, b, n, err);
     free(b);
     return rc;
 }
@@ -44,21 +29,16 @@ static int farm_take(void *ctx, int *worker, int *unit, egdb_build_report_t *par
     void *b;
     size_t n;
     if (dist_recv(d, -1, &src, &tag, &b, &n, err)) return err->code;
-    if (tag != DIST_TAG_DONE || n != sizeof(done_msg_t)) {
-        free(b);
-        return err_set(err, GSW_EFAIL, "--mpi: rank %d sent a message of %zu bytes, tag %d, where a unit's answer "
-                                       "was due", src, n, tag);
-    }
-    done_msg_t m;
-    memcpy(&m, b, sizeof m);
+    dist_done_t m;
+    int rc = tag == DIST_TAG_DONE ? dist_done_read(b, n, &m, err)
+                                  : err_set(err, GSW_EFAIL, "--mpi: rank %d sent tag %d where a unit's answer was due", src, tag);
     free(b);
+    if (rc) return rc;
     *worker = src;
     *unit = m.unit;
     *part = m.part;
-    part->units = NULL;
     *failed = m.failed;
     *unit_err = m.err;
-    unit_err->msg[sizeof unit_err->msg - 1] = 0;
     return GSW_OK;
 }
 
@@ -75,22 +55,15 @@ static int egdb_serve(dist_t *d, egdb_set_t *set, const egdb_build_options_t *o,
         size_t n;
         if (dist_recv(d, 0, &src, &tag, &b, &n, err)) return err->code;
         if (tag == DIST_TAG_STOP) { free(b); return GSW_OK; }
-        job_msg_t h;
-        if (tag != DIST_TAG_JOB || n < sizeof h) { free(b); return err_set(err, GSW_EFAIL, "--mpi: a malformed job"); }
-        memcpy(&h, b, sizeof h);
-        if (h.ns < 1 || n != sizeof h + (size_t)h.ns * sizeof(uint64_t)) {
-            free(b);
-            return err_set(err, GSW_EFAIL, "--mpi: a malformed job");
-        }
-        uint64_t *ids = malloc((size_t)h.ns * sizeof *ids);
-        if (!ids) { free(b); return err_set(err, GSW_EFAIL, "out of memory"); }
-        memcpy(ids, (unsigned char *)b + sizeof h, (size_t)h.ns * sizeof *ids);
+        egdb_unit_job_t job;
+        uint64_t *ids;
+        int bad = tag != DIST_TAG_JOB ? err_set(err, GSW_EFAIL, "--mpi: tag %d where a job was due", tag)
+                                      : dist_job_read(b, n, &job, &ids, err);
         free(b);
-        egdb_unit_job_t job = { .unit = h.unit, .ns = h.ns, .slice = ids, .nneed = h.nneed,
-                                .need = { h.need[0], h.need[1] } };
-        done_msg_t m;
+        if (bad) return bad;
+        dist_done_t m;
         memset(&m, 0, sizeof m);
-        m.unit = h.unit;
+        m.unit = job.unit;
         /* (the set keeps the files it opened: a unit's exits are finished before it is handed out, so
            no slice this worker looks up can be one another rank has still to write) */
         int rc = egdb_build_job(set, &wo, &job, &m.part, &m.err);

@@ -6,15 +6,7 @@
 #include <string.h>
 
 #include "dist/dist.h"
-
-typedef struct game_msg {
-    int32_t idx;
-    evo_game_t g;
-} game_msg_t;
-
-typedef struct result_msg {
-    int32_t idx, result;
-} result_msg_t;
+#include "dist/dist_wire.h"
 
 int dist_evo_farm(void *ctx, evo_game_t *games, int n)
 {
@@ -23,7 +15,7 @@ int dist_evo_farm(void *ctx, evo_game_t *games, int n)
     int W = dist_size(d) - 1, next = 0, out = 0, stopped = 0;
     err_t err;
     for (int w = 1; w <= W && next < n; w++, next++, out++) {
-        game_msg_t m = { .idx = next, .g = games[next] };
+        dist_game_t m = { .idx = next, .g = games[next] };
         if (dist_send(d, w, DIST_TAG_JOB, &m, sizeof m, &err)) return -1;
     }
     while (out > 0) {
@@ -31,17 +23,17 @@ int dist_evo_farm(void *ctx, evo_game_t *games, int n)
         void *b;
         size_t len;
         if (dist_recv(d, -1, &src, &tag, &b, &len, &err)) return -1;
-        result_msg_t r;
-        if (tag != DIST_TAG_DONE || len != sizeof r) { free(b); return -1; }
-        memcpy(&r, b, sizeof r);
+        dist_result_t r;
+        int bad = tag != DIST_TAG_DONE || dist_result_read(b, len, &r, &err);
         free(b);
+        if (bad) return -1;
         out--;
         if (r.idx < 0 || r.idx >= n) return -1;
         games[r.idx].result = r.result;
         if (r.result < -1 || r.result > 1) stopped = 1;
         if (de->stop && *de->stop) stopped = 1;
         if (!stopped && next < n) {
-            game_msg_t m = { .idx = next, .g = games[next] };
+            dist_game_t m = { .idx = next, .g = games[next] };
             if (dist_send(d, src, DIST_TAG_JOB, &m, sizeof m, &err)) return -1;
             next++;
             out++;
@@ -58,11 +50,11 @@ int dist_evo_serve(dist_t *d, evo_game_fn play, void *ctx, err_t *err)
         size_t len;
         if (dist_recv(d, 0, &src, &tag, &b, &len, err)) return err->code;
         if (tag == DIST_TAG_STOP) { free(b); return GSW_OK; }
-        game_msg_t m;
-        if (tag != DIST_TAG_JOB || len != sizeof m) { free(b); return err_set(err, GSW_EFAIL, "--mpi: a malformed game"); }
-        memcpy(&m, b, sizeof m);
+        dist_game_t m;
+        int rc = tag == DIST_TAG_JOB ? dist_game_read(b, len, &m, err) : err_set(err, GSW_EFAIL, "--mpi: tag %d", tag);
         free(b);
-        result_msg_t r = { .idx = m.idx, .result = play(ctx, 0, &m.g.white, &m.g.black, m.g.seed) };
+        if (rc) return rc;
+        dist_result_t r = { .idx = m.idx, .result = play(ctx, 0, &m.g.white, &m.g.black, m.g.seed) };
         if (dist_send(d, 0, DIST_TAG_DONE, &r, sizeof r, err)) return err->code;
     }
 }

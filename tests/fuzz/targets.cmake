@@ -22,4 +22,5 @@ set(GSW_FUZZ_TARGETS
   "strong_manifest:gsw_solve"
   "bookfile:gsw_solve:gsw_db:gsw_games"
   "tunelog:gsw_db"
-  "record_file:gsw_workbench")
+  "record_file:gsw_workbench"
+  "dist_wire:gsw_dist")
