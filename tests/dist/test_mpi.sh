@@ -5,7 +5,8 @@
 #   -np 1 is the single process; --json is one document from rank 0 alone;
 # - proof run: Connect Four 7x4 and a checkers endgame over those databases,
 #   proven by 3 ranks (2 workers), give the value and the stored manager
-#   trees (every node, byte for byte) of a single process with --workers 2;
+#   trees (every node, byte for byte) of a single process with --workers 2,
+#   and 1 rank those of a single process;
 # - tune: one generation more after a resume, 3 ranks against 2 threads,
 #   and every file of 2 generations against one process: byte-identical;
 # - a worker killed with SIGKILL: the build stops, and a second run resumes
@@ -73,6 +74,10 @@ for case in "connect4:7x4|" "checkers|B:WK18,26:BK3,5,6"; do
   rm -f "$tmp"/p1.db* "$tmp"/p3.db*
 done
 has_re err "tree [0-9]+ nodes" "proof run: a tree"
+# -np 1 is the single process (its workers are threads, as without --mpi)
+expect 0 "proof run connect4:7x4, one process" -- "$gsw" proof run connect4:7x4 --db "$tmp/q1.db"
+expect 0 "proof run connect4:7x4, 1 rank" -- mpi 1 "$gsw" proof run connect4:7x4 --db "$tmp/q3.db" --mpi
+same "$(trees "$tmp/q3.db")" "$(trees "$tmp/q1.db")" "proof run, 1 rank: the stored trees"
 
 # --- tune ------------------------------------------------------------------
 targs="--generations 2 --nodes 500 --seed 7 --population 6 --max-moves 40"
@@ -83,6 +88,10 @@ has err "2 worker ranks" "tune, 3 ranks: the workers named"
 n=0 differ=0
 for f in $(cd "$tmp/t1" && ls); do n=$((n + 1)); cmp -s "$tmp/t1/$f" "$tmp/t3/$f" || differ=$((differ + 1)); done
 same "$n $differ" "4 0" "tune, 3 ranks: its 4 files equal one process's"
+expect 0 "tune, 1 rank" -- mpi 1 "$gsw" tune chess --out "$tmp/t1r" $targs --mpi
+n=0 differ=0
+for f in $(cd "$tmp/t1" && ls); do n=$((n + 1)); cmp -s "$tmp/t1/$f" "$tmp/t1r/$f" || differ=$((differ + 1)); done
+same "$n $differ" "4 0" "tune, 1 rank: its 4 files equal one process's"
 expect 0 "tune, 3 ranks, one more generation" -- mpi 3 "$gsw" tune chess --out "$tmp/t3" --generations 3 --resume --mpi
 expect 0 "tune, one process, one more generation" -- "$gsw" tune chess --out "$tmp/t1" --generations 3 --resume --threads 2
 cmp -s "$tmp/t1/state.txt" "$tmp/t3/state.txt" && cmp -s "$tmp/t1/gen-0003.csv" "$tmp/t3/gen-0003.csv" && ok \
