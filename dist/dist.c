@@ -67,7 +67,6 @@ int dist_start(int *argc, char ***argv, dist_t **out, err_t *err)
 int dist_rank(const dist_t *d) { (void)d; return 0; }
 int dist_size(const dist_t *d) { (void)d; return 1; }
 int dist_check_dir(dist_t *d, const char *dir, err_t *err) { (void)d; (void)dir; (void)err; return GSW_OK; }
-int dist_agree(dist_t *d, int rc) { (void)d; return rc; }
 int dist_bcast(dist_t *d, void *buf, size_t n, err_t *err)
 {
     (void)d; (void)buf; (void)n;
@@ -144,14 +143,6 @@ int dist_start(int *argc, char ***argv, dist_t **out, err_t *err)
 
 int dist_rank(const dist_t *d) { return d ? d->rank : 0; }
 int dist_size(const dist_t *d) { return d ? d->size : 1; }
-
-int dist_agree(dist_t *d, int rc)
-{
-    int worst = rc;
-    MPI_Allreduce(&rc, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-    (void)d;
-    return worst;
-}
 
 int dist_check_dir(dist_t *d, const char *dir, err_t *err)
 {

@@ -45,8 +45,6 @@ int dist_size(const dist_t *d);
  * it. Collective: every rank gets the same code; rank 0's err names the
  * first rank that could not (the others' err is empty). */
 int dist_check_dir(dist_t *d, const char *dir, err_t *err);
-/* Collective: the worst of every rank's rc (0 when all are 0). */
-int dist_agree(dist_t *d, int rc);
 /* Collective: rank 0's n bytes at buf, on every rank. */
 int dist_bcast(dist_t *d, void *buf, size_t n, err_t *err);
 /* Rank 0: tell every worker there is no more work. */
