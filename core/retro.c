@@ -66,8 +66,21 @@ typedef struct retro_node {
 
 #define RETRO_GROUP 8          /* nodes whose moves are listed before their targets are read */
 
+/* A growing list of words (a part's messages to another part). */
+typedef struct retro_words {
+    uint64_t *a;
+    size_t n, cap;
+} retro_words_t;
+
 typedef struct retro_run {
     const retro_unit_t *u;
+    /* this part's nodes: lo .. lo + nloc - 1 of the unit (0 and n when it is
+       not divided); node[], the frontier and the kept lists are indexed from lo */
+    uint64_t lo, nloc;
+    const retro_comm_t *comm;  /* NULL: not divided */
+    int maxex_all;             /* the longest exit distance over every part */
+    retro_words_t *obox;       /* divided: per thread and part, the settlements for other parts
+                                  (a predecessor's node << 1 | 1 when its move reaches a loss) */
     retro_node_t *node;        /* NULL in retro_check */
     const retro_val_t *val;    /* retro_check: the values checked */
     int phase;                 /* 0 init, 2 propagate level d, 3 check (retro_check), 4 check (retro_solve) */
@@ -121,10 +134,10 @@ static inline val_t ex_value(uint16_t x)
 static void retro_init_node(retro_run_t *r, int tid, uint64_t i, err_t *e)
 {
     val_t best = VAL_WIN + 1;
-    int nin = r->u->moves(r->u->ctx, tid, i, r->scratch[tid], &best, e);
+    int nin = r->u->moves(r->u->ctx, tid, r->lo + i, r->scratch[tid], &best, e);
     if (nin < 0) { retro_fail(r, e); return; }
     if (nin > 255) {
-        err_set(e, GSW_EFAIL, "retro: node %llu has %d moves inside its unit", (unsigned long long)i, nin);
+        err_set(e, GSW_EFAIL, "retro: node %llu has %d moves inside its unit", (unsigned long long)(r->lo + i), nin);
         retro_fail(r, e);
         return;
     }
@@ -136,7 +149,7 @@ static void retro_init_node(retro_run_t *r, int tid, uint64_t i, err_t *e)
             while (d > m && !__atomic_compare_exchange_n(&r->maxex, &m, d, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {}
         }
     } else if (nin == 0) {
-        err_set(e, GSW_EFAIL, "retro: node %llu has neither a move nor a value", (unsigned long long)i);
+        err_set(e, GSW_EFAIL, "retro: node %llu has neither a move nor a value", (unsigned long long)(r->lo + i));
         retro_fail(r, e);
         return;
     }
@@ -174,47 +187,93 @@ static int retro_lists(retro_run_t *r, int tid, const uint64_t *at, int g, int *
             for (int k = 0; k < nl[j]; k++) l[k] = c[k];
             r->cursor[tid] = c + nl[j];
         } else
-            nl[j] = r->phase == 2 ? u->preds(u->ctx, tid, at[j], l, e) : u->moves(u->ctx, tid, at[j], l, NULL, e);
+            nl[j] = r->phase == 2 ? u->preds(u->ctx, tid, r->lo + at[j], l, e)
+                                  : u->moves(u->ctx, tid, r->lo + at[j], l, NULL, e);
         if (nl[j] < 0) { retro_fail(r, e); return -1; }
         for (int k = 0; k < nl[j]; k++) {
             if (l[k] >= u->n) {
-                err_set(e, GSW_EFAIL, "retro: node %llu has a %s %llu outside the unit", (unsigned long long)at[j],
-                        r->phase == 2 ? "predecessor" : "move to", (unsigned long long)l[k]);
+                err_set(e, GSW_EFAIL, "retro: node %llu has a %s %llu outside the unit",
+                        (unsigned long long)(r->lo + at[j]), r->phase == 2 ? "predecessor" : "move to",
+                        (unsigned long long)l[k]);
                 retro_fail(r, e);
                 return -1;
             }
-            __builtin_prefetch(&r->node[l[k]], 1);
+            if (l[k] - r->lo < r->nloc) __builtin_prefetch(&r->node[l[k] - r->lo], 1);
         }
     }
     return 0;
 }
 
+/* This part's node o (local) at level d, by a move of it to a node just
+ * resolved (lost: that node lost): it wins by a move to a lost node, or
+ * loses once its last move inside the unit is known to lose and its exits
+ * lose no later. The order of a level's settlements does not matter, so
+ * the values do not depend on threads or parts. */
+static inline void retro_settle(retro_run_t *r, int tid, uint64_t o, int lost, err_t *e)
+{
+    int d = r->d;
+    retro_node_t *p = &r->node[o];
+    if (__atomic_load_n(&p->val, __ATOMIC_RELAXED) != RETRO_UNKNOWN) return;
+    uint16_t zero = RETRO_UNKNOWN, nv;
+    if (lost) nv = retro_win(d + 1);   /* a move to a lost position wins */
+    else {
+        if (__atomic_sub_fetch(&p->cnt, 1, __ATOMIC_RELAXED)) return;
+        uint16_t x = p->ex;   /* every move inside loses: the exits decide */
+        if (!(x == EX_NONE || (retro_is_loss((retro_val_t)x) && ex_dist(x) <= d + 1))) return;
+        /* (a longer losing exit waits for its level; a drawing exit
+           draws; a winning one wins at its level) */
+        nv = retro_loss(d + 1);
+    }
+    if (__atomic_compare_exchange_n(&p->val, &zero, nv, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED) &&
+        retro_push(r, tid, (uint32_t)o)) {
+        err_set(e, GSW_EFAIL, "retro: out of memory for the frontier");
+        retro_fail(r, e);
+    }
+}
+
+static int retro_words_add(retro_words_t *w, uint64_t x)
+{
+    if (w->n == w->cap) {
+        size_t cap = w->cap ? 2 * w->cap : 1024;
+        uint64_t *a = realloc(w->a, cap * sizeof *a);
+        if (!a) return -1;
+        w->a = a;
+        w->cap = cap;
+    }
+    w->a[w->n++] = x;
+    return 0;
+}
+
+/* The part owning global node g (divided units; g is another part's). */
+static int retro_owner(const retro_run_t *r, uint64_t g)
+{
+    const uint64_t *lo = r->comm->lo;
+    int a = 0, b = r->comm->parts;   /* lo[a] <= g < lo[b] */
+    while (b - a > 1) {
+        int m = (a + b) / 2;
+        if (g >= lo[m]) a = m;
+        else b = m;
+    }
+    return a;
+}
+
 /* Level d's frontier nodes at[0..g-1] with their predecessor lists: each
- * predecessor wins by a move to a lost node, or loses once its last move
- * inside the unit is known to lose and its exits lose no later. */
+ * predecessor of this part is settled here, another part's is sent there. */
 static void retro_propagate_apply(retro_run_t *r, int tid, const uint64_t *at, int g, const int *np,
                                   const uint64_t *buf, err_t *e)
 {
-    int d = r->d;
     for (int j = 0; j < g; j++) {
-        retro_val_t v = r->node[at[j]].val;
+        int lost = retro_is_loss(r->node[at[j]].val);
         const uint64_t *pred = buf + (size_t)j * RETRO_MAX_MOVES;
         for (int k = 0; k < np[j]; k++) {
-            retro_node_t *p = &r->node[pred[k]];
-            if (__atomic_load_n(&p->val, __ATOMIC_RELAXED) != RETRO_UNKNOWN) continue;
-            uint16_t zero = RETRO_UNKNOWN, nv;
-            if (retro_is_loss(v)) nv = retro_win(d + 1);   /* a move to a lost position wins */
-            else {
-                if (__atomic_sub_fetch(&p->cnt, 1, __ATOMIC_RELAXED)) continue;
-                uint16_t x = p->ex;   /* every move inside loses: the exits decide */
-                if (!(x == EX_NONE || (retro_is_loss((retro_val_t)x) && ex_dist(x) <= d + 1))) continue;
-                /* (a longer losing exit waits for its level; a drawing exit
-                   draws; a winning one wins at its level) */
-                nv = retro_loss(d + 1);
+            uint64_t o = pred[k] - r->lo;
+            if (o < r->nloc) {
+                retro_settle(r, tid, o, lost, e);
+                continue;
             }
-            if (__atomic_compare_exchange_n(&p->val, &zero, nv, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED) &&
-                retro_push(r, tid, (uint32_t)pred[k])) {
-                err_set(e, GSW_EFAIL, "retro: out of memory for the frontier");
+            if (retro_words_add(&r->obox[(size_t)tid * (size_t)r->comm->parts + (size_t)retro_owner(r, pred[k])],
+                                pred[k] << 1 | (uint64_t)lost)) {
+                err_set(e, GSW_EFAIL, "retro: out of memory for the messages to other parts");
                 retro_fail(r, e);
                 return;
             }
@@ -396,8 +455,13 @@ static void retro_run_free(retro_run_t *r)
         for (int i = 0; i < n; i++) r->u->stats->items[i] += r->titems[i];
     }
     if (r->kept)
-        for (uint64_t k = 0; k <= r->u->n / RETRO_CHUNK; k++) free(r->kept[k]);
+        for (uint64_t k = 0; k <= r->nloc / RETRO_CHUNK; k++) free(r->kept[k]);
     free(r->kept);
+    if (r->obox) {
+        int t = r->u->threads > 0 ? (r->u->threads > 256 ? 256 : r->u->threads) : 1;
+        for (size_t k = 0; k < (size_t)t * (size_t)r->comm->parts; k++) free(r->obox[k].a);
+    }
+    free(r->obox);
     free(r->node);
     pthread_mutex_destroy(&r->lock);
 }
@@ -406,8 +470,15 @@ static int retro_run_init(retro_run_t *r, const retro_unit_t *u)
 {
     memset(r, 0, sizeof *r);
     r->u = u;
+    r->nloc = u->n;
     pthread_mutex_init(&r->lock, NULL);
     int t = u->threads > 0 ? (u->threads > 256 ? 256 : u->threads) : 1;
+    if (u->comm) {
+        r->comm = u->comm;
+        r->lo = u->comm->lo[u->comm->me];
+        r->nloc = u->comm->lo[u->comm->me + 1] - r->lo;
+        if (!(r->obox = calloc((size_t)t * (size_t)u->comm->parts, sizeof *r->obox))) return -1;
+    }
     for (int i = 0; i < t; i++)
         if (!(r->scratch[i] = malloc((size_t)2 * RETRO_GROUP * RETRO_MAX_MOVES * sizeof **r->scratch))) return -1;
     return 0;
@@ -456,7 +527,7 @@ static void retro_copy_vals(void *ctx, int tid, uint64_t a, uint64_t b)
  * and *bnode. Counted and placed chunk by chunk on the unit's threads. */
 static int retro_sort_exits(retro_run_t *r, uint64_t **bstart, uint32_t **bnode, uint64_t *nb)
 {
-    uint64_t n = r->u->n, nch = n / RETRO_SORT_CHUNK + 1;
+    uint64_t n = r->nloc, nch = n / RETRO_SORT_CHUNK + 1;
     retro_job_t j = { r, NULL, NULL, r->maxex + 1, NULL };
     *bstart = calloc((size_t)r->maxex + 2, sizeof **bstart);
     j.off = calloc(nch * (uint64_t)j.nd, sizeof *j.off);
@@ -482,10 +553,288 @@ oom:
     return -1;
 }
 
+/* --- a unit divided between parts (retro_unit_t.comm) ---------------- */
+
+/* Frontier nodes a part propagates between two exchanges, and nodes it
+ * checks between two (a multiple of RETRO_CHUNK, so that a block reads
+ * init's kept lists chunk by chunk). */
+static uint64_t retro_round(const retro_unit_t *u) { return u->round ? u->round : 1u << 20; }
+static uint64_t retro_cblock(const retro_unit_t *u)
+{
+    uint64_t b = retro_round(u) / RETRO_CHUNK * RETRO_CHUNK;
+    return b < RETRO_CHUNK ? RETRO_CHUNK : b > 4 * RETRO_CHUNK ? 4 * RETRO_CHUNK : b;
+}
+
+/* Every part's maximum of x[1..k-1], and whether any part has failed so
+ * far (x[0]): 1 when one has, and every part stops. */
+static int retro_meet(retro_run_t *r, int64_t *x, int k)
+{
+    err_t e = { 0 };
+    x[0] = __atomic_load_n(&r->failed, __ATOMIC_RELAXED) ? 1 : 0;
+    if (r->comm->max(r->comm->ctx, x, k, &e)) {
+        retro_fail(r, &e);
+        return 1;
+    }
+    if (x[0] && !r->failed) {
+        err_set(&e, GSW_EFAIL, "retro: another part of this divided unit failed");
+        retro_fail(r, &e);
+    }
+    return (int)x[0];
+}
+
+/* The exchange: send[p] to part p; *recv and rcount[] what came. 1 when a
+ * part has failed (every part stops). */
+static int retro_swap(retro_run_t *r, void *const *send, const size_t *ns, void **recv, size_t *rcount)
+{
+    err_t e = { 0 };
+    int failed = __atomic_load_n(&r->failed, __ATOMIC_RELAXED);
+    *recv = NULL;
+    if (r->comm->exchange(r->comm->ctx, send, ns, recv, rcount, &failed, &e)) {
+        retro_fail(r, &e);
+        return 1;
+    }
+    if (failed && !r->failed) {
+        err_set(&e, GSW_EFAIL, "retro: another part of this divided unit failed");
+        retro_fail(r, &e);
+    }
+    return failed;
+}
+
+typedef struct retro_recv {
+    retro_run_t *r;
+    const uint64_t *w;
+} retro_recv_t;
+
+static void retro_settle_recv(void *ctx, int tid, uint64_t a, uint64_t b)
+{
+    retro_recv_t *j = ctx;
+    retro_run_t *r = j->r;
+    err_t e = { 0 };
+    for (uint64_t k = a; k < b && !__atomic_load_n(&r->failed, __ATOMIC_RELAXED); k++) {
+        uint64_t o = (j->w[k] >> 1) - r->lo;
+        if (o >= r->nloc) {
+            err_set(&e, GSW_EFAIL, "retro: a settlement for node %llu reached the wrong part",
+                    (unsigned long long)(j->w[k] >> 1));
+            retro_fail(r, &e);
+            return;
+        }
+        retro_settle(r, tid, o, (int)(j->w[k] & 1), &e);
+    }
+}
+
+/* The end of a propagation round: the threads' settlements for other
+ * parts joined per part and exchanged; those for this part settled on the
+ * unit's threads. 1 when a part has failed. */
+static int retro_round_swap(retro_run_t *r)
+{
+    int P = r->comm->parts, t = r->u->threads > 0 ? (r->u->threads > 256 ? 256 : r->u->threads) : 1;
+    void **send = calloc((size_t)P, sizeof *send);
+    size_t *ns = calloc((size_t)P, sizeof *ns), *rcount = calloc((size_t)P, sizeof *rcount);
+    err_t e = { 0 };
+    if (!send || !ns || !rcount) {
+        err_set(&e, GSW_EFAIL, "retro: out of memory for the messages to other parts");
+        retro_fail(r, &e);
+    }
+    for (int p = 0; send && ns && p < P; p++) {
+        size_t n = 0;
+        for (int i = 0; i < t; i++) n += r->obox[(size_t)i * (size_t)P + (size_t)p].n;
+        uint64_t *w = n && !r->failed ? malloc(n * sizeof *w) : NULL;
+        if (n && !r->failed && !w) {
+            err_set(&e, GSW_EFAIL, "retro: out of memory for the messages to other parts");
+            retro_fail(r, &e);
+        }
+        size_t at = 0;
+        for (int i = 0; i < t; i++) {
+            retro_words_t *x = &r->obox[(size_t)i * (size_t)P + (size_t)p];
+            if (w && x->n) memcpy(w + at, x->a, x->n * sizeof *w);
+            at += x->n;
+            x->n = 0;
+        }
+        send[p] = w;
+        ns[p] = w ? n * sizeof *w : 0;
+    }
+    void *recv = NULL;
+    int stop = send && ns && rcount ? retro_swap(r, send, ns, &recv, rcount) : 1;
+    if (!stop) {
+        size_t n = 0;
+        for (int p = 0; p < P; p++) n += rcount[p] / sizeof(uint64_t);
+        retro_recv_t j = { r, recv };
+        if (n) gsw_pfor(t, n, 4096, retro_settle_recv, &j);
+    }
+    for (int p = 0; send && p < P; p++) free(send[p]);
+    free(send);
+    free(ns);
+    free(rcount);
+    free(recv);
+    return stop;
+}
+
+typedef struct retro_clist {
+    retro_run_t *r;
+    uint64_t a;                /* the block's first node (this part's numbering) */
+    uint8_t *nm;               /* each node's moves inside the unit */
+    uint64_t *kid;             /* ... the nodes they lead to, RETRO_MAX_MOVES a node */
+} retro_clist_t;
+
+/* The check's lists of nodes a+x .. a+y-1 of a block: init's kept lists
+ * where they were kept (a chunk of them: blocks and chunks start at
+ * multiples of RETRO_CHUNK), else the moves listed again. */
+static void retro_check_list(void *ctx, int tid, uint64_t x, uint64_t y)
+{
+    retro_clist_t *j = ctx;
+    retro_run_t *r = j->r;
+    err_t e = { 0 };
+    uint64_t first = j->a + x;
+    const uint32_t *cur = r->kept ? r->kept[first / RETRO_CHUNK] : NULL;
+    for (uint64_t i = x; i < y; i++) {
+        uint64_t *l = j->kid + i * RETRO_MAX_MOVES;
+        int n;
+        if (cur) {
+            n = (int)*cur++;
+            for (int k = 0; k < n; k++) l[k] = cur[k];
+            cur += n;
+        } else if ((n = r->u->moves(r->u->ctx, tid, r->lo + j->a + i, l, NULL, &e)) < 0) {
+            retro_fail(r, &e);
+            return;
+        }
+        for (int k = 0; k < n; k++)
+            if (l[k] >= r->u->n) {
+                err_set(&e, GSW_EFAIL, "retro: node %llu has a move to %llu outside the unit",
+                        (unsigned long long)(r->lo + j->a + i), (unsigned long long)l[k]);
+                retro_fail(r, &e);
+                return;
+            }
+        j->nm[i] = (uint8_t)n;
+    }
+}
+
+/* retro_solve's check of a divided unit, block by block: each block's
+ * moves listed, the values of the nodes other parts own asked for and
+ * answered (two exchanges), then every value compared with its moves'. */
+static int retro_check_parts(retro_run_t *r, double *wall)
+{
+    const retro_comm_t *c = r->comm;
+    int P = c->parts;
+    double t0 = retro_ms();
+    uint64_t most = 0;
+    for (int p = 0; p < P; p++)
+        if (c->lo[p + 1] - c->lo[p] > most) most = c->lo[p + 1] - c->lo[p];
+    uint64_t B = retro_cblock(r->u), nblk = (most + B - 1) / B;
+    retro_clist_t j = { r, 0, malloc(B), malloc((size_t)B * RETRO_MAX_MOVES * sizeof(uint64_t)) };
+    retro_words_t *req = calloc((size_t)P, sizeof *req);
+    void **send = calloc((size_t)P, sizeof *send);
+    size_t *ns = calloc((size_t)P, sizeof *ns), *rc1 = calloc((size_t)P, sizeof *rc1), *rc2 = calloc((size_t)P, sizeof *rc2);
+    size_t *at = calloc((size_t)P, sizeof *at);
+    err_t e = { 0 };
+    if (!j.nm || !j.kid || !req || !send || !ns || !rc1 || !rc2 || !at) {
+        err_set(&e, GSW_EFAIL, "retro: out of memory for the check");
+        retro_fail(r, &e);
+    }
+    int stop = 0;
+    for (uint64_t blk = 0; blk < nblk && !stop; blk++) {
+        uint64_t a = blk * B, b = a + B < r->nloc ? a + B : r->nloc;
+        if (a > b) a = b;
+        j.a = a;
+        if (!r->failed && b > a) gsw_pfor(r->u->threads, b - a, RETRO_CHUNK, retro_check_list, &j);
+        /* the values asked of other parts, in the order the lists name them */
+        for (int p = 0; req && p < P; p++) req[p].n = 0;
+        for (uint64_t i = 0; !r->failed && i < b - a; i++)
+            for (int k = 0; k < j.nm[i]; k++) {
+                uint64_t g = j.kid[i * RETRO_MAX_MOVES + (size_t)k];
+                if (g - r->lo < r->nloc) continue;
+                if (retro_words_add(&req[retro_owner(r, g)], g)) {
+                    err_set(&e, GSW_EFAIL, "retro: out of memory for the check");
+                    retro_fail(r, &e);
+                    break;
+                }
+            }
+        for (int p = 0; send && p < P; p++) {
+            send[p] = r->failed ? NULL : req[p].a;
+            ns[p] = r->failed ? 0 : req[p].n * sizeof(uint64_t);
+        }
+        void *asked = NULL, *told = NULL;
+        if ((stop = send && ns && rc1 ? retro_swap(r, send, ns, &asked, rc1) : 1)) { free(asked); break; }
+        /* the answers: each asked node's value, in the order asked */
+        size_t nasked = 0;
+        for (int p = 0; p < P; p++) nasked += rc1[p] / sizeof(uint64_t);
+        uint16_t *ans = malloc((nasked ? nasked : 1) * sizeof *ans);
+        if (!ans) {
+            err_set(&e, GSW_EFAIL, "retro: out of memory for the check");
+            retro_fail(r, &e);
+        }
+        for (size_t k = 0; ans && k < nasked; k++) {
+            uint64_t o = ((const uint64_t *)asked)[k] - r->lo;
+            if (o >= r->nloc) {
+                err_set(&e, GSW_EFAIL, "retro: a part asked for node %llu of another",
+                        (unsigned long long)((const uint64_t *)asked)[k]);
+                retro_fail(r, &e);
+                break;
+            }
+            ans[k] = r->node[o].val;
+        }
+        for (size_t p = 0, off = 0; p < (size_t)P; p++) {
+            send[p] = r->failed ? NULL : ans + off;
+            ns[p] = r->failed ? 0 : rc1[p] / sizeof(uint64_t) * sizeof *ans;
+            off += rc1[p] / sizeof(uint64_t);
+        }
+        stop = retro_swap(r, send, ns, &told, rc2);
+        free(asked);
+        free(ans);
+        if (stop) { free(told); break; }
+        /* every value against the best of its exit and its moves */
+        for (size_t p = 0, off = 0; p < (size_t)P; p++) {
+            at[p] = off;
+            off += rc2[p] / sizeof(uint16_t);
+        }
+        const uint16_t *tv = told;
+        for (uint64_t i = 0; !r->failed && i < b - a; i++) {
+            const retro_node_t *x = &r->node[a + i];
+            val_t best = ex_value(x->ex);
+            if (best > VAL_WIN) best = -VAL_INF;
+            for (int k = 0; k < j.nm[i]; k++) {
+                uint64_t g = j.kid[i * RETRO_MAX_MOVES + (size_t)k], o = g - r->lo;
+                retro_val_t cv = o < r->nloc ? r->node[o].val : tv[at[retro_owner(r, g)]++];
+                val_t cb = val_up(retro_to_val(cv));
+                if (cb > best) best = cb;
+            }
+            if (retro_to_val(x->val) == best) continue;
+            char name[300] = "";
+            uint64_t node = r->lo + a + i;
+            if (r->u->describe) r->u->describe(r->u->ctx, node, name, sizeof name);
+            err_set(&e, GSW_EFAIL, "retro: node %llu%s%s is solved as %d but its moves give %d", (unsigned long long)node,
+                    *name ? " " : "", name, (int)retro_to_val(x->val), (int)best);
+            retro_fail(r, &e);
+        }
+        free(told);
+    }
+    if (!stop) {   /* a failure in the last block */
+        int64_t x[1];
+        stop = retro_meet(r, x, 1);
+    }
+    for (int p = 0; req && p < P; p++) free(req[p].a);
+    free(req);
+    free(send);
+    free(ns);
+    free(rc1);
+    free(rc2);
+    free(at);
+    free(j.nm);
+    free(j.kid);
+    *wall += retro_ms() - t0;
+    return stop ? -1 : 0;
+}
+
 int retro_solve(const retro_unit_t *u, retro_val_t *val, err_t *err)
 {
     retro_run_t r;
     if (u->stats) memset(u->stats, 0, sizeof *u->stats);
+    const retro_comm_t *cm = u->comm;
+    if (cm) {   /* the parts must cover the unit, in order */
+        int ok = cm->parts >= 1 && cm->me >= 0 && cm->me < cm->parts && cm->lo && cm->lo[0] == 0 &&
+                 cm->lo[cm->parts] == u->n && cm->exchange && cm->max;
+        for (int p = 0; ok && p < cm->parts; p++) ok = cm->lo[p] <= cm->lo[p + 1];
+        if (!ok) return err_set(err, GSW_EFAIL, "retro: the parts of a divided unit do not cover it");
+    }
     if (retro_run_init(&r, u)) {
         retro_run_free(&r);
         return err_set(err, GSW_EFAIL, "retro: out of memory");
@@ -495,22 +844,34 @@ int retro_solve(const retro_unit_t *u, retro_val_t *val, err_t *err)
         return err_set(err, GSW_EFAIL, "retro: a unit of %llu positions is more than one build can hold",
                        (unsigned long long)u->n);
     }
-    r.node = malloc((u->n ? u->n : 1) * sizeof *r.node);
-    if (u->keep_bytes) r.kept = calloc(u->n / RETRO_CHUNK + 1, sizeof *r.kept);   /* NULL: nothing kept */
+    r.node = malloc((r.nloc ? r.nloc : 1) * sizeof *r.node);
+    if (u->keep_bytes) r.kept = calloc(r.nloc / RETRO_CHUNK + 1, sizeof *r.kept);   /* NULL: nothing kept */
     uint64_t *bstart = NULL;
     uint32_t *bnode = NULL, *cur = NULL;
     int rc = 0;
-    if (!r.node) {
+    if (!r.node && !cm) {
         retro_run_free(&r);
         return err_set(err, GSW_EFAIL, "retro: out of memory for a unit of %llu positions", (unsigned long long)u->n);
     }
     double dummy = 0, *t_init = u->stats ? &u->stats->init_ms : &dummy,
            *t_prop = u->stats ? &u->stats->propagate_ms : &dummy, *t_check = u->stats ? &u->stats->check_ms : &dummy;
-    rc = retro_phase(&r, 0, u->n, t_init);
+    if (!r.node) {   /* (divided: the others must hear of it) */
+        err_set(&r.err, GSW_EFAIL, "retro: out of memory for %llu positions", (unsigned long long)r.nloc);
+        r.failed = 1;
+        rc = -1;
+    }
+    if (!rc) rc = retro_phase(&r, 0, r.nloc, t_init);
     /* the decisive exits by distance (a counting sort), so each level
        visits only its own */
     uint64_t nb = 0;
     if (!rc) rc = retro_sort_exits(&r, &bstart, &bnode, &nb);
+    r.maxex_all = r.maxex;
+    if (cm) {   /* every part learns the longest exit, or that one failed */
+        int64_t x[2] = { 0, r.maxex };
+        if (rc) r.failed = 1;
+        rc = retro_meet(&r, x, 2) ? -1 : 0;
+        r.maxex_all = (int)x[1];
+    }
     uint64_t ncur = 0, capcur = 0, solved = 0;
     for (r.d = 0; !rc; r.d++) {
         if (r.d > RETRO_MAX_DIST - 2) {
@@ -526,17 +887,23 @@ int retro_solve(const retro_unit_t *u, retro_val_t *val, err_t *err)
         if (r.d <= r.maxex) want += bstart[r.d + 1] - bstart[r.d];
         if (want > capcur) {
             uint32_t *a = realloc(cur, (want ? want : 1) * sizeof *a);
-            if (!a) { err_set(&r.err, GSW_EFAIL, "retro: out of memory for the frontier"); rc = -1; break; }
-            cur = a;
-            capcur = want;
+            if (!a) {
+                err_set(&r.err, GSW_EFAIL, "retro: out of memory for the frontier");
+                if (!cm) { rc = -1; break; }
+                r.failed = 1;   /* (told at the next meeting) */
+                want = 0;
+            } else {
+                cur = a;
+                capcur = want;
+            }
         }
         ncur = 0;
-        for (int t = 0; t < 256; t++) {
+        for (int t = 0; t < 256 && !r.failed; t++) {
             if (r.tn[t]) memcpy(cur + ncur, r.tnext[t], r.tn[t] * sizeof *cur);
             ncur += r.tn[t];
             r.tn[t] = 0;
         }
-        if (r.d <= r.maxex)
+        if (r.d <= r.maxex && !r.failed)
             for (uint64_t k = bstart[r.d]; k < bstart[r.d + 1]; k++) {
                 retro_node_t *x = &r.node[bnode[k]];
                 if (x->val != RETRO_UNKNOWN) continue;
@@ -545,12 +912,26 @@ int retro_solve(const retro_unit_t *u, retro_val_t *val, err_t *err)
                     cur[ncur++] = bnode[k];
                 }
             }
-        if (!ncur && r.d >= r.maxex) break;
-        r.items = cur;
-        if ((rc = retro_phase(&r, 2, ncur, t_prop))) break;
+        if (cm) {   /* in rounds, every part as many, each ending in an exchange */
+            uint64_t R = retro_round(u);
+            int64_t x[2] = { 0, (int64_t)((ncur + R - 1) / R) };
+            if (retro_meet(&r, x, 2)) { rc = -1; break; }
+            if (!x[1] && r.d >= r.maxex_all) break;
+            for (int64_t q = 0; q < x[1] && !rc; q++) {
+                uint64_t a = (uint64_t)q * R, b = a + R < ncur ? a + R : ncur;
+                r.items = cur && a < b ? cur + a : cur;
+                if (!r.failed) retro_phase(&r, 2, a < b ? b - a : 0, t_prop);   /* (a failure is told in the swap) */
+                if (retro_round_swap(&r)) rc = -1;
+            }
+            if (rc) break;
+        } else {
+            if (!ncur && r.d >= r.maxex) break;
+            r.items = cur;
+            if ((rc = retro_phase(&r, 2, ncur, t_prop))) break;
+        }
         solved += ncur;
         if (u->stats) u->stats->levels = r.d + 1;
-        if (u->progress) u->progress(u->ctx, "propagate", solved, u->n);
+        if (u->progress) u->progress(u->ctx, "propagate", solved, r.nloc);
     }
     free(bstart);
     free(bnode);
@@ -559,14 +940,14 @@ int retro_solve(const retro_unit_t *u, retro_val_t *val, err_t *err)
         u->stats->edges = r.edges;
         u->stats->kept_bytes = r.kept_bytes;
     }
-    if (!rc) rc = retro_phase(&r, 4, u->n, t_check);
+    if (!rc) rc = cm ? retro_check_parts(&r, t_check) : retro_phase(&r, 4, r.nloc, t_check);
     if (rc) {
         *err = r.err;
         retro_run_free(&r);
         return err->code ? err->code : GSW_EFAIL;
     }
     retro_job_t job = { &r, NULL, NULL, 0, val };
-    gsw_pfor(u->threads, u->n, RETRO_SORT_CHUNK, retro_copy_vals, &job);
+    gsw_pfor(u->threads, r.nloc, RETRO_SORT_CHUNK, retro_copy_vals, &job);
     retro_run_free(&r);
     return GSW_OK;
 }

@@ -121,8 +121,38 @@ typedef struct retro_stats {
     double busy_ms[RETRO_STATS_THREADS], wait_ms[RETRO_STATS_THREADS];
 } retro_stats_t;
 
+/* A unit divided between processes (dist/ supplies one over Open MPI;
+ * tests one over threads). Part p solves nodes lo[p] .. lo[p+1]-1 of the
+ * unit (lo[0] = 0, lo[parts] = n); moves and preds still name nodes of the
+ * whole unit, and a move or a predecessor owned by another part is settled
+ * by messages. Every part makes the same collective calls in the same
+ * order, so a part that fails still takes part, with *failed set, and all
+ * leave together. */
+typedef struct retro_comm {
+    int parts, me;
+    const uint64_t *lo;
+    void *ctx;
+    /* All to all: send[p] (nsend[p] bytes) to part p. *recv (malloc'd, or
+     * NULL when nothing came) receives what every part sent here, part by
+     * part, rcount[p] bytes from part p. *failed in: this part failed;
+     * out: some part did (nothing is exchanged then). 0, or an error of
+     * the transport (err). */
+    int (*exchange)(void *ctx, void *const *send, const size_t *nsend, void **recv, size_t *rcount, int *failed,
+                    err_t *err);
+    /* x[0..k-1] becomes its maximum over the parts. */
+    int (*max)(void *ctx, int64_t *x, int k, err_t *err);
+} retro_comm_t;
+
 typedef struct retro_unit {
     uint64_t n;                  /* nodes */
+    /* NULL: the whole unit is solved here. Else this part's nodes are
+     * solved and checked (moves inside other parts by messages), and
+     * retro_solve's val receives them only: val[0 .. lo[me+1]-lo[me]-1]. */
+    const retro_comm_t *comm;
+    /* Divided units: frontier nodes a part propagates between two
+     * exchanges (0: 2^20); the check's blocks are as many, rounded to
+     * 16384 and at most 65536. Small values test the rounds. */
+    uint64_t round;
     int threads;                 /* >= 1 */
     volatile int *stop;          /* set: give up (GSW_EFAIL, "stopped") */
     void *ctx;

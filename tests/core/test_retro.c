@@ -1,6 +1,9 @@
 /* The retrograde engine on random graphs: its values (shortest win, longest
  * loss, exits out of the unit, draws by cycles) against a slow solver that
- * applies the definition level by level, on one thread and on several. */
+ * applies the definition level by level, on one thread and on several,
+ * and divided between parts (threads standing in for Open MPI's ranks,
+ * meeting at barriers). */
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -247,6 +250,195 @@ static void test_errors_and_stop(void **state)
     graph_free(&g);
 }
 
+/* --- a unit divided between parts: a transport over threads --- */
+#define TP_MAX 8
+typedef struct tp_shared {
+    int parts;
+    pthread_barrier_t bar;
+    void *const *send[TP_MAX];
+    const size_t *ns[TP_MAX];
+    int failed[TP_MAX];
+    int64_t *x[TP_MAX];
+    uint64_t exchanges;        /* part 0's count */
+} tp_shared_t;
+
+typedef struct tp_part {
+    tp_shared_t *s;
+    retro_comm_t comm;
+    retro_unit_t u;
+    retro_val_t *val;          /* this part's values */
+    int rc;
+    err_t err;
+} tp_part_t;
+
+static int tp_exchange(void *ctx, void *const *send, const size_t *ns, void **recv, size_t *rcount, int *failed,
+                       err_t *err)
+{
+    (void)err;
+    tp_part_t *t = ctx;
+    tp_shared_t *s = t->s;
+    int me = t->comm.me;
+    s->send[me] = send;
+    s->ns[me] = ns;
+    s->failed[me] = *failed;
+    pthread_barrier_wait(&s->bar);
+    int any = 0;
+    for (int p = 0; p < s->parts; p++) any |= s->failed[p];
+    *recv = NULL;
+    if (!any) {
+        size_t total = 0;
+        for (int p = 0; p < s->parts; p++) total += rcount[p] = s->ns[p][me];
+        assert_int_equal(rcount[me], 0);   /* nothing is sent to oneself */
+        char *b = malloc(total ? total : 1);
+        for (int p = 0, at = 0; p < s->parts; p++) {
+            if (rcount[p]) memcpy(b + at, s->send[p][me], rcount[p]);
+            at += (int)rcount[p];
+        }
+        *recv = b;
+        if (me == 0) s->exchanges++;
+    }
+    pthread_barrier_wait(&s->bar);   /* (the senders keep their buffers until all have read) */
+    *failed = any;
+    return 0;
+}
+
+static int tp_max(void *ctx, int64_t *x, int k, err_t *err)
+{
+    (void)err;
+    tp_part_t *t = ctx;
+    tp_shared_t *s = t->s;
+    s->x[t->comm.me] = x;
+    pthread_barrier_wait(&s->bar);
+    int64_t m[8];
+    assert_true(k <= 8);
+    for (int i = 0; i < k; i++) {
+        m[i] = x[i];
+        for (int p = 0; p < s->parts; p++)
+            if (s->x[p][i] > m[i]) m[i] = s->x[p][i];
+    }
+    pthread_barrier_wait(&s->bar);
+    memcpy(x, m, (size_t)k * sizeof *x);
+    return 0;
+}
+
+static void *tp_run(void *arg)
+{
+    tp_part_t *t = arg;
+    t->rc = retro_solve(&t->u, t->val, &t->err);
+    return NULL;
+}
+
+/* Solve u divided at lo[] (parts parts, each on u's threads) into val
+ * (the whole unit); each part's code in rc[] and error in errs[]. The
+ * exchanges made, through *exchanges. */
+static void tp_solve(const retro_unit_t *u, int parts, const uint64_t *lo, retro_val_t *val, int *rc, err_t *errs,
+                     uint64_t *exchanges)
+{
+    tp_shared_t s = { .parts = parts };
+    pthread_barrier_init(&s.bar, NULL, (unsigned)parts);
+    tp_part_t t[TP_MAX];
+    pthread_t th[TP_MAX];
+    for (int p = 0; p < parts; p++) {
+        t[p] = (tp_part_t){ .s = &s, .u = *u };
+        t[p].comm = (retro_comm_t){ .parts = parts, .me = p, .lo = lo, .ctx = &t[p], .exchange = tp_exchange,
+                                    .max = tp_max };
+        t[p].u.comm = &t[p].comm;
+        t[p].val = val + lo[p];
+        assert_int_equal(pthread_create(&th[p], NULL, tp_run, &t[p]), 0);
+    }
+    for (int p = 0; p < parts; p++) {
+        pthread_join(th[p], NULL);
+        rc[p] = t[p].rc;
+        errs[p] = t[p].err;
+    }
+    if (exchanges) *exchanges = s.exchanges;
+    pthread_barrier_destroy(&s.bar);
+}
+
+/* Every division of random graphs, even and uneven (a part of no nodes, a
+ * part of one), gives the undivided solve's values, and the definition's. */
+static void test_divided_units(void **state)
+{
+    (void)state;
+    static const int splits[][5] = { { 2, 50, 100 }, { 3, 10, 11, 100 }, { 4, 0, 40, 40, 100 }, { 3, 33, 67, 100 } };
+    for (uint64_t seed = 200; seed < 208; seed++) {
+        int n = seed < 204 ? 3000 : 70000;   /* the large ones take several rounds and check blocks */
+        graph_t g;
+        graph_make(&g, n, seed);
+        val_t *want = calloc((size_t)n, sizeof *want);
+        slow_solve(&g, want);
+        retro_val_t *whole = calloc((size_t)n, sizeof *whole), *got = calloc((size_t)n, sizeof *got);
+        err_t err;
+        retro_unit_t u = { .n = (uint64_t)n, .threads = 1 + (int)(seed & 1), .ctx = &g, .moves = g_moves,
+                           .preds = g_preds, .keep_bytes = seed % 3 == 0 ? 0 : seed % 3 == 1 ? UINT64_MAX : 60000 };
+        assert_int_equal(retro_solve(&u, whole, &err), GSW_OK);
+        u.round = seed & 2 ? 700 : 0;   /* many rounds a level and several check blocks, or one */
+        const int *sp = splits[seed % 4];
+        int parts = sp[0];
+        uint64_t lo[TP_MAX + 1];
+        lo[0] = 0;
+        for (int p = 1; p <= parts; p++) lo[p] = (uint64_t)n * (uint64_t)sp[p] / 100;
+        int rc[TP_MAX];
+        err_t errs[TP_MAX];
+        uint64_t ex = 0;
+        tp_solve(&u, parts, lo, got, rc, errs, &ex);
+        for (int p = 0; p < parts; p++)
+            if (rc[p]) fail_msg("seed %llu part %d: %s", (unsigned long long)seed, p, errs[p].msg);
+        assert_true(ex > 0);
+        for (int i = 0; i < n; i++) {
+            if (got[i] != whole[i])
+                fail_msg("seed %llu node %d: divided %u, whole %u", (unsigned long long)seed, i, got[i], whole[i]);
+            assert_int_equal(retro_to_val(got[i]), want[i]);
+        }
+        free(want);
+        free(whole);
+        free(got);
+        graph_free(&g);
+    }
+}
+
+/* A part that fails stops every part: its own error names the node, the
+ * others say another part failed; a predecessor missed in one part is
+ * caught by the check across parts. */
+static void test_divided_failures(void **state)
+{
+    (void)state;
+    graph_t g;
+    graph_make(&g, 3000, 5);
+    retro_val_t got[3000];
+    uint64_t lo[4] = { 0, 1000, 2000, 3000 };
+    int rc[TP_MAX];
+    err_t errs[TP_MAX];
+    retro_unit_t u = { .n = 3000, .threads = 2, .moves = fail_moves, .preds = g_preds };
+    tp_solve(&u, 3, lo, got, rc, errs, NULL);   /* node 77 fails in part 0's init */
+    assert_int_equal(rc[0], GSW_EFAIL);
+    assert_non_null(strstr(errs[0].msg, "node 77"));
+    for (int p = 1; p < 3; p++) {
+        assert_int_equal(rc[p], GSW_EFAIL);
+        assert_non_null(strstr(errs[p].msg, "another part"));
+    }
+    val_t *want = calloc(3000, sizeof *want);
+    slow_solve(&g, want);
+    u = (retro_unit_t){ .n = 3000, .threads = 2, .ctx = &g, .moves = g_moves, .preds = g_preds_missing };
+    int caught = 0, tried = 0;
+    for (int lost = 0; lost < g.n && tried < 60; lost++) {
+        if (!val_is_loss(want[lost]) || g.npred[lost] == 0) continue;
+        missing_node = (uint64_t)lost;
+        tried++;
+        tp_solve(&u, 3, lo, got, rc, errs, NULL);
+        int bad = 0, says = 0;
+        for (int p = 0; p < 3; p++) {
+            bad += rc[p] != GSW_OK;
+            says += rc[p] && strstr(errs[p].msg, "its moves give") != NULL;
+        }
+        assert_true(bad == 0 || bad == 3);   /* all stop, or none */
+        if (bad) assert_true(says >= 1), caught++;
+    }
+    assert_true(caught > 0);
+    free(want);
+    graph_free(&g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -254,6 +446,8 @@ int main(void)
         cmocka_unit_test(test_random_graphs_threads),
         cmocka_unit_test(test_errors_and_stop),
         cmocka_unit_test(test_check_catches_a_missing_predecessor),
+        cmocka_unit_test(test_divided_units),
+        cmocka_unit_test(test_divided_failures),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
