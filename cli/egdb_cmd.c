@@ -90,6 +90,8 @@ static int egdb_cli_build(cli_opts_t *o, gv_t *v, egdb_set_t *set, err_t *err)
         return err_set(err, GSW_EINPUT, "egdb build needs a SLICE, --pieces N or --for POSITION");
     if (o->max_per_side && !o->pieces)
         return err_set(err, GSW_EINPUT, "egdb build: --max-per-side goes with --pieces N");
+    if (o->divide_above && !o->mpi)
+        return err_set(err, GSW_EINPUT, "egdb build: --divide-above goes with --mpi (units are divided between ranks)");
     retro_metric_t m;
     if (egdb_cli_metric(o, v, &m, err)) return err->code;
     GSW_POSBUF pos[GSW_MAX_POS];
@@ -98,6 +100,7 @@ static int egdb_cli_build(cli_opts_t *o, gv_t *v, egdb_set_t *set, err_t *err)
                                 .for_slice = has_slice ? &slice : NULL, .metric = m,
                                 .threads = o->threads_set ? o->threads : 0, .stop = &opts_stop, .plan_only = o->plan,
                                 .max_per_side = o->max_per_side, .memory = (uint64_t)(o->memory_gb * 1e9),
+                                .divide = o->divide_above,
                                 .progress = o->json ? NULL : egdb_cli_progress };
     if (o->json) bo.progress = egdb_cli_progress;   /* progress stays on stderr */
     egdb_build_report_t rep;
@@ -121,8 +124,9 @@ static int egdb_cli_build(cli_opts_t *o, gv_t *v, egdb_set_t *set, err_t *err)
         double all = rep.farm_busy_ms + rep.farm_comm_ms + rep.farm_wait_ms + rep.farm_tail_ms;
         if (all <= 0) all = 1;
         fprintf(stderr, "%d worker ranks: building %.1f%% of their time, messages and hand-over %.1f%%, waiting on "
-                "other units %.1f%%, idle at the end %.1f%%\n", rep.farm_workers, 100 * rep.farm_busy_ms / all,
-                100 * rep.farm_comm_ms / all, 100 * rep.farm_wait_ms / all, 100 * rep.farm_tail_ms / all);
+                "other units %.1f%%, idle at the end %.1f%%; %d units divided between them\n", rep.farm_workers,
+                100 * rep.farm_busy_ms / all, 100 * rep.farm_comm_ms / all, 100 * rep.farm_wait_ms / all,
+                100 * rep.farm_tail_ms / all, rep.divided);
     }
     if (o->plan && o->json) {
         json_t j;
@@ -203,6 +207,7 @@ static int egdb_cli_build(cli_opts_t *o, gv_t *v, egdb_set_t *set, err_t *err)
            unit's round trip, idle while units left waited on others, idle after the last went out */
         json_obj(&j, "farm");
         json_int(&j, "workers", rep.farm_workers);
+        json_int(&j, "divided_units", rep.divided);
         json_num(&j, "busy_ms", rep.farm_busy_ms);
         json_num(&j, "comm_ms", rep.farm_comm_ms);
         json_num(&j, "wait_ms", rep.farm_wait_ms);
@@ -593,7 +598,7 @@ int cli_count_pieces(cli_opts_t *o)
 
 const cli_verb_t verb_egdb = {
     "egdb", "gsw egdb build|probe|stats|verify GAME [POSITION|SLICE] [--pieces N] [--metric wld|dtc|dtw|dtm] [--for POSITION] [--plan] [--line] [--dir DIR]\n"
-              "         [--max-per-side K] [--memory GB]\n"
+              "         [--max-per-side K] [--memory GB] [--mpi [--divide-above P]]\n"
               "  build [SLICE]: every slice of 1..N pieces (--pieces), those POSITION can reach (--for), or SLICE and\n"
               "         what it can reach, in the metric (wld: win/draw/loss, 2 bits; dtc: distance to conversion;\n"
               "         dtw: distance to win, with its wld; chess: dtm, distance to mate, the default);\n"
@@ -603,7 +608,9 @@ const cli_verb_t verb_egdb = {
               "         only materials of at most K pieces a side (the published 7-piece set: --pieces 7 --max-per-side 4).\n"
               "         --memory GB: the most one unit's build holds (default 12): what the unit's arrays leave keeps\n"
               "         its moves, listed once, for the check that follows the solve.\n"
-              "         --mpi: under mpirun -np N, rank 0 hands units to the other ranks (--dir on a folder all see).\n"
+              "         --mpi: under mpirun -np N, rank 0 hands units to the other ranks (--dir on a folder all see);\n"
+              "         a unit whose arrays (8-10 bytes a position) exceed --memory, or with --divide-above P one of\n"
+              "         more than P positions, is divided between all of them, each holding its share of the positions.\n"
               "  probe POSITION: the value and best move from the databases; --line: the best moves to the\n"
               "         end of a won or lost game, as the databases play them (no 40-move rule).\n"
               "  stats [BK,BC,WK,WC]: per material slice, side to move Black: positions, wins, draws, losses,\n"

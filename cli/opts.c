@@ -154,6 +154,11 @@ int opts_parse(int argc, char **argv, int first, cli_opts_t *o)
             if (opts_parse_num(a, argv[++i], 1, 32, 1, &d)) return GSW_EINPUT;
             o->pieces = (int)d;
         }
+        else if (!strcmp(a, "--divide-above")) {
+            NEEDARG();
+            if (opts_parse_num(a, argv[++i], 0, 1e15, 1, &d)) return GSW_EINPUT;
+            o->divide_above = (uint64_t)d + 1;
+        }
         else if (!strcmp(a, "--max-per-side")) {
             NEEDARG();
             if (opts_parse_num(a, argv[++i], 1, 32, 1, &d)) return GSW_EINPUT;

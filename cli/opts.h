@@ -59,6 +59,7 @@ typedef struct cli_opts {
     int plan;                  /* egdb build --plan: what it would build */
     int line;                  /* egdb probe --line: the whole line of best moves */
     int max_per_side;          /* egdb build --max-per-side N (0: any) */
+    uint64_t divide_above;     /* egdb build --divide-above P: under --mpi, divide units of more than P positions */
     const char *engine;        /* match --engine "CMD [ARGS]": the UCI opponent */
     const char *engine_opt[32];   /* match --option NAME=VALUE (the opponent's), repeatable */
     int n_engine_opt;

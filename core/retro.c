@@ -576,7 +576,7 @@ static int retro_meet(retro_run_t *r, int64_t *x, int k)
         return 1;
     }
     if (x[0] && !r->failed) {
-        err_set(&e, GSW_EFAIL, "retro: another part of this divided unit failed");
+        err_set(&e, GSW_EFAIL, "retro: " RETRO_ANOTHER_PART);
         retro_fail(r, &e);
     }
     return (int)x[0];
@@ -594,7 +594,7 @@ static int retro_swap(retro_run_t *r, void *const *send, const size_t *ns, void 
         return 1;
     }
     if (failed && !r->failed) {
-        err_set(&e, GSW_EFAIL, "retro: another part of this divided unit failed");
+        err_set(&e, GSW_EFAIL, "retro: " RETRO_ANOTHER_PART);
         retro_fail(r, &e);
     }
     return failed;

@@ -128,6 +128,8 @@ typedef struct retro_stats {
  * by messages. Every part makes the same collective calls in the same
  * order, so a part that fails still takes part, with *failed set, and all
  * leave together. */
+/* The error of a part that stops because another part failed. */
+#define RETRO_ANOTHER_PART "another part of this divided unit failed"
 typedef struct retro_comm {
     int parts, me;
     const uint64_t *lo;

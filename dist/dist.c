@@ -73,6 +73,12 @@ int dist_bcast(dist_t *d, void *buf, size_t n, err_t *err)
     return err_set(err, GSW_EFAIL, "built without Open MPI");
 }
 void dist_stop_workers(dist_t *d) { (void)d; }
+int dist_worker_parts(dist_t *d, egdb_parts_t *out)
+{
+    (void)d;
+    memset(out, 0, sizeof *out);
+    return -1;
+}
 int dist_send(dist_t *d, int to, int tag, const void *buf, size_t n, err_t *err)
 {
     (void)d; (void)to; (void)tag; (void)buf; (void)n;
@@ -91,6 +97,7 @@ void dist_end(dist_t *d) { (void)d; }
 
 struct dist {
     int rank, size;
+    MPI_Comm workers;          /* ranks 1..size-1 (MPI_COMM_NULL on rank 0): the parts of divided units */
 };
 
 /* FNV-1a over the running binary: the same build on every rank. */
@@ -121,6 +128,8 @@ int dist_start(int *argc, char ***argv, dist_t **out, err_t *err)
     if (!d) return err_set(err, GSW_EFAIL, "out of memory");
     MPI_Comm_rank(MPI_COMM_WORLD, &d->rank);
     MPI_Comm_size(MPI_COMM_WORLD, &d->size);
+    d->workers = MPI_COMM_NULL;
+    MPI_Comm_split(MPI_COMM_WORLD, d->rank == 0 ? MPI_UNDEFINED : 1, d->rank, &d->workers);
     *out = d;
     uint64_t mine = dist_binary_hash();
     uint64_t *all = malloc((size_t)d->size * sizeof *all);
@@ -245,11 +254,100 @@ int dist_recv(dist_t *d, int from, int *src, int *tag, void **buf, size_t *n, er
     return GSW_OK;
 }
 
+/* --- the workers as the parts of a divided unit ------------------------ */
+
+enum { DIST_PART_TAG = 7, DIST_PIECE = 1 << 30 };   /* (a message of at most 1 GiB; larger ones go in pieces) */
+
+static int parts_exchange(void *ctx, void *const *send, const size_t *ns, void **recv, size_t *rcount, int *failed,
+                          err_t *err)
+{
+    dist_t *d = ctx;
+    int P = d->size - 1, me = d->rank - 1, f = *failed, any = 0;
+    *recv = NULL;
+    if (MPI_Allreduce(&f, &any, 1, MPI_INT, MPI_MAX, d->workers) != MPI_SUCCESS)
+        return err_set(err, GSW_EFAIL, "--mpi: the parts of a divided unit could not meet");
+    *failed = any;
+    if (any) return GSW_OK;
+    uint64_t *sc = malloc((size_t)P * sizeof *sc), *rc = malloc((size_t)P * sizeof *rc);
+    MPI_Request *rq = malloc((size_t)2 * (size_t)P * sizeof *rq);
+    if (!sc || !rc || !rq) {
+        free(sc), free(rc), free(rq);
+        return err_set(err, GSW_EFAIL, "out of memory");
+    }
+    for (int p = 0; p < P; p++) sc[p] = ns[p];
+    MPI_Alltoall(sc, 1, MPI_UINT64_T, rc, 1, MPI_UINT64_T, d->workers);
+    size_t total = 0;
+    for (int p = 0; p < P; p++) total += rcount[p] = (size_t)rc[p];
+    char *b = malloc(total ? total : 1);
+    int bad = !b;
+    for (int p = 0; p < P; p++) bad |= sc[p] > DIST_PIECE || rc[p] > DIST_PIECE || (p == me && sc[p]);
+    /* (every part decides alike: a message too large is refused on both sides) */
+    int n = 0;
+    for (int p = 0, at = 0; !bad && p < P; at += (int)rc[p], p++) {
+        if (rc[p]) MPI_Irecv(b + at, (int)rc[p], MPI_BYTE, p, DIST_PART_TAG, d->workers, &rq[n++]);
+        if (sc[p]) MPI_Isend(send[p], (int)sc[p], MPI_BYTE, p, DIST_PART_TAG, d->workers, &rq[n++]);
+    }
+    int ok = !bad && MPI_Waitall(n, rq, MPI_STATUSES_IGNORE) == MPI_SUCCESS;
+    free(sc);
+    free(rc);
+    free(rq);
+    if (!ok) {
+        free(b);
+        return err_set(err, GSW_EFAIL, "--mpi: an exchange between the parts of a divided unit failed (or a message "
+                                       "over 1 GiB)");
+    }
+    *recv = b;
+    return GSW_OK;
+}
+
+static int parts_max(void *ctx, int64_t *x, int k, err_t *err)
+{
+    dist_t *d = ctx;
+    if (MPI_Allreduce(MPI_IN_PLACE, x, k, MPI_INT64_T, MPI_MAX, d->workers) != MPI_SUCCESS)
+        return err_set(err, GSW_EFAIL, "--mpi: the parts of a divided unit could not meet");
+    return GSW_OK;
+}
+
+static int parts_gather(void *ctx, const void *mine, const uint64_t *size, void *all, err_t *err)
+{
+    dist_t *d = ctx;
+    int P = d->size - 1, me = d->rank - 1;
+    if (me != 0) {
+        for (uint64_t at = 0; at < size[me]; at += DIST_PIECE) {
+            uint64_t k = size[me] - at < DIST_PIECE ? size[me] - at : DIST_PIECE;
+            if (MPI_Send((const char *)mine + at, (int)k, MPI_BYTE, 0, DIST_PART_TAG, d->workers) != MPI_SUCCESS)
+                return err_set(err, GSW_EFAIL, "--mpi: sending a part's values failed");
+        }
+        return GSW_OK;
+    }
+    char *b = all;
+    if (mine != all) memcpy(b, mine, size[0]);
+    uint64_t off = size[0];
+    for (int p = 1; p < P; off += size[p], p++)
+        for (uint64_t at = 0; at < size[p]; at += DIST_PIECE) {
+            uint64_t k = size[p] - at < DIST_PIECE ? size[p] - at : DIST_PIECE;
+            if (MPI_Recv(b + off + at, (int)k, MPI_BYTE, p, DIST_PART_TAG, d->workers, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+                return err_set(err, GSW_EFAIL, "--mpi: receiving a part's values failed");
+        }
+    return GSW_OK;
+}
+
+int dist_worker_parts(dist_t *d, egdb_parts_t *out)
+{
+    memset(out, 0, sizeof *out);
+    if (d->rank == 0 || d->workers == MPI_COMM_NULL) return -1;
+    out->comm = (retro_comm_t){ .parts = d->size - 1, .me = d->rank - 1, .ctx = d, .exchange = parts_exchange,
+                                .max = parts_max };
+    out->gather = parts_gather;
+    return 0;
+}
+
 void dist_end(dist_t *d)
 {
     int init = 0, fin = 0;
     MPI_Initialized(&init);
     MPI_Finalized(&fin);
+    if (d && d->workers != MPI_COMM_NULL && init && !fin) MPI_Comm_free(&d->workers);
     if (init && !fin) MPI_Finalize();
     free(d);
 }

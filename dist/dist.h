@@ -57,6 +57,11 @@ int dist_recv(dist_t *d, int from, int *src, int *tag, void **buf, size_t *n, er
 /* The end of the job for this rank (MPI finalized). */
 void dist_end(dist_t *d);
 
+/* A worker's place among the workers (ranks 1..N-1, part = rank - 1) as
+ * the parts of divided units: their collectives over their own
+ * communicator. -1 on rank 0 (or without Open MPI). */
+int dist_worker_parts(dist_t *d, egdb_parts_t *out);
+
 /* egdb build on every rank (dist_egdb.c): rank 0 runs egdb_build with o,
  * its units built by the workers, and fills rep; a worker builds the
  * units it is handed, in set's folder, until rank 0 is done (GSW_OK; its

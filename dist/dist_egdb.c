@@ -49,6 +49,8 @@ static int egdb_serve(dist_t *d, egdb_set_t *set, const egdb_build_options_t *o,
     egdb_build_options_t wo = *o;
     wo.progress = NULL;   /* rank 0 says what is done */
     wo.farm = NULL;
+    egdb_parts_t parts;   /* this worker as a part of divided units */
+    if (!dist_worker_parts(d, &parts)) wo.parts = &parts;
     for (;;) {
         int src, tag;
         void *b;
@@ -68,7 +70,7 @@ static int egdb_serve(dist_t *d, egdb_set_t *set, const egdb_build_options_t *o,
            no slice this worker looks up can be one another rank has still to write) */
         int rc = egdb_build_job(set, &wo, &job, &m.part, &m.err);
         free(ids);
-        m.failed = rc != GSW_OK;
+        m.failed = rc == GSW_OK ? 0 : strstr(m.err.msg, RETRO_ANOTHER_PART) ? 2 : 1;
         m.part.units = NULL;
         if (!rc) {
             rep->built += m.part.built;

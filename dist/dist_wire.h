@@ -17,6 +17,7 @@
 /* A unit: this header, then ns slice ids. */
 typedef struct dist_job_hdr {
     int32_t unit, ns, nneed, need[2];
+    int32_t parts, part;       /* a divided unit: its parts, and the receiver's (0 and 0: whole) */
 } dist_job_hdr_t;
 /* Pack job into a malloc'd buffer (*n bytes); NULL when out of memory. */
 void *dist_job_pack(const egdb_unit_job_t *job, size_t *n);
@@ -24,7 +25,8 @@ void *dist_job_pack(const egdb_unit_job_t *job, size_t *n);
  * GSW_EFAIL (err) when the bytes are not one. */
 int dist_job_read(const void *b, size_t n, egdb_unit_job_t *job, uint64_t **ids, err_t *err);
 
-/* A worker's answer for a unit. */
+/* A worker's answer for a unit (failed: 0, 1, or 2 when it stopped
+ * because another part of its divided unit failed). */
 typedef struct dist_done {
     int32_t unit, failed;
     err_t err;

@@ -114,7 +114,25 @@ typedef struct egdb_build_options {
     void *progress_ctx;
     /* (non-NULL, workers > 0) units built elsewhere: see egdb_farm_t */
     const struct egdb_farm *farm;
+    /* With a farm of 2 or more workers: a unit of at least this many
+     * positions is divided between all of them (0: the units whose arrays,
+     * 8 to 10 bytes a position, do not fit in `memory`; the CLI's
+     * --divide-above P gives P + 1) */
+    uint64_t divide;
+    /* A worker's part of divided units (non-NULL on a farm's workers):
+     * how the parts meet */
+    const struct egdb_parts *parts;
 } egdb_build_options_t;
+
+/* The workers of a farm, as the parts of a divided unit: retro_comm_t's
+ * collectives among them (parts, me, ctx, exchange and max; lo is set per
+ * unit), and gather: part 0 receives every part's bytes, part by part
+ * (size[p] from part p; `mine` is this part's), the others send theirs. */
+#define EGDB_PARTS_MAX 1024
+typedef struct egdb_parts {
+    retro_comm_t comm;
+    int (*gather)(void *ctx, const void *mine, const uint64_t *size, void *all, err_t *err);
+} egdb_parts_t;
 
 /* One unit of a plan handed to a worker (another process: dist/): */
 typedef struct egdb_unit_job {
@@ -123,13 +141,18 @@ typedef struct egdb_unit_job {
     const uint64_t *slice;     /* its slices */
     int nneed;
     int need[2];               /* the metrics to build, in order (retro_metric_t; RETRO_METRICS: done) */
+    int parts;                 /* > 1: divided between that many workers (every worker of the farm), */
+    int part;                  /* this worker being that part (0: the part that writes the files) */
 } egdb_unit_job_t;
 
 /* Workers 1..workers that build units: egdb_build hands a unit to an idle
  * worker as soon as every unit it exits into is finished (give), and
  * waits for any worker's answer (take: the worker, its unit, and what
- * egdb_build_job reported there, or *failed with unit_err). Both return
- * nonzero when the transport fails (err). */
+ * egdb_build_job reported there, or *failed with unit_err: 1, or 2 when
+ * the worker stopped because another part of its divided unit failed).
+ * A divided unit goes to every worker at once, each with its part, and
+ * is finished when every part has answered. Both return nonzero when the
+ * transport fails (err). */
 typedef struct egdb_build_report egdb_build_report_t;
 typedef struct egdb_farm {
     int workers;
@@ -184,6 +207,7 @@ struct egdb_build_report {
        rest of each unit's round trip (comm), idle while units were left that waited on others
        (wait), idle after the last unit went out (tail) */
     int farm_workers;
+    int divided;                /* units divided between every worker (egdb_build_options_t.divide) */
     double farm_busy_ms, farm_comm_ms, farm_wait_ms, farm_tail_ms;
 };
 

@@ -79,6 +79,8 @@ typedef struct unit_ctx {
     egdb_prober_t *pr;         /* one per thread */
     retro_move_t (*mv)[RETRO_MAX_MOVES];   /* scratch, one per thread */
     retro_stats_t *stats;      /* the engine's figures of the last solve */
+    const egdb_parts_t *parts; /* a divided unit: the parts' collectives, */
+    const retro_comm_t *comm;  /* ... and this part's (NULL: the whole unit here) */
     egdb_build_report_t *rep;  /* NULL, or where they are summed */
     /* progress */
     const egdb_build_options_t *o;
@@ -413,15 +415,30 @@ static int unit_solve(unit_ctx_t *c, retro_metric_t mode, retro_val_t *val, int 
     c->val = NULL;
     retro_unit_t u = { .n = c->start[c->ns], .threads = threads, .stop = stop, .ctx = c, .moves = unit_moves,
                        .preds = unit_preds, .describe = unit_describe, .progress = unit_progress,
-                       .stats = c->stats, .keep_bytes = unit_keep_bytes(c->start[c->ns], mode, threads, c->o ? c->o->memory : 0) };
+                       .stats = c->stats, .keep_bytes = unit_keep_bytes(c->start[c->ns], mode, threads, c->o ? c->o->memory : 0),
+                       .comm = c->comm };
     double t0 = gsw_now_ms();
-    int rc = retro_solve(&u, val, err);   /* solved and checked */
+    int rc = retro_solve(&u, val, err);   /* solved and checked (a divided unit: every part, or none) */
+    const retro_comm_t *cm = c->comm;
+    if (!rc && cm) {   /* part 0 gathers the values and writes the files */
+        uint64_t size[EGDB_PARTS_MAX];
+        for (int p = 0; p < cm->parts; p++) size[p] = (cm->lo[p + 1] - cm->lo[p]) * sizeof *val;
+        rc = c->parts->gather(cm->ctx, val, size, cm->me == 0 ? val : NULL, err);
+    }
     double t1 = gsw_now_ms();
     if (c->rep) c->rep->solve_ms += t1 - t0;
     if (rc) return rc;
     if (c->rep) stats_add(&c->rep->engine, c->stats);   /* the engine's figures, summed */
-    if (!(rc = unit_write(c, mode, val, threads, err)) && mode == RETRO_DTW)
-        rc = unit_write(c, RETRO_WLD, val, threads, err);   /* its win/draw/loss comes free */
+    if (!cm || cm->me == 0) {
+        if (!(rc = unit_write(c, mode, val, threads, err)) && mode == RETRO_DTW)
+            rc = unit_write(c, RETRO_WLD, val, threads, err);   /* its win/draw/loss comes free */
+    }
+    if (cm) {   /* every part hears whether the files are written (and waits for them) */
+        int64_t x[1] = { rc != 0 };
+        err_t e2;
+        if (cm->max(cm->ctx, x, 1, &e2)) return *err = e2, e2.code;
+        if (x[0] && !rc) rc = err_set(err, GSW_EFAIL, "retro: " RETRO_ANOTHER_PART);
+    }
     if (c->rep) c->rep->write_ms += gsw_now_ms() - t1;
     return rc;
 }
@@ -495,7 +512,7 @@ typedef struct build_eta {
 /* Build one unit: its metrics need[] in order, files written; rep gets
  * its counts and times. */
 static int unit_build(egdb_set_t *set, const egdb_build_options_t *o, const uint64_t *slices, int ns,
-                      const retro_metric_t *need, int nneed, const char *label, build_eta_t *eta,
+                      const retro_metric_t *need, int nneed, int parts, int part, const char *label, build_eta_t *eta,
                       egdb_build_report_t *rep, err_t *err)
 {
     const gv_t *v = egdb_set_variant(set);
@@ -505,6 +522,23 @@ static int unit_build(egdb_set_t *set, const egdb_build_options_t *o, const uint
     if (rc) {
         unit_ctx_free(&c, threads);
         return rc;
+    }
+    /* a divided unit: this part's nodes, an even share */
+    uint64_t lo[EGDB_PARTS_MAX + 1];
+    retro_comm_t comm;
+    if (parts > 1) {
+        const egdb_parts_t *ps = o->parts;
+        if (!ps || ps->comm.parts != parts || part != ps->comm.me || parts > EGDB_PARTS_MAX) {
+            unit_ctx_free(&c, threads);
+            return err_set(err, GSW_EFAIL, "a unit divided in %d parts was handed to a worker that is not part %d of them",
+                           parts, part);
+        }
+        for (int p = 0; p <= parts; p++) lo[p] = c.start[ns] / (uint64_t)parts * (uint64_t)p;
+        lo[parts] = c.start[ns];
+        comm = ps->comm;
+        comm.lo = lo;
+        c.parts = ps;
+        c.comm = &comm;
     }
     c.o = o;
     retro_stats_t stats;
@@ -516,7 +550,8 @@ static int unit_build(egdb_set_t *set, const egdb_build_options_t *o, const uint
     c.eta_total = eta->total;
     c.eta_done = eta->done;
     c.eta_t0 = eta->t0;
-    retro_val_t *val = malloc((n ? n : 1) * sizeof *val), *wld = NULL;
+    uint64_t nval = c.comm && part > 0 ? lo[part + 1] - lo[part] : n;   /* part 0 gathers the whole unit */
+    retro_val_t *val = malloc((nval ? nval : 1) * sizeof *val), *wld = NULL;
     if (!val) rc = err_set(err, GSW_EFAIL, "out of memory for %llu positions", (unsigned long long)n);
     for (int k = 0; k < nneed && !rc; k++) {
         if (need[k] == RETRO_METRICS) continue;
@@ -530,7 +565,7 @@ static int unit_build(egdb_set_t *set, const egdb_build_options_t *o, const uint
         }
         if (!rc) rc = unit_solve(&c, need[k], val, threads, o->stop, err);
     }
-    if (!rc) {
+    if (!rc && (!c.comm || part == 0)) {   /* (a divided unit is counted once, by part 0) */
         rep->built += ns;
         rep->positions += n;
         eta->done += n;
@@ -564,7 +599,7 @@ int egdb_build_job(egdb_set_t *set, const egdb_build_options_t *o, const egdb_un
         if (job->need[k] < 0 || job->need[k] > RETRO_METRICS) return err_set(err, GSW_EINPUT, "a malformed unit job");
         need[k] = (retro_metric_t)job->need[k];
     }
-    int rc = unit_build(set, o, job->slice, job->ns, need, job->nneed, label, &eta, rep, err);
+    int rc = unit_build(set, o, job->slice, job->ns, need, job->nneed, job->parts, job->part, label, &eta, rep, err);
     rep->ms = gsw_now_ms() - t0;
     return rc;
 }
@@ -642,11 +677,20 @@ static int build_farmed(egdb_set_t *set, const egdb_build_options_t *o, const eg
     int U = pl->nunits, W = fm->workers;
     int *left = NULL, *dstart = NULL, *dep = NULL, *state = calloc((size_t)U + 1, sizeof *state);
     int *nneed = calloc((size_t)U + 1, sizeof *nneed), *on = malloc(((size_t)W + 1) * sizeof *on);
+    int *pending = calloc((size_t)U + 1, sizeof *pending);   /* a divided unit's parts still out */
+    uint64_t *size = calloc((size_t)U + 1, sizeof *size);
     retro_metric_t(*need)[2] = calloc((size_t)U + 1, sizeof *need);
     double *since = malloc(((size_t)W + 1) * sizeof *since), *given = malloc(((size_t)W + 1) * sizeof *given);
     int rc = unit_deps(v, pl, &left, &dstart, &dep, err);
-    if (!rc && (!state || !nneed || !on || !need || !since || !given)) rc = err_set(err, GSW_EFAIL, "out of memory");
+    if (!rc && (!state || !nneed || !on || !need || !since || !given || !pending || !size))
+        rc = err_set(err, GSW_EFAIL, "out of memory");
     if (rc) goto out;
+    /* which units are divided between all the workers: those of at least
+       o->divide positions, else those whose arrays exceed the memory */
+    uint64_t budget = o->memory ? o->memory : EGDB_MEMORY_DEFAULT;
+    for (int u = 0; u < U; u++)
+        for (int i = pl->ustart[u]; i < pl->ustart[u + 1]; i++) size[u] += rg->slice_size(v, pl->s.id[pl->order[i]]);
+#define DIVIDED(u) (W >= 2 && W <= EGDB_PARTS_MAX && (o->divide ? size[u] >= o->divide : unit_array_memory(size[u], o->metric) > budget))
     /* units finished already, or not wanted, are done; the others wait (0) */
     enum { WAIT = 0, RUNNING, DONE };
     int ndone = 0, running = 0, next = 0, failed = 0;
@@ -680,12 +724,21 @@ static int build_farmed(egdb_set_t *set, const egdb_build_options_t *o, const eg
             for (int i = 0; i < ns; i++) ids[i] = pl->s.id[pl->order[pl->ustart[u] + i]];
             egdb_unit_job_t job = { .unit = u, .ns = ns, .slice = ids, .nneed = nneed[u] };
             for (int k = 0; k < 2; k++) job.need[k] = (int)need[u][k];
-            if ((rc = fm->give(fm->ctx, w, &job, err))) break;
+            int div = DIVIDED(u);
+            if (div && running) break;   /* a divided unit waits for every worker */
+            for (int x = div ? 1 : w; x <= (div ? W : w) && !rc; x++) {
+                job.parts = div ? W : 1;
+                job.part = div ? x - 1 : 0;
+                if ((rc = fm->give(fm->ctx, x, &job, err))) break;
+                on[x] = u;
+                running++;
+                given[x] = gsw_now_ms();
+                rep->farm_wait_ms += given[x] - since[x];   /* idle while units were left: they waited on others */
+            }
+            if (rc) break;
             state[u] = RUNNING;
-            on[w] = u;
-            running++;
-            given[w] = gsw_now_ms();
-            rep->farm_wait_ms += given[w] - since[w];   /* idle while units were left: they waited on others */
+            pending[u] = div ? W : 1;
+            if (div) rep->divided++;
         }
         if (!last_given) {
             int left_any = 0;
@@ -705,17 +758,21 @@ static int build_farmed(egdb_set_t *set, const egdb_build_options_t *o, const eg
         since[w] = gsw_now_ms();
         rep->farm_busy_ms += part.ms;
         if (since[w] - given[w] > part.ms) rep->farm_comm_ms += since[w] - given[w] - part.ms;
-        if (bad) {   /* the first failure is the build's; the units in flight finish */
-            if (!failed) *err = uerr;
-            failed = 1;
+        if (bad) {   /* the first failure is the build's (a part's own before "another part failed"); the
+                        units in flight finish */
+            if (!failed || (failed == 2 && bad == 1)) {
+                *err = uerr;
+                failed = bad == 2 ? 2 : 1;
+            }
             continue;
         }
+        report_add(rep, &part);
+        eta->done += part.positions;
+        if (--pending[u] > 0) continue;   /* a divided unit is done when every part is */
         state[u] = DONE;
         ndone++;
         for (int k = dstart[u]; k < dstart[u + 1]; k++) left[dep[k]]--;
-        report_add(rep, &part);
         int ns = pl->ustart[u + 1] - pl->ustart[u];
-        eta->done += part.positions;
         if (o->progress) {
             char name[64], line[400], t[40] = "? s", of[40];
             rg->slice_name(v, pl->s.id[pl->order[pl->ustart[u]]], name, sizeof name);
@@ -729,9 +786,11 @@ static int build_farmed(egdb_set_t *set, const egdb_build_options_t *o, const eg
             }
             if (eta->total < 10000000) snprintf(of, sizeof of, "%llu", (unsigned long long)eta->total);
             else snprintf(of, sizeof of, "%.0f M", (double)eta->total / 1e6);
-            snprintf(line, sizeof line, "[unit %d of %d] %s%s: done by rank %d, %llu positions; build %.1f%% of %s, %s left",
-                     u + 1, U, name, ns > 1 ? " (+ partners)" : "", w, (unsigned long long)part.positions,
-                     100 * f, of, t);
+            char by[40];
+            if (DIVIDED(u)) snprintf(by, sizeof by, "ranks 1-%d (divided)", W);
+            else snprintf(by, sizeof by, "rank %d", w);
+            snprintf(line, sizeof line, "[unit %d of %d] %s%s: done by %s, %llu positions; build %.1f%% of %s, %s left",
+                     u + 1, U, name, ns > 1 ? " (+ partners)" : "", by, (unsigned long long)size[u], 100 * f, of, t);
             o->progress(o->progress_ctx, line);
         }
     }
@@ -757,7 +816,10 @@ out:
     free(need);
     free(since);
     free(given);
+    free(pending);
+    free(size);
     return rc;
+#undef DIVIDED
 }
 
 /* plan_only: the longest chain of units still to build (rep->units in
@@ -858,7 +920,7 @@ int egdb_build(egdb_set_t *set, const egdb_build_options_t *o, egdb_build_report
         char name[64], label[160];
         rg->slice_name(v, slices[0], name, sizeof name);
         snprintf(label, sizeof label, "[%d/%d] %s%s", done_slices, pl.s.n, name, ns > 1 ? " (+ partners)" : "");
-        rc = unit_build(set, o, slices, ns, need, nneed, label, &eta, rep, err);
+        rc = unit_build(set, o, slices, ns, need, nneed, 1, 0, label, &eta, rep, err);
     }
     if (!rc && o->plan_only) rc = plan_critical(v, &pl, rep, err);
     free(slices);

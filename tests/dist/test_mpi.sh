@@ -3,6 +3,8 @@
 # - egdb build: the 4-piece checkers databases built by 3 ranks (--oversubscribe,
 #   one thread each) are the files a single process writes, byte for byte;
 #   -np 1 is the single process; --json is one document from rank 0 alone;
+#   units divided between the workers (--divide-above) give the same files,
+#   in win/draw/loss and distance to win, with 2 and 3 parts;
 # - proof run: Connect Four 7x4 and a checkers endgame over those databases,
 #   proven by 3 ranks (2 workers), give the value and the stored manager
 #   trees (every node, byte for byte) of a single process with --workers 2,
@@ -10,7 +12,7 @@
 # - tune: one generation more after a resume, 3 ranks against 2 threads,
 #   and every file of 2 generations against one process: byte-identical;
 # - a worker killed with SIGKILL: the build stops, and a second run resumes
-#   it to the same files; the proof stops with its tree stored, and
+#   it to the same files (also when every unit is divided); the proof stops with its tree stored, and
 #   --resume under a new mpirun proves the same value;
 # - bad input: --mpi without mpirun, on a verb it does not apply to, a rank
 #   that does not see --dir, another binary on one rank: one line each,
@@ -57,6 +59,18 @@ expect 0 "egdb build, 1 rank" -- mpi 1 "$gsw" egdb build checkers --pieces 3 --d
 n=0 differ=0
 for f in $(cd "$tmp/e1r" && find . -name '*.egdb'); do n=$((n + 1)); cmp -s "$tmp/e1r/$f" "$tmp/e1/$f" || differ=$((differ + 1)); done
 same "$n $differ" "394 0" "1 rank: 394 files, each equal to one process's"
+# units divided between the 2 workers: those of more than 100,000 positions, as many as the plan lists
+expect 0 "egdb plan" -- "$gsw" egdb build checkers --pieces 4 --dir "$tmp/e3d" --plan --json
+big=$(python3 -c 'import json,sys; print(sum(u["positions"] > 100000 for u in json.load(open(sys.argv[1]))["units"]))' "$tmp/out")
+expect 0 "egdb build, 3 ranks, large units divided" -- mpi 3 "$gsw" egdb build checkers --pieces 4 --dir "$tmp/e3d" --threads 1 \
+  --json --mpi --divide-above 100000
+diff -r "$tmp/e1" "$tmp/e3d" >/dev/null && ok || bad "divided units: the files differ from one process's"
+json "$tmp/out" "d['built'] == 1029 and d['positions'] == 7361090 and d['farm']['divided_units'] == $big and $big >= 10" \
+  "divided units: --json counts ($big units of more than 100,000 positions)"
+has_re err "done by ranks 1-2 \\(divided\\)" "divided units: the progress line says so"
+rm -rf "$tmp/e3d"
+expect 2 "--divide-above without --mpi" -- "$gsw" egdb build checkers --pieces 2 --dir "$tmp/b" --divide-above 10
+has err "--divide-above goes with --mpi" "--divide-above without --mpi: said"
 expect 0 "egdb build, 3 ranks again: nothing to do" -- mpi 3 "$gsw" egdb build checkers --pieces 4 --dir "$tmp/e3" --threads 1 --json --mpi
 json "$tmp/out" 'd["built"] == 0 and d["reused"] == 1029' "3 ranks again: every slice reused"
 
@@ -120,6 +134,19 @@ rc=$?
 expect 0 "build resumed after a rank was killed" -- mpi 3 "$gsw" egdb build checkers --pieces 4 --metric dtw --dir "$tmp/k" --threads 1 --mpi
 expect 0 "dtw build, one process" -- "$gsw" egdb build checkers --pieces 4 --metric dtw --dir "$tmp/k1" --threads 1
 diff -r "$tmp/k" "$tmp/k1" >/dev/null && ok || bad "build resumed after a kill: files differ from one process's"
+rm -rf "$tmp/k"
+# every unit divided between 3 workers (the smallest have parts of no position), one killed mid-build
+mpi 4 "$gsw" egdb build checkers --pieces 4 --metric dtw --dir "$tmp/k" --threads 1 --mpi --divide-above 0 \
+  >"$tmp/out" 2>"$tmp/err" &
+job=$!
+sleep 1.5
+kill_rank 2 "--dir $tmp/k " && ok || bad "divided build: no rank 2 to kill"
+wait $job
+[ $? -ne 0 ] && ok || bad "divided build with a rank killed: exit 0"
+expect 0 "divided build resumed, 3 parts" -- mpi 4 "$gsw" egdb build checkers --pieces 4 --metric dtw --dir "$tmp/k" \
+  --threads 1 --mpi --divide-above 20000 --json
+json "$tmp/out" "d['farm']['divided_units'] > 0 and d['built'] + d['reused'] == 1029" "divided build resumed: units divided"
+diff -r "$tmp/k" "$tmp/k1" >/dev/null && ok || bad "divided dtw build: files differ from one process's"
 rm -rf "$tmp/k" "$tmp/k1"
 
 GSW_SAVE_MS=300 mpi 3 "$gsw" proof run connect4:6x5 "" --db "$tmp/k.db" --mpi >"$tmp/out" 2>"$tmp/err" &

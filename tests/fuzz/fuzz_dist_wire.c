@@ -19,6 +19,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         uint64_t *ids;
         if (dist_job_read(b, n, &job, &ids, &err) == GSW_OK) {
             if (job.ns < 1 || job.nneed < 1 || job.nneed > 2) abort();
+            if (job.part < 0 || (job.parts > 1 && job.part >= job.parts)) abort();
             for (int i = 0; i < job.ns; i++) sum += job.slice[i];
             free(ids);
         }
