@@ -81,6 +81,7 @@ typedef struct retro_run {
     int maxex_all;             /* the longest exit distance over every part */
     retro_words_t *obox;       /* divided: per thread and part, the settlements for other parts
                                   (a predecessor's node << 1 | 1 when its move reaches a loss) */
+    retro_val_t *all;          /* divided, during a replicated check: every node's value */
     retro_node_t *node;        /* NULL in retro_check */
     const retro_val_t *val;    /* retro_check: the values checked */
     int phase;                 /* 0 init, 2 propagate level d, 3 check (retro_check), 4 check (retro_solve) */
@@ -198,7 +199,8 @@ static int retro_lists(retro_run_t *r, int tid, const uint64_t *at, int g, int *
                 retro_fail(r, e);
                 return -1;
             }
-            if (l[k] - r->lo < r->nloc) __builtin_prefetch(&r->node[l[k] - r->lo], 1);
+            if (r->all) __builtin_prefetch(&r->all[l[k]], 0);
+            else if (l[k] - r->lo < r->nloc) __builtin_prefetch(&r->node[l[k] - r->lo], 1);
         }
     }
     return 0;
@@ -282,7 +284,8 @@ static void retro_propagate_apply(retro_run_t *r, int tid, const uint64_t *at, i
 }
 
 /* retro_solve's check of nodes at[0..g-1] with their move lists: each
- * value is the best of its exit and its moves inside the unit. */
+ * value is the best of its exit and its moves inside the unit (read from
+ * r->all in a divided unit's replicated check). */
 static void retro_check_apply(retro_run_t *r, const uint64_t *at, int g, const int *nm, const uint64_t *buf, err_t *e)
 {
     for (int j = 0; j < g; j++) {
@@ -291,13 +294,13 @@ static void retro_check_apply(retro_run_t *r, const uint64_t *at, int g, const i
         if (best > VAL_WIN) best = -VAL_INF;
         const uint64_t *m = buf + (size_t)j * RETRO_MAX_MOVES;
         for (int k = 0; k < nm[j]; k++) {
-            val_t c = val_up(retro_to_val(r->node[m[k]].val));
+            val_t c = val_up(retro_to_val(r->all ? r->all[m[k]] : r->node[m[k]].val));
             if (c > best) best = c;
         }
         if (retro_to_val(x->val) == best) continue;
         char name[300] = "";
-        if (r->u->describe) r->u->describe(r->u->ctx, at[j], name, sizeof name);
-        err_set(e, GSW_EFAIL, "retro: node %llu%s%s is solved as %d but its moves give %d", (unsigned long long)at[j],
+        if (r->u->describe) r->u->describe(r->u->ctx, r->lo + at[j], name, sizeof name);
+        err_set(e, GSW_EFAIL, "retro: node %llu%s%s is solved as %d but its moves give %d", (unsigned long long)(r->lo + at[j]),
                 *name ? " " : "", name, (int)retro_to_val(x->val), (int)best);
         retro_fail(r, e);
         return;
@@ -708,6 +711,56 @@ static void retro_check_list(void *ctx, int tid, uint64_t x, uint64_t y)
     }
 }
 
+/* retro_solve's check of a divided unit when every part can hold the
+ * whole unit's values: one exchange gives each part all of them, then the
+ * check runs as an undivided unit's does, on this part's nodes. */
+static int retro_check_replicated(retro_run_t *r, double *wall)
+{
+    const retro_comm_t *c = r->comm;
+    int P = c->parts;
+    uint64_t n = r->u->n;
+    err_t e = { 0 };
+    void **send = calloc((size_t)P, sizeof *send);
+    size_t *ns = calloc((size_t)P, sizeof *ns), *rcount = calloc((size_t)P, sizeof *rcount);
+    r->all = malloc((n ? n : 1) * sizeof *r->all);
+    if (!send || !ns || !rcount || !r->all) {
+        err_set(&e, GSW_EFAIL, "retro: out of memory for the check (every part's values)");
+        retro_fail(r, &e);
+    }
+    retro_val_t *own = r->all ? r->all + r->lo : NULL;
+    retro_job_t job = { r, NULL, NULL, 0, own };
+    if (own) gsw_pfor(r->u->threads, r->nloc, 1 << 20, retro_copy_vals, &job);
+    for (int p = 0; send && ns && p < P; p++)
+        if (p != c->me && own) send[p] = own, ns[p] = r->nloc * sizeof *own;
+    void *recv = NULL;
+    int stop = send && ns && rcount ? retro_swap(r, send, ns, &recv, rcount) : 1;
+    if (!stop) {
+        const char *b = recv;
+        for (int p = 0; p < P; p++) {
+            if (p == c->me) continue;
+            if (rcount[p] != (c->lo[p + 1] - c->lo[p]) * sizeof *r->all) {
+                err_set(&e, GSW_EFAIL, "retro: part %d sent %zu bytes of values", p, rcount[p]);
+                retro_fail(r, &e);
+                break;
+            }
+            if (rcount[p]) memcpy(r->all + c->lo[p], b, rcount[p]);
+            b += rcount[p];
+        }
+        free(recv);
+        double t = 0;
+        if (!r->failed) retro_phase(r, 4, r->nloc, &t);   /* (a failure is told at the meeting) */
+        *wall += t;
+        int64_t x[1];
+        stop = retro_meet(r, x, 1);
+    }
+    free(send);
+    free(ns);
+    free(rcount);
+    free(r->all);
+    r->all = NULL;
+    return stop ? -1 : 0;
+}
+
 /* retro_solve's check of a divided unit, block by block: each block's
  * moves listed, the values of the nodes other parts own asked for and
  * answered (two exchanges), then every value compared with its moves'. */
@@ -917,12 +970,14 @@ int retro_solve(const retro_unit_t *u, retro_val_t *val, err_t *err)
             int64_t x[2] = { 0, (int64_t)((ncur + R - 1) / R) };
             if (retro_meet(&r, x, 2)) { rc = -1; break; }
             if (!x[1] && r.d >= r.maxex_all) break;
+            double t0 = retro_ms(), tp = 0;   /* (the rounds' time with their exchanges) */
             for (int64_t q = 0; q < x[1] && !rc; q++) {
                 uint64_t a = (uint64_t)q * R, b = a + R < ncur ? a + R : ncur;
                 r.items = cur && a < b ? cur + a : cur;
-                if (!r.failed) retro_phase(&r, 2, a < b ? b - a : 0, t_prop);   /* (a failure is told in the swap) */
+                if (!r.failed) retro_phase(&r, 2, a < b ? b - a : 0, &tp);   /* (a failure is told in the swap) */
                 if (retro_round_swap(&r)) rc = -1;
             }
+            *t_prop += retro_ms() - t0;
             if (rc) break;
         } else {
             if (!ncur && r.d >= r.maxex) break;
@@ -940,7 +995,14 @@ int retro_solve(const retro_unit_t *u, retro_val_t *val, err_t *err)
         u->stats->edges = r.edges;
         u->stats->kept_bytes = r.kept_bytes;
     }
-    if (!rc) rc = cm ? retro_check_parts(&r, t_check) : retro_phase(&r, 4, r.nloc, t_check);
+    if (!rc) {
+        if (!cm) rc = retro_phase(&r, 4, r.nloc, t_check);
+        else if (u->n * sizeof(retro_val_t) <= cm->replicate) {
+            double t0 = retro_ms(), t = 0;
+            rc = retro_check_replicated(&r, &t);
+            *t_check += retro_ms() - t0;
+        } else rc = retro_check_parts(&r, t_check);
+    }
     if (rc) {
         *err = r.err;
         retro_run_free(&r);

@@ -143,6 +143,11 @@ typedef struct retro_comm {
                     err_t *err);
     /* x[0..k-1] becomes its maximum over the parts. */
     int (*max)(void *ctx, int64_t *x, int k, err_t *err);
+    /* The check may hold every part's values (2 bytes a node of the unit,
+     * one exchange) when that is at most this many bytes; else it asks
+     * other parts for the values it needs, block by block (10 bytes a move
+     * to another part's node). */
+    uint64_t replicate;
 } retro_comm_t;
 
 typedef struct retro_unit {

@@ -256,7 +256,8 @@ int dist_recv(dist_t *d, int from, int *src, int *tag, void **buf, size_t *n, er
 
 /* --- the workers as the parts of a divided unit ------------------------ */
 
-enum { DIST_PART_TAG = 7, DIST_PIECE = 1 << 30 };   /* (a message of at most 1 GiB; larger ones go in pieces) */
+enum { DIST_PART_TAG = 7 };
+#define DIST_PIECE ((uint64_t)1 << 30)   /* (a message of at most 1 GiB; larger ones go in pieces) */
 
 static int parts_exchange(void *ctx, void *const *send, const size_t *ns, void **recv, size_t *rcount, int *failed,
                           err_t *err)
@@ -269,32 +270,38 @@ static int parts_exchange(void *ctx, void *const *send, const size_t *ns, void *
     *failed = any;
     if (any) return GSW_OK;
     uint64_t *sc = malloc((size_t)P * sizeof *sc), *rc = malloc((size_t)P * sizeof *rc);
-    MPI_Request *rq = malloc((size_t)2 * (size_t)P * sizeof *rq);
-    if (!sc || !rc || !rq) {
-        free(sc), free(rc), free(rq);
+    if (!sc || !rc) {
+        free(sc), free(rc);
         return err_set(err, GSW_EFAIL, "out of memory");
     }
     for (int p = 0; p < P; p++) sc[p] = ns[p];
     MPI_Alltoall(sc, 1, MPI_UINT64_T, rc, 1, MPI_UINT64_T, d->workers);
-    size_t total = 0;
-    for (int p = 0; p < P; p++) total += rcount[p] = (size_t)rc[p];
-    char *b = malloc(total ? total : 1);
-    int bad = !b;
-    for (int p = 0; p < P; p++) bad |= sc[p] > DIST_PIECE || rc[p] > DIST_PIECE || (p == me && sc[p]);
-    /* (every part decides alike: a message too large is refused on both sides) */
-    int n = 0;
-    for (int p = 0, at = 0; !bad && p < P; at += (int)rc[p], p++) {
-        if (rc[p]) MPI_Irecv(b + at, (int)rc[p], MPI_BYTE, p, DIST_PART_TAG, d->workers, &rq[n++]);
-        if (sc[p]) MPI_Isend(send[p], (int)sc[p], MPI_BYTE, p, DIST_PART_TAG, d->workers, &rq[n++]);
+    size_t total = 0, nrq = 0;
+    for (int p = 0; p < P; p++) {
+        total += rcount[p] = (size_t)rc[p];
+        nrq += (size_t)((sc[p] + DIST_PIECE - 1) / DIST_PIECE + (rc[p] + DIST_PIECE - 1) / DIST_PIECE);
     }
+    char *b = malloc(total ? total : 1);
+    MPI_Request *rq = malloc((nrq ? nrq : 1) * sizeof *rq);
+    int bad = !b || !rq || sc[me] || rc[me];   /* (nothing goes to oneself) */
+    int n = 0;
+    size_t at = 0;
+    for (int p = 0; !bad && p < P; at += rc[p], p++)   /* in pieces of at most 1 GiB */
+        for (uint64_t k = 0; k < rc[p] || k < sc[p]; k += DIST_PIECE) {
+            if (k < rc[p])
+                MPI_Irecv(b + at + k, (int)(rc[p] - k < DIST_PIECE ? rc[p] - k : DIST_PIECE), MPI_BYTE, p, DIST_PART_TAG,
+                          d->workers, &rq[n++]);
+            if (k < sc[p])
+                MPI_Isend((const char *)send[p] + k, (int)(sc[p] - k < DIST_PIECE ? sc[p] - k : DIST_PIECE), MPI_BYTE,
+                          p, DIST_PART_TAG, d->workers, &rq[n++]);
+        }
     int ok = !bad && MPI_Waitall(n, rq, MPI_STATUSES_IGNORE) == MPI_SUCCESS;
     free(sc);
     free(rc);
     free(rq);
     if (!ok) {
         free(b);
-        return err_set(err, GSW_EFAIL, "--mpi: an exchange between the parts of a divided unit failed (or a message "
-                                       "over 1 GiB)");
+        return err_set(err, GSW_EFAIL, "--mpi: an exchange between the parts of a divided unit failed");
     }
     *recv = b;
     return GSW_OK;

@@ -537,6 +537,8 @@ static int unit_build(egdb_set_t *set, const egdb_build_options_t *o, const uint
         lo[parts] = c.start[ns];
         comm = ps->comm;
         comm.lo = lo;
+        /* the check holds every part's values when they take at most a quarter of the memory */
+        comm.replicate = (o->memory ? o->memory : EGDB_MEMORY_DEFAULT) / 4;
         c.parts = ps;
         c.comm = &comm;
     }

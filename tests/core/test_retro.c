@@ -331,8 +331,8 @@ static void *tp_run(void *arg)
 /* Solve u divided at lo[] (parts parts, each on u's threads) into val
  * (the whole unit); each part's code in rc[] and error in errs[]. The
  * exchanges made, through *exchanges. */
-static void tp_solve(const retro_unit_t *u, int parts, const uint64_t *lo, retro_val_t *val, int *rc, err_t *errs,
-                     uint64_t *exchanges)
+static void tp_solve(const retro_unit_t *u, int parts, const uint64_t *lo, uint64_t replicate, retro_val_t *val,
+                     int *rc, err_t *errs, uint64_t *exchanges)
 {
     tp_shared_t s = { .parts = parts };
     pthread_barrier_init(&s.bar, NULL, (unsigned)parts);
@@ -341,7 +341,7 @@ static void tp_solve(const retro_unit_t *u, int parts, const uint64_t *lo, retro
     for (int p = 0; p < parts; p++) {
         t[p] = (tp_part_t){ .s = &s, .u = *u };
         t[p].comm = (retro_comm_t){ .parts = parts, .me = p, .lo = lo, .ctx = &t[p], .exchange = tp_exchange,
-                                    .max = tp_max };
+                                    .max = tp_max, .replicate = replicate };
         t[p].u.comm = &t[p].comm;
         t[p].val = val + lo[p];
         assert_int_equal(pthread_create(&th[p], NULL, tp_run, &t[p]), 0);
@@ -381,7 +381,8 @@ static void test_divided_units(void **state)
         int rc[TP_MAX];
         err_t errs[TP_MAX];
         uint64_t ex = 0;
-        tp_solve(&u, parts, lo, got, rc, errs, &ex);
+        /* the check with every part's values, or asking block by block */
+        tp_solve(&u, parts, lo, seed % 3 == 2 ? UINT64_MAX : 0, got, rc, errs, &ex);
         for (int p = 0; p < parts; p++)
             if (rc[p]) fail_msg("seed %llu part %d: %s", (unsigned long long)seed, p, errs[p].msg);
         assert_true(ex > 0);
@@ -410,7 +411,7 @@ static void test_divided_failures(void **state)
     int rc[TP_MAX];
     err_t errs[TP_MAX];
     retro_unit_t u = { .n = 3000, .threads = 2, .moves = fail_moves, .preds = g_preds };
-    tp_solve(&u, 3, lo, got, rc, errs, NULL);   /* node 77 fails in part 0's init */
+    tp_solve(&u, 3, lo, 0, got, rc, errs, NULL);   /* node 77 fails in part 0's init */
     assert_int_equal(rc[0], GSW_EFAIL);
     assert_non_null(strstr(errs[0].msg, "node 77"));
     for (int p = 1; p < 3; p++) {
@@ -425,7 +426,7 @@ static void test_divided_failures(void **state)
         if (!val_is_loss(want[lost]) || g.npred[lost] == 0) continue;
         missing_node = (uint64_t)lost;
         tried++;
-        tp_solve(&u, 3, lo, got, rc, errs, NULL);
+        tp_solve(&u, 3, lo, tried & 1 ? UINT64_MAX : 0, got, rc, errs, NULL);
         int bad = 0, says = 0;
         for (int p = 0; p < 3; p++) {
             bad += rc[p] != GSW_OK;
