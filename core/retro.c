@@ -613,7 +613,16 @@ static void retro_settle_recv(void *ctx, int tid, uint64_t a, uint64_t b)
     retro_recv_t *j = ctx;
     retro_run_t *r = j->r;
     err_t e = { 0 };
+    enum { AHEAD = 16 };   /* settlements land at random in the node array: their nodes are fetched ahead */
+    for (uint64_t k = a; k < b && k < a + AHEAD; k++) {
+        uint64_t o = (j->w[k] >> 1) - r->lo;
+        if (o < r->nloc) __builtin_prefetch(&r->node[o], 1);
+    }
     for (uint64_t k = a; k < b && !__atomic_load_n(&r->failed, __ATOMIC_RELAXED); k++) {
+        if (k + AHEAD < b) {
+            uint64_t f = (j->w[k + AHEAD] >> 1) - r->lo;
+            if (f < r->nloc) __builtin_prefetch(&r->node[f], 1);
+        }
         uint64_t o = (j->w[k] >> 1) - r->lo;
         if (o >= r->nloc) {
             err_set(&e, GSW_EFAIL, "retro: a settlement for node %llu reached the wrong part",
@@ -892,13 +901,16 @@ int retro_solve(const retro_unit_t *u, retro_val_t *val, err_t *err)
         retro_run_free(&r);
         return err_set(err, GSW_EFAIL, "retro: out of memory");
     }
-    if (u->n >= UINT32_MAX) {
+    /* (the frontier holds this part's nodes in 32 bits; the kept lists hold
+       nodes of the unit in 32 bits, so past 2^32 nodes none are kept) */
+    if (r.nloc >= UINT32_MAX) {
         retro_run_free(&r);
-        return err_set(err, GSW_EFAIL, "retro: a unit of %llu positions is more than one build can hold",
-                       (unsigned long long)u->n);
+        return err_set(err, GSW_EFAIL, "retro: a unit of %llu positions is more than one build can hold%s",
+                       (unsigned long long)u->n, cm ? " (divide it between more ranks)" : " (divide it between ranks)");
     }
     r.node = malloc((r.nloc ? r.nloc : 1) * sizeof *r.node);
-    if (u->keep_bytes) r.kept = calloc(r.nloc / RETRO_CHUNK + 1, sizeof *r.kept);   /* NULL: nothing kept */
+    if (u->keep_bytes && u->n < UINT32_MAX)
+        r.kept = calloc(r.nloc / RETRO_CHUNK + 1, sizeof *r.kept);   /* NULL: nothing kept */
     uint64_t *bstart = NULL;
     uint32_t *bnode = NULL, *cur = NULL;
     int rc = 0;
