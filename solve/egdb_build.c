@@ -218,24 +218,31 @@ static double unit_fraction(const char *phase, double f)
     return 0.55 + 0.45 * f;
 }
 
+/* "build 12.3% of 2660 M, 25 min left": `done` of `total` positions
+ * built since t0 (ms), the time left at the rate so far ("? s" at first). */
+static void build_eta_text(double done, uint64_t total, double t0, char *buf, size_t n)
+{
+    double spent = (gsw_now_ms() - t0) / 1000, left = done > 0 ? spent * ((double)total - done) / done : 0;
+    char t[40] = "? s", of[40];
+    if (spent > 2 && done > 0) {
+        if (left >= 3600) snprintf(t, sizeof t, "%d h %02d min", (int)(left / 3600), (int)(left / 60) % 60);
+        else if (left >= 60) snprintf(t, sizeof t, "%d min", (int)(left / 60));
+        else snprintf(t, sizeof t, "%d s", (int)left);
+    }
+    if (total < 10000000) snprintf(of, sizeof of, "%llu", (unsigned long long)total);
+    else snprintf(of, sizeof of, "%.0f M", (double)total / 1e6);
+    snprintf(buf, n, "build %.1f%% of %s, %s left", total ? 100 * done / (double)total : 100.0, of, t);
+}
+
 /* "; build 12.3% of 2660 M, 25 min left" (positions): the whole
  * build, this unit `frac` done, at the rate so far ("" when not known). */
 static void unit_eta(const unit_ctx_t *c, double frac, char *buf, size_t n)
 {
     *buf = 0;
     if (!c->eta_total) return;
-    double now = gsw_now_ms();
-    double all = (double)c->eta_done + frac * (double)(c->start[c->ns]);
-    double spent = (now - c->eta_t0) / 1000, left = all > 0 ? spent * ((double)c->eta_total - all) / all : 0;
-    char t[40];
-    if (left >= 3600) snprintf(t, sizeof t, "%d h %02d min", (int)(left / 3600), (int)(left / 60) % 60);
-    else if (left >= 60) snprintf(t, sizeof t, "%d min", (int)(left / 60));
-    else snprintf(t, sizeof t, "%d s", (int)left);
-    char of[40];
-    if (c->eta_total < 10000000) snprintf(of, sizeof of, "%llu", (unsigned long long)c->eta_total);
-    else snprintf(of, sizeof of, "%.0f M", (double)c->eta_total / 1e6);
-    snprintf(buf, n, "; build %.1f%% of %s, %s left", 100 * all / (double)c->eta_total, of,
-             spent > 2 && all > 0 ? t : "? s");
+    char e[96];
+    build_eta_text((double)c->eta_done + frac * (double)(c->start[c->ns]), c->eta_total, c->eta_t0, e, sizeof e);
+    snprintf(buf, n, "; %s", e);
 }
 
 static void unit_progress(void *ctx, const char *phase, uint64_t done, uint64_t total)
@@ -776,23 +783,13 @@ static int build_farmed(egdb_set_t *set, const egdb_build_options_t *o, const eg
         for (int k = dstart[u]; k < dstart[u + 1]; k++) left[dep[k]]--;
         int ns = pl->ustart[u + 1] - pl->ustart[u];
         if (o->progress) {
-            char name[64], line[400], t[40] = "? s", of[40];
+            char name[64], line[400], e[120], by[40];
             rg->slice_name(v, pl->s.id[pl->order[pl->ustart[u]]], name, sizeof name);
-            double spent = (gsw_now_ms() - eta->t0) / 1000;
-            double f = eta->total ? (double)eta->done / (double)eta->total : 1;
-            double l = f > 0 ? spent * (1 - f) / f : 0;
-            if (spent > 2 && f > 0) {
-                if (l >= 3600) snprintf(t, sizeof t, "%d h %02d min", (int)(l / 3600), (int)(l / 60) % 60);
-                else if (l >= 60) snprintf(t, sizeof t, "%d min", (int)(l / 60));
-                else snprintf(t, sizeof t, "%d s", (int)l);
-            }
-            if (eta->total < 10000000) snprintf(of, sizeof of, "%llu", (unsigned long long)eta->total);
-            else snprintf(of, sizeof of, "%.0f M", (double)eta->total / 1e6);
-            char by[40];
+            build_eta_text((double)eta->done, eta->total, eta->t0, e, sizeof e);
             if (DIVIDED(u)) snprintf(by, sizeof by, "ranks 1-%d (divided)", W);
             else snprintf(by, sizeof by, "rank %d", w);
-            snprintf(line, sizeof line, "[unit %d of %d] %s%s: done by %s, %llu positions; build %.1f%% of %s, %s left",
-                     u + 1, U, name, ns > 1 ? " (+ partners)" : "", by, (unsigned long long)size[u], 100 * f, of, t);
+            snprintf(line, sizeof line, "[unit %d of %d] %s%s: done by %s, %llu positions; %s", u + 1, U, name,
+                     ns > 1 ? " (+ partners)" : "", by, (unsigned long long)size[u], e);
             o->progress(o->progress_ctx, line);
         }
     }
