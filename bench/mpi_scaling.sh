@@ -5,6 +5,9 @@
 #   - egdb: checkers --pieces 5 --metric wld, one thread each (worker
 #     ranks with --threads 1), from an empty folder: positions a second in
 #     all and per worker, and where the workers' time went (--json farm);
+#   - one unit divided: the 6-piece unit 3K0C-3K0C.bxwx (dtw) on k threads
+#     of one process, then divided between k worker ranks (--divide-above
+#     0): wall time and the largest process's peak memory;
 #   - proof: connect4:6x5 by the proof-tree manager: wall time and leaves;
 #   - tune: chess, population 16, one generation, 2000 nodes a move: games
 #     a second.
@@ -47,6 +50,27 @@ a = f["busy_ms"] + f["comm_ms"] + f["wait_ms"] + f["tail_ms"]
 pct = lambda x: "%.1f" % (100 * x / a) if a else "-"
 print("%-18s %8.1f %10.2f %12.2f %8s %8s %8s %8s" % (sys.argv[4], t, d["positions"] / t / 1e6, d["positions"] / t / 1e6 / k,
       pct(f["busy_ms"]), pct(f["comm_ms"]), pct(f["wait_ms"]), pct(f["tail_ms"])))' "$out/j" "$(secs)" "$k" "$k $mode"
+  done
+done
+echo
+echo "one unit divided between the workers: checkers 3K0C-3K0C.bxwx --metric dtw (18.1 M positions; its exits built first)"
+echo "(threads: one process; divided: k worker ranks of one thread, --divide-above 0; peak: the largest process's RSS)"
+"$G" egdb build checkers 3K0C-3K0C.bxwx --metric dtw --dir "$out/u" --threads 2 >/dev/null 2>&1
+printf '%-18s %8s %10s %10s\n' run wall_s M_pos/s peak_MB
+for k in $workers; do
+  for mode in threads divided; do
+    rm -f "$out"/u/checkers/*/3K0C-3K0C.bxwx.egdb
+    if [ $mode = threads ]; then
+      /usr/bin/time -f "%e %M" -o "$out/t" "$G" egdb build checkers 3K0C-3K0C.bxwx --metric dtw --dir "$out/u" --threads "$k" \
+        >/dev/null 2>&1
+    else
+      /usr/bin/time -f "%e %M" -o "$out/t" $M -np $((k + 1)) "$G" egdb build checkers 3K0C-3K0C.bxwx --metric dtw --dir "$out/u" \
+        --threads 1 --mpi --divide-above 0 >/dev/null 2>&1
+    fi
+    python3 -c '
+import sys
+t, kb = open(sys.argv[1]).read().split()[-2:]
+print("%-18s %8.2f %10.2f %10.0f" % (sys.argv[2], float(t), 18123840 / float(t) / 1e6, int(kb) / 1024))' "$out/t" "$k $mode"
   done
 done
 echo
