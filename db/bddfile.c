@@ -142,6 +142,18 @@ int bddf_count(const bddf_t *b, u256_t *out)
         *out = u256_of(b->root);
         return b->root ? u256_shl(out, (int)b->nvars) : 0;
     }
+    if (b->nvars <= 63) {   /* every count fits 64 bits: the fastest path (half the memory) */
+        uint64_t *c = malloc(sizeof *c * b->nnodes);
+        if (!c) return 1;
+        for (uint32_t i = 0; i < b->nnodes; i++) {
+            const bddf_node_t *x = &b->node[i];
+            uint64_t lo = x->lo < 2 ? x->lo : c[x->lo - 2], hi = x->hi < 2 ? x->hi : c[x->hi - 2];
+            c[i] = (lo << (bddf_refvar(b, x->lo) - x->var - 1)) + (hi << (bddf_refvar(b, x->hi) - x->var - 1));
+        }
+        *out = u256_of(c[b->root - 2] << b->node[b->root - 2].var);
+        free(c);
+        return 0;
+    }
     if (b->nvars <= 126) {   /* every count fits 127 bits: the fast path */
         unsigned __int128 *c = malloc(sizeof *c * b->nnodes);
         if (!c) return 1;
@@ -235,6 +247,7 @@ int bddf_read_mem(const void *data, size_t n, const char *name, bddf_t *b, err_t
     }
     uint32_t taglen = get32(buf + 44);
     const char *why = NULL;
+    int counted = 0;   /* the count was checked while reading */
     if (b->nvars == 0 || b->nvars > BDDF_MAX_VARS) why = "variable count";
     else if (taglen >= BDDF_TAG_MAX || raw != BDDF_HEAD + (unsigned long long)taglen + 12ULL * b->nnodes)
         why = "size";
@@ -252,18 +265,34 @@ int bddf_read_mem(const void *data, size_t n, const char *name, bddf_t *b, err_t
             return err_set(err, GSW_EFAIL, "out of memory reading %s", name);
         }
         const uint8_t *p = buf + BDDF_HEAD + taglen;
+        /* up to 63 variables the count is made as the nodes are read (64 bits a
+           node; a count then fits), while each node's children are in cache */
+        uint64_t *c = b->nvars <= 63 ? malloc(sizeof *c * b->nnodes) : NULL;
         for (uint32_t i = 0; i < b->nnodes && !why; i++, p += 12) {
             bddf_node_t *x = &b->node[i];
             x->var = get32(p);
             x->lo = get32(p + 4);
             x->hi = get32(p + 8);
-            if (x->var >= b->nvars || x->lo >= i + 2 || x->hi >= i + 2 || x->lo == x->hi ||
-                bddf_refvar(b, x->lo) <= x->var || bddf_refvar(b, x->hi) <= x->var)
+            uint32_t vlo = bddf_refvar(b, x->lo), vhi = bddf_refvar(b, x->hi);
+            if (x->var >= b->nvars || x->lo >= i + 2 || x->hi >= i + 2 || x->lo == x->hi || vlo <= x->var ||
+                vhi <= x->var) {
                 why = "node";
+                break;
+            }
+            if (c) {
+                uint64_t lo = x->lo < 2 ? x->lo : c[x->lo - 2], hi = x->hi < 2 ? x->hi : c[x->hi - 2];
+                c[i] = (lo << (vlo - x->var - 1)) + (hi << (vhi - x->var - 1));
+            }
         }
+        if (c && !why) {
+            u256_t k = u256_of(c[b->root - 2] << b->node[b->root - 2].var);
+            if (u256_cmp(&k, &b->count)) why = "count";
+        }
+        if (c || why) counted = 1;
+        free(c);
     }
     free(buf);
-    if (!why) {
+    if (!why && !counted) {
         u256_t c;
         if (bddf_count(b, &c) || u256_cmp(&c, &b->count)) why = "count";
     }
