@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -220,6 +221,45 @@ static int set_load(const char *bdir, const strong_manifest_t *m, int k, int v, 
         return err_set(err, GSW_EFAIL, "%s is damaged (%s)", path, why);
     }
     return GSW_OK;
+}
+
+/* A ply's three sets read at once, one thread each (reading, checking and
+ * counting a set are independent): 0, or the first failure's code with
+ * its error in err (none of the sets is then kept). */
+typedef struct set_job {
+    const char *bdir;
+    const strong_manifest_t *m;
+    int k, v;
+    bddf_t *f;
+    int rc;
+    err_t err;
+} set_job_t;
+
+static void *set_load_job(void *arg)
+{
+    set_job_t *j = arg;
+    j->rc = set_load(j->bdir, j->m, j->k, j->v, j->f, &j->err);
+    return NULL;
+}
+
+static int ply_load(const char *bdir, const strong_manifest_t *m, int k, bddf_t f[3], err_t *err)
+{
+    set_job_t j[3];
+    pthread_t th[3];
+    int started[3] = { 0 };
+    for (int x = 0; x < 3; x++) {
+        j[x] = (set_job_t){ .bdir = bdir, .m = m, .k = k, .v = x, .f = &f[x] };
+        if (x < 2) started[x] = !pthread_create(&th[x], NULL, set_load_job, &j[x]);
+        if (!started[x]) set_load_job(&j[x]);   /* (the last, or a thread that could not start: here) */
+    }
+    int rc = 0;
+    for (int x = 0; x < 3; x++) {
+        if (started[x]) pthread_join(th[x], NULL);
+        if (j[x].rc && !rc) rc = j[x].rc, *err = j[x].err;
+    }
+    if (rc)
+        for (int x = 0; x < 3; x++) bddf_free(&f[x]);
+    return rc;
 }
 
 /* --- building --- */
@@ -561,9 +601,8 @@ int strong_value(strong_t *s, const void *pos, err_t *err)
     pthread_mutex_lock(&s->lock);
     int rc = 0;
     if (!s->loaded[k]) {
-        for (int x = 0; x < 3 && !rc; x++) rc = set_load(s->dir, &s->m, k, x, &s->set[k][x], err);
+        rc = ply_load(s->dir, &s->m, k, s->set[k], err);
         if (rc) {
-            for (int x = 0; x < 3; x++) bddf_free(&s->set[k][x]);
             snprintf(s->damage, sizeof s->damage, "%s", err->msg);
         } else {
             s->loaded[k] = 1;
