@@ -4,7 +4,7 @@
  * level in distance, so every win is the shortest and every loss the
  * longest. Game-independent: the caller supplies each node's moves inside
  * the unit (a count), its best exit and its predecessors (core/retro.h). */
-#include "core/retro.h"
+#include "core/retro_run.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -13,10 +13,6 @@
 #include <time.h>
 
 #include "core/pfor.h"
-
-#define RETRO_CHUNK 16384      /* nodes a thread takes at a time */
-#define EX_NONE 0u             /* exit codes (uint16): no exit */
-#define EX_DRAW 0xffffu        /* ... a drawing exit; else a retro_val_t */
 
 const char *retro_metric_name(retro_metric_t m)
 {
@@ -56,82 +52,6 @@ retro_val_t retro_from_val(val_t v)
     return RETRO_UNKNOWN;
 }
 
-/* One node of a run, its three fields side by side so the propagation
- * touches one cache line per predecessor. */
-typedef struct retro_node {
-    uint16_t val;              /* a retro_val_t */
-    uint16_t ex;               /* best exit (EX_NONE, EX_DRAW or a retro_val_t) */
-    uint16_t cnt;              /* moves inside the unit not yet known to lose for the mover */
-} retro_node_t;
-
-#define RETRO_GROUP 8          /* nodes whose moves are listed before their targets are read */
-
-/* A growing list of words (a part's messages to another part). */
-typedef struct retro_words {
-    uint64_t *a;
-    size_t n, cap;
-} retro_words_t;
-
-typedef struct retro_run {
-    const retro_unit_t *u;
-    /* this part's nodes: lo .. lo + nloc - 1 of the unit (0 and n when it is
-       not divided); node[], the frontier and the kept lists are indexed from lo */
-    uint64_t lo, nloc;
-    const retro_comm_t *comm;  /* NULL: not divided */
-    int maxex_all;             /* the longest exit distance over every part */
-    retro_words_t *obox;       /* divided: per thread and part, the settlements for other parts
-                                  (a predecessor's node << 1 | 1 when its move reaches a loss) */
-    retro_val_t *all;          /* divided, during a replicated check: every node's value */
-    retro_node_t *node;        /* NULL in retro_check */
-    const retro_val_t *val;    /* retro_check: the values checked */
-    int phase;                 /* 0 init, 2 propagate level d, 3 check (retro_check), 4 check (retro_solve) */
-    int d;
-    uint64_t work;             /* items of this phase: nodes, or the frontier's length */
-    const uint32_t *items;     /* the frontier (phase 2) */
-    uint64_t next;             /* the next chunk (atomic) */
-    uint64_t done;             /* items done in this phase (atomic) */
-    int maxex;                 /* the longest exit distance (atomic max) */
-    /* phase 2: the nodes each thread resolved for the next level */
-    uint32_t *tnext[256];
-    uint64_t tn[256], tcap[256];
-    uint64_t *scratch[256];    /* per thread: twice RETRO_GROUP lists of RETRO_MAX_MOVES nodes */
-    /* the moves inside the unit that init listed, kept for the check while
-       u->keep_bytes allows: per chunk of RETRO_CHUNK nodes, each node's
-       count then its moves' nodes (NULL: that chunk's are listed again) */
-    uint32_t **kept;
-    uint64_t kept_bytes;       /* atomic */
-    uint64_t edges;            /* atomic: moves inside the unit, in all */
-    const uint32_t *cursor[256];   /* per thread: the check's place in its chunk's kept lists */
-    double busy[256];          /* per thread, this phase (ms) */
-    uint64_t titems[256];      /* per thread, all phases */
-    int failed;                /* an error or a stop: everyone leaves */
-    pthread_mutex_t lock;      /* err and progress */
-    err_t err;
-} retro_run_t;
-
-static double retro_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
-}
-
-static void retro_fail(retro_run_t *r, const err_t *e)
-{
-    pthread_mutex_lock(&r->lock);
-    if (!r->failed) r->err = *e;
-    __atomic_store_n(&r->failed, 1, __ATOMIC_RELAXED);
-    pthread_mutex_unlock(&r->lock);
-}
-
-static inline int ex_dist(uint16_t x) { return retro_dist((retro_val_t)x); }
-
-/* The best exit as the value it gives (VAL_WIN + 1: none). */
-static inline val_t ex_value(uint16_t x)
-{
-    return x == EX_NONE ? VAL_WIN + 1 : x == EX_DRAW ? VAL_DRAW : retro_to_val((retro_val_t)x);
-}
-
 static void retro_init_node(retro_run_t *r, int tid, uint64_t i, err_t *e)
 {
     val_t best = VAL_WIN + 1;
@@ -155,20 +75,6 @@ static void retro_init_node(retro_run_t *r, int tid, uint64_t i, err_t *e)
         return;
     }
     r->node[i] = (retro_node_t){ .val = RETRO_UNKNOWN, .ex = x, .cnt = (uint16_t)nin };
-}
-
-/* p resolved for the next level by thread tid: it joins that frontier. */
-static int retro_push(retro_run_t *r, int tid, uint32_t p)
-{
-    if (r->tn[tid] == r->tcap[tid]) {
-        uint64_t cap = r->tcap[tid] ? r->tcap[tid] * 2 : 4096;
-        uint32_t *a = realloc(r->tnext[tid], cap * sizeof *a);
-        if (!a) return -1;
-        r->tnext[tid] = a;
-        r->tcap[tid] = cap;
-    }
-    r->tnext[tid][r->tn[tid]++] = p;
-    return 0;
 }
 
 /* Lists of nodes (predecessors or moves) of up to RETRO_GROUP nodes into
@@ -204,59 +110,6 @@ static int retro_lists(retro_run_t *r, int tid, const uint64_t *at, int g, int *
         }
     }
     return 0;
-}
-
-/* This part's node o (local) at level d, by a move of it to a node just
- * resolved (lost: that node lost): it wins by a move to a lost node, or
- * loses once its last move inside the unit is known to lose and its exits
- * lose no later. The order of a level's settlements does not matter, so
- * the values do not depend on threads or parts. */
-static inline void retro_settle(retro_run_t *r, int tid, uint64_t o, int lost, err_t *e)
-{
-    int d = r->d;
-    retro_node_t *p = &r->node[o];
-    if (__atomic_load_n(&p->val, __ATOMIC_RELAXED) != RETRO_UNKNOWN) return;
-    uint16_t zero = RETRO_UNKNOWN, nv;
-    if (lost) nv = retro_win(d + 1);   /* a move to a lost position wins */
-    else {
-        if (__atomic_sub_fetch(&p->cnt, 1, __ATOMIC_RELAXED)) return;
-        uint16_t x = p->ex;   /* every move inside loses: the exits decide */
-        if (!(x == EX_NONE || (retro_is_loss((retro_val_t)x) && ex_dist(x) <= d + 1))) return;
-        /* (a longer losing exit waits for its level; a drawing exit
-           draws; a winning one wins at its level) */
-        nv = retro_loss(d + 1);
-    }
-    if (__atomic_compare_exchange_n(&p->val, &zero, nv, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED) &&
-        retro_push(r, tid, (uint32_t)o)) {
-        err_set(e, GSW_EFAIL, "retro: out of memory for the frontier");
-        retro_fail(r, e);
-    }
-}
-
-static int retro_words_add(retro_words_t *w, uint64_t x)
-{
-    if (w->n == w->cap) {
-        size_t cap = w->cap ? 2 * w->cap : 1024;
-        uint64_t *a = realloc(w->a, cap * sizeof *a);
-        if (!a) return -1;
-        w->a = a;
-        w->cap = cap;
-    }
-    w->a[w->n++] = x;
-    return 0;
-}
-
-/* The part owning global node g (divided units; g is another part's). */
-static int retro_owner(const retro_run_t *r, uint64_t g)
-{
-    const uint64_t *lo = r->comm->lo;
-    int a = 0, b = r->comm->parts;   /* lo[a] <= g < lo[b] */
-    while (b - a > 1) {
-        int m = (a + b) / 2;
-        if (g >= lo[m]) a = m;
-        else b = m;
-    }
-    return a;
 }
 
 /* Level d's frontier nodes at[0..g-1] with their predecessor lists: each
@@ -407,7 +260,7 @@ static void *retro_worker(void *arg_)
 /* One phase over `work` items on u->threads threads (this one included;
  * one alone when the work is small). Its wall time; each thread's wait
  * is that less its busy time. */
-static int retro_phase(retro_run_t *r, int phase, uint64_t work, double *wall)
+int retro_phase(retro_run_t *r, int phase, uint64_t work, double *wall)
 {
     int t = r->u->threads > 0 ? r->u->threads : 1;
     if (t > 256) t = 256;
@@ -489,15 +342,6 @@ static int retro_run_init(retro_run_t *r, const retro_unit_t *u)
 
 /* --- the passes between phases, on the unit's threads too --- */
 
-enum { RETRO_SORT_CHUNK = 1 << 20 };
-typedef struct retro_job {
-    retro_run_t *r;
-    uint64_t *off;          /* by chunk, then by distance: counts, then where the chunk's first goes */
-    uint32_t *bnode;
-    int nd;                 /* distances (maxex + 1) */
-    retro_val_t *val;
-} retro_job_t;
-
 static int retro_decisive(const retro_node_t *x) { return x->ex != EX_NONE && x->ex != EX_DRAW; }
 
 static void retro_count_exits(void *ctx, int tid, uint64_t a, uint64_t b)
@@ -518,7 +362,7 @@ static void retro_place_exits(void *ctx, int tid, uint64_t a, uint64_t b)
         if (retro_decisive(&j->r->node[i])) j->bnode[at[ex_dist(j->r->node[i].ex)]++] = (uint32_t)i;
 }
 
-static void retro_copy_vals(void *ctx, int tid, uint64_t a, uint64_t b)
+void retro_copy_vals(void *ctx, int tid, uint64_t a, uint64_t b)
 {
     (void)tid;
     retro_job_t *j = ctx;
@@ -556,336 +400,6 @@ oom:
     return -1;
 }
 
-/* --- a unit divided between parts (retro_unit_t.comm) ---------------- */
-
-/* Frontier nodes a part propagates between two exchanges, and nodes it
- * checks between two (a multiple of RETRO_CHUNK, so that a block reads
- * init's kept lists chunk by chunk). */
-static uint64_t retro_round(const retro_unit_t *u) { return u->round ? u->round : 1u << 20; }
-static uint64_t retro_cblock(const retro_unit_t *u)
-{
-    uint64_t b = retro_round(u) / RETRO_CHUNK * RETRO_CHUNK;
-    return b < RETRO_CHUNK ? RETRO_CHUNK : b > 4 * RETRO_CHUNK ? 4 * RETRO_CHUNK : b;
-}
-
-/* Every part's maximum of x[1..k-1], and whether any part has failed so
- * far (x[0]): 1 when one has, and every part stops. */
-static int retro_meet(retro_run_t *r, int64_t *x, int k)
-{
-    err_t e = { 0 };
-    x[0] = __atomic_load_n(&r->failed, __ATOMIC_RELAXED) ? 1 : 0;
-    if (r->comm->max(r->comm->ctx, x, k, &e)) {
-        retro_fail(r, &e);
-        return 1;
-    }
-    if (x[0] && !r->failed) {
-        err_set(&e, GSW_EFAIL, "retro: " RETRO_ANOTHER_PART);
-        retro_fail(r, &e);
-    }
-    return (int)x[0];
-}
-
-/* The exchange: send[p] to part p; *recv and rcount[] what came. 1 when a
- * part has failed (every part stops). */
-static int retro_swap(retro_run_t *r, void *const *send, const size_t *ns, void **recv, size_t *rcount)
-{
-    err_t e = { 0 };
-    int failed = __atomic_load_n(&r->failed, __ATOMIC_RELAXED);
-    *recv = NULL;
-    if (r->comm->exchange(r->comm->ctx, send, ns, recv, rcount, &failed, &e)) {
-        retro_fail(r, &e);
-        return 1;
-    }
-    if (failed && !r->failed) {
-        err_set(&e, GSW_EFAIL, "retro: " RETRO_ANOTHER_PART);
-        retro_fail(r, &e);
-    }
-    return failed;
-}
-
-typedef struct retro_recv {
-    retro_run_t *r;
-    const uint64_t *w;
-} retro_recv_t;
-
-static void retro_settle_recv(void *ctx, int tid, uint64_t a, uint64_t b)
-{
-    retro_recv_t *j = ctx;
-    retro_run_t *r = j->r;
-    err_t e = { 0 };
-    enum { AHEAD = 16 };   /* settlements land at random in the node array: their nodes are fetched ahead */
-    for (uint64_t k = a; k < b && k < a + AHEAD; k++) {
-        uint64_t o = (j->w[k] >> 1) - r->lo;
-        if (o < r->nloc) __builtin_prefetch(&r->node[o], 1);
-    }
-    for (uint64_t k = a; k < b && !__atomic_load_n(&r->failed, __ATOMIC_RELAXED); k++) {
-        if (k + AHEAD < b) {
-            uint64_t f = (j->w[k + AHEAD] >> 1) - r->lo;
-            if (f < r->nloc) __builtin_prefetch(&r->node[f], 1);
-        }
-        uint64_t o = (j->w[k] >> 1) - r->lo;
-        if (o >= r->nloc) {
-            err_set(&e, GSW_EFAIL, "retro: a settlement for node %llu reached the wrong part",
-                    (unsigned long long)(j->w[k] >> 1));
-            retro_fail(r, &e);
-            return;
-        }
-        retro_settle(r, tid, o, (int)(j->w[k] & 1), &e);
-    }
-}
-
-/* The end of a propagation round: the threads' settlements for other
- * parts joined per part and exchanged; those for this part settled on the
- * unit's threads. 1 when a part has failed. */
-static int retro_round_swap(retro_run_t *r)
-{
-    int P = r->comm->parts, t = r->u->threads > 0 ? (r->u->threads > 256 ? 256 : r->u->threads) : 1;
-    void **send = calloc((size_t)P, sizeof *send);
-    size_t *ns = calloc((size_t)P, sizeof *ns), *rcount = calloc((size_t)P, sizeof *rcount);
-    err_t e = { 0 };
-    if (!send || !ns || !rcount) {
-        err_set(&e, GSW_EFAIL, "retro: out of memory for the messages to other parts");
-        retro_fail(r, &e);
-    }
-    for (int p = 0; send && ns && p < P; p++) {
-        size_t n = 0;
-        for (int i = 0; i < t; i++) n += r->obox[(size_t)i * (size_t)P + (size_t)p].n;
-        uint64_t *w = n && !r->failed ? malloc(n * sizeof *w) : NULL;
-        if (n && !r->failed && !w) {
-            err_set(&e, GSW_EFAIL, "retro: out of memory for the messages to other parts");
-            retro_fail(r, &e);
-        }
-        size_t at = 0;
-        for (int i = 0; i < t; i++) {
-            retro_words_t *x = &r->obox[(size_t)i * (size_t)P + (size_t)p];
-            if (w && x->n) memcpy(w + at, x->a, x->n * sizeof *w);
-            at += x->n;
-            x->n = 0;
-        }
-        send[p] = w;
-        ns[p] = w ? n * sizeof *w : 0;
-    }
-    void *recv = NULL;
-    int stop = send && ns && rcount ? retro_swap(r, send, ns, &recv, rcount) : 1;
-    if (!stop) {
-        size_t n = 0;
-        for (int p = 0; p < P; p++) n += rcount[p] / sizeof(uint64_t);
-        retro_recv_t j = { r, recv };
-        if (n) gsw_pfor(t, n, 4096, retro_settle_recv, &j);
-    }
-    for (int p = 0; send && p < P; p++) free(send[p]);
-    free(send);
-    free(ns);
-    free(rcount);
-    free(recv);
-    return stop;
-}
-
-typedef struct retro_clist {
-    retro_run_t *r;
-    uint64_t a;                /* the block's first node (this part's numbering) */
-    uint8_t *nm;               /* each node's moves inside the unit */
-    uint64_t *kid;             /* ... the nodes they lead to, RETRO_MAX_MOVES a node */
-} retro_clist_t;
-
-/* The check's lists of nodes a+x .. a+y-1 of a block: init's kept lists
- * where they were kept (a chunk of them: blocks and chunks start at
- * multiples of RETRO_CHUNK), else the moves listed again. */
-static void retro_check_list(void *ctx, int tid, uint64_t x, uint64_t y)
-{
-    retro_clist_t *j = ctx;
-    retro_run_t *r = j->r;
-    err_t e = { 0 };
-    uint64_t first = j->a + x;
-    const uint32_t *cur = r->kept ? r->kept[first / RETRO_CHUNK] : NULL;
-    for (uint64_t i = x; i < y; i++) {
-        uint64_t *l = j->kid + i * RETRO_MAX_MOVES;
-        int n;
-        if (cur) {
-            n = (int)*cur++;
-            for (int k = 0; k < n; k++) l[k] = cur[k];
-            cur += n;
-        } else if ((n = r->u->moves(r->u->ctx, tid, r->lo + j->a + i, l, NULL, &e)) < 0) {
-            retro_fail(r, &e);
-            return;
-        }
-        for (int k = 0; k < n; k++)
-            if (l[k] >= r->u->n) {
-                err_set(&e, GSW_EFAIL, "retro: node %llu has a move to %llu outside the unit",
-                        (unsigned long long)(r->lo + j->a + i), (unsigned long long)l[k]);
-                retro_fail(r, &e);
-                return;
-            }
-        j->nm[i] = (uint8_t)n;
-    }
-}
-
-/* retro_solve's check of a divided unit when every part can hold the
- * whole unit's values: one exchange gives each part all of them, then the
- * check runs as an undivided unit's does, on this part's nodes. */
-static int retro_check_replicated(retro_run_t *r, double *wall)
-{
-    const retro_comm_t *c = r->comm;
-    int P = c->parts;
-    uint64_t n = r->u->n;
-    err_t e = { 0 };
-    void **send = calloc((size_t)P, sizeof *send);
-    size_t *ns = calloc((size_t)P, sizeof *ns), *rcount = calloc((size_t)P, sizeof *rcount);
-    r->all = malloc((n ? n : 1) * sizeof *r->all);
-    if (!send || !ns || !rcount || !r->all) {
-        err_set(&e, GSW_EFAIL, "retro: out of memory for the check (every part's values)");
-        retro_fail(r, &e);
-    }
-    retro_val_t *own = r->all ? r->all + r->lo : NULL;
-    retro_job_t job = { r, NULL, NULL, 0, own };
-    if (own) gsw_pfor(r->u->threads, r->nloc, 1 << 20, retro_copy_vals, &job);
-    for (int p = 0; send && ns && p < P; p++)
-        if (p != c->me && own) send[p] = own, ns[p] = r->nloc * sizeof *own;
-    void *recv = NULL;
-    int stop = send && ns && rcount ? retro_swap(r, send, ns, &recv, rcount) : 1;
-    if (!stop) {
-        const char *b = recv;
-        for (int p = 0; p < P; p++) {
-            if (p == c->me) continue;
-            if (rcount[p] != (c->lo[p + 1] - c->lo[p]) * sizeof *r->all) {
-                err_set(&e, GSW_EFAIL, "retro: part %d sent %zu bytes of values", p, rcount[p]);
-                retro_fail(r, &e);
-                break;
-            }
-            if (rcount[p]) memcpy(r->all + c->lo[p], b, rcount[p]);
-            b += rcount[p];
-        }
-        free(recv);
-        double t = 0;
-        if (!r->failed) retro_phase(r, 4, r->nloc, &t);   /* (a failure is told at the meeting) */
-        *wall += t;
-        int64_t x[1];
-        stop = retro_meet(r, x, 1);
-    }
-    free(send);
-    free(ns);
-    free(rcount);
-    free(r->all);
-    r->all = NULL;
-    return stop ? -1 : 0;
-}
-
-/* retro_solve's check of a divided unit, block by block: each block's
- * moves listed, the values of the nodes other parts own asked for and
- * answered (two exchanges), then every value compared with its moves'. */
-static int retro_check_parts(retro_run_t *r, double *wall)
-{
-    const retro_comm_t *c = r->comm;
-    int P = c->parts;
-    double t0 = retro_ms();
-    uint64_t most = 0;
-    for (int p = 0; p < P; p++)
-        if (c->lo[p + 1] - c->lo[p] > most) most = c->lo[p + 1] - c->lo[p];
-    uint64_t B = retro_cblock(r->u), nblk = (most + B - 1) / B;
-    retro_clist_t j = { r, 0, malloc(B), malloc((size_t)B * RETRO_MAX_MOVES * sizeof(uint64_t)) };
-    retro_words_t *req = calloc((size_t)P, sizeof *req);
-    void **send = calloc((size_t)P, sizeof *send);
-    size_t *ns = calloc((size_t)P, sizeof *ns), *rc1 = calloc((size_t)P, sizeof *rc1), *rc2 = calloc((size_t)P, sizeof *rc2);
-    size_t *at = calloc((size_t)P, sizeof *at);
-    err_t e = { 0 };
-    if (!j.nm || !j.kid || !req || !send || !ns || !rc1 || !rc2 || !at) {
-        err_set(&e, GSW_EFAIL, "retro: out of memory for the check");
-        retro_fail(r, &e);
-    }
-    int stop = 0;
-    for (uint64_t blk = 0; blk < nblk && !stop; blk++) {
-        uint64_t a = blk * B, b = a + B < r->nloc ? a + B : r->nloc;
-        if (a > b) a = b;
-        j.a = a;
-        if (!r->failed && b > a) gsw_pfor(r->u->threads, b - a, RETRO_CHUNK, retro_check_list, &j);
-        /* the values asked of other parts, in the order the lists name them */
-        for (int p = 0; req && p < P; p++) req[p].n = 0;
-        for (uint64_t i = 0; !r->failed && i < b - a; i++)
-            for (int k = 0; k < j.nm[i]; k++) {
-                uint64_t g = j.kid[i * RETRO_MAX_MOVES + (size_t)k];
-                if (g - r->lo < r->nloc) continue;
-                if (retro_words_add(&req[retro_owner(r, g)], g)) {
-                    err_set(&e, GSW_EFAIL, "retro: out of memory for the check");
-                    retro_fail(r, &e);
-                    break;
-                }
-            }
-        for (int p = 0; send && p < P; p++) {
-            send[p] = r->failed ? NULL : req[p].a;
-            ns[p] = r->failed ? 0 : req[p].n * sizeof(uint64_t);
-        }
-        void *asked = NULL, *told = NULL;
-        if ((stop = send && ns && rc1 ? retro_swap(r, send, ns, &asked, rc1) : 1)) { free(asked); break; }
-        /* the answers: each asked node's value, in the order asked */
-        size_t nasked = 0;
-        for (int p = 0; p < P; p++) nasked += rc1[p] / sizeof(uint64_t);
-        uint16_t *ans = malloc((nasked ? nasked : 1) * sizeof *ans);
-        if (!ans) {
-            err_set(&e, GSW_EFAIL, "retro: out of memory for the check");
-            retro_fail(r, &e);
-        }
-        for (size_t k = 0; ans && k < nasked; k++) {
-            uint64_t o = ((const uint64_t *)asked)[k] - r->lo;
-            if (o >= r->nloc) {
-                err_set(&e, GSW_EFAIL, "retro: a part asked for node %llu of another",
-                        (unsigned long long)((const uint64_t *)asked)[k]);
-                retro_fail(r, &e);
-                break;
-            }
-            ans[k] = r->node[o].val;
-        }
-        for (size_t p = 0, off = 0; p < (size_t)P; p++) {
-            send[p] = r->failed ? NULL : ans + off;
-            ns[p] = r->failed ? 0 : rc1[p] / sizeof(uint64_t) * sizeof *ans;
-            off += rc1[p] / sizeof(uint64_t);
-        }
-        stop = retro_swap(r, send, ns, &told, rc2);
-        free(asked);
-        free(ans);
-        if (stop) { free(told); break; }
-        /* every value against the best of its exit and its moves */
-        for (size_t p = 0, off = 0; p < (size_t)P; p++) {
-            at[p] = off;
-            off += rc2[p] / sizeof(uint16_t);
-        }
-        const uint16_t *tv = told;
-        for (uint64_t i = 0; !r->failed && i < b - a; i++) {
-            const retro_node_t *x = &r->node[a + i];
-            val_t best = ex_value(x->ex);
-            if (best > VAL_WIN) best = -VAL_INF;
-            for (int k = 0; k < j.nm[i]; k++) {
-                uint64_t g = j.kid[i * RETRO_MAX_MOVES + (size_t)k], o = g - r->lo;
-                retro_val_t cv = o < r->nloc ? r->node[o].val : tv[at[retro_owner(r, g)]++];
-                val_t cb = val_up(retro_to_val(cv));
-                if (cb > best) best = cb;
-            }
-            if (retro_to_val(x->val) == best) continue;
-            char name[300] = "";
-            uint64_t node = r->lo + a + i;
-            if (r->u->describe) r->u->describe(r->u->ctx, node, name, sizeof name);
-            err_set(&e, GSW_EFAIL, "retro: node %llu%s%s is solved as %d but its moves give %d", (unsigned long long)node,
-                    *name ? " " : "", name, (int)retro_to_val(x->val), (int)best);
-            retro_fail(r, &e);
-        }
-        free(told);
-    }
-    if (!stop) {   /* a failure in the last block */
-        int64_t x[1];
-        stop = retro_meet(r, x, 1);
-    }
-    for (int p = 0; req && p < P; p++) free(req[p].a);
-    free(req);
-    free(send);
-    free(ns);
-    free(rc1);
-    free(rc2);
-    free(at);
-    free(j.nm);
-    free(j.kid);
-    *wall += retro_ms() - t0;
-    return stop ? -1 : 0;
-}
-
 int retro_solve(const retro_unit_t *u, retro_val_t *val, err_t *err)
 {
     retro_run_t r;
@@ -903,7 +417,10 @@ int retro_solve(const retro_unit_t *u, retro_val_t *val, err_t *err)
     }
     /* (the frontier holds this part's nodes in 32 bits; the kept lists hold
        nodes of the unit in 32 bits, so past 2^32 nodes none are kept) */
-    if (r.nloc >= UINT32_MAX) {
+    uint64_t most = r.nloc;   /* (every part decides alike, by the largest part) */
+    for (int p = 0; cm && p < cm->parts; p++)
+        if (cm->lo[p + 1] - cm->lo[p] > most) most = cm->lo[p + 1] - cm->lo[p];
+    if (most >= UINT32_MAX) {
         retro_run_free(&r);
         return err_set(err, GSW_EFAIL, "retro: a unit of %llu positions is more than one build can hold%s",
                        (unsigned long long)u->n, cm ? " (divide it between more ranks)" : " (divide it between ranks)");

@@ -283,7 +283,10 @@ static int parts_exchange(void *ctx, void *const *send, const size_t *ns, void *
     }
     char *b = malloc(total ? total : 1);
     MPI_Request *rq = malloc((nrq ? nrq : 1) * sizeof *rq);
-    int bad = !b || !rq || sc[me] || rc[me];   /* (nothing goes to oneself) */
+    int bad = !b || !rq || sc[me] || rc[me], anybad = 1;   /* (nothing goes to oneself) */
+    /* a part that cannot take part says so, and all leave together rather than wait for it */
+    MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_MAX, d->workers);
+    bad = anybad;
     int n = 0;
     size_t at = 0;
     for (int p = 0; !bad && p < P; at += rc[p], p++)   /* in pieces of at most 1 GiB */
@@ -301,7 +304,8 @@ static int parts_exchange(void *ctx, void *const *send, const size_t *ns, void *
     free(rq);
     if (!ok) {
         free(b);
-        return err_set(err, GSW_EFAIL, "--mpi: an exchange between the parts of a divided unit failed");
+        return err_set(err, GSW_EFAIL, "--mpi: an exchange between the parts of a divided unit failed%s",
+                       bad ? " (one of them is out of memory)" : "");
     }
     *recv = b;
     return GSW_OK;

@@ -1,0 +1,194 @@
+/* The retrograde engine's run of one unit, shared by its two files:
+ * core/retro.c (the phases, the whole solve) and core/retro_part.c (what
+ * a unit divided between parts adds: the exchanges of a round and the
+ * check across parts). Private to core/. */
+#ifndef GSW_RETRO_RUN_H
+#define GSW_RETRO_RUN_H
+
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/retro.h"
+
+#define RETRO_CHUNK 16384      /* nodes a thread takes at a time */
+#define EX_NONE 0u             /* exit codes (uint16): no exit */
+#define EX_DRAW 0xffffu        /* ... a drawing exit; else a retro_val_t */
+
+/* One node of a run, its three fields side by side so the propagation
+ * touches one cache line per predecessor. */
+typedef struct retro_node {
+    uint16_t val;              /* a retro_val_t */
+    uint16_t ex;               /* best exit (EX_NONE, EX_DRAW or a retro_val_t) */
+    uint16_t cnt;              /* moves inside the unit not yet known to lose for the mover */
+} retro_node_t;
+
+#define RETRO_GROUP 8          /* nodes whose moves are listed before their targets are read */
+
+/* A growing list of words (a part's messages to another part). */
+typedef struct retro_words {
+    uint64_t *a;
+    size_t n, cap;
+} retro_words_t;
+
+typedef struct retro_run {
+    const retro_unit_t *u;
+    /* this part's nodes: lo .. lo + nloc - 1 of the unit (0 and n when it is
+       not divided); node[], the frontier and the kept lists are indexed from lo */
+    uint64_t lo, nloc;
+    const retro_comm_t *comm;  /* NULL: not divided */
+    int maxex_all;             /* the longest exit distance over every part */
+    retro_words_t *obox;       /* divided: per thread and part, the settlements for other parts
+                                  (a predecessor's node << 1 | 1 when its move reaches a loss) */
+    retro_val_t *all;          /* divided, during a replicated check: every node's value */
+    retro_node_t *node;        /* NULL in retro_check */
+    const retro_val_t *val;    /* retro_check: the values checked */
+    int phase;                 /* 0 init, 2 propagate level d, 3 check (retro_check), 4 check (retro_solve) */
+    int d;
+    uint64_t work;             /* items of this phase: nodes, or the frontier's length */
+    const uint32_t *items;     /* the frontier (phase 2) */
+    uint64_t next;             /* the next chunk (atomic) */
+    uint64_t done;             /* items done in this phase (atomic) */
+    int maxex;                 /* the longest exit distance (atomic max) */
+    /* phase 2: the nodes each thread resolved for the next level */
+    uint32_t *tnext[256];
+    uint64_t tn[256], tcap[256];
+    uint64_t *scratch[256];    /* per thread: twice RETRO_GROUP lists of RETRO_MAX_MOVES nodes */
+    /* the moves inside the unit that init listed, kept for the check while
+       u->keep_bytes allows: per chunk of RETRO_CHUNK nodes, each node's
+       count then its moves' nodes (NULL: that chunk's are listed again) */
+    uint32_t **kept;
+    uint64_t kept_bytes;       /* atomic */
+    uint64_t edges;            /* atomic: moves inside the unit, in all */
+    const uint32_t *cursor[256];   /* per thread: the check's place in its chunk's kept lists */
+    double busy[256];          /* per thread, this phase (ms) */
+    uint64_t titems[256];      /* per thread, all phases */
+    int failed;                /* an error or a stop: everyone leaves */
+    pthread_mutex_t lock;      /* err and progress */
+    err_t err;
+} retro_run_t;
+
+static inline double retro_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+static inline void retro_fail(retro_run_t *r, const err_t *e)
+{
+    pthread_mutex_lock(&r->lock);
+    if (!r->failed) r->err = *e;
+    __atomic_store_n(&r->failed, 1, __ATOMIC_RELAXED);
+    pthread_mutex_unlock(&r->lock);
+}
+
+static inline int ex_dist(uint16_t x) { return retro_dist((retro_val_t)x); }
+
+/* The best exit as the value it gives (VAL_WIN + 1: none). */
+static inline val_t ex_value(uint16_t x)
+{
+    return x == EX_NONE ? VAL_WIN + 1 : x == EX_DRAW ? VAL_DRAW : retro_to_val((retro_val_t)x);
+}
+
+/* p resolved for the next level by thread tid: it joins that frontier. */
+static inline int retro_push(retro_run_t *r, int tid, uint32_t p)
+{
+    if (r->tn[tid] == r->tcap[tid]) {
+        uint64_t cap = r->tcap[tid] ? r->tcap[tid] * 2 : 4096;
+        uint32_t *a = realloc(r->tnext[tid], cap * sizeof *a);
+        if (!a) return -1;
+        r->tnext[tid] = a;
+        r->tcap[tid] = cap;
+    }
+    r->tnext[tid][r->tn[tid]++] = p;
+    return 0;
+}
+
+/* This part's node o (local) at level d, by a move of it to a node just
+ * resolved (lost: that node lost): it wins by a move to a lost node, or
+ * loses once its last move inside the unit is known to lose and its exits
+ * lose no later. The order of a level's settlements does not matter, so
+ * the values do not depend on threads or parts. */
+static inline void retro_settle(retro_run_t *r, int tid, uint64_t o, int lost, err_t *e)
+{
+    int d = r->d;
+    retro_node_t *p = &r->node[o];
+    if (__atomic_load_n(&p->val, __ATOMIC_RELAXED) != RETRO_UNKNOWN) return;
+    uint16_t zero = RETRO_UNKNOWN, nv;
+    if (lost) nv = retro_win(d + 1);   /* a move to a lost position wins */
+    else {
+        if (__atomic_sub_fetch(&p->cnt, 1, __ATOMIC_RELAXED)) return;
+        uint16_t x = p->ex;   /* every move inside loses: the exits decide */
+        if (!(x == EX_NONE || (retro_is_loss((retro_val_t)x) && ex_dist(x) <= d + 1))) return;
+        /* (a longer losing exit waits for its level; a drawing exit
+           draws; a winning one wins at its level) */
+        nv = retro_loss(d + 1);
+    }
+    if (__atomic_compare_exchange_n(&p->val, &zero, nv, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED) &&
+        retro_push(r, tid, (uint32_t)o)) {
+        err_set(e, GSW_EFAIL, "retro: out of memory for the frontier");
+        retro_fail(r, e);
+    }
+}
+
+static inline int retro_words_add(retro_words_t *w, uint64_t x)
+{
+    if (w->n == w->cap) {
+        size_t cap = w->cap ? 2 * w->cap : 1024;
+        uint64_t *a = realloc(w->a, cap * sizeof *a);
+        if (!a) return -1;
+        w->a = a;
+        w->cap = cap;
+    }
+    w->a[w->n++] = x;
+    return 0;
+}
+
+/* The part owning global node g (divided units; g is another part's). */
+static inline int retro_owner(const retro_run_t *r, uint64_t g)
+{
+    const uint64_t *lo = r->comm->lo;
+    int a = 0, b = r->comm->parts;   /* lo[a] <= g < lo[b] */
+    while (b - a > 1) {
+        int m = (a + b) / 2;
+        if (g >= lo[m]) a = m;
+        else b = m;
+    }
+    return a;
+}
+
+/* --- the passes between phases, on the unit's threads too --- */
+
+enum { RETRO_SORT_CHUNK = 1 << 20 };
+typedef struct retro_job {
+    retro_run_t *r;
+    uint64_t *off;          /* by chunk, then by distance: counts, then where the chunk's first goes */
+    uint32_t *bnode;
+    int nd;                 /* distances (maxex + 1) */
+    retro_val_t *val;
+} retro_job_t;
+
+/* j->val[a..b) = the run's values (a gsw_pfor body). */
+void retro_copy_vals(void *ctx, int tid, uint64_t a, uint64_t b);
+/* One phase over `work` items on the unit's threads; its wall time added
+ * to *wall. -1 when the run has failed. */
+int retro_phase(retro_run_t *r, int phase, uint64_t work, double *wall);
+
+/* --- a divided unit (core/retro_part.c) --- */
+
+/* Frontier nodes a part propagates between two exchanges. */
+uint64_t retro_round(const retro_unit_t *u);
+/* Every part's maximum of x[1..k-1], and whether any part has failed so
+ * far (x[0]): 1 when one has, and every part stops. */
+int retro_meet(retro_run_t *r, int64_t *x, int k);
+/* The end of a propagation round (see retro_part.c): 1 when a part has failed. */
+int retro_round_swap(retro_run_t *r);
+/* retro_solve's check of a divided unit: with every part's values, or
+ * asking owners block by block. 0, or -1 when a part failed. */
+int retro_check_replicated(retro_run_t *r, double *wall);
+int retro_check_parts(retro_run_t *r, double *wall);
+
+#endif
