@@ -85,7 +85,15 @@ static void retro_init_node(retro_run_t *r, int tid, uint64_t i, err_t *e)
 static int retro_lists(retro_run_t *r, int tid, const uint64_t *at, int g, int *nl, uint64_t *buf, err_t *e)
 {
     const retro_unit_t *u = r->u;
-    for (int j = 0; j < g; j++) __builtin_prefetch(&r->node[at[j]], 0);
+    /* (read once: the lists written below could alias them) */
+    const uint64_t n = u->n;
+    retro_node_t *const node = r->node;
+    /* the targets' place: this part's nodes, or the check's copy of every
+       value (an address past them is only a prefetch, which never faults) */
+    const uintptr_t base = r->all ? (uintptr_t)r->all : (uintptr_t)node;
+    const uintptr_t size = r->all ? sizeof *r->all : sizeof *node;
+    const uint64_t off = r->all ? 0 : r->lo;
+    for (int j = 0; j < g; j++) __builtin_prefetch(&node[at[j]], 0);
     for (int j = 0; j < g; j++) {
         uint64_t *l = buf + (size_t)j * RETRO_MAX_MOVES;
         if (r->phase == 4 && r->cursor[tid]) {   /* init's list of this node */
@@ -98,15 +106,14 @@ static int retro_lists(retro_run_t *r, int tid, const uint64_t *at, int g, int *
                                   : u->moves(u->ctx, tid, r->lo + at[j], l, NULL, e);
         if (nl[j] < 0) { retro_fail(r, e); return -1; }
         for (int k = 0; k < nl[j]; k++) {
-            if (l[k] >= u->n) {
+            if (l[k] >= n) {
                 err_set(e, GSW_EFAIL, "retro: node %llu has a %s %llu outside the unit",
                         (unsigned long long)(r->lo + at[j]), r->phase == 2 ? "predecessor" : "move to",
                         (unsigned long long)l[k]);
                 retro_fail(r, e);
                 return -1;
             }
-            if (r->all) __builtin_prefetch(&r->all[l[k]], 0);
-            else if (l[k] - r->lo < r->nloc) __builtin_prefetch(&r->node[l[k] - r->lo], 1);
+            __builtin_prefetch((const void *)(base + (uintptr_t)(l[k] - off) * size), 1);
         }
     }
     return 0;
@@ -117,12 +124,17 @@ static int retro_lists(retro_run_t *r, int tid, const uint64_t *at, int g, int *
 static void retro_propagate_apply(retro_run_t *r, int tid, const uint64_t *at, int g, const int *np,
                                   const uint64_t *buf, err_t *e)
 {
+    const uint64_t lo = r->lo, nloc = r->nloc;
     for (int j = 0; j < g; j++) {
         int lost = retro_is_loss(r->node[at[j]].val);
         const uint64_t *pred = buf + (size_t)j * RETRO_MAX_MOVES;
+        if (!r->comm) {   /* (the undivided unit's loop, kept apart: it is the hot one) */
+            for (int k = 0; k < np[j]; k++) retro_settle(r, tid, pred[k], lost, e);
+            continue;
+        }
         for (int k = 0; k < np[j]; k++) {
-            uint64_t o = pred[k] - r->lo;
-            if (o < r->nloc) {
+            uint64_t o = pred[k] - lo;
+            if (o < nloc) {
                 retro_settle(r, tid, o, lost, e);
                 continue;
             }
@@ -141,15 +153,22 @@ static void retro_propagate_apply(retro_run_t *r, int tid, const uint64_t *at, i
  * r->all in a divided unit's replicated check). */
 static void retro_check_apply(retro_run_t *r, const uint64_t *at, int g, const int *nm, const uint64_t *buf, err_t *e)
 {
+    const retro_val_t *const all = r->all;
     for (int j = 0; j < g; j++) {
         const retro_node_t *x = &r->node[at[j]];
         val_t best = ex_value(x->ex);
         if (best > VAL_WIN) best = -VAL_INF;
         const uint64_t *m = buf + (size_t)j * RETRO_MAX_MOVES;
-        for (int k = 0; k < nm[j]; k++) {
-            val_t c = val_up(retro_to_val(r->all ? r->all[m[k]] : r->node[m[k]].val));
-            if (c > best) best = c;
-        }
+        if (!all)   /* (the undivided unit's loop, kept apart: it is the hot one) */
+            for (int k = 0; k < nm[j]; k++) {
+                val_t c = val_up(retro_to_val(r->node[m[k]].val));
+                if (c > best) best = c;
+            }
+        else
+            for (int k = 0; k < nm[j]; k++) {
+                val_t c = val_up(retro_to_val(all[m[k]]));
+                if (c > best) best = c;
+            }
         if (retro_to_val(x->val) == best) continue;
         char name[300] = "";
         if (r->u->describe) r->u->describe(r->u->ctx, r->lo + at[j], name, sizeof name);
