@@ -273,9 +273,12 @@ int bddf_read_mem(const void *data, size_t n, const char *name, bddf_t *b, err_t
             x->var = get32(p);
             x->lo = get32(p + 4);
             x->hi = get32(p + 8);
-            uint32_t vlo = bddf_refvar(b, x->lo), vhi = bddf_refvar(b, x->hi);
-            if (x->var >= b->nvars || x->lo >= i + 2 || x->hi >= i + 2 || x->lo == x->hi || vlo <= x->var ||
-                vhi <= x->var) {
+            if (x->var >= b->nvars || x->lo >= i + 2 || x->hi >= i + 2 || x->lo == x->hi) {
+                why = "node";
+                break;
+            }
+            uint32_t vlo = bddf_refvar(b, x->lo), vhi = bddf_refvar(b, x->hi);   /* (children checked first) */
+            if (vlo <= x->var || vhi <= x->var) {
                 why = "node";
                 break;
             }
