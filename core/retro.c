@@ -170,11 +170,7 @@ static void retro_check_apply(retro_run_t *r, const uint64_t *at, int g, const i
                 if (c > best) best = c;
             }
         if (retro_to_val(x->val) == best) continue;
-        char name[300] = "";
-        if (r->u->describe) r->u->describe(r->u->ctx, r->lo + at[j], name, sizeof name);
-        err_set(e, GSW_EFAIL, "retro: node %llu%s%s is solved as %d but its moves give %d", (unsigned long long)(r->lo + at[j]),
-                *name ? " " : "", name, (int)retro_to_val(x->val), (int)best);
-        retro_fail(r, e);
+        retro_mismatch(r, r->lo + at[j], retro_to_val(x->val), best, e);
         return;
     }
 }

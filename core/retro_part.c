@@ -308,12 +308,7 @@ int retro_check_parts(retro_run_t *r, double *wall)
                 if (cb > best) best = cb;
             }
             if (retro_to_val(x->val) == best) continue;
-            char name[300] = "";
-            uint64_t node = r->lo + a + i;
-            if (r->u->describe) r->u->describe(r->u->ctx, node, name, sizeof name);
-            err_set(&e, GSW_EFAIL, "retro: node %llu%s%s is solved as %d but its moves give %d", (unsigned long long)node,
-                    *name ? " " : "", name, (int)retro_to_val(x->val), (int)best);
-            retro_fail(r, &e);
+            retro_mismatch(r, r->lo + a + i, retro_to_val(x->val), best, &e);
         }
         free(told);
     }

@@ -160,6 +160,16 @@ static inline int retro_owner(const retro_run_t *r, uint64_t g)
     return a;
 }
 
+/* The check's failure: node (the unit's numbering) holds have, its moves give best. */
+static inline void retro_mismatch(retro_run_t *r, uint64_t node, val_t have, val_t best, err_t *e)
+{
+    char name[300] = "";
+    if (r->u->describe) r->u->describe(r->u->ctx, node, name, sizeof name);
+    err_set(e, GSW_EFAIL, "retro: node %llu%s%s is solved as %d but its moves give %d", (unsigned long long)node,
+            *name ? " " : "", name, (int)have, (int)best);
+    retro_fail(r, e);
+}
+
 /* --- the passes between phases, on the unit's threads too --- */
 
 enum { RETRO_SORT_CHUNK = 1 << 20 };
