@@ -93,6 +93,7 @@ static int retro_lists(retro_run_t *r, int tid, const uint64_t *at, int g, int *
     const uintptr_t base = r->all ? (uintptr_t)r->all : (uintptr_t)node;
     const uintptr_t size = r->all ? sizeof *r->all : sizeof *node;
     const uint64_t off = r->all ? 0 : r->lo;
+    const int bucketed = r->phase == 2 && r->bw;   /* (their targets are read later, bucket by bucket) */
     for (int j = 0; j < g; j++) __builtin_prefetch(&node[at[j]], 0);
     for (int j = 0; j < g; j++) {
         uint64_t *l = buf + (size_t)j * RETRO_MAX_MOVES;
@@ -113,7 +114,7 @@ static int retro_lists(retro_run_t *r, int tid, const uint64_t *at, int g, int *
                 retro_fail(r, e);
                 return -1;
             }
-            __builtin_prefetch((const void *)(base + (uintptr_t)(l[k] - off) * size), 1);
+            if (!bucketed) __builtin_prefetch((const void *)(base + (uintptr_t)(l[k] - off) * size), 1);
         }
     }
     return 0;
@@ -128,6 +129,33 @@ static void retro_propagate_apply(retro_run_t *r, int tid, const uint64_t *at, i
     for (int j = 0; j < g; j++) {
         int lost = retro_is_loss(r->node[at[j]].val);
         const uint64_t *pred = buf + (size_t)j * RETRO_MAX_MOVES;
+        if (r->bw) {   /* gathered, to be settled bucket by bucket (phase 5) */
+            retro_chain_t *bw = r->bw + (size_t)tid * r->nbk;
+            if (j == 0) {
+                uint64_t n = 0;
+                for (int q = 0; q < g; q++) n += (uint64_t)np[q];
+                __atomic_add_fetch(&r->gathered, n, __ATOMIC_RELAXED);
+            }
+            for (int k = 0; k < np[j]; k++) {
+                retro_chain_t *c = &bw[pred[k] >> r->bshift];
+                if (!c->tail || c->n == RETRO_BLOCK) {   /* a new block: from this thread's pool, or made */
+                    retro_block_t *x = r->pool[tid];
+                    if (x) r->pool[tid] = x->next;
+                    else if (!(x = malloc(sizeof *x))) {
+                        err_set(e, GSW_EFAIL, "retro: out of memory for the propagation's buckets");
+                        retro_fail(r, e);
+                        return;
+                    }
+                    x->next = NULL;
+                    if (c->tail) c->tail->next = x;
+                    else c->head = x;
+                    c->tail = x;
+                    c->n = 0;
+                }
+                c->tail->w[c->n++] = pred[k] << 1 | (uint64_t)lost;
+            }
+            continue;
+        }
         if (!r->comm) {   /* (the undivided unit's loop, kept apart: it is the hot one) */
             for (int k = 0; k < np[j]; k++) retro_settle(r, tid, pred[k], lost, e);
             continue;
@@ -175,6 +203,73 @@ static void retro_check_apply(retro_run_t *r, const uint64_t *at, int g, const i
     }
 }
 
+/* The nodes thread tid resolved from bucket k (its next frontier from
+ * `start` on, each once) put in order: the next level then decodes and
+ * reads them in index order, where one position's decoding serves the
+ * next (ckr_position keeps the slower-moving parts). A bitmap of the
+ * bucket's range, or an insertion sort for a few. */
+static int retro_order(retro_run_t *r, int tid, uint64_t start, uint64_t k)
+{
+    uint64_t n = r->tn[tid] - start;
+    if (n < 2) return 0;
+    uint32_t *a = r->tnext[tid] + start;
+    if (n <= 32) {
+        for (uint64_t i = 1; i < n; i++) {
+            uint32_t x = a[i];
+            uint64_t j = i;
+            for (; j > 0 && a[j - 1] > x; j--) a[j] = a[j - 1];
+            a[j] = x;
+        }
+        return 0;
+    }
+    uint64_t words = ((uint64_t)1 << r->bshift) / 64 + 1, base = k << r->bshift;
+    if (!r->bits[tid] && !(r->bits[tid] = calloc(words, sizeof **r->bits))) return -1;
+    uint64_t *b = r->bits[tid], lo = words, hi = 0;
+    for (uint64_t i = 0; i < n; i++) {
+        uint64_t o = a[i] - base;
+        b[o >> 6] |= (uint64_t)1 << (o & 63);
+        if (o >> 6 < lo) lo = o >> 6;
+        if (o >> 6 > hi) hi = o >> 6;
+    }
+    uint64_t at = 0;
+    for (uint64_t w = lo; w <= hi; w++)
+        for (uint64_t x = b[w]; x; x &= x - 1) a[at++] = (uint32_t)(base + (w << 6) + (uint64_t)__builtin_ctzll(x));
+    memset(b + lo, 0, (hi - lo + 1) * sizeof *b);
+    return 0;
+}
+
+/* Bucket k of a round: every thread's settlements for its nodes, settled
+ * by this thread alone (so without atomic updates), their nodes fetched a
+ * few ahead: they fall at random within the bucket's range. */
+static void retro_settle_bucket(retro_run_t *r, int tid, uint64_t k, err_t *e)
+{
+    enum { AHEAD = 16 };
+    int t = retro_threads(r->u);
+    uint64_t start = r->tn[tid];
+    for (int i = 0; i < t; i++) {
+        retro_chain_t *c = &r->bw[(size_t)i * r->nbk + k];
+        for (retro_block_t *x = c->head; x; x = x->next) {
+            const uint64_t *a = x->w;
+            uint64_t n = x == c->tail ? c->n : RETRO_BLOCK;
+            for (uint64_t q = 0; q < n && q < AHEAD; q++) __builtin_prefetch(&r->node[a[q] >> 1], 1);
+            for (uint64_t q = 0; q < n; q++) {
+                if (q + AHEAD < n) __builtin_prefetch(&r->node[a[q + AHEAD] >> 1], 1);
+                retro_settle_as(r, tid, a[q] >> 1, (int)(a[q] & 1), e, 0);
+            }
+        }
+        if (c->head) {   /* the blocks, settled, join this thread's pool */
+            c->tail->next = r->pool[tid];
+            r->pool[tid] = c->head;
+            c->head = c->tail = NULL;
+            c->n = 0;
+        }
+    }
+    if (retro_order(r, tid, start, k)) {
+        err_set(e, GSW_EFAIL, "retro: out of memory for the frontier");
+        retro_fail(r, e);
+    }
+}
+
 /* Items a..b of a propagation (2) or check (4) phase, a group at a time,
  * each group's lists made while the group before it waits for memory. */
 static void retro_groups(retro_run_t *r, int tid, uint64_t a, uint64_t b, err_t *e)
@@ -212,7 +307,7 @@ static void *retro_worker(void *arg_)
             retro_fail(r, &e);
             break;
         }
-        uint64_t chunk = r->phase == 2 ? RETRO_CHUNK / 16 : RETRO_CHUNK;
+        uint64_t chunk = r->phase == 5 ? 1 : r->phase == 2 ? RETRO_CHUNK / 16 : RETRO_CHUNK;
         uint64_t a = __atomic_fetch_add(&r->next, chunk, __ATOMIC_RELAXED);
         if (a >= r->work) break;
         uint64_t b = a + chunk < r->work ? a + chunk : r->work;
@@ -240,6 +335,10 @@ static void *retro_worker(void *arg_)
                 for (int k = 0; k < nin; k++) keep[klen++] = (uint32_t)r->scratch[tid][k];
                 continue;
             }
+            if (r->phase == 5) {
+                retro_settle_bucket(r, tid, i++, &e);
+                continue;
+            }
             if (r->phase == 3) {
                 if (u->check(u->ctx, tid, i, r->val, &e)) retro_fail(r, &e);
                 i++;
@@ -259,9 +358,9 @@ static void *retro_worker(void *arg_)
             }
         }
         if (edges) __atomic_add_fetch(&r->edges, edges, __ATOMIC_RELAXED);
-        items += b - a;
+        if (r->phase != 5) items += b - a;   /* (nodes, not buckets) */
         uint64_t done = __atomic_add_fetch(&r->done, b - a, __ATOMIC_RELAXED);
-        if (tid == 0 && u->progress && r->phase != 2) {
+        if (tid == 0 && u->progress && r->phase != 2 && r->phase != 5) {
             pthread_mutex_lock(&r->lock);
             u->progress(u->ctx, r->phase ? "check" : "init", done, r->work);
             pthread_mutex_unlock(&r->lock);
@@ -277,9 +376,8 @@ static void *retro_worker(void *arg_)
  * is that less its busy time. */
 int retro_phase(retro_run_t *r, int phase, uint64_t work, double *wall)
 {
-    int t = r->u->threads > 0 ? r->u->threads : 1;
-    if (t > 256) t = 256;
-    if (work < 2048) t = 1;
+    int t = retro_threads(r->u);
+    if ((phase == 5 ? r->gathered : work) < 2048) t = 1;   /* (buckets: by what they hold) */
     r->phase = phase;
     r->work = work;
     r->next = 0;
@@ -315,11 +413,33 @@ int retro_phase(retro_run_t *r, int phase, uint64_t work, double *wall)
     return r->failed ? -1 : 0;
 }
 
+/* The propagation's buckets for a unit of n nodes: 2^shift nodes each, or
+ * 0 when it is settled at once. Of about a core's cache (2^17 nodes, 768
+ * KB) but at most 65,536 of them; a test's bits are kept as they are. */
+static int retro_bucket_shift(uint64_t n, int bits)
+{
+    if (bits < 0 || (!bits && n < RETRO_BUCKET_MIN)) return 0;
+    int s = bits > 0 ? bits : 17;
+    while (s < 63 && (n >> s) >= 65536) s++;
+    return s;
+}
+
+uint64_t retro_bucket_bytes(uint64_t n, int threads, int bucket_bits)
+{
+    int s = retro_bucket_shift(n, bucket_bits);
+    if (!s) return 0;
+    /* a round's words (8 bytes, 8 a frontier node: twice a 7-piece king
+       unit's average) and a block partly filled per bucket and thread */
+    uint64_t t = (uint64_t)(threads > 0 ? (threads > 256 ? 256 : threads) : 1);
+    return (uint64_t)RETRO_ROUND * 8 * 8 + ((n >> s) + 1) * t * sizeof(retro_block_t);
+}
+
 static void retro_run_free(retro_run_t *r)
 {
     for (int i = 0; i < 256; i++) {
         free(r->tnext[i]);
         free(r->scratch[i]);
+        free(r->bits[i]);
     }
     if (r->u->stats) {
         int n = r->u->threads < RETRO_STATS_THREADS ? r->u->threads : RETRO_STATS_THREADS;
@@ -329,10 +449,21 @@ static void retro_run_free(retro_run_t *r)
         for (uint64_t k = 0; k <= r->nloc / RETRO_CHUNK; k++) free(r->kept[k]);
     free(r->kept);
     if (r->obox) {
-        int t = r->u->threads > 0 ? (r->u->threads > 256 ? 256 : r->u->threads) : 1;
+        int t = retro_threads(r->u);
         for (size_t k = 0; k < (size_t)t * (size_t)r->comm->parts; k++) free(r->obox[k].a);
     }
     free(r->obox);
+    for (uint64_t k = 0; r->bw && k < (uint64_t)retro_threads(r->u) * r->nbk; k++)
+        for (retro_block_t *x = r->bw[k].head, *y; x; x = y) {
+            y = x->next;
+            free(x);
+        }
+    free(r->bw);
+    for (int i = 0; i < 256; i++)
+        for (retro_block_t *x = r->pool[i], *y; x; x = y) {
+            y = x->next;
+            free(x);
+        }
     free(r->node);
     pthread_mutex_destroy(&r->lock);
 }
@@ -343,7 +474,7 @@ static int retro_run_init(retro_run_t *r, const retro_unit_t *u)
     r->u = u;
     r->nloc = u->n;
     pthread_mutex_init(&r->lock, NULL);
-    int t = u->threads > 0 ? (u->threads > 256 ? 256 : u->threads) : 1;
+    int t = retro_threads(u);
     if (u->comm) {
         r->comm = u->comm;
         r->lo = u->comm->lo[u->comm->me];
@@ -352,6 +483,10 @@ static int retro_run_init(retro_run_t *r, const retro_unit_t *u)
     }
     for (int i = 0; i < t; i++)
         if (!(r->scratch[i] = malloc((size_t)2 * RETRO_GROUP * RETRO_MAX_MOVES * sizeof **r->scratch))) return -1;
+    if (!u->comm && (r->bshift = retro_bucket_shift(u->n, u->bucket_bits))) {
+        r->nbk = (u->n >> r->bshift) + 1;
+        if (!(r->bw = calloc((size_t)t * r->nbk, sizeof *r->bw))) return -1;
+    }
     return 0;
 }
 
@@ -522,6 +657,16 @@ int retro_solve(const retro_unit_t *u, retro_val_t *val, err_t *err)
                 if (retro_round_swap(&r)) rc = -1;
             }
             *t_prop += retro_ms() - t0;
+            if (rc) break;
+        } else if (r.bw) {   /* in rounds: gathered into buckets, then settled bucket by bucket */
+            if (!ncur && r.d >= r.maxex) break;
+            uint64_t R = retro_round(u);
+            for (uint64_t a = 0; a < ncur && !rc; a += R) {
+                r.items = cur + a;
+                r.gathered = 0;
+                rc = retro_phase(&r, 2, a + R < ncur ? R : ncur - a, t_prop);
+                if (!rc) rc = retro_phase(&r, 5, r.nbk, t_prop);
+            }
             if (rc) break;
         } else {
             if (!ncur && r.d >= r.maxex) break;

@@ -186,6 +186,11 @@ typedef struct retro_unit {
      * for retro_solve's check, which then reads them instead of calling
      * moves again; past it, the check lists the moves again. 0: none. */
     uint64_t keep_bytes;
+    /* The propagation's settlements gathered in buckets of 2^bucket_bits
+     * nodes, then settled bucket by bucket (see core/retro_run.h): 0
+     * chooses (units too large for the cache only), < 0 never, > 0 always
+     * (tests). Values never depend on it. Not for divided units. */
+    int bucket_bits;
 } retro_unit_t;
 
 /* Solve the unit: val[0..n-1] receives every node's value (shortest win,
@@ -196,6 +201,10 @@ typedef struct retro_unit {
  * names the first node that fails. So a predecessor the preds callback
  * misses, or any fault of the propagation, cannot reach a file. */
 int retro_solve(const retro_unit_t *u, retro_val_t *val, err_t *err);
+/* The memory a unit of n nodes takes beyond its arrays for the
+ * propagation's buckets (retro_unit_t.bucket_bits; 0 when its settlements
+ * are settled at once). */
+uint64_t retro_bucket_bytes(uint64_t n, int threads, int bucket_bits);
 /* The consistency pass of stored values: u->check on every node, on
  * u->threads threads. */
 int retro_check(const retro_unit_t *u, const retro_val_t *val, err_t *err);

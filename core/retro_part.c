@@ -9,7 +9,7 @@
 /* Frontier nodes a part propagates between two exchanges, and nodes it
  * checks between two (a multiple of RETRO_CHUNK, so that a block reads
  * init's kept lists chunk by chunk). */
-uint64_t retro_round(const retro_unit_t *u) { return u->round ? u->round : 1u << 20; }
+uint64_t retro_round(const retro_unit_t *u) { return u->round ? u->round : RETRO_ROUND; }
 static uint64_t retro_cblock(const retro_unit_t *u)
 {
     uint64_t b = retro_round(u) / RETRO_CHUNK * RETRO_CHUNK;
@@ -87,7 +87,7 @@ static void retro_settle_recv(void *ctx, int tid, uint64_t a, uint64_t b)
  * unit's threads. 1 when a part has failed. */
 int retro_round_swap(retro_run_t *r)
 {
-    int P = r->comm->parts, t = r->u->threads > 0 ? (r->u->threads > 256 ? 256 : r->u->threads) : 1;
+    int P = r->comm->parts, t = retro_threads(r->u);
     void **send = calloc((size_t)P, sizeof *send);
     size_t *ns = calloc((size_t)P, sizeof *ns), *rcount = calloc((size_t)P, sizeof *rcount);
     err_t e = { 0 };

@@ -14,6 +14,8 @@
 #include "core/retro.h"
 
 #define RETRO_CHUNK 16384      /* nodes a thread takes at a time */
+#define RETRO_ROUND (1u << 20)  /* frontier nodes a round (retro_unit_t.round's default) */
+#define RETRO_BUCKET_MIN (1u << 25)   /* nodes (200 MB of them) from which an undivided unit's settlements are bucketed */
 #define EX_NONE 0u             /* exit codes (uint16): no exit */
 #define EX_DRAW 0xffffu        /* ... a drawing exit; else a retro_val_t */
 
@@ -33,6 +35,19 @@ typedef struct retro_words {
     size_t n, cap;
 } retro_words_t;
 
+/* A block of a bucket's settlements (4 KB); every block of a chain is
+ * full but its tail, which holds n (kept in the chain, so that adding a
+ * word touches the chain and the word's line only). */
+#define RETRO_BLOCK 511
+typedef struct retro_block {
+    struct retro_block *next;
+    uint64_t w[RETRO_BLOCK];
+} retro_block_t;
+typedef struct retro_chain {
+    retro_block_t *head, *tail;
+    uint64_t n;
+} retro_chain_t;
+
 typedef struct retro_run {
     const retro_unit_t *u;
     /* this part's nodes: lo .. lo + nloc - 1 of the unit (0 and n when it is
@@ -43,9 +58,24 @@ typedef struct retro_run {
     retro_words_t *obox;       /* divided: per thread and part, the settlements for other parts
                                   (a predecessor's node << 1 | 1 when its move reaches a loss) */
     retro_val_t *all;          /* divided, during a replicated check: every node's value */
+    /* A large undivided unit's propagation in two steps a round (phases 2
+       and 5): its settlements are first gathered per thread in buckets of
+       2^bshift nodes (bw[tid * nbk + bucket], each word pred << 1 | lost),
+       then each bucket is settled by one thread, so the writes fall into a
+       cache-sized range of the node array, not at random over all of it.
+       NULL: settled at once (small units, divided units). A bucket's words
+       are a chain of blocks; settled blocks go to the settling thread's
+       pool, so the blocks in use are about one round's words. */
+    retro_chain_t *bw;
+    retro_block_t *pool[256];
+    uint64_t nbk;
+    uint64_t gathered;         /* atomic: settlements gathered this round */
+    uint64_t *bits[256];       /* per thread: a bitmap of one bucket's nodes (zero between uses) */
+    int bshift;
     retro_node_t *node;        /* NULL in retro_check */
     const retro_val_t *val;    /* retro_check: the values checked */
-    int phase;                 /* 0 init, 2 propagate level d, 3 check (retro_check), 4 check (retro_solve) */
+    int phase;                 /* 0 init, 2 propagate level d, 3 check (retro_check), 4 check (retro_solve),
+                                  5 settle level d's buckets */
     int d;
     uint64_t work;             /* items of this phase: nodes, or the frontier's length */
     const uint32_t *items;     /* the frontier (phase 2) */
@@ -75,6 +105,12 @@ static inline double retro_ms(void)
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+/* The threads a run uses: u->threads, from 1 to 256. */
+static inline int retro_threads(const retro_unit_t *u)
+{
+    return u->threads > 0 ? (u->threads > 256 ? 256 : u->threads) : 1;
 }
 
 static inline void retro_fail(retro_run_t *r, const err_t *e)
@@ -111,27 +147,35 @@ static inline int retro_push(retro_run_t *r, int tid, uint32_t p)
  * resolved (lost: that node lost): it wins by a move to a lost node, or
  * loses once its last move inside the unit is known to lose and its exits
  * lose no later. The order of a level's settlements does not matter, so
- * the values do not depend on threads or parts. */
-static inline void retro_settle(retro_run_t *r, int tid, uint64_t o, int lost, err_t *e)
+ * the values do not depend on threads or parts. shared: other threads may
+ * settle the same node now (atomic updates); 0 when this thread alone
+ * settles o's bucket. */
+static inline void retro_settle_as(retro_run_t *r, int tid, uint64_t o, int lost, err_t *e, const int shared)
 {
     int d = r->d;
     retro_node_t *p = &r->node[o];
-    if (__atomic_load_n(&p->val, __ATOMIC_RELAXED) != RETRO_UNKNOWN) return;
+    if ((shared ? __atomic_load_n(&p->val, __ATOMIC_RELAXED) : p->val) != RETRO_UNKNOWN) return;
     uint16_t zero = RETRO_UNKNOWN, nv;
     if (lost) nv = retro_win(d + 1);   /* a move to a lost position wins */
     else {
-        if (__atomic_sub_fetch(&p->cnt, 1, __ATOMIC_RELAXED)) return;
+        if (shared ? __atomic_sub_fetch(&p->cnt, 1, __ATOMIC_RELAXED) : --p->cnt) return;
         uint16_t x = p->ex;   /* every move inside loses: the exits decide */
         if (!(x == EX_NONE || (retro_is_loss((retro_val_t)x) && ex_dist(x) <= d + 1))) return;
         /* (a longer losing exit waits for its level; a drawing exit
            draws; a winning one wins at its level) */
         nv = retro_loss(d + 1);
     }
-    if (__atomic_compare_exchange_n(&p->val, &zero, nv, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED) &&
-        retro_push(r, tid, (uint32_t)o)) {
+    if (shared && !__atomic_compare_exchange_n(&p->val, &zero, nv, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) return;
+    if (!shared) p->val = nv;
+    if (retro_push(r, tid, (uint32_t)o)) {
         err_set(e, GSW_EFAIL, "retro: out of memory for the frontier");
         retro_fail(r, e);
     }
+}
+
+static inline void retro_settle(retro_run_t *r, int tid, uint64_t o, int lost, err_t *e)
+{
+    retro_settle_as(r, tid, o, lost, e, 1);
 }
 
 static inline int retro_words_add(retro_words_t *w, uint64_t x)

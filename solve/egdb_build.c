@@ -19,11 +19,12 @@
 
 /* The unit's arrays: nodes 6 + values 2 (+ dtc's own win/draw/loss 2) a
  * position, the frontier (4 bytes a position of the two largest levels: at
- * most a quarter of the unit), 16 MB besides. */
-static uint64_t unit_array_memory(uint64_t n, retro_metric_t m)
+ * most a quarter of the unit), the propagation's buckets on a large unit,
+ * 16 MB besides. */
+static uint64_t unit_array_memory(uint64_t n, retro_metric_t m, int threads)
 {
     uint64_t per = m == RETRO_DTC ? 10 : 8;
-    return n * per + n + (16u << 20);
+    return n * per + n + retro_bucket_bytes(n, threads, 0) + (16u << 20);
 }
 
 /* Each thread's block cache for the probes into the slices the unit exits
@@ -33,7 +34,7 @@ static uint64_t unit_array_memory(uint64_t n, retro_metric_t m)
  * missed three probes in four, each a block decompressed. */
 static size_t unit_cache_mb(uint64_t n, retro_metric_t m, int threads, uint64_t budget)
 {
-    uint64_t arrays = unit_array_memory(n, m);
+    uint64_t arrays = unit_array_memory(n, m, threads);
     if (!budget) budget = EGDB_MEMORY_DEFAULT;
     uint64_t share = budget > arrays ? (budget - arrays) / 4 / (uint64_t)(threads > 0 ? threads : 1) >> 20 : 0;
     return share < 64 ? 64 : share > 1024 ? 1024 : (size_t)share;
@@ -42,7 +43,7 @@ static size_t unit_cache_mb(uint64_t n, retro_metric_t m, int threads, uint64_t 
 /* Without the kept lists. */
 static uint64_t unit_base_memory(uint64_t n, retro_metric_t m, int threads, uint64_t budget)
 {
-    return unit_array_memory(n, m) + (uint64_t)threads * ((uint64_t)unit_cache_mb(n, m, threads, budget) << 20);
+    return unit_array_memory(n, m, threads) + (uint64_t)threads * ((uint64_t)unit_cache_mb(n, m, threads, budget) << 20);
 }
 
 /* What the move lists kept for the check may take (retro_unit_t.keep_bytes). */
@@ -699,7 +700,7 @@ static int build_farmed(egdb_set_t *set, const egdb_build_options_t *o, const eg
     uint64_t budget = o->memory ? o->memory : EGDB_MEMORY_DEFAULT;
     for (int u = 0; u < U; u++)
         for (int i = pl->ustart[u]; i < pl->ustart[u + 1]; i++) size[u] += rg->slice_size(v, pl->s.id[pl->order[i]]);
-#define DIVIDED(u) (W >= 2 && W <= EGDB_PARTS_MAX && (o->divide ? size[u] >= o->divide : unit_array_memory(size[u], o->metric) > budget))
+#define DIVIDED(u) (W >= 2 && W <= EGDB_PARTS_MAX && (o->divide ? size[u] >= o->divide : unit_array_memory(size[u], o->metric, o->threads) > budget))
     /* units finished already, or not wanted, are done; the others wait (0) */
     enum { WAIT = 0, RUNNING, DONE };
     int ndone = 0, running = 0, next = 0, failed = 0;

@@ -120,8 +120,9 @@ static void slow_solve(const graph_t *g, val_t *out)
 }
 
 /* keep: retro_unit_t.keep_bytes (the check reads init's lists, all,
- * some or none of them) */
-static void check_graph(int n, uint64_t seed, int threads, uint64_t keep)
+ * some or none of them); bits and round: retro_unit_t.bucket_bits and
+ * .round (the propagation settled at once, or bucket by bucket in rounds) */
+static void check_graph_as(int n, uint64_t seed, int threads, uint64_t keep, int bits, uint64_t round)
 {
     graph_t g;
     graph_make(&g, n, seed);
@@ -130,7 +131,7 @@ static void check_graph(int n, uint64_t seed, int threads, uint64_t keep)
     retro_val_t *got = calloc((size_t)n, sizeof *got);
     retro_stats_t st;
     retro_unit_t u = { .n = (uint64_t)n, .threads = threads, .ctx = &g, .moves = g_moves, .preds = g_preds,
-                       .stats = &st, .keep_bytes = keep };
+                       .stats = &st, .keep_bytes = keep, .bucket_bits = bits, .round = round };
     err_t err;
     assert_int_equal(retro_solve(&u, got, &err), GSW_OK);
     /* the figures add up: every node initialised and checked once, every
@@ -162,6 +163,11 @@ static void check_graph(int n, uint64_t seed, int threads, uint64_t keep)
     graph_free(&g);
 }
 
+static void check_graph(int n, uint64_t seed, int threads, uint64_t keep)
+{
+    check_graph_as(n, seed, threads, keep, -1, 0);
+}
+
 static void test_random_graphs(void **state)
 {
     (void)state;
@@ -173,6 +179,18 @@ static void test_random_graphs_threads(void **state)
     (void)state;
     /* the check from init's lists, from some of them, from none */
     for (uint64_t seed = 100; seed <= 104; seed++) check_graph(60000, seed, 3, seed % 3 == 0 ? 0 : seed % 3 == 1 ? UINT64_MAX : 200000);
+}
+
+/* The propagation's settlements in buckets (of 2^bits nodes, from 1 to
+ * 2^14, so also one bucket for all), a level in one round or in many,
+ * on 1 to 3 threads: the same values as the definition. */
+static void test_random_graphs_buckets(void **state)
+{
+    (void)state;
+    for (uint64_t seed = 1; seed <= 24; seed++)
+        check_graph_as(300, seed, 1 + (int)(seed % 3), seed & 1 ? UINT64_MAX : 0, 1 + (int)(seed % 9), seed % 4 ? 7 * seed : 0);
+    for (uint64_t seed = 200; seed <= 203; seed++)
+        check_graph_as(60000, seed, 1 + (int)(seed % 3), UINT64_MAX, seed == 203 ? 14 : 6 + (int)(seed % 4), seed % 2 ? 5000 : 0);
 }
 
 static int fail_moves(void *ctx, int tid, uint64_t node, uint64_t *inside, val_t *exit_best, err_t *err)
@@ -209,8 +227,9 @@ static void test_check_catches_a_missing_predecessor(void **state)
     retro_val_t got[300];
     err_t err;
     retro_unit_t u = { .n = 300, .threads = 1, .ctx = &g, .moves = g_moves, .preds = g_preds };
-    for (int keep = 0; keep <= 1; keep++) {   /* the check lists the moves again, or reads init's */
-        u.keep_bytes = keep ? UINT64_MAX : 0;
+    for (int v = 0; v < 4; v++) {   /* the check lists the moves again, or reads init's; settled at once or in buckets */
+        u.keep_bytes = v & 1 ? UINT64_MAX : 0;
+        u.bucket_bits = v & 2 ? 4 : -1;
         u.preds = g_preds;
         assert_int_equal(retro_solve(&u, got, &err), GSW_OK);
         int failures = 0;
@@ -445,6 +464,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_random_graphs),
         cmocka_unit_test(test_random_graphs_threads),
+        cmocka_unit_test(test_random_graphs_buckets),
         cmocka_unit_test(test_errors_and_stop),
         cmocka_unit_test(test_check_catches_a_missing_predecessor),
         cmocka_unit_test(test_divided_units),
