@@ -45,6 +45,12 @@ static uint64_t ckr_pre[CKR_MAX_PIECES - 1][7][CKR_TBLOCK];
  * there with m elements in the bytes below: the sum of C(8j + b, m + t)
  * over x's bits b, the t-th from the bottom (t from 1). 45 KB. */
 static uint32_t ckr_cx[4][CKR_MAX_PIECES + 1][256];
+/* ckr_unr[ckr_unr_at[k] + r]: the set of k squares (k <= CKR_UNR_K) with
+ * colex rank r, for every r < C(32, k): one read where the search below
+ * makes k dependent ones of five steps each. 162 KB. */
+#define CKR_UNR_K 4
+static const int ckr_unr_at[CKR_UNR_K + 2] = { 0, 0, 32, 32 + 496, 32 + 496 + 4960, 32 + 496 + 4960 + 35960 };
+static uint32_t ckr_unr[32 + 496 + 4960 + 35960];
 static pthread_once_t ckr_once = PTHREAD_ONCE_INIT;
 
 static inline int ckr_tix(int i, int c, int a, int r) { return ((i * CKR_TC + c) * CKR_TA + a) * CKR_TR + r; }
@@ -115,6 +121,13 @@ static void ckr_build_tables(void)
                     if (x >> b & 1) sum += ckr_c(8 * j + b, ++t);
                 ckr_cx[j][m][x] = (uint32_t)sum;   /* exact wherever the set has at most CKR_MAX_PIECES */
             }
+    for (int k = 1; k <= CKR_UNR_K; k++) {   /* colex order is the masks' numeric order */
+        uint32_t set = (1u << k) - 1;
+        for (int r = ckr_unr_at[k]; r < ckr_unr_at[k + 1]; r++) {
+            ckr_unr[r] = set;
+            if (r + 1 < ckr_unr_at[k + 1]) set = ckr_colex_next(set);
+        }
+    }
     for (int wm = 1; wm < CKR_MAX_PIECES; wm++)
         for (int rw = 0; rw < 7; rw++) {
             uint64_t *t = ckr_pre[wm - 1][rw];
@@ -400,6 +413,7 @@ static void ckr_mirror(const gv_t *v, void *pos)
  * 0..hi-1 (r < C(hi, k), hi <= 32). */
 static uint32_t ckr_unrank(uint64_t r, int k, int hi)
 {
+    if (k <= CKR_UNR_K) return k > 0 ? ckr_unr[ckr_unr_at[k] + r] : 0;
     uint32_t set = 0;
     for (; k > 0; k--) {
         /* the largest x < hi with C(x, k) <= r, by halving (C(k - 1, k) = 0
