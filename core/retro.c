@@ -430,8 +430,7 @@ uint64_t retro_bucket_bytes(uint64_t n, int threads, int bucket_bits)
     if (!s) return 0;
     /* a round's words (8 bytes, 8 a frontier node: twice a 7-piece king
        unit's average) and a block partly filled per bucket and thread */
-    uint64_t t = (uint64_t)(threads > 0 ? (threads > 256 ? 256 : threads) : 1);
-    return (uint64_t)RETRO_ROUND * 8 * 8 + ((n >> s) + 1) * t * sizeof(retro_block_t);
+    return (uint64_t)RETRO_ROUND * 8 * 8 + ((n >> s) + 1) * (uint64_t)retro_clamp_threads(threads) * sizeof(retro_block_t);
 }
 
 static void retro_run_free(retro_run_t *r)

@@ -108,10 +108,8 @@ static inline double retro_ms(void)
 }
 
 /* The threads a run uses: u->threads, from 1 to 256. */
-static inline int retro_threads(const retro_unit_t *u)
-{
-    return u->threads > 0 ? (u->threads > 256 ? 256 : u->threads) : 1;
-}
+static inline int retro_clamp_threads(int threads) { return threads > 0 ? (threads > 256 ? 256 : threads) : 1; }
+static inline int retro_threads(const retro_unit_t *u) { return retro_clamp_threads(u->threads); }
 
 static inline void retro_fail(retro_run_t *r, const err_t *e)
 {
