@@ -126,16 +126,16 @@ static void retro_propagate_apply(retro_run_t *r, int tid, const uint64_t *at, i
                                   const uint64_t *buf, err_t *e)
 {
     const uint64_t lo = r->lo, nloc = r->nloc;
+    if (r->bw) {   /* (how much the buckets will hold: phase 5's threads) */
+        uint64_t n = 0;
+        for (int j = 0; j < g; j++) n += (uint64_t)np[j];
+        __atomic_add_fetch(&r->gathered, n, __ATOMIC_RELAXED);
+    }
     for (int j = 0; j < g; j++) {
         int lost = retro_is_loss(r->node[at[j]].val);
         const uint64_t *pred = buf + (size_t)j * RETRO_MAX_MOVES;
         if (r->bw) {   /* gathered, to be settled bucket by bucket (phase 5) */
             retro_chain_t *bw = r->bw + (size_t)tid * r->nbk;
-            if (j == 0) {
-                uint64_t n = 0;
-                for (int q = 0; q < g; q++) n += (uint64_t)np[q];
-                __atomic_add_fetch(&r->gathered, n, __ATOMIC_RELAXED);
-            }
             for (int k = 0; k < np[j]; k++) {
                 retro_chain_t *c = &bw[pred[k] >> r->bshift];
                 if (!c->tail || c->n == RETRO_BLOCK) {   /* a new block: from this thread's pool, or made */
