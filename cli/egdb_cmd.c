@@ -399,7 +399,7 @@ static int egdb_cli_stats_mate(cli_opts_t *o, gv_t *v, egdb_set_t *set, err_t *e
     }
     egdb_stat_t *rows;
     int nrows;
-    int rc = egdb_stats(set, want, nwant, &rows, &nrows, &opts_stop, err);
+    int rc = egdb_stats(set, want, nwant, EGDB_TABLE_MATERIAL, &rows, &nrows, &opts_stop, err);
     if (rc) return rc;
     if (nrows == 0) {
         free(rows);
@@ -460,12 +460,20 @@ static int egdb_cli_stats_mate(cli_opts_t *o, gv_t *v, egdb_set_t *set, err_t *e
 static int egdb_cli_stats(cli_opts_t *o, gv_t *v, egdb_set_t *set, err_t *err)
 {
     const retro_game_t *rg = v->ops->retro;
-    if (rg->mate_metric) return egdb_cli_stats_mate(o, v, set, err);
+    if (rg->mate_metric) {
+        if (o->convention)
+            return err_set(err, GSW_EINPUT, "--convention: %s's statistics have one reading (the longest mate)",
+                           v->game->name);
+        return egdb_cli_stats_mate(o, v, set, err);
+    }
+    egdb_table_t table = EGDB_TABLE_MATERIAL;
+    if (o->convention && egdb_table_parse(o->convention, &table))
+        return err_set(err, GSW_EINPUT, "--convention: unknown reading \"%.40s\" (material, first)", o->convention);
     int want[RETRO_MAX_COUNTS], nwant = 0;
     if (o->npos >= 3 && (nwant = egdb_material_parse(v, o->pos[2], want, err)) < 0) return err->code;
     egdb_stat_t *rows;
     int nrows;
-    int rc = egdb_stats(set, want, nwant, &rows, &nrows, &opts_stop, err);
+    int rc = egdb_stats(set, want, nwant, table, &rows, &nrows, &opts_stop, err);
     if (rc) return rc;
     if (nrows == 0) {
         free(rows);
@@ -474,29 +482,34 @@ static int egdb_cli_stats(cli_opts_t *o, gv_t *v, egdb_set_t *set, err_t *err)
     }
     if (o->json) printf("[");
     else printf("%-14s %14s %14s %14s %14s %5s %5s  %s\n", "slice (B v W)", "positions", "wins", "draws", "losses",
-                "win", "loss", "longest win (Black to move); longest loss (defender to move)");
+                "win", "loss",
+                table == EGDB_TABLE_FIRST ? "longest win (Black to move); longest loss (White to move)"
+                                          : "longest win; longest loss (either side to move)");
     for (int r = 0; r < nrows; r++) {
         egdb_stat_t *row = &rows[r];
         char wfen[256] = "", lfen[256] = "";
-        if (row->win_plies >= 0) stats_fen(v, row->win_slice, row->win_index, 0, wfen, sizeof wfen);
-        if (row->loss_plies >= 0) stats_fen(v, row->loss_slice, row->loss_index, 1, lfen, sizeof lfen);
+        if (row->win.plies >= 0) stats_fen(v, row->win.slice, row->win.index, row->win.mirrored, wfen, sizeof wfen);
+        if (row->loss.plies >= 0)
+            stats_fen(v, row->loss.slice, row->loss.index, row->loss.mirrored, lfen, sizeof lfen);
         if (o->json) {
             printf("%s\n {", r ? "," : "");
             for (int k = 0; k < row->ncounts; k++) printf("\"%s\":%d,", rg->material_names[k], row->counts[k]);
-            printf("\"positions\":%llu,\"wins\":%llu,\"draws\":%llu,\"losses\":%llu,\"longest_win_plies\":%d,"
-                   "\"longest_loss_plies\":%d,\"black_to_move_longest_loss_plies\":%d,\"example\":%s%s%s,"
-                   "\"loss_example\":%s%s%s,\"distances\":%s}",
+            printf("\"positions\":%llu,\"wins\":%llu,\"draws\":%llu,\"losses\":%llu,\"convention\":\"%s\","
+                   "\"longest_win_plies\":%d,\"longest_loss_plies\":%d,\"black_to_move_longest_win_plies\":%d,"
+                   "\"black_to_move_longest_loss_plies\":%d,\"example\":%s%s%s,\"loss_example\":%s%s%s,"
+                   "\"distances\":%s}",
                    (unsigned long long)row->positions, (unsigned long long)row->wins, (unsigned long long)row->draws,
-                   (unsigned long long)row->losses, row->win_plies, row->loss_plies, row->btm_loss_plies,
-                   *wfen ? "\"" : "", *wfen ? wfen : "null", *wfen ? "\"" : "", *lfen ? "\"" : "",
-                   *lfen ? lfen : "null", *lfen ? "\"" : "", row->distances ? "true" : "false");
+                   (unsigned long long)row->losses, egdb_table_name(table), row->win.plies, row->loss.plies,
+                   row->btm_win.plies, row->btm_loss.plies, *wfen ? "\"" : "", *wfen ? wfen : "null",
+                   *wfen ? "\"" : "", *lfen ? "\"" : "", *lfen ? lfen : "null", *lfen ? "\"" : "",
+                   row->distances ? "true" : "false");
             continue;
         }
         char name[48] = "", a[32], b[32], c2[32], d[32], lw[16], ll[16];
         for (int k = 0; k < row->ncounts; k++)
             snprintf(name + strlen(name), sizeof name - strlen(name), "%s%d", k ? "," : "", row->counts[k]);
-        if (row->win_plies >= 0) snprintf(lw, sizeof lw, "%d", row->win_plies); else snprintf(lw, sizeof lw, "-");
-        if (row->loss_plies >= 0) snprintf(ll, sizeof ll, "%d", row->loss_plies); else snprintf(ll, sizeof ll, "-");
+        if (row->win.plies >= 0) snprintf(lw, sizeof lw, "%d", row->win.plies); else snprintf(lw, sizeof lw, "-");
+        if (row->loss.plies >= 0) snprintf(ll, sizeof ll, "%d", row->loss.plies); else snprintf(ll, sizeof ll, "-");
         printf("%-14s %14s %14s %14s %14s %5s %5s  %s; %s\n", name, opts_thousands(row->positions, a, sizeof a),
                opts_thousands(row->wins, b, sizeof b), opts_thousands(row->draws, c2, sizeof c2),
                opts_thousands(row->losses, d, sizeof d), lw, ll, *wfen ? wfen : "-", *lfen ? lfen : "-");
@@ -598,7 +611,7 @@ int cli_count_pieces(cli_opts_t *o)
 
 const cli_verb_t verb_egdb = {
     "egdb", "gsw egdb build|probe|stats|verify GAME [POSITION|SLICE] [--pieces N] [--metric wld|dtc|dtw|dtm] [--for POSITION] [--plan] [--line] [--dir DIR]\n"
-              "         [--max-per-side K] [--memory GB] [--mpi [--divide-above P]]\n"
+              "         [--max-per-side K] [--memory GB] [--mpi [--divide-above P]] [--convention material|first]\n"
               "  build [SLICE]: every slice of 1..N pieces (--pieces), those POSITION can reach (--for), or SLICE and\n"
               "         what it can reach, in the metric (wld: win/draw/loss, 2 bits; dtc: distance to conversion;\n"
               "         dtw: distance to win, with its wld; chess: dtm, distance to mate, the default);\n"
@@ -614,7 +627,10 @@ const cli_verb_t verb_egdb = {
               "  probe POSITION: the value and best move from the databases; --line: the best moves to the\n"
               "         end of a won or lost game, as the databases play them (no 40-move rule).\n"
               "  stats [BK,BC,WK,WC]: per material slice, side to move Black: positions, wins, draws, losses,\n"
-              "         the longest win and loss (plies, from dtw files) with examples.\n"
+              "         the longest win and loss (plies, from dtw files) with examples, over positions where the side\n"
+              "         to move has no capture. --convention material (the default): the material's longest win and\n"
+              "         loss, either side to move; first: Black's longest win with Black to move, and White's longest\n"
+              "         loss with White to move.\n"
               "  chess: an ending is named by its material, stronger side first (KRK, KQKR; KKR is KRK); stats ENDING\n"
               "         gives its legal positions (either side to move), wins, draws, losses and longest mate;\n"
               "         probe and stats build what is missing first. Up to 4 pieces; no castling, no en passant.\n"

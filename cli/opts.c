@@ -98,6 +98,7 @@ int opts_parse(int argc, char **argv, int first, cli_opts_t *o)
         else if (!strcmp(a, "--for")) { NEEDARG(); o->for_pos = argv[++i]; }
         else if (!strcmp(a, "--plan")) o->plan = 1;
         else if (!strcmp(a, "--line")) o->line = 1;
+        else if (!strcmp(a, "--convention")) { NEEDARG(); o->convention = argv[++i]; }
         else if (!strcmp(a, "--engine")) { NEEDARG(); o->engine = argv[++i]; }
         else if (!strcmp(a, "--openings")) { NEEDARG(); o->openings = argv[++i]; }
         else if (!strcmp(a, "--pgn")) { NEEDARG(); o->pgn = argv[++i]; }

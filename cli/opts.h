@@ -58,6 +58,7 @@ typedef struct cli_opts {
     const char *for_pos;       /* egdb build --for POSITION */
     int plan;                  /* egdb build --plan: what it would build */
     int line;                  /* egdb probe --line: the whole line of best moves */
+    const char *convention;    /* egdb stats --convention material|first: the longest win and loss's reading */
     int max_per_side;          /* egdb build --max-per-side N (0: any) */
     uint64_t divide_above;     /* egdb build --divide-above P: under --mpi, divide units of more than P positions */
     const char *engine;        /* match --engine "CMD [ARGS]": the UCI opponent */

@@ -231,28 +231,50 @@ int egdb_verify(egdb_set_t *s, const uint64_t *slice, int threads, volatile int 
 /* Statistics, one row per material (its sub-slices summed), side to move
  * Black: positions, wins, draws and losses for the side to move, from the
  * distance-to-win files where they exist (else win/draw/loss: no
- * distances). The longest win and loss follow Trice & Dodgen's perfect-play
- * tables: among positions where the side to move has no capture, the
- * longest win with Black to move, and the longest loss of the defender
- * with the defender to move (White to move in this material: read from the
- * mirror material, Black to move, whose counts swap the two sides' halves).
- * btm_loss_plies is the longest loss with Black to move, non-capture, in
- * this material itself. -1: none (or no distances). Indices that hold no
- * legal position (retro_game_t.legal) are not counted. */
+ * distances). Indices that hold no legal position (retro_game_t.legal) are
+ * not counted.
+ *
+ * The longest win and loss (win, loss) follow Trice & Dodgen's perfect-play
+ * tables, in one of two readings, both over positions where the side to
+ * move has no capture:
+ * - EGDB_TABLE_MATERIAL (the default): the longest win and the longest
+ *   loss among the material's positions, whichever side is to move (White
+ *   to move is read from the mirror material, Black to move, whose counts
+ *   swap the two sides' halves). It fits every published row of 2 to 6
+ *   pieces we hold but the three of one man against one piece; of the
+ *   readings that fit them, it is the only one that makes a 6-piece row 6
+ *   plies longer in both columns (3K v 2K+1C). tests/data/checkers/README.md
+ *   has the evidence.
+ * - EGDB_TABLE_FIRST: the longest win of Black (the first-named side) with
+ *   Black to move, and the longest loss of White with White to move.
+ * The two agree wherever the first-named side's wins are the material's
+ * longest. -1: none (no distances, or the mirror material is missing). */
+typedef enum { EGDB_TABLE_MATERIAL = 0, EGDB_TABLE_FIRST } egdb_table_t;
+/* "material" or "first" into *t: 0, or -1 for another name. */
+int egdb_table_parse(const char *name, egdb_table_t *t);
+const char *egdb_table_name(egdb_table_t t);
+
+/* A longest distance and where it is: plies (-1: none) at index of slice;
+ * mirrored: the position is the colour-reversed image of that index (White
+ * to move in the row's material). */
+typedef struct egdb_extreme {
+    int plies;
+    uint64_t slice, index;
+    int mirrored;
+} egdb_extreme_t;
+
 typedef struct egdb_stat {
     int counts[RETRO_MAX_COUNTS], ncounts;
     uint64_t slice;            /* a slice of the material (its only one in chess) */
     uint64_t positions, wins, draws, losses;
     int distances;             /* 1: counted from distance-to-win files */
-    int win_plies, loss_plies, btm_loss_plies;
+    egdb_extreme_t win, loss;  /* the table's, in the reading asked for */
+    /* with Black to move in this material, no capture for Black */
+    egdb_extreme_t btm_win, btm_loss;
     /* the longest win over every position, whoever moves (chess: the
      * longest mate, with the winner to move); -1: none */
     int longest_win_plies;
     uint64_t longest_slice, longest_index;
-    uint64_t win_slice, win_index;         /* the longest win's position */
-    uint64_t loss_slice, loss_index;       /* the longest loss's, in the mirror material */
-    int loss_mirrored;                     /* (always 1 when loss_plies >= 0) */
-    uint64_t btm_loss_slice, btm_loss_index;
 } egdb_stat_t;
 /* Parse a material ("2,0,1,0": one count per material_names entry, in
  * order, separated by commas) into counts: their number, or -1 with err
@@ -260,8 +282,8 @@ typedef struct egdb_stat {
 int egdb_material_parse(const gv_t *v, const char *text, int *counts, err_t *err);
 /* Rows for every material present, or only the one whose counts are only
  * (nonly > 0). *out is the caller's to free. */
-int egdb_stats(egdb_set_t *set, const int *only, int nonly, egdb_stat_t **out, int *nout, volatile int *stop,
-               err_t *err);
+int egdb_stats(egdb_set_t *set, const int *only, int nonly, egdb_table_t table, egdb_stat_t **out, int *nout,
+               volatile int *stop, err_t *err);
 
 /* The slices present in the directory for metric m (their count; out may
  * be NULL), in no particular order. */

@@ -44,6 +44,19 @@ static int stats_capture(const gv_t *v, uint64_t slice, uint64_t index)
     return 0;
 }
 
+int egdb_table_parse(const char *name, egdb_table_t *t)
+{
+    if (!strcmp(name, "material")) *t = EGDB_TABLE_MATERIAL;
+    else if (!strcmp(name, "first")) *t = EGDB_TABLE_FIRST;
+    else return -1;
+    return 0;
+}
+
+const char *egdb_table_name(egdb_table_t t) { return t == EGDB_TABLE_FIRST ? "first" : "material"; }
+
+/* The longer of a and b (a on a tie). */
+static egdb_extreme_t extreme_max(egdb_extreme_t a, egdb_extreme_t b) { return b.plies > a.plies ? b : a; }
+
 static int row_find(egdb_stat_t *rows, int n, const int *c, int nc)
 {
     for (int r = 0; r < n; r++)
@@ -69,8 +82,8 @@ static void stats_mirror(const int *c, int nc, int *out)
     for (int i = 0; i < h; i++) { out[i] = c[h + i]; out[h + i] = c[i]; }
 }
 
-int egdb_stats(egdb_set_t *set, const int *only, int nonly, egdb_stat_t **out, int *nout, volatile int *stop,
-               err_t *err)
+int egdb_stats(egdb_set_t *set, const int *only, int nonly, egdb_table_t table, egdb_stat_t **out, int *nout,
+               volatile int *stop, err_t *err)
 {
     const gv_t *v = egdb_set_variant(set);
     const retro_game_t *rg = v->ops->retro;
@@ -80,7 +93,6 @@ int egdb_stats(egdb_set_t *set, const int *only, int nonly, egdb_stat_t **out, i
     uint64_t *ids = malloc(((size_t)nd + (size_t)nw + 1) * sizeof *ids);
     egdb_stat_t *rows = calloc((size_t)nd + (size_t)nw + 1, sizeof *rows);
     uint8_t *codes = malloc(EGDB_BLOCK);
-    int *quiet_w = NULL;
     if (!ids || !rows || !codes) {
         free(ids);
         free(rows);
@@ -113,7 +125,8 @@ int egdb_stats(egdb_set_t *set, const int *only, int nonly, egdb_stat_t **out, i
             rows[r].ncounts = nc;
             rows[r].slice = ids[i];
             rows[r].distances = 1;
-            rows[r].win_plies = rows[r].loss_plies = rows[r].btm_loss_plies = rows[r].longest_win_plies = -1;
+            rows[r].longest_win_plies = -1;
+            rows[r].btm_win.plies = rows[r].btm_loss.plies = rows[r].win.plies = rows[r].loss.plies = -1;
         }
         egdb_stat_t *row = &rows[r];
         if (m == RETRO_WLD) row->distances = 0;
@@ -150,29 +163,30 @@ int egdb_stats(egdb_set_t *set, const int *only, int nonly, egdb_stat_t **out, i
                     row->longest_slice = ids[i];
                     row->longest_index = idx;
                 }
-                int *best = win ? &row->win_plies : &row->btm_loss_plies;
-                if (d <= *best || stats_capture(v, ids[i], idx)) continue;
-                *best = d;
-                if (win) { row->win_slice = ids[i]; row->win_index = idx; }
-                else { row->btm_loss_slice = ids[i]; row->btm_loss_index = idx; }
+                egdb_extreme_t *best = win ? &row->btm_win : &row->btm_loss;
+                if (d <= best->plies || stats_capture(v, ids[i], idx)) continue;
+                *best = (egdb_extreme_t){ d, ids[i], idx, 0 };
             }
         }
     }
-    /* each material's longest loss is its defender's, with the defender to
-     * move: the mirror material's longest loss, Black to move */
+    /* White to move in a material is Black to move in its mirror (the two
+       sides' counts swapped): the table's columns come from both rows */
     for (int r = 0; r < nrows && !rc; r++) {
         int mc[RETRO_MAX_COUNTS];
         stats_mirror(rows[r].counts, rows[r].ncounts, mc);
         int q = row_find(rows, nrows, mc, rows[r].ncounts);
-        if (q < 0 || !rows[q].distances) continue;
-        rows[r].loss_plies = rows[q].btm_loss_plies;
-        rows[r].loss_slice = rows[q].btm_loss_slice;
-        rows[r].loss_index = rows[q].btm_loss_index;
-        rows[r].loss_mirrored = 1;
+        if (table == EGDB_TABLE_FIRST) rows[r].win = rows[r].btm_win;
+        if (q < 0 || !rows[q].distances || !rows[r].distances) continue;
+        egdb_extreme_t wtm_win = rows[q].btm_win, wtm_loss = rows[q].btm_loss;
+        wtm_win.mirrored = wtm_loss.mirrored = 1;
+        if (table == EGDB_TABLE_FIRST) rows[r].loss = wtm_loss;
+        else {
+            rows[r].win = extreme_max(rows[r].btm_win, wtm_win);
+            rows[r].loss = extreme_max(rows[r].btm_loss, wtm_loss);
+        }
     }
     free(ids);
     free(codes);
-    free(quiet_w);
     if (rc) { free(rows); return rc; }
     if (nonly > 0) {   /* only the material asked for */
         int k = 0;

@@ -52,6 +52,8 @@ expect 0 "verify" -- "$gsw" egdb verify chess --dir "$eg" --json
 same "$(jq -r .ok "$tmp/out")" true "verify passes"
 expect 2 "a bad ending" -- "$gsw" egdb stats chess KXK --dir "$eg"
 has err "bad ending" "the error names the problem"
+expect 2 "--convention is checkers' only" -- "$gsw" egdb stats chess KQK --convention first --dir "$eg"
+has err "one reading" "--convention on chess is refused with a reason"
 expect 2 "pawns on both sides" -- "$gsw" egdb stats chess KPKP --dir "$eg"
 expect 2 "too many pieces" -- "$gsw" egdb build chess KQRKR --dir "$eg"
 expect 2 "dtw is dtm in chess" -- "$gsw" egdb build chess KRK --metric dtw --dir "$eg"

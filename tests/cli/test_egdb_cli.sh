@@ -58,6 +58,16 @@ same "$(jq -r '.[0] | [.black_kings, .black_men, .white_kings, .white_men] | map
 same "$(jq -r '.[0].wins + .[0].draws + .[0].losses == .[0].positions' "$tmp/out")" true "wins+draws+losses"
 same "$(jq -r '.[0].example' "$tmp/out")" "B:WK14:BK1,K2" "the longest win's example"
 same "$(jq -r '.[0].loss_example | startswith("W:")' "$tmp/out")" true "the longest loss is the defender's, to move"
+# the readings of the longest win and loss: 1K v 2C, where White's wins are the material's longest
+expect 0 "stats 1K v 2C" -- "$gsw" egdb stats checkers 1,0,0,2 --json
+same "$(jq -r '.[0] | [.convention, .longest_win_plies, .longest_loss_plies, .black_to_move_longest_win_plies] | map(tostring) | join(" ")' "$tmp/out")" \
+  "material 61 62 13" "stats 1K v 2C: either side to move (2C v 1K's 61/62)"
+same "$(jq -r '.[0] | [.example, .loss_example] | map(.[0:2]) | join(" ")' "$tmp/out")" "W: B:" "its examples: White to move wins, Black to move loses"
+expect 0 "stats 1K v 2C first" -- "$gsw" egdb stats checkers 1,0,0,2 --convention first --json
+same "$(jq -r '.[0] | [.convention, .longest_win_plies, .longest_loss_plies] | map(tostring) | join(" ")' "$tmp/out")" \
+  "first 13 14" "--convention first: Black's win, White's loss"
+expect 2 "--convention unknown" -- "$gsw" egdb stats checkers 1,0,0,2 --convention both
+has err "material, first" "the readings are named"
 expect 0 "stats all --json" -- "$gsw" egdb stats checkers --json
 small='[.[] | select(.black_kings + .black_men + .white_kings + .white_men <= 3)]'
 same "$(jq -r "$small | length" "$tmp/out")" 34 "stats: every material of 1-3 pieces"

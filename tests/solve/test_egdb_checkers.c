@@ -27,39 +27,40 @@ static egdb_set_t *set;
 
 /* Trice & Dodgen's table (tests/data/checkers/README.md): material Black vs
  * White as bk, bm, wk, wm; positions (Black to move); longest win; longest
- * loss (-1: not compared, see `known`). */
+ * loss; which of the two figures fit each reading (egdb.h). */
+enum { WIN_MAT = 1, LOSS_MAT = 2, WIN_FIRST = 4, LOSS_FIRST = 8, ALL_FIT = 15 };
 typedef struct td_row {
     int c[4];
     uint64_t positions;
     int win, loss;
     int pieces;
+    int fit;
 } td_row_t;
 
 static const td_row_t td[] = {
-    { { 1, 0, 1, 0 }, 992, 11, 10, 2 },
-    /* the three rows of one man against one piece: gsw counts 11/12 for
-       1K v 1C's loss, 11 and 4 for 1C v 1K, 6 for 1C v 1C's loss, where the
-       table says 10, 5/12 and 12 (no convention found fits these three and
-       the other seventeen together); their positions and the other figures
-       are compared */
-    { { 1, 0, 0, 1 }, 868, 11, -1, 2 },
-    { { 0, 1, 1, 0 }, 868, -1, -1, 2 },
-    { { 0, 1, 0, 1 }, 760, 13, -1, 2 },
-    { { 2, 0, 1, 0 }, 14880, 33, 34, 3 },
-    { { 2, 0, 0, 1 }, 13020, 33, 34, 3 },
-    { { 1, 1, 1, 0 }, 26040, 47, 48, 3 },
-    { { 0, 2, 1, 0 }, 11340, 61, 62, 3 },
-    { { 0, 2, 0, 1 }, 9936, 61, 62, 3 },
-    { { 2, 0, 2, 0 }, 215760, 49, 48, 4 },
-    { { 3, 0, 1, 0 }, 143840, 29, 30, 4 },
+    { { 1, 0, 1, 0 }, 992, 11, 10, 2, ALL_FIT },
+    /* the three rows of one man against one piece, the table's slips: the
+       rules give 1K v 1C 11/12 in both readings, 1C v 1K 11/12 (material)
+       or 11/4 (first), 1C v 1C 13/6 (test_rules_count counts them
+       independently) */
+    { { 1, 0, 0, 1 }, 868, 11, 10, 2, WIN_MAT | WIN_FIRST },
+    { { 0, 1, 1, 0 }, 868, 5, 12, 2, LOSS_MAT },
+    { { 0, 1, 0, 1 }, 760, 13, 12, 2, WIN_MAT | WIN_FIRST },
+    { { 2, 0, 1, 0 }, 14880, 33, 34, 3, ALL_FIT },
+    { { 2, 0, 0, 1 }, 13020, 33, 34, 3, ALL_FIT },
+    { { 1, 1, 1, 0 }, 26040, 47, 48, 3, ALL_FIT },
+    { { 0, 2, 1, 0 }, 11340, 61, 62, 3, ALL_FIT },
+    { { 0, 2, 0, 1 }, 9936, 61, 62, 3, ALL_FIT },
+    { { 2, 0, 2, 0 }, 215760, 49, 48, 4, ALL_FIT },
+    { { 3, 0, 1, 0 }, 143840, 29, 30, 4, ALL_FIT },
     /* release: every 4-piece slice, the 5-piece kings-only ones, 3K v 3K */
-    { { 2, 0, 1, 1 }, 377580, 95, 94, 40 },
-    { { 0, 2, 0, 2 }, 125664, 109, 108, 40 },
-    { { 1, 2, 1, 0 }, 328860, 53, 54, 40 },
-    { { 0, 3, 0, 1 }, 83304, 55, 56, 40 },
-    { { 3, 0, 2, 0 }, 2013760, 67, 68, 50 },
-    { { 4, 0, 1, 0 }, 1006880, 29, 30, 50 },
-    { { 3, 0, 3, 0 }, 18123840, 73, 74, 60 },   /* a 6-piece unit: about 10 s on 2 cores */
+    { { 2, 0, 1, 1 }, 377580, 95, 94, 40, ALL_FIT },
+    { { 0, 2, 0, 2 }, 125664, 109, 108, 40, ALL_FIT },
+    { { 1, 2, 1, 0 }, 328860, 53, 54, 40, ALL_FIT },
+    { { 0, 3, 0, 1 }, 83304, 55, 56, 40, ALL_FIT },
+    { { 3, 0, 2, 0 }, 2013760, 67, 68, 50, ALL_FIT },
+    { { 4, 0, 1, 0 }, 1006880, 29, 30, 50, ALL_FIT },
+    { { 3, 0, 3, 0 }, 18123840, 73, 74, 60, ALL_FIT },   /* a 6-piece unit: about 10 s on 2 cores */
 };
 #define NTD ((int)(sizeof td / sizeof td[0]))
 
@@ -113,21 +114,304 @@ static void test_trice_dodgen(void **state)
     for (int i = 0; i < NTD; i++) {
         const td_row_t *t = &td[i];
         if (t->pieces >= 40 && !release()) continue;
-        egdb_stat_t *rows;
-        int n;
-        err_t err;
-        assert_int_equal(egdb_stats(set, t->c, 4, &rows, &n, NULL, &err), GSW_OK);
-        if (n != 1) fail_msg("slice %d,%d,%d,%d: %d rows", t->c[0], t->c[1], t->c[2], t->c[3], n);
-        if (rows[0].positions != t->positions || (t->win >= 0 && rows[0].win_plies != t->win) ||
-            (t->loss >= 0 && rows[0].loss_plies != t->loss))
-            fail_msg("slice %d,%d,%d,%d: %llu positions, win %d, loss %d; published %llu, %d, %d", t->c[0], t->c[1],
-                     t->c[2], t->c[3], (unsigned long long)rows[0].positions, rows[0].win_plies, rows[0].loss_plies,
-                     (unsigned long long)t->positions, t->win, t->loss);
-        assert_int_equal(rows[0].wins + rows[0].draws + rows[0].losses, rows[0].positions);
-        free(rows);
+        for (int table = EGDB_TABLE_MATERIAL; table <= EGDB_TABLE_FIRST; table++) {
+            egdb_stat_t *rows;
+            int n;
+            err_t err;
+            assert_int_equal(egdb_stats(set, t->c, 4, (egdb_table_t)table, &rows, &n, NULL, &err), GSW_OK);
+            if (n != 1) fail_msg("slice %d,%d,%d,%d: %d rows", t->c[0], t->c[1], t->c[2], t->c[3], n);
+            int fw = table == EGDB_TABLE_FIRST ? WIN_FIRST : WIN_MAT, fl = table == EGDB_TABLE_FIRST ? LOSS_FIRST : LOSS_MAT;
+            if (rows[0].positions != t->positions || ((t->fit & fw) && rows[0].win.plies != t->win) ||
+                ((t->fit & fl) && rows[0].loss.plies != t->loss))
+                fail_msg("slice %d,%d,%d,%d (%s): %llu positions, win %d, loss %d; published %llu, %d, %d", t->c[0],
+                         t->c[1], t->c[2], t->c[3], egdb_table_name((egdb_table_t)table),
+                         (unsigned long long)rows[0].positions, rows[0].win.plies, rows[0].loss.plies,
+                         (unsigned long long)t->positions, t->win, t->loss);
+            assert_int_equal(rows[0].wins + rows[0].draws + rows[0].losses, rows[0].positions);
+            free(rows);
+        }
         checked++;
     }
     assert_true(checked >= 11);
+}
+
+/* --- an independent count, from the rules --------------------------------
+ * Every position of 1 to 3 pieces, either side to move, solved with its own
+ * move generator and a retrograde pass over an explicit graph: nothing of
+ * games/checkers or core/retro.c is used. Squares 0-31 are 1-32 of the
+ * standard numbering (Black's men start on 1-12 and move towards 29-32,
+ * where they crown). A position with no legal move is lost in 0 plies; a
+ * capture is forced, a jump goes on while it can, and a man that crowns
+ * ends its move. */
+enum { BF_NONE, BF_BM, BF_BK, BF_WM, BF_WK };
+#define BF_KEYS (2 * 129 * 129 * 129)
+
+typedef struct bf {
+    int n;                       /* nodes */
+    uint8_t (*board)[32];        /* each node's board */
+    uint8_t *side;               /* 0: Black to move */
+    uint8_t *capture;            /* the side to move must capture */
+    int *first, *child;          /* children, as a compressed list */
+    int16_t *val;                /* 0 unknown (a draw), d + 1 won in d, -(d + 1) lost in d */
+    int32_t *node_of;            /* BF_KEYS: a position's key to its node + 1 */
+} bf_t;
+
+static int bf_row(int sq) { return sq / 4; }
+static int bf_col(int sq) { return 2 * (sq % 4) + (bf_row(sq) % 2 == 0); }
+static int bf_sq(int r, int c) { return r < 0 || r > 7 || c < 0 || c > 7 ? -1 : r * 4 + c / 2; }
+static int bf_black(int p) { return p == BF_BM || p == BF_BK; }
+static int bf_crowns(int p, int sq) { return (p == BF_BM && bf_row(sq) == 7) || (p == BF_WM && bf_row(sq) == 0); }
+
+/* The key of a board: its pieces in square order, 7 bits each plus one. */
+static int bf_key(const uint8_t *b, int side)
+{
+    int k = 0, mul = 1;
+    for (int sq = 0; sq < 32; sq++)
+        if (b[sq]) { k += mul * (sq * 4 + b[sq]); mul *= 129; }
+    return 2 * k + side;
+}
+
+typedef struct { uint8_t out[64][32]; int n; } bf_moves_t;
+
+/* The jumps on from (r, c) of the piece p, b having taken what it jumped;
+ * took: whether one was taken yet (then a stop is a move). */
+static void bf_jumps(uint8_t *b, int r, int c, int p, int took, bf_moves_t *m)
+{
+    int any = 0;
+    for (int dr = -1; dr <= 1; dr += 2) {
+        if ((p == BF_BM && dr < 0) || (p == BF_WM && dr > 0)) continue;
+        for (int dc = -1; dc <= 1; dc += 2) {
+            int over = bf_sq(r + dr, c + dc), to = bf_sq(r + 2 * dr, c + 2 * dc);
+            if (over < 0 || to < 0 || !b[over] || bf_black(b[over]) == bf_black(p) || b[to]) continue;
+            any = 1;
+            uint8_t keep = b[over];
+            b[over] = 0;
+            if (bf_crowns(p, to)) {   /* crowned: the move ends */
+                b[to] = p == BF_BM ? BF_BK : BF_WK;
+                if (m->n < 64) memcpy(m->out[m->n++], b, 32);
+                b[to] = 0;
+            } else {
+                b[to] = (uint8_t)p;
+                bf_jumps(b, 2 * dr + r, 2 * dc + c, p, 1, m);
+                b[to] = 0;
+            }
+            b[over] = keep;
+        }
+    }
+    if (!any && took && m->n < 64) {
+        b[bf_sq(r, c)] = (uint8_t)p;
+        memcpy(m->out[m->n++], b, 32);
+        b[bf_sq(r, c)] = 0;
+    }
+}
+
+/* Every move of side from b as the board it leads to; *capture: they are
+ * captures. */
+static void bf_moves(const uint8_t *b0, int side, bf_moves_t *m, int *capture)
+{
+    uint8_t b[32];
+    memcpy(b, b0, 32);
+    m->n = 0;
+    for (int sq = 0; sq < 32; sq++) {
+        int p = b[sq];
+        if (!p || bf_black(p) != (side == 0)) continue;
+        b[sq] = 0;
+        bf_jumps(b, bf_row(sq), bf_col(sq), p, 0, m);
+        b[sq] = (uint8_t)p;
+    }
+    *capture = m->n > 0;
+    if (*capture) return;
+    for (int sq = 0; sq < 32; sq++) {
+        int p = b[sq];
+        if (!p || bf_black(p) != (side == 0)) continue;
+        for (int dr = -1; dr <= 1; dr += 2) {
+            if ((p == BF_BM && dr < 0) || (p == BF_WM && dr > 0)) continue;
+            for (int dc = -1; dc <= 1; dc += 2) {
+                int to = bf_sq(bf_row(sq) + dr, bf_col(sq) + dc);
+                if (to < 0 || b[to]) continue;
+                memcpy(m->out[m->n], b, 32);
+                m->out[m->n][sq] = 0;
+                m->out[m->n][to] = (uint8_t)(bf_crowns(p, to) ? (p == BF_BM ? BF_BK : BF_WK) : p);
+                m->n++;
+            }
+        }
+    }
+}
+
+/* Every board of 1 to 3 pieces (no man on its own crowning row), both
+ * sides to move, as nodes: b, and b with up to `left` more pieces on
+ * squares from `from` on. */
+static void bf_add(bf_t *g, uint8_t *b, int from, int left)
+{
+    int pieces = 0;
+    for (int sq = 0; sq < 32; sq++) pieces += b[sq] != 0;
+    for (int side = 0; side < 2 && pieces; side++) {
+        memcpy(g->board[g->n], b, 32);
+        g->side[g->n] = (uint8_t)side;
+        g->node_of[bf_key(b, side)] = g->n + 1;
+        g->n++;
+    }
+    if (!left) return;
+    for (int sq = from; sq < 32; sq++)
+        for (int p = BF_BM; p <= BF_WK; p++) {
+            if (bf_crowns(p, sq)) continue;
+            b[sq] = (uint8_t)p;
+            bf_add(g, b, sq + 1, left - 1);
+            b[sq] = 0;
+        }
+}
+
+/* The graph and its values: a node is lost in d when every move leads to
+ * a win (the longest in d - 1), won in d when its shortest move to a loss
+ * is to one in d - 1. Nodes are settled in the order of their distances. */
+static void bf_solve(bf_t *g)
+{
+    enum { MAX = 600000 };
+    g->board = malloc(MAX * sizeof *g->board);
+    g->side = malloc(MAX);
+    g->capture = malloc(MAX);
+    g->node_of = calloc(BF_KEYS, sizeof *g->node_of);
+    g->first = malloc((MAX + 1) * sizeof *g->first);
+    assert_non_null(g->board);
+    assert_non_null(g->node_of);
+    uint8_t b[32] = { 0 };
+    g->n = 0;
+    bf_add(g, b, 0, 3);
+    assert_true(g->n <= MAX);
+    int cap = 8 * g->n, edges = 0;
+    g->child = malloc((size_t)cap * sizeof *g->child);
+    bf_moves_t *m = malloc(sizeof *m);
+    for (int i = 0; i < g->n; i++) {
+        g->first[i] = edges;
+        int c;
+        bf_moves(g->board[i], g->side[i], m, &c);
+        assert_true(m->n < 64);
+        g->capture[i] = (uint8_t)c;
+        for (int k = 0; k < m->n; k++) {
+            if (edges == cap) g->child = realloc(g->child, (size_t)(cap *= 2) * sizeof *g->child);
+            int node = g->node_of[bf_key(m->out[k], !g->side[i])] - 1;
+            assert_true(node >= 0);
+            g->child[edges++] = node;
+        }
+    }
+    g->first[g->n] = edges;
+    free(m);
+    /* parents, as a compressed list */
+    int *pfirst = calloc((size_t)g->n + 1, sizeof *pfirst), *parent = malloc((size_t)edges * sizeof *parent);
+    int *left = malloc((size_t)g->n * sizeof *left), *queue = malloc((size_t)g->n * sizeof *queue);
+    for (int e = 0; e < edges; e++) pfirst[g->child[e] + 1]++;
+    for (int i = 0; i < g->n; i++) pfirst[i + 1] += pfirst[i];
+    int *fill = malloc((size_t)g->n * sizeof *fill);
+    memcpy(fill, pfirst, (size_t)g->n * sizeof *fill);
+    for (int i = 0; i < g->n; i++)
+        for (int e = g->first[i]; e < g->first[i + 1]; e++) parent[fill[g->child[e]]++] = i;
+    free(fill);
+    g->val = calloc((size_t)g->n, sizeof *g->val);
+    int head = 0, tail = 0;
+    for (int i = 0; i < g->n; i++) {
+        left[i] = g->first[i + 1] - g->first[i];
+        if (!left[i]) { g->val[i] = -1; queue[tail++] = i; }
+    }
+    while (head < tail) {
+        int x = queue[head++], d = abs(g->val[x]) - 1;
+        for (int e = pfirst[x]; e < pfirst[x + 1]; e++) {
+            int y = parent[e];
+            if (g->val[y]) continue;
+            if (g->val[x] < 0) g->val[y] = (int16_t)(d + 2);
+            else if (--left[y] == 0) g->val[y] = (int16_t)-(d + 2);
+            else continue;
+            queue[tail++] = y;
+        }
+    }
+    free(pfirst);
+    free(parent);
+    free(left);
+    free(queue);
+}
+
+static void bf_free(bf_t *g)
+{
+    free(g->board);
+    free(g->side);
+    free(g->capture);
+    free(g->first);
+    free(g->child);
+    free(g->val);
+    free(g->node_of);
+}
+
+/* A material's row in one reading, counted over the nodes: positions,
+ * wins and losses with Black to move, and the longest win and loss over
+ * nodes whose side to move has no capture. */
+typedef struct { uint64_t positions, wins, losses; int win, loss; } bf_row_t;
+
+static bf_row_t bf_stats(const bf_t *g, const int *c, egdb_table_t table)
+{
+    bf_row_t r = { 0, 0, 0, -1, -1 };
+    for (int i = 0; i < g->n; i++) {
+        int k[5] = { 0 };
+        for (int sq = 0; sq < 32; sq++) k[g->board[i][sq]]++;
+        if (k[BF_BK] != c[0] || k[BF_BM] != c[1] || k[BF_WK] != c[2] || k[BF_WM] != c[3]) continue;
+        int v = g->val[i], d = abs(v) - 1, black = g->side[i] == 0;
+        if (black) {
+            r.positions++;
+            r.wins += v > 0;
+            r.losses += v < 0;
+        }
+        if (!v || g->capture[i]) continue;
+        /* first: Black's wins, Black to move, and White's losses, White to
+           move; material: every win and loss, either side to move */
+        if (v > 0 && (black || table == EGDB_TABLE_MATERIAL) && d > r.win) r.win = d;
+        if (v < 0 && (!black || table == EGDB_TABLE_MATERIAL) && d > r.loss) r.loss = d;
+    }
+    return r;
+}
+
+/* The independent count against the databases, material by material, in
+ * both readings (every material of 1 to 3 pieces), and against the table
+ * where it fits; the table's slips are what the rules do not give. */
+static void test_rules_count(void **state)
+{
+    (void)state;
+    bf_t g;
+    bf_solve(&g);
+    int compared = 0;
+    for (int table = EGDB_TABLE_MATERIAL; table <= EGDB_TABLE_FIRST; table++) {
+        egdb_stat_t *rows;
+        int n;
+        err_t err;
+        assert_int_equal(egdb_stats(set, NULL, 0, (egdb_table_t)table, &rows, &n, NULL, &err), GSW_OK);
+        for (int r = 0; r < n; r++) {
+            const int *c = rows[r].counts;
+            if (c[0] + c[1] + c[2] + c[3] > 3) continue;
+            bf_row_t b = bf_stats(&g, c, (egdb_table_t)table);
+            if (b.positions != rows[r].positions || b.wins != rows[r].wins || b.losses != rows[r].losses ||
+                b.win != rows[r].win.plies || b.loss != rows[r].loss.plies)
+                fail_msg("%d,%d,%d,%d (%s): the rules give %llu positions, %llu won, %llu lost, longest %d/%d; "
+                         "the databases %llu, %llu, %llu, %d/%d", c[0], c[1], c[2], c[3],
+                         egdb_table_name((egdb_table_t)table), (unsigned long long)b.positions,
+                         (unsigned long long)b.wins, (unsigned long long)b.losses, b.win, b.loss,
+                         (unsigned long long)rows[r].positions, (unsigned long long)rows[r].wins,
+                         (unsigned long long)rows[r].losses, rows[r].win.plies, rows[r].loss.plies);
+            compared++;
+        }
+        free(rows);
+        /* the table's rows of 2 and 3 pieces: each figure that fits this
+           reading is the rules', each that does not is not */
+        for (int i = 0; i < NTD; i++) {
+            const td_row_t *t = &td[i];
+            if (t->pieces > 3) continue;
+            bf_row_t b = bf_stats(&g, t->c, (egdb_table_t)table);
+            int fw = table == EGDB_TABLE_FIRST ? WIN_FIRST : WIN_MAT, fl = table == EGDB_TABLE_FIRST ? LOSS_FIRST : LOSS_MAT;
+            assert_int_equal(b.positions, t->positions);
+            if ((b.win == t->win) != !!(t->fit & fw) || (b.loss == t->loss) != !!(t->fit & fl))
+                fail_msg("%d,%d,%d,%d (%s): the rules give %d/%d, the table %d/%d", t->c[0], t->c[1], t->c[2], t->c[3],
+                         egdb_table_name((egdb_table_t)table), b.win, b.loss, t->win, t->loss);
+        }
+    }
+    /* 1-3 pieces: 4 + 10 + 20 materials, in two readings */
+    assert_int_equal(compared, 2 * 34);
+    bf_free(&g);
 }
 
 /* A random position of the slices built: any material of 2-3 pieces. */
@@ -346,6 +630,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_trice_dodgen),
+        cmocka_unit_test(test_rules_count),
         cmocka_unit_test(test_against_search),
         cmocka_unit_test(test_oracle),
         cmocka_unit_test(test_damage),

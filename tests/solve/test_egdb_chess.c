@@ -168,7 +168,7 @@ static void test_longest_mates(void **state)
         int counts[RETRO_MAX_COUNTS], nc = v->ops->retro->slice_material(v, slice, counts);
         egdb_stat_t *rows;
         int n;
-        assert_int_equal(egdb_stats(set, counts, nc, &rows, &n, NULL, &err), GSW_OK);
+        assert_int_equal(egdb_stats(set, counts, nc, EGDB_TABLE_MATERIAL, &rows, &n, NULL, &err), GSW_OK);
         assert_int_equal(n, 1);
         uint64_t legal = count_ending(maxima[i].ending);
         if (rows[0].longest_win_plies != 2 * maxima[i].moves - 1 || rows[0].positions != legal)
