@@ -243,7 +243,7 @@ int egdb_verify(egdb_set_t *s, const uint64_t *slice, int threads, volatile int 
  *   swap the two sides' halves). It fits every published row of 2 to 6
  *   pieces we hold but the three of one man against one piece; of the
  *   readings that fit them, it is the only one that makes a 6-piece row 6
- *   plies longer in both columns (3K v 2K+1C). tests/data/checkers/README.md
+ *   plies longer in both columns (3K v 2K+1C). tests/data/README.md (checkers)
  *   has the evidence.
  * - EGDB_TABLE_FIRST: the longest win of Black (the first-named side) with
  *   Black to move, and the longest loss of White with White to move.
