@@ -151,6 +151,7 @@ typedef struct bf {
     uint8_t (*board)[32];        /* each node's board */
     uint8_t *side;               /* 0: Black to move */
     uint8_t *capture;            /* the side to move must capture */
+    uint8_t *material;           /* bk, bm, wk, wm: 2 bits each (bf_material) */
     int *first, *child;          /* children, as a compressed list */
     int16_t *val;                /* 0 unknown (a draw), d + 1 won in d, -(d + 1) lost in d */
     int32_t *node_of;            /* BF_KEYS: a position's key to its node + 1 */
@@ -161,6 +162,10 @@ static int bf_col(int sq) { return 2 * (sq % 4) + (bf_row(sq) % 2 == 0); }
 static int bf_sq(int r, int c) { return r < 0 || r > 7 || c < 0 || c > 7 ? -1 : r * 4 + c / 2; }
 static int bf_black(int p) { return p == BF_BM || p == BF_BK; }
 static int bf_crowns(int p, int sq) { return (p == BF_BM && bf_row(sq) == 7) || (p == BF_WM && bf_row(sq) == 0); }
+
+/* Counts of black kings, black men, white kings and white men (each at
+ * most 3), 2 bits each. */
+static uint8_t bf_material(int bk, int bm, int wk, int wm) { return (uint8_t)(bk | bm << 2 | wk << 4 | wm << 6); }
 
 /* The key of a board: its pieces in square order, 7 bits each plus one. */
 static int bf_key(const uint8_t *b, int side)
@@ -270,6 +275,7 @@ static void bf_solve(bf_t *g)
     g->board = malloc(MAX * sizeof *g->board);
     g->side = malloc(MAX);
     g->capture = malloc(MAX);
+    g->material = malloc(MAX);
     g->node_of = calloc(BF_KEYS, sizeof *g->node_of);
     g->first = malloc((MAX + 1) * sizeof *g->first);
     assert_non_null(g->board);
@@ -287,6 +293,9 @@ static void bf_solve(bf_t *g)
         bf_moves(g->board[i], g->side[i], m, &c);
         assert_true(m->n < 64);
         g->capture[i] = (uint8_t)c;
+        int k[5] = { 0 };
+        for (int sq = 0; sq < 32; sq++) k[g->board[i][sq]]++;
+        g->material[i] = bf_material(k[BF_BK], k[BF_BM], k[BF_WK], k[BF_WM]);
         for (int k = 0; k < m->n; k++) {
             if (edges == cap) g->child = realloc(g->child, (size_t)(cap *= 2) * sizeof *g->child);
             int node = g->node_of[bf_key(m->out[k], !g->side[i])] - 1;
@@ -334,6 +343,7 @@ static void bf_free(bf_t *g)
     free(g->board);
     free(g->side);
     free(g->capture);
+    free(g->material);
     free(g->first);
     free(g->child);
     free(g->val);
@@ -348,10 +358,9 @@ typedef struct { uint64_t positions, wins, losses; int win, loss; } bf_row_t;
 static bf_row_t bf_stats(const bf_t *g, const int *c, egdb_table_t table)
 {
     bf_row_t r = { 0, 0, 0, -1, -1 };
+    uint8_t want = bf_material(c[0], c[1], c[2], c[3]);
     for (int i = 0; i < g->n; i++) {
-        int k[5] = { 0 };
-        for (int sq = 0; sq < 32; sq++) k[g->board[i][sq]]++;
-        if (k[BF_BK] != c[0] || k[BF_BM] != c[1] || k[BF_WK] != c[2] || k[BF_WM] != c[3]) continue;
+        if (g->material[i] != want) continue;
         int v = g->val[i], d = abs(v) - 1, black = g->side[i] == 0;
         if (black) {
             r.positions++;
