@@ -270,6 +270,7 @@ typedef struct build_ctx {
     const char *bdir, *mpath;
     int cells;
     double ms[STRONG_MAX_PLIES];  /* the plies' times in this run (0: made before) */
+    double ply_t0, last_ms;       /* the backward pass: this ply's start, the last ply's time (0: none yet) */
 } build_ctx_t;
 
 static void say(const strong_build_options_t *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -365,10 +366,17 @@ static int io_load(void *ctx, int k, int set, bddf_t *f, err_t *err)
     return set_load(c->bdir, c->m, k, set, f, err);
 }
 
+/* A set written: said, for a ply that takes long (7x6's ply 35 takes an
+ * hour, most of it on its won set). */
 static int io_save(void *ctx, int k, int value, const bddf_t *f, err_t *err)
 {
     build_ctx_t *c = ctx;
-    return set_write(c->bdir, c->m, k, value, f, err);
+    if (set_write(c->bdir, c->m, k, value, f, err)) return err->code;
+    char a[128];
+    u256_text_grouped(&c->m->ply[k].count[value], a, sizeof a);
+    say(c->o, "backward: ply %d: %s set made, %s positions (%.1f s into the ply)", k, strong_value_name(value), a,
+        (gsw_now_ms() - c->ply_t0) / 1e3);
+    return GSW_OK;
 }
 
 /* The backward pass from ply from - 1 down to ply to. Each ply reads what
@@ -383,6 +391,9 @@ static int backward(c4b_t *b, const strong_build_options_t *o, build_ctx_t *c, i
     c4b_solve_io_t io = { io_load, io_save, c };
     for (int k = from - 1; k >= to && !rc; k--) {
         double tk = gsw_now_ms();
+        c->ply_t0 = tk;
+        if (c->last_ms > 0) say(o, "backward: ply %d: making its won set (ply %d took %.1f s)", k, k + 1, c->last_ms / 1e3);
+        else say(o, "backward: ply %d: making its won set", k);
         rc = c4b_solve_ply_io(b, k, &io, o->stop, err);
         u256_t sum = u256_of(0);
         for (int x = 0; x < 3 && !rc; x++) u256_add(&sum, &m->ply[k].count[x]);
@@ -394,7 +405,8 @@ static int backward(c4b_t *b, const strong_build_options_t *o, build_ctx_t *c, i
             u256_text_grouped(&m->ply[k].count[C4B_WON], a, sizeof a);
             u256_text_grouped(&m->ply[k].count[C4B_DRAWN], b2, sizeof b2);
             u256_text_grouped(&m->ply[k].count[C4B_LOST], d, sizeof d);
-            say(o, "backward: ply %d: %s won, %s drawn, %s lost (%.1f s)", k, a, b2, d, (gsw_now_ms() - tk) / 1e3);
+            c->last_ms = gsw_now_ms() - tk;
+            say(o, "backward: ply %d: %s won, %s drawn, %s lost (%.1f s)", k, a, b2, d, c->last_ms / 1e3);
         }
     }
     return rc;
@@ -482,7 +494,7 @@ static int build_body(const gv_t *v, const strong_build_options_t *o, strong_rep
         bddf_free(&start);
         return err->code;
     }
-    build_ctx_t ctx = { o, m, bdir, mpath, cells, { 0 } };
+    build_ctx_t ctx = { o, m, bdir, mpath, cells, { 0 }, 0, 0 };
     int rc = GSW_OK;
     double t0 = gsw_now_ms();
     if (fdone < cells) {

@@ -105,7 +105,10 @@ has out "resumed: plies 6 to 16" "only the plies below it"
 expect 0 "query after the repair" -- "$gsw" strong query connect4:4x4 12121 --dir "$d"
 
 # resume after Ctrl-C: the same table as a build in one go
-"$gsw" strong build connect4:5x4 --dir "$tmp/one" >"$tmp/one.txt" 2>/dev/null || bad "5x4 build"
+"$gsw" strong build connect4:5x4 --dir "$tmp/one" >"$tmp/one.txt" 2>"$tmp/one.err" || bad "5x4 build"
+# the backward pass says each set as it is made, and the last ply's time
+has one.err "backward: ply 19: won set made, 33,855 positions" "a set made is said, with its count"
+has one.err "backward: ply 18: making its won set (ply 19 took" "a ply's start names the last ply's time"
 "$gsw" strong build connect4:5x4 --dir "$tmp/two" >/dev/null 2>"$tmp/prog" &
 pid=$!
 for _ in $(seq 200); do grep -q "backward: ply 1[0-6]" "$tmp/prog" 2>/dev/null && break; sleep 0.05; done
