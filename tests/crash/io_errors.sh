@@ -61,7 +61,12 @@ if mount -t tmpfs -o size=256k tmpfs "$fs" 2>/dev/null; then
   # kill -9 in the middle of a unit: it is lost, nothing else, and the files come out the same
   "$gsw" egdb build checkers --pieces 4 --metric dtw --dir "$tmp/e-killed" >/dev/null 2>&1 &
   pid=$!
-  for ((i = 0; i < 100; i++)); do [ "$(ls "$tmp/e-killed/checkers/dtw" 2>/dev/null | wc -l)" -gt 400 ] && break; sleep 0.05; done
+  # (finished files only: a slice being written is X.egdb.tmp, and counting it
+  # let the kill come with exactly 400 finished, which the check below refuses)
+  for ((i = 0; i < 100; i++)); do
+    [ "$(find "$tmp/e-killed/checkers/dtw" -name '*.egdb' 2>/dev/null | wc -l)" -gt 400 ] && break
+    sleep 0.05
+  done
   kill -9 $pid
   wait $pid 2>/dev/null
   run "$gsw" egdb build checkers --pieces 4 --metric dtw --dir "$tmp/e-killed" --json
