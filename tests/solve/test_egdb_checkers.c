@@ -64,6 +64,10 @@ static const td_row_t td[] = {
 };
 #define NTD ((int)(sizeof td / sizeof td[0]))
 
+/* A row's fit bit for the win and the loss column in a reading. */
+static int fit_win(egdb_table_t t) { return t == EGDB_TABLE_FIRST ? WIN_FIRST : WIN_MAT; }
+static int fit_loss(egdb_table_t t) { return t == EGDB_TABLE_FIRST ? LOSS_FIRST : LOSS_MAT; }
+
 static int release(void) { return getenv("GSW_EGDB_RELEASE") && atoi(getenv("GSW_EGDB_RELEASE")); }
 
 static int build(const char *fen, int pieces, retro_metric_t m, volatile int *stop, egdb_build_report_t *rep)
@@ -120,7 +124,7 @@ static void test_trice_dodgen(void **state)
             err_t err;
             assert_int_equal(egdb_stats(set, t->c, 4, (egdb_table_t)table, &rows, &n, NULL, &err), GSW_OK);
             if (n != 1) fail_msg("slice %d,%d,%d,%d: %d rows", t->c[0], t->c[1], t->c[2], t->c[3], n);
-            int fw = table == EGDB_TABLE_FIRST ? WIN_FIRST : WIN_MAT, fl = table == EGDB_TABLE_FIRST ? LOSS_FIRST : LOSS_MAT;
+            int fw = fit_win((egdb_table_t)table), fl = fit_loss((egdb_table_t)table);
             if (rows[0].positions != t->positions || ((t->fit & fw) && rows[0].win.plies != t->win) ||
                 ((t->fit & fl) && rows[0].loss.plies != t->loss))
                 fail_msg("slice %d,%d,%d,%d (%s): %llu positions, win %d, loss %d; published %llu, %d, %d", t->c[0],
@@ -411,7 +415,7 @@ static void test_rules_count(void **state)
             const td_row_t *t = &td[i];
             if (t->pieces > 3) continue;
             bf_row_t b = bf_stats(&g, t->c, (egdb_table_t)table);
-            int fw = table == EGDB_TABLE_FIRST ? WIN_FIRST : WIN_MAT, fl = table == EGDB_TABLE_FIRST ? LOSS_FIRST : LOSS_MAT;
+            int fw = fit_win((egdb_table_t)table), fl = fit_loss((egdb_table_t)table);
             assert_int_equal(b.positions, t->positions);
             if ((b.win == t->win) != !!(t->fit & fw) || (b.loss == t->loss) != !!(t->fit & fl))
                 fail_msg("%d,%d,%d,%d (%s): the rules give %d/%d, the table %d/%d", t->c[0], t->c[1], t->c[2], t->c[3],
