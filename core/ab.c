@@ -65,6 +65,7 @@ void ab_init(ab_t *s, const gv_t *v, tt_t *tt, const ab_options_t *o)
         s->node_limit = o->node_limit;
         s->stop = o->stop;
         s->oracle = o->oracle;
+        s->count = o->count && v->ops->count_rule && v->ops->pos_reversible;
         if (o->static_always) s->static_nodes = 0;
         if (o->time_limit_ms > 0) s->deadline_ms = gsw_now_ms() + o->time_limit_ms;
     }
@@ -212,6 +213,7 @@ static int ab_root_bounds(ab_t *s, const void *pos, val_t *lo, val_t *hi)
     if (*lo >= *hi) return 0;   /* settled by the game (an immediate win, say): no table miss */
     int sym = s->fold;
     uint64_t key = O->tt_key ? O->tt_key(s->v, pos, &sym) : O->pos_hash(s->v, pos);
+    if (s->count) key ^= game_count_key(game_count_left(s->v, pos));   /* (as ab_exact.h keys it) */
     tt_hit_t h;
     if (tt_probe(s->tt, key, &h)) {
         if (h.lo > *lo) *lo = h.lo;
@@ -385,7 +387,9 @@ int ab_solve(const gv_t *v, tt_t *tt, const void *pos, const ab_options_t *o,
     ab_init(&s, v, tt, o);
     tt_new_search(tt);
     val_t tv;
-    if (v->ops->terminal(v, pos, &tv)) {
+    int over = v->ops->terminal(v, pos, &tv);
+    if (!over && s.count && game_count_left(v, pos) == 0) { over = 1; tv = VAL_DRAW; }   /* the move-count rule's draw */
+    if (over) {
         r->lo = r->hi = tv;
         r->time_ms = gsw_now_ms() - t0;
         return GSW_OK;

@@ -78,6 +78,7 @@ struct ab_search {
     uint64_t heur_filter[16];
     uint64_t *heur_line;
     const gsw_oracle_t *oracle; /* databases: positions below the root they know are leaves */
+    int count;                  /* the game's move-count rule applies (ab_options_t.count) */
     uint32_t *heur_order;       /* history heuristic (games without ab_order, or with
                                    ab_tactical: their quiet moves): cut-offs by move */
     move_t (*heur_killer)[2];   /* ... and the last two moves that cut off, by ply */
@@ -127,8 +128,16 @@ typedef struct ab_options {
     const uint64_t *history;
     int history_len;
     /* endgame databases (NULL: none): every search below the root asks
-     * them first; what they know is proven */
+     * them first; what they know is proven (under count, the oracle's
+     * values must hold under the rule: the door's oracle does) */
     const gsw_oracle_t *oracle;
+    /* games with a move-count rule (game_ops_t.count_rule): apply it, from
+     * the clock each position carries. A position whose clock has run out
+     * (game_count_left 0) and that the rules do not end otherwise is a
+     * draw, and table entries are keyed by the plies left too, so a value
+     * is the game's under the rule. 0: the rule is ignored (values of the
+     * position alone, as endgame databases hold them). */
+    int count;
     /* exact, games with ab_expand: look at every child's static bounds
      * before searching any, at every node (by default only once a search
      * is big; the value is the same either way: tests) */

@@ -53,6 +53,24 @@ static inline int ab_log2u64(uint64_t x) { return x ? 63 - __builtin_clzll(x) : 
 #define AB_CAT(a, b) AB_CAT2(a, b)
 #define AB_BODY AB_CAT(AB_FN, _node)
 
+/* pos's table key; under the move-count rule (s->count) the plies its
+ * clock leaves are part of it (its value depends on them). */
+static inline uint64_t AB_CAT(AB_FN, _key)(const ab_t *s, const void *pos, int *sym)
+{
+    const game_ops_t *O = (AB_OPS);
+    uint64_t k = O->tt_key ? O->tt_key(s->v, pos, sym) : O->pos_hash(s->v, pos);
+    if (O->pos_reversible && s->count) k ^= game_count_key(game_count_left(s->v, pos));
+    return k;
+}
+
+/* A position the move-count rule has drawn (its clock ran out, and the
+ * rules do not end it otherwise: the caller looked). */
+static inline int AB_CAT(AB_FN, _counted_out)(const ab_t *s, const void *pos)
+{
+    const game_ops_t *O = (AB_OPS);
+    return O->pos_reversible && s->count && game_count_left(s->v, pos) == 0;
+}
+
 /* The game's expansion of pos (its moves into mv, bounds [*lo, *hi]),
  * with the bounds tightened by following forced moves (a single move
  * left), up to `chain` of them; -1 for a finished game. */
@@ -62,6 +80,7 @@ static inline int AB_CAT(AB_FN, _static)(ab_t *s, const void *pos, move_t *mv, v
     const gv_t *v = s->v;
     val_t tv;
     if (O->terminal(v, pos, &tv)) { *lo = *hi = tv; return -1; }
+    if (AB_CAT(AB_FN, _counted_out)(s, pos)) { *lo = *hi = VAL_DRAW; return -1; }
     *lo = -VAL_WIN + 1;
     *hi = VAL_WIN - 1;
     int n = O->ab_expand(v, pos, mv, lo, hi);
@@ -121,12 +140,13 @@ static inline __attribute__((always_inline)) val_t AB_BODY(ab_t *s, const void *
     uint64_t key;
     if (passed) { key = pkey; sym = psym; }
     else {
-        key = O->tt_key ? O->tt_key(v, pos, &sym) : O->pos_hash(v, pos);
+        key = AB_CAT(AB_FN, _key)(s, pos, &sym);
         tt_prefetch(s->tt, key);
     }
 
     val_t tv;
     if (O->terminal(v, pos, &tv)) return tv;
+    if (AB_CAT(AB_FN, _counted_out)(s, pos)) return VAL_DRAW;   /* the move-count rule's draw */
     /* a database position below the root: its value, or bounds on it */
     val_t olo = -VAL_WIN + 1, ohi = VAL_WIN - 1;
     if (s->oracle && s->ply > 0 && s->oracle->probe(s->oracle->ctx, v, pos, &olo, &ohi)) {
@@ -185,7 +205,7 @@ static inline __attribute__((always_inline)) val_t AB_BODY(ab_t *s, const void *
         memcpy(child, pos, psz);
         play(v, child, mv[i]);
         int cs = s->fold;
-        tt_prefetch(s->tt, O->tt_key ? O->tt_key(v, child, &cs) : O->pos_hash(v, child));
+        tt_prefetch(s->tt, AB_CAT(AB_FN, _key)(s, child, &cs));
     }
 
     tt_hit_t h;
@@ -229,7 +249,7 @@ static inline __attribute__((always_inline)) val_t AB_BODY(ab_t *s, const void *
             memcpy(child, pos, psz);
             play(v, child, mv[i]);
             int cs = s->fold;
-            ckey[i] = O->tt_key ? O->tt_key(v, child, &cs) : O->pos_hash(v, child);
+            ckey[i] = AB_CAT(AB_FN, _key)(s, child, &cs);
             csym[i] = (int8_t)cs;
         }
         for (int i = 0; i < n; i++) {

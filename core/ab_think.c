@@ -105,13 +105,17 @@ static int32_t ab_heur(ab_t *s, const void *pos, int depth, int32_t alpha, int32
     const int use_tt = !quiesce;
     /* the table's bucket is loaded while the game's hooks run */
     uint64_t key = s->heur_line || use_tt ? O->pos_hash(v, pos) : 0;
-    const uint64_t tkey = tt_heur_key(key);
+    /* under the move-count rule, the plies the clock leaves are part of the
+       table's key (a mate the rule pre-empts is no mate), not of the line's */
+    const int left = s->count ? game_count_left(v, pos) : -1;
+    const uint64_t tkey = tt_heur_key(left >= 0 ? key ^ game_count_key(left) : key);
     if (use_tt) tt_prefetch(s->tt, tkey);
     if (s->heur_line) {   /* the game has repetitions: a position met again on the line */
         if (s->ply > 0 && ab_heur_repeated(s, key) && O->repetition(v, pos, &tv)) return tv;
         s->heur_line[s->ply] = key;
     }
     if (O->terminal(v, pos, &tv)) return tv;
+    if (left == 0 && !root) return VAL_DRAW;   /* the move-count rule's draw */
     if (s->oracle && s->ply > 0) {   /* a database position: its value, or its class as a proven bound */
         val_t olo, ohi;
         if (s->oracle->probe(s->oracle->ctx, v, pos, &olo, &ohi)) {

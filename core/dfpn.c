@@ -48,6 +48,7 @@ typedef struct dfpn {
     int max_plies;             /* a depth-limited goal: win within max_plies plies (0: none) */
     int defend;                /* the root's side to move defends */
     int rep;                   /* repetitions looked for (the game has them, no depth limit) */
+    int count;                 /* the game's move-count rule applies (dfpn_options_t.count) */
     int path_len;
     int cap;                   /* tree extraction: below this depth a node the table settles is a
                                   search leaf (INT_MAX: none) */
@@ -122,6 +123,7 @@ static uint64_t dfpn_key(dfpn_t *d, const void *pos, int depth)
     int sym = 0;
     uint64_t k = d->O->tt_key ? d->O->tt_key(d->v, pos, &sym) : d->O->pos_hash(d->v, pos);
     if (d->max_plies) k ^= (uint64_t)(d->max_plies - depth + 1) * 0xff51afd7ed558ccdull;
+    if (d->count) k ^= game_count_key(game_count_left(d->v, pos));   /* (the rule: so are the clock's) */
     return k ^ d->salt;   /* any value: an empty slot is work 0, not key 0 */
 }
 
@@ -196,6 +198,8 @@ static int dfpn_static(dfpn_t *d, const void *pos, int attacker, int depth, move
     val_t tv, T = dfpn_T(d, depth);
     *n = 0;
     if (O->terminal(d->v, pos, &tv)) return (attacker ? tv >= T : tv <= -T) ? 1 : -1;
+    if (d->count && game_count_left(d->v, pos) == 0)   /* the move-count rule's draw */
+        return (attacker ? VAL_DRAW >= T : VAL_DRAW <= -T) ? 1 : -1;
     int left = d->max_plies ? d->max_plies - depth : INT_MAX;   /* plies left to win in */
     if (left <= 0) return -1;
     val_t lo = -VAL_INF, hi = VAL_INF;
@@ -436,6 +440,7 @@ static int dfpn_setup(dfpn_t *d, const gv_t *v, const dfpn_options_t *o, err_t *
         d->limit = o->node_limit;
         d->no_best = o->no_best;
         d->oracle = o->oracle;
+        d->count = o->count && d->O->count_rule && d->O->pos_reversible;
         d->stop = o->stop;
         if (o->time_limit_ms > 0) d->deadline = d->t0 + o->time_limit_ms;
         d->progress = o->progress;

@@ -54,6 +54,8 @@ typedef struct dfpn_options {
     int nhistory;
     int no_best;               /* 1: skip finding a proving move (batch scores) */
     const gsw_oracle_t *oracle; /* endgame databases: positions they settle are leaves */
+    int count;                 /* the game's move-count rule applies, from each position's
+                                  clock: one whose clock ran out is a draw (ab_options_t.count) */
     /* Depth-limited goal (a mate search): "win within max_plies plies" —
      * the game must end in the attacker's win by then; reaching the limit
      * without it is not a win. 0: no limit (the goals above). Entries are

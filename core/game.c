@@ -18,3 +18,59 @@ void game_spec(const gv_t *v, char *buf, size_t n)
 {
     snprintf(buf, n, "%s:%s", v->game->name, v->name);
 }
+
+int game_count_left(const gv_t *v, const void *pos)
+{
+    const game_ops_t *O = v->ops;
+    if (!O->count_rule || !O->pos_reversible) return -1;
+    int left = -1;
+    O->pos_reversible(v, pos, &left);
+    return left < 0 ? 0 : left;
+}
+
+void game_count_bounds(const gv_t *v, const void *pos, int left, const gsw_oracle_t *o, val_t *lo, val_t *hi)
+{
+    (void)v;
+    if (left < 0) return;
+    val_t l = *lo, h = *hi;
+    /* a bound within the plies left stands; one beyond them widens to a draw */
+    int wide_win = l > VAL_DRAW && val_plies(l) > left, wide_loss = h < VAL_DRAW && val_plies(h) > left;
+    if (wide_win) l = VAL_DRAW;
+    if (wide_loss) h = VAL_DRAW;
+    int conv;
+    if ((wide_win || wide_loss) && o && o->conversion && o->conversion(o->ctx, pos, &conv)) {
+        if (conv > left) l = h = VAL_DRAW;               /* no conversion in time: drawn by the rule */
+        else if (wide_win) l = val_win(VAL_MAX_PLIES);   /* converted in time: the result stands */
+        else h = val_loss(VAL_MAX_PLIES);
+    }
+    *lo = l;
+    *hi = h;
+}
+
+static int count_oracle_probe(void *ctx, const gv_t *v, const void *pos, val_t *lo, val_t *hi)
+{
+    const gsw_count_oracle_t *c = ctx;
+    if (!c->inner->probe(c->inner->ctx, v, pos, lo, hi)) return 0;
+    if (c->on && !*c->on) return 1;
+    int left = game_count_left(v, pos);
+    val_t tv;
+    if (left == 0 && !v->ops->terminal(v, pos, &tv)) *lo = *hi = VAL_DRAW;
+    else game_count_bounds(v, pos, left, c->inner, lo, hi);
+    return 1;
+}
+
+static int count_oracle_conversion(void *ctx, const void *pos, int *plies)
+{
+    const gsw_count_oracle_t *c = ctx;
+    return c->inner->conversion(c->inner->ctx, pos, plies);
+}
+
+const gsw_oracle_t *game_count_oracle(gsw_count_oracle_t *c, const gsw_oracle_t *inner, const int *on)
+{
+    c->inner = inner;
+    c->on = on;
+    c->o.probe = count_oracle_probe;
+    c->o.conversion = inner && inner->conversion ? count_oracle_conversion : NULL;
+    c->o.ctx = c;
+    return inner ? &c->o : NULL;
+}

@@ -305,4 +305,38 @@ int game_pos_parse(const gv_t *v, const char *text, void *pos, err_t *err);
 /* "game:variant" into buf. */
 void game_spec(const gv_t *v, char *buf, size_t n);
 
+/* The game's move-count rule (count_rule: chess's 50-move rule, checkers'
+ * 40-move rule) as searches apply it: the plies pos's clock leaves before
+ * the rule draws the game (0: it has, unless pos is over by the rules
+ * themselves: a mate on the last ply counts), or -1 when the game has no
+ * such rule. */
+int game_count_left(const gv_t *v, const void *pos);
+/* A table key's share of the clock: searches that apply the rule key a
+ * position by its plies left too (its value depends on them). */
+static inline uint64_t game_count_key(int left)
+{
+    uint64_t x = (uint64_t)(left + 2) * 0x9E3779B97F4A7C15ull;
+    return x ^ (x >> 31);
+}
+/* Bounds [*lo, *hi] that hold for pos without the move-count rule (a
+ * database's, a stored row's) made to hold under it, pos's clock leaving
+ * left plies (game_count_left, >= 0; pos not over): a win or a loss in at
+ * most left plies stands; a longer one may be drawn by the rule first, so
+ * its bound widens to a draw, unless o's distance to conversion (a capture,
+ * a pawn's or a man's move: the clock starts again) settles it: within left
+ * plies the result stands (its distance unknown), beyond them it is a draw.
+ * o may be NULL (no distances to conversion). */
+void game_count_bounds(const gv_t *v, const void *pos, int left, const gsw_oracle_t *o, val_t *lo, val_t *hi);
+/* An oracle whose values are another's under the move-count rule
+ * (game_count_bounds at each position's clock, with the other's distances
+ * to conversion), while *on is nonzero; while it is 0 they pass through.
+ * Hand &c->o to a search. */
+typedef struct gsw_count_oracle {
+    gsw_oracle_t o;
+    const gsw_oracle_t *inner;
+    const int *on;
+} gsw_count_oracle_t;
+/* c over inner (NULL: none; then &c->o is not to be used) switched by *on. */
+const gsw_oracle_t *game_count_oracle(gsw_count_oracle_t *c, const gsw_oracle_t *inner, const int *on);
+
 #endif
