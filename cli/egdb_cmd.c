@@ -260,7 +260,12 @@ static int egdb_cli_probe(cli_opts_t *o, gv_t *v, egdb_set_t *set, err_t *err)
     /* a finished game (no pieces, no move) is valued by the rules, in any
        database's terms: no file need hold it */
     int over = v->ops->terminal(v, pos, &lo);
-    if (!over && rg->mate_metric && rg->locate(v, pos, &ps, &pi, &pf) && egdb_cli_ensure(o, v, set, ps, RETRO_DTW, err))
+    /* the game's value: under its move-count rule, from the position's clock
+       (--no-line: the position's alone, as the files hold it) */
+    int left = o->no_line ? -1 : game_count_left(v, pos);
+    if (!over && rg->mate_metric && rg->locate(v, pos, &ps, &pi, &pf)
+        && (egdb_cli_ensure(o, v, set, ps, RETRO_DTW, err)
+            || (left >= 0 && v->ops->pos_reversible(v, pos, NULL) > 0 && egdb_cli_ensure(o, v, set, ps, RETRO_DTC, err))))
         return err->code;
     egdb_prober_t pr;
     if (egdb_prober_init(&pr, set, 16, err)) return err->code;
@@ -289,10 +294,26 @@ static int egdb_cli_probe(cli_opts_t *o, gv_t *v, egdb_set_t *set, err_t *err)
     if (!rc && lo != hi && egdb_conversion(&pr, pos, &conv, err) < 0) rc = err->code;
     char (*line)[16] = NULL;   /* --line: the moves */
     int nline = 0, line_cut = 0;
+    val_t raw_lo = lo, raw_hi = hi;   /* the position's value alone */
+    int open_rule = 0;                /* ... which the move-count rule may change: nothing here tells */
     if (!rc) {
         probe_oracle_t po = { &pr, err, 0 };
-        gsw_oracle_t or = { probe_oracle_probe, probe_oracle_conversion, &po };
-        best = source_oracle_best(v, &or, pos);
+        gsw_oracle_t raw = { probe_oracle_probe, probe_oracle_conversion, &po };
+        gsw_count_oracle_t co;
+        const int on = left >= 0;
+        const gsw_oracle_t *or = on ? game_count_oracle(&co, &raw, &on) : &raw;   /* (below: &raw when open) */
+        if (on && !over) {   /* the rule over the files' value, as the door applies it */
+            val_t tv;
+            if (left == 0 && !O->terminal(v, pos, &tv)) lo = hi = VAL_DRAW;
+            else game_count_bounds(v, pos, left, &raw, &lo, &hi);
+            if (lo < hi && lo <= VAL_DRAW && hi >= VAL_DRAW) {   /* the rule may draw it first: no distances tell */
+                lo = raw_lo;
+                hi = raw_hi;
+                open_rule = 1;
+            }
+        }
+        if (open_rule) or = &raw;
+        best = source_oracle_best(v, or, pos);
         /* --line: best moves to the end of a won or lost game, as the
            databases play it (no move-count rule, no repetition) */
         if (o->line && best != MOVE_NONE && (lo > VAL_DRAW || hi < VAL_DRAW) && !po.failed) {
@@ -304,7 +325,7 @@ static int egdb_cli_probe(cli_opts_t *o, gv_t *v, egdb_set_t *set, err_t *err)
                 O->move_format(v, cur, mv, line[nline++], sizeof *line);
                 O->play(v, cur, mv);
                 val_t tv;
-                mv = O->terminal(v, cur, &tv) ? MOVE_NONE : source_oracle_best(v, &or, cur);
+                mv = O->terminal(v, cur, &tv) ? MOVE_NONE : source_oracle_best(v, or, cur);
             }
         }
         if (po.failed) rc = err->code;
@@ -316,9 +337,26 @@ static int egdb_cli_probe(cli_opts_t *o, gv_t *v, egdb_set_t *set, err_t *err)
         return rc;
     }
     gvalue_t g = value_report(v, pos, lo, hi);
-    char bt[64] = "", vt[64];
+    char bt[64] = "", vt[64], rt[160] = "";
     if (best != MOVE_NONE) O->move_format(v, pos, best, bt, sizeof bt);
     value_text(lo, hi, vt, sizeof vt);
+    const int ruled = lo != raw_lo || hi != raw_hi;   /* the move-count rule changed the files' value */
+    if (open_rule) {
+        char name[64] = "?";
+        if (rg->locate(v, pos, &ps, &pi, &pf)) rg->slice_name(v, ps, name, sizeof name);
+        snprintf(rt, sizeof rt, "whether the %s draws it first (%d plies left) needs the distances to conversion: "
+                 "gsw egdb build %s %s --metric dtc", O->count_rule, left, v->game->name, name);
+    } else if (ruled) {
+        char raw[64];
+        if (rg->mate_metric && raw_lo == raw_hi && raw_lo != VAL_DRAW)
+            snprintf(raw, sizeof raw, "%s %d (%d plies)", val_is_win(raw_lo) ? "mate in" : "mated in",
+                     val_is_win(raw_lo) ? (val_plies(raw_lo) + 1) / 2 : val_plies(raw_lo) / 2, val_plies(raw_lo));
+        else value_text(raw_lo, raw_hi, raw, sizeof raw);
+        if (lo == hi) snprintf(rt, sizeof rt, "draw by the %s: %d plies left, no %s and no conversion in time (without the rule: %s)",
+                               O->count_rule, left, rg->mate_metric ? "mate" : "win", raw);
+        else snprintf(rt, sizeof rt, "%s under the %s: a conversion comes within the %d plies left (without the rule: %s)",
+                      lo > VAL_DRAW ? "win" : "loss", O->count_rule, left, raw);
+    }
     if (o->json) {
         json_t j;
         json_begin(&j, stdout);
@@ -332,8 +370,17 @@ static int egdb_cli_probe(cli_opts_t *o, gv_t *v, egdb_set_t *set, err_t *err)
         json_str(&j, "metric", retro_game_metric_name(v->ops->retro, m));
         if (m == RETRO_DTC && conv >= 0) json_int(&j, "conversion_plies", conv);
         else if (m == RETRO_DTC) json_null(&j, "conversion_plies");
+        if (ruled) {   /* the files' value, which the move-count rule changed */
+            gvalue_t rg0 = value_report(v, pos, raw_lo, raw_hi);
+            json_obj(&j, "without_line");
+            json_str(&j, "value", outcome_name(rg0.outcome));
+            if (rg0.plies >= 0 && raw_lo == raw_hi) json_int(&j, "plies", rg0.plies); else json_null(&j, "plies");
+            json_close(&j, '}');
+        }
+        json_bool(&j, "line_applied", left >= 0 && !open_rule);
+        if (open_rule) json_str(&j, "line_open", rt);
         if (rg->mate_metric && m == RETRO_DTW) {   /* in moves: > 0 the side to move mates, < 0 it is mated */
-            if (lo == VAL_DRAW) json_null(&j, "mate");
+            if (lo == VAL_DRAW || lo != hi) json_null(&j, "mate");
             else json_int(&j, "mate", val_is_win(lo) ? (val_plies(lo) + 1) / 2 : -(val_plies(lo) / 2));
         }
         json_str(&j, "source", over ? "rules" : "egdb");
@@ -344,6 +391,9 @@ static int egdb_cli_probe(cli_opts_t *o, gv_t *v, egdb_set_t *set, err_t *err)
         }
         json_num(&j, "time_ms", ms);
         json_end(&j);
+    } else if (ruled) {
+        printf("%s%s%s (%s)\n", rt, *bt ? "; best " : "", bt, rg->mate_metric ? "distance-to-mate tablebase and its distances to conversion"
+               : "databases and their distances to conversion");
     } else if (rg->mate_metric && m == RETRO_DTW) {
         char mt[96];
         if (lo == VAL_DRAW) snprintf(mt, sizeof mt, "draw");
@@ -351,7 +401,8 @@ static int egdb_cli_probe(cli_opts_t *o, gv_t *v, egdb_set_t *set, err_t *err)
                                           val_plies(lo));
         else if (val_plies(lo) == 0) snprintf(mt, sizeof mt, "checkmated");
         else snprintf(mt, sizeof mt, "the side to move is mated in %d (%d plies)", val_plies(lo) / 2, val_plies(lo));
-        printf("%s%s%s (distance-to-mate tablebase)\n", mt, *bt ? "; best " : "", bt);
+        printf("%s%s%s (distance-to-mate tablebase%s)\n", mt, *bt ? "; best " : "", bt,
+               o->no_line && O->count_rule ? "; the position's value alone: no 50-move rule, no repetition" : "");
     } else if (m == RETRO_DTC && conv >= 0)
         printf("%s%s%s (distance-to-conversion database: a capture or a man's move keeping it in %d plies)\n", vt,
                *bt ? "; best " : "", bt, conv);
@@ -359,6 +410,7 @@ static int egdb_cli_probe(cli_opts_t *o, gv_t *v, egdb_set_t *set, err_t *err)
                 over ? "the game is over" : m == RETRO_DTW ? "distance-to-win database"
                      : m == RETRO_DTC ? "distance-to-conversion database"
                                       : "win/draw/loss database: build --metric dtw for distances");
+    if (open_rule && !o->json) printf("(%s)\n", rt);
     if (o->line && !o->json) {
         if (!nline) printf("no line: %s\n", lo == hi && lo == VAL_DRAW ? "a draw" : best == MOVE_NONE ? "no move known" : "not decided");
         else {

@@ -80,6 +80,7 @@ int opts_parse(int argc, char **argv, int first, cli_opts_t *o)
         if (!strcmp(a, "--json")) o->json = 1;
         else if (!strcmp(a, "--no-cache")) o->no_cache = 1;
         else if (!strcmp(a, "--wdl")) o->wdl = 1;
+        else if (!strcmp(a, "--no-line")) o->no_line = 1;
         else if (!strcmp(a, "--clear-hash")) o->clear_hash = 1;
         else if (!strcmp(a, "--help") || !strcmp(a, "-h")) o->help = 1;
         else if (!strcmp(a, "--min-moves")) o->min_moves = 1;

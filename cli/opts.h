@@ -22,6 +22,8 @@ typedef struct cli_opts {
     int hash_set;              /* --hash was given */
     const char *batch;         /* --batch FILE ("-" = stdin) */
     int wdl;                   /* --wdl: win/draw/loss only */
+    int no_line;               /* --no-line: values of the position alone (no move-count rule,
+                                  no repetitions), not the game's */
     int clear_hash;            /* --clear-hash: empty the table before each batch line */
     double time_ms;
     double t_start;            /* gsw_now_ms() when the process began (0: unknown): --time counts from it */

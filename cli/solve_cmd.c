@@ -138,6 +138,7 @@ static int solver_open(cli_opts_t *o, const char *spec, int cache_default_on, so
         game_close(v);
         return err->code;
     }
+    if (o->no_line) solver_ignore_line(s);   /* asked for: the position's value alone */
     s->ab.threads = o->threads;
     s->ab.wdl_only = o->wdl;
     s->ab.node_limit = o->nodes;
@@ -287,6 +288,7 @@ static void print_answer(const solver_t *s, cli_opts_t *o, const char *ptext, co
         json_num(&j, "time_ms", a->r.time_ms);
         json_str(&j, "source", a->source ? a->source : "search");
         json_str(&j, "algo", s->manager ? "manager" : s->dfpn ? "dfpn" : "ab");
+        json_str(&j, "rules", solver_line_note(s, a, (char[160]){ 0 }, 160) ? "position" : "game");
         json_bool(&j, "complete", !a->r.aborted);
         json_proven(&j, a->r.lo, a->r.hi, g, a->r.aborted);
         if (h && h->depth > 0) {   /* the budget ran out: the heuristic engine's line */
@@ -308,9 +310,11 @@ static void print_answer(const solver_t *s, cli_opts_t *o, const char *ptext, co
     }
     char vt[128], nt[32];
     value_text(a->r.lo, a->r.hi, vt, sizeof vt);
+    char note[160];
     printf("%s \"%s\": %s", spec, ptext, vt);
     if (has_score) printf(" (score %+d)", score);
     if (*best) printf(", best move %s", best);
+    if (solver_line_note(s, a, note, sizeof note)) printf(" [%s]", note);
     printf("\n");
     if (h && h->depth > 0) {
         printf("heuristic: score %+d at depth %d:", (int)h->score, h->depth);
@@ -488,7 +492,8 @@ static int cli_solve_mate(cli_opts_t *o)
     else if (!over) {
         double deadline = solve_deadline(o);
         dfpn_options_t dopt = { .table = &tab, .node_limit = o->nodes, .stop = &opts_stop,
-                                .time_limit_ms = deadline > 0 ? solve_left_ms(deadline, 0) : 0 };
+                                .time_limit_ms = deadline > 0 ? solve_left_ms(deadline, 0) : 0,
+                                .count = !o->no_line };   /* a mate the 50-move rule pre-empts is none */
         rc = solver_mate(v, pos, max, &dopt, &t, &mate, &r, &err);
         mated = mate < 0;
         plies = mate > 0 ? 2 * mate - 1 : mate < 0 ? -2 * mate : -1;
@@ -714,12 +719,14 @@ static int cli_analyze(cli_opts_t *o)
     if (o->json && failed) json_discard(&j);
     else if (o->json) {
         json_close(&j, ']');
+        json_str(&j, "rules", solver_line_note(&s, NULL, (char[160]){ 0 }, 160) ? "position" : "game");
         json_int(&j, "nodes", (int64_t)nodes);
         json_num(&j, "time_ms", ms);
         json_bool(&j, "complete", !stopped && !open);
         json_end(&j);
     } else if (!failed) {
-        char nt[32];
+        char nt[32], note[160];
+        if (solver_line_note(&s, NULL, note, sizeof note)) printf("(%s)\n", note);
         fflush(stdout);
         fprintf(stderr, "%s nodes, %.1f ms\n", opts_thousands(nodes, nt, sizeof nt), ms);
     }

@@ -205,7 +205,8 @@ static int uci_mate(uci_t *u, move_t *best, move_t *ponder)
     memset(&t, 0, sizeof t);
     dfpn_result_t r;
     memset(&r, 0, sizeof r);
-    dfpn_options_t o = { .table = &tab, .stop = &u->stop, .time_limit_ms = u->mate_ms, .node_limit = u->mate_nodes };
+    dfpn_options_t o = { .table = &tab, .stop = &u->stop, .time_limit_ms = u->mate_ms, .node_limit = u->mate_nodes,
+                         .count = u->s.ab.count };   /* a mate the 50-move rule pre-empts is none */
     int mate = 0, found = 0;
     int rc = solver_mate(u->v, u->root, u->mate, &o, &t, &mate, &r, &err);
     dfpn_table_free(&tab);

@@ -34,6 +34,7 @@ void analyst_close(analyst_t *a)
 void analyst_retarget(analyst_t *a, gv_t *v)
 {
     a->solver.v = v;
+    a->solver.ab.count = !a->solver.no_line && v->ops->count_rule && v->ops->pos_reversible;
     {   /* the databases know the variant they were opened for */
         err_t err;
         if (solver_open_egdb(&a->solver, getenv("GSW_EGDB"),
@@ -155,6 +156,7 @@ static void analyst_mark_late(analyst_t *a, const void *pos, analysis_t *an, int
     O->play(v, child, mv->move);
     if (O->terminal(v, child, &tv)) return;
     analyst_mark_final(a, child, mv);
+    if (solver_counts(&a->solver)) return;   /* values under the rule already: none comes late */
     int left = -1, conv;
     if (O->pos_reversible) O->pos_reversible(v, child, &left);
     if (mv->final) {   /* in time if it converts in time */
@@ -212,7 +214,7 @@ int analyst_heuristic(analyst_t *a, const void *pos, analysis_t *an, double budg
         }
         if (!O->evaluate || v->game->players != 2) continue;   /* (puzzles are solved, not scored) */
         ab_options_t o = { .threads = 1, .depth_limit = 24, .time_limit_ms = budget_ms / an->n,
-                           .stop = a->solver.ab.stop, .oracle = a->solver.ab.oracle,
+                           .stop = a->solver.ab.stop, .oracle = a->solver.ab.oracle, .count = a->solver.ab.count,
                            .history = an->nline > 0 ? an->line : NULL, .history_len = an->nline };
         ab_result_t r;
         if (ab_think(v, &a->heur, child, &o, &r, err)) return err->code;
@@ -463,7 +465,8 @@ int analyst_think(analyst_t *a, const void *pos, const uint64_t *line, int nline
     if (level > 9) level = 9;
     ab_options_t o = { .threads = 1, .depth_limit = 2 * level, .time_limit_ms = 200.0 * level,
                        .stop = a->solver.ab.stop, .history = line, .history_len = line ? nline : 0,
-                       .oracle = a->solver.ab.oracle };   /* database positions are proven for the engine too */
+                       .oracle = a->solver.ab.oracle,   /* database positions are proven for the engine too */
+                       .count = a->solver.ab.count };
     ab_result_t r;
     tt_claim(&a->heur, v);   /* the heuristic player's own table, as the heuristic scores': its
                                 entries would crowd out the exact search's */

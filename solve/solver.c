@@ -64,7 +64,7 @@ static void solver_engine(solver_t *s)
         const source_t *src = &s->chain.src[i];
         if (src->kind && src->kind->oracle) o = src->kind->oracle(src->ctx, &q);
     }
-    s->ab.oracle = s->engine = o;
+    s->ab.oracle = s->engine = game_count_oracle(&s->count_engine, o, &s->ab.count);
 }
 
 int solver_init(solver_t *s, gv_t *v, size_t hash_mb, cache_t *cache, err_t *err)
@@ -73,6 +73,7 @@ int solver_init(solver_t *s, gv_t *v, size_t hash_mb, cache_t *cache, err_t *err
     s->v = v;
     s->cache = cache;
     s->ab.threads = 1;
+    s->ab.count = v->ops->count_rule && v->ops->pos_reversible;   /* the game's values: under its rule */
     s->goal = -1;
     while (source_registry[s->chain.n]) s->chain.n++;
     source_env_t env = solver_env(s, cache ? cache_filename(cache) : NULL);
@@ -95,6 +96,56 @@ void solver_free(solver_t *s)
     s->ab.oracle = s->engine = NULL;
     tt_free(&s->tt);
     dfpn_table_free(&s->pn);
+}
+
+void solver_ignore_line(solver_t *s)
+{
+    s->no_line = 1;
+    s->ab.count = 0;
+}
+
+int solver_counts(const solver_t *s)
+{
+    return s->ab.count && s->v->ops->count_rule && s->v->ops->pos_reversible;
+}
+
+int solver_line_note(const solver_t *s, const answer_t *a, char *buf, size_t n)
+{
+    const game_ops_t *O = s->v->ops;
+    buf[0] = 0;
+    if (!O->count_rule && !O->repetition) return 0;
+    if (!s->no_line && !(a && a->line_free)) return 0;
+    snprintf(buf, n, "the position's value alone: no %s%s", O->count_rule ? O->count_rule : "repetition",
+             O->count_rule && O->repetition ? ", no repetition" : "");
+    return 1;
+}
+
+static int solver_conversion_cb(void *ctx, const void *pos, int *plies) { return solver_conversion(ctx, pos, plies); }
+
+/* The move-count rule over bounds [lo, hi] of pos's value alone (a
+ * source's, a stored row's), at pos's clock: the game's bounds. */
+static void solver_count_bounds(solver_t *s, const void *pos, val_t *lo, val_t *hi)
+{
+    int left = solver_counts(s) ? game_count_left(s->v, pos) : -1;
+    val_t tv;
+    if (left == 0 && !s->v->ops->terminal(s->v, pos, &tv)) *lo = *hi = VAL_DRAW;
+    else {
+        gsw_oracle_t conv = { NULL, solver_conversion_cb, s };
+        game_count_bounds(s->v, pos, left, &conv, lo, hi);
+    }
+}
+
+/* What of [lo, hi], proven under the move-count rule at pos's clock, holds
+ * for the position whatever its clock, to be stored: a win or a loss
+ * within the plies left (the rule cannot reach it); a bound beyond them is
+ * dropped. 0 when nothing is left to store. */
+static int solver_count_keep(const solver_t *s, const void *pos, val_t *lo, val_t *hi)
+{
+    int left = solver_counts(s) ? game_count_left(s->v, pos) : -1;
+    if (left < 0) return 1;
+    if (!(val_is_proven_decisive(*lo) && val_plies(*lo) <= left)) *lo = -VAL_WIN + 1;
+    if (!(val_is_proven_decisive(*hi) && val_plies(*hi) <= left)) *hi = VAL_WIN - 1;
+    return *lo > -VAL_WIN + 1 || *hi < VAL_WIN - 1;
 }
 
 int solver_add_source(solver_t *s, const source_kind_t *kind, void *ctx, err_t *err)
@@ -215,7 +266,9 @@ static int solver_manager(solver_t *s, const void *pos, dfpn_result_t *d, err_t 
     manager_options_t o = { .workers = s->ab.threads, .hash_mb = (s->tt.bytes >> 20) / (s->ab.threads > 0 ? s->ab.threads : 1) + 1,
                             .stop = s->ab.stop, .time_limit_ms = s->ab.time_limit_ms, .node_limit = s->ab.node_limit,
                             .history = s->ab.history, .nhistory = s->ab.history_len,
-                            .probe = s->cache ? cache_probe : NULL, .probe_ctx = &probe, .oracle = s->ab.oracle };
+                            .probe = s->cache ? cache_probe : NULL, .probe_ctx = &probe,
+                            /* (it proves the position's value alone: the sources' own values) */
+                            .oracle = s->ab.oracle == &s->count_below.o ? s->count_below.inner : s->ab.oracle };
     d->best = MOVE_NONE;
     int g0 = s->goal >= 0 ? s->goal : DFPN_GOAL_WIN, g1 = s->goal >= 0 ? s->goal : DFPN_GOAL_DRAW;
     for (int g = g0; g <= g1; g++) {
@@ -306,6 +359,22 @@ static int solver_lookup(solver_t *s, const void *pos, answer_t *a, uint8_t *key
             }
         }
     solver_engine(s);   /* (a source may have found new files: an ending built on demand) */
+    if (rc == 1 && solver_counts(s)) {   /* the sources' values are the position's: the rule over them */
+        val_t lo = a->r.lo, hi = a->r.hi;
+        solver_count_bounds(s, pos, &lo, &hi);
+        if (lo != a->r.lo || hi != a->r.hi) {
+            /* still an answer: exact, or a result without its distance from a
+               source that has none (win/draw/loss files); a distance the rule
+               took away is the search's to find again */
+            if (lo == hi || ((lo > VAL_DRAW || hi < VAL_DRAW) && a->r.lo != a->r.hi)) {
+                a->r.lo = lo;
+                a->r.hi = hi;
+            } else {   /* the search's to settle (it finds the source's value first, at once) */
+                memset(a, 0, sizeof *a);
+                rc = 0;
+            }
+        }
+    }
     return rc;
 }
 
@@ -331,8 +400,21 @@ int solver_run_within(solver_t *s, const void *pos, val_t lo, val_t hi, answer_t
     size_t klen = 0;
     int sym = 0;
     val_t book[2] = { -VAL_INF, VAL_INF };   /* a position on the book's last ply: its value, the best move to find */
+    val_t tv;
+    if (solver_counts(s) && game_count_left(s->v, pos) == 0 && !s->v->ops->terminal(s->v, pos, &tv)) {
+        memset(a, 0, sizeof *a);   /* the clock has run out: the move-count rule's draw */
+        a->r.best = MOVE_NONE;
+        a->source = "rule";
+        a->phrase = s->v->ops->count_rule;
+        return GSW_OK;
+    }
     int found = solver_lookup(s, pos, a, key, &klen, &sym, !s->ab.no_best, book, err);
     if (found) return found < 0 ? err->code : GSW_OK;
+    /* the caller's bounds are the game's values; the book's, the position's:
+       under the move-count rule they bound different searches (solver_search) */
+    s->count_lo = lo;
+    s->count_hi = hi;
+    if (solver_counts(s)) lo = -VAL_WIN + 1, hi = VAL_WIN - 1;
     if (book[0] > lo) lo = book[0];
     if (book[1] < hi) hi = book[1];
     s->ab.known = lo > -VAL_WIN + 1 || hi < VAL_WIN - 1;
@@ -342,7 +424,7 @@ int solver_run_within(solver_t *s, const void *pos, val_t lo, val_t hi, answer_t
     const gsw_oracle_t *own = s->ab.oracle;
     if (own == s->engine) {
         source_query_t q = solver_query(s, pos, !s->ab.no_best, key, klen, sym);
-        s->ab.oracle = source_chain_oracle(&s->chain, &q);
+        s->ab.oracle = game_count_oracle(&s->count_below, source_chain_oracle(&s->chain, &q), &s->ab.count);
     }
     int rc = solver_search(s, pos, a, key, klen, sym, err);
     s->ab.known = 0;
@@ -369,8 +451,9 @@ static void solver_line_tables(solver_t *s)
     s->line_sig = sig;
 }
 
-/* The search after a cache miss: the configured solver, its result stored. */
-static int solver_search(solver_t *s, const void *pos, answer_t *a, const uint8_t *key, size_t klen, int sym,
+/* The search after a cache miss: the configured solver, its result stored
+ * (under the move-count rule, s->ab.count: what holds whatever the clock). */
+static int solver_search_one(solver_t *s, const void *pos, answer_t *a, const uint8_t *key, size_t klen, int sym,
                          err_t *err)
 {
     const game_ops_t *O = s->v->ops;
@@ -384,7 +467,7 @@ static int solver_search(solver_t *s, const void *pos, answer_t *a, const uint8_
             dfpn_options_t o = { .table = &s->pn, .node_limit = s->ab.node_limit, .no_best = s->ab.no_best,
                                  .time_limit_ms = s->ab.time_limit_ms, .stop = s->ab.stop,
                                  .history = s->ab.history, .nhistory = s->ab.history_len,
-                                 .oracle = s->ab.oracle };
+                                 .oracle = s->ab.oracle, .count = s->ab.count };
             if (s->goal >= 0) {
                 if (dfpn_prove(s->v, pos, (dfpn_goal_t)s->goal, &o, &d, err)) return err->code;
             } else if (dfpn_solve(s->v, pos, &o, &d, err)) return err->code;
@@ -414,8 +497,10 @@ static int solver_search(solver_t *s, const void *pos, answer_t *a, const uint8_
             }
             if (d.status == DFPN_UNKNOWN) return GSW_OK;
         } else if (d.outcome == OUTCOME_UNKNOWN) return GSW_OK;
+        if (s->manager) a->line_free = 1;
         if (!s->cache || solver_on_line(s)) return GSW_OK;   /* (df-pn does not say whether the line mattered) */
         cache_entry_t e = { .lo = a->r.lo, .hi = a->r.hi, .best = MOVE_NONE, .nodes = d.nodes, .time_ms = d.time_ms };
+        if (!s->manager && !solver_count_keep(s, pos, &e.lo, &e.hi)) return GSW_OK;   /* (true of this clock only) */
         snprintf(e.solver, sizeof e.solver, "%s", s->manager ? "manager" : "dfpn");
         if (d.best != MOVE_NONE) e.best = sym ? O->move_sym(s->v, d.best, sym, 0) : d.best;
         solver_keep(s, key, klen, &e, 0);
@@ -431,15 +516,73 @@ static int solver_search(solver_t *s, const void *pos, answer_t *a, const uint8_
         err_t derr;
         if (cache_delete(s->cache, s->v->game->name, s->v->name, key, klen, &derr)) solver_say(s, derr.msg);
     }
-    if (s->cache && !(solver_on_line(s) && a->r.history_dependent)) {   /* exact, or the bounds proven before a stop */
-        cache_entry_t e = { .lo = a->r.lo, .hi = a->r.hi, .best = MOVE_NONE, .nodes = a->r.nodes,
-                            .time_ms = a->r.time_ms };
+    cache_entry_t e = { .lo = a->r.lo, .hi = a->r.hi, .best = MOVE_NONE, .nodes = a->r.nodes, .time_ms = a->r.time_ms };
+    if (s->cache && !(solver_on_line(s) && a->r.history_dependent)   /* exact, or the bounds proven before a stop */
+        && solver_count_keep(s, pos, &e.lo, &e.hi)) {                /* (what holds whatever the clock) */
         snprintf(e.solver, sizeof e.solver, "ab");
-        if (!a->r.aborted && a->r.best != MOVE_NONE)
+        if (!a->r.aborted && a->r.best != MOVE_NONE && e.lo == e.hi)
             e.best = sym ? O->move_sym(s->v, a->r.best, sym, 0) : a->r.best;
         solver_keep(s, key, klen, &e, 0);
     }
     return GSW_OK;
+}
+
+/* The search after a cache miss. Under the move-count rule, first the
+ * position's value alone (the cheap search: its table entries serve every
+ * clock, and it is stored), then the rule over it as over any source's
+ * value: a win or a loss within the plies the clock leaves, or a draw,
+ * stands as it is; only a longer win or loss is searched again with the
+ * clock (entries keyed by the plies left), inside the bounds the rule
+ * leaves it and the caller's (the game's values). */
+static int solver_search(solver_t *s, const void *pos, answer_t *a, const uint8_t *key, size_t klen, int sym,
+                         err_t *err)
+{
+    if (!solver_counts(s) || s->manager) {   /* (the manager proves the position's value alone) */
+        if (s->ab.count && s->manager) a->line_free = 1;
+        return solver_search_one(s, pos, a, key, klen, sym, err);
+    }
+    double t0 = gsw_now_ms(), tl = s->ab.time_limit_ms;
+    uint64_t nl = s->ab.node_limit;
+    s->ab.count = 0;
+    int rc = solver_search_one(s, pos, a, key, klen, sym, err);
+    s->ab.count = 1;
+    if (rc) return rc;
+    val_t lo = a->r.lo, hi = a->r.hi;
+    solver_count_bounds(s, pos, &lo, &hi);
+    if (lo == a->r.lo && hi == a->r.hi) return GSW_OK;   /* the rule changes nothing */
+    if (lo == hi || a->r.aborted) {   /* drawn by the rule; or a spent budget's bounds, under it */
+        a->r.lo = lo;
+        a->r.hi = hi;
+        if (lo == hi && s->ab.oracle && !s->ab.no_best) {   /* (only the databases' distances to conversion
+                                                                  draw it: their best move under the rule) */
+            move_t b = source_oracle_best(s->v, s->ab.oracle, pos);
+            if (b != MOVE_NONE) a->r.best = b;
+        }
+        return GSW_OK;
+    }
+    /* a win or a loss too long for the clock: the search with it */
+    uint64_t spent = a->r.nodes;
+    double ms = a->r.time_ms;
+    if (tl > 0) s->ab.time_limit_ms = tl - (gsw_now_ms() - t0) > 1 ? tl - (gsw_now_ms() - t0) : 1;
+    if (nl) s->ab.node_limit = nl > spent ? nl - spent : 1;
+    int known = s->ab.known, seeded = s->ab.seeded;
+    val_t klo = s->ab.known_lo, khi = s->ab.known_hi;
+    if (s->count_lo > lo) lo = s->count_lo;
+    if (s->count_hi < hi) hi = s->count_hi;
+    s->ab.known = 1;
+    s->ab.known_lo = lo;
+    s->ab.known_hi = hi;
+    s->ab.seeded = 0;   /* (a stored row is the position's value alone) */
+    rc = solver_search_one(s, pos, a, key, klen, sym, err);
+    s->ab.known = known;
+    s->ab.known_lo = klo;
+    s->ab.known_hi = khi;
+    s->ab.seeded = seeded;
+    s->ab.time_limit_ms = tl;
+    s->ab.node_limit = nl;
+    a->r.nodes += spent;
+    a->r.time_ms += ms;
+    return rc;
 }
 
 int solver_store(solver_t *s, const void *pos, val_t lo, val_t hi, move_t best, err_t *err)
@@ -451,8 +594,9 @@ int solver_store(solver_t *s, const void *pos, val_t lo, val_t hi, move_t best, 
     int sym = 0;
     size_t klen = O->pos_key(s->v, pos, key, &sym);
     cache_entry_t e = { .lo = lo, .hi = hi, .best = MOVE_NONE };
+    if (!solver_count_keep(s, pos, &e.lo, &e.hi)) return GSW_OK;   /* (true of this clock only) */
     snprintf(e.solver, sizeof e.solver, "moves");   /* from its moves' values */
-    if (best != MOVE_NONE) e.best = sym ? O->move_sym(s->v, best, sym, 0) : best;
+    if (best != MOVE_NONE && e.lo == e.hi) e.best = sym ? O->move_sym(s->v, best, sym, 0) : best;
     solver_keep(s, key, klen, &e, 1);   /* refused (a stored row contradicts it: cache verify says which is wrong): said */
     return GSW_OK;
 }
@@ -471,6 +615,7 @@ int solver_think(solver_t *s, const void *pos, const ab_options_t *o, ab_result_
     ab_options_t ho = *o;
     ho.history = s->ab.history;
     ho.history_len = s->ab.history_len;
+    ho.count = s->ab.count;
     if (!ho.oracle) ho.oracle = s->ab.oracle;   /* the engine plays database positions from the files */
     return ab_think(s->v, &s->tt, pos, &ho, r, err);
 }

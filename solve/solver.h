@@ -50,6 +50,15 @@ typedef struct solver {
     double unflushed_ms;   /* solving time of the stores not yet written */
     uint64_t line_sig;     /* a digest of the line (ab.history) the last search was given;
                               0: none (a search over another line clears the tables first) */
+    /* ab.count (set by solver_init where the game has a move-count rule;
+     * solver_ignore_line clears it): every value is the game's under the
+     * rule, from the clock the position carries. The sources' values are
+     * the position's alone: the door applies the rule to them, at the root
+     * (solver_lookup) and below it (these oracles over the searches'), and
+     * stores in the cache only what holds whatever the clock. */
+    gsw_count_oracle_t count_engine, count_below;
+    int no_line;           /* solver_ignore_line was called */
+    val_t count_lo, count_hi;   /* the bounds solver_run_within was given (the game's values) */
 } solver_t;
 
 typedef struct answer {
@@ -59,6 +68,9 @@ typedef struct answer {
      * ("the cache"); NULL: a search did */
     const char *source;
     const char *phrase;
+    int line_free;         /* the value ignores the game's line (its move-count rule and
+                              repetitions): asked for (solver_ignore_line), or the proof-tree
+                              manager's, which proves values of the position alone */
 } answer_t;
 
 /* Did the source of that name answer? */
@@ -86,6 +98,19 @@ int solver_open_strong(solver_t *s, const char *dir, const char *db, err_t *err)
  * solve asks it after the others at the root, and searches see its oracle
  * after theirs (unless one ahead shadows it). GSW_EINPUT when the chain is full. */
 int solver_add_source(solver_t *s, const source_kind_t *kind, void *ctx, err_t *err);
+/* Values of the position alone from now on, not the game's: the move-count
+ * rule and the line's repetitions are ignored (`--no-line`; endgame
+ * databases' own figures). Answers say so (answer_t.line_free). */
+void solver_ignore_line(solver_t *s);
+/* Does s apply the game's move-count rule (the game has one, not ignored)? */
+int solver_counts(const solver_t *s);
+/* Where a's value is the position's alone, not the game's (the line
+ * ignored: solver_ignore_line, or the manager's proof), the words that say
+ * so ("the position's value alone: no 50-move rule, no repetition") into
+ * buf, and 1; 0 (buf "") where it is the game's, or the game has no rule
+ * that looks at the line. */
+int solver_line_note(const solver_t *s, const answer_t *a, char *buf, size_t n);
+
 /* Empty every table (alpha-beta's and df-pn's): the next solve starts cold. */
 void solver_clear(solver_t *s);
 /* Solve pos (cache first; a search below it takes the opening book's
@@ -131,7 +156,9 @@ int solver_think(solver_t *s, const void *pos, const ab_options_t *o, ab_result_
  * disproven, "the side to move loses within N". *mate gets N (the side to
  * move mates in N), -N (is mated in N) or 0 (neither within max_moves:
  * both disproven); t (may be NULL) the proof tree, r the totals. o's node
- * and time budgets are the whole search's. GSW_EFAIL when they run out
+ * and time budgets are the whole search's; o->count applies the game's
+ * move-count rule (every front end sets it unless told --no-line: a mate
+ * the rule pre-empts is no mate). GSW_EFAIL when they run out
  * (or o->stop is set) first. Not for a finished position. */
 int solver_mate(const gv_t *v, const void *pos, int max_moves, const dfpn_options_t *o, proof_tree_t *t, int *mate,
                 dfpn_result_t *r, err_t *err);

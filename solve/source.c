@@ -66,6 +66,15 @@ int source_oracle_answer(const source_query_t *q, const gsw_oracle_t *o, source_
     double t0 = gsw_now_ms();
     val_t lo, hi;
     if (!o->probe(o->ctx, q->v, q->pos, &lo, &hi)) return 0;
+    gsw_count_oracle_t co;   /* the game's values: under its move-count rule */
+    if (q->ab && q->ab->count) {
+        val_t clo, chi;
+        o = game_count_oracle(&co, o, &q->ab->count);
+        o->probe(o->ctx, q->v, q->pos, &clo, &chi);
+        if (lo == hi && clo != chi) return 0;   /* the rule took the distance away: a search finds it */
+        lo = clo;
+        hi = chi;
+    }
     if (!source_settles(q, lo, hi) && !(lo > VAL_DRAW || hi < VAL_DRAW)) return 0;
     a->lo = lo;
     a->hi = hi;

@@ -155,6 +155,38 @@ static void egdb_src_dtc(egdb_src_t *e, const source_query_t *q, egdb_set_t *set
         egdb_src_reopen(e);
 }
 
+/* An ending built on demand in metric m (distance to mate, or to
+ * conversion) with every ending it reaches, then the databases opened
+ * again; a solve with a budget builds nothing and says so. */
+static void egdb_src_build_metric(egdb_src_t *e, const source_query_t *q, egdb_set_t *set, uint64_t slice,
+                                  retro_metric_t m)
+{
+    char name[64], msg[700], what[160];
+    err_t err;
+    e->v->ops->retro->slice_name(e->v, slice, name, sizeof name);
+    if (m == RETRO_DTC) snprintf(what, sizeof what, "the %s tablebase's distances to conversion", name);
+    else snprintf(what, sizeof what, "the %s tablebase", name);
+    if (q->ab->time_limit_ms > 0 || q->ab->node_limit) {
+        /* a solve with a budget: a build may take minutes and cannot count
+           against it, so the search answers alone, and the person is told */
+        snprintf(msg, sizeof msg, "%s is not built (a solve with a budget does not build it): gsw egdb build %s %s%s; "
+                 "answering from search", what, e->v->game->name, name, m == RETRO_DTC ? " --metric dtc" : "");
+        egdb_src_say(e, msg);
+        return;
+    }
+    snprintf(msg, sizeof msg, "building %s in %.300s", what, e->dir);
+    if (e->note) e->note(e->ctx, msg);
+    else egdb_src_say(e, msg);
+    snprintf(e->building, sizeof e->building, "%s", what);
+    egdb_build_options_t bo = { .for_slice = &slice, .metric = m, .threads = q->ab->threads, .stop = q->ab->stop,
+                                .progress = e->note ? egdb_src_progress : NULL, .progress_ctx = e };
+    egdb_build_report_t rep;
+    if (egdb_build(set, &bo, &rep, &err)) {
+        if (!(q->ab->stop && *q->ab->stop)) egdb_src_say(e, err.msg);
+    } else
+        egdb_src_reopen(e);
+}
+
 /* Endings built on demand: build the one pos belongs to when its distance
  * file is missing, then open the databases again. */
 static void egdb_src_build(egdb_src_t *e, const source_query_t *q)
@@ -171,32 +203,12 @@ static void egdb_src_build(egdb_src_t *e, const source_query_t *q)
         egdb_set_close(set);
         return;
     }
-    if (egdb_slice_present(set, RETRO_DTW, slice)) {   /* built already */
-        egdb_set_close(set);
-        return;
-    }
-    char name[64], msg[400];
-    rg->slice_name(e->v, slice, name, sizeof name);
-    if (q->ab->time_limit_ms > 0 || q->ab->node_limit) {
-        /* a solve with a budget: a build may take minutes and cannot count
-           against it, so the search answers alone, and the person is told */
-        snprintf(msg, sizeof msg, "the %s tablebase is not built (a solve with a budget does not build it): "
-                 "gsw egdb build %s %s; answering from search", name, e->v->game->name, name);
-        egdb_src_say(e, msg);
-    } else {
-        snprintf(msg, sizeof msg, "building the %s tablebase in %.300s", name, e->dir);
-        if (e->note) e->note(e->ctx, msg);
-        else egdb_src_say(e, msg);
-        snprintf(e->building, sizeof e->building, "the %s tablebase", name);
-        egdb_build_options_t bo = { .for_slice = &slice, .metric = RETRO_DTW, .threads = q->ab->threads,
-                                    .stop = q->ab->stop, .progress = e->note ? egdb_src_progress : NULL,
-                                    .progress_ctx = e };
-        egdb_build_report_t rep;
-        if (egdb_build(set, &bo, &rep, &err)) {
-            if (!(q->ab->stop && *q->ab->stop)) egdb_src_say(e, err.msg);
-        } else
-            egdb_src_reopen(e);
-    }
+    /* under the move-count rule, a clock already running needs the distances
+       to conversion too (a capture or a pawn's move starts it again) */
+    int counted = q->ab && q->ab->count && e->v->ops->pos_reversible && e->v->ops->pos_reversible(e->v, q->pos, NULL) > 0;
+    if (!egdb_slice_present(set, RETRO_DTW, slice)) egdb_src_build_metric(e, q, set, slice, RETRO_DTW);
+    if (counted && egdb_slice_present(set, RETRO_DTW, slice) && !egdb_slice_present(set, RETRO_DTC, slice))
+        egdb_src_build_metric(e, q, set, slice, RETRO_DTC);
     egdb_set_close(set);
 }
 
