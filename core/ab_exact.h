@@ -63,6 +63,22 @@ static inline uint64_t AB_CAT(AB_FN, _key)(const ab_t *s, const void *pos, int *
     return k;
 }
 
+/* Is pos (a child of the node at s->ply) on the line: the game's history
+ * or the search's path? Then it is a repetition, which only AB_FN values:
+ * its table entry and its static bounds, true of the position alone, do
+ * not say what it is worth here. */
+static inline int AB_CAT(AB_FN, _on_line)(const ab_t *s, const void *pos)
+{
+    const game_ops_t *O = (AB_OPS);
+    const ab_line_t *L = s->line;
+    if (!O->repetition || !L) return 0;
+    const uint64_t h = O->pos_hash(s->v, pos);
+    if (!L->filter[ab_line_slot(h)]) return 0;
+    for (int i = L->base + s->ply; i >= 0; i--)
+        if (L->h[i] == h) return 1;
+    return 0;
+}
+
 /* A position the move-count rule has drawn (its clock ran out, and the
  * rules do not end it otherwise: the caller looked). */
 static inline int AB_CAT(AB_FN, _counted_out)(const ab_t *s, const void *pos)
@@ -244,6 +260,7 @@ static inline __attribute__((always_inline)) val_t AB_BODY(ab_t *s, const void *
     uint64_t ckey[AB_MAX_MOVES];
     int8_t csym[AB_MAX_MOVES];
     val_t ctop[AB_MAX_MOVES];   /* the most each move can give, by its entry */
+    uint8_t crep[AB_MAX_MOVES];   /* the child repeats a position of the line (AB_FN values it) */
     if (near_root) {
         for (int i = 0; i < n; i++) {
             memcpy(child, pos, psz);
@@ -251,11 +268,12 @@ static inline __attribute__((always_inline)) val_t AB_BODY(ab_t *s, const void *
             int cs = s->fold;
             ckey[i] = AB_CAT(AB_FN, _key)(s, child, &cs);
             csym[i] = (int8_t)cs;
+            crep[i] = (uint8_t)AB_CAT(AB_FN, _on_line)(s, child);
         }
         for (int i = 0; i < n; i++) {
             tt_hit_t ch;
             ctop[i] = VAL_INF;
-            if (tt_probe(s->tt, ckey[i], &ch) && ch.hi < VAL_INF) {
+            if (!crep[i] && tt_probe(s->tt, ckey[i], &ch) && ch.hi < VAL_INF) {
                 if (ch.lo > -VAL_INF) ctop[i] = val_up(ch.lo);
                 val_t pv = val_up(ch.hi);   /* the parent gets at least this */
                 if (pv >= beta) {
@@ -286,6 +304,12 @@ static inline __attribute__((always_inline)) val_t AB_BODY(ab_t *s, const void *
             memcpy(child, pos, psz);
             play(v, child, mv[i]);
             move_t tmv[AB_MAX_MOVES];
+            if (AB_CAT(AB_FN, _on_line)(s, child)) {   /* a repetition: its static bounds do not hold here */
+                cn[i] = -1;
+                clo[i] = -VAL_INF;
+                chi[i] = VAL_INF;
+                continue;
+            }
             cn[i] = AB_CAT(AB_FN, _static)(s, child, tmv, &clo[i], &chi[i], 8);
             if (cn[i] > AB_STATIC_N) cn[i] = -1;   /* too many to keep: the child expands itself */
             else if (cn[i] > 0) memcpy(cmv[i], tmv, (size_t)cn[i] * sizeof tmv[0]);
