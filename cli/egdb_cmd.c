@@ -662,7 +662,7 @@ int cli_count_pieces(cli_opts_t *o)
 }
 
 const cli_verb_t verb_egdb = {
-    "egdb", "gsw egdb build|probe|stats|verify GAME [POSITION|SLICE] [--pieces N] [--metric wld|dtc|dtw|dtm] [--for POSITION] [--plan] [--line] [--dir DIR]\n"
+    "egdb", "gsw egdb build|probe|stats|verify GAME [POSITION|SLICE] [--pieces N] [--metric wld|dtc|dtw|dtm] [--for POSITION] [--plan] [--line] [--no-line] [--dir DIR]\n"
               "         [--max-per-side K] [--memory GB] [--mpi [--divide-above P]] [--convention material|first]\n"
               "  build [SLICE]: every slice of 1..N pieces (--pieces), those POSITION can reach (--for), or SLICE and\n"
               "         what it can reach, in the metric (wld: win/draw/loss, 2 bits; dtc: distance to conversion;\n"
@@ -676,8 +676,9 @@ const cli_verb_t verb_egdb = {
               "         --mpi: under mpirun -np N, rank 0 hands units to the other ranks (--dir on a folder all see);\n"
               "         a unit whose arrays (8-10 bytes a position) exceed --memory, or with --divide-above P one of\n"
               "         more than P positions, is divided between all of them, each holding its share of the positions.\n"
-              "  probe POSITION: the value and best move from the databases; --line: the best moves to the\n"
-              "         end of a won or lost game, as the databases play them (no 40-move rule).\n"
+              "  probe POSITION: the value and best move from the databases, under the game's move-count rule\n"
+              "         from the position's clock (--no-line: the files' own value); --line: the best moves to\n"
+              "         the end of a won or lost game, as the databases play them.\n"
               "  stats [BK,BC,WK,WC]: per material slice, side to move Black: positions, wins, draws, losses,\n"
               "         the longest win and loss (plies, from dtw files) with examples, over positions where the side\n"
               "         to move has no capture. --convention material (the default): the material's longest win and\n"

@@ -743,7 +743,8 @@ static int cli_analyze(cli_opts_t *o)
 }
 
 const cli_verb_t verb_solve = {
-    "solve", "gsw solve GAME[:VARIANT] [POSITION] [--algo ab|dfpn|manager] [--goal win|draw] [--wdl] [--threads N] [--hash MB] [--batch FILE] [--clear-hash] [--dir DIR]" OPTS_EGDB_DIR_HELP "\n"
+    "solve", "gsw solve GAME[:VARIANT] [POSITION] [--algo ab|dfpn|manager] [--goal win|draw] [--wdl] [--threads N] [--hash MB] [--batch FILE] [--clear-hash] [--dir DIR] [--no-line]" OPTS_EGDB_DIR_HELP "\n"
+               "  the value under the game's move-count rule, from the FEN's clock; --no-line: the position's alone\n"
                "       gsw solve chess FEN --mate [--max-moves N]   (the shortest forced mate, proven; default N 5)\n"
                "       gsw solve solitaire[:BOARD[,start=HOLES][,goal=HOLE|any][,left=K]] [POSITION] [--board FILE]\n"
                "                 [--min-moves] [--player heuristic:NAME]\n"
@@ -757,6 +758,6 @@ const cli_verb_t verb_solve = {
 };
 
 const cli_verb_t verb_analyze = {
-    "analyze", "gsw analyze GAME[:VARIANT] [POSITION] [--threads N] [--hash MB] [--dir DIR]" OPTS_EGDB_DIR_HELP,
+    "analyze", "gsw analyze GAME[:VARIANT] [POSITION] [--threads N] [--hash MB] [--dir DIR] [--no-line]" OPTS_EGDB_DIR_HELP,
       "the proven value of every legal move (a puzzle: each move solvable or a dead end)", cli_analyze, 2, NULL
 };

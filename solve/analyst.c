@@ -71,8 +71,10 @@ static val_t mover_value(const gv_t *v, val_t child)
  * stores only what holds whatever the line (solve/solver.h). */
 static void analyst_line(analyst_t *a, const analysis_t *an)
 {
+    const game_ops_t *O = a->solver.v->ops;
     a->solver.ab.history = an && an->nline > 0 ? an->line : NULL;
     a->solver.ab.history_len = an ? an->nline : 0;
+    a->solver.ab.count = !(an && an->alone) && !a->solver.no_line && O->count_rule && O->pos_reversible;
 }
 
 /* Does any move's value rest on the game's line? */
@@ -140,8 +142,9 @@ static void analyst_mark_final(analyst_t *a, const void *child, move_value_t *mv
  * conversion, which resets the count, fits in them (late 1); late 2 when
  * the distance to win does not fit and no distance to conversion is known
  * (it may still convert in time). A win whose distance is unknown is not
- * marked. */
-static void analyst_mark_late(analyst_t *a, const void *pos, analysis_t *an, int i)
+ * marked. Only values of the positions alone (solver_ignore_line, an->alone)
+ * are marked: the door's values are the game's already. */
+static void analyst_mark_late_on(analyst_t *a, const void *pos, analysis_t *an, int i)
 {
     const gv_t *v = a->solver.v;
     const game_ops_t *O = v->ops;
@@ -169,6 +172,14 @@ static void analyst_mark_late(analyst_t *a, const void *pos, analysis_t *an, int
     if (!solver_conversion(&a->solver, child, &conv)) { mv->late = 2; return; }   /* no distance to conversion to tell */
     if (conv <= left) return;   /* the count starts again in time */
     mv->late = 1;
+}
+
+static void analyst_mark_late(analyst_t *a, const void *pos, analysis_t *an, int i)
+{
+    int count = a->solver.ab.count;   /* (the databases' oracle counts while this is set) */
+    if (an->alone) a->solver.ab.count = 0;
+    analyst_mark_late_on(a, pos, an, i);
+    a->solver.ab.count = count;
 }
 
 /* Is every move's value exact? */
@@ -214,7 +225,7 @@ int analyst_heuristic(analyst_t *a, const void *pos, analysis_t *an, double budg
         }
         if (!O->evaluate || v->game->players != 2) continue;   /* (puzzles are solved, not scored) */
         ab_options_t o = { .threads = 1, .depth_limit = 24, .time_limit_ms = budget_ms / an->n,
-                           .stop = a->solver.ab.stop, .oracle = a->solver.ab.oracle, .count = a->solver.ab.count,
+                           .stop = a->solver.ab.stop, .oracle = a->solver.ab.oracle, .count = a->solver.ab.count && !an->alone,
                            .history = an->nline > 0 ? an->line : NULL, .history_len = an->nline };
         ab_result_t r;
         if (ab_think(v, &a->heur, child, &o, &r, err)) return err->code;

@@ -79,6 +79,9 @@ typedef struct analysis {
     uint64_t line[ANALYSIS_MAX_LINE];
     int nline;
     int nrule;             /* moves that end the game by a rule of play (mv[].rule) */
+    int alone;             /* values of the positions alone, not the game's: the move-count
+                              rule is not applied (a lesson's published database values);
+                              winning moves the rule may draw first are marked late */
     int root_late;         /* the position's search named a late win (mv[].late): every
                               move is proven and the best in time chosen */
 } analysis_t;

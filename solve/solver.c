@@ -527,7 +527,33 @@ static int solver_search_one(solver_t *s, const void *pos, answer_t *a, const ui
     return GSW_OK;
 }
 
-/* The search after a cache miss. Under the move-count rule, first the
+/* A clock this close to the rule's limit bounds a search with it (every
+ * line ends in that many plies but for a conversion): it runs at once,
+ * without the search of the position alone, which may be far longer (a
+ * king ending's repetitions). */
+#define SOLVER_COUNT_NEAR 20
+
+/* The search with the clock (s->ab.count), inside [lo, hi] (the game's
+ * values, known); a stored row, the position's value alone, is no seed. */
+static int solver_search_clock(solver_t *s, const void *pos, answer_t *a, const uint8_t *key, size_t klen, int sym,
+                               val_t lo, val_t hi, err_t *err)
+{
+    int known = s->ab.known, seeded = s->ab.seeded;
+    val_t klo = s->ab.known_lo, khi = s->ab.known_hi;
+    s->ab.known = lo > -VAL_WIN + 1 || hi < VAL_WIN - 1;
+    s->ab.known_lo = lo;
+    s->ab.known_hi = hi;
+    s->ab.seeded = 0;
+    int rc = solver_search_one(s, pos, a, key, klen, sym, err);
+    s->ab.known = known;
+    s->ab.known_lo = klo;
+    s->ab.known_hi = khi;
+    s->ab.seeded = seeded;
+    return rc;
+}
+
+/* The search after a cache miss. Under the move-count rule, with a clock
+ * near its limit, the search with it at once; else first the
  * position's value alone (the cheap search: its table entries serve every
  * clock, and it is stored), then the rule over it as over any source's
  * value: a win or a loss within the plies the clock leaves, or a draw,
@@ -541,6 +567,8 @@ static int solver_search(solver_t *s, const void *pos, answer_t *a, const uint8_
         if (s->ab.count && s->manager) a->line_free = 1;
         return solver_search_one(s, pos, a, key, klen, sym, err);
     }
+    if (game_count_left(s->v, pos) <= SOLVER_COUNT_NEAR)   /* the clock bounds the search: with it at once */
+        return solver_search_clock(s, pos, a, key, klen, sym, s->count_lo, s->count_hi, err);
     double t0 = gsw_now_ms(), tl = s->ab.time_limit_ms;
     uint64_t nl = s->ab.node_limit;
     s->ab.count = 0;
@@ -565,19 +593,9 @@ static int solver_search(solver_t *s, const void *pos, answer_t *a, const uint8_
     double ms = a->r.time_ms;
     if (tl > 0) s->ab.time_limit_ms = tl - (gsw_now_ms() - t0) > 1 ? tl - (gsw_now_ms() - t0) : 1;
     if (nl) s->ab.node_limit = nl > spent ? nl - spent : 1;
-    int known = s->ab.known, seeded = s->ab.seeded;
-    val_t klo = s->ab.known_lo, khi = s->ab.known_hi;
     if (s->count_lo > lo) lo = s->count_lo;
     if (s->count_hi < hi) hi = s->count_hi;
-    s->ab.known = 1;
-    s->ab.known_lo = lo;
-    s->ab.known_hi = hi;
-    s->ab.seeded = 0;   /* (a stored row is the position's value alone) */
-    rc = solver_search_one(s, pos, a, key, klen, sym, err);
-    s->ab.known = known;
-    s->ab.known_lo = klo;
-    s->ab.known_hi = khi;
-    s->ab.seeded = seeded;
+    rc = solver_search_clock(s, pos, a, key, klen, sym, lo, hi, err);
     s->ab.time_limit_ms = tl;
     s->ab.node_limit = nl;
     a->r.nodes += spent;

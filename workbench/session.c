@@ -519,6 +519,8 @@ analysis_t *session_analysis_open(session_t *s, int ply)
         /* the computer's move (or the solver's for the person: autoplay) */
         int computer = s->v->game->players == 2
                        && (s->autoplay || (session_needs_proof(s) && !s->human[O->pos_turn(s->v, s->pos[ply].b)]));
+        /* a lesson teaches the databases' published values: the positions' own */
+        if (s->lesson) s->an[ply]->alone = 1;
         if (s->lesson) s->an[ply]->budget_ms = LESSON_BUDGET_MS;
         else if (computer) s->an[ply]->budget_ms = session_opp_ms(s);   /* the opponent's time, then its engine */
         else if (s->sync && s->sync_budget_ms > 0) s->an[ply]->budget_ms = s->sync_budget_ms;
@@ -676,6 +678,9 @@ int session_value_text(const session_t *s, int ply, const move_value_t *mv, char
         if (lo > VAL_DRAW) { snprintf(buf, n, "win"); return 3; }
         if (hi < VAL_DRAW) { snprintf(buf, n, "loss"); return 1; }
         if (lo >= VAL_DRAW && hi <= VAL_DRAW) { snprintf(buf, n, "draw"); return 2; }
+        /* a win too long for the move-count rule, undecided: either, in words */
+        if (lo == VAL_DRAW && val_is_win(hi)) { snprintf(buf, n, "draw or win %d+", val_plies(hi)); return 0; }
+        if (hi == VAL_DRAW && val_is_loss(lo)) { snprintf(buf, n, "draw or loss %d+", val_plies(lo)); return 0; }
         if (lo >= VAL_DRAW) { snprintf(buf, n, ">= draw"); return 0; }
         if (hi <= VAL_DRAW) { snprintf(buf, n, "<= draw"); return 0; }
     }
