@@ -19,6 +19,7 @@
 #include "core/dfpn.h"
 #include "solve/egdb.h"
 #include "solve/solver.h"
+#include "tests/solve/brute_count.h"
 #include "tests/test_rng.h"
 
 static char dir[256];
@@ -140,218 +141,58 @@ static void test_trice_dodgen(void **state)
 }
 
 /* --- an independent count, from the rules --------------------------------
- * Every position of 1 to 3 pieces, either side to move, solved with its own
- * move generator and a retrograde pass over an explicit graph: nothing of
- * games/checkers or core/retro.c is used. Squares 0-31 are 1-32 of the
- * standard numbering (Black's men start on 1-12 and move towards 29-32,
- * where they crown). A position with no legal move is lost in 0 plies; a
- * capture is forced, a jump goes on while it can, and a man that crowns
- * ends its move. */
-enum { BF_NONE, BF_BM, BF_BK, BF_WM, BF_WK };
-#define BF_KEYS (2 * 129 * 129 * 129)
-
+ * Every position of 0 to 3 pieces, either side to move, solved by the
+ * brute-force solver of tests/solve/brute_count.c: its own move generator
+ * (squares 0-31 are 1-32 of the standard numbering, Black's men move
+ * towards 29-32 and crown there; a position with no legal move is lost in
+ * 0 plies; a capture is forced, a jump goes on while it can, and a man that
+ * crowns ends its move) and a retrograde pass over an explicit graph:
+ * nothing of games/checkers or core/retro.c is used. */
 typedef struct bf {
-    int n;                       /* nodes */
-    uint8_t (*board)[32];        /* each node's board */
-    uint8_t *side;               /* 0: Black to move */
-    uint8_t *capture;            /* the side to move must capture */
-    uint8_t *material;           /* bk, bm, wk, wm: 2 bits each (bf_material) */
-    int *first, *child;          /* children, as a compressed list */
-    int16_t *val;                /* 0 unknown (a draw), d + 1 won in d, -(d + 1) lost in d */
-    int32_t *node_of;            /* BF_KEYS: a position's key to its node + 1 */
+    int n, cap;
+    uint8_t *side;       /* 0: Black to move */
+    uint8_t *capture;    /* the side to move must capture */
+    uint8_t *material;   /* bk, bm, wk, wm: 2 bits each (bf_material) */
+    int16_t *val;        /* 0 a draw, d + 1 won in d, -(d + 1) lost in d */
 } bf_t;
-
-static int bf_row(int sq) { return sq / 4; }
-static int bf_col(int sq) { return 2 * (sq % 4) + (bf_row(sq) % 2 == 0); }
-static int bf_sq(int r, int c) { return r < 0 || r > 7 || c < 0 || c > 7 ? -1 : r * 4 + c / 2; }
-static int bf_black(int p) { return p == BF_BM || p == BF_BK; }
-static int bf_crowns(int p, int sq) { return (p == BF_BM && bf_row(sq) == 7) || (p == BF_WM && bf_row(sq) == 0); }
 
 /* Counts of black kings, black men, white kings and white men (each at
  * most 3), 2 bits each. */
 static uint8_t bf_material(int bk, int bm, int wk, int wm) { return (uint8_t)(bk | bm << 2 | wk << 4 | wm << 6); }
 
-/* The key of a board: its pieces in square order, 7 bits each plus one. */
-static int bf_key(const uint8_t *b, int side)
+static void bf_visit(void *ctx, const unsigned char board[32], int side, int capture, brute_value_t v)
 {
-    int k = 0, mul = 1;
-    for (int sq = 0; sq < 32; sq++)
-        if (b[sq]) { k += mul * (sq * 4 + b[sq]); mul *= 129; }
-    return 2 * k + side;
+    bf_t *g = ctx;
+    if (g->n == g->cap) {
+        g->cap = g->cap ? 2 * g->cap : 1 << 16;
+        g->side = realloc(g->side, (size_t)g->cap);
+        g->capture = realloc(g->capture, (size_t)g->cap);
+        g->material = realloc(g->material, (size_t)g->cap);
+        g->val = realloc(g->val, (size_t)g->cap * sizeof *g->val);
+        assert_true(g->side && g->capture && g->material && g->val);
+    }
+    int k[5] = { 0 };
+    for (int sq = 0; sq < 32; sq++) k[board[sq]]++;
+    g->side[g->n] = (uint8_t)side;
+    g->capture[g->n] = (uint8_t)capture;
+    g->material[g->n] = bf_material(k[BRUTE_CK_BK], k[BRUTE_CK_BM], k[BRUTE_CK_WK], k[BRUTE_CK_WM]);
+    g->val[g->n] = (int16_t)(v.outcome * (v.plies + 1));
+    g->n++;
 }
 
-typedef struct { uint8_t out[64][32]; int n; } bf_moves_t;
-
-/* The jumps on from (r, c) of the piece p, b having taken what it jumped;
- * took: whether one was taken yet (then a stop is a move). */
-static void bf_jumps(uint8_t *b, int r, int c, int p, int took, bf_moves_t *m)
-{
-    int any = 0;
-    for (int dr = -1; dr <= 1; dr += 2) {
-        if ((p == BF_BM && dr < 0) || (p == BF_WM && dr > 0)) continue;
-        for (int dc = -1; dc <= 1; dc += 2) {
-            int over = bf_sq(r + dr, c + dc), to = bf_sq(r + 2 * dr, c + 2 * dc);
-            if (over < 0 || to < 0 || !b[over] || bf_black(b[over]) == bf_black(p) || b[to]) continue;
-            any = 1;
-            uint8_t keep = b[over];
-            b[over] = 0;
-            if (bf_crowns(p, to)) {   /* crowned: the move ends */
-                b[to] = p == BF_BM ? BF_BK : BF_WK;
-                if (m->n < 64) memcpy(m->out[m->n++], b, 32);
-                b[to] = 0;
-            } else {
-                b[to] = (uint8_t)p;
-                bf_jumps(b, 2 * dr + r, 2 * dc + c, p, 1, m);
-                b[to] = 0;
-            }
-            b[over] = keep;
-        }
-    }
-    if (!any && took && m->n < 64) {
-        b[bf_sq(r, c)] = (uint8_t)p;
-        memcpy(m->out[m->n++], b, 32);
-        b[bf_sq(r, c)] = 0;
-    }
-}
-
-/* Every move of side from b as the board it leads to; *capture: they are
- * captures. */
-static void bf_moves(const uint8_t *b0, int side, bf_moves_t *m, int *capture)
-{
-    uint8_t b[32];
-    memcpy(b, b0, 32);
-    m->n = 0;
-    for (int sq = 0; sq < 32; sq++) {
-        int p = b[sq];
-        if (!p || bf_black(p) != (side == 0)) continue;
-        b[sq] = 0;
-        bf_jumps(b, bf_row(sq), bf_col(sq), p, 0, m);
-        b[sq] = (uint8_t)p;
-    }
-    *capture = m->n > 0;
-    if (*capture) return;
-    for (int sq = 0; sq < 32; sq++) {
-        int p = b[sq];
-        if (!p || bf_black(p) != (side == 0)) continue;
-        for (int dr = -1; dr <= 1; dr += 2) {
-            if ((p == BF_BM && dr < 0) || (p == BF_WM && dr > 0)) continue;
-            for (int dc = -1; dc <= 1; dc += 2) {
-                int to = bf_sq(bf_row(sq) + dr, bf_col(sq) + dc);
-                if (to < 0 || b[to]) continue;
-                memcpy(m->out[m->n], b, 32);
-                m->out[m->n][sq] = 0;
-                m->out[m->n][to] = (uint8_t)(bf_crowns(p, to) ? (p == BF_BM ? BF_BK : BF_WK) : p);
-                m->n++;
-            }
-        }
-    }
-}
-
-/* Every board of 1 to 3 pieces (no man on its own crowning row), both
- * sides to move, as nodes: b, and b with up to `left` more pieces on
- * squares from `from` on. */
-static void bf_add(bf_t *g, uint8_t *b, int from, int left)
-{
-    int pieces = 0;
-    for (int sq = 0; sq < 32; sq++) pieces += b[sq] != 0;
-    for (int side = 0; side < 2 && pieces; side++) {
-        memcpy(g->board[g->n], b, 32);
-        g->side[g->n] = (uint8_t)side;
-        g->node_of[bf_key(b, side)] = g->n + 1;
-        g->n++;
-    }
-    if (!left) return;
-    for (int sq = from; sq < 32; sq++)
-        for (int p = BF_BM; p <= BF_WK; p++) {
-            if (bf_crowns(p, sq)) continue;
-            b[sq] = (uint8_t)p;
-            bf_add(g, b, sq + 1, left - 1);
-            b[sq] = 0;
-        }
-}
-
-/* The graph and its values: a node is lost in d when every move leads to
- * a win (the longest in d - 1), won in d when its shortest move to a loss
- * is to one in d - 1. Nodes are settled in the order of their distances. */
 static void bf_solve(bf_t *g)
 {
-    enum { MAX = 600000 };
-    g->board = malloc(MAX * sizeof *g->board);
-    g->side = malloc(MAX);
-    g->capture = malloc(MAX);
-    g->material = malloc(MAX);
-    g->node_of = calloc(BF_KEYS, sizeof *g->node_of);
-    g->first = malloc((MAX + 1) * sizeof *g->first);
-    assert_non_null(g->board);
-    assert_non_null(g->node_of);
-    uint8_t b[32] = { 0 };
-    g->n = 0;
-    bf_add(g, b, 0, 3);
-    assert_true(g->n <= MAX);
-    int cap = 8 * g->n, edges = 0;
-    g->child = malloc((size_t)cap * sizeof *g->child);
-    bf_moves_t *m = malloc(sizeof *m);
-    for (int i = 0; i < g->n; i++) {
-        g->first[i] = edges;
-        int c;
-        bf_moves(g->board[i], g->side[i], m, &c);
-        assert_true(m->n < 64);
-        g->capture[i] = (uint8_t)c;
-        int k[5] = { 0 };
-        for (int sq = 0; sq < 32; sq++) k[g->board[i][sq]]++;
-        g->material[i] = bf_material(k[BF_BK], k[BF_BM], k[BF_WK], k[BF_WM]);
-        for (int k = 0; k < m->n; k++) {
-            if (edges == cap) g->child = realloc(g->child, (size_t)(cap *= 2) * sizeof *g->child);
-            int node = g->node_of[bf_key(m->out[k], !g->side[i])] - 1;
-            assert_true(node >= 0);
-            g->child[edges++] = node;
-        }
-    }
-    g->first[g->n] = edges;
-    free(m);
-    /* parents, as a compressed list */
-    int *pfirst = calloc((size_t)g->n + 1, sizeof *pfirst), *parent = malloc((size_t)edges * sizeof *parent);
-    int *left = malloc((size_t)g->n * sizeof *left), *queue = malloc((size_t)g->n * sizeof *queue);
-    for (int e = 0; e < edges; e++) pfirst[g->child[e] + 1]++;
-    for (int i = 0; i < g->n; i++) pfirst[i + 1] += pfirst[i];
-    int *fill = malloc((size_t)g->n * sizeof *fill);
-    memcpy(fill, pfirst, (size_t)g->n * sizeof *fill);
-    for (int i = 0; i < g->n; i++)
-        for (int e = g->first[i]; e < g->first[i + 1]; e++) parent[fill[g->child[e]]++] = i;
-    free(fill);
-    g->val = calloc((size_t)g->n, sizeof *g->val);
-    int head = 0, tail = 0;
-    for (int i = 0; i < g->n; i++) {
-        left[i] = g->first[i + 1] - g->first[i];
-        if (!left[i]) { g->val[i] = -1; queue[tail++] = i; }
-    }
-    while (head < tail) {
-        int x = queue[head++], d = abs(g->val[x]) - 1;
-        for (int e = pfirst[x]; e < pfirst[x + 1]; e++) {
-            int y = parent[e];
-            if (g->val[y]) continue;
-            if (g->val[x] < 0) g->val[y] = (int16_t)(d + 2);
-            else if (--left[y] == 0) g->val[y] = (int16_t)-(d + 2);
-            else continue;
-            queue[tail++] = y;
-        }
-    }
-    free(pfirst);
-    free(parent);
-    free(left);
-    free(queue);
+    memset(g, 0, sizeof *g);
+    assert_int_equal(brute_checkers_each(bf_visit, g), 0);
 }
 
 static void bf_free(bf_t *g)
 {
-    free(g->board);
     free(g->side);
     free(g->capture);
     free(g->material);
-    free(g->first);
-    free(g->child);
     free(g->val);
-    free(g->node_of);
+    brute_free();
 }
 
 /* A material's row in one reading, counted over the nodes: positions,
