@@ -520,7 +520,7 @@ static int solver_search_one(solver_t *s, const void *pos, answer_t *a, const ui
     if (s->cache && !(solver_on_line(s) && a->r.history_dependent)   /* exact, or the bounds proven before a stop */
         && solver_count_keep(s, pos, &e.lo, &e.hi)) {                /* (what holds whatever the clock) */
         snprintf(e.solver, sizeof e.solver, "ab");
-        if (!a->r.aborted && a->r.best != MOVE_NONE && e.lo == e.hi)
+        if (!a->r.aborted && a->r.best != MOVE_NONE && e.lo == a->r.lo && e.hi == a->r.hi)   /* (what it proves) */
             e.best = sym ? O->move_sym(s->v, a->r.best, sym, 0) : a->r.best;
         solver_keep(s, key, klen, &e, 0);
     }
@@ -614,7 +614,7 @@ int solver_store(solver_t *s, const void *pos, val_t lo, val_t hi, move_t best, 
     cache_entry_t e = { .lo = lo, .hi = hi, .best = MOVE_NONE };
     if (!solver_count_keep(s, pos, &e.lo, &e.hi)) return GSW_OK;   /* (true of this clock only) */
     snprintf(e.solver, sizeof e.solver, "moves");   /* from its moves' values */
-    if (best != MOVE_NONE && e.lo == e.hi) e.best = sym ? O->move_sym(s->v, best, sym, 0) : best;
+    if (best != MOVE_NONE && e.lo == lo && e.hi == hi) e.best = sym ? O->move_sym(s->v, best, sym, 0) : best;
     solver_keep(s, key, klen, &e, 1);   /* refused (a stored row contradicts it: cache verify says which is wrong): said */
     return GSW_OK;
 }
