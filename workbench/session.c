@@ -520,7 +520,7 @@ analysis_t *session_analysis_open(session_t *s, int ply)
         int computer = s->v->game->players == 2
                        && (s->autoplay || (session_needs_proof(s) && !s->human[O->pos_turn(s->v, s->pos[ply].b)]));
         /* a lesson teaches the databases' published values: the positions' own */
-        if (s->lesson) s->an[ply]->alone = 1;
+        if (s->lesson || s->no_line) s->an[ply]->alone = 1;
         if (s->lesson) s->an[ply]->budget_ms = LESSON_BUDGET_MS;
         else if (computer) s->an[ply]->budget_ms = session_opp_ms(s);   /* the opponent's time, then its engine */
         else if (s->sync && s->sync_budget_ms > 0) s->an[ply]->budget_ms = s->sync_budget_ms;

@@ -75,6 +75,8 @@ typedef struct session {
     int hint_wanted;       /* show the hint once the analysis can give it */
     int solve_wanted;      /* report the position's value once proven */
     int autoplay;          /* moves the solver still plays for the person (-1: to the end) */
+    int no_line;           /* --no-line: the analyses value the positions alone (no move-count
+                              rule), as the databases publish them (analysis_t.alone) */
     int think_ply;         /* a heuristic opponent's move found for this ply */
     move_t think_move;
     int quit;

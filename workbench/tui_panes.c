@@ -87,7 +87,8 @@ static void draw_analysis(tui_t *t, int y, int x, int w, int h)
     attron(A_BOLD);
     if (session_over(s, &tv)) snprintf(title, sizeof title, "Game over");
     else if (s->v->game->players == 2)
-        snprintf(title, sizeof title, "Analysis: %s to move", t->view.side[session_turn(s)][0] ? t->view.side[session_turn(s)] : "side");
+        snprintf(title, sizeof title, "Analysis: %s to move%s", t->view.side[session_turn(s)][0] ? t->view.side[session_turn(s)] : "side",
+                 s->no_line && s->v->ops->count_rule ? " (--no-line)" : "");
     else snprintf(title, sizeof title, "Analysis: can the goal be reached?");
     tui_put_clipped(y, x, w, title);
     attroff(A_BOLD);

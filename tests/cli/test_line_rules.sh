@@ -9,7 +9,8 @@
 #    left: every move draws. At 97 the mate in 2 comes in time; at 99 not.
 #  - their mirrors, Black to move.
 # solve, analyze, egdb probe, gsw uci and the shell each say so; --no-line
-# asks for the position's value alone and says that it is. In UCI a
+# asks for the position's value alone and says that it is (the shell: the
+# databases' values, a mate the rule pre-empts marked "50-move rule first"). In UCI a
 # position repeated from the moves list is a draw: a side a queen down
 # repeats and scores 0. Needs GSW_BIN and jq.
 set -u
@@ -137,6 +138,11 @@ has_re out '^hint: d5, mate in 16$' "shell hint, Black to move: d5"
 printf 'hint\n' >"$tmp/script"
 expect 0 "shell KQK at 97" -- "$gsw" shell chess "$(at "$kqk" 97)" "$tmp/script"
 has_re out '^hint: .*, mate in 2$' "shell at 97: mate in 2"
+
+# --no-line in the workbench: the positions' values, the rule marked
+printf 'hint\n' >"$tmp/script"
+expect 0 "shell --no-line" -- "$gsw" shell chess "$kqk" "$tmp/script" --no-line
+has_re out '^hint: Kg6\+, mate in 2 \(50-move rule first\)' "shell --no-line: the position's mate, marked as too late"
 
 echo "test_line_rules: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

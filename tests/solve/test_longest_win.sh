@@ -7,8 +7,8 @@
 #   the win ply by ply, one ply less each (where the databases' choice
 #   differs, both are printed); egdb probe --line gives a line as long;
 # - the 40-move rule: the line has more than 80 plies in a row with no
-#   capture and no man moved, so in a game under the rule autoplay ends in a
-#   draw, and the shell says why;
+#   capture and no man moved, so in a game under the rule autoplay by the
+#   databases' values (--no-line) ends in a draw, and the shell says why;
 # - the lesson checkers-longest: every value it states agrees with the
 #   databases.
 # Needs the set in GSW_LONGEST_DIR (default /var/tmp/gsw-egdb): what is
@@ -68,7 +68,8 @@ same "$ended" 1 "the line's last move ends the game: Black wins"
 
 # ---- the 40-move rule ----
 [ "$most" -ge 80 ] && ok || bad "the line's longest quiet stretch is $most plies: the rule would not end it"
-printf 'new checkers %s\nautoplay\n' "$fen" | "$gsw" shell --dir "$dir" >"$tmp/auto.out" 2>&1
+# (autoplay by the databases' values, the position's alone: --no-line)
+printf 'new checkers %s\nautoplay\n' "$fen" | "$gsw" shell --no-line --dir "$dir" >"$tmp/auto.out" 2>&1
 has auto.out "Game over: a draw (40-move rule)" "autoplay under the 40-move rule"
 
 # ---- the lesson checkers-longest: every value it states, against the databases ----
