@@ -115,8 +115,9 @@ int solver_line_note(const solver_t *s, const answer_t *a, char *buf, size_t n)
     buf[0] = 0;
     if (!O->count_rule && !O->repetition) return 0;
     if (!s->no_line && !(a && a->line_free)) return 0;
+    if (!s->no_line && !O->count_rule) return 0;   /* (the manager sees the line's repetitions) */
     snprintf(buf, n, "the position's value alone: no %s%s", O->count_rule ? O->count_rule : "repetition",
-             O->count_rule && O->repetition ? ", no repetition" : "");
+             O->count_rule && O->repetition && s->no_line ? ", no repetition" : "");
     return 1;
 }
 

@@ -106,7 +106,8 @@ void solver_ignore_line(solver_t *s);
 int solver_counts(const solver_t *s);
 /* Where a's value is the position's alone, not the game's (the line
  * ignored: solver_ignore_line, or the manager's proof), the words that say
- * so ("the position's value alone: no 50-move rule, no repetition") into
+ * so ("the position's value alone: no 50-move rule, no repetition"; the
+ * manager's: "... no 40-move rule", it sees the line's repetitions) into
  * buf, and 1; 0 (buf "") where it is the game's, or the game has no rule
  * that looks at the line. */
 int solver_line_note(const solver_t *s, const answer_t *a, char *buf, size_t n);

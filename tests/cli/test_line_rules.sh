@@ -49,6 +49,8 @@ for f in "$kqk" "$kqk_b"; do
     expect 0 "solve --no-line --json" -- "$gsw" solve chess "$f" --no-line --json
     same "$(val '.value, .plies, .rules')" "win 3 position" "--no-line: the mate in 2, labelled"
 done
+expect 0 "solve --algo manager" -- "$gsw" solve checkers 'B:WK10:BK1,K2' --algo manager
+has_re out ': win \[the position.s value alone: no 40-move rule\]$' "the manager's value is the position's alone, said so"
 expect 0 "solve --mate at 98" -- "$gsw" solve chess "$kqk" --mate --json
 same "$(val '.mate')" "null" "solve --mate: no mate the rule pre-empts"
 
