@@ -313,7 +313,7 @@ static int egdb_cli_probe(cli_opts_t *o, gv_t *v, egdb_set_t *set, err_t *err)
             }
         }
         if (open_rule) or = &raw;
-        best = source_oracle_best(v, or, pos);
+        best = left == 0 && !over ? MOVE_NONE : source_oracle_best(v, or, pos);   /* (the clock ended the game) */
         /* --line: best moves to the end of a won or lost game, as the
            databases play it (no move-count rule, no repetition) */
         if (o->line && best != MOVE_NONE && (lo > VAL_DRAW || hi < VAL_DRAW) && !po.failed) {

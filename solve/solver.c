@@ -406,7 +406,8 @@ int solver_run_within(solver_t *s, const void *pos, val_t lo, val_t hi, answer_t
         memset(a, 0, sizeof *a);   /* the clock has run out: the move-count rule's draw */
         a->r.best = MOVE_NONE;
         a->source = "rule";
-        a->phrase = s->v->ops->count_rule;
+        snprintf(s->rule_phrase, sizeof s->rule_phrase, "the %s", s->v->ops->count_rule);
+        a->phrase = s->rule_phrase;
         return GSW_OK;
     }
     int found = solver_lookup(s, pos, a, key, &klen, &sym, !s->ab.no_best, book, err);

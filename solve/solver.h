@@ -59,6 +59,7 @@ typedef struct solver {
     gsw_count_oracle_t count_engine, count_below;
     int no_line;           /* solver_ignore_line was called */
     val_t count_lo, count_hi;   /* the bounds solver_run_within was given (the game's values) */
+    char rule_phrase[48];  /* answer_t.phrase of a position the rule has drawn ("the 50-move rule") */
 } solver_t;
 
 typedef struct answer {
