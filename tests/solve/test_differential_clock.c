@@ -3,7 +3,8 @@
  * limit (chess: halfmove 90-100; checkers: 70-80 plies without a capture or
  * a man's move), valued three ways must agree with an independent
  * count-aware brute force written from the rules (tests/solve/brute_count.c):
- *  - the door as `gsw solve` uses it (solver_t: databases, then search);
+ *  - the door as `gsw solve` uses it (solver_t: databases, then search),
+ *    and for chess `gsw solve --json` itself;
  *  - the workbench's analyst: the position, and every move's value;
  *  - chess only, `gsw uci` with `go nodes N`: a mate it claims is one in
  *    fact (no faster than the truth), a draw is never called a mate, a
@@ -96,7 +97,7 @@ static int draw_chess(const gv_t *v, char *fen, size_t n)
 /* ---- the three ways ---- */
 
 typedef struct tally {
-    int positions, moves, decisive, ruled, uci, bad;
+    int positions, moves, decisive, ruled, cli, uci, bad;
 } tally_t;
 
 /* The door, as `gsw solve` opens it: dir's databases (NULL: none). */
@@ -216,6 +217,40 @@ static void check_position(gv_t *v, const char *dir, const char *fen, int quiet,
     }
     analyst_close(&a);
     free(an);
+}
+
+/* ---- the command line ---- */
+
+/* Every chess position through `gsw solve --json` as a person runs it (its
+ * own process, dir's tablebases; a node budget, so nothing is built): its
+ * value against the brute force. */
+static void check_cli(gv_t *v, const char *dir, char (*fens)[128], int n, tally_t *t)
+{
+    const char *bin = getenv("GSW_BIN");
+    if (!bin || !*bin) fail_msg("GSW_BIN is not set (the test needs gsw)");
+    for (int i = 0; i < n; i++) {
+        char cmd[800], out[2048] = "";
+        snprintf(cmd, sizeof cmd, "'%s' solve chess '%s' --dir '%s' --no-cache --nodes 20000000 --json 2>/dev/null",
+                 bin, fens[i], dir);
+        FILE *p = popen(cmd, "r");
+        assert_non_null(p);
+        size_t got = fread(out, 1, sizeof out - 1, p);
+        out[got] = 0;
+        pclose(p);
+        brute_value_t b;
+        assert_int_equal(brute_chess(fens[i], &b), 0);
+        const char *vv = strstr(out, "\"value\":\""), *pp = strstr(out, "\"plies\":");
+        int plies = -1;
+        if (pp) sscanf(pp + 8, "%d", &plies);
+        const char *want = b.outcome > 0 ? "win" : b.outcome < 0 ? "loss" : "draw";
+        int ok = vv && !strncmp(vv + 9, want, strlen(want)) && (b.outcome == 0 || plies < 0 || plies == b.plies);
+        t->cli++;
+        if (!ok) {
+            printf("DISAGREE %s gsw solve: %.200s; brute force: %s in %d plies\n", fens[i], out, want, b.plies);
+            t->bad++;
+        }
+    }
+    (void)v;
 }
 
 /* ---- gsw uci ---- */
@@ -363,10 +398,11 @@ static void test_clock(void **st)
         tally_t t = { 0 };
         double t0 = gsw_now_ms();
         for (int i = 0; i < nchess; i++) check_position(chess, k ? dtc : dtm, fens[i], -1, &t);
+        check_cli(chess, k ? dtc : dtm, fens, nchess, &t);
         if (k == 0) check_uci(chess, fens, nchess, &t);
         printf("[ clock     ] chess, tablebases %-8s %3d positions (%3d won or lost, %3d the rule decides), %4d moves, "
-               "%3d through uci, %d disagreements, %6.0f ms\n", k ? "dtm+dtc:" : "dtm:", t.positions, t.decisive, t.ruled,
-               t.moves, t.uci, t.bad, gsw_now_ms() - t0);
+               "%3d through gsw solve, %3d through uci, %d disagreements, %6.0f ms\n", k ? "dtm+dtc:" : "dtm:", t.positions,
+               t.decisive, t.ruled, t.moves, t.cli, t.uci, t.bad, gsw_now_ms() - t0);
         bad += t.bad;
         ruled += t.ruled;
         decisive += t.decisive;
