@@ -360,7 +360,8 @@ static int solver_lookup(solver_t *s, const void *pos, answer_t *a, uint8_t *key
             }
         }
     solver_engine(s);   /* (a source may have found new files: an ending built on demand) */
-    if (rc == 1 && solver_counts(s)) {   /* the sources' values are the position's: the rule over them */
+    if (rc == 1 && solver_counts(s) && !s->manager) {   /* the sources' values are the position's: the rule over
+                                                           them (not for the manager's, which are those too) */
         val_t lo = a->r.lo, hi = a->r.hi;
         solver_count_bounds(s, pos, &lo, &hi);
         if (lo != a->r.lo || hi != a->r.hi) {
@@ -411,6 +412,7 @@ int solver_run_within(solver_t *s, const void *pos, val_t lo, val_t hi, answer_t
         return GSW_OK;
     }
     int found = solver_lookup(s, pos, a, key, &klen, &sym, !s->ab.no_best, book, err);
+    if (found > 0 && s->manager && solver_counts(s)) a->line_free = 1;   /* (the position's value alone) */
     if (found) return found < 0 ? err->code : GSW_OK;
     /* the caller's bounds are the game's values; the book's, the position's:
        under the move-count rule they bound different searches (solver_search) */
