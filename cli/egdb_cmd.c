@@ -303,9 +303,7 @@ static int egdb_cli_probe(cli_opts_t *o, gv_t *v, egdb_set_t *set, err_t *err)
         const int on = left >= 0;
         const gsw_oracle_t *or = on ? game_count_oracle(&co, &raw, &on) : &raw;   /* (below: &raw when open) */
         if (on && !over) {   /* the rule over the files' value, as the door applies it */
-            val_t tv;
-            if (left == 0 && !O->terminal(v, pos, &tv)) lo = hi = VAL_DRAW;
-            else game_count_bounds(v, pos, left, &raw, &lo, &hi);
+            game_count_bounds(v, pos, left, &raw, &lo, &hi);
             if (lo < hi && lo <= VAL_DRAW && hi >= VAL_DRAW) {   /* the rule may draw it first: no distances tell */
                 lo = raw_lo;
                 hi = raw_hi;

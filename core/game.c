@@ -30,8 +30,12 @@ int game_count_left(const gv_t *v, const void *pos)
 
 void game_count_bounds(const gv_t *v, const void *pos, int left, const gsw_oracle_t *o, val_t *lo, val_t *hi)
 {
-    (void)v;
     if (left < 0) return;
+    val_t tv;
+    if (left == 0 && !v->ops->terminal(v, pos, &tv)) {   /* the clock has run out: the rule's draw */
+        *lo = *hi = VAL_DRAW;
+        return;
+    }
     val_t l = *lo, h = *hi;
     /* a bound within the plies left stands; one beyond them widens to a draw */
     int wide_win = l > VAL_DRAW && val_plies(l) > left, wide_loss = h < VAL_DRAW && val_plies(h) > left;
@@ -52,10 +56,7 @@ static int count_oracle_probe(void *ctx, const gv_t *v, const void *pos, val_t *
     const gsw_count_oracle_t *c = ctx;
     if (!c->inner->probe(c->inner->ctx, v, pos, lo, hi)) return 0;
     if (c->on && !*c->on) return 1;
-    int left = game_count_left(v, pos);
-    val_t tv;
-    if (left == 0 && !v->ops->terminal(v, pos, &tv)) *lo = *hi = VAL_DRAW;
-    else game_count_bounds(v, pos, left, c->inner, lo, hi);
+    game_count_bounds(v, pos, game_count_left(v, pos), c->inner, lo, hi);
     return 1;
 }
 

@@ -320,7 +320,8 @@ static inline uint64_t game_count_key(int left)
 }
 /* Bounds [*lo, *hi] that hold for pos without the move-count rule (a
  * database's, a stored row's) made to hold under it, pos's clock leaving
- * left plies (game_count_left, >= 0; pos not over): a win or a loss in at
+ * left plies (game_count_left; -1: no rule, nothing changes; 0 and pos not
+ * over by the rules: the rule's draw): a win or a loss in at
  * most left plies stands; a longer one may be drawn by the rule first, so
  * its bound widens to a draw, unless o's distance to conversion (a capture,
  * a pawn's or a man's move: the clock starts again) settles it: within left

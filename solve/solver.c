@@ -127,13 +127,8 @@ static int solver_conversion_cb(void *ctx, const void *pos, int *plies) { return
  * source's, a stored row's), at pos's clock: the game's bounds. */
 static void solver_count_bounds(solver_t *s, const void *pos, val_t *lo, val_t *hi)
 {
-    int left = solver_counts(s) ? game_count_left(s->v, pos) : -1;
-    val_t tv;
-    if (left == 0 && !s->v->ops->terminal(s->v, pos, &tv)) *lo = *hi = VAL_DRAW;
-    else {
-        gsw_oracle_t conv = { NULL, solver_conversion_cb, s };
-        game_count_bounds(s->v, pos, left, &conv, lo, hi);
-    }
+    gsw_oracle_t conv = { NULL, solver_conversion_cb, s };
+    game_count_bounds(s->v, pos, solver_counts(s) ? game_count_left(s->v, pos) : -1, &conv, lo, hi);
 }
 
 /* What of [lo, hi], proven under the move-count rule at pos's clock, holds
