@@ -42,13 +42,29 @@ static int any_value(const analysis_t *an)
     return an->n == 0;
 }
 
+/* The session's side of the worker: its updates applied to the analysis
+ * shown, as the TUI does. */
+typedef struct pane {
+    unsigned job;
+    analysis_t *an;
+    int ended;
+} pane_t;
+
+static void pane_update(void *ctx, const worker_update_t *u)
+{
+    pane_t *p = ctx;
+    if (u->job != p->job) return;
+    if (u->kind == UPD_END) p->ended = 1;
+    else worker_apply(p->an, u);
+}
+
 int main(int argc, char **argv)
 {
     double cap = argc > 1 ? atof(argv[1]) : 20000;
     err_t err;
     static worker_t w;
     long nc = sysconf(_SC_NPROCESSORS_ONLN);
-    if (worker_start(&w, "", 128, nc > 0 ? (int)nc : 1, &err)) { fprintf(stderr, "%s\n", err.msg); return 1; }
+    if (worker_start(&w, "", NULL, 128, nc > 0 ? (int)nc : 1, &err)) { fprintf(stderr, "%s\n", err.msg); return 1; }
     printf("%-20s %-58s %10s %10s %s\n", "game", "position", "first ms", "last ms", "moves proven");
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         static session_t s;
@@ -57,28 +73,23 @@ int main(int argc, char **argv)
         static job_t job;
         memset(&job, 0, sizeof job);
         job.kind = JOB_ANALYZE;
-        game_spec(s.v, job.spec, sizeof job.spec);
-        job.pos_size = s.v->ops->pos_size;
-        memcpy(job.pos.b, s.pos[0].b, job.pos_size);
-        job.an = *an;
+        job.task = *session_task(&s, 0);
+        memcpy(job.pos.b, s.pos[0].b, s.v->ops->pos_size);
+        gv_t *game;
+        if (game_dup(s.v, &game, &err)) { fprintf(stderr, "%s\n", err.msg); return 1; }
         double t0 = now_ms(), first = -1, last = -1;
-        unsigned seen = 0;
         int stopped = 0, proven = 0, n = an->n;
-        worker_submit(&w, &job);
+        pane_t pane = { .an = an };
+        pane.job = worker_submit(&w, &job, game, an);
         for (;;) {
             usleep(500);
             double t = now_ms() - t0;
-            pthread_mutex_lock(&w.mu);
-            if (w.seq != seen) {
-                seen = w.seq;
-                if (first < 0 && any_value(&w.done_an)) first = t;
-                proven = 0;
-                for (int i = 0; i < w.done_an.n; i++) proven += w.done_an.mv[i].state == MV_PROVEN;
-            }
-            pthread_mutex_unlock(&w.mu);
-            if (worker_idle(&w)) { last = now_ms() - t0; break; }
+            worker_take(&w, pane_update, &pane);
+            if (first < 0 && any_value(an)) first = t;
+            if (pane.ended) { last = t; break; }
             if (t > cap && !stopped) { worker_cancel(&w); stopped = 1; }
         }
+        for (int i = 0; i < an->n; i++) proven += an->mv[i].state == MV_PROVEN;
         printf("%-20s %-58s %10.1f %10.1f %d/%d%s\n", cases[c][0], cases[c][1][0] ? cases[c][1] : "(start)", first,
                last, proven, n, stopped ? " (stopped at the cap)" : "");
         fflush(stdout);

@@ -281,6 +281,5 @@ void opts_egdb_dir(cli_opts_t *o)
     for (int i = 0; verbs[i]; i++) reads |= !strcmp(o->verb, verbs[i]);
     if (!reads) return;
     const char *env = getenv("GSW_EGDB");
-    if (o->dir) setenv("GSW_EGDB", o->dir, 1);
-    else if (env && *env) o->dir = env;
+    if (!o->dir && env && *env) o->dir = env;
 }

@@ -128,8 +128,8 @@ void opts_signals(void);
 
 /* The endgame databases' folder, one rule for every verb that reads them
  * (egdb, solve, analyze, proof, play, shell): --dir DIR, else $GSW_EGDB,
- * else egdb/ beside the cache (o->dir left NULL). A --dir is put in
- * GSW_EGDB too, where the workbench and its analyst read it. */
+ * else egdb/ beside the cache (o->dir left NULL). The workbench's
+ * session takes it from there (session_t.egdb_dir). */
 void opts_egdb_dir(cli_opts_t *o);
 /* Its line in those verbs' usage. */
 #define OPTS_EGDB_DIR_HELP "\n  --dir DIR: the endgame databases' folder (also $GSW_EGDB; default egdb/ beside the cache)"

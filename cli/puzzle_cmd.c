@@ -459,14 +459,15 @@ int cli_puzzle_analyze(cli_opts_t *o)
     if (!rc && !an) rc = err_set(&err, GSW_EFAIL, "out of memory");
     analyst_t a;
     memset(&a, 0, sizeof a);
-    if (!rc) rc = analyst_open(&a, v, 1, 1, NULL, &opts_stop, &err);
+    if (!rc) rc = analyst_open(&a, v, 1, 1, NULL, o->dir, &opts_stop, &err);
     int st = 0;
     double t0 = gsw_now_ms();
     if (!rc) {
+        analyst_task_t task = { 0 };   /* (no budget: --time stops it through opts_stop) */
         analyst_list(v, pos, an);
-        st = analyst_root(&a, pos, an, &err);   /* -1 error, 1 stopped */
+        st = analyst_root(&a, &task, pos, an, &err);   /* -1 error, 1 stopped */
         for (int i = 0; i < an->n && st == 0; i++)
-            if (an->mv[i].state != MV_PROVEN || an->mv[i].lo != an->mv[i].hi) st = analyst_prove(&a, pos, an, i, &err);
+            if (an->mv[i].state != MV_PROVEN || an->mv[i].lo != an->mv[i].hi) st = analyst_prove(&a, &task, pos, an, i, &err);
         if (st < 0) rc = err.code ? err.code : GSW_EFAIL;
     }
     if (!rc) {

@@ -19,6 +19,11 @@ void game_spec(const gv_t *v, char *buf, size_t n)
     snprintf(buf, n, "%s:%s", v->game->name, v->name);
 }
 
+int game_dup(const gv_t *v, gv_t **out, err_t *err)
+{
+    return v->game->variant_open(v->name, out, err);
+}
+
 int game_count_left(const gv_t *v, const void *pos)
 {
     const game_ops_t *O = v->ops;

@@ -300,6 +300,9 @@ const game_t *game_find(const char *name);
 /* Parse "GAME[:VARIANT]" and open the variant. */
 int game_open(const char *spec, gv_t **out, err_t *err);
 void game_close(gv_t *v);
+/* Another handle on v's game and variant, its own to close (a thread that
+ * works on the game beside its owner's: the workbench's worker). */
+int game_dup(const gv_t *v, gv_t **out, err_t *err);
 /* Parse a position for v: "" or "startpos" give the start. */
 int game_pos_parse(const gv_t *v, const char *text, void *pos, err_t *err);
 /* "game:variant" into buf. */

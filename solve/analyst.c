@@ -8,13 +8,20 @@
 #include "core/puzzle.h"
 #include "solve/source.h"
 
-int analyst_open(analyst_t *a, gv_t *v, size_t hash_mb, int threads, cache_t *cache, volatile int *stop, err_t *err)
+/* The endgame databases' folder (NULL: beside the cache). */
+static const char *analyst_egdb_dir(const analyst_t *a)
+{
+    return a->egdb_dir[0] ? a->egdb_dir : NULL;
+}
+
+int analyst_open(analyst_t *a, gv_t *v, size_t hash_mb, int threads, cache_t *cache, const char *egdb_dir,
+                 volatile int *stop, err_t *err)
 {
     memset(a, 0, sizeof *a);
+    snprintf(a->egdb_dir, sizeof a->egdb_dir, "%s", egdb_dir ? egdb_dir : "");
     if (solver_init(&a->solver, v, hash_mb, cache, err)) return err->code;
     if (tt_init(&a->heur, hash_mb / 8 ? hash_mb / 8 : 1, err)) { solver_free(&a->solver); return err->code; }
-    /* the endgame databases beside the cache (GSW_EGDB overrides the folder) */
-    if (solver_open_egdb(&a->solver, getenv("GSW_EGDB"), cache ? cache_filename(cache) : NULL, err)) {
+    if (solver_open_egdb(&a->solver, analyst_egdb_dir(a), source_cache_file(cache), err)) {
         solver_free(&a->solver);
         tt_free(&a->heur);
         return err->code;
@@ -33,14 +40,7 @@ void analyst_close(analyst_t *a)
 
 void analyst_retarget(analyst_t *a, gv_t *v)
 {
-    a->solver.v = v;
-    a->solver.ab.count = !a->solver.no_line && v->ops->count_rule && v->ops->pos_reversible;
-    {   /* the databases know the variant they were opened for */
-        err_t err;
-        if (solver_open_egdb(&a->solver, getenv("GSW_EGDB"),
-                             a->solver.cache ? cache_filename(a->solver.cache) : NULL, &err))
-            a->solver.ab.oracle = NULL;
-    }
+    solver_retarget(&a->solver, v, analyst_egdb_dir(a), source_cache_file(a->solver.cache));
 }
 
 void analyst_list(const gv_t *v, const void *pos, analysis_t *an)
@@ -65,16 +65,15 @@ static val_t mover_value(const gv_t *v, val_t child)
     return child >= VAL_PROVEN ? child - 1 : child <= -VAL_PROVEN ? child + 1 : child;
 }
 
-/* The game's line an's solves must see (its positions played twice
- * already: analysis_t.line), set on the solver for one solve (an) and
- * taken off after it (NULL): a solve on a line reads no cache row and
- * stores only what holds whatever the line (solve/solver.h). */
-static void analyst_line(analyst_t *a, const analysis_t *an)
+/* The solver's terms for a solve of task t's analysis an: the game's line
+ * (its positions played twice already: a solve on a line reads no cache
+ * row and stores only what holds whatever the line, solve/solver.h), the
+ * rule or not, and what is left of the budget (0: no limit). */
+static solver_terms_t analyst_terms(const analyst_task_t *t, const analysis_t *an)
 {
-    const game_ops_t *O = a->solver.v->ops;
-    a->solver.ab.history = an && an->nline > 0 ? an->line : NULL;
-    a->solver.ab.history_len = an ? an->nline : 0;
-    a->solver.ab.count = !(an && an->alone) && !a->solver.no_line && O->count_rule && O->pos_reversible;
+    double left = t->budget_ms > 0 ? t->budget_ms - an->ms : 0;
+    return (solver_terms_t){ .time_ms = left > 0 ? left : 0, .line = t->line, .nline = t->nline, .alone = t->alone,
+                             .no_build = t->no_build };
 }
 
 /* Does any move's value rest on the game's line? */
@@ -142,7 +141,7 @@ static void analyst_mark_final(analyst_t *a, const void *child, move_value_t *mv
  * conversion, which resets the count, fits in them (late 1); late 2 when
  * the distance to win does not fit and no distance to conversion is known
  * (it may still convert in time). A win whose distance is unknown is not
- * marked. Only values of the positions alone (solver_ignore_line, an->alone)
+ * marked. Only values of the positions alone (solver_ignore_line, t->alone)
  * are marked: the door's values are the game's already. */
 static void analyst_mark_late_on(analyst_t *a, const void *pos, analysis_t *an, int i)
 {
@@ -174,12 +173,13 @@ static void analyst_mark_late_on(analyst_t *a, const void *pos, analysis_t *an, 
     mv->late = 1;
 }
 
-static void analyst_mark_late(analyst_t *a, const void *pos, analysis_t *an, int i)
+static void analyst_mark_late(analyst_t *a, const analyst_task_t *t, const void *pos, analysis_t *an, int i)
 {
-    int count = a->solver.ab.count;   /* (the databases' oracle counts while this is set) */
-    if (an->alone) a->solver.ab.count = 0;
+    solver_terms_t terms = { .alone = t->alone };   /* (the databases' oracle counts unless alone) */
+    solver_saved_t saved;
+    solver_terms_enter(&a->solver, &terms, &saved);
     analyst_mark_late_on(a, pos, an, i);
-    a->solver.ab.count = count;
+    solver_terms_leave(&a->solver, &saved);
 }
 
 /* Is every move's value exact? */
@@ -190,7 +190,8 @@ static void analysis_settle(analysis_t *an)
     an->proven = all;
 }
 
-int analyst_heuristic(analyst_t *a, const void *pos, analysis_t *an, double budget_ms, err_t *err)
+int analyst_heuristic(analyst_t *a, const analyst_task_t *t, const void *pos, analysis_t *an, double budget_ms,
+                      err_t *err)
 {
     const gv_t *v = a->solver.v;
     const game_ops_t *O = v->ops;
@@ -210,23 +211,23 @@ int analyst_heuristic(analyst_t *a, const void *pos, analysis_t *an, double budg
         }
         if (v->game->players == 2 && mv->state != MV_PROVEN) {   /* what the cache holds comes first, at once */
             answer_t ans;
-            analyst_line(a, an);
-            int c = solver_cached(&a->solver, child, &ans, err);
-            analyst_line(a, NULL);
+            solver_terms_t terms = analyst_terms(t, an);
+            terms.time_ms = 0;   /* (a lookup: no search to time, and an ending may be built for it) */
+            int c = solver_cached_terms(&a->solver, child, &terms, &ans, err);
             if (c < 0) return err->code;
             if (c) {
                 mv->state = MV_PROVEN;
                 mv->lo = val_up(ans.r.hi);
                 mv->hi = val_up(ans.r.lo);
                 mv->from_cache = 1;
-                analyst_mark_late(a, pos, an, i);
+                analyst_mark_late(a, t, pos, an, i);
                 continue;
             }
         }
         if (!O->evaluate || v->game->players != 2) continue;   /* (puzzles are solved, not scored) */
         ab_options_t o = { .threads = 1, .depth_limit = 24, .time_limit_ms = budget_ms / an->n,
-                           .stop = a->solver.ab.stop, .oracle = a->solver.ab.oracle, .count = a->solver.ab.count && !an->alone,
-                           .history = an->nline > 0 ? an->line : NULL, .history_len = an->nline };
+                           .stop = a->solver.ab.stop, .oracle = a->solver.ab.oracle, .count = a->solver.ab.count && !t->alone,
+                           .history = t->nline > 0 ? t->line : NULL, .history_len = t->nline };
         ab_result_t r;
         if (ab_think(v, &a->heur, child, &o, &r, err)) return err->code;
         if (mv->state == MV_UNKNOWN) mv->state = MV_HEURISTIC;
@@ -270,11 +271,12 @@ static int analysis_store_root(analyst_t *a, const void *pos, const analysis_t *
 
 /* Run the cached solver within what is left of the analysis's budget; a
  * budget that runs out marks the analysis spent. */
-static int analyst_solve(analyst_t *a, analysis_t *an, const void *pos, val_t lo, val_t hi, answer_t *ans,
-                         err_t *err)
+static int analyst_solve(analyst_t *a, const analyst_task_t *t, analysis_t *an, const void *pos, val_t lo, val_t hi,
+                         int want_best, answer_t *ans, err_t *err)
 {
-    double left = an->budget_ms > 0 ? an->budget_ms - an->ms : 0;
-    if (an->budget_ms > 0 && left <= 0) {   /* nothing started: nothing proven */
+    solver_terms_t terms = analyst_terms(t, an);
+    terms.want_best = want_best;
+    if (t->budget_ms > 0 && terms.time_ms <= 0) {   /* nothing started: nothing proven */
         an->spent = 1;
         memset(ans, 0, sizeof *ans);
         ans->r.lo = -VAL_WIN + 1;
@@ -283,13 +285,8 @@ static int analyst_solve(analyst_t *a, analysis_t *an, const void *pos, val_t lo
         ans->r.aborted = 1;
         return GSW_OK;
     }
-    double t = a->solver.ab.time_limit_ms;
-    a->solver.ab.time_limit_ms = left;
-    analyst_line(a, an);
-    int rc = solver_run_within(&a->solver, pos, lo, hi, ans, err);
-    analyst_line(a, NULL);
-    a->solver.ab.time_limit_ms = t;
-    if (!rc && ans->r.aborted && an->budget_ms > 0 && !(a->solver.ab.stop && *a->solver.ab.stop)) an->spent = 1;
+    int rc = solver_run_terms(&a->solver, pos, lo, hi, &terms, ans, err);
+    if (!rc && ans->r.aborted && t->budget_ms > 0 && !(a->solver.ab.stop && *a->solver.ab.stop)) an->spent = 1;
     return rc;
 }
 
@@ -311,7 +308,7 @@ static int analysis_twin(const gv_t *v, const void *pos, const analysis_t *an, i
     return -1;
 }
 
-int analyst_prove(analyst_t *a, const void *pos, analysis_t *an, int i, err_t *err)
+int analyst_prove(analyst_t *a, const analyst_task_t *t, const void *pos, analysis_t *an, int i, err_t *err)
 {
     const gv_t *v = a->solver.v;
     const game_ops_t *O = v->ops;
@@ -320,7 +317,7 @@ int analyst_prove(analyst_t *a, const void *pos, analysis_t *an, int i, err_t *e
     memcpy(child, pos, O->pos_size);
     O->play(v, child, mv->move);
     /* (on a line that matters, mirror images may differ: each is searched) */
-    int twin = an->nline > 0 || an->nrule > 0 ? -1 : analysis_twin(v, pos, an, i, child);
+    int twin = t->nline > 0 || an->nrule > 0 ? -1 : analysis_twin(v, pos, an, i, child);
     if (twin >= 0) {   /* its mirror image is proven: the same value, no search */
         mv->state = MV_PROVEN;
         mv->lo = an->mv[twin].lo;
@@ -359,7 +356,7 @@ int analyst_prove(analyst_t *a, const void *pos, analysis_t *an, int i, err_t *e
     }
     answer_t ans;
     an->active = i;
-    int rc = analyst_solve(a, an, child, klo, khi, &ans, err);
+    int rc = analyst_solve(a, t, an, child, klo, khi, 0, &ans, err);
     an->active = -1;
     if (rc) return -1;
     an->nodes += ans.r.nodes;
@@ -374,14 +371,14 @@ int analyst_prove(analyst_t *a, const void *pos, analysis_t *an, int i, err_t *e
     mv->lo = lo;
     mv->hi = hi;
     mv->from_cache = answer_from(&ans, "cache");
-    mv->line_dep |= ans.r.history_dependent && an->nline > 0;
-    analyst_mark_late(a, pos, an, i);
+    mv->line_dep |= ans.r.history_dependent && t->nline > 0;
+    analyst_mark_late(a, t, pos, an, i);
     analysis_settle(an);
     if (analysis_store_root(a, pos, an, err)) return -1;
     return ans.r.aborted ? 1 : 0;
 }
 
-int analyst_root(analyst_t *a, const void *pos, analysis_t *an, err_t *err)
+int analyst_root(analyst_t *a, const analyst_task_t *t, const void *pos, analysis_t *an, err_t *err)
 {
     if (an->root_done || an->n == 0) { an->root_done = 1; return 0; }
     /* A move ends the game by a rule of play here (a move-count rule the
@@ -389,7 +386,7 @@ int analyst_root(analyst_t *a, const void *pos, analysis_t *an, err_t *err)
      * a win that may come too late (root_late): the position's value in
      * this game is the best of its moves', each proven on the line. */
     for (int i; (an->nrule > 0 || an->root_late) && !an->proven && (i = analyst_next(an)) >= 0;) {
-        int r = analyst_prove(a, pos, an, i, err);
+        int r = analyst_prove(a, t, pos, an, i, err);
         if (r) return r;
     }
     const gv_t *v = a->solver.v;
@@ -427,10 +424,7 @@ int analyst_root(analyst_t *a, const void *pos, analysis_t *an, err_t *err)
         return 0;
     }
     answer_t ans;
-    int nb = a->solver.ab.no_best;
-    a->solver.ab.no_best = 0;
-    int rc = analyst_solve(a, an, pos, -VAL_WIN + 1, VAL_WIN - 1, &ans, err);
-    a->solver.ab.no_best = nb;
+    int rc = analyst_solve(a, t, an, pos, -VAL_WIN + 1, VAL_WIN - 1, 1, &ans, err);
     if (rc) return -1;
     an->nodes += ans.r.nodes;
     an->ms += ans.r.time_ms;
@@ -444,14 +438,14 @@ int analyst_root(analyst_t *a, const void *pos, analysis_t *an, err_t *err)
         if (an->mv[i].move == ans.r.best) {
             an->mv[i].state = MV_PROVEN;
             an->mv[i].lo = an->mv[i].hi = ans.r.lo;
-            an->mv[i].line_dep |= ans.r.history_dependent && an->nline > 0;
-            analyst_mark_late(a, pos, an, i);
+            an->mv[i].line_dep |= ans.r.history_dependent && t->nline > 0;
+            analyst_mark_late(a, t, pos, an, i);
             if (an->mv[i].late) an->root_late = 1;
         }
     analysis_settle(an);
     if (an->root_late) {   /* the fastest win may come too late: every move's value, then the best in time */
         an->root_done = 0;
-        return analyst_root(a, pos, an, err);
+        return analyst_root(a, t, pos, an, err);
     }
     return 0;
 }

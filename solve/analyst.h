@@ -8,7 +8,9 @@
 #ifndef GSW_ANALYST_H
 #define GSW_ANALYST_H
 
+#include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "core/game.h"
 #include "solve/solver.h"
@@ -51,8 +53,6 @@ typedef struct move_value {
 #define ANALYSIS_MAX_LINE 64
 
 typedef struct analysis {
-    int n;
-    move_value_t mv[GSW_MAX_MOVES];
     int heuristic_done;    /* every move has a heuristic score */
     int proven;            /* every move's value is exact (or final: move_value_t) */
     int active;            /* the move being solved now, -1 none */
@@ -70,48 +70,69 @@ typedef struct analysis {
     char reason[160];      /* why the goal is out of reach */
     uint64_t nodes;
     double ms;
-    double budget_ms;      /* solver time the analysis may spend (0: no limit; lessons set one) */
-    int spent;             /* the budget ran out: nothing more is started for it */
+    int spent;             /* the task's budget ran out: nothing more is started for it */
     int twins;             /* moves valued by a proven mirror image, without a search */
-    /* the game's line (pos_hash, ANALYSIS_MAX_LINE): every search of this
-     * analysis meets these positions as repetitions (session_analysis_open
-     * fills it; empty for games whose positions never repeat) */
+    int nrule;             /* moves that end the game by a rule of play (mv[].rule) */
+    int root_late;         /* the position's search named a late win (mv[].late): every
+                              move is proven and the best in time chosen */
+    int n;
+    move_value_t mv[GSW_MAX_MOVES];   /* (last: what comes before it is the analysis's head) */
+} analysis_t;
+
+/* The analysis's own values (everything but its moves): the head, copied
+ * whole when it changes (analysis_head_copy), each move by itself. */
+#define ANALYSIS_HEAD_SIZE offsetof(analysis_t, n)
+static inline void analysis_head_copy(analysis_t *to, const analysis_t *from)
+{
+    memcpy(to, from, ANALYSIS_HEAD_SIZE);
+}
+
+/* What one analysis asks of the analyst, beside the position: its budget
+ * and the game's line. The session that owns the analysis says it
+ * (session_task); every solve of the analysis runs under it. */
+typedef struct analyst_task {
+    double budget_ms;      /* solver time the analysis may spend (0: no limit; lessons set one) */
+    /* the game's line (pos_hash): every search of the analysis meets these
+     * positions as repetitions (empty for games whose positions never repeat) */
     uint64_t line[ANALYSIS_MAX_LINE];
     int nline;
-    int nrule;             /* moves that end the game by a rule of play (mv[].rule) */
     int alone;             /* values of the positions alone, not the game's: the move-count
                               rule is not applied (a lesson's published database values);
                               winning moves the rule may draw first are marked late */
-    int root_late;         /* the position's search named a late win (mv[].late): every
-                              move is proven and the best in time chosen */
-} analysis_t;
+    int no_build;          /* answer from what is built: no ending is built for it (the
+                              scores of a finished game's history) */
+} analyst_task_t;
 
 
 typedef struct analyst {
     solver_t solver;
+    char egdb_dir[1024];   /* the endgame databases' folder ("": beside the cache) */
     tt_t heur;             /* the heuristic scores' own table: their entries (deep
                               "work", no bounds) would crowd the exact search's out */
     int ready;
 } analyst_t;
 
 /* A solver of hash_mb megabytes and threads threads over cache (may be
- * NULL), stopped by *stop. */
-int analyst_open(analyst_t *a, gv_t *v, size_t hash_mb, int threads, cache_t *cache, volatile int *stop, err_t *err);
+ * NULL) and the endgame databases in egdb_dir (NULL: egdb/ beside the
+ * cache), stopped by *stop. */
+int analyst_open(analyst_t *a, gv_t *v, size_t hash_mb, int threads, cache_t *cache, const char *egdb_dir,
+                 volatile int *stop, err_t *err);
 void analyst_close(analyst_t *a);
 /* Switch to another game (the table is cleared when the variant changes). */
 void analyst_retarget(analyst_t *a, gv_t *v);
 /* List pos's moves into an (state unknown). */
 void analyst_list(const gv_t *v, const void *pos, analysis_t *an);
 /* Heuristic scores for every move, within about budget_ms. */
-int analyst_heuristic(analyst_t *a, const void *pos, analysis_t *an, double budget_ms, err_t *err);
+int analyst_heuristic(analyst_t *a, const analyst_task_t *t, const void *pos, analysis_t *an, double budget_ms,
+                      err_t *err);
 /* Prove move i of an (cache first). Returns 1 when stopped before the
  * proof was complete (the bounds proven so far are kept), 0 when done, -1
  * on error. */
-int analyst_prove(analyst_t *a, const void *pos, analysis_t *an, int i, err_t *err);
+int analyst_prove(analyst_t *a, const analyst_task_t *t, const void *pos, analysis_t *an, int i, err_t *err);
 /* Solve the position itself (cache first): its value and a best move,
  * which alone is all a perfect opponent needs; the best move's entry gets
  * the value. Returns 1 when stopped first, 0 done, -1 on error. */
-int analyst_root(analyst_t *a, const void *pos, analysis_t *an, err_t *err);
+int analyst_root(analyst_t *a, const analyst_task_t *t, const void *pos, analysis_t *an, err_t *err);
 /* What the moves' proven values say of the position itself (for its side
  * to move): at least the best proven lower bound; once every move is
  * bounded (*all), at most the best upper bound. Returns the move with the

@@ -260,16 +260,16 @@ int prover_manager_run(const prover_options_t *po, gv_t *v, const void *pos, con
     run->complete = run->stopped = 0;
     run->goal_done = -1;
     run->last = DFPN_UNKNOWN;
-    cache_probe_t probe;   /* leaves the cache has settled count as proven */
-    cache_probe_init(&probe, cache);
+    source_cache_probe_t probe;   /* leaves the cache has settled count as proven */
+    source_cache_probe_init(&probe, cache);
     egdb_oracle_t eg;      /* ... and those the endgame databases hold */
     int have_eg = prover_egdb(po, v, &eg, errp);
-    if (have_eg < 0) { cache_probe_free(&probe); return errp->code; }
+    if (have_eg < 0) { source_cache_probe_free(&probe); return errp->code; }
     if (have_eg) run_say(run, "endgame databases: %s", egdb_set_dir(eg.set));
     int workers = run->workers > 0 ? run->workers : 1;
     manager_options_t mo = { .workers = workers, .hash_mb = po->hash_mb + 1,
                              .stop = po->stop, .time_limit_ms = po->time_limit_ms, .progress = run_progress,
-                             .progress_ctx = &rc_, .probe = cache ? cache_probe : NULL, .probe_ctx = &probe,
+                             .progress_ctx = &rc_, .probe = cache ? source_cache_probe : NULL, .probe_ctx = &probe,
                              .oracle = have_eg ? &eg.oracle : NULL, .farm = run->farm, .farm_ctx = run->farm_ctx };
     int rc = GSW_OK;
     err_t err;
@@ -325,7 +325,7 @@ int prover_manager_run(const prover_options_t *po, gv_t *v, const void *pos, con
         run->goal_done = goals[gi];
         if (!run->goal_text && goals[gi] == DFPN_GOAL_WIN && st == DFPN_PROVEN) break;
     }
-    cache_probe_free(&probe);
+    source_cache_probe_free(&probe);
     if (have_eg) egdb_oracle_close(&eg);
     run->complete = !rc;
     if (rc) *errp = err;

@@ -10,6 +10,8 @@
 #include "core/manager.h"
 
 static void solver_say(solver_t *s, const char *msg);
+static source_query_t solver_query(const solver_t *s, const void *pos, int want_best, const uint8_t *key,
+                                   size_t klen, int sym);
 
 /* The sources' warnings and notices, through the solver's (s->warn and
  * s->note as they are when said). */
@@ -76,7 +78,7 @@ int solver_init(solver_t *s, gv_t *v, size_t hash_mb, cache_t *cache, err_t *err
     s->ab.count = v->ops->count_rule && v->ops->pos_reversible;   /* the game's values: under its rule */
     s->goal = -1;
     while (source_registry[s->chain.n]) s->chain.n++;
-    source_env_t env = solver_env(s, cache ? cache_filename(cache) : NULL);
+    source_env_t env = solver_env(s, source_cache_file(cache));
     for (int i = 0; i < s->chain.n; i++)
         if (!source_registry[i]->with_dirs && solver_source_open(s, i, &env, err)) {
             solver_free(s);
@@ -182,6 +184,55 @@ int solver_open_strong(solver_t *s, const char *dir, const char *db, err_t *err)
     return solver_open_dirs(s, NULL, dir, db, 1, err);
 }
 
+void solver_terms_enter(solver_t *s, const solver_terms_t *t, solver_saved_t *saved)
+{
+    *saved = (solver_saved_t){ .time_ms = s->ab.time_limit_ms, .history = s->ab.history, .history_len = s->ab.history_len,
+                               .count = s->ab.count, .no_best = s->ab.no_best, .no_build = s->no_build };
+    if (t->time_ms > 0) s->ab.time_limit_ms = t->time_ms;
+    s->ab.history = t->nline > 0 ? t->line : NULL;
+    s->ab.history_len = t->nline > 0 ? t->nline : 0;
+    if (t->alone) s->ab.count = 0;
+    if (t->want_best) s->ab.no_best = 0;
+    if (t->no_build) s->no_build = 1;
+}
+
+void solver_terms_leave(solver_t *s, const solver_saved_t *saved)
+{
+    s->ab.time_limit_ms = saved->time_ms;
+    s->ab.history = saved->history;
+    s->ab.history_len = saved->history_len;
+    s->ab.count = saved->count;
+    s->ab.no_best = saved->no_best;
+    s->no_build = saved->no_build;
+}
+
+int solver_run_terms(solver_t *s, const void *pos, val_t lo, val_t hi, const solver_terms_t *t, answer_t *a,
+                     err_t *err)
+{
+    solver_saved_t saved;
+    solver_terms_enter(s, t, &saved);
+    int rc = solver_run_within(s, pos, lo, hi, a, err);
+    solver_terms_leave(s, &saved);
+    return rc;
+}
+
+int solver_cached_terms(solver_t *s, const void *pos, const solver_terms_t *t, answer_t *a, err_t *err)
+{
+    solver_saved_t saved;
+    solver_terms_enter(s, t, &saved);
+    int rc = solver_cached(s, pos, a, err);
+    solver_terms_leave(s, &saved);
+    return rc;
+}
+
+void solver_retarget(solver_t *s, gv_t *v, const char *dir, const char *db)
+{
+    s->v = v;
+    s->ab.count = !s->no_line && v->ops->count_rule && v->ops->pos_reversible;
+    err_t err;   /* the databases know the variant they were opened for */
+    if (solver_open_egdb(s, dir, db, &err)) s->ab.oracle = NULL;
+}
+
 int answer_from(const answer_t *a, const char *source)
 {
     return a->source && !strcmp(a->source, source);
@@ -210,46 +261,19 @@ static void solver_say(solver_t *s, const char *msg)
  * 40 of its 70 ms committing. A store that fails is said, not returned:
  * the answer it keeps stands. */
 #define SOLVER_FLUSH_MS 100.0
-static void solver_keep(solver_t *s, const uint8_t *key, size_t klen, const cache_entry_t *e, int now)
+static void solver_keep(solver_t *s, const void *pos, const uint8_t *key, size_t klen, int sym, const cache_entry_t *e,
+                        int now)
 {
-    err_t err;
     if (!klen) return;   /* (no key: nothing to store under) */
-    s->unflushed_ms += e->time_ms;
-    if (cache_put(s->cache, s->v->game->name, s->v->name, key, klen, e, &err)) { solver_say(s, err.msg); return; }
-    if (!now && s->unflushed_ms < SOLVER_FLUSH_MS) return;
-    s->unflushed_ms = 0;
-    if (cache_flush(s->cache, &err)) solver_say(s, err.msg);
-}
-
-void cache_probe_init(cache_probe_t *p, cache_t *cache)
-{
-    p->cache = cache;
-    p->lock = malloc(sizeof(pthread_mutex_t));
-    if (p->lock) pthread_mutex_init(p->lock, NULL);
-}
-
-void cache_probe_free(cache_probe_t *p)
-{
-    if (p->lock) { pthread_mutex_destroy(p->lock); free(p->lock); }
-    p->lock = NULL;
-}
-
-int cache_probe(void *ctx, const gv_t *v, const void *pos, dfpn_goal_t goal, int attacker, int *proven)
-{
-    cache_probe_t *p = ctx;
-    if (!p || !p->cache || !p->lock) return 0;
-    uint8_t key[GSW_MAX_KEY];
-    size_t klen = v->ops->pos_key(v, pos, key, NULL);
-    cache_entry_t e;
-    err_t err;
-    pthread_mutex_lock(p->lock);
-    int found = cache_get(p->cache, v->game->name, v->name, key, klen, &e, &err);
-    pthread_mutex_unlock(p->lock);
-    if (found <= 0) return 0;
-    val_t T = goal == DFPN_GOAL_WIN ? 1 : 0;   /* the bounds are the side to move's */
-    if (attacker ? e.lo >= T : e.hi <= -T) { *proven = 1; return 1; }
-    if (attacker ? e.hi < T : e.lo > -T) { *proven = 0; return 1; }
-    return 0;
+    s->unflushed_ms += e ? e->time_ms : 0;
+    now = now || !e || s->unflushed_ms >= SOLVER_FLUSH_MS;
+    if (now) s->unflushed_ms = 0;
+    source_query_t q = solver_query(s, pos, 0, key, klen, sym);
+    for (int i = 0; i < s->chain.n; i++) {
+        const source_t *src = &s->chain.src[i];
+        err_t err;
+        if (src->kind && src->kind->store && src->kind->store(src->ctx, &q, e, now, &err)) solver_say(s, err.msg);
+    }
 }
 
 /* The manager's answer in df-pn's terms: win?, then at least a draw? */
@@ -257,12 +281,12 @@ static int solver_manager(solver_t *s, const void *pos, dfpn_result_t *d, err_t 
 {
     memset(d, 0, sizeof *d);
     double t0 = gsw_now_ms();
-    cache_probe_t probe;
-    cache_probe_init(&probe, s->cache);
+    source_cache_probe_t probe;
+    source_cache_probe_init(&probe, s->cache);
     manager_options_t o = { .workers = s->ab.threads, .hash_mb = (s->tt.bytes >> 20) / (s->ab.threads > 0 ? s->ab.threads : 1) + 1,
                             .stop = s->ab.stop, .time_limit_ms = s->ab.time_limit_ms, .node_limit = s->ab.node_limit,
                             .history = s->ab.history, .nhistory = s->ab.history_len,
-                            .probe = s->cache ? cache_probe : NULL, .probe_ctx = &probe,
+                            .probe = s->cache ? source_cache_probe : NULL, .probe_ctx = &probe,
                             /* (it proves the position's value alone: the sources' own values) */
                             .oracle = s->ab.oracle == &s->count_below.o ? s->count_below.inner : s->ab.oracle };
     d->best = MOVE_NONE;
@@ -279,13 +303,13 @@ static int solver_manager(solver_t *s, const void *pos, dfpn_result_t *d, err_t 
             for (int c = m.node[0].first_child; c < m.node[0].first_child + m.node[0].nchildren; c++)
                 if (m.node[c].pn == 0 && !manager_assumes(&m, c)) { d->best = m.node[c].move; break; }
         manager_free(&m);
-        if (rc) { cache_probe_free(&probe); return rc; }
+        if (rc) { source_cache_probe_free(&probe); return rc; }
         if (!done) { d->outcome = OUTCOME_UNKNOWN; break; }
         d->status = st;
         if (g == DFPN_GOAL_WIN && st == DFPN_PROVEN) { d->outcome = OUTCOME_WIN; break; }
         if (g == DFPN_GOAL_DRAW) d->outcome = st == DFPN_PROVEN ? OUTCOME_DRAW : OUTCOME_LOSS;
     }
-    cache_probe_free(&probe);
+    source_cache_probe_free(&probe);
     d->time_ms = gsw_now_ms() - t0;
     return GSW_OK;
 }
@@ -502,7 +526,7 @@ static int solver_search_one(solver_t *s, const void *pos, answer_t *a, const ui
         if (!s->manager && !solver_count_keep(s, pos, &e.lo, &e.hi)) return GSW_OK;   /* (true of this clock only) */
         snprintf(e.solver, sizeof e.solver, "%s", s->manager ? "manager" : "dfpn");
         if (d.best != MOVE_NONE) e.best = sym ? O->move_sym(s->v, d.best, sym, 0) : d.best;
-        solver_keep(s, key, klen, &e, 0);
+        solver_keep(s, pos, key, klen, sym, &e, 0);
         return GSW_OK;
     }
     if (ab_solve(s->v, &s->tt, pos, &s->ab, &a->r, err)) return err->code;
@@ -512,8 +536,7 @@ static int solver_search_one(solver_t *s, const void *pos, answer_t *a, const ui
         snprintf(msg, sizeof msg, "cache: the stored bounds [%d, %d] of a %s position contradict a fresh "
                  "search; dropped that row and stored the proven value", (int)s->ab.seed_lo, (int)s->ab.seed_hi, spec);
         solver_say(s, msg);
-        err_t derr;
-        if (cache_delete(s->cache, s->v->game->name, s->v->name, key, klen, &derr)) solver_say(s, derr.msg);
+        solver_keep(s, pos, key, klen, sym, NULL, 1);
     }
     cache_entry_t e = { .lo = a->r.lo, .hi = a->r.hi, .best = MOVE_NONE, .nodes = a->r.nodes, .time_ms = a->r.time_ms };
     if (s->cache && !(solver_on_line(s) && a->r.history_dependent)   /* exact, or the bounds proven before a stop */
@@ -521,7 +544,7 @@ static int solver_search_one(solver_t *s, const void *pos, answer_t *a, const ui
         snprintf(e.solver, sizeof e.solver, "ab");
         if (!a->r.aborted && a->r.best != MOVE_NONE && e.lo == a->r.lo && e.hi == a->r.hi)   /* (what it proves) */
             e.best = sym ? O->move_sym(s->v, a->r.best, sym, 0) : a->r.best;
-        solver_keep(s, key, klen, &e, 0);
+        solver_keep(s, pos, key, klen, sym, &e, 0);
     }
     return GSW_OK;
 }
@@ -614,7 +637,7 @@ int solver_store(solver_t *s, const void *pos, val_t lo, val_t hi, move_t best, 
     if (!solver_count_keep(s, pos, &e.lo, &e.hi)) return GSW_OK;   /* (true of this clock only) */
     snprintf(e.solver, sizeof e.solver, "moves");   /* from its moves' values */
     if (best != MOVE_NONE && e.lo == lo && e.hi == hi) e.best = sym ? O->move_sym(s->v, best, sym, 0) : best;
-    solver_keep(s, key, klen, &e, 1);   /* refused (a stored row contradicts it: cache verify says which is wrong): said */
+    solver_keep(s, pos, key, klen, sym, &e, 1);   /* refused (a stored row contradicts it: cache verify says which is wrong): said */
     return GSW_OK;
 }
 

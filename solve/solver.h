@@ -132,6 +132,33 @@ int solver_run(solver_t *s, const void *pos, answer_t *a, err_t *err);
  * (the book names no best move there) is used the same way by solver_run. */
 int solver_run_within(solver_t *s, const void *pos, val_t lo, val_t hi, answer_t *a, err_t *err);
 
+/* One solve's own terms, beside the solver's settings: what an analysis
+ * (solve/analyst.h) asks of each solve it runs. */
+typedef struct solver_terms {
+    double time_ms;            /* this solve's time (0: the solver's own limit) */
+    const uint64_t *line;      /* the game's line: pos_hash of its positions (ab.history) */
+    int nline;
+    int alone;                 /* the position's value alone: no move-count rule */
+    int want_best;             /* a best move wanted, whatever ab.no_best says */
+    int no_build;              /* answer from what is built (solver_t.no_build) */
+} solver_terms_t;
+/* The settings a solve under terms changes, to put back. */
+typedef struct solver_saved {
+    double time_ms;
+    const uint64_t *history;
+    int history_len, count, no_best, no_build;
+} solver_saved_t;
+/* Take on t's terms until solver_terms_leave puts back what they changed. */
+void solver_terms_enter(solver_t *s, const solver_terms_t *t, solver_saved_t *saved);
+void solver_terms_leave(solver_t *s, const solver_saved_t *saved);
+/* solver_run_within and solver_cached under t's terms. */
+int solver_run_terms(solver_t *s, const void *pos, val_t lo, val_t hi, const solver_terms_t *t, answer_t *a,
+                     err_t *err);
+int solver_cached_terms(solver_t *s, const void *pos, const solver_terms_t *t, answer_t *a, err_t *err);
+/* Work on another variant of the game (the move-count rule as the solver
+ * was told); the sources in folders open again for it (dir, beside db). */
+void solver_retarget(solver_t *s, gv_t *v, const char *dir, const char *db);
+
 /* The cache alone, no search: 1 when a stored row settles pos (a filled),
  * 0 when none does, -1 on error. */
 int solver_cached(solver_t *s, const void *pos, answer_t *a, err_t *err);
@@ -164,16 +191,6 @@ int solver_think(solver_t *s, const void *pos, const ab_options_t *o, ab_result_
  * (or o->stop is set) first. Not for a finished position. */
 int solver_mate(const gv_t *v, const void *pos, int max_moves, const dfpn_options_t *o, proof_tree_t *t, int *mate,
                 dfpn_result_t *r, err_t *err);
-
-/* The manager's leaves may be settled by the cache: a probe over one
- * connection shared by its worker threads (under a lock). */
-typedef struct cache_probe {
-    cache_t *cache;
-    void *lock;            /* a pthread mutex, made by cache_probe_init */
-} cache_probe_t;
-void cache_probe_init(cache_probe_t *p, cache_t *cache);
-void cache_probe_free(cache_probe_t *p);
-int cache_probe(void *ctx, const gv_t *v, const void *pos, dfpn_goal_t goal, int attacker, int *proven);
 
 /* One end of a proven interval: "win in 33", "draw", "loss in 36". */
 void value_bound_text(val_t v, char *buf, size_t n);

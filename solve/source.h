@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "core/ab.h"
+#include "core/dfpn.h"
 #include "core/game.h"
 #include "db/cache.h"
 
@@ -86,6 +87,12 @@ typedef struct source_kind {
     void (*after_search)(void *ctx);
     /* optional: the distance to conversion of pos (solver_conversion) */
     int (*conversion)(void *ctx, const void *pos, int *plies);
+    /* optional: keep what a solve proved (the cache): row e merged under
+     * q->key, or, e NULL, the row there dropped (a stored value a search
+     * found false); with now (or e NULL) written at once, else when the
+     * next write comes. 0 done, -1 on error (err). Every source that has
+     * it keeps the solver's proofs. */
+    int (*store)(void *ctx, const source_query_t *q, const cache_entry_t *e, int now, err_t *err);
     int first;                 /* asked at the root before the sources ahead of it in the
                                   registry (the shipped book, before the cache) */
     int shadows;               /* where it answers below a root, the sources after it are
@@ -117,6 +124,21 @@ typedef struct source_chain {
     int nbelow;
     gsw_oracle_t multi;
 } source_chain_t;
+
+/* The file of the cache a solver keeps its proofs in, where the sources
+ * look for their folders beside it (NULL: no cache). */
+const char *source_cache_file(const cache_t *cache);
+
+/* The proof-tree manager's and the prover's leaves may be settled by the
+ * cache: a probe over one connection shared by their worker threads (under
+ * a lock); source_cache_probe is a dfpn probe (core/dfpn.h) over it. */
+typedef struct source_cache_probe {
+    cache_t *cache;
+    void *lock;            /* a pthread mutex, made by source_cache_probe_init */
+} source_cache_probe_t;
+void source_cache_probe_init(source_cache_probe_t *p, cache_t *cache);
+void source_cache_probe_free(source_cache_probe_t *p);
+int source_cache_probe(void *ctx, const gv_t *v, const void *pos, dfpn_goal_t goal, int attacker, int *proven);
 
 /* The root's value from an oracle where it is enough of an answer (it
  * settles q, or it is a win or a loss), with the best move by its moves'

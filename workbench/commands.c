@@ -52,7 +52,7 @@ static analyst_t *sync_analyst(session_t *s, err_t *err)
     if (!s->an_sync) {
         analyst_t *a = calloc(1, sizeof *a);
         if (!a) { err_set(err, GSW_EFAIL, "out of memory"); return NULL; }
-        if (analyst_open(a, s->v, s->hash_mb, s->threads, s->cache, s->stop, err)) { free(a); return NULL; }
+        if (analyst_open(a, s->v, s->hash_mb, s->threads, s->cache, session_egdb_dir(s), s->stop, err)) { free(a); return NULL; }
         if (s->progress) {
             a->solver.ab.progress = sync_progress;
             a->solver.ab.progress_ctx = s;
@@ -73,9 +73,10 @@ void session_sync_close(session_t *s)
  * engine's move when a proof's budget runs out. */
 static int sync_scores(session_t *s, analyst_t *a, int ply, analysis_t *an, err_t *err)
 {
+    const analyst_task_t *t = session_task(s, ply);
     double hb = s->v->game->play_opponent && !s->lesson ? 1000 : 50;
-    if (an->budget_ms > 0 && an->budget_ms < hb) hb = an->budget_ms;   /* (a short opponent's time) */
-    return !an->heuristic_done && analyst_heuristic(a, s->pos[ply].b, an, hb, err) ? -1 : 0;
+    if (t->budget_ms > 0 && t->budget_ms < hb) hb = t->budget_ms;   /* (a short opponent's time) */
+    return !an->heuristic_done && analyst_heuristic(a, t, s->pos[ply].b, an, hb, err) ? -1 : 0;
 }
 
 /* Analyse ply to the end (or a stop): 1 when complete. */
@@ -87,12 +88,12 @@ static int sync_analyze(session_t *s, int ply, err_t *err)
     if (!an) return err_set(err, GSW_EFAIL, "out of memory"), -1;
     if (sync_scores(s, a, ply, an, err)) return -1;
     if (s->v->game->players == 1 && !an->root_done) {   /* a puzzle: the solution (or why none) first */
-        int r = analyst_root(a, s->pos[ply].b, an, err);
+        int r = analyst_root(a, session_task(s, ply), s->pos[ply].b, an, err);
         if (r) return r < 0 ? -1 : 0;
     }
     int i;
     while ((i = analyst_next(an)) >= 0) {
-        int r = analyst_prove(a, s->pos[ply].b, an, i, err);
+        int r = analyst_prove(a, session_task(s, ply), s->pos[ply].b, an, i, err);
         if (r < 0) return -1;
         if (r > 0) return 0;
     }
@@ -117,7 +118,7 @@ static int sync_autoplay(session_t *s, out_t *out, err_t *err)
             if (!a) return err->code;
             analysis_t *an = session_analysis_open(s, s->ply);
             if (!an) return err_set(err, GSW_EFAIL, "out of memory");
-            int r = analyst_root(a, session_pos(s), an, err);
+            int r = analyst_root(a, session_task(s, s->ply), session_pos(s), an, err);
             if (r < 0 || (r > 0 && an->spent && sync_scores(s, a, s->ply, an, err))) return err->code;
             if (r > 0 && !an->spent) { out_printf(out, "stopped: the computer has not moved\n"); return GSW_OK; }
         } else {   /* (out of time: the engine's move, session_computer_move) */
@@ -231,7 +232,7 @@ static void sync_stopped(session_t *s, out_t *out)
     const analysis_t *an = s->an[s->ply];
     if (an && an->spent)
         out_printf(out, "not proven within %g s (the shell's budget here; --time MS sets it); ~ values are heuristic\n",
-                   an->budget_ms / 1000);
+                   session_task(s, s->ply)->budget_ms / 1000);
     else out_printf(out, "stopped before the proof was complete\n");
 }
 
@@ -524,7 +525,7 @@ static int cmd_autoplay(session_t *s, char *args, out_t *out, err_t *err)
         analyst_t *a = sync_analyst(s, err);
         analysis_t *an = session_analysis_open(s, s->ply);
         if (!a || !an) { rc = a ? err_set(err, GSW_EFAIL, "out of memory") : err->code; break; }
-        int r = analyst_root(a, session_pos(s), an, err);
+        int r = analyst_root(a, session_task(s, s->ply), session_pos(s), an, err);
         if (r > 0 && an->spent && s->v->game->players == 2)   /* out of time: the engine's move */
             r = sync_scores(s, a, s->ply, an, err);
         move_t m = r ? MOVE_NONE : session_autoplay_move(s);
@@ -826,7 +827,7 @@ static int cmd_proof(session_t *s, char *args, out_t *out, err_t *err)
         return GSW_OK;
     }
     uint64_t budget = s->proof_nodes ? s->proof_nodes : 50000000;
-    prover_options_t po = { .cache = s->cache, .egdb_dir = getenv("GSW_EGDB"), .hash_mb = s->hash_mb,
+    prover_options_t po = { .cache = s->cache, .egdb_dir = session_egdb_dir(s), .hash_mb = s->hash_mb,
                             .node_limit = budget, .stop = s->stop };
     proof_tree_t t;
     char text[4096];

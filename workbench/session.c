@@ -57,7 +57,9 @@ static void session_forget(session_t *s, int from)
 {
     for (int i = from; i <= SESSION_MAX_PLY; i++) {
         free(s->an[i]);
+        free(s->task[i]);
         s->an[i] = NULL;
+        s->task[i] = NULL;
     }
 }
 
@@ -75,6 +77,8 @@ int session_new(session_t *s, const char *spec, const char *position, err_t *err
     s->v = v;
     snprintf(s->start_text, sizeof s->start_text, "%s", position && strcmp(position, "startpos") ? position : "");
     memcpy(s->pos[0].b, start.b, v->ops->pos_size);
+    s->pos_id[0] = ++s->next_pos_id;
+    s->game_id = s->pos_id[0];
     s->ply = s->top = 0;
     session_forget(s, 0);
     s->selected = -1;
@@ -143,7 +147,7 @@ const char *session_browse_leaf(session_t *s, int node)
         snprintf(t, n, "the game is over here");
         return t;
     }
-    prover_options_t po = { .cache = s->cache, .egdb_dir = getenv("GSW_EGDB") };
+    prover_options_t po = { .cache = s->cache, .egdb_dir = session_egdb_dir(s) };
     move_t line[48];
     int k = 0;
     char why[120];
@@ -410,6 +414,7 @@ int session_play(session_t *s, move_t m, err_t *err)
         s->moves[s->ply] = m;
         memcpy(s->pos[s->ply + 1].b, s->pos[s->ply].b, O->pos_size);
         O->play(s->v, s->pos[s->ply + 1].b, m);
+        s->pos_id[s->ply + 1] = ++s->next_pos_id;
         s->ply++;
         s->top = s->ply;
         session_forget(s, s->ply);
@@ -470,7 +475,7 @@ analysis_t *session_analysis(session_t *s, int ply)
  * played once is met as one by the search's own path when it comes round
  * again), and the moves that end the game by a rule of play there
  * (threefold repetition, a move-count rule), valued as that result. */
-static void session_line_fill(const session_t *s, int ply, analysis_t *an)
+static void session_line_fill(const session_t *s, int ply, analysis_t *an, analyst_task_t *t)
 {
     const gv_t *v = s->v;
     const game_ops_t *O = v->ops;
@@ -486,7 +491,7 @@ static void session_line_fill(const session_t *s, int ply, analysis_t *an)
                 count++;
                 if (j < i) first = 0;
             }
-        if (count >= 2 && first && an->nline < ANALYSIS_MAX_LINE) an->line[an->nline++] = h[i];
+        if (count >= 2 && first && t->nline < ANALYSIS_MAX_LINE) t->line[t->nline++] = h[i];
     }
     if (!O->line_over || ply >= SESSION_MAX_PLY) return;
     const void *line[SESSION_MAX_PLY + 2];
@@ -512,24 +517,42 @@ analysis_t *session_analysis_open(session_t *s, int ply)
 {
     if (!s->an[ply]) {
         s->an[ply] = malloc(sizeof *s->an[ply]);
-        if (!s->an[ply]) return NULL;
+        s->task[ply] = calloc(1, sizeof *s->task[ply]);
+        if (!s->an[ply] || !s->task[ply]) {
+            free(s->an[ply]);
+            free(s->task[ply]);
+            s->an[ply] = NULL;
+            s->task[ply] = NULL;
+            return NULL;
+        }
+        analyst_task_t *t = s->task[ply];
         analyst_list(s->v, s->pos[ply].b, s->an[ply]);
-        session_line_fill(s, ply, s->an[ply]);
+        session_line_fill(s, ply, s->an[ply], t);
         const game_ops_t *O = s->v->ops;
         /* the computer's move (or the solver's for the person: autoplay) */
         int computer = s->v->game->players == 2
                        && (s->autoplay || (session_needs_proof(s) && !s->human[O->pos_turn(s->v, s->pos[ply].b)]));
         /* a lesson teaches the databases' published values: the positions' own */
-        if (s->lesson || s->no_line) s->an[ply]->alone = 1;
-        if (s->lesson) s->an[ply]->budget_ms = LESSON_BUDGET_MS;
-        else if (computer) s->an[ply]->budget_ms = session_opp_ms(s);   /* the opponent's time, then its engine */
-        else if (s->sync && s->sync_budget_ms > 0) s->an[ply]->budget_ms = s->sync_budget_ms;
+        if (s->lesson || s->no_line) t->alone = 1;
+        if (s->lesson) t->budget_ms = LESSON_BUDGET_MS;
+        else if (computer) t->budget_ms = session_opp_ms(s);   /* the opponent's time, then its engine */
+        else if (s->sync && s->sync_budget_ms > 0) t->budget_ms = s->sync_budget_ms;
         else if (s->sync && s->sync_budget_ms < 0 && s->v->game->play_opponent)   /* perfect play out of reach */
-            s->an[ply]->budget_ms = SESSION_SYNC_BUDGET_MS;
+            t->budget_ms = SESSION_SYNC_BUDGET_MS;
         else if (!s->sync && s->v->game->play_opponent)   /* the workbench: proofs stop, the CPU rests */
-            s->an[ply]->budget_ms = SESSION_TUI_BUDGET_MS;
+            t->budget_ms = SESSION_TUI_BUDGET_MS;
     }
     return s->an[ply];
+}
+
+const analyst_task_t *session_task(const session_t *s, int ply)
+{
+    return ply >= 0 && ply <= SESSION_MAX_PLY ? s->task[ply] : NULL;
+}
+
+const char *session_egdb_dir(const session_t *s)
+{
+    return s->egdb_dir[0] ? s->egdb_dir : NULL;
 }
 
 int session_analysis_done(const analysis_t *an)
@@ -587,7 +610,8 @@ double session_opp_ms(const session_t *s)
 static move_t session_engine_move(session_t *s, const analysis_t *an, move_t best, const char *who)
 {
     if (!an || !an->spent || an->proven || best == MOVE_NONE || s->v->game->players != 2) return MOVE_NONE;
-    snprintf(s->opp_note, sizeof s->opp_note, "%sengine move: no proof within %g s", who, an->budget_ms / 1000);
+    const analyst_task_t *t = session_task(s, s->ply);
+    snprintf(s->opp_note, sizeof s->opp_note, "%sengine move: no proof within %g s", who, t ? t->budget_ms / 1000 : 0);
     return best;
 }
 

@@ -48,8 +48,8 @@ void out_printf(out_t *o, const char *fmt, ...) __attribute__((format(printf, 2,
 void out_clear(out_t *o);
 void out_free(out_t *o);
 
-/* The synchronous solver a shell uses; the TUI's worker runs the same code
- * on its own thread (session_analyze_step). */
+/* The synchronous solver a shell uses (the TUI's worker, workbench/worker.h,
+ * runs the same analyst on its own thread). */
 struct analyst;
 
 typedef struct session {
@@ -59,6 +59,12 @@ typedef struct session {
     move_t moves[SESSION_MAX_PLY];
     int ply, top;          /* moves 0..ply-1 played; ply..top-1 can be redone */
     analysis_t *an[SESSION_MAX_PLY + 1];   /* per ply, NULL until analysed */
+    analyst_task_t *task[SESSION_MAX_PLY + 1];   /* ... what its analysis asks (with an[]) */
+    unsigned pos_id[SESSION_MAX_PLY + 1];  /* the position at each ply, by a number that changes
+                                              whenever another is put there (a worker's results
+                                              are for the position they were asked for) */
+    unsigned next_pos_id;
+    unsigned game_id;      /* the game and variant played, by such a number (session_new) */
     int human[2];          /* 1: a person plays that side */
     opponent_t opp;
     int opp_chosen;        /* the person chose the opponent: a new game keeps it
@@ -94,6 +100,7 @@ typedef struct session {
     double progress_ms;    /* ... last reported at this point of the proof */
     size_t hash_mb;
     int threads;
+    char egdb_dir[1024];   /* the endgame databases' folder (--dir; "": egdb/ beside the cache) */
     uint64_t proof_nodes;  /* the proof browser's df-pn budget (0: 50 M nodes); the TUI,
                               which waits for it, sets less */
     double sync_budget_ms; /* sync mode: the proofs of one position stop after this
@@ -139,6 +146,11 @@ int session_redo(session_t *s);
 analysis_t *session_analysis(session_t *s, int ply);
 /* Make sure an analysis of ply exists and lists its moves. */
 analysis_t *session_analysis_open(session_t *s, int ply);
+/* What the analysis of ply asks of the analyst (its budget, the game's
+ * line); NULL until session_analysis_open. */
+const analyst_task_t *session_task(const session_t *s, int ply);
+/* The endgame databases' folder (NULL: beside the cache). */
+const char *session_egdb_dir(const session_t *s);
 /* Nothing more to do for it: every move exact, or its budget spent. */
 int session_analysis_done(const analysis_t *an);
 /* The best move by what is proven (fastest win, slowest loss), or by

@@ -26,6 +26,7 @@ int shell_session_open(cli_opts_t *o, session_t *s, const char *deflt, err_t *er
     s->hash_mb = o->hash_mb;
     s->threads = o->threads;
     s->no_line = o->no_line;
+    snprintf(s->egdb_dir, sizeof s->egdb_dir, "%s", o->dir ? o->dir : "");   /* (opts_egdb_dir) */
     s->stop = &opts_stop;
     if (o->time_ms > 0) s->opp_ms = o->time_ms;   /* the opponent's time for a proof per move */
     if (o->nodes > 0) s->proof_nodes = o->nodes;  /* proof's budget */

@@ -51,85 +51,107 @@ static int tui_wants_analysis(tui_t *t)
            || (session_computer_to_move(s) && session_needs_proof(s));
 }
 
-static void tui_merge(tui_t *t)
+/* One update from the worker: kept when it is the last job's and the
+ * session still has the position it was asked about. */
+static void tui_update(void *ctx, const worker_update_t *u)
 {
+    tui_t *t = ctx;
     session_t *s = &t->s;
-    worker_t *w = &t->w;
-    pthread_mutex_lock(&w->mu);
-    if (w->seq == t->seen_seq) { pthread_mutex_unlock(&w->mu); return; }
-    t->seen_seq = w->seq;
-    int ply = w->done_ply;
-    char spec[96];
-    game_spec(s->v, spec, sizeof spec);
-    /* the result counts only if the session still has that position */
-    int same = ply >= 0 && ply <= s->top && !strcmp(spec, t->job.spec)
-               && !memcmp(w->done_pos.b, s->pos[ply].b, s->v->ops->pos_size);
-    if (same && w->done_kind == JOB_ANALYZE) {
-        analysis_t *an = session_analysis_open(s, ply);
-        if (an) *an = w->done_an;
-    } else if (same && w->done_kind == JOB_THINK && w->finished) {
+    if (u->job != t->job.id) return;   /* (an earlier job's, stopped) */
+    int ply = t->job.ply;
+    if (u->kind == UPD_END) t->job.ended = 1;
+    if (ply < 0 || ply > s->top || s->pos_id[ply] != t->job.pos_id) return;
+    if (u->kind == UPD_THINK) {
+        if (!u->finished) return;
         s->think_ply = ply;
-        s->think_move = w->done_move;
+        s->think_move = u->move;
+    } else if (u->kind == UPD_MOVE || u->kind == UPD_HEAD) {
+        analysis_t *an = session_analysis_open(s, ply);
+        if (an) worker_apply(an, u);
     }
-    pthread_mutex_unlock(&w->mu);
 }
 
-static void tui_schedule(tui_t *t)
+static void tui_merge(tui_t *t)
+{
+    worker_take(&t->w, tui_update, t);
+}
+
+/* The job the screen wants now (kind JOB_NONE: none), for ply *ply. */
+static void tui_want(tui_t *t, job_t *want, int *ply)
 {
     session_t *s = &t->s;
-    job_t want = { 0 };
-    int ply = -1;
+    want->kind = JOB_NONE;
+    *ply = -1;
     if (!t->paused && !session_over(s, NULL)) {
         if (session_computer_to_move(s) && session_opp_kind(s) == OPP_HEURISTIC && s->think_ply != s->ply) {
-            want.kind = JOB_THINK;
-            want.level = s->opp.level;
-            ply = s->ply;
-            for (int i = 0; i < ply; i++) want.line[i] = s->v->ops->pos_hash(s->v, s->pos[i].b);
-            want.nline = ply;
+            want->kind = JOB_THINK;
+            want->level = s->opp.level;
+            *ply = s->ply;
+            for (int i = 0; i < *ply; i++) want->line[i] = s->v->ops->pos_hash(s->v, s->pos[i].b);
+            want->nline = *ply;
         } else if (tui_wants_analysis(t) && !session_analysis_done(s->an[s->ply])) {
-            want.kind = JOB_ANALYZE;
-            ply = s->ply;
+            want->kind = JOB_ANALYZE;
+            *ply = s->ply;
         }
     }
-    if (!want.kind && !t->paused && (t->analysis_on || t->show_history)) {
+    if (!want->kind && !t->paused && (t->analysis_on || t->show_history)) {
         /* back-fill the value history: where perfect play is out of reach,
          * or the game is over, the scores only (a proof of every past
          * position kept the CPU busy long after a chess game had ended) */
         int cheap = s->v->game->play_opponent != NULL || session_over(s, NULL);
         for (int i = s->top - 1; i >= 0; i--)
             if (cheap ? !s->an[i] || !(s->an[i]->heuristic_done || s->an[i]->proven) : !session_analysis_done(s->an[i])) {
-                want.kind = JOB_ANALYZE;
-                want.scores_only = cheap;
-                ply = i;
+                want->kind = JOB_ANALYZE;
+                want->scores_only = cheap;
+                *ply = i;
                 break;
             }
     }
-    if (want.kind) {
-        game_spec(s->v, want.spec, sizeof want.spec);
-        want.ply = ply;
-        want.pos_size = s->v->ops->pos_size;
-        memcpy(want.pos.b, s->pos[ply].b, want.pos_size);
-    }
+}
+
+/* Hand the worker the job wanted, once the last has ended; stop the
+ * running one when another is wanted. */
+static void tui_schedule(tui_t *t)
+{
+    session_t *s = &t->s;
+    job_t want;
+    int ply;
+    memset(&want, 0, sizeof want);
+    tui_want(t, &want, &ply);
     /* (a full analysis of the ply a back-fill wants scores of is not the
      * same job: the game ended under it, and it went on building a
      * tablebase for a finished game) */
-    int same = want.kind && t->job.kind == want.kind && t->job.ply == want.ply && !strcmp(t->job.spec, want.spec)
-               && !memcmp(t->job.pos.b, want.pos.b, want.pos_size) && t->job.scores_only == want.scores_only;
-    if (worker_idle(&t->w)) {
-        tui_merge(t);
-        if (!want.kind) { t->job.kind = JOB_NONE; return; }
-        if (same && want.kind == JOB_THINK && s->think_ply == s->ply) return;
-        if (want.kind == JOB_ANALYZE) {   /* go on from what is known */
-            analysis_t *an = session_analysis_open(s, ply);
-            if (!an) return;
-            want.an = *an;
-            if (same && session_analysis_done(an)) return;
-        }
-        t->job = want;
-        worker_submit(&t->w, &t->job);
-    } else if (!same) {
-        worker_cancel(&t->w);
+    int same = want.kind && t->job.kind == want.kind && t->job.ply == ply && t->job.pos_id == s->pos_id[ply]
+               && t->job.scores_only == want.scores_only;
+    if (!worker_idle(&t->w)) {
+        if (!same) worker_cancel(&t->w);
+        return;
     }
+    tui_merge(t);
+    if (!want.kind) { t->job.kind = JOB_NONE; return; }
+    if (same && want.kind == JOB_THINK && s->think_ply == s->ply) return;
+    const analysis_t *from = NULL;
+    if (want.kind == JOB_ANALYZE) {   /* go on from what is known */
+        analysis_t *an = session_analysis_open(s, ply);
+        if (!an) return;
+        if (same && session_analysis_done(an)) return;
+        want.task = *session_task(s, ply);
+        want.task.no_build = want.scores_only;
+        from = an;
+    }
+    memcpy(want.pos.b, s->pos[ply].b, s->v->ops->pos_size);
+    gv_t *game = NULL;   /* the worker's own handle on a game it has not had */
+    if (t->worker_game != s->game_id) {
+        err_t err;
+        if (game_dup(s->v, &game, &err)) { tui_say(t, err.msg); t->paused = 1; return; }
+        t->worker_game = s->game_id;
+    }
+    t->job.kind = want.kind;
+    t->job.ply = ply;
+    t->job.pos_id = s->pos_id[ply];
+    t->job.scores_only = want.scores_only;
+    t->job.ended = 0;
+    t->job.id = worker_submit(&t->w, &want, game, from);
 }
 
 /* The solver's next move for autoplay, once its pause is over; ends
@@ -195,7 +217,7 @@ static int tui_run(cli_opts_t *o, const char *first)
         if (o->db) snprintf(db, sizeof db, "%s", o->db);
         else if (cache_default_path(db, sizeof db, &err)) db[0] = 0;
     }
-    if (worker_start(&t.w, db, o->hash_mb, o->threads, &err)) {
+    if (worker_start(&t.w, db, session_egdb_dir(&t.s), o->hash_mb, o->threads, &err)) {
         fprintf(stderr, "gsw: %s\n", err.msg);
         shell_session_close(&t.s, &err);
         return GSW_EFAIL;

@@ -36,12 +36,19 @@ typedef struct tui {
     int nmsg;
     int msg_cut;           /* the last draw left part of the newest message out (m shows it) */
     int lesson_cut;        /* ... or part of the lesson step's narration */
-    unsigned seen_seq;
     pick_item_t items[128];
     int nitems, pick;
     int board_y, board_x, cell_w;   /* where the board was drawn, for the mouse */
     board_view_t view;
-    job_t job;             /* the job last submitted */
+    struct {               /* the job last submitted: what its updates are for */
+        job_kind_t kind;
+        unsigned id;
+        int ply;
+        unsigned pos_id;   /* s.pos_id[ply] when it was submitted */
+        int scores_only;
+        int ended;         /* its end was received */
+    } job;
+    unsigned worker_game;  /* s.game_id of the game the worker was last handed (0: none) */
     double autoplay_at;    /* the monotonic ms of autoplay's next move */
     int left_w;            /* the board's column: the board, and the turn or result under it */
     int too_small;         /* the last draw found the window too small for the board */

@@ -564,7 +564,7 @@ static int walk_line(session_t *s)
     }
     analysis_t *an = session_analysis_open(s, s->ply);
     assert_non_null(an);
-    return an->nline > 0 || an->nrule > 0;
+    return session_task(s, s->ply)->nline > 0 || an->nrule > 0;
 }
 
 typedef struct line_mode {
@@ -593,9 +593,10 @@ static void check_line(analyst_t *a, session_t *s, const char *fen, line_tally_t
     err_t err;
     analysis_t *an = session_analysis_open(s, s->ply);
     const void *pos = session_pos(s);
-    if (analyst_root(a, pos, an, &err) < 0) fail_msg("analyst_root: %s", err.msg);
+    const analyst_task_t *task = session_task(s, s->ply);
+    if (analyst_root(a, task, pos, an, &err) < 0) fail_msg("analyst_root: %s", err.msg);
     for (int i; (i = analyst_next(an)) >= 0;) {
-        int r = analyst_prove(a, pos, an, i, &err);
+        int r = analyst_prove(a, task, pos, an, i, &err);
         if (r < 0) fail_msg("analyst_prove: %s", err.msg);
         if (r > 0) { t->unfinished++; return; }
     }
@@ -638,8 +639,8 @@ static void check_line(analyst_t *a, session_t *s, const char *fen, line_tally_t
                 /* a fresh search on the line: no cache, a table of its own */
                 assert_int_equal(solver_init(&rs, v, 16, NULL, &err), GSW_OK);
                 if (line_egdb) assert_int_equal(solver_open_egdb(&rs, line_egdb, NULL, &err), GSW_OK);
-                rs.ab.history = an->line;
-                rs.ab.history_len = an->nline;
+                rs.ab.history = task->line;
+                rs.ab.history_len = task->nline;
                 rs.ab.node_limit = 2000000;
                 assert_int_equal(solver_run(&rs, c, &ra, &err), GSW_OK);
                 solver_free(&rs);
@@ -718,7 +719,7 @@ static void test_lines(void **st)
         assert_int_equal(game_open("checkers", &v, &err), GSW_OK);
         static volatile int no_stop;
         analyst_t a;
-        assert_int_equal(analyst_open(&a, v, 16, m->threads, cache, &no_stop, &err), GSW_OK);
+        assert_int_equal(analyst_open(&a, v, 16, m->threads, cache, NULL, &no_stop, &err), GSW_OK);
         if (m->egdb) assert_int_equal(solver_open_egdb(&a.solver, egdir, NULL, &err), GSW_OK);
         else assert_int_equal(solver_open_egdb(&a.solver, "/nonexistent-gsw-egdb", NULL, &err), GSW_OK);
         a.solver.ab.node_limit = 2000000;
@@ -894,13 +895,14 @@ static void test_line_entries(void **st)
             assert_int_equal(session_play_text(&s, tok, &err), GSW_OK);
         static volatile int no_stop;
         analyst_t a;
-        assert_int_equal(analyst_open(&a, s.v, 16, 1, NULL, &no_stop, &err), GSW_OK);
+        assert_int_equal(analyst_open(&a, s.v, 16, 1, NULL, NULL, &no_stop, &err), GSW_OK);
         assert_int_equal(solver_open_egdb(&a.solver, "/nonexistent-gsw-egdb", NULL, &err), GSW_OK);
         analysis_t *an = session_analysis_open(&s, s.ply);
-        an->budget_ms = 0;   /* (the workbench's budget would stop it under a sanitizer) */
+        analyst_task_t task = *session_task(&s, s.ply);
+        task.budget_ms = 0;   /* (the workbench's budget would stop it under a sanitizer) */
         const void *pos = session_pos(&s);
-        assert_int_equal(analyst_root(&a, pos, an, &err), 0);
-        for (int i; (i = analyst_next(an)) >= 0;) assert_int_equal(analyst_prove(&a, pos, an, i, &err), 0);
+        assert_int_equal(analyst_root(&a, &task, pos, an, &err), 0);
+        for (int i; (i = analyst_next(an)) >= 0;) assert_int_equal(analyst_prove(&a, &task, pos, an, i, &err), 0);
         int found = 0;
         for (int k = 0; k < an->n; k++) {
             if (strcmp(an->mv[k].text, cases[c].move)) continue;

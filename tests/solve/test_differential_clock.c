@@ -167,13 +167,14 @@ static void check_position(gv_t *v, const char *dir, const char *fen, int quiet,
     analyst_t a;
     analysis_t *an = malloc(sizeof *an);
     assert_non_null(an);
-    assert_int_equal(analyst_open(&a, v, 16, 1, NULL, &no_stop, &err), GSW_OK);
+    assert_int_equal(analyst_open(&a, v, 16, 1, NULL, NULL, &no_stop, &err), GSW_OK);
     assert_int_equal(solver_open_egdb(&a.solver, dir ? dir : "/nonexistent-gsw-egdb", NULL, &err), GSW_OK);
     a.solver.no_build = 1;
+    analyst_task_t task = { 0 };
     analyst_list(v, pos, an);
-    if (analyst_root(&a, pos, an, &err)) fail_msg("analyst_root: %s", err.msg);
+    if (analyst_root(&a, &task, pos, an, &err)) fail_msg("analyst_root: %s", err.msg);
     for (int i; (i = analyst_next(an)) >= 0;)
-        if (analyst_prove(&a, pos, an, i, &err)) fail_msg("analyst_prove: %s", err.msg);
+        if (analyst_prove(&a, &task, pos, an, i, &err)) fail_msg("analyst_prove: %s", err.msg);
     if (an->n > 0 && !(an->root_lo <= want && want <= an->root_hi)) {
         printf("DISAGREE %s (clock %d) analyst: %s, brute force: %s\n", fen, quiet,
                vtext(an->root_lo, an->root_hi, t1, sizeof t1), vtext(want, want, t2, sizeof t2));

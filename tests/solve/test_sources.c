@@ -236,7 +236,7 @@ static void test_analyst(void **st)
     memset(&a, 0, sizeof a);
     fake_t f;
     fake_init(&f, FAKE_POS, FAKE_VAL);
-    assert_int_equal(analyst_open(&a, v, 16, 1, NULL, &stop, &err), GSW_OK);
+    assert_int_equal(analyst_open(&a, v, 16, 1, NULL, NULL, &stop, &err), GSW_OK);
     assert_int_equal(solver_add_source(&a.solver, &fake_kind, &f, &err), GSW_OK);
     GSW_POSBUF parent[GSW_MAX_POS];
     parse("1", parent);
@@ -244,14 +244,15 @@ static void test_analyst(void **st)
     assert_int_equal(v->ops->move_parse(v, parent, "2", &two, &err), GSW_OK);
     analysis_t *an = calloc(1, sizeof *an);
     assert_non_null(an);
+    analyst_task_t task = { 0 };
     analyst_list(v, parent, an);
-    assert_int_equal(analyst_root(&a, parent, an, &err), 0);
+    assert_int_equal(analyst_root(&a, &task, parent, an, &err), 0);
     assert_true(an->root_done);
     assert_int_equal(an->root_lo, val_win(13));   /* a draw without the fake */
     assert_int_equal(an->root_best, two);
     for (int i = 0; i < an->n; i++)
         if (an->mv[i].state != MV_PROVEN || an->mv[i].lo != an->mv[i].hi)
-            assert_int_equal(analyst_prove(&a, parent, an, i, &err), 0);
+            assert_int_equal(analyst_prove(&a, &task, parent, an, i, &err), 0);
     int best = analysis_best(an);
     assert_true(best >= 0);
     assert_int_equal(an->mv[best].move, two);
