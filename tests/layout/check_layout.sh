@@ -8,6 +8,10 @@
 #   3. no file-scope prototype of another file's function in a .c file
 #   4. the workbench calls no CLI verb code (cli/ beyond cli.c, opts.c, json.c)
 #   5. every header opens with a comment saying what the module is for
+#   6. the solver door (solve/solver.c) calls no cache_ function: it keeps
+#      its proofs through the sources' store operation
+#   7. no setenv, unsetenv or putenv outside tests: settings travel as
+#      arguments, not through the environment
 # Counted: .c and .h outside tests/ bench/ tools/ data/ lessons/ docs/ and
 # build folders; rule 3 spares tests/ (not counted at all).
 #
@@ -349,8 +353,29 @@ check_tree() {
         cat "$tmp/r5"
     fi
 
+    # rules 6 and 7: calls found in the lexed text (comments and strings blanked)
+    : > "$tmp/r6"
+    local -a cfiles=()
+    for f in "${files[@]}"; do case "$f" in *.c | *.h) cfiles+=("$f") ;; esac; done
+    if [ ${#cfiles[@]} -gt 0 ]; then
+        (cd "$root" && awk "$AWK_LEX"'
+            FNR == 1 { incomment = 0 }
+            {
+                s = lex($0)
+                if (FILENAME == "solve/solver.c" && match(s, /(^|[^A-Za-z0-9_])cache_[A-Za-z0-9_]*[ \t]*\(/)) {
+                    n = substr(s, RSTART, RLENGTH); sub(/^[^c]*/, "", n); sub(/[ \t]*\($/, "", n)
+                    printf "FAIL door: %s:%d calls %s(); the solver keeps its proofs through the sources (store)\n", FILENAME, FNR, n
+                }
+                if (match(s, /(^|[^A-Za-z0-9_])(setenv|unsetenv|putenv)[ \t]*\(/)) {
+                    n = substr(s, RSTART, RLENGTH); sub(/^[^a-z]*/, "", n); sub(/[ \t]*\($/, "", n)
+                    printf "FAIL environment: %s:%d calls %s(); pass the setting as an argument\n", FILENAME, FNR, n
+                }
+            }' "${cfiles[@]}") > "$tmp/r6"
+        cat "$tmp/r6"
+    fi
+
     local n
-    n=$(cat "$tmp/r1" "$tmp/r2" "$tmp/r3" "$tmp/r4" "$tmp/r5" | grep -c '^FAIL')
+    n=$(cat "$tmp/r1" "$tmp/r2" "$tmp/r3" "$tmp/r4" "$tmp/r5" "$tmp/r6" | grep -c '^FAIL')
     fails=$((fails + n))
     echo "== $fails layout failure(s)"
     rm -rf "$tmp"
@@ -527,6 +552,24 @@ static int e_fn(void) { return 0; }'
     put "$t" games/empty.h ''
     expect "a header without an opening comment fails" 1 '^FAIL header: games/g.h '
     expect "an empty header fails" 1 '^FAIL header: games/empty.h '
+
+    fresh door
+    put "$t" solve/solver.c '/* the door: cache_put() in a comment is no call */
+int solver_keep(void)
+{
+    int cache_put(int);
+    return cache_put(1);
+}'
+    expect "the door calling cache_put fails" 1 '^FAIL door: solve/solver.c:5 calls cache_put\(\)'
+    put "$t" solve/solver.c '/* the door */
+int solver_keep(void) { return 0; }'
+    expect "the door without cache_ calls passes" 0 ''
+
+    fresh env
+    put "$t" cli/o.c '/* setenv("X") in a comment, and in a "setenv(string)" is no call */
+#include <stdlib.h>
+void o_fn(void) { setenv ("GSW_EGDB", "d", 1); }'
+    expect "a setenv outside tests fails" 1 '^FAIL environment: cli/o.c:3 calls setenv\(\)'
 
     fresh verb
     put "$t" workbench/v.c '/* calls a CLI verb */
