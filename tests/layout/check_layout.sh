@@ -8,6 +8,10 @@
 #   3. no file-scope prototype of another file's function in a .c file
 #   4. the workbench calls no CLI verb code (cli/ beyond cli.c, opts.c, json.c)
 #   5. every header opens with a comment saying what the module is for
+#   6. every verb's options are declared: each `cli_verb_t verb_X = {...}`
+#      names its option tables (.opts =), and no option is parsed by hand
+#      (no strcmp/strncmp against a "-x" or "--x" literal outside cli/opts.c,
+#      the parser driven by the declarations)
 # Counted: .c and .h outside tests/ bench/ tools/ data/ lessons/ docs/ and
 # build folders; rule 3 spares tests/ (not counted at all).
 #
@@ -349,8 +353,31 @@ check_tree() {
         cat "$tmp/r5"
     fi
 
+    # rule 6: every verb's options declared
+    local -a cfiles=()
+    for f in "${files[@]}"; do case "$f" in *.c) cfiles+=("$f") ;; esac; done
+    : > "$tmp/r6"
+    if [ ${#cfiles[@]} -gt 0 ]; then
+        (cd "$root" && awk '
+            FNR == 1 { if (verb != "") bad_verb(); verb = ""; incomment = 0 }
+            function bad_verb() { printf "FAIL options: %s:%d: %s declares no options (.opts =)\n", vfile, vline, verb }
+            $0 ~ /^[ \t]*(const[ \t]+)?cli_verb_t[ \t]+[A-Za-z_][A-Za-z0-9_]*[ \t]*=[ \t]*\{/ {
+                verb = $0; sub(/^[ \t]*(const[ \t]+)?cli_verb_t[ \t]+/, "", verb); sub(/[ \t]*=.*/, "", verb)
+                vfile = FILENAME; vline = FNR; opts = 0
+            }
+            verb != "" && /\.opts[ \t]*=/ { opts = 1 }
+            verb != "" && /^[ \t]*\}[ \t]*;/ { if (!opts) bad_verb(); verb = "" }
+            FILENAME != "cli/opts.c" && /str(n)?cmp[ \t]*\([^;]*"--?[A-Za-z]/ {
+                printf "FAIL options: %s:%d parses an option by hand (options come from the verb'"'"'s declaration, cli/opts.c)\n", FILENAME, FNR
+            }
+            END { if (verb != "") bad_verb() }' "${cfiles[@]}") > "$tmp/r6"
+        cat "$tmp/r6"
+    else
+        : > "$tmp/r6"
+    fi
+
     local n
-    n=$(cat "$tmp/r1" "$tmp/r2" "$tmp/r3" "$tmp/r4" "$tmp/r5" | grep -c '^FAIL')
+    n=$(cat "$tmp/r1" "$tmp/r2" "$tmp/r3" "$tmp/r4" "$tmp/r5" "$tmp/r6" | grep -c '^FAIL')
     fails=$((fails + n))
     echo "== $fails layout failure(s)"
     rm -rf "$tmp"
@@ -427,11 +454,19 @@ int cli_table(void);'
     put "$t" cli/cli.c '#include "cli/cli.h"
 int cli_table(void) { return 1; }'
     put "$t" cli/go_cmd.c '#include "cli/cli.h"
+#include <string.h>
 int cli_go(int argc)
 {
-    return argc + cli_table();
+    return argc + cli_table() + !strcmp("go", "-");
 }
-int proof_obtain(void) { return 0; }'
+int proof_obtain(void) { return 0; }
+typedef struct cli_verb { const char *name; const int *opts; } cli_verb_t;
+static const int go_opts[] = { 0 };
+const cli_verb_t verb_go = {
+    "go", .opts = go_opts
+};'
+    put "$t" cli/opts.c '#include <string.h>
+int opts_is_help(const char *a) { return !strcmp(a, "--help"); }'
     pad "$t/cli/go_cmd.c" 900
     put "$t" workbench/w.h '/* The workbench. */
 int w_fn(void);'
@@ -527,6 +562,18 @@ static int e_fn(void) { return 0; }'
     put "$t" games/empty.h ''
     expect "a header without an opening comment fails" 1 '^FAIL header: games/g.h '
     expect "an empty header fails" 1 '^FAIL header: games/empty.h '
+
+    fresh options
+    put "$t" cli/stop_cmd.c '/* a verb without its options, one parsed by hand */
+#include <string.h>
+typedef struct cli_verb { const char *name; int (*run)(int); } cli_verb_t;
+static int stop(int argc) { return argc; }
+int stop_parse(const char *a) { return !strcmp(a, "--now") || !strncmp(a, "-q", 2); }
+const cli_verb_t verb_stop = {
+    "stop", stop
+};'
+    expect "a verb declaring no options fails" 1 '^FAIL options: cli/stop_cmd.c:6: verb_stop declares no options'
+    expect "an option parsed by hand fails" 1 '^FAIL options: cli/stop_cmd.c:5 parses an option by hand'
 
     fresh verb
     put "$t" workbench/v.c '/* calls a CLI verb */
