@@ -1,8 +1,10 @@
-/* Shared option helpers of every front end's verbs: the options of a
- * command line parsed against its verb's declared options (cli_args_t), a
- * verb's table entry (cli_verb_t: name, usage, summary, run, options), option parsing, usage errors, counts with separators, the
- * cache a verb opens, and the stop flags that SIGINT, SIGTERM and SIGHUP
- * set. Verbs of cli/, workbench/ and protocol/ use it; it uses no verb. */
+/* Shared option helpers of every front end's verbs: a verb's table entry
+ * (cli_verb_t: name, usage, summary, run, the options it declares), the
+ * declarations (cli_opt_t), a command line parsed against them (cli_args_t)
+ * and read through the args_ accessors, usage errors, counts with
+ * separators, the cache a verb opens, and the stop flags that SIGINT,
+ * SIGTERM and SIGHUP set. Verbs of cli/, workbench/ and protocol/ use it; it
+ * uses no verb. */
 #ifndef GSW_OPTS_H
 #define GSW_OPTS_H
 
