@@ -27,9 +27,9 @@ static void book_cli_notice(void *ctx, const char *msg)
     fprintf(stderr, "gsw: %s\n", msg);
 }
 
-static int book_cli_build(cli_opts_t *o, gv_t *v, cache_t *cache, err_t *err)
+static int book_cli_build(cli_args_t *o, gv_t *v, cache_t *cache, err_t *err)
 {
-    book_options_t bo = { .ply = o->ply, .threads = o->threads_set ? o->threads : 0, .hash_mb = o->hash_mb,
+    book_options_t bo = { .ply = args_int(o, "ply", 0), .threads = args_given(o, "threads") ? opts_threads(o) : 0, .hash_mb = opts_hash_mb(o),
                           .stop = &opts_stop, .progress = book_cli_progress, .notice = book_cli_notice };
     static book_report_t r;
     int rc = book_build(v, cache, &bo, &r, err);
@@ -37,7 +37,7 @@ static int book_cli_build(cli_opts_t *o, gv_t *v, cache_t *cache, err_t *err)
     if (rc) return rc;
     char spec[96], n1[32], n2[32], n3[32], n4[32];
     game_spec(v, spec, sizeof spec);
-    if (o->json) {
+    if (args_flag(o, "json")) {
         json_t j;
         json_begin(&j, stdout);
         json_str(&j, "game", v->game->name);
@@ -71,7 +71,7 @@ static int book_cli_build(cli_opts_t *o, gv_t *v, cache_t *cache, err_t *err)
     return GSW_OK;
 }
 
-static int book_cli_stats(cli_opts_t *o, gv_t *v, cache_t *cache, err_t *err)
+static int book_cli_stats(cli_args_t *o, gv_t *v, cache_t *cache, err_t *err)
 {
     static book_stats_t st;
     if (book_stats(v, cache, &st, err)) return err->code;
@@ -79,7 +79,7 @@ static int book_cli_stats(cli_opts_t *o, gv_t *v, cache_t *cache, err_t *err)
     game_spec(v, spec, sizeof spec);
     /* the book gsw ships for v answers before the cache's */
     int have_shipped = book_shipped_path(v, shipped, sizeof shipped), sdepth = have_shipped ? book_file_depth(shipped) : -1;
-    if (o->json) {
+    if (args_flag(o, "json")) {
         json_t j;
         json_begin(&j, stdout);
         json_str(&j, "game", v->game->name);
@@ -139,11 +139,11 @@ static int book_cli_stats(cli_opts_t *o, gv_t *v, cache_t *cache, err_t *err)
 }
 
 /* One book file's summary: what it holds and its checksum. */
-static void book_cli_file(cli_opts_t *o, const char *what, const char *spec, const char *path,
+static void book_cli_file(cli_args_t *o, const char *what, const char *spec, const char *path,
                           const book_file_report_t *r)
 {
     char n1[32];
-    if (o->json) {
+    if (args_flag(o, "json")) {
         json_t j;
         json_begin(&j, stdout);
         json_str(&j, "game", spec);
@@ -161,7 +161,7 @@ static void book_cli_file(cli_opts_t *o, const char *what, const char *spec, con
 
 /* gsw book check GAME [FILE]: read a book file (the shipped one by
  * default) as the solver would, and say what it holds. */
-static int book_cli_check(cli_opts_t *o, gv_t *v, err_t *err)
+static int book_cli_check(cli_args_t *o, gv_t *v, err_t *err)
 {
     char path[1100], spec[96];
     game_spec(v, spec, sizeof spec);
@@ -176,7 +176,7 @@ static int book_cli_check(cli_opts_t *o, gv_t *v, err_t *err)
     return GSW_OK;
 }
 
-static int book_cli_export(cli_opts_t *o, gv_t *v, cache_t *cache, err_t *err)
+static int book_cli_export(cli_args_t *o, gv_t *v, cache_t *cache, err_t *err)
 {
     char spec[96];
     game_spec(v, spec, sizeof spec);
@@ -186,7 +186,7 @@ static int book_cli_export(cli_opts_t *o, gv_t *v, cache_t *cache, err_t *err)
     return GSW_OK;
 }
 
-static int cli_book(cli_opts_t *o)
+static int cli_book(cli_args_t *o)
 {
     if (o->npos < 1) return opts_usage_error(o, 2, "book needs build, stats, export or check");
     const char *sub = o->pos[0];
@@ -201,12 +201,12 @@ static int cli_book(cli_opts_t *o)
         fprintf(stderr, "gsw: unexpected argument '%s'\n", o->pos[check ? 3 : 2]);
         return GSW_EINPUT;
     }
-    if (build && !o->ply_set) return opts_usage_error(o, 2, "book build needs --ply N");
-    if (!build && o->ply_set) {
+    if (build && !args_given(o, "ply")) return opts_usage_error(o, 2, "book build needs --ply N");
+    if (!build && args_given(o, "ply")) {
         fprintf(stderr, "gsw: --ply is for book build (the other subverbs take every ply of the book)\n");
         return GSW_EINPUT;
     }
-    if (o->no_cache && !check) {
+    if (args_flag(o, "no-cache") && !check) {
         fprintf(stderr, "gsw: --no-cache: the book lives in the cache (--db PATH names another file)\n");
         return GSW_EINPUT;
     }
@@ -227,6 +227,12 @@ static int cli_book(cli_opts_t *o)
     return rc;
 }
 
+static const cli_opt_t book_own[] = {
+    { "ply", OPT_INT, "N", "build: the book's depth in plies", 0, 1000, NULL },
+    OPT_END,
+};
+static const cli_opt_t *const book_opts[] = { opts_json, opts_cache, opts_search, book_own, NULL };
+
 const cli_verb_t verb_book = {
     "book", "gsw book build|stats|export|check connect4[:WxH] [FILE] [--ply N] [--threads N] [--hash MB] [--db PATH]\n"
               "  build: solve every position up to ply N exactly (mirror images once; a finished game is no book\n"
@@ -238,5 +244,5 @@ const cli_verb_t verb_book = {
               "  and say what it holds. Solves, analyses and the workbench answer book positions at once (the\n"
               "  shipped book first, read-only, then the cache's), and a search from a shallower position stops\n"
               "  at the book's positions.",
-      "opening books: build (every position to ply N, solved), statistics, export, check", cli_book, 3, NULL
+      "opening books: build (every position to ply N, solved), statistics, export, check", cli_book, 3, NULL, .opts = book_opts
 };

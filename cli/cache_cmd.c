@@ -63,7 +63,7 @@ static void verify_progress(void *ctx, val_t lo, val_t hi, uint64_t nodes, doubl
 }
 
 /* One row: the verdict, and a line saying why when it is not V_AGREES. */
-static int verify_row(const vrow_t *row, gv_t *v, tt_t *tt, cli_opts_t *o, char *pos_text, size_t pn,
+static int verify_row(const vrow_t *row, gv_t *v, tt_t *tt, cli_args_t *o, char *pos_text, size_t pn,
                       char *why, size_t wn)
 {
     const game_ops_t *O = v->ops;
@@ -79,8 +79,8 @@ static int verify_row(const vrow_t *row, gv_t *v, tt_t *tt, cli_opts_t *o, char 
     }
     O->pos_format(v, pos, pos_text, pn);
     double last = 0;
-    ab_options_t ao = { .threads = o->threads, .no_best = 1, .stop = &opts_stop, .node_limit = o->nodes,
-                        .time_limit_ms = o->time_ms, .progress = verify_progress, .progress_ctx = &last };
+    ab_options_t ao = { .threads = opts_threads(o), .no_best = 1, .stop = &opts_stop, .node_limit = args_u64(o, "nodes", 0),
+                        .time_limit_ms = args_num(o, "time", 0), .progress = verify_progress, .progress_ctx = &last };
     ab_result_t r;
     err_t err;
     if (ab_solve(v, tt, pos, &ao, &r, &err)) { snprintf(why, wn, "%s", err.msg); return V_UNPROVED; }
@@ -124,12 +124,12 @@ static int verify_row(const vrow_t *row, gv_t *v, tt_t *tt, cli_opts_t *o, char 
     return V_AGREES;
 }
 
-static int cli_cache_verify(cli_opts_t *o)
+static int cli_cache_verify(cli_args_t *o)
 {
     err_t err;
     cache_t *c;
     if (opts_cache_open(o, &c, &err)) { fprintf(stderr, "gsw: %s\n", err.msg); return err.code; }
-    if (o->fix && cache_readonly(c)) {
+    if (args_flag(o, "fix") && cache_readonly(c)) {
         fprintf(stderr, "gsw: cache %s is read-only: --fix cannot delete rows (verify without it, or make it writable)\n",
                 cache_filename(c));
         cache_close(c, &(err_t){ 0 });
@@ -148,7 +148,7 @@ static int cli_cache_verify(cli_opts_t *o)
         game_close(gv);
     }
     vrows_t rows = { 0 };
-    int rc = cache_each(c, *game ? game : NULL, *variant ? variant : NULL, o->sample, collect, &rows, &err);
+    int rc = cache_each(c, *game ? game : NULL, *variant ? variant : NULL, (int64_t)args_u64(o, "sample", 0), collect, &rows, &err);
     if (!rc && rows.oom) rc = err_set(&err, GSW_EFAIL, "out of memory");
     if (rc) {
         fprintf(stderr, "gsw: %s\n", err.msg);
@@ -157,14 +157,14 @@ static int cli_cache_verify(cli_opts_t *o)
         return rc;
     }
     tt_t tt;
-    if (tt_init(&tt, o->hash_mb, &err)) {
+    if (tt_init(&tt, opts_hash_mb(o), &err)) {
         fprintf(stderr, "gsw: %s\n", err.msg);
         free(rows.r);
         cache_close(c, &(err_t){ 0 });
         return err.code;
     }
     json_t j;
-    if (o->json) {
+    if (args_flag(o, "json")) {
         json_begin(&j, stdout);
         json_arr(&j, "problems");
     }
@@ -190,7 +190,7 @@ static int cli_cache_verify(cli_opts_t *o)
         count[verdict]++;
         done++;
         int fixed = 0;
-        if (verdict == V_DISAGREES && o->fix) {
+        if (verdict == V_DISAGREES && args_flag(o, "fix")) {
             if (cache_delete(c, row->game, row->variant, row->key, row->klen, &err)) {
                 fprintf(stderr, "gsw: %s\n", err.msg);
                 rc = err.code;
@@ -200,7 +200,7 @@ static int cli_cache_verify(cli_opts_t *o)
             deleted++;
         }
         if (verdict == V_DISAGREES || verdict == V_UNPROVED) {
-            if (o->json) {
+            if (args_flag(o, "json")) {
                 json_obj(&j, NULL);
                 json_str(&j, "game", spec);
                 json_str(&j, "position", pos_text);
@@ -224,7 +224,7 @@ static int cli_cache_verify(cli_opts_t *o)
     tt_free(&tt);
     free(rows.r);
     int complete = done == rows.n;
-    if (o->json) {
+    if (args_flag(o, "json")) {
         json_close(&j, ']');
         json_int(&j, "rows", done);
         json_int(&j, "agree", count[V_AGREES]);
@@ -252,7 +252,7 @@ static int cli_cache_verify(cli_opts_t *o)
     return rc;
 }
 
-static int cli_cache(cli_opts_t *o)
+static int cli_cache(cli_args_t *o)
 {
     if (o->npos >= 1 && o->npos <= 2 && !strcmp(o->pos[0], "verify")) return cli_cache_verify(o);
     if (o->npos < 1) return opts_usage_error(o, 2, "cache needs stats, check or verify");
@@ -269,7 +269,7 @@ static int cli_cache(cli_opts_t *o)
         static cache_stats_t st;
         rc = cache_stats(c, &st, &err);
         if (rc) fprintf(stderr, "gsw: %s\n", err.msg);
-        else if (o->json) {
+        else if (args_flag(o, "json")) {
             json_t j;
             json_begin(&j, stdout);
             json_str(&j, "path", st.path);
@@ -308,7 +308,7 @@ static int cli_cache(cli_opts_t *o)
         rc = cache_check(c, &ok, report, sizeof report, &err);
         if (rc) fprintf(stderr, "gsw: %s\n", err.msg);
         else {
-            if (o->json) {
+            if (args_flag(o, "json")) {
                 json_t j;
                 json_begin(&j, stdout);
                 json_bool(&j, "ok", ok);
@@ -323,8 +323,16 @@ static int cli_cache(cli_opts_t *o)
     return rc;
 }
 
+static const cli_opt_t cache_own[] = {
+    OPT_DB,
+    { "sample", OPT_U64, "N", "verify: about N random rows (default: every row)", 1, 1e15, NULL },
+    { "fix", OPT_FLAG, NULL, "verify: delete the wrong rows", 0, 0, NULL },
+    OPT_END,
+};
+static const cli_opt_t *const cache_opts[] = { opts_json, opts_search, opts_budget, cache_own, NULL };
+
 const cli_verb_t verb_cache = {
     "cache", "gsw cache stats|check|verify [GAME[:VARIANT]] [--sample N] [--fix] [--db PATH]",
       "statistics, an integrity check, or the stored values proved again (verify; --fix deletes wrong rows)", cli_cache,
-      2, NULL
+      2, NULL, .opts = cache_opts
 };

@@ -28,21 +28,13 @@ const cli_verb_t *cli_find(const char *name)
     return NULL;
 }
 
-static const char *cli_common_opts =
-    "options: --json (one JSON document on stdout), --db PATH (cache file; also $GSW_DB),\n"
-    "         --no-cache, --hash MB (transposition table, default 128), --threads N, --time MS,\n"
-    "         --nodes N\n";
-/* ... for a verb that draws a screen or speaks a protocol: no --json */
-static const char *cli_screen_opts =
-    "options: --db PATH (cache file; also $GSW_DB), --no-cache, --hash MB (transposition table,\n"
-    "         default 128), --threads N, --time MS, --nodes N\n";
-
-/* Does --json apply to v at all (some use of it prints a document)? */
+/* Does v take --json at all (some use of it prints a document)? */
 static int cli_verb_json(const cli_verb_t *v)
 {
-    cli_opts_t z;
-    memset(&z, 0, sizeof z);
-    return !v->no_json || !v->no_json(&z);
+    for (int t = 0; v->opts && v->opts[t]; t++)
+        for (const cli_opt_t *d = v->opts[t]; d->name; d++)
+            if (!strcmp(d->name, "json")) return 1;
+    return 0;
 }
 
 static void cli_usage(FILE *f)
@@ -50,16 +42,35 @@ static void cli_usage(FILE *f)
     fprintf(f, "gsw %s — a game-solving workbench\n\nusage: gsw VERB [SUBVERB] [GAME[:VARIANT]] [POSITION] [ARGS] [OPTIONS]\n\n",
             GSW_VERSION);
     for (int i = 0; cli_table[i]; i++) fprintf(f, "  %-8s %s\n", cli_table[i]->name, cli_table[i]->summary);
-    fprintf(f, "\n%s\nPOSITION \"\" or startpos is the start. Exit status: 0 ok, 2 bad input, 1 other failure.\n",
-            cli_common_opts);
+    fprintf(f, "\nA verb's options: gsw help VERB (or gsw VERB --help); --json (where a verb takes it): one JSON\n"
+               "document on stdout.\n"
+               "POSITION \"\" or startpos is the start. Exit status: 0 ok, 2 bad input, 1 other failure.\n");
 }
 
-/* One verb's usage, as text or JSON. */
+/* v's options as a JSON array "options": name, kind, value (null: a flag), help. */
+static void cli_help_opts_json(json_t *j, const cli_verb_t *v)
+{
+    json_arr(j, "options");
+    for (int t = 0; v->opts && v->opts[t]; t++)
+        for (const cli_opt_t *d = v->opts[t]; d->name; d++) {
+            json_obj(j, NULL);
+            static const char *const kinds[] = { "flag", "string", "int", "number", "u64", "list" };
+            json_str(j, "name", d->name);
+            json_str(j, "kind", kinds[d->kind]);
+            if (d->value) json_str(j, "value", d->value);
+            else json_null(j, "value");
+            json_str(j, "help", d->help);
+            json_close(j, '}');
+        }
+    json_close(j, ']');
+}
+
+/* One verb's usage and options, as text or JSON. */
 static void cli_verb_help(const cli_verb_t *v, int json)
 {
-    const char *opts = cli_verb_json(v) ? cli_common_opts : cli_screen_opts;
     if (!json) {
-        printf("%s\n  %s\n\n%s", v->usage, v->summary, opts);
+        printf("%s\n  %s\n\n", v->usage, v->summary);
+        opts_help(stdout, v);
         return;
     }
     json_t j;
@@ -67,20 +78,21 @@ static void cli_verb_help(const cli_verb_t *v, int json)
     json_str(&j, "name", v->name);
     json_str(&j, "usage", v->usage);
     json_str(&j, "summary", v->summary);
-    json_str(&j, "options", opts);
+    cli_help_opts_json(&j, v);
     json_bool(&j, "json", cli_verb_json(v));
     json_end(&j);
 }
 
-static int cli_help(cli_opts_t *o)
+static int cli_help(cli_args_t *o)
 {
+    int json = args_flag(o, "json");
     if (o->npos >= 1) {
         const cli_verb_t *v = cli_find(o->pos[0]);
         if (!v) { fprintf(stderr, "gsw: unknown verb \"%s\" (see gsw help)\n", o->pos[0]); return GSW_EINPUT; }
-        cli_verb_help(v, o->json);
+        cli_verb_help(v, json);
         return GSW_OK;
     }
-    if (!o->json) {
+    if (!json) {
         cli_usage(stdout);
         return GSW_OK;
     }
@@ -95,10 +107,10 @@ static int cli_help(cli_opts_t *o)
         json_str(&j, "name", cli_table[i]->name);
         json_str(&j, "usage", cli_table[i]->usage);
         json_str(&j, "summary", cli_table[i]->summary);
+        cli_help_opts_json(&j, cli_table[i]);
         json_close(&j, '}');
     }
     json_close(&j, ']');
-    json_str(&j, "options", cli_common_opts);
     json_obj(&j, "exit_status");
     json_str(&j, "0", "ok");
     json_str(&j, "1", "a failure: a corrupt cache, a budget spent, Ctrl-C, a batch mismatch");
@@ -108,9 +120,9 @@ static int cli_help(cli_opts_t *o)
     return GSW_OK;
 }
 
-static int cli_version(cli_opts_t *o)
+static int cli_version(cli_args_t *o)
 {
-    if (!o->json) {
+    if (!args_flag(o, "json")) {
         printf("gsw %s\n", GSW_VERSION);
         return GSW_OK;
     }
@@ -140,42 +152,33 @@ static int cli_dispatch(int argc, char **argv)
         argv[1] = (char *)"play";   /* gsw alone: the workbench, at its game picker */
         argc = 2;
     }
-    const char *name = argv[1];
-    if (!strcmp(name, "--help") || !strcmp(name, "-h")) name = "help";
-    else if (!strcmp(name, "--version") || !strcmp(name, "-V")) name = "version";
-    const cli_verb_t *v = cli_find(name);
+    const cli_verb_t *v = cli_find(opts_verb_alias(argv[1]));
     if (!v) {
         fprintf(stderr, "gsw: unknown verb \"%s\" (see gsw help)\n", argv[1]);
         return GSW_EINPUT;
     }
     for (int i = 2; i < argc; i++)   /* a worker rank says only what rank 0 cannot */
-        if (!strcmp(argv[i], "--mpi")) dist_quiet_worker();
-    cli_opts_t o;
+        if (argv[i][0] == '-' && argv[i][1] == '-' && !strcmp(argv[i] + 2, opts_mpi[0].name)) dist_quiet_worker();
+    cli_args_t o;
     memset(&o, 0, sizeof o);
-    o.verb = v->name;
     o.t_start = t_start;
-    o.hash_mb = GSW_HASH_MB_DEFAULT;
-    long nc = sysconf(_SC_NPROCESSORS_ONLN);
-    o.threads = nc > 0 ? (int)nc : 1;
-    o.entry = v;
-    if (opts_parse(argc, argv, 2, &o)) return GSW_EINPUT;
-    if (o.help) {
-        cli_verb_help(v, o.json);
+    int help;
+    if (opts_parse(argc, argv, 2, v, &o, &help)) return GSW_EINPUT;
+    int json = args_has(&o, "json") && args_flag(&o, "json");
+    if (help) {
+        cli_verb_help(v, json);
         return GSW_OK;
     }
-    const char *na = o.json && v->no_json ? v->no_json(&o) : NULL;
+    const char *na = json && v->no_json ? v->no_json(&o) : NULL;
     if (na) {
         fprintf(stderr, "gsw: --json does not apply to gsw %s: %s\n", v->name, na);
         return GSW_EINPUT;
     }
     if (o.npos > v->max_pos) return opts_usage_error(&o, v->max_pos, NULL);
-    opts_egdb_dir(&o);
-    if (strcmp(v->name, "play") && strcmp(v->name, "lesson"))   /* (the workbench's screen is no place for them) */
-        o.notices = 1;
+    o.notices = !v->screen;   /* (a screen is no place for them) */
     opts_signals();
-    if (o.mpi) {   /* one rank of an mpirun job */
-        int sub = o.npos >= 1 && !strcmp(o.pos[0], !strcmp(v->name, "egdb") ? "build" : "run");
-        if (!(((!strcmp(v->name, "egdb") || !strcmp(v->name, "proof")) && sub) || !strcmp(v->name, "tune"))) {
+    if (args_has(&o, "mpi") && args_flag(&o, "mpi")) {   /* one rank of an mpirun job */
+        if (!v->mpi_sub || (*v->mpi_sub && !(o.npos >= 1 && !strcmp(o.pos[0], v->mpi_sub)))) {
             fprintf(stderr, "gsw: --mpi applies to gsw egdb build, gsw proof run and gsw tune\n");
             return GSW_EINPUT;
         }
@@ -187,7 +190,7 @@ static int cli_dispatch(int argc, char **argv)
         }
         if (dist_rank(o.dist) != 0) {   /* only rank 0 writes stdout and opens the cache */
             if (!freopen("/dev/null", "w", stdout)) { dist_end(o.dist); return GSW_EFAIL; }
-            o.no_cache = 1;
+            args_set_flag(&o, "no-cache");
         }
     }
     int rc = v->run(&o);
@@ -195,11 +198,12 @@ static int cli_dispatch(int argc, char **argv)
     return rc;
 }
 
+static const cli_opt_t *const help_opts[] = { opts_json, NULL };
 
 const cli_verb_t verb_help = {
-    "help", "gsw help [VERB]", "this list, or one verb's usage", cli_help, 1, NULL
+    "help", "gsw help [VERB]", "this list, or one verb's usage and options", cli_help, 1, NULL, .opts = help_opts
 };
 
 const cli_verb_t verb_version = {
-    "version", "gsw version (or gsw --version)", "gsw's version", cli_version, 0, NULL
+    "version", "gsw version (or gsw --version)", "gsw's version", cli_version, 0, NULL, .opts = help_opts
 };

@@ -30,7 +30,7 @@ static void egdb_cli_progress(void *ctx, const char *line)
     else if (strstr(line, ": done")) fprintf(stderr, "%s\n", line);
 }
 
-static int egdb_cli_open(cli_opts_t *o, const char *spec, gv_t **v, egdb_set_t **set, err_t *err)
+static int egdb_cli_open(cli_args_t *o, const char *spec, gv_t **v, egdb_set_t **set, err_t *err)
 {
     char dir[1100];
     *set = NULL;
@@ -40,26 +40,26 @@ static int egdb_cli_open(cli_opts_t *o, const char *spec, gv_t **v, egdb_set_t *
         game_close(*v);
         return rc;
     }
-    if (o->dir) snprintf(dir, sizeof dir, "%s", o->dir);
-    else if (egdb_default_dir(o->db, dir, sizeof dir, err)) { game_close(*v); return err->code; }
+    if (opts_egdb_dir(o)) snprintf(dir, sizeof dir, "%s", opts_egdb_dir(o));
+    else if (egdb_default_dir(args_str(o, "db"), dir, sizeof dir, err)) { game_close(*v); return err->code; }
     if (egdb_set_open(*v, dir, set, err)) { game_close(*v); return err->code; }
     return GSW_OK;
 }
 
 /* The metric --metric names (the game's default without it). */
-static int egdb_cli_metric(cli_opts_t *o, gv_t *v, retro_metric_t *m, err_t *err)
+static int egdb_cli_metric(cli_args_t *o, gv_t *v, retro_metric_t *m, err_t *err)
 {
     const retro_game_t *rg = v->ops->retro;
     *m = rg->mate_metric ? RETRO_DTW : RETRO_WLD;
-    if (o->metric && retro_game_metric_parse(rg, o->metric, m))
-        return err_set(err, GSW_EINPUT, "--metric: unknown metric \"%s\" (wld, dtc, %s)", o->metric,
+    if (args_str(o, "metric") && retro_game_metric_parse(rg, args_str(o, "metric"), m))
+        return err_set(err, GSW_EINPUT, "--metric: unknown metric \"%s\" (wld, dtc, %s)", args_str(o, "metric"),
                        retro_game_metric_name(rg, RETRO_DTW));
     return GSW_OK;
 }
 
 /* Games whose endings are built on demand (chess): build the slice and
  * what it needs when its file of metric m is missing, progress on stderr. */
-static int egdb_cli_ensure(cli_opts_t *o, gv_t *v, egdb_set_t *set, uint64_t slice, retro_metric_t m, err_t *err)
+static int egdb_cli_ensure(cli_args_t *o, gv_t *v, egdb_set_t *set, uint64_t slice, retro_metric_t m, err_t *err)
 {
     const retro_game_t *rg = v->ops->retro;
     if (!rg->mate_metric || egdb_slice_present(set, m, slice)) return GSW_OK;
@@ -67,7 +67,7 @@ static int egdb_cli_ensure(cli_opts_t *o, gv_t *v, egdb_set_t *set, uint64_t sli
     rg->slice_name(v, slice, name, sizeof name);
     fprintf(stderr, "%s %s is not built yet: building it and what it needs in %s\n", name,
             retro_game_metric_name(rg, m), egdb_set_dir(set));
-    egdb_build_options_t bo = { .for_slice = &slice, .metric = m, .threads = o->threads_set ? o->threads : 0,
+    egdb_build_options_t bo = { .for_slice = &slice, .metric = m, .threads = args_given(o, "threads") ? opts_threads(o) : 0,
                                 .stop = &opts_stop, .progress = egdb_cli_progress };
     egdb_build_report_t rep;
     int rc = egdb_build(set, &bo, &rep, err);
@@ -79,30 +79,30 @@ static int egdb_cli_ensure(cli_opts_t *o, gv_t *v, egdb_set_t *set, uint64_t sli
     return rc;
 }
 
-static int egdb_cli_build(cli_opts_t *o, gv_t *v, egdb_set_t *set, err_t *err)
+static int egdb_cli_build(cli_args_t *o, gv_t *v, egdb_set_t *set, err_t *err)
 {
     uint64_t slice;
     int has_slice = o->npos >= 3;
-    if (has_slice && (o->pieces || o->for_pos))
+    if (has_slice && (args_int(o, "pieces", 0) || args_str(o, "for")))
         return err_set(err, GSW_EINPUT, "egdb build: give a SLICE, --pieces N or --for POSITION, one of them");
     if (has_slice && v->ops->retro->slice_parse(v, o->pos[2], &slice, err)) return err->code;
-    if (!o->pieces && !o->for_pos && !has_slice)
+    if (!args_int(o, "pieces", 0) && !args_str(o, "for") && !has_slice)
         return err_set(err, GSW_EINPUT, "egdb build needs a SLICE, --pieces N or --for POSITION");
-    if (o->max_per_side && !o->pieces)
+    if (args_int(o, "max-per-side", 0) && !args_int(o, "pieces", 0))
         return err_set(err, GSW_EINPUT, "egdb build: --max-per-side goes with --pieces N");
-    if (o->divide_above && !o->mpi)
+    if (args_given(o, "divide-above") && !args_flag(o, "mpi"))
         return err_set(err, GSW_EINPUT, "egdb build: --divide-above goes with --mpi (units are divided between ranks)");
     retro_metric_t m;
     if (egdb_cli_metric(o, v, &m, err)) return err->code;
     GSW_POSBUF pos[GSW_MAX_POS];
-    if (o->for_pos && game_pos_parse(v, o->for_pos, pos, err)) return err->code;
-    egdb_build_options_t bo = { .pieces = o->pieces, .for_pos = o->for_pos ? pos : NULL,
+    if (args_str(o, "for") && game_pos_parse(v, args_str(o, "for"), pos, err)) return err->code;
+    egdb_build_options_t bo = { .pieces = args_int(o, "pieces", 0), .for_pos = args_str(o, "for") ? pos : NULL,
                                 .for_slice = has_slice ? &slice : NULL, .metric = m,
-                                .threads = o->threads_set ? o->threads : 0, .stop = &opts_stop, .plan_only = o->plan,
-                                .max_per_side = o->max_per_side, .memory = (uint64_t)(o->memory_gb * 1e9),
-                                .divide = o->divide_above,
-                                .progress = o->json ? NULL : egdb_cli_progress };
-    if (o->json) bo.progress = egdb_cli_progress;   /* progress stays on stderr */
+                                .threads = args_given(o, "threads") ? opts_threads(o) : 0, .stop = &opts_stop, .plan_only = args_flag(o, "plan"),
+                                .max_per_side = args_int(o, "max-per-side", 0), .memory = (uint64_t)(args_num(o, "memory", 0) * 1e9),
+                                .divide = args_given(o, "divide-above") ? args_u64(o, "divide-above", 0) + 1 : 0,
+                                .progress = args_flag(o, "json") ? NULL : egdb_cli_progress };
+    if (args_flag(o, "json")) bo.progress = egdb_cli_progress;   /* progress stays on stderr */
     egdb_build_report_t rep;
     int rc;
     if (o->dist) {   /* every rank sees the folder, then the units go round */
@@ -120,7 +120,7 @@ static int egdb_cli_build(cli_opts_t *o, gv_t *v, egdb_set_t *set, err_t *err)
                                 rep.built + rep.reused);
     if (rc) return rc;
     char n1[32], n2[32], n3[32], n4[32];
-    if (rep.farm_workers && !o->plan) {   /* where the workers' time went */
+    if (rep.farm_workers && !args_flag(o, "plan")) {   /* where the workers' time went */
         double all = rep.farm_busy_ms + rep.farm_comm_ms + rep.farm_wait_ms + rep.farm_tail_ms;
         if (all <= 0) all = 1;
         fprintf(stderr, "%d worker ranks: building %.1f%% of their time, messages and hand-over %.1f%%, waiting on "
@@ -128,7 +128,7 @@ static int egdb_cli_build(cli_opts_t *o, gv_t *v, egdb_set_t *set, err_t *err)
                 100 * rep.farm_busy_ms / all, 100 * rep.farm_comm_ms / all, 100 * rep.farm_wait_ms / all,
                 100 * rep.farm_tail_ms / all, rep.divided);
     }
-    if (o->plan && o->json) {
+    if (args_flag(o, "plan") && args_flag(o, "json")) {
         json_t j;
         json_begin(&j, stdout);
         json_str(&j, "game", v->game->name);
@@ -159,7 +159,7 @@ static int egdb_cli_build(cli_opts_t *o, gv_t *v, egdb_set_t *set, err_t *err)
         free(rep.units);
         return GSW_OK;
     }
-    if (o->plan) {
+    if (args_flag(o, "plan")) {
         printf("%s %s: %d slices in %d units, %s positions (%d slices, %s positions built and checked); the largest "
                "unit solved at once holds %s positions, the longest chain of units left (each waiting on the next) "
                "%s; building what is left needs about %.1f GB of memory at most and %.1f GB of disk, in %s\n",
@@ -170,7 +170,7 @@ static int egdb_cli_build(cli_opts_t *o, gv_t *v, egdb_set_t *set, err_t *err)
         free(rep.units);
         return GSW_OK;
     }
-    if (o->json) {
+    if (args_flag(o, "json")) {
         json_t j;
         json_begin(&j, stdout);
         json_str(&j, "game", v->game->name);
@@ -248,7 +248,7 @@ static int probe_oracle_conversion(void *ctx, const void *pos, int *plies)
     return g > 0;
 }
 
-static int egdb_cli_probe(cli_opts_t *o, gv_t *v, egdb_set_t *set, err_t *err)
+static int egdb_cli_probe(cli_args_t *o, gv_t *v, egdb_set_t *set, err_t *err)
 {
     if (o->npos < 3) return err_set(err, GSW_EINPUT, "egdb probe needs a POSITION");
     GSW_POSBUF pos[GSW_MAX_POS];
@@ -262,7 +262,7 @@ static int egdb_cli_probe(cli_opts_t *o, gv_t *v, egdb_set_t *set, err_t *err)
     int over = v->ops->terminal(v, pos, &lo);
     /* the game's value: under its move-count rule, from the position's clock
        (--no-line: the position's alone, as the files hold it) */
-    int left = o->no_line ? -1 : game_count_left(v, pos);
+    int left = args_flag(o, "no-line") ? -1 : game_count_left(v, pos);
     if (!over && rg->mate_metric && rg->locate(v, pos, &ps, &pi, &pf)
         && (egdb_cli_ensure(o, v, set, ps, RETRO_DTW, err)
             || (left >= 0 && v->ops->pos_reversible(v, pos, NULL) > 0 && egdb_cli_ensure(o, v, set, ps, RETRO_DTC, err))))
@@ -314,7 +314,7 @@ static int egdb_cli_probe(cli_opts_t *o, gv_t *v, egdb_set_t *set, err_t *err)
         best = left == 0 && !over ? MOVE_NONE : source_oracle_best(v, or, pos);   /* (the clock ended the game) */
         /* --line: best moves to the end of a won or lost game, as the
            databases play it (no move-count rule, no repetition) */
-        if (o->line && best != MOVE_NONE && (lo > VAL_DRAW || hi < VAL_DRAW) && !po.failed) {
+        if (args_flag(o, "line") && best != MOVE_NONE && (lo > VAL_DRAW || hi < VAL_DRAW) && !po.failed) {
             if (!(line = malloc(EGDB_LINE_MAX * sizeof *line))) rc = err_set(err, GSW_EFAIL, "out of memory");
             GSW_POSBUF cur[GSW_MAX_POS];
             memcpy(cur, pos, O->pos_size);
@@ -355,7 +355,7 @@ static int egdb_cli_probe(cli_opts_t *o, gv_t *v, egdb_set_t *set, err_t *err)
         else snprintf(rt, sizeof rt, "%s under the %s: a conversion comes within the %d plies left (without the rule: %s)",
                       lo > VAL_DRAW ? "win" : "loss", O->count_rule, left, raw);
     }
-    if (o->json) {
+    if (args_flag(o, "json")) {
         json_t j;
         json_begin(&j, stdout);
         char spec[96];
@@ -382,7 +382,7 @@ static int egdb_cli_probe(cli_opts_t *o, gv_t *v, egdb_set_t *set, err_t *err)
             else json_int(&j, "mate", val_is_win(lo) ? (val_plies(lo) + 1) / 2 : -(val_plies(lo) / 2));
         }
         json_str(&j, "source", over ? "rules" : "egdb");
-        if (o->line) {
+        if (args_flag(o, "line")) {
             json_arr(&j, "line");
             for (int i = 0; i < nline; i++) json_str(&j, NULL, line[i]);
             json_close(&j, ']');
@@ -400,7 +400,7 @@ static int egdb_cli_probe(cli_opts_t *o, gv_t *v, egdb_set_t *set, err_t *err)
         else if (val_plies(lo) == 0) snprintf(mt, sizeof mt, "checkmated");
         else snprintf(mt, sizeof mt, "the side to move is mated in %d (%d plies)", val_plies(lo) / 2, val_plies(lo));
         printf("%s%s%s (distance-to-mate tablebase%s)\n", mt, *bt ? "; best " : "", bt,
-               o->no_line && O->count_rule ? "; the position's value alone: no 50-move rule, no repetition" : "");
+               args_flag(o, "no-line") && O->count_rule ? "; the position's value alone: no 50-move rule, no repetition" : "");
     } else if (m == RETRO_DTC && conv >= 0)
         printf("%s%s%s (distance-to-conversion database: a capture or a man's move keeping it in %d plies)\n", vt,
                *bt ? "; best " : "", bt, conv);
@@ -408,8 +408,8 @@ static int egdb_cli_probe(cli_opts_t *o, gv_t *v, egdb_set_t *set, err_t *err)
                 over ? "the game is over" : m == RETRO_DTW ? "distance-to-win database"
                      : m == RETRO_DTC ? "distance-to-conversion database"
                                       : "win/draw/loss database: build --metric dtw for distances");
-    if (open_rule && !o->json) printf("(%s)\n", rt);
-    if (o->line && !o->json) {
+    if (open_rule && !args_flag(o, "json")) printf("(%s)\n", rt);
+    if (args_flag(o, "line") && !args_flag(o, "json")) {
         if (!nline) printf("no line: %s\n", lo == hi && lo == VAL_DRAW ? "a draw" : best == MOVE_NONE ? "no move known" : "not decided");
         else {
             printf("line, %d plies%s:", nline, line_cut ? " (cut there)" : "");
@@ -435,7 +435,7 @@ static void stats_fen(const gv_t *v, uint64_t slice, uint64_t index, int mirrore
 }
 
 /* Chess's statistics: one row per ending, either side to move. */
-static int egdb_cli_stats_mate(cli_opts_t *o, gv_t *v, egdb_set_t *set, err_t *err)
+static int egdb_cli_stats_mate(cli_args_t *o, gv_t *v, egdb_set_t *set, err_t *err)
 {
     const retro_game_t *rg = v->ops->retro;
     int want[RETRO_MAX_COUNTS], nwant = 0;
@@ -457,7 +457,7 @@ static int egdb_cli_stats_mate(cli_opts_t *o, gv_t *v, egdb_set_t *set, err_t *e
                        egdb_set_dir(set), v->game->name);
     }
     json_t j;
-    if (o->json) {
+    if (args_flag(o, "json")) {
         json_begin(&j, stdout);
         if (nwant == 0) {
             json_str(&j, "game", v->game->name);
@@ -472,7 +472,7 @@ static int egdb_cli_stats_mate(cli_opts_t *o, gv_t *v, egdb_set_t *set, err_t *e
         rg->slice_name(v, row->slice, name, sizeof name);
         int plies = row->longest_win_plies, moves = plies >= 0 ? (plies + 1) / 2 : -1;
         if (plies >= 0) stats_fen(v, row->longest_slice, row->longest_index, 0, fen, sizeof fen);
-        if (o->json) {
+        if (args_flag(o, "json")) {
             if (nwant == 0) json_obj(&j, NULL);
             json_str(&j, "ending", name);
             json_int(&j, "positions", (int64_t)row->positions);
@@ -499,7 +499,7 @@ static int egdb_cli_stats_mate(cli_opts_t *o, gv_t *v, egdb_set_t *set, err_t *e
                opts_thousands(row->wins, b, sizeof b), opts_thousands(row->draws, c2, sizeof c2),
                opts_thousands(row->losses, d, sizeof d), lm, *fen ? fen : "-");
     }
-    if (o->json) {
+    if (args_flag(o, "json")) {
         if (nwant == 0) json_close(&j, ']');
         json_end(&j);
     }
@@ -507,18 +507,18 @@ static int egdb_cli_stats_mate(cli_opts_t *o, gv_t *v, egdb_set_t *set, err_t *e
     return GSW_OK;
 }
 
-static int egdb_cli_stats(cli_opts_t *o, gv_t *v, egdb_set_t *set, err_t *err)
+static int egdb_cli_stats(cli_args_t *o, gv_t *v, egdb_set_t *set, err_t *err)
 {
     const retro_game_t *rg = v->ops->retro;
     if (rg->mate_metric) {
-        if (o->convention)
+        if (args_str(o, "convention"))
             return err_set(err, GSW_EINPUT, "--convention: %s's statistics have one reading (the longest mate)",
                            v->game->name);
         return egdb_cli_stats_mate(o, v, set, err);
     }
     egdb_table_t table = EGDB_TABLE_MATERIAL;
-    if (o->convention && egdb_table_parse(o->convention, &table))
-        return err_set(err, GSW_EINPUT, "--convention: unknown reading \"%.40s\" (material, first)", o->convention);
+    if (args_str(o, "convention") && egdb_table_parse(args_str(o, "convention"), &table))
+        return err_set(err, GSW_EINPUT, "--convention: unknown reading \"%.40s\" (material, first)", args_str(o, "convention"));
     int want[RETRO_MAX_COUNTS], nwant = 0;
     if (o->npos >= 3 && (nwant = egdb_material_parse(v, o->pos[2], want, err)) < 0) return err->code;
     egdb_stat_t *rows;
@@ -530,7 +530,7 @@ static int egdb_cli_stats(cli_opts_t *o, gv_t *v, egdb_set_t *set, err_t *err)
         return err_set(err, GSW_EFAIL, "no %s databases%s in %s (gsw egdb build %s --pieces N)", v->game->name,
                        nwant > 0 ? " of that slice" : "", egdb_set_dir(set), v->game->name);
     }
-    if (o->json) printf("[");
+    if (args_flag(o, "json")) printf("[");
     else printf("%-14s %14s %14s %14s %14s %5s %5s  %s\n", "slice (B v W)", "positions", "wins", "draws", "losses",
                 "win", "loss",
                 table == EGDB_TABLE_FIRST ? "longest win (Black to move); longest loss (White to move)"
@@ -541,7 +541,7 @@ static int egdb_cli_stats(cli_opts_t *o, gv_t *v, egdb_set_t *set, err_t *err)
         if (row->win.plies >= 0) stats_fen(v, row->win.slice, row->win.index, row->win.mirrored, wfen, sizeof wfen);
         if (row->loss.plies >= 0)
             stats_fen(v, row->loss.slice, row->loss.index, row->loss.mirrored, lfen, sizeof lfen);
-        if (o->json) {
+        if (args_flag(o, "json")) {
             printf("%s\n {", r ? "," : "");
             for (int k = 0; k < row->ncounts; k++) printf("\"%s\":%d,", rg->material_names[k], row->counts[k]);
             printf("\"positions\":%llu,\"wins\":%llu,\"draws\":%llu,\"losses\":%llu,\"convention\":\"%s\","
@@ -564,24 +564,24 @@ static int egdb_cli_stats(cli_opts_t *o, gv_t *v, egdb_set_t *set, err_t *err)
                opts_thousands(row->wins, b, sizeof b), opts_thousands(row->draws, c2, sizeof c2),
                opts_thousands(row->losses, d, sizeof d), lw, ll, *wfen ? wfen : "-", *lfen ? lfen : "-");
     }
-    if (o->json) printf("\n]\n");
+    if (args_flag(o, "json")) printf("\n]\n");
     free(rows);
     return GSW_OK;
 }
 
-static int egdb_cli_verify(cli_opts_t *o, gv_t *v, egdb_set_t *set, err_t *err)
+static int egdb_cli_verify(cli_args_t *o, gv_t *v, egdb_set_t *set, err_t *err)
 {
     uint64_t one;
     if (o->npos >= 3 && v->ops->retro->slice_parse(v, o->pos[2], &one, err)) return err->code;
     int checked = 0;
     double t0 = gsw_now_ms();
-    int rc = egdb_verify(set, o->npos >= 3 ? &one : NULL, o->threads_set ? o->threads : 0, &opts_stop,
+    int rc = egdb_verify(set, o->npos >= 3 ? &one : NULL, args_given(o, "threads") ? opts_threads(o) : 0, &opts_stop,
                          egdb_cli_progress, NULL, &checked, err);
     if (isatty(2)) fprintf(stderr, "\r\033[K");
     if (rc) return rc;
     if (!checked) return err_set(err, GSW_EFAIL, "no %s database files%s in %s", v->game->name,
                                  o->npos >= 3 ? " of that slice" : "", egdb_set_dir(set));
-    if (o->json) {
+    if (args_flag(o, "json")) {
         json_t j;
         json_begin(&j, stdout);
         json_str(&j, "game", v->game->name);
@@ -594,7 +594,7 @@ static int egdb_cli_verify(cli_opts_t *o, gv_t *v, egdb_set_t *set, err_t *err)
     return GSW_OK;
 }
 
-static int cli_egdb(cli_opts_t *o)
+static int cli_egdb(cli_args_t *o)
 {
     if (o->npos < 2) return opts_usage_error(o, 3, "egdb needs build, probe, stats or verify and a GAME");
     const char *sub = o->pos[0];
@@ -617,7 +617,7 @@ static int cli_egdb(cli_opts_t *o)
     return rc;
 }
 
-int cli_count_pieces(cli_opts_t *o)
+int cli_count_pieces(cli_args_t *o)
 {
     err_t err;
     gv_t *v;
@@ -626,38 +626,55 @@ int cli_count_pieces(cli_opts_t *o)
     const retro_game_t *rg = v->ops->retro;
     int rc = GSW_OK;
     if (!rg) rc = err_set(&err, GSW_EINPUT, "%s has no endgame-database indexing to count by pieces", v->game->name);
-    else if (o->pieces < 1 || o->pieces > rg->max_pieces)
-        rc = err_set(&err, GSW_EINPUT, "--pieces %d: %s counts 1 to %d pieces", o->pieces, v->game->name, rg->max_pieces);
+    else if (args_int(o, "pieces", 0) < 1 || args_int(o, "pieces", 0) > rg->max_pieces)
+        rc = err_set(&err, GSW_EINPUT, "--pieces %d: %s counts 1 to %d pieces", args_int(o, "pieces", 0), v->game->name, rg->max_pieces);
     uint64_t total = 0;
     int nslices = 0;
     if (!rc) {
-        nslices = rg->slices(v, o->pieces, NULL, 0);
+        nslices = rg->slices(v, args_int(o, "pieces", 0), NULL, 0);
         uint64_t *ids = malloc(((size_t)nslices + 1) * sizeof *ids);
         if (!ids) rc = err_set(&err, GSW_EFAIL, "out of memory");
         else {
-            rg->slices(v, o->pieces, ids, nslices);
+            rg->slices(v, args_int(o, "pieces", 0), ids, nslices);
             for (int i = 0; i < nslices; i++) total += rg->slice_size(v, ids[i]);
             free(ids);
         }
     }
     if (rc) { fprintf(stderr, "gsw: %s\n", err.msg); game_close(v); return rc; }
     char t[32];
-    if (o->json) {
+    if (args_flag(o, "json")) {
         json_t j;
         json_begin(&j, stdout);
         json_str(&j, "game", v->game->name);
-        json_int(&j, "pieces", o->pieces);
+        json_int(&j, "pieces", args_int(o, "pieces", 0));
         json_int(&j, "total", (int64_t)total);
         json_int(&j, "slices", nslices);
         json_end(&j);
     } else if (rg->mate_metric)
         printf("%s index entries with %d pieces (either side to move, illegal placements included): %s in %d endings\n",
-               v->game->name, o->pieces, opts_thousands(total, t, sizeof t), nslices);
+               v->game->name, args_int(o, "pieces", 0), opts_thousands(total, t, sizeof t), nslices);
     else printf("%s positions with %d pieces (placements, side to move not counted): %s in %d slices\n",
-                v->game->name, o->pieces, opts_thousands(total, t, sizeof t), nslices);
+                v->game->name, args_int(o, "pieces", 0), opts_thousands(total, t, sizeof t), nslices);
     game_close(v);
     return GSW_OK;
 }
+
+static const cli_opt_t egdb_own[] = {
+    OPT_DB,
+    OPT_THREADS,
+    OPT_NO_LINE,
+    { "pieces", OPT_INT, "N", "build: every slice of 1..N pieces", 1, 32, NULL },
+    { "metric", OPT_STR, "wld|dtc|dtw|dtm", "build: what the files hold", 0, 0, NULL },
+    { "for", OPT_STR, "POSITION", "build: the slices POSITION can reach", 0, 0, NULL },
+    { "plan", OPT_FLAG, NULL, "build: what the target needs and has, and stop", 0, 0, NULL },
+    { "max-per-side", OPT_INT, "K", "build: with --pieces, materials of at most K pieces a side", 1, 32, NULL },
+    { "memory", OPT_NUM, "GB", "build: the most one unit holds (default 12)", 0.001, 4096, NULL },
+    { "divide-above", OPT_U64, "P", "build --mpi: divide units of more than P positions between the ranks", 0, 1e15, NULL },
+    { "line", OPT_FLAG, NULL, "probe: the best moves to the end", 0, 0, NULL },
+    { "convention", OPT_STR, "material|first", "stats: whose longest win and loss", 0, 0, NULL },
+    OPT_END,
+};
+static const cli_opt_t *const egdb_opts[] = { opts_json, opts_egdb, opts_mpi, egdb_own, NULL };
 
 const cli_verb_t verb_egdb = {
     "egdb", "gsw egdb build|probe|stats|verify GAME [POSITION|SLICE] [--pieces N] [--metric wld|dtc|dtw|dtm] [--for POSITION] [--plan] [--line] [--no-line] [--dir DIR]\n"
@@ -687,5 +704,5 @@ const cli_verb_t verb_egdb = {
               "         probe and stats build what is missing first. Up to 4 pieces; no castling, no en passant.\n"
               "  verify [SLICE]: every file's checksums and every position's consistency with its moves.\n"
               "  DIR defaults to $GSW_EGDB, else egdb/ in gsw's data directory (beside the cache; --db moves it too).",
-      "endgame databases: build, probe, statistics, verification", cli_egdb, 3, NULL
+      "endgame databases: build, probe, statistics, verification", cli_egdb, 3, NULL, .opts = egdb_opts, .mpi_sub = "build", .egdb = 1
 };

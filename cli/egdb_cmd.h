@@ -6,7 +6,7 @@
 #include "cli/opts.h"
 
 /* gsw count GAME --pieces N */
-int cli_count_pieces(cli_opts_t *o);
+int cli_count_pieces(cli_args_t *o);
 
 extern const cli_verb_t verb_egdb;
 

@@ -9,9 +9,9 @@
 #include "core/game.h"
 #include "cli/json.h"
 
-static int cli_games(cli_opts_t *o)
+static int cli_games(cli_args_t *o)
 {
-    if (o->json) {
+    if (args_flag(o, "json")) {
         json_t j;
         json_begin(&j, stdout);
         json_arr(&j, "games");
@@ -64,7 +64,7 @@ static int all_digits(const char *s)
     return 1;
 }
 
-static int cli_perft(cli_opts_t *o)
+static int cli_perft(cli_args_t *o)
 {
     if (o->npos < 1 || o->npos > 3) return opts_usage_error(o, 3, "missing GAME");
     if (o->npos == 1 || !all_digits(o->pos[o->npos - 1])) {   /* GAME [POSITION] and no DEPTH */
@@ -92,7 +92,7 @@ static int cli_perft(cli_opts_t *o)
     if (!rc) {
         double t0 = gsw_now_ms();
         uint64_t n = 0;
-        if (o->divide && d >= 1) {   /* each first move's count: the sum is the total */
+        if (args_flag(o, "divide") && d >= 1) {   /* each first move's count: the sum is the total */
             GSW_POSBUF child[GSW_MAX_POS];
             nroot = v->ops->moves(v, pos, root);
             for (int i = 0; i < nroot && !opts_stop; i++) {
@@ -106,7 +106,7 @@ static int cli_perft(cli_opts_t *o)
         double ms = gsw_now_ms() - t0;
         char mt[64];
         if (opts_stop) { fprintf(stderr, "gsw: interrupted\n"); rc = GSW_EFAIL; }
-        else if (o->json) {
+        else if (args_flag(o, "json")) {
             json_t j;
             json_begin(&j, stdout);
             char spec[96];
@@ -116,7 +116,7 @@ static int cli_perft(cli_opts_t *o)
             json_int(&j, "depth", (int)d);
             json_int(&j, "nodes", (int64_t)n);
             json_num(&j, "time_ms", ms);
-            if (o->divide) {
+            if (args_flag(o, "divide")) {
                 json_arr(&j, "divide");
                 for (int i = 0; i < nroot; i++) {
                     v->ops->move_format(v, pos, root[i], mt, sizeof mt);
@@ -143,11 +143,19 @@ static int cli_perft(cli_opts_t *o)
 }
 
 
+static const cli_opt_t *const games_opts[] = { opts_json, NULL };
+
 const cli_verb_t verb_games = {
-    "games", "gsw games [--json]", "list the games and their variants", cli_games, 0, NULL
+    "games", "gsw games [--json]", "list the games and their variants", cli_games, 0, NULL, .opts = games_opts
 };
+
+static const cli_opt_t perft_own[] = {
+    { "divide", OPT_FLAG, NULL, "the count under each first move", 0, 0, NULL },
+    OPT_END,
+};
+static const cli_opt_t *const perft_opts[] = { opts_json, perft_own, NULL };
 
 const cli_verb_t verb_perft = {
     "perft", "gsw perft GAME[:VARIANT] [POSITION] DEPTH [--divide]",
-      "count the move sequences of DEPTH plies (--divide: the count under each first move)", cli_perft, 3, NULL
+      "count the move sequences of DEPTH plies (--divide: the count under each first move)", cli_perft, 3, NULL, .opts = perft_opts
 };

@@ -9,6 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "solve/solver.h"
+
 volatile int opts_stop, opts_term;
 
 /* SIGINT stops the work at hand; SIGTERM and SIGHUP stop it and end the
@@ -40,7 +42,7 @@ int opts_usage_line(const cli_verb_t *v)
     return (int)strcspn(v->usage, "\n");
 }
 
-int opts_usage_error(const cli_opts_t *o, int max, const char *what)
+int opts_usage_error(const cli_args_t *o, int max, const char *what)
 {
     const cli_verb_t *v = o->entry;
     char why[300];
@@ -71,181 +73,188 @@ int opts_parse_num(const char *opt, const char *s, double lo, double hi, int who
     return GSW_OK;
 }
 
-int opts_parse(int argc, char **argv, int first, cli_opts_t *o)
+const cli_opt_t opts_json[] = { OPT_JSON, OPT_END };
+const cli_opt_t opts_cache[] = { OPT_DB, OPT_NO_CACHE, OPT_END };
+const cli_opt_t opts_search[] = { OPT_HASH, OPT_THREADS, OPT_END };
+const cli_opt_t opts_budget[] = { OPT_TIME, OPT_NODES, OPT_END };
+const cli_opt_t opts_egdb[] = {
+    { "dir", OPT_STR, "DIR", "the endgame databases' folder (also $GSW_EGDB; default egdb/ beside the cache)", 0, 0,
+      NULL },
+    OPT_END,
+};
+const cli_opt_t opts_mpi[] = {
+    { "mpi", OPT_FLAG, NULL, "one rank of an mpirun job", 0, 0, NULL },
+    OPT_END,
+};
+
+const char *opts_verb_alias(const char *arg)
 {
-    for (int i = first; i < argc; i++) {
-        const char *a = argv[i];
-        double d;
-#define NEEDARG() do { if (i + 1 >= argc) { fprintf(stderr, "gsw: %s needs a value\n", a); return GSW_EINPUT; } } while (0)
-        if (!strcmp(a, "--json")) o->json = 1;
-        else if (!strcmp(a, "--no-cache")) o->no_cache = 1;
-        else if (!strcmp(a, "--wdl")) o->wdl = 1;
-        else if (!strcmp(a, "--no-line")) o->no_line = 1;
-        else if (!strcmp(a, "--clear-hash")) o->clear_hash = 1;
-        else if (!strcmp(a, "--help") || !strcmp(a, "-h")) o->help = 1;
-        else if (!strcmp(a, "--min-moves")) o->min_moves = 1;
-        else if (!strcmp(a, "--solutions")) o->solutions = 1;
-        else if (!strcmp(a, "--positions")) o->positions = 1;
-        else if (!strcmp(a, "--players")) o->players = 1;
-        else if (!strcmp(a, "--divide")) o->divide = 1;
-        else if (!strcmp(a, "--file")) { NEEDARG(); o->file = argv[++i]; }
-        else if (!strcmp(a, "--game")) {
-            NEEDARG();
-            if (opts_parse_num(a, argv[++i], 1, 1 << 20, 1, &d)) return GSW_EINPUT;
-            o->game_no = (int)d;
-        }
-        else if (!strcmp(a, "--metric")) { NEEDARG(); o->metric = argv[++i]; }
-        else if (!strcmp(a, "--dir")) { NEEDARG(); o->dir = argv[++i]; }
-        else if (!strcmp(a, "--for")) { NEEDARG(); o->for_pos = argv[++i]; }
-        else if (!strcmp(a, "--plan")) o->plan = 1;
-        else if (!strcmp(a, "--line")) o->line = 1;
-        else if (!strcmp(a, "--convention")) { NEEDARG(); o->convention = argv[++i]; }
-        else if (!strcmp(a, "--engine")) { NEEDARG(); o->engine = argv[++i]; }
-        else if (!strcmp(a, "--openings")) { NEEDARG(); o->openings = argv[++i]; }
-        else if (!strcmp(a, "--pgn")) { NEEDARG(); o->pgn = argv[++i]; }
-        else if (!strcmp(a, "--option") || !strcmp(a, "--ours-option")) {
-            NEEDARG();
-            int ours = a[2] == 'o' && a[3] == 'u';
-            const char *val = argv[++i];
-            if (!strchr(val, '=') || val[0] == '=') {
-                fprintf(stderr, "gsw: %s %s: expected NAME=VALUE\n", a, val);
-                return GSW_EINPUT;
-            }
-            int *cnt = ours ? &o->n_ours_opt : &o->n_engine_opt;
-            int max = ours ? (int)(sizeof o->ours_opt / sizeof o->ours_opt[0])
-                           : (int)(sizeof o->engine_opt / sizeof o->engine_opt[0]);
-            if (*cnt >= max) { fprintf(stderr, "gsw: %s: at most %d\n", a, max); return GSW_EINPUT; }
-            (ours ? o->ours_opt : o->engine_opt)[(*cnt)++] = val;
-        }
-        else if (!strcmp(a, "--games")) {
-            NEEDARG();
-            if (opts_parse_num(a, argv[++i], 1, 1000000, 1, &d)) return GSW_EINPUT;
-            o->games = (int)d;
-        }
-        else if (!strcmp(a, "--movetime")) {
-            NEEDARG();
-            if (opts_parse_num(a, argv[++i], 1, 3600000, 0, &d)) return GSW_EINPUT;
-            o->movetime = d;
-        }
-        else if (!strcmp(a, "--seed")) {
-            NEEDARG();
-            if (opts_parse_num(a, argv[++i], 0, 1e18, 1, &d)) return GSW_EINPUT;
-            o->seed = (uint64_t)d;
-            o->seed_set = 1;
-        }
-        else if (!strcmp(a, "--concurrency")) {
-            NEEDARG();
-            if (opts_parse_num(a, argv[++i], 1, 256, 1, &d)) return GSW_EINPUT;
-            o->concurrency = (int)d;
-        }
-        else if (!strcmp(a, "--population") || !strcmp(a, "--generations") || !strcmp(a, "--max-moves")) {
-            NEEDARG();   /* gsw tune */
-            int *to = a[2] == 'p' ? &o->population : a[2] == 'g' ? &o->generations : &o->max_moves;
-            if (opts_parse_num(a, argv[++i], a[2] == 'p' ? 2 : 1, a[2] == 'p' ? 1000 : 1000000, 1, &d)) return GSW_EINPUT;
-            *to = (int)d;
-        }
-        else if (!strcmp(a, "--out")) { NEEDARG(); o->out = argv[++i]; }
-        else if (!strcmp(a, "--ply")) {
-            NEEDARG();   /* gsw book build */
-            if (opts_parse_num(a, argv[++i], 0, 1000, 1, &d)) return GSW_EINPUT;
-            o->ply = (int)d;
-            o->ply_set = 1;
-        }
-        else if (!strcmp(a, "--pieces")) {
-            NEEDARG();
-            if (opts_parse_num(a, argv[++i], 1, 32, 1, &d)) return GSW_EINPUT;
-            o->pieces = (int)d;
-        }
-        else if (!strcmp(a, "--divide-above")) {
-            NEEDARG();
-            if (opts_parse_num(a, argv[++i], 0, 1e15, 1, &d)) return GSW_EINPUT;
-            o->divide_above = (uint64_t)d + 1;
-        }
-        else if (!strcmp(a, "--max-per-side")) {
-            NEEDARG();
-            if (opts_parse_num(a, argv[++i], 1, 32, 1, &d)) return GSW_EINPUT;
-            o->max_per_side = (int)d;
-        }
-        else if (!strcmp(a, "--board")) { NEEDARG(); o->board = argv[++i]; }
-        else if (!strcmp(a, "--player")) { NEEDARG(); o->player = argv[++i]; }
-        else if (!strcmp(a, "--db")) { NEEDARG(); o->db = argv[++i]; }
-        else if (!strcmp(a, "--batch")) { NEEDARG(); o->batch = argv[++i]; }
-        else if (!strcmp(a, "--opponent")) { NEEDARG(); o->opponent = argv[++i]; }
-        else if (!strcmp(a, "--goal")) { NEEDARG(); o->goal = argv[++i]; }
-        else if (!strcmp(a, "--resume")) o->resume = 1;
-        else if (!strcmp(a, "--mpi")) o->mpi = 1;
-        else if (!strcmp(a, "--relative")) o->relative = 1;
-        else if (!strcmp(a, "--encoding")) { NEEDARG(); o->encoding = argv[++i]; }
-        else if (!strcmp(a, "--order")) { NEEDARG(); o->order = argv[++i]; }
-        else if (!strcmp(a, "--memory")) {
-            NEEDARG();
-            if (opts_parse_num(a, argv[++i], 0.001, 4096, 0, &d)) return GSW_EINPUT;
-            o->memory_gb = d;
-        }
-        else if (!strcmp(a, "--from-ply")) {
-            NEEDARG();
-            if (opts_parse_num(a, argv[++i], 0, 128, 1, &d)) return GSW_EINPUT;
-            o->from_ply = (int)d;
-        }
-        else if (!strcmp(a, "--mate")) o->mate = 1;
-        else if (!strcmp(a, "--fix")) o->fix = 1;
-        else if (!strcmp(a, "--sample")) {
-            NEEDARG();
-            if (opts_parse_num(a, argv[++i], 1, 1e15, 1, &d)) return GSW_EINPUT;
-            o->sample = (int64_t)d;
-        }
-        else if (!strcmp(a, "--workers")) {
-            NEEDARG();
-            if (opts_parse_num(a, argv[++i], 1, 64, 1, &d)) return GSW_EINPUT;
-            o->workers = (int)d;
-        }
-        else if (!strcmp(a, "--format")) { NEEDARG(); o->format = argv[++i]; }
-        else if (!strcmp(a, "--algo")) {
-            NEEDARG();
-            o->algo = argv[++i];
-            if (strcmp(o->algo, "ab") && strcmp(o->algo, "dfpn") && strcmp(o->algo, "manager")) {
-                fprintf(stderr, "gsw: --algo: unknown algorithm \"%s\" (ab, dfpn, manager)\n", o->algo);
-                return GSW_EINPUT;
-            }
-        }
-        else if (!strcmp(a, "--side")) { NEEDARG(); o->side = argv[++i]; }
-        else if (!strcmp(a, "--ascii")) o->ascii = 1;
-        else if (!strcmp(a, "--mono")) o->mono = 1;
-        else if (!strcmp(a, "--hash")) {
-            NEEDARG();
-            if (opts_parse_num(a, argv[++i], 1, 1 << 20, 1, &d)) return GSW_EINPUT;
-            o->hash_mb = (size_t)d;
-            o->hash_set = 1;
-        } else if (!strcmp(a, "--threads")) {
-            NEEDARG();
-            if (opts_parse_num(a, argv[++i], 1, 256, 1, &d)) return GSW_EINPUT;
-            o->threads = (int)d;
-            o->threads_set = 1;
-        } else if (!strcmp(a, "--time")) {
-            NEEDARG();
-            if (opts_parse_num(a, argv[++i], 1, 1e12, 0, &d)) return GSW_EINPUT;
-            o->time_ms = d;
-        } else if (!strcmp(a, "--nodes")) {
-            NEEDARG();
-            if (opts_parse_num(a, argv[++i], 1, 1e18, 1, &d)) return GSW_EINPUT;
-            o->nodes = (uint64_t)d;
-        } else if (!strcmp(a, "--depth")) {
-            NEEDARG();
-            if (opts_parse_num(a, argv[++i], 1, 1000, 1, &d)) return GSW_EINPUT;
-            o->depth = (int)d;
-        } else if (a[0] == '-' && a[1] == '-') {
-            fprintf(stderr, "gsw: unknown option %s (see gsw help)\n", a);
+    if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) return "help";
+    if (!strcmp(arg, "--version") || !strcmp(arg, "-V")) return "version";
+    return arg;
+}
+
+/* The declaration of --NAME (len: its length) in v's tables; NULL: none. */
+static const cli_opt_t *opts_decl(const cli_verb_t *v, const char *name, size_t len)
+{
+    for (int t = 0; v->opts && v->opts[t]; t++)
+        for (const cli_opt_t *d = v->opts[t]; d->name; d++)
+            if (strlen(d->name) == len && !strncmp(d->name, name, len)) return d;
+    return NULL;
+}
+
+/* One option's value from s into val, as its kind says. */
+static int opts_value(const cli_opt_t *d, const char *s, cli_val_t *val)
+{
+    char opt[64];
+    snprintf(opt, sizeof opt, "--%s", d->name);
+    switch (d->kind) {
+    case OPT_FLAG: break;
+    case OPT_STR:
+        if (d->check && d->check(s)) return GSW_EINPUT;
+        val->str = s;
+        break;
+    case OPT_INT: case OPT_U64: case OPT_NUM:
+        if (opts_parse_num(opt, s, d->lo, d->hi, d->kind != OPT_NUM, &val->num)) return GSW_EINPUT;
+        break;
+    case OPT_LIST:
+        if (!strchr(s, '=') || s[0] == '=') {
+            fprintf(stderr, "gsw: %s %s: expected NAME=VALUE\n", opt, s);
             return GSW_EINPUT;
-        } else {
-            if (o->npos >= (int)(sizeof o->pos / sizeof o->pos[0])) {
-                fprintf(stderr, "gsw: unexpected argument '%s'\n", a);
+        }
+        if (val->n >= (int)d->hi || val->n >= CLI_MAX_LIST) {
+            fprintf(stderr, "gsw: %s: at most %d\n", opt, (int)d->hi);
+            return GSW_EINPUT;
+        }
+        val->list[val->n++] = s;
+        break;
+    }
+    val->given = 1;
+    return GSW_OK;
+}
+
+int opts_parse(int argc, char **argv, int first, const cli_verb_t *v, cli_args_t *a, int *help)
+{
+    a->entry = v;
+    a->nopt = 0;
+    for (int t = 0; v->opts && v->opts[t]; t++)
+        for (const cli_opt_t *d = v->opts[t]; d->name; d++) {
+            if (a->nopt >= CLI_MAX_OPTS) {
+                fprintf(stderr, "gsw %s: internal error: over %d options declared\n", v->name, CLI_MAX_OPTS);
+                abort();
+            }
+            memset(&a->val[a->nopt], 0, sizeof a->val[a->nopt]);
+            a->decl[a->nopt++] = d;
+        }
+    *help = 0;
+    for (int i = first; i < argc; i++) {
+        const char *s = argv[i];
+        if (!strcmp(s, "-h") || !strcmp(s, "--help")) { *help = 1; continue; }
+        if (s[0] != '-' || s[1] != '-') {
+            if (a->npos >= CLI_MAX_POS) {
+                fprintf(stderr, "gsw: unexpected argument '%s'\n", s);
                 return GSW_EINPUT;
             }
-            o->pos[o->npos++] = a;
+            a->pos[a->npos++] = s;
+            continue;
         }
-#undef NEEDARG
+        const cli_opt_t *d = opts_decl(v, s + 2, strlen(s + 2));
+        if (!d) {
+            const char *na = !strcmp(s, "--json") && v->no_json ? v->no_json(a) : NULL;
+            if (na) fprintf(stderr, "gsw: --json does not apply to gsw %s: %s\n", v->name, na);
+            else fprintf(stderr, "gsw %s: no option %s (gsw %s --help)\n", v->name, s, v->name);
+            return GSW_EINPUT;
+        }
+        int k = 0;
+        while (a->decl[k] != d) k++;
+        if (d->kind != OPT_FLAG && i + 1 >= argc) {
+            fprintf(stderr, "gsw: %s needs a value\n", s);
+            return GSW_EINPUT;
+        }
+        if (opts_value(d, d->kind == OPT_FLAG ? NULL : argv[++i], &a->val[k])) return GSW_EINPUT;
     }
     return GSW_OK;
+}
+
+/* The value of a declared option of that kind (OPT_U64 and OPT_INT are
+ * both whole numbers); a programming error otherwise. */
+static const cli_val_t *args_val(const cli_args_t *a, const char *name, int kind)
+{
+    for (int k = 0; k < a->nopt; k++) {
+        if (strcmp(a->decl[k]->name, name)) continue;
+        int dk = (int)a->decl[k]->kind;
+        if (kind < 0 || dk == kind || (kind == OPT_INT && dk == OPT_U64) || (kind == OPT_U64 && dk == OPT_INT))
+            return &a->val[k];
+        break;
+    }
+    fprintf(stderr, "gsw %s: internal error: reads option --%s, which it does not declare (as that kind)\n",
+            a->entry ? a->entry->name : "?", name);
+    abort();
+}
+
+int args_has(const cli_args_t *a, const char *name)
+{
+    for (int k = 0; k < a->nopt; k++)
+        if (!strcmp(a->decl[k]->name, name)) return 1;
+    return 0;
+}
+
+int args_given(const cli_args_t *a, const char *name) { return args_val(a, name, -1)->given; }
+int args_flag(const cli_args_t *a, const char *name) { return args_val(a, name, OPT_FLAG)->given; }
+const char *args_str(const cli_args_t *a, const char *name) { return args_val(a, name, OPT_STR)->str; }
+
+int args_int(const cli_args_t *a, const char *name, int def)
+{
+    const cli_val_t *v = args_val(a, name, OPT_INT);
+    return v->given ? (int)v->num : def;
+}
+
+double args_num(const cli_args_t *a, const char *name, double def)
+{
+    const cli_val_t *v = args_val(a, name, OPT_NUM);
+    return v->given ? v->num : def;
+}
+
+uint64_t args_u64(const cli_args_t *a, const char *name, uint64_t def)
+{
+    const cli_val_t *v = args_val(a, name, OPT_U64);
+    return v->given ? (uint64_t)v->num : def;
+}
+
+int args_list(const cli_args_t *a, const char *name, const char *const **items)
+{
+    const cli_val_t *v = args_val(a, name, OPT_LIST);
+    *items = v->list;
+    return v->n;
+}
+
+void args_set_flag(cli_args_t *a, const char *name)
+{
+    for (int k = 0; k < a->nopt; k++)
+        if (!strcmp(a->decl[k]->name, name) && a->decl[k]->kind == OPT_FLAG) a->val[k].given = 1;
+}
+
+int opts_threads(const cli_args_t *a)
+{
+    long nc = sysconf(_SC_NPROCESSORS_ONLN);
+    return args_int(a, "threads", nc > 0 ? (int)nc : 1);
+}
+
+size_t opts_hash_mb(const cli_args_t *a)
+{
+    return (size_t)args_int(a, "hash", GSW_HASH_MB_DEFAULT);
+}
+
+void opts_help(FILE *f, const cli_verb_t *v)
+{
+    int any = 0;
+    for (int t = 0; v->opts && v->opts[t]; t++)
+        for (const cli_opt_t *d = v->opts[t]; d->name; d++) {
+            fprintf(f, "%s  --%s%s%s: %s\n", any ? "" : "options:\n", d->name, d->value ? " " : "",
+                    d->value ? d->value : "", d->help);
+            any = 1;
+        }
+    fprintf(f, "%s  -h, --help: this usage\n", any ? "" : "options:\n");
 }
 
 /* The cache's notices (a lock waited for, a read-only file) on stderr. */
@@ -255,10 +264,11 @@ static void opts_notice(void *ctx, const char *msg)
     fprintf(stderr, "gsw: %s\n", msg);
 }
 
-int opts_cache_open(const cli_opts_t *o, cache_t **c, err_t *err)
+int opts_cache_open(const cli_args_t *o, cache_t **c, err_t *err)
 {
     char path[1024];
-    if (o->db) snprintf(path, sizeof path, "%s", o->db);
+    const char *db = args_str(o, "db");
+    if (db) snprintf(path, sizeof path, "%s", db);
     else if (cache_default_path(path, sizeof path, err)) return err->code;
     return cache_open_notice(path, o->notices ? opts_notice : NULL, NULL, c, err);
 }
@@ -274,12 +284,10 @@ void opts_signals(void)
     sigaction(SIGHUP, &sa, NULL);
 }
 
-void opts_egdb_dir(cli_opts_t *o)
+const char *opts_egdb_dir(const cli_args_t *o)
 {
-    static const char *const verbs[] = { "egdb", "solve", "analyze", "proof", "play", "shell", "lesson", NULL };
-    int reads = 0;
-    for (int i = 0; verbs[i]; i++) reads |= !strcmp(o->verb, verbs[i]);
-    if (!reads) return;
-    const char *env = getenv("GSW_EGDB");
-    if (!o->dir && env && *env) o->dir = env;
+    if (!o->entry->egdb) return NULL;   /* (a verb that reads no endgame databases; strong's --dir is its own) */
+    const char *dir = args_str(o, "dir"), *env = getenv("GSW_EGDB");
+    if (!dir && env && *env) dir = env;
+    return dir;
 }

@@ -1,125 +1,140 @@
-/* Shared option helpers of every front end's verbs: the options of a
- * command line (cli_opts_t), a verb's table entry (cli_verb_t: name, usage,
- * summary, run), option parsing, usage errors, counts with separators, the
- * cache a verb opens, and the stop flags that SIGINT, SIGTERM and SIGHUP
- * set. Verbs of cli/, workbench/ and protocol/ use it; it uses no verb. */
+/* Shared option helpers of every front end's verbs: a verb's table entry
+ * (cli_verb_t: name, usage, summary, run, the options it declares), the
+ * declarations (cli_opt_t), a command line parsed against them (cli_args_t)
+ * and read through the args_ accessors, usage errors, counts with
+ * separators, the cache a verb opens, and the stop flags that SIGINT,
+ * SIGTERM and SIGHUP set. Verbs of cli/, workbench/ and protocol/ use it; it
+ * uses no verb. */
 #ifndef GSW_OPTS_H
 #define GSW_OPTS_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #include "core/err.h"
 #include "db/cache.h"
 
-typedef struct cli_opts {
-    int json;
-    int no_cache;
-    const char *db;            /* --db PATH */
-    size_t hash_mb;
-    int threads;
-    int threads_set;
-    int hash_set;              /* --hash was given */
-    const char *batch;         /* --batch FILE ("-" = stdin) */
-    int wdl;                   /* --wdl: win/draw/loss only */
-    int no_line;               /* --no-line: values of the position alone (no move-count rule,
-                                  no repetitions), not the game's */
-    int clear_hash;            /* --clear-hash: empty the table before each batch line */
-    double time_ms;
-    double t_start;            /* gsw_now_ms() when the process began (0: unknown): --time counts from it */
-    uint64_t nodes;
-    int depth;
-    int help;
-    const char *algo;          /* --algo ab|dfpn */
-    const char *goal;          /* --goal win|draw */
-    int mate;                  /* solve --mate: the shortest forced mate (chess) */
-    const char *format;        /* --format dot|json */
-    int workers;               /* --workers N (the proof-tree manager) */
-    int resume;                /* --resume: continue a stored manager tree */
-    int mpi;                   /* --mpi: one rank of an mpirun job (egdb build, proof run) */
-    struct dist *dist;         /* ... its part of the job (cli_dispatch starts it) */
-    const char *opponent;      /* --opponent perfect|heuristic:L|... */
-    const char *side;          /* --side first|second|both|none */
-    int ascii;                 /* --ascii: no Unicode glyphs */
-    int mono;                  /* --mono: no colours */
-    const char *board;         /* --board FILE: a puzzle board from text art */
-    const char *player;        /* --player heuristic:NAME */
-    int min_moves;             /* --min-moves */
-    int solutions, positions;  /* count --solutions / --positions */
-    int players;               /* bench --players */
-    int64_t sample;            /* cache verify --sample N (0: every row) */
-    int fix;                   /* cache verify --fix: delete the wrong rows */
-    int notices;               /* the cache's notices go to stderr (not under the TUI's screen) */
-    int divide;                /* perft --divide: the count under each root move */
-    const char *file;          /* play --file F: open a game record (F.pdn) */
-    int game_no;               /* --game N: which game of a record file with several (0: the first) */
-    int pieces;                /* egdb build / count --pieces N */
-    const char *metric;        /* egdb build --metric wld|dtc|dtw */
-    const char *dir;           /* --dir DIR: the endgame databases (egdb, solve, analyze, proof, play,
-                                  shell: opts_egdb_dir), strong's folder of solutions */
-    const char *for_pos;       /* egdb build --for POSITION */
-    int plan;                  /* egdb build --plan: what it would build */
-    int line;                  /* egdb probe --line: the whole line of best moves */
-    const char *convention;    /* egdb stats --convention material|first: the longest win and loss's reading */
-    int max_per_side;          /* egdb build --max-per-side N (0: any) */
-    uint64_t divide_above;     /* egdb build --divide-above P: under --mpi, divide units of more than P positions */
-    const char *engine;        /* match --engine "CMD [ARGS]": the UCI opponent */
-    const char *engine_opt[32];   /* match --option NAME=VALUE (the opponent's), repeatable */
-    int n_engine_opt;
-    const char *ours_opt[16];  /* match --ours-option NAME=VALUE (ours: Hash, PawnValue..), repeatable */
-    int n_ours_opt;
-    int games;                 /* match --games N */
-    double movetime;           /* match --movetime MS */
-    uint64_t seed;             /* match --seed S (seed_set: given) */
-    int seed_set;
-    const char *openings;      /* match --openings FILE */
-    const char *pgn;           /* match --pgn FILE */
-    int concurrency;           /* match --concurrency N: games at once */
-    int population;            /* tune --population N (0: not given) */
-    int generations;           /* tune --generations G: finished generations to reach */
-    int max_moves;             /* tune --max-moves M: a game's cap in moves; solve --mate: the longest mate looked for */
-    const char *out;           /* tune --out DIR */
-    int relative;              /* tune --relative: values as ratios to a 100 cp pawn */
-    int ply, ply_set;          /* book build --ply N: the book's depth (ply_set: given) */
-    const char *encoding;      /* count / strong build --encoding compressed|cellwise (Connect Four BDDs) */
-    const char *order;         /* ... --order column|row: the variables' order */
-    double memory_gb;          /* ... --memory GB: the BDD node table's limit (0: not given) */
-    int from_ply;              /* strong build --from-ply P: solve the last plies down to P (0: all) */
+/* One option a verb takes, as `gsw VERB --help` lists it: --NAME VALUE:
+ * help. A verb declares its options as a NULL-terminated list of tables
+ * (each ended by an entry whose name is NULL): the shared groups below
+ * and its own, as tmux's commands declare their flags. */
+typedef enum { OPT_FLAG, OPT_STR, OPT_INT, OPT_NUM, OPT_U64, OPT_LIST } cli_opt_kind_t;
+
+typedef struct cli_opt {
+    const char *name;          /* without the "--" */
+    cli_opt_kind_t kind;       /* a flag, a string, a whole number (int or u64), a number, NAME=VALUE repeatable */
+    const char *value;         /* the value's name in help ("MS"); NULL for a flag */
+    const char *help;          /* one line */
+    double lo, hi;             /* a number's range; a list's most values (hi) */
+    int (*check)(const char *val);   /* NULL, or a string's test: nonzero (said on stderr) refuses it */
+} cli_opt_t;
+
+/* Options many verbs take, to put in a verb's own table ... */
+#define OPT_JSON { "json", OPT_FLAG, NULL, "one JSON document on stdout", 0, 0, NULL }
+#define OPT_DB { "db", OPT_STR, "PATH", "the cache file (also $GSW_DB; default gsw.db in the data folder)", 0, 0, NULL }
+#define OPT_NO_CACHE { "no-cache", OPT_FLAG, NULL, "neither read nor store the cache", 0, 0, NULL }
+#define OPT_HASH { "hash", OPT_INT, "MB", "the transposition table, default 128", 1, 1 << 20, NULL }
+#define OPT_THREADS { "threads", OPT_INT, "N", "search threads (default: all cores)", 1, 256, NULL }
+#define OPT_TIME { "time", OPT_NUM, "MS", "a budget of wall time, counted from the process's start", 1, 1e12, NULL }
+#define OPT_NODES { "nodes", OPT_U64, "N", "a budget of nodes searched", 1, 1e18, NULL }
+#define OPT_NO_LINE { "no-line", OPT_FLAG, NULL, "the position's value alone: no move-count rule, no repetitions", 0, 0, NULL }
+#define OPT_END { NULL, 0, NULL, NULL, 0, 0, NULL }
+/* ... and the groups of them. */
+extern const cli_opt_t opts_json[];     /* --json */
+extern const cli_opt_t opts_cache[];    /* --db PATH, --no-cache */
+extern const cli_opt_t opts_search[];   /* --hash MB, --threads N */
+extern const cli_opt_t opts_budget[];   /* --time MS, --nodes N */
+extern const cli_opt_t opts_egdb[];     /* --dir DIR: the endgame databases' folder */
+extern const cli_opt_t opts_mpi[];      /* --mpi */
+
+#define CLI_MAX_OPTS 48        /* options one verb takes, at most */
+#define CLI_MAX_LIST 32        /* values of one repeatable option, at most */
+#define CLI_MAX_POS 8          /* positional arguments, at most */
+
+typedef struct cli_val {
+    int given;
+    double num;                /* a number's value */
+    const char *str;           /* a string's */
+    int n;                     /* a list's values */
+    const char *list[CLI_MAX_LIST];
+} cli_val_t;
+
+struct cli_verb;
+
+/* A command line parsed against its verb's declaration: the positional
+ * arguments, one value per declared option (read through the args_
+ * accessors below), and the run's context that is no option. */
+typedef struct cli_args {
+    const struct cli_verb *entry;   /* the verb being run (its name, usage for errors) */
     int npos;
-    const char *pos[8];        /* positional arguments after the verb */
-    const char *verb;          /* the verb being run */
-    const struct cli_verb *entry;   /* its entry (usage for errors) */
-} cli_opts_t;
+    const char *pos[CLI_MAX_POS];   /* positional arguments after the verb */
+    double t_start;            /* gsw_now_ms() when the process began (0: unknown): --time counts from it */
+    struct dist *dist;         /* --mpi: this rank's part of the job (cli_dispatch starts it) */
+    int notices;               /* the cache's notices go to stderr (not under the workbench's screen) */
+    int nopt;
+    const cli_opt_t *decl[CLI_MAX_OPTS];
+    cli_val_t val[CLI_MAX_OPTS];
+} cli_args_t;
 
 typedef struct cli_verb {
     const char *name;
     const char *usage;         /* its first line is the one-line form */
     const char *summary;
-    int (*run)(cli_opts_t *o);
+    int (*run)(cli_args_t *o);
     int max_pos;               /* positional arguments it takes at most (more: named, exit 2) */
     /* NULL, or why --json does not apply to this use of the verb (exit 2
      * before anything runs); every other use prints one JSON document */
-    const char *(*no_json)(const cli_opts_t *o);
+    const char *(*no_json)(const cli_args_t *o);
+    const cli_opt_t *const *opts;   /* the options it takes: NULL-terminated tables */
+    const char *mpi_sub;       /* --mpi: the subverb that takes it ("": the verb itself); NULL: none */
+    int screen;                /* it draws a screen: the cache's notices are not said on stderr */
+    int egdb;                  /* it reads the endgame databases' folder (opts_egdb_dir) */
 } cli_verb_t;
 
-/* Parse argv[first..argc-1] into o (its defaults already set): options
- * and positional arguments. A bad option or value is said on stderr;
- * returns GSW_EINPUT then. */
-int opts_parse(int argc, char **argv, int first, cli_opts_t *o);
+/* Parse argv[first..argc-1] against v's declaration into a (zeroed here;
+ * a->t_start and the rest of the context are the caller's): options and
+ * positional arguments. -h and --help set *help. An option v does not take,
+ * a missing or bad value is said in one line on stderr; returns GSW_EINPUT
+ * then. */
+int opts_parse(int argc, char **argv, int first, const cli_verb_t *v, cli_args_t *a, int *help);
+
+/* The options' values. Asking for an option the verb does not declare, or
+ * with the wrong kind, is a programming error: it aborts, naming both. */
+int args_has(const cli_args_t *a, const char *name);     /* declared by the verb */
+int args_given(const cli_args_t *a, const char *name);   /* on the command line */
+int args_flag(const cli_args_t *a, const char *name);
+const char *args_str(const cli_args_t *a, const char *name);   /* NULL: not given */
+int args_int(const cli_args_t *a, const char *name, int def);
+double args_num(const cli_args_t *a, const char *name, double def);
+uint64_t args_u64(const cli_args_t *a, const char *name, uint64_t def);
+/* A repeatable option's values (*items: n of them). */
+int args_list(const cli_args_t *a, const char *name, const char *const **items);
+/* Set a declared flag as if given (a worker rank's --no-cache); nothing if not declared. */
+void args_set_flag(cli_args_t *a, const char *name);
+/* --threads (default: every core), --hash (default GSW_HASH_MB_DEFAULT). */
+int opts_threads(const cli_args_t *a);
+size_t opts_hash_mb(const cli_args_t *a);
+
+/* argv[1] as a verb's name: --help and -h are help, --version and -V version. */
+const char *opts_verb_alias(const char *arg);
+/* A verb's options as `gsw VERB --help` lists them, on f. */
+void opts_help(FILE *f, const cli_verb_t *v);
+
 /* A number option: lo..hi, a whole number where whole; a bad one is said
  * on stderr (opt names it) and gives GSW_EINPUT. */
 int opts_parse_num(const char *opt, const char *s, double lo, double hi, int whole, double *out);
 /* A usage error as one line on stderr: the first positional argument past
  * max named ("unexpected argument 'x'"), else what is missing (what, if not
  * NULL), then the verb's usage (its first line). Returns GSW_EINPUT. */
-int opts_usage_error(const cli_opts_t *o, int max, const char *what);
+int opts_usage_error(const cli_args_t *o, int max, const char *what);
 /* The first line of a verb's usage, its length (for "%.*s"). */
 int opts_usage_line(const cli_verb_t *v);
 /* A count with thousands separators, "1,048,576", into buf (32 bytes do). */
 const char *opts_thousands(uint64_t n, char *buf, size_t len);
 /* The cache a verb uses: --db PATH, else $GSW_DB, else the default file;
  * its notices go to stderr when o->notices is set. */
-int opts_cache_open(const cli_opts_t *o, cache_t **c, err_t *err);
+int opts_cache_open(const cli_args_t *o, cache_t **c, err_t *err);
 
 /* The stop flag set by SIGINT, SIGTERM and SIGHUP; opts_term by the last
  * two (finish storing, then end). opts_signals installs the handlers. */
@@ -127,11 +142,9 @@ extern volatile int opts_stop, opts_term;
 void opts_signals(void);
 
 /* The endgame databases' folder, one rule for every verb that reads them
- * (egdb, solve, analyze, proof, play, shell): --dir DIR, else $GSW_EGDB,
- * else egdb/ beside the cache (o->dir left NULL). The workbench's
- * session takes it from there (session_t.egdb_dir). */
-void opts_egdb_dir(cli_opts_t *o);
-/* Its line in those verbs' usage. */
-#define OPTS_EGDB_DIR_HELP "\n  --dir DIR: the endgame databases' folder (also $GSW_EGDB; default egdb/ beside the cache)"
+ * (cli_verb_t.egdb: egdb, solve, analyze, proof, play, shell, lesson):
+ * --dir DIR, else $GSW_EGDB, else NULL (egdb/ beside the cache). The
+ * workbench's session takes it from there (session_t.egdb_dir). */
+const char *opts_egdb_dir(const cli_args_t *o);
 
 #endif

@@ -92,15 +92,16 @@ static void proof_say(void *ctx, const char *line)
 
 /* gsw proof run: the prover's manager run, goal by goal (win?, then at
  * least a draw?), its progress on stderr. */
-static int cli_proof_run(cli_opts_t *o, gv_t *v, const void *pos, const char *ptext, cache_t *cache)
+static int cli_proof_run(cli_args_t *o, gv_t *v, const void *pos, const char *ptext, cache_t *cache)
 {
     char spec[96];
     game_spec(v, spec, sizeof spec);
-    if (o->dist && dist_size(o->dist) > 1) o->workers = dist_size(o->dist) - 1;   /* the workers are ranks */
-    prover_options_t po = { .cache = cache, .egdb_dir = o->dir, .db = o->db,
-                            .hash_mb = o->hash_mb / (size_t)(o->workers ? o->workers : 1), .time_limit_ms = o->time_ms,
+    int workers = args_int(o, "workers", 0);
+    if (o->dist && dist_size(o->dist) > 1) workers = dist_size(o->dist) - 1;   /* the workers are ranks */
+    prover_options_t po = { .cache = cache, .egdb_dir = opts_egdb_dir(o), .db = args_str(o, "db"),
+                            .hash_mb = opts_hash_mb(o) / (size_t)(workers ? workers : 1), .time_limit_ms = args_num(o, "time", 0),
                             .stop = &opts_stop };
-    prover_run_t run = { .goal_text = o->goal, .resume = o->resume, .workers = o->workers ? o->workers : o->threads,
+    prover_run_t run = { .goal_text = args_str(o, "goal"), .resume = args_flag(o, "resume"), .workers = workers ? workers : opts_threads(o),
                          .say = proof_say };
     err_t err;
     double t0 = gsw_now_ms();
@@ -111,7 +112,7 @@ static int cli_proof_run(cli_opts_t *o, gv_t *v, const void *pos, const char *pt
         return rc;
     }
     const char *value = prover_run_value(&run);
-    if (o->json && (!rc || run.stopped)) {   /* a partial answer is still one document */
+    if (args_flag(o, "json") && (!rc || run.stopped)) {   /* a partial answer is still one document */
         json_t j;
         json_begin(&j, stdout);
         json_str(&j, "game", spec);
@@ -140,7 +141,7 @@ static int cli_proof_run(cli_opts_t *o, gv_t *v, const void *pos, const char *pt
     return rc;
 }
 
-static int cli_proof(cli_opts_t *o)
+static int cli_proof(cli_args_t *o)
 {
     if (o->npos < 1) return opts_usage_error(o, 3, "proof needs run, show or export");
     if (strcmp(o->pos[0], "show") && strcmp(o->pos[0], "export") && strcmp(o->pos[0], "run")) {
@@ -151,18 +152,18 @@ static int cli_proof(cli_opts_t *o)
     int export = !strcmp(o->pos[0], "export");
     int format = 0;
     if (export) {
-        const char *f = o->format ? o->format : o->json ? "json" : NULL;   /* --json alone: the JSON export */
+        const char *f = args_str(o, "format") ? args_str(o, "format") : args_flag(o, "json") ? "json" : NULL;   /* --json alone: the JSON export */
         if (!f || (strcmp(f, "dot") && strcmp(f, "json"))) {
             fprintf(stderr, "gsw: proof export needs --format dot|json\n");
             return GSW_EINPUT;
         }
         format = !strcmp(f, "dot") ? 1 : 2;
-    } else if (o->format) {
+    } else if (args_str(o, "format")) {
         fprintf(stderr, "gsw: --format is for proof export (proof %s --json prints JSON)\n", o->pos[0]);
         return GSW_EINPUT;
-    } else if (o->json) format = 2;
-    if (o->goal && strcmp(o->goal, "win") && strcmp(o->goal, "draw")) {
-        fprintf(stderr, "gsw: --goal: expected win or draw, not \"%s\"\n", o->goal);
+    } else if (args_flag(o, "json")) format = 2;
+    if (args_str(o, "goal") && strcmp(args_str(o, "goal"), "win") && strcmp(args_str(o, "goal"), "draw")) {
+        fprintf(stderr, "gsw: --goal: expected win or draw, not \"%s\"\n", args_str(o, "goal"));
         return GSW_EINPUT;
     }
     err_t err;
@@ -178,7 +179,7 @@ static int cli_proof(cli_opts_t *o)
     if (game_pos_parse(v, ptext, pos, &err)) { fprintf(stderr, "gsw: %s\n", err.msg); game_close(v); return err.code; }
     const game_ops_t *O = v->ops;
     cache_t *cache = NULL;
-    if (!o->no_cache && opts_cache_open(o, &cache, &err)) { fprintf(stderr, "gsw: %s\n", err.msg); game_close(v); return err.code; }
+    if (!args_flag(o, "no-cache") && opts_cache_open(o, &cache, &err)) { fprintf(stderr, "gsw: %s\n", err.msg); game_close(v); return err.code; }
     if (!strcmp(o->pos[0], "run")) {
         int rc = cli_proof_run(o, v, pos, ptext, cache);
         if (cache) {   /* after the answer: a failed store is a warning */
@@ -189,18 +190,18 @@ static int cli_proof(cli_opts_t *o)
         return rc;
     }
     double next_progress = 3000;
-    prover_options_t po = { .cache = cache, .egdb_dir = o->dir, .db = o->db, .hash_mb = o->hash_mb,
-                            .node_limit = o->nodes, .time_limit_ms = o->time_ms, .stop = &opts_stop,
+    prover_options_t po = { .cache = cache, .egdb_dir = opts_egdb_dir(o), .db = args_str(o, "db"), .hash_mb = opts_hash_mb(o),
+                            .node_limit = args_u64(o, "nodes", 0), .time_limit_ms = args_num(o, "time", 0), .stop = &opts_stop,
                             .progress = isatty(2) ? proof_progress : NULL, .progress_ctx = &next_progress };
     proof_tree_t t;
     int found = 0, stored = 0;
     dfpn_result_t r;
-    int rc = prover_tree(&po, v, pos, ptext, o->goal, &t, &found, &stored, &r, &err);
+    int rc = prover_tree(&po, v, pos, ptext, args_str(o, "goal"), &t, &found, &stored, &r, &err);
     dfpn_goal_t goal = t.goal;
     if (!rc) {
         char spec[96];
         game_spec(v, spec, sizeof spec);
-        walk_t w = { .v = v, .t = &t, .root_turn = O->pos_turn(v, pos), .max_depth = o->depth ? o->depth : (export ? 1000 : 3),
+        walk_t w = { .v = v, .t = &t, .root_turn = O->pos_turn(v, pos), .max_depth = args_int(o, "depth", 0) ? args_int(o, "depth", 0) : (export ? 1000 : 3),
                      .f = stdout, .format = format };
         const char *what = proof_result_text(goal, t.result);
         const char *res = t.result == DFPN_PROVEN ? "proven" : "disproven";
@@ -254,17 +255,27 @@ static int cli_proof(cli_opts_t *o)
     return rc;
 }
 
-static const char *json_na_proof(const cli_opts_t *o)
+static const char *json_na_proof(const cli_args_t *o)
 {
-    if (o->npos && !strcmp(o->pos[0], "export") && o->format && !strcmp(o->format, "dot"))
+    if (o->npos && !strcmp(o->pos[0], "export") && args_str(o, "format") && !strcmp(args_str(o, "format"), "dot"))
         return "--format dot writes Graphviz (--format json writes the tree as JSON)";
     return NULL;
 }
 
+static const cli_opt_t proof_own[] = {
+    { "goal", OPT_STR, "win|draw", "prove only \"win?\" or \"at least a draw?\"", 0, 0, NULL },
+    { "workers", OPT_INT, "N", "run: the manager's workers (default: the threads)", 1, 64, NULL },
+    { "resume", OPT_FLAG, NULL, "run: continue the stored tree", 0, 0, NULL },
+    { "depth", OPT_INT, "D", "show: the tree to depth D", 1, 1000, NULL },
+    { "format", OPT_STR, "dot|json", "export: Graphviz or JSON", 0, 0, NULL },
+    OPT_END,
+};
+static const cli_opt_t *const proof_opts[] = { opts_json, opts_cache, opts_search, opts_budget, opts_egdb, opts_mpi, proof_own, NULL };
+
 const cli_verb_t verb_proof = {
     "proof", "gsw proof run|show|export GAME[:VARIANT] [POSITION] [--goal win|draw] [--workers N] [--resume] "
-      "[--depth D] [--format dot|json] [--dir DIR] [--mpi]" OPTS_EGDB_DIR_HELP
+      "[--depth D] [--format dot|json] [--dir DIR] [--mpi]"
       "\n  --mpi (run): under mpirun -np N, rank 0 runs the manager and ranks 1..N-1 solve its leaves",
       "prove a position with the proof-tree manager (run; resumable), or print / export its df-pn proof tree",
-      cli_proof, 3, json_na_proof
+      cli_proof, 3, json_na_proof, .opts = proof_opts, .mpi_sub = "run", .egdb = 1
 };

@@ -17,13 +17,13 @@
 #include "cli/json.h"
 
 /* "solitaire:english" + --board FILE -> "solitaire:english,board=FILE" */
-static int puzzle_open(cli_opts_t *o, const char *spec, gv_t **v, err_t *err)
+static int puzzle_open(cli_args_t *o, const char *spec, gv_t **v, err_t *err)
 {
     char buf[2048];
-    if (o->board) {
+    if (args_str(o, "board")) {
         const char *colon = strchr(spec, ':');
-        if (colon && colon[1]) snprintf(buf, sizeof buf, "%s,board=%s", spec, o->board);
-        else snprintf(buf, sizeof buf, "%.*s:board=%s", colon ? (int)(colon - spec) : (int)strlen(spec), spec, o->board);
+        if (colon && colon[1]) snprintf(buf, sizeof buf, "%s,board=%s", spec, args_str(o, "board"));
+        else snprintf(buf, sizeof buf, "%.*s:board=%s", colon ? (int)(colon - spec) : (int)strlen(spec), spec, args_str(o, "board"));
         spec = buf;
     }
     if (game_open(spec, v, err)) return err->code;
@@ -151,9 +151,9 @@ static int puzzle_pegs(const gv_t *v, const void *pos)
 }
 
 /* --player heuristic:NAME: play the position out and show the result. */
-static int puzzle_player(cli_opts_t *o, const gv_t *v, const char *ptext, const void *pos, err_t *err)
+static int puzzle_player(cli_args_t *o, const gv_t *v, const char *ptext, const void *pos, err_t *err)
 {
-    const char *name = o->player;
+    const char *name = args_str(o, "player");
     if (strncmp(name, "heuristic:", 10) || !v->ops->puzzle_play)
         return err_set(err, GSW_EINPUT, "unknown player \"%s\" (heuristic:NAME; see gsw help solve)", name);
     static move_t mv[PUZZLE_MAX_MOVES];
@@ -169,7 +169,7 @@ static int puzzle_player(cli_opts_t *o, const gv_t *v, const char *ptext, const 
     int goal = v->ops->puzzle_goal(v, cur), left = puzzle_pegs(v, cur);
     char spec[96];
     game_spec(v, spec, sizeof spec);
-    if (o->json) {
+    if (args_flag(o, "json")) {
         json_t j;
         json_begin(&j, stdout);
         json_str(&j, "game", spec);
@@ -190,7 +190,7 @@ static int puzzle_player(cli_opts_t *o, const gv_t *v, const char *ptext, const 
     return GSW_OK;
 }
 
-static int puzzle_min_moves(cli_opts_t *o, const gv_t *v, const char *ptext, const void *pos, err_t *err)
+static int puzzle_min_moves(cli_args_t *o, const gv_t *v, const char *ptext, const void *pos, err_t *err)
 {
     if (!v->ops->puzzle_sweep) return err_set(err, GSW_EINPUT, "%s has no fewest-moves search", v->game->name);
     puzzle_sweep_t *sw = calloc(1, sizeof *sw);
@@ -209,7 +209,7 @@ static int puzzle_min_moves(cli_opts_t *o, const gv_t *v, const char *ptext, con
     if (!solvable && !puzzle_hopeless(v, pos, reason, sizeof reason))
         snprintf(reason, sizeof reason, "exhaustive search: no sequence of moves reaches the goal");
     int nm = solvable ? puzzle_chains(v, sw->path, sw->npath, starts) : 0;
-    if (o->json) {
+    if (args_flag(o, "json")) {
         json_t j;
         json_begin(&j, stdout);
         json_str(&j, "game", spec);
@@ -236,12 +236,12 @@ static int puzzle_min_moves(cli_opts_t *o, const gv_t *v, const char *ptext, con
     return GSW_OK;
 }
 
-int cli_puzzle_solve(cli_opts_t *o)
+int cli_puzzle_solve(cli_args_t *o)
 {
     err_t err;
     err_clear(&err);
     gv_t *v;
-    if (o->batch) {
+    if (args_str(o, "batch")) {
         fprintf(stderr, "gsw: --batch solves two-player positions; a puzzle is solved one position at a time\n");
         return GSW_EINPUT;
     }
@@ -250,19 +250,19 @@ int cli_puzzle_solve(cli_opts_t *o)
     const char *ptext = o->npos == 2 ? o->pos[1] : "";
     GSW_POSBUF pos[GSW_MAX_POS];
     int rc = game_pos_parse(v, ptext, pos, &err);
-    if (!rc && o->player) rc = puzzle_player(o, v, ptext, pos, &err);
-    else if (!rc && o->min_moves) rc = puzzle_min_moves(o, v, ptext, pos, &err);
+    if (!rc && args_str(o, "player")) rc = puzzle_player(o, v, ptext, pos, &err);
+    else if (!rc && args_flag(o, "min-moves")) rc = puzzle_min_moves(o, v, ptext, pos, &err);
     else if (!rc) {
         static puzzle_result_t r;
         static int starts[PUZZLE_MAX_MOVES + 1];
-        puzzle_options_t po = { .stop = &opts_stop, .node_limit = o->nodes, .time_limit_ms = o->time_ms,
-                                .table_mb = o->hash_set ? o->hash_mb : 0 };
+        puzzle_options_t po = { .stop = &opts_stop, .node_limit = args_u64(o, "nodes", 0), .time_limit_ms = args_num(o, "time", 0),
+                                .table_mb = args_given(o, "hash") ? opts_hash_mb(o) : 0 };
         rc = puzzle_solve(v, pos, &po, &r, &err);
         if (!rc) {
             char spec[96];
             game_spec(v, spec, sizeof spec);
             int nm = r.solvable == 1 ? puzzle_chains(v, r.moves, r.nmoves, starts) : 0;
-            if (o->json) {
+            if (args_flag(o, "json")) {
                 json_t j;
                 json_begin(&j, stdout);
                 json_str(&j, "game", spec);
@@ -306,15 +306,15 @@ int cli_puzzle_solve(cli_opts_t *o)
 }
 
 
-static int cli_count(cli_opts_t *o)
+static int cli_count(cli_args_t *o)
 {
     err_t err;
     gv_t *v;
-    if (o->pieces) return cli_count_pieces(o);   /* a two-player game's positions by pieces */
+    if (args_int(o, "pieces", 0)) return cli_count_pieces(o);   /* a two-player game's positions by pieces */
     if (o->npos < 1 || o->npos > 2) return opts_usage_error(o, 2, "count needs a GAME");
     if (!strncmp(o->pos[0], "connect4", 8) && (!o->pos[0][8] || o->pos[0][8] == ':'))
         return cli_count_bdd(o);   /* every position of the board, on BDDs */
-    if (!o->solutions && !o->positions) return opts_usage_error(o, 2, "count needs --positions or --solutions");
+    if (!args_flag(o, "solutions") && !args_flag(o, "positions")) return opts_usage_error(o, 2, "count needs --positions or --solutions");
     if (puzzle_open(o, o->pos[0], &v, &err)) { fprintf(stderr, "gsw: %s\n", err.msg); return err.code; }
     const char *ptext = o->npos == 2 ? o->pos[1] : "";
     GSW_POSBUF pos[GSW_MAX_POS];
@@ -324,7 +324,7 @@ static int cli_count(cli_opts_t *o)
     if (!rc && !sw) rc = err_set(&err, GSW_EFAIL, "out of memory");
     double ms = 0;
     if (!rc) {
-        sw->what = (o->solutions ? SWEEP_SOLUTIONS : 0) | (o->positions ? SWEEP_POSITIONS : 0);
+        sw->what = (args_flag(o, "solutions") ? SWEEP_SOLUTIONS : 0) | (args_flag(o, "positions") ? SWEEP_POSITIONS : 0);
         sw->stop = &opts_stop;
         double t0 = gsw_now_ms();
         rc = v->ops->puzzle_sweep(v, pos, sw, &err);
@@ -338,16 +338,16 @@ static int cli_count(cli_opts_t *o)
         uint64_t total = 0, folded = 0;
         for (int l = 0; l < sw->levels; l++) { total += sw->positions[l]; folded += sw->folded[l]; }
         int pegs0 = puzzle_pegs(v, pos);
-        if (o->json) {
+        if (args_flag(o, "json")) {
             json_t j;
             json_begin(&j, stdout);
             json_str(&j, "game", spec);
             json_str(&j, "position", ptext);
-            if (o->solutions) {
+            if (args_flag(o, "solutions")) {
                 if (sw->solutions <= (unsigned __int128)INT64_MAX) json_int(&j, "solutions", (int64_t)sw->solutions);
                 else json_str(&j, "solutions", sol);
             }
-            if (o->positions) {
+            if (args_flag(o, "positions")) {
                 json_int(&j, "symmetries", sw->nsym);
                 json_int(&j, "positions", (int64_t)total);
                 json_int(&j, "positions_folded", (int64_t)folded);
@@ -365,7 +365,7 @@ static int cli_count(cli_opts_t *o)
             json_num(&j, "time_ms", ms);
             json_end(&j);
         } else {
-            if (o->positions) {
+            if (args_flag(o, "positions")) {
                 printf("%-6s %16s %16s\n", "pegs", "positions", "folded");
                 for (int l = 0; l < sw->levels; l++)
                     printf("%-6d %16llu %16llu\n", pegs0 - l, (unsigned long long)sw->positions[l],
@@ -373,7 +373,7 @@ static int cli_count(cli_opts_t *o)
                 printf("%-6s %16llu %16llu  (%d symmetries folded)\n", "total", (unsigned long long)total,
                        (unsigned long long)folded, sw->nsym);
             }
-            if (o->solutions) printf("solutions %s\n", sol);
+            if (args_flag(o, "solutions")) printf("solutions %s\n", sol);
             fflush(stdout);
             fprintf(stderr, "%.1f ms\n", ms);
         }
@@ -384,12 +384,12 @@ static int cli_count(cli_opts_t *o)
     return rc;
 }
 
-static int cli_bench(cli_opts_t *o)
+static int cli_bench(cli_args_t *o)
 {
     err_t err;
     gv_t *v;
     if (o->npos < 1 || o->npos > 2) return opts_usage_error(o, 2, "bench needs a GAME");
-    if (!o->players) return opts_usage_error(o, 2, "bench needs --players");
+    if (!args_flag(o, "players")) return opts_usage_error(o, 2, "bench needs --players");
     if (puzzle_open(o, o->pos[0], &v, &err)) { fprintf(stderr, "gsw: %s\n", err.msg); return err.code; }
     const char *ptext = o->npos == 2 ? o->pos[1] : "";
     GSW_POSBUF pos[GSW_MAX_POS], cur[GSW_MAX_POS];
@@ -399,7 +399,7 @@ static int cli_bench(cli_opts_t *o)
     json_t j = { 0 };
     char spec[96];
     game_spec(v, spec, sizeof spec);
-    if (!rc && o->json) {
+    if (!rc && args_flag(o, "json")) {
         json_begin(&j, stdout);
         json_str(&j, "game", spec);
         json_arr(&j, "players");
@@ -417,7 +417,7 @@ static int cli_bench(cli_opts_t *o)
         char name[64];
         snprintf(name, sizeof name, "heuristic:%s", v->ops->puzzle_players[i]);
         int left = puzzle_pegs(v, cur), goal = v->ops->puzzle_goal(v, cur);
-        if (o->json) {
+        if (args_flag(o, "json")) {
             json_obj(&j, NULL);
             json_str(&j, "player", name);
             json_int(&j, "pegs_left", left);
@@ -430,8 +430,8 @@ static int cli_bench(cli_opts_t *o)
         }
     }
     int stopped = !rc && opts_stop;
-    if (o->json && rc && j.f) json_discard(&j);
-    else if (!rc && o->json) {
+    if (args_flag(o, "json") && rc && j.f) json_discard(&j);
+    else if (!rc && args_flag(o, "json")) {
         json_close(&j, ']');
         json_bool(&j, "complete", !stopped);
         json_end(&j);
@@ -446,7 +446,7 @@ static int cli_bench(cli_opts_t *o)
  * "solvable" (the goal can still be reached after it) or a "dead end",
  * through the analyst (the position itself first: a solution, or why there
  * is none, settles moves at once). */
-int cli_puzzle_analyze(cli_opts_t *o)
+int cli_puzzle_analyze(cli_args_t *o)
 {
     err_t err;
     err_clear(&err);
@@ -459,7 +459,7 @@ int cli_puzzle_analyze(cli_opts_t *o)
     if (!rc && !an) rc = err_set(&err, GSW_EFAIL, "out of memory");
     analyst_t a;
     memset(&a, 0, sizeof a);
-    if (!rc) rc = analyst_open(&a, v, 1, 1, NULL, o->dir, &opts_stop, &err);
+    if (!rc) rc = analyst_open(&a, v, 1, 1, NULL, opts_egdb_dir(o), &opts_stop, &err);
     int st = 0;
     double t0 = gsw_now_ms();
     if (!rc) {
@@ -476,7 +476,7 @@ int cli_puzzle_analyze(cli_opts_t *o)
         game_spec(v, spec, sizeof spec);
         int over = an->n == 0, goal = over && v->ops->puzzle_goal(v, pos);
         int solvable = over ? goal : an->root_done ? an->root_lo > VAL_DRAW : -1;
-        if (o->json) {
+        if (args_flag(o, "json")) {
             json_t j;
             json_begin(&j, stdout);
             json_str(&j, "game", spec);
@@ -521,6 +521,16 @@ int cli_puzzle_analyze(cli_opts_t *o)
     return rc;
 }
 
+static const cli_opt_t count_own[] = {
+    OPT_DB,
+    PUZZLE_OPT_BOARD,
+    { "positions", OPT_FLAG, NULL, "a puzzle's reachable positions per level", 0, 0, NULL },
+    { "solutions", OPT_FLAG, NULL, "a puzzle's solutions (jump sequences)", 0, 0, NULL },
+    { "pieces", OPT_INT, "N", "a game's positions of exactly N pieces", 1, 32, NULL },
+    OPT_END,
+};
+static const cli_opt_t *const count_opts[] = { opts_json, strong_bdd_opts, count_own, NULL };
+
 const cli_verb_t verb_count = {
     "count", "gsw count GAME[:VARIANT] [POSITION] --positions|--solutions [--board FILE]\n"
                "       gsw count GAME --pieces N   (positions of exactly N pieces, as endgame databases index them)\n"
@@ -529,10 +539,17 @@ const cli_verb_t verb_count = {
                "         expanded; mirror images apart): positions, BDD nodes, peak nodes, time. --memory: the node\n"
                "         table's limit (default 1 GB).",
       "count a puzzle's reachable positions per level, or its solutions; a game's positions by pieces or by ply",
-      cli_count, 2, NULL
+      cli_count, 2, NULL, .opts = count_opts
 };
+
+static const cli_opt_t bench_own[] = {
+    PUZZLE_OPT_BOARD,
+    { "players", OPT_FLAG, NULL, "every heuristic player side by side", 0, 0, NULL },
+    OPT_END,
+};
+static const cli_opt_t *const bench_opts[] = { opts_json, bench_own, NULL };
 
 const cli_verb_t verb_bench = {
     "bench", "gsw bench GAME[:VARIANT] [POSITION] --players [--board FILE]",
-      "run a puzzle's heuristic players side by side: pieces left and time", cli_bench, 2, NULL
+      "run a puzzle's heuristic players side by side: pieces left and time", cli_bench, 2, NULL, .opts = bench_opts
 };

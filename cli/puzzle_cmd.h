@@ -7,8 +7,10 @@
 #include "cli/opts.h"
 
 /* gsw solve and gsw analyze of a puzzle */
-int cli_puzzle_solve(cli_opts_t *o);
-int cli_puzzle_analyze(cli_opts_t *o);
+/* --board FILE: a puzzle's board from text art (solve, analyze, count, bench). */
+#define PUZZLE_OPT_BOARD { "board", OPT_STR, "FILE", "a puzzle's board drawn as text (o peg, . hole)", 0, 0, NULL }
+int cli_puzzle_solve(cli_args_t *o);
+int cli_puzzle_analyze(cli_args_t *o);
 
 extern const cli_verb_t verb_count, verb_bench;
 

@@ -115,7 +115,7 @@ static void solver_progress(void *ctx, val_t lo, val_t hi, uint64_t nodes, doubl
 
 static int solver_close(solver_t *s, err_t *err);
 
-static int solver_open(cli_opts_t *o, const char *spec, int cache_default_on, solver_t *s, err_t *err)
+static int solver_open(cli_args_t *o, const char *spec, int cache_default_on, solver_t *s, err_t *err)
 {
     gv_t *v;
     if (game_open(spec, &v, err)) return err->code;
@@ -125,32 +125,38 @@ static int solver_open(cli_opts_t *o, const char *spec, int cache_default_on, so
         return GSW_EINPUT;
     }
     cache_t *cache = NULL;
-    int want_cache = !o->no_cache && (cache_default_on || o->db);
+    int want_cache = !args_flag(o, "no-cache") && (cache_default_on || args_str(o, "db"));
     if (want_cache && opts_cache_open(o, &cache, err)) { game_close(v); return err->code; }
-    if (solver_init(s, v, o->hash_mb, cache, err)) {
+    if (solver_init(s, v, opts_hash_mb(o), cache, err)) {
         if (cache) { err_t e2; cache_close(cache, &e2); }
         game_close(v);
         return err->code;
     }
-    if (solver_open_egdb(s, o->dir, cache ? cache_filename(cache) : o->db, err)) {
+    if (solver_open_egdb(s, opts_egdb_dir(o), cache ? cache_filename(cache) : args_str(o, "db"), err)) {
         solver_free(s);
         if (cache) { err_t e2; cache_close(cache, &e2); }
         game_close(v);
         return err->code;
     }
-    if (o->no_line) solver_ignore_line(s);   /* asked for: the position's value alone */
-    s->ab.threads = o->threads;
-    s->ab.wdl_only = o->wdl;
-    s->ab.node_limit = o->nodes;
-    s->ab.time_limit_ms = o->time_ms;
+    if (args_flag(o, "no-line")) solver_ignore_line(s);   /* asked for: the position's value alone */
+    /* a batch's positions are short: threads cost more than they give (default 1) */
+    int batch = args_has(o, "batch") && args_str(o, "batch");
+    s->ab.threads = batch ? args_int(o, "threads", 1) : opts_threads(o);
+    /* solve's choices; analyze proves every move's value by alpha-beta */
+    int wdl = args_has(o, "wdl") && args_flag(o, "wdl");
+    const char *algo = args_has(o, "algo") ? args_str(o, "algo") : NULL;
+    const char *goal = args_has(o, "goal") ? args_str(o, "goal") : NULL;
+    s->ab.wdl_only = wdl;
+    s->ab.node_limit = args_u64(o, "nodes", 0);
+    s->ab.time_limit_ms = args_num(o, "time", 0);
     s->ab.stop = &opts_stop;
     s->ab.progress = solver_progress;
-    s->wdl = o->wdl;
-    if (o->algo && !strcmp(o->algo, "dfpn")) s->dfpn = s->wdl = 1;
-    if (o->algo && !strcmp(o->algo, "manager")) s->manager = s->wdl = 1;
-    if (o->goal) {
-        if (strcmp(o->goal, "win") && strcmp(o->goal, "draw")) {
-            err_set(err, GSW_EINPUT, "--goal: expected win or draw, not \"%s\"", o->goal);
+    s->wdl = wdl;
+    if (algo && !strcmp(algo, "dfpn")) s->dfpn = s->wdl = 1;
+    if (algo && !strcmp(algo, "manager")) s->manager = s->wdl = 1;
+    if (goal) {
+        if (strcmp(goal, "win") && strcmp(goal, "draw")) {
+            err_set(err, GSW_EINPUT, "--goal: expected win or draw, not \"%s\"", goal);
             solver_close(s, &(err_t){ 0 });
             return GSW_EINPUT;
         }
@@ -159,7 +165,7 @@ static int solver_open(cli_opts_t *o, const char *spec, int cache_default_on, so
             solver_close(s, &(err_t){ 0 });
             return GSW_EINPUT;
         }
-        s->goal = !strcmp(o->goal, "win") ? DFPN_GOAL_WIN : DFPN_GOAL_DRAW;
+        s->goal = !strcmp(goal, "win") ? DFPN_GOAL_WIN : DFPN_GOAL_DRAW;
     }
     return GSW_OK;
 }
@@ -225,10 +231,10 @@ typedef struct heur_line {
  * budget where the game has one. Without --time: no deadline (0). */
 #define SOLVE_HEUR_SHARE 5
 
-static double solve_deadline(const cli_opts_t *o)
+static double solve_deadline(const cli_args_t *o)
 {
-    if (o->time_ms <= 0) return 0;
-    return (o->t_start > 0 ? o->t_start : gsw_now_ms()) + o->time_ms;
+    if (args_num(o, "time", 0) <= 0) return 0;
+    return (o->t_start > 0 ? o->t_start : gsw_now_ms()) + args_num(o, "time", 0);
 }
 
 /* What is left of the budget until `deadline` less `reserve`: at least a
@@ -242,11 +248,11 @@ static double solve_left_ms(double deadline, double reserve)
 /* A budget spent without a proof: the heuristic engine's best line, with
  * what is left of the time budget (deadline; 0: none), else a node budget
  * of its own as large as the spent one, else a second. */
-static void solve_heuristic(solver_t *s, cli_opts_t *o, double deadline, const void *pos, heur_line_t *h)
+static void solve_heuristic(solver_t *s, cli_args_t *o, double deadline, const void *pos, heur_line_t *h)
 {
     memset(h, 0, sizeof *h);
     if (!s->v->ops->evaluate || opts_stop) return;   /* (interrupted: no more searching) */
-    ab_options_t ho = { .threads = 1, .node_limit = o->nodes, .stop = &opts_stop };
+    ab_options_t ho = { .threads = 1, .node_limit = args_u64(o, "nodes", 0), .stop = &opts_stop };
     if (deadline > 0) ho.time_limit_ms = solve_left_ms(deadline, 0);
     if (!ho.node_limit && ho.time_limit_ms <= 0) ho.time_limit_ms = 1000;
     ab_result_t r;
@@ -265,7 +271,7 @@ static void solve_heuristic(solver_t *s, cli_opts_t *o, double deadline, const v
     }
 }
 
-static void print_answer(const solver_t *s, cli_opts_t *o, const char *ptext, const void *pos, const answer_t *a,
+static void print_answer(const solver_t *s, cli_args_t *o, const char *ptext, const void *pos, const answer_t *a,
                          const heur_line_t *h)
 {
     const game_ops_t *O = s->v->ops;
@@ -274,7 +280,7 @@ static void print_answer(const solver_t *s, cli_opts_t *o, const char *ptext, co
     game_spec(s->v, spec, sizeof spec);
     gvalue_t g = value_report(s->v, pos, a->r.lo, a->r.hi);
     int score = 0, has_score = value_score(s->v, pos, a->r.lo, a->r.hi, s->wdl, &score);
-    if (o->json) {
+    if (args_flag(o, "json")) {
         json_t j;
         json_begin(&j, stdout);
         json_str(&j, "game", spec);
@@ -328,24 +334,23 @@ static void print_answer(const solver_t *s, cli_opts_t *o, const char *ptext, co
 
 /* ---- batch ---- */
 
-static int cli_batch(cli_opts_t *o)
+static int cli_batch(cli_args_t *o)
 {
     err_t err;
     solver_t s;
-    if (!o->threads_set) o->threads = 1;   /* positions are short: threads cost more than they give */
     if (solver_open(o, o->pos[0], 0, &s, &err)) { fprintf(stderr, "gsw: %s\n", err.msg); return err.code; }
     s.ab.no_best = 1;   /* batch lines report the score, not a move */
     s.ab.progress = NULL;
     batch_line_t *lines = NULL;
     int n = 0;
-    int rc = batch_read(s.v, o->batch, &lines, &n, &err);
+    int rc = batch_read(s.v, args_str(o, "batch"), &lines, &n, &err);
     if (rc) { fprintf(stderr, "gsw: %s\n", err.msg); solver_close(&s, &err); return rc; }
     GSW_POSBUF pos[GSW_MAX_POS];
     int mismatches = 0, done = 0;
     double total_us = 0;
     uint64_t total_nodes = 0;
     json_t j;   /* --json: one document, the lines in an array and the summary */
-    if (o->json) {
+    if (args_flag(o, "json")) {
         char spec[96];
         game_spec(s.v, spec, sizeof spec);
         json_begin(&j, stdout);
@@ -355,7 +360,7 @@ static int cli_batch(cli_opts_t *o)
     for (int i = 0; i < n && !opts_stop; i++) {
         const char *moves = strcmp(lines[i].moves, "startpos") ? lines[i].moves : "";
         game_pos_parse(s.v, moves, pos, &err);
-        if (o->clear_hash) solver_clear(&s);
+        if (args_flag(o, "clear-hash")) solver_clear(&s);
         answer_t a;
         if (solver_run(&s, pos, &a, &err)) { fprintf(stderr, "gsw: %s\n", err.msg); rc = err.code; break; }
         if (a.r.aborted) break;
@@ -366,7 +371,7 @@ static int cli_batch(cli_opts_t *o)
         done++;
         total_us += us;
         total_nodes += a.r.nodes;
-        if (o->json) {
+        if (args_flag(o, "json")) {
             json_obj(&j, NULL);
             json_str(&j, "position", lines[i].moves);
             if (has) json_int(&j, "score", score); else json_null(&j, "score");
@@ -384,7 +389,7 @@ static int cli_batch(cli_opts_t *o)
         }
     }
     int interrupted = done < n;
-    if (o->json) {
+    if (args_flag(o, "json")) {
         json_close(&j, ']');
         json_obj(&j, "summary");
         json_int(&j, "positions", done);
@@ -453,17 +458,17 @@ static int mate_store(cache_t *cache, const gv_t *v, const void *pos, const char
  * N - 1 having been disproven), then, if the side to move has none, whether
  * it is itself mated within N (2N plies, every move of its own answered).
  * The proof tree goes into the cache; the line is its principal line. */
-static int cli_solve_mate(cli_opts_t *o)
+static int cli_solve_mate(cli_args_t *o)
 {
-    if (o->batch) { fprintf(stderr, "gsw: --mate solves one position (not --batch)\n"); return GSW_EINPUT; }
+    if (args_str(o, "batch")) { fprintf(stderr, "gsw: --mate solves one position (not --batch)\n"); return GSW_EINPUT; }
     if (o->npos < 1) return opts_usage_error(o, 2, "solve needs a GAME");
     if (o->npos > 2) return opts_usage_error(o, 2, NULL);
-    if (o->algo && strcmp(o->algo, "dfpn")) {
-        fprintf(stderr, "gsw: --mate proves with df-pn (--algo %s does not apply)\n", o->algo);
+    if (args_str(o, "algo") && strcmp(args_str(o, "algo"), "dfpn")) {
+        fprintf(stderr, "gsw: --mate proves with df-pn (--algo %s does not apply)\n", args_str(o, "algo"));
         return GSW_EINPUT;
     }
-    if (o->max_moves > 50) { fprintf(stderr, "gsw: --max-moves: at most 50 with --mate\n"); return GSW_EINPUT; }
-    if (o->goal || o->wdl) { fprintf(stderr, "gsw: --mate proves a mate (--goal and --wdl do not apply)\n"); return GSW_EINPUT; }
+    if (args_int(o, "max-moves", 0) > 50) { fprintf(stderr, "gsw: --max-moves: at most 50 with --mate\n"); return GSW_EINPUT; }
+    if (args_str(o, "goal") || args_flag(o, "wdl")) { fprintf(stderr, "gsw: --mate proves a mate (--goal and --wdl do not apply)\n"); return GSW_EINPUT; }
     err_t err;
     gv_t *v;
     if (game_open(o->pos[0], &v, &err)) { fprintf(stderr, "gsw: %s\n", err.msg); return err.code; }
@@ -477,8 +482,8 @@ static int cli_solve_mate(cli_opts_t *o)
     GSW_POSBUF pos[GSW_MAX_POS];
     if (game_pos_parse(v, ptext, pos, &err)) { fprintf(stderr, "gsw: %s\n", err.msg); game_close(v); return err.code; }
     cache_t *cache = NULL;
-    if (!o->no_cache && opts_cache_open(o, &cache, &err)) { fprintf(stderr, "gsw: %s\n", err.msg); game_close(v); return err.code; }
-    int max = o->max_moves ? o->max_moves : 5;
+    if (!args_flag(o, "no-cache") && opts_cache_open(o, &cache, &err)) { fprintf(stderr, "gsw: %s\n", err.msg); game_close(v); return err.code; }
+    int max = args_int(o, "max-moves", 0) ? args_int(o, "max-moves", 0) : 5;
     char spec[96];
     game_spec(v, spec, sizeof spec);
     val_t tv;
@@ -488,12 +493,12 @@ static int cli_solve_mate(cli_opts_t *o)
     dfpn_result_t r;
     memset(&r, 0, sizeof r);
     dfpn_table_t tab;
-    if (!over && dfpn_table_init(&tab, o->hash_mb, &err)) rc = err.code;
+    if (!over && dfpn_table_init(&tab, opts_hash_mb(o), &err)) rc = err.code;
     else if (!over) {
         double deadline = solve_deadline(o);
-        dfpn_options_t dopt = { .table = &tab, .node_limit = o->nodes, .stop = &opts_stop,
+        dfpn_options_t dopt = { .table = &tab, .node_limit = args_u64(o, "nodes", 0), .stop = &opts_stop,
                                 .time_limit_ms = deadline > 0 ? solve_left_ms(deadline, 0) : 0,
-                                .count = !o->no_line };   /* a mate the 50-move rule pre-empts is none */
+                                .count = !args_flag(o, "no-line") };   /* a mate the 50-move rule pre-empts is none */
         rc = solver_mate(v, pos, max, &dopt, &t, &mate, &r, &err);
         mated = mate < 0;
         plies = mate > 0 ? 2 * mate - 1 : mate < 0 ? -2 * mate : -1;
@@ -519,8 +524,8 @@ static int cli_solve_mate(cli_opts_t *o)
         O->move_format(v, at, line[i], san[i], sizeof san[i]);
         O->play(v, at, line[i]);
     }
-    if (!rc || o->json) {
-        if (o->json) {
+    if (!rc || args_flag(o, "json")) {
+        if (args_flag(o, "json")) {
             json_t j;
             json_begin(&j, stdout);
             json_str(&j, "game", spec);
@@ -572,18 +577,18 @@ static int cli_solve_mate(cli_opts_t *o)
     return rc;
 }
 
-static int cli_solve(cli_opts_t *o)
+static int cli_solve(cli_args_t *o)
 {
-    if (o->mate) return cli_solve_mate(o);
-    if (o->max_moves) { fprintf(stderr, "gsw: --max-moves goes with --mate\n"); return GSW_EINPUT; }
+    if (args_flag(o, "mate")) return cli_solve_mate(o);
+    if (args_int(o, "max-moves", 0)) { fprintf(stderr, "gsw: --max-moves goes with --mate\n"); return GSW_EINPUT; }
     if (o->npos >= 1 && solve_is_puzzle(o->pos[0])) return cli_puzzle_solve(o);
     if (o->npos < 1) return opts_usage_error(o, 2, "solve needs a GAME");
-    if (o->batch && o->npos != 1) {
+    if (args_str(o, "batch") && o->npos != 1) {
         fprintf(stderr, "gsw: unexpected argument '%s': --batch reads the positions from its file\n", o->pos[1]);
         return GSW_EINPUT;
     }
     if (o->npos > 2) return opts_usage_error(o, 2, NULL);
-    if (o->batch) return cli_batch(o);
+    if (args_str(o, "batch")) return cli_batch(o);
     err_t err;
     solver_t s;
     if (solver_open(o, o->pos[0], 1, &s, &err)) { fprintf(stderr, "gsw: %s\n", err.msg); return err.code; }
@@ -594,7 +599,7 @@ static int cli_solve(cli_opts_t *o)
     int answered = 0;
     double deadline = solve_deadline(o);
     if (deadline > 0)   /* the proof: the budget from the start, less the heuristic line's share */
-        s.ab.time_limit_ms = solve_left_ms(deadline, s.v->ops->evaluate ? o->time_ms / SOLVE_HEUR_SHARE : 0);
+        s.ab.time_limit_ms = solve_left_ms(deadline, s.v->ops->evaluate ? args_num(o, "time", 0) / SOLVE_HEUR_SHARE : 0);
     solve_ticker_t tick;
     solve_ticker_start(&tick, o->t_start > 0 ? o->t_start : gsw_now_ms());
     s.ab.progress_ctx = &tick;
@@ -621,7 +626,7 @@ static int cli_solve(cli_opts_t *o)
  * budget is given */
 #define ANALYZE_MOVE_MS 2000.0
 
-static int cli_analyze(cli_opts_t *o)
+static int cli_analyze(cli_args_t *o)
 {
     if (o->npos < 1 || o->npos > 2) return opts_usage_error(o, 2, "analyze needs a GAME");
     if (solve_is_puzzle(o->pos[0])) return cli_puzzle_analyze(o);
@@ -638,7 +643,7 @@ static int cli_analyze(cli_opts_t *o)
     json_t j;
     char spec[96];
     game_spec(s.v, spec, sizeof spec);
-    if (o->json) {
+    if (args_flag(o, "json")) {
         json_begin(&j, stdout);
         json_str(&j, "game", spec);
         json_str(&j, "position", ptext);
@@ -651,7 +656,7 @@ static int cli_analyze(cli_opts_t *o)
     int stopped = 0, failed = 0, open = 0;
     /* where proofs are out of reach from most positions (chess, checkers)
        and no budget is given, each move gets a default one, said */
-    int per_move = !o->time_ms && !o->nodes && s.v->game->play_opponent && n > 0, told = 0;
+    int per_move = !args_num(o, "time", 0) && !args_u64(o, "nodes", 0) && s.v->game->play_opponent && n > 0, told = 0;
     if (per_move) s.ab.time_limit_ms = ANALYZE_MOVE_MS;
     /* the position's value where the book has it: no move is worth more (a
        cache row is not taken for that: a stale one would spread) */
@@ -696,7 +701,7 @@ static int cli_analyze(cli_opts_t *o)
            its next conversion, where they know them */
         int conv = lo != hi && (lo > VAL_DRAW || hi < VAL_DRAW) && s.ab.oracle
                    ? source_conversion_plies(s.v, s.ab.oracle, child) : -1;
-        if (o->json) {
+        if (args_flag(o, "json")) {
             json_obj(&j, NULL);
             json_str(&j, "move", mt);
             json_str(&j, "value", outcome_name(g.outcome));
@@ -716,8 +721,8 @@ static int cli_analyze(cli_opts_t *o)
         }
     }
     double ms = gsw_now_ms() - t0;
-    if (o->json && failed) json_discard(&j);
-    else if (o->json) {
+    if (args_flag(o, "json") && failed) json_discard(&j);
+    else if (args_flag(o, "json")) {
         json_close(&j, ']');
         json_str(&j, "rules", solver_line_note(&s, NULL, (char[160]){ 0 }, 160) ? "position" : "game");
         json_int(&j, "nodes", (int64_t)nodes);
@@ -742,8 +747,32 @@ static int cli_analyze(cli_opts_t *o)
     return solver_finish(&s, !failed, rc);
 }
 
+/* --algo's value: one of the three. */
+static int solve_algo_check(const char *val)
+{
+    if (!strcmp(val, "ab") || !strcmp(val, "dfpn") || !strcmp(val, "manager")) return 0;
+    fprintf(stderr, "gsw: --algo: unknown algorithm \"%s\" (ab, dfpn, manager)\n", val);
+    return GSW_EINPUT;
+}
+
+static const cli_opt_t solve_own[] = {
+    { "algo", OPT_STR, "ab|dfpn|manager", "alpha-beta (the default), proof numbers, the proof-tree manager", 0, 0, solve_algo_check },
+    { "goal", OPT_STR, "win|draw", "with dfpn or manager: prove only \"win?\" or \"at least a draw?\"", 0, 0, NULL },
+    { "wdl", OPT_FLAG, NULL, "win/draw/loss only (faster)", 0, 0, NULL },
+    OPT_NO_LINE,
+    { "batch", OPT_STR, "FILE", "lines \"MOVES [EXPECTED]\" (- = stdin), each solved and checked", 0, 0, NULL },
+    { "clear-hash", OPT_FLAG, NULL, "--batch: empty the table before each line", 0, 0, NULL },
+    { "mate", OPT_FLAG, NULL, "chess: the shortest forced mate, proven", 0, 0, NULL },
+    { "max-moves", OPT_INT, "N", "--mate: the longest mate looked for (default 5)", 1, 1000000, NULL },
+    PUZZLE_OPT_BOARD,
+    { "min-moves", OPT_FLAG, NULL, "a puzzle: a shortest solution, proved", 0, 0, NULL },
+    { "player", OPT_STR, "heuristic:NAME", "a puzzle: play one heuristic player", 0, 0, NULL },
+    OPT_END,
+};
+static const cli_opt_t *const solve_opts[] = { opts_json, opts_cache, opts_search, opts_budget, opts_egdb, solve_own, NULL };
+
 const cli_verb_t verb_solve = {
-    "solve", "gsw solve GAME[:VARIANT] [POSITION] [--algo ab|dfpn|manager] [--goal win|draw] [--wdl] [--threads N] [--hash MB] [--batch FILE] [--clear-hash] [--dir DIR] [--no-line]" OPTS_EGDB_DIR_HELP "\n"
+    "solve", "gsw solve GAME[:VARIANT] [POSITION] [--algo ab|dfpn|manager] [--goal win|draw] [--wdl] [--threads N] [--hash MB] [--batch FILE] [--clear-hash] [--dir DIR] [--no-line]\n"
                "  the value under the game's move-count rule, from the FEN's clock; --no-line: the position's alone\n"
                "       gsw solve chess FEN --mate [--max-moves N]   (the shortest forced mate, proven; default N 5)\n"
                "       gsw solve solitaire[:BOARD[,start=HOLES][,goal=HOLE|any][,left=K]] [POSITION] [--board FILE]\n"
@@ -754,10 +783,17 @@ const cli_verb_t verb_solve = {
                "  holes (a+b); goal= a hole or any (default: the centre, else any); left=K: at most K pegs.\n"
                "  POSITION: rows of o and . joined by / (holes only), or vacant holes (c4+d4). Moves: d2-d4;\n"
                "  chains d2-d4-f4. Players: table, lookahead, alternatives, double, classes",
-      "prove the value of a position (win/draw/loss, distance, best move); solve a puzzle", cli_solve, 2, NULL
+      "prove the value of a position (win/draw/loss, distance, best move); solve a puzzle", cli_solve, 2, NULL, .opts = solve_opts, .egdb = 1
 };
 
+static const cli_opt_t analyze_own[] = {
+    OPT_NO_LINE,
+    PUZZLE_OPT_BOARD,
+    OPT_END,
+};
+static const cli_opt_t *const analyze_opts[] = { opts_json, opts_cache, opts_search, opts_budget, opts_egdb, analyze_own, NULL };
+
 const cli_verb_t verb_analyze = {
-    "analyze", "gsw analyze GAME[:VARIANT] [POSITION] [--threads N] [--hash MB] [--dir DIR] [--no-line]" OPTS_EGDB_DIR_HELP,
-      "the proven value of every legal move (a puzzle: each move solvable or a dead end)", cli_analyze, 2, NULL
+    "analyze", "gsw analyze GAME[:VARIANT] [POSITION] [--threads N] [--hash MB] [--dir DIR] [--no-line]",
+      "the proven value of every legal move (a puzzle: each move solvable or a dead end)", cli_analyze, 2, NULL, .opts = analyze_opts, .egdb = 1
 };

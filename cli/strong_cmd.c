@@ -29,14 +29,14 @@ static void strong_progress_done(void)
 }
 
 /* --encoding and --order into a spec */
-static int bdd_options(const cli_opts_t *o, c4b_encoding_t *e, c4b_order_t *ord, err_t *err)
+static int bdd_options(const cli_args_t *o, c4b_encoding_t *e, c4b_order_t *ord, err_t *err)
 {
     *e = C4B_COMPRESSED;
     *ord = C4B_COLUMN;
-    if (o->encoding && c4b_encoding_parse(o->encoding, e))
-        return err_set(err, GSW_EINPUT, "--encoding: unknown encoding \"%s\" (compressed or cellwise)", o->encoding);
-    if (o->order && c4b_order_parse(o->order, ord))
-        return err_set(err, GSW_EINPUT, "--order: unknown order \"%s\" (column or row)", o->order);
+    if (args_str(o, "encoding") && c4b_encoding_parse(args_str(o, "encoding"), e))
+        return err_set(err, GSW_EINPUT, "--encoding: unknown encoding \"%s\" (compressed or cellwise)", args_str(o, "encoding"));
+    if (args_str(o, "order") && c4b_order_parse(args_str(o, "order"), ord))
+        return err_set(err, GSW_EINPUT, "--order: unknown order \"%s\" (column or row)", args_str(o, "order"));
     return GSW_OK;
 }
 
@@ -53,13 +53,13 @@ static int open_connect4(const char *spec, gv_t **v, err_t *err)
 
 /* --- gsw count connect4:WxH --- */
 
-static int strong_dir(const cli_opts_t *o, char *buf, size_t n, err_t *err)
+static int strong_dir(const cli_args_t *o, char *buf, size_t n, err_t *err)
 {
-    if (o->dir) {
-        snprintf(buf, n, "%s", o->dir);
+    if (args_str(o, "dir")) {
+        snprintf(buf, n, "%s", args_str(o, "dir"));
         return GSW_OK;
     }
-    return strong_default_dir(o->db, buf, n, err);
+    return strong_default_dir(args_str(o, "db"), buf, n, err);
 }
 
 typedef struct count_ctx {
@@ -87,12 +87,12 @@ static void count_progress(void *ctx, const char *line)
         fprintf(stderr, "%s\n", line);
 }
 
-int cli_count_bdd(cli_opts_t *o)
+int cli_count_bdd(cli_args_t *o)
 {
     err_t err;
     gv_t *v;
     if (o->npos > 1) return opts_usage_error(o, 1, NULL);
-    if (o->solutions) {
+    if (args_flag(o, "solutions")) {
         fprintf(stderr, "gsw: count --solutions is for puzzles; %s counts positions\n", o->pos[0]);
         return GSW_EINPUT;
     }
@@ -117,13 +117,13 @@ int cli_count_bdd(cli_opts_t *o)
         int had = strong_manifest_load(bdir, m, &err);   /* a damaged one: its error */
         if (had < 0) rc = err.code;
         keep = !had || (had > 0 && m->enc == e && m->order == ord);
-        if (had > 0 && !keep && !o->json)
+        if (had > 0 && !keep && !args_flag(o, "json"))
             fprintf(stderr, "gsw: %s holds sets of another encoding or order: counting in memory alone\n", bdir);
     }
     double t0 = gsw_now_ms();
     long peak = 0, table = 0;
     if (!rc && keep) {
-        strong_build_options_t bo = { .dir = dir, .enc = e, .order = ord, .memory_gb = o->memory_gb,
+        strong_build_options_t bo = { .dir = dir, .enc = e, .order = ord, .memory_gb = args_num(o, "memory", 0),
                                       .forward_only = 1, .stop = &opts_stop, .progress = count_progress };
         rc = strong_build(v, &bo, rep, &err);
         peak = rep->peak_nodes;
@@ -136,7 +136,7 @@ int cli_count_bdd(cli_opts_t *o)
     } else if (!rc) {
         c4b_spec_t spec = { d->w, d->h, e, ord, 0, 0 };
         c4b_t *b = NULL;
-        rc = c4b_open(&b, &spec, o->memory_gb > 0 ? o->memory_gb : 1, &err);
+        rc = c4b_open(&b, &spec, args_num(o, "memory", 0) > 0 ? args_num(o, "memory", 0) : 1, &err);
         if (!rc) rc = c4b_forward(b, 0, count_ply, &c, &opts_stop, &err);
         peak = b ? c4b_peak_nodes(b) : 0;
         table = b ? c4b_table_nodes(b) : 0;
@@ -159,7 +159,7 @@ int cli_count_bdd(cli_opts_t *o)
             u256_add(&total, &c.rows[i].positions);
             u256_add(&ended, &c.rows[i].terminal);
         }
-        if (o->json) {
+        if (args_flag(o, "json")) {
             json_t j;
             json_begin(&j, stdout);
             json_str(&j, "game", gspec);
@@ -226,14 +226,14 @@ int cli_count_bdd(cli_opts_t *o)
 /* --- gsw strong build|query|best --- */
 
 
-static int strong_build_cmd(cli_opts_t *o, gv_t *v, err_t *err)
+static int strong_build_cmd(cli_args_t *o, gv_t *v, err_t *err)
 {
     char dir[1024];
     c4b_encoding_t e;
     c4b_order_t ord;
     if (bdd_options(o, &e, &ord, err) || strong_dir(o, dir, sizeof dir, err)) return err->code;
-    strong_build_options_t bo = { .dir = dir, .enc = e, .order = ord, .memory_gb = o->memory_gb,
-                                  .from_ply = o->from_ply, .stop = &opts_stop, .progress = strong_progress };
+    strong_build_options_t bo = { .dir = dir, .enc = e, .order = ord, .memory_gb = args_num(o, "memory", 0),
+                                  .from_ply = args_int(o, "from-ply", 0), .stop = &opts_stop, .progress = strong_progress };
     strong_report_t *rep = calloc(1, sizeof *rep);
     if (!rep) return err_set(err, GSW_EFAIL, "out of memory");
     double t0 = gsw_now_ms();
@@ -249,7 +249,7 @@ static int strong_build_cmd(cli_opts_t *o, gv_t *v, err_t *err)
         game_spec(v, gspec, sizeof gspec);
         strong_board_dir(v, dir, bdir, sizeof bdir);
         int plies = m->w * m->h + 1;
-        if (o->json) {
+        if (args_flag(o, "json")) {
             json_t j;
             json_begin(&j, stdout);
             json_str(&j, "game", gspec);
@@ -319,7 +319,7 @@ static const char *const value_word[3] = { "win", "draw", "loss" };
 
 /* Open the stored solution of v for query / best (a one-line error if
  * there is none). */
-static int strong_open_cli(cli_opts_t *o, gv_t *v, strong_t **st, err_t *err)
+static int strong_open_cli(cli_args_t *o, gv_t *v, strong_t **st, err_t *err)
 {
     char dir[1024];
     if (strong_dir(o, dir, sizeof dir, err)) return err->code;
@@ -330,12 +330,12 @@ static int strong_open_cli(cli_opts_t *o, gv_t *v, strong_t **st, err_t *err)
         game_spec(v, gspec, sizeof gspec);
         strong_board_dir(v, dir, bdir, sizeof bdir);
         return err_set(err, GSW_EFAIL, "no strong solution of %s in %s (gsw strong build %s%s%s makes it)", gspec, bdir,
-                       gspec, o->dir ? " --dir " : "", o->dir ? o->dir : "");
+                       gspec, args_str(o, "dir") ? " --dir " : "", args_str(o, "dir") ? args_str(o, "dir") : "");
     }
     return GSW_OK;
 }
 
-static int strong_query_cmd(cli_opts_t *o, gv_t *v, const char *ptext, err_t *err)
+static int strong_query_cmd(cli_args_t *o, gv_t *v, const char *ptext, err_t *err)
 {
     GSW_POSBUF pos[GSW_MAX_POS], child[GSW_MAX_POS];
     if (game_pos_parse(v, ptext, pos, err)) return err->code;
@@ -359,7 +359,7 @@ static int strong_query_cmd(cli_opts_t *o, gv_t *v, const char *ptext, err_t *er
     if (val < 0) return err->code;
     char gspec[96], mtext[32];
     game_spec(v, gspec, sizeof gspec);
-    if (o->json) {
+    if (args_flag(o, "json")) {
         json_t j;
         json_begin(&j, stdout);
         json_str(&j, "game", gspec);
@@ -387,7 +387,7 @@ static int strong_query_cmd(cli_opts_t *o, gv_t *v, const char *ptext, err_t *er
     return GSW_OK;
 }
 
-static int strong_best_cmd(cli_opts_t *o, gv_t *v, const char *ptext, err_t *err)
+static int strong_best_cmd(cli_args_t *o, gv_t *v, const char *ptext, err_t *err)
 {
     GSW_POSBUF pos[GSW_MAX_POS];
     if (game_pos_parse(v, ptext, pos, err)) return err->code;
@@ -401,7 +401,7 @@ static int strong_best_cmd(cli_opts_t *o, gv_t *v, const char *ptext, err_t *err
         return err->code;
     }
     solver_t s;
-    if (solver_init(&s, v, o->hash_mb, NULL, err)) {
+    if (solver_init(&s, v, opts_hash_mb(o), NULL, err)) {
         strong_close(st);
         return err->code;
     }
@@ -421,7 +421,7 @@ static int strong_best_cmd(cli_opts_t *o, gv_t *v, const char *ptext, err_t *err
         int sv = a.r.lo > VAL_DRAW ? C4B_WON : a.r.lo < VAL_DRAW ? C4B_LOST : C4B_DRAWN;
         if (sv != val || a.r.lo != a.r.hi)
             rc = err_set(err, GSW_EFAIL, "the search (%s) disagrees with the stored sets (%s)", vtext, value_word[val]);
-        else if (o->json) {
+        else if (args_flag(o, "json")) {
             json_t j;
             json_begin(&j, stdout);
             json_str(&j, "game", gspec);
@@ -443,7 +443,7 @@ static int strong_best_cmd(cli_opts_t *o, gv_t *v, const char *ptext, err_t *err
     return rc;
 }
 
-static int cli_strong(cli_opts_t *o)
+static int cli_strong(cli_args_t *o)
 {
     if (o->npos < 2) return opts_usage_error(o, 3, "strong needs build|query|best and a GAME");
     const char *sub = o->pos[0];
@@ -467,6 +467,22 @@ static int cli_strong(cli_opts_t *o)
     return rc;
 }
 
+const cli_opt_t strong_bdd_opts[] = {
+    { "encoding", OPT_STR, "compressed|cellwise", "Connect Four on BDDs: the board's encoding", 0, 0, NULL },
+    { "order", OPT_STR, "column|row", "... the variables' order", 0, 0, NULL },
+    { "memory", OPT_NUM, "GB", "... the BDD node table's limit (default 1)", 0.001, 4096, NULL },
+    { "dir", OPT_STR, "DIR", "the folder of strong solutions (default strong/ beside the cache)", 0, 0, NULL },
+    OPT_END,
+};
+
+static const cli_opt_t strong_own[] = {
+    OPT_DB,
+    OPT_HASH,
+    { "from-ply", OPT_INT, "P", "build: plies w*h down to P only", 0, 128, NULL },
+    OPT_END,
+};
+static const cli_opt_t *const strong_opts[] = { opts_json, strong_bdd_opts, strong_own, NULL };
+
 const cli_verb_t verb_strong = {
     "strong", "gsw strong build|query|best connect4[:WxH] [MOVES] [--dir DIR] [--json]\n"
                 "  build: every ply's won, drawn and lost sets (for the side to move), from the last ply back, on\n"
@@ -475,5 +491,5 @@ const cli_verb_t verb_strong = {
                 "  query MOVES: the position's value and every move's, from the stored sets.\n"
                 "  best MOVES: the move with the fastest win or slowest loss, by alpha-beta pruned by the sets.\n"
                 "  DIR defaults to strong/ in gsw's data directory (beside the cache; --db moves it too).",
-      "Connect Four's strong solution on BDDs: build it, query a position, find the quickest win", cli_strong, 3, NULL
+      "Connect Four's strong solution on BDDs: build it, query a position, find the quickest win", cli_strong, 3, NULL, .opts = strong_opts
 };

@@ -6,7 +6,9 @@
 #include "cli/opts.h"
 
 /* gsw count connect4[:WxH] */
-int cli_count_bdd(cli_opts_t *o);
+/* The BDD options of count and strong: --encoding, --order, --memory, --dir. */
+extern const cli_opt_t strong_bdd_opts[];
+int cli_count_bdd(cli_args_t *o);
 
 extern const cli_verb_t verb_strong;
 

@@ -46,7 +46,7 @@ typedef struct game_res {
 } game_res_t;
 
 typedef struct match {
-    const cli_opts_t *o;
+    const cli_args_t *o;
     gv_t *v;                   /* our variant (its evaluation's values); the rules are chess's */
     size_t hash_mb;
     const char *cmd;
@@ -132,7 +132,9 @@ static int worker_engine(worker_t *w)
     if (w->eng_up) return 0;
     match_t *m = w->m;
     err_t err;
-    if (engine_start(&w->eng, m->cmd, m->o->engine_opt, m->o->n_engine_opt, &opts_stop, &err)) {
+    const char *const *eopts;
+    int neopts = args_list(m->o, "option", &eopts);
+    if (engine_start(&w->eng, m->cmd, eopts, neopts, &opts_stop, &err)) {
         if (!opts_stop) {
             pthread_mutex_lock(&m->lock);
             snprintf(m->fail, sizeof m->fail, "%s", err.msg);
@@ -397,12 +399,14 @@ static void *worker_run(void *arg)
 }
 
 /* "NAME=VALUE" options for our side into the variant's values and the table's size. */
-static int ours_options(const cli_opts_t *o, int values[5], size_t *hash_mb, int *changed, err_t *err)
+static int ours_options(const cli_args_t *o, int values[5], size_t *hash_mb, int *changed, err_t *err)
 {
     static const char *const names[5] = { "PawnValue", "KnightValue", "BishopValue", "RookValue", "QueenValue" };
     *changed = 0;
-    for (int i = 0; i < o->n_ours_opt; i++) {
-        const char *a = o->ours_opt[i], *eq = strchr(a, '=');
+    const char *const *ours;
+    int n = args_list(o, "ours-option", &ours);
+    for (int i = 0; i < n; i++) {
+        const char *a = ours[i], *eq = strchr(a, '=');
         if (!eq) return err_set(err, GSW_EINPUT, "--ours-option %s: expected NAME=VALUE", a);
         size_t k = (size_t)(eq - a);
         char *end;
@@ -452,11 +456,11 @@ static void score_line(const match_t *m, char *buf, size_t n)
              m->d, m->l, pct, e);
 }
 
-static int match_run(cli_opts_t *o)
+static int match_run(cli_args_t *o)
 {
     if (o->npos < 1) return opts_usage_error(o, 1, "match needs a GAME (chess)");
-    if (!o->engine) return opts_usage_error(o, 1, "match needs --engine \"CMD [ARGS]\"");
-    if (o->movetime > 0 && o->nodes > 0) {
+    if (!args_str(o, "engine")) return opts_usage_error(o, 1, "match needs --engine \"CMD [ARGS]\"");
+    if (args_num(o, "movetime", 0) > 0 && args_u64(o, "nodes", 0) > 0) {
         fprintf(stderr, "gsw: match: give --movetime or --nodes, not both\n");
         return GSW_EINPUT;
     }
@@ -471,7 +475,7 @@ static int match_run(cli_opts_t *o)
     match_t *m = calloc(1, sizeof *m);
     if (!m) { fprintf(stderr, "gsw: out of memory\n"); game_close(base); return GSW_EFAIL; }
     m->o = o;
-    m->hash_mb = o->hash_mb;
+    m->hash_mb = opts_hash_mb(o);
     int values[5], changed;
     const ch_variant_t *cv = base->data;
     for (int i = 0; i < 5; i++) values[i] = cv->params.value[CH_PAWN + i];
@@ -492,14 +496,14 @@ static int match_run(cli_opts_t *o)
                  values[2], values[3], values[4]);
     }
     m->v = base;
-    m->cmd = o->engine;
-    m->movetime = o->movetime > 0 ? o->movetime : o->nodes ? 0 : 100;
-    m->nodes = o->nodes;
-    m->games = o->games > 0 ? o->games : 2;
-    m->concurrency = o->concurrency > 0 ? o->concurrency : 1;
+    m->cmd = args_str(o, "engine");
+    m->movetime = args_num(o, "movetime", 0) > 0 ? args_num(o, "movetime", 0) : args_u64(o, "nodes", 0) ? 0 : 100;
+    m->nodes = args_u64(o, "nodes", 0);
+    m->games = args_int(o, "games", 0) > 0 ? args_int(o, "games", 0) : 2;
+    m->concurrency = args_int(o, "concurrency", 0) > 0 ? args_int(o, "concurrency", 0) : 1;
     if (m->concurrency > m->games) m->concurrency = m->games;
-    m->seed = o->seed_set ? o->seed : (uint64_t)time(NULL);
-    int rc = o->openings ? match_openings_file(m->v, o->openings, &m->book, &m->nbook, &err)
+    m->seed = args_given(o, "seed") ? args_u64(o, "seed", 0) : (uint64_t)time(NULL);
+    int rc = args_str(o, "openings") ? match_openings_file(m->v, args_str(o, "openings"), &m->book, &m->nbook, &err)
                          : match_openings_builtin(m->v, &m->book, &m->nbook, &err);
     if (rc) { fprintf(stderr, "gsw: %s\n", err.msg); game_close(base); free(m); return rc; }
     m->order = malloc((size_t)m->nbook * sizeof *m->order);
@@ -519,7 +523,7 @@ static int match_run(cli_opts_t *o)
         m->order[i] = m->order[j];
         m->order[j] = t;
     }
-    m->progress = o->json ? stderr : stdout;
+    m->progress = args_flag(o, "json") ? stderr : stdout;
     pthread_mutex_init(&m->lock, NULL);
     struct sigaction sa;   /* a dead engine's pipe is an answer, not a signal */
     memset(&sa, 0, sizeof sa);
@@ -531,25 +535,27 @@ static int match_run(cli_opts_t *o)
         ws[i].m = m;
         ws[i].eng.to = ws[i].eng.from = -1;
     }
-    rc = engine_start(&ws[0].eng, m->cmd, o->engine_opt, o->n_engine_opt, &opts_stop, &err);
+    const char *const *eopts;
+    int neopts = args_list(o, "option", &eopts);
+    rc = engine_start(&ws[0].eng, m->cmd, eopts, neopts, &opts_stop, &err);
     if (!rc) {
         ws[0].eng_up = 1;
         snprintf(m->theirs, sizeof m->theirs, "%s", ws[0].eng.name);
         if (!strcmp(m->theirs, m->ours)) snprintf(m->theirs, sizeof m->theirs, "%.100s (uci)", ws[0].eng.name);
-        m->pgn_path = o->pgn;
-        if (!o->pgn) {   /* beside the cache, not in whatever folder gsw was started from */
+        m->pgn_path = args_str(o, "pgn");
+        if (!args_str(o, "pgn")) {   /* beside the cache, not in whatever folder gsw was started from */
             char dir[1024], stamp[32];
             time_t now = time(NULL);
             struct tm tmv;
             strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", localtime_r(&now, &tmv));
-            rc = cache_sibling_dir(o->db, "matches", dir, sizeof dir, &err);
+            rc = cache_sibling_dir(args_str(o, "db"), "matches", dir, sizeof dir, &err);
             if (!rc) rc = cache_mkdir_p(dir, "matches folder", &err);
             if (!rc) snprintf(m->pgn_buf, sizeof m->pgn_buf, "%s/match-%s.pgn", dir, stamp);
             m->pgn_path = m->pgn_buf;
         }
         if (!rc) {
             m->pgn = fopen(m->pgn_path, "w");
-            if (!m->pgn) rc = err_set(&err, GSW_EINPUT, "%s: cannot write %s: %s", o->pgn ? "--pgn" : "match",
+            if (!m->pgn) rc = err_set(&err, GSW_EINPUT, "%s: cannot write %s: %s", args_str(o, "pgn") ? "--pgn" : "match",
                                       m->pgn_path, strerror(errno));
         }
     }
@@ -571,7 +577,7 @@ static int match_run(cli_opts_t *o)
         else snprintf(per, sizeof per, "%llu nodes", (unsigned long long)m->nodes);
         fprintf(m->progress, "%s vs %s: %d games, %s a move, %d at once, seed %llu, %d openings%s%s\n", m->ours,
                 m->theirs, m->games, per, m->concurrency, (unsigned long long)m->seed, m->nbook,
-                o->openings ? " from " : " (built-in)", o->openings ? o->openings : "");
+                args_str(o, "openings") ? " from " : " (built-in)", args_str(o, "openings") ? args_str(o, "openings") : "");
         fflush(m->progress);
     }
     int running = 0;
@@ -597,7 +603,7 @@ static int match_run(cli_opts_t *o)
             fprintf(stderr, "gsw: match: %d of %d games played: %s\n", m->done, m->games,
                     m->fail[0] ? m->fail : "the engine could not be restarted");
         if (interrupted || m->done < m->games) rc = GSW_EFAIL;
-        if (o->json) {
+        if (args_flag(o, "json")) {
             double elo, margin;
             int inf = match_elo(m->w, m->d, m->l, &elo, &margin);
             int total = m->w + m->d + m->l;
@@ -659,6 +665,23 @@ static int match_run(cli_opts_t *o)
     return rc;
 }
 
+static const cli_opt_t match_own[] = {
+    OPT_DB,
+    OPT_HASH,
+    OPT_NODES,
+    { "engine", OPT_STR, "\"CMD [ARGS]\"", "the UCI opponent", 0, 0, NULL },
+    { "option", OPT_LIST, "NAME=VALUE", "the opponent's UCI option (repeatable)", 0, 32, NULL },
+    { "ours-option", OPT_LIST, "NAME=VALUE", "ours: Hash, PawnValue .. QueenValue (repeatable)", 0, 16, NULL },
+    { "games", OPT_INT, "N", "games to play", 1, 1000000, NULL },
+    { "movetime", OPT_NUM, "MS", "each engine's time a move", 1, 3600000, NULL },
+    { "seed", OPT_U64, "S", "the openings' seed (default: the clock)", 0, 1e18, NULL },
+    { "openings", OPT_STR, "FILE", "openings: a FEN or a move list a line", 0, 0, NULL },
+    { "pgn", OPT_STR, "FILE", "the games' PGN (default: matches/ in the data folder)", 0, 0, NULL },
+    { "concurrency", OPT_INT, "N", "games at once", 1, 256, NULL },
+    OPT_END,
+};
+static const cli_opt_t *const match_opts[] = { opts_json, match_own, NULL };
+
 const cli_verb_t verb_match = {
     "match", "gsw match chess --engine \"CMD [ARGS]\" [--option NAME=VALUE]... [--ours-option NAME=VALUE]... "
                "[--games N] [--movetime MS | --nodes N] [--seed S] [--openings FILE] [--pgn FILE] [--concurrency N]\n"
@@ -670,5 +693,5 @@ const cli_verb_t verb_match = {
                "  games in the data folder (matches/match-DATE-TIME.pgn, beside the cache; --pgn FILE elsewhere).\n"
                "  A game ends by the rules or is a draw at 300 plies; an opponent that crashes, hangs or plays an\n"
                "  illegal move loses it. Prints a line per game, then W-D-L, the score and the Elo difference.",
-      "play our chess engine against a UCI engine: score and Elo estimate, games in PGN", match_run, 1, NULL
+      "play our chess engine against a UCI engine: score and Elo estimate, games in PGN", match_run, 1, NULL, .opts = match_opts
 };

@@ -243,60 +243,60 @@ static void elite_line(const tune_gen_t *g, char *buf, size_t n)
 }
 
 /* Settings from the options (a new run) or the state (--resume: options given must agree). */
-static int tune_setup(cli_opts_t *o, evo_t *e, int *target, err_t *err)
+static int tune_setup(cli_args_t *o, evo_t *e, int *target, err_t *err)
 {
     char num[32];
-    if (o->resume) {
-        if (read_state(o->out, e, err)) return err->code;
+    if (args_flag(o, "resume")) {
+        if (read_state(args_str(o, "out"), e, err)) return err->code;
         unsigned long long nodes = strtoull(evo_meta_get(e, "nodes"), NULL, 10);
         int mm = atoi(evo_meta_get(e, "max_moves"));
-        if (o->population && o->population != e->cfg.n)
-            return err_set(err, GSW_EINPUT, "--resume: the run in %s has population %d, not %d", o->out, e->cfg.n, o->population);
-        if (o->seed_set && o->seed != e->seed)
-            return err_set(err, GSW_EINPUT, "--resume: the run in %s has seed %llu, not %llu", o->out,
-                           (unsigned long long)e->seed, (unsigned long long)o->seed);
-        if (o->nodes && o->nodes != nodes)
-            return err_set(err, GSW_EINPUT, "--resume: the run in %s plays %llu nodes a move, not %llu", o->out, nodes,
-                           (unsigned long long)o->nodes);
-        if (o->max_moves && o->max_moves != mm)
-            return err_set(err, GSW_EINPUT, "--resume: the run in %s caps games at %d moves, not %d", o->out, mm, o->max_moves);
+        if (args_int(o, "population", 0) && args_int(o, "population", 0) != e->cfg.n)
+            return err_set(err, GSW_EINPUT, "--resume: the run in %s has population %d, not %d", args_str(o, "out"), e->cfg.n, args_int(o, "population", 0));
+        if (args_given(o, "seed") && args_u64(o, "seed", 0) != e->seed)
+            return err_set(err, GSW_EINPUT, "--resume: the run in %s has seed %llu, not %llu", args_str(o, "out"),
+                           (unsigned long long)e->seed, (unsigned long long)args_u64(o, "seed", 0));
+        if (args_u64(o, "nodes", 0) && args_u64(o, "nodes", 0) != nodes)
+            return err_set(err, GSW_EINPUT, "--resume: the run in %s plays %llu nodes a move, not %llu", args_str(o, "out"), nodes,
+                           (unsigned long long)args_u64(o, "nodes", 0));
+        if (args_int(o, "max-moves", 0) && args_int(o, "max-moves", 0) != mm)
+            return err_set(err, GSW_EINPUT, "--resume: the run in %s caps games at %d moves, not %d", args_str(o, "out"), mm, args_int(o, "max-moves", 0));
         const char *sc = evo_meta_get(e, "scale");
-        if (o->relative && !(sc && !strcmp(sc, "relative")))
-            return err_set(err, GSW_EINPUT, "--resume: the run in %s uses raw values, not --relative", o->out);
+        if (args_flag(o, "relative") && !(sc && !strcmp(sc, "relative")))
+            return err_set(err, GSW_EINPUT, "--resume: the run in %s uses raw values, not --relative", args_str(o, "out"));
         const char *g = evo_meta_get(e, "generations");
-        *target = o->generations ? o->generations : g ? atoi(g) : 10;
+        *target = args_int(o, "generations", 0) ? args_int(o, "generations", 0) : g ? atoi(g) : 10;
     } else {
         char path[1024];
         struct stat st;
-        if (tunelog_path(path, sizeof path, o->out, TUNE_STATE)) return err_set(err, GSW_EINPUT, "--out: path too long");
+        if (tunelog_path(path, sizeof path, args_str(o, "out"), TUNE_STATE)) return err_set(err, GSW_EINPUT, "--out: path too long");
         if (!stat(path, &st))
-            return err_set(err, GSW_EINPUT, "%s holds a tune run already: --resume continues it (or another --out)", o->out);
-        if (make_dir(o->out, err)) return err->code;
+            return err_set(err, GSW_EINPUT, "%s holds a tune run already: --resume continues it (or another --out)", args_str(o, "out"));
+        if (make_dir(args_str(o, "out"), err)) return err->code;
         evo_config_t c;
-        evo_config_default(&c, o->population ? o->population : 12, TUNE_PIECES);
-        evo_start(e, &c, o->seed_set ? o->seed : (uint64_t)time(NULL));
-        snprintf(num, sizeof num, "%llu", (unsigned long long)(o->nodes ? o->nodes : 5000));
+        evo_config_default(&c, args_int(o, "population", 0) ? args_int(o, "population", 0) : 12, TUNE_PIECES);
+        evo_start(e, &c, args_given(o, "seed") ? args_u64(o, "seed", 0) : (uint64_t)time(NULL));
+        snprintf(num, sizeof num, "%llu", (unsigned long long)(args_u64(o, "nodes", 0) ? args_u64(o, "nodes", 0) : 5000));
         if (evo_meta_set(e, "game", "chess", err) || evo_meta_set(e, "nodes", num, err)) return err->code;
-        snprintf(num, sizeof num, "%d", o->max_moves ? o->max_moves : 100);
+        snprintf(num, sizeof num, "%d", args_int(o, "max-moves", 0) ? args_int(o, "max-moves", 0) : 100);
         if (evo_meta_set(e, "max_moves", num, err)) return err->code;
-        if (o->relative && evo_meta_set(e, "scale", "relative", err)) return err->code;
-        *target = o->generations ? o->generations : 10;
+        if (args_flag(o, "relative") && evo_meta_set(e, "scale", "relative", err)) return err->code;
+        *target = args_int(o, "generations", 0) ? args_int(o, "generations", 0) : 10;
     }
     snprintf(num, sizeof num, "%d", *target);
     return evo_meta_set(e, "generations", num, err);
 }
 
-static void tune_json(const cli_opts_t *o, const evo_t *e, const tune_t *t, int target, int start_gen, int interrupted,
+static void tune_json(const cli_args_t *o, const evo_t *e, const tune_t *t, int target, int start_gen, int interrupted,
                       double secs, int games, int draws)
 {
     tune_gen_t *h = NULL;
     int n = 0;
     err_t err;
-    tune_history(o->out, &h, &n, &err);
+    tune_history(args_str(o, "out"), &h, &n, &err);
     json_t j;
     json_begin(&j, stdout);
     json_str(&j, "game", "chess");
-    json_str(&j, "out", o->out);
+    json_str(&j, "out", args_str(o, "out"));
     json_int(&j, "seed", (int64_t)e->seed);
     json_int(&j, "population", e->cfg.n);
     json_int(&j, "generations", e->generation);
@@ -333,11 +333,11 @@ static void tune_json(const cli_opts_t *o, const evo_t *e, const tune_t *t, int 
     free(h);
 }
 
-static int tune_run(cli_opts_t *o)
+static int tune_run(cli_args_t *o)
 {
     if (o->npos < 1) return opts_usage_error(o, 1, "tune needs a GAME (chess)");
-    if (!o->out) return opts_usage_error(o, 1, "tune needs --out DIR");
-    if (o->max_moves > TUNE_MAX_MOVES) {
+    if (!args_str(o, "out")) return opts_usage_error(o, 1, "tune needs --out DIR");
+    if (args_int(o, "max-moves", 0) > TUNE_MAX_MOVES) {
         fprintf(stderr, "gsw: --max-moves: at most %d\n", TUNE_MAX_MOVES);
         return GSW_EINPUT;
     }
@@ -377,7 +377,7 @@ static int tune_run(cli_opts_t *o)
     t.nodes = wire.nodes;
     t.max_plies = wire.max_plies;
     t.relative = wire.relative;
-    t.threads = worker ? 1 : o->threads < 1 ? 1 : o->threads > e->cfg.n - 1 ? e->cfg.n - 1 : o->threads;
+    t.threads = worker ? 1 : opts_threads(o) < 1 ? 1 : opts_threads(o) > e->cfg.n - 1 ? e->cfg.n - 1 : opts_threads(o);
     if (ranks > 1 && !worker) t.threads = 1;   /* rank 0 plays no game: its workers do */
     t.tty = isatty(2);
     t.w = calloc((size_t)t.threads, sizeof *t.w);
@@ -404,7 +404,7 @@ static int tune_run(cli_opts_t *o)
         goto out;
     }
     if (rc && ranks > 1) dist_stop_workers(o->dist);
-    FILE *say = o->json ? stderr : stdout;
+    FILE *say = args_flag(o, "json") ? stderr : stdout;
     int start_gen = e->generation, games = 0, draws = 0, interrupted = 0;
     double t0 = gsw_now_ms();
     if (!rc) {
@@ -413,9 +413,9 @@ static int tune_run(cli_opts_t *o)
                 "seed %llu, %s %s\n", e->cfg.n, e->generation + 1 > target ? target : e->generation + 1, target,
                 (unsigned long long)t.nodes, t.max_plies / 2, t.relative ? "values relative to a 100 cp pawn" : "raw values",
                 players, ranks > 1 ? "worker rank" : "thread", players > 1 ? "s" : "",
-                (unsigned long long)e->seed, o->resume ? "resumed in" : "into", o->out);
+                (unsigned long long)e->seed, args_flag(o, "resume") ? "resumed in" : "into", args_str(o, "out"));
         fflush(say);
-        if (!o->resume && write_state(o->out, e, &err)) rc = err.code;   /* generation 0: --resume works from the start */
+        if (!args_flag(o, "resume") && write_state(args_str(o, "out"), e, &err)) rc = err.code;   /* generation 0: --resume works from the start */
     }
     evo_hooks_t hk = { .play = tune_play, .ctx = &t, .threads = t.threads, .stop = &opts_stop, .progress = tune_progress };
     dist_evo_t de = { .d = o->dist, .stop = &opts_stop };
@@ -435,12 +435,12 @@ static int tune_run(cli_opts_t *o)
         if (t.tty) fputc('\n', stderr);
         games += gg;
         draws += gd;
-        if (tunelog_write_gen(o->out, gen, e->pop, order, e->cfg.n, gg, gd, &err)) { rc = err.code; break; }
+        if (tunelog_write_gen(args_str(o, "out"), gen, e->pop, order, e->cfg.n, gg, gd, &err)) { rc = err.code; break; }
         evo_breed(e, order);
-        if (write_state(o->out, e, &err)) { rc = err.code; break; }
+        if (write_state(args_str(o, "out"), e, &err)) { rc = err.code; break; }
         tune_gen_t *h;
         int n;
-        if (tune_history(o->out, &h, &n, &err) || tunelog_write_svg(o->out, h, n, &err)) { rc = err.code; break; }
+        if (tune_history(args_str(o, "out"), &h, &n, &err) || tunelog_write_svg(args_str(o, "out"), h, n, &err)) { rc = err.code; break; }
         char el[256];
         elite_line(&h[n - 1], el, sizeof el);
         fprintf(say, "generation %d/%d: %d games, %d draws, %.1f s; %s\n", gen, target, gg, gd,
@@ -454,19 +454,19 @@ static int tune_run(cli_opts_t *o)
         if (e->generation)
             fprintf(stderr, "gsw: interrupted in generation %d: the %d finished generation%s kept in %s "
                     "(gsw tune chess --out %s --resume goes on)\n", e->generation + 1, e->generation,
-                    e->generation == 1 ? " is" : "s are", o->out, o->out);
+                    e->generation == 1 ? " is" : "s are", args_str(o, "out"), args_str(o, "out"));
         else
             fprintf(stderr, "gsw: interrupted in generation 1: no generation finished (gsw tune chess --out %s "
-                    "--resume starts it again)\n", o->out);
+                    "--resume starts it again)\n", args_str(o, "out"));
         rc = GSW_EFAIL;
     } else if (e->generation == start_gen) {
-        fprintf(say, "%s: %d generations finished already (--generations G goes further)\n", o->out, e->generation);
+        fprintf(say, "%s: %d generations finished already (--generations G goes further)\n", args_str(o, "out"), e->generation);
     } else {
         fprintf(say, "tune: %d generation%s in %.1f s (%d games, %d draws); %s/gen-%04d.csv, %s/%s\n",
-                e->generation - start_gen, e->generation - start_gen > 1 ? "s" : "", secs, games, draws, o->out,
-                e->generation, o->out, TUNE_SVG);
+                e->generation - start_gen, e->generation - start_gen > 1 ? "s" : "", secs, games, draws, args_str(o, "out"),
+                e->generation, args_str(o, "out"), TUNE_SVG);
     }
-    if (o->json && (!rc || interrupted)) tune_json(o, e, &t, target, start_gen, interrupted, secs, games, draws);
+    if (args_flag(o, "json") && (!rc || interrupted)) tune_json(o, e, &t, target, start_gen, interrupted, secs, games, draws);
     if (ranks > 1) dist_stop_workers(o->dist);
 out:
     for (int i = 0; i < t.threads && t.w; i++) {
@@ -486,6 +486,20 @@ out:
     return rc;
 }
 
+static const cli_opt_t tune_own[] = {
+    OPT_THREADS,
+    OPT_NODES,
+    { "out", OPT_STR, "DIR", "the run's folder", 0, 0, NULL },
+    { "population", OPT_INT, "N", "individuals a generation", 2, 1000, NULL },
+    { "generations", OPT_INT, "G", "finished generations to reach", 1, 1000000, NULL },
+    { "max-moves", OPT_INT, "M", "a game's cap in moves (default 100)", 1, 1000000, NULL },
+    { "seed", OPT_U64, "S", "the run's seed (default: the clock)", 0, 1e18, NULL },
+    { "resume", OPT_FLAG, NULL, "go on from the stored state", 0, 0, NULL },
+    { "relative", OPT_FLAG, NULL, "values as ratios to a 100 cp pawn", 0, 0, NULL },
+    OPT_END,
+};
+static const cli_opt_t *const tune_opts[] = { opts_json, opts_mpi, tune_own, NULL };
+
 const cli_verb_t verb_tune = {
     "tune", "gsw tune chess --out DIR [--population N] [--generations G] [--nodes N] [--max-moves M] [--seed S] "
               "[--threads N] [--resume] [--relative] [--mpi]\n"
@@ -501,5 +515,5 @@ const cli_verb_t verb_tune = {
               "  play the games and rank 0 writes DIR. The workbench's `tune DIR` command draws the chart.\n"
               "  --relative: the engine's pawn is always 100 cp and the other pieces in proportion, so only the\n"
               "  ratios evolve (raw values also move material against the evaluation's positional terms).",
-      "evolve chess piece values by a genetic algorithm (quick-tournament fitness)", tune_run, 1, NULL
+      "evolve chess piece values by a genetic algorithm (quick-tournament fitness)", tune_run, 1, NULL, .opts = tune_opts, .mpi_sub = ""
 };

@@ -554,7 +554,7 @@ static int split(char *line, char **tok, int max)
     return n;
 }
 
-static int uci_run(cli_opts_t *o)
+static int uci_run(cli_args_t *o)
 {
     if (o->npos > 0) return opts_usage_error(o, 0, NULL);
     uci_t *u = calloc(1, sizeof *u);
@@ -628,14 +628,16 @@ static int uci_run(cli_opts_t *o)
     return rc;
 }
 
-static const char *json_na_uci(const cli_opts_t *o)
+static const char *json_na_uci(const cli_args_t *o)
 {
     (void)o;
     return "it speaks the UCI protocol on stdin and stdout";
 }
 
+static const cli_opt_t *const uci_opts[] = { NULL };
+
 const cli_verb_t verb_uci = {
     "uci", "gsw uci",
       "speak UCI (chess) on stdin and stdout: gsw as an engine for chess GUIs and matches", uci_run, 0,
-      json_na_uci
+      json_na_uci, .opts = uci_opts
 };

@@ -163,16 +163,18 @@ int record_load(session_t *s, const char *path, int which, int *nmoves, int *nga
     return GSW_OK;
 }
 
-int record_play_line(const cli_opts_t *o, char *line, size_t n, err_t *err)
+int record_play_line(const cli_args_t *o, char *line, size_t n, err_t *err)
 {
+    const char *file = args_str(o, "file");
+    int game_no = args_int(o, "game", 0);
     if (o->npos > 1)
         return err_set(err, GSW_EINPUT, "--file and a POSITION: give one (the record holds its start position)");
     gv_t *cur = NULL, *v;
     if (o->npos && game_open(o->pos[0], &cur, err)) return err->code;
-    if (cur && !record_has_ext(o->file, cur->ops->record_ext) && record_game_for(o->file, &v)) {
+    if (cur && !record_has_ext(file, cur->ops->record_ext) && record_game_for(file, &v)) {
         /* another game's record: said, not a switch of game */
         char msg[300];
-        snprintf(msg, sizeof msg, "%s is a %s record (.%s), not a %s one%s%s%s", o->file, v->game->name,
+        snprintf(msg, sizeof msg, "%s is a %s record (.%s), not a %s one%s%s%s", file, v->game->name,
                  v->ops->record_ext, cur->game->name, cur->ops->record_ext ? " (." : "",
                  cur->ops->record_ext ? cur->ops->record_ext : "", cur->ops->record_ext ? ")" : "");
         game_close(v);
@@ -181,12 +183,12 @@ int record_play_line(const cli_opts_t *o, char *line, size_t n, err_t *err)
     }
     static move_t moves[SESSION_MAX_PLY];
     posbuf_t start;
-    int nm, rc = record_read_game(cur, o->file, o->game_no, &v, start.b, moves, SESSION_MAX_PLY, &nm, NULL, err);
+    int nm, rc = record_read_game(cur, file, game_no, &v, start.b, moves, SESSION_MAX_PLY, &nm, NULL, err);
     if (cur) game_close(cur);
     if (rc) return rc;
     game_close(v);
-    if ((size_t)snprintf(line, n, "load %s%s%s%.0d", strchr(o->file, '/') ? "" : "./", o->file, o->game_no ? " #" : "",
-                         o->game_no) >= n)
+    if ((size_t)snprintf(line, n, "load %s%s%s%.0d", strchr(file, '/') ? "" : "./", file, game_no ? " #" : "",
+                         game_no) >= n)
         return err_set(err, GSW_EINPUT, "--file: the path is too long");
     return GSW_OK;
 }

@@ -30,7 +30,7 @@ int record_export(const session_t *s, out_t *out);
 
 /* gsw play --file F: the record read once (so a bad one is an error before
  * the screen opens), then the workbench's command that loads it into line. */
-struct cli_opts;
-int record_play_line(const struct cli_opts *o, char *line, size_t n, err_t *err);
+struct cli_args;
+int record_play_line(const struct cli_args *o, char *line, size_t n, err_t *err);
 
 #endif

@@ -17,32 +17,37 @@
 
 
 /* Open a session as the options say: game, position, opponent, side, cache. */
-int shell_session_open(cli_opts_t *o, session_t *s, const char *deflt, err_t *err)
+int shell_session_open(cli_args_t *o, session_t *s, const char *deflt, err_t *err)
 {
     const char *spec = o->npos >= 1 ? o->pos[0] : deflt;
     const char *pos = o->npos >= 2 ? o->pos[1] : "";
     if (o->npos > 2) return err_set(err, GSW_EINPUT, "too many arguments (GAME[:VARIANT] [POSITION])");
     if (session_init(s, spec, pos, err)) return err->code;
-    s->hash_mb = o->hash_mb;
-    s->threads = o->threads;
-    s->no_line = o->no_line;
-    snprintf(s->egdb_dir, sizeof s->egdb_dir, "%s", o->dir ? o->dir : "");   /* (opts_egdb_dir) */
+    s->hash_mb = opts_hash_mb(o);
+    s->threads = opts_threads(o);
+    s->no_line = args_flag(o, "no-line");
+    const char *egdb = opts_egdb_dir(o);
+    snprintf(s->egdb_dir, sizeof s->egdb_dir, "%s", egdb ? egdb : "");
     s->stop = &opts_stop;
-    if (o->time_ms > 0) s->opp_ms = o->time_ms;   /* the opponent's time for a proof per move */
-    if (o->nodes > 0) s->proof_nodes = o->nodes;  /* proof's budget */
-    if (o->opponent && opponent_parse(o->opponent, &s->opp, err)) { session_free(s); return err->code; }
-    if (o->opponent) s->opp_chosen = 1;
-    if (o->side) {
+    double ms = args_num(o, "time", 0);
+    if (ms > 0) s->opp_ms = ms;   /* the opponent's time for a proof per move */
+    if (args_u64(o, "nodes", 0) > 0) s->proof_nodes = args_u64(o, "nodes", 0);  /* proof's budget */
+    /* play and shell take --opponent and --side; a lesson chooses its own */
+    const char *opponent = args_has(o, "opponent") ? args_str(o, "opponent") : NULL;
+    const char *side = args_has(o, "side") ? args_str(o, "side") : NULL;
+    if (opponent && opponent_parse(opponent, &s->opp, err)) { session_free(s); return err->code; }
+    if (opponent) s->opp_chosen = 1;
+    if (side) {
         out_t out = { 0 };
         char line[64];
-        snprintf(line, sizeof line, "side %s", o->side);
+        snprintf(line, sizeof line, "side %s", side);
         int rc = session_exec(s, line, &out, err);
         out_free(&out);
         if (rc) { session_free(s); return rc; }
-    } else if (o->opponent && s->opp.kind != OPP_HUMAN) {
+    } else if (opponent && s->opp.kind != OPP_HUMAN) {
         s->human[1] = 0;   /* an opponent and no side: the person plays first */
     }
-    if (!o->no_cache && opts_cache_open(o, &s->cache, err)) { session_free(s); return err->code; }
+    if (!args_flag(o, "no-cache") && opts_cache_open(o, &s->cache, err)) { session_free(s); return err->code; }
     return GSW_OK;
 }
 
@@ -66,7 +71,7 @@ static int shell_signal_hook(void)
 /* Is the last argument a script to run (gsw shell [GAME[:VARIANT]
  * [POSITION]] FILE)? A readable regular file, and as the only argument
  * not a game's name. */
-static int shell_is_script(const cli_opts_t *o)
+static int shell_is_script(const cli_args_t *o)
 {
     if (o->npos < 1) return 0;
     const char *arg = o->pos[o->npos - 1];
@@ -77,7 +82,7 @@ static int shell_is_script(const cli_opts_t *o)
     return stat(arg, &sb) == 0 && S_ISREG(sb.st_mode) && access(arg, R_OK) == 0;
 }
 
-int shell_run(cli_opts_t *o)
+int shell_run(cli_args_t *o)
 {
     err_t err;
     session_t s;
@@ -100,7 +105,7 @@ int shell_run(cli_opts_t *o)
     s.progress = 1;
     /* --time: every position's proof budget (the opponent's too, shell_session_open); -1: the default
        where perfect play is out of reach */
-    s.sync_budget_ms = o->time_ms > 0 ? o->time_ms : -1;
+    s.sync_budget_ms = args_num(o, "time", 0) > 0 ? args_num(o, "time", 0) : -1;
     int tty = !script && isatty(0), status = GSW_OK, lineno = 0;
     out_t out = { 0 };
     if (tty) {

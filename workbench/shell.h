@@ -9,10 +9,10 @@
 
 /* Open a session as the options say: game (deflt when none is named),
  * position, opponent, side, cache. */
-int shell_session_open(cli_opts_t *o, session_t *s, const char *deflt, err_t *err);
+int shell_session_open(cli_args_t *o, session_t *s, const char *deflt, err_t *err);
 /* Close it: the analyst's thread, the cache (its error, if any, in err). */
 int shell_session_close(session_t *s, err_t *err);
 /* The verb: a shell on the options' game, or a script. */
-int shell_run(cli_opts_t *o);
+int shell_run(cli_args_t *o);
 
 #endif

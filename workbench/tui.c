@@ -188,7 +188,7 @@ static void tui_end(void)
 
 /* The workbench: the picker (no game named), a game, or a command to start
  * with ("lesson NAME"). */
-static int tui_run(cli_opts_t *o, const char *first)
+static int tui_run(cli_args_t *o, const char *first)
 {
     if (!isatty(0) || !isatty(1)) {
         fprintf(stderr, "gsw: not a terminal: the workbench needs one. For scripts use `gsw shell` "
@@ -202,31 +202,32 @@ static int tui_run(cli_opts_t *o, const char *first)
     int picker = o->npos == 0 && !first;
     if (shell_session_open(o, &t.s, "connect4", &err)) {
         fprintf(stderr, "gsw: %s\n", err.msg);
-        if (o->no_cache || strncmp(err.msg, "cache ", 6)) return err.code;
+        if (args_flag(o, "no-cache") || strncmp(err.msg, "cache ", 6)) return err.code;
         /* the cache will not open: offer to go on without it (nothing is lost: the file is left as it is) */
         fprintf(stderr, "Start without the cache (nothing will be stored)? [y/N] ");
         fflush(stderr);
         char answer[16];
         if (!fgets(answer, sizeof answer, stdin) || (answer[0] != 'y' && answer[0] != 'Y')) return err.code;
-        o->no_cache = 1;
+        args_set_flag(o, "no-cache");
         if (shell_session_open(o, &t.s, "connect4", &err)) { fprintf(stderr, "gsw: %s\n", err.msg); return err.code; }
     }
-    if (!o->opponent && !o->side) { t.s.human[0] = 1; t.s.human[1] = 0; }   /* default: you first, against the game's opponent */
+    int chosen = (args_has(o, "opponent") && args_str(o, "opponent")) || (args_has(o, "side") && args_str(o, "side"));
+    if (!chosen) { t.s.human[0] = 1; t.s.human[1] = 0; }   /* default: you first, against the game's opponent */
     char db[1024] = "";
-    if (!o->no_cache) {
-        if (o->db) snprintf(db, sizeof db, "%s", o->db);
+    if (!args_flag(o, "no-cache")) {
+        if (args_str(o, "db")) snprintf(db, sizeof db, "%s", args_str(o, "db"));
         else if (cache_default_path(db, sizeof db, &err)) db[0] = 0;
     }
-    if (worker_start(&t.w, db, session_egdb_dir(&t.s), o->hash_mb, o->threads, &err)) {
+    if (worker_start(&t.w, db, session_egdb_dir(&t.s), opts_hash_mb(o), opts_threads(o), &err)) {
         fprintf(stderr, "gsw: %s\n", err.msg);
         shell_session_close(&t.s, &err);
         return GSW_EFAIL;
     }
     setlocale(LC_ALL, "");
-    t.unicode = !o->ascii && !strcmp(nl_langinfo(CODESET), "UTF-8");
+    t.unicode = !args_flag(o, "ascii") && !strcmp(nl_langinfo(CODESET), "UTF-8");
     t.cell_w = 2;
     t.analysis_on = 1;
-    if (!o->nodes) t.s.proof_nodes = 10000000;   /* p waits for the proof: a few seconds at most */
+    if (!args_u64(o, "nodes", 0)) t.s.proof_nodes = 10000000;   /* p waits for the proof: a few seconds at most */
     atexit(tui_end);
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
@@ -241,7 +242,7 @@ static int tui_run(cli_opts_t *o, const char *first)
     timeout(100);
     mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON1_RELEASED, NULL);
     mouseinterval(0);
-    t.colour = !o->mono && has_colors() && !getenv("NO_COLOR");
+    t.colour = !args_flag(o, "mono") && has_colors() && !getenv("NO_COLOR");
     if (t.colour) {
         start_color();
         use_default_colors();
@@ -338,16 +339,16 @@ static int tui_run(cli_opts_t *o, const char *first)
     return rc;
 }
 
-int tui_play(cli_opts_t *o)
+int tui_play(cli_args_t *o)
 {
-    if (!o->file) return tui_run(o, NULL);
+    if (!args_str(o, "file")) return tui_run(o, NULL);
     static char line[1100];   /* --file F: read it now (a bad record is an error before the screen opens) */
     err_t err;
     if (record_play_line(o, line, sizeof line, &err)) { fprintf(stderr, "gsw: %s\n", err.msg); return err.code; }
     return tui_run(o, line);
 }
 
-int tui_lesson(cli_opts_t *o)
+int tui_lesson(cli_args_t *o)
 {
     if (o->npos == 0) {
         static char names[64][64], titles[64][128];

@@ -6,8 +6,8 @@
 #include "cli/opts.h"
 
 /* gsw play: the TUI on the options' game, or its game picker. */
-int tui_play(cli_opts_t *o);
+int tui_play(cli_args_t *o);
 /* gsw lesson NAME: a lesson in the TUI (no name: the list, as text). */
-int tui_lesson(cli_opts_t *o);
+int tui_lesson(cli_args_t *o);
 
 #endif

@@ -236,7 +236,7 @@ for v in play shell uci; do
   expect 0 "$v --help" -- "$gsw" "$v" --help
   grep -q -- "--json" "$tmp/out" && bad "$v --help offers --json" || ok
 done
-expect 0 "solve --help" -- "$gsw" solve --help && has out "--json (one JSON document" "solve --help offers --json"
+expect 0 "solve --help" -- "$gsw" solve --help && has out "  --json: one JSON document on stdout" "solve --help offers --json"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

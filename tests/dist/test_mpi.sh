@@ -164,7 +164,9 @@ has_re err "resuming the (win|draw) tree" "proof resumed from the stored tree"
 expect 2 "--mpi without mpirun" -- "$gsw" egdb build checkers --pieces 2 --dir "$tmp/b" --mpi
 has err "not started by mpirun" "--mpi without mpirun says so"
 expect 2 "--mpi on solve" -- mpi 2 "$gsw" solve connect4:4x4 --mpi
-has err "--mpi applies to" "--mpi on solve says where it applies"
+has err "gsw solve: no option --mpi (gsw solve --help)" "--mpi on solve: a verb that does not take it"
+expect 2 "--mpi on egdb probe" -- mpi 2 "$gsw" egdb probe checkers 'B:WK10:BK28,K32' --mpi
+has err "--mpi applies to" "--mpi on egdb probe says where it applies"
 expect 1 "a rank that does not see --dir" -- mpirun -q --allow-run-as-root --oversubscribe -np 1 "$gsw" egdb build checkers \
   --pieces 2 --dir "$tmp/d0" --mpi : -np 1 "$gsw" egdb build checkers --pieces 2 --dir "$tmp/d1" --mpi
 has err "rank 1 cannot see $tmp/d0" "a rank that does not see --dir: named"

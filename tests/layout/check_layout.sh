@@ -8,9 +8,13 @@
 #   3. no file-scope prototype of another file's function in a .c file
 #   4. the workbench calls no CLI verb code (cli/ beyond cli.c, opts.c, json.c)
 #   5. every header opens with a comment saying what the module is for
-#   6. the solver door (solve/solver.c) calls no cache_ function: it keeps
+#   6. every verb's options are declared: each `cli_verb_t verb_X = {...}`
+#      names its option tables (.opts =), and no option is parsed by hand
+#      (no strcmp/strncmp against a "-x" or "--x" literal outside cli/opts.c,
+#      the parser driven by the declarations)
+#   7. the solver door (solve/solver.c) calls no cache_ function: it keeps
 #      its proofs through the sources' store operation
-#   7. no setenv, unsetenv or putenv outside tests: settings travel as
+#   8. no setenv, unsetenv or putenv outside tests: settings travel as
 #      arguments, not through the environment
 # Counted: .c and .h outside tests/ bench/ tools/ data/ lessons/ docs/ and
 # build folders; rule 3 spares tests/ (not counted at all).
@@ -353,11 +357,32 @@ check_tree() {
         cat "$tmp/r5"
     fi
 
-    # rules 6 and 7: calls found in the lexed text (comments and strings blanked)
-    : > "$tmp/r6"
+    # rule 6: every verb's options declared
     local -a cfiles=()
-    for f in "${files[@]}"; do case "$f" in *.c | *.h) cfiles+=("$f") ;; esac; done
+    for f in "${files[@]}"; do case "$f" in *.c) cfiles+=("$f") ;; esac; done
+    : > "$tmp/r6"
     if [ ${#cfiles[@]} -gt 0 ]; then
+        (cd "$root" && awk '
+            FNR == 1 { if (verb != "") bad_verb(); verb = ""; incomment = 0 }
+            function bad_verb() { printf "FAIL options: %s:%d: %s declares no options (.opts =)\n", vfile, vline, verb }
+            $0 ~ /^[ \t]*(const[ \t]+)?cli_verb_t[ \t]+[A-Za-z_][A-Za-z0-9_]*[ \t]*=[ \t]*\{/ {
+                verb = $0; sub(/^[ \t]*(const[ \t]+)?cli_verb_t[ \t]+/, "", verb); sub(/[ \t]*=.*/, "", verb)
+                vfile = FILENAME; vline = FNR; opts = 0
+            }
+            verb != "" && /\.opts[ \t]*=/ { opts = 1 }
+            verb != "" && /^[ \t]*\}[ \t]*;/ { if (!opts) bad_verb(); verb = "" }
+            FILENAME != "cli/opts.c" && /str(n)?cmp[ \t]*\([^;]*"--?[A-Za-z]/ {
+                printf "FAIL options: %s:%d parses an option by hand (options come from the verb'"'"'s declaration, cli/opts.c)\n", FILENAME, FNR
+            }
+            END { if (verb != "") bad_verb() }' "${cfiles[@]}") > "$tmp/r6"
+        cat "$tmp/r6"
+    fi
+
+    # rules 7 and 8: calls found in the lexed text (comments and strings blanked)
+    : > "$tmp/r7"
+    local -a chfiles=()
+    for f in "${files[@]}"; do case "$f" in *.c | *.h) chfiles+=("$f") ;; esac; done
+    if [ ${#chfiles[@]} -gt 0 ]; then
         (cd "$root" && awk "$AWK_LEX"'
             FNR == 1 { incomment = 0 }
             {
@@ -370,12 +395,12 @@ check_tree() {
                     n = substr(s, RSTART, RLENGTH); sub(/^[^a-z]*/, "", n); sub(/[ \t]*\($/, "", n)
                     printf "FAIL environment: %s:%d calls %s(); pass the setting as an argument\n", FILENAME, FNR, n
                 }
-            }' "${cfiles[@]}") > "$tmp/r6"
-        cat "$tmp/r6"
+            }' "${chfiles[@]}") > "$tmp/r7"
+        cat "$tmp/r7"
     fi
 
     local n
-    n=$(cat "$tmp/r1" "$tmp/r2" "$tmp/r3" "$tmp/r4" "$tmp/r5" "$tmp/r6" | grep -c '^FAIL')
+    n=$(cat "$tmp/r1" "$tmp/r2" "$tmp/r3" "$tmp/r4" "$tmp/r5" "$tmp/r6" "$tmp/r7" | grep -c '^FAIL')
     fails=$((fails + n))
     echo "== $fails layout failure(s)"
     rm -rf "$tmp"
@@ -452,11 +477,19 @@ int cli_table(void);'
     put "$t" cli/cli.c '#include "cli/cli.h"
 int cli_table(void) { return 1; }'
     put "$t" cli/go_cmd.c '#include "cli/cli.h"
+#include <string.h>
 int cli_go(int argc)
 {
-    return argc + cli_table();
+    return argc + cli_table() + !strcmp("go", "-");
 }
-int proof_obtain(void) { return 0; }'
+int proof_obtain(void) { return 0; }
+typedef struct cli_verb { const char *name; const int *opts; } cli_verb_t;
+static const int go_opts[] = { 0 };
+const cli_verb_t verb_go = {
+    "go", .opts = go_opts
+};'
+    put "$t" cli/opts.c '#include <string.h>
+int opts_is_help(const char *a) { return !strcmp(a, "--help"); }'
     pad "$t/cli/go_cmd.c" 900
     put "$t" workbench/w.h '/* The workbench. */
 int w_fn(void);'
@@ -570,6 +603,18 @@ int solver_keep(void) { return 0; }'
 #include <stdlib.h>
 void o_fn(void) { setenv ("GSW_EGDB", "d", 1); }'
     expect "a setenv outside tests fails" 1 '^FAIL environment: cli/o.c:3 calls setenv\(\)'
+
+    fresh options
+    put "$t" cli/stop_cmd.c '/* a verb without its options, one parsed by hand */
+#include <string.h>
+typedef struct cli_verb { const char *name; int (*run)(int); } cli_verb_t;
+static int stop(int argc) { return argc; }
+int stop_parse(const char *a) { return !strcmp(a, "--now") || !strncmp(a, "-q", 2); }
+const cli_verb_t verb_stop = {
+    "stop", stop
+};'
+    expect "a verb declaring no options fails" 1 '^FAIL options: cli/stop_cmd.c:6: verb_stop declares no options'
+    expect "an option parsed by hand fails" 1 '^FAIL options: cli/stop_cmd.c:5 parses an option by hand'
 
     fresh verb
     put "$t" workbench/v.c '/* calls a CLI verb */
