@@ -385,6 +385,7 @@ static int cleanup(void **st)   /* also after a failed assertion */
 
 typedef struct tally {
     int checked, bad, from_cache, from_strong, unfinished;
+    int searched;              /* answered by a search, not a knowledge source (and so stored) */
     double ms;
 } tally_t;
 
@@ -419,6 +420,7 @@ static void run_board(const diff_mode_t *m, const item_t *items, int lo, int hi,
         t->checked++;
         t->from_cache += answer_from(&a, "cache");
         t->from_strong += answer_from(&a, "strong");
+        t->searched += !a.source && !a.r.aborted;
         const char *why = judge(m, items[i].value, &a);
         if (a.r.aborted && bd->mode_nodes) {   /* its budget ran out: not judged, unless what it proved is wrong */
             t->unfinished++;
@@ -552,9 +554,9 @@ static void test_differential(void **st)
         char label[128];
         mode_label(m, label, sizeof label);
         /* a warm pass must use the cache (where the cold one stored answers:
-         * a strong solution's are not stored) */
+         * a knowledge source's, a strong solution's say, are not stored) */
         int cold_warm = m->cache == CACHE_WARM && t.from_cache == 0 && searched > 0;
-        if (m->cache == CACHE_COLD) searched = t.checked - t.from_cache - t.from_strong - t.unfinished;
+        if (m->cache == CACHE_COLD) searched = t.searched;
         int unused = m->strong && nstrong && m->wdl && m->cache != CACHE_WARM && t.from_strong == 0;   /* nor the sets */
         printf("[ mode %2d   ] %-72s %5d positions, %3d disagreements, %4d from the cache, %3d unfinished, %7.0f ms%s\n",
                k + 1, label, t.checked, t.bad, t.from_cache, t.unfinished, t.ms, cold_warm ? "  NO ANSWER FROM THE CACHE"
