@@ -1,5 +1,7 @@
 /* The self-test every plugin gets for free: for each registered game and
- * each of its test variants, random playouts check play/undo against copies,
+ * each of its test variants (gsw_games and game_t.test_variants: a game
+ * added to the registry is covered with no line here; each variant is
+ * named as it runs), random playouts check play/undo against copies,
  * position text round trips, move text round trips, canonical keys equal
  * across symmetric positions, and hash consistency; and on each game's
  * board the arrow keys (core/board_nav.h) reach every square a move starts,
@@ -146,6 +148,8 @@ static void test_every_game(void **state)
             err_t err;
             assert_int_equal(game_open(spec, &v, &err), GSW_OK);
             assert_true(v->ops->pos_size <= GSW_MAX_POS);
+            printf("[ variant  ] %s\n", spec);   /* the games covered (test_add_game.sh reads them) */
+            fflush(stdout);
             for (int k = 0; k < 300; k++) playout(v);
             game_close(v);
             variants++;

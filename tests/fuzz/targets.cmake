@@ -23,4 +23,5 @@ set(GSW_FUZZ_TARGETS
   "bookfile:gsw_solve:gsw_db:gsw_games"
   "tunelog:gsw_db"
   "record_file:gsw_workbench"
-  "dist_wire:gsw_dist")
+  "dist_wire:gsw_dist"
+  "game_text:gsw_games")

@@ -1,7 +1,9 @@
-/* Differential test of the cached solver (solve/solver.h): seeded random Connect
- * Four and checkers positions solved in every mode (algorithm, batch or one by one, threads,
- * table size, cache none/cold/warm, a strong solution or none) must agree with a fresh exact alpha-beta
- * solve. GSW_SLOW=1: a few thousand positions; GSW_DIFF_SEED=N: another seed. */
+/* Differential test of the cached solver (solve/solver.h): seeded random positions of
+ * every registered two-player game's test variants (and of the boards tuned below) solved
+ * in every mode (algorithm, batch or one by one, threads, table size, cache none/cold/warm,
+ * a strong solution or none) must agree with a fresh exact alpha-beta solve.
+ * GSW_SLOW=1: a few thousand positions; GSW_DIFF_SEED=N: another seed;
+ * GSW_DIFF_BOARDS=PREFIX: only the boards whose spec starts so ("connect4:5"). */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -28,15 +30,24 @@
 
 /* ---- the positions ---- */
 
-/* A board joins by a new row here. Positions come from random playouts: every
- * position not yet seen from min_ply on (skipping finished games), or, where
- * the board has a draw function, from it (a position's text; finished ones
- * skipped); each kept only when the reference proves it within ref_nodes (0:
- * no limit). The manager, slower, sees only the first manager_quick
- * (manager_slow with GSW_SLOW=1) positions of a board. A board with
- * mode_nodes gives every mode that node budget: an answer that runs out of
- * it is counted as unfinished, not judged (checkers: df-pn and the manager
- * can take far longer than alpha-beta to prove a draw by repetition). */
+/* The boards: every test variant of every registered two-player game
+ * (gsw_games, game_t.test_variants), so a game added to the registry is
+ * checked with no line here, plus the rows of the table below, which also
+ * tune a board they name (the same variant as game_spec writes it). A
+ * variant the table does not name gets generic_board. One-player games
+ * (puzzles) are not solved by these searches and are left out.
+ * Positions come from random playouts: every position not yet seen from
+ * min_ply on (skipping finished games), or with tail the last tail
+ * positions before each playout's end (the end of a game solves fast on any
+ * board; at most tail_playouts playouts, a game longer than 1000 plies
+ * dropped), or, where the board has a draw function, from it (a position's
+ * text; finished ones skipped); each kept only when the reference proves it
+ * within ref_nodes (0: no limit). The manager, slower, sees only the first
+ * manager_quick (manager_slow with GSW_SLOW=1) positions of a board. A
+ * board with mode_nodes gives every mode that node budget: an answer that
+ * runs out of it is counted as unfinished, not judged (checkers: df-pn and
+ * the manager can take far longer than alpha-beta to prove a draw by
+ * repetition). */
 typedef struct board {
     const char *spec;
     int quick, slow;           /* positions */
@@ -45,6 +56,7 @@ typedef struct board {
     int manager_quick, manager_slow;
     void (*draw)(char *buf, size_t n);
     uint64_t mode_nodes;
+    int tail, tail_playouts;
 } board_t;
 
 static uint64_t rng_next(void);
@@ -54,18 +66,58 @@ static uint64_t rng_next(void);
  * and the cache) */
 static void draw_checkers(char *buf, size_t n) { checkers_random_fen(rng_next, 4, buf, n); }
 
-static const board_t boards[] = {
-    { "connect4:4x4", 40, 500, 0, 0, 10, 80, NULL, 0 },
-    { "connect4:5x4", 40, 700, 0, 0, 10, 80, NULL, 0 },
-    { "connect4:6x4", 40, 700, 0, 0, 6, 60, NULL, 0 },
-    { "connect4:7x6", 30, 600, 14, 200000, 0, 0, NULL, 0 },
-    { "checkers", 24, 400, 0, 100000, 8, 80, draw_checkers, 2000000 },
+static const board_t tuned[] = {
+    { "connect4:4x4", 40, 500, 0, 0, 10, 80, NULL, 0, 0, 0 },
+    { "connect4:5x4", 40, 700, 0, 0, 10, 80, NULL, 0, 0, 0 },
+    { "connect4:6x4", 40, 700, 0, 0, 6, 60, NULL, 0, 0, 0 },
+    { "connect4:7x6", 30, 600, 14, 200000, 0, 0, NULL, 0, 0, 0 },
+    { "checkers", 24, 400, 0, 100000, 8, 80, draw_checkers, 2000000, 0, 0 },
 };
-#define NBOARDS ((int)(sizeof boards / sizeof boards[0]))
+#define NTUNED ((int)(sizeof tuned / sizeof tuned[0]))
+/* any other test variant: a few positions near the end of random games */
+static const board_t generic_board = { NULL, 6, 100, 0, 20000, 3, 30, NULL, 200000, 6, 200 };
+
+#define MAX_BOARDS 128
+static board_t boards[MAX_BOARDS];
+static char board_spec[MAX_BOARDS][160];
+static int nboards;
+
+/* The tuned rows, then every registered two-player game's test variants
+ * that no row names (only those GSW_DIFF_BOARDS starts, if set). */
+static void list_boards(void)
+{
+    const char *only = getenv("GSW_DIFF_BOARDS");
+    nboards = 0;
+    for (int g = -1; g < 0 || gsw_games[g]; g++) {
+        const game_t *game = g < 0 ? NULL : gsw_games[g];
+        int n = game ? 0 : NTUNED;
+        if (game && game->players == 2 && game->test_variants)
+            while (game->test_variants[n]) n++;
+        if (game && game->players != 2) printf("[ boards    ] %s: a %d-player game, left out\n", game->name, game->players);
+        for (int i = 0; i < n; i++) {
+            char spec[160];
+            if (game) snprintf(spec, sizeof spec, "%s:%s", game->name, game->test_variants[i]);
+            gv_t *v;
+            err_t err;
+            assert_int_equal(game_open(game ? spec : tuned[i].spec, &v, &err), GSW_OK);
+            game_spec(v, spec, sizeof spec);
+            game_close(v);
+            int seen = 0;
+            for (int b = 0; b < nboards && !seen; b++) seen = !strcmp(board_spec[b], spec);
+            if (seen || (only && strncmp(spec, only, strlen(only)))) continue;
+            assert_true(nboards < MAX_BOARDS);
+            boards[nboards] = game ? generic_board : tuned[i];
+            snprintf(board_spec[nboards], sizeof board_spec[nboards], "%s", spec);
+            boards[nboards].spec = board_spec[nboards];
+            nboards++;
+        }
+    }
+    if (!nboards) fail_msg("no board's spec starts with GSW_DIFF_BOARDS=\"%s\"", only);
+}
 
 typedef struct item {
     int board;
-    char moves[128];           /* the position's text, as game_pos_parse reads it (Connect Four: 1-based columns) */
+    char moves[256];           /* the position's text, as game_pos_parse reads it (pos_format's) */
     uint64_t hash;
     val_t value;               /* the reference's exact value */
 } item_t;
@@ -93,6 +145,32 @@ static int reference(gv_t *v, const void *pos, uint64_t node_limit, val_t *value
     return 1;
 }
 
+/* pos (not terminal) appended to *items as board b's, with its text, when
+ * it is not among them from first on and the reference proves it within
+ * the board's nodes (else counted in *dropped). Returns 1 if kept. */
+static int keep(gv_t *v, int b, const void *pos, item_t **items, int *n, int *cap, int first, int *dropped,
+                uint64_t *max_nodes)
+{
+    const game_ops_t *O = v->ops;
+    uint64_t h = O->pos_hash(v, pos), nodes;
+    for (int i = first; i < *n; i++)
+        if ((*items)[i].hash == h) return 0;
+    val_t val;
+    if (!reference(v, pos, boards[b].ref_nodes, &val, &nodes)) { (*dropped)++; return 0; }
+    if (*n == *cap) {
+        *cap = *cap ? 2 * *cap : 256;
+        *items = realloc(*items, (size_t)*cap * sizeof **items);
+        assert_non_null(*items);
+    }
+    item_t *it = &(*items)[(*n)++];
+    it->board = b;
+    O->pos_format(v, pos, it->moves, sizeof it->moves);
+    it->hash = h;
+    it->value = val;
+    if (nodes > *max_nodes) *max_nodes = nodes;
+    return 1;
+}
+
 /* Playouts on board b until it has want positions (appended to *items). */
 static void gather(int b, int want, item_t **items, int *n, int *cap)
 {
@@ -110,71 +188,56 @@ static void gather(int b, int want, item_t **items, int *n, int *cap)
         char text[128];
         bd->draw(text, sizeof text);
         assert_int_equal(game_pos_parse(v, text, pos, &err), GSW_OK);
-        val_t tv, val;
-        uint64_t h = O->pos_hash(v, pos), nodes;
-        int seen = 0;
-        for (int i = first; i < *n && !seen; i++) seen = (*items)[i].hash == h;
-        if (seen || O->terminal(v, pos, &tv)) continue;
-        if (!reference(v, pos, bd->ref_nodes, &val, &nodes)) { dropped++; continue; }
-        if (*n == *cap) {
-            *cap = *cap ? 2 * *cap : 256;
-            *items = realloc(*items, (size_t)*cap * sizeof **items);
-            assert_non_null(*items);
-        }
-        item_t *it = &(*items)[(*n)++];
-        it->board = b;
-        snprintf(it->moves, sizeof it->moves, "%s", text);
-        it->hash = h;
-        it->value = val;
-        if (nodes > max_nodes) max_nodes = nodes;
-        got++;
+        val_t tv;
+        if (!O->terminal(v, pos, &tv)) got += keep(v, b, pos, items, n, cap, first, &dropped, &max_nodes);
     }
-    while (got < want) {
+    while (got < want && !bd->tail) {
         assert_true(++playouts < 100000);   /* the board cannot give that many */
         GSW_POSBUF pos[GSW_MAX_POS];
-        char line[128] = "";
-        size_t len = 0;
         O->pos_start(v, pos);
         for (;;) {
             val_t tv;
             if (O->terminal(v, pos, &tv)) break;
-            uint64_t h = O->pos_hash(v, pos);
-            int seen = 0;
-            for (int i = first; i < *n && !seen; i++) seen = (*items)[i].hash == h;
-            if (O->pos_ply(v, pos) >= bd->min_ply && !seen) {
-                val_t val;
-                uint64_t nodes;
-                if (reference(v, pos, bd->ref_nodes, &val, &nodes)) {
-                    if (*n == *cap) {
-                        *cap = *cap ? 2 * *cap : 256;
-                        *items = realloc(*items, (size_t)*cap * sizeof **items);
-                        assert_non_null(*items);
-                    }
-                    item_t *it = &(*items)[(*n)++];
-                    it->board = b;
-                    snprintf(it->moves, sizeof it->moves, "%s", line);
-                    it->hash = h;
-                    it->value = val;
-                    if (nodes > max_nodes) max_nodes = nodes;
-                    if (++got == want) break;
-                } else dropped++;
-            }
+            if (O->pos_ply(v, pos) >= bd->min_ply && keep(v, b, pos, items, n, cap, first, &dropped, &max_nodes)
+                && ++got == want)
+                break;
             move_t mv[GSW_MAX_MOVES];
             int k = O->moves(v, pos, mv);
             assert_true(k > 0);
-            move_t m = mv[rng_next() % (uint64_t)k];
-            char t[16];
-            O->move_format(v, pos, m, t, sizeof t);
-            len += (size_t)snprintf(line + len, sizeof line - len, "%s", t);
-            assert_true(len < sizeof line);
-            O->play(v, pos, m);
+            O->play(v, pos, mv[rng_next() % (uint64_t)k]);
         }
     }
+    while (got < want && bd->tail && playouts < bd->tail_playouts) {   /* the ends of random games */
+        playouts++;
+        GSW_POSBUF pos[GSW_MAX_POS];
+        move_t line[1000];
+        int len = 0;
+        val_t tv;
+        O->pos_start(v, pos);
+        while (len < 1000 && !O->terminal(v, pos, &tv)) {
+            move_t mv[GSW_MAX_MOVES];
+            int k = O->moves(v, pos, mv);
+            assert_true(k > 0);
+            line[len] = mv[rng_next() % (uint64_t)k];
+            O->play(v, pos, line[len++]);
+        }
+        if (len == 1000) continue;
+        O->pos_start(v, pos);
+        for (int i = 0; i < len && got < want; i++) {
+            if (i >= len - bd->tail && O->pos_ply(v, pos) >= bd->min_ply
+                && keep(v, b, pos, items, n, cap, first, &dropped, &max_nodes))
+                got++;
+            O->play(v, pos, line[i]);
+        }
+    }
+    /* a board that gives no position checks nothing: tune it with a row */
+    if (!got && want) fail_msg("%s: no position proven within %llu nodes near the end of %d random games", bd->spec,
+                               (unsigned long long)bd->ref_nodes, playouts);
     char limit[80] = "";
     if (bd->ref_nodes)
         snprintf(limit, sizeof limit, ", %d dropped over %llu nodes", dropped, (unsigned long long)bd->ref_nodes);
-    printf("[ positions ] %-13s %4d from %d %s (plies >= %d)%s, reference at most %llu nodes, %.0f ms\n",
-           bd->spec, got, playouts, bd->draw ? "draws" : "playouts", bd->min_ply, limit, (unsigned long long)max_nodes,
+    printf("[ positions ] %-17s %4d from %d %s (plies >= %d)%s, reference at most %llu nodes, %.0f ms\n",
+           bd->spec, got, playouts, bd->draw ? "draws" : bd->tail ? "games' ends" : "playouts", bd->min_ply, limit, (unsigned long long)max_nodes,
            gsw_now_ms() - t0);
     game_close(v);
 }
@@ -322,6 +385,7 @@ static int cleanup(void **st)   /* also after a failed assertion */
 
 typedef struct tally {
     int checked, bad, from_cache, from_strong, unfinished;
+    int searched;              /* answered by a search, not a knowledge source (and so stored) */
     double ms;
 } tally_t;
 
@@ -356,6 +420,7 @@ static void run_board(const diff_mode_t *m, const item_t *items, int lo, int hi,
         t->checked++;
         t->from_cache += answer_from(&a, "cache");
         t->from_strong += answer_from(&a, "strong");
+        t->searched += !a.source && !a.r.aborted;
         const char *why = judge(m, items[i].value, &a);
         if (a.r.aborted && bd->mode_nodes) {   /* its budget ran out: not judged, unless what it proved is wrong */
             t->unfinished++;
@@ -444,16 +509,22 @@ static void test_differential(void **st)
     printf("[ seed      ] %llu (GSW_DIFF_SEED=N replaces it), %s run (GSW_SLOW=1: a few thousand positions)\n",
            (unsigned long long)seed, slow ? "slow" : "quick");
 
-    int n = 0, cap = 0, start[NBOARDS + 1];
-    for (int b = 0; b < NBOARDS; b++) {
+    list_boards();
+    int n = 0, cap = 0, start[MAX_BOARDS + 1];
+    for (int b = 0; b < nboards; b++) {
         start[b] = n;
         gather(b, slow ? boards[b].slow : boards[b].quick, &positions, &n, &cap);
     }
-    start[NBOARDS] = n;
+    start[nboards] = n;
 
     snprintf(strong_dir, sizeof strong_dir, "/tmp/gsw-diff-strong-XXXXXX");
     assert_non_null(mkdtemp(strong_dir));
+    int nstrong = 0;   /* the strong boards among the boards (GSW_DIFF_BOARDS may leave them out) */
     for (int i = 0; strong_boards[i]; i++) {
+        int in = 0;
+        for (int b = 0; b < nboards && !in; b++) in = !strcmp(boards[b].spec, strong_boards[i]);
+        if (!in) continue;
+        nstrong++;
         gv_t *v;
         err_t err;
         assert_int_equal(game_open(strong_boards[i], &v, &err), GSW_OK);
@@ -465,13 +536,13 @@ static void test_differential(void **st)
         game_close(v);
     }
 
-    int failures = 0;
+    int failures = 0, searched = 0;   /* answers the last cold pass searched (and so stored) */
     for (int k = 0; k < NMODES; k++) {
         const diff_mode_t *m = &modes[k];
         if (m->cache == CACHE_COLD) cache_fresh();
         if (m->cache == CACHE_WARM) assert_true(k > 0 && modes[k - 1].cache == CACHE_COLD);
         tally_t t = { 0 };
-        for (int b = 0; b < NBOARDS; b++) {
+        for (int b = 0; b < nboards; b++) {
             int hi = start[b + 1];
             if (m->algo == ALGO_MANAGER) {
                 int lim = slow ? boards[b].manager_slow : boards[b].manager_quick;
@@ -482,8 +553,11 @@ static void test_differential(void **st)
         if (m->cache == CACHE_WARM) cache_remove();
         char label[128];
         mode_label(m, label, sizeof label);
-        int cold_warm = m->cache == CACHE_WARM && t.from_cache == 0;   /* a warm pass must use the cache */
-        int unused = m->strong && m->wdl && m->cache != CACHE_WARM && t.from_strong == 0;   /* nor the sets */
+        /* a warm pass must use the cache (where the cold one stored answers:
+         * a knowledge source's, a strong solution's say, are not stored) */
+        int cold_warm = m->cache == CACHE_WARM && t.from_cache == 0 && searched > 0;
+        if (m->cache == CACHE_COLD) searched = t.searched;
+        int unused = m->strong && nstrong && m->wdl && m->cache != CACHE_WARM && t.from_strong == 0;   /* nor the sets */
         printf("[ mode %2d   ] %-72s %5d positions, %3d disagreements, %4d from the cache, %3d unfinished, %7.0f ms%s\n",
                k + 1, label, t.checked, t.bad, t.from_cache, t.unfinished, t.ms, cold_warm ? "  NO ANSWER FROM THE CACHE"
                : unused ? "  NO ANSWER FROM THE STRONG SOLUTION" : "");
@@ -491,7 +565,7 @@ static void test_differential(void **st)
     }
     int within = 0, wbad = 0;
     double w0 = gsw_now_ms();
-    for (int b = 0; b < NBOARDS; b++)
+    for (int b = 0; b < nboards; b++)
         if (!strncmp(boards[b].spec, "connect4", 8)) wbad += within_board(positions, start[b], start[b + 1], &within);
     printf("[ within    ] %-72s %5d moves,     %3d disagreements, %7.0f ms\n", "ab exact below the position's value",
            within, wbad, gsw_now_ms() - w0);
