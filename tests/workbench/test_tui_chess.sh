@@ -171,7 +171,7 @@ wait_for "2\. Nf3" 10 || bad "Nf3 typed at the board (f inside a move is no comm
 keys N c 6 B b 5
 wait_for "3\. Bb5" 10 || bad "Bb5 typed at the board (b inside a move)"
 keys a
-wait_for "a_  (a move if a digit or x follows" 5 || bad "a waits a second to see whether a move follows"
+wait_for "a_  (a move if its next character follows" 5 || bad "a waits a second to see whether a move follows"
 wait_for "(off: press a)" 5 || bad "a alone, after its second: the analysis pane goes off"
 keys a 6
 wait_for "3\. Bb5 *a6" 10 || bad "a6 typed at the board (a then a digit)"
