@@ -184,7 +184,10 @@ keys h
 wait_for "hint: " 10 || bad "h alone, after its second: a hint"
 keys '?'
 wait_for "e4 Nf3 O-O" 5 || bad "? does not say how moves are typed"
+screen | grep -q "Chess: a piece, then its target" || bad "? does not say chess's kind of move"
 keys Escape
+keys f 7 f 6   # UCI at the board, begun by a command key (f: follow)
+wait_for "5\. O-O *f6" 10 || bad "f7f6 (UCI) typed at the board"
 # the check sign and Enter typed after a move are the move's: Ra8# Enter
 # neither turns square numbers on (#) nor says "the game is over"
 cmd 'new chess 6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1'
