@@ -9,8 +9,11 @@
 #include "core/game.h"
 #include "cli/json.h"
 
+#define GAMES_MENU_MAX 32   /* variants listed per game at most */
+
 static int cli_games(cli_args_t *o)
 {
+    const char *menu[GAMES_MENU_MAX];
     if (args_flag(o, "json")) {
         json_t j;
         json_begin(&j, stdout);
@@ -24,6 +27,9 @@ static int cli_games(cli_args_t *o)
             json_str(&j, "default_variant", g->default_variant);
             json_str(&j, "variants", g->variants_help);
             json_str(&j, "summary", g->summary);
+            json_arr(&j, "menu");   /* the variants offered by name (game_variants), the default first */
+            for (int k = 0, n = game_variants(g, menu, GAMES_MENU_MAX); k < n; k++) json_str(&j, NULL, menu[k]);
+            json_close(&j, ']');
             json_close(&j, '}');
         }
         json_close(&j, ']');
@@ -32,8 +38,10 @@ static int cli_games(cli_args_t *o)
     }
     for (int i = 0; gsw_games[i]; i++) {
         const game_t *g = gsw_games[i];
-        printf("%-10s %s (%d player%s) — %s\n           variants: %s; default %s\n", g->name, g->title,
+        printf("%-10s %s (%d player%s) — %s\n           variants: %s; default %s\n           menu:", g->name, g->title,
                g->players, g->players > 1 ? "s" : "", g->summary, g->variants_help, g->default_variant);
+        for (int k = 0, n = game_variants(g, menu, GAMES_MENU_MAX); k < n; k++) printf("%s %s", k ? "," : "", menu[k]);
+        printf("\n");
     }
     return GSW_OK;
 }

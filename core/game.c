@@ -3,6 +3,7 @@
 #include "core/game.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 int game_pos_parse(const gv_t *v, const char *text, void *pos, err_t *err)
@@ -22,6 +23,50 @@ void game_spec(const gv_t *v, char *buf, size_t n)
 int game_dup(const gv_t *v, gv_t **out, err_t *err)
 {
     return v->game->variant_open(v->name, out, err);
+}
+
+int game_nsym(const gv_t *v)
+{
+    int n = v->ops->nsym_of ? v->ops->nsym_of(v) : v->ops->nsym;
+    return n > 0 ? n : 1;
+}
+
+int game_move_kind(const gv_t *v, const void *pos)
+{
+    const game_ops_t *O = v->ops;
+    if (O->move_kind > GAME_MOVE_UNSET && O->move_kind <= GAME_MOVE_CHAIN) return O->move_kind;
+    if (O->view) {
+        board_view_t *view = calloc(1, sizeof *view);
+        int drop = 0;
+        if (view) {
+            O->view(v, pos, view);
+            drop = view->drop;
+            free(view);
+        }
+        if (drop) return GAME_MOVE_DROP;
+    }
+    move_t mv[GSW_MAX_MOVES];
+    int n = O->move_cells ? O->moves(v, pos, mv) : 0;
+    for (int i = 0; i < n; i++) {
+        int from = -1, to = -1;
+        O->move_cells(v, pos, mv[i], &from, &to);
+        if (from < 0) return GAME_MOVE_PLACE;
+    }
+    return GAME_MOVE_FROM_TO;
+}
+
+int game_variants(const game_t *g, const char **names, int max)
+{
+    int n = 0;
+    if (max < 1) return 0;
+    if (g->default_variant) names[n++] = g->default_variant;
+    const char *const *list = g->menu_variants ? g->menu_variants : g->test_variants;
+    for (int k = 0; list && list[k] && n < max; k++) {
+        int dup = 0;
+        for (int i = 0; i < n && !dup; i++) dup = !strcmp(names[i], list[k]);
+        if (!dup) names[n++] = list[k];
+    }
+    return n;
 }
 
 int game_count_left(const gv_t *v, const void *pos)

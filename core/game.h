@@ -60,7 +60,10 @@ typedef struct game_ops {
     /* Parse the game's position text ("4453", a FEN...); "" and "startpos" are
      * handled by the caller. Returns GSW_OK or GSW_EINPUT with a message. */
     int (*pos_parse)(const gv_t *v, const char *text, void *pos, err_t *err);
-    /* Write the position back as text that pos_parse reads. */
+    /* Write the position back as the text a person types to give it (gsw
+     * solve GAME POSITION, the workbench's new GAME POSITION): pos_parse
+     * must read it back to the same position, and it names the position
+     * wherever gsw prints one. */
     void (*pos_format)(const gv_t *v, const void *pos, char *buf, size_t n);
     /* Canonical key: equal for positions equal up to the game's symmetries,
      * used as the cache key. Returns its length (<= GSW_MAX_KEY); *sym (may be
@@ -124,10 +127,19 @@ typedef struct game_ops {
      * only then can a search from it meet mirror pairs, so only then does
      * folding them in the table pay. Optional (default: never fold). */
     int (*pos_symmetric)(const gv_t *v, const void *pos);
-    /* Symmetries of the board counted with the identity (1: none). */
+    /* Symmetries of the board counted with the identity (1: none; 0 is
+     * read as 1). Read it through game_nsym, never directly: nsym_of
+     * may say otherwise for a variant. */
     int nsym;
-    /* Map a move of pos through symmetry sym (inverse = 0) or back (inverse =
-     * 1). Required when pos_key or tt_key report a symmetry other than 0. */
+    /* The symmetries of v's board, where variants sharing one ops record
+     * differ (solitaire: those keeping the goal). Optional: NULL means
+     * nsym for every variant. */
+    int (*nsym_of)(const gv_t *v);
+    /* Map a move through symmetry sym. inverse = 0: a move of pos becomes
+     * the same move on the canonical position (pos seen through sym, the
+     * orientation pos_key and tt_key give; stored best moves are in it);
+     * inverse = 1: a move of the canonical position becomes pos's. Required
+     * when pos_key or tt_key report a symmetry other than 0. */
     move_t (*move_sym)(const gv_t *v, move_t m, int sym, int inverse);
     /* The game's own score convention for a proven value of pos (Connect
      * Four: stones left to the winner). Returns 0 if the game has none. */
@@ -252,12 +264,52 @@ typedef struct game_ops {
     void (*chain_format)(const gv_t *v, const void *pos, const move_t *mv, int n, char *buf, size_t len);
     /* 1 if move b continues a's piece (a chain counts as one move). */
     int (*move_continues)(const gv_t *v, move_t a, move_t b);
+
+    /* --- how a person enters a move (optional; the workbench asks) --- */
+    /* What a move is, a game_move_kind: it picks the words that tell a
+     * person how to move (the welcome line, ? help). GAME_MOVE_UNSET (0):
+     * game_move_kind works it out from the view and move_cells. */
+    int move_kind;
+    /* The characters a person types a move with, where the text typed may
+     * differ from move_format's (chess: UCI's e2e4 and e7e8q besides SAN):
+     * a move being typed goes on with any of them, and a key among them
+     * that is no command begins one. NULL: a move is typed as move_format
+     * writes it (a number also without its separators: 2824 for 28-24);
+     * a key begins one where some legal move's text begins with it. */
+    const char *move_chars;
 } game_ops_t;
+
+/* How a person makes a move (game_ops_t.move_kind). */
+enum game_move_kind {
+    GAME_MOVE_UNSET = 0,   /* not declared: game_move_kind works it out */
+    GAME_MOVE_PLACE,       /* a piece put on an empty cell (a stone) */
+    GAME_MOVE_DROP,        /* a piece dropped into a column, falling to its foot (Connect Four) */
+    GAME_MOVE_FROM_TO,     /* a piece taken from one cell to another (chess, a peg's jump) */
+    GAME_MOVE_CHAIN,       /* from-to, or a chain of jumps entered square by square (checkers) */
+};
+
+/* Which optional hooks the workbench's players use (a game without them
+ * still plays; they make the help better):
+ * - the analysis pane (every legal move's value) solves each move with the
+ *   exact search: ab_expand, ab_play, ab_order, tt_key with pos_symmetric
+ *   and move_sym, draw_plies, repetition and line_over, the endgame
+ *   databases (retro); value_score gives the score shown beside a value.
+ *   Where a proof runs out of time it shows the heuristic search's guess
+ *   (evaluate, ab_tactical, pos_quiet, pos_in_check, play_null), marked ~.
+ *   One-player games use the puzzle_* hooks instead.
+ * - the hint is the pane's best move: the same hooks.
+ * - the perfect opponent plays the pane's best proven move, and where no
+ *   proof comes within its time the heuristic search's (evaluate ...).
+ * - the board: view, move_cells, move_path, move_note, terminal_why;
+ *   typed moves: move_kind, move_chars (above). */
 
 struct gv {
     const struct game *game;
     const game_ops_t *ops;
-    char name[48];          /* canonical variant name, e.g. "7x6" */
+    char name[48];          /* canonical variant name, e.g. "7x6": part of the
+                               cache's key (with the game's name and pos_key's
+                               bytes), so variants whose values can differ must
+                               be named apart, and one variant always alike */
     const void *data;       /* the game's variant data */
 };
 
@@ -276,7 +328,9 @@ typedef struct game {
     const char *eval_unit;     /* evaluate's unit in words, 100 of its points each ("pawns",
                                   "men"); NULL: points without a unit */
     /* Parse a variant name (NULL or "" = default) into *out (heap; free with
-     * variant_close). GSW_EINPUT for an unknown variant. */
+     * variant_close). GSW_EINPUT for an unknown variant, its message naming
+     * the variant as given and the game ("unknown connect4 variant \"9\"
+     * (expected WIDTHxHEIGHT, e.g. 7x6)"). */
     int (*variant_open)(const char *spec, gv_t **out, err_t *err);
     void (*variant_close)(gv_t *v);
 } game_t;
@@ -307,6 +361,19 @@ int game_dup(const gv_t *v, gv_t **out, err_t *err);
 int game_pos_parse(const gv_t *v, const char *text, void *pos, err_t *err);
 /* "game:variant" into buf. */
 void game_spec(const gv_t *v, char *buf, size_t n);
+/* The symmetries of v's board counted with the identity (nsym_of, else
+ * nsym; at least 1): the one way to read them. */
+int game_nsym(const gv_t *v);
+/* How a move is made in v (a game_move_kind, never GAME_MOVE_UNSET): the
+ * declared move_kind, else worked out at pos: a drop where the view
+ * drops, a placement where move_cells gives a legal move no from, else
+ * from-to. */
+int game_move_kind(const gv_t *v, const void *pos);
+/* The variants g offers a person, in order: the default first, then
+ * menu_variants (NULL: test_variants), each once; at most max into
+ * names. Returns the count. What they mean in words: g->variants_help.
+ * The game picker, gsw games and the workbench's help list these. */
+int game_variants(const game_t *g, const char **names, int max);
 
 /* The game's move-count rule (count_rule: chess's 50-move rule, checkers'
  * 40-move rule) as searches apply it: the plies pos's clock leaves before

@@ -11,6 +11,7 @@
 #include "workbench/session_board.h"
 #include "workbench/session_lesson.h"
 #include "workbench/tui_input.h"
+#include "workbench/tui_keys.h"
 #include "workbench/tui_overlay.h"
 #include "workbench/tui_picker.h"
 #include "workbench/tui_text.h"
@@ -126,8 +127,8 @@ void tui_cmdline_key(tui_t *t, int ch)
     case KEY_PPAGE: case KEY_NPAGE:   /* scroll the completion list */
         if (t->pager) tui_pager_scroll(t, ch);
         break;
-    case KEY_BACKSPACE: rl_key_value = 127; rl_key_ready = 1; rl_callback_read_char(); return;
-    case 27:   /* Escape closes the line */
+    case KEY_BACKSPACE: rl_key_value = TUI_KEY_DEL; rl_key_ready = 1; rl_callback_read_char(); return;
+    case TUI_KEY_ESC:   /* Escape closes the line */
         tui_cmdline_close(t);
         return;
     default:
@@ -147,7 +148,7 @@ void tui_pager_key(tui_t *t, int ch)
     switch (ch) {
     case ' ': tui_pager_scroll(t, KEY_NPAGE); break;
     case 'b': tui_pager_scroll(t, KEY_PPAGE); break;
-    case 'q': case 27: case '\n': case '\r': case KEY_ENTER: tui_pager_close(t); break;
+    case 'q': case TUI_KEY_ESC: case '\n': case '\r': case KEY_ENTER: tui_pager_close(t); break;
     case ':': tui_pager_close(t); cmdline_open(t); break;
     }
 }
@@ -214,19 +215,19 @@ void tui_key_picker(tui_t *t, int ch)
     switch (ch) {
     case KEY_UP: if (t->pick > 0) t->pick--; break;
     case KEY_DOWN: if (t->pick + 1 < t->nitems) t->pick++; break;
-    case KEY_PPAGE: t->pick = t->pick > 10 ? t->pick - 10 : 0; break;
-    case KEY_NPAGE: t->pick = t->pick + 10 < t->nitems ? t->pick + 10 : t->nitems - 1; break;
+    case KEY_PPAGE: t->pick = t->pick > TUI_PICK_PAGE ? t->pick - TUI_PICK_PAGE : 0; break;
+    case KEY_NPAGE: t->pick = t->pick + TUI_PICK_PAGE < t->nitems ? t->pick + TUI_PICK_PAGE : t->nitems - 1; break;
     case '\n': case '\r': case KEY_ENTER: case ' ': tui_picker_start(t); break;
     case 'o': cycle_opponent(t); break;
     case 's': cycle_side(t); break;
     case '?': tui_help_open(t); break;
-    case 27: if (t->have_game) t->screen = SCREEN_GAME; break;   /* back to the game in progress */
+    case TUI_KEY_ESC: if (t->have_game) t->screen = SCREEN_GAME; break;   /* back to the game in progress */
     case 'q': tui_quit(t); break;
     case KEY_MOUSE: {
         MEVENT e;
         if (getmouse(&e) == OK && (e.bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON1_RELEASED))) {
-            int h = LINES - 5, first = t->pick >= h ? t->pick - h + 1 : 0, i = first + e.y - 2;
-            if (i >= 0 && i < t->nitems && e.y >= 2) { t->pick = i; tui_picker_start(t); }
+            int h = LINES - TUI_PICK_ROWS_LESS, first = t->pick >= h ? t->pick - h + 1 : 0, i = first + e.y - TUI_PICK_TOP;
+            if (i >= 0 && i < t->nitems && e.y >= TUI_PICK_TOP) { t->pick = i; tui_picker_start(t); }
         }
         break;
     }
@@ -254,82 +255,26 @@ static int computer_turn(tui_t *t)
 }
 
 /* ---- a move typed: it starts with a digit, or with the first letter of
- * a legal move's text (chess: e4, Nf3, O-O); column 1 plays at once on a
- * board of 9, on a wider one 1 waits for a second digit (10, 11, ...),
- * Enter or a pause; a move with separators (11-15, 1x10x19, or from and
- * last square 1x19) plays once it names a move no longer one begins with.
- * A letter that is also a command key (a, b, f, g, h) begins a move only
- * when a digit or x follows within a second; alone, its command runs.
+ * a legal move's text (chess: e4, Nf3, O-O; p2 on a board of 16 columns);
+ * column 1 plays at once on a board of 9, on a wider one 1 waits for a
+ * second digit (10, 11, ...), Enter or a pause; a move with separators
+ * (11-15, 1x10x19, or from and last square 1x19) plays once it names a
+ * move no longer one begins with. A letter that is also a command key
+ * (chess's a, b, f, g, h) begins a move only when the move's next
+ * character follows within a second; alone, its command runs. Which keys
+ * do what is the game's to say (tui_keys.h).
  * ---- */
 
-/* A move's text of numbers and separators without the separators
- * ("28-24" -> "2824", "9x18x27" -> "91827"): what a player types who
- * leaves them out. Empty for a text with letters (chess, solitaire). */
-static void squeeze(const char *in, char *out, size_t n)
-{
-    size_t k = 0;
-    for (; *in && k + 1 < n; in++) {
-        if (*in >= '0' && *in <= '9') out[k++] = *in;
-        else if (*in != '-' && *in != 'x' && *in != ':') { k = 0; break; }
-    }
-    out[k] = 0;
-}
+#define PEND_MS 1000          /* a command key a move begins with waits this long for the move's next key */
+#define NUMBER_PAUSE_MS 600   /* a number that may go on (column 1 of 10) plays after this pause */
+#define TYPED_OWN_MS 1000     /* a check sign or Enter this soon after a typed move is the move's own */
+#define LEGAL_LISTED 12       /* legal moves listed when none begins with what was typed */
 
-static int all_digits(const char *s) { return *s && strspn(s, "0123456789") == strlen(s); }
+static int digits_longer(tui_t *t) { return tui_move_longer(t->s.v, session_pos(&t->s), t->digits); }
 
-/* Does a legal move's text begin with the text typed and go on (a check
- * or mate sign alone does not count)? Digits alone also match a move's
- * text without its separators (2824 for 28-24). */
-static int digits_longer(tui_t *t)
-{
-    session_t *s = &t->s;
-    move_t mv[GSW_MAX_MOVES];
-    size_t n = strlen(t->digits);
-    int k = s->v->ops->moves(s->v, session_pos(s), mv), bare = all_digits(t->digits);
-    for (int i = 0; i < k; i++) {
-        char mt[64], sq[64];
-        s->v->ops->move_format(s->v, session_pos(s), mv[i], mt, sizeof mt);
-        size_t l = strlen(mt);
-        while (l > n && (mt[l - 1] == '+' || mt[l - 1] == '#')) l--;
-        if (l > n && !strncmp(mt, t->digits, n)) return 1;
-        squeeze(mt, sq, sizeof sq);
-        if (bare && strlen(sq) > n && !strncmp(sq, t->digits, n)) return 1;
-    }
-    return 0;
-}
-
-/* Does a legal move's text begin with the letter ch? */
-static int move_begins(tui_t *t, int ch)
-{
-    if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z'))) return 0;
-    char keep[sizeof t->digits];
-    memcpy(keep, t->digits, sizeof keep);
-    t->digits[0] = (char)ch;
-    t->digits[1] = 0;
-    int r = digits_longer(t);
-    memcpy(t->digits, keep, sizeof keep);
-    return r;
-}
-
-/* Does the text typed name a legal move? */
 static int digits_parse(tui_t *t, move_t *m, err_t *err)
 {
-    session_t *s = &t->s;
-    if (s->v->ops->move_parse(s->v, session_pos(s), t->digits, m, err) == GSW_OK) return 1;
-    if (!all_digits(t->digits)) return 0;
-    /* digits without separators: the one legal move they spell (2824: 28-24) */
-    move_t mv[GSW_MAX_MOVES];
-    int k = s->v->ops->moves(s->v, session_pos(s), mv), found = 0;
-    for (int i = 0; i < k; i++) {
-        char mt[64], sq[64];
-        s->v->ops->move_format(s->v, session_pos(s), mv[i], mt, sizeof mt);
-        squeeze(mt, sq, sizeof sq);
-        if (sq[0] && !strcmp(sq, t->digits)) {
-            if (found++) return 0;   /* two moves spell it: the error stands */
-            *m = mv[i];
-        }
-    }
-    return found == 1;
+    return tui_move_parse(t->s.v, session_pos(&t->s), t->digits, m, err);
 }
 
 void tui_digits_play(tui_t *t)
@@ -344,7 +289,7 @@ void tui_digits_play(tui_t *t)
     if (!ok) { tui_say(t, err.msg); return; }
     if (session_play(s, m, &err)) tui_say(t, err.msg);
     else {
-        t->typed_at = tui_now_ms() + 1000;
+        t->typed_at = tui_now_ms() + TYPED_OWN_MS;
         tui_played(t);
     }
 }
@@ -368,33 +313,20 @@ static void no_move_begins(tui_t *t)
         char mt[64];
         s->v->ops->move_format(s->v, session_pos(s), mv[i], mt, sizeof mt);
         len += snprintf(msg + len, sizeof msg - (size_t)len, " %s", mt);
-        if (i == 11 && k > 12) { len += snprintf(msg + len, sizeof msg - (size_t)len, " ..."); break; }
+        if (i == LEGAL_LISTED - 1 && k > LEGAL_LISTED) { len += snprintf(msg + len, sizeof msg - (size_t)len, " ..."); break; }
     }
     snprintf(msg + len, sizeof msg - (size_t)len, ")");
     t->digits[0] = 0;
     tui_say(t, msg);
 }
 
-/* A key while a move is typed: 1 if it belongs to the move (a digit, a
- * separator after a digit, or a character a legal move's text has there). */
+/* A key while a move is typed (or its first): 1 if it belongs to the move
+ * (tui_key_continues: a digit, a separator after a digit, a character the
+ * game types moves with or a legal move's text has there). */
 static int digits_key(tui_t *t, int ch)
 {
     size_t n = strlen(t->digits);
-    if (ch < 0 || ch > 126) return 0;
-    int digit = ch >= '0' && ch <= '9';
-    if (!digit) {
-        int after_digit = n && t->digits[n - 1] >= '0' && t->digits[n - 1] <= '9';
-        int sep = after_digit && (ch == '-' || ch == ':' || ch == '/');
-        if (!sep) {   /* a character that continues a legal move (the x of 1x10, the f of Nf3) */
-            t->digits[n] = (char)ch;
-            t->digits[n + 1] = 0;
-            move_t m;
-            err_t err;
-            int longer = digits_longer(t) || digits_parse(t, &m, &err);   /* (the last O of O-O) */
-            t->digits[n] = 0;
-            if (!longer) return 0;
-        }
-    }
+    if (!tui_key_continues(t->s.v, session_pos(&t->s), t->digits, ch, 0)) return 0;
     if (computer_turn(t)) { t->digits[0] = 0; return 1; }
     if (n + 1 >= sizeof t->digits) return 1;
     t->digits[n] = (char)ch;
@@ -403,7 +335,7 @@ static int digits_key(tui_t *t, int ch)
     err_t err;
     int names = digits_parse(t, &m, &err), longer = digits_longer(t);
     if (names && !longer) tui_digits_play(t);                     /* complete: played now */
-    else if (names) t->digits_at = tui_now_ms() + 600;            /* column 1 of 10: a pause plays it */
+    else if (names) t->digits_at = tui_now_ms() + NUMBER_PAUSE_MS;   /* column 1 of 10: a pause plays it */
     else if (!longer && strspn(t->digits, "0123456789") == n + 1) no_move_begins(t);   /* no move begins so: why */
     else t->digits_at = 0;                                    /* not a move yet: Enter plays it or says why */
     return 1;
@@ -446,89 +378,137 @@ void tui_key_game(tui_t *t, int ch)
         s->autoplay = 0;
         if (!over) { tui_say(t, "autoplay stopped"); return; }
     }
-    if (t->pend_key) {   /* a command key that may begin a move: a digit or x makes it one */
+    if (t->pend_key) {   /* a command key that may begin a move: the move's next character makes it one */
         int k = t->pend_key;
+        char first[2] = { (char)k, 0 };
         t->pend_key = 0;
-        if ((ch >= '0' && ch <= '9') || ch == 'x') {
+        if (tui_key_continues(s->v, session_pos(s), first, ch, 1)) {
             t->digits[0] = (char)k;
             t->digits[1] = 0;
             if (digits_key(t, ch)) return;
             t->digits[0] = 0;
         }
-        if (ch == 27) return;   /* Esc: neither */
+        if (ch == TUI_KEY_ESC) return;   /* Esc: neither */
         key_command(t, k, 1);   /* its command, then this key as usual */
     }
     key_command(t, ch, 0);
 }
 
-/* The command keys, and a move's first character (command: ch is a
- * command key whose second ran out, a command for sure). */
-static void key_command(tui_t *t, int ch, int command)
+static int is_enter(int ch) { return ch == '\n' || ch == '\r' || ch == KEY_ENTER; }
+
+/* A check sign or Enter just after a typed move was played is the move's
+ * own end (Qa5#, e4 Enter): 1 if ch was one, to be dropped. */
+static int typed_end_key(tui_t *t, int ch)
+{
+    int sign = ch == '+' || ch == '#';
+    int own = t->typed_at > 0 && (sign || is_enter(ch)) && tui_now_ms() < t->typed_at;
+    if (!sign) t->typed_at = 0;
+    return own;
+}
+
+/* A move's first key, nothing typed yet: 1 if ch began a move, or waits a
+ * second to see whether it does (a command key a move begins with). */
+static int move_first_key(tui_t *t, int ch)
+{
+    session_t *s = &t->s;
+    if (t->digits[0] || s->nchoice || ch == ':') return 0;
+    int act = tui_key_first(s->v, session_pos(s), ch);
+    if (act == TUI_KEY_COMMAND || computer_turn(t)) return 0;
+    if (act == TUI_KEY_EITHER) {   /* also a command: a second to say which */
+        t->pend_key = ch;
+        t->pend_at = tui_now_ms() + PEND_MS;
+        return 1;
+    }
+    digits_key(t, ch);   /* e4, Nf3, O-O */
+    return 1;
+}
+
+/* A key while a move is typed: Enter ends it, Backspace takes a character
+ * back, Esc drops it, a key of the move goes on with it. 1 if ch was used;
+ * another key drops the move and is a command. */
+static int typing_key(tui_t *t, int ch)
+{
+    if (!t->digits[0]) return 0;
+    if (is_enter(ch)) { tui_digits_play(t); return 1; }
+    if (ch == KEY_BACKSPACE || ch == TUI_KEY_DEL || ch == TUI_KEY_BS) {
+        t->digits[strlen(t->digits) - 1] = 0;
+        t->digits_at = 0;
+        return 1;
+    }
+    if (ch == TUI_KEY_ESC) { t->digits[0] = 0; return 1; }
+    if (digits_key(t, ch)) return 1;
+    t->digits[0] = 0;
+    return 0;
+}
+
+/* A click named several moves (a promotion): a key picks one. 1 if ch was
+ * used (a click elsewhere drops the choice and counts as a click). */
+static int choice_key(tui_t *t, int ch)
 {
     session_t *s = &t->s;
     err_t err;
-    out_t o = { 0 };
-    int played = 0;
-    if (t->typed_at > 0 && (ch == '+' || ch == '#' || ch == '\n' || ch == '\r' || ch == KEY_ENTER)) {
-        int own = tui_now_ms() < t->typed_at;   /* the end of the move just played (Qa5#, e4 Enter) */
-        if (ch != '+' && ch != '#') t->typed_at = 0;
-        if (own) return;
-    }
-    if (ch != '+' && ch != '#') t->typed_at = 0;
-    if (!command && !t->digits[0] && !s->nchoice && ch != ':' && move_begins(t, ch) && !computer_turn(t)) {
-        if (strchr("abfgh", ch)) {   /* also a command: a second to say which */
-            t->pend_key = ch;
-            t->pend_at = tui_now_ms() + 1000;
-            return;
-        }
-        if (!strchr("nopqrstuvwx", ch)) { digits_key(t, ch); return; }   /* e4, Nf3, O-O */
-    }
-    if (t->digits[0]) {   /* a move being typed: Enter ends it, Esc drops it */
-        if (ch == '\n' || ch == '\r' || ch == KEY_ENTER) { tui_digits_play(t); return; }
-        if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) { t->digits[strlen(t->digits) - 1] = 0; t->digits_at = 0; return; }
-        if (ch == 27) { t->digits[0] = 0; return; }
-        if (digits_key(t, ch)) return;
-        t->digits[0] = 0;   /* another key: the move typed is dropped */
-    }
-    if (s->nchoice) {   /* a click named several moves (a promotion): a key picks one */
-        if (ch == 27) { session_choice_cancel(s); return; }
-        if (ch == KEY_MOUSE) {
-            session_choice_cancel(s);   /* a click elsewhere: the choice goes, the click counts */
-        } else {
-            int r = ch == KEY_ENTER ? session_choose(s, '\n', &err) : ch >= 0 && ch < 256 ? session_choose(s, ch, &err) : 0;
-            if (r < 0) tui_say(t, err.msg);
-            else if (r > 0) tui_played(t);
-            else tui_say(t, "choose one of the moves on the status line by its key (Enter: the first; Esc cancels)");
-            return;
-        }
-    }
+    if (!s->nchoice) return 0;
+    if (ch == TUI_KEY_ESC) { session_choice_cancel(s); return 1; }
+    if (ch == KEY_MOUSE) { session_choice_cancel(s); return 0; }
+    int r = ch == KEY_ENTER ? session_choose(s, '\n', &err) : ch >= 0 && ch < 256 ? session_choose(s, ch, &err) : 0;
+    if (r < 0) tui_say(t, err.msg);
+    else if (r > 0) tui_played(t);
+    else tui_say(t, "choose one of the moves on the status line by its key (Enter: the first; Esc cancels)");
+    return 1;
+}
+
+/* The board's keys: the cursor, Enter or space there, a click, the
+ * analysis pane's scrolling. 1 if ch was one; *played: a move was made. */
+static int board_key(tui_t *t, int ch, int *played)
+{
+    session_t *s = &t->s;
+    err_t err;
+    int r;
     switch (ch) {
-    case KEY_LEFT: session_cursor_move(s, 0, -1); break;
-    case KEY_RIGHT: session_cursor_move(s, 0, 1); break;
-    case KEY_UP: session_cursor_move(s, -1, 0); break;
-    case KEY_DOWN: session_cursor_move(s, 1, 0); break;
-    case KEY_NPAGE: t->an_top += t->an_shown > 0 ? t->an_shown : 1; break;   /* the analysis pane, when cut */
-    case KEY_PPAGE: t->an_top -= t->an_shown > 0 ? t->an_shown : 1; if (t->an_top < 0) t->an_top = 0; break;
-    case '\n': case '\r': case KEY_ENTER: case ' ': {
-        if (computer_turn(t)) break;
-        int r = session_click(s, s->cursor, &err);
-        if (r < 0) tui_say(t, err.msg);
-        played = r == 1;   /* (2: a move entered one square further) */
+    case KEY_LEFT: session_cursor_move(s, 0, -1); return 1;
+    case KEY_RIGHT: session_cursor_move(s, 0, 1); return 1;
+    case KEY_UP: session_cursor_move(s, -1, 0); return 1;
+    case KEY_DOWN: session_cursor_move(s, 1, 0); return 1;
+    case KEY_NPAGE: t->an_top += t->an_shown > 0 ? t->an_shown : 1; return 1;   /* the analysis pane, when cut */
+    case KEY_PPAGE: t->an_top -= t->an_shown > 0 ? t->an_shown : 1; if (t->an_top < 0) t->an_top = 0; return 1;
+    case '\n': case '\r': case KEY_ENTER: case ' ':
+        if (computer_turn(t)) return 1;
         break;
-    }
     case KEY_MOUSE: {
         MEVENT e;
-        if (getmouse(&e) != OK || !(e.bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON1_RELEASED))) break;
-        int r = e.y - t->board_y, c = (e.x - t->board_x) / t->cell_w;
-        if (e.x < t->board_x || c >= t->view.cols || r >= t->view.rows || (r < 0 && !(t->view.drop && r == -1))) break;
-        if (r < 0) r = 0;
-        s->cursor = r * t->view.cols + c;
-        if (computer_turn(t)) break;
-        int k = session_click(s, s->cursor, &err);
-        if (k < 0) tui_say(t, err.msg);
-        played = k == 1;
+        if (getmouse(&e) != OK || !(e.bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON1_RELEASED))) return 1;
+        int row = e.y - t->board_y, c = (e.x - t->board_x) / t->cell_w;
+        if (e.x < t->board_x || c >= t->view.cols || row >= t->view.rows || (row < 0 && !(t->view.drop && row == -1)))
+            return 1;
+        if (row < 0) row = 0;   /* a drop: the column's label row is the column */
+        s->cursor = row * t->view.cols + c;
+        if (computer_turn(t)) return 1;
         break;
     }
+    default: return 0;
+    }
+    r = session_click(s, s->cursor, &err);
+    if (r < 0) tui_say(t, err.msg);
+    *played = r == 1;   /* (2: a move entered one square further) */
+    return 1;
+}
+
+/* o and s: the opponent and the side, but not in a lesson. */
+static void opponent_key(tui_t *t, int ch)
+{
+    if (t->s.lesson)   /* the step decides who moves */
+        tui_say(t, "in a lesson you play the side that begins each step; a step that says play on gets the "
+                   "perfect opponent's replies (the opponent and sides come back after the lesson)");
+    else if (ch == 'o') cycle_opponent(t);
+    else cycle_side(t);
+}
+
+/* The one-key commands (? help lists them), and a number's first digit. */
+static void command_key(tui_t *t, int ch)
+{
+    session_t *s = &t->s;
+    out_t o = { 0 };
+    switch (ch) {
     case 'u': t->nmsg = 0; tui_exec(t, "undo"); break;   /* (the messages were about the move taken back) */
     case 'r': tui_exec(t, "redo"); break;
     case 'h': tui_exec(t, "hint"); break;
@@ -547,13 +527,7 @@ static void key_command(tui_t *t, int ch, int command)
     case 'p': t->nmsg = 0; tui_say(t, "proving..."); tui_draw(t); t->nmsg = 0; tui_exec(t, "proof"); break;
     case 'f': if (s->br) { t->nmsg = 0; tui_exec(t, "follow"); } break;
     case 'x': if (s->br) tui_exec(t, "proof off"); break;
-    case 'o': case 's':
-        if (s->lesson)   /* the step decides who moves */
-            tui_say(t, "in a lesson you play the side that begins each step; a step that says play on gets the "
-                       "perfect opponent's replies (the opponent and sides come back after the lesson)");
-        else if (ch == 'o') cycle_opponent(t);
-        else cycle_side(t);
-        break;
+    case 'o': case 's': opponent_key(t, ch); break;
     case 'n':
         t->nmsg = 0;
         if (s->lesson) tui_exec(t, "next");
@@ -573,13 +547,30 @@ static void key_command(tui_t *t, int ch, int command)
     case ':': cmdline_open(t); break;
     case '?': tui_help_open(t); break;
     case 'q': tui_quit(t); break;
-    case 27: s->selected = -1; s->npath = 0; break;
+    case TUI_KEY_ESC: s->selected = -1; s->npath = 0; break;
     case '#': tui_exec(t, "numbers"); break;
     default:
         if (ch >= '0' && ch <= '9') digits_key(t, ch);   /* a move typed: its first digit */
     }
-    if (played) tui_played(t);
     out_free(&o);
+}
+
+/* A key on the game screen, in turn: the end of a move just typed, a
+ * move's first key, a move being typed, a choice among moves, the board's
+ * keys, the commands (command: ch is a command key whose second ran out,
+ * a command for sure). */
+static void key_command(tui_t *t, int ch, int command)
+{
+    int played = 0;
+    if (typed_end_key(t, ch)) return;
+    if (!command && move_first_key(t, ch)) return;
+    if (typing_key(t, ch)) return;
+    if (choice_key(t, ch)) return;
+    if (board_key(t, ch, &played)) {
+        if (played) tui_played(t);
+        return;
+    }
+    command_key(t, ch);
 }
 
 /* readline on the bottom line, fed key by key */

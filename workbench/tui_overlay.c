@@ -7,6 +7,7 @@
 
 #include <readline/readline.h>
 
+#include "workbench/tui_keys.h"
 #include "workbench/tui_overlay.h"
 #include "workbench/tui_panes.h"
 #include "workbench/tui_picker.h"
@@ -88,7 +89,8 @@ static const char *const help_lines[] = {
     "  mouse       click a cell or column   1-9          play that move (if it is one)",
     "  10, 11 ...  type both digits: Enter or a short pause ends a number",
     "  11-15, 1x10x19  type a move (a capture: every square, or from and last square)",
-    "  e4 Nf3 O-O  chess: type the move; a b f g h begin one only if a digit or x follows in 1 s",
+    "  e4 Nf3 O-O  type the move (p2 on a board of lettered columns); a command key that",
+    "              begins one (chess: a b f g h) is the move only if its next key follows in 1 s",
     "  #           the squares' numbers on the board (checkers: 1-32)",
     "  u / r       undo / redo              h            hint (best move; losing: slowest loss)",
     "  a           analysis pane on/off     v            value history (got / best per move)",
@@ -108,12 +110,48 @@ static const char *const help_lines[] = {
     "Press any key.",
 };
 enum { HELP_LINES = (int)(sizeof help_lines / sizeof help_lines[0]) };
+enum { HELP_GAME_LINES = 4, HELP_W = 86 };   /* the game's own lines first (at most); their width */
+
+/* The help's lines into lines (HELP_GAME_LINES + HELP_LINES): on the game
+ * screen, how this game's moves are made and the variants it offers
+ * (game_variants, and variants_help over as many lines as it takes), then
+ * the keys. Returns the count. */
+static int help_build(tui_t *t, const char **lines, char game[HELP_GAME_LINES][HELP_W + 1])
+{
+    int n = 0;
+    const gv_t *v = t->s.v;
+    if (v && t->screen == SCREEN_GAME) {
+        const game_t *g = v->game;
+        const char *names[32];
+        int nv = game_variants(g, names, 32), k;
+        snprintf(game[n++], HELP_W + 1, "%s: %s", g->title, tui_move_kind_words(game_move_kind(v, session_pos(&t->s))));
+        k = snprintf(game[n], HELP_W + 1, "  variants:");
+        for (int i = 0; i < nv && k > 0 && k < HELP_W; i++)
+            k += snprintf(game[n] + k, HELP_W + 1 - (size_t)k, " %s", names[i]);
+        n++;
+        const char *rest = g->variants_help ? g->variants_help : "";
+        while (*rest && n < HELP_GAME_LINES) {   /* the variants in words, cut at spaces */
+            int room = HELP_W - 4, len = (int)strlen(rest);
+            if (len > room) {
+                len = room;
+                while (len > 0 && rest[len] != ' ') len--;
+                if (len == 0) len = room;
+            }
+            snprintf(game[n++], HELP_W + 1, "    %.*s", len, rest);
+            rest += len;
+            while (*rest == ' ') rest++;
+        }
+        for (int i = 0; i < n; i++) lines[i] = game[i];
+    }
+    for (int i = 0; i < HELP_LINES; i++) lines[n++] = help_lines[i];
+    return n;
+}
 
 static void draw_help(tui_t *t)
 {
-    (void)t;
-    const char *const *lines = help_lines;
-    int n = HELP_LINES, w = 0;
+    const char *lines[HELP_GAME_LINES + HELP_LINES];
+    char game[HELP_GAME_LINES][HELP_W + 1];
+    int n = help_build(t, lines, game), w = 0, bold = n - HELP_LINES;
     for (int i = 0; i < n; i++) if ((int)strlen(lines[i]) > w) w = (int)strlen(lines[i]);
     int y0 = (LINES - n - 2) / 2, x0 = (COLS - w - 4) / 2;
     if (y0 < 0) y0 = 0;
@@ -122,22 +160,26 @@ static void draw_help(tui_t *t)
         move(y0 + 1 + i, x0);
         for (int k = 0; k < w + 4 && x0 + k < COLS; k++) addch(' ');
     }
-    attron(A_BOLD);
-    mvaddnstr(y0 + 1, x0 + 2, lines[0], COLS - x0 - 2);
-    attroff(A_BOLD);
-    for (int i = 1; i < n; i++) mvaddnstr(y0 + 1 + i, x0 + 2, lines[i], COLS - x0 - 2);
+    for (int i = 0; i < n; i++) {
+        if (i == 0 || i == bold) attron(A_BOLD);   /* the game's name, "Keys" */
+        mvaddnstr(y0 + 1 + i, x0 + 2, lines[i], COLS - x0 - 2);
+        if (i == 0 || i == bold) attroff(A_BOLD);
+    }
 }
 
 /* ?: the keys over the screen, or in the pager when they do not fit. */
 void tui_help_open(tui_t *t)
 {
-    int w = 0;
-    for (int i = 0; i < HELP_LINES; i++) if ((int)strlen(help_lines[i]) > w) w = (int)strlen(help_lines[i]);
-    if (HELP_LINES + 2 <= LINES && w + 4 <= COLS) { t->show_help = 1; return; }
-    char text[4096];
+    const char *lines[HELP_GAME_LINES + HELP_LINES];
+    char game[HELP_GAME_LINES][HELP_W + 1];
+    int n = help_build(t, lines, game), w = 0;
+    for (int i = 0; i < n; i++) if ((int)strlen(lines[i]) > w) w = (int)strlen(lines[i]);
+    if (n + 2 <= LINES && w + 4 <= COLS) { t->show_help = 1; return; }
+    char text[6144];
     size_t used = 0;
-    for (int i = 1; i < HELP_LINES - 2 && used < sizeof text; i++)   /* not the title, not "Press any key" */
-        used += (size_t)snprintf(text + used, sizeof text - used, "%s\n", help_lines[i]);
+    for (int i = 0; i < n - 2 && used < sizeof text; i++)   /* not "Press any key" */
+        if (lines[i] != help_lines[0])   /* (the pager's title says "Keys") */
+            used += (size_t)snprintf(text + used, sizeof text - used, "%s\n", lines[i]);
     tui_pager_open(t, "Keys", text, 0);
 }
 

@@ -319,9 +319,24 @@ static void draw_too_small(tui_t *t, int mw, int mh)
     tui_put_wrapped(0, 0, COLS, LINES, text);
 }
 
-void tui_draw_game(tui_t *t)
+/* The game screen's layout: the title bar on row 0, the board and the
+ * panes from GAME_TOP, the message area's MSG_ROWS rows over the status
+ * line at the bottom (LINES - 1), a blank row between. */
+#define GAME_TOP 2
+#define MSG_ROWS 3
+#define MSG_TOP (LINES - 1 - MSG_ROWS)
+#define MOVES_W 22       /* the move list's width */
+#define HISTORY_W 36     /* the value history's (v) */
+#define HELP_TAG_W 8     /* "? help" at the title bar's right end, with a space */
+#define TITLE_CUT 4      /* room for " ..." where the title is cut */
+
+/* The board of the current position into t->view, and the width of its
+ * cells: wider for a label over one character (column 10), or for the
+ * squares' names on request where the window has room for them. */
+static void game_view(tui_t *t)
 {
     session_t *s = &t->s;
+    int mw, mh;
     if (s->v->ops->view) s->v->ops->view(s->v, session_pos(s), &t->view);
     else { memset(&t->view, 0, sizeof t->view); t->view.rows = 1; t->view.cols = 1; }
     t->cell_w = 2;   /* one more column when a label is wider than one (column 10) */
@@ -329,7 +344,7 @@ void tui_draw_game(tui_t *t)
         int lw = (int)strlen(t->view.col_label[c]);
         if (lw + 1 > t->cell_w) t->cell_w = lw + 1;
     }
-    int plain_w = t->cell_w, mw, mh;
+    int plain_w = t->cell_w;
     for (int i = 0; s->numbers && i < t->view.rows * t->view.cols; i++) {   /* the squares' numbers, on request */
         int nw = (int)strlen(t->view.cell[i].name) + 2;
         if (nw > t->cell_w) t->cell_w = nw;
@@ -339,14 +354,12 @@ void tui_draw_game(tui_t *t)
         t->names_need = mw;
         t->cell_w = plain_w;
     }
-    erase();
-    if (!tui_min_size(t, &mw, &mh)) {
-        if (!t->too_small) t->small_ignored = 0;
-        t->too_small = 1;
-        draw_too_small(t, mw, mh);
-        return;
-    }
-    t->too_small = 0;
+}
+
+/* The title bar: the game, who plays whom (or the lesson), "? help". */
+static void draw_title(tui_t *t)
+{
+    session_t *s = &t->s;
     char spec[96], op[48], title[256];
     game_spec(s->v, spec, sizeof spec);
     opponent_text(&s->opp, op, sizeof op);
@@ -359,23 +372,25 @@ void tui_draw_game(tui_t *t)
     attron(A_REVERSE);
     move(0, 0);
     for (int x = 0; x < COLS; x++) addch(' ');
-    int tw = COLS - 9;   /* clear of "? help"; a title too long ends at a word, with "..." */
-    if ((int)strlen(title) > tw && tw > 8) {
-        int k = tw - 4;
+    int tw = COLS - HELP_TAG_W - 1;   /* clear of "? help"; a title too long ends at a word, with "..." */
+    if ((int)strlen(title) > tw && tw > 2 * TITLE_CUT) {
+        int k = tw - TITLE_CUT;
         while (k > 0 && title[k] != ' ') k--;
-        if (k <= 0) k = tw - 4;
+        if (k <= 0) k = tw - TITLE_CUT;
         snprintf(title + k, sizeof title - (size_t)k, " ...");
     }
     mvaddnstr(0, 0, title, tw);
-    mvaddnstr(0, COLS - 8 > 0 ? COLS - 8 : 0, "? help", 7);
+    mvaddnstr(0, COLS - HELP_TAG_W > 0 ? COLS - HELP_TAG_W : 0, "? help", HELP_TAG_W - 1);
     attroff(A_REVERSE);
+}
 
-    int bh = 0;
-    t->left_w = tui_left_width(t);
-    if (s->v->ops->view) bh = tui_draw_board(t, 2, 0);
-    else { char pt[512]; s->v->ops->pos_format(s->v, session_pos(s), pt, sizeof pt); mvaddnstr(2, 1, pt, COLS - 2); bh = 1; }
-    int px = t->left_w + 2, pw = COLS - px, top = 2, h = LINES - 5 - top;   /* (the message area below stays clear) */
-    int w1 = t->show_history ? 36 : 22;
+/* Right of the board, rows top to top + h - 1: the proof browser, the
+ * lesson's step, or the move list; the analysis beside or under it. */
+static void draw_panes(tui_t *t, int top, int h)
+{
+    session_t *s = &t->s;
+    int px = t->left_w + 2, pw = COLS - px;
+    int w1 = t->show_history ? HISTORY_W : MOVES_W;
     if (w1 > pw / 2) w1 = pw / 2;
     if (s->br) {
         int used = draw_proof(t, top, px, pw - 1, h - 2);   /* every child, the analysis below */
@@ -384,18 +399,24 @@ void tui_draw_game(tui_t *t)
         analysis_t *an = s->an[s->ply];
         /* every move's value first; the narration in the rest, what does
            not fit behind its "more" (m) */
+        enum { LESSON_MIN_ROWS = 6 };
         int need = (an ? an->n : 1) + 3, hl = h - need - 1;
-        if (hl < 6) hl = h < 6 ? h : 6;
+        if (hl < LESSON_MIN_ROWS) hl = h < LESSON_MIN_ROWS ? h : LESSON_MIN_ROWS;
         int used = draw_lesson(t, top, px, pw - 1, hl);
         draw_analysis(t, top + used + 1, px, pw - 1, h - used - 1);
     } else {
         draw_moves(t, top, px, w1, h);
         draw_analysis(t, top, px + w1 + 2, pw - w1 - 3, h);
     }
-    /* under the board, within its column: whose turn, or the result */
+}
+
+/* Under the board, within its column from row y: whose turn, or the result. */
+static void draw_turn(tui_t *t, int y)
+{
+    session_t *s = &t->s;
     val_t tv;
     char line[256], why[64];
-    int y = top + bh + 1, rows = LINES - 4 - y;
+    int rows = MSG_TOP - y;
     if (session_over_why(s, &tv, why, sizeof why)) {
         if (s->v->game->players == 1) snprintf(line, sizeof line, "Game over: %s", tv > VAL_DRAW ? "solved!" : "no moves left");
         else if (tv == VAL_DRAW) snprintf(line, sizeof line, "Game over: a draw%s%s%s", why[0] ? " (" : "", why, why[0] ? ")" : "");
@@ -423,31 +444,42 @@ void tui_draw_game(tui_t *t)
             attroff(A_BOLD);
         }
     }
-    /* messages */
-    draw_messages(t, LINES - 4, 3, COLS - 2);
-    /* status line */
-    char status[700] = "", part[64];
+}
+
+/* The worker's state for the status line: its error, its progress (cut
+ * in a narrow window, keeping how to stop it), or that it works. */
+static void worker_status(tui_t *t, char *status, size_t n)
+{
+    enum { PROGRESS_MIN = 12, PROGRESS_KEEP = 9 };   /* cut progress keeps "working: " at least */
     pthread_mutex_lock(&t->w.mu);
     int busy = t->w.busy;
-    if (t->w.error[0]) snprintf(status, sizeof status, "error: %s", t->w.error);
+    if (t->w.error[0]) snprintf(status, n, "error: %s", t->w.error);
     else if (busy && t->w.progress[0]) {   /* a narrow window keeps how to stop it: the progress gives way */
         static const char tail[] = "  (Ctrl-C stops)";
-        int n = snprintf(status, sizeof status, "working: %s", t->w.progress), room = COLS - 2 - (int)sizeof tail + 1;
-        if (n > room && room > 12) {
+        int len = snprintf(status, n, "working: %s", t->w.progress), room = COLS - 2 - (int)sizeof tail + 1;
+        if (len > room && room > PROGRESS_MIN) {
             int k = room - 3;
-            while (k > 9 && status[k] != ' ') k--;
-            while (k > 9 && (status[k - 1] == ' ' || status[k - 1] == ',' || status[k - 1] == ':')) k--;
-            snprintf(status + k, sizeof status - (size_t)k, "...");
+            while (k > PROGRESS_KEEP && status[k] != ' ') k--;
+            while (k > PROGRESS_KEEP && (status[k - 1] == ' ' || status[k - 1] == ',' || status[k - 1] == ':')) k--;
+            snprintf(status + k, n - (size_t)k, "...");
         }
-        snprintf(status + strlen(status), sizeof status - strlen(status), "%s", tail);
-    } else if (busy) snprintf(status, sizeof status, "working...  (Ctrl-C stops)");   /* (no line yet: none empty) */
+        snprintf(status + strlen(status), n - strlen(status), "%s", tail);
+    } else if (busy) snprintf(status, n, "working...  (Ctrl-C stops)");   /* (no line yet: none empty) */
     pthread_mutex_unlock(&t->w.mu);
-    char choice[400];
+}
+
+/* The status line: a question asked, the move being typed or entered, the
+ * worker, or the keys. */
+static void draw_status(tui_t *t)
+{
+    session_t *s = &t->s;
+    char status[700] = "", part[64], choice[400];
+    worker_status(t, status, sizeof status);
     if (t->confirm_quit) snprintf(status, sizeof status, "quit? the game in progress is lost (y/n)");
     else if (t->confirm_new) snprintf(status, sizeof status, "a new game? the game in progress is lost (y/n)");
     else if (session_choices(s, choice, sizeof choice)) snprintf(status, sizeof status, "choose: %s", choice);
     else if (t->pend_key)
-        snprintf(status, sizeof status, "%c_  (a move if a digit or x follows; else the %c key)", t->pend_key, t->pend_key);
+        snprintf(status, sizeof status, "%c_  (a move if its next character follows; else the %c key)", t->pend_key, t->pend_key);
     else if (t->digits[0])
         snprintf(status, sizeof status, "move %s_  (Enter plays it, Esc cancels)", t->digits);
     else if (session_partial(s, part, sizeof part))   /* before the worker's progress: the person is mid-move */
@@ -460,4 +492,27 @@ void tui_draw_game(tui_t *t)
     for (int x = 0; x < COLS; x++) addch(' ');
     tui_put_clipped(LINES - 1, 1, COLS - 2, status[0] ? status : ": command   ? help   q quit");
     attroff(A_REVERSE);
+}
+
+void tui_draw_game(tui_t *t)
+{
+    session_t *s = &t->s;
+    int mw, mh, bh = 1;
+    game_view(t);
+    erase();
+    if (!tui_min_size(t, &mw, &mh)) {
+        if (!t->too_small) t->small_ignored = 0;
+        t->too_small = 1;
+        draw_too_small(t, mw, mh);
+        return;
+    }
+    t->too_small = 0;
+    draw_title(t);
+    t->left_w = tui_left_width(t);
+    if (s->v->ops->view) bh = tui_draw_board(t, GAME_TOP, 0);
+    else { char pt[512]; s->v->ops->pos_format(s->v, session_pos(s), pt, sizeof pt); mvaddnstr(GAME_TOP, 1, pt, COLS - 2); }
+    draw_panes(t, GAME_TOP, MSG_TOP - 1 - GAME_TOP);   /* (the message area below stays clear) */
+    draw_turn(t, GAME_TOP + bh + 1);
+    draw_messages(t, MSG_TOP, MSG_ROWS, COLS - 2);
+    draw_status(t);
 }

@@ -4,29 +4,20 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "workbench/tui_keys.h"
 #include "workbench/tui_picker.h"
 #include "workbench/tui_text.h"
 
-/* How to move, in the game's terms. */
+#define PICK_GAMES_MAX 100     /* the games' items at most (the lessons' follow, to 128) */
+#define PICK_VARIANTS_MAX 32   /* a game's variants listed at most */
+#define PICK_LESSONS_MAX 32    /* lessons listed at most */
+
+/* How to move, in the game's terms (its kind of move, tui_move_how). */
 void tui_say_welcome(tui_t *t)
 {
-    static board_view_t view;
-    const gv_t *v = t->s.v;
-    view.drop = 0;
-    if (v->ops->view) v->ops->view(v, session_pos(&t->s), &view);
-    char example[64] = "", line[200];
-    move_t mv[GSW_MAX_MOVES];
-    int k = view.drop ? 0 : v->ops->moves(v, session_pos(&t->s), mv);
-    for (int i = 0; i < k; i++) {   /* the shortest move's text as the example, one no key waits on */
-        char mt[64];
-        v->ops->move_format(v, session_pos(&t->s), mv[i], mt, sizeof mt);
-        int waits = strchr("abfgh", mt[0]) != NULL;
-        if (!example[0] || (int)strlen(mt) + 8 * waits < (int)strlen(example) + 8 * (strchr("abfgh", example[0]) != NULL))
-            snprintf(example, sizeof example, "%s", mt);
-    }
-    if (example[0]) snprintf(line, sizeof line, "Your move: a piece, then its target (arrows and Enter, or clicks), or type it (%s).  ? for help.", example);
-    else snprintf(line, sizeof line, "Your move: a piece, then its target (arrows and Enter, or clicks).  ? for help.");
-    tui_say(t, view.drop ? "Your move: arrows and Enter, a column number, or click.  ? for help." : line);
+    char line[300];
+    tui_move_how(t->s.v, session_pos(&t->s), line, sizeof line);
+    tui_say(t, line);
 }
 
 /* ---- the picker ---- */
@@ -34,28 +25,21 @@ void tui_say_welcome(tui_t *t)
 void tui_picker_fill(tui_t *t)
 {
     t->nitems = 0;
-    for (int g = 0; gsw_games[g] && t->nitems < 100; g++) {
+    for (int g = 0; gsw_games[g] && t->nitems < PICK_GAMES_MAX; g++) {
         const game_t *gm = gsw_games[g];
-        const char *seen[32];
-        int nseen = 0;
-        seen[nseen++] = gm->default_variant;
-        const char *const *list = gm->menu_variants ? gm->menu_variants : gm->test_variants;
-        for (int k = 0; list && list[k] && nseen < 32; k++) {
-            int dup = 0;
-            for (int i = 0; i < nseen; i++) dup |= !strcmp(seen[i], list[k]);
-            if (!dup) seen[nseen++] = list[k];
-        }
-        for (int i = 0; i < nseen && t->nitems < 100; i++) {
+        const char *names[PICK_VARIANTS_MAX];
+        int n = game_variants(gm, names, PICK_VARIANTS_MAX);
+        for (int i = 0; i < n && t->nitems < PICK_GAMES_MAX; i++) {
             pick_item_t *it = &t->items[t->nitems++];
-            snprintf(it->spec, sizeof it->spec, "%s:%s", gm->name, seen[i]);
-            snprintf(it->label, sizeof it->label, "%-14s %-8s %s", gm->title, seen[i],
+            snprintf(it->spec, sizeof it->spec, "%s:%s", gm->name, names[i]);
+            snprintf(it->label, sizeof it->label, "%-14s %-8s %s", gm->title, names[i],
                      i == 0 ? gm->summary : "");
             it->lesson[0] = 0;
         }
     }
-    static char names[32][64], titles[32][128];
-    int n = lesson_list(names, titles, 32);
-    for (int i = 0; i < n && t->nitems < 128; i++) {
+    static char names[PICK_LESSONS_MAX][64], titles[PICK_LESSONS_MAX][128];
+    int n = lesson_list(names, titles, PICK_LESSONS_MAX);
+    for (int i = 0; i < n && t->nitems < (int)(sizeof t->items / sizeof t->items[0]); i++) {
         pick_item_t *it = &t->items[t->nitems++];
         it->spec[0] = 0;
         snprintf(it->lesson, sizeof it->lesson, "%.63s", names[i]);
@@ -69,10 +53,10 @@ void tui_draw_picker(tui_t *t)
     attron(A_BOLD);
     tui_put_clipped(0, 1, COLS - 2, "gsw - a game-solving workbench.  Pick a game (arrows, Enter; q quits)");
     attroff(A_BOLD);
-    int h = LINES - 5, first = t->pick >= h ? t->pick - h + 1 : 0;
+    int h = LINES - TUI_PICK_ROWS_LESS, first = t->pick >= h ? t->pick - h + 1 : 0;
     for (int i = first; i < t->nitems && i - first < h; i++) {
         if (i == t->pick) attron(A_REVERSE);
-        tui_put_clipped(2 + i - first, 2, COLS - 3, t->items[i].label);
+        tui_put_clipped(TUI_PICK_TOP + i - first, 2, COLS - 3, t->items[i].label);
         if (i == t->pick) attroff(A_REVERSE);
     }
     char op[48], line[200];

@@ -7,6 +7,14 @@
 
 #include "workbench/tui_state.h"
 
+/* The picker's rows: its first item's row; the rows its list may fill
+ * are the window's less TUI_PICK_ROWS_LESS (the title above, the side and
+ * opponent lines below). */
+#define TUI_PICK_TOP 2
+#define TUI_PICK_ROWS_LESS 5
+/* How many items a PgUp or PgDn moves. */
+#define TUI_PICK_PAGE 10
+
 /* How to move, in the game's terms, in the message area. */
 void tui_say_welcome(tui_t *t);
 /* Fill t->items: every game's menu variants, then the lessons. */

@@ -339,6 +339,9 @@ static const game_ops_t ch_ops = {
     .view = ch_view,
     .move_cells = ch_move_cells,
     .move_note = ch_move_note,
+    .move_kind = GAME_MOVE_FROM_TO,
+    /* SAN (e4, Nf3, exd5, e8=Q, O-O or 0-0) and UCI (e2e4, e7e8q) */
+    .move_chars = "abcdefgh12345678NBRQKnbrqxO0-=+#",
     .record_read = ch_record_read,
     .record_write = ch_record_write,
     .record_ext = "pgn",

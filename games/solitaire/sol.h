@@ -52,7 +52,7 @@ typedef struct solv {
     uint64_t gmask[SOL_MAX_JUMPS];
     int goal_class;               /* position class of the goal (-1: goal any / left) */
     uint16_t single_class_ok;     /* SOL_GOAL_ANY: classes of single-peg finishes (bit set) */
-    game_ops_t ops;               /* this variant's ops (nsym differs by goal) */
+    game_ops_t ops;               /* this variant's ops (a copy of one template) */
     struct sol_endgame *endgame;  /* built when a search first runs long (sol_endgame.c) */
     atomic_int endgame_ready;
     pthread_mutex_t endgame_lock;

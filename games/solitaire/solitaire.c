@@ -150,6 +150,8 @@ static void sol_move_format(const gv_t *v, const void *pos, move_t m, char *buf,
     snprintf(buf, n, "%s-%s", d->name[sol_mf(m)], d->name[sol_mt(m)]);
 }
 
+static int sol_nsym(const gv_t *v) { return sol_data(v)->nsym; }
+
 static void sol_chain_format(const gv_t *v, const void *pos, const move_t *mv, int n, char *buf, size_t len)
 {
     (void)pos;
@@ -268,7 +270,7 @@ const game_ops_t sol_ops_template = {
     .evaluate = sol_evaluate,
     .tt_key = sol_tt_key,
     .pos_symmetric = sol_symmetric,
-    .nsym = 1,
+    .nsym_of = sol_nsym,   /* those keeping the goal: they differ by variant */
     .move_sym = sol_move_sym,
     .view = sol_view,
     .move_cells = sol_move_cells,
@@ -283,6 +285,7 @@ const game_ops_t sol_ops_template = {
     .puzzle_play = sol_play_heuristic,
     .chain_format = sol_chain_format,
     .move_continues = sol_continues,
+    .move_kind = GAME_MOVE_FROM_TO,   /* a peg's jump: from one hole over a peg into another */
 };
 
 static int sol_variant_open(const char *spec, gv_t **out, err_t *err)
@@ -294,7 +297,6 @@ static int sol_variant_open(const char *spec, gv_t **out, err_t *err)
     if (!both) { free(d); return err_set(err, GSW_EFAIL, "out of memory"); }
     d->ops = sol_ops_template;
     pthread_mutex_init(&d->endgame_lock, NULL);
-    d->ops.nsym = d->nsym;
     gv_t *v = &both->v;
     v->game = &solitaire_game;
     v->ops = &d->ops;

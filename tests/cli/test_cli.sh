@@ -20,6 +20,8 @@ has() { grep -q -- "$2" "$tmp/$1" && ok || bad "$3: '$2' not in $1: $(head -c 40
 # games
 expect 0 "games" -- "$gsw" games && has out "connect4" "games lists connect4"
 expect 0 "games --json" -- "$gsw" games --json && has out '"name":"connect4"' "games json"
+expect 0 "games: the menu" -- "$gsw" games && has out "menu: 7x6, 6x5, 6x4" "games: connect4's variants offered (the picker's list)"
+expect 0 "games --json: the menu" -- "$gsw" games --json && has out '"menu":\["7x6","6x5"' "games json: the variants offered"
 
 # solve: values, JSON fields, score convention
 expect 0 "solve 4x4" -- "$gsw" solve connect4:4x4 "" --json --no-cache

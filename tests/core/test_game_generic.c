@@ -39,7 +39,7 @@ static void playout(const gv_t *v)
     const game_ops_t *O = v->ops;
     GSW_POSBUF pos[GSW_MAX_POS], copy[GSW_MAX_POS], back[GSW_MAX_POS], sympos[GSW_MAX_POS];
     move_t mv[GSW_MAX_MOVES], hist[1024];
-    int sym = O->nsym > 1 ? 1 + (int)(rng() % (unsigned)(O->nsym - 1)) : 0;
+    int nsym = game_nsym(v), sym = nsym > 1 ? 1 + (int)(rng() % (unsigned)(nsym - 1)) : 0;
     O->pos_start(v, pos);
     O->pos_start(v, sympos);
     int ply = 0;

@@ -304,7 +304,7 @@ static void test_boards_and_names(void **state)
         gv_t *v = open_ok(boards[i].spec);
         GSW_POSBUF pos[GSW_MAX_POS];
         v->ops->pos_start(v, pos);
-        assert_int_equal(v->ops->nsym, boards[i].nsym);
+        assert_int_equal(game_nsym(v), boards[i].nsym);
         char text[256];
         v->ops->pos_format(v, pos, text, sizeof text);
         int holes = 0, pegs = 0;
@@ -357,7 +357,7 @@ static void test_boards_and_names(void **state)
     assert_int_equal(v->ops->move_parse(v, pos, "4-1", &m, &err), GSW_OK);
     assert_int_equal(v->ops->move_parse(v, pos, "6-1", &m, &err), GSW_OK);
     assert_int_equal(v->ops->moves(v, pos, mv), 2);
-    assert_int_equal(v->ops->nsym, 6);
+    assert_int_equal(game_nsym(v), 6);
     game_close(v);
 }
 

@@ -171,7 +171,7 @@ wait_for "2\. Nf3" 10 || bad "Nf3 typed at the board (f inside a move is no comm
 keys N c 6 B b 5
 wait_for "3\. Bb5" 10 || bad "Bb5 typed at the board (b inside a move)"
 keys a
-wait_for "a_  (a move if a digit or x follows" 5 || bad "a waits a second to see whether a move follows"
+wait_for "a_  (a move if its next character follows" 5 || bad "a waits a second to see whether a move follows"
 wait_for "(off: press a)" 5 || bad "a alone, after its second: the analysis pane goes off"
 keys a 6
 wait_for "3\. Bb5 *a6" 10 || bad "a6 typed at the board (a then a digit)"
@@ -184,7 +184,10 @@ keys h
 wait_for "hint: " 10 || bad "h alone, after its second: a hint"
 keys '?'
 wait_for "e4 Nf3 O-O" 5 || bad "? does not say how moves are typed"
+screen | grep -q "Chess: a piece, then its target" || bad "? does not say chess's kind of move"
 keys Escape
+keys f 7 f 6   # UCI at the board, begun by a command key (f: follow)
+wait_for "5\. O-O *f6" 10 || bad "f7f6 (UCI) typed at the board"
 # the check sign and Enter typed after a move are the move's: Ra8# Enter
 # neither turns square numbers on (#) nor says "the game is over"
 cmd 'new chess 6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1'

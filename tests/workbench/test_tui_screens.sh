@@ -2,7 +2,8 @@
 # The workbench's screens under tmux, where a new user found them wanting:
 # Ctrl-C while the computer thinks (its move is offered, and a makes it),
 # long command output and Tab's list in a scrollable pane, a board wider
-# than nine columns (labels, two-digit columns), the picker's Esc and the
+# than nine columns (labels, two-digit columns; p2-n2 typed on 16 lettered
+# columns), the picker's Esc and the
 # question before quitting a game in progress, the result and the winning
 # four at the end of a game, a window too small (the message whole, keys
 # held back), a terminal that cannot draw (one line, no screen), and every
@@ -134,6 +135,16 @@ screen | grep -q " 3\. 1" || bad "the game was discarded on a no"
 keys u
 wait_gone "the game goes on" 10 || bad "u did not clear the stale message"
 quit "gsw (10x4)"
+
+# --- a board of 16 lettered columns: p begins p2-n2 (it opened the proof
+# browser: p was a command key no move could begin with) ---
+printf 'oooooooooooooooo\nooooooooooooo.oo\n' >"$tmp/wide16.txt"
+start -x 120 play "solitaire:board=$tmp/wide16.txt"
+wait_for "a piece, then its target" 30 || bad "the 16-column board did not open"
+keys p 2 - n 2
+wait_for " 1\. p2-n2" 10 || bad "p2-n2 typed on a board of 16 columns"
+screen | grep -q "Proof tree\|proving" && bad "p opened the proof browser"
+quit "gsw (16 columns)"
 
 # --- the end of a game: the result beside the move list, the four marked ---
 start play connect4:5x4 --side both
