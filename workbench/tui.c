@@ -33,11 +33,19 @@
 #include "workbench/shell.h"
 #include "workbench/tui.h"
 #include "workbench/tui_input.h"
+#include "workbench/tui_keys.h"
 #include "workbench/tui_overlay.h"
 #include "workbench/tui_picker.h"
 #include "workbench/tui_state.h"
 #include "workbench/tui_text.h"
 
+
+/* getch's wait for a key: the loop's tick (the worker's results, the clock) */
+#define TUI_TICK_MS 100
+/* Esc is a key here (close, cancel, back): no second's wait for a sequence */
+#define TUI_ESC_DELAY_MS 100
+/* p's df-pn budget when --nodes sets none: the TUI waits for the proof, a few seconds at most */
+#define TUI_PROOF_NODES 10000000
 
 static int tui_term_check(void);
 static volatile sig_atomic_t tui_signalled;
@@ -186,6 +194,146 @@ static void tui_end(void)
     if (!isendwin()) endwin();
 }
 
+/* The session: the game named (else Connect Four under the picker), with
+ * the cache, or without it when it will not open and the person says so
+ * (nothing is lost: the file is left as it is). */
+static int tui_open_session(tui_t *t, cli_args_t *o, err_t *err)
+{
+    if (!shell_session_open(o, &t->s, "connect4", err)) return GSW_OK;
+    fprintf(stderr, "gsw: %s\n", err->msg);
+    if (args_flag(o, "no-cache") || strncmp(err->msg, "cache ", 6)) return err->code;
+    fprintf(stderr, "Start without the cache (nothing will be stored)? [y/N] ");
+    fflush(stderr);
+    char answer[16];
+    if (!fgets(answer, sizeof answer, stdin) || (answer[0] != 'y' && answer[0] != 'Y')) return err->code;
+    args_set_flag(o, "no-cache");
+    if (shell_session_open(o, &t->s, "connect4", err)) { fprintf(stderr, "gsw: %s\n", err->msg); return err->code; }
+    return GSW_OK;
+}
+
+/* The worker thread, on the session's cache file and databases. */
+static int tui_start_worker(tui_t *t, cli_args_t *o, err_t *err)
+{
+    char db[1024] = "";
+    if (!args_flag(o, "no-cache")) {
+        if (args_str(o, "db")) snprintf(db, sizeof db, "%s", args_str(o, "db"));
+        else if (cache_default_path(db, sizeof db, err)) db[0] = 0;
+    }
+    return worker_start(&t->w, db, session_egdb_dir(&t->s), opts_hash_mb(o), opts_threads(o), err);
+}
+
+/* The colour pairs (tui_state.h), when the terminal has colours. */
+static void tui_colours(void)
+{
+    start_color();
+    use_default_colors();
+    init_pair(PAIR_P0, COLOR_RED, -1);
+    init_pair(PAIR_P1, COLOR_YELLOW, -1);
+    init_pair(PAIR_NEUTRAL, COLOR_CYAN, -1);
+    init_pair(PAIR_WIN, COLOR_GREEN, -1);
+    init_pair(PAIR_DRAW, COLOR_YELLOW, -1);
+    init_pair(PAIR_LOSS, COLOR_RED, -1);
+    init_pair(PAIR_DARK, -1, COLOR_BLUE);
+    init_pair(PAIR_P0_DARK, COLOR_RED, COLOR_BLUE);
+    init_pair(PAIR_P1_DARK, COLOR_YELLOW, COLOR_BLUE);
+    init_pair(PAIR_NEUTRAL_DARK, COLOR_CYAN, COLOR_BLUE);
+    init_pair(PAIR_P0_MUST, COLOR_RED, COLOR_WHITE);
+    init_pair(PAIR_P1_MUST, COLOR_YELLOW, COLOR_WHITE);
+    init_pair(PAIR_NEUTRAL_MUST, COLOR_CYAN, COLOR_WHITE);
+    init_pair(PAIR_TITLE, COLOR_BLACK, COLOR_WHITE);
+    init_pair(PAIR_TAG, COLOR_MAGENTA, -1);
+}
+
+/* Curses in raw mode (Ctrl-C arrives as a key: it stops work, it does not
+ * quit), keys, the mouse, colours; SIGTERM and SIGHUP end the loop. */
+static void tui_screen_open(tui_t *t, cli_args_t *o)
+{
+    setlocale(LC_ALL, "");
+    t->unicode = !args_flag(o, "ascii") && !strcmp(nl_langinfo(CODESET), "UTF-8");
+    atexit(tui_end);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = tui_signal;
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+    initscr();
+    raw();
+    noecho();
+    keypad(stdscr, TRUE);
+    if (!getenv("ESCDELAY")) set_escdelay(TUI_ESC_DELAY_MS);
+    timeout(TUI_TICK_MS);
+    mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON1_RELEASED, NULL);
+    mouseinterval(0);
+    t->colour = !args_flag(o, "mono") && has_colors() && !getenv("NO_COLOR");
+    if (t->colour) tui_colours();
+}
+
+/* What happens between keys on the game's screen: the worker's results
+ * taken, waiting messages said, the next job handed over, the computer's
+ * (or autoplay's) move played, a pending key or typed number settled. */
+static void tui_tick(tui_t *t, out_t *out)
+{
+    err_t err;
+    if (t->screen != SCREEN_GAME) return;
+    tui_merge(t);
+    if (session_poll(&t->s, out)) tui_say_out(t, out);
+    tui_schedule(t);
+    move_t m = t->paused ? MOVE_NONE : session_computer_move(&t->s);   /* Ctrl-C holds it until a */
+    /* autoplay waits while the board is not on screen, and a typed number is dropped */
+    if (m == MOVE_NONE && t->s.autoplay && !session_computer_to_move(&t->s) && !t->too_small) m = tui_autoplay(t);
+    if (m != MOVE_NONE) {
+        char mt[32], line[160], note[sizeof t->s.opp_note];
+        t->s.v->ops->move_format(t->s.v, session_pos(&t->s), m, mt, sizeof mt);
+        snprintf(note, sizeof note, "%s", t->s.opp_note);   /* (no proof in time: the engine's move) */
+        if (!session_play(&t->s, m, &err)) {
+            snprintf(line, sizeof line, "gsw plays %s%s%s%s", mt, note[0] ? " (" : "", note, note[0] ? ")" : "");
+            tui_say(t, line);
+        }
+    }
+    if (t->pend_key && tui_now_ms() >= t->pend_at) tui_pend_run(t);   /* a's second is over */
+    if (t->digits[0]) {   /* a pause ends a typed number */
+        if (t->too_small) t->digits[0] = 0;
+        else if (t->digits_at > 0 && tui_now_ms() >= t->digits_at) tui_digits_play(t);
+    }
+}
+
+/* One key, to whatever has it: a question asked, Ctrl-C, a window too
+ * small, the command line, the pager, the picker or the game. */
+static void tui_key(tui_t *t, int ch)
+{
+    if (ch == KEY_RESIZE) { clear(); return; }
+    if (t->show_help) { t->show_help = 0; return; }
+    if (t->confirm_new) {   /* "a new game? y/n" */
+        t->confirm_new = 0;
+        t->nmsg = 0;
+        if (ch == 'y' || ch == 'Y') tui_exec(t, "new");
+        else tui_say(t, "the game goes on");
+        return;
+    }
+    if (t->confirm_quit) {   /* "quit? y/n" */
+        t->confirm_quit = 0;
+        if (ch == 'y' || ch == 'Y') t->s.quit = 1;
+        else tui_say(t, "not quitting");
+        return;
+    }
+    if (ch == TUI_KEY_CTRL_C) { tui_interrupt(t); return; }   /* wherever it comes */
+    if (t->screen == SCREEN_GAME && t->too_small) {   /* no key plays a move off the screen */
+        if (ch == 'q') tui_quit(t);
+        else if (ch == TUI_KEY_ESC && t->cmdline) tui_cmdline_close(t);
+        else if (ch == TUI_KEY_ESC && t->pager) tui_pager_close(t);
+        else t->small_ignored++;
+        return;
+    }
+    if (t->cmdline) {
+        tui_cmdline_key(t, ch);
+        if (t->s.lesson || t->screen == SCREEN_GAME) t->screen = SCREEN_GAME;
+        return;
+    }
+    if (t->pager && !t->pager_passive) { tui_pager_key(t, ch); return; }
+    if (t->screen == SCREEN_PICKER) tui_key_picker(t, ch);
+    else tui_key_game(t, ch);
+}
+
 /* The workbench: the picker (no game named), a game, or a command to start
  * with ("lesson NAME"). */
 static int tui_run(cli_args_t *o, const char *first)
@@ -196,72 +344,22 @@ static int tui_run(cli_args_t *o, const char *first)
         return GSW_EINPUT;
     }
     if (tui_term_check()) return GSW_EFAIL;   /* said on stderr, before anything is drawn */
-    static tui_t t;
+    static tui_t t;   /* (one workbench per process; too big for the stack) */
     err_t err;
     memset(&t, 0, sizeof t);
     int picker = o->npos == 0 && !first;
-    if (shell_session_open(o, &t.s, "connect4", &err)) {
-        fprintf(stderr, "gsw: %s\n", err.msg);
-        if (args_flag(o, "no-cache") || strncmp(err.msg, "cache ", 6)) return err.code;
-        /* the cache will not open: offer to go on without it (nothing is lost: the file is left as it is) */
-        fprintf(stderr, "Start without the cache (nothing will be stored)? [y/N] ");
-        fflush(stderr);
-        char answer[16];
-        if (!fgets(answer, sizeof answer, stdin) || (answer[0] != 'y' && answer[0] != 'Y')) return err.code;
-        args_set_flag(o, "no-cache");
-        if (shell_session_open(o, &t.s, "connect4", &err)) { fprintf(stderr, "gsw: %s\n", err.msg); return err.code; }
-    }
+    if (tui_open_session(&t, o, &err)) return err.code;
     int chosen = (args_has(o, "opponent") && args_str(o, "opponent")) || (args_has(o, "side") && args_str(o, "side"));
     if (!chosen) { t.s.human[0] = 1; t.s.human[1] = 0; }   /* default: you first, against the game's opponent */
-    char db[1024] = "";
-    if (!args_flag(o, "no-cache")) {
-        if (args_str(o, "db")) snprintf(db, sizeof db, "%s", args_str(o, "db"));
-        else if (cache_default_path(db, sizeof db, &err)) db[0] = 0;
-    }
-    if (worker_start(&t.w, db, session_egdb_dir(&t.s), opts_hash_mb(o), opts_threads(o), &err)) {
+    if (tui_start_worker(&t, o, &err)) {
         fprintf(stderr, "gsw: %s\n", err.msg);
         shell_session_close(&t.s, &err);
         return GSW_EFAIL;
     }
-    setlocale(LC_ALL, "");
-    t.unicode = !args_flag(o, "ascii") && !strcmp(nl_langinfo(CODESET), "UTF-8");
     t.cell_w = 2;
     t.analysis_on = 1;
-    if (!args_u64(o, "nodes", 0)) t.s.proof_nodes = 10000000;   /* p waits for the proof: a few seconds at most */
-    atexit(tui_end);
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = tui_signal;
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGHUP, &sa, NULL);
-    initscr();
-    raw();   /* Ctrl-C arrives as a key: it stops work, it does not quit */
-    noecho();
-    keypad(stdscr, TRUE);
-    if (!getenv("ESCDELAY")) set_escdelay(100);   /* Esc is a key here (close, cancel, back): no second's wait */
-    timeout(100);
-    mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON1_RELEASED, NULL);
-    mouseinterval(0);
-    t.colour = !args_flag(o, "mono") && has_colors() && !getenv("NO_COLOR");
-    if (t.colour) {
-        start_color();
-        use_default_colors();
-        init_pair(PAIR_P0, COLOR_RED, -1);
-        init_pair(PAIR_P1, COLOR_YELLOW, -1);
-        init_pair(PAIR_NEUTRAL, COLOR_CYAN, -1);
-        init_pair(PAIR_WIN, COLOR_GREEN, -1);
-        init_pair(PAIR_DRAW, COLOR_YELLOW, -1);
-        init_pair(PAIR_LOSS, COLOR_RED, -1);
-        init_pair(PAIR_DARK, -1, COLOR_BLUE);
-        init_pair(PAIR_P0_DARK, COLOR_RED, COLOR_BLUE);
-        init_pair(PAIR_P1_DARK, COLOR_YELLOW, COLOR_BLUE);
-        init_pair(PAIR_NEUTRAL_DARK, COLOR_CYAN, COLOR_BLUE);
-        init_pair(PAIR_P0_MUST, COLOR_RED, COLOR_WHITE);
-        init_pair(PAIR_P1_MUST, COLOR_YELLOW, COLOR_WHITE);
-        init_pair(PAIR_NEUTRAL_MUST, COLOR_CYAN, COLOR_WHITE);
-        init_pair(PAIR_TITLE, COLOR_BLACK, COLOR_WHITE);
-        init_pair(PAIR_TAG, COLOR_MAGENTA, -1);
-    }
+    if (!args_u64(o, "nodes", 0)) t.s.proof_nodes = TUI_PROOF_NODES;
+    tui_screen_open(&t, o);
     tui_readline_install(&t);
     complete_install(&t.s);
     complete_history_load();
@@ -275,58 +373,10 @@ static int tui_run(cli_args_t *o, const char *first)
     }
     out_t out = { 0 };
     while (!t.s.quit && !tui_signalled) {
-        if (t.screen == SCREEN_GAME) {
-            tui_merge(&t);
-            if (session_poll(&t.s, &out)) tui_say_out(&t, &out);
-            tui_schedule(&t);
-            move_t m = t.paused ? MOVE_NONE : session_computer_move(&t.s);   /* Ctrl-C holds it until a */
-            /* autoplay waits while the board is not on screen, and a typed number is dropped */
-            if (m == MOVE_NONE && t.s.autoplay && !session_computer_to_move(&t.s) && !t.too_small) m = tui_autoplay(&t);
-            if (m != MOVE_NONE) {
-                char mt[32], line[160], note[sizeof t.s.opp_note];
-                t.s.v->ops->move_format(t.s.v, session_pos(&t.s), m, mt, sizeof mt);
-                snprintf(note, sizeof note, "%s", t.s.opp_note);   /* (no proof in time: the engine's move) */
-                if (!session_play(&t.s, m, &err)) {
-                    snprintf(line, sizeof line, "gsw plays %s%s%s%s", mt, note[0] ? " (" : "", note, note[0] ? ")" : "");
-                    tui_say(&t, line);
-                }
-            }
-        }
-        if (t.screen == SCREEN_GAME && t.pend_key && tui_now_ms() >= t.pend_at) tui_pend_run(&t);   /* a's second is over */
-        if (t.screen == SCREEN_GAME && t.digits[0]) {   /* a pause ends a typed number */
-            if (t.too_small) t.digits[0] = 0;
-            else if (t.digits_at > 0 && tui_now_ms() >= t.digits_at) tui_digits_play(&t);
-        }
+        tui_tick(&t, &out);
         tui_draw(&t);
         int ch = getch();
-        if (ch == ERR) continue;
-        if (ch == KEY_RESIZE) { clear(); continue; }
-        if (t.show_help) { t.show_help = 0; continue; }
-        if (t.confirm_new) {   /* "a new game? y/n" */
-            t.confirm_new = 0;
-            t.nmsg = 0;
-            if (ch == 'y' || ch == 'Y') tui_exec(&t, "new");
-            else tui_say(&t, "the game goes on");
-            continue;
-        }
-        if (t.confirm_quit) {   /* "quit? y/n" */
-            t.confirm_quit = 0;
-            if (ch == 'y' || ch == 'Y') t.s.quit = 1;
-            else tui_say(&t, "not quitting");
-            continue;
-        }
-        if (ch == 3) { tui_interrupt(&t); continue; }   /* Ctrl-C, wherever it comes */
-        if (t.screen == SCREEN_GAME && t.too_small) {   /* no key plays a move off the screen */
-            if (ch == 'q') tui_quit(&t);
-            else if (ch == 27 && t.cmdline) tui_cmdline_close(&t);
-            else if (ch == 27 && t.pager) tui_pager_close(&t);
-            else t.small_ignored++;
-            continue;
-        }
-        if (t.cmdline) { tui_cmdline_key(&t, ch); if (t.s.lesson || t.screen == SCREEN_GAME) t.screen = SCREEN_GAME; continue; }
-        if (t.pager && !t.pager_passive) { tui_pager_key(&t, ch); continue; }
-        if (t.screen == SCREEN_PICKER) tui_key_picker(&t, ch);
-        else tui_key_game(&t, ch);
+        if (ch != ERR) tui_key(&t, ch);
     }
     if (t.cmdline) rl_callback_handler_remove();
     tui_pager_close(&t);

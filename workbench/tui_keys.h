@@ -16,7 +16,7 @@
 #define TUI_COMMAND_KEYS "abfghmnopqrstuvwx"
 
 /* Keys by their code (curses gives these as plain characters). */
-enum { TUI_KEY_BS = 8, TUI_KEY_ESC = 27, TUI_KEY_DEL = 127 };
+enum { TUI_KEY_CTRL_C = 3, TUI_KEY_BS = 8, TUI_KEY_ESC = 27, TUI_KEY_DEL = 127 };
 
 /* What a key does on the game screen before anything is typed. */
 enum tui_key_act {
