@@ -510,15 +510,6 @@ fail:
     return GSW_EFAIL;
 }
 
-static void cache_bind_key(sqlite3_stmt *st, const char *game, const char *variant,
-                           const uint8_t *key, size_t klen)
-{
-    sqlite3_bind_text(st, 1, game, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 2, variant, -1, SQLITE_STATIC);
-    if (klen) sqlite3_bind_blob(st, 3, key, (int)klen, SQLITE_STATIC);
-    else sqlite3_bind_zeroblob(st, 3, 0);
-}
-
 /* The stored row: 1 found, 0 absent, -1 error (err set). */
 static int cache_read(cache_t *c, const char *game, const char *variant,
                       const uint8_t *key, size_t klen, cache_entry_t *out, err_t *err)
