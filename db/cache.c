@@ -96,17 +96,8 @@ void cache_set_notice(cache_t *c, void (*fn)(void *ctx, const char *msg), void *
     c->notice_ctx = ctx;
 }
 
-__attribute__((format(printf, 2, 3)))
-static void cache_say(const cache_t *c, const char *fmt, ...)
-{
-    if (!c->notice) return;
-    char msg[1400];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    c->notice(c->notice_ctx, msg);
-}
+/* A notice to the cache's callback, printf-style. */
+#define cache_say(c, ...) err_say((c)->notice, (c)->notice_ctx, __VA_ARGS__)
 
 int cache_readonly(const cache_t *c) { return c->readonly; }
 const char *cache_filename(const cache_t *c) { return c->path; }
