@@ -22,3 +22,14 @@ void err_clear(err_t *err)
         err->msg[0] = '\0';
     }
 }
+
+void err_say(void (*fn)(void *ctx, const char *msg), void *ctx, const char *fmt, ...)
+{
+    if (!fn) return;
+    char msg[ERR_SAY_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    fn(ctx, msg);
+}

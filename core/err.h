@@ -19,4 +19,11 @@ int err_set(err_t *err, int code, const char *fmt, ...)
 /* Clear err to GSW_OK with an empty message. */
 void err_clear(err_t *err);
 
+/* Format a printf-style message (cut at ERR_SAY_MAX - 1 bytes) and hand
+ * it to fn(ctx, msg): progress lines and notices to a caller's callback.
+ * Nothing when fn is NULL. */
+#define ERR_SAY_MAX 1400
+void err_say(void (*fn)(void *ctx, const char *msg), void *ctx, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
 #endif

@@ -125,3 +125,26 @@ const gsw_oracle_t *game_count_oracle(gsw_count_oracle_t *c, const gsw_oracle_t 
     c->o.ctx = c;
     return inner ? &c->o : NULL;
 }
+
+int game_repetition_draw(const gv_t *v, const void *pos, val_t *value)
+{
+    (void)v;
+    (void)pos;
+    *value = VAL_DRAW;
+    return 1;
+}
+
+int game_line_threefold(const void *const *line, int n, int back, int (*same)(const void *a, const void *b),
+                        val_t *value, char *why, size_t wn)
+{
+    if (n < 1) return 0;
+    const void *cur = line[n - 1];
+    int seen = 1;
+    for (int i = n - 3; i >= 0 && i >= n - 1 - back; i -= 2)
+        if (same(line[i], cur) && ++seen == 3) {
+            *value = VAL_DRAW;
+            snprintf(why, wn, "threefold repetition");
+            return 1;
+        }
+    return 0;
+}

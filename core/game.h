@@ -410,4 +410,17 @@ typedef struct gsw_count_oracle {
 /* c over inner (NULL: none; then &c->o is not to be used) switched by *on. */
 const gsw_oracle_t *game_count_oracle(gsw_count_oracle_t *c, const gsw_oracle_t *inner, const int *on);
 
+/* ---- repetitions (games whose rules draw a repeated position) ---- */
+/* A repetition hook (game_ops_t.repetition) for games where a position met
+ * again on the searched line is a draw: either side could have steered
+ * away from the cycle, and neither did. Always 1, *value VAL_DRAW. */
+int game_repetition_draw(const gv_t *v, const void *pos, val_t *value);
+/* The threefold-repetition rule, for a game's line_over: 1, with *value
+ * VAL_DRAW and "threefold repetition" in why, if the current position
+ * line[n-1] stood twice before among the last back plies (only positions
+ * with the same side to move count: every second ply back), same(a, b)
+ * saying when two positions are the same by the rule; else 0. */
+int game_line_threefold(const void *const *line, int n, int back, int (*same)(const void *a, const void *b),
+                        val_t *value, char *why, size_t wn);
+
 #endif

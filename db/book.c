@@ -21,9 +21,7 @@ int book_put(cache_t *c, const char *game, const char *variant, const book_row_t
     }
     int ok = 1;
     for (int i = 0; i < n && ok; i++) {
-        sqlite3_bind_text(st, 1, game, -1, SQLITE_STATIC);
-        sqlite3_bind_text(st, 2, variant, -1, SQLITE_STATIC);
-        sqlite3_bind_blob(st, 3, rows[i].key, (int)rows[i].klen, SQLITE_STATIC);
+        cache_bind_key(st, game, variant, rows[i].key, rows[i].klen);
         sqlite3_bind_int(st, 4, rows[i].ply);
         ok = sqlite3_step(st) == SQLITE_DONE;
         sqlite3_reset(st);

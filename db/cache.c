@@ -96,17 +96,8 @@ void cache_set_notice(cache_t *c, void (*fn)(void *ctx, const char *msg), void *
     c->notice_ctx = ctx;
 }
 
-__attribute__((format(printf, 2, 3)))
-static void cache_say(const cache_t *c, const char *fmt, ...)
-{
-    if (!c->notice) return;
-    char msg[1400];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    c->notice(c->notice_ctx, msg);
-}
+/* A notice to the cache's callback, printf-style. */
+#define cache_say(c, ...) err_say((c)->notice, (c)->notice_ctx, __VA_ARGS__)
 
 int cache_readonly(const cache_t *c) { return c->readonly; }
 const char *cache_filename(const cache_t *c) { return c->path; }
@@ -508,15 +499,6 @@ int cache_open_notice(const char *path, void (*notice)(void *ctx, const char *ms
 fail:
     cache_free(c);
     return GSW_EFAIL;
-}
-
-static void cache_bind_key(sqlite3_stmt *st, const char *game, const char *variant,
-                           const uint8_t *key, size_t klen)
-{
-    sqlite3_bind_text(st, 1, game, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 2, variant, -1, SQLITE_STATIC);
-    if (klen) sqlite3_bind_blob(st, 3, key, (int)klen, SQLITE_STATIC);
-    else sqlite3_bind_zeroblob(st, 3, 0);
 }
 
 /* The stored row: 1 found, 0 absent, -1 error (err set). */

@@ -17,4 +17,16 @@ int cache_may_store(cache_t *c);
  * anything else is an error as cache_fail makes it. */
 int cache_store_failed(cache_t *c, err_t *err, const char *doing);
 
+/* Bind a row's key to a statement's ?1 (game), ?2 (variant) and ?3 (key:
+ * klen bytes, an empty blob when klen is 0), as every table in the file
+ * keys its rows. */
+static inline void cache_bind_key(sqlite3_stmt *st, const char *game, const char *variant, const uint8_t *key,
+                                  size_t klen)
+{
+    sqlite3_bind_text(st, 1, game, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, variant, -1, SQLITE_STATIC);
+    if (klen) sqlite3_bind_blob(st, 3, key, (int)klen, SQLITE_STATIC);
+    else sqlite3_bind_zeroblob(st, 3, 0);
+}
+
 #endif

@@ -12,6 +12,15 @@
 static void put32(uint8_t *p, uint32_t x) { for (int i = 0; i < 4; i++) p[i] = (uint8_t)(x >> (8 * i)); }
 static uint32_t get32(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
 
+/* A proof table's row key: the cache's (game, variant, key) and the goal
+ * proved, as ?1 to ?4. */
+static void proofs_bind_key(sqlite3_stmt *st, const char *game, const char *variant, const uint8_t *key, size_t klen,
+                            dfpn_goal_t goal)
+{
+    cache_bind_key(st, game, variant, key, klen);
+    sqlite3_bind_text(st, 4, goal == DFPN_GOAL_WIN ? "win" : "draw", -1, SQLITE_STATIC);
+}
+
 int proofs_put(cache_t *c, const char *game, const char *variant, const uint8_t *key, size_t klen,
                const char *text, const proof_tree_t *t, err_t *err)
 {
@@ -31,10 +40,7 @@ int proofs_put(cache_t *c, const char *game, const char *variant, const uint8_t 
         free(blob);
         return cache_fail(c, err, "store a proof tree");
     }
-    sqlite3_bind_text(st, 1, game, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 2, variant, -1, SQLITE_STATIC);
-    sqlite3_bind_blob(st, 3, key, (int)klen, SQLITE_STATIC);
-    sqlite3_bind_text(st, 4, t->goal == DFPN_GOAL_WIN ? "win" : "draw", -1, SQLITE_STATIC);
+    proofs_bind_key(st, game, variant, key, klen, t->goal);
     sqlite3_bind_text(st, 5, text, -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 6, t->result == DFPN_PROVEN ? "proven" : "disproven", -1, SQLITE_STATIC);
     sqlite3_bind_int64(st, 7, t->n);
@@ -57,10 +63,7 @@ int proofs_get(cache_t *c, const char *game, const char *variant, const uint8_t 
         cache_fail(c, err, "read proof trees");
         return -1;
     }
-    sqlite3_bind_text(st, 1, game, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 2, variant, -1, SQLITE_STATIC);
-    sqlite3_bind_blob(st, 3, key, (int)klen, SQLITE_STATIC);
-    sqlite3_bind_text(st, 4, goal == DFPN_GOAL_WIN ? "win" : "draw", -1, SQLITE_STATIC);
+    proofs_bind_key(st, game, variant, key, klen, goal);
     int rc = sqlite3_step(st), found = 0;
     if (rc == SQLITE_ROW) {
         const uint8_t *b = sqlite3_column_blob(st, 2);
@@ -148,10 +151,7 @@ int proofs_manager_put(cache_t *c, const char *game, const char *variant, const 
         free(blob);
         return cache_fail(c, err, "store the manager's tree");
     }
-    sqlite3_bind_text(st, 1, game, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 2, variant, -1, SQLITE_STATIC);
-    sqlite3_bind_blob(st, 3, key, (int)klen, SQLITE_STATIC);
-    sqlite3_bind_text(st, 4, m->goal == DFPN_GOAL_WIN ? "win" : "draw", -1, SQLITE_STATIC);
+    proofs_bind_key(st, game, variant, key, klen, m->goal);
     sqlite3_bind_text(st, 5, text, -1, SQLITE_STATIC);
     sqlite3_bind_int64(st, 6, m->t);
     sqlite3_bind_text(st, 7, state, -1, SQLITE_STATIC);
@@ -172,10 +172,7 @@ int proofs_manager_get(cache_t *c, const char *game, const char *variant, const 
         cache_fail(c, err, "read the manager's trees");
         return -1;
     }
-    sqlite3_bind_text(st, 1, game, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 2, variant, -1, SQLITE_STATIC);
-    sqlite3_bind_blob(st, 3, key, (int)klen, SQLITE_STATIC);
-    sqlite3_bind_text(st, 4, goal == DFPN_GOAL_WIN ? "win" : "draw", -1, SQLITE_STATIC);
+    proofs_bind_key(st, game, variant, key, klen, goal);
     int rc = sqlite3_step(st), found = 0;
     if (rc == SQLITE_ROW) {
         const uint8_t *b = sqlite3_column_blob(st, 2);

@@ -128,3 +128,98 @@ void rec_put(rec_writer_t *w, const char *fmt, ...)
     va_end(ap);
     if (k > 0) w->used += (size_t)k;
 }
+
+int rec_read_moves(rec_reader_t *r, const rec_moves_fmt_t *f, const gv_t *v, const void *start, int tags,
+                   move_t *moves, int max, int *n, err_t *err)
+{
+    const game_ops_t *O = v->ops;
+    GSW_POSBUF pos[GSW_MAX_POS];
+    memcpy(pos, start, O->pos_size);
+    int ended = 0, nm = 0;
+    for (;;) {
+        if (rec_skip(r, err)) return err->code;
+        if (!*r->s || *r->s == '[') break;
+        if (*r->s == '$') {   /* a NAG: $ and digits */
+            rec_skip_nag(r);
+            continue;
+        }
+        char mname[24];
+        f->move_name(start, nm, mname, sizeof mname);
+        if (!rec_token_char(*r->s)) {   /* '}', ')', ']' or '"' */
+            if (!nm)
+                return err_set(err, GSW_EINPUT, "%s: line %d: unexpected '%c' before the first move", r->fmt, r->line,
+                               *r->s);
+            f->move_name(start, nm - 1, mname, sizeof mname);
+            return err_set(err, GSW_EINPUT, "%s: line %d: unexpected '%c' after move %s", r->fmt, r->line, *r->s, mname);
+        }
+        const char *t0 = r->s;
+        while (rec_token_char(*r->s)) rec_advance(r);
+        char tok[REC_TOK_MAX];
+        size_t tl = (size_t)(r->s - t0);
+        if (tl >= f->tok_max || tl >= sizeof tok)
+            return err_set(err, GSW_EINPUT, "%s: line %d, move %s %.20s...: not a move (too long)", r->fmt, r->line,
+                           mname, t0);
+        memcpy(tok, t0, tl);
+        tok[tl] = 0;
+        if (f->is_result(tok)) { ended = 1; break; }
+        char *t = tok;
+        /* a move number: digits and dots ("12." "12..."), maybe joined to
+         * the move */
+        char *d = t;
+        while (isdigit((unsigned char)*d)) d++;
+        if (d > t && (*d == '.' || (f->pgn_numbers && !*d))) {
+            while (*d == '.') d++;
+            t = d;
+        }
+        if (f->pgn_numbers)
+            while (*t == '.') t++;   /* "..." alone, or dots before a move */
+        /* annotation glyphs after the move, or alone (! ? !! ?? !? ?!), and
+         * check marks, right or not: the position says */
+        char shown[REC_TOK_MAX];
+        snprintf(shown, sizeof shown, "%s", t);
+        size_t k = strlen(t);
+        while (k && strchr("!?+#", t[k - 1])) t[--k] = 0;
+        if (!*t || (f->no_move && f->no_move(t))) continue;
+        if (nm >= max)
+            return err_set(err, GSW_EINPUT, "%s: move %s %s: the record has more than %d moves", r->fmt, mname, shown,
+                           max);
+        move_t m;
+        err_t e;
+        if (O->move_parse(v, pos, t, &m, &e))
+            return err_set(err, GSW_EINPUT, "%s: line %d, move %s %s: %s", r->fmt, r->line, mname, shown, e.msg);
+        moves[nm++] = m;
+        O->play(v, pos, m);
+    }
+    if (!ended && !nm && !tags)
+        return err_set(err, GSW_EINPUT, "%s: no game in the record (no tags, no moves)", r->fmt);
+    *n = nm;
+    return GSW_OK;
+}
+
+void rec_write_moves(rec_writer_t *w, const rec_moves_fmt_t *f, const gv_t *v, const void *start, const char *fen,
+                     const move_t *moves, int n, const char *result)
+{
+    if (fen) rec_put(w, "[SetUp \"1\"]\n[FEN \"%s\"]\n", fen);
+    rec_put(w, "\n");
+    const game_ops_t *O = v->ops;
+    GSW_POSBUF pos[GSW_MAX_POS];
+    memcpy(pos, start, O->pos_size);
+    int col = 0;
+    for (int i = 0; i < n; i++) {
+        /* only legal moves are written: a record that reads back */
+        move_t mv[GSW_MAX_MOVES];
+        int nl = O->moves(v, pos, mv), ok = 0;
+        for (int j = 0; j < nl && !ok; j++) ok = mv[j] == moves[i];
+        if (!ok) break;
+        char item[96], mt[64], num[24] = "";
+        O->move_format(v, pos, moves[i], mt, sizeof mt);
+        if (O->pos_turn(v, pos) == 0 || i == 0) f->move_name(start, i, num, sizeof num);
+        int k = snprintf(item, sizeof item, "%s%s%s", num, *num ? " " : "", mt);
+        if (col && col + 1 + k > 79) { rec_put(w, "\n"); col = 0; }
+        rec_put(w, "%s%s", col ? " " : "", item);
+        col += (col ? 1 : 0) + k;
+        O->play(v, pos, moves[i]);
+    }
+    if (col && col + 1 + (int)strlen(result) > 79) { rec_put(w, "\n"); col = 0; }
+    rec_put(w, "%s%s\n", col ? " " : "", result);
+}

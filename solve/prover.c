@@ -2,7 +2,6 @@
  * found again, for the CLI's proof verbs and the workbench. */
 #include "solve/prover.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -186,17 +185,8 @@ typedef struct run_ctx {
     int failed;
 } run_ctx_t;
 
-static void run_say(const prover_run_t *run, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void run_say(const prover_run_t *run, const char *fmt, ...)
-{
-    if (!run->say) return;
-    char line[600];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(line, sizeof line, fmt, ap);
-    va_end(ap);
-    run->say(run->say_ctx, line);
-}
+/* A line to the run's callback, printf-style. */
+#define run_say(run, ...) err_say((run)->say, (run)->say_ctx, __VA_ARGS__)
 
 /* A count with separators (as the CLI writes them), by db/bddfile's u256_text_grouped. */
 static const char *run_count(uint64_t n, char *buf, size_t len)

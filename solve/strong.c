@@ -5,7 +5,6 @@
 #include <fcntl.h>
 #include <math.h>
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -273,17 +272,8 @@ typedef struct build_ctx {
     double ply_t0, last_ms;       /* the backward pass: this ply's start, the last ply's time (0: none yet) */
 } build_ctx_t;
 
-static void say(const strong_build_options_t *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void say(const strong_build_options_t *o, const char *fmt, ...)
-{
-    if (!o->progress) return;
-    char line[256];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(line, sizeof line, fmt, ap);
-    va_end(ap);
-    o->progress(o->ctx, line);
-}
+/* A progress line to the build's callback, printf-style. */
+#define say(o, ...) err_say((o)->progress, (o)->ctx, __VA_ARGS__)
 
 /* Write ply k's set x (its tag set here) and list it in m. */
 static int set_write(const char *bdir, strong_manifest_t *m, int k, int x, const bddf_t *f, err_t *err)

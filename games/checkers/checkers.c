@@ -111,14 +111,11 @@ static int ck_terminal(const gv_t *v, const void *pos, val_t *value)
     return 1;
 }
 
-/* A position met again on the line being searched is a draw: either side
- * could have steered away from the cycle, and neither did. */
-static int ck_repetition(const gv_t *v, const void *pos, val_t *value)
+/* Same position by the repetition rule: pieces, kings, side to move. */
+static int ck_same(const void *a, const void *b)
 {
-    (void)v;
-    (void)pos;
-    *value = VAL_DRAW;
-    return 1;
+    const ck_pos_t *p = a, *q = b;
+    return p->p[0] == q->p[0] && p->p[1] == q->p[1] && p->k == q->k && p->side == q->side;
 }
 
 /* The rules of play that look at the whole line: the same position (pieces,
@@ -135,16 +132,7 @@ static int ck_line_over(const gv_t *v, const void *const *line, int n, val_t *va
         snprintf(why, wn, "40-move rule");
         return 1;
     }
-    int back = cur->quiet < 255 ? cur->quiet : n - 1, seen = 1;
-    for (int i = n - 3; i >= 0 && i >= n - 1 - back; i -= 2) {
-        const ck_pos_t *p = line[i];
-        if (p->p[0] == cur->p[0] && p->p[1] == cur->p[1] && p->k == cur->k && p->side == cur->side && ++seen == 3) {
-            *value = VAL_DRAW;
-            snprintf(why, wn, "threefold repetition");
-            return 1;
-        }
-    }
-    return 0;
+    return game_line_threefold(line, n, cur->quiet < 255 ? cur->quiet : n - 1, ck_same, value, why, wn);
 }
 
 /* The plies since a capture or a man's move, and those left before the
@@ -255,7 +243,7 @@ static const game_ops_t ck_ops = {
     .move_format = ck_move_format_hook,
     .terminal = ck_terminal,
     .evaluate = ck_evaluate_hook,
-    .repetition = ck_repetition,
+    .repetition = game_repetition_draw,
     .line_over = ck_line_over,
     .pos_reversible = ck_reversible,
     .count_rule = "40-move rule",

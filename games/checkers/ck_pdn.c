@@ -3,8 +3,6 @@
  * either form, comments, NAGs and results) and writing one game with its
  * tags, numbered moves and result. The plugin's record_read/record_write
  * hooks (core/game.h). */
-#include <ctype.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -23,21 +21,27 @@ static int pdn_is_result(const char *t)
     return 0;
 }
 
-/* "5." or "5..." for the ply index i of a game whose first mover is side0. */
-static void pdn_move_name(int i, int side0, char *buf, size_t n)
+/* "5." or "5..." for ply i of a game from start. */
+static void pdn_move_name(const void *start, int i, char *buf, size_t n)
 {
-    int k = i + side0;
+    int k = i + ((const ck_pos_t *)start)->side;
     snprintf(buf, n, "%d%s", k / 2 + 1, k % 2 ? "..." : ".");
 }
 
+static const rec_moves_fmt_t pdn_moves = {
+    .tok_max = 96,
+    .is_result = pdn_is_result,
+    .move_name = pdn_move_name,
+};
+
 int ck_record_read(const gv_t *v, const char *text, void *start, move_t *moves, int max, int *n, err_t *err)
 {
-    ck_pos_t *p0 = start, pos;
+    ck_pos_t *p0 = start;
     v->ops->pos_start(v, p0);
     *n = 0;
     rec_reader_t r;
     rec_reader_init(&r, text, "PDN");
-    int tags = 0, fen = 0, nm = 0;
+    int tags = 0, fen = 0;
     char name[32], val[512];
     /* the tag section */
     for (;;) {
@@ -55,55 +59,9 @@ int ck_record_read(const gv_t *v, const char *text, void *start, move_t *moves, 
             fen = 1;
         }
     }
-    pos = *p0;
-    /* the moves, up to a result, the next game's tags, or the end */
-    int ended = 0;
-    for (;;) {
-        if (rec_skip(&r, err)) return err->code;
-        if (!*r.s || *r.s == '[') break;
-        if (*r.s == '$') {   /* a NAG: $ and digits */
-            rec_skip_nag(&r);
-            continue;
-        }
-        if (!rec_token_char(*r.s)) {
-            return err_set(err, GSW_EINPUT, "PDN: line %d: unexpected '%c' after move %d", r.line, *r.s, nm);
-        }
-        const char *t0 = r.s;
-        while (rec_token_char(*r.s)) rec_advance(&r);
-        char tok[96];
-        size_t tl = (size_t)(r.s - t0);
-        if (tl >= sizeof tok)
-            return err_set(err, GSW_EINPUT, "PDN: line %d: \"%.20s...\" is not a move", r.line, t0);
-        memcpy(tok, t0, tl);
-        tok[tl] = 0;
-        if (pdn_is_result(tok)) { ended = 1; break; }
-        char *t = tok;
-        /* a move number: digits and one or more dots, maybe joined to the move */
-        char *d = t;
-        while (isdigit((unsigned char)*d)) d++;
-        if (d > t && *d == '.') {
-            while (*d == '.') d++;
-            t = d;
-        }
-        /* annotations: ! ? and the like after the move, or alone */
-        size_t k = strlen(t);
-        while (k && strchr("!?+#", t[k - 1])) t[--k] = 0;
-        if (!*t) continue;
-        char mname[24];
-        pdn_move_name(nm, p0->side, mname, sizeof mname);
-        if (nm >= max)
-            return err_set(err, GSW_EINPUT, "PDN: move %s %s: the record has more than %d moves", mname, t, max);
-        move_t m;
-        err_t e;
-        if (ck_parse_move(&pos, t, &m, &e))
-            return err_set(err, GSW_EINPUT, "PDN: line %d, move %s %s: %s", r.line, mname, t, e.msg);
-        moves[nm++] = m;
-        ck_play(&pos, m);
-    }
-    if (!ended && !nm && !tags) return err_set(err, GSW_EINPUT, "PDN: no game in the record (no tags, no moves)");
     (void)fen;
-    *n = nm;
-    return GSW_OK;
+    /* the moves, up to a result, the next game's tags, or the end */
+    return rec_read_moves(&r, &pdn_moves, v, p0, tags, moves, max, n, err);
 }
 
 /* ---- writing ---- */
@@ -127,30 +85,8 @@ size_t ck_record_write(const gv_t *v, const void *start, const move_t *moves, in
     struct tm tm;
     strftime(date, sizeof date, "%Y.%m.%d", gmtime_r(&now, &tm));
     rec_put(&w, "[Event \"gsw game\"]\n[Date \"%s\"]\n[Black \"?\"]\n[White \"?\"]\n[Result \"%s\"]\n", date, result);
-    if (!ck_is_initial(v, p0)) {
-        char fen[256];
-        ck_format_fen(p0, fen, sizeof fen);
-        rec_put(&w, "[SetUp \"1\"]\n[FEN \"%s\"]\n", fen);
-    }
-    rec_put(&w, "\n");
-    ck_pos_t pos = *p0;
-    int col = 0;
-    for (int i = 0; i < n; i++) {
-        /* only legal moves are written: a record that reads back */
-        move_t mv[GSW_MAX_MOVES];
-        int nl = ck_moves(&pos, mv), ok = 0;
-        for (int j = 0; j < nl && !ok; j++) ok = mv[j] == moves[i];
-        if (!ok) break;
-        char item[96], mt[64], num[24] = "";
-        ck_format_move(&pos, moves[i], mt, sizeof mt);
-        if (pos.side == 0 || i == 0) pdn_move_name(i, p0->side, num, sizeof num);
-        int k = snprintf(item, sizeof item, "%s%s%s", num, *num ? " " : "", mt);
-        if (col && col + 1 + k > 79) { rec_put(&w, "\n"); col = 0; }
-        rec_put(&w, "%s%s", col ? " " : "", item);
-        col += (col ? 1 : 0) + k;
-        ck_play(&pos, moves[i]);
-    }
-    if (col && col + 1 + (int)strlen(result) > 79) { rec_put(&w, "\n"); col = 0; }
-    rec_put(&w, "%s%s\n", col ? " " : "", result);
+    char fen[256];
+    ck_format_fen(p0, fen, sizeof fen);
+    rec_write_moves(&w, &pdn_moves, v, p0, ck_is_initial(v, p0) ? NULL : fen, moves, n, result);
     return w.used;
 }

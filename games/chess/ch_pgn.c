@@ -4,8 +4,6 @@
  * results) and writing one game with the seven-tag roster, a FEN for
  * another start, numbered SAN moves and the result. The plugin's
  * record_read/record_write hooks (core/game.h). */
-#include <ctype.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -26,13 +24,27 @@ static int pgn_is_result(const char *t, int reading)
     return reading && (!strcmp(t, "1/2") || !strcmp(t, "\xC2\xBD-\xC2\xBD"));
 }
 
-/* The move number of ply i of a game that starts at FEN move number
- * fullmove with side0 to move: "12." or "12...". */
-static void pgn_move_name(int i, int side0, int fullmove, char *buf, size_t n)
+/* The move number of ply i of a game from start (its FEN move number,
+ * its side to move): "12." or "12...". */
+static void pgn_move_name(const void *start, int i, char *buf, size_t n)
 {
-    long k = (long)i + side0;
-    snprintf(buf, n, "%ld%s", (long)(fullmove > 0 ? fullmove : 1) + k / 2, k % 2 ? "..." : ".");
+    const ch_pos_t *p0 = start;
+    long k = (long)i + p0->side;
+    snprintf(buf, n, "%ld%s", (long)(p0->fullmove > 0 ? p0->fullmove : 1) + k / 2, k % 2 ? "..." : ".");
 }
+
+static int pgn_read_result(const char *t) { return pgn_is_result(t, 1); }
+
+/* "exd6 e.p.": the capture's note, no move */
+static int pgn_no_move(const char *t) { return !strcasecmp(t, "e.p.") || !strcasecmp(t, "ep"); }
+
+static const rec_moves_fmt_t pgn_moves = {
+    .tok_max = 64,
+    .pgn_numbers = 1,
+    .is_result = pgn_read_result,
+    .no_move = pgn_no_move,
+    .move_name = pgn_move_name,
+};
 
 /* The variants whose games are standard chess moves from a position. */
 static int pgn_variant(const char *name, int *c960)
@@ -56,12 +68,12 @@ static void pgn_start(const gv_t *v, ch_pos_t *p)
 int ch_record_read(const gv_t *v, const char *text, void *start, move_t *moves, int max, int *n, err_t *err)
 {
     ch_init();
-    ch_pos_t *p0 = start, pos;
+    ch_pos_t *p0 = start;
     pgn_start(v, p0);
     *n = 0;
     rec_reader_t r;
     rec_reader_init(&r, text, "PGN");
-    int tags = 0, fen = 0, c960 = -1, nm = 0;
+    int tags = 0, fen = 0, c960 = -1;
     char name[32], val[512];
     /* the tag section */
     for (;;) {
@@ -83,62 +95,8 @@ int ch_record_read(const gv_t *v, const char *text, void *start, move_t *moves, 
         }
     }
     if (c960 == 1) p0->chess960 = 1;
-    pos = *p0;
     /* the moves, up to a result, the next game's tags, or the end */
-    int ended = 0;
-    for (;;) {
-        if (rec_skip(&r, err)) return err->code;
-        if (!*r.s || *r.s == '[') break;
-        if (*r.s == '$') {   /* a NAG: $ and digits */
-            rec_skip_nag(&r);
-            continue;
-        }
-        char mname[24];
-        pgn_move_name(nm, p0->side, p0->fullmove, mname, sizeof mname);
-        if (!rec_token_char(*r.s)) {   /* '}', ')', ']' or '"' */
-            if (!nm) return err_set(err, GSW_EINPUT, "PGN: line %d: unexpected '%c' before the first move", r.line, *r.s);
-            pgn_move_name(nm - 1, p0->side, p0->fullmove, mname, sizeof mname);
-            return err_set(err, GSW_EINPUT, "PGN: line %d: unexpected '%c' after move %s", r.line, *r.s, mname);
-        }
-        const char *t0 = r.s;
-        while (rec_token_char(*r.s)) rec_advance(&r);
-        char tok[64];
-        size_t tl = (size_t)(r.s - t0);
-        if (tl >= sizeof tok)
-            return err_set(err, GSW_EINPUT, "PGN: line %d, move %s %.20s...: not a move (too long)", r.line, mname, t0);
-        memcpy(tok, t0, tl);
-        tok[tl] = 0;
-        if (pgn_is_result(tok, 1)) { ended = 1; break; }
-        char *t = tok;
-        /* a move number: digits and dots ("12." "12..."), maybe joined to
-         * the move; digits alone are taken as a move number too */
-        char *d = t;
-        while (isdigit((unsigned char)*d)) d++;
-        if (d > t && (*d == '.' || !*d)) {
-            while (*d == '.') d++;
-            t = d;
-        }
-        while (*t == '.') t++;   /* "..." alone, or dots before a move */
-        /* annotation glyphs after the move, or alone (! ? !! ?? !? ?!), and
-         * check marks, right or not: the position says */
-        char shown[sizeof tok];
-        snprintf(shown, sizeof shown, "%s", t);
-        size_t k = strlen(t);
-        while (k && strchr("!?+#", t[k - 1])) t[--k] = 0;
-        if (!*t) continue;
-        if (!strcasecmp(t, "e.p.") || !strcasecmp(t, "ep")) continue;   /* "exd6 e.p." */
-        if (nm >= max)
-            return err_set(err, GSW_EINPUT, "PGN: move %s %s: the record has more than %d moves", mname, shown, max);
-        move_t m;
-        err_t e;
-        if (ch_parse_move(&pos, t, &m, &e))
-            return err_set(err, GSW_EINPUT, "PGN: line %d, move %s %s: %s", r.line, mname, shown, e.msg);
-        moves[nm++] = m;
-        ch_play(&pos, m);
-    }
-    if (!ended && !nm && !tags) return err_set(err, GSW_EINPUT, "PGN: no game in the record (no tags, no moves)");
-    *n = nm;
-    return GSW_OK;
+    return rec_read_moves(&r, &pgn_moves, v, p0, tags, moves, max, n, err);
 }
 
 /* ---- writing ---- */
@@ -157,7 +115,6 @@ static int ch_is_initial(const ch_pos_t *p)
 size_t ch_record_write(const gv_t *v, const void *start, const move_t *moves, int n, const char *result, char *buf,
                        size_t len)
 {
-    (void)v;
     ch_init();
     rec_writer_t w = { buf, len, 0 };
     if (len) buf[0] = 0;
@@ -172,27 +129,8 @@ size_t ch_record_write(const gv_t *v, const void *start, const move_t *moves, in
             "[Result \"%s\"]\n",
             date, result);
     if (p0->chess960) rec_put(&w, "[Variant \"Chess960\"]\n");
-    if (!ch_is_initial(p0)) {
-        char fen[128];
-        ch_format_fen(p0, fen, sizeof fen);
-        rec_put(&w, "[SetUp \"1\"]\n[FEN \"%s\"]\n", fen);
-    }
-    rec_put(&w, "\n");
-    ch_pos_t pos = *p0;
-    int col = 0;
-    for (int i = 0; i < n; i++) {
-        /* only legal moves are written: a record that reads back */
-        if (moves[i] == MOVE_NONE || !ch_legal(&pos, moves[i])) break;
-        char item[64], mt[32], num[24] = "";
-        ch_format_san(&pos, moves[i], mt, sizeof mt);
-        if (pos.side == CH_WHITE || i == 0) pgn_move_name(i, p0->side, p0->fullmove, num, sizeof num);
-        int k = snprintf(item, sizeof item, "%s%s%s", num, *num ? " " : "", mt);
-        if (col && col + 1 + k > 79) { rec_put(&w, "\n"); col = 0; }
-        rec_put(&w, "%s%s", col ? " " : "", item);
-        col += (col ? 1 : 0) + k;
-        ch_play(&pos, moves[i]);
-    }
-    if (col && col + 1 + (int)strlen(result) > 79) { rec_put(&w, "\n"); col = 0; }
-    rec_put(&w, "%s%s\n", col ? " " : "", result);
+    char fen[128];
+    ch_format_fen(p0, fen, sizeof fen);
+    rec_write_moves(&w, &pgn_moves, v, p0, ch_is_initial(p0) ? NULL : fen, moves, n, result);
     return w.used;
 }

@@ -132,33 +132,24 @@ static void ch_terminal_why(const gv_t *v, const void *pos, char *why, size_t n)
     snprintf(why, n, "%s", ch_count(p) ? "insufficient material" : ch_in_check(p) ? "checkmate" : "stalemate");
 }
 
-/* In a search, a position met again on the line is a draw: the side that
- * could have avoided the cycle did not. */
-static int ch_repetition(const gv_t *v, const void *pos, val_t *value)
+/* Same position by the repetition rule: pieces, side, castling rights,
+ * en-passant square. */
+static int ch_same(const void *a, const void *b)
 {
-    (void)v;
-    (void)pos;
-    *value = VAL_DRAW;
-    return 1;
+    const ch_pos_t *p = a, *q = b;
+    return p->key == q->key && !memcmp(p->sq, q->sq, 64) && p->side == q->side;
 }
 
 /* In play: the same position (pieces, side, castling rights, en-passant
  * square) for the third time is a draw. Only positions since the last
- * capture or pawn move can repeat. */
+ * capture or pawn move can repeat. (In a search a position met again on
+ * the line is a draw: game_repetition_draw.) */
 static int ch_line_over(const gv_t *v, const void *const *line, int n, val_t *value, char *why, size_t wn)
 {
     (void)v;
     if (n < 1) return 0;
     const ch_pos_t *cur = line[n - 1];
-    int seen = 1;
-    for (int i = n - 3; i >= 0 && i >= n - 1 - cur->halfmove; i -= 2) {
-        const ch_pos_t *p = line[i];
-        if (p->key == cur->key && !memcmp(p->sq, cur->sq, 64) && p->side == cur->side && ++seen == 3) {
-            *value = VAL_DRAW;
-            snprintf(why, wn, "threefold repetition");
-            return 1;
-        }
-    }
+    if (game_line_threefold(line, n, cur->halfmove, ch_same, value, why, wn)) return 1;
     if (cur->halfmove >= 100 && ch_count(cur)) {
         *value = VAL_DRAW;
         snprintf(why, wn, "50-move rule");
@@ -327,7 +318,7 @@ static const game_ops_t ch_ops = {
     .terminal = ch_terminal,
     .terminal_why = ch_terminal_why,
     .evaluate = ch_evaluate_hook,
-    .repetition = ch_repetition,
+    .repetition = game_repetition_draw,
     .line_over = ch_line_over,
     .pos_reversible = ch_reversible,
     .count_rule = "50-move rule",

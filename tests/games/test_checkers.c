@@ -536,6 +536,8 @@ static void test_pdn_malformed(void **state)
         { "[FEN \"W:W18:B14,K1\"]\n1... 18-15", "move 1... 18-15: illegal move \"18-15\": a capture is compulsory" },
         { "[FEN \"B:W14,15,22,23:BK10\"]\n1. 10x10", "move 1. 10x10: ambiguous move" },
         { "1. 11-15 ] 23-19", "line 1: unexpected ']' after move 1" },
+        { "1. 11-15 23-19 ) 2. 8-11", "line 1: unexpected ')' after move 1..." },
+        { "] 1. 11-15", "line 1: unexpected ']' before the first move" },
     };
     gv_t *v = open_ck();
     GSW_POSBUF start[GSW_MAX_POS];
