@@ -11,7 +11,7 @@
 
 #include "solve/solver.h"
 
-volatile int opts_stop, opts_term;
+gsw_flag_t opts_stop, opts_term;
 
 /* SIGINT stops the work at hand; SIGTERM and SIGHUP stop it and end the
  * program once what was proven is stored (the shell reads no more lines).

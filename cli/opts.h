@@ -138,7 +138,7 @@ int opts_cache_open(const cli_args_t *o, cache_t **c, err_t *err);
 
 /* The stop flag set by SIGINT, SIGTERM and SIGHUP; opts_term by the last
  * two (finish storing, then end). opts_signals installs the handlers. */
-extern volatile int opts_stop, opts_term;
+extern gsw_flag_t opts_stop, opts_term;
 void opts_signals(void);
 
 /* The endgame databases' folder, one rule for every verb that reads them

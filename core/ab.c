@@ -117,7 +117,7 @@ typedef struct ab_job {
     ab_t s;
     const void *pos;
     val_t alpha, beta, result;
-    volatile int *done;         /* first finisher stops the others */
+    gsw_flag_t *done;         /* first finisher stops the others */
     pthread_t th;
 } ab_job_t;
 
@@ -135,7 +135,7 @@ typedef struct ab_pool {
     ab_job_t *jobs;
     ab_line_t **lines;          /* each thread's line (games with repetitions) */
     uint64_t *busy;             /* the positions being searched (ab_exact.h) */
-    volatile int done;
+    gsw_flag_t done;
 } ab_pool_t;
 
 /* One null-window test "value > x?" with every thread; returns the fail-soft

@@ -44,8 +44,8 @@ struct ab_search {
                                    together since the test began, counted at each
                                    check (NULL: one thread, or no budget) */
     double deadline_ms;         /* monotonic ms; 0: none */
-    volatile int *stop;         /* set by the user (a signal): abort */
-    volatile int *halt;         /* set when another thread of a pool finished */
+    gsw_flag_t *stop;         /* set by the user (a signal): abort */
+    gsw_flag_t *halt;         /* set when another thread of a pool finished */
     int aborted;                /* the search ran out of budget or was stopped */
     int ply;                    /* distance from the root of this search */
     int etc_plies;              /* probe children's entries (enhanced transposition
@@ -113,7 +113,7 @@ typedef struct ab_options {
      * (k lines cost about k searches); a proven best line ends the
      * deepening, as with one */
     int multipv;
-    volatile int *stop;
+    gsw_flag_t *stop;
     /* exact: bounds already proven (a resumed solve), when seeded */
     int seeded;
     val_t seed_lo, seed_hi;

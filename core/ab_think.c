@@ -413,7 +413,7 @@ int ab_think(const gv_t *v, tt_t *tt, const void *pos, const ab_options_t *o,
     /* lazy SMP: the helpers start now and stop when this thread's search
      * ends; a node budget is theirs and this thread's together (each adds
      * its nodes to spent every 1,024). Short of memory or threads, fewer. */
-    volatile int halt = 0;
+    gsw_flag_t halt = 0;
     uint64_t spent = 0;
     int want = o && o->threads > 1 ? o->threads - 1 : 0, nh = 0;
     ab_helper_t **help = want ? calloc((size_t)want, sizeof *help) : NULL;

@@ -37,7 +37,7 @@ typedef struct dfpn {
     int no_best;              /* skip the proving move at the root */
     const gsw_oracle_t *oracle;
     double deadline;
-    volatile int *stop;
+    gsw_flag_t *stop;
     int aborted;
     double eps;
     int root_turn;             /* the attacker */

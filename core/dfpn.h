@@ -46,7 +46,7 @@ typedef struct dfpn_options {
     size_t hash_mb;            /* the private table's size (default 64) */
     uint64_t node_limit;       /* 0: none */
     double time_limit_ms;      /* 0: none */
-    volatile int *stop;
+    gsw_flag_t *stop;
     double epsilon;            /* the 1+epsilon trick (default 0.25) */
     const uint64_t *history;   /* pos_hash of the positions of the line before
                                   pos (games with repetitions): meeting one

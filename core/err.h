@@ -4,9 +4,15 @@
 #ifndef GSW_ERR_H
 #define GSW_ERR_H
 
+#include <signal.h>
 #include <stdarg.h>
 
 enum { GSW_OK = 0, GSW_EFAIL = 1, GSW_EINPUT = 2 };
+
+/* A stop flag: set by a signal handler (Ctrl-C, SIGTERM) or by another
+ * thread (a pool's first finisher, the workbench's UI), polled by long
+ * work. Every stop flag in gsw has this type. */
+typedef volatile sig_atomic_t gsw_flag_t;
 
 typedef struct err {
     int code;        /* GSW_OK, GSW_EFAIL or GSW_EINPUT */

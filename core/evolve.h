@@ -100,7 +100,7 @@ typedef struct evo_hooks {
     int (*farm)(void *farm_ctx, evo_game_t *games, int n);
     void *farm_ctx;
     int threads;               /* games at once (>= 1) */
-    volatile int *stop;        /* polled between games; NULL: none */
+    gsw_flag_t *stop;        /* polled between games; NULL: none */
     /* after each game (from the thread that played it, under a lock) */
     void (*progress)(void *ctx, int generation, int games_done);
 } evo_hooks_t;

@@ -76,7 +76,7 @@ typedef struct manager_options {
     uint64_t dfpn_budget;      /* df-pn nodes per leaf (default 200000) */
     int ab_depth;              /* the heuristic search's depth (default 8) */
     int32_t t0;                /* the first threshold (default 100) */
-    volatile int *stop;
+    gsw_flag_t *stop;
     double time_limit_ms;
     uint64_t node_limit;       /* stop once the leaves' solvers spent this many nodes (0: none) */
     /* games with repetitions: pos_hash of the positions before the root

@@ -16,7 +16,7 @@
 #define PUZZLE_MAX_MOVES 1024
 
 typedef struct puzzle_options {
-    volatile int *stop;      /* set non-zero to stop (Ctrl-C); may be NULL */
+    gsw_flag_t *stop;      /* set non-zero to stop (Ctrl-C); may be NULL */
     uint64_t node_limit;     /* 0 = none */
     double time_limit_ms;    /* 0 = none */
     size_t table_mb;         /* failed-position table's largest size; 0 = 256 MB (it starts small) */
@@ -47,7 +47,7 @@ enum { SWEEP_POSITIONS = 1, SWEEP_SOLUTIONS = 2, SWEEP_MIN_MOVES = 4 };
 #define SWEEP_MAX_LEVELS 129
 typedef struct puzzle_sweep {
     int what;                        /* SWEEP_* bits (in) */
-    volatile int *stop;              /* (in) may be NULL */
+    gsw_flag_t *stop;              /* (in) may be NULL */
     int levels;                      /* levels filled */
     uint64_t positions[SWEEP_MAX_LEVELS];   /* reachable positions per level */
     uint64_t folded[SWEEP_MAX_LEVELS];      /* ... one per symmetry class */

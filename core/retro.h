@@ -161,7 +161,7 @@ typedef struct retro_unit {
      * 16384 and at most 65536. Small values test the rounds. */
     uint64_t round;
     int threads;                 /* >= 1 */
-    volatile int *stop;          /* set: give up (GSW_EFAIL, "stopped") */
+    gsw_flag_t *stop;          /* set: give up (GSW_EFAIL, "stopped") */
     void *ctx;
     /* Node's moves inside the unit, as the nodes they lead to, into inside
      * (at most RETRO_MAX_MOVES; a node twice for two moves): their count

@@ -84,7 +84,7 @@ int dist_proof_run(dist_t *d, const prover_options_t *po, gv_t *v, const void *p
  * single process's. */
 typedef struct dist_evo {
     dist_t *d;
-    volatile int *stop;        /* set: no more games handed out */
+    gsw_flag_t *stop;        /* set: no more games handed out */
 } dist_evo_t;
 int dist_evo_farm(void *ctx, evo_game_t *games, int n);
 int dist_evo_serve(dist_t *d, evo_game_fn play, void *ctx, err_t *err);

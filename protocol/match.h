@@ -53,14 +53,14 @@ typedef struct match_engine {
  * declare is GSW_EINPUT), and wait for readyok. The child gets its own
  * process group (Ctrl-C is ours to handle). "gsw" as the program runs
  * this very executable when no gsw is on the PATH. stop: polled. */
-int engine_start(match_engine_t *e, const char *cmd, const char *const *opts, int nopts, volatile int *stop,
+int engine_start(match_engine_t *e, const char *cmd, const char *const *opts, int nopts, gsw_flag_t *stop,
                  err_t *err);
 /* Send one line (a newline is added). 0, or -1 when the engine is gone. */
 int engine_send(match_engine_t *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Read lines until one whose first word is word; it goes into line.
  * Returns 0, -1 on timeout, -2 when the engine closed its output (it
  * died: e->why says how), -3 when *stop was set. */
-int engine_expect(match_engine_t *e, const char *word, double timeout_ms, volatile int *stop, char *line, size_t n);
+int engine_expect(match_engine_t *e, const char *word, double timeout_ms, gsw_flag_t *stop, char *line, size_t n);
 /* Ask it to quit, wait a moment, then kill it; reap it. Safe to repeat. */
 void engine_close(match_engine_t *e);
 

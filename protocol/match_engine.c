@@ -158,7 +158,7 @@ static int engine_take_line(match_engine_t *e, char *line, size_t n)
 }
 
 /* The next line within timeout_ms: 0, -1 timeout, -2 closed, -3 stopped. */
-static int engine_line(match_engine_t *e, double timeout_ms, volatile int *stop, char *line, size_t n)
+static int engine_line(match_engine_t *e, double timeout_ms, gsw_flag_t *stop, char *line, size_t n)
 {
     double end = gsw_now_ms() + timeout_ms;
     for (;;) {
@@ -190,7 +190,7 @@ static int first_word(const char *line, const char *word)
     return !strncmp(line, word, k) && (line[k] == 0 || line[k] == ' ' || line[k] == '\t');
 }
 
-int engine_expect(match_engine_t *e, const char *word, double timeout_ms, volatile int *stop, char *line, size_t n)
+int engine_expect(match_engine_t *e, const char *word, double timeout_ms, gsw_flag_t *stop, char *line, size_t n)
 {
     double end = gsw_now_ms() + timeout_ms;
     for (;;) {
@@ -218,7 +218,7 @@ static void engine_note_option(match_engine_t *e, const char *line)
     e->opt[e->nopt++][k] = 0;
 }
 
-int engine_start(match_engine_t *e, const char *cmd, const char *const *opts, int nopts, volatile int *stop,
+int engine_start(match_engine_t *e, const char *cmd, const char *const *opts, int nopts, gsw_flag_t *stop,
                  err_t *err)
 {
     memset(e, 0, sizeof *e);

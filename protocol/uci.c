@@ -70,7 +70,7 @@ typedef struct uci {
     /* the search */
     pthread_t th;
     int running;               /* a thread was started and not yet joined */
-    volatile int stop;
+    gsw_flag_t stop;
     int infinite;              /* hold bestmove until stop (go infinite / ponder) */
     pthread_mutex_t lock;      /* guards infinite/stop waits */
     pthread_cond_t cond;

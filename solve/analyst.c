@@ -15,7 +15,7 @@ static const char *analyst_egdb_dir(const analyst_t *a)
 }
 
 int analyst_open(analyst_t *a, gv_t *v, size_t hash_mb, int threads, cache_t *cache, const char *egdb_dir,
-                 volatile int *stop, err_t *err)
+                 gsw_flag_t *stop, err_t *err)
 {
     memset(a, 0, sizeof *a);
     snprintf(a->egdb_dir, sizeof a->egdb_dir, "%s", egdb_dir ? egdb_dir : "");

@@ -116,7 +116,7 @@ typedef struct analyst {
  * NULL) and the endgame databases in egdb_dir (NULL: egdb/ beside the
  * cache), stopped by *stop. */
 int analyst_open(analyst_t *a, gv_t *v, size_t hash_mb, int threads, cache_t *cache, const char *egdb_dir,
-                 volatile int *stop, err_t *err);
+                 gsw_flag_t *stop, err_t *err);
 void analyst_close(analyst_t *a);
 /* Switch to another game (the table is cleared when the variant changes). */
 void analyst_retarget(analyst_t *a, gv_t *v);

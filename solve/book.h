@@ -24,7 +24,7 @@ typedef struct book_options {
     int ply;                   /* every position up to this ply */
     int threads;               /* workers solving ply-N positions (0: all cores) */
     size_t hash_mb;            /* their tables, all together (0: 128) */
-    volatile int *stop;        /* Ctrl-C: what is solved is kept; a build again resumes */
+    gsw_flag_t *stop;        /* Ctrl-C: what is solved is kept; a build again resumes */
     /* progress on stderr's behalf: a line now and then, and one with
      * ": done" at the end of each phase; NULL: none */
     void (*progress)(void *ctx, const char *line);

@@ -108,7 +108,7 @@ typedef struct egdb_build_options {
     int max_per_side;           /* with pieces: only slices with at most this many pieces a side (0: any) */
     uint64_t memory;            /* bytes one unit's build may hold (0: EGDB_MEMORY_DEFAULT): what its arrays
                                    leave keeps the move lists for the check */
-    volatile int *stop;         /* Ctrl-C: stop after cleaning up (finished slices stay) */
+    gsw_flag_t *stop;         /* Ctrl-C: stop after cleaning up (finished slices stay) */
     /* progress lines ("[3/40] 2K-1K.b-w: propagate 45%"); NULL: quiet */
     void (*progress)(void *ctx, const char *line);
     void *progress_ctx;
@@ -225,7 +225,7 @@ int egdb_build_job(egdb_set_t *s, const egdb_build_options_t *o, const egdb_unit
  * position with its moves (values read from the files). slice: one slice,
  * or all present when NULL. Reports progress like egdb_build. *checked
  * receives the number of files checked. */
-int egdb_verify(egdb_set_t *s, const uint64_t *slice, int threads, volatile int *stop,
+int egdb_verify(egdb_set_t *s, const uint64_t *slice, int threads, gsw_flag_t *stop,
                 void (*progress)(void *ctx, const char *line), void *ctx, int *checked, err_t *err);
 
 /* Statistics, one row per material (its sub-slices summed), side to move
@@ -283,7 +283,7 @@ int egdb_material_parse(const gv_t *v, const char *text, int *counts, err_t *err
 /* Rows for every material present, or only the one whose counts are only
  * (nonly > 0). *out is the caller's to free. */
 int egdb_stats(egdb_set_t *set, const int *only, int nonly, egdb_table_t table, egdb_stat_t **out, int *nout,
-               volatile int *stop, err_t *err);
+               gsw_flag_t *stop, err_t *err);
 
 /* The slices present in the directory for metric m (their count; out may
  * be NULL), in no particular order. */

@@ -416,7 +416,7 @@ static void stats_add(retro_stats_t *t, const retro_stats_t *s)
     }
 }
 
-static int unit_solve(unit_ctx_t *c, retro_metric_t mode, retro_val_t *val, int threads, volatile int *stop,
+static int unit_solve(unit_ctx_t *c, retro_metric_t mode, retro_val_t *val, int threads, gsw_flag_t *stop,
                       err_t *err)
 {
     c->mode = mode;
@@ -929,7 +929,7 @@ int egdb_build(egdb_set_t *set, const egdb_build_options_t *o, egdb_build_report
     return rc;
 }
 
-int egdb_verify(egdb_set_t *set, const uint64_t *only, int threads, volatile int *stop,
+int egdb_verify(egdb_set_t *set, const uint64_t *only, int threads, gsw_flag_t *stop,
                 void (*progress)(void *ctx, const char *line), void *pctx, int *checked, err_t *err)
 {
     const gv_t *v = egdb_set_variant(set);

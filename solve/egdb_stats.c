@@ -83,7 +83,7 @@ static void stats_mirror(const int *c, int nc, int *out)
 }
 
 int egdb_stats(egdb_set_t *set, const int *only, int nonly, egdb_table_t table, egdb_stat_t **out, int *nout,
-               volatile int *stop, err_t *err)
+               gsw_flag_t *stop, err_t *err)
 {
     const gv_t *v = egdb_set_variant(set);
     const retro_game_t *rg = v->ops->retro;

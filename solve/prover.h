@@ -24,7 +24,7 @@ typedef struct prover_options {
     size_t hash_mb;
     uint64_t node_limit;
     double time_limit_ms;
-    volatile int *stop;
+    gsw_flag_t *stop;
     /* fresh proofs: what the search is doing, about once a second (NULL: quiet) */
     void (*progress)(void *ctx, const dfpn_progress_t *p);
     void *progress_ctx;

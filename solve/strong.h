@@ -81,7 +81,7 @@ typedef struct strong_build_options {
     double memory_gb;
     int from_ply;                /* solve plies cells down to this one (0: all) */
     int forward_only;            /* the forward pass alone (gsw count) */
-    volatile int *stop;
+    gsw_flag_t *stop;
     /* one line of progress (no newline), and each solved ply's row */
     void (*progress)(void *ctx, const char *line);
     void *ctx;

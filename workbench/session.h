@@ -95,7 +95,7 @@ typedef struct session {
     cache_t *cache;        /* not owned; NULL: no saving, no cache */
     int sync;              /* 1: commands that need the solver run it now (the shell) */
     struct analyst *an_sync;   /* the shell's solver (sync mode) */
-    volatile int *stop;    /* Ctrl-C */
+    gsw_flag_t *stop;    /* Ctrl-C */
     int progress;          /* sync mode: long proofs report their bounds on stderr (the shell) */
     double progress_ms;    /* ... last reported at this point of the proof */
     size_t hash_mb;

@@ -88,7 +88,7 @@ static int worker_analyst(worker_t *w, analyst_t *a, cache_t *cache, int new_gam
 {
     if (!a->ready) {
         if (analyst_open(a, w->game, w->hash_mb, w->threads, cache, w->egdb_dir[0] ? w->egdb_dir : NULL,
-                         (volatile int *)&w->stop, err))
+                         &w->stop, err))
             return err->code;
         a->solver.ab.progress = worker_progress;
         a->solver.ab.progress_ctx = w;

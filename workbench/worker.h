@@ -57,7 +57,7 @@ typedef struct worker {
     job_t *next;           /* the job to start (owned) */
     gv_t *next_game;       /* ... the game it is for, handed over (NULL: the same as before) */
     analysis_t *next_from; /* ... what is known of it so far, copied once at worker_submit */
-    volatile sig_atomic_t stop;   /* stop the running job */
+    gsw_flag_t stop;       /* stop the running job */
     /* updates, under mu, in order; worker_take drains them */
     worker_update_t *upd;
     int nupd, capupd;

@@ -82,7 +82,7 @@ static c4b_t *c4b_current;     /* the engine the hooks report to */
 static jmp_buf c4b_jmp;
 static int c4b_error;
 static int c4b_guard;            /* c4b_jmp is live: a guarded call is running */
-static volatile int *c4b_stop;
+static gsw_flag_t *c4b_stop;
 
 void c4b_err_handler(int e)
 {
@@ -820,7 +820,7 @@ static int export_set(c4b_t *b, void *args)
 /* Every BuDDy call runs under this guard: a full node table, an error of
  * the package or a stop (seen at a garbage collection) comes back here. No
  * local of this function changes after setjmp. */
-static int guarded(c4b_t *b, int (*fn)(c4b_t *, void *), void *args, volatile int *stop, err_t *err)
+static int guarded(c4b_t *b, int (*fn)(c4b_t *, void *), void *args, gsw_flag_t *stop, err_t *err)
 {
     c4b_stop = stop;
     c4b_error = 0;
@@ -846,13 +846,13 @@ static int guarded(c4b_t *b, int (*fn)(c4b_t *, void *), void *args, volatile in
 }
 
 int c4b_forward(c4b_t *b, int keep_sets, void (*progress)(void *ctx, const c4b_ply_t *p), void *ctx,
-                volatile int *stop, err_t *err)
+                gsw_flag_t *stop, err_t *err)
 {
     c4b_fwd_t o = { .keep = keep_sets, .progress = progress, .ctx = ctx };
     return c4b_forward_run(b, &o, stop, err);
 }
 
-int c4b_forward_run(c4b_t *b, const c4b_fwd_t *o, volatile int *stop, err_t *err)
+int c4b_forward_run(c4b_t *b, const c4b_fwd_t *o, gsw_flag_t *stop, err_t *err)
 {
     if (o->from < 0 || o->from > b->cells || (o->from > 0 && (!o->start || o->keep)))
         return err_set(err, GSW_EINPUT, "the forward pass cannot start after ply %d%s", o->from,
@@ -862,7 +862,7 @@ int c4b_forward_run(c4b_t *b, const c4b_fwd_t *o, volatile int *stop, err_t *err
     return guarded(b, forward, &a, stop, err);
 }
 
-int c4b_solve_ply(c4b_t *b, int ply, volatile int *stop, err_t *err)
+int c4b_solve_ply(c4b_t *b, int ply, gsw_flag_t *stop, err_t *err)
 {
     if (ply < 0 || ply > b->cells) return err_set(err, GSW_EINPUT, "no ply %d", ply);
     if (ply < b->cells && !b->made[ply + 1]) return err_set(err, GSW_EFAIL, "ply %d needs ply %d first", ply, ply + 1);
@@ -871,7 +871,7 @@ int c4b_solve_ply(c4b_t *b, int ply, volatile int *stop, err_t *err)
     return guarded(b, solve_ply, &a, stop, err);
 }
 
-int c4b_solve_ply_io(c4b_t *b, int ply, const c4b_solve_io_t *io, volatile int *stop, err_t *err)
+int c4b_solve_ply_io(c4b_t *b, int ply, const c4b_solve_io_t *io, gsw_flag_t *stop, err_t *err)
 {
     if (ply < 0 || ply > b->cells) return err_set(err, GSW_EINPUT, "no ply %d", ply);
     solve_io_args_t a = { ply, io, err };

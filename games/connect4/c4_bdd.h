@@ -90,10 +90,10 @@ typedef struct c4b_fwd {
 } c4b_fwd_t;
 /* stop (may be NULL): set to stop; the stop flag set then. GSW_EFAIL when
  * the node table outgrows memory_gb. */
-int c4b_forward_run(c4b_t *b, const c4b_fwd_t *o, volatile int *stop, err_t *err);
+int c4b_forward_run(c4b_t *b, const c4b_fwd_t *o, gsw_flag_t *stop, err_t *err);
 /* The same from the empty board, without saving. */
 int c4b_forward(c4b_t *b, int keep, void (*progress)(void *ctx, const c4b_ply_t *p), void *ctx,
-                volatile int *stop, err_t *err);
+                gsw_flag_t *stop, err_t *err);
 /* The plies (cells + 1: ply 0 to cells); the most live nodes seen so far
  * (after each garbage collection and at the end of each ply); the largest
  * node table (live, dead and free nodes: what memory holds). */
@@ -110,7 +110,7 @@ long c4b_memo_flushes(const c4b_t *b);
  * and each after the first solved the one after it: solved just before, or
  * loaded with c4b_load_ply. */
 enum { C4B_WON, C4B_DRAWN, C4B_LOST };
-int c4b_solve_ply(c4b_t *b, int ply, volatile int *stop, err_t *err);
+int c4b_solve_ply(c4b_t *b, int ply, gsw_flag_t *stop, err_t *err);
 /* The same with the least held: every set is read just before it is
  * needed and written and dropped as soon as it is made, nothing is kept
  * between plies (so none of c4b_load_ply, c4b_load_forward, c4b_export).
@@ -123,7 +123,7 @@ typedef struct c4b_solve_io {
     int (*save)(void *ctx, int ply, int value, const bddf_t *f, err_t *err);
     void *ctx;
 } c4b_solve_io_t;
-int c4b_solve_ply_io(c4b_t *b, int ply, const c4b_solve_io_t *io, volatile int *stop, err_t *err);
+int c4b_solve_ply_io(c4b_t *b, int ply, const c4b_solve_io_t *io, gsw_flag_t *stop, err_t *err);
 /* Hand ply's set (C4B_WON...) over as a node array, counted exactly. */
 int c4b_export(c4b_t *b, int ply, int value, bddf_t *out, err_t *err);
 /* Take ply's three sets from files (a resumed build). */

@@ -429,7 +429,7 @@ static void test_iterations_and_limits(void **st)
         assert_true(legal(&w.gv, &p, r.best));
     }
 
-    volatile int stop = 1;
+    gsw_flag_t stop = 1;
     ab_options_t so = { .threads = 1, .stop = &stop };
     tt_clear(&tt);
     assert_int_equal(ab_think(&w.gv, &tt, &p, &so, &r, &err), GSW_OK);

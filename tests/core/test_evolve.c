@@ -162,7 +162,7 @@ static void test_rank_cost(void **state)
 
 /* The pool passes every worker slot and stops when asked. */
 typedef struct counting {
-    volatile int *stop;
+    gsw_flag_t *stop;
     int after;          /* set *stop after this many games */
     int n;
     unsigned workers;   /* bit w: worker w played */
@@ -182,7 +182,7 @@ static int counting_play(void *ctx, int worker, const evo_ind_t *w, const evo_in
 static void test_rank_stop(void **state)
 {
     (void)state;
-    volatile int stop = 0;
+    gsw_flag_t stop = 0;
     counting_t c = { &stop, 5, 0, 0 };
     evo_hooks_t h = { .play = counting_play, .ctx = &c, .threads = 3, .stop = &stop };
     evo_ind_t pop[50];

@@ -260,7 +260,7 @@ static void test_errors_and_stop(void **state)
     retro_unit_t u = { .n = 1000, .threads = 2, .moves = fail_moves, .preds = g_preds };
     assert_int_equal(retro_solve(&u, v, &err), GSW_EFAIL);
     assert_non_null(strstr(err.msg, "node 77"));
-    volatile int stop = 1;
+    gsw_flag_t stop = 1;
     graph_t g;
     graph_make(&g, 1000, 9);
     retro_unit_t s = { .n = 1000, .threads = 2, .ctx = &g, .moves = g_moves, .preds = g_preds, .stop = &stop };

@@ -284,7 +284,7 @@ static void test_french_impossible(void **state)
     assert_int_equal(r->nmoves, 31);
     assert_true(replay_reaches_goal(v, pos, r->moves, r->nmoves));
     /* a stop flag already set stops at once, unknown */
-    volatile int stop = 1;
+    gsw_flag_t stop = 1;
     puzzle_options_t o = { .stop = &stop };
     assert_int_equal(puzzle_solve(v, pos, &o, r, &err), GSW_OK);
     assert_int_equal(r->solvable, -1);

@@ -791,7 +791,7 @@ static void test_lines(void **st)
         if (m->cache != CACHE_NONE && cache_open(cache_path, &cache, &err)) fail_msg("cache_open: %s", err.msg);
         gv_t *v;
         assert_int_equal(game_open("checkers", &v, &err), GSW_OK);
-        static volatile int no_stop;
+        static gsw_flag_t no_stop;
         analyst_t a;
         assert_int_equal(analyst_open(&a, v, 16, m->threads, cache, NULL, &no_stop, &err), GSW_OK);
         if (m->egdb) assert_int_equal(solver_open_egdb(&a.solver, egdir, NULL, &err), GSW_OK);
@@ -967,7 +967,7 @@ static void test_line_entries(void **st)
         snprintf(line, sizeof line, "%s", cases[c].line);
         for (char *tok = strtok(line, " "); tok; tok = strtok(NULL, " "))
             assert_int_equal(session_play_text(&s, tok, &err), GSW_OK);
-        static volatile int no_stop;
+        static gsw_flag_t no_stop;
         analyst_t a;
         assert_int_equal(analyst_open(&a, s.v, 16, 1, NULL, NULL, &no_stop, &err), GSW_OK);
         assert_int_equal(solver_open_egdb(&a.solver, "/nonexistent-gsw-egdb", NULL, &err), GSW_OK);

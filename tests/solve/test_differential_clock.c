@@ -163,7 +163,7 @@ static void check_position(gv_t *v, const char *dir, const char *fen, int quiet,
         }
     }
     /* the analyst: the position, then every move */
-    static volatile int no_stop;
+    static gsw_flag_t no_stop;
     analyst_t a;
     analysis_t *an = malloc(sizeof *an);
     assert_non_null(an);

@@ -71,7 +71,7 @@ static int fit_loss(egdb_table_t t) { return t == EGDB_TABLE_FIRST ? LOSS_FIRST 
 
 static int release(void) { return getenv("GSW_EGDB_RELEASE") && atoi(getenv("GSW_EGDB_RELEASE")); }
 
-static int build(const char *fen, int pieces, retro_metric_t m, volatile int *stop, egdb_build_report_t *rep)
+static int build(const char *fen, int pieces, retro_metric_t m, gsw_flag_t *stop, egdb_build_report_t *rep)
 {
     GSW_POSBUF pos[GSW_MAX_POS];
     err_t err;
@@ -448,7 +448,7 @@ static void test_damage(void **state)
 /* A build stopped part way keeps its finished slices; run again, it
  * reuses them and finishes. */
 static int progress_calls;
-static volatile int stop_flag;
+static gsw_flag_t stop_flag;
 static void stop_after(void *ctx, const char *line)
 {
     (void)ctx;

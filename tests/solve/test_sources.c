@@ -231,7 +231,7 @@ static void test_analyst(void **st)
 {
     (void)st;
     err_t err;
-    volatile int stop = 0;
+    gsw_flag_t stop = 0;
     analyst_t a;
     memset(&a, 0, sizeof a);
     fake_t f;
