@@ -2,6 +2,7 @@
 #include "workbench/tui_keys.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* How much longer a move text that waits on a key may be and still be
@@ -25,21 +26,56 @@ static int all_digits(const char *s) { return *s && strspn(s, "0123456789") == s
 static int is_digit(int ch) { return ch >= '0' && ch <= '9'; }
 static int is_letter(int ch) { return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z'); }
 
+/* A cell's coordinates as the board's labels give them ("f1"): its
+ * column's label, then its row's; 0 when the view labels neither. */
+static int cell_text(const board_view_t *view, int cell, char *buf, size_t n)
+{
+    if (cell < 0 || cell >= view->rows * view->cols) return 0;
+    const char *c = view->col_label[cell % view->cols], *r = view->row_label[cell / view->cols];
+    if (!c[0] || !r[0]) return 0;
+    snprintf(buf, n, "%s%s", c, r);
+    return 1;
+}
+
+/* Move m typed by its squares' coordinates ("f1c4"), where the game reads
+ * that form (chess's UCI moves); 0 when it has none. */
+static int coordinate_text(const gv_t *v, const void *pos, const board_view_t *view, move_t m, char *buf,
+                           size_t n)
+{
+    int from = -1, to = -1;
+    char a[16], b[16];
+    if (!view || !v->ops->move_cells) return 0;
+    v->ops->move_cells(v, pos, m, &from, &to);
+    if (!cell_text(view, from, a, sizeof a) || !cell_text(view, to, b, sizeof b)) return 0;
+    snprintf(buf, n, "%s%s", a, b);
+    move_t back;
+    err_t err;
+    return v->ops->move_parse(v, pos, buf, &back, &err) == GSW_OK && back == m;
+}
+
 int tui_move_longer(const gv_t *v, const void *pos, const char *typed)
 {
     move_t mv[GSW_MAX_MOVES];
     size_t n = strlen(typed);
-    int k = v->ops->moves(v, pos, mv), bare = all_digits(typed);
-    for (int i = 0; i < k; i++) {
+    int k = v->ops->moves(v, pos, mv), bare = all_digits(typed), found = 0;
+    for (int i = 0; i < k && !found; i++) {
         char mt[64], sq[64];
         v->ops->move_format(v, pos, mv[i], mt, sizeof mt);
         size_t l = strlen(mt);
         while (l > n && (mt[l - 1] == '+' || mt[l - 1] == '#')) l--;
-        if (l > n && !strncmp(mt, typed, n)) return 1;
+        if (l > n && !strncmp(mt, typed, n)) found = 1;
         squeeze(mt, sq, sizeof sq);
-        if (bare && strlen(sq) > n && !strncmp(sq, typed, n)) return 1;
+        if (bare && strlen(sq) > n && !strncmp(sq, typed, n)) found = 1;
     }
-    return 0;
+    /* the move by its squares' coordinates (f1c4), where the game reads them */
+    board_view_t *view = !found && !bare && v->ops->view && v->ops->move_cells ? calloc(1, sizeof *view) : NULL;
+    if (view) v->ops->view(v, pos, view);
+    for (int i = 0; i < k && view && !found; i++) {
+        char ct[40];
+        found = coordinate_text(v, pos, view, mv[i], ct, sizeof ct) && strlen(ct) > n && !strncmp(ct, typed, n);
+    }
+    free(view);
+    return found;
 }
 
 int tui_move_parse(const gv_t *v, const void *pos, const char *typed, move_t *m, err_t *err)

@@ -178,6 +178,14 @@ static void test_chess_keys(void **state)
     assert_int_equal(tui_move_parse(v, pos, "e2e4", &m, &err), 1);
     assert_int_equal(tui_key_continues(v, pos, "h", '3', 1), 1);
     assert_int_equal(tui_key_continues(v, pos, "b", 'q', 1), 0);
+    /* a move typed by its squares (UCI) begins with a file no SAN move does:
+       after 1. e4 Nc6 2. Nf3 e5 no move's text begins with f, but f1c4 does */
+    assert_int_equal(v->ops->pos_parse(v, "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3", pos, &err),
+                     GSW_OK);
+    assert_int_equal(tui_key_first(v, pos, 'f'), TUI_KEY_EITHER);
+    assert_int_equal(tui_key_continues(v, pos, "f", '1', 1), 1);
+    assert_int_equal(tui_key_continues(v, pos, "f1", 'c', 1), 1);
+    assert_int_equal(tui_move_parse(v, pos, "f1c4", &m, &err), 1);
     game_close(v);
 }
 
