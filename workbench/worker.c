@@ -182,8 +182,7 @@ static void *worker_main(void *arg)
             w->next_game = NULL;
         }
         w->pending = 0;
-        w->busy = 1;
-        w->stop = 0;
+        w->busy = 1;   /* (stop stays as it is: a job cancelled before it started ends at once) */
         w->progress[0] = 0;
         pthread_mutex_unlock(&w->mu);
         memcpy(w->posted, w->an, sizeof *w->posted);   /* (the session has it: nothing changed yet) */
@@ -267,6 +266,7 @@ unsigned worker_submit(worker_t *w, const job_t *job, gv_t *game, const analysis
     if (from) memcpy(w->next_from, from, sizeof *from);
     else memset(w->next_from, 0, sizeof *w->next_from);
     w->pending = 1;
+    w->stop = 0;   /* (a cancel from here on is this job's) */
     w->error[0] = 0;
     unsigned id = w->next->id;
     pthread_cond_signal(&w->cv);

@@ -83,7 +83,8 @@ void worker_stop(worker_t *w);
  * (the worker's to close; NULL: the same game as before). from: JOB_ANALYZE,
  * what is known of the analysis already (NULL: nothing; it goes on from it). */
 unsigned worker_submit(worker_t *w, const job_t *job, gv_t *game, const analysis_t *from);
-/* Stop the running job (it posts what it has). */
+/* Stop the running job, or the one given and not started yet (it ends
+ * at once); it posts what it has. */
 void worker_cancel(worker_t *w);
 int worker_idle(worker_t *w);
 /* The updates posted since the last call, in order, handed to each(ctx,

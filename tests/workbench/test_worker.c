@@ -128,6 +128,24 @@ static void test_updates_rebuild_the_analysis(void **state)
     worker_cancel(&w);
     pane_wait(&w, &r);
 
+    /* a long job (the empty 7x6 board, no budget) cancelled as soon as it is
+       given, before or after the worker starts it: it ends at once, unfinished */
+    session_t big;
+    assert_int_equal(session_init(&big, "connect4", "", &err), GSW_OK);
+    assert_non_null(session_analysis_open(&big, 0));
+    gv_t *bg;
+    assert_int_equal(game_dup(big.v, &bg, &err), GSW_OK);
+    pane_t c = { 0 };
+    submit(&w, &big, bg, &c);
+    worker_cancel(&w);
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    pane_wait(&w, &c);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    assert_false(c.finished);
+    assert_true((t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000 < 5000);
+    session_free(&big);
+
     /* another game: the worker gets its own handle on it */
     session_t s2;
     assert_int_equal(session_init(&s2, "connect4:4x4", "", &err), GSW_OK);
