@@ -40,11 +40,13 @@ typedef struct worker_update {
     unsigned job;
     upd_kind_t kind;
     int i;
-    move_value_t mv;
-    move_t move;
-    int finished;
-    /* UPD_HEAD: the analysis's head (the bytes analysis_head_copy copies) */
-    _Alignas(analysis_t) unsigned char head[ANALYSIS_HEAD_SIZE];
+    move_t move;           /* UPD_THINK */
+    int finished;          /* UPD_THINK, UPD_END */
+    union {
+        move_value_t mv;   /* UPD_MOVE: move i's value */
+        /* UPD_HEAD: the analysis's head (the bytes analysis_head_copy copies) */
+        _Alignas(analysis_t) unsigned char head[ANALYSIS_HEAD_SIZE];
+    };
 } worker_update_t;
 
 typedef struct worker {
