@@ -67,7 +67,6 @@ static void tui_update(void *ctx, const worker_update_t *u)
     session_t *s = &t->s;
     if (u->job != t->job.id) return;   /* (an earlier job's, stopped) */
     int ply = t->job.ply;
-    if (u->kind == UPD_END) t->job.ended = 1;
     if (ply < 0 || ply > s->top || s->pos_id[ply] != t->job.pos_id) return;
     if (u->kind == UPD_THINK) {
         if (!u->finished) return;
@@ -158,7 +157,6 @@ static void tui_schedule(tui_t *t)
     t->job.ply = ply;
     t->job.pos_id = s->pos_id[ply];
     t->job.scores_only = want.scores_only;
-    t->job.ended = 0;
     t->job.id = worker_submit(&t->w, &want, game, from);
 }
 

@@ -46,7 +46,6 @@ typedef struct tui {
         int ply;
         unsigned pos_id;   /* s.pos_id[ply] when it was submitted */
         int scores_only;
-        int ended;         /* its end was received */
     } job;
     unsigned worker_game;  /* s.game_id of the game the worker was last handed (0: none) */
     double autoplay_at;    /* the monotonic ms of autoplay's next move */

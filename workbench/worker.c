@@ -54,7 +54,6 @@ static void worker_say(worker_t *w, char *to, size_t n, const char *msg)
 {
     pthread_mutex_lock(&w->mu);
     snprintf(to, n, "%s", msg);
-    w->progress_job = w->job ? w->job->id : 0;
     pthread_mutex_unlock(&w->mu);
 }
 

@@ -65,7 +65,6 @@ typedef struct worker {
     int nupd, capupd;
     unsigned last_id;      /* the last job number given */
     char progress[160];
-    unsigned progress_job; /* the job progress is about */
     char error[600];
     /* the worker thread's own, not shared */
     job_t *job;            /* the running job */
