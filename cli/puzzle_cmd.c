@@ -476,6 +476,8 @@ int cli_puzzle_analyze(cli_args_t *o)
         game_spec(v, spec, sizeof spec);
         int over = an->n == 0, goal = over && v->ops->puzzle_goal(v, pos);
         int solvable = over ? goal : an->root_done ? an->root_lo > VAL_DRAW : -1;
+        int order[GSW_MAX_MOVES];   /* best first, as every list (solvable moves, the shortest first) */
+        move_values_order(an->mv, an->n, order);
         if (args_flag(o, "json")) {
             json_t j;
             json_begin(&j, stdout);
@@ -485,11 +487,12 @@ int cli_puzzle_analyze(cli_args_t *o)
             if (solvable == 0 && !over && an->reason[0]) json_str(&j, "reason", an->reason);
             if (over) json_bool(&j, "over", 1);
             json_arr(&j, "moves");
-            for (int i = 0; i < an->n; i++) {
-                const move_value_t *m = &an->mv[i];
+            for (int r = 0; r < an->n; r++) {
+                const move_value_t *m = &an->mv[order[r]];
                 int known = m->state == MV_PROVEN && m->lo == m->hi;
                 json_obj(&j, NULL);
                 json_str(&j, "move", m->text);
+                json_int(&j, "rank", r + 1);
                 json_str(&j, "value", !known ? "unknown" : m->lo > VAL_DRAW ? "solvable" : "dead end");
                 if (known) json_bool(&j, "solvable", m->lo > VAL_DRAW); else json_null(&j, "solvable");
                 json_close(&j, '}');
@@ -503,8 +506,8 @@ int cli_puzzle_analyze(cli_args_t *o)
             if (over) printf("%s \"%s\": the game is over (%s)\n", spec, ptext, goal ? "the goal is met" : "the goal is missed");
             else if (solvable == 1) printf("%s \"%s\": solvable\n", spec, ptext);
             else if (solvable == 0) printf("%s \"%s\": no solution: %s\n", spec, ptext, an->reason);
-            for (int i = 0; i < an->n; i++) {
-                const move_value_t *m = &an->mv[i];
+            for (int r = 0; r < an->n; r++) {
+                const move_value_t *m = &an->mv[order[r]];
                 int known = m->state == MV_PROVEN && m->lo == m->hi;
                 printf("%-8s %s\n", m->text, !known ? "unknown" : m->lo > VAL_DRAW ? "solvable" : "dead end");
             }

@@ -20,6 +20,7 @@
 #include "cli/solve_cmd.h"
 #include "cli/opts.h"
 #include "cli/json.h"
+#include "solve/analyst.h"
 #include "solve/solver.h"
 #include "solve/source.h"
 
@@ -626,6 +627,13 @@ static int cli_solve(cli_args_t *o)
  * budget is given */
 #define ANALYZE_MOVE_MS 2000.0
 
+/* One move as analyze found it: its value for the mover, and whether
+ * the budget ran out first (its bounds are what was proven). */
+typedef struct analyzed {
+    move_value_t mv;
+    int aborted;
+} analyzed_t;
+
 static int cli_analyze(cli_args_t *o)
 {
     if (o->npos < 1 || o->npos > 2) return opts_usage_error(o, 2, "analyze needs a GAME");
@@ -668,6 +676,8 @@ static int cli_analyze(cli_args_t *o)
         rc = err.code;
         failed = 1;
     } else if (rknown && answer_from(&root, "book") && val_down(root.r.hi) > klo) klo = val_down(root.r.hi);
+    analyzed_t got[GSW_MAX_MOVES];   /* each move valued, in the game's order */
+    int ngot = 0;
     for (int i = 0; i < n && !stopped && !failed; i++) {
         memcpy(child, pos, O->pos_size);
         O->play(s.v, child, mv[i]);
@@ -692,30 +702,43 @@ static int cli_analyze(cli_args_t *o)
         open += a.r.aborted;
         stopped = a.r.aborted && (!per_move || opts_stop);
         /* the mover's view: the child's value seen from the other side */
-        val_t lo = val_up(a.r.hi), hi = val_up(a.r.lo);
-        gvalue_t g = value_report(s.v, pos, lo, hi);
-        int score = 0, has = value_score(s.v, pos, lo, hi, s.wdl, &score);
-        char mt[64];
-        O->move_format(s.v, pos, mv[i], mt, sizeof mt);
+        analyzed_t *m = &got[ngot++];
+        m->aborted = a.r.aborted;
+        m->mv = (move_value_t){ .move = mv[i], .state = MV_PROVEN, .lo = val_up(a.r.hi), .hi = val_up(a.r.lo), .conv = -1 };
+        O->move_format(s.v, pos, mv[i], m->mv.text, sizeof m->mv.text);
         /* a result the databases hold without its distance: the plies to
            its next conversion, where they know them */
-        int conv = lo != hi && (lo > VAL_DRAW || hi < VAL_DRAW) && s.ab.oracle
-                   ? source_conversion_plies(s.v, s.ab.oracle, child) : -1;
+        if (m->mv.lo != m->mv.hi && (m->mv.lo > VAL_DRAW || m->mv.hi < VAL_DRAW)) {
+            m->mv.final = 1;
+            if (s.ab.oracle) m->mv.conv = (int16_t)source_conversion_plies(s.v, s.ab.oracle, child);
+        }
+    }
+    /* every list of moves best first, by the one order (move_value_cmp) */
+    int order[GSW_MAX_MOVES];
+    move_value_t vals[GSW_MAX_MOVES];
+    for (int i = 0; i < ngot; i++) vals[i] = got[i].mv;
+    move_values_order(vals, ngot, order);
+    for (int r = 0; r < ngot && !failed; r++) {
+        const analyzed_t *m = &got[order[r]];
+        val_t lo = m->mv.lo, hi = m->mv.hi;
+        gvalue_t g = value_report(s.v, pos, lo, hi);
+        int score = 0, has = value_score(s.v, pos, lo, hi, s.wdl, &score), conv = m->mv.conv;
         if (args_flag(o, "json")) {
             json_obj(&j, NULL);
-            json_str(&j, "move", mt);
+            json_str(&j, "move", m->mv.text);
+            json_int(&j, "rank", r + 1);
             json_str(&j, "value", outcome_name(g.outcome));
             if (g.plies >= 0) json_int(&j, "plies", g.plies); else json_null(&j, "plies");
             if (conv >= 0) json_int(&j, "conversion_plies", conv);
             if (has) json_int(&j, "score", score); else json_null(&j, "score");
             json_str(&j, "bound", json_bound(g));
-            json_proven(&j, lo, hi, g, a.r.aborted);
+            json_proven(&j, lo, hi, g, m->aborted);
             json_close(&j, '}');
         } else {
             char vt[128];
             value_text(lo, hi, vt, sizeof vt);
             if (conv >= 0) snprintf(vt + strlen(vt), sizeof vt - strlen(vt), ", converts in %d", conv);
-            printf("%-4s %-22s", mt, vt);
+            printf("%-4s %-22s", m->mv.text, vt);
             if (has) printf(" score %+d", score);
             printf("\n");
         }

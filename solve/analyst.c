@@ -95,15 +95,50 @@ static int puzzle_value(analyst_t *a, const void *pos, puzzle_result_t *r, val_t
     return 0;
 }
 
+/* A move value's place in the one order (move_value_cmp): its class,
+ * higher first, and its key within the class, higher first. */
+enum { CLS_LOSS, CLS_AT_MOST_DRAW, CLS_OPEN, CLS_DRAW, CLS_AT_LEAST_DRAW, CLS_WIN_LATE, CLS_WIN_PERHAPS_LATE, CLS_WIN };
+static int mv_class(const move_value_t *m, int64_t *key)
+{
+    int open = m->state != MV_PROVEN || (m->lo < VAL_DRAW && m->hi > VAL_DRAW);
+    if (open) {   /* unproven: by score, unscored last */
+        *key = m->state == MV_HEURISTIC || m->depth > 0 ? m->score : INT64_MIN;
+        return CLS_OPEN;
+    }
+    *key = m->lo;   /* fastest win, slowest loss */
+    if (m->lo > VAL_DRAW) return m->late == 1 ? CLS_WIN_LATE : m->late == 2 ? CLS_WIN_PERHAPS_LATE : CLS_WIN;
+    if (m->hi < VAL_DRAW) return CLS_LOSS;
+    if (m->lo == VAL_DRAW && m->hi == VAL_DRAW) return CLS_DRAW;
+    if (m->lo == VAL_DRAW) { *key = m->hi; return CLS_AT_LEAST_DRAW; }   /* a draw or a win: the win's distance */
+    return CLS_AT_MOST_DRAW;   /* a draw or a loss */
+}
+
+int move_value_cmp(const move_value_t *x, const move_value_t *y)
+{
+    int64_t kx, ky;
+    int cx = mv_class(x, &kx), cy = mv_class(y, &ky);
+    if (cx != cy) return cx > cy ? -1 : 1;
+    if (kx != ky) return kx > ky ? -1 : 1;
+    if (cx == CLS_OPEN || !x->final || !y->final || x->conv == y->conv) return 0;
+    if (x->lo > VAL_DRAW)   /* a win the databases hold without its distance: the soonest conversion first */
+        return x->conv >= 0 && (y->conv < 0 || x->conv < y->conv) ? -1 : 1;
+    return x->conv > y->conv ? -1 : 1;   /* a loss: the latest first */
+}
+
 int analysis_better(const move_value_t *x, const move_value_t *y)
 {
-    static const int rank[3] = { 3, 1, 2 };   /* in time, late, perhaps late */
-    int rx = x->lo > VAL_DRAW ? rank[x->late] : 0, ry = y->lo > VAL_DRAW ? rank[y->late] : 0;
-    if (rx != ry) return rx > ry;
-    if (x->lo != y->lo) return x->lo > y->lo;
-    if (!x->final || !y->final || x->conv == y->conv) return 0;
-    if (x->lo > VAL_DRAW) return x->conv >= 0 && (y->conv < 0 || x->conv < y->conv);   /* convert soonest */
-    return x->conv > y->conv;   /* a loss: as late as it can */
+    return move_value_cmp(x, y) < 0;
+}
+
+void move_values_order(const move_value_t *mv, int n, int *order)
+{
+    for (int i = 0; i < n; i++) order[i] = i;
+    for (int i = 1; i < n; i++)   /* insertion: stable, so ties keep the game's order */
+        for (int j = i; j > 0 && move_value_cmp(&mv[order[j]], &mv[order[j - 1]]) < 0; j--) {
+            int k = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = k;
+        }
 }
 
 /* Is the move's value settled: exact, or final? */
@@ -182,8 +217,7 @@ static void analyst_mark_late(analyst_t *a, const analyst_task_t *t, const void 
     solver_terms_leave(&a->solver, &saved);
 }
 
-/* Is every move's value exact? */
-static void analysis_settle(analysis_t *an)
+void analysis_settle(analysis_t *an)
 {
     int all = 1;
     for (int k = 0; k < an->n; k++) all &= mv_settled(&an->mv[k]);
@@ -239,6 +273,41 @@ int analyst_heuristic(analyst_t *a, const analyst_task_t *t, const void *pos, an
         if (a->solver.ab.stop && *a->solver.ab.stop) return GSW_OK;
     }
     an->heuristic_done = 1;
+    analysis_settle(an);
+    return GSW_OK;
+}
+
+int analyst_reread(analyst_t *a, const analyst_task_t *t, const void *pos, analysis_t *an, err_t *err)
+{
+    const gv_t *v = a->solver.v;
+    const game_ops_t *O = v->ops;
+    if (v->game->players != 2) return GSW_OK;
+    GSW_POSBUF child[GSW_MAX_POS];
+    for (int i = 0; i < an->n; i++) {
+        move_value_t *mv = &an->mv[i];
+        if (mv_settled(mv) || mv->rule[0]) continue;
+        memcpy(child, pos, O->pos_size);
+        O->play(v, child, mv->move);
+        val_t tv;
+        if (O->terminal(v, child, &tv)) continue;
+        answer_t ans;
+        solver_terms_t terms = analyst_terms(t, an);
+        terms.time_ms = 0;   /* (a lookup) */
+        int c = solver_cached_terms(&a->solver, child, &terms, &ans, err);
+        if (c < 0) return err->code;
+        if (!c) continue;
+        val_t lo = val_up(ans.r.hi), hi = val_up(ans.r.lo);
+        if (mv->state == MV_PROVEN) {   /* bounds only ever tighten */
+            if (mv->lo > lo) lo = mv->lo;
+            if (mv->hi < hi) hi = mv->hi;
+            if (lo > hi || (lo == mv->lo && hi == mv->hi)) continue;
+        }
+        mv->state = MV_PROVEN;
+        mv->lo = lo;
+        mv->hi = hi;
+        mv->from_cache = 1;
+        analyst_mark_late(a, t, pos, an, i);
+    }
     analysis_settle(an);
     return GSW_OK;
 }

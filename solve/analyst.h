@@ -129,6 +129,12 @@ int analyst_heuristic(analyst_t *a, const analyst_task_t *t, const void *pos, an
  * proof was complete (the bounds proven so far are kept), 0 when done, -1
  * on error. */
 int analyst_prove(analyst_t *a, const analyst_task_t *t, const void *pos, analysis_t *an, int i, err_t *err);
+/* Read every unsettled move's value again from what the sources know now
+ * (the cache, databases built since, a proof tree's values): bounds only
+ * tighten; no search. */
+int analyst_reread(analyst_t *a, const analyst_task_t *t, const void *pos, analysis_t *an, err_t *err);
+/* Mark an proven when every move's value is settled (exact or final). */
+void analysis_settle(analysis_t *an);
 /* Solve the position itself (cache first): its value and a best move,
  * which alone is all a perfect opponent needs; the best move's entry gets
  * the value. Returns 1 when stopped first, 0 done, -1 on error. */
@@ -138,10 +144,20 @@ int analyst_root(analyst_t *a, const analyst_task_t *t, const void *pos, analysi
  * bounded (*all), at most the best upper bound. Returns the move with the
  * best lower bound, MOVE_NONE when no move is proven yet. */
 move_t analysis_bounds(const analysis_t *an, val_t *lo, val_t *hi, int *all);
-/* Is move value x a better choice than y for its mover? A win that comes
- * in time under the move-count rule beats a late one, which beats
- * anything else; then the value (fastest win, slowest loss). */
+/* The one order of moves, best first for the mover, that every list of
+ * moves follows (the pane, lessons, hint, `analyze`, the proof browser):
+ * wins first, fastest first (a win the databases hold without its
+ * distance: the soonest conversion first); then wins the move-count rule
+ * may draw first (mv.late: 2, then 1); then a draw or a win not yet
+ * settled under the rule; then draws; then unproven moves by their score
+ * (unscored last); then a draw or a loss; then losses, slowest first.
+ * Negative when x goes before y, positive after, 0 when they tie. */
+int move_value_cmp(const move_value_t *x, const move_value_t *y);
+/* Is move value x a better choice than y for its mover (move_value_cmp)? */
 int analysis_better(const move_value_t *x, const move_value_t *y);
+/* The moves mv[0..n-1] in that order: order[0] the best; ties keep the
+ * game's order. */
+void move_values_order(const move_value_t *mv, int n, int *order);
 /* The best exact move of an by analysis_better (-1: none exact). */
 int analysis_best(const analysis_t *an);
 /* The next move of an to prove: the most promising unproven one; -1 none. */

@@ -452,3 +452,18 @@ int egdb_oracle_open_at(egdb_oracle_t *o, const gv_t *v, const char *dir, const 
     else if (egdb_default_dir(db, d, sizeof d, err)) return -1;
     return egdb_oracle_open(o, v, d, err);
 }
+
+int64_t egdb_folder_stamp(const char *dir, const gv_t *v)
+{
+    static const char *const sub[] = { "", "/wld", "/dtc", "/dtw", "/dtm" };
+    int64_t t = 0;
+    for (size_t i = 0; i < sizeof sub / sizeof sub[0]; i++) {
+        char p[1300];
+        struct stat st;
+        snprintf(p, sizeof p, "%s/%s%s", dir, v->game->name, sub[i]);
+        if (stat(p, &st)) continue;
+        int64_t m = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
+        if (m > t) t = m;
+    }
+    return t;
+}

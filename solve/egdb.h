@@ -24,6 +24,10 @@ typedef struct egdb_set egdb_set_t;
 /* The default directory: egdb/ beside the cache (db, else the default
  * cache path), as the shell's history is. */
 int egdb_default_dir(const char *db, char *buf, size_t n, err_t *err);
+/* The newest change (ns) to v's folder in dir and its metrics' folders: a
+ * file added there (a build, in this gsw or another) changes it; 0 when
+ * there is none. */
+int64_t egdb_folder_stamp(const char *dir, const gv_t *v);
 
 /* The databases of v's game in dir (which need not exist yet). */
 int egdb_set_open(const gv_t *v, const char *dir, egdb_set_t **out, err_t *err);

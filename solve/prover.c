@@ -23,6 +23,32 @@ const char *prover_value_text(const proof_tree_t *t, int attacker, int ascii)
     return attacker ? "=L" : "=W";
 }
 
+void prover_node_bounds(dfpn_goal_t goal, dfpn_status_t result, int attacker, val_t *lo, val_t *hi)
+{
+    int won;   /* 1: the side to move wins, -1: loses; 2 / -2: at least / at most a draw */
+    int proven = result == DFPN_PROVEN;
+    if (goal == DFPN_GOAL_WIN) won = proven ? (attacker ? 1 : -1) : (attacker ? -2 : 2);
+    else won = proven ? (attacker ? 2 : -2) : (attacker ? -1 : 1);
+    *lo = won == 1 ? VAL_PROVEN : won == 2 ? VAL_DRAW : val_loss(0);
+    *hi = won == -1 ? -VAL_PROVEN : won == -2 ? VAL_DRAW : val_win(1);
+}
+
+/* One bound of a child to the mover's (the other way round). */
+static val_t bound_up(val_t c)
+{
+    if (c >= val_win(1)) return val_loss(0);
+    if (c <= val_loss(0)) return val_win(1);
+    if (c == VAL_PROVEN) return -VAL_PROVEN;     /* a win of unknown distance: a loss of unknown distance */
+    if (c == -VAL_PROVEN) return VAL_PROVEN;
+    return val_up(c);
+}
+
+void prover_bounds_up(val_t clo, val_t chi, val_t *lo, val_t *hi)
+{
+    *lo = bound_up(chi);
+    *hi = bound_up(clo);
+}
+
 /* Chess: the mate prover's try before the value's search (prover_tree). */
 #define PROVER_MATE_MOVES 3
 #define PROVER_MATE_NODES 2000000
@@ -31,6 +57,46 @@ const char *prover_value_text(const proof_tree_t *t, int attacker, int ascii)
 static int prover_egdb(const prover_options_t *po, const gv_t *v, egdb_oracle_t *eg, err_t *err)
 {
     return egdb_oracle_open_at(eg, v, po->egdb_dir, po->cache ? cache_filename(po->cache) : po->db, err);
+}
+
+/* One value of a tree's node stored as the cache's row for pos (bounds
+ * merge: a row only ever tightens). */
+static int prover_store_one(cache_t *cache, const gv_t *v, const void *pos, val_t lo, val_t hi, err_t *err)
+{
+    uint8_t key[GSW_MAX_KEY];
+    size_t klen = v->ops->pos_key(v, pos, key, NULL);
+    cache_entry_t e = { .lo = lo, .hi = hi, .best = MOVE_NONE };
+    snprintf(e.solver, sizeof e.solver, "dfpn");
+    return cache_put(cache, v->game->name, v->name, key, klen, &e, err);
+}
+
+/* What tree t proves of pos and of the positions its first moves lead to,
+ * stored as values in the cache, so that every screen and verb that asks
+ * the door sees them (the analysis pane, hint, analyze, solve). mate: the
+ * mate prover's result (+N mates in N, -N is mated in N; 0: none), which
+ * gives exact values where the tree's own are win or loss. */
+static int prover_store_values(cache_t *cache, const gv_t *v, const void *pos, const proof_tree_t *t, int mate,
+                               err_t *err)
+{
+    const game_ops_t *O = v->ops;
+    if (t->n < 1 || v->game->players != 2 || cache_readonly(cache)) return GSW_OK;
+    val_t lo, hi;
+    prover_node_bounds(t->goal, t->result, 1, &lo, &hi);
+    if (mate > 0) lo = hi = val_win(2 * mate - 1);
+    if (mate < 0) lo = hi = val_loss(-2 * mate);
+    int rc = prover_store_one(cache, v, pos, lo, hi, err);
+    GSW_POSBUF child[GSW_MAX_POS];
+    for (int i = 1, c = 0; !rc && c < t->node[0].nchildren; c++, i += t->node[i].size) {
+        memcpy(child, pos, O->pos_size);
+        O->play(v, child, t->node[i].move);
+        prover_node_bounds(t->goal, t->result, 0, &lo, &hi);
+        if (mate > 0) lo = hi = val_loss(2 * mate - 2);   /* (the one move of the shortest mate) */
+        if (mate < 0) lo = val_win(-2 * mate - 1);        /* every reply mates within N */
+        val_t tv;
+        if (O->terminal(v, child, &tv)) continue;   /* (the game's own end: nothing to store) */
+        rc = prover_store_one(cache, v, child, lo, hi, err);
+    }
+    return rc ? rc : cache_flush(cache, err);
 }
 
 int prover_tree(const prover_options_t *po, gv_t *v, const void *pos, const char *ptext, const char *goal_text,
@@ -78,7 +144,7 @@ int prover_tree(const prover_options_t *po, gv_t *v, const void *pos, const char
         found = 0;
         fresh = !goal_text;
     }
-    int mated = 0;   /* chess: a short mate, by the mate prover */
+    int mated = 0, mate = 0;   /* chess: a short mate (mate moves: +N mates, -N is mated), by the mate prover */
     if (!rc && fresh && O->pos_in_check) {
         /* a win comes only on the winner's move (checkmate): "win within
          * 1, 3, 5 plies" settles a short mate in milliseconds, where the
@@ -88,7 +154,6 @@ int prover_tree(const prover_options_t *po, gv_t *v, const void *pos, const char
         mo.node_limit = dopt.node_limit && dopt.node_limit / 4 < PROVER_MATE_NODES ? dopt.node_limit / 4 + 1
                                                                                   : PROVER_MATE_NODES;
         if (dopt.time_limit_ms > 0) mo.time_limit_ms = dopt.time_limit_ms / 4;
-        int mate = 0;
         dfpn_result_t mr;
         err_t me;
         if (!solver_mate(v, pos, PROVER_MATE_MOVES, &mo, &t, &mate, &mr, &me) && mate) {
@@ -127,6 +192,7 @@ int prover_tree(const prover_options_t *po, gv_t *v, const void *pos, const char
     }
     if (have_eg > 0) egdb_oracle_close(&eg);
     t.goal = goal;
+    if (!rc && cache) rc = prover_store_values(cache, v, pos, &t, mated ? mate : 0, &err);
     if (rc) { proof_tree_free(&t); *errp = err; }
     *tp = t;
     *foundp = found > 0;

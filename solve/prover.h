@@ -94,5 +94,12 @@ int prover_db_line(const prover_options_t *po, gv_t *v, const void *pos, val_t *
 /* The value at a node of t whose side to move is (attacker) or is not the
  * root's: "=W", "=L", "<=D" (ascii) or "≤D", ... */
 const char *prover_value_text(const proof_tree_t *t, int attacker, int ascii);
+/* The same as proven bounds for the side to move there (a win or a loss
+ * of unknown distance as the solver stores one: [VAL_PROVEN, val_win(1)],
+ * [val_loss(0), -VAL_PROVEN]; at least / at most a draw). */
+void prover_node_bounds(dfpn_goal_t goal, dfpn_status_t result, int attacker, val_t *lo, val_t *hi);
+/* Bounds for a child's side to move as bounds for the player who moved
+ * there (val_up, keeping a distance that is unknown unknown). */
+void prover_bounds_up(val_t clo, val_t chi, val_t *lo, val_t *hi);
 
 #endif

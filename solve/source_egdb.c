@@ -6,7 +6,6 @@
 #include "solve/source.h"
 
 #include <stdio.h>
-#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,21 +30,9 @@ static void egdb_src_say(egdb_src_t *e, const char *msg)
     else fprintf(stderr, "gsw: %s\n", msg);
 }
 
-/* The newest change (ns) to the game's folder and its metrics' folders: a
- * file added there (a build in another process) changes it. */
 static int64_t egdb_src_stamp(const egdb_src_t *e)
 {
-    static const char *const sub[] = { "", "/wld", "/dtc", "/dtw", "/dtm" };
-    int64_t t = 0;
-    for (size_t i = 0; i < sizeof sub / sizeof sub[0]; i++) {
-        char p[1300];
-        struct stat st;
-        snprintf(p, sizeof p, "%s/%s%s", e->dir, e->v->game->name, sub[i]);
-        if (stat(p, &st)) continue;
-        int64_t m = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
-        if (m > t) t = m;
-    }
-    return t;
+    return egdb_folder_stamp(e->dir, e->v);
 }
 
 /* Files built since the databases were opened (by another gsw, while this

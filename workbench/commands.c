@@ -86,6 +86,10 @@ static int sync_analyze(session_t *s, int ply, err_t *err)
     if (!a) return -1;
     analysis_t *an = session_analysis_open(s, ply);
     if (!an) return err_set(err, GSW_EFAIL, "out of memory"), -1;
+    session_look(s);               /* databases built since (here or in another gsw) */
+    session_merge_known(s, ply);   /* what a proof tree or the sources learned since, first */
+    if (s->stale[ply] && an->heuristic_done && analyst_reread(a, session_task(s, ply), s->pos[ply].b, an, err)) return -1;
+    s->stale[ply] = 0;
     if (sync_scores(s, a, ply, an, err)) return -1;
     if (s->v->game->players == 1 && !an->root_done) {   /* a puzzle: the solution (or why none) first */
         int r = analyst_root(a, session_task(s, ply), s->pos[ply].b, an, err);
@@ -217,7 +221,10 @@ static void show_analysis(session_t *s, out_t *out)
     int w = 6;
     for (int i = 0; i < an->n; i++)
         if ((int)strlen(an->mv[i].text) > w) w = (int)strlen(an->mv[i].text);
-    for (int i = 0; i < an->n; i++) {
+    int order[GSW_MAX_MOVES];
+    session_order(s, s->ply, order);   /* best first, as every list */
+    for (int r = 0; r < an->n; r++) {
+        int i = order[r];
         char t[64];
         session_value_text(s, s->ply, &an->mv[i], t, sizeof t);
         out_printf(out, "%-*s %s\n", w, an->mv[i].text, t);
@@ -796,11 +803,14 @@ static void show_proof(session_t *s, out_t *out)
     out_printf(out, "node %s, pn %s, dn %s (%d nodes)%s\n", nd->label, pn_text(nd->pn, pn), pn_text(nd->dn, dn), nd->size,
                nd->leaf ? ": a leaf" : "");
     if (nd->leaf) out_printf(out, "  %s\n", session_browse_leaf(s, node));
-    for (int c = nd->first; c < nd->first + nd->nchildren; c++) {
-        const browse_node_t *ch = &s->br->node[c];
-        char mt[32];
+    int order[GSW_MAX_MOVES], n = session_browse_order(s, node, order);
+    for (int k = 0; k < n; k++) {   /* best first: the first is the main line (f) */
+        const browse_node_t *ch = &s->br->node[order[k]];
+        char mt[32], vt[64];
         s->v->ops->move_format(s->v, session_pos(s), ch->move, mt, sizeof mt);
-        out_printf(out, "  %-5s %-4s pn %s dn %s (%d)\n", mt, ch->label, pn_text(ch->pn, pn), pn_text(ch->dn, dn), ch->size);
+        session_browse_value_text(s, order[k], vt, sizeof vt);
+        out_printf(out, "%c %-5s %-4s pn %s dn %s (%d)%s%s\n", k ? ' ' : '>', mt, ch->label, pn_text(ch->pn, pn),
+                   pn_text(ch->dn, dn), ch->size, vt[0] ? "; the move: " : "", vt);
     }
 }
 
@@ -822,6 +832,8 @@ static int cmd_proof(session_t *s, char *args, out_t *out, err_t *err)
         int rc = session_browse_manager(s, &m, err);
         manager_free(&m);
         if (rc) return rc;
+        session_learned(s);
+        session_merge_known(s, s->ply);
         out_printf(out, "%s (%s)\n", s->br->title, state);
         if (s->sync) show_proof(s, out);
         return GSW_OK;
@@ -850,6 +862,8 @@ static int cmd_proof(session_t *s, char *args, out_t *out, err_t *err)
     int rc = session_browse_proof(s, &t, err), depth = t.depth;
     proof_tree_free(&t);
     if (rc) return rc;
+    session_learned(s);   /* every screen shows what the tree proves (the cache holds it too) */
+    session_merge_known(s, s->ply);
     out_printf(out, "%s, depth %d%s\n", s->br->title, depth, found ? " (from the cache)" : stored ? " (stored)" : "");
     if (s->sync) out_printf(out, "%s\n", PROOF_LEGEND);   /* (the TUI's pane shows it) */
     if (s->sync) show_proof(s, out);   /* the TUI draws it */

@@ -14,6 +14,7 @@
 #include "solve/solver.h"
 #include "solve/prover.h"
 #include "solve/analyst.h"
+#include "solve/egdb.h"
 
 /* ---- text for the person ---- */
 
@@ -56,6 +57,7 @@ void out_free(out_t *o)
 static void session_forget(session_t *s, int from)
 {
     for (int i = from; i <= SESSION_MAX_PLY; i++) {
+        s->stale[i] = 0;
         free(s->an[i]);
         free(s->task[i]);
         s->an[i] = NULL;
@@ -116,217 +118,6 @@ int session_init(session_t *s, const char *spec, const char *position, err_t *er
     int rc = session_new(s, spec, position, err);
     if (rc) { free(s->pos); s->pos = NULL; }
     return rc;
-}
-
-/* Browsing: nobody moves on its own; the sides come back on close. */
-static void session_browse_open(session_t *s, browse_t *b)
-{
-    if (s->br) { free(s->br->node); free(s->br); }
-    else memcpy(s->br_human, s->human, sizeof s->human);
-    s->br = b;
-    b->leaf_node = -1;
-    s->br_ply0 = s->ply;
-    s->human[0] = s->human[1] = 1;
-}
-
-const char *session_browse_leaf(session_t *s, int node)
-{
-    browse_t *b = s->br;
-    if (!b || node < 0 || node >= b->n || !b->node[node].leaf) return "";
-    if (b->leaf_node == node) return b->leaf_text;
-    b->leaf_node = node;
-    char *t = b->leaf_text;
-    size_t n = sizeof b->leaf_text;
-    const game_ops_t *O = s->v->ops;
-    val_t tv;
-    if (b->node[node].leaf == 2) {
-        snprintf(t, n, "settled by the search, not expanded (the tree was too large): `proof` here proves its own tree");
-        return t;
-    }
-    if (O->terminal(s->v, session_pos(s), &tv)) {
-        snprintf(t, n, "the game is over here");
-        return t;
-    }
-    prover_options_t po = { .cache = s->cache, .egdb_dir = session_egdb_dir(s) };
-    move_t line[48];
-    int k = 0;
-    char why[120];
-    err_t err;
-    int r = prover_db_line(&po, s->v, session_pos(s), &tv, line, 48, &k, why, sizeof why, &err);
-    if (r < 0) { snprintf(t, n, "the databases: %s", err.msg); return t; }
-    if (r == 0) {
-        snprintf(t, n, "settled by the game's rules or the endgame databases (perfect line: %s)", why);
-        return t;
-    }
-    char vt[48];
-    value_text(tv, tv, vt, sizeof vt);
-    int len = snprintf(t, n, "the databases: %s; perfect line:", vt);
-    GSW_POSBUF cur[GSW_MAX_POS];
-    memcpy(cur, session_pos(s), O->pos_size);
-    for (int i = 0; i < k && len < (int)n - 40; i++) {
-        char mt[32];
-        O->move_format(s->v, cur, line[i], mt, sizeof mt);
-        len += snprintf(t + len, n - (size_t)len, " %s", mt);
-        O->play(s->v, cur, line[i]);
-    }
-    if (k == 48 || len >= (int)n - 40) snprintf(t + len, n - (size_t)len, " ...");
-    else if (O->terminal(s->v, cur, &tv)) snprintf(t + len, n - (size_t)len, " (the end)");
-    return t;
-}
-
-void session_browse_close(session_t *s)
-{
-    if (!s->br) return;
-    free(s->br->node);
-    free(s->br);
-    s->br = NULL;
-    memcpy(s->human, s->br_human, sizeof s->human);
-}
-
-int session_browse_node(const session_t *s)
-{
-    if (!s->br || s->ply < s->br_ply0) return -1;
-    int node = 0;
-    for (int p = s->br_ply0; p < s->ply; p++) {
-        const browse_node_t *nd = &s->br->node[node];
-        int next = -1;
-        for (int c = nd->first; c < nd->first + nd->nchildren && next < 0; c++)
-            if (s->br->node[c].move == s->moves[p]) next = c;
-        if (next < 0) return -1;
-        node = next;
-    }
-    return node;
-}
-
-/* The proven value of move m in the analysis of the current position, for
- * the player making it: 1 when there is one. */
-static int browse_move_value(const session_t *s, move_t m, val_t *lo, val_t *hi)
-{
-    const analysis_t *an = s->an[s->ply];
-    for (int i = 0; an && i < an->n; i++)
-        if (an->mv[i].move == m && an->mv[i].state == MV_PROVEN) { *lo = an->mv[i].lo; *hi = an->mv[i].hi; return 1; }
-    return 0;
-}
-
-int session_browse_principal(const session_t *s, int node)
-{
-    const browse_node_t *nd = &s->br->node[node];
-    int att = session_turn(s) == s->v->ops->pos_turn(s->v, s->pos[s->br_ply0].b), best = -1;
-    /* The main line is the best move the analysis has proven among the
-     * tree's children (as the analysis pane shows it); a child proven worse
-     * than another is never taken. Without proofs: the root's side heads for
-     * the least proof number, the other side for the least disproof number. */
-    val_t floor = -VAL_INF, lo, hi;
-    for (int c = nd->first; c < nd->first + nd->nchildren; c++)
-        if (browse_move_value(s, s->br->node[c].move, &lo, &hi) && lo > floor) floor = lo;
-    /* a child the tree itself proves for the side to move (pn 0 for the
-       root's side, dn 0 for the other) is the line: a bound the analysis
-       found elsewhere does not outrank a proof */
-    int proven = 0;
-    for (int c = nd->first; c < nd->first + nd->nchildren; c++)
-        proven |= att ? s->br->node[c].pn == 0 : s->br->node[c].dn == 0;
-    val_t best_lo = -VAL_INF;
-    for (int c = nd->first; c < nd->first + nd->nchildren; c++) {
-        if (proven && (att ? s->br->node[c].pn : s->br->node[c].dn)) continue;
-        int known = browse_move_value(s, s->br->node[c].move, &lo, &hi);
-        if (known && hi < floor) continue;   /* worse than a proven alternative */
-        if (!known) lo = -VAL_INF;
-        const browse_node_t *a = &s->br->node[c];
-        if (best < 0 || lo > best_lo) { best = c; best_lo = lo; continue; }
-        const browse_node_t *b = &s->br->node[best];
-        if (lo == best_lo && (att ? a->pn < b->pn : a->dn < b->dn)) best = c;
-    }
-    return best >= 0 ? best : nd->first;
-}
-
-static browse_t *browse_new(int n, err_t *err)
-{
-    browse_t *b = calloc(1, sizeof *b);
-    if (b) b->node = calloc((size_t)(n ? n : 1), sizeof *b->node);
-    if (!b || !b->node) { if (b) free(b); err_set(err, GSW_EFAIL, "out of memory"); return NULL; }
-    b->n = n;
-    return b;
-}
-
-int session_browse_proof(session_t *s, const proof_tree_t *t, err_t *err)
-{
-    browse_t *b = browse_new(t->n, err);
-    if (!b) return err->code;
-    /* the depth-first tree, re-laid breadth-first so children sit together */
-    int *map = malloc((size_t)t->n * sizeof *map), *queue = malloc((size_t)t->n * sizeof *queue);
-    if (!map || !queue) { free(map); free(queue); free(b->node); free(b); return err_set(err, GSW_EFAIL, "out of memory"); }
-    const game_ops_t *O = s->v->ops;
-    int root_turn = O->pos_turn(s->v, session_pos(s)), head = 0, tail = 0, next = 1;
-    queue[tail++] = 0;
-    map[0] = 0;
-    b->node[0].parent = -1;
-    b->node[0].move = MOVE_NONE;
-    /* turns follow the tree: a child's side to move is the other side (two-player games) */
-    int *att = malloc((size_t)t->n * sizeof *att);
-    if (!att) { free(map); free(queue); free(b->node); free(b); return err_set(err, GSW_EFAIL, "out of memory"); }
-    att[0] = 1;
-    (void)root_turn;
-    while (head < tail) {
-        int i = queue[head++];
-        browse_node_t *bn = &b->node[map[i]];
-        const proof_node_t *pn = &t->node[i];
-        bn->size = pn->size;
-        bn->leaf = pn->leaf;
-        bn->pn = t->result == DFPN_PROVEN ? 0 : DFPN_INF;
-        bn->dn = t->result == DFPN_PROVEN ? DFPN_INF : 0;
-        snprintf(bn->label, sizeof bn->label, "%s", prover_value_text(t, att[i], 1));
-        bn->first = next;
-        bn->nchildren = pn->nchildren;
-        int k = i + 1;
-        for (int c = 0; c < pn->nchildren; c++) {
-            map[k] = next++;
-            b->node[map[k]].parent = map[i];
-            b->node[map[k]].move = t->node[k].move;
-            att[k] = !att[i];
-            queue[tail++] = k;
-            k += t->node[k].size;
-        }
-    }
-    free(att);
-    free(map);
-    free(queue);
-    snprintf(b->title, sizeof b->title, "Proof tree: %s for the side to move (%d node%s)", proof_result_text(t->goal, t->result),
-             t->n, t->n == 1 ? "" : "s");
-    session_browse_open(s, b);
-    return GSW_OK;
-}
-
-int session_browse_manager(session_t *s, const manager_t *m, err_t *err)
-{
-    browse_t *b = browse_new(m->n, err);
-    if (!b) return err->code;
-    proof_tree_t shape = { .goal = m->goal };
-    for (int i = 0; i < m->n; i++) {
-        const mg_node_t *g = &m->node[i];
-        browse_node_t *bn = &b->node[i];
-        bn->move = g->move;
-        bn->parent = g->parent;
-        bn->first = g->first_child;
-        bn->nchildren = g->nchildren;
-        bn->pn = g->pn;
-        bn->dn = g->dn;
-        bn->leaf = g->first_child < 0 && (g->pn == 0 || g->dn == 0);
-        int assumed = g->status == MG_ASSUMED_PROVEN || g->status == MG_ASSUMED_DISPROVEN;
-        if (g->pn == 0 || g->dn == 0) {
-            shape.result = g->pn == 0 ? DFPN_PROVEN : DFPN_DISPROVEN;
-            snprintf(bn->label, sizeof bn->label, "%s%s", assumed ? "~" : "", prover_value_text(&shape, g->attacker, 1));
-        } else {
-            snprintf(bn->label, sizeof bn->label, "?");
-        }
-    }
-    for (int i = m->n - 1; i >= 0; i--) {   /* sizes, children after parents */
-        b->node[i].size++;
-        if (b->node[i].parent >= 0) b->node[b->node[i].parent].size += b->node[i].size;
-    }
-    snprintf(b->title, sizeof b->title, "Manager's tree: %s?, %d node%s, t=%d", m->goal == DFPN_GOAL_WIN ? "a win" : "at least a draw",
-             m->n, m->n == 1 ? "" : "s", (int)m->t);
-    session_browse_open(s, b);
-    return GSW_OK;
 }
 
 void session_free(session_t *s)
@@ -443,6 +234,7 @@ int session_undo(session_t *s)
     s->nchoice = 0;
     s->hint_wanted = 0;
     s->think_ply = -1;
+    s->stale[s->ply] = 1;   /* (what was proven further on reaches this ply's moves) */
     return 1;
 }
 
@@ -454,6 +246,7 @@ int session_redo(session_t *s)
     while (s->ply < s->top && session_computer_turn(s)) s->ply++;
     s->selected = -1;
     s->nchoice = 0;
+    s->stale[s->ply] = 1;
     return 1;
 }
 
@@ -573,14 +366,38 @@ move_t session_best(session_t *s, int ply, int *exact)
         if (exact) *exact = 1;   /* the position's own proof names a best move */
         return an->root_best;
     }
-    int b = -1;   /* not all proven: a proven win beats everything, else the heuristic */
+    /* not all proven: the first of the order the lists show (a proven win,
+       then a draw, then the heuristic's best) */
+    int order[GSW_MAX_MOVES];
+    session_order(s, ply, order);
+    const move_value_t *m = &an->mv[order[0]];
+    return m->state == MV_PROVEN || m->state == MV_HEURISTIC ? m->move : MOVE_NONE;
+}
+
+/* A value the lesson publishes for move mv at ply, as a proven value for
+ * the order (what session_value_text shows where nothing is proven). */
+static int session_published(const session_t *s, int ply, const move_value_t *mv, move_value_t *out)
+{
+    if (mv->state == MV_PROVEN || !s->lesson || ply != 0) return 0;
+    const lesson_value_t *lv = lesson_value(&s->lesson->steps[s->lesson_step], mv->text);
+    if (!lv) return 0;
+    *out = *mv;
+    out->state = MV_PROVEN;
+    if (lv->outcome == OUTCOME_DRAW) out->lo = out->hi = VAL_DRAW;
+    else if (lv->outcome == OUTCOME_WIN) { out->lo = lv->plies >= 0 ? val_win(lv->plies) : VAL_PROVEN; out->hi = lv->plies >= 0 ? out->lo : VAL_WIN - 1; }
+    else if (lv->outcome == OUTCOME_LOSS) { out->hi = lv->plies >= 0 ? val_loss(lv->plies) : -VAL_PROVEN; out->lo = lv->plies >= 0 ? out->hi : -VAL_WIN + 1; }
+    else return 0;
+    return 1;
+}
+
+void session_order(const session_t *s, int ply, int *order)
+{
+    const analysis_t *an = s->an[ply];
+    if (!an) return;
+    move_value_t mv[GSW_MAX_MOVES];
     for (int i = 0; i < an->n; i++)
-        if (an->mv[i].state == MV_PROVEN && an->mv[i].lo > VAL_DRAW && (b < 0 || analysis_better(&an->mv[i], &an->mv[b])))
-            b = i;
-    if (b >= 0) return an->mv[b].move;
-    for (int i = 0; i < an->n; i++)
-        if (an->mv[i].state == MV_HEURISTIC && (b < 0 || an->mv[i].score > an->mv[b].score)) b = i;
-    return b >= 0 ? an->mv[b].move : MOVE_NONE;
+        if (!session_published(s, ply, &an->mv[i], &mv[i])) mv[i] = an->mv[i];
+    move_values_order(mv, an->n, order);
 }
 
 int session_needs_proof(const session_t *s)
@@ -660,6 +477,16 @@ move_t session_autoplay_move(session_t *s)
 
 /* ---- values as text ---- */
 
+/* The move-count rule's mark on a value it may turn into a draw first:
+ * " (40-move rule first)" (no win fits in the count), " (40-move rule?)"
+ * (none known to fit). */
+static void late_note(const gv_t *v, const move_value_t *mv, char *buf, size_t n)
+{
+    if (mv->late)
+        snprintf(buf + strlen(buf), n - strlen(buf), mv->late == 2 ? " (%s?)" : " (%s first)",
+                 v->ops->count_rule ? v->ops->count_rule : "move count");
+}
+
 int session_value_text(const session_t *s, int ply, const move_value_t *mv, char *buf, size_t n)
 {
     const gv_t *v = s->v;
@@ -689,9 +516,7 @@ int session_value_text(const session_t *s, int ply, const move_value_t *mv, char
             else if (session_mate_game(s)) session_score_text(s, lo, buf, n);
             else snprintf(buf, n, "%s %d", outcome_name(g.outcome), g.plies);
             if (has && g.outcome != OUTCOME_DRAW) snprintf(buf + strlen(buf), n - strlen(buf), " (%+d)", score);
-            if (mv->late)   /* the count may draw it first */
-                snprintf(buf + strlen(buf), n - strlen(buf), mv->late == 2 ? " (%s?)" : " (%s first)",
-                         v->ops->count_rule ? v->ops->count_rule : "move count");
+            late_note(v, mv, buf, n);
             return outcome_class(lo);
         }
         if (mv->final && mv->conv > 0) {   /* the databases' result, with the plies to its next conversion */
@@ -699,19 +524,38 @@ int session_value_text(const session_t *s, int ply, const move_value_t *mv, char
                      mv->late ? " (late)" : "");
             return lo > VAL_DRAW ? 3 : 1;
         }
-        if (lo > VAL_DRAW) { snprintf(buf, n, "win"); return 3; }
-        if (hi < VAL_DRAW) { snprintf(buf, n, "loss"); return 1; }
+        if (lo > VAL_DRAW) {   /* a win whose distance is not known (a proof tree's, a win/draw/loss file's) */
+            snprintf(buf, n, "win");
+            late_note(v, mv, buf, n);
+            return 3;
+        }
+        if (hi < VAL_DRAW) {
+            snprintf(buf, n, "loss");
+            late_note(v, mv, buf, n);
+            return 1;
+        }
         if (lo >= VAL_DRAW && hi <= VAL_DRAW) { snprintf(buf, n, "draw"); return 2; }
         /* a win too long for the move-count rule, undecided: either, in words */
-        if (lo == VAL_DRAW && val_is_win(hi)) { snprintf(buf, n, "draw or win %d+", val_plies(hi)); return 0; }
-        if (hi == VAL_DRAW && val_is_loss(lo)) { snprintf(buf, n, "draw or loss %d+", val_plies(lo)); return 0; }
+        if (lo == VAL_DRAW && val_is_win(hi)) {
+            if (hi >= val_win(1)) snprintf(buf, n, "draw or win");   /* (no distance known) */
+            else snprintf(buf, n, "draw or win %d+", val_plies(hi));
+            return 0;
+        }
+        if (hi == VAL_DRAW && val_is_loss(lo)) {
+            if (lo <= val_loss(1)) snprintf(buf, n, "draw or loss");
+            else snprintf(buf, n, "draw or loss %d+", val_plies(lo));
+            return 0;
+        }
         if (lo >= VAL_DRAW) { snprintf(buf, n, ">= draw"); return 0; }
         if (hi <= VAL_DRAW) { snprintf(buf, n, "<= draw"); return 0; }
     }
     const lesson_value_t *lv = s->lesson && ply == 0 ? lesson_value(&s->lesson->steps[s->lesson_step], mv->text) : NULL;
     if (lv) {   /* not proven here: the value the lesson publishes, said to be that */
         if (lv->outcome == OUTCOME_DRAW || lv->plies < 0) snprintf(buf, n, "%s (published)", outcome_name(lv->outcome));
-        else snprintf(buf, n, "%s %d (published)", outcome_name(lv->outcome), lv->plies);
+        else if (session_mate_game(s)) {   /* chess counts moves: "mate in 2" */
+            session_score_text(s, lv->outcome == OUTCOME_WIN ? val_win(lv->plies) : val_loss(lv->plies), buf, n);
+            snprintf(buf + strlen(buf), n - strlen(buf), " (published)");
+        } else snprintf(buf, n, "%s %d (published)", outcome_name(lv->outcome), lv->plies);
         return lv->outcome == OUTCOME_WIN ? 3 : lv->outcome == OUTCOME_DRAW ? 2 : 1;
     }
     if (mv->state == MV_HEURISTIC || mv->depth > 0) {
@@ -769,28 +613,14 @@ int session_line_text(const session_t *s, int ply, const move_value_t *mv, char 
     return k >= 2;
 }
 
-/* A move's worth on one scale where proofs and scores mix: a proven win
- * or loss beyond any score (the faster win, the slower loss first), a
- * proven draw 0, else the heuristic score. */
-static int64_t history_rank(const move_value_t *m)
+/* The best move of an analysis not every move of which is proven: the
+ * first of the one order (move_value_cmp), -1 when nothing is known. */
+static int history_best(const session_t *s, int ply)
 {
-    if (m->state == MV_PROVEN && m->lo == m->hi) {
-        if (m->lo > VAL_DRAW) return (int64_t)1 << 40 | (int64_t)m->lo;
-        if (m->lo < VAL_DRAW) return -((int64_t)1 << 40) + (int64_t)(m->lo + VAL_WIN);
-        return 0;
-    }
-    if (m->state == MV_PROVEN && m->lo > VAL_DRAW) return (int64_t)1 << 39;   /* a win, its distance open */
-    if (m->state == MV_PROVEN && m->hi < VAL_DRAW) return -((int64_t)1 << 39);
-    return m->score;
-}
-
-/* The best move of an analysis not every move of which is proven. */
-static int history_best(const analysis_t *an)
-{
-    int b = -1;
-    for (int k = 0; k < an->n; k++)
-        if (an->mv[k].state != MV_UNKNOWN && (b < 0 || history_rank(&an->mv[k]) > history_rank(&an->mv[b]))) b = k;
-    return b;
+    int order[GSW_MAX_MOVES];
+    session_order(s, ply, order);
+    const analysis_t *an = s->an[ply];
+    return an->n && an->mv[order[0]].state != MV_UNKNOWN ? order[0] : -1;
 }
 
 int session_history_entry(session_t *s, int i, char *got, size_t ng, char *best, size_t nb, int *cls_got,
@@ -798,7 +628,7 @@ int session_history_entry(session_t *s, int i, char *got, size_t ng, char *best,
 {
     analysis_t *an = s->an[i];
     if (!an || !(an->proven || an->heuristic_done) || i >= s->top) return 0;
-    int bi = an->proven ? analysis_best(an) : history_best(an), gi = -1;
+    int bi = an->proven ? analysis_best(an) : history_best(s, i), gi = -1;
     for (int k = 0; k < an->n; k++)
         if (an->mv[k].move == s->moves[i]) gi = k;
     if (gi < 0 || bi < 0) return 0;

@@ -108,6 +108,10 @@ typedef struct session {
                               perfect play is out of reach, game_t.play_opponent) */
     double opp_ms;         /* the opponent's time for a proof per move (--time; 0: SESSION_OPP_MS);
                               opponent perfect:MS sets its own (opponent_t.ms) */
+    uint8_t stale[SESSION_MAX_PLY + 1];   /* the analysis of that ply was made before something
+                              was learned (a proof tree, databases built, a value proven at
+                              another ply): its moves are read again from what is known */
+    int64_t known_stamp;   /* the endgame databases' folder as last seen (session_look) */
     char opp_note[96];     /* why the last computer (or autoplay) move was the engine's, not a
                               proven one ("" when it was proven); the front ends show it */
 } session_t;
@@ -153,10 +157,25 @@ const analyst_task_t *session_task(const session_t *s, int ply);
 const char *session_egdb_dir(const session_t *s);
 /* Nothing more to do for it: every move exact, or its budget spent. */
 int session_analysis_done(const analysis_t *an);
-/* The best move by what is proven (fastest win, slowest loss), or by
- * heuristic scores when nothing is proven; MOVE_NONE when nothing is known.
+/* The best move: the proven best (fastest win, slowest loss) once every
+ * move is proven, else the first of session_order; MOVE_NONE when nothing
+ * is known.
  * *exact = 1 when every move's value is proven. */
 move_t session_best(session_t *s, int ply, int *exact);
+/* One knowledge of what is proven: something was learned (a proof tree,
+ * databases built): every analysis kept reads its moves' values again
+ * before it is shown or continued (s->stale). */
+void session_learned(session_t *s);
+/* Has the endgame databases' folder changed (a build, here or in another
+ * gsw) since the last look? Then session_learned. Cheap: a few stats. */
+void session_look(session_t *s);
+/* What the proof tree being browsed proves of ply's moves, merged into
+ * its analysis (bounds only ever tighten); a no-op off the tree. */
+void session_merge_known(session_t *s, int ply);
+/* The moves of ply's analysis in the one order every list shows
+ * (move_value_cmp: best first for the mover), a lesson's published values
+ * counted where nothing is proven: order[0] the best. */
+void session_order(const session_t *s, int ply, int *order);
 /* The computer's move at the current position by the opponent setting,
  * given what the analysis knows; MOVE_NONE when it must wait. Once the
  * analysis's budget (the opponent's time, session_opp_ms) is spent with no
@@ -229,6 +248,8 @@ typedef struct browse_node {
     int size;              /* nodes in the subtree */
     char label[12];        /* "=W", ">=D", "~=W" (assumed), "?" (open) */
     uint8_t leaf;          /* settled by the game, a solver or an assumption */
+    uint8_t known;         /* the tree proves lo..hi for the side to move there */
+    val_t lo, hi;          /* (prover_node_bounds) */
 } browse_node_t;
 /* What the browser's value letters mean, for the side to move at a node. */
 #define PROOF_LEGEND "values for the side to move there: =W a win, =L a loss, >=D at least a draw, <=D at most a draw, " \
@@ -252,7 +273,16 @@ int session_browse_node(const session_t *s);
  * the endgame databases with their perfect line (fastest win, slowest
  * loss) from the distance-to-win files. Kept until another leaf is asked. */
 const char *session_browse_leaf(session_t *s, int node);
-/* The child of node (the current one) on the principal line. */
+/* The children of node (the current one) best first for the side to
+ * move, by the one order (move_value_cmp) over what the analysis and the
+ * tree prove; ties: the winner's smallest subtree, the loser's largest.
+ * Returns their number. */
+int session_browse_order(const session_t *s, int node, int *order);
+/* The value the analysis proves for child c's move, for the player making
+ * it, as session_value_text words it ("" and 0 when none). */
+int session_browse_value_text(const session_t *s, int c, char *buf, size_t n);
+/* The child of node on the principal line: the first of that order (the
+ * fastest win; for the loser, the longest resistance). */
 int session_browse_principal(const session_t *s, int node);
 void session_browse_close(session_t *s);
 

@@ -85,11 +85,9 @@ void session_lesson_judge(session_t *s, out_t *out)
         if (st->values[i].outcome > best) best = st->values[i].outcome;
     if (s->an[0] && s->an[0]->proven) {   /* proven here: the solver (published values are checked against it) */
         analysis_t *an = s->an[0];
-        int b = 0, g = -1;
-        for (int i = 0; i < an->n; i++) {
-            if (an->mv[i].lo > an->mv[b].lo) b = i;
+        int b = analysis_best(an), g = -1;
+        for (int i = 0; i < an->n; i++)
             if (an->mv[i].move == s->moves[0]) g = i;
-        }
         if (g >= 0) {
             char tg[48], tb[48];
             int cg = session_value_text(s, 0, &an->mv[g], tg, sizeof tg);

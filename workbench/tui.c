@@ -75,6 +75,7 @@ static void tui_update(void *ctx, const worker_update_t *u)
     } else if (u->kind == UPD_MOVE || u->kind == UPD_HEAD) {
         analysis_t *an = session_analysis_open(s, ply);
         if (an) worker_apply(an, u);
+        session_merge_known(s, ply);   /* (a proof tree's values stand over a search's bounds) */
     }
 }
 
@@ -96,7 +97,7 @@ static void tui_want(tui_t *t, job_t *want, int *ply)
             *ply = s->ply;
             for (int i = 0; i < *ply; i++) want->line[i] = s->v->ops->pos_hash(s->v, s->pos[i].b);
             want->nline = *ply;
-        } else if (tui_wants_analysis(t) && !session_analysis_done(s->an[s->ply])) {
+        } else if (tui_wants_analysis(t) && (!session_analysis_done(s->an[s->ply]) || s->stale[s->ply])) {
             want->kind = JOB_ANALYZE;
             *ply = s->ply;
         }
@@ -107,7 +108,8 @@ static void tui_want(tui_t *t, job_t *want, int *ply)
          * position kept the CPU busy long after a chess game had ended) */
         int cheap = s->v->game->play_opponent != NULL || session_over(s, NULL);
         for (int i = s->top - 1; i >= 0; i--)
-            if (cheap ? !s->an[i] || !(s->an[i]->heuristic_done || s->an[i]->proven) : !session_analysis_done(s->an[i])) {
+            if (s->stale[i] || (cheap ? !s->an[i] || !(s->an[i]->heuristic_done || s->an[i]->proven)
+                                      : !session_analysis_done(s->an[i]))) {
                 want->kind = JOB_ANALYZE;
                 want->scores_only = cheap;
                 *ply = i;
@@ -129,7 +131,7 @@ static void tui_schedule(tui_t *t)
      * same job: the game ended under it, and it went on building a
      * tablebase for a finished game) */
     int same = want.kind && t->job.kind == want.kind && t->job.ply == ply && t->job.pos_id == s->pos_id[ply]
-               && t->job.scores_only == want.scores_only;
+               && t->job.scores_only == want.scores_only && !(want.kind == JOB_ANALYZE && s->stale[ply]);
     if (!worker_idle(&t->w)) {
         if (!same) worker_cancel(&t->w);
         return;
@@ -144,6 +146,9 @@ static void tui_schedule(tui_t *t)
         if (same && session_analysis_done(an)) return;
         want.task = *session_task(s, ply);
         want.task.no_build = want.scores_only;
+        session_merge_known(s, ply);
+        want.reread = s->stale[ply];   /* what was learned since, read first */
+        s->stale[ply] = 0;
         from = an;
     }
     memcpy(want.pos.b, s->pos[ply].b, s->v->ops->pos_size);
@@ -274,6 +279,10 @@ static void tui_tick(tui_t *t, out_t *out)
     err_t err;
     if (t->screen != SCREEN_GAME) return;
     tui_merge(t);
+    if (tui_now_ms() >= t->look_at) {   /* databases built since (here or in another gsw): values read again */
+        session_look(&t->s);
+        t->look_at = tui_now_ms() + 2000;
+    }
     if (session_poll(&t->s, out)) tui_say_out(t, out);
     tui_schedule(t);
     move_t m = t->paused ? MOVE_NONE : session_computer_move(&t->s);   /* Ctrl-C holds it until a */

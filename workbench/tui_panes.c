@@ -79,6 +79,32 @@ static void draw_moves(tui_t *t, int y, int x, int w, int h)
     }
 }
 
+/* The analysis's legend: only the marks on screen ("*" the best, "~" a
+ * heuristic score, a lesson's published value, the move-count rule's
+ * mark) and the unit of the proven distances shown. */
+static void analysis_legend(session_t *s, const analysis_t *an, int star, char *buf, size_t n)
+{
+    int heur = 0, published = 0, late = 0, distance = 0;
+    for (int i = 0; i < an->n; i++) {
+        char t1[64];
+        session_value_text(s, s->ply, &an->mv[i], t1, sizeof t1);
+        heur |= t1[0] == '~';
+        published |= strstr(t1, "(published)") != NULL;
+        late |= an->mv[i].late && an->mv[i].state == MV_PROVEN;
+        distance |= an->mv[i].state == MV_PROVEN && an->mv[i].lo == an->mv[i].hi && an->mv[i].lo != VAL_DRAW;
+    }
+    const char *rule = s->v->ops->count_rule ? s->v->ops->count_rule : "move count";
+    buf[0] = 0;
+#define PART(...) snprintf(buf + strlen(buf), n - strlen(buf), __VA_ARGS__)
+    if (star) PART("* best");
+    if (distance) PART("%s%s", buf[0] ? "; " : "", session_mate_game(s) ? "mate in N moves" : "win/loss N: in plies");
+    if (heur) PART("%s~ heuristic, not proven%s%s", buf[0] ? "; " : "", s->v->game->eval_unit ? ": in " : "",
+                   s->v->game->eval_unit ? s->v->game->eval_unit : "");
+    if (published) PART("%s(published): the lesson's value, not proven here yet", buf[0] ? "; " : "");
+    if (late) PART("%s(%s?/first): the rule may draw it first", buf[0] ? "; " : "", rule);
+#undef PART
+}
+
 static void draw_analysis(tui_t *t, int y, int x, int w, int h)
 {
     session_t *s = &t->s;
@@ -141,21 +167,9 @@ static void draw_analysis(tui_t *t, int y, int x, int w, int h)
         t->an_top = 0;
     }
     t->an_shown = shown;
-    /* the order shown: the best known first (ties in the game's order) */
+    /* the order shown: the one order of every list, best first (ties in the game's order) */
     int order[GSW_MAX_MOVES];
-    for (int i = 0; i < an->n; i++) order[i] = i;
-    {
-        long key[GSW_MAX_MOVES];
-        for (int i = 0; i < an->n; i++) {
-            const move_value_t *m = &an->mv[i];
-            /* as shown: bounds that straddle a draw show the heuristic score (session_value_text) */
-            int open = m->state == MV_PROVEN && m->lo < VAL_DRAW && m->hi > VAL_DRAW;
-            key[i] = m->state == MV_PROVEN && !open ? m->lo
-                   : m->state == MV_HEURISTIC || m->depth > 0 ? m->score : -VAL_INF - 1L;
-        }
-        for (int i = 1; i < an->n; i++)   /* insertion: stable, so ties keep the game's order */
-            for (int j = i; j > 0 && key[order[j]] > key[order[j - 1]]; j--) { int k = order[j]; order[j] = order[j - 1]; order[j - 1] = k; }
-    }
+    session_order(s, s->ply, order);
     for (int r = first; r < an->n && r < first + shown; r++) {
         int i = order[r];
         char t1[64];
@@ -170,11 +184,8 @@ static void draw_analysis(tui_t *t, int y, int x, int w, int h)
         if (an->active == i) printw(" ..");
     }
     if (an->n + 1 <= avail) {
-        char legend[200];
-        const char *unit = s->v->game->eval_unit;
-        if (an->proven) snprintf(legend, sizeof legend, "%s", session_mate_game(s) ? "* best; mate in N moves" : "* best; W/D/L in plies");
-        else if (unit) snprintf(legend, sizeof legend, "~ heuristic, not proven: in %s", unit);
-        else snprintf(legend, sizeof legend, "~ heuristic, not proven");
+        char legend[400];
+        analysis_legend(s, an, best != MOVE_NONE && exact, legend, sizeof legend);
         if (s->v->game->players == 1)   /* a puzzle: the verdict from here */
             snprintf(legend, sizeof legend, "%s", !an->root_done ? "solving..." : an->root_lo > VAL_DRAW
                      ? "* hint; green: the goal can still be reached (w plays on)" : an->reason);
@@ -207,15 +218,16 @@ static int draw_proof(tui_t *t, int y, int x, int w, int h)
     snprintf(line, sizeof line, "this node %s  pn %s dn %s, %d nodes, depth %d%s", nd->label, npn, ndn, nd->size,
              s->ply - s->br_ply0, nd->leaf ? " (a leaf)" : "");
     tui_put_clipped(row++, x, w, line);
-    int principal = nd->nchildren ? session_browse_principal(s, node) : -1;
-    for (int c = nd->first; c < nd->first + nd->nchildren && row < y + h - 2; c++) {
-        const browse_node_t *ch = &br->node[c];
-        char mt[32], pn[16], dn[16];
+    int order[GSW_MAX_MOVES], nc = nd->nchildren ? session_browse_order(s, node, order) : 0;
+    for (int k = 0; k < nc && row < y + h - 2; k++) {   /* best first: the first is the main line */
+        const browse_node_t *ch = &br->node[order[k]];
+        char mt[32], pn[16], dn[16], vt[64];
         s->v->ops->move_format(s->v, session_pos(s), ch->move, mt, sizeof mt);
         if (ch->pn >= DFPN_INF) snprintf(pn, sizeof pn, "inf"); else snprintf(pn, sizeof pn, "%u", ch->pn);
         if (ch->dn >= DFPN_INF) snprintf(dn, sizeof dn, "inf"); else snprintf(dn, sizeof dn, "%u", ch->dn);
-        snprintf(line, sizeof line, "%c%-5s %-5s pn %-5s dn %-5s %d nodes", c == principal ? '>' : ' ', mt, ch->label, pn, dn,
-                 ch->size);
+        session_browse_value_text(s, order[k], vt, sizeof vt);
+        snprintf(line, sizeof line, "%c%-5s %-5s pn %-5s dn %-5s %d nodes%s%s", k ? ' ' : '>', mt, ch->label, pn, dn,
+                 ch->size, vt[0] ? "; move: " : "", vt);
         tui_put_clipped(row++, x, w, line);
     }
     if (nd->leaf && row < y + h - 1)   /* what settles it, wrapped */

@@ -66,6 +66,7 @@ typedef struct tui {
     int pend_key;          /* a command key that also begins a move (chess's a, b, f, g, h):
                               a digit or x within a second makes it a move, else its command runs */
     double pend_at;        /* when its second ends */
+    double look_at;        /* when to look at the databases' folder again (session_look) */
     int confirm_quit;      /* q asked "quit? y/n" */
     int confirm_new;       /* n asked "a new game? y/n" */
     int have_game;         /* a game was on screen: Esc in the picker goes back to it */

@@ -106,6 +106,10 @@ static int worker_analyze(worker_t *w, analyst_t *a, cache_t *cache, err_t *err)
 {
     const job_t *j = w->job;
     analysis_t *an = w->an;
+    if (j->reread && an->heuristic_done) {   /* something was learned since it was made */
+        if (analyst_reread(a, &j->task, j->pos.b, an, err)) return -1;
+        worker_post(w);
+    }
     if (!an->heuristic_done) {
         /* where perfect play is out of reach the heuristic scores are what
          * the person reads: give them time to mean something */

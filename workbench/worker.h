@@ -26,6 +26,7 @@ typedef struct job {
     int nline;
     analyst_task_t task;   /* JOB_ANALYZE: its budget and the game's line */
     int scores_only;       /* JOB_ANALYZE: the heuristic scores and no proof (the value history's back-fill) */
+    int reread;            /* JOB_ANALYZE: first read every move's value again (analyst_reread) */
 } job_t;
 
 /* One update of a job's results. */

@@ -49,7 +49,7 @@ grep -q "cannot write $tmp/none/s.pgn: No such file or directory" "$tmp/err" ||
 sh 'proof\nfollow\nfollow\n' '4kb1r/p2n1ppp/4q3/4p1B1/4P3/1Q6/PPP2PPP/2KR4 w k - 0 16' --nodes 200000
 [ "$rc" -eq 0 ] || bad "proof of a mate in 2 within 200,000 nodes: exit $rc: $(cat "$tmp/err")"
 has '^Proof tree: a win for the side to move (4 nodes), depth 3' "the mate in 2's proof tree"
-has '^  Rd8#  =L' "following it reaches Rd8#"
+has '^[> ] Rd8#  =L' "following it reaches Rd8#"
 sh 'proof\n' '1Q2kb1r/p2n1ppp/4q3/4p1B1/4P3/8/PPP2PPP/2KR4 b k - 1 16' --nodes 200000
 has '^Proof tree: a loss for the side to move (3 nodes), depth 2' "mated in 1: the loss's tree"
 

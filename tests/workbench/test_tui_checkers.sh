@@ -12,19 +12,8 @@ set -u
 . "$(dirname "$0")/tmux_lib.sh"
 # start ARGS...: gsw in a fresh window g (its exit status goes to $tmp/exit);
 # the server of the last window may still be exiting, so it tries again
-start() {
-  rm -f "$tmp/exit"
-  open_window 100 30 \
-    "env GSW_DB='$tmp/cache.sqlite' GSW_HISTORY='$tmp/history' LANG=C.UTF-8 TERM=xterm-256color '$gsw' $* --threads 1 --hash 16; echo \"exit=\$?\" >'$tmp/exit'; sleep 30"
-}
-quit() {
-  local w
-  keys q
-  sleep 0.3
-  screen | grep -q "quit?" && keys y
-  for ((w = 0; w < 100; w++)); do [ -f "$tmp/exit" ] && break; sleep 0.1; done
-  [ "$(cat "$tmp/exit" 2>/dev/null)" = "exit=0" ] || bad "$1 did not quit cleanly: $(cat "$tmp/exit" 2>/dev/null)"
-}
+start() { start_sized 100 30 "$@"; }
+quit() { quit_gsw "$@"; }
 board() { screen | head -11; }
 # the board's cells drawn in reverse video (the cursor; the selected piece
 # too), one a line, spaces trimmed: "5●" is the cursor on square 5 with the

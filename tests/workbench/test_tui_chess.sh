@@ -14,22 +14,8 @@
 # progress on the status line. Skipped (exit 77) without tmux.
 set -u
 . "$(dirname "$0")/tmux_lib.sh"
-# start W H ARGS...: gsw in a fresh window g of W x H (its exit status goes to $tmp/exit)
-start() {
-  local w=$1 h=$2
-  shift 2
-  rm -f "$tmp/exit"
-  open_window "$w" "$h" \
-    "env GSW_DB='$tmp/cache.sqlite' GSW_HISTORY='$tmp/history' LANG=C.UTF-8 TERM=xterm-256color '$gsw' $* --threads 1 --hash 16; echo \"exit=\$?\" >'$tmp/exit'; sleep 30"
-}
-quit() {
-  local w
-  keys q
-  sleep 0.3
-  screen | grep -q "quit?" && keys y
-  for ((w = 0; w < 100; w++)); do [ -f "$tmp/exit" ] && break; sleep 0.1; done
-  [ "$(cat "$tmp/exit" 2>/dev/null)" = "exit=0" ] || bad "$1 did not quit cleanly: $(cat "$tmp/exit" 2>/dev/null)"
-}
+start() { start_sized "$@"; }
+quit() { quit_gsw "$@"; }
 board() { screen | head -11; }
 cmd() { keys : "$1" Enter; }
 

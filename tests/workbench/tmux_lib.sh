@@ -34,3 +34,21 @@ wait_gone() {
   done
   return 1
 }
+# start_sized W H ARGS...: gsw ARGS in a fresh window g of W x H, with a
+# private cache and history (its exit status goes to $tmp/exit)
+start_sized() {
+  local w=$1 h=$2
+  shift 2
+  rm -f "$tmp/exit"
+  open_window "$w" "$h" \
+    "env GSW_DB='$tmp/cache.sqlite' GSW_HISTORY='$tmp/history' LANG=C.UTF-8 TERM=xterm-256color '$gsw' $* --threads 1 --hash 16; echo \"exit=\$?\" >'$tmp/exit'; sleep 30"
+}
+# quit_gsw WHAT: q (and y if asked), and gsw must exit 0
+quit_gsw() {
+  local w
+  keys q
+  sleep 0.3
+  screen | grep -q "quit?" && keys y
+  for ((w = 0; w < 100; w++)); do [ -f "$tmp/exit" ] && break; sleep 0.1; done
+  [ "$(cat "$tmp/exit" 2>/dev/null)" = "exit=0" ] || bad "$1 did not quit cleanly: $(cat "$tmp/exit" 2>/dev/null)"
+}
