@@ -13,6 +13,7 @@
 #include "workbench/record.h"
 #include "workbench/session.h"
 #include "db/tunelog.h"
+#include "workbench/session_annotate.h"
 #include "workbench/session_board.h"
 #include "workbench/session_lesson.h"
 
@@ -26,7 +27,8 @@ typedef struct command {
 static const command_t commands[];
 
 const char *const session_commands[] = {
-    "new", "move", "undo", "redo", "hint", "analyze", "autoplay", "solve", "show", "numbers", "history", "opponent", "side",
+    "new", "move", "undo", "redo", "hint", "analyze", "autoplay", "solve", "show", "numbers", "history", "annotate", "opponent",
+    "side",
     "save", "load", "export", "lesson", "next", "back", "proof", "follow", "tune", "help", "quit", NULL,
 };
 
@@ -900,6 +902,15 @@ static int cmd_help(session_t *s, char *args, out_t *out, err_t *err)
     return GSW_OK;
 }
 
+/* annotate [MS]: every move valued, the history filled (v charts it) */
+static int cmd_annotate(session_t *s, char *args, out_t *out, err_t *err)
+{
+    char *w = next_word(&args);
+    double ms = w ? atof(w) : SESSION_ANNOTATE_MS;
+    if (ms < 1) return err_set(err, GSW_EINPUT, "annotate [MS]: each position's solving time in ms, at least 1");
+    return session_annotate(s, ms, out, err);
+}
+
 static int cmd_quit(session_t *s, char *args, out_t *out, err_t *err)
 {
     (void)args; (void)out; (void)err;
@@ -919,6 +930,7 @@ static const command_t commands[] = {
     { "show", "", "the board as text", cmd_show },
     { "numbers", "[on|off]", "the squares' numbers on the board (checkers: 1-32)", cmd_numbers },
     { "history", "", "each move's value against the best the mover had", cmd_history },
+    { "annotate", "[MS]", "every move valued (MS a position), marked ? ?? !, summed up", cmd_annotate },
     { "opponent", "perfect[:MS]|imperfect:P|giveback:N|heuristic:L|human", "who plays against you", cmd_opponent },
     { "side", "first|second|both|none", "the side(s) you play", cmd_side },
     { "save", "NAME|FILE", "save the game in the cache file (a path or NAME.EXT: its record to that file)", cmd_save },
