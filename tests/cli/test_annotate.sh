@@ -53,6 +53,12 @@ same "$(jq -s length "$tmp/out")" 1 "one JSON document"
 same "$(jq -r '[.moves[] | .mark] | join(",")' "$tmp/out")" ",,,?,?" "the marks by ply"
 same "$(jq -c '.moves[4] | [.before, .after, .proven, .best]' "$tmp/out")" '["win","draw",true,"2"]' "ply 5 proven"
 
+# the workbench's annotate on the same game (gsw shell runs its commands)
+printf 'new connect4:6x5\n3\n3\n4\n4\n1\nannotate 2000\n' > c4.script
+expect 0 "shell annotate" -- "$gsw" shell --no-cache c4.script
+has_re out "^4\. +4\?  loss in 4 plies; best 5: draw" "the workbench marks ply 4"
+has out "Red threw the win away at ply 5 (5. 1? draw; 5. 2 wins in 3 plies)" "the workbench's summary"
+
 # ---- chess: mate in 1 missed for a stalemate ----
 cat > stale.pgn <<'PGN'
 [Event "annotate test"]
