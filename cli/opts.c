@@ -150,6 +150,7 @@ int opts_parse(int argc, char **argv, int first, const cli_verb_t *v, cli_args_t
     for (int i = first; i < argc; i++) {
         const char *s = argv[i];
         if (!strcmp(s, "-h") || !strcmp(s, "--help")) { *help = 1; continue; }
+        if (!strcmp(s, "-o") && opts_decl(v, "out", 3)) s = "--out";   /* the one short form: -o FILE */
         if (s[0] != '-' || s[1] != '-') {
             if (a->npos >= CLI_MAX_POS) {
                 fprintf(stderr, "gsw: unexpected argument '%s'\n", s);

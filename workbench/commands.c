@@ -13,6 +13,7 @@
 #include "workbench/record.h"
 #include "workbench/session.h"
 #include "db/tunelog.h"
+#include "workbench/session_annotate.h"
 #include "workbench/session_board.h"
 #include "workbench/session_lesson.h"
 
@@ -26,7 +27,8 @@ typedef struct command {
 static const command_t commands[];
 
 const char *const session_commands[] = {
-    "new", "move", "undo", "redo", "hint", "analyze", "autoplay", "solve", "show", "numbers", "history", "opponent", "side",
+    "new", "move", "undo", "redo", "hint", "analyze", "autoplay", "solve", "show", "numbers", "history", "annotate", "opponent",
+    "side",
     "save", "load", "export", "lesson", "next", "back", "proof", "follow", "tune", "help", "quit", NULL,
 };
 
@@ -785,34 +787,6 @@ static int cmd_back(session_t *s, char *args, out_t *out, err_t *err)
     return GSW_OK;
 }
 
-/* A proof or disproof number as people read it ("inf" for settled). */
-static const char *pn_text(uint32_t x, char buf[16])
-{
-    if (x >= DFPN_INF) snprintf(buf, 16, "inf");
-    else snprintf(buf, 16, "%u", x);
-    return buf;
-}
-
-/* The proof browser's view of the current node: its value and children. */
-static void show_proof(session_t *s, out_t *out)
-{
-    int node = session_browse_node(s);
-    if (node < 0) { out_printf(out, "off the proof tree (undo to go back)\n"); return; }
-    const browse_node_t *nd = &s->br->node[node];
-    char pn[16], dn[16];
-    out_printf(out, "node %s, pn %s, dn %s (%d nodes)%s\n", nd->label, pn_text(nd->pn, pn), pn_text(nd->dn, dn), nd->size,
-               nd->leaf ? ": a leaf" : "");
-    if (nd->leaf) out_printf(out, "  %s\n", session_browse_leaf(s, node));
-    int order[GSW_MAX_MOVES], n = session_browse_order(s, node, order);
-    for (int k = 0; k < n; k++) {   /* best first: the first is the main line (f) */
-        const browse_node_t *ch = &s->br->node[order[k]];
-        char mt[32], vt[64];
-        s->v->ops->move_format(s->v, session_pos(s), ch->move, mt, sizeof mt);
-        session_browse_value_text(s, order[k], vt, sizeof vt);
-        out_printf(out, "%c %-5s %-4s pn %s dn %s (%d)%s%s\n", k ? ' ' : '>', mt, ch->label, pn_text(ch->pn, pn),
-                   pn_text(ch->dn, dn), ch->size, vt[0] ? "; the move: " : "", vt);
-    }
-}
 
 static int cmd_proof(session_t *s, char *args, out_t *out, err_t *err)
 {
@@ -835,7 +809,7 @@ static int cmd_proof(session_t *s, char *args, out_t *out, err_t *err)
         session_learned(s);
         session_merge_known(s, s->ply);
         out_printf(out, "%s (%s)\n", s->br->title, state);
-        if (s->sync) show_proof(s, out);
+        if (s->sync) session_show_proof(s, out);
         return GSW_OK;
     }
     uint64_t budget = s->proof_nodes ? s->proof_nodes : 50000000;
@@ -866,7 +840,7 @@ static int cmd_proof(session_t *s, char *args, out_t *out, err_t *err)
     session_merge_known(s, s->ply);
     out_printf(out, "%s, depth %d%s\n", s->br->title, depth, found ? " (from the cache)" : stored ? " (stored)" : "");
     if (s->sync) out_printf(out, "%s\n", PROOF_LEGEND);   /* (the TUI's pane shows it) */
-    if (s->sync) show_proof(s, out);   /* the TUI draws it */
+    if (s->sync) session_show_proof(s, out);   /* the TUI draws it */
     return GSW_OK;
 }
 
@@ -883,7 +857,7 @@ static int cmd_follow(session_t *s, char *args, out_t *out, err_t *err)
     if (!nd->nchildren) return err_set(err, GSW_EINPUT, "a leaf: nothing to follow (the analysis goes on from here)");
     if (s->sync && nd->nchildren > 1 && sync_analyze(s, s->ply, err) < 0) return err->code;   /* the moves' values pick the line */
     if (session_play(s, s->br->node[session_browse_principal(s, node)].move, err)) return err->code;
-    if (s->sync) show_proof(s, out);
+    if (s->sync) session_show_proof(s, out);
     return GSW_OK;
 }
 
@@ -914,6 +888,15 @@ static int cmd_help(session_t *s, char *args, out_t *out, err_t *err)
     return GSW_OK;
 }
 
+/* annotate [MS]: every move valued, the history filled (v charts it) */
+static int cmd_annotate(session_t *s, char *args, out_t *out, err_t *err)
+{
+    char *w = next_word(&args);
+    double ms = w ? atof(w) : SESSION_ANNOTATE_MS;
+    if (ms < 1) return err_set(err, GSW_EINPUT, "annotate [MS]: each position's solving time in ms, at least 1");
+    return session_annotate(s, ms, out, err);
+}
+
 static int cmd_quit(session_t *s, char *args, out_t *out, err_t *err)
 {
     (void)args; (void)out; (void)err;
@@ -933,6 +916,7 @@ static const command_t commands[] = {
     { "show", "", "the board as text", cmd_show },
     { "numbers", "[on|off]", "the squares' numbers on the board (checkers: 1-32)", cmd_numbers },
     { "history", "", "each move's value against the best the mover had", cmd_history },
+    { "annotate", "[MS]", "every move valued (MS a position), marked ? ?? !, summed up", cmd_annotate },
     { "opponent", "perfect[:MS]|imperfect:P|giveback:N|heuristic:L|human", "who plays against you", cmd_opponent },
     { "side", "first|second|both|none", "the side(s) you play", cmd_side },
     { "save", "NAME|FILE", "save the game in the cache file (a path or NAME.EXT: its record to that file)", cmd_save },

@@ -5,20 +5,9 @@
 #ifndef GSW_RECORD_H
 #define GSW_RECORD_H
 
+#include "games/record_file.h"
 #include "workbench/session.h"
 
-/* 1 if a load argument names a record file rather than a saved game: it
- * holds a '/' or ends in ".EXT" for some game's record_ext. */
-int record_is_file(const char *arg);
-/* Read the record file path: its game is the one whose record_ext the
- * name ends in (cur's own first; cur may be NULL), else cur's game, whose
- * variant is opened into *out (close it) with the start and moves. */
-int record_read_file(const gv_t *cur, const char *path, gv_t **out, void *start, move_t *moves, int max, int *n,
-                     err_t *err);
-/* The same for game which (1-based; 0: the first) of a file with several
- * (each begins at a "[Event " tag); *ngames (may be NULL) gets how many. */
-int record_read_game(const gv_t *cur, const char *path, int which, gv_t **out, void *start, move_t *moves, int max,
-                     int *n, int *ngames, err_t *err);
 /* Read the record file path for the session: the game is the one whose
  * extension the name has (the session's own first), else the session's
  * game. Replaces the session's game with the record's start and moves;

@@ -14,7 +14,7 @@
 #include "solve/solver.h"
 #include "solve/prover.h"
 #include "solve/analyst.h"
-#include "solve/egdb.h"
+#include "solve/annotate.h"
 
 /* ---- text for the person ---- */
 
@@ -270,40 +270,10 @@ analysis_t *session_analysis(session_t *s, int ply)
  * (threefold repetition, a move-count rule), valued as that result. */
 static void session_line_fill(const session_t *s, int ply, analysis_t *an, analyst_task_t *t)
 {
-    const gv_t *v = s->v;
-    const game_ops_t *O = v->ops;
-    if (!O->repetition || v->game->players != 2) return;
-    int back = O->pos_reversible ? O->pos_reversible(v, s->pos[ply].b, NULL) : -1;
-    int from = back < 0 || back > ply ? 0 : ply - back, n = ply - from + 1;
-    uint64_t h[SESSION_MAX_PLY + 1];
-    for (int i = 0; i < n; i++) h[i] = O->pos_hash(v, s->pos[from + i].b);
-    for (int i = 0; i < n; i++) {
-        int count = 0, first = 1;
-        for (int j = 0; j < n; j++)
-            if (h[j] == h[i]) {
-                count++;
-                if (j < i) first = 0;
-            }
-        if (count >= 2 && first && t->nline < ANALYSIS_MAX_LINE) t->line[t->nline++] = h[i];
-    }
-    if (!O->line_over || ply >= SESSION_MAX_PLY) return;
-    const void *line[SESSION_MAX_PLY + 2];
-    GSW_POSBUF child[GSW_MAX_POS];
+    if (ply >= SESSION_MAX_PLY + 1) return;
+    const void *line[SESSION_MAX_PLY + 1];
     for (int i = 0; i <= ply; i++) line[i] = s->pos[i].b;
-    line[ply + 1] = child;
-    for (int k = 0; k < an->n; k++) {
-        move_value_t *mv = &an->mv[k];
-        val_t tv;
-        char why[64] = "";
-        memcpy(child, s->pos[ply].b, O->pos_size);
-        O->play(v, child, mv->move);
-        if (O->terminal(v, child, &tv) || !O->line_over(v, line, ply + 2, &tv, why, sizeof why)) continue;
-        mv->state = MV_PROVEN;
-        mv->lo = mv->hi = val_up(tv);
-        mv->line_dep = 1;
-        snprintf(mv->rule, sizeof mv->rule, "%s", why[0] ? why : "a rule of play");
-        an->nrule++;
-    }
+    annotate_line_fill(s->v, line, ply, an, t);
 }
 
 analysis_t *session_analysis_open(session_t *s, int ply)

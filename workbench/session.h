@@ -285,6 +285,9 @@ int session_browse_value_text(const session_t *s, int c, char *buf, size_t n);
  * fastest win; for the loser, the longest resistance). */
 int session_browse_principal(const session_t *s, int node);
 void session_browse_close(session_t *s);
+/* The proof browser's view of the current node as text: its value and
+ * its children, best first (the shell's proof and follow). */
+void session_show_proof(session_t *s, out_t *out);
 
 /* A lesson step's narration (commands.c; the steps themselves and the
  * learner's progress: session_lesson.h). */

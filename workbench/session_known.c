@@ -321,3 +321,30 @@ int session_browse_manager(session_t *s, const manager_t *m, err_t *err)
     return GSW_OK;
 }
 
+/* A proof or disproof number as people read it ("inf" for settled). */
+static const char *pn_text(uint32_t x, char buf[16])
+{
+    if (x >= DFPN_INF) snprintf(buf, 16, "inf");
+    else snprintf(buf, 16, "%u", x);
+    return buf;
+}
+
+void session_show_proof(session_t *s, out_t *out)
+{
+    int node = session_browse_node(s);
+    if (node < 0) { out_printf(out, "off the proof tree (undo to go back)\n"); return; }
+    const browse_node_t *nd = &s->br->node[node];
+    char pn[16], dn[16];
+    out_printf(out, "node %s, pn %s, dn %s (%d nodes)%s\n", nd->label, pn_text(nd->pn, pn), pn_text(nd->dn, dn), nd->size,
+               nd->leaf ? ": a leaf" : "");
+    if (nd->leaf) out_printf(out, "  %s\n", session_browse_leaf(s, node));
+    int order[GSW_MAX_MOVES], n = session_browse_order(s, node, order);
+    for (int k = 0; k < n; k++) {   /* best first: the first is the main line (f) */
+        const browse_node_t *ch = &s->br->node[order[k]];
+        char mt[32], vt[64];
+        s->v->ops->move_format(s->v, session_pos(s), ch->move, mt, sizeof mt);
+        session_browse_value_text(s, order[k], vt, sizeof vt);
+        out_printf(out, "%c %-5s %-4s pn %s dn %s (%d)%s%s\n", k ? ' ' : '>', mt, ch->label, pn_text(ch->pn, pn),
+                   pn_text(ch->dn, dn), ch->size, vt[0] ? "; the move: " : "", vt);
+    }
+}

@@ -93,7 +93,7 @@ static const char *const help_lines[] = {
     "              begins one (chess: a b f g h) is the move only if its next key follows in 1 s",
     "  #           the squares' numbers on the board (checkers: 1-32)",
     "  u / r       undo / redo              h            hint (best move; losing: slowest loss)",
-    "  a           analysis pane on/off     v            value history (got / best per move)",
+    "  a           analysis pane on/off     v            value history chart (:annotate)",
     "  m           more: the whole lesson step and the messages, where the screen cut them",
     "  o           change the opponent      s            change your side",
     "  n           new game (lesson: next step)   b      lesson: previous step",

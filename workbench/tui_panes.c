@@ -4,54 +4,98 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "workbench/session_annotate.h"
 #include "workbench/session_board.h"
 #include "workbench/session_lesson.h"
 #include "workbench/tui_board.h"
 #include "workbench/tui_panes.h"
 #include "workbench/tui_text.h"
 
+/* The value history (v) as a chart: a row a ply, numbered as the move
+ * list numbers moves, its mark (? ?? !) and a bar for the first player
+ * (right) against the second (left): '#' a proven win or loss, '=' a
+ * proven draw, '~' the engine's score (not proven), then the value for
+ * the mover in words. The rows follow the position shown (undo scrolls). */
+#define HISTORY_BAR 5
+static void draw_history(tui_t *t, int y, int x, int w, int rows)
+{
+    session_t *s = &t->s;
+    rows--;
+    board_view_t view;
+    memset(&view, 0, sizeof view);
+    if (s->v->ops->view) s->v->ops->view(s->v, s->pos[0].b, &view);
+    char legend[96];
+    snprintf(legend, sizeof legend, "# proven ~ engine; %s right", view.side[0][0] ? view.side[0] : "first player");
+    attron(A_DIM);
+    tui_put_clipped(y + rows + 1, x, w, legend);
+    attroff(A_DIM);
+    int first = 0;
+    if (s->top > rows) {
+        first = s->ply - rows + 1;
+        if (first > s->top - rows) first = s->top - rows;
+        if (first < 0) first = 0;
+    }
+    int scale = s->v->game->eval_unit ? 50 : 3;   /* a score's step a character: half a pawn, or 3 */
+    for (int i = first; i < s->top && i - first < rows; i++) {
+        char label[16], head[48], got[48], best[48], bar[2 * HISTORY_BAR + 2];
+        int row = y + 1 + i - first, cg = 0, cb = 0;
+        annot_ply_t p;
+        session_ply_label(s, i, label, sizeof label);
+        int known = session_annot_ply(s, i, &p) && session_history_entry(s, i, got, sizeof got, best, sizeof best, &cg, &cb);
+        if (!known) {
+            char mt[32];
+            s->v->ops->move_format(s->v, s->pos[i].b, s->moves[i], mt, sizeof mt);
+            snprintf(head, sizeof head, "%-6s%-8.8s ...", label, mt);
+            tui_put_clipped(row, x, w, head);
+            continue;
+        }
+        /* the first player's view of the value after the move */
+        int cls = p.after.cls, first_side = p.mover == 0;
+        int32_t score = first_side ? p.after.score : -p.after.score;
+        if (!first_side && cls) cls = 4 - cls;
+        memset(bar, ' ', sizeof bar - 1);
+        bar[sizeof bar - 1] = 0;
+        bar[HISTORY_BAR] = '|';
+        int k = 0;
+        char c = '?';
+        if (cls == 3 || cls == 1) { k = HISTORY_BAR; c = '#'; }
+        else if (cls == 2) { bar[HISTORY_BAR] = '='; }
+        else if (p.after.scored) {
+            int32_t m = score < 0 ? -score : score;
+            k = val_is_proven_decisive(score) ? HISTORY_BAR : (int)((m + scale - 1) / scale);
+            if (k > HISTORY_BAR) k = HISTORY_BAR;
+            c = '~';
+        } else {
+            bar[HISTORY_BAR] = '?';
+        }
+        int right = cls ? cls == 3 : score > 0;
+        for (int j = 1; j <= k; j++) bar[right ? HISTORY_BAR + j : HISTORY_BAR - j] = c;
+        char mt[32];
+        snprintf(mt, sizeof mt, "%.10s%s", p.text, p.mark);
+        snprintf(head, sizeof head, "%-6s%-10.10s", label, mt);
+        if (i >= s->ply) attron(A_DIM);
+        move(row, x);
+        if (p.mark[0]) attron(A_BOLD);
+        printw("%s", head);
+        if (p.mark[0]) attroff(A_BOLD);
+        tui_attr_pair(t, tui_value_pair(cls), 1);
+        printw("%s", bar);
+        tui_attr_pair(t, tui_value_pair(cls), 0);
+        int used = (int)strlen(head) + (int)strlen(bar) + 1;
+        if (w - used > 0) printw(" %-*.*s", w - used, w - used, got);
+        if (i >= s->ply) attroff(A_DIM);
+    }
+}
+
 static void draw_moves(tui_t *t, int y, int x, int w, int h)
 {
     session_t *s = &t->s;
     attron(A_BOLD);
-    tui_put_clipped(y, x, w, t->show_history ? "Value history (got / best)" : "Moves");
+    tui_put_clipped(y, x, w, t->show_history ? "Value history (:annotate fills it)" : "Moves");
     attroff(A_BOLD);
     int first = 0, rows = h - 1;
     if (t->show_history) {
-        rows--;
-        attron(A_DIM);
-        tui_put_clipped(y + h - 1, x, w, "! threw away a win or a draw");
-        attroff(A_DIM);
-        if (s->top > rows) first = s->top - rows;
-        int mw = 4;   /* the moves' column: as wide as the widest shown (Bxd7+, O-O-O) */
-        for (int i = first; i < s->top && i - first < rows; i++) {
-            char mt[32];
-            s->v->ops->move_format(s->v, s->pos[i].b, s->moves[i], mt, sizeof mt);
-            if ((int)strlen(mt) > mw) mw = (int)strlen(mt);
-        }
-        if (mw > 10) mw = 10;
-        for (int i = first; i < s->top && i - first < rows; i++) {
-            char got[48], best[48], mt[32], line[160];
-            int cg, cb;
-            s->v->ops->move_format(s->v, s->pos[i].b, s->moves[i], mt, sizeof mt);
-            move(y + 1 + i - first, x);
-            if (i >= s->ply) attron(A_DIM);
-            if (!session_history_entry(s, i, got, sizeof got, best, sizeof best, &cg, &cb)) {
-                snprintf(line, sizeof line, "%3d %-*s ...", i + 1, mw, mt);
-                tui_put_clipped(y + 1 + i - first, x, w, line);
-            } else {
-                printw("%3d %-*s ", i + 1, mw, mt);
-                tui_attr_pair(t, tui_value_pair(cg), 1);
-                printw("%-12.12s", got);
-                tui_attr_pair(t, tui_value_pair(cg), 0);
-                printw(" / ");
-                tui_attr_pair(t, tui_value_pair(cb), 1);
-                printw("%-12.12s", best);
-                tui_attr_pair(t, tui_value_pair(cb), 0);
-                if (cg < cb) { attron(A_BOLD); printw(" !"); attroff(A_BOLD); }
-            }
-            if (i >= s->ply) attroff(A_DIM);
-        }
+        draw_history(t, y, x, w, rows);
         return;
     }
     int per = s->v->game->players == 2 ? 2 : 1, lines = (s->top + per - 1) / per, mw = 5;
@@ -338,7 +382,7 @@ static void draw_too_small(tui_t *t, int mw, int mh)
 #define MSG_ROWS 3
 #define MSG_TOP (LINES - 1 - MSG_ROWS)
 #define MOVES_W 22       /* the move list's width */
-#define HISTORY_W 36     /* the value history's (v) */
+#define HISTORY_W 42     /* the value history's (v) */
 #define HELP_TAG_W 8     /* "? help" at the title bar's right end, with a space */
 #define TITLE_CUT 4      /* room for " ..." where the title is cut */
 

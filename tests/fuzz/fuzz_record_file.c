@@ -1,5 +1,5 @@
 /* Record files as `load FILE [#N]` and `gsw play --file F [--game N]` read
- * them (workbench/record.c): the input written to a .pgn and a .pdn file,
+ * them (games/record_file.c): the input written to a .pgn and a .pdn file,
  * then the games split at their "[Event " lines and game 0..3 read by the
  * game's own record reader. Every game said to be there reads or fails
  * with a message; the count is at least 1; a game past the count is an
@@ -7,7 +7,7 @@
 #include "tests/fuzz/fuzz_util.h"
 
 #include "core/game.h"
-#include "workbench/record.h"
+#include "games/record_file.h"
 
 #define MAXMOVES 1024
 

@@ -4,6 +4,7 @@
 set(GSW_FUZZ_TARGETS
   "spec:gsw_games"
   "c4_moves:gsw_games"
+  "move_file:gsw_games"
   "batch:gsw_cli"
   "board:gsw_games"
   "lesson:gsw_workbench"
@@ -22,6 +23,6 @@ set(GSW_FUZZ_TARGETS
   "strong_manifest:gsw_solve"
   "bookfile:gsw_solve:gsw_db:gsw_games"
   "tunelog:gsw_db"
-  "record_file:gsw_workbench"
+  "record_file:gsw_games"
   "dist_wire:gsw_dist"
   "game_text:gsw_games")

@@ -70,7 +70,7 @@ wait_for "Game over: a draw" 30 || bad "a perfect game on 5x4 ends in a draw"
 screen | grep -q " 1\. " || bad "move list"
 keys v
 wait_for "Value history" 10 || bad "value history view"
-wait_for "draw.*/ draw" 60 || bad "value history values"
+wait_for "=  *draw" 60 || bad "value history values (the chart: = a proven draw)"
 keys v
 # the proof browser: the tree of the final position's predecessor
 keys u
