@@ -678,12 +678,20 @@ static int cli_analyze(cli_args_t *o)
     } else if (rknown && answer_from(&root, "book") && val_down(root.r.hi) > klo) klo = val_down(root.r.hi);
     analyzed_t got[GSW_MAX_MOVES];   /* each move valued, in the game's order */
     int ngot = 0;
+    uint8_t valued[GSW_MAX_MOVES] = { 0 };
+    /* what is known first (the book, the cache, the databases), for every
+       move, then a search for each move still open: a budget spent on one
+       never hides another's stored value */
+    for (int pass = 0; pass < 2 && !stopped && !failed; pass++)
     for (int i = 0; i < n && !stopped && !failed; i++) {
+        if (valued[i]) continue;
         memcpy(child, pos, O->pos_size);
         O->play(s.v, child, mv[i]);
         answer_t a;
         /* the book or the cache first, without asking for the move's best reply */
         int known = solver_cached(&s, child, &a, &err);
+        if (known == 0 && pass == 0) continue;
+        valued[i] = 1;
         if (known < 0 || (!known && solver_run_within(&s, child, klo, VAL_WIN - 1, &a, &err))) {
             fprintf(stderr, "gsw: %s\n", err.msg);
             rc = err.code;
@@ -697,10 +705,10 @@ static int cli_analyze(cli_args_t *o)
             told = 1;
         }
         nodes += a.r.nodes;
-        /* a spent budget: this move's bounds are shown, then the list ends,
-           unless each move has its own (the default one) */
+        /* a spent budget: this move's bounds are shown; a wall-clock budget
+           (--time) then ends the list, a node budget is each move's own */
         open += a.r.aborted;
-        stopped = a.r.aborted && (!per_move || opts_stop);
+        stopped = a.r.aborted && ((!per_move && args_num(o, "time", 0) > 0) || opts_stop);
         /* the mover's view: the child's value seen from the other side */
         analyzed_t *m = &got[ngot++];
         m->aborted = a.r.aborted;
@@ -763,8 +771,12 @@ static int cli_analyze(cli_args_t *o)
                 opts_term ? "interrupted (terminated by a signal)" : opts_stop ? "interrupted" : "budget spent");
         rc = GSW_EFAIL;
     } else if (open) {   /* every move within its budget: some left open */
-        fprintf(stderr, "gsw: %d of %d moves not proved within %.0f s each (their bounds are shown)\n", open, n,
-                ANALYZE_MOVE_MS / 1000);
+        if (per_move)
+            fprintf(stderr, "gsw: %d of %d moves not proved within %.0f s each (their bounds are shown)\n", open, n,
+                    ANALYZE_MOVE_MS / 1000);
+        else
+            fprintf(stderr, "gsw: %d of %d moves not proved within %llu nodes each (their bounds are shown)\n", open, n,
+                    (unsigned long long)args_u64(o, "nodes", 0));
         rc = GSW_EFAIL;
     }
     return solver_finish(&s, !failed, rc);

@@ -99,6 +99,28 @@ static int prover_store_values(cache_t *cache, const gv_t *v, const void *pos, c
     return rc ? rc : cache_flush(cache, err);
 }
 
+/* The same for a settled manager tree: its root and the root's children
+ * it settled without assuming. */
+static int prover_store_manager_values(cache_t *cache, const gv_t *v, const void *pos, const manager_t *m, err_t *err)
+{
+    const game_ops_t *O = v->ops;
+    if (m->n < 1 || v->game->players != 2 || cache_readonly(cache)) return GSW_OK;
+    int rc = GSW_OK;
+    GSW_POSBUF child[GSW_MAX_POS];
+    for (int i = -1; !rc && i < m->node[0].nchildren; i++) {   /* (-1: the root) */
+        const mg_node_t *g = i < 0 ? &m->node[0] : &m->node[m->node[0].first_child + i];
+        if (i >= 0 && m->node[0].first_child < 0) break;
+        if ((g->pn && g->dn) || g->status == MG_ASSUMED_PROVEN || g->status == MG_ASSUMED_DISPROVEN) continue;
+        val_t lo, hi, tv;
+        prover_node_bounds(m->goal, g->pn == 0 ? DFPN_PROVEN : DFPN_DISPROVEN, g->attacker, &lo, &hi);
+        memcpy(child, pos, O->pos_size);
+        if (i >= 0) O->play(v, child, g->move);
+        if (i >= 0 && O->terminal(v, child, &tv)) continue;
+        rc = prover_store_one(cache, v, child, lo, hi, err);
+    }
+    return rc ? rc : cache_flush(cache, err);
+}
+
 int prover_tree(const prover_options_t *po, gv_t *v, const void *pos, const char *ptext, const char *goal_text,
                 proof_tree_t *tp, int *foundp, int *storedp, dfpn_result_t *rp, err_t *errp)
 {
@@ -360,6 +382,7 @@ int prover_manager_run(const prover_options_t *po, gv_t *v, const void *pos, con
         if (rc_.failed && !rc) { err = rc_.err; rc = err.code; }
         if (!rc && cache)
             rc = run_store(&rc_, &m, !done ? "running" : st == DFPN_PROVEN ? "proven" : "disproven", &err);
+        if (!rc && cache && done) rc = prover_store_manager_values(cache, v, pos, &m, &err);
         if (!rc) {
             char tn[96], ln[96], sn[96];
             run_say(run, "%s: %s; tree %s nodes, %s leaves solved (%s solver nodes), solver %.1f s, manager %.3f s (%.1f%%)",

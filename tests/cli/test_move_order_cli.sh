@@ -63,5 +63,11 @@ first chess '6k1/8/6K1/8/8/8/8/R7 w - - 0 1' 'Ra8#' --no-cache --dir "$tmp/chess
 sorted chess '8/8/8/8/3k4/8/3K4/7r w - - 0 1' --no-cache --dir "$tmp/chess"
 # a puzzle: solvable moves before dead ends
 sorted solitaire:english 'oo.oooo/ooooooo/ooooooo/ooo.ooo/ooooooo/ooooooo/ooooooo'
+# one truth: what a proof tree proved reaches analyze through the cache
+# (the position alone: --no-line), and a node budget is each move's own
+expect 0 "proof show" -- "$gsw" proof show checkers 'B:W20,27,28:B12,21,K22'
+"$gsw" analyze checkers 'B:W20,27,28:B12,21,K22' --nodes 100000 --no-line --json >"$tmp/j" 2>/dev/null
+same "$(jq -r '.moves[0].move + " " + .moves[0].value' "$tmp/j")" "22-18 win" "analyze after proof show: 22-18 a win, first"
+same "$(jq '.moves | length' "$tmp/j")" "6" "analyze --nodes: every move listed"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
