@@ -280,7 +280,7 @@ static void show_hint(session_t *s, out_t *out)
     for (int i = 0; i < an->n; i++) {
         if (an->mv[i].move != m) continue;
         char t[64];
-        session_value_text(s, s->ply, &an->mv[i], t, sizeof t);
+        session_value_words(s, s->ply, &an->mv[i], t, sizeof t);
         char late[160] = "";
         const char *rule = s->v->ops->count_rule ? s->v->ops->count_rule : "move count";
         if (an->mv[i].late == 1)   /* the best there is: no win fits in the count */
@@ -355,7 +355,7 @@ static void show_value(session_t *s, out_t *out)
     for (int i = 0; i < an->n; i++)
         if (an->mv[i].move == m) {
             char t[64];
-            session_value_text(s, s->ply, &an->mv[i], t, sizeof t);
+            session_value_words(s, s->ply, &an->mv[i], t, sizeof t);
             out_printf(out, "value: %s for the side to move, best move %s\n", t, an->mv[i].text);
         }
 }
@@ -771,7 +771,19 @@ static int cmd_next(session_t *s, char *args, out_t *out, err_t *err)
         s->human[0] = s->human[1] = 1;
         return GSW_OK;
     }
+    /* the story follows the lesson's line: say so when the learner left it */
+    const lesson_step_t *st = &s->lesson->steps[s->lesson_step];
+    char played[24] = "";
+    int off = 0;
+    if (st->nexpect && s->top > 0) {
+        s->v->ops->move_format(s->v, s->pos[0].b, s->moves[0], played, sizeof played);
+        off = 1;
+        for (int i = 0; i < st->nexpect; i++) off &= strcmp(st->expect[i], played) != 0;
+    }
+    char expect[24];
+    snprintf(expect, sizeof expect, "%s", st->nexpect ? st->expect[0] : "");
     if (session_lesson_goto(s, s->lesson_step + 1, err)) return err->code;
+    if (off) out_printf(out, "Back to the lesson's line: you played %s, the lesson goes on after %s.\n", played, expect);
     if (s->sync) session_show(s, out);
     session_lesson_say(s, out);
     return GSW_OK;

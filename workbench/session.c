@@ -348,7 +348,9 @@ move_t session_best(session_t *s, int ply, int *exact)
  * the order (what session_value_text shows where nothing is proven). */
 static int session_published(const session_t *s, int ply, const move_value_t *mv, move_value_t *out)
 {
-    if (mv->state == MV_PROVEN || !s->lesson || ply != 0) return 0;
+    /* (as session_value_text shows it: where nothing proven is said of the move) */
+    int said = mv->state == MV_PROVEN && (mv->rule[0] || mv->lo >= VAL_DRAW || mv->hi <= VAL_DRAW);
+    if (said || !s->lesson || ply != 0) return 0;
     const lesson_value_t *lv = lesson_value(&s->lesson->steps[s->lesson_step], mv->text);
     if (!lv) return 0;
     *out = *mv;
@@ -536,6 +538,20 @@ int session_value_text(const session_t *s, int ply, const move_value_t *mv, char
     }
     snprintf(buf, n, "?");
     return 0;
+}
+
+int session_value_words(const session_t *s, int ply, const move_value_t *mv, char *buf, size_t n)
+{
+    int cls = session_value_text(s, ply, mv, buf, n);
+    if (session_mate_game(s) || s->v->game->players != 2) return cls;
+    const char *w = !strncmp(buf, "win ", 4) ? "win" : !strncmp(buf, "loss ", 5) ? "loss" : NULL;
+    int plies, used;
+    if (w && sscanf(buf + strlen(w), " %d%n", &plies, &used) == 1) {   /* "win 49 ..." -> "win in 49 plies ..." */
+        char rest[128];
+        snprintf(rest, sizeof rest, "%s", buf + strlen(w) + used);
+        snprintf(buf, n, "%s in %d pl%s%s", w, plies, plies == 1 ? "y" : "ies", rest);
+    }
+    return cls;
 }
 
 int session_mate_game(const session_t *s)

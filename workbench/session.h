@@ -199,6 +199,9 @@ int session_needs_proof(const session_t *s);
  * a loss "mated in N", N in the mover's moves, and a heuristic score is in
  * pawns ("~+0.27": the evaluation counts centipawns there). */
 int session_value_text(const session_t *s, int ply, const move_value_t *mv, char *buf, size_t n);
+/* The same in words for a message (not a pane's column): distances in
+ * plies say so ("win in 49 plies"); chess's "mate in N" as it is. */
+int session_value_words(const session_t *s, int ply, const move_value_t *mv, char *buf, size_t n);
 /* A heuristic score (for the side it is for) as text, as above: "+27",
  * "+0.27", "win", "mate in 3". */
 void session_score_text(const session_t *s, int32_t score, char *buf, size_t n);

@@ -90,8 +90,8 @@ void session_lesson_judge(session_t *s, out_t *out)
             if (an->mv[i].move == s->moves[0]) g = i;
         if (g >= 0) {
             char tg[48], tb[48];
-            int cg = session_value_text(s, 0, &an->mv[g], tg, sizeof tg);
-            session_value_text(s, 0, &an->mv[b], tb, sizeof tb);
+            int cg = session_value_words(s, 0, &an->mv[g], tg, sizeof tg);
+            session_value_words(s, 0, &an->mv[b], tb, sizeof tb);
             if (cg == outcome_class(an->mv[b].lo)) out_printf(out, "%s keeps the value: %s (solver).\n", played, tg);
             else out_printf(out, "%s gives the value away: %s, where %s gives %s (solver).\n", played, tg,
                             an->mv[b].text, tb);

@@ -25,7 +25,7 @@ script() { { echo "opponent human"; for m in $line; do echo "$m"; done; printf '
 
 script hint analyze
 expect 0 "hint and analyze after the line" -- "$gsw" shell checkers "$start" "$tmp/script"
-has_re out '^hint: (11-7|27-23|27-24), win 25' "hint: a move that keeps the win in 25, not 11-15"
+has_re out '^hint: (11-7|27-23|27-24), win in 25 plies' "hint: a move that keeps the win in 25, not 11-15"
 has_re out '^11-15 +draw: threefold repetition' "analyze: 11-15 is the draw by threefold repetition"
 for m in 11-7 27-23 27-24; do has_re out "^$m +win 25" "analyze: $m wins in 25"; done
 

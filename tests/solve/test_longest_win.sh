@@ -46,11 +46,11 @@ pos=$fen quiet=0 most=0 ended=0
 for ((k = 0; k < ${#line[@]}; k++)); do
   m=${line[$k]}
   printf 'new checkers %s\nsolve\nmove %s\nshow\n' "$pos" "$m" | "$gsw" shell --dir "$dir" >"$tmp/p.out" 2>&1
-  val=$(grep '^value: ' "$tmp/p.out" | tail -1)   # "value: win 253 for the side to move, best move 1-5"
+  val=$(grep '^value: ' "$tmp/p.out" | tail -1)   # "value: win in 253 plies for the side to move, best move 1-5"
   set -- $val
   want=$([ $((k % 2)) = 0 ] && echo win || echo loss)
-  [ "$2 $3" = "$want $((best - k))" ] || { bad "ply $k ($pos, before $m): $2 $3, the line needs $want $((best - k))"; break; }
-  [ "${val##*best move }" != "$m" ] && echo "note: ply $((k + 1)): the line's $m, the databases' ${val##*best move } (each: $want in $3)"
+  [ "$2 $4" = "$want $((best - k))" ] || { bad "ply $k ($pos, before $m): $2 $4, the line needs $want $((best - k))"; break; }
+  [ "${val##*best move }" != "$m" ] && echo "note: ply $((k + 1)): the line's $m, the databases' ${val##*best move } (each: $want in $4)"
   if [ $((k + 1)) = "${#line[@]}" ]; then grep -q 'Game over: Black wins' "$tmp/p.out" && ended=1; break; fi
   next=$(grep -o 'position "[^"]*"' "$tmp/p.out" | tail -1 | cut -d'"' -f2)
   [ -n "$next" ] && [ "$next" != "$pos" ] || { bad "ply $k: $m not played from $pos"; break; }

@@ -55,16 +55,16 @@ mapfile -t vals < <(grep '^value: ' "$tmp/line.out")
 [ "${#vals[@]}" -ge 81 ] || bad "the line's values: ${#vals[@]} of 81 ($(grep -m3 -iE 'illegal|error|gsw:' "$tmp/line.out"))"
 prev=""
 for ((k = 0; k < 81 && k < ${#vals[@]}; k++)); do
-  v=${vals[$k]}   # "value: win 81 for the side to move, best move 22-25"
+  v=${vals[$k]}   # "value: win in 81 plies for the side to move, best move 22-25"
   set -- $v
-  kind=$2 d=$3 best=${v##*best move }
+  kind=$2 d=$4 best=${v##*best move }
   want=$([ $((k % 2)) = 0 ] && echo win || echo loss)
   [ "$kind" = "$want" ] || bad "ply $k (before ${line[$k]}): $kind, the line needs a $want"
   [ -n "$prev" ] && [ "$d" != $((prev - 1)) ] && echo "note: ply $k: ${line[$((k - 1))]} left $d plies (not $((prev - 1)): not the databases' best)"
   [ "$best" != "${line[$k]}" ] && echo "note: ply $((k + 1)): the published ${line[$k]}, the databases' choice $best (each keeps the $want in $d)"
   prev=$d
 done
-[ "${vals[0]}" != "" ] && set -- ${vals[0]} && [ "$2 $3" = "win 81" ] || bad "the position: ${vals[0]:-none}, published win 81"
+[ "${vals[0]}" != "" ] && set -- ${vals[0]} && [ "$2 $4" = "win 81" ] || bad "the position: ${vals[0]:-none}, published win 81"
 
 # ---- autoplay ----
 printf 'new checkers %s\nautoplay\nhistory\n' "$fen" | "$gsw" shell --no-line --dir "$dir" >"$tmp/auto.out" 2>&1
@@ -103,7 +103,7 @@ done
 # distance-to-conversion files the hint says a conversion must come on the
 # way, not that the count draws the game ----
 printf 'new checkers %s\nhint\n' "$fen" | "$gsw" shell --no-line --dir "$dir" >"$tmp/hint.out" 2>&1
-grep -q '^hint: 22-[12][75], win 81 (40-move rule?); longer than the 40-move rule allows' "$tmp/hint.out" ||
+grep -q '^hint: 22-[12][75], win in 81 plies (40-move rule?); longer than the 40-move rule allows' "$tmp/hint.out" ||
   bad "the hint: $(grep '^hint' "$tmp/hint.out")"
 
 # ---- the lesson checkers-fourth: every value it states, against the databases ----
