@@ -131,11 +131,15 @@ static void tui_schedule(tui_t *t)
      * same job: the game ended under it, and it went on building a
      * tablebase for a finished game) */
     int same = want.kind && t->job.kind == want.kind && t->job.ply == ply && t->job.pos_id == s->pos_id[ply]
-               && t->job.scores_only == want.scores_only && !(want.kind == JOB_ANALYZE && s->stale[ply]);
+               && t->job.scores_only == want.scores_only;
+    /* something learned since the job started: it starts again reading it
+       first, unless it is building the ending that changed the folder */
+    if (same && want.kind == JOB_ANALYZE && s->stale[ply] && !worker_building(&t->w)) same = 0;
     if (!worker_idle(&t->w)) {
         if (!same) worker_cancel(&t->w);
         return;
     }
+    if (same && want.kind == JOB_ANALYZE && s->stale[ply]) same = 0;   /* (ended: read it now) */
     tui_merge(t);
     if (!want.kind) { t->job.kind = JOB_NONE; return; }
     if (same && want.kind == JOB_THINK && s->think_ply == s->ply) return;

@@ -282,6 +282,14 @@ void worker_cancel(worker_t *w)
     w->stop = 1;
 }
 
+int worker_building(worker_t *w)
+{
+    pthread_mutex_lock(&w->mu);
+    int b = w->busy && !strncmp(w->progress, "building ", 9);
+    pthread_mutex_unlock(&w->mu);
+    return b;
+}
+
 int worker_idle(worker_t *w)
 {
     pthread_mutex_lock(&w->mu);

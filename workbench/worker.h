@@ -89,6 +89,8 @@ unsigned worker_submit(worker_t *w, const job_t *job, gv_t *game, const analysis
  * at once); it posts what it has. */
 void worker_cancel(worker_t *w);
 int worker_idle(worker_t *w);
+/* Is the running job building an ending (its progress says "building")? */
+int worker_building(worker_t *w);
 /* The updates posted since the last call, in order, handed to each(ctx,
  * update) under the worker's lock (keep each short). */
 void worker_take(worker_t *w, void (*each)(void *ctx, const worker_update_t *u), void *ctx);
