@@ -239,9 +239,12 @@ static void show_analysis(session_t *s, out_t *out)
 static void sync_stopped(session_t *s, out_t *out)
 {
     const analysis_t *an = s->an[s->ply];
+    int heur = 0;   /* (the legend only for marks shown) */
+    char t[64];
+    for (int i = 0; an && i < an->n; i++) heur |= (session_value_text(s, s->ply, &an->mv[i], t, sizeof t), t[0] == '~');
     if (an && an->spent)
-        out_printf(out, "not proven within %g s (the shell's budget here; --time MS sets it); ~ values are heuristic\n",
-                   session_task(s, s->ply)->budget_ms / 1000);
+        out_printf(out, "not proven within %g s (the shell's budget here; --time MS sets it)%s\n",
+                   session_task(s, s->ply)->budget_ms / 1000, heur ? "; ~ values are heuristic" : "");
     else out_printf(out, "stopped before the proof was complete\n");
 }
 
