@@ -61,6 +61,15 @@ rc=$?
 [ "$rc" -eq 2 ] && grep -q 'gsw shell' "$tmp/e" || { echo "FAIL: gsw without a tty: exit $rc, $(cat "$tmp/e")"; fail=1; }
 "$gsw" play connect4 </dev/null >"$tmp/o" 2>"$tmp/e"
 [ $? -eq 2 ] && grep -q 'gsw shell' "$tmp/e" || { echo "FAIL: gsw play without a tty"; fail=1; }
+# a lesson's published values in the one order (the Fourth Position's six
+# wins above its five draws, 20-24 among them), and a step after the learner
+# left the line says the lesson goes back to it
+printf 'lesson checkers-fourth\nanalyze\n12-16\n' | timeout 60 "$gsw" shell --no-cache >"$tmp/o" 2>"$tmp/e"
+order=$(grep -E '^[0-9]+-[0-9]+ +(win|draw)' "$tmp/o" | awk '{print $2}' | uniq | tr '\n' ' ')
+[ "$order" = "win draw " ] || { echo "FAIL: the Fourth Position's values not wins first: $order"; fail=1; }
+printf 'lesson checkers-longest\n1-5\nnext\n' | timeout 60 "$gsw" shell --no-cache >"$tmp/o" 2>"$tmp/e"
+grep -q "Back to the lesson's line: you played 1-5, the lesson goes on after 8-11" "$tmp/o" \
+  || { echo "FAIL: leaving a lesson's line is not said: $(tail -5 "$tmp/o")"; fail=1; }
 # lessons are listed
 "$gsw" lesson >"$tmp/o" 2>&1 && grep -q 'connect4-centre' "$tmp/o" || { echo "FAIL: gsw lesson: $(cat "$tmp/o")"; fail=1; }
 "$gsw" lesson nosuch </dev/null >"$tmp/o" 2>"$tmp/e"
