@@ -447,6 +447,52 @@ int analyst_prove(analyst_t *a, const analyst_task_t *t, const void *pos, analys
     return ans.r.aborted ? 1 : 0;
 }
 
+/* Games won by checkmate: where the heuristic scores saw a mate of the
+ * side to move within ANALYST_MATE_MOVES, the mate prover proves it (in
+ * milliseconds, where the value's search may take long): the position's
+ * value and its mating move, stored. 1 when proven, 0 not, -1 error. */
+#define ANALYST_MATE_MOVES 4
+#define ANALYST_MATE_NODES 2000000
+static int analyst_mate(analyst_t *a, const analyst_task_t *t, const void *pos, analysis_t *an, err_t *err)
+{
+    const gv_t *v = a->solver.v;
+    if (!v->ops->pos_in_check || v->game->players != 2 || t->nline > 0) return 0;
+    int32_t top = -VAL_INF;
+    for (int i = 0; i < an->n; i++)
+        if (an->mv[i].state == MV_HEURISTIC && an->mv[i].score > top) top = an->mv[i].score;
+    /* no scores yet: a short try at a mate in 3 (a tenth of the budget) */
+    int moves = an->heuristic_done ? (val_plies(top) + 1) / 2 : 3;
+    uint64_t nodes = an->heuristic_done ? ANALYST_MATE_NODES : ANALYST_MATE_NODES / 10;
+    if (an->heuristic_done && (!val_is_win(top) || moves > ANALYST_MATE_MOVES)) return 0;
+    double left = t->budget_ms > 0 ? t->budget_ms - an->ms : 0;
+    if (t->budget_ms > 0 && left <= 0) return 0;
+    dfpn_options_t o = { .hash_mb = 16, .node_limit = nodes, .time_limit_ms = left > 0 ? left : 0,
+                         .stop = a->solver.ab.stop, .count = a->solver.ab.count && !t->alone };
+    proof_tree_t tree;
+    memset(&tree, 0, sizeof tree);
+    int mate = 0;
+    dfpn_result_t r = { 0 };
+    err_t e;
+    int rc = solver_mate(v, pos, moves, &o, &tree, &mate, &r, &e);
+    move_t best = !rc && mate > 0 && tree.n > 1 ? tree.node[1].move : MOVE_NONE;
+    proof_tree_free(&tree);
+    an->nodes += r.nodes;
+    an->ms += r.time_ms;
+    if (best == MOVE_NONE) return 0;   /* (not within its budget: the value's search goes on) */
+    val_t value = val_win(2 * mate - 1);
+    an->root_done = 1;
+    an->root_searched = 1;
+    an->root_lo = an->root_hi = value;
+    an->root_best = best;
+    for (int i = 0; i < an->n; i++)
+        if (an->mv[i].move == best) {
+            an->mv[i].state = MV_PROVEN;
+            an->mv[i].lo = an->mv[i].hi = value;
+        }
+    analysis_settle(an);
+    return solver_store(&a->solver, pos, value, value, best, err) ? -1 : 1;
+}
+
 int analyst_root(analyst_t *a, const analyst_task_t *t, const void *pos, analysis_t *an, err_t *err)
 {
     if (an->root_done || an->n == 0) { an->root_done = 1; return 0; }
@@ -492,6 +538,8 @@ int analyst_root(analyst_t *a, const analyst_task_t *t, const void *pos, analysi
         an->root_best = an->mv[b].move;
         return 0;
     }
+    int mated = analyst_mate(a, t, pos, an, err);
+    if (mated) return mated < 0 ? -1 : 0;
     answer_t ans;
     int rc = analyst_solve(a, t, an, pos, -VAL_WIN + 1, VAL_WIN - 1, 1, &ans, err);
     if (rc) return -1;

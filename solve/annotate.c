@@ -254,7 +254,10 @@ void annotate_value_text(const gv_t *v, const annot_value_t *x, char *buf, size_
         snprintf(buf, n, "%s", annotate_class_name(x->cls));
     } else if (x->scored) {
         int32_t s = x->score, m = s < 0 ? -s : s;
-        if (val_is_proven_decisive(s))   /* the engine saw a result it has not proven */
+        if (val_is_proven_decisive(s) && annotate_mate_game(v))   /* the engine saw a mate it has not proven */
+            snprintf(buf, n, "~%s in %d (engine, not proven)", s > 0 ? "mate" : "mated",
+                     s > 0 ? (val_plies(s) + 1) / 2 : (val_plies(s) / 2 > 0 ? val_plies(s) / 2 : 1));
+        else if (val_is_proven_decisive(s))   /* ... a result it has not proven */
             snprintf(buf, n, "~%s in %d plies (engine, not proven)", s > 0 ? "win" : "loss", val_plies(s));
         else if (v->game->eval_unit) snprintf(buf, n, "~%c%d.%02d (engine, not proven)", s < 0 ? '-' : '+', m / 100, m % 100);
         else snprintf(buf, n, "~%+d (engine, not proven)", (int)s);
