@@ -131,6 +131,7 @@ static int sync_autoplay(session_t *s, out_t *out, err_t *err)
         char mt[64];
         s->v->ops->move_format(s->v, session_pos(s), m, mt, sizeof mt);
         if (session_play(s, m, err)) return err->code;
+        session_played_by(s, 0);
         out_printf(out, "gsw plays %s%s%s%s\n", mt, s->opp_note[0] ? " (" : "", s->opp_note, s->opp_note[0] ? ")" : "");
     }
     return GSW_OK;
@@ -508,12 +509,17 @@ static int cmd_analyze(session_t *s, char *args, out_t *out, err_t *err)
  * the TUI one move at a time, so it can be watched. */
 static int cmd_autoplay(session_t *s, char *args, out_t *out, err_t *err)
 {
-    char *w = next_word(&args);
-    int k = w ? atoi(w) : -1;
-    if (w && k < 1) return err_set(err, GSW_EINPUT, "autoplay how many moves? (autoplay [N])");
+    char *w = next_word(&args), *p = w && !strcmp(w, "pace") ? w : next_word(&args), *ms = p ? next_word(&args) : NULL;
+    int k = w && w != p ? atoi(w) : -1;
+    if ((w && w != p && k < 1) || (p && (strcmp(p, "pace") || !ms || atof(ms) < 1)) || next_word(&args))
+        return err_set(err, GSW_EINPUT, "autoplay [N] [pace MS]: N moves (default: to the end), one every MS ms");
+    if (ms) s->autoplay_ms = atof(ms);
     if (session_over(s, NULL)) return err_set(err, GSW_EINPUT, "the game is over");
     s->autoplay = k;
-    if (!s->sync) { out_printf(out, "autoplay: the solver plays on (any key stops it)\n"); return GSW_OK; }
+    char pace[160];   /* where proofs are out of reach the pace is also each move's time for one */
+    snprintf(pace, sizeof pace, s->v->game->play_opponent ? "a move every %g s, the best found by then" :
+             "a move every %g s at most, each proven first", session_autoplay_ms(s) / 1000);
+    if (!s->sync) { out_printf(out, "autoplay: the solver plays on for you, %s (any key stops it)\n", pace); return GSW_OK; }
     int rc = GSW_OK;
     while (s->autoplay && !session_over(s, NULL) && !(s->stop && *s->stop)) {
         if (session_computer_to_move(s)) {
@@ -544,7 +550,8 @@ static int cmd_autoplay(session_t *s, char *args, out_t *out, err_t *err)
         char mt[64];
         s->v->ops->move_format(s->v, session_pos(s), m, mt, sizeof mt);
         if ((rc = session_play(s, m, err))) break;
-        out_printf(out, "plays %s%s%s%s\n", mt, s->opp_note[0] ? " (" : "", s->opp_note, s->opp_note[0] ? ")" : "");
+        session_played_by(s, 1);
+        out_printf(out, "you (autoplay): %s%s%s%s\n", mt, s->opp_note[0] ? " (" : "", s->opp_note, s->opp_note[0] ? ")" : "");
         if (s->autoplay > 0) s->autoplay--;
     }
     s->autoplay = 0;
@@ -914,7 +921,7 @@ static const command_t commands[] = {
     { "redo", "[N]", "play an undone move again", cmd_redo },
     { "hint", "", "the best move (when losing, the one that loses slowest)", cmd_hint },
     { "analyze", "", "every legal move with its value", cmd_analyze },
-    { "autoplay", "[N]", "the solver plays on for you: N moves, or to the end", cmd_autoplay },
+    { "autoplay", "[N] [pace MS]", "the solver plays on for you: N moves, or to the end", cmd_autoplay },
     { "solve", "", "the value of the position", cmd_solve },
     { "show", "", "the board as text", cmd_show },
     { "numbers", "[on|off]", "the squares' numbers on the board (checkers: 1-32)", cmd_numbers },

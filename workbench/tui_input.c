@@ -522,7 +522,7 @@ static void command_key(tui_t *t, int ch)
         break;
     case 'v': t->show_history = !t->show_history; break;
     case 'm': more_open(t); break;
-    case 'w': tui_exec(t, "autoplay"); break;
+    case 'w': t->autoplay_pos = 0; tui_exec(t, "autoplay"); break;
     case 't': t->show_tags = !t->show_tags; break;
     case 'p': t->nmsg = 0; tui_say(t, "proving..."); tui_draw(t); t->nmsg = 0; tui_exec(t, "proof"); break;
     case 'f': if (s->br) { t->nmsg = 0; tui_exec(t, "follow"); } break;

@@ -49,6 +49,8 @@ typedef struct tui {
     } job;
     unsigned worker_game;  /* s.game_id of the game the worker was last handed (0: none) */
     double autoplay_at;    /* the monotonic ms of autoplay's next move */
+    unsigned autoplay_pos; /* the position (s.pos_id) autoplay is waiting at, since autoplay_from */
+    double autoplay_from;
     int left_w;            /* the board's column: the board, and the turn or result under it */
     int too_small;         /* the last draw found the window too small for the board */
     int names_need;        /* the squares' names are on but left out: the window is narrower than this */

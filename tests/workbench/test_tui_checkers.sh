@@ -78,7 +78,7 @@ wait_for "32○" 10 || bad "numbers on again"
 # a move typed; the computer (a heuristic player) answers
 keys -l 11-15
 wait_for "1\. 11-15" 10 || bad "11-15 typed"
-wait_for "gsw plays" 60 || bad "the computer did not reply"
+wait_for "^ heuristic:5: " 60 || bad "the computer did not reply"
 wait_for "Black to move" 60 || bad "Black's turn again"
 keys : 'opponent human' Enter
 wait_for "opponent: human" 10 || bad "opponent human"

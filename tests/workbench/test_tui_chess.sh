@@ -15,13 +15,7 @@
 set -u
 . "$(dirname "$0")/tmux_lib.sh"
 # start W H ARGS...: gsw in a fresh window g of W x H (its exit status goes to $tmp/exit)
-start() {
-  local w=$1 h=$2
-  shift 2
-  rm -f "$tmp/exit"
-  open_window "$w" "$h" \
-    "env GSW_DB='$tmp/cache.sqlite' GSW_HISTORY='$tmp/history' LANG=C.UTF-8 TERM=xterm-256color '$gsw' $* --threads 1 --hash 16; echo \"exit=\$?\" >'$tmp/exit'; sleep 30"
-}
+start() { start_wh "$@"; }
 quit() {
   local w
   keys q
@@ -122,7 +116,7 @@ quit "gsw (promotion, marks, ends)"
 
 # ---- the heuristic opponent mates ----
 start 80 24 play chess "'6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1'" --opponent heuristic:1 --side second
-wait_for "gsw plays Ra8#" 30 || bad "the heuristic opponent did not mate in one"
+wait_for "^ heuristic:1: Ra8#" 30 || bad "the heuristic opponent did not mate in one"
 wait_for "(checkmate)" 10 || bad "its checkmate is not said"
 quit "gsw (heuristic mate)"
 
@@ -136,7 +130,7 @@ keys Down Down Down Down Down Down Right Right Right Right Enter   # from a8: th
 wait_for "^  4  \. \. \. \. + \. \. \." 10 || bad "ascii: e4 is not marked"
 keys Up Up Enter
 wait_for "1\. e4" 10 || bad "ascii: e2-e4 by keys"
-wait_for "gsw plays" 60 || bad "the default opponent did not reply"
+wait_for "^ heuristic:3: " 60 || bad "the default opponent did not reply"
 keys o
 wait_for "opponent: heuristic:5" 10 || bad "o: heuristic:5"
 keys o o o

@@ -34,3 +34,12 @@ wait_gone() {
   done
   return 1
 }
+# start_wh W H ARGS...: gsw ARGS in a fresh window g of W x H, on a cache and
+# a history in $tmp (its exit status goes to $tmp/exit)
+start_wh() {
+  local w=$1 h=$2
+  shift 2
+  rm -f "$tmp/exit"
+  open_window "$w" "$h" \
+    "env GSW_DB='$tmp/cache.sqlite' GSW_HISTORY='$tmp/history' LANG=C.UTF-8 TERM=xterm-256color '$gsw' $* --threads 1 --hash 16; echo \"exit=\$?\" >'$tmp/exit'; sleep 30"
+}
