@@ -666,6 +666,7 @@ static int cmd_save(session_t *s, char *args, out_t *out, err_t *err)
         used += (size_t)n;
     }
     if (saved_put(s->cache, &g, err)) return err->code;
+    s->saved_id = s->pos_id[s->top];
     out_printf(out, "saved as \"%s\" (%d moves)\n", name, s->top);
     return GSW_OK;
 }
@@ -734,6 +735,7 @@ static int cmd_export(session_t *s, char *args, out_t *out, err_t *err)
     bad |= fclose(f) != 0;
     out_free(&rec);
     if (bad) return err_set(err, GSW_EFAIL, "cannot write %s: %s", file, strerror(errno));
+    s->saved_id = s->pos_id[s->top];
     out_printf(out, "wrote %s (the game's record, %d moves: load %s reads it back)\n", file, s->top, file);
     return GSW_OK;
 }

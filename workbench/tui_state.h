@@ -63,6 +63,8 @@ typedef struct tui {
     int pager_passive;     /* the completion list: the command line stays open under it */
     char digits[48];       /* a move being typed (column 10, 11, ...; 11-15, 1x10x19) */
     double digits_at;      /* when the pause ends it */
+    char refused[48];      /* a typed move refused: its next keys go with it until refused_at */
+    double refused_at;
     double typed_at;       /* a typed move was played as its last character came: until
                               then a check sign or Enter typed after it is its own (Qa5#) */
     int pend_key;          /* a command key that also begins a move (chess's a, b, f, g, h):
