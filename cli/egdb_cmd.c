@@ -530,7 +530,8 @@ static int egdb_cli_stats(cli_args_t *o, gv_t *v, egdb_set_t *set, err_t *err)
         return err_set(err, GSW_EFAIL, "no %s databases%s in %s (gsw egdb build %s --pieces N)", v->game->name,
                        nwant > 0 ? " of that slice" : "", egdb_set_dir(set), v->game->name);
     }
-    if (args_flag(o, "json")) printf("[");
+    if (args_flag(o, "json"))   /* one object, as every verb's --json (README): the rows under "materials" */
+        printf("{\"game\":\"%s\",\"convention\":\"%s\",\"materials\":[", v->game->name, egdb_table_name(table));
     else printf("%-14s %14s %14s %14s %14s %5s %5s  %s\n", "slice (B v W)", "positions", "wins", "draws", "losses",
                 "win", "loss",
                 table == EGDB_TABLE_FIRST ? "longest win (Black to move); longest loss (White to move)"
@@ -564,7 +565,7 @@ static int egdb_cli_stats(cli_args_t *o, gv_t *v, egdb_set_t *set, err_t *err)
                opts_thousands(row->wins, b, sizeof b), opts_thousands(row->draws, c2, sizeof c2),
                opts_thousands(row->losses, d, sizeof d), lw, ll, *wfen ? wfen : "-", *lfen ? lfen : "-");
     }
-    if (args_flag(o, "json")) printf("\n]\n");
+    if (args_flag(o, "json")) printf("\n]}\n");
     free(rows);
     return GSW_OK;
 }
