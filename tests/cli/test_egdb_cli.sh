@@ -137,6 +137,7 @@ f="$eg/checkers/dtw/2K0C-1K0C.bxwx.egdb"
 printf '\x55' | dd of="$f" bs=1 seek=300 conv=notrunc 2>/dev/null
 expect 1 "verify damaged" -- "$gsw" egdb verify checkers
 has err "2K0C-1K0C.bxwx.egdb" "the damaged file is named"
+has err "(rebuild it: gsw egdb build checkers 2K0C-1K0C.bxwx --metric dtw --dir " "with the command that rebuilds it"
 expect 1 "probe damaged" -- "$gsw" egdb probe checkers 'B:WK14:BK1,K2'
 has err "2K0C-1K0C.bxwx.egdb" "a probe names the damaged file"
 expect 0 "build repairs" -- "$gsw" egdb build checkers --pieces 3 --metric dtw --json
@@ -146,7 +147,14 @@ f2="$eg/checkers/dtw/1K0C-2K0C.bxwx.egdb"
 printf '\x55' | dd of="$f2" bs=1 seek=300 conv=notrunc 2>/dev/null
 expect 1 "probe, a move's file damaged" -- "$gsw" egdb probe checkers 'B:WK14:BK1,K2'
 has err "1K0C-2K0C.bxwx.egdb" "a probe names the damaged file of its moves"
+has err "(rebuild it: gsw egdb build checkers 1K0C-2K0C.bxwx --metric dtw --dir " "a probe says how to rebuild it"
 truncate -s 100 "$f"
+# two damaged files: verify names each, with its command, then how many
+"$gsw" egdb verify checkers >"$tmp/out" 2>"$tmp/err" </dev/null
+same "$?" 1 "verify, two files damaged: exit 1"
+same "$(grep -c '^gsw: .*/checkers/dtw/[12]K0C-[12]K0C.bxwx.egdb: .* (rebuild it: gsw egdb build checkers [12]K0C-[12]K0C.bxwx --metric dtw --dir ' "$tmp/err")" 2 \
+  "verify lists every damaged file, each with its command: $(cat "$tmp/err")"
+has_re err "^gsw: 2 of [0-9]+ files damaged$" "verify counts them"
 expect 1 "verify truncated" -- "$gsw" egdb verify checkers 2K0C-1K0C.bxwx
 has err "2K0C-1K0C.bxwx.egdb" "the truncated file is named"
 expect 0 "build repairs truncation" -- "$gsw" egdb build checkers --pieces 3 --metric dtw
