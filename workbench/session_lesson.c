@@ -83,7 +83,10 @@ void session_lesson_judge(session_t *s, out_t *out)
     outcome_t best = OUTCOME_UNKNOWN;
     for (int i = 0; i < st->nvalues; i++)
         if (st->values[i].outcome > best) best = st->values[i].outcome;
-    if (s->an[0] && s->an[0]->proven) {   /* proven here: the solver (published values are checked against it) */
+    val_t end;
+    if (session_over(s, &end) && end < VAL_DRAW && s->v->game->players == 2)   /* it ends the game, won: a mate in 1 */
+        out_printf(out, "%s %s: the game is over, won.\n", played, session_mate_game(s) ? "is checkmate" : "wins at once");
+    else if (s->an[0] && s->an[0]->proven) {   /* proven here: the solver (published values are checked against it) */
         analysis_t *an = s->an[0];
         int b = 0, g = -1;
         for (int i = 0; i < an->n; i++) {

@@ -43,8 +43,14 @@ sh checkers 'lesson checkers-endgame\nnext\nnext\nmove 28-24\nundo\nshow\n'
 [ "$rc" -eq 0 ] || bad "lesson: exit $rc: $(cat "$tmp/out" "$tmp/err")"
 grep -q '^gsw plays ' "$tmp/out" || bad "lesson checkers-endgame step 3: no reply: $(cat "$tmp/out")"
 tail -1 "$tmp/out" | grep -q 'ply 0;' || bad "lesson: undo did not go back past the reply: $(tail -1 "$tmp/out")"
-sh chess 'lesson chess-krk\nnext\nnext\nnext\nnext\nmove Rb3+\n'
-grep -q '^gsw plays ' "$tmp/out" || bad "lesson chess-krk step 5: no reply: $(cat "$tmp/out" "$tmp/err")"
+sh chess 'lesson chess-krk\nnext\nnext\nnext\nnext\nnext\nmove Rb3+\n'
+grep -q '^gsw plays ' "$tmp/out" || bad "lesson chess-krk step 6: no reply: $(cat "$tmp/out" "$tmp/err")"
+# its mate in 1: the lesson checks that the move mates, and refuses another
+sh chess 'lesson chess-krk\nnext\nnext\nnext\nmove Rb8#\n'
+grep -q '^Rb8# is checkmate: the game is over, won\.$' "$tmp/out" || bad "lesson chess-krk: the mate in 1 not checked: $(cat "$tmp/out")"
+sh chess 'lesson chess-krk\nnext\nnext\nnext\nmove Rf1\n'
+grep -q "^The lesson's move: Rb8#" "$tmp/out" && ! grep -q 'checkmate' "$tmp/out" \
+  || bad "lesson chess-krk: a move that does not mate passed: $(cat "$tmp/out")"
 # a step that asks for a move is judged, not answered
 sh checkers 'lesson checkers-endgame\nmove 28-24\n'
 grep -q '^gsw plays ' "$tmp/out" && bad "lesson step 1: answered a move the lesson judges: $(cat "$tmp/out")"
