@@ -132,8 +132,8 @@ keys Up Up Enter
 wait_for "1\. e4" 10 || bad "ascii: e2-e4 by keys"
 wait_for "^ heuristic:3: " 60 || bad "the default opponent did not reply"
 keys o
-wait_for "opponent: heuristic:5" 10 || bad "o: heuristic:5"
-keys o o o
+wait_for "opponent: heuristic:4" 10 || bad "o: heuristic:4 (every level in turn)"
+keys o o o o o o
 wait_for "opponent: human" 10 || bad "o: on to human"
 keys o
 wait_for "opponent: perfect" 10 || bad "o: after human comes perfect (an engine move where no proof comes in time)"
