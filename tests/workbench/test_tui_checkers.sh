@@ -164,7 +164,7 @@ wait_for "Lesson 1/5" 20 || bad "the lesson did not open"
 wait_for "A capture is compulsory" 10 || bad "lesson: flag"
 wait_for "published values agree" 30 || bad "lesson: values not proven"
 keys -l 10x17
-wait_for "keeps the value" 20 || bad "lesson step 1 judgement"
+wait_for "10x17 wins at once: the game is over, won" 20 || bad "lesson step 1 judgement"
 keys n
 wait_for "Lesson 2/5" 20 || bad "lesson step 2"
 # best first also where some moves hold proven bounds that straddle a draw
