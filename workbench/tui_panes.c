@@ -291,7 +291,8 @@ static void draw_messages(tui_t *t, int y, int rows, int w)
         if (n > bottom - y) {
             if (k != t->nmsg - 1) break;   /* an older one that does not fit whole: left out */
             n = bottom - y - 1;            /* the newest: its first lines, and a way to the rest */
-            more = 1;
+            more = n > 0;                  /* (one row, in a short window: its first line, m the rest) */
+            if (!more) n = bottom - y;
             t->msg_cut = 1;
         }
         bottom -= n + more;

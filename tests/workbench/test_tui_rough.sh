@@ -100,6 +100,7 @@ exited 10 || bad "did not quit (chess)"
 start 74 15 play checkers "'B:W18,24,27,28:B11,12,20,K22'"
 wait_for "Black to move" 30 || bad "74x15: no Black to move"
 screen | grep -q "A capture is compulsory" || bad "74x15: the compulsory capture is not said"
+screen | grep -q "^ Your move: " || bad "74x15: the one message row left shows not even the welcome's first line"
 keys q
 exited 10 || bad "did not quit (74x15)"
 exit $fail
