@@ -103,6 +103,12 @@ static int cli_proof_run(cli_args_t *o, gv_t *v, const void *pos, const char *pt
                             .stop = &opts_stop };
     prover_run_t run = { .goal_text = args_str(o, "goal"), .resume = args_flag(o, "resume"), .workers = workers ? workers : opts_threads(o),
                          .say = proof_say };
+    const char *src = args_str(o, "sources");
+    if (src && strcmp(src, "all") && strcmp(src, "search")) {
+        fprintf(stderr, "gsw: --sources: all or search, not \"%.40s\"\n", src);
+        return GSW_EINPUT;
+    }
+    po.search_only = src && !strcmp(src, "search");
     err_t err;
     double t0 = gsw_now_ms();
     int rc = o->dist ? dist_proof_run(o->dist, &po, v, pos, ptext, &run, &err)
@@ -268,13 +274,14 @@ static const cli_opt_t proof_own[] = {
     { "resume", OPT_FLAG, NULL, "run: continue the stored tree", 0, 0, NULL },
     { "depth", OPT_INT, "D", "show: the tree to depth D", 1, 1000, NULL },
     { "format", OPT_STR, "dot|json", "export: Graphviz or JSON", 0, 0, NULL },
+    { "sources", OPT_STR, "all|search", "run: search only leaves the cache's values and the databases aside", 0, 0, NULL },
     OPT_END,
 };
 static const cli_opt_t *const proof_opts[] = { opts_json, opts_cache, opts_search, opts_budget, opts_egdb, opts_mpi, proof_own, NULL };
 
 const cli_verb_t verb_proof = {
     "proof", "gsw proof run|show|export GAME[:VARIANT] [POSITION] [--goal win|draw] [--workers N] [--resume] "
-      "[--depth D] [--format dot|json] [--dir DIR] [--mpi]"
+      "[--depth D] [--format dot|json] [--sources all|search] [--dir DIR] [--mpi]"
       "\n  --mpi (run): under mpirun -np N, rank 0 runs the manager and ranks 1..N-1 solve its leaves",
       "prove a position with the proof-tree manager (run; resumable), or print / export its df-pn proof tree",
       cli_proof, 3, json_na_proof, .opts = proof_opts, .mpi_sub = "run", .egdb = 1

@@ -40,6 +40,7 @@ typedef struct solve_ticker {
     int on, quit, have;
     val_t lo, hi;               /* the last bounds reported (have) */
     double t0, last;            /* the solve's start; the last line said */
+    const char *note;           /* said once, with the first line (NULL: none) */
 } solve_ticker_t;
 
 static void *solve_ticker_run(void *arg)
@@ -54,6 +55,8 @@ static void *solve_ticker_run(void *arg)
         double now = gsw_now_ms();
         if (t->quit || opts_stop || now - t->last < SOLVE_TICK_MS) continue;
         t->last = now;
+        if (t->note) fprintf(stderr, "%s\n", t->note);
+        t->note = NULL;
         if (t->have) {
             char b[96];
             value_open_text(t->lo, t->hi, b, sizeof b);
@@ -66,11 +69,13 @@ static void *solve_ticker_run(void *arg)
     return NULL;
 }
 
-/* Start the ticker when stderr is a terminal (t->on: started). */
-static void solve_ticker_start(solve_ticker_t *t, double t0)
+/* Start the ticker when stderr is a terminal, or when a note is to be
+ * said with its first line (t->on: started). */
+static void solve_ticker_start(solve_ticker_t *t, double t0, const char *note)
 {
     memset(t, 0, sizeof *t);
-    if (!isatty(2)) return;
+    t->note = note;
+    if (!isatty(2) && !note) return;
     t->t0 = t->last = t0;
     pthread_mutex_init(&t->mu, NULL);
     pthread_cond_init(&t->cv, NULL);
@@ -602,7 +607,14 @@ static int cli_solve(cli_args_t *o)
     if (deadline > 0)   /* the proof: the budget from the start, less the heuristic line's share */
         s.ab.time_limit_ms = solve_left_ms(deadline, s.v->ops->evaluate ? args_num(o, "time", 0) / SOLVE_HEUR_SHARE : 0);
     solve_ticker_t tick;
-    solve_ticker_start(&tick, o->t_start > 0 ? o->t_start : gsw_now_ms());
+    /* where proofs are out of reach from most positions (chess, checkers)
+       and no budget is given, a solve still going after a while says so */
+    char note[300] = "";
+    if (s.v->game->play_opponent && !args_num(o, "time", 0) && !args_u64(o, "nodes", 0))
+        snprintf(note, sizeof note, "gsw: %s: proofs are out of reach from most positions: this solve has no budget, so "
+                 "it runs until it ends or Ctrl-C stops it (--time MS or --nodes N sets one); its progress:",
+                 s.v->game->name);
+    solve_ticker_start(&tick, o->t_start > 0 ? o->t_start : gsw_now_ms(), note[0] ? note : NULL);
     s.ab.progress_ctx = &tick;
     if (!rc) rc = solver_run(&s, pos, &a, &err);
     solve_ticker_stop(&tick);

@@ -146,10 +146,23 @@ static int egdb_slice_lookup(egdb_set_t *s, retro_metric_t m, uint64_t slice, eg
     return rc ? -1 : state == 1;
 }
 
+int egdb_damage_hint(const egdb_set_t *s, retro_metric_t m, uint64_t slice, err_t *err)
+{
+    char name[64];
+    size_t k = strlen(err->msg);
+    if (strstr(err->msg, "(rebuild it: ") || !(strstr(err->msg, "truncated") || strstr(err->msg, "corrupt") ||
+                                                strstr(err->msg, "header") || strstr(err->msg, " is stored as ")))
+        return err->code ? err->code : GSW_EFAIL;
+    s->rg->slice_name(s->v, slice, name, sizeof name);
+    snprintf(err->msg + k, sizeof err->msg - k, " (rebuild it: gsw egdb build %s %s --metric %s --dir %s)",
+             s->v->game->name, name, retro_metric_name(m), egdb_set_dir(s));
+    return err->code ? err->code : GSW_EFAIL;
+}
+
 int egdb_slice_file(egdb_set_t *s, retro_metric_t m, uint64_t slice, egdb_file_t **f, err_t *err)
 {
     int rc = egdb_slice_lookup(s, m, slice, f, err);
-    if (rc < 0) return err->code ? err->code : GSW_EFAIL;
+    if (rc < 0) return egdb_damage_hint(s, m, slice, err);
     if (rc == 0) {
         char path[1200];
         egdb_slice_path(s, m, slice, path, sizeof path);
@@ -245,7 +258,7 @@ int egdb_probe_index(egdb_prober_t *p, retro_metric_t m, uint64_t slice, uint64_
     int rc = prober_file(p, m, slice, &f, err);
     if (rc) return rc;
     uint8_t code;
-    if ((rc = egdb_get(p->cache, f, index, &code, err))) return rc;
+    if ((rc = egdb_get(p->cache, f, index, &code, err))) return egdb_damage_hint(p->set, m, slice, err);
     if (m == RETRO_WLD && code > 2) return err_set(err, GSW_EFAIL, "%s: code %d at position %llu", egdb_file_path(f),
                                                    code, (unsigned long long)index);
     if (egdb_code_decode(m, code, r)) {
@@ -267,7 +280,7 @@ static int egdb_probe_file(egdb_prober_t *p, retro_metric_t m, uint64_t slice, u
     int known = p->recent[h].state && p->recent[h].slice == slice && p->recent[h].metric == (int)m;
     egdb_file_t *f;
     int got = known ? p->recent[h].state == 1 : egdb_slice_lookup(p->set, m, slice, &f, err);
-    if (got < 0) return -1;
+    if (got < 0) { egdb_damage_hint(p->set, m, slice, err); return -1; }
     if (!known && !got) {   /* remember the missing file too */
         p->recent[h].slice = slice;
         p->recent[h].metric = (int)m;

@@ -231,6 +231,10 @@ int egdb_build_job(egdb_set_t *s, const egdb_build_options_t *o, const egdb_unit
  * receives the number of files checked. */
 int egdb_verify(egdb_set_t *s, const uint64_t *slice, int threads, gsw_flag_t *stop,
                 void (*progress)(void *ctx, const char *line), void *ctx, int *checked, err_t *err);
+/* A damaged slice file's error (err, naming the file) gets the command
+ * that rebuilds it: "(rebuild it: gsw egdb build GAME SLICE --metric M
+ * --dir DIR)". Returns err->code. */
+int egdb_damage_hint(const egdb_set_t *s, retro_metric_t m, uint64_t slice, err_t *err);
 
 /* Statistics, one row per material (its sub-slices summed), side to move
  * Black: positions, wins, draws and losses for the side to move, from the

@@ -929,6 +929,18 @@ int egdb_build(egdb_set_t *set, const egdb_build_options_t *o, egdb_build_report
     return rc;
 }
 
+/* egdb_verify's damaged files: each said (progress: "damaged: ...") with
+ * the command that rebuilds it, counted, the first kept in *err. */
+typedef struct { egdb_set_t *set; int n; err_t *err; void (*say)(void *ctx, const char *line); void *ctx; } vbad_t;
+static void verify_bad(vbad_t *b, retro_metric_t m, uint64_t slice, err_t *e)
+{
+    char line[600];
+    egdb_damage_hint(b->set, m, slice, e);
+    if (!b->n++) *b->err = *e;
+    snprintf(line, sizeof line, "damaged: %s", e->msg);
+    if (b->say) b->say(b->ctx, line);
+}
+
 int egdb_verify(egdb_set_t *set, const uint64_t *only, int threads, gsw_flag_t *stop,
                 void (*progress)(void *ctx, const char *line), void *pctx, int *checked, err_t *err)
 {
@@ -937,6 +949,7 @@ int egdb_verify(egdb_set_t *set, const uint64_t *only, int threads, gsw_flag_t *
     *checked = 0;
     egdb_build_options_t po = { .progress = progress, .progress_ctx = pctx };
     int total = 0, at = 0;   /* the files to check, for "file 3 of 40" */
+    vbad_t bad = { set, 0, err, progress, pctx };
     for (int m = 0; m < RETRO_METRICS; m++) {
         if (only) { total += egdb_slice_present(set, (retro_metric_t)m, *only); continue; }
         int k = egdb_list(set, (retro_metric_t)m, NULL, 0);
@@ -956,17 +969,23 @@ int egdb_verify(egdb_set_t *set, const uint64_t *only, int threads, gsw_flag_t *
         for (int i = 0; i < k && !rc; i++) {
             if (!egdb_slice_present(set, (retro_metric_t)m, ids[i])) continue;
             egdb_file_t *f;
-            if ((rc = egdb_slice_file(set, (retro_metric_t)m, ids[i], &f, err)) || (rc = egdb_check(f, err))) break;
+            err_t e;   /* a damaged file is said and the others still checked */
+            if (egdb_slice_file(set, (retro_metric_t)m, ids[i], &f, &e) || egdb_check(f, &e)) {
+                verify_bad(&bad, (retro_metric_t)m, ids[i], &e);
+                continue;
+            }
             unit_ctx_t c;
             if (!(rc = unit_ctx_init(&c, set, v, &ids[i], 1, threads, (retro_metric_t)m, 0, err))) {
-                c.mode = (retro_metric_t)m;
-                c.o = &po;
+                c.mode = (retro_metric_t)m, c.o = &po;
                 char name[64];
                 v->ops->retro->slice_name(v, ids[i], name, sizeof name);
                 snprintf(c.label, sizeof c.label, "file %d of %d: verify %s", ++at, total, name);
                 retro_unit_t u = { .n = c.start[1], .threads = threads, .stop = stop, .ctx = &c,
                                    .check = unit_check, .progress = unit_progress };
-                rc = retro_check(&u, NULL, err);
+                if ((rc = retro_check(&u, NULL, &e)) && !(stop && *stop) && !strstr(e.msg, "out of memory")) {
+                    if (strstr(e.msg, egdb_file_path(f))) verify_bad(&bad, (retro_metric_t)m, ids[i], &e);
+                    rc = GSW_OK;   /* inconsistent, or it reached a damaged file (said on its own): go on */
+                } else if (rc) *err = e;
             }
             unit_ctx_free(&c, threads);
             if (!rc) ++*checked;
@@ -974,5 +993,8 @@ int egdb_verify(egdb_set_t *set, const uint64_t *only, int threads, gsw_flag_t *
         free(ids);
         if (rc) return rc;
     }
-    return GSW_OK;
+    err_t first = *err;   /* (the first damaged file's, when any) */
+    if (bad.n > 1)
+        return err_set(err, GSW_EFAIL, "%d of %d files damaged (each said above); the first: %.300s", bad.n, total, first.msg);
+    return bad.n ? err->code : GSW_OK;
 }

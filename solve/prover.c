@@ -56,6 +56,7 @@ void prover_bounds_up(val_t clo, val_t chi, val_t *lo, val_t *hi)
 /* The endgame databases for po: 1 open, 0 none, -1 error. */
 static int prover_egdb(const prover_options_t *po, const gv_t *v, egdb_oracle_t *eg, err_t *err)
 {
+    if (po->search_only) return 0;
     return egdb_oracle_open_at(eg, v, po->egdb_dir, po->cache ? cache_filename(po->cache) : po->db, err);
 }
 
@@ -344,10 +345,12 @@ int prover_manager_run(const prover_options_t *po, gv_t *v, const void *pos, con
     int have_eg = prover_egdb(po, v, &eg, errp);
     if (have_eg < 0) { source_cache_probe_free(&probe); return errp->code; }
     if (have_eg) run_say(run, "endgame databases: %s", egdb_set_dir(eg.set));
+    if (po->search_only) run_say(run, "sources: search only (no values from the cache, no endgame databases)");
     int workers = run->workers > 0 ? run->workers : 1;
     manager_options_t mo = { .workers = workers, .hash_mb = po->hash_mb + 1,
                              .stop = po->stop, .time_limit_ms = po->time_limit_ms, .progress = run_progress,
-                             .progress_ctx = &rc_, .probe = cache ? source_cache_probe : NULL, .probe_ctx = &probe,
+                             .progress_ctx = &rc_, .probe = cache && !po->search_only ? source_cache_probe : NULL,
+                             .probe_ctx = &probe,
                              .oracle = have_eg ? &eg.oracle : NULL, .farm = run->farm, .farm_ctx = run->farm_ctx };
     int rc = GSW_OK;
     err_t err;

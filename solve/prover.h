@@ -28,6 +28,9 @@ typedef struct prover_options {
     /* fresh proofs: what the search is doing, about once a second (NULL: quiet) */
     void (*progress)(void *ctx, const dfpn_progress_t *p);
     void *progress_ctx;
+    /* leave the knowledge sources aside (gsw proof run --sources search):
+       no values from the cache, no endgame databases; leaves are searched */
+    int search_only;
 } prover_options_t;
 
 /* The df-pn proof tree of pos (text: the position as people write it,

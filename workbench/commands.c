@@ -137,6 +137,7 @@ static int sync_autoplay(session_t *s, out_t *out, err_t *err)
         char mt[64];
         s->v->ops->move_format(s->v, session_pos(s), m, mt, sizeof mt);
         if (session_play(s, m, err)) return err->code;
+        session_played_by(s, 0);
         out_printf(out, "gsw plays %s%s%s%s\n", mt, s->opp_note[0] ? " (" : "", s->opp_note, s->opp_note[0] ? ")" : "");
     }
     return GSW_OK;
@@ -520,12 +521,17 @@ static int cmd_analyze(session_t *s, char *args, out_t *out, err_t *err)
  * the TUI one move at a time, so it can be watched. */
 static int cmd_autoplay(session_t *s, char *args, out_t *out, err_t *err)
 {
-    char *w = next_word(&args);
-    int k = w ? atoi(w) : -1;
-    if (w && k < 1) return err_set(err, GSW_EINPUT, "autoplay how many moves? (autoplay [N])");
+    char *w = next_word(&args), *p = w && !strcmp(w, "pace") ? w : next_word(&args), *ms = p ? next_word(&args) : NULL;
+    int k = w && w != p ? atoi(w) : -1;
+    if ((w && w != p && k < 1) || (p && (strcmp(p, "pace") || !ms || atof(ms) < 1)) || next_word(&args))
+        return err_set(err, GSW_EINPUT, "autoplay [N] [pace MS]: N moves (default: to the end), one every MS ms");
+    if (ms) s->autoplay_ms = atof(ms);
     if (session_over(s, NULL)) return err_set(err, GSW_EINPUT, "the game is over");
     s->autoplay = k;
-    if (!s->sync) { out_printf(out, "autoplay: the solver plays on (any key stops it)\n"); return GSW_OK; }
+    char pace[160];   /* where proofs are out of reach the pace is also each move's time for one */
+    snprintf(pace, sizeof pace, s->v->game->play_opponent ? "a move every %g s, the best found by then" :
+             "a move every %g s at most, each proven first", session_autoplay_ms(s) / 1000);
+    if (!s->sync) { out_printf(out, "autoplay: the solver plays on for you, %s (any key stops it)\n", pace); return GSW_OK; }
     int rc = GSW_OK;
     while (s->autoplay && !session_over(s, NULL) && !(s->stop && *s->stop)) {
         if (session_computer_to_move(s)) {
@@ -556,7 +562,8 @@ static int cmd_autoplay(session_t *s, char *args, out_t *out, err_t *err)
         char mt[64];
         s->v->ops->move_format(s->v, session_pos(s), m, mt, sizeof mt);
         if ((rc = session_play(s, m, err))) break;
-        out_printf(out, "plays %s%s%s%s\n", mt, s->opp_note[0] ? " (" : "", s->opp_note, s->opp_note[0] ? ")" : "");
+        session_played_by(s, 1);
+        out_printf(out, "you (autoplay): %s%s%s%s\n", mt, s->opp_note[0] ? " (" : "", s->opp_note, s->opp_note[0] ? ")" : "");
         if (s->autoplay > 0) s->autoplay--;
     }
     s->autoplay = 0;
@@ -671,6 +678,7 @@ static int cmd_save(session_t *s, char *args, out_t *out, err_t *err)
         used += (size_t)n;
     }
     if (saved_put(s->cache, &g, err)) return err->code;
+    s->saved_id = s->pos_id[s->top];
     out_printf(out, "saved as \"%s\" (%d moves)\n", name, s->top);
     return GSW_OK;
 }
@@ -739,6 +747,7 @@ static int cmd_export(session_t *s, char *args, out_t *out, err_t *err)
     bad |= fclose(f) != 0;
     out_free(&rec);
     if (bad) return err_set(err, GSW_EFAIL, "cannot write %s: %s", file, strerror(errno));
+    s->saved_id = s->pos_id[s->top];
     out_printf(out, "wrote %s (the game's record, %d moves: load %s reads it back)\n", file, s->top, file);
     return GSW_OK;
 }
@@ -765,31 +774,7 @@ static int cmd_lesson(session_t *s, char *args, out_t *out, err_t *err)
 static int cmd_next(session_t *s, char *args, out_t *out, err_t *err)
 {
     (void)args;
-    if (!s->lesson) return err_set(err, GSW_EINPUT, "no lesson in progress (lesson NAME)");
-    if (s->lesson_step + 1 >= s->lesson->nsteps) {
-        out_printf(out, "Lesson complete: \"%s\". The board is yours to explore%s.\n", s->lesson->title,
-                   s->v->game->players == 2 ? " (both sides)" : "");
-        lesson_free(s->lesson);
-        s->lesson = NULL;
-        s->human[0] = s->human[1] = 1;
-        return GSW_OK;
-    }
-    /* the story follows the lesson's line: say so when the learner left it */
-    const lesson_step_t *st = &s->lesson->steps[s->lesson_step];
-    char played[24] = "";
-    int off = 0;
-    if (st->nexpect && s->top > 0) {
-        s->v->ops->move_format(s->v, s->pos[0].b, s->moves[0], played, sizeof played);
-        off = 1;
-        for (int i = 0; i < st->nexpect; i++) off &= strcmp(st->expect[i], played) != 0;
-    }
-    char expect[24];
-    snprintf(expect, sizeof expect, "%s", st->nexpect ? st->expect[0] : "");
-    if (session_lesson_goto(s, s->lesson_step + 1, err)) return err->code;
-    if (off) out_printf(out, "Back to the lesson's line: you played %s, the lesson goes on after %s.\n", played, expect);
-    if (s->sync) session_show(s, out);
-    session_lesson_say(s, out);
-    return GSW_OK;
+    return session_lesson_next(s, out, err);
 }
 
 static int cmd_back(session_t *s, char *args, out_t *out, err_t *err)
@@ -926,7 +911,7 @@ static const command_t commands[] = {
     { "redo", "[N]", "play an undone move again", cmd_redo },
     { "hint", "", "the best move (when losing, the one that loses slowest)", cmd_hint },
     { "analyze", "", "every legal move with its value", cmd_analyze },
-    { "autoplay", "[N]", "the solver plays on for you: N moves, or to the end", cmd_autoplay },
+    { "autoplay", "[N] [pace MS]", "the solver plays on for you: N moves, or to the end", cmd_autoplay },
     { "solve", "", "the value of the position", cmd_solve },
     { "show", "", "the board as text", cmd_show },
     { "numbers", "[on|off]", "the squares' numbers on the board (checkers: 1-32)", cmd_numbers },

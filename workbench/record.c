@@ -67,21 +67,39 @@ int record_play_line(const cli_args_t *o, char *line, size_t n, err_t *err)
     return GSW_OK;
 }
 
+/* One player's name: the person ($USER, else "you"; autoplay plays for
+ * them) or the computer ("gsw, heuristic:5"). */
+static void record_player(const opponent_t *o, char *buf, size_t n)
+{
+    const char *user = getenv("USER");
+    char opp[48];
+    opponent_text(o, opp, sizeof opp);
+    if (o->kind == OPP_HUMAN) snprintf(buf, n, "%s", user && *user ? user : "you");
+    else snprintf(buf, n, "gsw, %s", opp);
+}
+
 /* Write the record buf to out with its players named where the writer
- * left "?": the person ($USER, else "you") and the computer ("gsw,
- * heuristic:5"), by the sides' names (the tags [White "?"], [Black "?"]). */
+ * left "?", by the sides' names (the tags [White "?"], [Black "?"]): each
+ * player that made a move of that side, in turn ("gsw, heuristic:5; gsw,
+ * perfect"), or for a side with no move yet the one set to play it. */
 static void record_name_players(const session_t *s, const char *buf, out_t *out)
 {
     board_view_t view;
     memset(&view, 0, sizeof view);
     if (s->v->ops->view) s->v->ops->view(s->v, s->pos[0].b, &view);
-    const char *user = getenv("USER");
-    char opp[48], who[2][80];
-    opponent_text(&s->opp, opp, sizeof opp);
+    char who[2][200] = { "", "" };
+    for (int j = 0; j < s->top; j++) {
+        char one[80];
+        int i = s->v->ops->pos_turn(s->v, s->pos[j].b) & 1;
+        size_t k = strlen(who[i]);
+        record_player(&s->by[j], one, sizeof one);
+        for (const char *p = who[i]; (p = strstr(p, one)); p++)
+            if ((p == who[i] || p[-1] == ' ') && (p[strlen(one)] == ';' || !p[strlen(one)])) { one[0] = 0; break; }
+        if (one[0]) snprintf(who[i] + k, sizeof who[i] - k, "%s%s", k ? "; " : "", one);
+    }
     for (int i = 0; i < 2; i++) {
-        int person = s->human[i] || s->opp.kind == OPP_HUMAN;
-        if (person) snprintf(who[i], sizeof who[i], "%s", user && *user ? user : "you");
-        else snprintf(who[i], sizeof who[i], "gsw, %s", opp);
+        opponent_t person = { .kind = OPP_HUMAN };
+        if (!who[i][0]) record_player(s->human[i] || s->opp.kind == OPP_HUMAN ? &person : &s->opp, who[i], sizeof who[i]);
     }
     const char *p = buf;
     for (;;) {   /* each [SIDE "?"] tag of a side the view names */

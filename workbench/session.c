@@ -199,6 +199,8 @@ int session_play(session_t *s, move_t m, err_t *err)
     char why[64];
     if (session_over_why(s, NULL, why, sizeof why))   /* ended by the line: a draw by repetition, say */
         return err_set(err, GSW_EINPUT, "the game is over (%s)", why);
+    s->by[s->ply] = (opponent_t){ .kind = OPP_HUMAN };   /* a person's, unless session_played_by says */
+    s->by_auto[s->ply] = 0;
     if (s->ply < s->top && s->moves[s->ply] == m) {   /* the redo line's move: keep the line */
         s->ply++;
     } else {
@@ -297,7 +299,9 @@ analysis_t *session_analysis_open(session_t *s, int ply)
                        && (s->autoplay || (session_needs_proof(s) && !s->human[O->pos_turn(s->v, s->pos[ply].b)]));
         /* a lesson teaches the databases' published values: the positions' own */
         if (s->lesson || s->no_line) t->alone = 1;
+        int mine = s->autoplay && ply == s->ply && s->human[O->pos_turn(s->v, s->pos[ply].b)];
         if (s->lesson) t->budget_ms = LESSON_BUDGET_MS;
+        else if (mine && s->v->game->play_opponent) t->budget_ms = session_autoplay_ms(s);   /* autoplay's pace */
         else if (computer) t->budget_ms = session_opp_ms(s);   /* the opponent's time, then its engine */
         else if (s->sync && s->sync_budget_ms > 0) t->budget_ms = s->sync_budget_ms;
         else if (s->sync && s->sync_budget_ms < 0 && s->v->game->play_opponent)   /* perfect play out of reach */
@@ -408,12 +412,12 @@ move_t session_computer_move(session_t *s)
 {
     if (!session_computer_to_move(s)) return MOVE_NONE;
     opp_kind_t kind = session_opp_kind(s);
+    s->opp_note[0] = 0;   /* (not the last autoplay move's) */
     if (kind == OPP_HEURISTIC)
         return s->think_ply == s->ply ? s->think_move : MOVE_NONE;
     analysis_t *an = s->an[s->ply];
     int exact;
     move_t best = session_best(s, s->ply, &exact);
-    s->opp_note[0] = 0;
     if (!an) return MOVE_NONE;
     const char *who = kind == OPP_PERFECT ? "perfect where proven; " : "";
     if (!exact) return session_engine_move(s, an, best, who);
@@ -445,6 +449,40 @@ move_t session_autoplay_move(session_t *s)
     if (m == MOVE_NONE) return MOVE_NONE;
     if (s->v->game->players == 1 && s->an[s->ply]->root_lo < VAL_DRAW) return MOVE_NONE;   /* no solution to play */
     return m;
+}
+
+double session_autoplay_ms(const session_t *s)
+{
+    return s->autoplay_ms > 0 ? s->autoplay_ms : SESSION_AUTOPLAY_MS;
+}
+
+move_t session_autoplay_now(session_t *s)
+{
+    int exact;
+    move_t m = session_best(s, s->ply, &exact);
+    s->opp_note[0] = 0;
+    if (exact || m == MOVE_NONE || s->v->game->players != 2) return session_autoplay_move(s);
+    snprintf(s->opp_note, sizeof s->opp_note, "engine move: no proof within %g s", session_autoplay_ms(s) / 1000);
+    return m;
+}
+
+void session_played_by(session_t *s, int autoplay)
+{
+    if (s->ply < 1) return;
+    s->by[s->ply - 1] = autoplay ? (opponent_t){ .kind = OPP_HUMAN } : s->opp;
+    if (!autoplay && s->lesson) s->by[s->ply - 1] = (opponent_t){ .kind = OPP_PERFECT };   /* (session_opp_kind) */
+    s->by_auto[s->ply - 1] = (unsigned char)(autoplay != 0);
+}
+
+void session_mover_text(const session_t *s, int i, char *buf, size_t n)
+{
+    if (s->by[i].kind != OPP_HUMAN) opponent_text(&s->by[i], buf, n);
+    else snprintf(buf, n, "%s", s->by_auto[i] ? "you (autoplay)" : "you");
+}
+
+int session_saved(const session_t *s)
+{
+    return s->saved_id && s->saved_id == s->pos_id[s->top];
 }
 
 /* ---- values as text ---- */

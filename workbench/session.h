@@ -26,6 +26,10 @@
 /* The opponent's time for a proof per move (perfect, imperfect, giveback):
  * without one by then it plays the engine's move (session_computer_move). */
 #define SESSION_OPP_MS 3000
+/* Autoplay's pace: a move at most this often; where perfect play is out of
+ * reach (game_t.play_opponent) also its time for a proof, then the engine's
+ * move (`autoplay pace MS` sets another). */
+#define SESSION_AUTOPLAY_MS 700
 
 /* Who plays a side the person does not. */
 typedef enum { OPP_HUMAN = 0, OPP_PERFECT, OPP_IMPERFECT, OPP_GIVEBACK, OPP_HEURISTIC } opp_kind_t;
@@ -81,6 +85,11 @@ typedef struct session {
     int hint_wanted;       /* show the hint once the analysis can give it */
     int solve_wanted;      /* report the position's value once proven */
     int autoplay;          /* moves the solver still plays for the person (-1: to the end) */
+    double autoplay_ms;    /* its pace (0: SESSION_AUTOPLAY_MS; autoplay pace MS) */
+    opponent_t by[SESSION_MAX_PLY];   /* who played moves[i]: OPP_HUMAN a person (by_auto[i]: the
+                                         solver for them, autoplay), else the computer as that opponent */
+    unsigned char by_auto[SESSION_MAX_PLY];
+    unsigned saved_id;     /* pos_id[top] when the game was last saved (save NAME, export): q need not ask */
     int no_line;           /* --no-line: the analyses value the positions alone (no move-count
                               rule), as the databases publish them (analysis_t.alone) */
     int think_ply;         /* a heuristic opponent's move found for this ply */
@@ -189,6 +198,19 @@ double session_opp_ms(const session_t *s);
  * two-player games, once the analysis's budget is spent, the engine's
  * move (s->opp_note says so). */
 move_t session_autoplay_move(session_t *s);
+/* Autoplay's pace in ms (s->autoplay_ms, else SESSION_AUTOPLAY_MS). */
+double session_autoplay_ms(const session_t *s);
+/* Autoplay's move once its pace is over where perfect play is out of reach:
+ * the proven best move, else the best by what is known (s->opp_note says
+ * "no proof within" the pace); MOVE_NONE when nothing is known yet. */
+move_t session_autoplay_now(session_t *s);
+/* The move just played (moves[ply - 1]) was the computer's, as s->opp, or
+ * (autoplay) the solver's for the person. */
+void session_played_by(session_t *s, int autoplay);
+/* Who played moves[i], as text: "you", "you (autoplay)", "heuristic:5". */
+void session_mover_text(const session_t *s, int i, char *buf, size_t n);
+/* Is the game as it was last saved (nothing played since save or export)? */
+int session_saved(const session_t *s);
 /* Does the computer need the exact value of every move here (perfect and
  * imperfect opponents) rather than a heuristic search? */
 int session_needs_proof(const session_t *s);

@@ -83,7 +83,10 @@ void session_lesson_judge(session_t *s, out_t *out)
     outcome_t best = OUTCOME_UNKNOWN;
     for (int i = 0; i < st->nvalues; i++)
         if (st->values[i].outcome > best) best = st->values[i].outcome;
-    if (s->an[0] && s->an[0]->proven) {   /* proven here: the solver (published values are checked against it) */
+    val_t end;
+    if (session_over(s, &end) && end < VAL_DRAW && s->v->game->players == 2)   /* it ends the game, won: a mate in 1 */
+        out_printf(out, "%s %s: the game is over, won.\n", played, session_mate_game(s) ? "is checkmate" : "wins at once");
+    else if (s->an[0] && s->an[0]->proven) {   /* proven here: the solver (published values are checked against it) */
         analysis_t *an = s->an[0];
         int b = analysis_best(an), g = -1;
         for (int i = 0; i < an->n; i++)
@@ -111,4 +114,33 @@ void session_lesson_judge(session_t *s, out_t *out)
         out_printf(out, "The lesson's move: %s.", st->expect[0]);
         out_printf(out, " Take yours back (u, or undo) and try again, or go on (n, or next).\n");
     }
+}
+
+int session_lesson_next(session_t *s, out_t *out, err_t *err)
+{
+    if (!s->lesson) return err_set(err, GSW_EINPUT, "no lesson in progress (lesson NAME)");
+    if (s->lesson_step + 1 >= s->lesson->nsteps) {
+        out_printf(out, "Lesson complete: \"%s\". The board is yours to explore%s.\n", s->lesson->title,
+                   s->v->game->players == 2 ? " (both sides)" : "");
+        lesson_free(s->lesson);
+        s->lesson = NULL;
+        s->human[0] = s->human[1] = 1;
+        return GSW_OK;
+    }
+    /* the story follows the lesson's line: say so when the learner left it */
+    const lesson_step_t *st = &s->lesson->steps[s->lesson_step];
+    char played[24] = "";
+    int off = 0;
+    if (st->nexpect && s->top > 0) {
+        s->v->ops->move_format(s->v, s->pos[0].b, s->moves[0], played, sizeof played);
+        off = 1;
+        for (int i = 0; i < st->nexpect; i++) off &= strcmp(st->expect[i], played) != 0;
+    }
+    char expect[24];
+    snprintf(expect, sizeof expect, "%s", st->nexpect ? st->expect[0] : "");
+    if (session_lesson_goto(s, s->lesson_step + 1, err)) return err->code;
+    if (off) out_printf(out, "Back to the lesson's line: you played %s, the lesson goes on after %s.\n", played, expect);
+    if (s->sync) session_show(s, out);
+    session_lesson_say(s, out);
+    return GSW_OK;
 }

@@ -169,8 +169,11 @@ static void tui_schedule(tui_t *t)
     t->job.id = worker_submit(&t->w, &want, game, from);
 }
 
-/* The solver's next move for autoplay, once its pause is over; ends
- * autoplay at the end of the game or when there is nothing to play. */
+/* The solver's next move for autoplay, once its pause is over (the pace,
+ * session_autoplay_ms): the proven best move, or where perfect play is out
+ * of reach and the pace has passed at this position, the best known by
+ * then; ends autoplay at the end of the game or when there is nothing to
+ * play. */
 static move_t tui_autoplay(tui_t *t)
 {
     session_t *s = &t->s;
@@ -181,11 +184,13 @@ static move_t tui_autoplay(tui_t *t)
         tui_say(t, an->reason);
         return MOVE_NONE;
     }
-    double now = tui_now_ms();
+    double now = tui_now_ms(), pace = session_autoplay_ms(s);
+    if (s->pos_id[s->ply] != t->autoplay_pos) { t->autoplay_pos = s->pos_id[s->ply]; t->autoplay_from = now; }
     if (now < t->autoplay_at) return MOVE_NONE;
     move_t m = session_autoplay_move(s);
+    if (m == MOVE_NONE && s->v->game->play_opponent && now >= t->autoplay_from + pace) m = session_autoplay_now(s);
     if (m == MOVE_NONE) return MOVE_NONE;
-    t->autoplay_at = now + 700;
+    t->autoplay_at = now + pace;
     if (s->autoplay > 0) s->autoplay--;
     t->nmsg = 0;
     return m;
@@ -290,14 +295,20 @@ static void tui_tick(tui_t *t, out_t *out)
     if (session_poll(&t->s, out)) tui_say_out(t, out);
     tui_schedule(t);
     move_t m = t->paused ? MOVE_NONE : session_computer_move(&t->s);   /* Ctrl-C holds it until a */
-    /* autoplay waits while the board is not on screen, and a typed number is dropped */
-    if (m == MOVE_NONE && t->s.autoplay && !session_computer_to_move(&t->s) && !t->too_small) m = tui_autoplay(t);
-    if (m != MOVE_NONE) {
-        char mt[32], line[160], note[sizeof t->s.opp_note];
+    int mine = 0;   /* autoplay waits while the board is not on screen, and a typed number is dropped */
+    if (m == MOVE_NONE && t->s.autoplay && !session_computer_to_move(&t->s) && !t->too_small) {
+        m = tui_autoplay(t);
+        mine = m != MOVE_NONE;
+    }
+    if (m != MOVE_NONE) {   /* said with its mover: "you (w): 10-15", "heuristic:5: 11-15" */
+        char mt[32], line[200], note[sizeof t->s.opp_note], who[48];
         t->s.v->ops->move_format(t->s.v, session_pos(&t->s), m, mt, sizeof mt);
         snprintf(note, sizeof note, "%s", t->s.opp_note);   /* (no proof in time: the engine's move) */
         if (!session_play(&t->s, m, &err)) {
-            snprintf(line, sizeof line, "gsw plays %s%s%s%s", mt, note[0] ? " (" : "", note, note[0] ? ")" : "");
+            session_played_by(&t->s, mine);
+            if (mine) snprintf(who, sizeof who, "you (w)");
+            else session_mover_text(&t->s, t->s.ply - 1, who, sizeof who);
+            snprintf(line, sizeof line, "%s: %s%s%s%s", who, mt, note[0] ? " (" : "", note, note[0] ? ")" : "");
             tui_say(t, line);
         }
     }

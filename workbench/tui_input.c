@@ -155,8 +155,9 @@ void tui_pager_key(tui_t *t, int ch)
 
 static void cycle_opponent(tui_t *t)
 {
-    static const char *const all[] = { "perfect", "imperfect:75", "giveback:1", "heuristic:1", "heuristic:3",
-                                       "heuristic:5", "heuristic:7", "heuristic:9", "human", NULL };
+    static const char *const all[] = { "perfect", "imperfect:75", "giveback:1", "heuristic:1", "heuristic:2",
+                                       "heuristic:3", "heuristic:4", "heuristic:5", "heuristic:6", "heuristic:7",
+                                       "heuristic:8", "heuristic:9", "human", NULL };   /* every level */
     /* every game: where no proof comes within the opponent's time, the
        opponents that want proofs play the engine's move (session_computer_move) */
     const char *const *cyc = all;
@@ -187,7 +188,7 @@ static void cycle_side(tui_t *t)
 static int game_in_progress(tui_t *t)
 {
     session_t *s = &t->s;
-    return !s->lesson && s->ply > 0 && !session_over(s, NULL);
+    return !s->lesson && s->ply > 0 && !session_over(s, NULL) && !session_saved(s);   /* (saved: nothing is lost) */
 }
 
 void tui_quit(tui_t *t)
@@ -270,6 +271,8 @@ static int computer_turn(tui_t *t)
 #define TYPED_OWN_MS 1000     /* a check sign or Enter this soon after a typed move is the move's own */
 #define LEGAL_LISTED 12       /* legal moves listed when none begins with what was typed */
 
+static int is_enter(int ch) { return ch == '\n' || ch == '\r' || ch == KEY_ENTER; }
+
 static int digits_longer(tui_t *t) { return tui_move_longer(t->s.v, session_pos(&t->s), t->digits); }
 
 static int digits_parse(tui_t *t, move_t *m, err_t *err)
@@ -294,11 +297,45 @@ void tui_digits_play(tui_t *t)
     }
 }
 
-/* The digits typed begin no legal move: say so with the moves there are
- * (a compulsory capture says itself: every move listed captures). */
-static void no_move_begins(tui_t *t)
+/* "no legal move begins with TYPED (legal: ...)" into msg[n]. */
+static void no_move_text(tui_t *t, const char *typed, char *msg, int n)
 {
     session_t *s = &t->s;
+    move_t mv[GSW_MAX_MOVES];
+    int k = s->v->ops->moves(s->v, session_pos(s), mv);
+    int len = snprintf(msg, (size_t)n, "no legal move begins with \"%s\" (legal:", typed);
+    for (int i = 0; i < k && len < n - 40; i++) {
+        char mt[64];
+        s->v->ops->move_format(s->v, session_pos(s), mv[i], mt, sizeof mt);
+        len += snprintf(msg + len, (size_t)(n - len), " %s", mt);
+        if (i == LEGAL_LISTED - 1 && k > LEGAL_LISTED) { len += snprintf(msg + len, (size_t)(n - len), " ..."); break; }
+    }
+    snprintf(msg + len, (size_t)(n - len), ")");
+}
+
+/* The keys of a move refused as it was typed (22 of 22-18, where no move
+ * begins with 2): they go with it, said once, in a game whose moves go on
+ * past a number (checkers' 11-15; Connect Four's every digit is a move).
+ * 1 if ch was one: the message names what was typed so far. */
+static int refused_key(tui_t *t, int ch)
+{
+    const char *mc = t->s.v->ops->move_chars;
+    if (!t->refused[0]) return 0;
+    int more = mc && strspn(mc, "0123456789") < strlen(mc) && ch > 0 && ch < 127 && strchr(mc, ch);
+    if (!more || tui_now_ms() > t->refused_at) { t->refused[0] = 0; return 0; }
+    size_t n = strlen(t->refused);
+    if (n + 1 < sizeof t->refused) { t->refused[n] = (char)ch; t->refused[n + 1] = 0; }
+    t->refused_at = tui_now_ms() + PEND_MS;
+    if (t->nmsg > 0 && !strncmp(t->msg[t->nmsg - 1], "no legal move begins with", 25))
+        no_move_text(t, t->refused, t->msg[t->nmsg - 1], (int)sizeof t->msg[0]);
+    return 1;
+}
+
+/* The digits typed begin no legal move: say so with the moves there are
+ * (a compulsory capture says itself: every move listed captures); the
+ * rest of the move's keys go with it (refused_key). */
+static void no_move_begins(tui_t *t)
+{
     move_t mv[GSW_MAX_MOVES];
     err_t err;
     if (!digits_parse(t, mv, &err) && strncmp(err.msg, "bad move", 8)) {   /* the game's own reason (a full column) */
@@ -306,16 +343,10 @@ static void no_move_begins(tui_t *t)
         tui_say(t, err.msg);
         return;
     }
-    int k = s->v->ops->moves(s->v, session_pos(s), mv);
     char msg[400];
-    int len = snprintf(msg, sizeof msg, "no legal move begins with \"%s\" (legal:", t->digits);
-    for (int i = 0; i < k && len < (int)sizeof msg - 40; i++) {
-        char mt[64];
-        s->v->ops->move_format(s->v, session_pos(s), mv[i], mt, sizeof mt);
-        len += snprintf(msg + len, sizeof msg - (size_t)len, " %s", mt);
-        if (i == LEGAL_LISTED - 1 && k > LEGAL_LISTED) { len += snprintf(msg + len, sizeof msg - (size_t)len, " ..."); break; }
-    }
-    snprintf(msg + len, sizeof msg - (size_t)len, ")");
+    no_move_text(t, t->digits, msg, (int)sizeof msg);
+    snprintf(t->refused, sizeof t->refused, "%s", t->digits);
+    t->refused_at = tui_now_ms() + PEND_MS;
     t->digits[0] = 0;
     tui_say(t, msg);
 }
@@ -393,8 +424,6 @@ void tui_key_game(tui_t *t, int ch)
     }
     key_command(t, ch, 0);
 }
-
-static int is_enter(int ch) { return ch == '\n' || ch == '\r' || ch == KEY_ENTER; }
 
 /* A check sign or Enter just after a typed move was played is the move's
  * own end (Qa5#, e4 Enter): 1 if ch was one, to be dropped. */
@@ -522,7 +551,7 @@ static void command_key(tui_t *t, int ch)
         break;
     case 'v': t->show_history = !t->show_history; break;
     case 'm': more_open(t); break;
-    case 'w': tui_exec(t, "autoplay"); break;
+    case 'w': t->autoplay_pos = 0; tui_exec(t, "autoplay"); break;
     case 't': t->show_tags = !t->show_tags; break;
     case 'p': t->nmsg = 0; tui_say(t, "proving..."); tui_draw(t); t->nmsg = 0; tui_exec(t, "proof"); break;
     case 'f': if (s->br) { t->nmsg = 0; tui_exec(t, "follow"); } break;
@@ -562,7 +591,7 @@ static void command_key(tui_t *t, int ch)
 static void key_command(tui_t *t, int ch, int command)
 {
     int played = 0;
-    if (typed_end_key(t, ch)) return;
+    if (typed_end_key(t, ch) || refused_key(t, ch)) return;
     if (!command && move_first_key(t, ch)) return;
     if (typing_key(t, ch)) return;
     if (choice_key(t, ch)) return;

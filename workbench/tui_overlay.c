@@ -99,7 +99,7 @@ static const char *const help_lines[] = {
     "  n           new game (lesson: next step)   b      lesson: previous step",
     "  g           game picker (Esc: back)  t            show the board's classes (if any)",
     "  PgUp/PgDn   scroll the analysis pane when it does not fit",
-    "  w           the solver plays on for you, move by move (any key stops it)",
+    "  w           the solver plays on for you, a move every 0.7 s (:autoplay pace MS; any key stops)",
     "  p           browse the proof tree    f / x        proof: follow its main line / close",
     "  :           command line: a command (help lists them) or a move (:e4, :O-O)",
     "  Ctrl-C      stop the analysis or the computer's move (a goes on)",

@@ -347,7 +347,8 @@ static void draw_messages(tui_t *t, int y, int rows, int w)
         if (n > bottom - y) {
             if (k != t->nmsg - 1) break;   /* an older one that does not fit whole: left out */
             n = bottom - y - 1;            /* the newest: its first lines, and a way to the rest */
-            more = 1;
+            more = n > 0;                  /* (one row, in a short window: its first line, m the rest) */
+            if (!more) n = bottom - y;
             t->msg_cut = 1;
         }
         bottom -= n + more;
@@ -466,27 +467,28 @@ static void draw_panes(tui_t *t, int top, int h)
     }
 }
 
-/* Under the board, within its column from row y: whose turn, or the result. */
-static void draw_turn(tui_t *t, int y)
+/* Under the board, within its column from row y: whose turn, or the
+ * result, in rows rows at most; returns the rows used. */
+static int draw_turn(tui_t *t, int y, int rows)
 {
     session_t *s = &t->s;
     val_t tv;
     char line[256], why[64];
-    int rows = MSG_TOP - y;
+    int used = 0;
     if (session_over_why(s, &tv, why, sizeof why)) {
         if (s->v->game->players == 1) snprintf(line, sizeof line, "Game over: %s", tv > VAL_DRAW ? "solved!" : "no moves left");
         else if (tv == VAL_DRAW) snprintf(line, sizeof line, "Game over: a draw%s%s%s", why[0] ? " (" : "", why, why[0] ? ")" : "");
         else snprintf(line, sizeof line, "Game over: %s wins%s%s%s", t->view.side[tv < VAL_DRAW ? 1 - session_turn(s) : session_turn(s)],
                       why[0] ? " (" : "", why, why[0] ? ")" : "");
         attron(A_BOLD);
-        tui_put_wrapped(y, 1, t->left_w - 1, rows, line);
+        used = tui_put_wrapped(y, 1, t->left_w - 1, rows, line);
         attroff(A_BOLD);
     } else if (s->v->game->players == 2) {
         int turn = session_turn(s), comp = session_computer_to_move(s);
         char note[64];
         snprintf(line, sizeof line, "%s to move%s", t->view.side[turn],
                  !comp ? "" : t->paused ? " (computer stopped: a lets it move)" : " (computer thinking)");
-        int used = tui_put_wrapped(y, 1, t->left_w - 1, rows, line);
+        used = tui_put_wrapped(y, 1, t->left_w - 1, rows, line);
         if (t->names_need) {
             snprintf(line, sizeof line, "(square names: the window needs %d columns)", t->names_need);
             attron(A_DIM);
@@ -496,10 +498,11 @@ static void draw_turn(tui_t *t, int y)
         if (session_note(s, note, sizeof note)) {   /* a rule restricts the moves: said, and its pieces marked */
             snprintf(line, sizeof line, "%c%s", note[0] >= 'a' && note[0] <= 'z' ? note[0] - 'a' + 'A' : note[0], note + 1);
             attron(A_BOLD);
-            tui_put_wrapped(y + used, 1, t->left_w - 1, rows - used, line);
+            used += tui_put_wrapped(y + used, 1, t->left_w - 1, rows - used, line);
             attroff(A_BOLD);
         }
     }
+    return used;
 }
 
 /* The worker's state for the status line: its error, its progress (cut
@@ -531,6 +534,7 @@ static void draw_status(tui_t *t)
     session_t *s = &t->s;
     char status[700] = "", part[64], choice[400];
     worker_status(t, status, sizeof status);
+    if (session_over(s, NULL) && !strncmp(status, "working", 7)) status[0] = 0;   /* (the history fills in quietly) */
     if (t->confirm_quit) snprintf(status, sizeof status, "quit? the game in progress is lost (y/n)");
     else if (t->confirm_new) snprintf(status, sizeof status, "a new game? the game in progress is lost (y/n)");
     else if (session_choices(s, choice, sizeof choice)) snprintf(status, sizeof status, "choose: %s", choice);
@@ -568,7 +572,11 @@ void tui_draw_game(tui_t *t)
     if (s->v->ops->view) bh = tui_draw_board(t, GAME_TOP, 0);
     else { char pt[512]; s->v->ops->pos_format(s->v, session_pos(s), pt, sizeof pt); mvaddnstr(GAME_TOP, 1, pt, COLS - 2); }
     draw_panes(t, GAME_TOP, MSG_TOP - 1 - GAME_TOP);   /* (the message area below stays clear) */
-    draw_turn(t, GAME_TOP + bh + 1);
-    draw_messages(t, MSG_TOP, MSG_ROWS, COLS - 2);
+    /* a short window (74x15): the turn lines take the blank row under the
+       board, then the message area's first rows, which keeps one */
+    int ty = MSG_TOP - (GAME_TOP + bh + 1) >= 2 ? GAME_TOP + bh + 1 : GAME_TOP + bh;
+    int mt = ty + draw_turn(t, ty, LINES - 2 - ty);
+    if (mt < MSG_TOP) mt = MSG_TOP;
+    draw_messages(t, mt, LINES - 1 - mt, COLS - 2);
     draw_status(t);
 }

@@ -47,6 +47,24 @@ void tui_picker_fill(tui_t *t)
     }
 }
 
+/* The opponent the item starts with: the one chosen (o), else the game's
+ * own first (game_t.play_opponent: heuristic:5 in checkers), else perfect. */
+static void pick_opponent(const tui_t *t, const pick_item_t *it, char *buf, size_t n)
+{
+    char name[64];
+    opponent_t o = t->s.opp;
+    err_t e;
+    if (!it->spec[0]) { snprintf(buf, n, "the lesson's"); return; }
+    snprintf(name, sizeof name, "%.*s", (int)strcspn(it->spec, ":"), it->spec);
+    const game_t *g = game_find(name);
+    if (g && g->players == 1) { snprintf(buf, n, "none (a puzzle)"); return; }
+    if (!t->s.opp_chosen) {
+        o = (opponent_t){ .kind = OPP_PERFECT };
+        if (g && g->play_opponent && opponent_parse(g->play_opponent, &o, &e)) o = (opponent_t){ .kind = OPP_PERFECT };
+    }
+    opponent_text(&o, buf, n);
+}
+
 void tui_draw_picker(tui_t *t)
 {
     erase();
@@ -60,7 +78,7 @@ void tui_draw_picker(tui_t *t)
         if (i == t->pick) attroff(A_REVERSE);
     }
     char op[48], line[200];
-    opponent_text(&t->s.opp, op, sizeof op);
+    pick_opponent(t, &t->items[t->pick], op, sizeof op);
     const char *side = t->s.human[0] && t->s.human[1] ? "both sides" : t->s.human[0] ? "first" : t->s.human[1] ? "second" : "neither (watch)";
     snprintf(line, sizeof line, "You play: %s (s to change)   Opponent: %s (o to change)   ? help", side, op);
     tui_put_clipped(LINES - 2, 1, COLS - 2, line);

@@ -49,6 +49,8 @@ typedef struct tui {
     } job;
     unsigned worker_game;  /* s.game_id of the game the worker was last handed (0: none) */
     double autoplay_at;    /* the monotonic ms of autoplay's next move */
+    unsigned autoplay_pos; /* the position (s.pos_id) autoplay is waiting at, since autoplay_from */
+    double autoplay_from;
     int left_w;            /* the board's column: the board, and the turn or result under it */
     int too_small;         /* the last draw found the window too small for the board */
     int names_need;        /* the squares' names are on but left out: the window is narrower than this */
@@ -61,6 +63,8 @@ typedef struct tui {
     int pager_passive;     /* the completion list: the command line stays open under it */
     char digits[48];       /* a move being typed (column 10, 11, ...; 11-15, 1x10x19) */
     double digits_at;      /* when the pause ends it */
+    char refused[48];      /* a typed move refused: its next keys go with it until refused_at */
+    double refused_at;
     double typed_at;       /* a typed move was played as its last character came: until
                               then a check sign or Enter typed after it is its own (Qa5#) */
     int pend_key;          /* a command key that also begins a move (chess's a, b, f, g, h):

@@ -51,28 +51,30 @@ expect 0 "build dtc" -- "$gsw" egdb build checkers --pieces 2 --metric dtc --jso
 
 # ---- stats ----
 expect 0 "stats 2K v 1K" -- "$gsw" egdb stats checkers 2,0,1,0 --json
-same "$(jq -r '.[0] | [.positions, .longest_win_plies, .longest_loss_plies] | map(tostring) | join(" ")' "$tmp/out")" \
+same "$(jq -r '[type, .game, .convention, (.materials | length)] | map(tostring) | join(" ")' "$tmp/out")" \
+  "object checkers material 1" "stats --json: one object, as README promises every verb's"
+same "$(jq -r '.materials[0] | [.positions, .longest_win_plies, .longest_loss_plies] | map(tostring) | join(" ")' "$tmp/out")" \
   "14880 33 34" "stats 2K v 1K: Trice & Dodgen's figures"
-same "$(jq -r '.[0] | [.black_kings, .black_men, .white_kings, .white_men] | map(tostring) | join(",")' "$tmp/out")" \
+same "$(jq -r '.materials[0] | [.black_kings, .black_men, .white_kings, .white_men] | map(tostring) | join(",")' "$tmp/out")" \
   "2,0,1,0" "stats names the material"
-same "$(jq -r '.[0].wins + .[0].draws + .[0].losses == .[0].positions' "$tmp/out")" true "wins+draws+losses"
-same "$(jq -r '.[0].example' "$tmp/out")" "B:WK14:BK1,K2" "the longest win's example"
-same "$(jq -r '.[0].loss_example | startswith("W:")' "$tmp/out")" true "the longest loss is the defender's, to move"
+same "$(jq -r '.materials[0].wins + .materials[0].draws + .materials[0].losses == .materials[0].positions' "$tmp/out")" true "wins+draws+losses"
+same "$(jq -r '.materials[0].example' "$tmp/out")" "B:WK14:BK1,K2" "the longest win's example"
+same "$(jq -r '.materials[0].loss_example | startswith("W:")' "$tmp/out")" true "the longest loss is the defender's, to move"
 # the readings of the longest win and loss: 1K v 2C, where White's wins are the material's longest
 expect 0 "stats 1K v 2C" -- "$gsw" egdb stats checkers 1,0,0,2 --json
-same "$(jq -r '.[0] | [.convention, .longest_win_plies, .longest_loss_plies, .black_to_move_longest_win_plies] | map(tostring) | join(" ")' "$tmp/out")" \
+same "$(jq -r '.materials[0] | [.convention, .longest_win_plies, .longest_loss_plies, .black_to_move_longest_win_plies] | map(tostring) | join(" ")' "$tmp/out")" \
   "material 61 62 13" "stats 1K v 2C: either side to move (2C v 1K's 61/62)"
-same "$(jq -r '.[0] | [.example, .loss_example] | map(.[0:2]) | join(" ")' "$tmp/out")" "W: B:" "its examples: White to move wins, Black to move loses"
+same "$(jq -r '.materials[0] | [.example, .loss_example] | map(.[0:2]) | join(" ")' "$tmp/out")" "W: B:" "its examples: White to move wins, Black to move loses"
 expect 0 "stats 1K v 2C first" -- "$gsw" egdb stats checkers 1,0,0,2 --convention first --json
-same "$(jq -r '.[0] | [.convention, .longest_win_plies, .longest_loss_plies] | map(tostring) | join(" ")' "$tmp/out")" \
+same "$(jq -r '.materials[0] | [.convention, .longest_win_plies, .longest_loss_plies] | map(tostring) | join(" ")' "$tmp/out")" \
   "first 13 14" "--convention first: Black's win, White's loss"
 expect 2 "--convention unknown" -- "$gsw" egdb stats checkers 1,0,0,2 --convention both
 has err "material, first" "the readings are named"
 expect 0 "stats all --json" -- "$gsw" egdb stats checkers --json
-small='[.[] | select(.black_kings + .black_men + .white_kings + .white_men <= 3)]'
+small='[.materials[] | select(.black_kings + .black_men + .white_kings + .white_men <= 3)]'
 same "$(jq -r "$small | length" "$tmp/out")" 34 "stats: every material of 1-3 pieces"
-same "$(jq -r 'length' "$tmp/out")" 36 "stats: and the two of --for's 4-piece slices"
-same "$(jq -r '[.[] | .longest_win_plies, .positions | type == "number" and . == floor] | all' "$tmp/out")" true "all numbers integers"
+same "$(jq -r '.materials | length' "$tmp/out")" 36 "stats: and the two of --for's 4-piece slices"
+same "$(jq -r '[.materials[] | .longest_win_plies, .positions | type == "number" and . == floor] | all' "$tmp/out")" true "all numbers integers"
 same "$(jq -r "$small | [.[].positions] | add" "$tmp/out")" 268316 "stats: 120 + 6,972 + 261,224 positions"
 expect 0 "stats table" -- "$gsw" egdb stats checkers
 has out "1,0,1,0" "the table has a row per material"
@@ -117,7 +119,7 @@ same "$(jq -r .source "$tmp/out")" egdb "--dir wins over \$GSW_EGDB"
 expect 0 "analyze --dir" -- "$gsw" analyze checkers "$p3" --json --dir "$tmp/elsewhere"
 same "$(jq -r '.nodes, .moves[0].plies, .complete' "$tmp/out" | tr '\n' ' ')" "0 21 true " "analyze --dir: every move from the files"
 GSW_EGDB="$tmp/elsewhere" expect 0 "egdb stats GSW_EGDB" -- "$gsw" egdb stats checkers 2,0,1,0 --json
-same "$(jq -r '.[0].positions' "$tmp/out")" 14880 "egdb reads \$GSW_EGDB"
+same "$(jq -r '.materials[0].positions' "$tmp/out")" 14880 "egdb reads \$GSW_EGDB"
 "$gsw" solve --help >"$tmp/out"
 has out "--dir DIR: the endgame databases' folder (also \$GSW_EGDB" "help names --dir and GSW_EGDB"
 mv "$tmp/elsewhere" "$eg"
@@ -135,6 +137,7 @@ f="$eg/checkers/dtw/2K0C-1K0C.bxwx.egdb"
 printf '\x55' | dd of="$f" bs=1 seek=300 conv=notrunc 2>/dev/null
 expect 1 "verify damaged" -- "$gsw" egdb verify checkers
 has err "2K0C-1K0C.bxwx.egdb" "the damaged file is named"
+has err "(rebuild it: gsw egdb build checkers 2K0C-1K0C.bxwx --metric dtw --dir " "with the command that rebuilds it"
 expect 1 "probe damaged" -- "$gsw" egdb probe checkers 'B:WK14:BK1,K2'
 has err "2K0C-1K0C.bxwx.egdb" "a probe names the damaged file"
 expect 0 "build repairs" -- "$gsw" egdb build checkers --pieces 3 --metric dtw --json
@@ -144,7 +147,14 @@ f2="$eg/checkers/dtw/1K0C-2K0C.bxwx.egdb"
 printf '\x55' | dd of="$f2" bs=1 seek=300 conv=notrunc 2>/dev/null
 expect 1 "probe, a move's file damaged" -- "$gsw" egdb probe checkers 'B:WK14:BK1,K2'
 has err "1K0C-2K0C.bxwx.egdb" "a probe names the damaged file of its moves"
+has err "(rebuild it: gsw egdb build checkers 1K0C-2K0C.bxwx --metric dtw --dir " "a probe says how to rebuild it"
 truncate -s 100 "$f"
+# two damaged files: verify names each, with its command, then how many
+"$gsw" egdb verify checkers >"$tmp/out" 2>"$tmp/err" </dev/null
+same "$?" 1 "verify, two files damaged: exit 1"
+same "$(grep -c '^gsw: .*/checkers/dtw/[12]K0C-[12]K0C.bxwx.egdb: .* (rebuild it: gsw egdb build checkers [12]K0C-[12]K0C.bxwx --metric dtw --dir ' "$tmp/err")" 2 \
+  "verify lists every damaged file, each with its command: $(cat "$tmp/err")"
+has_re err "^gsw: 2 of [0-9]+ files damaged$" "verify counts them"
 expect 1 "verify truncated" -- "$gsw" egdb verify checkers 2K0C-1K0C.bxwx
 has err "2K0C-1K0C.bxwx.egdb" "the truncated file is named"
 expect 0 "build repairs truncation" -- "$gsw" egdb build checkers --pieces 3 --metric dtw

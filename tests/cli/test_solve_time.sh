@@ -6,8 +6,9 @@
 # machine, the deadline being wall time: load adds little; 2.0 s and more
 # when the heuristic line had a budget of its own), and still
 # show the heuristic line. SIGTERM half a second into a --time 10000 solve
-# exits 1 saying "interrupted", not "budget spent". Needs GSW_BIN (set by
-# ctest).
+# exits 1 saying "interrupted", not "budget spent". With no budget at all
+# a solve says, after a while, that it may not end, and its progress.
+# Needs GSW_BIN (set by ctest).
 set -u
 . "$(dirname "$0")/cli_lib.sh"
 
@@ -34,6 +35,19 @@ for game in chess checkers; do
   same "$rc" 1 "$game: SIGTERM mid-solve: exit status"
   has err "interrupted" "$game: SIGTERM mid-solve"
   grep -q "budget" "$tmp/err" && bad "$game: SIGTERM mid-solve said a budget: $(cat "$tmp/err")" || ok
+done
+
+# no budget where proofs are out of reach: a solve still going after a
+# while says so and shows its progress (as analyze does), even off a terminal
+for game in chess checkers; do
+  "$gsw" solve "$game" "" --no-cache --threads 1 >"$tmp/out" 2>"$tmp/nb-$game" </dev/null &
+  pid=$!
+  for ((i = 0; i < 100; i++)); do grep -q "searching" "$tmp/nb-$game" 2>/dev/null && break; sleep 0.1; done
+  kill -TERM "$pid"
+  wait "$pid"
+  cp "$tmp/nb-$game" "$tmp/err"
+  has err "$game: proofs are out of reach from most positions: this solve has no budget" "$game: no budget: said"
+  has_re err "^  [0-9.]+ s: .*; searching$" "$game: no budget: its progress"
 done
 
 echo "$pass passed, $fail failed"

@@ -31,8 +31,8 @@ for bk in 0 1 2 3 4; do
       wm=$((7 - bk - bm - wk))
       [ $((bk + bm)) -le 4 ] && [ $wm -ge 0 ] && [ $((wk + wm)) -le 4 ] || continue
       "$gsw" egdb stats checkers "$bk,$bm,$wk,$wm" --dir "$dir" --json >"$tmp/s.json" || { bad "stats $bk,$bm,$wk,$wm"; continue; }
-      w=$(jq -r '.[0].longest_win_plies // 0' "$tmp/s.json")
-      [ "$w" -gt "$best" ] && best=$w where="$bk,$bm,$wk,$wm, for example $(jq -r '.[0].example' "$tmp/s.json")"
+      w=$(jq -r '.materials[0].longest_win_plies // 0' "$tmp/s.json")
+      [ "$w" -gt "$best" ] && best=$w where="$bk,$bm,$wk,$wm, for example $(jq -r '.materials[0].example' "$tmp/s.json")"
     done
   done
 done

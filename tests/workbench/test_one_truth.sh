@@ -8,7 +8,7 @@
 # current ply and after undo. Skipped (exit 77) without tmux.
 set -u
 . "$(dirname "$0")/tmux_lib.sh"
-start() { start_sized 120 40 "$@"; }
+start() { start_wh 120 40 "$@"; }
 quit() { quit_gsw "$@"; }
 # the analysis pane's move rows (the lines after "Analysis:"), trimmed
 pane() { screen | sed -n '/Analysis:/,$p' | cut -c27- | sed 's/^ *//; s/ *$//'; }

@@ -24,7 +24,8 @@ for game in checkers chess; do
   sh "$game" 'opponent perfect:500\nautoplay 3\n'
   [ "$rc" -eq 0 ] || bad "$game: exit $rc: $(cat "$tmp/out" "$tmp/err")"
   grep -q '^opponent: perfect:500$' "$tmp/out" || bad "$game: the opponent's time not shown: $(cat "$tmp/out")"
-  [ "$(grep -c '^plays ' "$tmp/out")" -eq 3 ] || bad "$game: autoplay 3 did not play 3 moves: $(cat "$tmp/out")"
+  [ "$(grep -c '^you (autoplay): .* (engine move: no proof within 0.7 s)$' "$tmp/out")" -eq 3 ] \
+    || bad "$game: autoplay 3 did not play 3 moves at its pace, named as yours: $(cat "$tmp/out")"
   [ "$(grep -c '^gsw plays .*(perfect where proven; engine move: no proof within 0.5 s)$' "$tmp/out")" -ge 3 ] \
     || bad "$game: the computer's engine moves not said: $(cat "$tmp/out")"
   grep -q 'stopped' "$tmp/out" && bad "$game: stopped: $(cat "$tmp/out")"
@@ -42,8 +43,14 @@ sh checkers 'lesson checkers-endgame\nnext\nnext\nmove 28-24\nundo\nshow\n'
 [ "$rc" -eq 0 ] || bad "lesson: exit $rc: $(cat "$tmp/out" "$tmp/err")"
 grep -q '^gsw plays ' "$tmp/out" || bad "lesson checkers-endgame step 3: no reply: $(cat "$tmp/out")"
 tail -1 "$tmp/out" | grep -q 'ply 0;' || bad "lesson: undo did not go back past the reply: $(tail -1 "$tmp/out")"
-sh chess 'lesson chess-krk\nnext\nnext\nnext\nnext\nmove Rb3+\n'
-grep -q '^gsw plays ' "$tmp/out" || bad "lesson chess-krk step 5: no reply: $(cat "$tmp/out" "$tmp/err")"
+sh chess 'lesson chess-krk\nnext\nnext\nnext\nnext\nnext\nmove Rb3+\n'
+grep -q '^gsw plays ' "$tmp/out" || bad "lesson chess-krk step 6: no reply: $(cat "$tmp/out" "$tmp/err")"
+# its mate in 1: the lesson checks that the move mates, and refuses another
+sh chess 'lesson chess-krk\nnext\nnext\nnext\nmove Rb8#\n'
+grep -q '^Rb8# is checkmate: the game is over, won\.$' "$tmp/out" || bad "lesson chess-krk: the mate in 1 not checked: $(cat "$tmp/out")"
+sh chess 'lesson chess-krk\nnext\nnext\nnext\nmove Rf1\n'
+grep -q "^The lesson's move: Rb8#" "$tmp/out" && ! grep -q 'checkmate' "$tmp/out" \
+  || bad "lesson chess-krk: a move that does not mate passed: $(cat "$tmp/out")"
 # a step that asks for a move is judged, not answered
 sh checkers 'lesson checkers-endgame\nmove 28-24\n'
 grep -q '^gsw plays ' "$tmp/out" && bad "lesson step 1: answered a move the lesson judges: $(cat "$tmp/out")"
@@ -67,4 +74,14 @@ printf 'new chess\nopponent heuristic:1\ne4\nexport %s\n' "$tmp/h.rec" \
   | USER=ann timeout 120 "$gsw" shell --no-cache --threads 1 --hash 16 >"$tmp/out" 2>"$tmp/err"
 grep -q '^\[White "ann"\]' "$tmp/h.rec" && grep -q '^\[Black "gsw, heuristic:1"\]' "$tmp/h.rec" \
   || bad "a game against heuristic:1: the players are not named: $(grep '^\[' "$tmp/h.rec" 2>/dev/null | head -8)"
+# a player changed during the game: the record names each that played
+printf 'opponent heuristic:1\nside first\n11-15\nopponent heuristic:2\n15x22\nexport %s\n' "$tmp/two.rec" \
+  | USER=ann timeout 120 "$gsw" shell checkers --no-cache --threads 1 --hash 16 >"$tmp/out" 2>"$tmp/err"
+grep -q '^\[Black "ann"\]' "$tmp/two.rec" && grep -q '^\[White "gsw, heuristic:1; gsw, heuristic:2"\]' "$tmp/two.rec" \
+  || bad "two opponents: not both named: $(grep '^\[' "$tmp/two.rec" 2>/dev/null | head -8) $(cat "$tmp/err")"
+# autoplay's pace: said, and set with pace MS
+printf 'autoplay 1 pace 300\n' | timeout 60 "$gsw" shell checkers --no-cache --threads 1 --hash 16 >"$tmp/out" 2>&1
+grep -q '^you (autoplay): .*no proof within 0.3 s)$' "$tmp/out" || bad "autoplay pace 300: $(cat "$tmp/out")"
+printf 'autoplay pace x\n' | timeout 60 "$gsw" shell checkers --no-cache >"$tmp/out" 2>&1
+grep -q 'autoplay \[N\] \[pace MS\]' "$tmp/out" || bad "autoplay pace x: not refused: $(cat "$tmp/out")"
 exit $fail

@@ -29,7 +29,7 @@ screen | grep -q "Connect Four" || bad "picker lists Connect Four"
 keys Down Down Down Enter
 wait_for "connect4:5x4" 20 || bad "5x4 did not open"
 keys s   # play second: the perfect opponent opens
-wait_for "gsw plays" 60 || bad "the computer did not open"
+wait_for "^ perfect: " 60 || bad "the computer did not open"
 wait_for "Analysis: Yellow to move" 30 || bad "analysis pane title"
 wait_for " draw" 60 || bad "no proven values in the analysis pane"
 moves=0

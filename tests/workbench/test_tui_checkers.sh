@@ -12,7 +12,7 @@ set -u
 . "$(dirname "$0")/tmux_lib.sh"
 # start ARGS...: gsw in a fresh window g (its exit status goes to $tmp/exit);
 # the server of the last window may still be exiting, so it tries again
-start() { start_sized 100 30 "$@"; }
+start() { start_wh 100 30 "$@"; }
 quit() { quit_gsw "$@"; }
 board() { screen | head -11; }
 # the board's cells drawn in reverse video (the cursor; the selected piece
@@ -67,7 +67,7 @@ wait_for "32○" 10 || bad "numbers on again"
 # a move typed; the computer (a heuristic player) answers
 keys -l 11-15
 wait_for "1\. 11-15" 10 || bad "11-15 typed"
-wait_for "gsw plays" 60 || bad "the computer did not reply"
+wait_for "^ heuristic:5: " 60 || bad "the computer did not reply"
 wait_for "Black to move" 60 || bad "Black's turn again"
 keys : 'opponent human' Enter
 wait_for "opponent: human" 10 || bad "opponent human"
@@ -153,7 +153,7 @@ wait_for "Lesson 1/5" 20 || bad "the lesson did not open"
 wait_for "A capture is compulsory" 10 || bad "lesson: flag"
 wait_for "published values agree" 30 || bad "lesson: values not proven"
 keys -l 10x17
-wait_for "keeps the value" 20 || bad "lesson step 1 judgement"
+wait_for "10x17 wins at once: the game is over, won" 20 || bad "lesson step 1 judgement"
 keys n
 wait_for "Lesson 2/5" 20 || bad "lesson step 2"
 # best first also where some moves hold proven bounds that straddle a draw

@@ -14,7 +14,7 @@
 # progress on the status line. Skipped (exit 77) without tmux.
 set -u
 . "$(dirname "$0")/tmux_lib.sh"
-start() { start_sized "$@"; }
+start() { start_wh "$@"; }
 quit() { quit_gsw "$@"; }
 board() { screen | head -11; }
 cmd() { keys : "$1" Enter; }
@@ -108,7 +108,7 @@ quit "gsw (promotion, marks, ends)"
 
 # ---- the heuristic opponent mates ----
 start 80 24 play chess "'6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1'" --opponent heuristic:1 --side second
-wait_for "gsw plays Ra8#" 30 || bad "the heuristic opponent did not mate in one"
+wait_for "^ heuristic:1: Ra8#" 30 || bad "the heuristic opponent did not mate in one"
 wait_for "(checkmate)" 10 || bad "its checkmate is not said"
 quit "gsw (heuristic mate)"
 
@@ -122,10 +122,10 @@ keys Down Down Down Down Down Down Right Right Right Right Enter   # from a8: th
 wait_for "^  4  \. \. \. \. + \. \. \." 10 || bad "ascii: e4 is not marked"
 keys Up Up Enter
 wait_for "1\. e4" 10 || bad "ascii: e2-e4 by keys"
-wait_for "gsw plays" 60 || bad "the default opponent did not reply"
+wait_for "^ heuristic:3: " 60 || bad "the default opponent did not reply"
 keys o
-wait_for "opponent: heuristic:5" 10 || bad "o: heuristic:5"
-keys o o o
+wait_for "opponent: heuristic:4" 10 || bad "o: heuristic:4 (every level in turn)"
+keys o o o o o o
 wait_for "opponent: human" 10 || bad "o: on to human"
 keys o
 wait_for "opponent: perfect" 10 || bad "o: after human comes perfect (an engine move where no proof comes in time)"

@@ -76,14 +76,14 @@ for ((try = 0; try < 3 && !stopped; try++)); do   # Ctrl-C must come while it th
   keys 5
   wait_for "computer thinking" 10 || { bad "the computer did not think"; break; }
   keys C-c
-  wait_for "computer's move stopped\|gsw plays" 10 || { bad "Ctrl-C: neither stopped nor played"; break; }
+  wait_for "computer's move stopped\|heuristic:9: " 10 || { bad "Ctrl-C: neither stopped nor played"; break; }
   if screen | grep -q "computer's move stopped"; then stopped=1; else keys u; wait_for "Red to move$" 10; fi
 done
 if [ "$stopped" = 1 ]; then
   screen | grep -q "computer thinking" && bad "stopped, yet the screen says the computer is thinking"
   screen | grep -q "a lets it move" || bad "the stopped move is not offered"
   keys a
-  wait_for "gsw plays" 20 || bad "a did not let the computer move"
+  wait_for "heuristic:9: " 20 || bad "a did not let the computer move"
   wait_for "Red to move$" 10 || bad "Red's turn after the computer's move"
 else
   bad "Ctrl-C never came while the computer thought"

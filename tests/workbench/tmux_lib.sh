@@ -34,9 +34,9 @@ wait_gone() {
   done
   return 1
 }
-# start_sized W H ARGS...: gsw ARGS in a fresh window g of W x H, with a
-# private cache and history (its exit status goes to $tmp/exit)
-start_sized() {
+# start_wh W H ARGS...: gsw ARGS in a fresh window g of W x H, on a cache and
+# a history in $tmp (its exit status goes to $tmp/exit)
+start_wh() {
   local w=$1 h=$2
   shift 2
   rm -f "$tmp/exit"
