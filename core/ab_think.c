@@ -341,6 +341,40 @@ static uint64_t ab_think_nodes(const ab_t *s, ab_helper_t *const *help, int nh)
     return n;
 }
 
+/* Start up to want lazy SMP helpers over this thread's search s (a copy
+ * each), into help[]; returns how many started. */
+static int ab_helpers_start(const ab_t *s, ab_helper_t **help, int want, const void *pos, int maxd, gsw_flag_t *halt)
+{
+    int nh = 0;
+    for (int i = 0; i < want; i++) {
+        ab_helper_t *h = malloc(sizeof *h);
+        if (!h) break;
+        h->s = *s;
+        h->s.nodes = 0;
+        h->s.thread_id = i + 1;
+        h->s.halt = halt;
+        h->s.heur_excl = NULL;
+        h->s.heur_line = s->heur_line ? h->line : NULL;
+        if (s->heur_order) {
+            memset(h->order, 0, sizeof h->order);
+            memset(h->killer, 0xff, sizeof h->killer);
+            h->s.heur_order = h->order;
+            h->s.heur_killer = h->killer;
+        }
+        h->pos = pos;
+        /* every other one a ply ahead: the threads' iterations interleave
+         * rather than repeat each other's */
+        h->d0 = 1 + ((i + 1) & 1);
+        h->maxd = maxd;
+        if (pthread_create(&h->th, NULL, ab_helper_run, h)) {
+            free(h);
+            break;
+        }
+        help[nh++] = h;
+    }
+    return nh;
+}
+
 /* Multi-PV: one root move's line at a depth. */
 typedef struct ab_pvline {
     int32_t score;
@@ -410,42 +444,24 @@ int ab_think(const gv_t *v, tt_t *tt, const void *pos, const ab_options_t *o,
     }
     s.heur_excl = excl;
 
-    /* lazy SMP: the helpers start now and stop when this thread's search
-     * ends; a node budget is theirs and this thread's together (each adds
-     * its nodes to spent every 1,024). Short of memory or threads, fewer. */
+    /* lazy SMP: the helpers start once this thread's first iteration is
+     * done (so that they never spend a node budget before there is a move
+     * to play) and stop when its search ends; a node budget is theirs and
+     * this thread's together (each adds its nodes to spent every 1,024).
+     * Short of memory or threads, fewer. */
     gsw_flag_t halt = 0;
     uint64_t spent = 0;
     int want = o && o->threads > 1 ? o->threads - 1 : 0, nh = 0;
     ab_helper_t **help = want ? calloc((size_t)want, sizeof *help) : NULL;
-    if (help && s.node_limit) s.pool_nodes = &spent;
-    for (int i = 0; help && i < want; i++) {
-        ab_helper_t *h = malloc(sizeof *h);
-        if (!h) break;
-        h->s = s;
-        h->s.nodes = 0;
-        h->s.thread_id = i + 1;
-        h->s.halt = &halt;
-        h->s.heur_excl = NULL;
-        h->s.heur_line = s.heur_line ? h->line : NULL;
-        if (s.heur_order) {
-            memset(h->order, 0, sizeof h->order);
-            memset(h->killer, 0xff, sizeof h->killer);
-            h->s.heur_order = h->order;
-            h->s.heur_killer = h->killer;
-        }
-        h->pos = pos;
-        /* every other one a ply ahead: the threads' iterations interleave
-         * rather than repeat each other's */
-        h->d0 = 1 + ((i + 1) & 1);
-        h->maxd = maxd;
-        if (pthread_create(&h->th, NULL, ab_helper_run, h)) {
-            free(h);
-            break;
-        }
-        help[nh++] = h;
-    }
 
     for (int d = 1; d <= maxd; d++) {
+        if (d == 2 && help) {
+            if (s.node_limit) {
+                spent = s.nodes & ~(uint64_t)0x3ff;   /* (this thread adds its nodes from here on) */
+                s.pool_nodes = &spent;
+            }
+            nh = ab_helpers_start(&s, help, want, pos, maxd, &halt);
+        }
         move_t pv[64];
         int pvlen = 0;
         s.heur_depth = d;

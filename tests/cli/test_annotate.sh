@@ -53,6 +53,14 @@ same "$(jq -s length "$tmp/out")" 1 "one JSON document"
 same "$(jq -r '[.moves[] | .mark] | join(",")' "$tmp/out")" ",,,?,?" "the marks by ply"
 same "$(jq -c '.moves[4] | [.before, .after, .proven, .best]' "$tmp/out")" '["win","draw",true,"2"]' "ply 5 proven"
 
+# a win thrown to a loss (??) and the only move that keeps the win (!)
+echo 44551 > c4b.txt
+expect 0 "annotate connect4 ??" -- "$gsw" annotate connect4:6x5 c4b.txt --no-cache --time 2000 --json
+same "$(jq -c '.moves[4] | [.before, .after, .mark, .proven, .best]' "$tmp/out")" '["win","loss","??",true,"3"]' "ply 5: ??"
+echo 44553 > c4c.txt
+expect 0 "annotate connect4 !" -- "$gsw" annotate connect4:6x5 c4c.txt --no-cache --time 2000 --json
+same "$(jq -c '.moves[4] | [.before, .after, .mark, .proven]' "$tmp/out")" '["win","win","!",true]' "ply 5: ! (the only win)"
+
 # the workbench's annotate on the same game (gsw shell runs its commands)
 printf 'new connect4:6x5\n3\n3\n4\n4\n1\nannotate 2000\n' > c4.script
 expect 0 "shell annotate" -- "$gsw" shell --no-cache c4.script
