@@ -103,7 +103,15 @@ void session_lesson_judge(session_t *s, out_t *out)
         if (s->v->game->players == 1)   /* a puzzle: solvable or not */
             out_printf(out, "%s %s.\n", played, lv->outcome == best ? "keeps the value: solvable"
                                                                      : "gives the value away: dead end");
-        else if (lv->outcome == best) out_printf(out, "%s keeps the value: %s.\n", played, outcome_name(lv->outcome));
+        else if (lv->outcome == best) {   /* in the game's words: "mate in 2", "win in 253 plies" */
+            move_value_t pv = { .move = s->moves[0], .state = MV_PROVEN, .conv = -1 };
+            pv.lo = pv.hi = lv->outcome == OUTCOME_DRAW || lv->plies < 0 ? VAL_DRAW
+                          : lv->outcome == OUTCOME_WIN ? val_win(lv->plies) : val_loss(lv->plies);
+            char t[64];
+            if (lv->outcome == OUTCOME_DRAW || lv->plies < 0) snprintf(t, sizeof t, "%s", outcome_name(lv->outcome));
+            else session_value_words(s, 0, &pv, t, sizeof t);
+            out_printf(out, "%s keeps the value: %s.\n", played, t);
+        }
         else out_printf(out, "%s gives the value away: it %s, where the best move %ss.\n", played,
                         lv->outcome == OUTCOME_DRAW ? "only draws" : "loses", outcome_name(best));
     } else if (st->nexpect) {

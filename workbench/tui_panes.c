@@ -134,7 +134,7 @@ static void analysis_legend(session_t *s, const analysis_t *an, int star, char *
         session_value_text(s, s->ply, &an->mv[i], t1, sizeof t1);
         heur |= t1[0] == '~';
         published |= strstr(t1, "(published)") != NULL;
-        late |= an->mv[i].late && an->mv[i].state == MV_PROVEN;
+        if (an->mv[i].state == MV_PROVEN && an->mv[i].late) late |= an->mv[i].late;   /* 1 first, 2 ? (bits) */
         distance |= an->mv[i].state == MV_PROVEN && an->mv[i].lo == an->mv[i].hi && an->mv[i].lo != VAL_DRAW;
     }
     const char *rule = s->v->ops->count_rule ? s->v->ops->count_rule : "move count";
@@ -145,7 +145,8 @@ static void analysis_legend(session_t *s, const analysis_t *an, int star, char *
     if (heur) PART("%s~ heuristic, not proven%s%s", buf[0] ? "; " : "", s->v->game->eval_unit ? ": in " : "",
                    s->v->game->eval_unit ? s->v->game->eval_unit : "");
     if (published) PART("%s(published): the lesson's value, not proven here yet", buf[0] ? "; " : "");
-    if (late) PART("%s(%s?/first): the rule may draw it first", buf[0] ? "; " : "", rule);
+    if (late & 2) PART("%s(%s?): the rule may draw it first", buf[0] ? "; " : "", rule);
+    if (late & 1) PART("%s(%s first): no win fits in the count", buf[0] ? "; " : "", rule);
 #undef PART
 }
 
