@@ -138,7 +138,9 @@ static int sync_autoplay(session_t *s, out_t *out, err_t *err)
         s->v->ops->move_format(s->v, session_pos(s), m, mt, sizeof mt);
         if (session_play(s, m, err)) return err->code;
         session_played_by(s, 0);
-        out_printf(out, "gsw plays %s%s%s%s\n", mt, s->opp_note[0] ? " (" : "", s->opp_note, s->opp_note[0] ? ")" : "");
+        char who[48];   /* the mover named, as the workbench's messages do */
+        session_mover_text(s, s->ply - 1, who, sizeof who);
+        out_printf(out, "%s: %s%s%s%s\n", who, mt, s->opp_note[0] ? " (" : "", s->opp_note, s->opp_note[0] ? ")" : "");
     }
     return GSW_OK;
 }

@@ -471,6 +471,8 @@ void session_played_by(session_t *s, int autoplay)
     if (s->ply < 1) return;
     s->by[s->ply - 1] = autoplay ? (opponent_t){ .kind = OPP_HUMAN } : s->opp;
     if (!autoplay && s->lesson) s->by[s->ply - 1] = (opponent_t){ .kind = OPP_PERFECT };   /* (session_opp_kind) */
+    if (!autoplay && s->by[s->ply - 1].kind == OPP_PERFECT) s->by[s->ply - 1].ms = session_opp_ms(s);   /* with its time,
+                                                                                                 as `opponent` says it */
     s->by_auto[s->ply - 1] = (unsigned char)(autoplay != 0);
 }
 

@@ -451,7 +451,8 @@ static void draw_panes(tui_t *t, int top, int h)
     int w1 = t->show_history ? HISTORY_W : MOVES_W;
     if (w1 > pw / 2) w1 = pw / 2;
     if (s->br) {
-        int used = draw_proof(t, top, px, pw - 1, h - 2);   /* every child, the analysis below */
+        /* every child, the analysis below; a short window keeps half for the analysis's moves */
+        int used = draw_proof(t, top, px, pw - 1, h >= 20 ? h - 2 : h / 2 + 1);
         draw_analysis(t, top + used + 1, px, pw - 1, h - used - 1);
     } else if (s->lesson) {   /* the step, then every move's value under it */
         analysis_t *an = s->an[s->ply];

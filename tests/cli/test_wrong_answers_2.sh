@@ -31,7 +31,7 @@ for m in 11-7 27-23 27-24; do has_re out "^$m +win 25" "analyze: $m wins in 25";
 
 script "opponent perfect" "side first" history
 expect 0 "the perfect opponent moves after the line" -- "$gsw" shell checkers "$start" "$tmp/script"
-has_re out '^gsw plays (11-7|27-23|27-24)$' "the perfect opponent keeps the win"
+has_re out '^perfect: (11-7|27-23|27-24)$' "the perfect opponent keeps the win"
 has_re out '^ +9\. (11-7|27-23|27-24) +got win 25 +best win 25' "value history: the move played, given the line"
 ! grep -q "Game over" "$tmp/out" && ok || bad "the game goes on: $(grep 'Game over' "$tmp/out")"
 
@@ -61,7 +61,7 @@ expect 0 "KPK at halfmove 98" -- "$gsw" shell chess '8/8/8/7k/5K2/8/3P4/8 w - - 
 has_re out '^Ke5 +draw$' "analyze: the fastest mate without the rule is a draw under it"
 has_re out '^d4 +mate in 16$' "analyze: d4 mates in time"
 has_re out '^hint: d4, mate in 16$' "hint: the mate that comes in time"
-has_re out '^gsw plays d4$' "the perfect opponent converts in time"
+has_re out '^perfect: d4$' "the perfect opponent converts in time"
 ! grep -q '50-move rule?' "$tmp/out" && ok || bad "no hedged value is left: $(grep '50-move rule?' "$tmp/out")"
 printf 'hint\n' >"$tmp/script"
 expect 0 "KPK, the pawn blocked, at halfmove 98" -- "$gsw" shell chess '4k3/8/4K3/4P3/8/8/8/8 w - - 98 60' "$tmp/script"

@@ -243,7 +243,7 @@ static void test_opponents_play(void **st)
     assert_int_equal(s.human[0], 1);
     assert_int_equal(s.human[1], 0);
     assert_int_equal(run(&s, "1", &t), GSW_OK);
-    assert_non_null(strstr(t, "gsw plays"));
+    assert_non_null(strstr(t, "perfect: "));   /* the mover named */
     assert_int_equal(s.ply, 2);
     /* undo goes back to the person's turn */
     assert_int_equal(run(&s, "undo", &t), GSW_OK);
@@ -668,7 +668,7 @@ static void engine_move_check(const char *spec, const char *move)
     time_t t0 = time(NULL);
     assert_int_equal(run(&s, move, &t), GSW_OK);
     assert_int_equal(s.ply, 2);   /* the computer answered */
-    assert_non_null(strstr(t, "gsw plays"));
+    assert_non_null(strstr(t, "perfect:300: "));
     assert_non_null(strstr(t, "perfect where proven; engine move: no proof within 0.3 s"));
     assert_int_equal(run(&s, "autoplay 1", &t), GSW_OK);
     assert_int_equal(s.ply, 4);   /* the person's move by the engine, then the computer's */

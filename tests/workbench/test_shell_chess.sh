@@ -93,12 +93,12 @@ for level in 1 3 5 9; do
   start=$(date +%s)
   sh 'e4\nd4\nshow\n' --opponent "heuristic:$level"
   took=$(( $(date +%s) - start ))
-  [ "$rc" -eq 0 ] && [ "$(grep -c '^gsw plays ' "$tmp/out")" -eq 2 ] && [ "$took" -le 20 ] \
+  [ "$rc" -eq 0 ] && [ "$(grep -c "^heuristic:$level: " "$tmp/out")" -eq 2 ] && [ "$took" -le 20 ] \
     || bad "heuristic:$level (exit $rc, ${took} s): $(cat "$tmp/out" "$tmp/err")"
 done
 # it takes a mate in one
 sh 'new chess 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1\n' --opponent heuristic:1 --side second
-has '^gsw plays Ra8#$' "the heuristic opponent mates in one"
+has '^heuristic:1: Ra8#$' "the heuristic opponent mates in one"
 has 'White wins (checkmate)' "its mate ends the game"
 
 # hint and analysis: heuristic within the shell's budget, scores in pawns, the engine's line

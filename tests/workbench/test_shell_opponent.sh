@@ -26,7 +26,7 @@ for game in checkers chess; do
   grep -q '^opponent: perfect:500$' "$tmp/out" || bad "$game: the opponent's time not shown: $(cat "$tmp/out")"
   [ "$(grep -c '^you (autoplay): .* (engine move: no proof within 0.7 s)$' "$tmp/out")" -eq 3 ] \
     || bad "$game: autoplay 3 did not play 3 moves at its pace, named as yours: $(cat "$tmp/out")"
-  [ "$(grep -c '^gsw plays .*(perfect where proven; engine move: no proof within 0.5 s)$' "$tmp/out")" -ge 3 ] \
+  [ "$(grep -c '^perfect:500: .*(perfect where proven; engine move: no proof within 0.5 s)$' "$tmp/out")" -ge 3 ] \
     || bad "$game: the computer's engine moves not said: $(cat "$tmp/out")"
   grep -q 'stopped' "$tmp/out" && bad "$game: stopped: $(cat "$tmp/out")"
 done
@@ -35,16 +35,16 @@ done
 sh checkers 'opponent perfect\n11-15\n' --time 400
 [ "$rc" -eq 0 ] || bad "--time: exit $rc: $(cat "$tmp/err")"
 grep -q '^opponent: perfect:400$' "$tmp/out" || bad "--time: not the opponent's time: $(cat "$tmp/out")"
-grep -q '^gsw plays .*no proof within 0.4 s)$' "$tmp/out" || bad "--time: no engine move: $(cat "$tmp/out")"
+grep -q '^perfect:400: .*no proof within 0.4 s)$' "$tmp/out" || bad "--time: no engine move: $(cat "$tmp/out")"
 
 # a lesson's summary ("play on against the perfect opponent") gets replies,
 # and undo takes the learner back past the reply
 sh checkers 'lesson checkers-endgame\nnext\nnext\nmove 28-24\nundo\nshow\n'
 [ "$rc" -eq 0 ] || bad "lesson: exit $rc: $(cat "$tmp/out" "$tmp/err")"
-grep -q '^gsw plays ' "$tmp/out" || bad "lesson checkers-endgame step 3: no reply: $(cat "$tmp/out")"
+grep -q '^perfect: ' "$tmp/out" || bad "lesson checkers-endgame step 3: no reply: $(cat "$tmp/out")"
 tail -1 "$tmp/out" | grep -q 'ply 0;' || bad "lesson: undo did not go back past the reply: $(tail -1 "$tmp/out")"
 sh chess 'lesson chess-krk\nnext\nnext\nnext\nnext\nnext\nmove Rb3+\n'
-grep -q '^gsw plays ' "$tmp/out" || bad "lesson chess-krk step 6: no reply: $(cat "$tmp/out" "$tmp/err")"
+grep -q '^perfect: ' "$tmp/out" || bad "lesson chess-krk step 6: no reply: $(cat "$tmp/out" "$tmp/err")"
 # its mate in 1: the lesson checks that the move mates, and refuses another
 sh chess 'lesson chess-krk\nnext\nnext\nnext\nmove Rb8#\n'
 grep -q '^Rb8# is checkmate: the game is over, won\.$' "$tmp/out" || bad "lesson chess-krk: the mate in 1 not checked: $(cat "$tmp/out")"
@@ -53,7 +53,7 @@ grep -q "^The lesson's move: Rb8#" "$tmp/out" && ! grep -q 'checkmate' "$tmp/out
   || bad "lesson chess-krk: a move that does not mate passed: $(cat "$tmp/out")"
 # a step that asks for a move is judged, not answered
 sh checkers 'lesson checkers-endgame\nmove 28-24\n'
-grep -q '^gsw plays ' "$tmp/out" && bad "lesson step 1: answered a move the lesson judges: $(cat "$tmp/out")"
+grep -q '^perfect: ' "$tmp/out" && bad "lesson step 1: answered a move the lesson judges: $(cat "$tmp/out")"
 
 # the usage says what each opponent means
 "$gsw" play --help >"$tmp/out" 2>&1
