@@ -65,6 +65,23 @@ static val_t mover_value(const gv_t *v, val_t child)
     return child >= VAL_PROVEN ? child - 1 : child <= -VAL_PROVEN ? child + 1 : child;
 }
 
+void analyst_mover_bounds(const gv_t *v, val_t clo, val_t chi, val_t *lo, val_t *hi)
+{
+    *lo = mover_value(v, v->game->players == 2 ? chi : clo);
+    *hi = mover_value(v, v->game->players == 2 ? clo : chi);
+}
+
+void move_value_intersect(move_value_t *mv, val_t lo, val_t hi)
+{
+    if (mv->state == MV_PROVEN) {   /* keep what was known */
+        if (mv->lo > lo) lo = mv->lo;
+        if (mv->hi < hi) hi = mv->hi;
+    }
+    mv->state = MV_PROVEN;
+    mv->lo = lo;
+    mv->hi = hi;
+}
+
 /* The solver's terms for a solve of task t's analysis an: the game's line
  * (its positions played twice already: a solve on a line reads no cache
  * row and stores only what holds whatever the line, solve/solver.h), the
@@ -431,14 +448,7 @@ int analyst_prove(analyst_t *a, const analyst_task_t *t, const void *pos, analys
     an->nodes += ans.r.nodes;
     an->ms += ans.r.time_ms;
     if (ans.r.aborted && ans.r.lo <= -VAL_WIN + 1 && ans.r.hi >= VAL_WIN - 1) return 1;   /* stopped knowing nothing */
-    val_t lo = val_up(ans.r.hi), hi = val_up(ans.r.lo);   /* the mover's side */
-    if (mv->state == MV_PROVEN) {   /* keep what was known: intersect */
-        if (mv->lo > lo) lo = mv->lo;
-        if (mv->hi < hi) hi = mv->hi;
-    }
-    mv->state = MV_PROVEN;
-    mv->lo = lo;
-    mv->hi = hi;
+    move_value_intersect(mv, val_up(ans.r.hi), val_up(ans.r.lo));   /* the mover's side */
     mv->from_cache = answer_from(&ans, "cache");
     mv->line_dep |= ans.r.history_dependent && t->nline > 0;
     analyst_mark_late(a, t, pos, an, i);

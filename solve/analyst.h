@@ -129,6 +129,12 @@ int analyst_heuristic(analyst_t *a, const analyst_task_t *t, const void *pos, an
  * proof was complete (the bounds proven so far are kept), 0 when done, -1
  * on error. */
 int analyst_prove(analyst_t *a, const analyst_task_t *t, const void *pos, analysis_t *an, int i, err_t *err);
+/* Bounds [clo, chi] of the position a move leads to as the mover's bounds
+ * (two players: the other side's value negated, one ply more; a puzzle:
+ * the same player's, one ply more). */
+void analyst_mover_bounds(const gv_t *v, val_t clo, val_t chi, val_t *lo, val_t *hi);
+/* mv proven within [lo, hi], intersected with what it held proven. */
+void move_value_intersect(move_value_t *mv, val_t lo, val_t hi);
 /* Read every unsettled move's value again from what the sources know now
  * (the cache, databases built since, a proof tree's values): bounds only
  * tighten; no search. */

@@ -121,20 +121,8 @@ void annotate_link(const gv_t *v, analysis_t *an, move_t played, const analysis_
     val_t clo, chi;
     if (annotate_root(next, &clo, &chi)) {
         val_t lo, hi;
-        if (v->game->players == 2) {
-            lo = val_up(chi);
-            hi = val_up(clo);
-        } else {   /* a puzzle: the same player goes on, one ply further */
-            lo = clo >= VAL_PROVEN ? clo - 1 : clo <= -VAL_PROVEN ? clo + 1 : clo;
-            hi = chi >= VAL_PROVEN ? chi - 1 : chi <= -VAL_PROVEN ? chi + 1 : chi;
-        }
-        if (mv->state == MV_PROVEN) {   /* keep what was known: intersect */
-            if (mv->lo > lo) lo = mv->lo;
-            if (mv->hi < hi) hi = mv->hi;
-        }
-        mv->state = MV_PROVEN;
-        mv->lo = lo;
-        mv->hi = hi;
+        analyst_mover_bounds(v, clo, chi, &lo, &hi);
+        move_value_intersect(mv, lo, hi);
         return;
     }
     int32_t sc = 0;
