@@ -1,0 +1,92 @@
+/* Manifests: where a folder's files came from. Every database, tablebase,
+ * strong-solution and book folder holds a text file MANIFEST that says,
+ * for each build that wrote files there, gsw's version and commit, the
+ * exact command, the date, the machine's core count and the time it took;
+ * for each file, its SHA-256 (as `sha256sum` prints it), its position
+ * count and the build that made it; and for each file, the files it was
+ * built from with their SHA-256. A build rewrites it atomically after
+ * each file it writes, so a stopped build leaves it true.
+ *
+ * The text, a line each (fields separated by single spaces; a command
+ * is the rest of its line; lines starting with '#' are comments):
+ *   gsw-manifest 1
+ *   build ID version V commit C date YYYY-MM-DDTHH:MM:SSZ cores N seconds S
+ *   command ID THE COMMAND AS TYPED
+ *   file NAME sha256 HEX positions N build ID
+ *   from NAME INPUT sha256 HEX      (INPUT: a path relative to the folder)
+ * NAME is a path relative to the folder, without spaces.
+ *
+ * This module only reads and writes manifests and hashes files; it is a
+ * file reader the separate checker (check/) links too, so it uses nothing
+ * of solve/ or of the cache. */
+#ifndef GSW_MANIFEST_H
+#define GSW_MANIFEST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/err.h"
+
+#define MANIFEST_NAME "MANIFEST"
+#define MANIFEST_SHA_HEX 65          /* 64 hex digits and the terminator */
+
+typedef struct manifest_build {
+    int id;
+    char version[32], commit[48];
+    char date[32];                   /* UTC, ISO 8601 */
+    int cores;
+    double seconds;
+    char command[1024];
+} manifest_build_t;
+
+typedef struct manifest_file {
+    char name[160];
+    char sha256[MANIFEST_SHA_HEX];
+    uint64_t positions;
+    int build;
+} manifest_file_t;
+
+typedef struct manifest_input {
+    char name[160];                  /* the file built */
+    char input[256];                 /* a file it was built from, relative to the folder */
+    char sha256[MANIFEST_SHA_HEX];
+} manifest_input_t;
+
+typedef struct manifest {
+    manifest_build_t *build;
+    int nbuild;
+    manifest_file_t *file;
+    int nfile;
+    manifest_input_t *input;
+    int ninput;
+} manifest_t;
+
+/* Parse a manifest's text (name for messages): GSW_OK, or GSW_EINPUT
+ * with a one-line error naming the line. *m is emptied first. */
+int manifest_parse(const char *text, size_t n, const char *name, manifest_t *m, err_t *err);
+/* dir's MANIFEST into *m: 1 read, 0 there is none, -1 an error (err). */
+int manifest_load(const char *dir, manifest_t *m, err_t *err);
+/* Write *m as dir's MANIFEST (under a temporary name, then renamed). */
+int manifest_write(const char *dir, const manifest_t *m, err_t *err);
+void manifest_free(manifest_t *m);
+
+/* The file named name, or NULL. */
+const manifest_file_t *manifest_find(const manifest_t *m, const char *name);
+/* A new build record (its id is returned): version and commit are
+ * gsw's, the date now, the cores online; seconds 0 until
+ * manifest_build_done. command: the words as typed, joined by spaces. */
+int manifest_build_begin(manifest_t *m, int argc, char *const *argv);
+void manifest_build_done(manifest_t *m, int build, double seconds);
+/* Record (or replace) file name as made by build, with its hash and
+ * positions; its inputs are forgotten until manifest_add_input. */
+int manifest_set_file(manifest_t *m, int build, const char *name, const char *sha256, uint64_t positions);
+int manifest_add_input(manifest_t *m, const char *name, const char *input, const char *sha256);
+/* Forget builds no file names any more. */
+void manifest_prune(manifest_t *m);
+
+/* The SHA-256 of the file at path, as 64 lower-case hex digits. */
+int manifest_sha256_file(const char *path, char hex[MANIFEST_SHA_HEX], err_t *err);
+/* The same of n bytes in memory. */
+void manifest_sha256(const void *data, size_t n, char hex[MANIFEST_SHA_HEX]);
+
+#endif
