@@ -17,6 +17,8 @@
 #include "dist/dist.h"
 #include "cli/opts.h"
 #include "cli/json.h"
+#include "db/manifest.h"
+#include "solve/certificate.h"
 #include "solve/prover.h"
 
 
@@ -147,11 +149,101 @@ static int cli_proof_run(cli_args_t *o, gv_t *v, const void *pos, const char *pt
     return rc;
 }
 
+/* A certificate's progress, on a terminal: a line every 2 s. */
+static void cert_progress(void *ctx, uint64_t nodes, double ms)
+{
+    (void)ctx;
+    char nt[32];
+    fprintf(stderr, "  %.0f s: %s nodes of the certificate so far\n", ms / 1000, opts_thousands(nodes, nt, sizeof nt));
+}
+
+/* A certificate of pos's value (or of bounds, where known) written to
+ * path; what it holds said on out: JSON there under --json (proof export),
+ * one line otherwise. */
+int proof_cert_write(cli_args_t *o, gv_t *v, const void *pos, const char *ptext, const val_t *bounds, const char *path,
+                     FILE *out)
+{
+    char spec[96], made[256];
+    game_spec(v, spec, sizeof spec);
+    snprintf(made, sizeof made, "gsw %s (commit %s): gsw %s %s", manifest_gsw_version(), manifest_gsw_commit(),
+             bounds ? "solve" : "proof export", spec);
+    const char *goal = args_has(o, "goal") ? args_str(o, "goal") : NULL;
+    cert_options_t co = { .egdb_dir = opts_egdb_dir(o), .strong_dir = opts_egdb_dir(o), .db = args_str(o, "db"),
+                          .hash_mb = opts_hash_mb(o), .max_nodes = bounds ? 0 : args_u64(o, "nodes", 0),
+                          .time_limit_ms = bounds ? 0 : args_num(o, "time", 0), .stop = &opts_stop, .made = made,
+                          .progress = isatty(2) ? cert_progress : NULL };
+    cert_report_t rep;
+    err_t err;
+    int rc = bounds ? cert_export_bounds(&co, v, pos, bounds[0], bounds[1], path, &rep, &err)
+                    : cert_export(&co, v, pos, !goal ? CERT_VALUE : !strcmp(goal, "win") ? CERT_WIN : CERT_DRAW, path, &rep, &err);
+    if (rc) {
+        fprintf(stderr, "gsw: certificate: %s\n", err.msg);
+        return rc;
+    }
+    if (out == stdout && args_flag(o, "json")) {
+        json_t j;
+        json_begin(&j, stdout);
+        json_str(&j, "game", spec);
+        json_str(&j, "position", ptext);
+        json_str(&j, "claim", rep.claim);
+        json_str(&j, "certificate", path);
+        json_int(&j, "nodes", (long long)rep.nodes);
+        json_int(&j, "depth", rep.depth);
+        json_obj(&j, "leaves");
+        json_int(&j, "end", (long long)rep.leaves[CERT_LEAF_END]);
+        json_int(&j, "db", (long long)rep.leaves[CERT_LEAF_DB]);
+        json_int(&j, "strong", (long long)rep.leaves[CERT_LEAF_STRONG]);
+        json_close(&j, '}');
+        json_int(&j, "files", rep.files);
+        json_int(&j, "proofs", (long long)rep.proofs);
+        json_num(&j, "time_ms", rep.ms);
+        json_end(&j);
+    } else {
+        char nt[32];
+        fprintf(out, "%s \"%s\": %s for the side to move (the position's value alone); certificate of %s nodes, depth %d "
+                "(leaves: %llu at the game's end, %llu in databases, %llu in a strong solution; %d file%s) written to %s "
+                "in %.1f s; check it with: gsw-check %s\n",
+                spec, ptext, rep.claim, opts_thousands(rep.nodes, nt, sizeof nt), rep.depth,
+                (unsigned long long)rep.leaves[CERT_LEAF_END], (unsigned long long)rep.leaves[CERT_LEAF_DB],
+                (unsigned long long)rep.leaves[CERT_LEAF_STRONG], rep.files, rep.files == 1 ? "" : "s", path,
+                rep.ms / 1000, path);
+    }
+    return GSW_OK;
+}
+
+/* gsw proof check FILE [--deep]: the separate checker, gsw-check, run on
+ * it (beside this gsw, else on the PATH); its verdict and exit status. */
+static int cli_proof_check(cli_args_t *o)
+{
+    if (o->npos != 2) return opts_usage_error(o, 3, "proof check needs one FILE (a certificate)");
+    char self[1024], path[1100];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    const char *bin = "gsw-check";
+    if (n > 0) {
+        self[n] = 0;
+        char *slash = strrchr(self, '/');
+        if (slash) {
+            *slash = 0;
+            snprintf(path, sizeof path, "%s/gsw-check", self);
+            if (!access(path, X_OK)) bin = path;
+        }
+    }
+    char *argv[4] = { (char *)bin, NULL, NULL, NULL };
+    int k = 1;
+    if (args_flag(o, "deep")) argv[k++] = "--deep";
+    argv[k] = (char *)o->pos[1];
+    fflush(stdout);
+    execvp(bin, argv);
+    fprintf(stderr, "gsw: cannot run gsw-check (%s): it is built beside gsw (build/release/gsw-check)\n", bin);
+    return GSW_EFAIL;
+}
+
 static int cli_proof(cli_args_t *o)
 {
-    if (o->npos < 1) return opts_usage_error(o, 3, "proof needs run, show or export");
+    if (o->npos < 1) return opts_usage_error(o, 3, "proof needs run, show, export or check");
+    if (!strcmp(o->pos[0], "check")) return cli_proof_check(o);
     if (strcmp(o->pos[0], "show") && strcmp(o->pos[0], "export") && strcmp(o->pos[0], "run")) {
-        fprintf(stderr, "gsw: proof: unknown subverb '%s' (run, show or export)\n", o->pos[0]);
+        fprintf(stderr, "gsw: proof: unknown subverb '%s' (run, show, export or check)\n", o->pos[0]);
         return GSW_EINPUT;
     }
     if (o->npos < 2 || o->npos > 3) return opts_usage_error(o, 3, "proof needs a GAME");
@@ -159,11 +251,15 @@ static int cli_proof(cli_args_t *o)
     int format = 0;
     if (export) {
         const char *f = args_str(o, "format") ? args_str(o, "format") : args_flag(o, "json") ? "json" : NULL;   /* --json alone: the JSON export */
-        if (!f || (strcmp(f, "dot") && strcmp(f, "json"))) {
-            fprintf(stderr, "gsw: proof export needs --format dot|json\n");
+        if (!f || (strcmp(f, "dot") && strcmp(f, "json") && strcmp(f, "cert"))) {
+            fprintf(stderr, "gsw: proof export needs --format dot|json|cert\n");
             return GSW_EINPUT;
         }
-        format = !strcmp(f, "dot") ? 1 : 2;
+        format = !strcmp(f, "dot") ? 1 : !strcmp(f, "json") ? 2 : 3;
+        if (format == 3 && !args_str(o, "out")) {
+            fprintf(stderr, "gsw: proof export --format cert needs -o FILE (the certificate)\n");
+            return GSW_EINPUT;
+        }
     } else if (args_str(o, "format")) {
         fprintf(stderr, "gsw: --format is for proof export (proof %s --json prints JSON)\n", o->pos[0]);
         return GSW_EINPUT;
@@ -191,6 +287,15 @@ static int cli_proof(cli_args_t *o)
         if (cache) {   /* after the answer: a failed store is a warning */
             err_t e2;
             if (cache_close(cache, &e2)) fprintf(stderr, "gsw: warning: %s (the answer stands; it was not stored)\n", e2.msg);
+        }
+        game_close(v);
+        return rc;
+    }
+    if (format == 3) {
+        int rc = proof_cert_write(o, v, pos, ptext, NULL, args_str(o, "out"), stdout);
+        if (cache) {
+            err_t e2;
+            if (cache_close(cache, &e2)) fprintf(stderr, "gsw: warning: %s\n", e2.msg);
         }
         game_close(v);
         return rc;
@@ -273,7 +378,9 @@ static const cli_opt_t proof_own[] = {
     { "workers", OPT_INT, "N", "run: the manager's workers (default: the threads)", 1, 64, NULL },
     { "resume", OPT_FLAG, NULL, "run: continue the stored tree", 0, 0, NULL },
     { "depth", OPT_INT, "D", "show: the tree to depth D", 1, 1000, NULL },
-    { "format", OPT_STR, "dot|json", "export: Graphviz or JSON", 0, 0, NULL },
+    { "format", OPT_STR, "dot|json|cert", "export: Graphviz, JSON, or a certificate gsw-check verifies", 0, 0, NULL },
+    { "out", OPT_STR, "FILE", "export --format cert: the certificate's file (-o)", 0, 0, NULL },
+    { "deep", OPT_FLAG, NULL, "check: also check each database file's values by retrograde consistency", 0, 0, NULL },
     { "sources", OPT_STR, "all|search", "run: search only leaves the cache's values and the databases aside", 0, 0, NULL },
     OPT_END,
 };
@@ -281,8 +388,9 @@ static const cli_opt_t *const proof_opts[] = { opts_json, opts_cache, opts_searc
 
 const cli_verb_t verb_proof = {
     "proof", "gsw proof run|show|export GAME[:VARIANT] [POSITION] [--goal win|draw] [--workers N] [--resume] "
-      "[--depth D] [--format dot|json] [--sources all|search] [--dir DIR] [--mpi]"
+      "[--depth D] [--format dot|json|cert] [-o FILE] [--sources all|search] [--dir DIR] [--mpi]"
+      "\n       gsw proof check FILE [--deep]   (runs gsw-check, the separate checker, on a certificate)"
       "\n  --mpi (run): under mpirun -np N, rank 0 runs the manager and ranks 1..N-1 solve its leaves",
-      "prove a position with the proof-tree manager (run; resumable), or print / export its df-pn proof tree",
+      "prove a position with the proof-tree manager (run; resumable), print / export its df-pn proof tree, or write and check a certificate",
       cli_proof, 3, json_na_proof, .opts = proof_opts, .mpi_sub = "run", .egdb = 1
 };

@@ -16,6 +16,7 @@
 #include "db/proofs.h"
 #include "games/chess/ch.h"
 #include "cli/batch.h"
+#include "cli/proof_cmd.h"
 #include "cli/puzzle_cmd.h"
 #include "cli/solve_cmd.h"
 #include "cli/opts.h"
@@ -573,6 +574,17 @@ static int cli_solve_mate(cli_args_t *o)
         fflush(stdout);
         char nt[32];
         if (!over) fprintf(stderr, "%s nodes, %.1f ms, %d proofs\n", opts_thousands(r.nodes, nt, sizeof nt), r.time_ms, r.runs);
+        if (args_str(o, "certificate")) {   /* the mate proven, certified (or the game's end) */
+            if (!over && plies < 0) {
+                fprintf(stderr, "gsw: --certificate: no mate was proven, so there is nothing to certify\n");
+                rc = GSW_EFAIL;
+            } else {
+                val_t b[2];
+                if (over) O->terminal(v, pos, &b[0]), b[1] = b[0];
+                else b[0] = b[1] = mated ? val_loss(plies) : val_win(plies);
+                rc = proof_cert_write(o, v, pos, ptext, b, args_str(o, "certificate"), stderr);
+            }
+        }
     }
     proof_tree_free(&t);
     if (cache) {
@@ -587,13 +599,23 @@ static int cli_solve(cli_args_t *o)
 {
     if (args_flag(o, "mate")) return cli_solve_mate(o);
     if (args_int(o, "max-moves", 0)) { fprintf(stderr, "gsw: --max-moves goes with --mate\n"); return GSW_EINPUT; }
-    if (o->npos >= 1 && solve_is_puzzle(o->pos[0])) return cli_puzzle_solve(o);
+    if (o->npos >= 1 && solve_is_puzzle(o->pos[0])) {
+        if (args_str(o, "certificate")) {
+            fprintf(stderr, "gsw: --certificate: certificates are for two-player games (a puzzle's solution is its line)\n");
+            return GSW_EINPUT;
+        }
+        return cli_puzzle_solve(o);
+    }
     if (o->npos < 1) return opts_usage_error(o, 2, "solve needs a GAME");
     if (args_str(o, "batch") && o->npos != 1) {
         fprintf(stderr, "gsw: unexpected argument '%s': --batch reads the positions from its file\n", o->pos[1]);
         return GSW_EINPUT;
     }
     if (o->npos > 2) return opts_usage_error(o, 2, NULL);
+    if (args_str(o, "batch") && args_str(o, "certificate")) {
+        fprintf(stderr, "gsw: --certificate is for one position (not --batch)\n");
+        return GSW_EINPUT;
+    }
     if (args_str(o, "batch")) return cli_batch(o);
     err_t err;
     solver_t s;
@@ -629,6 +651,9 @@ static int cli_solve(cli_args_t *o)
             fprintf(stderr, "gsw: %s before the proof was complete\n", opts_term ? "interrupted (terminated by a signal)"
                     : opts_stop ? "interrupted" : a.r.line_full ? "a line outgrew the search's " GSW_STR(AB_MAX_PLY) " plies" : "budget spent");
             rc = GSW_EFAIL;
+        } else if (args_str(o, "certificate")) {   /* the value reported, certified */
+            val_t b[2] = { a.r.lo, a.r.hi };
+            rc = proof_cert_write(o, s.v, pos, ptext, b, args_str(o, "certificate"), stderr);
         }
     }
     return solver_finish(&s, answered, rc);
@@ -809,6 +834,7 @@ static const cli_opt_t solve_own[] = {
     OPT_NO_LINE,
     { "batch", OPT_STR, "FILE", "lines \"MOVES [EXPECTED]\" (- = stdin), each solved and checked", 0, 0, NULL },
     { "clear-hash", OPT_FLAG, NULL, "--batch: empty the table before each line", 0, 0, NULL },
+    { "certificate", OPT_STR, "FILE", "a proven value: write its certificate (gsw-check FILE checks it)", 0, 0, NULL },
     { "mate", OPT_FLAG, NULL, "chess: the shortest forced mate, proven", 0, 0, NULL },
     { "max-moves", OPT_INT, "N", "--mate: the longest mate looked for (default 5)", 1, 1000000, NULL },
     PUZZLE_OPT_BOARD,
@@ -819,7 +845,7 @@ static const cli_opt_t solve_own[] = {
 static const cli_opt_t *const solve_opts[] = { opts_json, opts_cache, opts_search, opts_budget, opts_egdb, solve_own, NULL };
 
 const cli_verb_t verb_solve = {
-    "solve", "gsw solve GAME[:VARIANT] [POSITION] [--algo ab|dfpn|manager] [--goal win|draw] [--wdl] [--threads N] [--hash MB] [--batch FILE] [--clear-hash] [--dir DIR] [--no-line]\n"
+    "solve", "gsw solve GAME[:VARIANT] [POSITION] [--algo ab|dfpn|manager] [--goal win|draw] [--wdl] [--threads N] [--hash MB] [--batch FILE] [--clear-hash] [--dir DIR] [--no-line] [--certificate FILE]\n"
                "  the value under the game's move-count rule, from the FEN's clock; --no-line: the position's alone\n"
                "       gsw solve chess FEN --mate [--max-moves N]   (the shortest forced mate, proven; default N 5)\n"
                "       gsw solve solitaire[:BOARD[,start=HOLES][,goal=HOLE|any][,left=K]] [POSITION] [--board FILE]\n"
