@@ -29,7 +29,7 @@ static const command_t commands[];
 const char *const session_commands[] = {
     "new", "move", "undo", "redo", "hint", "analyze", "autoplay", "solve", "show", "numbers", "history", "annotate", "opponent",
     "side",
-    "save", "load", "export", "lesson", "next", "back", "proof", "follow", "tune", "help", "quit", NULL,
+    "save", "load", "export", "lesson", "next", "back", "proof", "follow", "certificate", "tune", "help", "quit", NULL,
 };
 
 /* ---- the shell's solver ---- */
@@ -899,6 +899,11 @@ static int cmd_annotate(session_t *s, char *args, out_t *out, err_t *err)
     return session_annotate(s, ms, out, err);
 }
 
+static int cmd_certificate(session_t *s, char *args, out_t *out, err_t *err)
+{
+    return session_certificate(s, rest(args), out, err);
+}
+
 static int cmd_quit(session_t *s, char *args, out_t *out, err_t *err)
 {
     (void)args; (void)out; (void)err;
@@ -929,6 +934,7 @@ static const command_t commands[] = {
     { "back", "", "the lesson's previous step", cmd_back },
     { "proof", "[win|draw|manager|off]", "browse the position's proof tree (df-pn, or gsw proof run's tree)", cmd_proof },
     { "follow", "", "the proof tree's principal line, one move", cmd_follow },
+    { "certificate", "FILE", "what the proof tree proves, as a certificate gsw-check verifies", cmd_certificate },
     { "tune", "DIR", "chart a gsw tune run's piece values by generation", cmd_tune },
     { "help", "[COMMAND]", "this list", cmd_help },
     { "quit", "", "leave", cmd_quit },

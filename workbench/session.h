@@ -313,6 +313,9 @@ void session_browse_close(session_t *s);
 /* The proof browser's view of the current node as text: its value and
  * its children, best first (the shell's proof and follow). */
 void session_show_proof(session_t *s, out_t *out);
+/* A certificate (solve/certificate.h) of what the browsed tree proves of
+ * its root, written to path; what it holds said on out. */
+int session_certificate(session_t *s, const char *path, out_t *out, err_t *err);
 
 /* A lesson step's narration (commands.c; the steps themselves and the
  * learner's progress: session_lesson.h). */

@@ -8,7 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "db/manifest.h"
 #include "solve/analyst.h"
+#include "solve/certificate.h"
 #include "solve/egdb.h"
 #include "solve/prover.h"
 
@@ -347,4 +349,30 @@ void session_show_proof(session_t *s, out_t *out)
         out_printf(out, "%c %-5s %-4s pn %s dn %s (%d)%s%s\n", k ? ' ' : '>', mt, ch->label, pn_text(ch->pn, pn),
                    pn_text(ch->dn, dn), ch->size, vt[0] ? "; the move: " : "", vt);
     }
+}
+
+int session_certificate(session_t *s, const char *path, out_t *out, err_t *err)
+{
+    if (!s->br) return err_set(err, GSW_EINPUT, "certificate FILE: open a proof tree first (proof), then write what it proves");
+    if (!path || !path[0]) return err_set(err, GSW_EINPUT, "certificate FILE: the file to write the certificate to");
+    const browse_node_t *root = &s->br->node[0];
+    if (!root->known) return err_set(err, GSW_EINPUT, "the proof tree proves nothing yet: there is nothing to certify");
+    char spec[96], made[256];
+    game_spec(s->v, spec, sizeof spec);
+    snprintf(made, sizeof made, "gsw %s (commit %s): the workbench's proof browser, %s", manifest_gsw_version(),
+             manifest_gsw_commit(), spec);
+    const char *dir = session_egdb_dir(s);
+    cert_options_t co = { .egdb_dir = dir, .strong_dir = dir, .db = s->cache ? cache_filename(s->cache) : NULL,
+                          .hash_mb = s->hash_mb, .stop = s->stop, .made = made };
+    cert_report_t rep;
+    const void *pos = s->pos[s->br_ply0].b;
+    if (cert_export_bounds(&co, s->v, pos, root->lo, root->hi, path, &rep, err)) return err->code;
+    char text[256];
+    s->v->ops->pos_format(s->v, pos, text, sizeof text);
+    out_printf(out, "certificate of the tree's root (%s): %s for the side to move, the position's value alone; %llu nodes, "
+               "depth %d, %llu leaves at the game's end, %llu in databases, %llu in a strong solution; written to %s "
+               "in %.1f s (gsw-check %s checks it)\n", text, rep.claim, (unsigned long long)rep.nodes, rep.depth,
+               (unsigned long long)rep.leaves[CERT_LEAF_END], (unsigned long long)rep.leaves[CERT_LEAF_DB],
+               (unsigned long long)rep.leaves[CERT_LEAF_STRONG], path, rep.ms / 1000, path);
+    return GSW_OK;
 }
