@@ -15,6 +15,7 @@
 #include "solve/certificate.h"
 #include "solve/egdb.h"
 #include "solve/prover.h"
+#include "solve/solver.h"
 #include "solve/strong.h"
 
 enum { K_NONE, K_ONE, K_ALL, K_END, K_DB, K_STRONG };
@@ -25,6 +26,7 @@ enum { S_BUILDING, S_DONE, S_FAILED };
 typedef struct cnode {
     char *key;                     /* "G C|position": bound and position */
     int8_t ge, cls;                /* >= (1) or <= (0); win 1, draw 0, loss -1 */
+    int need;                      /* a win or a loss within this many plies (-1: any) */
     uint8_t kind, state;
     int dist;                      /* plies, -1 unknown (draws: -1); -2 not worked out yet */
     int file;                      /* a leaf's evidence file */
@@ -112,6 +114,8 @@ typedef struct cw {
     double t0, next_progress;
     uint64_t proofs;
     int repeats;                   /* a repeated position is a draw in this game */
+    solver_t sv;                   /* exact values with distances (a distance's moves) */
+    int have_sv;
     err_t *err;
 } cw_t;
 
@@ -121,11 +125,11 @@ static int hard(cw_t *w, const char *fmt, const char *a)
     return HARD;
 }
 
-static char *key_of(int ge, int cls, const char *text)
+static char *key_of(int ge, int cls, int need, const char *text)
 {
-    size_t n = strlen(text) + 6;
+    size_t n = strlen(text) + 20;
     char *k = malloc(n);
-    if (k) snprintf(k, n, "%d %d|%s", ge, cls, text);
+    if (k) snprintf(k, n, "%d %d %d|%s", ge, cls, need, text);
     return k;
 }
 
@@ -141,11 +145,11 @@ static int keep_key(cw_t *w, char *k)
     return 0;
 }
 
-/* Does [lo, hi] settle the bound? */
-static int satisfies(int ge, int cls, val_t lo, val_t hi)
+/* Does [lo, hi] settle the bound (a win or a loss within need plies)? */
+static int satisfies(int ge, int cls, int need, val_t lo, val_t hi)
 {
-    if (ge) return cls > 0 ? val_is_win(lo) : cls == 0 ? lo >= VAL_DRAW : 1;
-    return cls < 0 ? val_is_loss(hi) : cls == 0 ? hi <= VAL_DRAW : 1;
+    if (ge) return cls > 0 ? val_is_win(lo) && (need < 0 || val_plies(lo) <= need) : cls == 0 ? lo >= VAL_DRAW : 1;
+    return cls < 0 ? val_is_loss(hi) && (need < 0 || val_plies(hi) <= need) : cls == 0 ? hi <= VAL_DRAW : 1;
 }
 
 static int file_of(cw_t *w, const char *path, int strong, int ply, int set)
@@ -213,7 +217,7 @@ static int record(cw_t *w, const proof_tree_t *t, int i, const void *pos, int ge
     if (!p->nchildren || p->leaf) return 0;
     char text[320];
     w->O->pos_format(w->v, pos, text, sizeof text);
-    char *k = key_of(ge, cls, text);
+    char *k = key_of(ge, cls, -1, text);
     int had;
     if (!k || keep_key(w, k)) { free(k); return -1; }
     if (!smap_get(&w->hints, k, &had) || (had < 0 && p->choice))
@@ -231,7 +235,7 @@ static int record(cw_t *w, const proof_tree_t *t, int i, const void *pos, int ge
  * keeping its tree's choices as hints: 1 it holds, 0 refuted, HARD. */
 static int ask(cw_t *w, const void *pos, const char *text, int ge, int cls)
 {
-    char *k = key_of(ge, cls, text);
+    char *k = key_of(ge, cls, -1, text);
     if (!k) return hard(w, "%s", "out of memory");
     int seen;
     if (smap_get(&w->asked, k, &seen)) { free(k); return seen; }
@@ -302,14 +306,53 @@ static int failed(cw_t *w, int i)
     return FAIL;
 }
 
-/* The node proving bound (ge, cls) at pos: its index, FAIL or HARD. */
-static int build(cw_t *w, const void *pos, int ge, int cls)
+/* A move of pos that wins within need plies by the exact values (the
+ * mate prover in a game won only on the winner's move, else alpha-beta
+ * on each move), tried where the hints' tree is of no distance: the move,
+ * or MOVE_NONE; HARD on an error. */
+static int64_t fastest(cw_t *w, const void *pos, int need, const move_t *mv, int n)
+{
+    const game_ops_t *O = w->O;
+    err_t e;
+    if (O->pos_in_check) {   /* chess: "mate within (need + 1) / 2" by the mate prover */
+        dfpn_options_t mo = { .hash_mb = w->po.hash_mb, .node_limit = 20000000, .stop = w->o->stop };
+        proof_tree_t t;
+        memset(&t, 0, sizeof t);
+        dfpn_result_t r;
+        int mate = 0;
+        int rc = solver_mate(w->v, pos, (need + 1) / 2, &mo, &t, &mate, &r, &e);
+        move_t m = !rc && mate > 0 && 2 * mate - 1 <= need && t.n > 1 ? t.node[1].move : MOVE_NONE;
+        proof_tree_free(&t);
+        return m;
+    }
+    if (!w->have_sv) {
+        if (solver_init(&w->sv, w->v, w->po.hash_mb, NULL, &e)) return hard(w, "%s", e.msg);
+        w->have_sv = 1;
+        if (solver_open_egdb(&w->sv, w->o->egdb_dir, w->o->db, &e)) return hard(w, "%s", e.msg);
+        solver_ignore_line(&w->sv);
+        w->sv.ab.stop = w->o->stop;
+    }
+    GSW_POSBUF child[GSW_MAX_POS];
+    for (int k = 0; k < n; k++) {
+        memcpy(child, pos, O->pos_size);
+        O->play(w->v, child, mv[k]);
+        answer_t a;
+        if (solver_run(&w->sv, child, &a, &e)) return hard(w, "%s", e.msg);
+        if (val_is_loss(a.r.hi) && val_plies(a.r.hi) <= need - 1) return mv[k];
+    }
+    return MOVE_NONE;
+}
+
+/* The node proving bound (ge, cls; a win or a loss within need plies, -1
+ * any) at pos: its index, FAIL or HARD. */
+static int build(cw_t *w, const void *pos, int ge, int cls, int need)
 {
     const game_ops_t *O = w->O;
     const gv_t *v = w->v;
+    if (!cls || need < -1) need = -1;
     char text[320];
     O->pos_format(v, pos, text, sizeof text);
-    char *key = key_of(ge, cls, text);
+    char *key = key_of(ge, cls, need, text);
     if (!key) return hard(w, "%s", "out of memory");
     int i;
     if (smap_get(&w->nodes, key, &i)) {
@@ -327,52 +370,59 @@ static int build(cw_t *w, const void *pos, int ge, int cls)
     }
     val_t lo, hi;
     if (O->terminal(v, pos, &lo)) {
-        if (!satisfies(ge, cls, lo, lo)) return failed(w, i);
+        if (!satisfies(ge, cls, need, lo, lo)) return failed(w, i);
         w->node[i].dist = val_is_proven_decisive(lo) ? val_plies(lo) : -1;
         return settle(w, i, K_END, 0, NULL, NULL);
     }
     int kind, file, dist, r = evidence(w, pos, &lo, &hi, &kind, &file, &dist);
     if (r == HARD) return r;
     if (r) {
-        if (!satisfies(ge, cls, lo, hi)) return failed(w, i);
+        if (!satisfies(ge, cls, need, lo, hi)) return failed(w, i);
         w->node[i].file = file;
         w->node[i].dist = cls ? dist : -1;
         return settle(w, i, kind, 0, NULL, NULL);
     }
+    if (cls && need == 0) return failed(w, i);   /* only the game's end is a result in 0 plies */
+    int down = need < 0 ? -1 : need - 1;
     move_t mv[GSW_MAX_MOVES];
     int kid[GSW_MAX_MOVES];
     int n = O->moves(v, pos, mv);
     GSW_POSBUF child[GSW_MAX_POS];
-    int hint = -1, got = smap_get(&w->hints, key, &hint);
+    char *ckey = key_of(ge, cls, -1, text);   /* the hints are of the class alone */
+    if (!ckey) return hard(w, "%s", "out of memory");
+    int hint = -1, got = smap_get(&w->hints, ckey, &hint);
     if (!got || (ge && hint < 0)) {
         r = ask(w, pos, text, ge, cls);
-        if (r == HARD) return r;
-        if (!r) return failed(w, i);
-        if (!smap_get(&w->hints, key, &hint)) hint = -1;
+        if (r == HARD || !r) { free(ckey); return r == HARD ? r : failed(w, i); }
+        if (!smap_get(&w->hints, ckey, &hint)) hint = -1;
     }
+    free(ckey);
     if (!ge) {   /* every move */
         for (int k = 0; k < n; k++) {
             memcpy(child, pos, O->pos_size);
             O->play(v, child, mv[k]);
-            kid[k] = build(w, child, 1, -cls);
+            kid[k] = build(w, child, 1, -cls, down);
             if (kid[k] == HARD) return HARD;
             if (kid[k] == FAIL) return failed(w, i);
         }
         return settle(w, i, K_ALL, n, mv, kid);
     }
-    for (int pass = 0; pass < 2; pass++)   /* the tree's move first, then any other that holds */
+    int64_t fast = MOVE_NONE;   /* a distance to keep: the exact values' move, then the tree's */
+    if (need > 0 && (fast = fastest(w, pos, need, mv, n)) == HARD) return HARD;
+    for (int pass = 0; pass < 3; pass++)   /* that move, the tree's, then any other that holds */
         for (int k = 0; k < n; k++) {
-            if ((mv[k] == (move_t)hint) != !pass) continue;
+            int tree = mv[k] == (move_t)hint, exact = mv[k] == (move_t)fast;
+            if (pass == 0 ? !exact : pass == 1 ? !tree || exact : tree || exact) continue;
             memcpy(child, pos, O->pos_size);
             O->play(v, child, mv[k]);
-            if (pass) {
+            if (pass == 2) {
                 char ct[320];
                 O->pos_format(v, child, ct, sizeof ct);
                 r = ask(w, child, ct, 0, -cls);
                 if (r == HARD) return r;
                 if (!r) continue;
             }
-            int c = build(w, child, 0, -cls);
+            int c = build(w, child, 0, -cls, down);
             if (c == HARD) return HARD;
             if (c >= 0) return settle(w, i, K_ONE, 1, &mv[k], &c);
         }
@@ -497,6 +547,7 @@ static void cw_free(cw_t *w)
     if (w->have_eg) egdb_prober_free(&w->pr);
     if (w->eg) egdb_set_close(w->eg);
     if (w->st) strong_close(w->st);
+    if (w->have_sv) solver_free(&w->sv);
 }
 
 static int cw_open(cw_t *w, const cert_options_t *o, gv_t *v, err_t *err)
@@ -531,17 +582,21 @@ static int cw_open(cw_t *w, const cert_options_t *o, gv_t *v, err_t *err)
     return GSW_OK;
 }
 
-/* Build the bounds' roots with w (open) and write the file; closes w. */
-static int run(cw_t *w, const void *pos, const int (*bound)[2], int nb, const char *path, cert_report_t *rep, err_t *err)
+/* Build the bounds' roots with w (open) and write the file. *unsettled:
+ * a bound did not come to rest on evidence (as opposed to an error). */
+static int run(cw_t *w, const void *pos, const int (*bound)[3], int nb, const char *path, cert_report_t *rep,
+               int *unsettled, err_t *err)
 {
     int rc = GSW_OK, root[2], nroot = 0;
+    *unsettled = 0;
     for (int b = 0; !rc && b < nb; b++) {
-        int r = build(w, pos, bound[b][0], bound[b][1]);
+        int r = build(w, pos, bound[b][0], bound[b][1], bound[b][2]);
         if (r == HARD) rc = err->code ? err->code : GSW_EFAIL;
-        else if (r == FAIL)
+        else if (r == FAIL) {
+            *unsettled = 1;
             rc = err_set(err, GSW_EFAIL, "the proof of %s did not come to rest on evidence the checker can judge",
                          bound[b][1] > 0 ? "the win" : bound[b][1] < 0 ? "the loss" : "the draw");
-        else root[nroot++] = r;
+        } else root[nroot++] = r;
     }
     if (!rc) {
         int next = 1;
@@ -555,9 +610,8 @@ static int run(cw_t *w, const void *pos, const int (*bound)[2], int nb, const ch
         claim_text(w, root, nroot, rep->claim, sizeof rep->claim);
         rc = write_file(w, root, nroot, path, rep);
     }
-    rep->proofs = w->proofs;
+    rep->proofs += w->proofs;
     rep->ms = gsw_now_ms() - w->t0;
-    cw_free(w);
     return rc;
 }
 
@@ -576,10 +630,9 @@ int cert_export(const cert_options_t *o, gv_t *v, const void *pos, cert_goal_t g
 {
     cw_t w;
     if (start(o, v, &w, rep, err)) return err->code;
-    int b[2][2], nb = 0;
-    if (goal == CERT_WIN) b[nb][0] = 1, b[nb++][1] = 1;
-    else if (goal == CERT_DRAW) b[nb][0] = 1, b[nb++][1] = 0;
-    else {   /* the value: a win? else at most a draw: at least a draw? */
+    int b[2][3] = { { 1, 1, -1 }, { 0, 0, -1 } }, nb = 1;
+    if (goal == CERT_DRAW) b[0][1] = 0;
+    else if (goal == CERT_VALUE) {   /* the value: a win? else at most a draw: at least a draw? */
         char text[320];
         v->ops->pos_format(v, pos, text, sizeof text);
         int win = ask(&w, pos, text, 1, 1), draw = win == 0 ? ask(&w, pos, text, 1, 0) : 0;
@@ -587,25 +640,36 @@ int cert_export(const cert_options_t *o, gv_t *v, const void *pos, cert_goal_t g
             cw_free(&w);
             return err->code ? err->code : GSW_EFAIL;
         }
-        if (win) b[nb][0] = 1, b[nb++][1] = 1;
-        else if (draw) b[nb][0] = 1, b[nb++][1] = 0, b[nb][0] = 0, b[nb++][1] = 0;
-        else b[nb][0] = 0, b[nb++][1] = -1;
+        if (!win && draw) b[0][1] = 0, nb = 2;
+        else if (!win) b[0][0] = 0, b[0][1] = -1;
     }
-    return run(&w, pos, (const int (*)[2])b, nb, path, rep, err);
+    int unsettled, rc = run(&w, pos, (const int (*)[3])b, nb, path, rep, &unsettled, err);
+    cw_free(&w);
+    return rc;
 }
 
 int cert_export_bounds(const cert_options_t *o, gv_t *v, const void *pos, val_t lo, val_t hi, const char *path,
                        cert_report_t *rep, err_t *err)
 {
-    int b[2][2], nb = 0;
-    if (val_is_win(lo)) b[nb][0] = 1, b[nb++][1] = 1;
-    else if (val_is_loss(hi)) b[nb][0] = 0, b[nb++][1] = -1;
+    int b[2][3], nb = 0;
+    if (val_is_win(lo)) b[nb][0] = 1, b[nb][1] = 1, b[nb++][2] = lo == hi ? val_plies(lo) : -1;
+    else if (val_is_loss(hi)) b[nb][0] = 0, b[nb][1] = -1, b[nb++][2] = lo == hi ? val_plies(hi) : -1;
     else {
-        if (lo >= VAL_DRAW) b[nb][0] = 1, b[nb++][1] = 0;
-        if (hi <= VAL_DRAW) b[nb][0] = 0, b[nb++][1] = 0;
+        if (lo >= VAL_DRAW) b[nb][0] = 1, b[nb][1] = 0, b[nb++][2] = -1;
+        if (hi <= VAL_DRAW) b[nb][0] = 0, b[nb][1] = 0, b[nb++][2] = -1;
     }
     if (!nb) return err_set(err, GSW_EINPUT, "the value is not proven: there is nothing to certify");
     cw_t w;
     if (start(o, v, &w, rep, err)) return err->code;
-    return run(&w, pos, (const int (*)[2])b, nb, path, rep, err);
+    int unsettled, rc = run(&w, pos, (const int (*)[3])b, nb, path, rep, &unsettled, err);
+    cw_free(&w);
+    if (rc && unsettled && b[0][2] >= 0) {   /* the distance rests on no evidence (a win/draw/loss file): the result alone */
+        b[0][2] = -1;
+        uint64_t proofs = rep->proofs;
+        if (start(o, v, &w, rep, err)) return err->code;
+        rep->proofs = proofs;
+        rc = run(&w, pos, (const int (*)[3])b, nb, path, rep, &unsettled, err);
+        cw_free(&w);
+    }
+    return rc;
 }
