@@ -101,6 +101,7 @@ static const char *const help_lines[] = {
     "  PgUp/PgDn   scroll the analysis pane when it does not fit",
     "  w           the solver plays on for you, a move every 0.7 s (:autoplay pace MS; any key stops)",
     "  p           browse the proof tree    f / x        proof: follow its main line / close",
+    "              :certificate FILE   what the tree proves, for gsw-check to verify without gsw",
     "  :           command line: a command (help lists them) or a move (:e4, :O-O)",
     "  Ctrl-C      stop the analysis or the computer's move (a goes on)",
     "  q           quit (asks first in a game in progress)",

@@ -278,7 +278,7 @@ static int draw_proof(tui_t *t, int y, int x, int w, int h)
     if (nd->leaf && row < y + h - 1)   /* what settles it, wrapped */
         row += tui_put_wrapped(row, x, w, y + h - 1 - row, session_browse_leaf(s, node));
     attron(A_DIM);
-    tui_put_clipped(row++, x, w, nd->nchildren ? "f: follow >  a move: that child  u: back  x: close"
+    tui_put_clipped(row++, x, w, nd->nchildren ? "f: follow >  a move: that child  u: back  x: close  :certificate FILE"
                                            : "a leaf: the analysis below goes on from here");
     if (row < y + h - 1) row += tui_put_wrapped(row, x, w, y + h - row, PROOF_LEGEND);
     attroff(A_DIM);
