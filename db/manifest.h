@@ -12,9 +12,15 @@
  *   gsw-manifest 1
  *   build ID version V commit C date YYYY-MM-DDTHH:MM:SSZ cores N seconds S
  *   command ID THE COMMAND AS TYPED
- *   file NAME sha256 HEX positions N build ID
+ *   file NAME sha256 HEX bytes B positions N build ID
  *   from NAME INPUT sha256 HEX      (INPUT: a path relative to the folder)
- * NAME is a path relative to the folder, without spaces.
+ * NAME is a path relative to the folder, without spaces. B is the file's
+ * size, which a reader opening the folder compares cheaply (a full SHA-256
+ * is for `verify`); a manifest without it parses, and then only verify's
+ * SHA-256 checks the file. Builds come before the files that name them,
+ * a build's command line after its build line, a file's from lines after
+ * its file line: a line that breaks this, or any other malformed line, is
+ * refused with its number.
  *
  * This module only reads and writes manifests and hashes files; it is a
  * file reader the separate checker (check/) links too, so it uses nothing
@@ -42,9 +48,12 @@ typedef struct manifest_build {
 typedef struct manifest_file {
     char name[160];
     char sha256[MANIFEST_SHA_HEX];
+    uint64_t bytes;                  /* its size, or MANIFEST_NO_BYTES */
     uint64_t positions;
     int build;
 } manifest_file_t;
+
+#define MANIFEST_NO_BYTES UINT64_MAX
 
 typedef struct manifest_input {
     char name[160];                  /* the file built */
@@ -83,6 +92,33 @@ int manifest_set_file(manifest_t *m, int build, const char *name, const char *sh
 int manifest_add_input(manifest_t *m, const char *name, const char *input, const char *sha256);
 /* Forget builds no file names any more. */
 void manifest_prune(manifest_t *m);
+
+/* Forget file name and its inputs: 1 it was listed, 0 not. */
+int manifest_remove_file(manifest_t *m, const char *name);
+/* Hash dir/name and record it (manifest_set_file) with its size. */
+int manifest_record_file(manifest_t *m, int build, const char *dir, const char *name, uint64_t positions,
+                         err_t *err);
+
+/* The cheap check of a reader opening dir/name: it is listed in m and its
+ * size is the listed one (GSW_OK), else GSW_EFAIL and a one-line reason
+ * naming the file. */
+int manifest_check_size(const char *dir, const manifest_t *m, const char *name, err_t *err);
+/* Check every file m lists in dir against its SHA-256 (and size), and
+ * find the files in dir (not below it) that want accepts (every file when
+ * want is NULL; MANIFEST itself and dot files never) but m does not list.
+ * report(ctx, name, status) is told each, listed files first in m's
+ * order, then the unlisted ones by name. Returns how many are not
+ * MANIFEST_OK, or -1 with err when a file cannot be read. */
+enum { MANIFEST_OK, MANIFEST_DIFFERS, MANIFEST_MISSING, MANIFEST_UNLISTED };
+int manifest_verify(const char *dir, const manifest_t *m, int (*want)(const char *name),
+                    void (*report)(void *ctx, const char *name, int status), void *ctx, err_t *err);
+/* "ok", "differs from the manifest", "missing", "not in the manifest". */
+const char *manifest_status_name(int status);
+
+/* gsw's version and the commit it was built from ("unknown" outside git;
+ * "-dirty" after it when the tree had changes), as build records give them. */
+const char *manifest_gsw_version(void);
+const char *manifest_gsw_commit(void);
 
 /* The SHA-256 of the file at path, as 64 lower-case hex digits. */
 int manifest_sha256_file(const char *path, char hex[MANIFEST_SHA_HEX], err_t *err);

@@ -25,4 +25,5 @@ set(GSW_FUZZ_TARGETS
   "tunelog:gsw_db"
   "record_file:gsw_games"
   "dist_wire:gsw_dist"
-  "game_text:gsw_games")
+  "game_text:gsw_games"
+  "manifest:gsw_manifest")

@@ -1,0 +1,636 @@
+/* Manifests (db/manifest.h): the text parsed line by line and written
+ * back atomically, the build records, and SHA-256 through libcrypto's EVP
+ * interface. Only core/err.c besides: the separate checker links this. */
+#include "db/manifest.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <openssl/evp.h>
+
+#include "gsw_version.h"   /* generated at build time (cmake/gsw_version.cmake) */
+
+const char *manifest_gsw_version(void) { return GSW_VERSION_TEXT; }
+const char *manifest_gsw_commit(void) { return GSW_COMMIT_TEXT; }
+
+void manifest_free(manifest_t *m)
+{
+    free(m->build);
+    free(m->file);
+    free(m->input);
+    memset(m, 0, sizeof *m);
+}
+
+/* Grow an array by one zeroed element: its address, or NULL (out of memory). */
+static void *grow(void **arr, int *n, size_t size)
+{
+    void *p = realloc(*arr, (size_t)(*n + 1) * size);
+    if (!p) return NULL;
+    *arr = p;
+    void *e = (char *)p + (size_t)*n * size;
+    memset(e, 0, size);
+    (*n)++;
+    return e;
+}
+
+static manifest_build_t *build_of(const manifest_t *m, int id)
+{
+    for (int i = 0; i < m->nbuild; i++)
+        if (m->build[i].id == id) return &m->build[i];
+    return NULL;
+}
+
+const manifest_file_t *manifest_find(const manifest_t *m, const char *name)
+{
+    for (int i = 0; i < m->nfile; i++)
+        if (!strcmp(m->file[i].name, name)) return &m->file[i];
+    return NULL;
+}
+
+/* ---- parsing ---- */
+
+/* A word of the line at *p (up to a space or its end) into out (size n):
+ * 0, or -1 when there is none, it is too long, or a control character. */
+static int word(const char **p, char *out, size_t n)
+{
+    const char *s = *p;
+    size_t k = 0;
+    while (*s && *s != ' ') {
+        if ((unsigned char)*s < 0x20 || *s == 0x7f || k + 1 >= n) return -1;
+        out[k++] = *s++;
+    }
+    out[k] = 0;
+    if (!k) return -1;
+    if (*s == ' ') s++;
+    *p = s;
+    return 0;
+}
+
+/* The keyword kw next, then a word into out. */
+static int field(const char **p, const char *kw, char *out, size_t n)
+{
+    char k[16];
+    return word(p, k, sizeof k) || strcmp(k, kw) || word(p, out, n) ? -1 : 0;
+}
+
+static int number(const char *s, uint64_t max, uint64_t *v)
+{
+    if (!*s || strlen(s) > 20) return -1;
+    uint64_t x = 0;
+    for (; *s; s++) {
+        if (!isdigit((unsigned char)*s)) return -1;
+        unsigned d = (unsigned)(*s - '0');
+        if (x > (max - d) / 10) return -1;
+        x = x * 10 + d;
+    }
+    *v = x;
+    return 0;
+}
+
+static int is_hex64(const char *s)
+{
+    if (strlen(s) != 64) return 0;
+    for (; *s; s++)
+        if (!((*s >= '0' && *s <= '9') || (*s >= 'a' && *s <= 'f'))) return 0;
+    return 1;
+}
+
+static int is_date(const char *s)
+{
+    const char *shape = "dddd-dd-ddTdd:dd:ddZ";
+    if (strlen(s) != strlen(shape)) return 0;
+    for (int i = 0; shape[i]; i++)
+        if (shape[i] == 'd' ? !isdigit((unsigned char)s[i]) : s[i] != shape[i]) return 0;
+    return 1;
+}
+
+/* A name relative to the folder: no spaces (word() saw to that), not
+ * absolute, no "..", no empty part. */
+static int is_name(const char *s)
+{
+    if (s[0] == '/') return 0;
+    for (const char *p = s; *p;) {
+        const char *e = strchr(p, '/');
+        size_t k = e ? (size_t)(e - p) : strlen(p);
+        if (!k || (k == 2 && !strncmp(p, "..", 2)) || (k == 1 && *p == '.')) return 0;
+        p += k + (e ? 1 : 0);
+        if (e && !*p) return 0;
+    }
+    return 1;
+}
+
+/* One line (NUL-terminated, without its newline) into m: NULL, or what is wrong. */
+static const char *parse_line(const char *s, manifest_t *m)
+{
+    char kw[16], a[300], b[300], c[300];
+    uint64_t v;
+    if (word(&s, kw, sizeof kw)) return "no keyword";
+    if (!strcmp(kw, "build")) {
+        manifest_build_t e;
+        memset(&e, 0, sizeof e);
+        if (word(&s, a, sizeof a) || number(a, 1000000000, &v)) return "a build without its number";
+        e.id = (int)v;
+        if (build_of(m, e.id)) return "a build's number twice";
+        if (field(&s, "version", e.version, sizeof e.version)) return "no version";
+        if (field(&s, "commit", e.commit, sizeof e.commit)) return "no commit";
+        if (field(&s, "date", e.date, sizeof e.date) || !is_date(e.date)) return "no date YYYY-MM-DDTHH:MM:SSZ";
+        if (field(&s, "cores", a, sizeof a) || number(a, 1000000, &v)) return "no core count";
+        e.cores = (int)v;
+        char *end;
+        if (field(&s, "seconds", a, sizeof a)) return "no seconds";
+        double x = strtod(a, &end);
+        if (*end || !(x >= 0 && x <= 1e9) || !isdigit((unsigned char)a[0])) return "seconds not a number";
+        /* kept to the millisecond the file is written with, so that a
+         * manifest read and written again says the same */
+        e.seconds = round(x * 1000) / 1000 + 0.0;
+        if (*s) return "more after the seconds";
+        manifest_build_t *p = grow((void **)&m->build, &m->nbuild, sizeof *p);
+        if (!p) return "out of memory";
+        *p = e;
+    } else if (!strcmp(kw, "command")) {
+        if (word(&s, a, sizeof a) || number(a, 1000000000, &v)) return "a command without its build's number";
+        manifest_build_t *bd = build_of(m, (int)v);
+        if (!bd) return "a command for a build not listed before it";
+        if (bd->command[0]) return "a build's command twice";
+        size_t k = strlen(s);
+        if (!k) return "an empty command";
+        if (k >= sizeof bd->command) return "a command too long";
+        for (size_t i = 0; i < k; i++)
+            if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f) return "a control character in a command";
+        memcpy(bd->command, s, k + 1);
+    } else if (!strcmp(kw, "file")) {
+        manifest_file_t e;
+        memset(&e, 0, sizeof e);
+        e.bytes = MANIFEST_NO_BYTES;
+        if (word(&s, e.name, sizeof e.name) || !is_name(e.name)) return "a file without a name relative to the folder";
+        if (manifest_find(m, e.name)) return "a file listed twice";
+        if (field(&s, "sha256", e.sha256, sizeof e.sha256) || !is_hex64(e.sha256))
+            return "no sha256 of 64 lower-case hex digits";
+        if (word(&s, a, sizeof a)) return "no positions";
+        if (!strcmp(a, "bytes")) {
+            if (word(&s, a, sizeof a) || number(a, MANIFEST_NO_BYTES - 1, &e.bytes)) return "bytes not a number";
+            if (word(&s, a, sizeof a)) return "no positions";
+        }
+        if (strcmp(a, "positions") || word(&s, a, sizeof a) || number(a, UINT64_MAX, &e.positions))
+            return "no positions";
+        if (field(&s, "build", a, sizeof a) || number(a, 1000000000, &v)) return "no build";
+        e.build = (int)v;
+        if (!build_of(m, e.build)) return "a file of a build not listed before it";
+        if (*s) return "more after the build";
+        manifest_file_t *p = grow((void **)&m->file, &m->nfile, sizeof *p);
+        if (!p) return "out of memory";
+        *p = e;
+    } else if (!strcmp(kw, "from")) {
+        if (word(&s, a, sizeof a) || !manifest_find(m, a)) return "inputs of a file not listed before them";
+        if (word(&s, b, sizeof b) || !is_name(b) || strlen(b) >= sizeof m->input->input)
+            return "an input without a name relative to the folder";
+        if (field(&s, "sha256", c, sizeof c) || !is_hex64(c)) return "no sha256 of 64 lower-case hex digits";
+        if (*s) return "more after the sha256";
+        for (int i = 0; i < m->ninput; i++)
+            if (!strcmp(m->input[i].name, a) && !strcmp(m->input[i].input, b)) return "an input listed twice";
+        if (manifest_add_input(m, a, b, c)) return "out of memory";
+    } else {
+        return "an unknown line";
+    }
+    return NULL;
+}
+
+int manifest_parse(const char *text, size_t n, const char *name, manifest_t *m, err_t *err)
+{
+    memset(m, 0, sizeof *m);
+    int line = 0, head = 0;
+    size_t i = 0;
+    while (i < n) {
+        char buf[1600];
+        size_t k = 0;
+        int nul = 0, long_line = 0;
+        while (i < n && text[i] != '\n') {
+            if (!text[i]) nul = 1;
+            if (k + 1 < sizeof buf) buf[k++] = text[i];
+            else long_line = 1;
+            i++;
+        }
+        if (i < n) i++;
+        buf[k] = 0;
+        line++;
+        const char *why = NULL;
+        if (nul) why = "a NUL byte";
+        else if (long_line) why = "a line too long";
+        else if (!k || buf[0] == '#') continue;
+        else if (!head) {
+            if (strcmp(buf, "gsw-manifest 1")) {
+                manifest_free(m);
+                return err_set(err, GSW_EINPUT, "%s is not a gsw manifest (line %d: no \"gsw-manifest 1\")", name,
+                               line);
+            }
+            head = 1;
+            continue;
+        } else why = parse_line(buf, m);
+        if (why) {
+            manifest_free(m);
+            return err_set(err, GSW_EINPUT, "%s line %d: %s", name, line, why);
+        }
+    }
+    if (!head) return err_set(err, GSW_EINPUT, "%s is not a gsw manifest (it is empty)", name);
+    for (int b = 0; b < m->nbuild; b++)
+        if (!m->build[b].command[0]) {
+            int id = m->build[b].id;
+            manifest_free(m);
+            return err_set(err, GSW_EINPUT, "%s: build %d has no command line", name, id);
+        }
+    return GSW_OK;
+}
+
+static void join(char *out, size_t n, const char *dir, const char *name)
+{
+    snprintf(out, n, "%s/%s", dir, name);
+}
+
+int manifest_load(const char *dir, manifest_t *m, err_t *err)
+{
+    memset(m, 0, sizeof *m);
+    char path[1200];
+    join(path, sizeof path, dir, MANIFEST_NAME);
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        if (errno == ENOENT) return 0;
+        err_set(err, GSW_EFAIL, "cannot read %s: %s", path, strerror(errno));
+        return -1;
+    }
+    size_t cap = 1 << 16, n = 0;
+    char *text = malloc(cap);
+    for (;;) {
+        if (!text) break;
+        n += fread(text + n, 1, cap - n, f);
+        if (n < cap) break;
+        if (cap >= (size_t)1 << 30) break;   /* refused below as too long */
+        char *t = realloc(text, cap * 2);
+        if (!t) {
+            free(text);
+            text = NULL;
+            break;
+        }
+        text = t, cap *= 2;
+    }
+    int bad = ferror(f);
+    fclose(f);
+    if (!text || bad || n == cap) {
+        free(text);
+        err_set(err, GSW_EFAIL, "cannot read %s: %s", path, !text ? "out of memory" : bad ? "read error" : "too long");
+        return -1;
+    }
+    int rc = manifest_parse(text, n, path, m, err);
+    free(text);
+    return rc ? -1 : 1;
+}
+
+/* ---- writing ---- */
+
+typedef struct sbuf {
+    char *s;
+    size_t n, cap;
+    int bad;
+} sbuf_t;
+
+static void put(sbuf_t *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put(sbuf_t *b, const char *fmt, ...)
+{
+    for (;;) {
+        va_list ap;
+        va_start(ap, fmt);
+        int k = vsnprintf(b->s ? b->s + b->n : NULL, b->s ? b->cap - b->n : 0, fmt, ap);
+        va_end(ap);
+        if (k < 0) {
+            b->bad = 1;
+            return;
+        }
+        if (b->s && b->n + (size_t)k < b->cap) {
+            b->n += (size_t)k;
+            return;
+        }
+        size_t cap = b->cap ? b->cap * 2 : 4096;
+        while (cap < b->n + (size_t)k + 1) cap *= 2;
+        char *t = realloc(b->s, cap);
+        if (!t) {
+            b->bad = 1;
+            return;
+        }
+        b->s = t, b->cap = cap;
+    }
+}
+
+/* The manifest's text (malloc'd, *n bytes), or NULL when out of memory. */
+static char *format(const manifest_t *m, size_t *n)
+{
+    sbuf_t b = {0};
+    put(&b, "gsw-manifest 1\n");
+    put(&b, "# where these files came from: gsw's builds, then each file's SHA-256\n"
+            "# (as sha256sum prints it), size, positions and the files it was built from\n");
+    for (int i = 0; i < m->nbuild; i++) {
+        const manifest_build_t *e = &m->build[i];
+        put(&b, "build %d version %s commit %s date %s cores %d seconds %.3f\n", e->id, e->version, e->commit,
+            e->date, e->cores, e->seconds);
+        put(&b, "command %d %s\n", e->id, e->command);
+    }
+    for (int i = 0; i < m->nfile; i++) {
+        const manifest_file_t *e = &m->file[i];
+        put(&b, "file %s sha256 %s", e->name, e->sha256);
+        if (e->bytes != MANIFEST_NO_BYTES) put(&b, " bytes %" PRIu64, e->bytes);
+        put(&b, " positions %" PRIu64 " build %d\n", e->positions, e->build);
+        for (int j = 0; j < m->ninput; j++)
+            if (!strcmp(m->input[j].name, e->name))
+                put(&b, "from %s %s sha256 %s\n", e->name, m->input[j].input, m->input[j].sha256);
+    }
+    if (b.bad) {
+        free(b.s);
+        return NULL;
+    }
+    *n = b.n;
+    return b.s;
+}
+
+int manifest_write(const char *dir, const manifest_t *m, err_t *err)
+{
+    char path[1200], tmp[1210];
+    join(path, sizeof path, dir, MANIFEST_NAME);
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    size_t n = 0;
+    char *text = format(m, &n);
+    if (!text) return err_set(err, GSW_EFAIL, "cannot write %s: out of memory", path);
+    /* a temporary name, synced, then renamed: a reader never sees half a
+     * manifest (db/dbfile.c's db_write_atomic does the same, but it lives
+     * in gsw_db, which the checker does not link) */
+    FILE *f = fopen(tmp, "wb");
+    int ok = f && fwrite(text, 1, n, f) == n;
+    if (f) ok = (fflush(f) == 0) & ok, ok = (fsync(fileno(f)) == 0) & ok, ok = (fclose(f) == 0) & ok;
+    if (ok) ok = rename(tmp, path) == 0;
+    int e = errno;
+    free(text);
+    if (!ok) {
+        unlink(tmp);
+        return err_set(err, GSW_EFAIL, "cannot write %s: %s", path, strerror(e));
+    }
+    return GSW_OK;
+}
+
+/* ---- building ---- */
+
+/* word w into out, quoted for a POSIX shell when it needs it */
+static void quote(sbuf_t *b, const char *w)
+{
+    int plain = *w != 0;
+    for (const char *p = w; *p; p++)
+        if (!isalnum((unsigned char)*p) && !strchr("-_./:=+,@%^", *p)) plain = 0;
+    if (plain) {
+        put(b, "%s", w);
+        return;
+    }
+    put(b, "'");
+    for (const char *p = w; *p; p++) {
+        if (*p == '\'') put(b, "'\\''");
+        else if ((unsigned char)*p < 0x20 || *p == 0x7f) put(b, "?");
+        else put(b, "%c", *p);
+    }
+    put(b, "'");
+}
+
+int manifest_build_begin(manifest_t *m, int argc, char *const *argv)
+{
+    int id = 1;
+    for (int i = 0; i < m->nbuild; i++)
+        if (m->build[i].id >= id) id = m->build[i].id + 1;
+    manifest_build_t *e = grow((void **)&m->build, &m->nbuild, sizeof *e);
+    if (!e) return -1;
+    e->id = id;
+    snprintf(e->version, sizeof e->version, "%s", manifest_gsw_version());
+    snprintf(e->commit, sizeof e->commit, "%s", manifest_gsw_commit());
+    time_t now = time(NULL);
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    strftime(e->date, sizeof e->date, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    e->cores = cores > 0 ? (int)cores : 1;
+    sbuf_t b = {0};
+    for (int i = 0; i < argc; i++) {
+        if (i) put(&b, " ");
+        quote(&b, argv[i]);
+    }
+    const char *cmd = b.s && !b.bad && b.n ? b.s : "(unknown)";
+    size_t k = strlen(cmd);
+    if (k >= sizeof e->command) k = sizeof e->command - 1;   /* cut, still one line */
+    memcpy(e->command, cmd, k);
+    e->command[k] = 0;
+    free(b.s);
+    return id;
+}
+
+void manifest_build_done(manifest_t *m, int build, double seconds)
+{
+    manifest_build_t *e = build_of(m, build);
+    if (e) e->seconds = seconds >= 0 && seconds <= 1e9 ? round(seconds * 1000) / 1000 + 0.0 : 0;
+}
+
+static void forget_inputs(manifest_t *m, const char *name)
+{
+    int k = 0;
+    for (int i = 0; i < m->ninput; i++)
+        if (strcmp(m->input[i].name, name)) m->input[k++] = m->input[i];
+    m->ninput = k;
+}
+
+int manifest_set_file(manifest_t *m, int build, const char *name, const char *sha256, uint64_t positions)
+{
+    if (strlen(name) >= sizeof m->file->name || strlen(sha256) >= MANIFEST_SHA_HEX) return GSW_EINPUT;
+    manifest_file_t *e = (manifest_file_t *)manifest_find(m, name);
+    if (!e && !(e = grow((void **)&m->file, &m->nfile, sizeof *e))) return GSW_EFAIL;
+    memset(e, 0, sizeof *e);
+    snprintf(e->name, sizeof e->name, "%s", name);
+    snprintf(e->sha256, sizeof e->sha256, "%s", sha256);
+    e->bytes = MANIFEST_NO_BYTES;
+    e->positions = positions;
+    e->build = build;
+    forget_inputs(m, name);
+    return GSW_OK;
+}
+
+int manifest_add_input(manifest_t *m, const char *name, const char *input, const char *sha256)
+{
+    if (strlen(name) >= sizeof m->input->name || strlen(input) >= sizeof m->input->input ||
+        strlen(sha256) >= MANIFEST_SHA_HEX)
+        return GSW_EINPUT;
+    manifest_input_t *e = NULL;
+    for (int i = 0; i < m->ninput && !e; i++)
+        if (!strcmp(m->input[i].name, name) && !strcmp(m->input[i].input, input)) e = &m->input[i];
+    if (!e && !(e = grow((void **)&m->input, &m->ninput, sizeof *e))) return GSW_EFAIL;
+    snprintf(e->name, sizeof e->name, "%s", name);
+    snprintf(e->input, sizeof e->input, "%s", input);
+    snprintf(e->sha256, sizeof e->sha256, "%s", sha256);
+    return GSW_OK;
+}
+
+int manifest_remove_file(manifest_t *m, const char *name)
+{
+    int k = 0, gone = 0;
+    for (int i = 0; i < m->nfile; i++)
+        if (strcmp(m->file[i].name, name)) m->file[k++] = m->file[i];
+        else gone = 1;
+    m->nfile = k;
+    forget_inputs(m, name);
+    return gone;
+}
+
+void manifest_prune(manifest_t *m)
+{
+    int k = 0;
+    for (int i = 0; i < m->nbuild; i++) {
+        int used = 0;
+        for (int j = 0; j < m->nfile && !used; j++) used = m->file[j].build == m->build[i].id;
+        if (used) m->build[k++] = m->build[i];
+    }
+    m->nbuild = k;
+    k = 0;
+    for (int i = 0; i < m->ninput; i++)
+        if (manifest_find(m, m->input[i].name)) m->input[k++] = m->input[i];
+    m->ninput = k;
+}
+
+int manifest_record_file(manifest_t *m, int build, const char *dir, const char *name, uint64_t positions, err_t *err)
+{
+    char path[1200], hex[MANIFEST_SHA_HEX];
+    join(path, sizeof path, dir, name);
+    struct stat st;
+    if (stat(path, &st)) return err_set(err, GSW_EFAIL, "cannot read %s: %s", path, strerror(errno));
+    if (manifest_sha256_file(path, hex, err)) return err->code;
+    if (manifest_set_file(m, build, name, hex, positions))
+        return err_set(err, GSW_EFAIL, "cannot record %s in the manifest (a name too long, or out of memory)", path);
+    ((manifest_file_t *)manifest_find(m, name))->bytes = (uint64_t)st.st_size;
+    return GSW_OK;
+}
+
+/* ---- checking ---- */
+
+int manifest_check_size(const char *dir, const manifest_t *m, const char *name, err_t *err)
+{
+    const manifest_file_t *e = manifest_find(m, name);
+    if (!e) return err_set(err, GSW_EFAIL, "%s/%s is not in the folder's %s", dir, name, MANIFEST_NAME);
+    char path[1200];
+    join(path, sizeof path, dir, name);
+    struct stat st;
+    if (stat(path, &st)) return err_set(err, GSW_EFAIL, "%s is missing: %s", path, strerror(errno));
+    if (e->bytes != MANIFEST_NO_BYTES && (uint64_t)st.st_size != e->bytes)
+        return err_set(err, GSW_EFAIL, "%s differs from the folder's %s (%lld bytes, %" PRIu64 " listed)", path,
+                       MANIFEST_NAME, (long long)st.st_size, e->bytes);
+    return GSW_OK;
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int manifest_verify(const char *dir, const manifest_t *m, int (*want)(const char *name),
+                    void (*report)(void *ctx, const char *name, int status), void *ctx, err_t *err)
+{
+    int bad = 0;
+    for (int i = 0; i < m->nfile; i++) {
+        const manifest_file_t *e = &m->file[i];
+        char path[1200], hex[MANIFEST_SHA_HEX];
+        join(path, sizeof path, dir, e->name);
+        struct stat st;
+        int status = MANIFEST_OK;
+        if (stat(path, &st)) status = MANIFEST_MISSING;
+        else if (e->bytes != MANIFEST_NO_BYTES && (uint64_t)st.st_size != e->bytes) status = MANIFEST_DIFFERS;
+        else if (manifest_sha256_file(path, hex, err)) return -1;
+        else if (strcmp(hex, e->sha256)) status = MANIFEST_DIFFERS;
+        bad += status != MANIFEST_OK;
+        if (report) report(ctx, e->name, status);
+    }
+    DIR *d = opendir(dir);
+    if (!d) {
+        err_set(err, GSW_EFAIL, "cannot read the folder %s: %s", dir, strerror(errno));
+        return -1;
+    }
+    char **names = NULL;
+    size_t n = 0, cap = 0;
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        const char *x = de->d_name;
+        if (x[0] == '.' || !strcmp(x, MANIFEST_NAME) || !strcmp(x, MANIFEST_NAME ".tmp")) continue;
+        if ((want && !want(x)) || manifest_find(m, x)) continue;
+        if (n == cap) {
+            cap = cap ? cap * 2 : 16;
+            char **t = realloc(names, cap * sizeof *names);
+            if (!t) break;
+            names = t;
+        }
+        if (!(names[n] = strdup(x))) break;
+        n++;
+    }
+    closedir(d);
+    if (n) qsort(names, n, sizeof *names, by_name);   /* a stable report, whatever readdir's order */
+    for (size_t i = 0; i < n; i++) {
+        if (report) report(ctx, names[i], MANIFEST_UNLISTED);
+        free(names[i]);
+    }
+    free(names);
+    return bad + (int)n;
+}
+
+const char *manifest_status_name(int status)
+{
+    switch (status) {
+    case MANIFEST_OK: return "ok";
+    case MANIFEST_DIFFERS: return "differs from the manifest";
+    case MANIFEST_MISSING: return "missing";
+    default: return "not in the manifest";
+    }
+}
+
+/* ---- SHA-256 ---- */
+
+static void to_hex(const unsigned char *d, char hex[MANIFEST_SHA_HEX])
+{
+    static const char digits[] = "0123456789abcdef";
+    for (int i = 0; i < 32; i++) hex[2 * i] = digits[d[i] >> 4], hex[2 * i + 1] = digits[d[i] & 15];
+    hex[64] = 0;
+}
+
+int manifest_sha256_file(const char *path, char hex[MANIFEST_SHA_HEX], err_t *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return err_set(err, GSW_EFAIL, "cannot read %s: %s", path, strerror(errno));
+    EVP_MD_CTX *c = EVP_MD_CTX_new();
+    unsigned char *buf = malloc(1 << 20);
+    int ok = c && buf && EVP_DigestInit_ex(c, EVP_sha256(), NULL) == 1;
+    size_t k;
+    while (ok && (k = fread(buf, 1, 1 << 20, f)) > 0) ok = EVP_DigestUpdate(c, buf, k) == 1;
+    int rerr = ferror(f);
+    unsigned char d[EVP_MAX_MD_SIZE];
+    unsigned dn = 0;
+    if (ok && !rerr) ok = EVP_DigestFinal_ex(c, d, &dn) == 1 && dn == 32;
+    fclose(f);
+    free(buf);
+    EVP_MD_CTX_free(c);
+    if (!ok || rerr)
+        return err_set(err, GSW_EFAIL, "cannot hash %s: %s", path, rerr ? "read error" : "SHA-256 failed");
+    to_hex(d, hex);
+    return GSW_OK;
+}
+
+void manifest_sha256(const void *data, size_t n, char hex[MANIFEST_SHA_HEX])
+{
+    unsigned char d[EVP_MAX_MD_SIZE];
+    unsigned dn = 0;
+    if (EVP_Digest(data, n, d, &dn, EVP_sha256(), NULL) != 1 || dn != 32) memset(d, 0, sizeof d);
+    to_hex(d, hex);
+}

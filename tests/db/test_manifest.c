@@ -1,0 +1,287 @@
+/* Manifests (db/manifest.c): SHA-256 against the standard's vectors, a
+ * manifest written, read back and written again saying the same, build
+ * records and inputs kept and pruned, malformed lines refused with their
+ * number, and verify's four answers. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <cmocka.h>
+
+#include "db/manifest.h"
+#include "tests/test_tmpdir.h"
+
+static int setup(void **s)
+{
+    (void)s;
+    return test_tmpdir_make("gsw-manifest");
+}
+
+static int teardown(void **s)
+{
+    (void)s;
+    return test_tmpdir_remove();
+}
+
+static void put_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static void test_sha256(void **s)
+{
+    (void)s;
+    char hex[MANIFEST_SHA_HEX];
+    manifest_sha256("abc", 3, hex);
+    assert_string_equal(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    manifest_sha256("", 0, hex);
+    assert_string_equal(hex, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+    /* a file longer than the 1 MiB the reader takes at a time */
+    const char *p = tmp_path("big");
+    FILE *f = fopen(p, "wb");
+    assert_non_null(f);
+    size_t n = (3u << 20) + 17;
+    char *data = malloc(n);
+    assert_non_null(data);
+    for (size_t i = 0; i < n; i++) data[i] = (char)(i * 7 + (i >> 9));
+    assert_int_equal(fwrite(data, 1, n, f), n);
+    fclose(f);
+    char a[MANIFEST_SHA_HEX], b[MANIFEST_SHA_HEX];
+    err_t err;
+    assert_int_equal(manifest_sha256_file(p, a, &err), GSW_OK);
+    manifest_sha256(data, n, b);
+    assert_string_equal(a, b);
+    free(data);
+    assert_int_not_equal(manifest_sha256_file(tmp_path("none"), a, &err), GSW_OK);
+    assert_non_null(strstr(err.msg, "none"));
+}
+
+static const char *H1 = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";
+static const char *H2 = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
+
+static void test_round_trip(void **s)
+{
+    (void)s;
+    manifest_t m;
+    memset(&m, 0, sizeof m);
+    char *argv[] = {"gsw", "egdb", "build", "checkers", "--pieces", "3", "a b", "it's"};
+    int b1 = manifest_build_begin(&m, 8, argv);
+    assert_int_equal(b1, 1);
+    assert_string_equal(m.build[0].command, "gsw egdb build checkers --pieces 3 'a b' 'it'\\''s'");
+    assert_string_equal(m.build[0].version, manifest_gsw_version());
+    assert_string_equal(m.build[0].commit, manifest_gsw_commit());
+    assert_true(m.build[0].cores >= 1);
+    assert_int_equal(manifest_set_file(&m, b1, "a.egdb", H1, 10), GSW_OK);
+    assert_int_equal(manifest_set_file(&m, b1, "b.egdb", H2, 20), GSW_OK);
+    assert_int_equal(manifest_add_input(&m, "b.egdb", "a.egdb", H1), GSW_OK);
+    manifest_build_done(&m, b1, 1.23456);
+    int b2 = manifest_build_begin(&m, 2, argv);
+    assert_int_equal(b2, 2);
+    manifest_build_done(&m, b2, 0.5);
+    err_t err;
+    assert_int_equal(manifest_write(dir, &m, &err), GSW_OK);
+
+    manifest_t r;
+    assert_int_equal(manifest_load(dir, &r, &err), 1);
+    assert_int_equal(r.nbuild, 2);
+    assert_int_equal(r.nfile, 2);
+    assert_int_equal(r.ninput, 1);
+    assert_string_equal(r.build[0].command, m.build[0].command);
+    assert_true(r.build[0].seconds == 1.235);
+    assert_string_equal(r.build[0].date, m.build[0].date);
+    const manifest_file_t *f = manifest_find(&r, "b.egdb");
+    assert_non_null(f);
+    assert_int_equal(f->positions, 20);
+    assert_true(f->bytes == MANIFEST_NO_BYTES);
+    assert_string_equal(f->sha256, H2);
+    assert_null(manifest_find(&r, "c.egdb"));
+    assert_string_equal(r.input[0].input, "a.egdb");
+
+    /* build 2 wrote nothing: prune forgets it; a file set again loses its inputs */
+    manifest_prune(&r);
+    assert_int_equal(r.nbuild, 1);
+    assert_int_equal(manifest_set_file(&r, b1, "b.egdb", H1, 21), GSW_OK);
+    assert_int_equal(r.ninput, 0);
+    assert_int_equal(manifest_remove_file(&r, "a.egdb"), 1);
+    assert_int_equal(manifest_remove_file(&r, "a.egdb"), 0);
+    assert_int_equal(r.nfile, 1);
+
+    /* a real file recorded with its size; written twice, the same text */
+    put_file(tmp_path("abc"), "abc");
+    assert_int_equal(manifest_record_file(&r, b1, dir, "abc", 3, &err), GSW_OK);
+    f = manifest_find(&r, "abc");
+    assert_string_equal(f->sha256, H1);
+    assert_int_equal(f->bytes, 3);
+    assert_int_equal(manifest_write(dir, &r, &err), GSW_OK);
+    manifest_t r2;
+    assert_int_equal(manifest_load(dir, &r2, &err), 1);
+    assert_int_equal(r2.nfile, 2);
+    assert_int_equal(manifest_find(&r2, "abc")->bytes, 3);
+    assert_int_equal(r2.build[0].id, r.build[0].id);
+    manifest_free(&r2);
+    manifest_free(&r);
+    manifest_free(&m);
+
+    /* no MANIFEST: 0 */
+    char sub[400];
+    snprintf(sub, sizeof sub, "%s/nothing", dir);
+    assert_int_equal(manifest_load(sub, &r, &err), 0);
+}
+
+/* text must be refused, naming "line N" */
+static void refused(const char *text, int line)
+{
+    manifest_t m;
+    err_t err;
+    err.msg[0] = 0;
+    assert_int_not_equal(manifest_parse(text, strlen(text), "M", &m, &err), GSW_OK);
+    char want[32];
+    snprintf(want, sizeof want, "line %d", line);
+    if (!strstr(err.msg, want)) fail_msg("\"%s\" does not name %s", err.msg, want);
+    assert_null(m.build);
+}
+
+static void test_malformed(void **s)
+{
+    (void)s;
+    char good[2000];
+    snprintf(good, sizeof good,
+             "gsw-manifest 1\n"
+             "# a comment\n"
+             "build 1 version 0.1.0 commit abc1234 date 2026-12-02T10:00:00Z cores 2 seconds 0.500\n"
+             "command 1 gsw egdb build checkers --pieces 3\n"
+             "\n"
+             "file a.egdb sha256 %s bytes 3 positions 7 build 1\n"
+             "file b.egdb sha256 %s positions 8 build 1\n"
+             "from b.egdb a.egdb sha256 %s\n",
+             H1, H2, H1);
+    manifest_t m;
+    err_t err;
+    assert_int_equal(manifest_parse(good, strlen(good), "M", &m, &err), GSW_OK);
+    assert_int_equal(m.nfile, 2);
+    assert_int_equal(manifest_find(&m, "a.egdb")->bytes, 3);
+    manifest_free(&m);
+
+    const char *B = "build 1 version 0.1.0 commit abc date 2026-12-02T10:00:00Z cores 2 seconds 0.5\n";
+    const char *C = "command 1 gsw x\n";
+    char t[2000];
+    refused("gsw-manifest 2\n", 1);
+    refused("# c\nnot a manifest\n", 2);
+    snprintf(t, sizeof t, "gsw-manifest 1\n%s%sbogus line\n", B, C);
+    refused(t, 4);
+    snprintf(t, sizeof t, "gsw-manifest 1\nbuild 1 version 0.1.0 commit abc date yesterday cores 2 seconds 0.5\n");
+    refused(t, 2);
+    snprintf(t, sizeof t, "gsw-manifest 1\nbuild 1 version v commit c date 2026-12-02T10:00:00Z cores 2 seconds -1\n");
+    refused(t, 2);
+    snprintf(t, sizeof t, "gsw-manifest 1\n%s%s%s", B, C, B);                 /* a build twice */
+    refused(t, 4);
+    snprintf(t, sizeof t, "gsw-manifest 1\ncommand 1 gsw\n");                 /* a command before its build */
+    refused(t, 2);
+    snprintf(t, sizeof t, "gsw-manifest 1\n%s%sfile a sha256 %s positions 1 build 2\n", B, C, H1);
+    refused(t, 4);
+    snprintf(t, sizeof t, "gsw-manifest 1\n%s%sfile a sha256 %.63s positions 1 build 1\n", B, C, H1);
+    refused(t, 4);
+    snprintf(t, sizeof t, "gsw-manifest 1\n%s%sfile a sha256 %s positions -1 build 1\n", B, C, H1);
+    refused(t, 4);
+    snprintf(t, sizeof t, "gsw-manifest 1\n%s%sfile ../a sha256 %s positions 1 build 1\n", B, C, H1);
+    refused(t, 4);
+    snprintf(t, sizeof t, "gsw-manifest 1\n%s%sfile a sha256 %s positions 1 build 1 more\n", B, C, H1);
+    refused(t, 4);
+    snprintf(t, sizeof t, "gsw-manifest 1\n%s%sfile a sha256 %s positions 1 build 1\nfile a sha256 %s positions 1 build 1\n",
+             B, C, H1, H1);
+    refused(t, 5);
+    snprintf(t, sizeof t, "gsw-manifest 1\n%s%sfrom a b sha256 %s\n", B, C, H1);  /* inputs of no file */
+    refused(t, 4);
+    snprintf(t, sizeof t, "gsw-manifest 1\n%s%sfile a sha256 %s positions 99999999999999999999 build 1\n", B, C, H1);
+    refused(t, 4);
+    refused("gsw-manifest 1\nbuild 1 version v commit c date 2026-12-02T10:00:00Z cores 2 seconds 1\ncommand 1 a\tb\n", 3);
+    static const char nul[] = "gsw-manifest 1\n# a\0b\n";
+    manifest_t y;
+    assert_int_not_equal(manifest_parse(nul, sizeof nul - 1, "M", &y, &err), GSW_OK);
+    assert_non_null(strstr(err.msg, "line 2"));
+    /* a build without its command */
+    manifest_t x;
+    assert_int_not_equal(manifest_parse(B, strlen(B), "M", &x, &err), GSW_OK);
+    snprintf(t, sizeof t, "gsw-manifest 1\n%s", B);
+    assert_int_not_equal(manifest_parse(t, strlen(t), "M", &x, &err), GSW_OK);
+    assert_non_null(strstr(err.msg, "no command"));
+    assert_int_not_equal(manifest_parse("", 0, "M", &x, &err), GSW_OK);
+}
+
+typedef struct seen {
+    char text[2000];
+} seen_t;
+
+static void note(void *ctx, const char *name, int status)
+{
+    seen_t *s = ctx;
+    size_t k = strlen(s->text);
+    snprintf(s->text + k, sizeof s->text - k, "%s: %s\n", name, manifest_status_name(status));
+}
+
+static int egdb_only(const char *name)
+{
+    size_t k = strlen(name);
+    return k > 5 && !strcmp(name + k - 5, ".egdb");
+}
+
+static void test_verify(void **s)
+{
+    (void)s;
+    char d[400];
+    snprintf(d, sizeof d, "%s/v", dir);
+    assert_int_equal(mkdir(d, 0777), 0);
+    char p[500];
+    snprintf(p, sizeof p, "%s/a.egdb", d), put_file(p, "abc");
+    snprintf(p, sizeof p, "%s/b.egdb", d), put_file(p, "bbbb");
+    snprintf(p, sizeof p, "%s/c.egdb", d), put_file(p, "cc");
+    manifest_t m;
+    memset(&m, 0, sizeof m);
+    char *argv[] = {"gsw"};
+    int b = manifest_build_begin(&m, 1, argv);
+    err_t err;
+    assert_int_equal(manifest_record_file(&m, b, d, "a.egdb", 1, &err), GSW_OK);
+    assert_int_equal(manifest_record_file(&m, b, d, "b.egdb", 1, &err), GSW_OK);
+    assert_int_equal(manifest_record_file(&m, b, d, "c.egdb", 1, &err), GSW_OK);
+    assert_int_equal(manifest_write(d, &m, &err), GSW_OK);
+    seen_t seen = {""};
+    assert_int_equal(manifest_verify(d, &m, egdb_only, note, &seen, &err), 0);
+    assert_string_equal(seen.text, "a.egdb: ok\nb.egdb: ok\nc.egdb: ok\n");
+    assert_int_equal(manifest_check_size(d, &m, "a.egdb", &err), GSW_OK);
+
+    snprintf(p, sizeof p, "%s/b.egdb", d), put_file(p, "bbbc");    /* same size, one byte changed */
+    snprintf(p, sizeof p, "%s/c.egdb", d), remove(p);
+    snprintf(p, sizeof p, "%s/a.egdb", d), put_file(p, "abcd");    /* grown */
+    snprintf(p, sizeof p, "%s/z.egdb", d), put_file(p, "z");
+    snprintf(p, sizeof p, "%s/notes.txt", d), put_file(p, "z");
+    seen.text[0] = 0;
+    assert_int_equal(manifest_verify(d, &m, egdb_only, note, &seen, &err), 4);
+    assert_string_equal(seen.text, "a.egdb: differs from the manifest\nb.egdb: differs from the manifest\n"
+                                   "c.egdb: missing\nz.egdb: not in the manifest\n");
+    assert_int_not_equal(manifest_check_size(d, &m, "a.egdb", &err), GSW_OK);
+    assert_non_null(strstr(err.msg, "a.egdb"));
+    assert_int_equal(manifest_check_size(d, &m, "b.egdb", &err), GSW_OK);   /* the cheap check misses it */
+    assert_int_not_equal(manifest_check_size(d, &m, "z.egdb", &err), GSW_OK);
+    assert_non_null(strstr(err.msg, "not in"));
+    assert_int_not_equal(manifest_check_size(d, &m, "c.egdb", &err), GSW_OK);
+    assert_non_null(strstr(err.msg, "missing"));
+    manifest_free(&m);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_sha256),
+        cmocka_unit_test(test_round_trip),
+        cmocka_unit_test(test_malformed),
+        cmocka_unit_test(test_verify),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
