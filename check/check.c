@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "check/cert.h"
+#include "check/deep.h"
 #include "check/files.h"
 #include "check/rules.h"
 #include "db/dbfile.h"

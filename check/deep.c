@@ -21,7 +21,7 @@
 #include <sys/stat.h>
 
 #include "check/cert.h"
-#include "check/check.h"
+#include "check/deep.h"
 #include "check/files.h"
 #include "check/rules.h"
 #include "core/retro.h"
@@ -85,9 +85,9 @@ static void slice_path(const deep_t *d, const char *dir, const char *sib, uint64
     else snprintf(buf, n, "%s/%s.egdb", dir, name);
 }
 
-/* The value of (slice, index) in the file of slice in dir; with classes,
- * any metric's file will do (dtc's conversions). */
-static int child_value(deep_t *d, const char *dir, uint64_t slice, uint64_t index, int classes, int32_t *v, err_t *err)
+/* The file of slice in dir, read; with classes, any metric's file will
+ * do (dtc's conversions): its own folder's, or a sibling wld, dtw or dtm. */
+static int child_file(deep_t *d, const char *dir, uint64_t slice, int classes, slice_vals_t **out, err_t *err)
 {
     static const char *const sibs[4] = { NULL, "wld", "dtw", "dtm" };
     char path[1200], name[48];
@@ -96,16 +96,12 @@ static int child_value(deep_t *d, const char *dir, uint64_t slice, uint64_t inde
     memset(&want, 0, sizeof want);
     snprintf(want.game, sizeof want.game, "%s", d->r.game);
     snprintf(want.slice, sizeof want.slice, "%s", name);
-    for (int k = 0; k < (classes ? 4 : 1); k++) {
+    int tries = classes ? 4 : 1;
+    for (int k = 0; k < tries; k++) {
         slice_path(d, dir, sibs[k], slice, path, sizeof path);
         struct stat st;
-        if (k + 1 < (classes ? 4 : 1) && stat(path, &st)) continue;
-        slice_vals_t *s;
-        if (load(d, path, &s, &want, err)) return GSW_EFAIL;
-        if (index >= s->n) return err_set(err, GSW_EFAIL, "%s has no position %llu", path, (unsigned long long)index);
-        *v = s->v[index];
-        if (classes && *v) *v = *v > 0 ? 1 : -1;
-        return GSW_OK;
+        if (k + 1 < tries && stat(path, &st)) continue;
+        return load(d, path, out, &want, err) ? GSW_EFAIL : GSW_OK;
     }
     return GSW_EFAIL;
 }
@@ -135,6 +131,8 @@ static int check_file(deep_t *d, const char *path, uint64_t *positions, err_t *e
     int metric = info.metric;
     GSW_POSBUF pos[GSW_MAX_POS], q[GSW_MAX_POS];
     move_t mv[GSW_MAX_MOVES];
+    struct { uint64_t slice; int classes; slice_vals_t *s; } memo[64];   /* the files moves lead to */
+    int nmemo = 0;
     for (uint64_t i = 0; i < info.n; i++) {
         int32_t have = own->v[i], best = -CV_WIN - 1, v = 0;
         if (rg->legal && !rg->legal(NULL, slice, i)) {
@@ -153,8 +151,16 @@ static int check_file(deep_t *d, const char *path, uint64_t *positions, err_t *e
                     return err_set(err, GSW_EFAIL, "%s position %llu: a move leads out of every slice", path,
                                    (unsigned long long)i);
                 int conv = metric == RETRO_DTC && d->r.conversion(pos, mv[k]);
-                if (cs == slice && !conv) v = own->v[ci];
-                else if (child_value(d, dir, cs, ci, conv, &v, err)) return err->code;
+                slice_vals_t *cf = cs == slice && !conv ? own : NULL;
+                for (int m = 0; m < nmemo && !cf; m++)
+                    if (memo[m].slice == cs && memo[m].classes == conv) cf = memo[m].s;
+                if (!cf) {
+                    if (child_file(d, dir, cs, conv, &cf, err)) return err->code;
+                    if (nmemo < 64) memo[nmemo++] = (typeof(memo[0])){ cs, conv, cf };
+                }
+                if (ci >= cf->n) return err_set(err, GSW_EFAIL, "%s has no position %llu", cf->path, (unsigned long long)ci);
+                v = cf->v[ci];
+                if (conv && v) v = v > 0 ? 1 : -1;
                 v = conv ? (v > 0 ? -CV_WIN + 1 : v < 0 ? CV_WIN - 1 : 0) : cv_up(v);
                 if (v > best) best = v;
             }

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 
 #include "check/check.h"
+#include "check/deep.h"
 #include "check/rules.h"
 
 static uint64_t perft(const rules_t *r, const void *pos, int depth)
