@@ -172,7 +172,7 @@ static int check_file(deep_t *d, const char *path, uint64_t *positions, err_t *e
             cv_text(have, h, sizeof h);
             cv_text(metric == RETRO_WLD && best ? (best > 0 ? 1 : -1) : best, b, sizeof b);
             return err_set(err, GSW_EFAIL, "%s (%s) position %llu, %s: holds %s, its moves give %s", path,
-                           metric_name[metric], (unsigned long long)i, text, h, b);
+                           metric == RETRO_DTW && rg->mate_metric ? "dtm" : metric_name[metric], (unsigned long long)i, text, h, b);
         }
     }
     *positions += info.n;

@@ -6,8 +6,8 @@
 # move removed at an all node, a value flipped, a node line removed, a
 # child's position wrong, a checksum changed, a database file changed by
 # one byte, a missing manifest, a cycle under a win bound. Then --deep on
-# the 1-3-piece checkers databases, and on them with one value changed
-# (its checksums made good: egdb_poke).
+# the 1-3-piece checkers databases and on chess KRK, and on them with one
+# value changed (its checksums made good: egdb_poke).
 set -u
 CHECK=${GSW_CHECK:?} GSW=${GSW_BIN:?} POKE=${GSW_EGDB_POKE:?}
 DATA=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/data
@@ -108,4 +108,10 @@ manifest $W
 sed "s/$(sha256sum keep.egdb | cut -c1-64)/$(sha256sum $F | cut -c1-64)/" checkers_3.cert > poked.cert
 expect 0 "OK: <=loss for" "$CHECK" poked.cert
 expect 1 "BAD: file W3: $F (wld) position $at" "$CHECK" --deep poked.cert
+# chess: KRK's distances to mate (and KK's, which its captures reach)
+"$GSW" egdb build chess KRK --dir tb >/dev/null 2>&1 || fail "egdb build chess KRK"
+K=tb/chess/dtm/KRK.egdb
+expect 0 "OK: 1 database files consistent (524288 positions)" "$CHECK" --deep $K
+at=$("$POKE" $K) || fail "egdb_poke"
+expect 1 "BAD: $K (dtm) position $at, " "$CHECK" --deep $K
 echo "all gsw-check tests passed"
