@@ -27,7 +27,11 @@ int files_attest(const char *path, const char *sha256, err_t *err)
         else snprintf(dir, sizeof dir, ".");
         manifest_t m;
         int got = manifest_load(dir, &m, err);
-        if (got < 0) return err_set(err, GSW_EFAIL, "%s: %s", path, err->msg);
+        if (got < 0) {
+            char why[sizeof err->msg];
+            snprintf(why, sizeof why, "%s", err->msg);
+            return err_set(err, GSW_EFAIL, "%s: %s", path, why);
+        }
         if (got) {
             size_t k = strlen(dir);
             const char *name = !strcmp(dir, ".") ? path : path + k + (dir[k - 1] != '/');

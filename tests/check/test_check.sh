@@ -108,6 +108,19 @@ manifest $W
 sed "s/$(sha256sum keep.egdb | cut -c1-64)/$(sha256sum $F | cut -c1-64)/" checkers_3.cert > poked.cert
 expect 0 "OK: <=loss for" "$CHECK" poked.cert
 expect 1 "BAD: file W3: $F (wld) position $at" "$CHECK" --deep poked.cert
+# Connect Four's strong solution: a draw from its drawn set, refused from its won set
+"$GSW" strong build connect4:4x4 --dir st >/dev/null 2>&1 || fail "strong build"
+S=st/connect4-4x4
+(cd $S && sha256sum -- *.bdd) | awk 'BEGIN { print "gsw-manifest 1"; print "build 1 version 0.1.0 commit test date 2026-01-01T00:00:00Z cores 1 seconds 0"
+    print "command 1 gsw strong build connect4:4x4 --dir st" }
+    { print "file " $2 " sha256 " $1 " positions 0 build 1" }' > $S/MANIFEST
+sha() { sha256sum "$1" | cut -c1-64; }
+printf 'gsw-certificate 1\ngame connect4:4x4\nroot 1\nroot 2\nfile D strong %s %s 4 4 compressed column 4 drawn\n1 strong >=draw D | 3322\n2 strong <=draw D | 3322\n' \
+    "$(sha $S/ply04-drawn.bdd)" $S/ply04-drawn.bdd > strong.cert
+expect 0 "OK: draw for 3322 (connect4:4x4), 2 nodes, depth 0, 2 leaves on evidence (2 strong)" "$CHECK" strong.cert
+sed "s|drawn.bdd 4 4 compressed column 4 drawn|won.bdd 4 4 compressed column 4 won|; s|$(sha $S/ply04-drawn.bdd)|$(sha $S/ply04-won.bdd)|; s|>=draw|>=win|" strong.cert > bad.cert
+expect 1 "BAD: node 1: the position is not in D's set" "$CHECK" bad.cert
+
 # chess: KRK's distances to mate (and KK's, which its captures reach)
 "$GSW" egdb build chess KRK --dir tb >/dev/null 2>&1 || fail "egdb build chess KRK"
 K=tb/chess/dtm/KRK.egdb
