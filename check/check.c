@@ -34,10 +34,11 @@ static int bad(const ctx_t *x, int i, const char *why)
     int len = 0;
     for (int k = i; x->parent[k] >= 0; k = x->parent[k]) len++;
     int *path = malloc((size_t)(len + 1) * sizeof *path), k = i, root;
+    if (!path) return 1;
     for (int j = len; j > 0; j--, k = x->parent[k]) path[j - 1] = k;
     root = k;
     printf("line from root %lld:", (long long)x->c.node[root].id);
-    for (int j = 0; path && j < len; j++) {
+    for (int j = 0; j < len; j++) {
         const cert_node_t *p = &x->c.node[x->parent[path[j]]];
         printf(" %s", p->move[x->pmove[path[j]]]);
     }

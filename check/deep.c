@@ -41,7 +41,8 @@ typedef struct deep {
 
 static const char *const metric_name[3] = { "wld", "dtc", "dtw" };
 
-/* Read a whole file's values (cached by path); *game and *metric from its header. */
+/* Read a whole file's values (cached by path); want (may be NULL): the
+ * game and slice it must hold, and its metric unless want->bits is 0. */
 static int load(deep_t *d, const char *path, slice_vals_t **out, const egdb_info_t *want, err_t *err)
 {
     for (int i = 0; i < d->ns; i++)
@@ -52,6 +53,9 @@ static int load(deep_t *d, const char *path, slice_vals_t **out, const egdb_info
     int rc = GSW_OK;
     if (want && (strcmp(in->game, want->game) || strcmp(in->slice, want->slice)))
         rc = err_set(err, GSW_EFAIL, "%s holds %s %s, not %s %s", path, in->game, in->slice, want->game, want->slice);
+    else if (want && want->bits && in->metric != want->metric)
+        rc = err_set(err, GSW_EFAIL, "%s is of metric %s, not %s", path, in->metric > RETRO_DTW ? "?" : metric_name[in->metric],
+                     metric_name[want->metric]);
     else if (in->metric > RETRO_DTW) rc = err_set(err, GSW_EINPUT, "%s: unknown metric %d", path, in->metric);
     slice_vals_t **ns = rc ? NULL : realloc(d->s, (size_t)(d->ns + 1) * sizeof *ns);
     if (ns) d->s = ns;
@@ -87,7 +91,8 @@ static void slice_path(const deep_t *d, const char *dir, const char *sib, uint64
 
 /* The file of slice in dir, read; with classes, any metric's file will
  * do (dtc's conversions): its own folder's, or a sibling wld, dtw or dtm. */
-static int child_file(deep_t *d, const char *dir, uint64_t slice, int classes, slice_vals_t **out, err_t *err)
+static int child_file(deep_t *d, const char *dir, uint64_t slice, int metric, int classes, slice_vals_t **out,
+                      err_t *err)
 {
     static const char *const sibs[4] = { NULL, "wld", "dtw", "dtm" };
     char path[1200], name[48];
@@ -96,6 +101,8 @@ static int child_file(deep_t *d, const char *dir, uint64_t slice, int classes, s
     memset(&want, 0, sizeof want);
     snprintf(want.game, sizeof want.game, "%s", d->r.game);
     snprintf(want.slice, sizeof want.slice, "%s", name);
+    want.metric = (uint8_t)metric;
+    want.bits = !classes;
     int tries = classes ? 4 : 1;
     for (int k = 0; k < tries; k++) {
         slice_path(d, dir, sibs[k], slice, path, sizeof path);
@@ -155,7 +162,7 @@ static int check_file(deep_t *d, const char *path, uint64_t *positions, err_t *e
                 for (int m = 0; m < nmemo && !cf; m++)
                     if (memo[m].slice == cs && memo[m].classes == conv) cf = memo[m].s;
                 if (!cf) {
-                    if (child_file(d, dir, cs, conv, &cf, err)) return err->code;
+                    if (child_file(d, dir, cs, metric, conv, &cf, err)) return err->code;
                     if (nmemo < 64) memo[nmemo++] = (typeof(memo[0])){ cs, conv, cf };
                 }
                 if (ci >= cf->n) return err_set(err, GSW_EFAIL, "%s has no position %llu", cf->path, (unsigned long long)ci);
