@@ -68,13 +68,14 @@ static int load(deep_t *d, const char *path, slice_vals_t **out, const egdb_info
         for (uint64_t i = b * EGDB_BLOCK; !rc && i < in->n && i < (b + 1) * EGDB_BLOCK; i++)
             rc = files_decode(f, in->metric, i, codes[i - b * EGDB_BLOCK], &v[i], err);
     }
+    uint64_t n = in->n;
     free(codes);
     egdb_close(f);
     if (rc) return free(v), free(s), rc;
     d->s[d->ns++] = s;
     snprintf(s->path, sizeof s->path, "%s", path);
     s->v = v;
-    s->n = in->n;
+    s->n = n;
     *out = s;
     return GSW_OK;
 }
