@@ -13,7 +13,8 @@
  *   build ID version V commit C date YYYY-MM-DDTHH:MM:SSZ cores N seconds S
  *   command ID THE COMMAND AS TYPED
  *   file NAME sha256 HEX bytes B positions N build ID
- *   from NAME INPUT sha256 HEX      (INPUT: a path relative to the folder)
+ *   from NAME INPUT sha256 HEX      (INPUT: a path relative to the folder,
+ *                                    "../wld/X.egdb" for a file beside it)
  * NAME is a path relative to the folder, without spaces. B is the file's
  * size, which a reader opening the folder compares cheaply (a full SHA-256
  * is for `verify`); a manifest without it parses, and then only verify's
