@@ -472,7 +472,9 @@ static void forget_inputs(manifest_t *m, const char *name)
 
 int manifest_set_file(manifest_t *m, int build, const char *name, const char *sha256, uint64_t positions)
 {
-    if (strlen(name) >= sizeof m->file->name || strlen(sha256) >= MANIFEST_SHA_HEX) return GSW_EINPUT;
+    if (strlen(name) >= sizeof m->file->name || !is_name(name) || !is_hex64(sha256)) return GSW_EINPUT;
+    for (const char *p = name; *p; p++)
+        if ((unsigned char)*p <= ' ' || *p == 0x7f) return GSW_EINPUT;   /* (a line's words are split at spaces) */
     manifest_file_t *e = (manifest_file_t *)manifest_find(m, name);
     if (!e && !(e = grow((void **)&m->file, &m->nfile, sizeof *e))) return GSW_EFAIL;
     memset(e, 0, sizeof *e);
@@ -488,8 +490,10 @@ int manifest_set_file(manifest_t *m, int build, const char *name, const char *sh
 int manifest_add_input(manifest_t *m, const char *name, const char *input, const char *sha256)
 {
     if (strlen(name) >= sizeof m->input->name || strlen(input) >= sizeof m->input->input ||
-        strlen(sha256) >= MANIFEST_SHA_HEX)
+        !is_path(input, 1) || !is_hex64(sha256))
         return GSW_EINPUT;
+    for (const char *p = input; *p; p++)
+        if ((unsigned char)*p <= ' ' || *p == 0x7f) return GSW_EINPUT;
     manifest_input_t *e = NULL;
     for (int i = 0; i < m->ninput && !e; i++)
         if (!strcmp(m->input[i].name, name) && !strcmp(m->input[i].input, input)) e = &m->input[i];
@@ -534,9 +538,27 @@ int manifest_record_file(manifest_t *m, int build, const char *dir, const char *
     if (stat(path, &st)) return err_set(err, GSW_EFAIL, "cannot read %s: %s", path, strerror(errno));
     if (manifest_sha256_file(path, hex, err)) return err->code;
     if (manifest_set_file(m, build, name, hex, positions))
-        return err_set(err, GSW_EFAIL, "cannot record %s in the manifest (a name too long, or out of memory)", path);
+        return err_set(err, GSW_EFAIL, "cannot record %s in the manifest (a name too long or with spaces, or out of "
+                       "memory)", path);
     ((manifest_file_t *)manifest_find(m, name))->bytes = (uint64_t)st.st_size;
     return GSW_OK;
+}
+
+int manifest_record_path(const char *path, int argc, char *const *argv, uint64_t positions, err_t *err)
+{
+    char dir[1200];
+    const char *slash = strrchr(path, '/'), *name = slash ? slash + 1 : path;
+    if (!slash) snprintf(dir, sizeof dir, ".");
+    else if (slash == path) snprintf(dir, sizeof dir, "/");
+    else snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
+    manifest_t m;
+    if (manifest_load(dir, &m, err) < 0) return err->code;
+    int build = manifest_build_begin(&m, argc, argv), rc = GSW_OK;
+    if (build < 0) rc = err_set(err, GSW_EFAIL, "out of memory");
+    if (!rc) rc = manifest_record_file(&m, build, dir, name, positions, err);
+    if (!rc) manifest_prune(&m), rc = manifest_write(dir, &m, err);
+    manifest_free(&m);
+    return rc;
 }
 
 /* ---- checking ---- */

@@ -100,6 +100,11 @@ int manifest_remove_file(manifest_t *m, const char *name);
 int manifest_record_file(manifest_t *m, int build, const char *dir, const char *name, uint64_t positions,
                          err_t *err);
 
+/* One file recorded in its folder's MANIFEST under a new build whose
+ * command is argv's (an exported book, a file adopted): loaded, recorded,
+ * pruned, written. */
+int manifest_record_path(const char *path, int argc, char *const *argv, uint64_t positions, err_t *err);
+
 /* The cheap check of a reader opening dir/name: it is listed in m and its
  * size is the listed one (GSW_OK), else GSW_EFAIL and a one-line reason
  * naming the file. */

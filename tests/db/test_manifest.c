@@ -81,6 +81,11 @@ static void test_round_trip(void **s)
     assert_int_equal(manifest_set_file(&m, b1, "a.egdb", H1, 10), GSW_OK);
     assert_int_equal(manifest_set_file(&m, b1, "b.egdb", H2, 20), GSW_OK);
     assert_int_equal(manifest_add_input(&m, "b.egdb", "a.egdb", H1), GSW_OK);
+    /* what would not read back is refused: a space, an absolute path, a short hash */
+    assert_int_equal(manifest_set_file(&m, b1, "a b.egdb", H1, 1), GSW_EINPUT);
+    assert_int_equal(manifest_set_file(&m, b1, "/a.egdb", H1, 1), GSW_EINPUT);
+    assert_int_equal(manifest_set_file(&m, b1, "c.egdb", "abc", 1), GSW_EINPUT);
+    assert_int_equal(manifest_add_input(&m, "b.egdb", "/etc/passwd", H1), GSW_EINPUT);
     manifest_build_done(&m, b1, 1.23456);
     int b2 = manifest_build_begin(&m, 2, argv);
     assert_int_equal(b2, 2);
