@@ -400,6 +400,9 @@ int manifest_write(const char *dir, const manifest_t *m, err_t *err)
     free(text);
     if (!ok) {
         unlink(tmp);
+        if (e == ENOSPC || e == EDQUOT)   /* (said as the database files say it) */
+            return err_set(err, GSW_EFAIL, "%s: the disk is full: the files finished before it are kept; free some "
+                           "space and build again to resume", path);
         return err_set(err, GSW_EFAIL, "cannot write %s: %s", path, strerror(e));
     }
     return GSW_OK;
