@@ -1,0 +1,54 @@
+/* Provenance at the door (solve/trust.h): the cheap manifest check of a
+ * source's files, and --trust. */
+#include "solve/trust.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int trust_flag;
+
+void source_set_trust(int on)
+{
+    trust_flag = on;
+}
+
+int source_trusted(void)
+{
+    const char *e = getenv("GSW_TRUST");
+    return trust_flag || (e && !strcmp(e, "1"));
+}
+
+void trust_dir_free(trust_dir_t *t)
+{
+    if (t->state == 1) manifest_free(&t->m);
+    memset(t, 0, sizeof *t);
+}
+
+int trust_file(trust_dir_t *t, const char *dir, const char *name, const char *fix, int record, err_t *err)
+{
+    if (strcmp(t->dir, dir)) {
+        trust_dir_free(t);
+        snprintf(t->dir, sizeof t->dir, "%s", dir);
+    }
+    if (!t->state) {
+        err_t e;
+        int r = manifest_load(dir, &t->m, &e);
+        t->state = r > 0 ? 1 : r == 0 ? 2 : 3;
+        if (r < 0) snprintf(t->why, sizeof t->why, "%.399s", e.msg);
+    }
+    err_t e;
+    int rc = GSW_OK;
+    if (t->state == 2) rc = err_set(&e, GSW_EFAIL, "%s has no %s to vouch for %s", dir, MANIFEST_NAME, name);
+    else if (t->state == 3) rc = err_set(&e, GSW_EFAIL, "%s", t->why);
+    else rc = manifest_check_size(dir, &t->m, name, &e);
+    if (!rc) return GSW_OK;
+    if (source_trusted()) {
+        static int warned;   /* once a process */
+        if (!warned) fprintf(stderr, "gsw: warning: %s; used anyway (--trust)\n", e.msg);
+        warned = 1;
+        return GSW_OK;
+    }
+    return err_set(err, GSW_EFAIL, "%.300s: refused (check it: %s%s%s; or --trust)", e.msg, fix,
+                   record ? "; adopt files built before manifests: " : "", record ? "the same with --record" : "");
+}
