@@ -76,6 +76,8 @@ expect 1 "BAD: node 3: its child 6 (move Rh1#) is not in the file" "$CHECK" bad.
 sed 's/^10 end <=loss\/0 | 3323421/10 end <=loss\/0 | 3322431/' c4_5x4.cert > bad.cert
 expect 1 "BAD: node 5: move 1 leads to 3323421, but its child 10 is 3322431" "$CHECK" bad.cert
 grep -q "line from root 1: 4 3" <("$CHECK" bad.cert) || fail "the line of moves to node 5"
+{ cat chess_mate2.cert; echo "99 end <=loss/0 | 8/p4K1k/8/8/8/8/8/7R b - - 2 2"; } > bad.cert
+expect 1 "BAD: node 99: not reachable from a root" "$CHECK" bad.cert
 sed 's/^\(file W3 egdb \)\(.\)/\1f/; s/^\(file W3 egdb \)ff/\1ee/' checkers_3.cert > bad.cert
 expect 1 "BAD: node 2: $W/1K1C-1K0C.b3wx.egdb has SHA-256" "$CHECK" bad.cert
 expect 1 "BAD: node 1: on a cycle under the bound >=win" "$CHECK" checkers_cycle.cert
