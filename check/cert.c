@@ -146,8 +146,8 @@ static const char *header_line(cert_t *c, char *s, const char *dir)
         x.strong = strong;
         memcpy(x.sha256, f[2], 65);
         if (strong) {
-            char *g[7];
-            if (words(path, g, 7, NULL) != 7) return "a strong file line is: file FID strong SHA256 PATH W H "
+            char *g[7], *more;
+            if (words(path, g, 7, &more) != 7 || more) return "a strong file line is: file FID strong SHA256 PATH W H "
                                                      "ENCODING ORDER PLY SET";
             path = g[0];
             const char *sets[3] = { "won", "drawn", "lost" };
