@@ -37,6 +37,7 @@ typedef struct deep {
     rules_t r;
     slice_vals_t **s;          /* the files read so far */
     int ns;
+    uint64_t held;             /* their positions */
 } deep_t;
 
 static const char *const metric_name[3] = { "wld", "dtc", "dtw" };
@@ -76,6 +77,7 @@ static int load(deep_t *d, const char *path, slice_vals_t **out, const egdb_info
     snprintf(s->path, sizeof s->path, "%s", path);
     s->v = v;
     s->n = n;
+    d->held += n;
     *out = s;
     return GSW_OK;
 }
@@ -191,6 +193,9 @@ static void deep_free(deep_t *d)
 {
     for (int i = 0; i < d->ns; i++) free(d->s[i]->v), free(d->s[i]);
     free(d->s);
+    d->s = NULL;
+    d->ns = 0;
+    d->held = 0;
 }
 
 int deep_file(const char *path, uint64_t *positions, err_t *err)
@@ -241,7 +246,10 @@ int check_deep(const char *path)
     rc = collect(path, &list, &n, &err);
     if (!rc && !n) rc = err_set(&err, GSW_EINPUT, "%s holds no database file (*.egdb)", path);
     qsort(list, (size_t)n, sizeof *list, by_text);
-    for (int i = 0; !rc && i < n; i++) rc = check_file(&d, list[i], &positions, &err);
+    for (int i = 0; !rc && i < n; i++) {
+        if (d.held > ((uint64_t)1 << 28)) deep_free(&d);   /* files read again past 1 GB of values */
+        rc = check_file(&d, list[i], &positions, &err);
+    }
     if (rc == GSW_EINPUT) printf("UNREADABLE: %s\n", err.msg);
     else if (rc) printf("BAD: %s\n", err.msg);
     else printf("OK: %d database files consistent (%llu positions) under %s\n", n, (unsigned long long)positions, path);
