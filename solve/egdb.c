@@ -30,6 +30,11 @@ void egdb_set_guard(egdb_set_t *s, int on)
     s->guard = on;
 }
 
+int egdb_set_guarded(const egdb_set_t *s)
+{
+    return s->guard;
+}
+
 int egdb_default_dir(const char *db, char *buf, size_t n, err_t *err)
 {
     return cache_sibling_dir(db, "egdb", buf, n, err);
@@ -106,6 +111,28 @@ static int slot_grow(egdb_set_t *s)
     return 0;
 }
 
+/* Is the file at path (metric m's) listed in its folder's MANIFEST with
+ * its size (or trust on)? Under the lock. */
+static int slice_vouched(egdb_set_t *s, retro_metric_t m, const char *path, err_t *err)
+{
+    char dir[1200], fix[1300];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *name = strrchr(dir, '/');
+    *name++ = 0;
+    snprintf(fix, sizeof fix, "gsw egdb verify %s --dir %s", s->v->game->name, s->dir);
+    return trust_file(&s->trust[m], dir, name, fix, 1, err);
+}
+
+int egdb_slice_vouched(egdb_set_t *s, retro_metric_t m, uint64_t slice, err_t *err)
+{
+    char path[1200];
+    egdb_slice_path(s, m, slice, path, sizeof path);
+    pthread_mutex_lock(&s->lock);
+    int rc = slice_vouched(s, m, path, err);
+    pthread_mutex_unlock(&s->lock);
+    return rc;
+}
+
 /* The open file of (m, slice): 1, 0 when it is not built (remembered:
  * egdb_slice_forget makes the set look again), -1 on error. */
 static int egdb_slice_lookup(egdb_set_t *s, retro_metric_t m, uint64_t slice, egdb_file_t **f, err_t *err)
@@ -125,14 +152,7 @@ static int egdb_slice_lookup(egdb_set_t *s, retro_metric_t m, uint64_t slice, eg
     int rc = GSW_OK, state = 2;
     if (stat(path, &st) == 0) {
         state = 1;
-        if (s->guard) {   /* the folder's MANIFEST must vouch for it (cheaply: listed, its size) */
-            char dir[1200], fix[1300];
-            snprintf(dir, sizeof dir, "%s", path);
-            char *name = strrchr(dir, '/');
-            *name++ = 0;
-            snprintf(fix, sizeof fix, "gsw egdb verify %s --dir %s", s->v->game->name, s->dir);
-            rc = trust_file(&s->trust[m], dir, name, fix, 1, err);
-        }
+        if (s->guard) rc = slice_vouched(s, m, path, err);   /* the folder's MANIFEST must vouch for it */
         if (!rc) rc = egdb_open(path, &nf, err);
         if (!rc) {
             const egdb_info_t *in = egdb_file_info(nf);

@@ -39,6 +39,9 @@ const gv_t *egdb_set_variant(const egdb_set_t *s);
  * (solve/trust.h): the oracle's sets and probe's and stats' do; the
  * builder and verify do not (verify checks the manifest itself). */
 void egdb_set_guard(egdb_set_t *s, int on);
+int egdb_set_guarded(const egdb_set_t *s);
+/* That check alone, for metric m's file of slice: GSW_OK, or the reason. */
+int egdb_slice_vouched(egdb_set_t *s, retro_metric_t m, uint64_t slice, err_t *err);
 /* The path of a slice's file. */
 void egdb_slice_path(const egdb_set_t *s, retro_metric_t m, uint64_t slice, char *buf, size_t n);
 /* 1 if the slice's file exists (not checked). */

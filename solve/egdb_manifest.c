@@ -23,6 +23,7 @@ struct egdb_prov {
     int loaded[RETRO_METRICS];  /* m[k] read (or found absent) */
     int build[RETRO_METRICS];   /* its build record's id (0: none yet) */
     int dirty[RETRO_METRICS];
+    int guard;                  /* the set's guard, off while it builds (its own new files are not listed yet) */
     double written;             /* gsw_now_ms() of the last write */
 };
 
@@ -47,6 +48,8 @@ egdb_prov_t *egdb_prov_open(egdb_set_t *set, const egdb_build_options_t *o)
     egdb_prov_t *p = calloc(1, sizeof *p);
     if (!p) return NULL;
     p->set = set;
+    p->guard = egdb_set_guarded(set);
+    egdb_set_guard(set, 0);
     p->argc = o->argv ? o->argc : 0;
     p->argv = o->argv;
     p->t0 = gsw_now_ms();
@@ -197,6 +200,7 @@ int egdb_prov_close(egdb_prov_t *p, err_t *err)
     for (int m = 0; m < RETRO_METRICS; m++) p->dirty[m] |= p->build[m] != 0;   /* the final time */
     err_t e;
     int rc = prov_write(p, err ? err : &e);
+    egdb_set_guard(p->set, p->guard);
     for (int m = 0; m < RETRO_METRICS; m++) manifest_free(&p->m[m]);
     free(p);
     return rc;

@@ -16,7 +16,9 @@
 typedef struct egdb_prov egdb_prov_t;
 
 /* A build's record keeper for set (o: the command as typed, argc/argv;
- * none: a build gsw started on its own). NULL when out of memory. */
+ * none: a build gsw started on its own). NULL when out of memory. The
+ * set's guard (egdb_set_guard) is off until egdb_prov_close: the build
+ * reads the files it has just written before its MANIFEST lists them. */
 egdb_prov_t *egdb_prov_open(egdb_set_t *set, const egdb_build_options_t *o);
 /* The unit of these slices is finished: every file of theirs written
  * since the build began is recorded, and the folders' manifests written

@@ -23,13 +23,16 @@ typedef struct trust_dir {
     int state;                 /* 0 not read yet, 1 read, 2 none, 3 unreadable */
     manifest_t m;
     char why[400];             /* state 3: why */
+    long long mtime_ns, size;  /* MANIFEST's when read (-1: none): a miss reads it again when it changed */
 } trust_dir_t;
 
 /* May dir/name be used? GSW_OK (listed with its size; or trust is on, and
  * the first time a file is used so a warning is said), else GSW_EFAIL
  * with a reason naming the file, how to check the folder (fix: "gsw egdb
  * verify checkers --dir D", say) and how to adopt it (fix --record, when
- * record is set). t is reset when dir changes. */
+ * record is set). t is reset when dir changes; a file it does not vouch
+ * for has the MANIFEST read again first when that changed since (a build
+ * in this process or another has listed more). */
 int trust_file(trust_dir_t *t, const char *dir, const char *name, const char *fix, int record, err_t *err);
 void trust_dir_free(trust_dir_t *t);
 
