@@ -172,6 +172,7 @@ static int book_cli_check(cli_args_t *o, gv_t *v, err_t *err)
     book_file_report_t r;
     if (book_open_file(&b, v, path, &r, err)) return err->code;
     book_free(b);
+    if (args_flag(o, "record") && book_file_record(path, o->argc, o->argv, r.positions, err)) return err->code;
     book_cli_file(o, "read and checked", spec, path, &r);
     return GSW_OK;
 }
@@ -182,6 +183,7 @@ static int book_cli_export(cli_args_t *o, gv_t *v, cache_t *cache, err_t *err)
     game_spec(v, spec, sizeof spec);
     book_file_report_t r;
     if (book_export(v, cache, o->pos[2], &r, err)) return err->code;
+    if (book_file_record(o->pos[2], o->argc, o->argv, r.positions, err)) return err->code;   /* its folder's MANIFEST */
     book_cli_file(o, "written", spec, o->pos[2], &r);
     return GSW_OK;
 }
@@ -199,6 +201,10 @@ static int cli_book(cli_args_t *o)
     if (export && o->npos != 3) return opts_usage_error(o, 2, "book export needs a GAME[:VARIANT] and a FILE");
     if (!export && o->npos > (check ? 3 : 2)) {
         fprintf(stderr, "gsw: unexpected argument '%s'\n", o->pos[check ? 3 : 2]);
+        return GSW_EINPUT;
+    }
+    if (args_flag(o, "record") && !check) {
+        fprintf(stderr, "gsw: --record is for book check (export records the file it writes)\n");
         return GSW_EINPUT;
     }
     if (build && !args_given(o, "ply")) return opts_usage_error(o, 2, "book build needs --ply N");
@@ -229,19 +235,22 @@ static int cli_book(cli_args_t *o)
 
 static const cli_opt_t book_own[] = {
     { "ply", OPT_INT, "N", "build: the book's depth in plies", 0, 1000, NULL },
+    { "record", OPT_FLAG, NULL, "check: record the file, once checked, in its folder's MANIFEST", 0, 0, NULL },
     OPT_END,
 };
 static const cli_opt_t *const book_opts[] = { opts_json, opts_cache, opts_search, book_own, NULL };
 
 const cli_verb_t verb_book = {
-    "book", "gsw book build|stats|export|check connect4[:WxH] [FILE] [--ply N] [--threads N] [--hash MB] [--db PATH]\n"
+    "book", "gsw book build|stats|export|check connect4[:WxH] [FILE] [--ply N] [--record] [--threads N] [--hash MB] [--db PATH]\n"
               "  build: solve every position up to ply N exactly (mirror images once; a finished game is no book\n"
               "  position) into the cache: ply N by search on --threads workers (default: all cores), the plies\n"
               "  above from their children's values. Ctrl-C keeps what is solved; building again resumes, and\n"
               "  a deeper --ply extends the book. stats: book positions per ply, won/drawn/lost for the first\n"
-              "  player. export: write the cache's book to FILE (a compact, checksummed book file). check: read\n"
-              "  a book file (default: the one gsw ships, data/books/connect4-7x6.book; GSW_BOOKS=DIR moves it)\n"
-              "  and say what it holds. Solves, analyses and the workbench answer book positions at once (the\n"
+              "  player. export: write the cache's book to FILE (a compact, checksummed book file), recorded in\n"
+              "  its folder's MANIFEST. check: read a book file (default: the one gsw ships,\n"
+              "  data/books/connect4-7x6.book; GSW_BOOKS=DIR moves it) and say what it holds; --record: then\n"
+              "  record it in its folder's MANIFEST. The shipped book is read only when that MANIFEST lists it\n"
+              "  with its size (GSW_TRUST=1, or --trust where a verb takes it: used anyway, with a warning). Solves, analyses and the workbench answer book positions at once (the\n"
               "  shipped book first, read-only, then the cache's), and a search from a shallower position stops\n"
               "  at the book's positions.",
       "opening books: build (every position to ply N, solved), statistics, export, check", cli_book, 3, NULL, .opts = book_opts

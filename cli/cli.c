@@ -10,9 +10,11 @@
 
 #include "core/ab.h"
 #include "core/err.h"
+#include "db/manifest.h"
 #include "cli/json.h"
 #include "dist/dist.h"
 #include "solve/solver.h"
+#include "solve/trust.h"
 
 #ifndef GSW_VERSION
 #define GSW_VERSION "unknown"
@@ -123,13 +125,14 @@ static int cli_help(cli_args_t *o)
 static int cli_version(cli_args_t *o)
 {
     if (!args_flag(o, "json")) {
-        printf("gsw %s\n", GSW_VERSION);
+        printf("gsw %s (commit %s)\n", GSW_VERSION, manifest_gsw_commit());
         return GSW_OK;
     }
     json_t j;
     json_begin(&j, stdout);
     json_str(&j, "name", "gsw");
     json_str(&j, "version", GSW_VERSION);
+    json_str(&j, "commit", manifest_gsw_commit());
     json_end(&j);
     return GSW_OK;
 }
@@ -176,6 +179,7 @@ static int cli_dispatch(int argc, char **argv)
     }
     if (o.npos > v->max_pos) return opts_usage_error(&o, v->max_pos, NULL);
     o.notices = !v->screen;   /* (a screen is no place for them) */
+    if (args_has(&o, "trust") && args_flag(&o, "trust")) source_set_trust(1);
     opts_signals();
     if (args_has(&o, "mpi") && args_flag(&o, "mpi")) {   /* one rank of an mpirun job */
         if (!v->mpi_sub || (*v->mpi_sub && !(o.npos >= 1 && !strcmp(o.pos[0], v->mpi_sub)))) {

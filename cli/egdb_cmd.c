@@ -10,6 +10,7 @@
 
 #include "core/ab.h"
 #include "solve/egdb.h"
+#include "solve/egdb_manifest.h"
 #include "solve/solver.h"
 #include "solve/source.h"
 #include "cli/egdb_cmd.h"
@@ -108,7 +109,8 @@ static int egdb_cli_build(cli_args_t *o, gv_t *v, egdb_set_t *set, err_t *err)
                                 .threads = args_given(o, "threads") ? opts_threads(o) : 0, .stop = &opts_stop, .plan_only = args_flag(o, "plan"),
                                 .max_per_side = args_int(o, "max-per-side", 0), .memory = (uint64_t)(args_num(o, "memory", 0) * 1e9),
                                 .divide = args_given(o, "divide-above") ? args_u64(o, "divide-above", 0) + 1 : 0,
-                                .progress = args_flag(o, "json") ? NULL : egdb_cli_progress };
+                                .progress = args_flag(o, "json") ? NULL : egdb_cli_progress,
+                                .argc = o->argc, .argv = o->argv };
     if (args_flag(o, "json")) bo.progress = egdb_cli_progress;   /* progress stays on stderr */
     egdb_build_report_t rep;
     int rc;
@@ -577,10 +579,39 @@ static int egdb_cli_stats(cli_args_t *o, gv_t *v, egdb_set_t *set, err_t *err)
     return GSW_OK;
 }
 
+/* verify's manifest lines: "wld/3p.egdb: ok" on stdout, or the JSON
+ * array's entries; only one slice's files when one is named. */
+typedef struct mf_said {
+    json_t *j;
+    const char *only;          /* "NAME.egdb", or NULL */
+    int bad, files;
+} mf_said_t;
+
+static void egdb_cli_mf_say(void *ctx, const char *metric, const char *name, int status)
+{
+    mf_said_t *s = ctx;
+    if (s->only && strcmp(name, s->only)) return;
+    s->files++;
+    s->bad += status != MANIFEST_OK;
+    if (!s->j) {
+        printf("%s/%s: %s\n", metric, name, manifest_status_name(status));
+        return;
+    }
+    char file[300];
+    snprintf(file, sizeof file, "%s/%s", metric, name);
+    json_obj(s->j, NULL);
+    json_str(s->j, "file", file);
+    json_str(s->j, "status", status == MANIFEST_OK ? "ok" : status == MANIFEST_DIFFERS ? "differs"
+                             : status == MANIFEST_MISSING ? "missing" : "unlisted");
+    json_close(s->j, '}');
+}
+
 static int egdb_cli_verify(cli_args_t *o, gv_t *v, egdb_set_t *set, err_t *err)
 {
     uint64_t one;
     if (o->npos >= 3 && v->ops->retro->slice_parse(v, o->pos[2], &one, err)) return err->code;
+    if (o->npos >= 3 && args_flag(o, "record"))
+        return err_set(err, GSW_EINPUT, "egdb verify --record adopts the whole folder: give no SLICE");
     int checked = 0;
     double t0 = gsw_now_ms();
     egdb_damaged_said = 0;
@@ -590,20 +621,59 @@ static int egdb_cli_verify(cli_args_t *o, gv_t *v, egdb_set_t *set, err_t *err)
     char *said = strstr(err->msg, " (each said above)");
     if (rc && egdb_damaged_said == 1) err->msg[0] = 0;   /* (its line is the error) */
     else if (rc && said) *said = 0;                      /* "2 of 40 files damaged" under theirs */
-    if (rc) return rc;
-    if (!checked) return err_set(err, GSW_EFAIL, "no %s database files%s in %s", v->game->name,
-                                 o->npos >= 3 ? " of that slice" : "", egdb_set_dir(set));
-    if (args_flag(o, "json")) {
-        json_t j;
+    if (rc && args_flag(o, "record") && err->msg[0])
+        snprintf(err->msg + strlen(err->msg), sizeof err->msg - strlen(err->msg), " (nothing recorded)");
+    if (rc && (args_flag(o, "record") || opts_stop)) return rc;   /* (a damaged file: its manifest line too) */
+    int consistent = !rc;
+    err_t first = *err;
+    /* the folders' MANIFEST: adopt the files (--record), then check every file */
+    int recorded = 0;
+    if (args_flag(o, "record") && egdb_manifest_record(set, o->argc, o->argv, &recorded, err)) return err->code;
+    json_t j;
+    char only[96];
+    mf_said_t ms = { args_flag(o, "json") ? &j : NULL, NULL, 0, 0 };
+    if (o->npos >= 3) {
+        v->ops->retro->slice_name(v, one, only, sizeof only - 5);
+        strcat(only, ".egdb");
+        ms.only = only;
+    }
+    if (ms.j) {
         json_begin(&j, stdout);
         json_str(&j, "game", v->game->name);
+        json_arr(&j, "manifest");
+    }
+    int mfiles, mbad;
+    rc = egdb_manifest_verify(set, egdb_cli_mf_say, &ms, &mfiles, &mbad, err);
+    if (ms.j) json_close(&j, ']');
+    if (rc) {
+        if (ms.j) json_end(&j);
+        return rc;
+    }
+    if (!checked && !ms.files) {
+        if (ms.j) json_end(&j);
+        return err_set(err, GSW_EFAIL, "no %s database files%s in %s", v->game->name, o->npos >= 3 ? " of that slice" : "",
+                       egdb_set_dir(set));
+    }
+    if (ms.j) {
         json_int(&j, "files", checked);
-        json_bool(&j, "ok", 1);
+        json_int(&j, "recorded", recorded);
+        json_int(&j, "manifest_failures", ms.bad);
+        json_bool(&j, "consistent", consistent);
+        json_bool(&j, "ok", consistent && !ms.bad);
         json_num(&j, "time_ms", gsw_now_ms() - t0);
         json_end(&j);
-    } else printf("%d files checked: checksums and every position's consistency with its moves, in %.1f s\n", checked,
-                  (gsw_now_ms() - t0) / 1000);
-    return GSW_OK;
+    } else {
+        if (recorded) printf("%d files recorded in their folders' MANIFEST\n", recorded);
+        if (consistent)
+            printf("%d files checked: checksums and every position's consistency with its moves, in %.1f s\n", checked,
+                   (gsw_now_ms() - t0) / 1000);
+    }
+    if (!consistent) *err = first;
+    else if (ms.bad)
+        err_set(err, GSW_EFAIL, "%d of %d files do not match their folder's MANIFEST (said above): rebuild them, or, "
+                "when their consistency check passes, adopt them: gsw egdb verify %s --dir %s --record", ms.bad,
+                ms.files, v->game->name, egdb_set_dir(set));
+    return !consistent ? first.code : ms.bad ? GSW_EFAIL : GSW_OK;
 }
 
 static int cli_egdb(cli_args_t *o)
@@ -619,6 +689,7 @@ static int cli_egdb(cli_args_t *o)
     egdb_set_t *set;
     if (egdb_cli_open(o, o->pos[1], &v, &set, &err)) { fprintf(stderr, "gsw: %s\n", err.msg); return err.code; }
     int rc;
+    if (!strcmp(sub, "probe") || !strcmp(sub, "stats")) egdb_set_guard(set, 1);   /* results: the MANIFEST vouches */
     if (!strcmp(sub, "build")) rc = egdb_cli_build(o, v, set, &err);
     else if (!strcmp(sub, "probe")) rc = egdb_cli_probe(o, v, set, &err);
     else if (!strcmp(sub, "stats")) rc = egdb_cli_stats(o, v, set, &err);
@@ -684,6 +755,7 @@ static const cli_opt_t egdb_own[] = {
     { "divide-above", OPT_U64, "P", "build --mpi: divide units of more than P positions between the ranks", 0, 1e15, NULL },
     { "line", OPT_FLAG, NULL, "probe: the best moves to the end", 0, 0, NULL },
     { "convention", OPT_STR, "material|first", "stats: whose longest win and loss", 0, 0, NULL },
+    { "record", OPT_FLAG, NULL, "verify: write the folders' MANIFEST for files that pass the check", 0, 0, NULL },
     OPT_END,
 };
 static const cli_opt_t *const egdb_opts[] = { opts_json, opts_egdb, opts_mpi, egdb_own, NULL };

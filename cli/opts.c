@@ -80,6 +80,7 @@ const cli_opt_t opts_budget[] = { OPT_TIME, OPT_NODES, OPT_END };
 const cli_opt_t opts_egdb[] = {
     { "dir", OPT_STR, "DIR", "the endgame databases' folder (also $GSW_EGDB; default egdb/ beside the cache)", 0, 0,
       NULL },
+    OPT_TRUST,
     OPT_END,
 };
 const cli_opt_t opts_mpi[] = {
@@ -137,6 +138,8 @@ int opts_parse(int argc, char **argv, int first, const cli_verb_t *v, cli_args_t
 {
     a->entry = v;
     a->nopt = 0;
+    a->argc = argc;
+    a->argv = argv;
     for (int t = 0; v->opts && v->opts[t]; t++)
         for (const cli_opt_t *d = v->opts[t]; d->name; d++) {
             if (a->nopt >= CLI_MAX_OPTS) {

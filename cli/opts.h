@@ -45,7 +45,8 @@ extern const cli_opt_t opts_json[];     /* --json */
 extern const cli_opt_t opts_cache[];    /* --db PATH, --no-cache */
 extern const cli_opt_t opts_search[];   /* --hash MB, --threads N */
 extern const cli_opt_t opts_budget[];   /* --time MS, --nodes N */
-extern const cli_opt_t opts_egdb[];     /* --dir DIR: the endgame databases' folder */
+extern const cli_opt_t opts_egdb[];     /* --dir DIR: the endgame databases' folder; --trust */
+#define OPT_TRUST { "trust", OPT_FLAG, NULL, "use database files whose MANIFEST does not vouch for them (with a warning; also $GSW_TRUST=1)", 0, 0, NULL }
 extern const cli_opt_t opts_mpi[];      /* --mpi */
 
 #define CLI_MAX_OPTS 48        /* options one verb takes, at most */
@@ -72,6 +73,8 @@ typedef struct cli_args {
     double t_start;            /* gsw_now_ms() when the process began (0: unknown): --time counts from it */
     struct dist *dist;         /* --mpi: this rank's part of the job (cli_dispatch starts it) */
     int notices;               /* the cache's notices go to stderr (not under the workbench's screen) */
+    int argc;                  /* the command line as typed (opts_parse's): builds record it in their */
+    char *const *argv;         /* folders' MANIFEST (db/manifest.h) */
     int nopt;
     const cli_opt_t *decl[CLI_MAX_OPTS];
     cli_val_t val[CLI_MAX_OPTS];

@@ -12,6 +12,7 @@
 #include "games/connect4/c4_bdd.h"
 #include "solve/solver.h"
 #include "solve/strong.h"
+#include "solve/strong_prov.h"
 #include "cli/strong_cmd.h"
 #include "cli/opts.h"
 #include "cli/json.h"
@@ -124,7 +125,8 @@ int cli_count_bdd(cli_args_t *o)
     long peak = 0, table = 0;
     if (!rc && keep) {
         strong_build_options_t bo = { .dir = dir, .enc = e, .order = ord, .memory_gb = args_num(o, "memory", 0),
-                                      .forward_only = 1, .stop = &opts_stop, .progress = count_progress };
+                                      .forward_only = 1, .stop = &opts_stop, .progress = count_progress,
+                                      .argc = o->argc, .argv = o->argv };
         rc = strong_build(v, &bo, rep, &err);
         peak = rep->peak_nodes;
         table = rep->table_nodes;
@@ -233,7 +235,8 @@ static int strong_build_cmd(cli_args_t *o, gv_t *v, err_t *err)
     c4b_order_t ord;
     if (bdd_options(o, &e, &ord, err) || strong_dir(o, dir, sizeof dir, err)) return err->code;
     strong_build_options_t bo = { .dir = dir, .enc = e, .order = ord, .memory_gb = args_num(o, "memory", 0),
-                                  .from_ply = args_int(o, "from-ply", 0), .stop = &opts_stop, .progress = strong_progress };
+                                  .from_ply = args_int(o, "from-ply", 0), .stop = &opts_stop, .progress = strong_progress,
+                                  .argc = o->argc, .argv = o->argv };
     strong_report_t *rep = calloc(1, sizeof *rep);
     if (!rep) return err_set(err, GSW_EFAIL, "out of memory");
     double t0 = gsw_now_ms();
@@ -325,6 +328,7 @@ static int strong_open_cli(cli_args_t *o, gv_t *v, strong_t **st, err_t *err)
     if (strong_dir(o, dir, sizeof dir, err)) return err->code;
     int rc = strong_open(st, v, dir, err);
     if (rc < 0) return err->code;
+    if (rc > 0) (*st)->guard = 1;   /* results: the folder's MANIFEST vouches for the sets */
     if (rc == 0) {
         char gspec[96], bdir[1100];
         game_spec(v, gspec, sizeof gspec);
@@ -443,16 +447,81 @@ static int strong_best_cmd(cli_args_t *o, gv_t *v, const char *ptext, err_t *err
     return rc;
 }
 
+/* --- gsw strong verify connect4:WxH --- */
+
+typedef struct sv_said {
+    json_t *j;
+    int bad;
+} sv_said_t;
+
+static void strong_verify_say(void *ctx, const char *name, int status)
+{
+    sv_said_t *s = ctx;
+    s->bad += status != MANIFEST_OK;
+    if (!s->j) {
+        printf("%s: %s\n", name, manifest_status_name(status));
+        return;
+    }
+    json_obj(s->j, NULL);
+    json_str(s->j, "file", name);
+    json_str(s->j, "status", status == MANIFEST_OK ? "ok" : status == MANIFEST_DIFFERS ? "differs"
+                             : status == MANIFEST_MISSING ? "missing" : "unlisted");
+    json_close(s->j, '}');
+}
+
+static int strong_verify_cmd(cli_args_t *o, gv_t *v, err_t *err)
+{
+    char dir[1024], bdir[1100];
+    if (strong_dir(o, dir, sizeof dir, err)) return err->code;
+    strong_board_dir(v, dir, bdir, sizeof bdir);
+    double t0 = gsw_now_ms();
+    json_t j;
+    sv_said_t s = { args_flag(o, "json") ? &j : NULL, 0 };
+    if (s.j) {
+        json_begin(&j, stdout);
+        json_str(&j, "dir", bdir);
+        json_arr(&j, "manifest");
+    }
+    int files = 0, bad = 0, recorded = 0;
+    int rc = strong_prov_verify(bdir, args_flag(o, "record"), o->argc, o->argv, strong_verify_say, &s, &files, &bad,
+                                &recorded, err);
+    if (s.j) {
+        json_close(&j, ']');
+        json_int(&j, "files", files);
+        json_int(&j, "recorded", recorded);
+        json_int(&j, "manifest_failures", bad);
+        json_bool(&j, "ok", !rc && !bad);
+        json_num(&j, "time_ms", gsw_now_ms() - t0);
+        json_end(&j);
+    } else if (!rc) {
+        if (recorded) printf("%d sets recorded in %s/%s\n", recorded, bdir, MANIFEST_NAME);
+        printf("%d files checked against %s/%s (SHA-256), in %.1f s\n", files, bdir, MANIFEST_NAME,
+               (gsw_now_ms() - t0) / 1000);
+    }
+    if (rc) return rc;
+    if (bad)
+        return err_set(err, GSW_EFAIL, "%d files do not match %s/%s (said above): build again (gsw strong build %s), "
+                       "or adopt sets that pass their checksums: gsw strong verify %s --record%s%s", bad, bdir,
+                       MANIFEST_NAME, o->pos[1], o->pos[1], args_str(o, "dir") ? " --dir " : "",
+                       args_str(o, "dir") ? args_str(o, "dir") : "");
+    return GSW_OK;
+}
+
 static int cli_strong(cli_args_t *o)
 {
     if (o->npos < 2) return opts_usage_error(o, 3, "strong needs build|query|best and a GAME");
     const char *sub = o->pos[0];
     int build = !strcmp(sub, "build"), query = !strcmp(sub, "query"), best = !strcmp(sub, "best");
-    if (!build && !query && !best) {
-        fprintf(stderr, "gsw: strong: unknown action \"%s\" (build, query or best)\n", sub);
+    int verify = !strcmp(sub, "verify");
+    if (!build && !query && !best && !verify) {
+        fprintf(stderr, "gsw: strong: unknown action \"%s\" (build, query, best or verify)\n", sub);
         return GSW_EINPUT;
     }
-    if (build && o->npos > 2) return opts_usage_error(o, 2, NULL);
+    if ((build || verify) && o->npos > 2) return opts_usage_error(o, 2, NULL);
+    if (args_flag(o, "record") && !verify) {
+        fprintf(stderr, "gsw: strong: --record goes with verify\n");
+        return GSW_EINPUT;
+    }
     err_t err;
     gv_t *v;
     if (open_connect4(o->pos[1], &v, &err)) {
@@ -460,8 +529,8 @@ static int cli_strong(cli_args_t *o)
         return err.code;
     }
     const char *ptext = o->npos > 2 ? o->pos[2] : "";
-    int rc = build ? strong_build_cmd(o, v, &err) : query ? strong_query_cmd(o, v, ptext, &err)
-                                                          : strong_best_cmd(o, v, ptext, &err);
+    int rc = build ? strong_build_cmd(o, v, &err) : verify ? strong_verify_cmd(o, v, &err)
+             : query ? strong_query_cmd(o, v, ptext, &err) : strong_best_cmd(o, v, ptext, &err);
     if (rc) fprintf(stderr, "gsw: %s\n", err.msg);
     game_close(v);
     return rc;
@@ -479,17 +548,22 @@ static const cli_opt_t strong_own[] = {
     OPT_DB,
     OPT_HASH,
     { "from-ply", OPT_INT, "P", "build: plies w*h down to P only", 0, 128, NULL },
+    { "record", OPT_FLAG, NULL, "verify: record in MANIFEST the sets that pass their checksums", 0, 0, NULL },
+    OPT_TRUST,
     OPT_END,
 };
 static const cli_opt_t *const strong_opts[] = { opts_json, strong_bdd_opts, strong_own, NULL };
 
 const cli_verb_t verb_strong = {
-    "strong", "gsw strong build|query|best connect4[:WxH] [MOVES] [--dir DIR] [--json]\n"
+    "strong", "gsw strong build|query|best|verify connect4[:WxH] [MOVES] [--dir DIR] [--record] [--trust] [--json]\n"
                 "  build: every ply's won, drawn and lost sets (for the side to move), from the last ply back, on\n"
                 "         BDDs (--encoding, --order, --memory as for count); one file per ply and value, a manifest\n"
                 "         with checksums; Ctrl-C and run again to go on. Prints the per-ply table.\n"
                 "  query MOVES: the position's value and every move's, from the stored sets.\n"
                 "  best MOVES: the move with the fastest win or slowest loss, by alpha-beta pruned by the sets.\n"
+                "  verify: every set file against the folder's MANIFEST (SHA-256): ok, differs, missing or not in\n"
+                "         it; exit 1 when any fails. --record first adopts the sets that pass their checksums.\n"
+                "  query and best read only sets the MANIFEST lists with their size (--trust: any, with a warning).\n"
                 "  DIR defaults to strong/ in gsw's data directory (beside the cache; --db moves it too).",
       "Connect Four's strong solution on BDDs: build it, query a position, find the quickest win", cli_strong, 3, NULL, .opts = strong_opts
 };

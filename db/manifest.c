@@ -115,19 +115,22 @@ static int is_date(const char *s)
 }
 
 /* A name relative to the folder: no spaces (word() saw to that), not
- * absolute, no "..", no empty part. */
-static int is_name(const char *s)
+ * absolute, no empty part, no "." part and (up) no ".." part: a file's
+ * name is in the folder or below it, an input's may be beside it. */
+static int is_path(const char *s, int up)
 {
     if (s[0] == '/') return 0;
     for (const char *p = s; *p;) {
         const char *e = strchr(p, '/');
         size_t k = e ? (size_t)(e - p) : strlen(p);
-        if (!k || (k == 2 && !strncmp(p, "..", 2)) || (k == 1 && *p == '.')) return 0;
+        if (!k || (k == 2 && !strncmp(p, "..", 2) && !up) || (k == 1 && *p == '.')) return 0;
         p += k + (e ? 1 : 0);
         if (e && !*p) return 0;
     }
     return 1;
 }
+
+static int is_name(const char *s) { return is_path(s, 0); }
 
 /* One line (NUL-terminated, without its newline) into m: NULL, or what is wrong. */
 static const char *parse_line(const char *s, manifest_t *m)
@@ -192,7 +195,7 @@ static const char *parse_line(const char *s, manifest_t *m)
         *p = e;
     } else if (!strcmp(kw, "from")) {
         if (word(&s, a, sizeof a) || !manifest_find(m, a)) return "inputs of a file not listed before them";
-        if (word(&s, b, sizeof b) || !is_name(b) || strlen(b) >= sizeof m->input->input)
+        if (word(&s, b, sizeof b) || !is_path(b, 1) || strlen(b) >= sizeof m->input->input)
             return "an input without a name relative to the folder";
         if (field(&s, "sha256", c, sizeof c) || !is_hex64(c)) return "no sha256 of 64 lower-case hex digits";
         if (*s) return "more after the sha256";
@@ -329,9 +332,22 @@ static void put(sbuf_t *b, const char *fmt, ...)
     }
 }
 
+static int by_input_name(const void *a, const void *b)
+{
+    const manifest_input_t *x = *(const manifest_input_t *const *)a, *y = *(const manifest_input_t *const *)b;
+    int c = strcmp(x->name, y->name);
+    return c ? c : (x > y) - (x < y);   /* (stable: a file's inputs in the order they were added) */
+}
+
 /* The manifest's text (malloc'd, *n bytes), or NULL when out of memory. */
 static char *format(const manifest_t *m, size_t *n)
 {
+    /* the inputs by file name, so each file finds its own at once (a
+       build rewrites the manifest after every unit: no quadratic pass) */
+    const manifest_input_t **order = malloc(((size_t)m->ninput + 1) * sizeof *order);
+    if (!order) return NULL;
+    for (int i = 0; i < m->ninput; i++) order[i] = &m->input[i];
+    qsort(order, (size_t)m->ninput, sizeof *order, by_input_name);
     sbuf_t b = {0};
     put(&b, "gsw-manifest 1\n");
     put(&b, "# where these files came from: gsw's builds, then each file's SHA-256\n"
@@ -347,10 +363,16 @@ static char *format(const manifest_t *m, size_t *n)
         put(&b, "file %s sha256 %s", e->name, e->sha256);
         if (e->bytes != MANIFEST_NO_BYTES) put(&b, " bytes %" PRIu64, e->bytes);
         put(&b, " positions %" PRIu64 " build %d\n", e->positions, e->build);
-        for (int j = 0; j < m->ninput; j++)
-            if (!strcmp(m->input[j].name, e->name))
-                put(&b, "from %s %s sha256 %s\n", e->name, m->input[j].input, m->input[j].sha256);
+        int lo = 0, hi = m->ninput;   /* the first input of e */
+        while (lo < hi) {
+            int mid = (lo + hi) / 2;
+            if (strcmp(order[mid]->name, e->name) < 0) lo = mid + 1;
+            else hi = mid;
+        }
+        for (int j = lo; j < m->ninput && !strcmp(order[j]->name, e->name); j++)
+            put(&b, "from %s %s sha256 %s\n", e->name, order[j]->input, order[j]->sha256);
     }
+    free((void *)order);
     if (b.bad) {
         free(b.s);
         return NULL;
@@ -378,6 +400,9 @@ int manifest_write(const char *dir, const manifest_t *m, err_t *err)
     free(text);
     if (!ok) {
         unlink(tmp);
+        if (e == ENOSPC || e == EDQUOT)   /* (said as the database files say it) */
+            return err_set(err, GSW_EFAIL, "%s: the disk is full: the files finished before it are kept; free some "
+                           "space and build again to resume", path);
         return err_set(err, GSW_EFAIL, "cannot write %s: %s", path, strerror(e));
     }
     return GSW_OK;
@@ -450,7 +475,9 @@ static void forget_inputs(manifest_t *m, const char *name)
 
 int manifest_set_file(manifest_t *m, int build, const char *name, const char *sha256, uint64_t positions)
 {
-    if (strlen(name) >= sizeof m->file->name || strlen(sha256) >= MANIFEST_SHA_HEX) return GSW_EINPUT;
+    if (strlen(name) >= sizeof m->file->name || !is_name(name) || !is_hex64(sha256)) return GSW_EINPUT;
+    for (const char *p = name; *p; p++)
+        if ((unsigned char)*p <= ' ' || *p == 0x7f) return GSW_EINPUT;   /* (a line's words are split at spaces) */
     manifest_file_t *e = (manifest_file_t *)manifest_find(m, name);
     if (!e && !(e = grow((void **)&m->file, &m->nfile, sizeof *e))) return GSW_EFAIL;
     memset(e, 0, sizeof *e);
@@ -466,8 +493,10 @@ int manifest_set_file(manifest_t *m, int build, const char *name, const char *sh
 int manifest_add_input(manifest_t *m, const char *name, const char *input, const char *sha256)
 {
     if (strlen(name) >= sizeof m->input->name || strlen(input) >= sizeof m->input->input ||
-        strlen(sha256) >= MANIFEST_SHA_HEX)
+        !is_path(input, 1) || !is_hex64(sha256))
         return GSW_EINPUT;
+    for (const char *p = input; *p; p++)
+        if ((unsigned char)*p <= ' ' || *p == 0x7f) return GSW_EINPUT;
     manifest_input_t *e = NULL;
     for (int i = 0; i < m->ninput && !e; i++)
         if (!strcmp(m->input[i].name, name) && !strcmp(m->input[i].input, input)) e = &m->input[i];
@@ -512,9 +541,27 @@ int manifest_record_file(manifest_t *m, int build, const char *dir, const char *
     if (stat(path, &st)) return err_set(err, GSW_EFAIL, "cannot read %s: %s", path, strerror(errno));
     if (manifest_sha256_file(path, hex, err)) return err->code;
     if (manifest_set_file(m, build, name, hex, positions))
-        return err_set(err, GSW_EFAIL, "cannot record %s in the manifest (a name too long, or out of memory)", path);
+        return err_set(err, GSW_EFAIL, "cannot record %s in the manifest (a name too long or with spaces, or out of "
+                       "memory)", path);
     ((manifest_file_t *)manifest_find(m, name))->bytes = (uint64_t)st.st_size;
     return GSW_OK;
+}
+
+int manifest_record_path(const char *path, int argc, char *const *argv, uint64_t positions, err_t *err)
+{
+    char dir[1200];
+    const char *slash = strrchr(path, '/'), *name = slash ? slash + 1 : path;
+    if (!slash) snprintf(dir, sizeof dir, ".");
+    else if (slash == path) snprintf(dir, sizeof dir, "/");
+    else snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
+    manifest_t m;
+    if (manifest_load(dir, &m, err) < 0) return err->code;
+    int build = manifest_build_begin(&m, argc, argv), rc = GSW_OK;
+    if (build < 0) rc = err_set(err, GSW_EFAIL, "out of memory");
+    if (!rc) rc = manifest_record_file(&m, build, dir, name, positions, err);
+    if (!rc) manifest_prune(&m), rc = manifest_write(dir, &m, err);
+    manifest_free(&m);
+    return rc;
 }
 
 /* ---- checking ---- */

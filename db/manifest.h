@@ -13,7 +13,8 @@
  *   build ID version V commit C date YYYY-MM-DDTHH:MM:SSZ cores N seconds S
  *   command ID THE COMMAND AS TYPED
  *   file NAME sha256 HEX bytes B positions N build ID
- *   from NAME INPUT sha256 HEX      (INPUT: a path relative to the folder)
+ *   from NAME INPUT sha256 HEX      (INPUT: a path relative to the folder,
+ *                                    "../wld/X.egdb" for a file beside it)
  * NAME is a path relative to the folder, without spaces. B is the file's
  * size, which a reader opening the folder compares cheaply (a full SHA-256
  * is for `verify`); a manifest without it parses, and then only verify's
@@ -98,6 +99,11 @@ int manifest_remove_file(manifest_t *m, const char *name);
 /* Hash dir/name and record it (manifest_set_file) with its size. */
 int manifest_record_file(manifest_t *m, int build, const char *dir, const char *name, uint64_t positions,
                          err_t *err);
+
+/* One file recorded in its folder's MANIFEST under a new build whose
+ * command is argv's (an exported book, a file adopted): loaded, recorded,
+ * pruned, written. */
+int manifest_record_path(const char *path, int argc, char *const *argv, uint64_t positions, err_t *err);
 
 /* The cheap check of a reader opening dir/name: it is listed in m and its
  * size is the listed one (GSW_OK), else GSW_EFAIL and a one-line reason

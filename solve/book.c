@@ -14,6 +14,7 @@
 
 #include "db/book.h"
 #include "db/bookfile.h"
+#include "db/manifest.h"
 #include "solve/solver.h"
 
 #define BOOK_KEY 16            /* key bytes the map holds (Connect Four's are 8 or 16) */
@@ -711,6 +712,11 @@ int book_open_file(book_t **out, const gv_t *v, const char *path, book_file_repo
     b->oracle.ctx = b;
     *out = b;
     return GSW_OK;
+}
+
+int book_file_record(const char *path, int argc, char *const *argv, int64_t positions, err_t *err)
+{
+    return manifest_record_path(path, argc, argv, positions > 0 ? (uint64_t)positions : 0, err);
 }
 
 int book_file_depth(const char *path)

@@ -98,5 +98,8 @@ int book_shipped_path(const gv_t *v, char *path, size_t n);
  * book (db/bookfile.h's bookf_peek: a hint the whole read confirms); -1
  * when the header cannot be read. */
 int book_file_depth(const char *path);
+/* Record the book file at path (written or checked now, `positions` in it)
+ * in its folder's MANIFEST (db/manifest.h), argv the command as typed. */
+int book_file_record(const char *path, int argc, char *const *argv, int64_t positions, err_t *err);
 
 #endif

@@ -4,6 +4,7 @@
 #include "solve/egdb.h"
 
 #include "db/cache.h"
+#include "solve/trust.h"
 
 #include <dirent.h>
 #include <pthread.h>
@@ -20,7 +21,19 @@ struct egdb_set {
     /* open files by (metric, slice): open addressing, cap a power of two */
     struct egdb_slot { uint64_t slice; int metric; int state; egdb_file_t *f; } *slot;   /* state: 0 free, 1 open, 2 missing */
     size_t cap, used;
+    int guard;                 /* egdb_set_guard */
+    trust_dir_t trust[RETRO_METRICS];
 };
+
+void egdb_set_guard(egdb_set_t *s, int on)
+{
+    s->guard = on;
+}
+
+int egdb_set_guarded(const egdb_set_t *s)
+{
+    return s->guard;
+}
 
 int egdb_default_dir(const char *db, char *buf, size_t n, err_t *err)
 {
@@ -49,6 +62,7 @@ void egdb_set_close(egdb_set_t *s)
     for (size_t i = 0; i < s->cap; i++)
         if (s->slot[i].state == 1) egdb_close(s->slot[i].f);
     free(s->slot);
+    for (int m = 0; m < RETRO_METRICS; m++) trust_dir_free(&s->trust[m]);
     pthread_mutex_destroy(&s->lock);
     free(s);
 }
@@ -97,6 +111,28 @@ static int slot_grow(egdb_set_t *s)
     return 0;
 }
 
+/* Is the file at path (metric m's) listed in its folder's MANIFEST with
+ * its size (or trust on)? Under the lock. */
+static int slice_vouched(egdb_set_t *s, retro_metric_t m, const char *path, err_t *err)
+{
+    char dir[1200], fix[1300];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *name = strrchr(dir, '/');
+    *name++ = 0;
+    snprintf(fix, sizeof fix, "gsw egdb verify %s --dir %s", s->v->game->name, s->dir);
+    return trust_file(&s->trust[m], dir, name, fix, 1, err);
+}
+
+int egdb_slice_vouched(egdb_set_t *s, retro_metric_t m, uint64_t slice, err_t *err)
+{
+    char path[1200];
+    egdb_slice_path(s, m, slice, path, sizeof path);
+    pthread_mutex_lock(&s->lock);
+    int rc = slice_vouched(s, m, path, err);
+    pthread_mutex_unlock(&s->lock);
+    return rc;
+}
+
 /* The open file of (m, slice): 1, 0 when it is not built (remembered:
  * egdb_slice_forget makes the set look again), -1 on error. */
 static int egdb_slice_lookup(egdb_set_t *s, retro_metric_t m, uint64_t slice, egdb_file_t **f, err_t *err)
@@ -116,7 +152,8 @@ static int egdb_slice_lookup(egdb_set_t *s, retro_metric_t m, uint64_t slice, eg
     int rc = GSW_OK, state = 2;
     if (stat(path, &st) == 0) {
         state = 1;
-        rc = egdb_open(path, &nf, err);
+        if (s->guard) rc = slice_vouched(s, m, path, err);   /* the folder's MANIFEST must vouch for it */
+        if (!rc) rc = egdb_open(path, &nf, err);
         if (!rc) {
             const egdb_info_t *in = egdb_file_info(nf);
             char name[64];
@@ -419,6 +456,7 @@ int egdb_oracle_open(egdb_oracle_t *o, const gv_t *v, const char *dir, err_t *er
     snprintf(path, sizeof path, "%s/%s", dir, v->game->name);
     if (stat(path, &st) || !S_ISDIR(st.st_mode)) return 0;
     if (egdb_set_open(v, dir, &o->set, err)) return -1;
+    egdb_set_guard(o->set, 1);
     if (!egdb_list(o->set, RETRO_WLD, NULL, 0) && !egdb_list(o->set, RETRO_DTW, NULL, 0)) {
         egdb_set_close(o->set);
         o->set = NULL;

@@ -34,6 +34,14 @@ int egdb_set_open(const gv_t *v, const char *dir, egdb_set_t **out, err_t *err);
 void egdb_set_close(egdb_set_t *s);
 const char *egdb_set_dir(const egdb_set_t *s);
 const gv_t *egdb_set_variant(const egdb_set_t *s);
+/* Refuse files the metric folder's MANIFEST does not vouch for (listed,
+ * the listed size) when they are first opened, unless trust is on
+ * (solve/trust.h): the oracle's sets and probe's and stats' do; the
+ * builder and verify do not (verify checks the manifest itself). */
+void egdb_set_guard(egdb_set_t *s, int on);
+int egdb_set_guarded(const egdb_set_t *s);
+/* That check alone, for metric m's file of slice: GSW_OK, or the reason. */
+int egdb_slice_vouched(egdb_set_t *s, retro_metric_t m, uint64_t slice, err_t *err);
 /* The path of a slice's file. */
 void egdb_slice_path(const egdb_set_t *s, retro_metric_t m, uint64_t slice, char *buf, size_t n);
 /* 1 if the slice's file exists (not checked). */
@@ -126,6 +134,10 @@ typedef struct egdb_build_options {
     /* A worker's part of divided units (non-NULL on a farm's workers):
      * how the parts meet */
     const struct egdb_parts *parts;
+    /* The command as typed, for the metric folders' MANIFEST
+     * (solve/egdb_manifest.h); NULL: a build gsw began on its own */
+    int argc;
+    char *const *argv;
 } egdb_build_options_t;
 
 /* The workers of a farm, as the parts of a divided unit: retro_comm_t's

@@ -13,6 +13,7 @@
 #include "core/ab.h"
 #include "core/pfor.h"
 #include "solve/egdb.h"
+#include "solve/egdb_manifest.h"
 #include "solve/egdb_plan.h"
 
 /* ---- one unit ---------------------------------------------------------- */
@@ -679,7 +680,7 @@ out:
  * unit it exits into is finished; the first failure stops the handing out,
  * and the units in flight are waited for. */
 static int build_farmed(egdb_set_t *set, const egdb_build_options_t *o, const egdb_plan_t *pl, build_eta_t *eta,
-                        egdb_build_report_t *rep, err_t *err)
+                        egdb_prov_t *prov, egdb_build_report_t *rep, err_t *err)
 {
     const gv_t *v = egdb_set_variant(set);
     const retro_game_t *rg = v->ops->retro;
@@ -710,7 +711,7 @@ static int build_farmed(egdb_set_t *set, const egdb_build_options_t *o, const eg
         if (ns > EGDB_SUCC_MAX) { rc = err_set(err, GSW_EFAIL, "a unit of %d slices", ns); break; }
         for (int i = 0; i < ns; i++) ids[i] = pl->s.id[pl->order[pl->ustart[u] + i]];
         if (!unit_wanted(o, pl, u) || !unit_todo(set, o, ids, ns, need[u], &nneed[u], err)) {
-            if (unit_wanted(o, pl, u)) rep->reused += ns;
+            if (unit_wanted(o, pl, u)) rep->reused += ns, rc = egdb_prov_found(prov, ids, ns, err);
             state[u] = DONE;
         }
     }
@@ -783,6 +784,9 @@ static int build_farmed(egdb_set_t *set, const egdb_build_options_t *o, const eg
         ndone++;
         for (int k = dstart[u]; k < dstart[u + 1]; k++) left[dep[k]]--;
         int ns = pl->ustart[u + 1] - pl->ustart[u];
+        uint64_t ids[EGDB_SUCC_MAX];   /* its files in the folders' MANIFEST (rank 0 records) */
+        for (int i = 0; i < ns && i < EGDB_SUCC_MAX; i++) ids[i] = pl->s.id[pl->order[pl->ustart[u] + i]];
+        if ((rc = egdb_prov_unit(prov, ids, ns < EGDB_SUCC_MAX ? ns : EGDB_SUCC_MAX, err))) break;
         if (o->progress) {
             char name[64], line[400], e[120], by[40];
             rg->slice_name(v, pl->s.id[pl->order[pl->ustart[u]]], name, sizeof name);
@@ -807,17 +811,8 @@ static int build_farmed(egdb_set_t *set, const egdb_build_options_t *o, const eg
         rc = err_set(err, GSW_EFAIL, "%d units wait on units that never finish", U - ndone);
     if (!rc && o->stop && *o->stop) rc = err_set(err, GSW_EFAIL, "stopped");
 out:
-    free(left);
-    free(dstart);
-    free(dep);
-    free(state);
-    free(nneed);
-    free(on);
-    free(need);
-    free(since);
-    free(given);
-    free(pending);
-    free(size);
+    free(left), free(dstart), free(dep), free(state), free(nneed), free(on);
+    free(need), free(since), free(given), free(pending), free(size);
     return rc;
 #undef DIVIDED
 }
@@ -880,9 +875,11 @@ int egdb_build(egdb_set_t *set, const egdb_build_options_t *o, egdb_build_report
             }
             if (absent) eta.total += n;
         }
+    egdb_prov_t *prov = o->plan_only ? NULL : egdb_prov_open(set, o);   /* the folders' MANIFEST */
     if (!rc && !o->plan_only && o->farm && o->farm->workers > 0) {
         eta.t0 = gsw_now_ms();
-        rc = build_farmed(set, o, &pl, &eta, rep, err);
+        rc = build_farmed(set, o, &pl, &eta, prov, rep, err);
+        if (egdb_prov_close(prov, rc ? NULL : err) && !rc) rc = err->code;
         free(slices);
         egdb_plan_free(&pl);
         rep->ms = gsw_now_ms() - t0;
@@ -916,12 +913,14 @@ int egdb_build(egdb_set_t *set, const egdb_build_options_t *o, egdb_build_report
             }
             continue;
         }
-        if (!todo) { rep->reused += ns; continue; }
+        if (!todo) { rep->reused += ns; rc = egdb_prov_found(prov, slices, ns, err); continue; }
         char name[64], label[160];
         rg->slice_name(v, slices[0], name, sizeof name);
         snprintf(label, sizeof label, "[%d/%d] %s%s", done_slices, pl.s.n, name, ns > 1 ? " (+ partners)" : "");
         rc = unit_build(set, o, slices, ns, need, nneed, 1, 0, label, &eta, rep, err);
+        if (!rc) rc = egdb_prov_unit(prov, slices, ns, err);
     }
+    if (egdb_prov_close(prov, rc ? NULL : err) && !rc) rc = err->code;
     if (!rc && o->plan_only) rc = plan_critical(v, &pl, rep, err);
     free(slices);
     egdb_plan_free(&pl);

@@ -107,6 +107,8 @@ static void egdb_src_dtc(egdb_src_t *e, const source_query_t *q, egdb_set_t *set
     if (egdb_slice_present(set, RETRO_DTW, slice) || egdb_slice_present(set, RETRO_DTC, slice)
         || !egdb_slice_present(set, RETRO_WLD, slice) || slice == e->dtc_told)
         return;
+    err_t why;
+    if (egdb_slice_vouched(set, RETRO_WLD, slice, &why)) return;   /* (refused: the probe says why) */
     egdb_build_options_t bo = { .for_slice = &slice, .unit_only = 1, .metric = RETRO_DTC, .plan_only = 1,
                                 .threads = q->ab->threads };
     egdb_build_report_t rep;

@@ -35,6 +35,7 @@ static int strong_src_open(const source_env_t *env, void **ctx, err_t *err)
     err_t e2;
     if (strong_open(&s->st, env->v, d, &e2) < 0) strong_src_say(s, e2.msg);   /* the search goes on without it */
     if (!s->st) { free(s); return 0; }
+    s->st->guard = 1;   /* its sets: only those the folder's MANIFEST vouches for */
     *ctx = s;
     return 1;
 }

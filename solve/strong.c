@@ -15,6 +15,7 @@
 #include "core/ab.h"
 #include "db/cache.h"
 #include "games/connect4/c4.h"
+#include "solve/strong_prov.h"
 
 static const char *const value_names[STRONG_SETS] = { "won", "drawn", "lost", "go", "ended" };
 
@@ -222,6 +223,14 @@ static int set_load(const char *bdir, const strong_manifest_t *m, int k, int v, 
     return GSW_OK;
 }
 
+int strong_set_check(const char *bdir, const strong_manifest_t *m, int k, int v, err_t *err)
+{
+    bddf_t f;
+    if (set_load(bdir, m, k, v, &f, err)) return err->code;
+    bddf_free(&f);
+    return GSW_OK;
+}
+
 /* A ply's three sets read at once, one thread each (reading, checking and
  * counting a set are independent): 0, or the first failure's code with
  * its error in err (none of the sets is then kept). */
@@ -270,7 +279,15 @@ typedef struct build_ctx {
     int cells;
     double ms[STRONG_MAX_PLIES];  /* the plies' times in this run (0: made before) */
     double ply_t0, last_ms;       /* the backward pass: this ply's start, the last ply's time (0: none yet) */
+    strong_prov_t *prov;          /* the folder's MANIFEST */
 } build_ctx_t;
+
+/* The board's manifest written, and the MANIFEST brought up to date. */
+static int save(build_ctx_t *c, err_t *err)
+{
+    if (strong_manifest_write(c->mpath, c->m, err)) return err->code;
+    return strong_prov_sync(c->prov, c->m, err);
+}
 
 /* A progress line to the build's callback, printf-style. */
 #define say(o, ...) err_say((o)->progress, (o)->ctx, __VA_ARGS__)
@@ -332,7 +349,7 @@ static int forward_save(void *ctx, const c4b_ply_t *p, const bddf_t *go, const b
     mp->fms = p->ms;
     mp->counted = 1;
     c->ms[p->ply] = p->ms > 0.05 ? p->ms : 0.05;
-    return strong_manifest_write(c->mpath, c->m, err);
+    return save(c, err);
 }
 
 static void forward_ply(void *ctx, const c4b_ply_t *p)
@@ -389,7 +406,7 @@ static int backward(c4b_t *b, const strong_build_options_t *o, build_ctx_t *c, i
         for (int x = 0; x < 3 && !rc; x++) u256_add(&sum, &m->ply[k].count[x]);
         if (!rc && u256_cmp(&sum, &m->ply[k].positions))   /* every position has one value */
             rc = err_set(err, GSW_EFAIL, "ply %d: the won, drawn and lost sets do not add up to its positions", k);
-        if (!rc) rc = strong_manifest_write(c->mpath, m, err);
+        if (!rc) rc = save(c, err);
         if (!rc) {
             char a[128], b2[128], d[128];
             u256_text_grouped(&m->ply[k].count[C4B_WON], a, sizeof a);
@@ -402,7 +419,8 @@ static int backward(c4b_t *b, const strong_build_options_t *o, build_ctx_t *c, i
     return rc;
 }
 
-static int build_body(const gv_t *v, const strong_build_options_t *o, strong_report_t *rep, err_t *err)
+static int build_body(const gv_t *v, const strong_build_options_t *o, strong_prov_t *prov, strong_report_t *rep,
+                      err_t *err)
 {
     memset(rep, 0, sizeof *rep);
     rep->resumed_from = -1;
@@ -454,15 +472,13 @@ static int build_body(const gv_t *v, const strong_build_options_t *o, strong_rep
     }
     for (int k = 0; !o->forward_only && k < from; k++)   /* what lies below is solved again */
         for (int x = 0; x < 3; x++) m->ply[k].have[x] = 0;
+    build_ctx_t ctx = { o, m, bdir, mpath, cells, { 0 }, 0, 0, prov };
     if (from <= cells) rep->resumed_from = from;
     if (!o->forward_only && from <= to) {   /* nothing to do: every file was checked */
         if (to == 0) say(o, "%s is complete: every file checked", bdir);
         else say(o, "%s holds plies %d to %d: every file checked", bdir, from, cells);
-        if (to == 0 && !m->complete) {
-            m->complete = 1;
-            return strong_manifest_write(mpath, m, err);
-        }
-        return GSW_OK;
+        m->complete |= to == 0;
+        return save(&ctx, err);   /* (a MANIFEST missing sets gets them) */
     }
     m->complete = 0;
     /* where the forward pass goes on from: the last ply of a run of plies
@@ -484,14 +500,13 @@ static int build_body(const gv_t *v, const strong_build_options_t *o, strong_rep
         bddf_free(&start);
         return err->code;
     }
-    build_ctx_t ctx = { o, m, bdir, mpath, cells, { 0 }, 0, 0 };
     int rc = GSW_OK;
     double t0 = gsw_now_ms();
     if (fdone < cells) {
         if (fdone > 0) say(o, "going on after ply %d of the forward pass", fdone);
         c4b_fwd_t fo = { .from = fdone > 0 ? fdone : 0, .start = fdone > 0 ? &start : NULL, .save = forward_save,
                          .progress = forward_ply, .ctx = &ctx };
-        if (!(rc = strong_manifest_write(mpath, m, err))) rc = c4b_forward_run(b, &fo, o->stop, err);
+        if (!(rc = save(&ctx, err))) rc = c4b_forward_run(b, &fo, o->stop, err);
     }
     bddf_free(&start);
     rep->forward_ms = gsw_now_ms() - t0;
@@ -504,7 +519,7 @@ static int build_body(const gv_t *v, const strong_build_options_t *o, strong_rep
     c4b_close(b);
     if (rc || o->forward_only) return rc;
     m->complete = to == 0;
-    return strong_manifest_write(mpath, m, err);
+    return save(&ctx, err);
 }
 
 /* One build or count at a time in a board's folder: a lock file held with
@@ -533,7 +548,9 @@ int strong_build(const gv_t *v, const strong_build_options_t *o, strong_report_t
         if (!waited++) say(o, "waiting: another gsw is building or counting in %s", bdir);
         usleep(100000);
     }
-    int rc = build_body(v, o, rep, err);
+    strong_prov_t *prov = strong_prov_open(bdir, o->argc, o->argv);
+    int rc = build_body(v, o, prov, rep, err);
+    if (strong_prov_close(prov, rc ? NULL : err) && !rc) rc = err->code;
     close(fd);   /* (the lock goes with it) */
     return rc;
 }
@@ -587,6 +604,7 @@ void strong_close(strong_t *s)
         for (int x = 0; x < 3; x++) bddf_free(&s->set[k][x]);
     free(s->set);
     free(s->loaded);
+    trust_dir_free(&s->trust);
     pthread_mutex_destroy(&s->lock);
     free(s);
 }
@@ -602,7 +620,16 @@ int strong_value(strong_t *s, const void *pos, err_t *err)
                        "--from-ply %d solves down to it)", s->dir, s->lowest, w * h, k, k), -1;
     pthread_mutex_lock(&s->lock);
     int rc = 0;
-    if (!s->loaded[k]) {
+    for (int x = 0; x < 3 && s->guard && !s->loaded[k] && !rc; x++) {   /* the MANIFEST vouches for each (cheaply) */
+        char name[64], fix[1300];
+        snprintf(name, sizeof name, "ply%02d-%s.bdd", k, strong_value_name(x));
+        snprintf(fix, sizeof fix, "gsw strong verify connect4:%dx%d --dir %.1000s", w, h, s->dir);
+        char *slash = strrchr(fix, '/');   /* (--dir names the folder above the board's) */
+        if (slash) *slash = 0;
+        rc = trust_file(&s->trust, s->dir, name, fix, 1, err);
+        if (rc) snprintf(s->damage, sizeof s->damage, "%s", err->msg);
+    }
+    if (!s->loaded[k] && !rc) {
         rc = ply_load(s->dir, &s->m, k, s->set[k], err);
         if (rc) {
             snprintf(s->damage, sizeof s->damage, "%s", err->msg);

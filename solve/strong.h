@@ -29,6 +29,7 @@
 
 #include "core/game.h"
 #include "db/bddfile.h"
+#include "solve/trust.h"
 #include "games/connect4/c4_bdd.h"
 
 #define STRONG_MAX_PLIES 129
@@ -85,6 +86,9 @@ typedef struct strong_build_options {
     /* one line of progress (no newline), and each solved ply's row */
     void (*progress)(void *ctx, const char *line);
     void *ctx;
+    /* the command as typed, for the folder's MANIFEST (solve/strong_prov.h) */
+    int argc;
+    char *const *argv;
 } strong_build_options_t;
 
 typedef struct strong_report {
@@ -112,6 +116,8 @@ typedef struct strong {
     pthread_mutex_t lock;
     gsw_oracle_t oracle;         /* probe and ctx (this struct) */
     char damage[512];            /* the last file found damaged ("" none) */
+    int guard;                   /* set files the folder's MANIFEST does not vouch for are refused (solve/trust.h) */
+    trust_dir_t trust;
 } strong_t;
 
 /* Open the solution of v's board in dir (the DIR above), whole or its
@@ -120,6 +126,9 @@ typedef struct strong {
  * manifest, one made for another board: GSW_EFAIL with one line). */
 int strong_open(strong_t **out, const gv_t *v, const char *dir, err_t *err);
 void strong_close(strong_t *s);
+/* Read ply k's set v of bdir and check it against m (its checksum, count
+ * and tag): GSW_OK, or a one-line error naming the file. */
+int strong_set_check(const char *bdir, const strong_manifest_t *m, int k, int v, err_t *err);
 /* pos's value for its side to move: C4B_WON, C4B_DRAWN or C4B_LOST, or -1
  * on error (a damaged or missing file, a ply not solved: err). */
 int strong_value(strong_t *s, const void *pos, err_t *err);

@@ -21,60 +21,6 @@
 #include <string.h>
 #include <time.h>
 
-const char *c4b_encoding_name(c4b_encoding_t e) { return e == C4B_CELLWISE ? "cellwise" : "compressed"; }
-const char *c4b_order_name(c4b_order_t o) { return o == C4B_ROW ? "row" : "column"; }
-
-int c4b_encoding_parse(const char *s, c4b_encoding_t *e)
-{
-    if (!strcmp(s, "compressed")) *e = C4B_COMPRESSED;
-    else if (!strcmp(s, "cellwise") || !strcmp(s, "cell-wise")) *e = C4B_CELLWISE;
-    else return -1;
-    return 0;
-}
-
-int c4b_order_parse(const char *s, c4b_order_t *o)
-{
-    if (!strcmp(s, "column") || !strcmp(s, "columns")) *o = C4B_COLUMN;
-    else if (!strcmp(s, "row") || !strcmp(s, "rows")) *o = C4B_ROW;
-    else return -1;
-    return 0;
-}
-
-int c4b_nvars(const c4b_spec_t *s)
-{
-    return s->enc == C4B_COMPRESSED ? s->w * (s->h + 1) : 2 * s->w * s->h + 1;
-}
-
-/* compressed: the variable of cell (c, r), r in 0 .. h (h: the extra row) */
-static int cvar(const c4b_spec_t *s, int c, int r)
-{
-    return s->order == C4B_COLUMN ? c * (s->h + 1) + r : r * s->w + c;
-}
-
-/* cell-wise: the variable of "player p's disc on (c, r)"; the side's is 0 */
-static int wvar(const c4b_spec_t *s, int c, int r, int p)
-{
-    int cell = s->order == C4B_COLUMN ? c * s->h + r : r * s->w + c;
-    return 1 + 2 * cell + p;
-}
-
-void c4b_assign(const c4b_spec_t *s, const int8_t *cells, int ply, uint8_t *bits)
-{
-    memset(bits, 0, (size_t)c4b_nvars(s));
-    for (int c = 0; c < s->w; c++) {
-        int n = 0;
-        for (int r = 0; r < s->h; r++) {
-            int x = cells[c * s->h + r];
-            if (!x) break;
-            n++;
-            if (s->enc == C4B_COMPRESSED) bits[cvar(s, c, r)] = x == 1;
-            else bits[wvar(s, c, r, x - 1)] = 1;
-        }
-        if (s->enc == C4B_COMPRESSED) bits[cvar(s, c, n)] = 1;
-    }
-    if (s->enc == C4B_CELLWISE) bits[0] = (uint8_t)(ply & 1);
-}
-
 /* --- the engine --- */
 
 
@@ -128,11 +74,11 @@ static void c4b_live(c4b_t *b)
 /* player p (0: first) holds cell (c, r) */
 static BDD holds(const c4b_spec_t *s, int c, int r, int p)
 {
-    if (s->enc == C4B_CELLWISE) return bdd_ithvar(wvar(s, c, r, p));
+    if (s->enc == C4B_CELLWISE) return bdd_ithvar(c4b_wvar(s, c, r, p));
     BDD below = bddfalse;   /* some cell above (c, r) is the column's marker */
     keep(below);
-    for (int k = r + 1; k <= s->h; k++) set(&below, bdd_or(below, bdd_ithvar(cvar(s, c, k))));
-    BDD h = bdd_and(p == 0 ? bdd_ithvar(cvar(s, c, r)) : bdd_nithvar(cvar(s, c, r)), below);
+    for (int k = r + 1; k <= s->h; k++) set(&below, bdd_or(below, bdd_ithvar(c4b_cvar(s, c, k))));
+    BDD h = bdd_and(p == 0 ? bdd_ithvar(c4b_cvar(s, c, r)) : bdd_nithvar(c4b_cvar(s, c, r)), below);
     drop(&below);
     return h;
 }
@@ -166,24 +112,24 @@ static void c4b_build_moves(c4b_t *b)
         for (int r = 0; r < s->h; r++) {
             int m = c * s->h + r;
             if (s->enc == C4B_COMPRESSED) {
-                BDD pre = keep(bdd_ithvar(cvar(s, c, r)));
-                for (int k = r + 1; k <= s->h; k++) set(&pre, bdd_and(pre, bdd_nithvar(cvar(s, c, k))));
+                BDD pre = keep(bdd_ithvar(c4b_cvar(s, c, r)));
+                for (int k = r + 1; k <= s->h; k++) set(&pre, bdd_and(pre, bdd_nithvar(c4b_cvar(s, c, k))));
                 b->pre[m] = pre;
                 for (int p = 0; p < 2; p++) {
-                    BDD post = keep(p == 0 ? bdd_ithvar(cvar(s, c, r)) : bdd_nithvar(cvar(s, c, r)));
-                    set(&post, bdd_and(post, bdd_ithvar(cvar(s, c, r + 1))));
-                    for (int k = r + 2; k <= s->h; k++) set(&post, bdd_and(post, bdd_nithvar(cvar(s, c, k))));
+                    BDD post = keep(p == 0 ? bdd_ithvar(c4b_cvar(s, c, r)) : bdd_nithvar(c4b_cvar(s, c, r)));
+                    set(&post, bdd_and(post, bdd_ithvar(c4b_cvar(s, c, r + 1))));
+                    for (int k = r + 2; k <= s->h; k++) set(&post, bdd_and(post, bdd_nithvar(c4b_cvar(s, c, k))));
                     b->post[p][m] = post;
                 }
             } else {
                 /* pre: the cell empty and the one below not (image and
                  * preimage add the side to move); post: p's disc there and
                  * the other side to move */
-                int v3[3] = { 0, wvar(s, c, r, 0), wvar(s, c, r, 1) };
+                int v3[3] = { 0, c4b_wvar(s, c, r, 0), c4b_wvar(s, c, r, 1) };
                 b->vars[m] = keep(bdd_makeset(v3, 3));
                 BDD empty = keep(bdd_and(bdd_nithvar(v3[1]), bdd_nithvar(v3[2])));
-                if (r > 0) set(&empty, bdd_and(empty, bdd_or(bdd_ithvar(wvar(s, c, r - 1, 0)),
-                                                                bdd_ithvar(wvar(s, c, r - 1, 1)))));
+                if (r > 0) set(&empty, bdd_and(empty, bdd_or(bdd_ithvar(c4b_wvar(s, c, r - 1, 0)),
+                                                                bdd_ithvar(c4b_wvar(s, c, r - 1, 1)))));
                 b->pre[m] = empty;   /* without the side: added by player below */
                 for (int p = 0; p < 2; p++) {
                     BDD post = keep(bdd_and(bdd_ithvar(v3[1 + p]), bdd_nithvar(v3[2 - p])));
@@ -493,14 +439,14 @@ static BDD empty_board(c4b_t *b)
     for (int c = 0; c < s->w; c++)
         for (int r = 0; r < s->h; r++) {
             if (s->enc == C4B_CELLWISE) {
-                set(&init, bdd_and(init, bdd_nithvar(wvar(s, c, r, 0))));
-                set(&init, bdd_and(init, bdd_nithvar(wvar(s, c, r, 1))));
+                set(&init, bdd_and(init, bdd_nithvar(c4b_wvar(s, c, r, 0))));
+                set(&init, bdd_and(init, bdd_nithvar(c4b_wvar(s, c, r, 1))));
             } else {
-                set(&init, bdd_and(init, r == 0 ? bdd_ithvar(cvar(s, c, 0)) : bdd_nithvar(cvar(s, c, r))));
+                set(&init, bdd_and(init, r == 0 ? bdd_ithvar(c4b_cvar(s, c, 0)) : bdd_nithvar(c4b_cvar(s, c, r))));
             }
         }
     if (s->enc == C4B_COMPRESSED)
-        for (int c = 0; c < s->w; c++) set(&init, bdd_and(init, bdd_nithvar(cvar(s, c, s->h))));
+        for (int c = 0; c < s->w; c++) set(&init, bdd_and(init, bdd_nithvar(c4b_cvar(s, c, s->h))));
     return init;
 }
 

@@ -2,17 +2,7 @@
  * as one BDD, layer by layer from the empty board (counting), and backwards
  * from the last ply into won, drawn and lost sets (the strong solution).
  *
- * Two encodings of a position:
- *   compressed: one variable per cell plus one extra row. In each column the
- *               lowest empty cell (or the extra row's cell, when the column
- *               is full) is 1, the cells above it 0, and each cell below it
- *               says whose disc it is (1: the first player's). The side to
- *               move follows from the ply.
- *   cellwise:   two variables per cell (a first player's disc there, a
- *               second player's disc there) and one for the side to move
- *               (1: the second player).
- * Variables are numbered, and ordered, column by column (bottom up) or row
- * by row (left to right); cellwise, the side's variable comes first.
+ * The encodings of a position are c4_assign.h's.
  *
  * BuDDy is one table per process: one c4b_t at a time. */
 #ifndef GSW_C4_BDD_H
@@ -23,36 +13,7 @@
 #include "core/err.h"
 #include "db/bddfile.h"
 
-typedef enum { C4B_COMPRESSED, C4B_CELLWISE } c4b_encoding_t;
-typedef enum { C4B_COLUMN, C4B_ROW } c4b_order_t;
-
-typedef struct c4b_spec {
-    int w, h;
-    c4b_encoding_t enc;
-    c4b_order_t order;
-    /* The transitions. 0: the compressed encoding in column order walks
-     * each set once a ply for every drop together (c4_bdd.c), other
-     * encodings and orders take one drop at a time. 1: one drop at a time
-     * everywhere (the cross-check; the environment variable GSW_C4B_MOVES=1
-     * asks the same of gsw, for before-and-after benchmarks). */
-    int per_move;
-    /* The walk's memo: the most entries before it is emptied (0: a fifth
-     * of the memory given to c4b_open; tests make it small). */
-    long memo_cap;
-} c4b_spec_t;
-
-const char *c4b_encoding_name(c4b_encoding_t e);
-const char *c4b_order_name(c4b_order_t o);
-int c4b_encoding_parse(const char *s, c4b_encoding_t *e);
-int c4b_order_parse(const char *s, c4b_order_t *o);
-
-/* The number of variables of the encoding. */
-int c4b_nvars(const c4b_spec_t *s);
-/* The assignment of a position: cells[c * h + r] is 0 (empty), 1 (the first
- * player's disc) or 2 (the second's), r = 0 the bottom row; ply is the
- * number of discs. bits gets c4b_nvars(s) entries of 0 or 1. Gravity is
- * assumed (no disc above an empty cell). */
-void c4b_assign(const c4b_spec_t *s, const int8_t *cells, int ply, uint8_t *bits);
+#include "games/connect4/c4_assign.h"
 
 /* --- the BDD engine (BuDDy) --- */
 typedef struct c4b c4b_t;

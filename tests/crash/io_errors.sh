@@ -57,7 +57,9 @@ if mount -t tmpfs -o size=256k tmpfs "$fs" 2>/dev/null; then
   run "$gsw" egdb build checkers --pieces 4 --metric dtw --dir "$tmp/e-resumed" --json
   check "full disk, egdb build: resumed with room, the finished files reused" '[ $rc -eq 0 ] && [ "$(jq -r ".reused > 100" "$tmp/out")" = true ]'
   run "$gsw" egdb build checkers --pieces 4 --metric dtw --dir "$tmp/e-ref" --threads 1
-  check "full disk, egdb build: the resumed files equal an unbroken build's" 'diff -r "$tmp/e-ref" "$tmp/e-resumed" >/dev/null'
+  check "full disk, egdb build: the resumed files equal an unbroken build's" 'diff -r -x MANIFEST "$tmp/e-ref" "$tmp/e-resumed" >/dev/null'
+  check "full disk, egdb build: the resumed folder's MANIFEST lists every file" \
+    '[ "$(grep -c "^file " "$tmp/e-resumed/checkers/dtw/MANIFEST")" = "$(ls "$tmp/e-resumed/checkers/dtw" | grep -c "\.egdb$")" ]'
   # kill -9 in the middle of a unit: it is lost, nothing else, and the files come out the same
   "$gsw" egdb build checkers --pieces 4 --metric dtw --dir "$tmp/e-killed" >/dev/null 2>&1 &
   pid=$!
@@ -72,7 +74,9 @@ if mount -t tmpfs -o size=256k tmpfs "$fs" 2>/dev/null; then
   run "$gsw" egdb build checkers --pieces 4 --metric dtw --dir "$tmp/e-killed" --json
   check "kill -9, egdb build: resumed" '[ $rc -eq 0 ] && [ "$(jq -r ".reused > 400 and .built > 0" "$tmp/out")" = true ]'
   check "kill -9, egdb build: the files equal an unbroken build's, no temporary file left" \
-    'diff -r "$tmp/e-ref" "$tmp/e-killed" >/dev/null'
+    'diff -r -x MANIFEST "$tmp/e-ref" "$tmp/e-killed" >/dev/null'
+  check "kill -9, egdb build: the MANIFEST lists every file (those the killed build had not listed, by the resumed one)" \
+    '[ "$(grep -c "^file " "$tmp/e-killed/checkers/wld/MANIFEST")" = "$(ls "$tmp/e-killed/checkers/wld" | grep -c "\.egdb$")" ]'
 else
   echo "note: cannot mount a tmpfs here (not root?): the full-disk cases are skipped"
 fi

@@ -81,6 +81,11 @@ static void test_round_trip(void **s)
     assert_int_equal(manifest_set_file(&m, b1, "a.egdb", H1, 10), GSW_OK);
     assert_int_equal(manifest_set_file(&m, b1, "b.egdb", H2, 20), GSW_OK);
     assert_int_equal(manifest_add_input(&m, "b.egdb", "a.egdb", H1), GSW_OK);
+    /* what would not read back is refused: a space, an absolute path, a short hash */
+    assert_int_equal(manifest_set_file(&m, b1, "a b.egdb", H1, 1), GSW_EINPUT);
+    assert_int_equal(manifest_set_file(&m, b1, "/a.egdb", H1, 1), GSW_EINPUT);
+    assert_int_equal(manifest_set_file(&m, b1, "c.egdb", "abc", 1), GSW_EINPUT);
+    assert_int_equal(manifest_add_input(&m, "b.egdb", "/etc/passwd", H1), GSW_EINPUT);
     manifest_build_done(&m, b1, 1.23456);
     int b2 = manifest_build_begin(&m, 2, argv);
     assert_int_equal(b2, 2);
@@ -160,13 +165,16 @@ static void test_malformed(void **s)
              "\n"
              "file a.egdb sha256 %s bytes 3 positions 7 build 1\n"
              "file b.egdb sha256 %s positions 8 build 1\n"
-             "from b.egdb a.egdb sha256 %s\n",
-             H1, H2, H1);
+             "from b.egdb a.egdb sha256 %s\n"
+             "from b.egdb ../wld/b.egdb sha256 %s\n",
+             H1, H2, H1, H2);
     manifest_t m;
     err_t err;
     assert_int_equal(manifest_parse(good, strlen(good), "M", &m, &err), GSW_OK);
     assert_int_equal(m.nfile, 2);
     assert_int_equal(manifest_find(&m, "a.egdb")->bytes, 3);
+    assert_int_equal(m.ninput, 2);
+    assert_string_equal(m.input[1].input, "../wld/b.egdb");
     manifest_free(&m);
 
     const char *B = "build 1 version 0.1.0 commit abc date 2026-12-02T10:00:00Z cores 2 seconds 0.5\n";
@@ -196,6 +204,9 @@ static void test_malformed(void **s)
     refused(t, 4);
     snprintf(t, sizeof t, "gsw-manifest 1\n%s%sfile a sha256 %s positions 1 build 1\nfile a sha256 %s positions 1 build 1\n",
              B, C, H1, H1);
+    refused(t, 5);
+    snprintf(t, sizeof t, "gsw-manifest 1\n%s%sfile a sha256 %s positions 1 build 1\nfrom a /etc/b sha256 %s\n", B, C,
+             H1, H1);
     refused(t, 5);
     snprintf(t, sizeof t, "gsw-manifest 1\n%s%sfrom a b sha256 %s\n", B, C, H1);  /* inputs of no file */
     refused(t, 4);

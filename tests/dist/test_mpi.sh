@@ -46,7 +46,13 @@ expect 0 "egdb build, one process" -- "$gsw" egdb build checkers --pieces 4 --di
 cp "$tmp/out" "$tmp/e1.json"
 expect 0 "egdb build, 3 ranks" -- mpi 3 "$gsw" egdb build checkers --pieces 4 --dir "$tmp/e3" --threads 1 --json --mpi
 cp "$tmp/out" "$tmp/e3.json"
-diff -r "$tmp/e1" "$tmp/e3" >/dev/null && ok || bad "3 ranks: the files differ from one process's"
+diff -r -x MANIFEST "$tmp/e1" "$tmp/e3" >/dev/null && ok || bad "3 ranks: the files differ from one process's"
+# rank 0 recorded every file the workers wrote, with the command as typed and the SHA-256 sha256sum gives
+mf=$tmp/e3/checkers/wld/MANIFEST
+same "$(grep -c '^file ' "$mf")" "$(ls "$tmp/e3/checkers/wld" | grep -c '\.egdb$')" "3 ranks: the MANIFEST lists every file"
+grep -q "^command 1 .*egdb build checkers --pieces 4 .* --mpi$" "$mf" && ok || bad "3 ranks: the MANIFEST's command"
+f=$(ls "$tmp/e3/checkers/wld" | grep '\.egdb$' | tail -1)
+grep -q "^file $f sha256 $(sha256sum "$tmp/e3/checkers/wld/$f" | cut -d' ' -f1) " "$mf" && ok || bad "3 ranks: $f's SHA-256"
 same "$(find "$tmp/e3" -name '*.egdb' | wc -l)" 1029 "3 ranks: 1,029 files"
 json "$tmp/e3.json" 'd["built"] == 1029 and d["positions"] == 7361090 and d["reused"] == 0' "3 ranks: --json counts"
 python3 -c '
@@ -64,7 +70,7 @@ expect 0 "egdb plan" -- "$gsw" egdb build checkers --pieces 4 --dir "$tmp/e3d" -
 big=$(python3 -c 'import json,sys; print(sum(u["positions"] > 100000 for u in json.load(open(sys.argv[1]))["units"]))' "$tmp/out")
 expect 0 "egdb build, 3 ranks, large units divided" -- mpi 3 "$gsw" egdb build checkers --pieces 4 --dir "$tmp/e3d" --threads 1 \
   --json --mpi --divide-above 100000
-diff -r "$tmp/e1" "$tmp/e3d" >/dev/null && ok || bad "divided units: the files differ from one process's"
+diff -r -x MANIFEST "$tmp/e1" "$tmp/e3d" >/dev/null && ok || bad "divided units: the files differ from one process's"
 json "$tmp/out" "d['built'] == 1029 and d['positions'] == 7361090 and d['farm']['divided_units'] == $big and $big >= 10" \
   "divided units: --json counts ($big units of more than 100,000 positions)"
 has_re err "done by ranks 1-2 \\(divided\\)" "divided units: the progress line says so"
@@ -133,7 +139,9 @@ rc=$?
 [ "$rc" -ne 0 ] && ok || bad "build with a rank killed: exit 0"
 expect 0 "build resumed after a rank was killed" -- mpi 3 "$gsw" egdb build checkers --pieces 4 --metric dtw --dir "$tmp/k" --threads 1 --mpi
 expect 0 "dtw build, one process" -- "$gsw" egdb build checkers --pieces 4 --metric dtw --dir "$tmp/k1" --threads 1
-diff -r "$tmp/k" "$tmp/k1" >/dev/null && ok || bad "build resumed after a kill: files differ from one process's"
+diff -r -x MANIFEST "$tmp/k" "$tmp/k1" >/dev/null && ok || bad "build resumed after a kill: files differ from one process's"
+same "$(grep -c '^file ' "$tmp/k/checkers/dtw/MANIFEST")" "$(ls "$tmp/k/checkers/dtw" | grep -c '\.egdb$')" \
+  "build resumed after a kill: its MANIFEST lists every file"
 rm -rf "$tmp/k"
 # every unit divided between 3 workers (the smallest have parts of no position), one killed mid-build
 mpi 4 "$gsw" egdb build checkers --pieces 4 --metric dtw --dir "$tmp/k" --threads 1 --mpi --divide-above 0 \
@@ -146,7 +154,7 @@ wait $job
 expect 0 "divided build resumed, 3 parts" -- mpi 4 "$gsw" egdb build checkers --pieces 4 --metric dtw --dir "$tmp/k" \
   --threads 1 --mpi --divide-above 20000 --json
 json "$tmp/out" "d['farm']['divided_units'] > 0 and d['built'] + d['reused'] == 1029" "divided build resumed: units divided"
-diff -r "$tmp/k" "$tmp/k1" >/dev/null && ok || bad "divided dtw build: files differ from one process's"
+diff -r -x MANIFEST "$tmp/k" "$tmp/k1" >/dev/null && ok || bad "divided dtw build: files differ from one process's"
 rm -rf "$tmp/k" "$tmp/k1"
 
 GSW_SAVE_MS=300 mpi 3 "$gsw" proof run connect4:6x5 "" --db "$tmp/k.db" --mpi >"$tmp/out" 2>"$tmp/err" &

@@ -26,4 +26,5 @@ set(GSW_FUZZ_TARGETS
   "record_file:gsw_games"
   "dist_wire:gsw_dist"
   "game_text:gsw_games"
-  "manifest:gsw_manifest")
+  "manifest:gsw_manifest"
+  "certificate:gsw_check_cert")

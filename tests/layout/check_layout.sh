@@ -11,11 +11,16 @@
 #   6. every verb's options are declared: each `cli_verb_t verb_X = {...}`
 #      names its option tables (.opts =), and no option is parsed by hand
 #      (no strcmp/strncmp against a "-x" or "--x" literal outside cli/opts.c,
-#      the parser driven by the declarations)
+#      the parser driven by the declarations, and check/main.c: the separate
+#      checker links nothing of cli/ and reads its own two options)
 #   7. the solver door (solve/solver.c) calls no cache_ function: it keeps
 #      its proofs through the sources' store operation
 #   8. no setenv, unsetenv or putenv outside tests: settings travel as
 #      arguments, not through the environment
+#   9. the separate checker (BUILD_DIR/gsw-check, docs/CERTIFICATE.md) holds
+#      no symbol that the objects of gsw's searches (core/ab.c, ab_think.c,
+#      dfpn.c, manager.c, puzzle.c, retro.c, retro_part.c, evolve.c, tt.c),
+#      of solve/ or of the cache (db/cache.c) define
 # Counted: .c and .h outside tests/ bench/ tools/ data/ lessons/ docs/ and
 # build folders; rule 3 spares tests/ (not counted at all).
 #
@@ -371,7 +376,7 @@ check_tree() {
             }
             verb != "" && /\.opts[ \t]*=/ { opts = 1 }
             verb != "" && /^[ \t]*\}[ \t]*;/ { if (!opts) bad_verb(); verb = "" }
-            FILENAME != "cli/opts.c" && /str(n)?cmp[ \t]*\([^;]*"--?[A-Za-z]/ {
+            FILENAME != "cli/opts.c" && FILENAME != "check/main.c" && /str(n)?cmp[ \t]*\([^;]*"--?[A-Za-z]/ {
                 printf "FAIL options: %s:%d parses an option by hand (options come from the verb'"'"'s declaration, cli/opts.c)\n", FILENAME, FNR
             }
             END { if (verb != "") bad_verb() }' "${cfiles[@]}") > "$tmp/r6"
@@ -399,8 +404,28 @@ check_tree() {
         cat "$tmp/r7"
     fi
 
+    # rule 9: the checker's executable against the forbidden objects' symbols
+    : > "$tmp/r9"
+    if [ "$have_objs" = 1 ] && [ -e "$build/gsw-check" ]; then
+        echo "== the separate checker (gsw-check) links none of the searches, solve/ or the cache"
+        awk '$2 ~ /^(core\/(ab|ab_think|dfpn|manager|puzzle|retro|retro_part|evolve|tt)\.c|solve\/.*\.c|db\/cache\.c)$/' \
+            "$tmp/objmap" > "$tmp/forbid"
+        while read -r o s; do
+            "$NM" -P --defined-only "$o" 2>/dev/null | awk -v s="$s" '$2 ~ /^[TDBRVW]$/ { print $1, s }'
+        done < "$tmp/forbid" | sort -u > "$tmp/forbid_syms"
+        "$NM" -P --defined-only "$build/gsw-check" 2>/dev/null | awk '$2 ~ /^[TDBRVW]$/ { print $1 }' | sort -u > "$tmp/check_syms"
+        if [ ! -s "$tmp/check_syms" ]; then
+            echo "FAIL checker: $build/gsw-check has no symbols to compare (stripped?)" > "$tmp/r9"
+        else
+            awk 'NR == FNR { have[$1] = 1; next } ($1 in have) { printf "FAIL checker: gsw-check holds %s, defined by %s\n", $1, $2 }' \
+                "$tmp/check_syms" "$tmp/forbid_syms" > "$tmp/r9"
+        fi
+        echo "  $(wc -l < "$tmp/forbid") forbidden objects, $(wc -l < "$tmp/forbid_syms") symbols; $(grep -c '^FAIL' "$tmp/r9") in gsw-check"
+        cat "$tmp/r9"
+    fi
+
     local n
-    n=$(cat "$tmp/r1" "$tmp/r2" "$tmp/r3" "$tmp/r4" "$tmp/r5" "$tmp/r6" "$tmp/r7" | grep -c '^FAIL')
+    n=$(cat "$tmp/r1" "$tmp/r2" "$tmp/r3" "$tmp/r4" "$tmp/r5" "$tmp/r6" "$tmp/r7" "$tmp/r9" | grep -c '^FAIL')
     fails=$((fails + n))
     echo "== $fails layout failure(s)"
     rm -rf "$tmp"
@@ -645,6 +670,19 @@ int go_helper(void) { return cli_table(); }'
         objects "$t" "$cc" || failed=1
         expect "a workbench object calling a verb file's function fails" 1 \
             '^FAIL workbench: workbench/v.o calls go_helper\(\) of cli/go_cmd.c' "$t/build"
+
+        # the separate checker: a search's symbol in gsw-check fails, the rules' pass
+        fresh checker
+        put "$t" core/tt.c 'int tt_probe(int k) { return k + 1; }'
+        put "$t" check/rules.h '/* The rules of the checker. */
+int rules_moves(int k);'
+        put "$t" check/rules.c '#include "check/rules.h"
+int rules_moves(int k) { return k * 2; }'
+        objects "$t" "$cc" || failed=1
+        "$cc" -o "$t/build/gsw-check" "$t/main.c" "$t/check/rules.c" -I"$t" 2>"$t/cc.err" || { cat "$t/cc.err"; failed=1; }
+        expect "a checker of the rules alone passes" 0 '' "$t/build"
+        "$cc" -o "$t/build/gsw-check" "$t/main.c" "$t/check/rules.c" "$t/core/tt.c" -I"$t" 2>"$t/cc.err" || { cat "$t/cc.err"; failed=1; }
+        expect "a checker holding a search's symbol fails" 1 '^FAIL checker: gsw-check holds tt_probe, defined by core/tt.c' "$t/build"
 
         fresh nobuild
         expect "a build folder without objects fails" 1 '^FAIL objects: no objects' "$t/build"
