@@ -28,6 +28,7 @@ void manifest_free(manifest_t *m)
     free(m->build);
     free(m->file);
     free(m->input);
+    free(m->hash);
     memset(m, 0, sizeof *m);
 }
 
@@ -50,10 +51,53 @@ static manifest_build_t *build_of(const manifest_t *m, int id)
     return NULL;
 }
 
+/* ---- the index of file names (a build of thousands of slices looks
+ * files up by name thousands of times) ---- */
+
+static unsigned name_hash(const char *s)
+{
+    unsigned h = 2166136261u;
+    for (; *s; s++) h = (h ^ (unsigned char)*s) * 16777619u;
+    return h;
+}
+
+static void hash_put(manifest_t *m, int i)
+{
+    unsigned j = name_hash(m->file[i].name) & (unsigned)(m->hcap - 1);
+    while (m->hash[j] >= 0) j = (j + 1) & (unsigned)(m->hcap - 1);
+    m->hash[j] = i;
+}
+
+/* The index for every file: 0, or -1 when out of memory (no index). */
+static int hash_build(manifest_t *m)
+{
+    int cap = 16;
+    while (cap < 2 * m->nfile + 16) cap *= 2;
+    if (cap != m->hcap || !m->hash) {
+        int *h = realloc(m->hash, (size_t)cap * sizeof *h);
+        if (!h) {
+            free(m->hash);
+            m->hash = NULL, m->hcap = 0, m->hfiles = -1;
+            return -1;
+        }
+        m->hash = h, m->hcap = cap;
+    }
+    for (int i = 0; i < cap; i++) m->hash[i] = -1;
+    for (int i = 0; i < m->nfile; i++) hash_put(m, i);
+    m->hfiles = m->nfile;
+    return 0;
+}
+
 const manifest_file_t *manifest_find(const manifest_t *m, const char *name)
 {
-    for (int i = 0; i < m->nfile; i++)
-        if (!strcmp(m->file[i].name, name)) return &m->file[i];
+    manifest_t *w = (manifest_t *)m;   /* (the index is a cache: the manifest itself is not changed) */
+    if ((!w->hash || w->hfiles != w->nfile) && hash_build(w)) {
+        for (int i = 0; i < m->nfile; i++)
+            if (!strcmp(m->file[i].name, name)) return &m->file[i];
+        return NULL;
+    }
+    for (unsigned j = name_hash(name) & (unsigned)(w->hcap - 1); w->hash[j] >= 0; j = (j + 1) & (unsigned)(w->hcap - 1))
+        if (!strcmp(m->file[w->hash[j]].name, name)) return &m->file[w->hash[j]];
     return NULL;
 }
 
@@ -194,13 +238,14 @@ static const char *parse_line(const char *s, manifest_t *m)
         if (!p) return "out of memory";
         *p = e;
     } else if (!strcmp(kw, "from")) {
-        if (word(&s, a, sizeof a) || !manifest_find(m, a)) return "inputs of a file not listed before them";
+        if (word(&s, a, sizeof a) || !m->nfile || strcmp(m->file[m->nfile - 1].name, a))
+            return "inputs of a file not listed right before them";
         if (word(&s, b, sizeof b) || !is_path(b, 1) || strlen(b) >= sizeof m->input->input)
             return "an input without a name relative to the folder";
         if (field(&s, "sha256", c, sizeof c) || !is_hex64(c)) return "no sha256 of 64 lower-case hex digits";
         if (*s) return "more after the sha256";
-        for (int i = 0; i < m->ninput; i++)
-            if (!strcmp(m->input[i].name, a) && !strcmp(m->input[i].input, b)) return "an input listed twice";
+        for (int i = m->ninput - 1; i >= 0 && !strcmp(m->input[i].name, a); i--)   /* (its own, at the end) */
+            if (!strcmp(m->input[i].input, b)) return "an input listed twice";
         if (manifest_add_input(m, a, b, c)) return "out of memory";
     } else {
         return "an unknown line";
@@ -339,6 +384,14 @@ static int by_input_name(const void *a, const void *b)
     return c ? c : (x > y) - (x < y);   /* (stable: a file's inputs in the order they were added) */
 }
 
+/* Is an input of the same file with the same name added after order[j]? */
+static int twin_later(const manifest_input_t **order, int n, int j)
+{
+    for (int k = j + 1; k < n && !strcmp(order[k]->name, order[j]->name); k++)
+        if (!strcmp(order[k]->input, order[j]->input)) return 1;
+    return 0;
+}
+
 /* The manifest's text (malloc'd, *n bytes), or NULL when out of memory. */
 static char *format(const manifest_t *m, size_t *n)
 {
@@ -370,7 +423,8 @@ static char *format(const manifest_t *m, size_t *n)
             else hi = mid;
         }
         for (int j = lo; j < m->ninput && !strcmp(order[j]->name, e->name); j++)
-            put(&b, "from %s %s sha256 %s\n", e->name, order[j]->input, order[j]->sha256);
+            if (!twin_later(order, m->ninput, j))
+                put(&b, "from %s %s sha256 %s\n", e->name, order[j]->input, order[j]->sha256);
     }
     free((void *)order);
     if (b.bad) {
@@ -479,6 +533,7 @@ int manifest_set_file(manifest_t *m, int build, const char *name, const char *sh
     for (const char *p = name; *p; p++)
         if ((unsigned char)*p <= ' ' || *p == 0x7f) return GSW_EINPUT;   /* (a line's words are split at spaces) */
     manifest_file_t *e = (manifest_file_t *)manifest_find(m, name);
+    int had = e != NULL;
     if (!e && !(e = grow((void **)&m->file, &m->nfile, sizeof *e))) return GSW_EFAIL;
     memset(e, 0, sizeof *e);
     snprintf(e->name, sizeof e->name, "%s", name);
@@ -486,7 +541,9 @@ int manifest_set_file(manifest_t *m, int build, const char *name, const char *sh
     e->bytes = MANIFEST_NO_BYTES;
     e->positions = positions;
     e->build = build;
-    forget_inputs(m, name);
+    if (!had && m->hash && m->hfiles == m->nfile - 1 && 2 * m->nfile + 16 <= m->hcap)
+        hash_put(m, m->nfile - 1), m->hfiles++;   /* (else the next find rebuilds the index) */
+    if (had) forget_inputs(m, name);
     return GSW_OK;
 }
 
@@ -497,9 +554,10 @@ int manifest_add_input(manifest_t *m, const char *name, const char *input, const
         return GSW_EINPUT;
     for (const char *p = input; *p; p++)
         if ((unsigned char)*p <= ' ' || *p == 0x7f) return GSW_EINPUT;
-    manifest_input_t *e = NULL;
-    for (int i = 0; i < m->ninput && !e; i++)
-        if (!strcmp(m->input[i].name, name) && !strcmp(m->input[i].input, input)) e = &m->input[i];
+    manifest_input_t *e = NULL;   /* the same input again: replaced (looked for among the last file's, at the
+                                     end as manifest_set_file leaves them; format() drops any other twin) */
+    for (int i = m->ninput - 1; i >= 0 && !e && !strcmp(m->input[i].name, name); i--)
+        if (!strcmp(m->input[i].input, input)) e = &m->input[i];
     if (!e && !(e = grow((void **)&m->input, &m->ninput, sizeof *e))) return GSW_EFAIL;
     snprintf(e->name, sizeof e->name, "%s", name);
     snprintf(e->input, sizeof e->input, "%s", input);
@@ -514,6 +572,7 @@ int manifest_remove_file(manifest_t *m, const char *name)
         if (strcmp(m->file[i].name, name)) m->file[k++] = m->file[i];
         else gone = 1;
     m->nfile = k;
+    m->hfiles = -1;
     forget_inputs(m, name);
     return gone;
 }

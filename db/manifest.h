@@ -19,8 +19,8 @@
  * size, which a reader opening the folder compares cheaply (a full SHA-256
  * is for `verify`); a manifest without it parses, and then only verify's
  * SHA-256 checks the file. Builds come before the files that name them,
- * a build's command line after its build line, a file's from lines after
- * its file line: a line that breaks this, or any other malformed line, is
+ * a build's command line after its build line, a file's from lines right
+ * after its file line (before the next file): a line that breaks this, or any other malformed line, is
  * refused with its number.
  *
  * This module only reads and writes manifests and hashes files; it is a
@@ -69,6 +69,9 @@ typedef struct manifest {
     int nfile;
     manifest_input_t *input;
     int ninput;
+    /* manifest_find's index of file names (rebuilt when stale; a zeroed
+     * manifest_t has none): open addressing, hcap a power of two */
+    int *hash, hcap, hfiles;
 } manifest_t;
 
 /* Parse a manifest's text (name for messages): GSW_OK, or GSW_EINPUT

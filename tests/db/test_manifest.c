@@ -134,8 +134,43 @@ static void test_round_trip(void **s)
     manifest_free(&r);
     manifest_free(&m);
 
-    /* no MANIFEST: 0 */
+    /* thousands of files: each found by name (the index), one removed, one added */
     char sub[400];
+    manifest_t big;
+    memset(&big, 0, sizeof big);
+    int bb = manifest_build_begin(&big, 1, argv);
+    char nm[32];
+    for (int i = 0; i < 3000; i++) {
+        snprintf(nm, sizeof nm, "f%d.egdb", i);
+        assert_int_equal(manifest_set_file(&big, bb, nm, H1, (uint64_t)i), GSW_OK);
+        if (i % 100 == 7) assert_non_null(manifest_find(&big, nm));
+    }
+    for (int i = 0; i < 3000; i += 37) {
+        snprintf(nm, sizeof nm, "f%d.egdb", i);
+        assert_int_equal(manifest_find(&big, nm)->positions, i);
+    }
+    assert_int_equal(manifest_remove_file(&big, "f5.egdb"), 1);
+    assert_null(manifest_find(&big, "f5.egdb"));
+    assert_int_equal(manifest_find(&big, "f2999.egdb")->positions, 2999);
+    assert_int_equal(manifest_set_file(&big, bb, "f5.egdb", H2, 5), GSW_OK);
+    assert_string_equal(manifest_find(&big, "f5.egdb")->sha256, H2);
+    assert_null(manifest_find(&big, "f3000.egdb"));
+    /* an input added twice (not right after its file): written once */
+    assert_int_equal(manifest_add_input(&big, "f1.egdb", "f0.egdb", H1), GSW_OK);
+    assert_int_equal(manifest_add_input(&big, "f5.egdb", "f0.egdb", H1), GSW_OK);
+    assert_int_equal(manifest_add_input(&big, "f1.egdb", "f0.egdb", H2), GSW_OK);
+    snprintf(sub, sizeof sub, "%s/bigdir", dir);
+    assert_int_equal(mkdir(sub, 0777), 0);
+    assert_int_equal(manifest_write(sub, &big, &err), GSW_OK);
+    manifest_t bg;
+    assert_int_equal(manifest_load(sub, &bg, &err), 1);
+    assert_int_equal(bg.nfile, 3000);
+    assert_int_equal(bg.ninput, 2);
+    assert_string_equal(bg.input[0].sha256, H2);   /* (the later of the twins) */
+    manifest_free(&bg);
+    manifest_free(&big);
+
+    /* no MANIFEST: 0 */
     snprintf(sub, sizeof sub, "%s/nothing", dir);
     assert_int_equal(manifest_load(sub, &r, &err), 0);
 }
@@ -210,6 +245,12 @@ static void test_malformed(void **s)
     refused(t, 5);
     snprintf(t, sizeof t, "gsw-manifest 1\n%s%sfrom a b sha256 %s\n", B, C, H1);  /* inputs of no file */
     refused(t, 4);
+    snprintf(t, sizeof t, "gsw-manifest 1\n%s%sfile a sha256 %s positions 1 build 1\nfile b sha256 %s positions 1 build 1\n"
+             "from a c sha256 %s\n", B, C, H1, H1, H1);   /* a's inputs after b's line */
+    refused(t, 6);
+    snprintf(t, sizeof t, "gsw-manifest 1\n%s%sfile a sha256 %s positions 1 build 1\nfrom a c sha256 %s\nfrom a c sha256 %s\n",
+             B, C, H1, H1, H2);
+    refused(t, 6);
     snprintf(t, sizeof t, "gsw-manifest 1\n%s%sfile a sha256 %s positions 99999999999999999999 build 1\n", B, C, H1);
     refused(t, 4);
     refused("gsw-manifest 1\nbuild 1 version v commit c date 2026-12-02T10:00:00Z cores 2 seconds 1\ncommand 1 a\tb\n", 3);
