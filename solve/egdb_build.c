@@ -982,8 +982,9 @@ int egdb_verify(egdb_set_t *set, const uint64_t *only, int threads, gsw_flag_t *
                 retro_unit_t u = { .n = c.start[1], .threads = threads, .stop = stop, .ctx = &c,
                                    .check = unit_check, .progress = unit_progress };
                 if ((rc = retro_check(&u, NULL, &e)) && !(stop && *stop) && !strstr(e.msg, "out of memory")) {
-                    if (strstr(e.msg, egdb_file_path(f))) verify_bad(&bad, (retro_metric_t)m, ids[i], &e);
-                    rc = GSW_OK;   /* inconsistent, or it reached a damaged file (said on its own): go on */
+                    /* inconsistent (a position named), or another damaged file (said on its own) */
+                    if (strstr(e.msg, egdb_file_path(f)) || !strstr(e.msg, ".egdb")) verify_bad(&bad, (retro_metric_t)m, ids[i], &e);
+                    rc = GSW_OK;
                 } else if (rc) *err = e;
             }
             unit_ctx_free(&c, threads);

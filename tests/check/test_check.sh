@@ -105,6 +105,8 @@ expect 0 "OK: 394 database files consistent (268316 positions) under db" "$CHECK
 at=$("$POKE" $F) || fail "egdb_poke"
 expect 1 "BAD: $F (wld) position $at" "$CHECK" --deep $F
 expect 1 "BAD: " "$CHECK" --deep db
+# gsw's own verify finds it too (its consistency error once went unsaid, the file passed)
+expect 1 "is stored as" "$GSW" egdb verify checkers --dir db
 # with a certificate: its files' checksums are right (made again), their values not
 manifest $W
 sed "s/$(sha256sum keep.egdb | cut -c1-64)/$(sha256sum $F | cut -c1-64)/" checkers_3.cert > poked.cert
