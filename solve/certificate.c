@@ -469,7 +469,7 @@ static void claim_text(const cw_t *w, const int *root, int nroot, char *buf, siz
 {
     const cnode_t *a = &w->node[root[0]];
     if (nroot == 2) snprintf(buf, n, "draw");
-    else if (a->cls && a->dist >= 0) snprintf(buf, n, "%s within %d plies", a->cls > 0 ? "win" : "loss", a->dist);
+    else if (a->cls && a->dist >= 0) snprintf(buf, n, "%s within %d pl%s", a->cls > 0 ? "win" : "loss", a->dist, a->dist == 1 ? "y" : "ies");
     else if (a->cls) snprintf(buf, n, "%s", a->cls > 0 ? "win" : "loss");
     else snprintf(buf, n, "%s", a->ge ? "at least a draw" : "at most a draw");
 }
