@@ -20,7 +20,9 @@
  *   complete                              (every ply is solved)
  * A build or count rewrites it (atomically) after each ply: a stopped one
  * goes on after the last ply whose forward sets are listed, and from the
- * lowest ply whose three value sets (and every later ply's) are. */
+ * lowest ply whose three value sets (and every later ply's) are. Beside it,
+ * MANIFEST (solve/strong_prov.h) says where the sets came from, with their
+ * SHA-256: brought up to date each time this one is written. */
 #ifndef GSW_STRONG_H
 #define GSW_STRONG_H
 
