@@ -179,11 +179,12 @@ static const char *header_line(cert_t *c, char *s, const char *dir)
 static const char *node_line(cert_t *c, char *s, cert_node_t *x)
 {
     char *bar = strstr(s, " | ");
+    size_t len = strlen(s);
+    if (!bar && len >= 2 && !strcmp(s + len - 2, " |")) bar = s + len - 2;   /* an empty position: Connect Four's start */
     if (!bar) return "a node line ends with \" | POSITION\"";
     *bar = 0;
-    char *pos = bar + 3;
+    char *pos = bar + 2 + (bar[2] == ' ');
     while (*pos == ' ') pos++;
-    if (!*pos) return "a node line's position is empty";
     size_t cap = strlen(s) / 2 + 4;
     char **w = malloc(cap * sizeof *w);
     if (!w) return "out of memory";

@@ -346,7 +346,8 @@ int check_certificate(const char *path, int deep)
             snprintf(kinds + o, sizeof kinds - o, "%s%ld %s", leaves ? ", " : "", x.ev[k], cert_kind_name[k]);
             leaves += x.ev[k];
         }
-        printf("OK: %s for %s (%s), %d nodes, depth %d, %ld leaves on evidence (%s)%s\n", claim, r0->pos, x.c.game, n,
+        printf("OK: %s for %s (%s), %d nodes, depth %d, %ld leaves on evidence (%s)%s\n", claim,
+               r0->pos[0] ? r0->pos : "the start position", x.c.game, n,
                x.depth, leaves, kinds, deep ? ", database files consistent" : "");
     }
     free(x.parent), free(x.pmove), free(x.queue), free(x.fstate);

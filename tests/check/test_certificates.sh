@@ -43,6 +43,9 @@ expect 0 "proof export connect4:6x5" -- "$gsw" proof export connect4:6x5 3163525
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if d["claim"]=="draw" and d["nodes"]>1000 and d["leaves"]["end"]>100 else 1)' out \
   && ok || bad "connect4 6x5 --json: $(cat out)"
 check c4.cert "connect4 6x5 draw" "draw"
+# the start position (its text is empty): 4x4 is a draw (FACTS: Tromp)
+expect 0 "proof export connect4:4x4 from the start" -- "$gsw" proof export connect4:4x4 "" --format cert -o start.cert --no-cache
+check start.cert "connect4 4x4 from the start" "OK: draw for the start position"
 # solve --certificate keeps the distance solve reports (win in 17 plies)
 expect 0 "solve --certificate" -- "$gsw" solve connect4:6x5 31635254162 --certificate win17.cert --no-cache
 has out "win in 17 plies" "solve's value"
