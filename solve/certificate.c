@@ -567,6 +567,7 @@ static int cw_open(cw_t *w, const cert_options_t *o, gv_t *v, err_t *err)
             d = dir;
         }
         if (egdb_set_open(v, d, &w->eg, err)) return err->code;
+        egdb_set_guard(w->eg, 1);   /* evidence only from files their folder's MANIFEST vouches for */
         if (egdb_prober_init(&w->pr, w->eg, 64, err)) return err->code;
         w->have_eg = 1;
     }
@@ -578,6 +579,7 @@ static int cw_open(cw_t *w, const cert_options_t *o, gv_t *v, err_t *err)
             d = dir;
         }
         if (strong_open(&w->st, v, d, err) < 0) return err->code;
+        if (w->st) w->st->guard = 1;
     }
     return GSW_OK;
 }

@@ -213,6 +213,14 @@ static int egdb_src_probe(void *ctx, const source_query_t *q, source_answer_t *a
     return r;
 }
 
+/* A file the search's probes found damaged or unvouched (its MANIFEST):
+ * said once the search ends, since the search went on without it. */
+static void egdb_src_after_search(void *ctx)
+{
+    egdb_src_t *e = ctx;
+    if (e->egdb.set && e->egdb.damaged) egdb_src_say(e, e->egdb.damage);
+}
+
 static const gsw_oracle_t *egdb_src_oracle(void *ctx, const source_query_t *q)
 {
     (void)q;   /* every root; the heuristic engine's too */
@@ -240,5 +248,6 @@ const source_kind_t source_egdb = {
     .describe = egdb_src_describe,
     .close = egdb_src_close,
     .conversion = egdb_src_conversion,
+    .after_search = egdb_src_after_search,
     .with_dirs = 1,
 };

@@ -88,6 +88,9 @@ expect 0 "solve, no MANIFEST: refused, solved by search" -- "$gsw" solve checker
 has err "has no MANIFEST to vouch for" "the solve says the database was refused"
 same "$(jq -r .source "$tmp/out")" search "the solve did not use it"
 [ ! -d "$tmp/e3/checkers/dtc" ] && ok || bad "the solve built distances to conversion from refused files"
+# a position the databases hold only below it: the search's refused probes are said too
+"$gsw" solve checkers 'B:WK10,25,29:BK7,11,12' --algo dfpn --dir "$tmp/e3" --no-cache --hash 16 >"$tmp/out" 2>"$tmp/err" && ok || bad "solve below the databases"
+has err "has no MANIFEST to vouch for" "a search's refused probes are said"
 expect 0 "probe --trust" -- "$gsw" egdb probe checkers "$pos" --dir "$tmp/e3" --trust
 same "$(grep -c 'warning: .*used anyway (--trust)' "$tmp/err")" 1 "--trust: one warning"
 expect 0 "solve --trust" -- "$gsw" solve checkers "$pos" --dir "$tmp/e3" --no-cache --trust --json
