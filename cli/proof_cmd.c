@@ -200,10 +200,10 @@ int proof_cert_write(cli_args_t *o, gv_t *v, const void *pos, const char *ptext,
         json_end(&j);
     } else {
         char nt[32];
-        fprintf(out, "%s \"%s\": %s for the side to move (the position's value alone); certificate of %s nodes, depth %d "
+        fprintf(out, "%s \"%s\": %s for the side to move (the position's value alone); certificate of %s node%s, depth %d "
                 "(leaves: %llu at the game's end, %llu in databases, %llu in a strong solution; %d file%s) written to %s "
                 "in %.1f s; check it with: gsw-check %s\n",
-                spec, ptext, rep.claim, opts_thousands(rep.nodes, nt, sizeof nt), rep.depth,
+                spec, ptext, rep.claim, opts_thousands(rep.nodes, nt, sizeof nt), rep.nodes == 1 ? "" : "s", rep.depth,
                 (unsigned long long)rep.leaves[CERT_LEAF_END], (unsigned long long)rep.leaves[CERT_LEAF_DB],
                 (unsigned long long)rep.leaves[CERT_LEAF_STRONG], rep.files, rep.files == 1 ? "" : "s", path,
                 rep.ms / 1000, path);
