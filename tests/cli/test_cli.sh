@@ -219,8 +219,9 @@ expect 0 "perft counts" -- "$gsw" perft connect4 "" 4 && has err "2,401" "perft'
 expect 0 "solve counts" -- "$gsw" solve connect4:5x4 "" --no-cache
 grep -Eq "^[0-9]{1,3}(,[0-9]{3})+ nodes" "$tmp/err" && ok || bad "solve's node count with separators: $(cat "$tmp/err")"
 version=$(sed -n 's/^project(gsw VERSION \([0-9.]*\).*/\1/p' "$data/../../CMakeLists.txt")
-expect 0 "--version" -- "$gsw" --version && has out "^gsw $version\$" "--version prints the project's version"
-expect 0 "version" -- "$gsw" version && has out "^gsw $version\$" "version prints it too"
+# the version, and the commit it was built from ("unknown" outside git)
+expect 0 "--version" -- "$gsw" --version && has out "^gsw $version (commit [0-9a-z-]*)\$" "--version prints the project's version and commit"
+expect 0 "version" -- "$gsw" version && has out "^gsw $version (commit [0-9a-z-]*)\$" "version prints it too"
 expect 0 "help names the version" -- "$gsw" help && has out "gsw $version" "help names the version"
 
 # analyze on a puzzle: every jump solvable or a dead end, as the workbench says

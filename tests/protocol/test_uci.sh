@@ -38,7 +38,7 @@ mate1='6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1'
     echo quit
 } | timeout 60 "$gsw" uci >out 2>err
 same "$?" 0 "the session ends with quit, exit 0"
-has out "^id name gsw $("$gsw" --version | sed "s/^gsw //")\$" "id name carries the version"
+has out "^id name gsw $("$gsw" --version | sed "s/^gsw //; s/ (commit .*//")\$" "id name carries the version"
 has out '^id author ' "id author"
 has out '^option name Hash type spin default [0-9]+ min 1 max [0-9]+$' "Hash option"
 for v in Pawn Knight Bishop Rook Queen; do
