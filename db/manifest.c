@@ -32,12 +32,20 @@ void manifest_free(manifest_t *m)
     memset(m, 0, sizeof *m);
 }
 
-/* Grow an array by one zeroed element: its address, or NULL (out of memory). */
+/* Grow an array by one zeroed element: its address, or NULL (out of memory).
+ * Its room doubles when the count reaches a power of two (the room is
+ * always at least the count rounded up to one, arrays only shrinking
+ * between), so a build's tens of thousands of records cost linear time:
+ * growing by one each time copied the whole array under ASan's allocator
+ * (a 4-piece build took 90 s there instead of 5). */
 static void *grow(void **arr, int *n, size_t size)
 {
-    void *p = realloc(*arr, (size_t)(*n + 1) * size);
-    if (!p) return NULL;
-    *arr = p;
+    if (!*n || !(*n & (*n - 1))) {
+        void *p = realloc(*arr, (size_t)(*n ? 2 * *n : 1) * size);
+        if (!p) return NULL;
+        *arr = p;
+    }
+    void *p = *arr;
     void *e = (char *)p + (size_t)*n * size;
     memset(e, 0, size);
     (*n)++;
