@@ -204,6 +204,9 @@ void tui_interrupt(tui_t *t)
     session_t *s = &t->s;
     worker_cancel(&t->w);
     t->paused = 1;
+    /* the moves stay listed with what is known of them (a lesson's published
+     * values) even when the stop came before the analysis had begun */
+    if (!session_over(s, NULL)) session_analysis_open(s, s->ply);
     s->hint_wanted = s->solve_wanted = 0;
     if (s->autoplay) { s->autoplay = 0; tui_say(t, "autoplay stopped"); }
     if (session_computer_to_move(s) && !session_over(s, NULL))
