@@ -3,7 +3,7 @@
 # missing. Safe to repeat: it does nothing when everything is there.
 set -euo pipefail
 pkgs=(build-essential cmake pkg-config clang libclang-rt-14-dev
-      libncurses-dev libreadline-dev libsqlite3-dev sqlite3 libbdd-dev libzstd-dev libssl-dev
+      libncurses-dev libreadline-dev libsqlite3-dev sqlite3 libbdd-dev libzstd-dev libssl-dev libfathom-dev
       libcmocka-dev libopenmpi-dev openmpi-bin tmux python3 stockfish)
 missing=()
 for p in "${pkgs[@]}"; do
