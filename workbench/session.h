@@ -82,6 +82,8 @@ typedef struct session {
                               promotion's pieces): the person picks one (session_choose) */
     int nchoice;
     int numbers;           /* show the squares' names (checkers' 1-32) on the board */
+    int flipped;           /* the board shown turned round, the second player's side at the
+                              bottom (flip; session_board.h: where it applies) */
     int hint_wanted;       /* show the hint once the analysis can give it */
     int solve_wanted;      /* report the position's value once proven */
     int autoplay;          /* moves the solver still plays for the person (-1: to the end) */

@@ -552,7 +552,8 @@ static void draw_status(tui_t *t)
     attron(A_REVERSE);
     move(LINES - 1, 0);
     for (int x = 0; x < COLS; x++) addch(' ');
-    tui_put_clipped(LINES - 1, 1, COLS - 2, status[0] ? status : ": command   ? help   q quit");
+    const char *keys = session_can_flip(s, NULL, 0) ? ": command   ? help   F flip   q quit" : ": command   ? help   q quit";
+    tui_put_clipped(LINES - 1, 1, COLS - 2, status[0] ? status : keys);
     attroff(A_REVERSE);
 }
 
