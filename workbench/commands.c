@@ -28,7 +28,7 @@ typedef struct command {
 static const command_t commands[];
 
 const char *const session_commands[] = {
-    "new", "move", "undo", "redo", "hint", "analyze", "autoplay", "solve", "show", "numbers", "flip", "history", "annotate", "opponent",
+    "new", "move", "undo", "redo", "hint", "analyze", "autoplay", "solve", "show", "numbers", "flip", "lines", "history", "annotate", "opponent",
     "side",
     "save", "load", "export", "lesson", "next", "back", "proof", "follow", "certificate", "tune", "help", "quit", NULL,
 };
@@ -238,6 +238,7 @@ static void show_analysis(session_t *s, out_t *out)
         out_printf(out, "%-*s %s\n", w, an->mv[i].text, t);
     }
     char line[400];
+    if (session_lines_say(s, out)) return;   /* (lines N: the engine's best N) */
     if (heuristic_line(s, line, sizeof line) >= 0) out_printf(out, "line: %s (heuristic)\n", line);
 }
 
@@ -898,6 +899,7 @@ static const command_t commands[] = {
     { "show", "", "the board as text", cmd_show },
     { "numbers", "[on|off]", "the squares' numbers on the board (checkers: 1-32)", cmd_numbers },
     { "flip", "[on|off]", "the board turned round: the second player's side at the bottom", cmd_flip },
+    { "lines", "[N]", "the engine's best N lines in the analysis (0 or 1: the best move's alone)", cmd_lines },
     { "history", "", "each move's value against the best the mover had", cmd_history },
     { "annotate", "[MS]", "every move valued (MS a position), marked ? ?? !, summed up", cmd_annotate },
     { "opponent", "perfect[:MS]|imperfect:P|giveback:N|heuristic:L|human", "who plays against you", cmd_opponent },

@@ -50,4 +50,22 @@ grep -q "^     h  g  f  e  d  c  b  a $" "$tmp/out" || bad "shell flip: the file
 grep -m1 -E '^ +[wb] ' "$tmp/out" | grep -q w || bad "shell flip: checkers' white men are not at the top: $(cat "$tmp/out")"
 grep -q "flip: not for this board" "$tmp/out" || bad "shell flip on Connect Four"
 
+# ---- lines N: the engine's best N lines; what is proven stays in the list, proven ----
+start_wh 100 30 play chess "'6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1'" --opponent human
+wait_for "White to move" 30 || bad "the back-rank position did not open"
+cmd 'lines 3'
+wait_for "  4) ~[+-][0-9]\.[0-9][0-9] [KR][a-h][1-8] " 20 || bad "no third engine line (the list's 4th move: Ra8# is 1st)"
+screen | grep -q "  2) ~[+-][0-9]\.[0-9][0-9] [KR][a-h][1-8] [a-hK]" || bad "the first engine line has no score or no line"
+screen | grep -q ") .*Ra8" && bad "the proven mate Ra8# is among the engine's lines"
+screen | grep -q "[ *]Ra8#  *mate in 1" || bad "the proven mate is not in the list as proven"
+cmd 'lines 9'
+wait_for "lines N: N from 0 to 8" 10 || bad "lines 9 was not refused"
+cmd 'lines 1'
+wait_gone "  2) ~" 10 || bad "lines 1 did not turn the lines off"
+quit_gsw "lines"
+printf 'lines 2\nanalyze\n' | GSW_DB="$tmp/cache.sqlite" "$gsw" shell chess --time 300 --threads 1 --hash 16 >"$tmp/out" 2>&1
+grep -q "^line 1: ~[+-][0-9.]* [a-hNBRQK][a-h1-8x]* [a-hNBRQK]" "$tmp/out" || bad "shell lines: no first line: $(cat "$tmp/out")"
+grep -q "^line 2: ~" "$tmp/out" || bad "shell lines: no second line"
+grep -q "^line 3" "$tmp/out" && bad "shell lines 2 gave three"
+
 exit $fail
