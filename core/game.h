@@ -277,6 +277,13 @@ typedef struct game_ops {
      * writes it (a number also without its separators: 2824 for 28-24);
      * a key begins one where some legal move's text begins with it. */
     const char *move_chars;
+
+    /* --- play on a clock (optional; the workbench asks) --- */
+    /* 1 when no series of legal moves from pos could ever let side win
+     * (chess: a lone king, or a dead position): where side's opponent runs
+     * out of time, the game is a draw rather than side's win (FIDE's
+     * rule). NULL: the side with time left wins. */
+    int (*cannot_win)(const gv_t *v, const void *pos, int side);
 } game_ops_t;
 
 /* How a person makes a move (game_ops_t.move_kind). */

@@ -590,12 +590,13 @@ int analyst_next(const analysis_t *an)
     return best;
 }
 
-int analyst_think(analyst_t *a, const void *pos, const uint64_t *line, int nline, int level, move_t *m, err_t *err)
+int analyst_think(analyst_t *a, const void *pos, const uint64_t *line, int nline, int level, double ms, move_t *m,
+                  err_t *err)
 {
     const gv_t *v = a->solver.v;
     if (level < 1) level = 1;
     if (level > 9) level = 9;
-    ab_options_t o = { .threads = 1, .depth_limit = 2 * level, .time_limit_ms = 200.0 * level,
+    ab_options_t o = { .threads = 1, .depth_limit = 2 * level, .time_limit_ms = ms > 0 && ms < 200.0 * level ? ms : 200.0 * level,
                        .stop = a->solver.ab.stop, .history = line, .history_len = line ? nline : 0,
                        .oracle = a->solver.ab.oracle,   /* database positions are proven for the engine too */
                        .count = a->solver.ab.count };

@@ -171,7 +171,9 @@ int analyst_next(const analysis_t *an);
 /* A heuristic player's move at level 1..9; line[0..nline-1] are the
  * pos_hash of the game's positions before pos, oldest first (the search
  * scores a return to one as the game's rules say: a draw in checkers),
- * NULL / 0 when unknown. */
-int analyst_think(analyst_t *a, const void *pos, const uint64_t *line, int nline, int level, move_t *m, err_t *err);
+ * NULL / 0 when unknown. It thinks for the level's time, or ms where that
+ * is less (a game on a clock; 0: the level's). */
+int analyst_think(analyst_t *a, const void *pos, const uint64_t *line, int nline, int level, double ms, move_t *m,
+                  err_t *err);
 
 #endif

@@ -28,7 +28,7 @@ typedef struct command {
 static const command_t commands[];
 
 const char *const session_commands[] = {
-    "new", "move", "undo", "redo", "hint", "analyze", "autoplay", "solve", "show", "numbers", "flip", "lines", "history", "annotate", "opponent",
+    "new", "move", "undo", "redo", "hint", "analyze", "autoplay", "solve", "show", "numbers", "flip", "lines", "clock", "history", "annotate", "opponent",
     "side",
     "save", "load", "export", "lesson", "next", "back", "proof", "follow", "certificate", "tune", "help", "quit", NULL,
 };
@@ -117,7 +117,7 @@ static int sync_autoplay(session_t *s, out_t *out, err_t *err)
             move_t m;
             uint64_t line[SESSION_MAX_PLY];   /* the game so far: a search meets repetitions of it */
             for (int i = 0; i < s->ply; i++) line[i] = s->v->ops->pos_hash(s->v, s->pos[i].b);
-            if (!a || analyst_think(a, session_pos(s), line, s->ply, s->opp.level, &m, err)) return GSW_EFAIL;
+            if (!a || analyst_think(a, session_pos(s), line, s->ply, s->opp.level, 0, &m, err)) return GSW_EFAIL;
             s->think_ply = s->ply;
             s->think_move = m;
         } else if (kind == OPP_PERFECT) {   /* the position's own proof is enough */
@@ -900,6 +900,7 @@ static const command_t commands[] = {
     { "numbers", "[on|off]", "the squares' numbers on the board (checkers: 1-32)", cmd_numbers },
     { "flip", "[on|off]", "the board turned round: the second player's side at the bottom", cmd_flip },
     { "lines", "[N]", "the engine's best N lines in the analysis (0 or 1: the best move's alone)", cmd_lines },
+    { "clock", "[M+S|off]", "play on a clock from here: M minutes each, S seconds more a move (the workbench's)", cmd_clock },
     { "history", "", "each move's value against the best the mover had", cmd_history },
     { "annotate", "[MS]", "every move valued (MS a position), marked ? ?? !, summed up", cmd_annotate },
     { "opponent", "perfect[:MS]|imperfect:P|giveback:N|heuristic:L|human", "who plays against you", cmd_opponent },

@@ -5,7 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/ab.h"
 #include "workbench/session_board.h"
+#include "workbench/session_clock.h"
 
 /* The one word of an on/off command: 1 on, 0 off, -1 none (a toggle), -2 another. */
 static int on_off(const char *args, char *word, size_t n)
@@ -94,4 +96,29 @@ int session_lines_say(session_t *s, out_t *out)
         said++;
     }
     return said;
+}
+
+int cmd_clock(session_t *s, char *args, out_t *out, err_t *err)
+{
+    char w[64] = "";
+    double base, inc;
+    if (s->sync) return err_set(err, GSW_EINPUT, "clock: the shell keeps no time (gsw play --clock M+S, or :clock in the workbench)");
+    if (sscanf(args, "%63s", w) == 1) {
+        if (!strcmp(w, "off")) {
+            session_clock_off(s);
+            out_printf(out, "clock off\n");
+            return GSW_OK;
+        }
+        if (clock_parse(w, &base, &inc, err)) return err->code;
+        if (s->v->game->players != 2) return err_set(err, GSW_EINPUT, "clock: a puzzle has no opponent to race");
+        session_clock_set(s, base, inc);
+    }
+    if (!s->clock.on) {
+        out_printf(out, "no clock (clock M+S starts one from here: 5+3, 0:30+1)\n");
+        return GSW_OK;
+    }
+    char text[128];
+    session_clock_text(s, gsw_now_ms(), text, sizeof text);
+    out_printf(out, "%s%s\n", text, w[0] ? " (both full, from this position on)" : "");
+    return GSW_OK;
 }

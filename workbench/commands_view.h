@@ -1,7 +1,8 @@
 /* The workbench's commands about how the game is shown (commands.c's table
  * holds them with the others): show (the board as text), numbers (the
  * squares' names), flip (the board turned round), lines (the engine's best
- * lines in the analysis), and the text of those lines. Each runs as a
+ * lines in the analysis), and the text of those lines; and clock (the game
+ * on a clock). Each runs as a
  * command_t's run does: its arguments' text, the person's text to out, a
  * bad argument in err. */
 #ifndef GSW_COMMANDS_VIEW_H
@@ -20,6 +21,10 @@ int cmd_flip(session_t *s, char *args, out_t *out, err_t *err);
 /* lines [N]: the analysis shows the engine's best N lines (1-8; 0 or 1:
  * the best move's line alone, as before); no N: the setting said. */
 int cmd_lines(session_t *s, char *args, out_t *out, err_t *err);
+/* clock [M+S|off]: the game on a clock from here (session_clock.h), both
+ * times full, or off; no word: the times said. The workbench's only: the
+ * shell, which nothing ticks, says so. */
+int cmd_clock(session_t *s, char *args, out_t *out, err_t *err);
 /* The largest N of lines N. */
 #define SESSION_LINES_MAX 8
 

@@ -10,7 +10,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/ab.h"
 #include "core/board_nav.h"
+#include "workbench/session_clock.h"
 #include "solve/solver.h"
 #include "solve/prover.h"
 #include "solve/analyst.h"
@@ -88,6 +90,7 @@ int session_new(session_t *s, const char *spec, const char *position, err_t *err
     s->cursor = 0;
     s->hint_wanted = 0;
     s->think_ply = -1;
+    session_clock_restart(s);   /* (a clock on stays on, both times full) */
     if (v->game->players == 1) s->human[0] = s->human[1] = 1;
     if (!s->opp_chosen) {   /* the game's own first opponent (perfect, unless that is out of reach) */
         err_t e;
@@ -141,6 +144,7 @@ static int session_over_at(const session_t *s, int ply, val_t *value, char *why,
     if (why && n) why[0] = 0;
     int over = O->terminal(s->v, s->pos[ply].b, &tv);
     if (over && why && n && O->terminal_why) O->terminal_why(s->v, s->pos[ply].b, why, n);   /* the game's words */
+    if (!over && ply == s->ply && session_clock_over(s, value, why, n)) return 1;   /* a flag fell */
     if (!over && O->line_over) {
         const void *line[SESSION_MAX_PLY + 1];
         char w[64] = "";
@@ -197,6 +201,7 @@ int session_play(session_t *s, move_t m, err_t *err)
     for (int i = 0; i < n; i++) ok |= legal[i] == m;
     if (!ok) return err_set(err, GSW_EINPUT, n ? "that move is not legal here" : "the game is over");
     char why[64];
+    if (s->clock.running) session_clock_tick(s, gsw_now_ms(), s->clock.held);   /* (its time may be out) */
     if (session_over_why(s, NULL, why, sizeof why))   /* ended by the line: a draw by repetition, say */
         return err_set(err, GSW_EINPUT, "the game is over (%s)", why);
     s->by[s->ply] = (opponent_t){ .kind = OPP_HUMAN };   /* a person's, unless session_played_by says */
@@ -216,6 +221,7 @@ int session_play(session_t *s, move_t m, err_t *err)
     s->npath = s->nchoice = 0;
     s->hint_wanted = 0;
     if (s->lesson) s->lesson_tried = 1;
+    session_clock_moved(s, gsw_now_ms());
     return GSW_OK;
 }
 
@@ -237,6 +243,7 @@ int session_undo(session_t *s)
     s->hint_wanted = 0;
     s->think_ply = -1;
     s->stale[s->ply] = 1;   /* (what was proven further on reaches this ply's moves) */
+    session_clock_goto(s, gsw_now_ms());   /* (the times as they stood here) */
     return 1;
 }
 
@@ -249,6 +256,7 @@ int session_redo(session_t *s)
     s->selected = -1;
     s->nchoice = 0;
     s->stale[s->ply] = 1;
+    session_clock_goto(s, gsw_now_ms());
     return 1;
 }
 
@@ -308,6 +316,8 @@ analysis_t *session_analysis_open(session_t *s, int ply)
             t->budget_ms = SESSION_SYNC_BUDGET_MS;
         else if (!s->sync && s->v->game->play_opponent)   /* the workbench: proofs stop, the CPU rests */
             t->budget_ms = SESSION_TUI_BUDGET_MS;
+        if (computer && ply == s->ply && s->clock.on && (t->budget_ms <= 0 || session_clock_budget(s) < t->budget_ms))
+            t->budget_ms = session_clock_budget(s);   /* on a clock: its share of its time, if less */
     }
     return s->an[ply];
 }

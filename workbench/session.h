@@ -43,6 +43,21 @@ typedef struct opponent {
 
 typedef struct posbuf { _Alignas(16) unsigned char b[GSW_MAX_POS]; } posbuf_t;
 
+/* A game on a clock (session_clock.h): each side's time, counting down
+ * for the side to move while the front end ticks it. */
+typedef struct session_clock {
+    int on;
+    double base_ms, inc_ms;   /* the control: each side's time, and what a move adds */
+    double left[SESSION_MAX_PLY + 1][2];   /* each side's time as the position at that ply arose */
+    int running;           /* ticked since the game (re)started: moves played before (a record
+                              loaded) take no time */
+    int held;              /* stopped for now (the computer's move stopped by Ctrl-C) */
+    double used;           /* the side to move's time spent at this ply before since */
+    double since;          /* when its time last began to run (gsw_now_ms) */
+    int flag_ply;          /* the ply whose side to move ran out of time (-1: none) */
+    int flag_draw;         /* ... against an opponent who cannot win: a draw */
+} session_clock_t;
+
 /* A message for the person: text lines the front end shows. */
 typedef struct out {
     char *buf;
@@ -86,6 +101,7 @@ typedef struct session {
                               bottom (flip; session_board.h: where it applies) */
     int lines;             /* the analysis shows the engine's best this many lines (lines N;
                               0 or 1: the best move's line alone) */
+    session_clock_t clock; /* a game on a clock (--clock, clock M+S) */
     int hint_wanted;       /* show the hint once the analysis can give it */
     int solve_wanted;      /* report the position's value once proven */
     int autoplay;          /* moves the solver still plays for the person (-1: to the end) */

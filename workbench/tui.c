@@ -30,6 +30,7 @@
 #include "cli/opts.h"
 #include "workbench/complete.h"
 #include "workbench/record.h"
+#include "workbench/session_clock.h"
 #include "workbench/shell.h"
 #include "workbench/tui.h"
 #include "workbench/tui_input.h"
@@ -94,6 +95,7 @@ static void tui_want(tui_t *t, job_t *want, int *ply)
         if (session_computer_to_move(s) && session_opp_kind(s) == OPP_HEURISTIC && s->think_ply != s->ply) {
             want->kind = JOB_THINK;
             want->level = s->opp.level;
+            want->ms = s->clock.on ? session_clock_budget(s) : 0;   /* on a clock: its share of its time */
             *ply = s->ply;
             for (int i = 0; i < *ply; i++) want->line[i] = s->v->ops->pos_hash(s->v, s->pos[i].b);
             want->nline = *ply;
@@ -287,6 +289,12 @@ static void tui_tick(tui_t *t, out_t *out)
 {
     err_t err;
     if (t->screen != SCREEN_GAME) return;
+    /* the clocks run (held while Ctrl-C stops the computer's move), and a flag falls */
+    if (session_clock_tick(&t->s, tui_now_ms(), t->paused && session_computer_to_move(&t->s))) {
+        char why[96];
+        session_clock_over(&t->s, NULL, why, sizeof why);
+        tui_say(t, why);
+    }
     tui_merge(t);
     if (tui_now_ms() >= t->look_at) {   /* databases built since (here or in another gsw): values read again */
         session_look(&t->s);
@@ -356,10 +364,25 @@ static void tui_key(tui_t *t, int ch)
     else tui_key_game(t, ch);
 }
 
+/* --clock CONTROL: the game on a clock, where it has two sides. */
+static int tui_clock_open(tui_t *t, double base, double inc, err_t *err)
+{
+    if (t->s.v->game->players != 2) return err_set(err, GSW_EINPUT, "--clock: a puzzle has no opponent to race");
+    session_clock_set(&t->s, base, inc);
+    return GSW_OK;
+}
+
 /* The workbench: the picker (no game named), a game, or a command to start
  * with ("lesson NAME"). */
 static int tui_run(cli_args_t *o, const char *first)
 {
+    double clock_base = 0, clock_inc = 0;   /* --clock: a mistyped control is said first, as a usage error */
+    err_t err;
+    const char *clock = args_has(o, "clock") ? args_str(o, "clock") : NULL;   /* (gsw lesson has none) */
+    if (clock && clock_parse(clock, &clock_base, &clock_inc, &err)) {
+        fprintf(stderr, "gsw: %s\n", err.msg);
+        return GSW_EINPUT;
+    }
     if (!isatty(0) || !isatty(1)) {
         fprintf(stderr, "gsw: not a terminal: the workbench needs one. For scripts use `gsw shell` "
                         "(reads commands from a pipe) or the CLI verbs (gsw help)\n");
@@ -367,10 +390,14 @@ static int tui_run(cli_args_t *o, const char *first)
     }
     if (tui_term_check()) return GSW_EFAIL;   /* said on stderr, before anything is drawn */
     static tui_t t;   /* (one workbench per process; too big for the stack) */
-    err_t err;
     memset(&t, 0, sizeof t);
     int picker = o->npos == 0 && !first;
     if (tui_open_session(&t, o, &err)) return err.code;
+    if (clock_base > 0 && tui_clock_open(&t, clock_base, clock_inc, &err)) {   /* said before the screen opens */
+        fprintf(stderr, "gsw: %s\n", err.msg);
+        shell_session_close(&t.s, &err);
+        return GSW_EINPUT;
+    }
     int chosen = (args_has(o, "opponent") && args_str(o, "opponent")) || (args_has(o, "side") && args_str(o, "side"));
     if (!chosen) { t.s.human[0] = 1; t.s.human[1] = 0; }   /* default: you first, against the game's opponent */
     if (tui_start_worker(&t, o, &err)) {

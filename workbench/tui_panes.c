@@ -7,6 +7,7 @@
 #include "workbench/commands_view.h"
 #include "workbench/session_annotate.h"
 #include "workbench/session_board.h"
+#include "workbench/session_clock.h"
 #include "workbench/session_lesson.h"
 #include "workbench/tui_board.h"
 #include "workbench/tui_panes.h"
@@ -493,14 +494,39 @@ static void draw_panes(tui_t *t, int top, int h)
     }
 }
 
-/* Under the board, within its column from row y: whose turn, or the
- * result, in rows rows at most; returns the rows used. */
+/* A game on a clock: both sides' times in one row, the one running
+ * (the side to move's, while the game goes on) in reverse; 1 row, or 0
+ * when there is no clock. */
+static int draw_clock(tui_t *t, int y)
+{
+    session_t *s = &t->s;
+    if (!s->clock.on || s->v->game->players != 2 || s->lesson) return 0;   /* (a lesson: no race) */
+    double now = tui_now_ms();
+    int turn = session_turn(s), over = session_over(s, NULL);
+    move(y, 1);
+    for (int side = 0; side < 2; side++) {
+        char time[24], text[48];
+        clock_time_text(session_clock_left(s, side, now), time, sizeof time);
+        snprintf(text, sizeof text, "%.10s %s", t->view.side[side][0] ? t->view.side[side] : side ? "second" : "first", time);
+        int live = side == turn && !over;
+        if (side) addstr("  ");
+        if (live) attron(A_REVERSE);
+        addnstr(text, t->left_w / 2);
+        if (live) attroff(A_REVERSE);
+    }
+    return 1;
+}
+
+/* Under the board, within its column from row y: the clocks, whose turn,
+ * or the result, in rows rows at most; returns the rows used. */
 static int draw_turn(tui_t *t, int y, int rows)
 {
     session_t *s = &t->s;
     val_t tv;
-    char line[256], why[64];
-    int used = 0;
+    char line[256], why[96];
+    int used = 0, clock = rows > 0 ? draw_clock(t, y) : 0;
+    y += clock;
+    rows -= clock;
     if (session_over_why(s, &tv, why, sizeof why)) {
         if (s->v->game->players == 1) snprintf(line, sizeof line, "Game over: %s", tv > VAL_DRAW ? "solved!" : "no moves left");
         else if (tv == VAL_DRAW) snprintf(line, sizeof line, "Game over: a draw%s%s%s", why[0] ? " (" : "", why, why[0] ? ")" : "");
@@ -528,7 +554,7 @@ static int draw_turn(tui_t *t, int y, int rows)
             attroff(A_BOLD);
         }
     }
-    return used;
+    return clock + used;
 }
 
 /* The worker's state for the status line: its error, its progress (cut

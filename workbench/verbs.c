@@ -70,13 +70,15 @@ static const cli_opt_t play_own[] = {
     WB_OPT_MONO,
     { "file", OPT_STR, "RECORD", "open a game record (.pdn, .pgn)", 0, 0, NULL },
     { "game", OPT_INT, "N", "--file: its Nth game (default the first)", 1, 1 << 20, NULL },
+    { "clock", OPT_STR, "M+S", "play on a clock: M minutes each (or M:SS, or Ns), S seconds more a move (5+3, 0:30+1)",
+      0, 0, NULL },
     OPT_END,
 };
 static const cli_opt_t *const play_opts[] = { opts_cache, opts_search, opts_egdb, play_own, NULL };
 
 const cli_verb_t verb_play = {
     "play", "gsw play [GAME[:VARIANT] [POSITION]] [--opponent perfect[:MS]|imperfect:P|giveback:N|heuristic:L|human] "
-      "[--time MS] [--side first|second|both|none] [--ascii] [--mono] [--file RECORD [--game N]] [--dir DIR]\n"
+      "[--time MS] [--side first|second|both|none] [--clock M+S] [--ascii] [--mono] [--file RECORD [--game N]] [--dir DIR]\n"
       "  opponents: perfect[:MS]  the proven best move (cache, database, tablebase, book, or a proof within\n"
       "                           MS ms), else the engine's move (default 3000; --time MS sets it too)\n"
       "             imperfect:P   the best move P% of the time, else a random one (engine move without a proof)\n"

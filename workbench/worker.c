@@ -146,7 +146,7 @@ static void worker_run(worker_t *w, analyst_t *a, cache_t *cache, int new_game)
     int rc = worker_analyst(w, a, cache, new_game, &err);
     if (!rc && j->kind == JOB_THINK) {
         move_t m;
-        rc = analyst_think(a, j->pos.b, j->line, j->nline, j->level, &m, &err);
+        rc = analyst_think(a, j->pos.b, j->line, j->nline, j->level, j->ms, &m, &err);
         if (!rc) { worker_end(w, UPD_THINK, m, !w->stop); return; }
     } else if (!rc) {
         rc = worker_analyze(w, a, cache, &err);

@@ -22,6 +22,7 @@ typedef struct job {
     unsigned id;           /* worker_submit numbers it: its updates carry the number */
     posbuf_t pos;
     int level;             /* JOB_THINK: the heuristic player's level */
+    double ms;             /* JOB_THINK: its time, where less than the level's (a clock's share; 0: none) */
     uint64_t line[SESSION_MAX_PLY];   /* JOB_THINK: pos_hash of the positions before pos */
     int nline;
     analyst_task_t task;   /* JOB_ANALYZE: its budget and the game's line */

@@ -132,6 +132,16 @@ static void ch_terminal_why(const gv_t *v, const void *pos, char *why, size_t n)
     snprintf(why, n, "%s", ch_count(p) ? "insufficient material" : ch_in_check(p) ? "checkmate" : "stalemate");
 }
 
+/* A flag that falls against a side whose opponent cannot mate is a draw
+ * (FIDE 6.9): the opponent has a lone king, or no mate is possible at all.
+ * (A king and a minor piece can still mate with the other side's help.) */
+static int ch_cannot_win(const gv_t *v, const void *pos, int side)
+{
+    (void)v;
+    const ch_pos_t *p = pos;
+    return ch_insufficient(p) || !(p->color[side] & ~p->type[CH_KING]);
+}
+
 /* Same position by the repetition rule: pieces, side, castling rights,
  * en-passant square. */
 static int ch_same(const void *a, const void *b)
@@ -337,6 +347,7 @@ static const game_ops_t ch_ops = {
     .record_write = ch_record_write,
     .record_ext = "pgn",
     .retro = &ch_retro,
+    .cannot_win = ch_cannot_win,
 };
 
 typedef struct ch_gv {

@@ -2,8 +2,10 @@
 # The workbench for a chess player (issue 55): F turns the board round (its
 # labels with it; the cursor's arrows and a click still pick the square
 # shown; checkers too; Connect Four says why not), the shell's flip; the
-# analysis pane's best N engine lines (:lines N); a game on a clock (--clock)
-# whose flag falls. Skipped (exit 77) without tmux.
+# analysis pane's best N engine lines (:lines N), proven moves kept out of
+# them; a game on a clock (--clock): the engine keeps to its time, a flag
+# falls (a loss; a draw against a lone king), undo puts the times back,
+# :clock starts a fresh one. Skipped (exit 77) without tmux.
 set -u
 . "$(dirname "$0")/tmux_lib.sh"
 board() { screen | head -11; }
@@ -67,5 +69,29 @@ printf 'lines 2\nanalyze\n' | GSW_DB="$tmp/cache.sqlite" "$gsw" shell chess --ti
 grep -q "^line 1: ~[+-][0-9.]* [a-hNBRQK][a-h1-8x]* [a-hNBRQK]" "$tmp/out" || bad "shell lines: no first line: $(cat "$tmp/out")"
 grep -q "^line 2: ~" "$tmp/out" || bad "shell lines: no second line"
 grep -q "^line 3" "$tmp/out" && bad "shell lines 2 gave three"
+
+# ---- --clock: the engine keeps to its time, a flag falls, undo puts the times back ----
+start_wh 100 30 play chess --clock 0:04+0
+wait_for "White [0-4]\.[0-9]  Black 4\.0" 30 || bad "no clocks under the board"
+cmd 'e4'
+wait_for "1\. e4 *[a-hNBRQK]" 10 || bad "the engine did not answer on a 4 s clock"
+screen | grep -q "Black [23]\.[0-9]" || bad "the engine spent more than a second of its 4 s on a move"
+wait_for "Game over: Black wins" 10 || bad "White's flag did not fall"
+screen | grep -q "(White out of time)" || bad "the game over does not say the time ran out"
+keys u
+wait_for "White to move" 10 || bad "undo did not take the game back past the flag"
+screen | grep -q "Game over" && bad "the game is still over after undo"
+screen | grep -q "White [1-3]\.[0-9]" || bad "undo did not put White's time back"
+quit_gsw "the clock"
+start_wh 100 30 play chess "'4k3/8/8/8/8/8/8/R3K3 w - - 0 1'" --opponent human --clock 0:02+0
+wait_for "Game over: a draw" 15 || bad "White's flag against a lone king: no draw"
+screen | grep -q "White out of time, but Black cannot win" || bad "the draw does not say why"
+cmd 'clock 0:03+0'
+wait_for "clock 0:03+0: White 3.0, Black 3.0" 10 || bad ":clock did not start a fresh clock"
+wait_for "White to move" 10 || bad "the game did not go on with a fresh clock"
+quit_gsw "the clock's draw"
+"$gsw" play chess --clock 5x3 >"$tmp/out" 2>&1 </dev/null
+rc=$?
+[ $rc -eq 2 ] && grep -q "a time control is MINUTES+SECONDS" "$tmp/out" || bad "--clock 5x3 was not refused (exit $rc): $(cat "$tmp/out")"
 
 exit $fail

@@ -102,7 +102,7 @@ T resize-window -t g -x 100 -y 16
 keys : help Enter
 wait_for "lines 1-12 of" 10 || bad ":help is not in a scrollable pane"
 screen | grep -q "^ new .*start a game" || bad ":help lost its first line"
-keys NPage NPage   # (two pages: :help outgrew one)
+keys NPage NPage NPage   # (three pages: :help outgrew two)
 wait_for "^ quit  *leave" 10 || bad "PgDn did not scroll :help to its end"
 top=$(screen | grep -o "lines [0-9]*-" | tr -dc 0-9)
 keys Up
