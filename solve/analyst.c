@@ -241,6 +241,40 @@ void analysis_settle(analysis_t *an)
     an->proven = all;
 }
 
+/* A move's heuristic score and line: the heuristic engine's search of the
+ * position child it leads to, for ms. */
+static int heuristic_search(analyst_t *a, const analyst_task_t *t, const void *child, move_value_t *mv, double ms,
+                            err_t *err)
+{
+    ab_options_t o = { .threads = 1, .depth_limit = 24, .time_limit_ms = ms,
+                       .stop = a->solver.ab.stop, .oracle = a->solver.ab.oracle, .count = a->solver.ab.count && !t->alone,
+                       .history = t->nline > 0 ? t->line : NULL, .history_len = t->nline };
+    ab_result_t r;
+    if (ab_think(a->solver.v, &a->heur, child, &o, &r, err)) return err->code;
+    if (mv->state == MV_UNKNOWN) mv->state = MV_HEURISTIC;
+    mv->score = val_up(r.score);
+    mv->depth = r.depth;
+    mv->npv = 0;   /* the line: the move, then the search's from the position it leads to */
+    mv->pv[mv->npv++] = mv->move;
+    for (int k = 0; k < r.pvlen && mv->npv < (int)(sizeof mv->pv / sizeof mv->pv[0]); k++) mv->pv[mv->npv++] = r.pv[k];
+    return GSW_OK;
+}
+
+int analyst_deepen(analyst_t *a, const analyst_task_t *t, const void *pos, analysis_t *an, int i, double ms, err_t *err)
+{
+    const gv_t *v = a->solver.v;
+    move_value_t *mv = &an->mv[i];
+    if (mv->state != MV_HEURISTIC || !v->ops->evaluate) return GSW_OK;
+    tt_claim(&a->heur, v);
+    GSW_POSBUF child[GSW_MAX_POS];
+    memcpy(child, pos, v->ops->pos_size);
+    v->ops->play(v, child, mv->move);
+    move_value_t found = *mv;   /* (a search stopped early keeps what the first pass found) */
+    if (heuristic_search(a, t, child, &found, ms, err)) return err->code;
+    if (found.depth >= mv->depth) *mv = found;
+    return GSW_OK;
+}
+
 int analyst_heuristic(analyst_t *a, const analyst_task_t *t, const void *pos, analysis_t *an, double budget_ms,
                       err_t *err)
 {
@@ -276,17 +310,7 @@ int analyst_heuristic(analyst_t *a, const analyst_task_t *t, const void *pos, an
             }
         }
         if (!O->evaluate || v->game->players != 2) continue;   /* (puzzles are solved, not scored) */
-        ab_options_t o = { .threads = 1, .depth_limit = 24, .time_limit_ms = budget_ms / an->n,
-                           .stop = a->solver.ab.stop, .oracle = a->solver.ab.oracle, .count = a->solver.ab.count && !t->alone,
-                           .history = t->nline > 0 ? t->line : NULL, .history_len = t->nline };
-        ab_result_t r;
-        if (ab_think(v, &a->heur, child, &o, &r, err)) return err->code;
-        if (mv->state == MV_UNKNOWN) mv->state = MV_HEURISTIC;
-        mv->score = val_up(r.score);
-        mv->depth = r.depth;
-        mv->npv = 0;   /* the line: the move, then the search's from the position it leads to */
-        mv->pv[mv->npv++] = mv->move;
-        for (int k = 0; k < r.pvlen && mv->npv < (int)(sizeof mv->pv / sizeof mv->pv[0]); k++) mv->pv[mv->npv++] = r.pv[k];
+        if (heuristic_search(a, t, child, mv, budget_ms / an->n, err)) return err->code;
         if (a->solver.ab.stop && *a->solver.ab.stop) return GSW_OK;
     }
     an->heuristic_done = 1;

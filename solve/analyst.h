@@ -125,6 +125,10 @@ void analyst_list(const gv_t *v, const void *pos, analysis_t *an);
 /* Heuristic scores for every move, within about budget_ms. */
 int analyst_heuristic(analyst_t *a, const analyst_task_t *t, const void *pos, analysis_t *an, double budget_ms,
                       err_t *err);
+/* Search heuristic move i of an again for ms, for a deeper score and
+ * line (the workbench's best lines, `lines N`); a search that ends
+ * shallower than the first keeps the first's. Proven moves are left. */
+int analyst_deepen(analyst_t *a, const analyst_task_t *t, const void *pos, analysis_t *an, int i, double ms, err_t *err);
 /* Prove move i of an (cache first). Returns 1 when stopped before the
  * proof was complete (the bounds proven so far are kept), 0 when done, -1
  * on error. */

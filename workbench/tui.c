@@ -102,6 +102,8 @@ static void tui_want(tui_t *t, job_t *want, int *ply)
         } else if (tui_wants_analysis(t) && (!session_analysis_done(s->an[s->ply]) || s->stale[s->ply])) {
             want->kind = JOB_ANALYZE;
             *ply = s->ply;
+            /* lines N: deeper lines, where they take no time from the computer's move */
+            want->lines = s->lines >= 2 && !session_computer_to_move(s) ? s->lines : 0;
         }
     }
     if (!want->kind && !t->paused && (t->analysis_on || t->show_history)) {

@@ -102,6 +102,28 @@ static int worker_analyst(worker_t *w, analyst_t *a, cache_t *cache, int new_gam
 
 /* An analysis job: the heuristic scores, the position's value, then each
  * move's, sending what changes as it comes. */
+/* lines N: the N best heuristic moves after the first pass (a few ms
+ * each: shallow lines) searched again, WORKER_LINE_MS each, best first,
+ * each shown as it comes. */
+#define WORKER_LINE_MS 300
+static int worker_deepen(worker_t *w, analyst_t *a, err_t *err)
+{
+    const job_t *j = w->job;
+    analysis_t *an = w->an;
+    int order[GSW_MAX_MOVES], done = 0;
+    move_values_order(an->mv, an->n, order);
+    for (int r = 0; r < an->n && done < j->lines && !w->stop; r++) {
+        int i = order[r];
+        if (an->mv[i].state != MV_HEURISTIC) continue;
+        char line[160];
+        snprintf(line, sizeof line, "line %d of %d: %s", ++done, j->lines, an->mv[i].text);
+        worker_say(w, w->progress, sizeof w->progress, line);
+        if (analyst_deepen(a, &j->task, j->pos.b, an, i, WORKER_LINE_MS, err)) return -1;
+        worker_post(w);
+    }
+    return 0;
+}
+
 static int worker_analyze(worker_t *w, analyst_t *a, cache_t *cache, err_t *err)
 {
     const job_t *j = w->job;
@@ -116,6 +138,7 @@ static int worker_analyze(worker_t *w, analyst_t *a, cache_t *cache, err_t *err)
         double hb = w->game->game->play_opponent ? 600 : 100;
         if (analyst_heuristic(a, &j->task, j->pos.b, an, hb, err)) return -1;
         worker_post(w);
+        if (!j->scores_only && worker_deepen(w, a, err)) return -1;
     }
     if (j->scores_only) return 0;
     if (!an->root_done && !w->stop) {   /* the position's own value and best move come first */

@@ -28,6 +28,8 @@ typedef struct job {
     analyst_task_t task;   /* JOB_ANALYZE: its budget and the game's line */
     int scores_only;       /* JOB_ANALYZE: the heuristic scores and no proof (the value history's back-fill) */
     int reread;            /* JOB_ANALYZE: first read every move's value again (analyst_reread) */
+    int lines;             /* JOB_ANALYZE: the best this many heuristic moves searched again for
+                              deeper lines (lines N; 0: none) after the first pass */
 } job_t;
 
 /* One update of a job's results. */

@@ -185,11 +185,42 @@ static void test_position_numbers(void **state)
     session_free(&s);
 }
 
+/* lines N: a move searched again for longer (analyst_deepen, as the
+ * worker does for the N best after the first pass) gets a deeper score and
+ * line; a proven move is left as it is. */
+static void test_deepen_lines(void **state)
+{
+    (void)state;
+    static session_t s;
+    static gsw_flag_t no_stop;
+    analyst_t a;
+    err_t err;
+    assert_int_equal(session_init(&s, "chess", "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3", &err),
+                     GSW_OK);
+    analysis_t *an = session_analysis_open(&s, 0);
+    assert_non_null(an);
+    assert_int_equal(analyst_open(&a, s.v, 16, 1, NULL, NULL, &no_stop, &err), GSW_OK);
+    const analyst_task_t *t = session_task(&s, 0);
+    assert_int_equal(analyst_heuristic(&a, t, session_pos(&s), an, 20, &err), GSW_OK);   /* a ms or so a move */
+    int order[GSW_MAX_MOVES], best = -1;
+    move_values_order(an->mv, an->n, order);
+    for (int r = 0; r < an->n && best < 0; r++)
+        if (an->mv[order[r]].state == MV_HEURISTIC) best = order[r];
+    assert_true(best >= 0);
+    int shallow = an->mv[best].depth;
+    assert_int_equal(analyst_deepen(&a, t, session_pos(&s), an, best, 400, &err), GSW_OK);
+    assert_true(an->mv[best].depth > shallow);
+    assert_true(an->mv[best].npv >= 2 && an->mv[best].pv[0] == an->mv[best].move);
+    analyst_close(&a);
+    session_free(&s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_updates_rebuild_the_analysis),
         cmocka_unit_test(test_position_numbers),
+        cmocka_unit_test(test_deepen_lines),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
