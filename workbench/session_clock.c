@@ -7,12 +7,14 @@
 
 /* The computer's share of its time for a move: what is left over this many
  * moves, plus this much of the increment, never more than this fraction of
- * what is left, less the front end's delay in playing it (a tick). */
-#define CLOCK_MOVES_LEFT 30
+ * what is left, less the front end's delay in playing it (the TUI ticks
+ * every 10 ms while the computer is to move on a clock). A 10 s game
+ * without increment keeps a quarter of its time after 50 moves. */
+#define CLOCK_MOVES_LEFT 40
 #define CLOCK_INC_SHARE 0.75
 #define CLOCK_MAX_SHARE 0.25
-#define CLOCK_DELAY_MS 120
-#define CLOCK_MIN_MS 10
+#define CLOCK_DELAY_MS 30
+#define CLOCK_MIN_MS 5
 
 /* One time of a control: minutes ("5", "0.5"), minutes:seconds ("0:30"),
  * or seconds ("90s"); -1 when it is none of these. */

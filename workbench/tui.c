@@ -43,6 +43,9 @@
 
 /* getch's wait for a key: the loop's tick (the worker's results, the clock) */
 #define TUI_TICK_MS 100
+/* ... while the computer is to move on a clock: its move is played as soon
+ * as it is found, so the tick's wait is not on its clock */
+#define TUI_CLOCK_TICK_MS 10
 /* Esc is a key here (close, cancel, back): no second's wait for a sequence */
 #define TUI_ESC_DELAY_MS 100
 /* p's df-pn budget when --nodes sets none: the TUI waits for the proof, a few seconds at most */
@@ -426,6 +429,7 @@ static int tui_run(cli_args_t *o, const char *first)
     while (!t.s.quit && !tui_signalled) {
         tui_tick(&t, &out);
         tui_draw(&t);
+        timeout(t.s.clock.on && !t.paused && session_computer_to_move(&t.s) ? TUI_CLOCK_TICK_MS : TUI_TICK_MS);
         int ch = getch();
         if (ch != ERR) tui_key(&t, ch);
     }
