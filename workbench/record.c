@@ -2,6 +2,7 @@
  * to, reading it into the session, and writing the session's game, all
  * through the plugin's record hooks (core/game.h). */
 #include "workbench/record.h"
+#include "workbench/session_clock.h"
 
 #include "cli/opts.h"
 
@@ -137,6 +138,7 @@ int record_export(const session_t *s, out_t *out)
             free(ln);
         }
     }
+    if (!over && s->top == s->ply) over = session_clock_over(s, &tv, NULL, 0);   /* a flag fell at the end */
     if (over && s->v->game->players == 2) {
         int loser = O->pos_turn(s->v, end);
         result = tv == VAL_DRAW ? "1/2-1/2" : (tv < VAL_DRAW) == (loser == 1) ? "1-0" : "0-1";
