@@ -597,7 +597,8 @@ static void draw_status(tui_t *t)
     else if (session_partial(s, part, sizeof part))   /* before the worker's progress: the person is mid-move */
         snprintf(status, sizeof status, "move %s...: the next square it lands on (Enter or a click; Esc cancels)", part);
     else if (!status[0] && t->paused && session_computer_to_move(s) && !session_over(s, NULL))
-        snprintf(status, sizeof status, "computer's move stopped (a lets it move, u takes yours back)");
+        snprintf(status, sizeof status, "computer's move stopped%s (a lets it move, u takes yours back)",
+                 s->clock.on ? ", and its clock" : "");
     else if (!status[0] && t->paused) snprintf(status, sizeof status, "analysis stopped (a resumes)");
     attron(A_REVERSE);
     move(LINES - 1, 0);
