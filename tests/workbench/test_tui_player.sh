@@ -58,7 +58,7 @@ wait_for "White to move" 30 || bad "the back-rank position did not open"
 cmd 'lines 3'
 wait_for "  4) ~[+-][0-9]\.[0-9][0-9] [KR][a-h][1-8] " 20 || bad "no third engine line (the list's 4th move: Ra8# is 1st)"
 screen | grep -q "  2) ~[+-][0-9]\.[0-9][0-9] [KR][a-h][1-8] [a-hK]" || bad "the first engine line has no score or no line"
-screen | grep -q ") .*Ra8" && bad "the proven mate Ra8# is among the engine's lines"
+screen | grep -q "[0-9]) [^ ]* Ra8" && bad "the proven mate Ra8# is among the engine's lines"
 screen | grep -q "[ *]Ra8#  *mate in 1" || bad "the proven mate is not in the list as proven"
 cmd 'lines 9'
 wait_for "lines N: N from 0 to 8" 10 || bad "lines 9 was not refused"
