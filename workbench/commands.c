@@ -15,6 +15,7 @@
 #include "db/tunelog.h"
 #include "workbench/session_annotate.h"
 #include "workbench/session_board.h"
+#include "workbench/commands_view.h"
 #include "workbench/session_lesson.h"
 
 typedef struct command {
@@ -27,7 +28,7 @@ typedef struct command {
 static const command_t commands[];
 
 const char *const session_commands[] = {
-    "new", "move", "undo", "redo", "hint", "analyze", "autoplay", "solve", "show", "numbers", "history", "annotate", "opponent",
+    "new", "move", "undo", "redo", "hint", "analyze", "autoplay", "solve", "show", "numbers", "flip", "lines", "history", "annotate", "opponent",
     "side",
     "save", "load", "export", "lesson", "next", "back", "proof", "follow", "certificate", "tune", "help", "quit", NULL,
 };
@@ -180,18 +181,20 @@ void session_show(session_t *s, out_t *out)
         int names = 0;   /* the squares' names on request: each cell one column wider */
         for (int i = 0; s->numbers && i < view.rows * view.cols; i++)
             if ((int)strlen(view.cell[i].name) > names) names = (int)strlen(view.cell[i].name);
-        for (int r = 0; r < view.rows; r++) {
-            out_printf(out, "%3s ", view.row_label[r]);
+        for (int r = 0; r < view.rows; r++) {   /* (turned round when flipped: session_shown_cell) */
+            out_printf(out, "%3s ", view.row_label[session_shown_cell(s, &view, r, 0) / view.cols]);
             for (int c = 0; c < view.cols; c++) {
-                const view_cell_t *cl = &view.cell[r * view.cols + c];
+                int i = session_shown_cell(s, &view, r, c);
+                const view_cell_t *cl = &view.cell[i];
                 char ch = cl->kind == VIEW_OFF ? ' ' : cl->ascii ? cl->ascii : '.';
                 if (names) out_printf(out, "%*s", names, cl->kind == VIEW_OFF ? "" : cl->name);
-                out_printf(out, r * view.cols + c == lastc ? "[%c]" : " %c ", ch);
+                out_printf(out, i == lastc ? "[%c]" : " %c ", ch);
             }
             out_printf(out, "\n");
         }
         out_printf(out, "    ");
-        for (int c = 0; c < view.cols; c++) out_printf(out, "%*s%2s ", names, "", view.col_label[c]);
+        for (int c = 0; c < view.cols; c++)
+            out_printf(out, "%*s%2s ", names, "", view.col_label[session_shown_cell(s, &view, 0, c) % view.cols]);
         out_printf(out, "\n");
         char note[64];
         if (!session_over(s, NULL))
@@ -235,6 +238,7 @@ static void show_analysis(session_t *s, out_t *out)
         out_printf(out, "%-*s %s\n", w, an->mv[i].text, t);
     }
     char line[400];
+    if (session_lines_say(s, out)) return;   /* (lines N: the engine's best N) */
     if (heuristic_line(s, line, sizeof line) >= 0) out_printf(out, "line: %s (heuristic)\n", line);
 }
 
@@ -573,34 +577,6 @@ static int cmd_autoplay(session_t *s, char *args, out_t *out, err_t *err)
     return rc;
 }
 
-static int cmd_show(session_t *s, char *args, out_t *out, err_t *err)
-{
-    (void)args; (void)err;
-    session_show(s, out);
-    return GSW_OK;
-}
-
-/* numbers [on|off]: the squares' names on the board (no word: toggle). */
-static int cmd_numbers(session_t *s, char *args, out_t *out, err_t *err)
-{
-    char *w = next_word(&args);
-    if (!w) s->numbers = !s->numbers;
-    else if (!strcmp(w, "on")) s->numbers = 1;
-    else if (!strcmp(w, "off")) s->numbers = 0;
-    else return err_set(err, GSW_EINPUT, "numbers [on|off]: unknown \"%s\"", w);
-    int any = 0;
-    if (s->v->ops->view) {
-        static _Thread_local board_view_t view;
-        s->v->ops->view(s->v, session_pos(s), &view);
-        for (int i = 0; i < view.rows * view.cols && !any; i++) any = view.cell[i].name[0] != 0;
-    }
-    if (!any) out_printf(out, "square numbers: %s (this board has none to show: its rows and columns are labelled)\n",
-                         s->numbers ? "on" : "off");
-    else out_printf(out, "square numbers: %s\n", s->numbers ? "on" : "off");
-    if (s->sync && any) session_show(s, out);
-    return GSW_OK;
-}
-
 static int cmd_history(session_t *s, char *args, out_t *out, err_t *err)
 {
     (void)args; (void)err;
@@ -922,6 +898,8 @@ static const command_t commands[] = {
     { "solve", "", "the value of the position", cmd_solve },
     { "show", "", "the board as text", cmd_show },
     { "numbers", "[on|off]", "the squares' numbers on the board (checkers: 1-32)", cmd_numbers },
+    { "flip", "[on|off]", "the board turned round: the second player's side at the bottom", cmd_flip },
+    { "lines", "[N]", "the engine's best N lines in the analysis (0 or 1: the best move's alone)", cmd_lines },
     { "history", "", "each move's value against the best the mover had", cmd_history },
     { "annotate", "[MS]", "every move valued (MS a position), marked ? ?? !, summed up", cmd_annotate },
     { "opponent", "perfect[:MS]|imperfect:P|giveback:N|heuristic:L|human", "who plays against you", cmd_opponent },

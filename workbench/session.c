@@ -648,6 +648,19 @@ int session_line_text(const session_t *s, int ply, const move_value_t *mv, char 
     return k >= 2;
 }
 
+int session_engine_lines(const session_t *s, int ply, int max, int *which, int *rank)
+{
+    const analysis_t *an = s->an[ply];
+    if (!an) return 0;
+    int order[GSW_MAX_MOVES], k = 0;
+    session_order(s, ply, order);
+    for (int r = 0; r < an->n && k < max; r++) {
+        const move_value_t *mv = &an->mv[order[r]];
+        if (mv->state == MV_HEURISTIC && mv->npv >= 2 && mv->pv[0] == mv->move) { rank[k] = r; which[k++] = order[r]; }
+    }
+    return k;
+}
+
 /* The best move of an analysis not every move of which is proven: the
  * first of the one order (move_value_cmp), -1 when nothing is known. */
 static int history_best(const session_t *s, int ply)

@@ -82,6 +82,10 @@ typedef struct session {
                               promotion's pieces): the person picks one (session_choose) */
     int nchoice;
     int numbers;           /* show the squares' names (checkers' 1-32) on the board */
+    int flipped;           /* the board shown turned round, the second player's side at the
+                              bottom (flip; session_board.h: where it applies) */
+    int lines;             /* the analysis shows the engine's best this many lines (lines N;
+                              0 or 1: the best move's line alone) */
     int hint_wanted;       /* show the hint once the analysis can give it */
     int solve_wanted;      /* report the position's value once proven */
     int autoplay;          /* moves the solver still plays for the person (-1: to the end) */
@@ -233,6 +237,12 @@ int session_mate_game(const session_t *s);
  * in the game's notation, from the position at ply; 0 when it has none
  * beyond the move itself. */
 int session_line_text(const session_t *s, int ply, const move_value_t *mv, char *buf, size_t n);
+/* The engine's best lines at ply (at most max): the moves the heuristic
+ * engine scored, with a line beyond the move, best first by the one order
+ * (session_order); a proven move is not among them (its value is shown as
+ * proven). Their indexes into s->an[ply]->mv in which, and their places in
+ * that order (0 the best of all moves) in rank; returns the count. */
+int session_engine_lines(const session_t *s, int ply, int max, int *which, int *rank);
 /* The value history: for ply i (the move played from position i), what the
  * mover got and the best it could have had, as text and classes; returns 0
  * when ply i's analysis is not proven yet. */

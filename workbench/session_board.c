@@ -244,5 +244,24 @@ void session_cursor_move(session_t *s, int dr, int dc)
     O->view(s->v, session_pos(s), &view);
     if (view.cols <= 0) return;
     int r = s->cursor >= 0 ? s->cursor / view.cols : -1, c = s->cursor >= 0 ? s->cursor % view.cols : -1;
+    if (session_shown_cell(s, &view, 0, 0) != 0) { dr = -dr; dc = -dc; }   /* turned round: Up goes down the view */
     if (board_nav_move(&view, &r, &c, dr, dc)) s->cursor = r * view.cols + c;
+}
+
+int session_can_flip(const session_t *s, char *why, size_t n)
+{
+    const gv_t *v = s->v;
+    const char *no = NULL;
+    if (!v->ops->view) no = "this game has no board to turn round";
+    else if (v->game->players != 2) no = "a puzzle has one side: there is no other to see it from";
+    else if (game_move_kind(v, session_pos(s)) == GAME_MOVE_DROP)
+        no = "its pieces fall down the columns, which turned round would point up";
+    if (no && why && n) snprintf(why, n, "%s", no);
+    return !no;
+}
+
+int session_shown_cell(const session_t *s, const board_view_t *v, int r, int c)
+{
+    if (s->flipped && !v->drop && s->v->game->players == 2) {   /* (session_can_flip, cheaply: a cell at a time) */ r = v->rows - 1 - r; c = v->cols - 1 - c; }
+    return r * v->cols + c;
 }

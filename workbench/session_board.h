@@ -43,9 +43,21 @@ int session_note(const session_t *s, char *buf, size_t n);
 /* The move being entered square by square, as far as it goes ("1x10"), or
  * 0 when none is under way. */
 int session_partial(const session_t *s, char *buf, size_t n);
-/* Move the cursor one step by an arrow key (dr, dc: -1, 0 or 1) to a
- * neighbouring cell of the board (core/board_nav.h: checkers' Up and Down
- * go to a diagonal neighbour); it stays put at the board's edge. */
+/* Move the cursor one step by an arrow key (dr, dc: -1, 0 or 1, as the
+ * board is shown: turned round, Up goes down the view) to a neighbouring
+ * cell of the board (core/board_nav.h: checkers' Up and Down go to a
+ * diagonal neighbour); it stays put at the board's edge. */
 void session_cursor_move(session_t *s, int dr, int dc);
+/* Can this game's board be shown turned round (flip)? Two-player boards
+ * whose pieces do not drop down columns (chess, checkers); 0 with the
+ * reason in why otherwise (Connect Four's columns fill from the bottom, a
+ * puzzle has no other side). why may be NULL. */
+int session_can_flip(const session_t *s, char *why, size_t n);
+/* The view cell shown at row r, column c of the board on screen: the
+ * view's own (r * cols + c), or, flipped where that applies, the cell the
+ * half turn puts there. Its own inverse: a click's cell is the cell shown
+ * there, and a cell's row and column labels are those of the cell shown
+ * at the start of its row and the top of its column. */
+int session_shown_cell(const session_t *s, const board_view_t *v, int r, int c);
 
 #endif

@@ -71,10 +71,10 @@ int tui_draw_board(tui_t *t, int y, int x)
         row0++;
         t->board_y++;
     }
-    for (int r = 0; r < v->rows; r++) {
-        mvprintw(row0 + r, x, "%3s ", v->row_label[r]);
+    for (int r = 0; r < v->rows; r++) {   /* (turned round when flipped: session_shown_cell) */
+        mvprintw(row0 + r, x, "%3s ", v->row_label[session_shown_cell(s, v, r, 0) / v->cols]);
         for (int c = 0; c < v->cols; c++) {
-            int i = r * v->cols + c, hl = 0;
+            int i = session_shown_cell(s, v, r, c), hl = 0;
             if (i == s->cursor && !v->drop) hl |= 1;
             if (i == last_to || i == last_from) hl |= 2;
             if (i == s->selected || mark[i] & 2) hl |= 4;
@@ -84,7 +84,7 @@ int tui_draw_board(tui_t *t, int y, int x)
         }
     }
     move(row0 + v->rows, x + 4);
-    for (int c = 0; c < v->cols; c++) printw("%*s", t->cell_w, v->col_label[c]);
+    for (int c = 0; c < v->cols; c++) printw("%*s", t->cell_w, v->col_label[session_shown_cell(s, v, 0, c) % v->cols]);
     int extra = 0;
     if (t->show_tags && v->tag_name[0]) {   /* the overlay's legend: pieces per class */
         int count[256] = { 0 }, used[256] = { 0 };

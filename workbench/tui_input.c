@@ -513,7 +513,7 @@ static int board_key(tui_t *t, int ch, int *played)
         if (e.x < t->board_x || c >= t->view.cols || row >= t->view.rows || (row < 0 && !(t->view.drop && row == -1)))
             return 1;
         if (row < 0) row = 0;   /* a drop: the column's label row is the column */
-        s->cursor = row * t->view.cols + c;
+        s->cursor = session_shown_cell(s, &t->view, row, c);   /* (the cell shown there: turned round when flipped) */
         if (computer_turn(t)) return 1;
         break;
     }
@@ -581,6 +581,12 @@ static void command_key(tui_t *t, int ch)
     case 'q': tui_quit(t); break;
     case TUI_KEY_ESC: s->selected = -1; s->npath = 0; break;
     case '#': tui_exec(t, "numbers"); break;
+    case 'F': {   /* (where the board cannot turn, it says why); a stopped computer stays stopped */
+        int paused = t->paused;
+        tui_exec(t, "flip");
+        t->paused = paused;
+        break;
+    }
     default:
         if (ch >= '0' && ch <= '9') digits_key(t, ch);   /* a move typed: its first digit */
     }

@@ -13,7 +13,7 @@
 
 /* The game screen's one-letter commands (tui_input's key_command): a
  * letter among them begins a typed move only where a move begins with it. */
-#define TUI_COMMAND_KEYS "abfghmnopqrstuvwx"
+#define TUI_COMMAND_KEYS "abfghmnopqrstuvwxF"
 
 /* Keys by their code (curses gives these as plain characters). */
 enum { TUI_KEY_CTRL_C = 3, TUI_KEY_BS = 8, TUI_KEY_ESC = 27, TUI_KEY_DEL = 127 };

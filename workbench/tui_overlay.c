@@ -92,6 +92,7 @@ static const char *const help_lines[] = {
     "  e4 Nf3 O-O  type the move (p2 on a board of lettered columns); a command key that",
     "              begins one (chess: a b f g h) is the move only if its next key follows in 1 s",
     "  #           the squares' numbers on the board (checkers: 1-32)",
+    "  F           flip: the board turned round (chess, checkers; :flip on|off)",
     "  u / r       undo / redo              h            hint (best move; losing: slowest loss)",
     "  a           analysis pane on/off     v            value history chart (:annotate)",
     "  m           more: the whole lesson step and the messages, where the screen cut them",

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "workbench/commands_view.h"
 #include "workbench/session_annotate.h"
 #include "workbench/session_board.h"
 #include "workbench/session_lesson.h"
@@ -154,6 +155,26 @@ static void analysis_legend(session_t *s, const analysis_t *an, int star, char *
 #undef PART
 }
 
+/* lines N: the engine's best lines, a row each ("2) ~+0.11 d4 d5 c4",
+ * numbered by the move's place in the list below), as
+ * many as leave the move list a few rows; returns the rows used. */
+static int draw_lines(tui_t *t, int y, int x, int w, int h)
+{
+    enum { LIST_KEEP = 5 };   /* rows left for the moves and the legend at least */
+    session_t *s = &t->s;
+    int which[SESSION_LINES_MAX], rank[SESSION_LINES_MAX], room = h - 1 - LIST_KEEP;
+    int k = session_engine_lines(s, s->ply, s->lines < room ? s->lines : room, which, rank), used = 0;
+    attron(A_DIM);
+    for (int i = 0; i < k; i++) {
+        char text[480], row[500];
+        if (!session_engine_line_text(s, s->ply, &s->an[s->ply]->mv[which[i]], text, sizeof text)) continue;
+        snprintf(row, sizeof row, "%d) %s", rank[i] + 1, text);   /* (its place among all: a proven move may come first) */
+        tui_put_clipped(y + used++, x, w, row);
+    }
+    attroff(A_DIM);
+    return used;
+}
+
 static void draw_analysis(tui_t *t, int y, int x, int w, int h)
 {
     session_t *s = &t->s;
@@ -179,7 +200,10 @@ static void draw_analysis(tui_t *t, int y, int x, int w, int h)
     int exact;
     move_t best = session_best(s, s->ply, &exact);
     if (s->v->game->players == 1 && session_autoplay_move(s) == MOVE_NONE) exact = 0;   /* a puzzle: no solution, no star */
-    if (!exact && best != MOVE_NONE && h >= 6) {   /* the heuristic engine's line for its best move */
+    int lines = s->lines >= 2 ? draw_lines(t, y + 1, x, w, h) : 0;   /* lines N: the engine's best N */
+    y += lines;
+    h -= lines;
+    if (!lines && !exact && best != MOVE_NONE && h >= 6) {   /* the heuristic engine's line for its best move */
         char line[400], text[440];
         for (int i = 0; i < an->n; i++)
             if (an->mv[i].move == best && an->mv[i].state == MV_HEURISTIC && session_line_text(s, s->ply, &an->mv[i], line, sizeof line)) {
@@ -556,7 +580,8 @@ static void draw_status(tui_t *t)
     attron(A_REVERSE);
     move(LINES - 1, 0);
     for (int x = 0; x < COLS; x++) addch(' ');
-    tui_put_clipped(LINES - 1, 1, COLS - 2, status[0] ? status : ": command   ? help   q quit");
+    const char *keys = session_can_flip(s, NULL, 0) ? ": command   ? help   F flip   q quit" : ": command   ? help   q quit";
+    tui_put_clipped(LINES - 1, 1, COLS - 2, status[0] ? status : keys);
     attroff(A_REVERSE);
 }
 
