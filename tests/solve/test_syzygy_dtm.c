@@ -12,9 +12,9 @@
  * Endings: KQK, KRK and KPK (label release: a few seconds); with
  * GSW_SYZYGY_SLOW=1 (label slow: gsw builds about 160 M positions, some
  * minutes) also KRKP and the four its pawn promotes into, KQKR, KRKR, KRKB
- * and KRKN; GSW_SYZYGY_EGDB=DIR keeps gsw's tables there for the next run. The counts are printed per ending. Known positions are
- * checked through Fathom alone first, so a damaged table file shows as
- * such. */
+ * and KRKN; GSW_SYZYGY_EGDB=DIR keeps gsw's tables there for the next
+ * run. The counts are printed per ending. Known positions are checked
+ * through Fathom alone first, so a damaged table file shows as such. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -89,7 +89,7 @@ static void test_known_positions(void **state)
         const char *fen;
         unsigned wdl;
     } cases[] = {
-        { "8/8/8/8/4k3/8/1Q6/K7 b - - 0 1", TB_LOSS },   /* KQvK's longest win (the generator's) */
+        { "8/8/8/8/4k3/8/1Q6/K7 b - - 0 1", TB_LOSS },   /* KQvK's longest win (the generator's log) */
         { "8/8/8/8/4k3/8/1Q6/K7 w - - 0 1", TB_WIN },
         { "8/8/8/8/8/2k5/1Q6/7K b - - 0 1", TB_DRAW },   /* the king takes the hanging queen */
         { "k7/8/1QK5/8/8/8/8/8 b - - 0 1", TB_DRAW },    /* stalemate */
@@ -102,8 +102,8 @@ static void test_known_positions(void **state)
         { "k7/8/8/8/8/8/P1K5/8 b - - 0 1", TB_DRAW },
         { "7K/8/8/4p3/8/4k3/8/8 b - - 0 1", TB_WIN },    /* KvKP: Black's pawn */
         { "7K/8/8/4p3/8/4k3/8/8 w - - 0 1", TB_LOSS },
-        { "7K/8/p7/8/k7/7R/8/8 w - - 0 1", TB_WIN },     /* KRvKP: the generator's longest White win */
-        { "8/8/8/8/5R2/3k4/2p2K2/8 w - - 0 1", TB_LOSS }, /* ... and longest Black win */
+        { "7K/8/p7/8/k7/7R/8/8 w - - 0 1", TB_WIN },     /* KRvKP: the longest White win by DTZ (its log) */
+        { "8/8/8/8/5R2/3k4/2p2K2/8 w - - 0 1", TB_LOSS }, /* ... and Black's */
         { "k7/r7/8/8/8/8/8/3Q3K w - - 0 1", TB_WIN },    /* KQvKR */
         { "k7/1r6/8/8/8/8/8/2R4K w - - 0 1", TB_DRAW },  /* KRvKR */
     };
@@ -123,7 +123,7 @@ typedef struct counts {
     uint64_t positions, wins, draws, losses;
     uint64_t cursed, blessed;     /* Syzygy's cursed wins and blessed losses */
     int longest_cursed, shortest_cursed;   /* gsw's distances there (plies) */
-    int longest;                  /* gsw's longest mate, plies */
+    int longest;                  /* gsw's longest win or loss, plies */
     uint64_t mismatches;
 } counts_t;
 
@@ -147,6 +147,7 @@ static void compare_ending(const char *ending, counts_t *c)
         rg->position(v, slice, i, pos);
         const ch_pos_t *p = (const ch_pos_t *)pos;
         val_t lo, hi;
+        err.msg[0] = 0;
         if (egdb_probe(&pr, pos, &lo, &hi, NULL, &err) != 1 || lo != hi)
             fail_msg("%s index %llu: gsw's probe failed (%s)", ending, (unsigned long long)i, err.msg);
         unsigned w = fathom_wdl(p);
@@ -176,7 +177,7 @@ static void compare_ending(const char *ending, counts_t *c)
         }
     }
     egdb_prober_free(&pr);
-    print_message("%s: %llu positions, gsw %llu wins, %llu draws, %llu losses (longest mate %d plies); "
+    print_message("%s: %llu positions, gsw %llu wins, %llu draws, %llu losses (longest %d plies); "
                   "Syzygy %llu cursed wins, %llu blessed losses; %llu disagree\n",
                   ending, (unsigned long long)c->positions, (unsigned long long)c->wins,
                   (unsigned long long)c->draws, (unsigned long long)c->losses, c->longest,
