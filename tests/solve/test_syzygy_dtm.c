@@ -7,14 +7,16 @@
  * taking Syzygy's cursed wins as wins and blessed losses as losses (gsw's
  * tables know no 50-move rule). Where gsw mates within 100 plies the
  * 50-move rule cannot intervene, so Syzygy must say a plain win or loss
- * there; the cursed and blessed positions are counted.
+ * there; the cursed and blessed positions are counted. Each position's
+ * colour-reversed image must have the same value both ways too (the
+ * stronger side as Black: gsw and Syzygy each store one orientation).
  *
  * Endings: KQK, KRK and KPK (label release: a few seconds); with
  * GSW_SYZYGY_SLOW=1 (label slow: gsw builds about 160 M positions, some
  * minutes) also KRKP and the four its pawn promotes into, KQKR, KRKR, KRKB
- * and KRKN; GSW_SYZYGY_EGDB=DIR keeps gsw's tables there for the next run. The counts are printed per ending. Known positions are
- * checked through Fathom alone first, so a damaged table file shows as
- * such. */
+ * and KRKN; GSW_SYZYGY_EGDB=DIR keeps gsw's tables there for the next
+ * run. The counts are printed per ending. Known positions are checked
+ * through Fathom alone first, so a damaged table file shows as such. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -38,12 +40,20 @@ static int slow(void) { return getenv("GSW_SYZYGY_SLOW") && atoi(getenv("GSW_SYZ
 
 /* Syzygy's WDL of p (rule50 0, no castling, no en passant: gsw's endings
  * hold neither); p must be legal (Fathom asserts on the side not to move
- * in check). */
-static unsigned fathom_wdl(const ch_pos_t *p)
+ * in check). flip: of p's colour-reversed image instead (colours swapped,
+ * the board turned upside down, which reverses a bitboard's bytes, and
+ * the other side to move), which has the same value. */
+static unsigned fathom_wdl(const ch_pos_t *p, int flip)
 {
-    return tb_probe_wdl(p->color[CH_WHITE], p->color[CH_BLACK], p->type[CH_KING], p->type[CH_QUEEN],
-                        p->type[CH_ROOK], p->type[CH_BISHOP], p->type[CH_KNIGHT], p->type[CH_PAWN], 0, 0, 0,
-                        p->side == CH_WHITE);
+    uint64_t b[9] = { p->color[CH_WHITE], p->color[CH_BLACK], p->type[CH_KING], p->type[CH_QUEEN],
+                      p->type[CH_ROOK], p->type[CH_BISHOP], p->type[CH_KNIGHT], p->type[CH_PAWN] };
+    int white = p->side == CH_WHITE;
+    if (flip) {
+        for (int i = 0; i < 8; i++) b[i] = __builtin_bswap64(b[i]);
+        b[8] = b[0], b[0] = b[1], b[1] = b[8];
+        white = !white;
+    }
+    return tb_probe_wdl(b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], 0, 0, 0, white);
 }
 
 static const char *wdl_name(unsigned w)
@@ -89,7 +99,7 @@ static void test_known_positions(void **state)
         const char *fen;
         unsigned wdl;
     } cases[] = {
-        { "8/8/8/8/4k3/8/1Q6/K7 b - - 0 1", TB_LOSS },   /* KQvK's longest win (the generator's) */
+        { "8/8/8/8/4k3/8/1Q6/K7 b - - 0 1", TB_LOSS },   /* KQvK's longest win (the generator's log) */
         { "8/8/8/8/4k3/8/1Q6/K7 w - - 0 1", TB_WIN },
         { "8/8/8/8/8/2k5/1Q6/7K b - - 0 1", TB_DRAW },   /* the king takes the hanging queen */
         { "k7/8/1QK5/8/8/8/8/8 b - - 0 1", TB_DRAW },    /* stalemate */
@@ -102,8 +112,8 @@ static void test_known_positions(void **state)
         { "k7/8/8/8/8/8/P1K5/8 b - - 0 1", TB_DRAW },
         { "7K/8/8/4p3/8/4k3/8/8 b - - 0 1", TB_WIN },    /* KvKP: Black's pawn */
         { "7K/8/8/4p3/8/4k3/8/8 w - - 0 1", TB_LOSS },
-        { "7K/8/p7/8/k7/7R/8/8 w - - 0 1", TB_WIN },     /* KRvKP: the generator's longest White win */
-        { "8/8/8/8/5R2/3k4/2p2K2/8 w - - 0 1", TB_LOSS }, /* ... and longest Black win */
+        { "7K/8/p7/8/k7/7R/8/8 w - - 0 1", TB_WIN },     /* KRvKP: the longest White win by DTZ (its log) */
+        { "8/8/8/8/5R2/3k4/2p2K2/8 w - - 0 1", TB_LOSS }, /* ... and Black's */
         { "k7/r7/8/8/8/8/8/3Q3K w - - 0 1", TB_WIN },    /* KQvKR */
         { "k7/1r6/8/8/8/8/8/2R4K w - - 0 1", TB_DRAW },  /* KRvKR */
     };
@@ -111,7 +121,7 @@ static void test_known_positions(void **state)
         GSW_POSBUF pos[GSW_MAX_POS];
         err_t err;
         assert_int_equal(game_pos_parse(v, cases[i].fen, pos, &err), GSW_OK);
-        unsigned got = fathom_wdl((const ch_pos_t *)pos);
+        unsigned got = fathom_wdl((const ch_pos_t *)pos, 0);
         if (got != cases[i].wdl)
             fail_msg("%s: Syzygy says %s, known to be %s", cases[i].fen, wdl_name(got), wdl_name(cases[i].wdl));
     }
@@ -123,8 +133,9 @@ typedef struct counts {
     uint64_t positions, wins, draws, losses;
     uint64_t cursed, blessed;     /* Syzygy's cursed wins and blessed losses */
     int longest_cursed, shortest_cursed;   /* gsw's distances there (plies) */
-    int longest;                  /* gsw's longest mate, plies */
+    int longest;                  /* gsw's longest win or loss, plies */
     uint64_t mismatches;
+    uint64_t flip_mismatches;     /* Syzygy's value of the colour-reversed image differs */
 } counts_t;
 
 static void compare_ending(const char *ending, counts_t *c)
@@ -147,9 +158,19 @@ static void compare_ending(const char *ending, counts_t *c)
         rg->position(v, slice, i, pos);
         const ch_pos_t *p = (const ch_pos_t *)pos;
         val_t lo, hi;
+        err.msg[0] = 0;
         if (egdb_probe(&pr, pos, &lo, &hi, NULL, &err) != 1 || lo != hi)
             fail_msg("%s index %llu: gsw's probe failed (%s)", ending, (unsigned long long)i, err.msg);
-        unsigned w = fathom_wdl(p);
+        unsigned w = fathom_wdl(p, 0);
+        /* the colour-reversed image, both ways: the same value (gsw looks
+           it up flipped; Syzygy's table holds one orientation too) */
+        val_t flo, fhi;
+        rg->mirror(v, pos);
+        if (egdb_probe(&pr, pos, &flo, &fhi, NULL, &err) != 1 || flo != lo || fhi != hi)
+            fail_msg("%s index %llu: gsw's colour-reversed probe differs", ending, (unsigned long long)i);
+        rg->mirror(v, pos);
+        unsigned fw = fathom_wdl(p, 1);
+        c->flip_mismatches += fw != w;
         int gsw = val_is_win(lo) ? 1 : val_is_loss(lo) ? -1 : 0;
         int plies = gsw ? val_plies(lo) : 0;
         int syz = w == TB_WIN || w == TB_CURSED_WIN ? 1 : w == TB_LOSS || w == TB_BLESSED_LOSS ? -1 : 0;
@@ -176,7 +197,7 @@ static void compare_ending(const char *ending, counts_t *c)
         }
     }
     egdb_prober_free(&pr);
-    print_message("%s: %llu positions, gsw %llu wins, %llu draws, %llu losses (longest mate %d plies); "
+    print_message("%s: %llu positions, gsw %llu wins, %llu draws, %llu losses (longest %d plies); "
                   "Syzygy %llu cursed wins, %llu blessed losses; %llu disagree\n",
                   ending, (unsigned long long)c->positions, (unsigned long long)c->wins,
                   (unsigned long long)c->draws, (unsigned long long)c->losses, c->longest,
@@ -185,6 +206,9 @@ static void compare_ending(const char *ending, counts_t *c)
     if (c->cursed || c->blessed)
         print_message("%s: gsw's mates there take %d to %d plies\n", ending, c->shortest_cursed, c->longest_cursed);
     if (c->mismatches) fail_msg("%s: %llu positions disagree", ending, (unsigned long long)c->mismatches);
+    if (c->flip_mismatches)
+        fail_msg("%s: Syzygy's colour-reversed images differ in %llu positions", ending,
+                 (unsigned long long)c->flip_mismatches);
 }
 
 static void test_every_position(void **state)
