@@ -2,7 +2,9 @@
  * Fathom as its bitboards (a1 = bit 0 in both), its results read back. */
 #include "games/chess/ch_syzygy.h"
 
+#include <dirent.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -12,6 +14,33 @@
 static char sz_paths[4096];
 static int sz_limit;   /* 0: no limit below the tables' own */
 static pthread_mutex_t sz_root_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* A table file's frame as Fathom expects it: its kind's magic first, and a
+ * size of 16 more than a multiple of 64 (the checksum after the data).
+ * Checked before Fathom sees the folder: Fathom tells a truncated file on
+ * stdout, which a --json answer shares. */
+static int sz_file_sound(const char *dir, const char *name, err_t *err)
+{
+    size_t len = strlen(name);
+    int wdl = len > 5 && !strcmp(name + len - 5, ".rtbw"), dtz = len > 5 && !strcmp(name + len - 5, ".rtbz");
+    if (!wdl && !dtz) return GSW_OK;
+    char path[4400];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "rb");
+    if (!f) return err_set(err, GSW_EINPUT, "Syzygy tables: cannot read %s", path);
+    unsigned char m[4] = { 0 };
+    size_t got = fread(m, 1, 4, f);
+    long size = fseek(f, 0, SEEK_END) ? -1 : ftell(f);
+    fclose(f);
+    uint32_t magic = (uint32_t)m[0] | (uint32_t)m[1] << 8 | (uint32_t)m[2] << 16 | (uint32_t)m[3] << 24;
+    if (got != 4 || magic != (wdl ? 0x5d23e871u : 0xa50c66d7u))
+        return err_set(err, GSW_EINPUT, "Syzygy tables: %s is not a Syzygy %s table (its first bytes)", path,
+                       wdl ? "WDL" : "DTZ");
+    if (size < 0 || (size & 63) != 16)
+        return err_set(err, GSW_EINPUT, "Syzygy tables: %s is damaged (%ld bytes: truncated or padded); fetch it again",
+                       path, size);
+    return GSW_OK;
+}
 
 int ch_syzygy_open(const char *paths, err_t *err)
 {
@@ -30,6 +59,12 @@ int ch_syzygy_open(const char *paths, err_t *err)
         if (!*dir) continue;
         if (stat(dir, &st) || !S_ISDIR(st.st_mode))
             return err_set(err, GSW_EINPUT, "Syzygy tables: %s is not a folder", dir);
+        DIR *d = opendir(dir);
+        if (!d) return err_set(err, GSW_EINPUT, "Syzygy tables: cannot read the folder %s", dir);
+        int rc = GSW_OK;
+        for (struct dirent *e; !rc && (e = readdir(d));) rc = sz_file_sound(dir, e->d_name, err);
+        closedir(d);
+        if (rc) return rc;
     }
     if (!tb_init(paths)) return err_set(err, GSW_EFAIL, "Syzygy tables: Fathom could not open %s", paths);
     if (TB_LARGEST == 0) {

@@ -70,5 +70,16 @@ has err 'no table' "the reason"
 GSW_SYZYGY="$tmp/nowhere" expect 2 "a bad GSW_SYZYGY" -- "$gsw" solve chess "$kqk"
 has err '$GSW_SYZYGY' "the environment named"
 
+# damaged tables: refused before Fathom reads them (it would say so on stdout, or worse)
+cp -r "$sz" "$tmp/cut"
+truncate -s 1000 "$tmp/cut/KQvKR.rtbw"
+expect 2 "a truncated table" -- "$gsw" solve chess "$kqk" --syzygy "$tmp/cut" --json
+has err 'KQvKR.rtbw is damaged (1000 bytes' "the truncated file named"
+same "$(wc -c <"$tmp/out")" 0 "nothing on stdout"
+cp "$sz/KQvKR.rtbw" "$tmp/cut/"
+printf 'GSW!' | dd of="$tmp/cut/KRvKB.rtbz" conv=notrunc 2>/dev/null
+expect 2 "a table that is not one" -- "$gsw" solve chess "$kqk" --syzygy "$tmp/cut"
+has err 'KRvKB.rtbz is not a Syzygy DTZ table' "the foreign file named"
+
 echo "test_syzygy: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
