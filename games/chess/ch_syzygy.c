@@ -45,7 +45,7 @@ static int sz_file_sound(const char *dir, const char *name, err_t *err)
 int ch_syzygy_open(const char *paths, err_t *err)
 {
     if (!paths || !*paths) {
-        if (sz_paths[0]) tb_free();
+        if (sz_paths[0]) tb_init("");   /* (not tb_free: it leaves freed tables for the next tb_init to reuse) */
         sz_paths[0] = 0;
         return GSW_OK;
     }
@@ -68,7 +68,7 @@ int ch_syzygy_open(const char *paths, err_t *err)
     }
     if (!tb_init(paths)) return err_set(err, GSW_EFAIL, "Syzygy tables: Fathom could not open %s", paths);
     if (TB_LARGEST == 0) {
-        tb_free();
+        tb_init("");   /* (not tb_free: it leaves freed tables for the next tb_init to reuse) */
         sz_paths[0] = 0;
         return err_set(err, GSW_EINPUT, "Syzygy tables: no table (.rtbw) in %s", paths);
     }

@@ -58,6 +58,11 @@ has uci 'option name SyzygyProbeLimit type spin' "the probe limit listed"
 has uci 'info string SyzygyPath: tables of up to 4 pieces' "the tables found"
 has uci 'bestmove b1e4' "the DTZ move at the root"
 has uci 'tbhits 1' "a tablebase hit said"
+# the tables closed and opened again (Fathom's tb_free left freed memory for the next open)
+printf 'uci\nsetoption name SyzygyPath value %s\nsetoption name SyzygyPath value <empty>\nsetoption name SyzygyPath value %s\nposition fen %s\ngo movetime 200\n' \
+  "$sz" "$sz" "$kqk" | timeout 30 "$gsw" uci >"$tmp/uci3" 2>&1
+same "$?" 0 "SyzygyPath set, emptied and set again"
+has uci3 'bestmove b1e4' "the tables answer after they are opened again"
 printf 'uci\nsetoption name SyzygyPath value %s\n' "$tmp/nowhere" | timeout 30 "$gsw" uci >"$tmp/uci2" 2>&1
 has uci2 'info string SyzygyPath: Syzygy tables: '"$tmp/nowhere"' is not a folder' "a bad SyzygyPath said"
 
