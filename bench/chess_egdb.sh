@@ -7,14 +7,70 @@
 # program runs beside it: Syzygy and Nalimov tables are probed, not built,
 # by the engines Debian ships.
 #
+#
+# With --rtbgen PATH (syzygy1/tb's generator, built outside this repository:
+# git clone https://github.com/syzygy1/tb; cd tb/src; make), the other
+# mode (issue 55): rtbgen and gsw side by side in one invocation, turn about
+# (A B A B, --runs N pairs), with the same threads (--threads N, default 2),
+# each from an empty folder: KQvKR with what it needs (rtbgen KQvK, KRvK,
+# KQvKR, WDL and DTZ; gsw egdb build chess KQKR, DTM, which builds KQK, KRK
+# and KK), then KRPvKR the same way where gsw builds 5 pieces. Prints each
+# time, the medians and gsw's time over rtbgen's.
+#
 #   bench/chess_egdb.sh [--kqkr] [BUILD_DIR]     # default build/release
+#   bench/chess_egdb.sh --rtbgen PATH [--threads N] [--runs N] [BUILD_DIR]
 # Run from the repository root after `make release`. Uses a temporary folder.
 set -eu
-kqkr=0
-[ "${1:-}" = "--kqkr" ] && { kqkr=1; shift; }
+kqkr=0 rtbgen="" threads=2 runs=2
+while [ $# -gt 0 ]; do
+  case $1 in
+    --kqkr) kqkr=1; shift ;;
+    --rtbgen) rtbgen=$2; shift 2 ;;
+    --threads) threads=$2; shift 2 ;;
+    --runs) runs=$2; shift 2 ;;
+    *) break ;;
+  esac
+done
 dir=${1:-build/release}
 gsw=$dir/gsw
 [ -x "$gsw" ] || { echo "build first: make release (no $gsw)" >&2; exit 1; }
+if [ -n "$rtbgen" ]; then
+  [ -x "$rtbgen" ] || { echo "no rtbgen at $rtbgen" >&2; exit 1; }
+  tmp=$(mktemp -d)
+  trap 'rm -rf "$tmp"' EXIT
+  secs() { awk -v a="$1" -v b="$2" 'BEGIN{printf "%.2f", b - a}'; }
+  now() { date +%s.%N; }
+  median() { sort -n | awk '{a[NR]=$1} END{print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
+  side() {   # ENDING GSW_ENDING RTBGEN_ENDINGS...
+    local name=$1 ge=$2; shift 2
+    local i t0 d
+    : >"$tmp/r"; : >"$tmp/g"
+    for ((i = 1; i <= runs; i++)); do
+      d=$(mktemp -d -p "$tmp"); t0=$(now)
+      (cd "$d" && export RTBPATH="$d" && for e in "$@"; do "$rtbgen" -t "$threads" "$e" >/dev/null 2>&1 || exit 1; done) ||
+        { echo "$name: rtbgen failed" >&2; return 1; }
+      secs "$t0" "$(now)" >>"$tmp/r"; echo >>"$tmp/r"; rm -rf "$d"
+      d=$(mktemp -d -p "$tmp"); t0=$(now)
+      if ! "$gsw" egdb build chess "$ge" --threads "$threads" --dir "$d" >/dev/null 2>"$tmp/err"; then
+        echo "$name: gsw: $(tail -1 "$tmp/err")"; rm -rf "$d"; return 0
+      fi
+      secs "$t0" "$(now)" >>"$tmp/g"; echo >>"$tmp/g"; rm -rf "$d"
+    done
+    local r g
+    r=$(grep . "$tmp/r" | median); g=$(grep . "$tmp/g" | median)
+    printf '%-7s rtbgen %s s [%s]  gsw %s s [%s]  gsw/rtbgen %.2f\n' "$name" "$r" "$(grep . "$tmp/r" | paste -sd' ')" \
+      "$g" "$(grep . "$tmp/g" | paste -sd' ')" "$(awk -v a="$g" -v b="$r" 'BEGIN{print a/b}')"
+  }
+  echo "$threads threads, $runs runs each, turn about; rtbgen: WDL+DTZ; gsw: DTM (distance to mate)"
+  side KQKR KQKR KQvK KRvK KQvKR
+  # KRPvKR: gsw builds up to 4 pieces today (issue 55's item 3 takes it to 5)
+  if ! "$gsw" egdb build chess KRPKR --plan --dir "$tmp/plan" >/dev/null 2>"$tmp/err"; then
+    echo "KRPKR   $(tail -1 "$tmp/err")"
+  else
+    echo "KRPKR   gsw plans it: add rtbgenp's side here (KRPvKR with its captures and promotions)"
+  fi
+  exit 0
+fi
 command -v jq >/dev/null || { echo "needs jq" >&2; exit 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

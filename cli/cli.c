@@ -13,6 +13,7 @@
 #include "db/manifest.h"
 #include "cli/json.h"
 #include "dist/dist.h"
+#include "games/chess/ch_syzygy.h"
 #include "solve/solver.h"
 #include "solve/trust.h"
 
@@ -143,6 +144,22 @@ int cli_main(const cli_verb_t *const *verbs, int argc, char **argv)
     return cli_dispatch(argc, argv);
 }
 
+/* The Syzygy tablebases' folders: --syzygy where the verb takes it, else
+ * $GSW_SYZYGY; a folder that is not one, or holds no table, is refused. */
+static int cli_syzygy(const cli_args_t *o)
+{
+    const char *dirs = args_has(o, "syzygy") ? args_str(o, "syzygy") : NULL, *from = "--syzygy";
+    if (!dirs) {
+        dirs = getenv("GSW_SYZYGY");
+        from = "$GSW_SYZYGY";
+    }
+    if (!dirs || !*dirs) return 0;
+    err_t err;
+    if (!ch_syzygy_open(dirs, &err)) return 0;
+    fprintf(stderr, "gsw: %s: %s\n", from, err.msg);
+    return 1;
+}
+
 static int cli_dispatch(int argc, char **argv)
 {
     double t_start = gsw_now_ms();   /* a --time budget counts from here: start-up is in it */
@@ -180,6 +197,7 @@ static int cli_dispatch(int argc, char **argv)
     if (o.npos > v->max_pos) return opts_usage_error(&o, v->max_pos, NULL);
     o.notices = !v->screen;   /* (a screen is no place for them) */
     if (args_has(&o, "trust") && args_flag(&o, "trust")) source_set_trust(1);
+    if (cli_syzygy(&o)) return GSW_EINPUT;
     opts_signals();
     if (args_has(&o, "mpi") && args_flag(&o, "mpi")) {   /* one rank of an mpirun job */
         if (!v->mpi_sub || (*v->mpi_sub && !(o.npos >= 1 && !strcmp(o.pos[0], v->mpi_sub)))) {

@@ -81,6 +81,7 @@ const cli_opt_t opts_egdb[] = {
     { "dir", OPT_STR, "DIR", "the endgame databases' folder (also $GSW_EGDB; default egdb/ beside the cache)", 0, 0,
       NULL },
     OPT_TRUST,
+    { "syzygy", OPT_STR, "DIR[:DIR]", "chess: the Syzygy tablebases' folders (also $GSW_SYZYGY)", 0, 0, NULL },
     OPT_END,
 };
 const cli_opt_t opts_mpi[] = {

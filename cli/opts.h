@@ -45,7 +45,7 @@ extern const cli_opt_t opts_json[];     /* --json */
 extern const cli_opt_t opts_cache[];    /* --db PATH, --no-cache */
 extern const cli_opt_t opts_search[];   /* --hash MB, --threads N */
 extern const cli_opt_t opts_budget[];   /* --time MS, --nodes N */
-extern const cli_opt_t opts_egdb[];     /* --dir DIR: the endgame databases' folder; --trust */
+extern const cli_opt_t opts_egdb[];     /* --dir DIR: the endgame databases' folder; --trust; --syzygy DIRS */
 #define OPT_TRUST { "trust", OPT_FLAG, NULL, "use database files whose MANIFEST does not vouch for them (with a warning; also $GSW_TRUST=1)", 0, 0, NULL }
 extern const cli_opt_t opts_mpi[];      /* --mpi */
 

@@ -300,6 +300,7 @@ static void print_answer(const solver_t *s, cli_args_t *o, const char *ptext, co
         json_int(&j, "nodes", (int64_t)a->r.nodes);
         json_num(&j, "time_ms", a->r.time_ms);
         json_str(&j, "source", a->source ? a->source : "search");
+        if (a->note[0]) json_str(&j, "note", a->note);
         json_str(&j, "algo", s->manager ? "manager" : s->dfpn ? "dfpn" : "ab");
         json_str(&j, "rules", solver_line_note(s, a, (char[160]){ 0 }, 160) ? "position" : "game");
         json_bool(&j, "complete", !a->r.aborted);
@@ -325,6 +326,7 @@ static void print_answer(const solver_t *s, cli_args_t *o, const char *ptext, co
     value_text(a->r.lo, a->r.hi, vt, sizeof vt);
     char note[160];
     printf("%s \"%s\": %s", spec, ptext, vt);
+    if (a->note[0]) printf(" (%s)", a->note);
     if (has_score) printf(" (score %+d)", score);
     if (*best) printf(", best move %s", best);
     if (solver_line_note(s, a, note, sizeof note)) printf(" [%s]", note);
@@ -757,6 +759,10 @@ static int cli_analyze(cli_args_t *o)
             m->mv.final = 1;
             if (s.ab.oracle) m->mv.conv = (int16_t)source_conversion_plies(s.v, s.ab.oracle, child);
         }
+        val_t al, ah;   /* a draw by the move-count rule: what it is without the rule */
+        if (m->mv.lo == VAL_DRAW && m->mv.hi == VAL_DRAW && solver_counts(&s) && solver_value_alone(&s, child, &al, &ah)
+            && (al > VAL_DRAW || ah < VAL_DRAW))
+            m->mv.rule_draw = ah < VAL_DRAW ? 1 : 2;
     }
     /* every list of moves best first, by the one order (move_value_cmp) */
     int order[GSW_MAX_MOVES];
@@ -775,6 +781,7 @@ static int cli_analyze(cli_args_t *o)
             json_str(&j, "value", outcome_name(g.outcome));
             if (g.plies >= 0) json_int(&j, "plies", g.plies); else json_null(&j, "plies");
             if (conv >= 0) json_int(&j, "conversion_plies", conv);
+            if (m->mv.rule_draw) json_str(&j, "without_rule", m->mv.rule_draw == 1 ? "win" : "loss");
             if (has) json_int(&j, "score", score); else json_null(&j, "score");
             json_str(&j, "bound", json_bound(g));
             json_proven(&j, lo, hi, g, m->aborted);
@@ -783,6 +790,9 @@ static int cli_analyze(cli_args_t *o)
             char vt[128];
             value_text(lo, hi, vt, sizeof vt);
             if (conv >= 0) snprintf(vt + strlen(vt), sizeof vt - strlen(vt), ", converts in %d", conv);
+            if (m->mv.rule_draw)
+                snprintf(vt + strlen(vt), sizeof vt - strlen(vt), " (a %s without the %s)", m->mv.rule_draw == 1 ? "win" : "loss",
+                         O->count_rule);
             printf("%-4s %-22s", m->mv.text, vt);
             if (has) printf(" score %+d", score);
             printf("\n");

@@ -22,6 +22,7 @@
 
 #include "core/ab.h"
 #include "games/chess/ch.h"
+#include "games/chess/ch_syzygy.h"
 #include "solve/solver.h"
 #include "cli/opts.h"
 #include "protocol/uci.h"
@@ -234,6 +235,30 @@ static int uci_mate(uci_t *u, move_t *best, move_t *ponder)
     return found;
 }
 
+/* The root answered through the door (the Syzygy tablebases: the move
+ * that keeps the result under the 50-move rule, by DTZ): 1 with r's move
+ * and the line said; 0 when nothing answers it with a move. The game's
+ * line is left out of the question, as Syzygy's root probe leaves it. */
+static int uci_known(uci_t *u, ab_result_t *r)
+{
+    answer_t a;
+    err_t err;
+    int hl = u->s.ab.history_len;
+    u->s.ab.history_len = 0;
+    int got = solver_cached(&u->s, u->root, &a, &err);
+    u->s.ab.history_len = hl;
+    if (got != 1 || a.r.best == MOVE_NONE || !a.source || strcmp(a.source, "syzygy")) return 0;
+    r->best = r->pv[0] = a.r.best;
+    r->pvlen = 1;
+    int32_t sc = a.r.lo > VAL_DRAW ? 20000 : a.r.hi < VAL_DRAW ? -20000 : 0;   /* (Syzygy has no distance to mate) */
+    char pv[16], v[48];
+    ch_format_uci((const ch_pos_t *)u->root, a.r.best, pv, sizeof pv);
+    value_text(a.r.lo, a.r.hi, v, sizeof v);
+    say(u, "info depth 1 score cp %d nodes 0 time %.0f tbhits 1 pv %s", (int)sc, gsw_now_ms() - u->t0, pv);
+    say(u, "info string %s (%s)", v, a.note[0] ? a.note : a.phrase);
+    return 1;
+}
+
 static void *uci_search(void *arg)
 {
     uci_t *u = arg;
@@ -256,7 +281,7 @@ static void *uci_search(void *arg)
             double left = u->ao.time_limit_ms - (gsw_now_ms() - u->t0);
             u->ao.time_limit_ms = left > 1 ? left : 1;
         }
-        if (solver_think(&u->s, u->root, &u->ao, &r, &err)) say(u, "info string %s", err.msg);
+        if (!uci_known(u, &r) && solver_think(&u->s, u->root, &u->ao, &r, &err)) say(u, "info string %s", err.msg);
     }
     move_t mv[GSW_MAX_MOVES];
     int n = O->moves(u->v, u->root, mv);
@@ -332,6 +357,8 @@ static void cmd_uci(uci_t *u)
     for (int i = 0; i < 5; i++)
         say(u, "option name %s type spin default %d min 1 max 10000", value_names[i], u->defaults[i]);
     say(u, "option name UCI_Chess960 type check default false");
+    say(u, "option name SyzygyPath type string default %s", *ch_syzygy_paths() ? ch_syzygy_paths() : "<empty>");
+    say(u, "option name SyzygyProbeLimit type spin default 7 min 0 max 7");
     say(u, "uciok");
 }
 
@@ -388,6 +415,25 @@ static void cmd_setoption(uci_t *u, char **tok, int nt)
             say(u, "info string UCI_Elo %d: level %d, rated about %d (depth %d, %d ms a move at most)", u->elo, l,
                 uci_level_elo[l - 1], 2 * l, 200 * l);
         }
+        return;
+    }
+    if (!strcasecmp(name, "SyzygyPath")) {   /* the tables for every search after this */
+        err_t err;
+        const char *dirs = strcmp(value, "<empty>") ? value : "";
+        if (ch_syzygy_open(dirs, &err)) {
+            say(u, "info string SyzygyPath: %s", err.msg);
+            return;
+        }
+        if (*dirs) say(u, "info string SyzygyPath: tables of up to %d pieces", ch_syzygy_largest());
+        u->reopen = 1;   /* the solver's sources, opened again */
+        return;
+    }
+    if (!strcasecmp(name, "SyzygyProbeLimit")) {
+        if (!num(value, 0, 7, &d) || d != (double)(int)d) {
+            say(u, "info string SyzygyProbeLimit: expected a whole number from 0 to 7");
+            return;
+        }
+        ch_syzygy_limit((int)d);
         return;
     }
     if (!strcasecmp(name, "UCI_Chess960")) {

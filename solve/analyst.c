@@ -125,7 +125,10 @@ static int mv_class(const move_value_t *m, int64_t *key)
     *key = m->lo;   /* fastest win, slowest loss */
     if (m->lo > VAL_DRAW) return m->late == 1 ? CLS_WIN_LATE : m->late == 2 ? CLS_WIN_PERHAPS_LATE : CLS_WIN;
     if (m->hi < VAL_DRAW) return CLS_LOSS;
-    if (m->lo == VAL_DRAW && m->hi == VAL_DRAW) return CLS_DRAW;
+    if (m->lo == VAL_DRAW && m->hi == VAL_DRAW) {   /* a win without the move-count rule first, a loss last */
+        *key = m->rule_draw == 1 ? 1 : m->rule_draw == 2 ? -1 : 0;
+        return CLS_DRAW;
+    }
     if (m->lo == VAL_DRAW) { *key = m->hi; return CLS_AT_LEAST_DRAW; }   /* a draw or a win: the win's distance */
     return CLS_AT_MOST_DRAW;   /* a draw or a loss */
 }
@@ -202,6 +205,7 @@ static void analyst_mark_late_on(analyst_t *a, const void *pos, analysis_t *an, 
     move_value_t *mv = &an->mv[i];
     mv->late = 0;
     mv->final = 0;
+    mv->rule_draw = 0;
     mv->conv = -1;
     if (mv->state != MV_PROVEN || (!a->solver.ab.oracle && !O->pos_reversible)) return;   /* nothing to mark */
     GSW_POSBUF child[GSW_MAX_POS];
@@ -210,7 +214,13 @@ static void analyst_mark_late_on(analyst_t *a, const void *pos, analysis_t *an, 
     O->play(v, child, mv->move);
     if (O->terminal(v, child, &tv)) return;
     analyst_mark_final(a, child, mv);
-    if (solver_counts(&a->solver)) return;   /* values under the rule already: none comes late */
+    if (solver_counts(&a->solver)) {   /* values under the rule already: none comes late */
+        val_t l, h;
+        if (mv->lo == VAL_DRAW && mv->hi == VAL_DRAW && !mv->rule[0] && solver_value_alone(&a->solver, child, &l, &h)
+            && (l > VAL_DRAW || h < VAL_DRAW))
+            mv->rule_draw = h < VAL_DRAW ? 1 : 2;   /* (the child's loss is the mover's win) */
+        return;
+    }
     int left = -1, conv;
     if (O->pos_reversible) O->pos_reversible(v, child, &left);
     if (mv->final) {   /* in time if it converts in time */
@@ -435,6 +445,7 @@ int analyst_prove(analyst_t *a, const analyst_task_t *t, const void *pos, analys
         mv->from_cache = an->mv[twin].from_cache;
         mv->late = an->mv[twin].late;
         mv->final = an->mv[twin].final;
+        mv->rule_draw = an->mv[twin].rule_draw;
         mv->conv = an->mv[twin].conv;
         an->twins++;
         analysis_settle(an);

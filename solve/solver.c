@@ -56,16 +56,15 @@ static int solver_source_open(solver_t *s, int i, const source_env_t *env, err_t
 }
 
 /* The oracle the heuristic engine keeps between solves (ab.oracle, unless
- * the caller put its own there): the first source's that has one. */
+ * the caller put its own there): the sources' that have one, in chain
+ * order (gsw's tablebases, then Syzygy's), as below a solve's root. */
 static void solver_engine(solver_t *s)
 {
     if (s->ab.oracle != s->engine) return;
     source_query_t q = { .v = s->v, .goal = -1, .no_book = s->no_book, .ab = &s->ab };
-    const gsw_oracle_t *o = NULL;
-    for (int i = 0; i < s->chain.n && !o; i++) {
-        const source_t *src = &s->chain.src[i];
-        if (src->kind && src->kind->oracle) o = src->kind->oracle(src->ctx, &q);
-    }
+    memcpy(s->engine_chain.src, s->chain.src, sizeof s->chain.src);
+    s->engine_chain.n = s->chain.n;
+    const gsw_oracle_t *o = source_chain_oracle(&s->engine_chain, &q);
     s->ab.oracle = s->engine = game_count_oracle(&s->count_engine, o, &s->ab.count);
 }
 
@@ -347,6 +346,9 @@ static int solver_lookup(solver_t *s, const void *pos, answer_t *a, uint8_t *key
     if (s->cache) *klen = s->v->ops->pos_key(s->v, pos, key, sym);   /* (a search on a line may store under it) */
     if (solver_on_line(s)) return 0;
     source_query_t q = solver_query(s, pos, want_best, key, *klen, *sym);
+    for (int i = 0; i < s->chain.n && !q.no_build; i++)   /* a source that knows pos: nothing is built for it */
+        if (s->chain.src[i].kind && s->chain.src[i].kind->covers)
+            q.no_build = s->chain.src[i].kind->covers(s->chain.src[i].ctx, pos);
     int rc = 0;
     for (int pass = 0; pass < 2 && !rc; pass++)
         for (int i = 0; i < s->chain.n && !rc; i++) {
@@ -375,6 +377,7 @@ static int solver_lookup(solver_t *s, const void *pos, answer_t *a, uint8_t *key
                 a->r.time_ms = sa.time_ms;
                 a->source = d.name;
                 a->phrase = d.phrase;
+                snprintf(a->note, sizeof a->note, "%s", sa.note);
                 rc = 1;
             }
         }
@@ -639,6 +642,12 @@ int solver_store(solver_t *s, const void *pos, val_t lo, val_t hi, move_t best, 
     if (best != MOVE_NONE && e.lo == lo && e.hi == hi) e.best = sym ? O->move_sym(s->v, best, sym, 0) : best;
     solver_keep(s, pos, key, klen, sym, &e, 1);   /* refused (a stored row contradicts it: cache verify says which is wrong): said */
     return GSW_OK;
+}
+
+int solver_value_alone(solver_t *s, const void *pos, val_t *lo, val_t *hi)
+{
+    const gsw_oracle_t *o = s->count_engine.inner;
+    return o && o->probe(o->ctx, s->v, pos, lo, hi);
 }
 
 int solver_conversion(solver_t *s, const void *pos, int *plies)

@@ -41,6 +41,8 @@ typedef struct solver {
     /* the knowledge sources asked before a search (solve/source.h): the
      * registry's, open or not (kind NULL), then those added at run time */
     source_chain_t chain;
+    source_chain_t engine_chain;  /* the chain again, for the engine's oracle below (its
+                                     sources' oracles asked in turn, as a search's are) */
     const gsw_oracle_t *engine;   /* the oracle the solver put in ab.oracle (the endgame
                                      databases'); another there is the caller's own, and
                                      the searches then see only it */
@@ -69,6 +71,7 @@ typedef struct answer {
      * ("the cache"); NULL: a search did */
     const char *source;
     const char *phrase;
+    char note[96];         /* what the source adds in words ("Syzygy, DTZ 23"; "" none) */
     int line_free;         /* the value ignores the game's line (its move-count rule and
                               repetitions): asked for (solver_ignore_line), or the proof-tree
                               manager's, which proves values of the position alone */
@@ -172,6 +175,11 @@ int solver_store(solver_t *s, const void *pos, val_t lo, val_t hi, move_t best, 
  * man's or pawn's move: what resets a move-count rule): 1 with *plies when
  * a distance-to-conversion file holds pos and it is a win or a loss, else 0. */
 int solver_conversion(solver_t *s, const void *pos, int *plies);
+/* The sources' bounds on pos's value alone, without the move-count rule
+ * (what a draw by the rule would be without it: Syzygy's cursed wins and
+ * blessed losses), as the searches' oracle knows it: 1 with them, 0 when
+ * no source knows pos. */
+int solver_value_alone(solver_t *s, const void *pos, val_t *lo, val_t *hi);
 
 /* The heuristic engine's best line for pos (ab_think over the solver's
  * table, with its line for repetitions), within o's depth, time and node

@@ -7,11 +7,13 @@
 #include "core/dfpn.h"
 
 /* The chain, in order: the cache, the endgame databases and tablebases,
- * strong solutions, the opening books (the shipped one is asked first at
+ * the Syzygy tablebases (after gsw's own, whose DTM says more), strong
+ * solutions, the opening books (the shipped one is asked first at
  * the root: source_kind_t.first). A new kind: its file, and a line here. */
 const source_kind_t *const source_registry[] = {
     &source_cache,
     &source_egdb,
+    &source_syzygy,
     &source_strong,
     &source_book_shipped,
     &source_book_cache,

@@ -58,6 +58,8 @@ typedef struct source_answer {
     move_t best;               /* MOVE_NONE: none named */
     double time_ms;
     source_use_t use;
+    char note[96];             /* the answer in the source's own words, for the
+                                  person ("Syzygy, DTZ 23"; "" none) */
 } source_answer_t;
 
 /* How it names itself: "source" in answers (--json), and words for a
@@ -93,6 +95,10 @@ typedef struct source_kind {
      * next write comes. 0 done, -1 on error (err). Every source that has
      * it keeps the solver's proofs. */
     int (*store)(void *ctx, const source_query_t *q, const cache_entry_t *e, int now, err_t *err);
+    /* optional: 1 when it knows pos (a probe would answer): the sources
+     * that build what they lack on demand (gsw's tablebases) build nothing
+     * for it (source_query_t.no_build) */
+    int (*covers)(void *ctx, const void *pos);
     int first;                 /* asked at the root before the sources ahead of it in the
                                   registry (the shipped book, before the cache) */
     int shadows;               /* where it answers below a root, the sources after it are
@@ -103,6 +109,7 @@ typedef struct source_kind {
 /* The built-in kinds, in chain order. */
 extern const source_kind_t source_cache;         /* solve/source_cache.c */
 extern const source_kind_t source_egdb;          /* solve/source_egdb.c */
+extern const source_kind_t source_syzygy;        /* solve/source_syzygy.c */
 extern const source_kind_t source_strong;        /* solve/source_strong.c */
 extern const source_kind_t source_book_shipped;  /* solve/source_book.c */
 extern const source_kind_t source_book_cache;    /* solve/source_book.c */

@@ -860,8 +860,11 @@ static int cmd_help(session_t *s, char *args, out_t *out, err_t *err)
     (void)s; (void)err;
     char *w = next_word(&args);
     for (int i = 0; commands[i].name; i++)
-        if (!w || !strcmp(w, commands[i].name))
-            out_printf(out, "%-8s %-30s %s\n", commands[i].name, commands[i].args, commands[i].summary);
+        if (!w || !strcmp(w, commands[i].name)) {   /* name and arguments in one column (certificate FILE) */
+            char head[64];
+            snprintf(head, sizeof head, "%-8s %s", commands[i].name, commands[i].args);
+            out_printf(out, "%-39s %s\n", head, commands[i].summary);
+        }
     if (!w) out_printf(out, "A move on its own (\"4\") plays it.\n");
     return GSW_OK;
 }
@@ -925,9 +928,11 @@ const char *session_help(void)
     static char buf[4096];
     if (!buf[0]) {
         size_t used = 0;
-        for (int i = 0; commands[i].name && used < sizeof buf; i++)
-            used += (size_t)snprintf(buf + used, sizeof buf - used, "%-8s %-22s %s\n", commands[i].name,
-                                     commands[i].args, commands[i].summary);
+        for (int i = 0; commands[i].name && used < sizeof buf; i++) {
+            char head[64];
+            snprintf(head, sizeof head, "%-8s %s", commands[i].name, commands[i].args);
+            used += (size_t)snprintf(buf + used, sizeof buf - used, "%-31s %s\n", head, commands[i].summary);
+        }
     }
     return buf;
 }

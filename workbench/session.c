@@ -509,6 +509,15 @@ static void late_note(const gv_t *v, const move_value_t *mv, char *buf, size_t n
                  v->ops->count_rule ? v->ops->count_rule : "move count");
 }
 
+/* A draw, and what the move-count rule changed: "draw (a win without the
+ * 50-move rule)". */
+static void rule_draw_text(const gv_t *v, const move_value_t *mv, char *buf, size_t n)
+{
+    if (!mv->rule_draw) snprintf(buf, n, "draw");
+    else snprintf(buf, n, "draw (a %s without the %s)", mv->rule_draw == 1 ? "win" : "loss",
+                  v->ops->count_rule ? v->ops->count_rule : "move-count rule");
+}
+
 int session_value_text(const session_t *s, int ply, const move_value_t *mv, char *buf, size_t n)
 {
     const gv_t *v = s->v;
@@ -534,7 +543,7 @@ int session_value_text(const session_t *s, int ply, const move_value_t *mv, char
                 has = v->ops->value_score(v, child, val_down(lo), &score);
                 score = -score;
             }
-            if (g.outcome == OUTCOME_DRAW) snprintf(buf, n, "draw");
+            if (g.outcome == OUTCOME_DRAW) rule_draw_text(v, mv, buf, n);
             else if (session_mate_game(s)) session_score_text(s, lo, buf, n);
             else snprintf(buf, n, "%s %d", outcome_name(g.outcome), g.plies);
             if (has && g.outcome != OUTCOME_DRAW) snprintf(buf + strlen(buf), n - strlen(buf), " (%+d)", score);
@@ -556,7 +565,7 @@ int session_value_text(const session_t *s, int ply, const move_value_t *mv, char
             late_note(v, mv, buf, n);
             return 1;
         }
-        if (lo >= VAL_DRAW && hi <= VAL_DRAW) { snprintf(buf, n, "draw"); return 2; }
+        if (lo >= VAL_DRAW && hi <= VAL_DRAW) { rule_draw_text(v, mv, buf, n); return 2; }
         /* a win too long for the move-count rule, undecided: either, in words */
         if (lo == VAL_DRAW && val_is_win(hi)) {
             if (hi >= val_win(1)) snprintf(buf, n, "draw or win");   /* (no distance known) */

@@ -130,7 +130,7 @@ static void draw_moves(tui_t *t, int y, int x, int w, int h)
  * mark) and the unit of the proven distances shown. */
 static void analysis_legend(session_t *s, const analysis_t *an, int star, char *buf, size_t n)
 {
-    int heur = 0, published = 0, late = 0, distance = 0;
+    int heur = 0, published = 0, late = 0, distance = 0, conv = 0;
     for (int i = 0; i < an->n; i++) {
         char t1[64];
         session_value_text(s, s->ply, &an->mv[i], t1, sizeof t1);
@@ -138,12 +138,16 @@ static void analysis_legend(session_t *s, const analysis_t *an, int star, char *
         published |= strstr(t1, "(published)") != NULL;
         if (an->mv[i].state == MV_PROVEN && an->mv[i].late) late |= an->mv[i].late;   /* 1 first, 2 ? (bits) */
         distance |= an->mv[i].state == MV_PROVEN && an->mv[i].lo == an->mv[i].hi && an->mv[i].lo != VAL_DRAW;
+        conv |= an->mv[i].state == MV_PROVEN && an->mv[i].final && an->mv[i].conv > 0;
     }
     const char *rule = s->v->ops->count_rule ? s->v->ops->count_rule : "move count";
     buf[0] = 0;
 #define PART(...) snprintf(buf + strlen(buf), n - strlen(buf), __VA_ARGS__)
     if (star) PART("* best");
     if (distance) PART("%s%s", buf[0] ? "; " : "", session_mate_game(s) ? "mate in N moves" : "win/loss N: in plies");
+    if (conv)   /* a result held without its distance (win/draw/loss files, Syzygy's tables) */
+        PART("%sconverts in N: plies to the next move that starts the %s again%s", buf[0] ? "; " : "", rule,
+             session_mate_game(s) ? " (DTZ)" : "");
     if (heur) PART("%s~ heuristic, not proven%s%s", buf[0] ? "; " : "", s->v->game->eval_unit ? ": in " : "",
                    s->v->game->eval_unit ? s->v->game->eval_unit : "");
     if (published) PART("%s(published): the lesson's value, not proven here yet", buf[0] ? "; " : "");
