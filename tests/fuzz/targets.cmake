@@ -27,4 +27,5 @@ set(GSW_FUZZ_TARGETS
   "dist_wire:gsw_dist"
   "game_text:gsw_games"
   "manifest:gsw_manifest"
-  "certificate:gsw_check_cert")
+  "certificate:gsw_check_cert"
+  "syzygy:gsw_games")
