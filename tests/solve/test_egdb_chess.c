@@ -3,7 +3,9 @@
  * enumeration of this test's own (its own attack rules), short mates
  * checked against a brute-force search over the game's rules, the
  * mate prover (depth-limited df-pn) agreeing on random positions, the
- * colour-reversed lookup, what is not covered, and the solver's door.
+ * colour-reversed lookup, what is not covered, KPKP's en-passant indices
+ * (located from FEN, un-moves and moves agreeing; nothing built), and the
+ * solver's door.
  * KQK and KRK in every build; GSW_EGDB_RELEASE=1 (the release-labelled
  * entry) adds KPK, KBBK and KBNK; GSW_EGDB_KQKR=1 (label slow) adds KQKR,
  * material on both sides. */
