@@ -293,8 +293,8 @@ static int egdb_cli_probe(cli_args_t *o, gv_t *v, egdb_set_t *set, err_t *err)
         rc = *name ? err_set(err, GSW_EFAIL, "no database holds this position (slice %s): gsw egdb build %s --for '%s'",
                              name, v->game->name, o->pos[2])
              : rg->mate_metric
-                 ? err_set(err, GSW_EFAIL, "no tablebase covers this position (at most %d pieces, no castling rights, "
-                                           "no en passant, pawns on one side only)", rg->max_pieces)
+                 ? err_set(err, GSW_EFAIL, "no tablebase covers this position (at most %d pieces, no castling rights)",
+                                           rg->max_pieces)
                  : err_set(err, GSW_EFAIL, "the position has more pieces than the databases cover");
     }
     /* the best move, as the solver door chooses it, from these files */
@@ -785,7 +785,7 @@ const cli_verb_t verb_egdb = {
               "         loss with White to move.\n"
               "  chess: an ending is named by its material, stronger side first (KRK, KQKR; KKR is KRK); stats ENDING\n"
               "         gives its legal positions (either side to move), wins, draws, losses and longest mate;\n"
-              "         probe and stats build what is missing first. Up to 4 pieces; no castling, no en passant.\n"
+              "         probe and stats build what is missing first. Up to 4 pieces, en passant too; no castling.\n"
               "  verify [SLICE]: every file's checksums and every position's consistency with its moves.\n"
               "  DIR defaults to $GSW_EGDB, else egdb/ in gsw's data directory (beside the cache; --db moves it too).",
       "endgame databases: build, probe, statistics, verification", cli_egdb, 3, NULL, .opts = egdb_opts, .mpi_sub = "build", .egdb = 1

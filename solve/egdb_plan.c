@@ -157,7 +157,7 @@ int egdb_plan_target(const gv_t *v, const egdb_build_options_t *o, egdb_plan_t *
         else if (!rg->locate(v, o->for_pos, &slice, &index, &flipped))
             return err_set(err, GSW_EINPUT, "no %s database covers the position (at most %d pieces%s)",
                            v->game->name, rg->max_pieces,
-                           rg->mate_metric ? ", no castling rights or en passant, pawns on one side only" : "");
+                           rg->mate_metric ? ", no castling rights" : "");
         if (set_add(&pl->s, slice) < 0) return err_set(err, GSW_EFAIL, "out of memory");
         uint64_t succ[EGDB_SUCC_MAX];
         for (int i = 0; i < pl->s.n; i++) {

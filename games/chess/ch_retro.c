@@ -14,10 +14,27 @@
  * move in check): `legal` tells them apart, and they are stored as draws
  * with no moves.
  *
- * Not covered: castling rights, and en passant -- so no ending with pawns
- * on both sides is built (a double step there could give an en-passant
- * right the index cannot hold). With pawns on one side only, no en-passant
- * capture can ever arise. */
+ * En passant: with pawns on both sides, a position whose side to move may
+ * take en passant (ch_pos_t.ep set: the other side's pawn just stepped two
+ * squares past an empty square that a pawn of the side to move attacks) is
+ * a position of its own. Such endings have more indices after the 2 * half
+ * above: for White to move, then for Black to move,
+ *   ep_base[side] + (file * 4096 + wk * 64 + bk) * G' + g'
+ * where file is the ep square's, and g' numbers the groups as g does but
+ * with the pawn that stepped (on the ep square's file, fourth rank from its
+ * side) taken out of its group. Such an index is legal when its position
+ * is and the ep right is one gsw's FEN parser keeps (the square passed is
+ * empty, a pawn of the side to move attacks it); the square the pawn left
+ * need not be empty, as the parser does not ask. Its only un-move is that
+ * double step (when the square it left is empty), and it has every move of
+ * the same position without the right plus the capture en passant. The
+ * double step of a position leads to its ep index when the right arises;
+ * so the plain position's un-moves skip a double step that would give the
+ * right, and every un-move's position also stands for its ep image when
+ * there is one. With pawns on one side only, no ep right can arise and the
+ * index is as above.
+ *
+ * Not covered: castling rights. */
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
@@ -88,7 +105,6 @@ static void chr_swap(chr_mat_t *m)
 static int chr_covered(const chr_mat_t *m)
 {
     if (chr_men(m) + 2 > CHR_MAX_PIECES) return 0;
-    if (m->n[0][CH_PAWN] && m->n[1][CH_PAWN]) return 0;   /* en passant: not covered */
     return chr_cmp(m) >= 0;
 }
 
@@ -118,12 +134,18 @@ typedef struct chr_layout {
     uint64_t size[CHR_GROUPS];
     uint64_t g;        /* the groups' placements */
     uint64_t half;     /* positions with one side to move: 4096 * g */
+    int pawns[2];      /* the group of each colour's pawns; -1: none */
+    /* ep indices (pawns on both sides), by the side to move: the groups'
+       placements without the pawn that stepped, the first index */
+    uint64_t epg[2], ep_base[2];
+    uint64_t total;    /* every index */
 } chr_layout_t;
 
 static void chr_layout(const chr_mat_t *m, chr_layout_t *l)
 {
     l->ng = 0;
     l->g = 1;
+    l->pawns[0] = l->pawns[1] = -1;
     for (int c = 0; c < 2; c++)
         for (int i = 0; i < 5; i++) {
             int t = chr_order[i], k = m->n[c][t];
@@ -134,8 +156,34 @@ static void chr_layout(const chr_mat_t *m, chr_layout_t *l)
             l->k[g] = k;
             l->size[g] = chr_binom[t == CH_PAWN ? 48 : 64][k];
             l->g *= l->size[g];
+            if (t == CH_PAWN) l->pawns[c] = g;
         }
     l->half = 4096 * l->g;
+    l->total = 2 * l->half;
+    for (int s = 0; s < 2; s++) {
+        l->epg[s] = l->ep_base[s] = 0;
+        if (l->pawns[0] < 0 || l->pawns[1] < 0) continue;
+        int gp = l->pawns[s ^ 1];   /* (the side that stepped is the other) */
+        l->epg[s] = l->g / l->size[gp] * chr_binom[48][l->k[gp] - 1];
+        l->ep_base[s] = l->total;
+        l->total += 8 * 4096 * l->epg[s];
+    }
+}
+
+/* For side s to move with an ep right on file f: the square passed, and
+ * the square of the pawn that passed it. */
+static inline int chr_ep_square(int s, int f) { return s == CH_WHITE ? 40 + f : 16 + f; }
+static inline int chr_ep_pawn(int s, int ep) { return s == CH_WHITE ? ep - 8 : ep + 8; }
+
+/* 1 when p's ep right (p->ep, set) is one gsw keeps: on the right rank,
+ * the other side's pawn beyond it, the square itself empty, and a pawn of
+ * the side to move attacking it (as the FEN parser and ch_play ask). */
+static int chr_ep_ok(const ch_pos_t *p)
+{
+    int s = p->side, e = p->ep;
+    if (e >= 64 || e / 8 != (s == CH_WHITE ? 5 : 2)) return 0;
+    return !p->sq[e] && p->sq[chr_ep_pawn(s, e)] == ch_pc(s ^ 1, CH_PAWN) &&
+           (ch_pawn_att(s ^ 1, e) & p->color[s] & p->type[CH_PAWN]) != 0;
 }
 
 /* Squares of a group in its own numbering (pawns: 0..47 for a2..h7). */
@@ -155,21 +203,39 @@ static uint64_t chr_rank(uint64_t b, int type)
 static int chr_decode(const chr_mat_t *m, const chr_layout_t *l, uint64_t index, ch_pos_t *p)
 {
     memset(p, 0, sizeof *p);
-    int side = (int)(index / l->half), legal = 1;
-    uint64_t r = index % l->half;
-    uint64_t gr[CHR_GROUPS];
-    for (int g = l->ng - 1; g >= 0; g--) {
-        gr[g] = r % l->size[g];
-        r /= l->size[g];
+    int side, legal = 1, ep = CH_NOSQ, epg = -1;
+    uint64_t r;
+    uint64_t gr[CHR_GROUPS], size[CHR_GROUPS];
+    int k[CHR_GROUPS];
+    memcpy(size, l->size, sizeof size);
+    memcpy(k, l->k, sizeof k);
+    if (index < 2 * l->half) {
+        side = (int)(index / l->half);
+        r = index % l->half;
+    } else {   /* an ep index: one pawn of the side that stepped is out of its group */
+        side = index >= l->ep_base[1] && l->ep_base[1] > l->ep_base[0];
+        r = index - l->ep_base[side];
+        epg = l->pawns[side ^ 1];
+        size[epg] = chr_binom[48][--k[epg]];
     }
-    int bk = (int)(r % 64), wk = (int)(r / 64);
+    for (int g = l->ng - 1; g >= 0; g--) {
+        gr[g] = r % size[g];
+        r /= size[g];
+    }
+    int bk = (int)(r % 64), wk = (int)(r / 64 % 64);
+    if (epg >= 0) ep = chr_ep_square(side, (int)(r / 4096));
     p->sq[wk] = (uint8_t)ch_pc(CH_WHITE, CH_KING);
     if (bk == wk) legal = 0;
     else p->sq[bk] = (uint8_t)ch_pc(CH_BLACK, CH_KING);
+    if (epg >= 0) {   /* the pawn that stepped */
+        int sq = chr_ep_pawn(side, ep);
+        if (p->sq[sq]) legal = 0;
+        else p->sq[sq] = (uint8_t)ch_pc(side ^ 1, CH_PAWN);
+    }
     for (int g = 0; g < l->ng; g++) {
         uint64_t x = gr[g];
         int hi = l->type[g] == CH_PAWN ? 48 : 64;
-        for (int i = l->k[g]; i > 0; i--) {   /* colex unranking, highest first */
+        for (int i = k[g]; i > 0; i--) {   /* colex unranking, highest first */
             int s = hi - 1;
             while (chr_binom[s][i] > x) s--;
             x -= chr_binom[s][i];
@@ -182,21 +248,34 @@ static int chr_decode(const chr_mat_t *m, const chr_layout_t *l, uint64_t index,
     (void)m;
     p->side = (uint8_t)side;
     memset(p->rook, CH_NOSQ, sizeof p->rook);
-    p->ep = CH_NOSQ;
+    p->ep = (uint8_t)ep;
     p->fullmove = 1;
     ch_refresh(p);
     if (!legal || (ch_king_att(wk) >> bk & 1)) return 0;
+    if (ep != CH_NOSQ && !chr_ep_ok(p)) return 0;
     /* the side not to move must not be in check */
     return ch_attackers(p, p->king[side ^ 1], side, p->type[0]) == 0;
 }
 
-/* The index of p, whose material m is in canonical orientation. */
+/* The index of p, whose material m is in canonical orientation (an ep
+ * right, when p has one, must pass chr_ep_ok). */
 static uint64_t chr_encode(const chr_mat_t *m, const chr_layout_t *l, const ch_pos_t *p)
 {
     (void)m;
     uint64_t r = (uint64_t)p->king[CH_WHITE] * 64 + p->king[CH_BLACK];
-    for (int g = 0; g < l->ng; g++) r = r * l->size[g] + chr_rank(p->color[l->color[g]] & p->type[l->type[g]], l->type[g]);
-    return (uint64_t)p->side * l->half + r;
+    if (p->ep == CH_NOSQ) {
+        for (int g = 0; g < l->ng; g++)
+            r = r * l->size[g] + chr_rank(p->color[l->color[g]] & p->type[l->type[g]], l->type[g]);
+        return (uint64_t)p->side * l->half + r;
+    }
+    int s = p->side, epg = l->pawns[s ^ 1];
+    r += (uint64_t)(p->ep & 7) * 4096;
+    for (int g = 0; g < l->ng; g++) {
+        uint64_t b = p->color[l->color[g]] & p->type[l->type[g]];
+        if (g != epg) r = r * l->size[g] + chr_rank(b, l->type[g]);
+        else r = r * chr_binom[48][l->k[g] - 1] + chr_rank(b & ~(1ull << chr_ep_pawn(s, p->ep)), l->type[g]);
+    }
+    return l->ep_base[s] + r;
 }
 
 static void chr_material_of(const ch_pos_t *p, chr_mat_t *m)
@@ -262,7 +341,7 @@ static uint64_t chr_slice_size(const gv_t *v, uint64_t slice)
     chr_layout_t l;
     chr_unpack(slice, &m);
     chr_layout(&m, &l);
-    return 2 * l.half;
+    return l.total;
 }
 
 static void chr_slice_name(const gv_t *v, uint64_t slice, char *buf, size_t n)
@@ -306,10 +385,6 @@ static int chr_slice_parse(const gv_t *v, const char *text, uint64_t *slice, err
         return err_set(err, GSW_EINPUT, "%.40s: the chess tablebases cover endings of at most %d pieces", text,
                        CHR_MAX_PIECES);
     if (chr_cmp(&m) < 0) chr_swap(&m);
-    if (m.n[0][CH_PAWN] && m.n[1][CH_PAWN])
-        return err_set(err, GSW_EINPUT,
-                       "%.40s: endings with pawns on both sides are not covered (the index holds no en-passant right)",
-                       text);
     *slice = chr_pack(&m);
     return GSW_OK;
 }
@@ -380,13 +455,12 @@ static int chr_locate_pos(const ch_pos_t *p, uint64_t *slice, uint64_t *index, i
 {
     for (int i = 0; i < 4; i++)
         if (p->rook[i] != CH_NOSQ) return 0;   /* castling rights: not covered */
-    if (p->ep != CH_NOSQ) return 0;
     if (__builtin_popcountll(p->type[0]) > CHR_MAX_PIECES) return 0;
     chr_mat_t m;
     chr_material_of(p, &m);
     chr_layout_t l;
     if (chr_cmp(&m) >= 0) {
-        if (!chr_covered(&m)) return 0;
+        if (!chr_covered(&m) || (p->ep != CH_NOSQ && !chr_ep_ok(p))) return 0;
         if (flipped) *flipped = 0;
         chr_layout(&m, &l);
         *slice = chr_pack(&m);
@@ -397,6 +471,7 @@ static int chr_locate_pos(const ch_pos_t *p, uint64_t *slice, uint64_t *index, i
     if (!chr_covered(&m)) return 0;
     ch_pos_t q;
     chr_flip(p, &q);
+    if (q.ep != CH_NOSQ && !chr_ep_ok(&q)) return 0;
     if (flipped) *flipped = 1;
     chr_layout(&m, &l);
     *slice = chr_pack(&m);
@@ -466,8 +541,8 @@ static int chr_children(const gv_t *v, uint64_t slice, uint64_t index, retro_mov
         ch_pos_t q = p;
         ch_play(&q, mv[i]);
         retro_move_t *o = &out[kept];
-        /* (always found: a move never adds pieces, and with pawns on one
-           side only no en-passant right arises) */
+        /* (always found: a move never adds pieces, and an ep right it
+           gives is one chr_ep_ok keeps) */
         if (!chr_locate_pos(&q, &o->slice, &o->index, NULL)) continue;
         o->move = mv[i];
         o->conv = (uint8_t)(p.sq[ch_to(mv[i])] != 0 || ch_pc_type(p.sq[ch_from(mv[i])]) == CH_PAWN);
@@ -476,12 +551,36 @@ static int chr_children(const gv_t *v, uint64_t slice, uint64_t index, retro_mov
     return kept;
 }
 
+/* Parent p (legal, the side to move there about to make `move` into this
+ * slice) into out[n..]: its index, then that of its ep image when p's
+ * board also stands with an ep right (a pawn of the side not to move
+ * there on its fourth rank, just stepped). The new count. */
+static int chr_parent_add(const chr_mat_t *m, const chr_layout_t *l, uint64_t slice, ch_pos_t *p, move_t move,
+                          int conv, retro_move_t *out, int n)
+{
+    if (n >= RETRO_MAX_MOVES) return n;
+    out[n++] = (retro_move_t){ .slice = slice, .index = chr_encode(m, l, p), .move = move, .conv = (uint8_t)conv };
+    if (l->pawns[0] < 0 || l->pawns[1] < 0) return n;
+    int s = p->side;
+    uint64_t fourth = s == CH_WHITE ? 0xffull << 32 : 0xffull << 24;   /* (the other side's) */
+    for (uint64_t b = p->color[s ^ 1] & p->type[CH_PAWN] & fourth; b; b &= b - 1) {
+        p->ep = (uint8_t)chr_ep_square(s, __builtin_ctzll(b) & 7);
+        if (chr_ep_ok(p) && n < RETRO_MAX_MOVES)
+            out[n++] = (retro_move_t){ .slice = slice, .index = chr_encode(m, l, p), .move = move, .conv = (uint8_t)conv };
+    }
+    p->ep = CH_NOSQ;
+    return n;
+}
+
 /* Backward: the positions with a move that is not a capture leading here,
  * in the same slice: the side that just moved steps a piece back to an
  * empty square (a pawn one or two squares back). The parent must be legal:
- * the side to move here is not in check there. Un-promotions lead to
- * another slice (with a pawn), which is never built together with this
- * one: they are left out. */
+ * the side to move here is not in check there. A position with an ep
+ * right has one un-move, the pawn's double step; a position without one
+ * has no double step that would have given one. Each parent found also
+ * stands for its ep image (chr_parent_add). Un-promotions lead to another
+ * slice (with a pawn), which is never built together with this one: they
+ * are left out. */
 static int chr_parents(const gv_t *v, uint64_t slice, uint64_t index, retro_move_t *out)
 {
     (void)v;
@@ -491,6 +590,18 @@ static int chr_parents(const gv_t *v, uint64_t slice, uint64_t index, retro_move
     if (!chr_at(slice, index, &m, &l, &x)) return 0;
     int mover = x.side ^ 1, n = 0;
     uint64_t occ = x.type[0];
+    if (x.ep != CH_NOSQ) {
+        int to = chr_ep_pawn(x.side, x.ep), f = mover == CH_WHITE ? to - 16 : to + 16;
+        if (occ >> f & 1) return 0;   /* (a position the FEN parser allows, no double step made) */
+        ch_pos_t p = x;
+        p.sq[f] = p.sq[to];
+        p.sq[to] = 0;
+        p.side = (uint8_t)mover;
+        p.ep = CH_NOSQ;
+        ch_refresh(&p);
+        if (ch_attackers(&p, p.king[x.side], mover, p.type[0])) return 0;
+        return chr_parent_add(&m, &l, slice, &p, ch_move(f, to, CH_NORMAL, 0), 1, out, 0);
+    }
     for (uint64_t b = x.color[mover]; b; b &= b - 1) {
         int to = __builtin_ctzll(b), t = ch_pc_type(x.sq[to]);
         uint64_t from;
@@ -506,7 +617,11 @@ static int chr_parents(const gv_t *v, uint64_t slice, uint64_t index, retro_move
             int f1 = to + back;
             if (f1 >= 8 && f1 < 56 && !(occ >> f1 & 1)) {
                 from |= 1ull << f1;
-                if ((mover == CH_WHITE ? rank == 3 : rank == 4) && !(occ >> (f1 + back) & 1)) from |= 1ull << (f1 + back);
+                /* (not when a pawn here could take en passant: that step
+                   leads to the ep index) */
+                if ((mover == CH_WHITE ? rank == 3 : rank == 4) && !(occ >> (f1 + back) & 1) &&
+                    !(ch_pawn_att(mover, f1) & x.color[x.side] & x.type[CH_PAWN]))
+                    from |= 1ull << (f1 + back);
             }
         }
         }
@@ -521,12 +636,7 @@ static int chr_parents(const gv_t *v, uint64_t slice, uint64_t index, retro_move
             ch_refresh(&p);
             if (ch_attackers(&p, p.king[x.side], mover, p.type[0])) continue;   /* here's side in check there */
             if (n >= RETRO_MAX_MOVES) return n;
-            retro_move_t *o = &out[n];
-            o->slice = slice;
-            o->index = chr_encode(&m, &l, &p);
-            o->move = ch_move(f, to, CH_NORMAL, 0);
-            o->conv = (uint8_t)(t == CH_PAWN);
-            n++;
+            n = chr_parent_add(&m, &l, slice, &p, ch_move(f, to, CH_NORMAL, 0), t == CH_PAWN, out, n);
         }
     }
     return n;

@@ -3,7 +3,9 @@
  * enumeration of this test's own (its own attack rules), short mates
  * checked against a brute-force search over the game's rules, the
  * mate prover (depth-limited df-pn) agreeing on random positions, the
- * colour-reversed lookup, what is not covered, and the solver's door.
+ * colour-reversed lookup, what is not covered, KPKP's en-passant indices
+ * (located from FEN, un-moves and moves agreeing; nothing built), and the
+ * solver's door.
  * KQK and KRK in every build; GSW_EGDB_RELEASE=1 (the release-labelled
  * entry) adds KPK, KBBK and KBNK; GSW_EGDB_KQKR=1 (label slow) adds KQKR,
  * material on both sides. */
@@ -19,6 +21,7 @@
 #include <cmocka.h>
 
 #include "core/dfpn.h"
+#include "games/chess/ch.h"
 #include "solve/egdb.h"
 #include "solve/solver.h"
 #include "tests/test_rng.h"
@@ -378,7 +381,7 @@ static void test_lookup(void **state)
         { "8/8/8/8/8/2k5/1R6/K7 w - - 0 1", 1 },
         { "k7/1r6/2K5/8/8/8/8/8 b - - 0 1", 1 },        /* its colour-reversed image */
         { "r3k3/8/8/8/8/8/8/4K3 b q - 0 1", 0 },        /* a castling right */
-        { "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", 0 },     /* pawns on both sides, en passant */
+        { "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", 1 },     /* KPKP with an ep right: not built */
         { "4k3/8/8/8/8/8/8/RN2K3 w - - 0 1", 1 },       /* KRNK: not built (0 from probe) */
     };
     val_t first = 0;
@@ -404,9 +407,112 @@ static void test_lookup(void **state)
     char name[32];
     v->ops->retro->slice_name(v, a, name, sizeof name);
     assert_string_equal(name, "KRK");
-    const char *bad[] = { "", "K", "RK", "KXK", "KQRKR", "KPKP", "KRKK", "QKK" };
+    const char *bad[] = { "", "K", "RK", "KXK", "KQRKR", "KPPKP", "KRKK", "QKK" };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
         if (v->ops->retro->slice_parse(v, bad[i], &a, &err) != GSW_EINPUT) fail_msg("\"%s\" accepted", bad[i]);
+}
+
+/* 1 if (slice, index) is among the n moves of list. */
+static int t_listed(const retro_move_t *list, int n, uint64_t slice, uint64_t index)
+{
+    for (int i = 0; i < n; i++)
+        if (list[i].slice == slice && list[i].index == index) return 1;
+    return 0;
+}
+
+/* Index i of KPKP, legal: it is where its position is located, every
+ * parent lists it among its children, and every child in the ending lists
+ * it among its parents (what the retrograde engine relies on; its own
+ * check would only see a difference in the values). Its count of ep
+ * rights among those positions. */
+static void t_kpkp_index(uint64_t slice, uint64_t i)
+{
+    const retro_game_t *rg = v->ops->retro;
+    GSW_POSBUF pos[GSW_MAX_POS];
+    rg->position(v, slice, i, pos);
+    uint64_t s2, i2;
+    int flipped;
+    if (!rg->locate(v, pos, &s2, &i2, &flipped) || s2 != slice || i2 != i || flipped)
+        fail_msg("KPKP index %llu located as %llu", (unsigned long long)i, (unsigned long long)i2);
+    retro_move_t a[RETRO_MAX_MOVES], b[RETRO_MAX_MOVES];
+    val_t term;
+    int na = rg->parents(v, slice, i, a);
+    for (int k = 0; k < na; k++) {
+        assert_true(rg->legal(v, a[k].slice, a[k].index));
+        int nb = rg->children(v, a[k].slice, a[k].index, b, &term);
+        if (!t_listed(b, nb, slice, i))
+            fail_msg("KPKP index %llu: parent %llu has no move to it", (unsigned long long)i,
+                     (unsigned long long)a[k].index);
+    }
+    na = rg->children(v, slice, i, a, &term);
+    for (int k = 0; k < na; k++) {
+        if (a[k].slice != slice) continue;
+        int nb = rg->parents(v, slice, a[k].index, b);
+        if (!t_listed(b, nb, slice, i))
+            fail_msg("KPKP index %llu: child %llu does not list it as a parent", (unsigned long long)i,
+                     (unsigned long long)a[k].index);
+    }
+}
+
+/* En passant: KPKP's positions where the side to move may take en passant
+ * are indices of their own (after the 2 x 9,437,184 without the right),
+ * located from FEN, and consistent both ways with the rest of the ending:
+ * every one (the release entry; one in 7 otherwise) and a random sample
+ * of the others. Nothing is built. */
+static void test_en_passant(void **state)
+{
+    (void)state;
+    const retro_game_t *rg = v->ops->retro;
+    err_t err;
+    uint64_t slice;
+    assert_int_equal(rg->slice_parse(v, "KPKP", &slice, &err), GSW_OK);
+    const uint64_t half = 4096 * 48 * 48, size = rg->slice_size(v, slice);
+    assert_true(size == 2 * half + 2 * 8 * 4096 * 48);
+    static const struct {
+        const char *fen;
+        int ep;   /* the right is kept (a pawn can take) */
+    } cases[] = {
+        { "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", 1 },
+        { "4k3/8/8/8/3pP3/8/8/4K3 b - e3 0 1", 1 },
+        { "4k3/8/8/Pp6/8/8/8/4K3 w - b6 0 1", 1 },
+        { "4k3/8/8/8/6Pp/8/8/4K3 b - g3 0 1", 1 },
+        { "4k3/8/8/8/3pP3/8/4K3/8 b - e3 0 1", 1 },     /* the square it left taken: the parser keeps it */
+        { "4k3/8/8/8/2p1P3/8/8/4K3 b - e3 0 1", 0 },    /* no pawn can take: the parser drops it */
+        { "8/8/8/8/k2pP2R/8/8/4K3 b - e3 0 1", 1 },     /* taking would expose the king: kept, no capture */
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        GSW_POSBUF pos[GSW_MAX_POS], back[GSW_MAX_POS];
+        if (strchr(cases[c].fen, 'R')) continue;   /* (5 pieces: not located) */
+        assert_int_equal(game_pos_parse(v, cases[c].fen, pos, &err), GSW_OK);
+        const ch_pos_t *p = (const ch_pos_t *)pos;
+        assert_int_equal(p->ep != CH_NOSQ, cases[c].ep);
+        uint64_t s2, i;
+        int flipped;
+        assert_int_equal(rg->locate(v, pos, &s2, &i, &flipped), 1);
+        assert_true(s2 == slice && !flipped && i < size && (i >= 2 * half) == cases[c].ep);
+        assert_true(rg->legal(v, slice, i));
+        rg->position(v, slice, i, back);
+        char f1[128], f2[128];
+        ch_format_fen(p, f1, sizeof f1);
+        ch_format_fen((const ch_pos_t *)back, f2, sizeof f2);
+        assert_string_equal(f1, f2);
+        t_kpkp_index(slice, i);
+    }
+    uint64_t ep = 0;
+    for (uint64_t i = 2 * half; i < size; i += release() ? 1 : 7)
+        if (rg->legal(v, slice, i)) {
+            t_kpkp_index(slice, i);
+            ep++;
+        }
+    print_message("KPKP: %llu positions with an ep right checked\n", (unsigned long long)ep);
+    assert_true(ep > 1000);
+    uint64_t seed = 55;
+    for (int k = 0; k < (release() ? 200000 : 20000);) {
+        uint64_t i = test_splitmix(&seed) % (2 * half);
+        if (!rg->legal(v, slice, i)) continue;
+        t_kpkp_index(slice, i);
+        k++;
+    }
 }
 
 /* The one door: the solver answers a covered position from the
@@ -436,6 +542,7 @@ int main(void)
         cmocka_unit_test(test_short_mates),
         cmocka_unit_test(test_mate_prover),
         cmocka_unit_test(test_lookup),
+        cmocka_unit_test(test_en_passant),
         cmocka_unit_test(test_solver),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
