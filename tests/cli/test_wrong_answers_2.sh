@@ -58,14 +58,14 @@ same "$(jq -r .wrong "$tmp/out")" 0 "no row stored from the line is wrong for th
 for m in dtm dtc; do expect 0 "build KPK $m" -- "$gsw" egdb build chess KPK --metric $m; done
 printf 'analyze\nhint\nopponent perfect\nside second\n' >"$tmp/script"
 expect 0 "KPK at halfmove 98" -- "$gsw" shell chess '8/8/8/7k/5K2/8/3P4/8 w - - 98 60' "$tmp/script"
-has_re out '^Ke5 +draw$' "analyze: the fastest mate without the rule is a draw under it"
+has_re out '^Ke5 +draw \(a win without the 50-move rule\)$' "analyze: the fastest mate without the rule is a draw under it, said so"
 has_re out '^d4 +mate in 16$' "analyze: d4 mates in time"
 has_re out '^hint: d4, mate in 16$' "hint: the mate that comes in time"
 has_re out '^perfect: d4$' "the perfect opponent converts in time"
 ! grep -q '50-move rule?' "$tmp/out" && ok || bad "no hedged value is left: $(grep '50-move rule?' "$tmp/out")"
 printf 'hint\n' >"$tmp/script"
 expect 0 "KPK, the pawn blocked, at halfmove 98" -- "$gsw" shell chess '4k3/8/4K3/4P3/8/8/8/8 w - - 98 60' "$tmp/script"
-has_re out '^hint: K[a-h][1-8], draw$' "hint: no win comes in time: a draw"
+has_re out '^hint: K[a-h][1-8], draw \(a win without the 50-move rule\)$' "hint: no win comes in time: a draw"
 # the same positions at halfmove 0: the fastest mate, unmarked
 printf 'hint\n' >"$tmp/script"
 expect 0 "KPK at halfmove 0" -- "$gsw" shell chess '8/8/8/7k/5K2/8/3P4/8 w - - 0 60' "$tmp/script"
