@@ -759,10 +759,8 @@ static int cli_analyze(cli_args_t *o)
             m->mv.final = 1;
             if (s.ab.oracle) m->mv.conv = (int16_t)source_conversion_plies(s.v, s.ab.oracle, child);
         }
-        val_t al, ah;   /* a draw by the move-count rule: what it is without the rule */
-        if (m->mv.lo == VAL_DRAW && m->mv.hi == VAL_DRAW && solver_counts(&s) && solver_value_alone(&s, child, &al, &ah)
-            && (al > VAL_DRAW || ah < VAL_DRAW))
-            m->mv.rule_draw = ah < VAL_DRAW ? 1 : 2;
+        if (m->mv.lo == VAL_DRAW && m->mv.hi == VAL_DRAW)   /* a draw by the move-count rule: what it is without it */
+            m->mv.rule_draw = (uint8_t)solver_rule_draw(&s, child);
     }
     /* every list of moves best first, by the one order (move_value_cmp) */
     int order[GSW_MAX_MOVES];
@@ -790,9 +788,11 @@ static int cli_analyze(cli_args_t *o)
             char vt[128];
             value_text(lo, hi, vt, sizeof vt);
             if (conv >= 0) snprintf(vt + strlen(vt), sizeof vt - strlen(vt), ", converts in %d", conv);
-            if (m->mv.rule_draw)
-                snprintf(vt + strlen(vt), sizeof vt - strlen(vt), " (a %s without the %s)", m->mv.rule_draw == 1 ? "win" : "loss",
-                         O->count_rule);
+            if (m->mv.rule_draw) {
+                char w[64];
+                rule_draw_words(s.v, m->mv.rule_draw, w, sizeof w);
+                snprintf(vt + strlen(vt), sizeof vt - strlen(vt), " (%s)", w);
+            }
             printf("%-4s %-22s", m->mv.text, vt);
             if (has) printf(" score %+d", score);
             printf("\n");

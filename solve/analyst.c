@@ -215,10 +215,8 @@ static void analyst_mark_late_on(analyst_t *a, const void *pos, analysis_t *an, 
     if (O->terminal(v, child, &tv)) return;
     analyst_mark_final(a, child, mv);
     if (solver_counts(&a->solver)) {   /* values under the rule already: none comes late */
-        val_t l, h;
-        if (mv->lo == VAL_DRAW && mv->hi == VAL_DRAW && !mv->rule[0] && solver_value_alone(&a->solver, child, &l, &h)
-            && (l > VAL_DRAW || h < VAL_DRAW))
-            mv->rule_draw = h < VAL_DRAW ? 1 : 2;   /* (the child's loss is the mover's win) */
+        if (mv->lo == VAL_DRAW && mv->hi == VAL_DRAW && !mv->rule[0])
+            mv->rule_draw = (uint8_t)solver_rule_draw(&a->solver, child);
         return;
     }
     int left = -1, conv;

@@ -644,10 +644,18 @@ int solver_store(solver_t *s, const void *pos, val_t lo, val_t hi, move_t best, 
     return GSW_OK;
 }
 
-int solver_value_alone(solver_t *s, const void *pos, val_t *lo, val_t *hi)
+int solver_rule_draw(solver_t *s, const void *child)
 {
-    const gsw_oracle_t *o = s->count_engine.inner;
-    return o && o->probe(o->ctx, s->v, pos, lo, hi);
+    const gsw_oracle_t *o = s->count_engine.inner;   /* (the sources' oracle, without the rule) */
+    val_t lo, hi;
+    if (!solver_counts(s) || !o || !o->probe(o->ctx, s->v, child, &lo, &hi)) return 0;
+    return hi < VAL_DRAW ? 1 : lo > VAL_DRAW ? 2 : 0;   /* (the child's loss is the mover's win) */
+}
+
+void rule_draw_words(const gv_t *v, int rule_draw, char *buf, size_t n)
+{
+    snprintf(buf, n, "a %s without the %s", rule_draw == 1 ? "win" : "loss",
+             v->ops->count_rule ? v->ops->count_rule : "move-count rule");
 }
 
 int solver_conversion(solver_t *s, const void *pos, int *plies)

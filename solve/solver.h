@@ -175,11 +175,14 @@ int solver_store(solver_t *s, const void *pos, val_t lo, val_t hi, move_t best, 
  * man's or pawn's move: what resets a move-count rule): 1 with *plies when
  * a distance-to-conversion file holds pos and it is a win or a loss, else 0. */
 int solver_conversion(solver_t *s, const void *pos, int *plies);
-/* The sources' bounds on pos's value alone, without the move-count rule
- * (what a draw by the rule would be without it: Syzygy's cursed wins and
- * blessed losses), as the searches' oracle knows it: 1 with them, 0 when
- * no source knows pos. */
-int solver_value_alone(solver_t *s, const void *pos, val_t *lo, val_t *hi);
+/* A move into child that the game's move-count rule draws (its value
+ * under the rule is a draw): what it is to the mover without the rule, as
+ * the sources know child alone (Syzygy's cursed wins and blessed losses,
+ * a DTM's mate beyond the count): 1 a win, 2 a loss, 0 a draw either way,
+ * unknown, or no rule applied. move_value_t.rule_draw holds it. */
+int solver_rule_draw(solver_t *s, const void *child);
+/* Its words: "a win without the 50-move rule" (rule_draw 1 or 2). */
+void rule_draw_words(const gv_t *v, int rule_draw, char *buf, size_t n);
 
 /* The heuristic engine's best line for pos (ab_think over the solver's
  * table, with its line for repetitions), within o's depth, time and node

@@ -513,9 +513,13 @@ static void late_note(const gv_t *v, const move_value_t *mv, char *buf, size_t n
  * 50-move rule)". */
 static void rule_draw_text(const gv_t *v, const move_value_t *mv, char *buf, size_t n)
 {
-    if (!mv->rule_draw) snprintf(buf, n, "draw");
-    else snprintf(buf, n, "draw (a %s without the %s)", mv->rule_draw == 1 ? "win" : "loss",
-                  v->ops->count_rule ? v->ops->count_rule : "move-count rule");
+    char w[64];
+    if (!mv->rule_draw) {
+        snprintf(buf, n, "draw");
+        return;
+    }
+    rule_draw_words(v, mv->rule_draw, w, sizeof w);
+    snprintf(buf, n, "draw (%s)", w);
 }
 
 int session_value_text(const session_t *s, int ply, const move_value_t *mv, char *buf, size_t n)

@@ -213,7 +213,7 @@ void ch_refresh(ch_pos_t *p)
             while (!((unsigned char *)&w)[b]) b++;
 #endif
             int sq = base + b, pc = p->sq[sq];
-            memset((unsigned char *)&w + b, 0, 1);
+            ((unsigned char *)&w)[b] = 0;
             p->type[ch_pc_type(pc)] |= 1ull << sq;
             p->type[0] |= 1ull << sq;
             p->color[ch_pc_color(pc)] |= 1ull << sq;
