@@ -235,10 +235,11 @@ static int uci_mate(uci_t *u, move_t *best, move_t *ponder)
     return found;
 }
 
-/* The root answered through the door (the Syzygy tablebases: the move
- * that keeps the result under the 50-move rule, by DTZ): 1 with r's move
- * and the line said; 0 when nothing answers it with a move. The game's
- * line is left out of the question, as Syzygy's root probe leaves it. */
+/* The root answered through the door with a move (the Syzygy tablebases:
+ * the move that keeps the result under the 50-move rule, by DTZ): 1 with
+ * r's move and the line said; 0 when nothing answers it with a move. The
+ * game's line is left out of the question, as Syzygy's root probe leaves
+ * it. */
 static int uci_known(uci_t *u, ab_result_t *r)
 {
     answer_t a;
@@ -247,14 +248,16 @@ static int uci_known(uci_t *u, ab_result_t *r)
     u->s.ab.history_len = 0;
     int got = solver_cached(&u->s, u->root, &a, &err);
     u->s.ab.history_len = hl;
-    if (got != 1 || a.r.best == MOVE_NONE || !a.source || strcmp(a.source, "syzygy")) return 0;
+    if (got != 1 || a.r.best == MOVE_NONE) return 0;
     r->best = r->pv[0] = a.r.best;
     r->pvlen = 1;
-    int32_t sc = a.r.lo > VAL_DRAW ? 20000 : a.r.hi < VAL_DRAW ? -20000 : 0;   /* (Syzygy has no distance to mate) */
-    char pv[16], v[48];
+    char sc[32], pv[16], v[48];
+    if (a.r.lo == a.r.hi) fmt_score(a.r.lo, sc, sizeof sc);   /* (a mate's distance, or a draw) */
+    else snprintf(sc, sizeof sc, "cp %d", a.r.lo > VAL_DRAW ? 20000 : -20000);   /* a result without its distance */
     ch_format_uci((const ch_pos_t *)u->root, a.r.best, pv, sizeof pv);
     value_text(a.r.lo, a.r.hi, v, sizeof v);
-    say(u, "info depth 1 score cp %d nodes 0 time %.0f tbhits 1 pv %s", (int)sc, gsw_now_ms() - u->t0, pv);
+    int tb = a.source && (!strcmp(a.source, "syzygy") || !strcmp(a.source, "egdb"));
+    say(u, "info depth 1 score %s nodes 0 time %.0f%s pv %s", sc, gsw_now_ms() - u->t0, tb ? " tbhits 1" : "", pv);
     say(u, "info string %s (%s)", v, a.note[0] ? a.note : a.phrase);
     return 1;
 }
