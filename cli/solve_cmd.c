@@ -761,6 +761,7 @@ static int cli_analyze(cli_args_t *o)
         }
         if (m->mv.lo == VAL_DRAW && m->mv.hi == VAL_DRAW)   /* a draw by the move-count rule: what it is without it */
             m->mv.rule_draw = (uint8_t)solver_rule_draw(&s, child);
+        if (m->mv.rule_draw && s.ab.oracle) m->mv.conv = (int16_t)source_conversion_plies(s.v, s.ab.oracle, child);
     }
     /* every list of moves best first, by the one order (move_value_cmp) */
     int order[GSW_MAX_MOVES];
@@ -787,7 +788,7 @@ static int cli_analyze(cli_args_t *o)
         } else {
             char vt[128];
             value_text(lo, hi, vt, sizeof vt);
-            if (conv >= 0) snprintf(vt + strlen(vt), sizeof vt - strlen(vt), ", converts in %d", conv);
+            if (conv >= 0 && !m->mv.rule_draw) snprintf(vt + strlen(vt), sizeof vt - strlen(vt), ", converts in %d", conv);
             if (m->mv.rule_draw) {
                 char w[64];
                 rule_draw_words(s.v, m->mv.rule_draw, w, sizeof w);

@@ -139,8 +139,10 @@ int move_value_cmp(const move_value_t *x, const move_value_t *y)
     int cx = mv_class(x, &kx), cy = mv_class(y, &ky);
     if (cx != cy) return cx > cy ? -1 : 1;
     if (kx != ky) return kx > ky ? -1 : 1;
-    if (cx == CLS_OPEN || !x->final || !y->final || x->conv == y->conv) return 0;
-    if (x->lo > VAL_DRAW)   /* a win the databases hold without its distance: the soonest conversion first */
+    /* results held without their distance (a draw by the move-count rule that
+       is one without it too): by their distance to conversion */
+    if (cx == CLS_OPEN || !(x->final || x->rule_draw) || !(y->final || y->rule_draw) || x->conv == y->conv) return 0;
+    if (x->lo > VAL_DRAW || x->rule_draw == 1)   /* a win: the soonest conversion first */
         return x->conv >= 0 && (y->conv < 0 || x->conv < y->conv) ? -1 : 1;
     return x->conv > y->conv ? -1 : 1;   /* a loss: the latest first */
 }
@@ -217,6 +219,8 @@ static void analyst_mark_late_on(analyst_t *a, const void *pos, analysis_t *an, 
     if (solver_counts(&a->solver)) {   /* values under the rule already: none comes late */
         if (mv->lo == VAL_DRAW && mv->hi == VAL_DRAW && !mv->rule[0])
             mv->rule_draw = (uint8_t)solver_rule_draw(&a->solver, child);
+        if (mv->rule_draw && a->solver.ab.oracle)   /* (as a win's: the soonest conversion first) */
+            mv->conv = (int16_t)source_conversion_plies(v, a->solver.ab.oracle, child);
         return;
     }
     int left = -1, conv;

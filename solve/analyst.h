@@ -43,7 +43,8 @@ typedef struct move_value {
                               without its distance (win/draw/loss files): settled, as an
                               exact value is, since no search is asked to narrow it */
     uint8_t rule_draw;     /* a draw by the move-count rule that is a win (1) or a loss (2)
-                              without it (Syzygy's cursed win, blessed loss) */
+                              without it (Syzygy's cursed win, blessed loss); conv then
+                              orders them as it orders final values */
     int16_t conv;          /* final: the plies to the next conversion keeping the result
                               (source_conversion_plies; -1 unknown): analysis_better
                               prefers the soonest for a win, the latest for a loss */

@@ -45,6 +45,10 @@ same "$(grep -c ' draw' "$tmp/out")" 4 "4 drawing moves (the queen given away)"
 same "$(grep -n ' draw' "$tmp/out" | head -1 | cut -d: -f1)" 18 "draws after the wins"
 expect 0 "analyze at 90 plies" -- "$gsw" analyze chess '8/8/8/8/8/2k5/8/KQ6 w - - 90 1' --syzygy "$sz" --no-cache --json
 same "$(grep -o '"without_rule":"win"' "$tmp/out" | wc -l)" 17 "17 cursed wins said"
+# the same first move everywhere: Fathom's (solve, UCI) and the lists' first (analyze, hint), soonest to zero
+same "$(jq -r '.moves[0].move' "$tmp/out")" Qe4 "analyze: the cursed win that converts soonest first"
+printf 'hint\nquit\n' | "$gsw" shell chess '8/8/8/8/8/2k5/8/KQ6 w - - 90 1' --syzygy "$sz" --no-cache >"$tmp/sh90" 2>&1
+has sh90 'hint: Qe4, draw (a win without the 50-move rule)' "the hint is solve's best move"
 
 # the shell's analysis (the workbench's session)
 printf 'analyze\nquit\n' | "$gsw" shell chess "$kqk" --syzygy "$sz" --no-cache >"$tmp/sh" 2>&1
