@@ -4,7 +4,7 @@
 set -euo pipefail
 pkgs=(build-essential cmake pkg-config clang libclang-rt-14-dev
       libncurses-dev libreadline-dev libsqlite3-dev sqlite3 libbdd-dev libzstd-dev libssl-dev libfathom-dev
-      libcmocka-dev libopenmpi-dev openmpi-bin tmux python3 stockfish)
+      libcmocka-dev libopenmpi-dev openmpi-bin tmux python3 jq stockfish)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
