@@ -12,22 +12,26 @@
 # git clone https://github.com/syzygy1/tb; cd tb/src; make), the other
 # mode (issue 55): rtbgen and gsw side by side in one invocation, turn about
 # (A B A B, --runs N pairs), with the same threads (--threads N, default 2),
-# each from an empty folder: KQvKR with what it needs (rtbgen KQvK, KRvK,
-# KQvKR, WDL and DTZ; gsw egdb build chess KQKR, DTM, which builds KQK, KRK
-# and KK), then KRPvKR the same way where gsw builds 5 pieces. Prints each
-# time, the medians and gsw's time over rtbgen's.
+# each from an empty folder: an ending with what it needs (gsw egdb build
+# chess KQKR, DTM, which builds KQK, KRK and KK; rtbgen, WDL and DTZ, the
+# same endings in gsw's plan's order, rtbgenp from beside rtbgen for those
+# with pawns). --endings "KQKR KBNKN KRPKR" chooses them (default KQKR and
+# KBNKN, the longest pawnless 5-piece mate; KRPKR builds 1.6 G positions
+# with its four 5-piece promotions). Prints each time, the medians and
+# gsw's time over rtbgen's.
 #
 #   bench/chess_egdb.sh [--kqkr] [BUILD_DIR]     # default build/release
-#   bench/chess_egdb.sh --rtbgen PATH [--threads N] [--runs N] [BUILD_DIR]
+#   bench/chess_egdb.sh --rtbgen PATH [--threads N] [--runs N] [--endings LIST] [BUILD_DIR]
 # Run from the repository root after `make release`. Uses a temporary folder.
 set -eu
-kqkr=0 rtbgen="" threads=2 runs=2
+kqkr=0 rtbgen="" threads=2 runs=2 endings="KQKR KBNKN"
 while [ $# -gt 0 ]; do
   case $1 in
     --kqkr) kqkr=1; shift ;;
     --rtbgen) rtbgen=$2; shift 2 ;;
     --threads) threads=$2; shift 2 ;;
     --runs) runs=$2; shift 2 ;;
+    --endings) endings=$2; shift 2 ;;
     *) break ;;
   esac
 done
@@ -41,34 +45,34 @@ if [ -n "$rtbgen" ]; then
   secs() { awk -v a="$1" -v b="$2" 'BEGIN{printf "%.2f", b - a}'; }
   now() { date +%s.%N; }
   median() { sort -n | awk '{a[NR]=$1} END{print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
-  side() {   # ENDING GSW_ENDING RTBGEN_ENDINGS...
-    local name=$1 ge=$2; shift 2
-    local i t0 d
+  rtbgenp=$(dirname "$rtbgen")/rtbgenp
+  side() {   # ENDING: rtbgen's tables in the order of gsw's plan (KQKR -> KQvK KRvK KQvKR)
+    local name=$1 i t0 d e
+    local list
+    list=$("$gsw" egdb build chess "$name" --plan --json --dir "$tmp/plan" | jq -r '.units[].slice' |
+      grep -v '^KK$' | sed 's/^\(K[^K]*\)K/\1vK/') || { echo "$name: gsw cannot plan it" >&2; return 1; }
     : >"$tmp/r"; : >"$tmp/g"
     for ((i = 1; i <= runs; i++)); do
       d=$(mktemp -d -p "$tmp"); t0=$(now)
-      (cd "$d" && export RTBPATH="$d" && for e in "$@"; do "$rtbgen" -t "$threads" "$e" >/dev/null 2>&1 || exit 1; done) ||
-        { echo "$name: rtbgen failed" >&2; return 1; }
+      (cd "$d" && export RTBPATH="$d" && for e in $list; do
+         case $e in *P*) "$rtbgenp" -t "$threads" "$e" ;; *) "$rtbgen" -t "$threads" "$e" ;; esac >/dev/null 2>&1 || exit 1
+       done) || { echo "$name: rtbgen failed" >&2; return 1; }
       secs "$t0" "$(now)" >>"$tmp/r"; echo >>"$tmp/r"; rm -rf "$d"
       d=$(mktemp -d -p "$tmp"); t0=$(now)
-      if ! "$gsw" egdb build chess "$ge" --threads "$threads" --dir "$d" >/dev/null 2>"$tmp/err"; then
+      if ! "$gsw" egdb build chess "$name" --threads "$threads" --dir "$d" >/dev/null 2>"$tmp/err"; then
         echo "$name: gsw: $(tail -1 "$tmp/err")"; rm -rf "$d"; return 0
       fi
       secs "$t0" "$(now)" >>"$tmp/g"; echo >>"$tmp/g"; rm -rf "$d"
     done
     local r g
     r=$(grep . "$tmp/r" | median); g=$(grep . "$tmp/g" | median)
-    printf '%-7s rtbgen %s s [%s]  gsw %s s [%s]  gsw/rtbgen %.2f\n' "$name" "$r" "$(grep . "$tmp/r" | paste -sd' ')" \
-      "$g" "$(grep . "$tmp/g" | paste -sd' ')" "$(awk -v a="$g" -v b="$r" 'BEGIN{print a/b}')"
+    printf '%-7s rtbgen %s s [%s]  gsw %s s [%s]  gsw/rtbgen %.2f  (%s)\n' "$name" "$r" "$(grep . "$tmp/r" | paste -sd' ')" \
+      "$g" "$(grep . "$tmp/g" | paste -sd' ')" "$(awk -v a="$g" -v b="$r" 'BEGIN{print a/b}')" "$(echo $list)"
   }
+  command -v jq >/dev/null || { echo "needs jq" >&2; exit 1; }
+  [ -x "$rtbgenp" ] || echo "(no rtbgenp beside rtbgen: endings with pawns fail on its side)"
   echo "$threads threads, $runs runs each, turn about; rtbgen: WDL+DTZ; gsw: DTM (distance to mate)"
-  side KQKR KQKR KQvK KRvK KQvKR
-  # KRPvKR: gsw builds up to 4 pieces today (issue 55's item 3 takes it to 5)
-  if ! "$gsw" egdb build chess KRPKR --plan --dir "$tmp/plan" >/dev/null 2>"$tmp/err"; then
-    echo "KRPKR   $(tail -1 "$tmp/err")"
-  else
-    echo "KRPKR   gsw plans it: add rtbgenp's side here (KRPvKR with its captures and promotions)"
-  fi
+  for e in $endings; do side "$e"; done
   exit 0
 fi
 command -v jq >/dev/null || { echo "needs jq" >&2; exit 1; }

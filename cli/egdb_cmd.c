@@ -785,7 +785,7 @@ const cli_verb_t verb_egdb = {
               "         loss with White to move.\n"
               "  chess: an ending is named by its material, stronger side first (KRK, KQKR; KKR is KRK); stats ENDING\n"
               "         gives its legal positions (either side to move), wins, draws, losses and longest mate;\n"
-              "         probe and stats build what is missing first. Up to 4 pieces, en passant too; no castling.\n"
+              "         probe and stats build what is missing first. Up to 5 pieces, en passant too; no castling.\n"
               "  verify [SLICE]: every file's checksums and every position's consistency with its moves.\n"
               "  DIR defaults to $GSW_EGDB, else egdb/ in gsw's data directory (beside the cache; --db moves it too).",
       "endgame databases: build, probe, statistics, verification", cli_egdb, 3, NULL, .opts = egdb_opts, .mpi_sub = "build", .egdb = 1

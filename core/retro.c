@@ -718,3 +718,30 @@ int retro_check(const retro_unit_t *u, const retro_val_t *val, err_t *err)
     }
     return GSW_OK;
 }
+
+void retro_stats_add(retro_stats_t *t, const retro_stats_t *s)
+{
+    t->init_ms += s->init_ms;
+    t->propagate_ms += s->propagate_ms;
+    t->check_ms += s->check_ms;
+    if (s->levels > t->levels) t->levels = s->levels;
+    t->edges += s->edges;
+    if (s->kept_bytes > t->kept_bytes) t->kept_bytes = s->kept_bytes;
+    if (s->threads > t->threads) t->threads = s->threads;
+    for (int i = 0; i < RETRO_STATS_THREADS; i++) {
+        t->items[i] += s->items[i];
+        t->busy_ms[i] += s->busy_ms[i];
+        t->wait_ms[i] += s->wait_ms[i];
+    }
+}
+
+int retro_unique(uint64_t *list, int n)
+{
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        int j = 0;
+        while (j < k && list[j] != list[i]) j++;
+        if (j == k) list[k++] = list[i];
+    }
+    return k;
+}

@@ -30,7 +30,7 @@ int retro_game_metric_parse(const struct retro_game *rg, const char *s, retro_me
  * fixed by the game's convention (checkers: Black to move; a White-to-move
  * position is looked up as its colour-reversed image), indexed 0..size-1
  * without gaps. Slice ids are the game's own 64-bit numbers. */
-#define RETRO_MAX_MOVES 64       /* most moves of a slice position, either way */
+#define RETRO_MAX_MOVES 128      /* most moves of a slice position, either way (three queens: 89) */
 #define RETRO_MAX_COUNTS 12      /* most material counts a slice reports */
 
 /* One move between indexed positions. */
@@ -38,6 +38,10 @@ typedef struct retro_move {
     uint64_t slice, index;       /* the position after the move (forward) or before it (backward) */
     move_t move;                 /* forward: the game's move from the position asked about */
     uint8_t conv;                /* a conversion (checkers: a capture or a man's move) */
+    /* 1: index is of an image of the position under a symmetry the game
+     * folds (chess: the board mirrored or turned), so another move of the
+     * same list may lead to the same index; 0: the position itself. */
+    uint8_t sym;
 } retro_move_t;
 
 typedef struct retro_game {
@@ -75,13 +79,22 @@ typedef struct retro_game {
     int (*children)(const gv_t *v, uint64_t slice, uint64_t index, retro_move_t *out, val_t *terminal);
     /* Backward: every position (in any slice) with a legal move that is
      * not a capture leading to this one, once per such move; conv set for
-     * a man's move. Their count. */
+     * a man's move. Their count. Where a list holds an entry with sym
+     * set, the builder keeps each index of it once (both ways, so the
+     * counts of moves and of predecessors agree: a position with two
+     * moves to mirror images of one position has one move to its index,
+     * and that index one predecessor in it). */
     int (*parents)(const gv_t *v, uint64_t slice, uint64_t index, retro_move_t *out);
     /* Optional: 0 when index holds no legal position (an indexing with
      * gaps: chess's). Such an index has no children and no parents, is
      * stored as a draw, and is left out of counts. NULL: every index is
      * a position. */
     int (*legal)(const gv_t *v, uint64_t slice, uint64_t index);
+    /* Optional: how many positions index stands for (0: none, not legal).
+     * A game that folds symmetry stores one index for a position and its
+     * images: counts of positions weigh each index by this. NULL: 1 for
+     * every legal index. */
+    uint64_t (*weight)(const gv_t *v, uint64_t slice, uint64_t index);
     /* 1: the game ends in mate (chess), so distance to win is distance to
      * mate: the metric is named "dtm" and is the default, slices are
      * endings named by their material, and an ending asked about that is
@@ -208,5 +221,11 @@ uint64_t retro_bucket_bytes(uint64_t n, int threads, int bucket_bits);
 /* The consistency pass of stored values: u->check on every node, on
  * u->threads threads. */
 int retro_check(const retro_unit_t *u, const retro_val_t *val, err_t *err);
+/* t += s: times and items summed, the largest levels, threads and kept
+ * bytes (a build's units, one after another). */
+void retro_stats_add(retro_stats_t *t, const retro_stats_t *s);
+/* Keeps each node of list[0..n-1] once, in order: the count left (the
+ * lists of retro_game_t.parents' note). */
+int retro_unique(uint64_t *list, int n);
 
 #endif

@@ -160,8 +160,14 @@ static int egdb_slice_lookup(egdb_set_t *s, retro_metric_t m, uint64_t slice, eg
             s->rg->slice_name(s->v, slice, name, sizeof name);
             if (strcmp(in->game, s->v->game->name) || strcmp(in->slice, name) || in->metric != (int)m ||
                 in->n != s->rg->slice_size(s->v, slice) || in->bits != (m == RETRO_WLD ? 2 : 8)) {
-                rc = err_set(err, GSW_EFAIL, "%s: the header says another slice or size (%s %s, %llu positions)",
-                             path, in->game, in->slice, (unsigned long long)in->n);
+                if (!strcmp(in->game, s->v->game->name) && !strcmp(in->slice, name) && in->n != s->rg->slice_size(s->v, slice))
+                    rc = err_set(err, GSW_EFAIL, "%s holds %llu positions where this gsw indexes %s in %llu (built "
+                                 "by a gsw that indexed it otherwise): delete it and build it again (gsw egdb build "
+                                 "%s %s)", path, (unsigned long long)in->n, name,
+                                 (unsigned long long)s->rg->slice_size(s->v, slice), s->v->game->name, name);
+                else
+                    rc = err_set(err, GSW_EFAIL, "%s: the header says another slice or size (%s %s, %llu positions)",
+                                 path, in->game, in->slice, (unsigned long long)in->n);
                 egdb_close(nf);
             }
         }

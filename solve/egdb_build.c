@@ -67,7 +67,6 @@ uint64_t egdb_unit_disk(uint64_t n, retro_metric_t m)
     return (uint64_t)((double)n * per) + 4096;
 }
 
-
 typedef struct unit_ctx {
     egdb_set_t *set;
     const gv_t *v;
@@ -134,13 +133,14 @@ static int unit_moves(void *ctx, int tid, uint64_t node, uint64_t *inside, val_t
     uint64_t slice, index;
     unit_node(c, node, &slice, &index);
     val_t term = VAL_DRAW;
-    int k = c->rg->children(c->v, slice, index, c->mv[tid], &term), n = 0;
+    int k = c->rg->children(c->v, slice, index, c->mv[tid], &term), n = 0, sym = 0;
     if (exit_best) *exit_best = k == 0 ? term : VAL_WIN + 1;
     for (int i = 0; i < k; i++) {
         const retro_move_t *m = &c->mv[tid][i];
         int u = unit_slot(c, m->slice);
         if (u >= 0 && !(c->mode == RETRO_DTC && m->conv)) {
             inside[n++] = c->start[u] + m->index;
+            sym |= m->sym;
             continue;
         }
         if (!exit_best) continue;
@@ -148,7 +148,7 @@ static int unit_moves(void *ctx, int tid, uint64_t node, uint64_t *inside, val_t
         if (unit_move_value(c, tid, m, &x, err)) return -1;
         if (*exit_best > VAL_WIN || x > *exit_best) *exit_best = x;
     }
-    return n;
+    return sym ? retro_unique(inside, n) : n;   /* (see retro_game_t.parents) */
 }
 
 static int unit_preds(void *ctx, int tid, uint64_t node, uint64_t *out, err_t *err)
@@ -157,14 +157,15 @@ static int unit_preds(void *ctx, int tid, uint64_t node, uint64_t *out, err_t *e
     unit_ctx_t *c = ctx;
     uint64_t slice, index;
     unit_node(c, node, &slice, &index);
-    int k = c->rg->parents(c->v, slice, index, c->mv[tid]), n = 0;
+    int k = c->rg->parents(c->v, slice, index, c->mv[tid]), n = 0, sym = 0;
     for (int i = 0; i < k; i++) {
         const retro_move_t *m = &c->mv[tid][i];
         int u = unit_slot(c, m->slice);
         if (u < 0 || (c->mode == RETRO_DTC && m->conv)) continue;
         out[n++] = c->start[u] + m->index;
+        sym |= m->sym;
     }
-    return n;
+    return sym ? retro_unique(out, n) : n;
 }
 
 static int unit_check(void *ctx, int tid, uint64_t node, const retro_val_t *val, err_t *err)
@@ -272,7 +273,7 @@ static int unit_ctx_init(unit_ctx_t *c, egdb_set_t *set, const gv_t *v, const ui
     c->ns = ns;
     c->start = malloc(((size_t)ns + 1) * sizeof *c->start);
     c->pr = calloc((size_t)threads, sizeof *c->pr);
-    c->mv = malloc((size_t)threads * sizeof *c->mv);
+    c->mv = calloc((size_t)threads, sizeof *c->mv);
     if (!c->start || !c->pr || !c->mv) return err_set(err, GSW_EFAIL, "out of memory");
     c->start[0] = 0;
     for (int i = 0; i < ns; i++) c->start[i + 1] = c->start[i] + c->rg->slice_size(v, slice[i]);
@@ -401,22 +402,6 @@ static int unit_write(unit_ctx_t *c, retro_metric_t m, const retro_val_t *val, i
 }
 
 /* Solve the unit in metric `mode` into val, check it, write it. */
-static void stats_add(retro_stats_t *t, const retro_stats_t *s)
-{
-    t->init_ms += s->init_ms;
-    t->propagate_ms += s->propagate_ms;
-    t->check_ms += s->check_ms;
-    if (s->levels > t->levels) t->levels = s->levels;
-    t->edges += s->edges;
-    if (s->kept_bytes > t->kept_bytes) t->kept_bytes = s->kept_bytes;
-    if (s->threads > t->threads) t->threads = s->threads;
-    for (int i = 0; i < RETRO_STATS_THREADS; i++) {
-        t->items[i] += s->items[i];
-        t->busy_ms[i] += s->busy_ms[i];
-        t->wait_ms[i] += s->wait_ms[i];
-    }
-}
-
 static int unit_solve(unit_ctx_t *c, retro_metric_t mode, retro_val_t *val, int threads, gsw_flag_t *stop,
                       err_t *err)
 {
@@ -437,7 +422,7 @@ static int unit_solve(unit_ctx_t *c, retro_metric_t mode, retro_val_t *val, int 
     double t1 = gsw_now_ms();
     if (c->rep) c->rep->solve_ms += t1 - t0;
     if (rc) return rc;
-    if (c->rep) stats_add(&c->rep->engine, c->stats);   /* the engine's figures, summed */
+    if (c->rep) retro_stats_add(&c->rep->engine, c->stats);   /* the engine's figures, summed */
     if (!cm || cm->me == 0) {
         if (!(rc = unit_write(c, mode, val, threads, err)) && mode == RETRO_DTW)
             rc = unit_write(c, RETRO_WLD, val, threads, err);   /* its win/draw/loss comes free */
@@ -622,7 +607,7 @@ static void report_add(egdb_build_report_t *rep, const egdb_build_report_t *part
     rep->positions += part->positions;
     rep->solve_ms += part->solve_ms;
     rep->write_ms += part->write_ms;
-    stats_add(&rep->engine, &part->engine);
+    retro_stats_add(&rep->engine, &part->engine);
 }
 
 /* The units each unit of pl exits into, turned round: *left[u] counts the

@@ -133,7 +133,6 @@ int egdb_stats(egdb_set_t *set, const int *only, int nonly, egdb_table_t table, 
         egdb_file_t *f;
         if ((rc = egdb_slice_file(set, m, ids[i], &f, err))) break;
         uint64_t n = egdb_file_info(f)->n;
-        row->positions += n;
         for (uint64_t b = 0; b * EGDB_BLOCK < n && !rc; b++) {
             if ((rc = egdb_read_block(f, b, codes, err))) break;
             uint64_t len = n - b * EGDB_BLOCK < EGDB_BLOCK ? n - b * EGDB_BLOCK : EGDB_BLOCK;
@@ -149,14 +148,20 @@ int egdb_stats(egdb_set_t *set, const int *only, int nonly, egdb_table_t table, 
                     }
                     rv = x;
                 }
-                if (rv == RETRO_UNKNOWN) {   /* (an index with no legal position is stored as a draw) */
-                    if (rg->legal && !rg->legal(v, ids[i], idx)) row->positions--;
-                    else row->draws++;
+                /* the positions the index stands for: none when it holds no
+                   legal position (stored as a draw), its images' count when
+                   the game folds symmetry */
+                uint64_t w = 1;
+                if (rg->weight) w = rg->weight(v, ids[i], idx);
+                else if (rv == RETRO_UNKNOWN && rg->legal && !rg->legal(v, ids[i], idx)) w = 0;
+                row->positions += w;
+                if (rv == RETRO_UNKNOWN) {
+                    row->draws += w;
                     continue;
                 }
                 int d = retro_dist(rv), win = retro_is_win(rv);
-                if (win) row->wins++;
-                else row->losses++;
+                if (win) row->wins += w;
+                else row->losses += w;
                 if (m != RETRO_DTW) continue;
                 if (win && d > row->longest_win_plies) {
                     row->longest_win_plies = d;

@@ -5,21 +5,33 @@
  * move), which has the same value for the side to move.
  *
  * A slice holds both sides to move. Its index is
- *   side * half + (wk * 64 + bk) * G + g
- * where wk and bk are the kings' squares and g is a mixed-radix number over
- * the other pieces' groups (White's queens, rooks, bishops, knights, pawns,
- * then Black's), each group a colex rank of its squares among 64 (pawns: the
- * 48 squares of ranks 2 to 7). No symmetry is folded, so some indices hold no
- * legal position (two pieces on a square, kings touching, the side not to
- * move in check): `legal` tells them apart, and they are stored as draws
- * with no moves.
+ *   side * half + kk * G + g
+ * where kk numbers the kings' squares (below) and g is a mixed-radix number
+ * over the other pieces' groups (White's queens, rooks, bishops, knights,
+ * pawns, then Black's), each group a colex rank of its squares among 64
+ * (pawns: the 48 squares of ranks 2 to 7).
+ *
+ * Symmetry is folded: a position and its images under the board's
+ * symmetries that keep the rules (all eight without pawns, the mirror
+ * a-file <-> h-file with pawns; castling rights are not covered) have one
+ * index, that of the image whose kings kk numbers:
+ *   - without pawns, the 462 pairs with White's king in the triangle
+ *     a1-d1-d4 and, when it stands on the diagonal a1-h8, Black's king on
+ *     or below it (kings apart). When both kings stand on that diagonal the
+ *     position and its reflection in it are both numbered: the smaller
+ *     index is the position's, and the other holds no position;
+ *   - with pawns, the 1806 pairs with White's king on files a to d.
+ * Some indices still hold no legal position (two pieces on a square, the
+ * side not to move in check, the diagonal's larger twin): `legal` tells
+ * them apart, they are stored as draws with no moves, and `weight` says how
+ * many positions a legal index stands for (8 or 4 without pawns, 2 with).
  *
  * En passant: with pawns on both sides, a position whose side to move may
  * take en passant (ch_pos_t.ep set: the other side's pawn just stepped two
  * squares past an empty square that a pawn of the side to move attacks) is
  * a position of its own. Such endings have more indices after the 2 * half
  * above: for White to move, then for Black to move,
- *   ep_base[side] + (file * 4096 + wk * 64 + bk) * G' + g'
+ *   ep_base[side] + (file * KK + kk) * G' + g'
  * where file is the ep square's, and g' numbers the groups as g does but
  * with the pawn that stepped (on the ep square's file, fourth rank from its
  * side) taken out of its group. Such an index is legal when its position
@@ -36,13 +48,14 @@
  *
  * Not covered: castling rights. */
 #include <ctype.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "core/retro.h"
 #include "games/chess/ch.h"
 
-#define CHR_MAX_PIECES 4
+#define CHR_MAX_PIECES 5
 #define CHR_GROUPS 10
 
 /* The order pieces are named and indexed in, strongest first. */
@@ -128,12 +141,43 @@ static const uint64_t chr_binom[65][5] = {
 #undef B0
 };
 
+/* ---- the kings' pairs (the header's kk) ---- */
+
+typedef struct chr_kk {
+    int n;
+    int16_t idx[64][64];   /* [wk][bk]: kk, or -1 */
+    uint8_t wk[1806], bk[1806];
+} chr_kk_t;
+
+static chr_kk_t chr_kk[2];   /* [0] without pawns, [1] with */
+static pthread_once_t chr_kk_once = PTHREAD_ONCE_INIT;
+
+static inline int chr_on_diag(int sq) { return (sq >> 3) == (sq & 7); }
+
+static void chr_kk_init(void)
+{
+    for (int fold = 0; fold < 2; fold++) {
+        chr_kk_t *t = &chr_kk[fold];
+        t->n = 0;
+        for (int wk = 0; wk < 64; wk++)
+            for (int bk = 0; bk < 64; bk++) {
+                int wf = wk & 7, wr = wk >> 3, df = (bk & 7) - wf, dr = (bk >> 3) - wr;
+                int ok = wf <= 3 && (df < -1 || df > 1 || dr < -1 || dr > 1);
+                if (ok && fold == 0) ok = wr <= wf && (wr < wf || (bk >> 3) <= (bk & 7));
+                t->idx[wk][bk] = (int16_t)(ok ? t->n : -1);
+                if (ok) t->wk[t->n] = (uint8_t)wk, t->bk[t->n] = (uint8_t)bk, t->n++;
+            }
+    }
+}
+
 typedef struct chr_layout {
     int ng;
     int color[CHR_GROUPS], type[CHR_GROUPS], k[CHR_GROUPS];
     uint64_t size[CHR_GROUPS];
+    const chr_kk_t *kk;  /* the kings' pairs: chr_kk[pawnful] */
+    int pawnful;       /* pawns of either side: only the mirror a <-> h is folded */
     uint64_t g;        /* the groups' placements */
-    uint64_t half;     /* positions with one side to move: 4096 * g */
+    uint64_t half;     /* positions with one side to move: kk->n * g */
     int pawns[2];      /* the group of each colour's pawns; -1: none */
     /* ep indices (pawns on both sides), by the side to move: the groups'
        placements without the pawn that stepped, the first index */
@@ -143,6 +187,7 @@ typedef struct chr_layout {
 
 static void chr_layout(const chr_mat_t *m, chr_layout_t *l)
 {
+    pthread_once(&chr_kk_once, chr_kk_init);
     l->ng = 0;
     l->g = 1;
     l->pawns[0] = l->pawns[1] = -1;
@@ -158,7 +203,9 @@ static void chr_layout(const chr_mat_t *m, chr_layout_t *l)
             l->g *= l->size[g];
             if (t == CH_PAWN) l->pawns[c] = g;
         }
-    l->half = 4096 * l->g;
+    l->pawnful = l->pawns[0] >= 0 || l->pawns[1] >= 0;
+    l->kk = &chr_kk[l->pawnful];
+    l->half = (uint64_t)l->kk->n * l->g;
     l->total = 2 * l->half;
     for (int s = 0; s < 2; s++) {
         l->epg[s] = l->ep_base[s] = 0;
@@ -166,8 +213,47 @@ static void chr_layout(const chr_mat_t *m, chr_layout_t *l)
         int gp = l->pawns[s ^ 1];   /* (the side that stepped is the other) */
         l->epg[s] = l->g / l->size[gp] * chr_binom[48][l->k[gp] - 1];
         l->ep_base[s] = l->total;
-        l->total += 8 * 4096 * l->epg[s];
+        l->total += 8 * (uint64_t)l->kk->n * l->epg[s];
     }
+}
+
+/* ---- a position's image under the board's symmetries ---- */
+
+/* The kings, the groups' squares and the ep square (CH_NOSQ: none). */
+typedef struct chr_img {
+    int wk, bk, ep;
+    uint64_t bb[CHR_GROUPS];
+} chr_img_t;
+
+enum { CHR_FILES, CHR_RANKS, CHR_DIAGONAL };   /* a <-> h, 1 <-> 8, a1-h8 */
+
+static inline int chr_sq_turn(int sq, int op)
+{
+    return op == CHR_FILES ? sq ^ 7 : op == CHR_RANKS ? sq ^ 56 : (sq & 7) << 3 | sq >> 3;
+}
+
+static inline uint64_t chr_bb_turn(uint64_t x, int op)
+{
+    if (op == CHR_RANKS) return __builtin_bswap64(x);
+    if (op == CHR_FILES) {
+        x = (x >> 1 & 0x5555555555555555ull) | (x & 0x5555555555555555ull) << 1;
+        x = (x >> 2 & 0x3333333333333333ull) | (x & 0x3333333333333333ull) << 2;
+        return (x >> 4 & 0x0f0f0f0f0f0f0f0full) | (x & 0x0f0f0f0f0f0f0f0full) << 4;
+    }
+    uint64_t t = 0x0f0f0f0f00000000ull & (x ^ x << 28);
+    x ^= t ^ t >> 28;
+    t = 0x3333000033330000ull & (x ^ x << 14);
+    x ^= t ^ t >> 14;
+    t = 0x5500550055005500ull & (x ^ x << 7);
+    return x ^ t ^ t >> 7;
+}
+
+static void chr_img_turn(chr_img_t *x, int ng, int op)
+{
+    x->wk = chr_sq_turn(x->wk, op);
+    x->bk = chr_sq_turn(x->bk, op);
+    if (x->ep != CH_NOSQ) x->ep = chr_sq_turn(x->ep, op);
+    for (int g = 0; g < ng; g++) x->bb[g] = chr_bb_turn(x->bb[g], op);
 }
 
 /* For side s to move with an ep right on file f: the square passed, and
@@ -198,6 +284,51 @@ static uint64_t chr_rank(uint64_t b, int type)
     return r;
 }
 
+/* The index of image x (kings numbered by kk), side s to move. */
+static uint64_t chr_img_index(const chr_layout_t *l, const chr_img_t *x, int s)
+{
+    uint64_t r = (uint64_t)l->kk->idx[x->wk][x->bk];
+    if (x->ep == CH_NOSQ) {
+        for (int g = 0; g < l->ng; g++) r = r * l->size[g] + chr_rank(x->bb[g], l->type[g]);
+        return (uint64_t)s * l->half + r;
+    }
+    int epg = l->pawns[s ^ 1];
+    r += (uint64_t)(x->ep & 7) * (uint64_t)l->kk->n;
+    for (int g = 0; g < l->ng; g++) {
+        if (g != epg) r = r * l->size[g] + chr_rank(x->bb[g], l->type[g]);
+        else r = r * chr_binom[48][l->k[g] - 1] + chr_rank(x->bb[g] & ~(1ull << chr_ep_pawn(s, x->ep)), l->type[g]);
+    }
+    return l->ep_base[s] + r;
+}
+
+/* The index of p, whose material m is in canonical orientation (an ep
+ * right, when p has one, must pass chr_ep_ok): that of its image whose
+ * kings kk numbers (the smaller of two on the diagonal). *sym (may be
+ * NULL): 1 when the index is an image's. UINT64_MAX: no index holds p
+ * (kings touching). */
+static uint64_t chr_encode(const chr_mat_t *m, const chr_layout_t *l, const ch_pos_t *p, uint8_t *sym)
+{
+    (void)m;
+    chr_img_t x = { .wk = p->king[CH_WHITE], .bk = p->king[CH_BLACK], .ep = p->ep };
+    for (int g = 0; g < l->ng; g++) x.bb[g] = p->color[l->color[g]] & p->type[l->type[g]];
+    int turned = 0;
+    if ((x.wk & 7) > 3) chr_img_turn(&x, l->ng, CHR_FILES), turned = 1;
+    if (!l->pawnful) {
+        if (x.wk >> 3 > 3) chr_img_turn(&x, l->ng, CHR_RANKS), turned = 1;
+        if ((x.wk >> 3) > (x.wk & 7) || (chr_on_diag(x.wk) && (x.bk >> 3) > (x.bk & 7)))
+            chr_img_turn(&x, l->ng, CHR_DIAGONAL), turned = 1;
+    }
+    if (l->kk->idx[x.wk][x.bk] < 0) return UINT64_MAX;
+    uint64_t i = chr_img_index(l, &x, p->side);
+    if (!l->pawnful && chr_on_diag(x.wk) && chr_on_diag(x.bk)) {   /* the diagonal's twin */
+        chr_img_turn(&x, l->ng, CHR_DIAGONAL);
+        uint64_t j = chr_img_index(l, &x, p->side);
+        if (j < i) i = j, turned = 1;
+    }
+    if (sym) *sym = (uint8_t)turned;
+    return i;
+}
+
 /* The position at index of the material m (layout l) into p: 1 when it is
  * a legal position, 0 when not (p then holds what could be placed). */
 static int chr_decode(const chr_mat_t *m, const chr_layout_t *l, uint64_t index, ch_pos_t *p)
@@ -222,11 +353,10 @@ static int chr_decode(const chr_mat_t *m, const chr_layout_t *l, uint64_t index,
         gr[g] = r % size[g];
         r /= size[g];
     }
-    int bk = (int)(r % 64), wk = (int)(r / 64 % 64);
-    if (epg >= 0) ep = chr_ep_square(side, (int)(r / 4096));
+    int kk = (int)(r % (uint64_t)l->kk->n), wk = l->kk->wk[kk], bk = l->kk->bk[kk];
+    if (epg >= 0) ep = chr_ep_square(side, (int)(r / (uint64_t)l->kk->n));
     p->sq[wk] = (uint8_t)ch_pc(CH_WHITE, CH_KING);
-    if (bk == wk) legal = 0;
-    else p->sq[bk] = (uint8_t)ch_pc(CH_BLACK, CH_KING);
+    p->sq[bk] = (uint8_t)ch_pc(CH_BLACK, CH_KING);
     if (epg >= 0) {   /* the pawn that stepped */
         int sq = chr_ep_pawn(side, ep);
         if (p->sq[sq]) legal = 0;
@@ -245,37 +375,17 @@ static int chr_decode(const chr_mat_t *m, const chr_layout_t *l, uint64_t index,
             else p->sq[sq] = (uint8_t)ch_pc(l->color[g], l->type[g]);
         }
     }
-    (void)m;
     p->side = (uint8_t)side;
     memset(p->rook, CH_NOSQ, sizeof p->rook);
     p->ep = (uint8_t)ep;
     p->fullmove = 1;
     ch_refresh(p);
-    if (!legal || (ch_king_att(wk) >> bk & 1)) return 0;
+    if (!legal) return 0;
     if (ep != CH_NOSQ && !chr_ep_ok(p)) return 0;
     /* the side not to move must not be in check */
-    return ch_attackers(p, p->king[side ^ 1], side, p->type[0]) == 0;
-}
-
-/* The index of p, whose material m is in canonical orientation (an ep
- * right, when p has one, must pass chr_ep_ok). */
-static uint64_t chr_encode(const chr_mat_t *m, const chr_layout_t *l, const ch_pos_t *p)
-{
-    (void)m;
-    uint64_t r = (uint64_t)p->king[CH_WHITE] * 64 + p->king[CH_BLACK];
-    if (p->ep == CH_NOSQ) {
-        for (int g = 0; g < l->ng; g++)
-            r = r * l->size[g] + chr_rank(p->color[l->color[g]] & p->type[l->type[g]], l->type[g]);
-        return (uint64_t)p->side * l->half + r;
-    }
-    int s = p->side, epg = l->pawns[s ^ 1];
-    r += (uint64_t)(p->ep & 7) * 4096;
-    for (int g = 0; g < l->ng; g++) {
-        uint64_t b = p->color[l->color[g]] & p->type[l->type[g]];
-        if (g != epg) r = r * l->size[g] + chr_rank(b, l->type[g]);
-        else r = r * chr_binom[48][l->k[g] - 1] + chr_rank(b & ~(1ull << chr_ep_pawn(s, p->ep)), l->type[g]);
-    }
-    return l->ep_base[s] + r;
+    if (ch_attackers(p, p->king[side ^ 1], side, p->type[0])) return 0;
+    /* of the diagonal's twins, the smaller index holds the position */
+    return l->pawnful || !chr_on_diag(wk) || !chr_on_diag(bk) || chr_encode(m, l, p, NULL) == index;
 }
 
 static void chr_material_of(const ch_pos_t *p, chr_mat_t *m)
@@ -451,7 +561,10 @@ static int chr_slice_succ(const gv_t *v, uint64_t slice, uint64_t *out, int max)
     return n;
 }
 
-static int chr_locate_pos(const ch_pos_t *p, uint64_t *slice, uint64_t *index, int *flipped)
+/* The slice and index of p (retro_game_t.locate); *sym (may be NULL): 1
+ * when the index is that of a mirror image of p (or of its colours
+ * reversed). */
+static int chr_locate_pos(const ch_pos_t *p, uint64_t *slice, uint64_t *index, int *flipped, uint8_t *sym)
 {
     for (int i = 0; i < 4; i++)
         if (p->rook[i] != CH_NOSQ) return 0;   /* castling rights: not covered */
@@ -464,8 +577,8 @@ static int chr_locate_pos(const ch_pos_t *p, uint64_t *slice, uint64_t *index, i
         if (flipped) *flipped = 0;
         chr_layout(&m, &l);
         *slice = chr_pack(&m);
-        *index = chr_encode(&m, &l, p);
-        return 1;
+        *index = chr_encode(&m, &l, p, sym);
+        return *index != UINT64_MAX;
     }
     chr_swap(&m);
     if (!chr_covered(&m)) return 0;
@@ -475,14 +588,14 @@ static int chr_locate_pos(const ch_pos_t *p, uint64_t *slice, uint64_t *index, i
     if (flipped) *flipped = 1;
     chr_layout(&m, &l);
     *slice = chr_pack(&m);
-    *index = chr_encode(&m, &l, &q);
-    return 1;
+    *index = chr_encode(&m, &l, &q, sym);
+    return *index != UINT64_MAX;
 }
 
 static int chr_locate(const gv_t *v, const void *pos, uint64_t *slice, uint64_t *index, int *flipped)
 {
     (void)v;
-    return chr_locate_pos(pos, slice, index, flipped);
+    return chr_locate_pos(pos, slice, index, flipped, NULL);
 }
 
 static void chr_mirror(const gv_t *v, void *pos)
@@ -543,7 +656,7 @@ static int chr_children(const gv_t *v, uint64_t slice, uint64_t index, retro_mov
         retro_move_t *o = &out[kept];
         /* (always found: a move never adds pieces, and an ep right it
            gives is one chr_ep_ok keeps) */
-        if (!chr_locate_pos(&q, &o->slice, &o->index, NULL)) continue;
+        if (!chr_locate_pos(&q, &o->slice, &o->index, NULL, &o->sym)) continue;
         o->move = mv[i];
         o->conv = (uint8_t)(p.sq[ch_to(mv[i])] != 0 || ch_pc_type(p.sq[ch_from(mv[i])]) == CH_PAWN);
         kept++;
@@ -559,14 +672,19 @@ static int chr_parent_add(const chr_mat_t *m, const chr_layout_t *l, uint64_t sl
                           int conv, retro_move_t *out, int n)
 {
     if (n >= RETRO_MAX_MOVES) return n;
-    out[n++] = (retro_move_t){ .slice = slice, .index = chr_encode(m, l, p), .move = move, .conv = (uint8_t)conv };
+    out[n] = (retro_move_t){ .slice = slice, .move = move, .conv = (uint8_t)conv };
+    out[n].index = chr_encode(m, l, p, &out[n].sym);
+    n++;
     if (l->pawns[0] < 0 || l->pawns[1] < 0) return n;
     int s = p->side;
     uint64_t fourth = s == CH_WHITE ? 0xffull << 32 : 0xffull << 24;   /* (the other side's) */
     for (uint64_t b = p->color[s ^ 1] & p->type[CH_PAWN] & fourth; b; b &= b - 1) {
         p->ep = (uint8_t)chr_ep_square(s, __builtin_ctzll(b) & 7);
-        if (chr_ep_ok(p) && n < RETRO_MAX_MOVES)
-            out[n++] = (retro_move_t){ .slice = slice, .index = chr_encode(m, l, p), .move = move, .conv = (uint8_t)conv };
+        if (chr_ep_ok(p) && n < RETRO_MAX_MOVES) {
+            out[n] = (retro_move_t){ .slice = slice, .move = move, .conv = (uint8_t)conv };
+            out[n].index = chr_encode(m, l, p, &out[n].sym);
+            n++;
+        }
     }
     p->ep = CH_NOSQ;
     return n;
@@ -642,6 +760,27 @@ static int chr_parents(const gv_t *v, uint64_t slice, uint64_t index, retro_move
     return n;
 }
 
+/* How many positions index stands for: its images under the symmetries
+ * folded (see the header), one when an image is the position itself.
+ * With the kings in the numbered pairs, only the reflection in a1-h8
+ * can leave a position as it is (it keeps every piece on the diagonal,
+ * or swaps two like pieces across it). */
+static uint64_t chr_weight(const gv_t *v, uint64_t slice, uint64_t index)
+{
+    (void)v;
+    chr_mat_t m;
+    chr_layout_t l;
+    ch_pos_t p;
+    if (!chr_at(slice, index, &m, &l, &p)) return 0;
+    if (l.pawnful) return 2;
+    for (int c = 0; c < 2; c++)
+        for (int t = CH_PAWN; t <= CH_KING; t++) {
+            uint64_t b = p.color[c] & p.type[t];
+            if (chr_bb_turn(b, CHR_DIAGONAL) != b) return 8;
+        }
+    return 4;
+}
+
 const retro_game_t ch_retro = {
     .max_pieces = CHR_MAX_PIECES,
     .material_names = chr_material_names,
@@ -658,5 +797,6 @@ const retro_game_t ch_retro = {
     .children = chr_children,
     .parents = chr_parents,
     .legal = chr_legal,
+    .weight = chr_weight,
     .mate_metric = 1,
 };

@@ -39,8 +39,8 @@ expect 0 "probe mated" -- "$gsw" egdb probe chess "2k5/8/1K6/8/8/8/8/3R4 b - - 0
 same "$(jq -r .mate "$tmp/out")" -1 "the side to move is mated in 1"
 expect 0 "probe the colour-reversed" -- "$gsw" egdb probe chess "1r6/8/8/8/8/5k2/8/7K b - - 0 1" --dir "$eg" --json
 same "$(jq -r .mate "$tmp/out")" 2 "Black's rook: the same ending, mirrored"
-expect 1 "probe 5 pieces" -- "$gsw" egdb probe chess "4k3/8/8/8/8/8/8/RNB1K3 w - - 0 1" --dir "$eg"
-has err "no tablebase covers" "5 pieces: not covered"
+expect 1 "probe 6 pieces" -- "$gsw" egdb probe chess "4k3/8/8/8/8/8/8/RNBQK3 w - - 0 1" --dir "$eg"
+has err "no tablebase covers" "6 pieces: not covered"
 expect 1 "probe castling rights" -- "$gsw" egdb probe chess "4k3/8/8/8/8/8/8/R3K3 w Q - 0 1" --dir "$eg"
 expect 2 "probe a bad FEN" -- "$gsw" egdb probe chess "8/8/8/8" --dir "$eg"
 
@@ -56,7 +56,10 @@ expect 2 "--convention is checkers' only" -- "$gsw" egdb stats chess KQK --conve
 has err "one reading" "--convention on chess is refused with a reason"
 expect 0 "pawns on both sides are covered" -- "$gsw" egdb build chess KPKP --plan --dir "$eg"
 has out "21 slices" "KPKP's plan: it and every ending its captures and promotions reach"
-expect 2 "too many pieces" -- "$gsw" egdb build chess KQRKR --dir "$eg"
+expect 0 "five pieces are covered" -- "$gsw" egdb build chess KRPKR --plan --dir "$eg" --json
+same "$(jq -r .slices "$tmp/out")" 21 "KRPKR's plan: it, its four 5-piece promotions and every ending they reach"
+expect 2 "too many pieces" -- "$gsw" egdb build chess KQRKRN --dir "$eg"
+has err "at most 5 pieces" "the refusal names the limit"
 expect 2 "dtw is dtm in chess" -- "$gsw" egdb build chess KRK --metric dtw --dir "$eg"
 expect 2 "dtm is chess's" -- "$gsw" egdb build checkers --pieces 2 --metric dtm --dir "$eg"
 expect 2 "a slice and --for" -- "$gsw" egdb build chess KRK --for "7k/8/5K2/8/8/8/8/1R6 w - - 0 1" --dir "$eg"

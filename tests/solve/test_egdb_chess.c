@@ -113,7 +113,7 @@ static uint64_t count_ending(const char *name)
         pc[n++].type = *q;
     }
     char b[64] = { 0 };
-    int at[8];
+    int at[8] = { 0 };
     return t_count(b, at, pc, n, 0, -1);
 }
 
@@ -154,16 +154,20 @@ static const struct {
 } maxima[] = {
     { "KQK", 10, 0 }, { "KRK", 16, 0 }, { "KPK", 28, 1 }, { "KBBK", 19, 1 }, { "KBNK", 33, 1 },
     { "KQKR", 35, 2 },   /* opt-in (GSW_EGDB_KQKR=1, label slow): the figure the tablebase literature quotes */
+    { "KBNKN", 107, 3 }, /* opt-in (GSW_EGDB_FIVE=1, label slow): the longest pawnless 5-piece mate, 213 plies */
 };
 
 static int kqkr(void) { return getenv("GSW_EGDB_KQKR") && atoi(getenv("GSW_EGDB_KQKR")); }
+static int five(void) { return getenv("GSW_EGDB_FIVE") && atoi(getenv("GSW_EGDB_FIVE")); }
 
 static void test_longest_mates(void **state)
 {
     (void)state;
     int checked = 0;
     for (size_t i = 0; i < sizeof maxima / sizeof maxima[0]; i++) {
-        if ((maxima[i].release == 1 && !release()) || (maxima[i].release == 2 && !kqkr())) continue;
+        if ((maxima[i].release == 1 && !release()) || (maxima[i].release == 2 && !kqkr()) ||
+            (maxima[i].release == 3 && !five()))
+            continue;
         build(maxima[i].ending);
         uint64_t slice;
         err_t err;
@@ -407,7 +411,7 @@ static void test_lookup(void **state)
     char name[32];
     v->ops->retro->slice_name(v, a, name, sizeof name);
     assert_string_equal(name, "KRK");
-    const char *bad[] = { "", "K", "RK", "KXK", "KQRKR", "KPPKP", "KRKK", "QKK" };
+    const char *bad[] = { "", "K", "RK", "KXK", "KQRKRN", "KPPPKP", "KRKK", "QKK" };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
         if (v->ops->retro->slice_parse(v, bad[i], &a, &err) != GSW_EINPUT) fail_msg("\"%s\" accepted", bad[i]);
 }
@@ -420,11 +424,10 @@ static int t_listed(const retro_move_t *list, int n, uint64_t slice, uint64_t in
     return 0;
 }
 
-/* Index i of KPKP, legal: it is where its position is located, every
+/* Index i of an ending, legal: it is where its position is located, every
  * parent lists it among its children, and every child in the ending lists
  * it among its parents (what the retrograde engine relies on; its own
- * check would only see a difference in the values). Its count of ep
- * rights among those positions. */
+ * check would only see a difference in the values). */
 static void t_kpkp_index(uint64_t slice, uint64_t i)
 {
     const retro_game_t *rg = v->ops->retro;
@@ -433,15 +436,16 @@ static void t_kpkp_index(uint64_t slice, uint64_t i)
     uint64_t s2, i2;
     int flipped;
     if (!rg->locate(v, pos, &s2, &i2, &flipped) || s2 != slice || i2 != i || flipped)
-        fail_msg("KPKP index %llu located as %llu", (unsigned long long)i, (unsigned long long)i2);
+        fail_msg("index %llu located as %llu", (unsigned long long)i, (unsigned long long)i2);
     retro_move_t a[RETRO_MAX_MOVES], b[RETRO_MAX_MOVES];
     val_t term;
     int na = rg->parents(v, slice, i, a);
     for (int k = 0; k < na; k++) {
         assert_true(rg->legal(v, a[k].slice, a[k].index));
         int nb = rg->children(v, a[k].slice, a[k].index, b, &term);
+        if (nb == 0 && term == VAL_DRAW) continue;   /* (a dead position: no mate can follow, no moves) */
         if (!t_listed(b, nb, slice, i))
-            fail_msg("KPKP index %llu: parent %llu has no move to it", (unsigned long long)i,
+            fail_msg("index %llu: parent %llu has no move to it", (unsigned long long)i,
                      (unsigned long long)a[k].index);
     }
     na = rg->children(v, slice, i, a, &term);
@@ -449,13 +453,13 @@ static void t_kpkp_index(uint64_t slice, uint64_t i)
         if (a[k].slice != slice) continue;
         int nb = rg->parents(v, slice, a[k].index, b);
         if (!t_listed(b, nb, slice, i))
-            fail_msg("KPKP index %llu: child %llu does not list it as a parent", (unsigned long long)i,
+            fail_msg("index %llu: child %llu does not list it as a parent", (unsigned long long)i,
                      (unsigned long long)a[k].index);
     }
 }
 
 /* En passant: KPKP's positions where the side to move may take en passant
- * are indices of their own (after the 2 x 9,437,184 without the right),
+ * are indices of their own (after the 2 x 4,161,024 without the right),
  * located from FEN, and consistent both ways with the rest of the ending:
  * every one (the release entry; one in 7 otherwise) and a random sample
  * of the others. Nothing is built. */
@@ -466,8 +470,9 @@ static void test_en_passant(void **state)
     err_t err;
     uint64_t slice;
     assert_int_equal(rg->slice_parse(v, "KPKP", &slice, &err), GSW_OK);
-    const uint64_t half = 4096 * 48 * 48, size = rg->slice_size(v, slice);
-    assert_true(size == 2 * half + 2 * 8 * 4096 * 48);
+    /* (1806 pairs of kings with White's on files a to d) */
+    const uint64_t half = 1806 * 48 * 48, size = rg->slice_size(v, slice);
+    assert_true(size == 2 * half + 2 * 8 * 1806 * 48);
     static const struct {
         const char *fen;
         int ep;   /* the right is kept (a pawn can take) */
@@ -482,20 +487,29 @@ static void test_en_passant(void **state)
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         GSW_POSBUF pos[GSW_MAX_POS], back[GSW_MAX_POS];
-        if (strchr(cases[c].fen, 'R')) continue;   /* (5 pieces: not located) */
         assert_int_equal(game_pos_parse(v, cases[c].fen, pos, &err), GSW_OK);
         const ch_pos_t *p = (const ch_pos_t *)pos;
         assert_int_equal(p->ep != CH_NOSQ, cases[c].ep);
-        uint64_t s2, i;
+        uint64_t s2, i, i2;
         int flipped;
         assert_int_equal(rg->locate(v, pos, &s2, &i, &flipped), 1);
+        if (strchr(cases[c].fen, 'R')) {   /* KRPKP, 5 pieces: the ep right kept there too */
+            uint64_t krpkp;
+            assert_int_equal(rg->slice_parse(v, "KRPKP", &krpkp, &err), GSW_OK);
+            assert_true(s2 == krpkp && !flipped && i >= rg->slice_size(v, krpkp) - 2 * 8 * 1806 * 48 * 64);
+            continue;
+        }
         assert_true(s2 == slice && !flipped && i < size && (i >= 2 * half) == cases[c].ep);
         assert_true(rg->legal(v, slice, i));
+        /* the index's position is this one or its mirror image (a <-> h) */
         rg->position(v, slice, i, back);
-        char f1[128], f2[128];
-        ch_format_fen(p, f1, sizeof f1);
-        ch_format_fen((const ch_pos_t *)back, f2, sizeof f2);
-        assert_string_equal(f1, f2);
+        const ch_pos_t *q = (const ch_pos_t *)back;
+        int same = 1, mirrored = 1;
+        for (int sq = 0; sq < 64; sq++) same &= p->sq[sq] == q->sq[sq], mirrored &= p->sq[sq] == q->sq[sq ^ 7];
+        assert_true(same || mirrored);
+        assert_true(q->ep == (same || p->ep == CH_NOSQ ? p->ep : p->ep ^ 7) && q->side == p->side);
+        assert_int_equal(rg->locate(v, back, &s2, &i2, &flipped), 1);
+        assert_true(s2 == slice && i2 == i);
         t_kpkp_index(slice, i);
     }
     uint64_t ep = 0;
@@ -513,6 +527,69 @@ static void test_en_passant(void **state)
         t_kpkp_index(slice, i);
         k++;
     }
+}
+
+/* Square s under symmetry t: bit 0 mirrors the files, bit 1 the ranks,
+ * bit 2 swaps files and ranks. */
+static int t_turn(int s, int t)
+{
+    if (t & 1) s ^= 7;
+    if (t & 2) s ^= 56;
+    if (t & 4) s = (s & 7) << 3 | s >> 3;
+    return s;
+}
+
+/* Symmetry folded: on random legal indices of endings with and without
+ * pawns (and of five pieces), every image of the index's position under
+ * the symmetries that keep the rules (eight without pawns, a <-> h with)
+ * is located at that index, and the index agrees with its moves both
+ * ways. So no two indices hold one position, and none is missed. Then
+ * with the images weighed, the legal positions of KNNK (two like pieces, which the reflection may swap) add up to this
+ * test's own count. */
+static void test_symmetry(void **state)
+{
+    (void)state;
+    const retro_game_t *rg = v->ops->retro;
+    static const char *const endings[] = { "KQKR", "KRKB", "KBBK", "KPKP", "KRPKR", "KQRKN" };
+    uint64_t seed = 5;
+    err_t err;
+    for (size_t e = 0; e < sizeof endings / sizeof endings[0]; e++) {
+        uint64_t slice, diag = 0;
+        assert_int_equal(rg->slice_parse(v, endings[e], &slice, &err), GSW_OK);
+        uint64_t size = rg->slice_size(v, slice);
+        int pawns = strchr(endings[e], 'P') != NULL;
+        for (int k = 0; k < (release() ? 4000 : 600);) {
+            uint64_t i = test_splitmix(&seed) % size;
+            if (!rg->legal(v, slice, i)) continue;
+            k++;
+            GSW_POSBUF pos[GSW_MAX_POS], img[GSW_MAX_POS];
+            rg->position(v, slice, i, pos);
+            const ch_pos_t *p = (const ch_pos_t *)pos;
+            diag += (p->king[0] >> 3) == (p->king[0] & 7) && (p->king[1] >> 3) == (p->king[1] & 7);
+            for (int t = 1; t < (pawns ? 2 : 8); t++) {
+                ch_pos_t *q = (ch_pos_t *)img;
+                *q = *p;
+                memset(q->sq, 0, sizeof q->sq);
+                for (int sq = 0; sq < 64; sq++) q->sq[t_turn(sq, t)] = p->sq[sq];
+                if (p->ep != CH_NOSQ) q->ep = (uint8_t)t_turn(p->ep, t);
+                ch_refresh(q);
+                uint64_t s2, i2;
+                int flipped;
+                if (!rg->locate(v, img, &s2, &i2, &flipped) || s2 != slice || i2 != i || flipped) {
+                    char f[128];
+                    ch_format_fen(q, f, sizeof f);
+                    fail_msg("%s index %llu: its image %d (%s) is located at %llu", endings[e], (unsigned long long)i,
+                             t, f, (unsigned long long)i2);
+                }
+            }
+            t_kpkp_index(slice, i);
+        }
+        if (!pawns) assert_true(diag > 0);   /* (both kings on the diagonal: its twins) */
+    }
+    uint64_t slice, n = 0;
+    assert_int_equal(rg->slice_parse(v, "KNNK", &slice, &err), GSW_OK);
+    for (uint64_t i = 0; i < rg->slice_size(v, slice); i++) n += rg->weight(v, slice, i);
+    assert_true(n == count_ending("KNNK"));
 }
 
 /* The one door: the solver answers a covered position from the
@@ -543,6 +620,7 @@ int main(void)
         cmocka_unit_test(test_mate_prover),
         cmocka_unit_test(test_lookup),
         cmocka_unit_test(test_en_passant),
+        cmocka_unit_test(test_symmetry),
         cmocka_unit_test(test_solver),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

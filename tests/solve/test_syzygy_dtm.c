@@ -166,7 +166,10 @@ static void compare_ending(const char *ending, counts_t *c)
     c->shortest_cursed = -1;
     uint64_t size = rg->slice_size(v, slice);
     for (uint64_t i = 0; i < size; i++) {
-        if (!rg->legal(v, slice, i)) continue;
+        /* one index stands for a position and its mirror images (gsw folds
+           symmetry): the counts weigh it by them, Fathom is asked once */
+        uint64_t wt = rg->weight(v, slice, i);
+        if (!wt) continue;
         GSW_POSBUF pos[GSW_MAX_POS];
         rg->position(v, slice, i, pos);
         const ch_pos_t *p = (const ch_pos_t *)pos;
@@ -196,22 +199,23 @@ static void compare_ending(const char *ending, counts_t *c)
             val_t qlo, qhi;
             if (egdb_probe(&pr, &q, &qlo, &qhi, NULL, &err) != 1 || qlo != qhi)
                 fail_msg("%s index %llu: gsw's probe without the ep right failed", ending, (unsigned long long)i);
-            c->ep++;
-            c->ep_outcome += (val_is_win(qlo) - val_is_loss(qlo)) != (val_is_win(lo) - val_is_loss(lo));
-            if (qlo != lo && !c->ep_differ++) {
+            c->ep += wt;
+            c->ep_outcome += wt * ((val_is_win(qlo) - val_is_loss(qlo)) != (val_is_win(lo) - val_is_loss(lo)));
+            if (qlo != lo && !c->ep_differ) {
                 ch_format_fen(p, c->ep_example, sizeof c->ep_example);
                 c->ep_with = lo;
                 c->ep_without = qlo;
             }
+            c->ep_differ += wt * (qlo != lo);
         }
-        c->positions++;
-        c->wins += gsw > 0;
-        c->draws += gsw == 0;
-        c->losses += gsw < 0;
+        c->positions += wt;
+        c->wins += wt * (gsw > 0);
+        c->draws += wt * (gsw == 0);
+        c->losses += wt * (gsw < 0);
         if (plies > c->longest) c->longest = plies;
         if (w == TB_CURSED_WIN || w == TB_BLESSED_LOSS) {
-            c->cursed += w == TB_CURSED_WIN;
-            c->blessed += w == TB_BLESSED_LOSS;
+            c->cursed += wt * (w == TB_CURSED_WIN);
+            c->blessed += wt * (w == TB_BLESSED_LOSS);
             if (plies > c->longest_cursed) c->longest_cursed = plies;
             if (c->shortest_cursed < 0 || plies < c->shortest_cursed) c->shortest_cursed = plies;
         }
