@@ -87,7 +87,8 @@ static void test_bad_pastes_change_nothing(void **st)
     snprintf(was, sizeof was, "%s", fen(&s));
     static const char *const bad[] = {
         "hello world", "", "  \n\t ", "rnbqkbnr/pppppppp/8/8 x KQkq - 0 1", "1. e4 e5 2. Ke3 *",
-        "[Event \"x\"\n1. e4", "8/8/8/8/8/8/8/8 w - - 0 1", "e4\033[A", "[FEN \"junk\"]\n\n1. e4 *", NULL,
+        "[Event \"x\"\n1. e4", "8/8/8/8/8/8/8/8 w - - 0 1", "e4\033[A", "[FEN \"junk\"]\n\n1. e4 *",
+        "[Event \"x\"]\n\n1. e4 {never closed", "1. e4 (1. d4 d5", "[\"\"]", "\"\"", NULL,
     };
     for (int i = 0; bad[i]; i++) {
         assert_int_equal(paste(&s, bad[i], &m), GSW_EINPUT);
@@ -97,6 +98,18 @@ static void test_bad_pastes_change_nothing(void **st)
         assert_int_equal(s.ply, 1);
         assert_int_equal(s.top, 1);
     }
+    size_t big = 300000;   /* a long paste of junk, and of moves, each illegal somewhere */
+    char *junk = malloc(big + 1);
+    assert_non_null(junk);
+    for (size_t i = 0; i < big; i++) junk[i] = "x/1 [\"{("[i % 7];
+    junk[big] = 0;
+    assert_int_equal(paste(&s, junk, &m), GSW_EINPUT);
+    assert_null(strchr(m, '\n'));
+    for (size_t i = 0; i < big; i++) junk[i] = "Nf3 Nf6 "[i % 8];
+    assert_int_equal(paste(&s, junk, &m), GSW_EINPUT);
+    assert_null(strchr(m, '\n'));
+    free(junk);
+    assert_string_equal(fen(&s), was);
     assert_int_equal(paste(&s, "rnbqkbnr/pppppppp/8/8 x KQkq - 0 1", &m), GSW_EINPUT);
     assert_non_null(strstr(m, "bad FEN"));   /* a FEN's line: the FEN's reason */
     assert_int_equal(paste(&s, "1. e4 e5 2. Ke3 *", &m), GSW_EINPUT);
