@@ -17,6 +17,7 @@
 #include "workbench/session_board.h"
 #include "workbench/commands_view.h"
 #include "workbench/session_lesson.h"
+#include "workbench/session_paste.h"
 
 typedef struct command {
     const char *name;
@@ -30,7 +31,7 @@ static const command_t commands[];
 const char *const session_commands[] = {
     "new", "move", "undo", "redo", "hint", "analyze", "autoplay", "solve", "show", "numbers", "flip", "lines", "clock", "history", "annotate", "opponent",
     "side",
-    "save", "load", "export", "lesson", "next", "back", "proof", "follow", "certificate", "tune", "help", "quit", NULL,
+    "paste", "fen", "save", "load", "export", "lesson", "next", "back", "proof", "follow", "certificate", "tune", "help", "quit", NULL,
 };
 
 /* ---- the shell's solver ---- */
@@ -908,6 +909,8 @@ static const command_t commands[] = {
     { "annotate", "[MS]", "every move valued (MS a position), marked ? ?? !, summed up", cmd_annotate },
     { "opponent", "perfect[:MS]|imperfect:P|giveback:N|heuristic:L|human", "who plays against you", cmd_opponent },
     { "side", "first|second|both|none", "the side(s) you play", cmd_side },
+    { "paste", "[TEXT]", "set up a pasted FEN or game record (PGN, PDN); no TEXT: the lines that follow", cmd_paste },
+    { "fen", "", "the position's text (FEN; the TUI hands it to the clipboard by OSC 52)", cmd_fen },
     { "save", "NAME|FILE", "save the game in the cache file (a path or NAME.EXT: its record to that file)", cmd_save },
     { "load", "[NAME|FILE]", "load a saved game (no name: list them) or a game record (a path, or NAME.EXT)", cmd_load },
     { "export", "[FILE]", "the game record as text (in the game's own record format where it has one)", cmd_export },
@@ -937,6 +940,23 @@ const char *session_help(void)
     return buf;
 }
 
+/* After a command (rc its status): in the shell, the board where a game
+ * was set up (show), the computer's moves while it is to move, and the
+ * game's end said where a move may have made it (moved: the command played
+ * one). */
+static int exec_after(session_t *s, int rc, int moved, int show, out_t *out, err_t *err)
+{
+    if (rc) return rc;
+    if (s->sync && show) session_show(s, out);
+    if (s->sync && !s->quit) {
+        int before = s->ply, top = s->top;
+        rc = sync_autoplay(s, out, err);
+        int computer = s->ply != before || s->top != top;   /* the computer moved: its move may end the game */
+        if (!rc && (moved || computer) && !s->lesson) show_result(s, out);
+    }
+    return rc;
+}
+
 int session_exec(session_t *s, const char *line, out_t *out, err_t *err)
 {
     char buf[4096];
@@ -964,12 +984,11 @@ int session_exec(session_t *s, const char *line, out_t *out, err_t *err)
         rc = session_play(s, m, err);
         if (!rc && s->lesson) session_lesson_judge(s, out);
     }
-    if (rc) return rc;
-    if (s->sync && !s->quit) {
-        int before = s->ply, top = s->top;
-        rc = sync_autoplay(s, out, err);
-        int computer = s->ply != before || s->top != top;   /* the computer moved: its move may end the game */
-        if (!rc && ((c && c->run == cmd_move) || !c || computer) && !s->lesson) show_result(s, out);
-    }
-    return rc;
+    return exec_after(s, rc, !c || c->run == cmd_move, c && c->run == cmd_paste && !s->paste_wait, out, err);
+}
+
+int session_exec_paste(session_t *s, const char *text, out_t *out, err_t *err)
+{
+    s->paste_wait = 0;
+    return exec_after(s, session_paste(s, text, out, err), 0, 1, out, err);
 }

@@ -12,28 +12,37 @@
 #include <string.h>
 #include <strings.h>
 
-int record_load(session_t *s, const char *path, int which, int *nmoves, int *ngames, err_t *err)
+int record_start_game(session_t *s, const gv_t *v, const void *start, const move_t *moves, int n, const char *what,
+                      err_t *err)
 {
-    static move_t moves[SESSION_MAX_PLY];   /* (too big for the TUI thread's stack frame) */
-    posbuf_t start, init;
-    gv_t *v;
-    int n = 0;
-    if (record_read_game(s->v, path, which, &v, start.b, moves, SESSION_MAX_PLY, &n, ngames, err)) return err->code;
+    posbuf_t init;
     /* the start as text for the session ("" for the game's own start) */
     char spec[96], stext[512] = "";
     game_spec(v, spec, sizeof spec);
     v->ops->pos_start(v, init.b);
     uint8_t k1[GSW_MAX_KEY], k2[GSW_MAX_KEY];
-    size_t l1 = v->ops->pos_key(v, start.b, k1, NULL), l2 = v->ops->pos_key(v, init.b, k2, NULL);
-    if (l1 != l2 || memcmp(k1, k2, l1)) v->ops->pos_format(v, start.b, stext, sizeof stext);
-    game_close(v);
+    size_t l1 = v->ops->pos_key(v, start, k1, NULL), l2 = v->ops->pos_key(v, init.b, k2, NULL);
+    if (l1 != l2 || memcmp(k1, k2, l1)) v->ops->pos_format(v, start, stext, sizeof stext);
+    if (session_new(s, spec, stext, err)) return err->code;
     lesson_free(s->lesson);
     s->lesson = NULL;
-    if (session_new(s, spec, stext, err)) return err->code;
     for (int i = 0; i < n; i++) {
         err_t e;
-        if (session_play(s, moves[i], &e)) return err_set(err, GSW_EINPUT, "%s: move %d: %s", path, i + 1, e.msg);
+        if (session_play(s, moves[i], &e)) return err_set(err, GSW_EINPUT, "%s: move %d: %s", what, i + 1, e.msg);
     }
+    return GSW_OK;
+}
+
+int record_load(session_t *s, const char *path, int which, int *nmoves, int *ngames, err_t *err)
+{
+    static move_t moves[SESSION_MAX_PLY];   /* (too big for the TUI thread's stack frame) */
+    posbuf_t start;
+    gv_t *v;
+    int n = 0;
+    if (record_read_game(s->v, path, which, &v, start.b, moves, SESSION_MAX_PLY, &n, ngames, err)) return err->code;
+    int rc = record_start_game(s, v, start.b, moves, n, path, err);
+    game_close(v);
+    if (rc) return rc;
     *nmoves = n;
     return GSW_OK;
 }

@@ -143,6 +143,10 @@ typedef struct session {
     int64_t known_stamp;   /* the endgame databases' folder as last seen (session_look) */
     char opp_note[96];     /* why the last computer (or autoplay) move was the engine's, not a
                               proven one ("" when it was proven); the front ends show it */
+    int paste_wait;        /* paste with no text: the front end reads the text to set up next
+                              (session_paste.h), up to a blank line or the end of its input */
+    int (*clipboard)(const char *text);   /* hands text to the terminal's clipboard (the TUI's
+                              OSC 52; 0 when sent); NULL: no terminal to hand it to (the shell) */
 } session_t;
 
 /* A session on GAME[:VARIANT] at POSITION ("" = the start); people play
@@ -269,6 +273,10 @@ int session_history_entry(session_t *s, int i, char *got, size_t ng, char *best,
  * goes to out. Returns GSW_OK, GSW_EINPUT (a bad command: message in err)
  * or GSW_EFAIL. */
 int session_exec(session_t *s, const char *line, out_t *out, err_t *err);
+/* Set up a pasted text (session_paste.h) as the command paste TEXT does,
+ * for a text of any length (several lines: a game record): the front
+ * ends' bracketed paste, and the text paste alone read. */
+int session_exec_paste(session_t *s, const char *text, out_t *out, err_t *err);
 /* The command names, NULL-terminated (for completion and help). */
 extern const char *const session_commands[];
 /* The command help text, one command per line. */

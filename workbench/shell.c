@@ -13,6 +13,7 @@
 #include "cli/opts.h"
 #include "workbench/complete.h"
 #include "workbench/session.h"
+#include "workbench/session_paste.h"
 #include "workbench/shell.h"
 
 
@@ -82,6 +83,46 @@ static int shell_is_script(const cli_args_t *o)
     return stat(arg, &sb) == 0 && S_ISREG(sb.st_mode) && access(arg, R_OK) == 0;
 }
 
+/* paste alone: the lines that follow, up to a blank line (not the one
+ * after a record's tags: session_paste_ends) or the end of the input
+ * (Ctrl-D at a terminal), set up as one paste; *lineno counts
+ * them. The text into *text (heap; free it); NULL out of memory or too long. */
+static char *shell_paste_read(FILE *in, int tty, int *lineno, err_t *err)
+{
+    size_t cap = 4096, len = 0;
+    char *text = malloc(cap), buf[4096];
+    if (!text) { err_set(err, GSW_EFAIL, "out of memory"); return NULL; }
+    text[0] = 0;
+    if (tty) printf("paste the text: a blank line or Ctrl-D ends it\n");
+    for (;;) {
+        char *line = buf, *got = NULL;
+        if (tty) {
+            if (!(got = line = readline("paste> "))) break;
+        } else {
+            if (!fgets(buf, sizeof buf, in)) break;
+            buf[strcspn(buf, "\r\n")] = 0;
+        }
+        (*lineno)++;
+        size_t n = strlen(line);
+        int end = !line[strspn(line, " \t")] && session_paste_ends(text);   /* a blank line (not a PGN's first) */
+        if (!end && len + n + 2 > cap) {
+            char *more = cap * 2 <= SESSION_PASTE_MAX ? realloc(text, cap * 2) : NULL;
+            if (!more) {
+                free(got);
+                free(text);
+                err_set(err, GSW_EINPUT, "paste: over %u KB, too long", SESSION_PASTE_MAX >> 10);
+                return NULL;
+            }
+            text = more;
+            cap *= 2;
+        }
+        if (!end) { memcpy(text + len, line, n); len += n; text[len++] = '\n'; text[len] = 0; }
+        free(got);
+        if (end || opts_term) break;
+    }
+    return text;
+}
+
 int shell_run(cli_args_t *o)
 {
     err_t err;
@@ -133,6 +174,14 @@ int shell_run(cli_args_t *o)
         opts_stop = 0;   /* Ctrl-C stops one command, not the shell */
         out_clear(&out);
         int rc = session_exec(&s, line, &out, &err);
+        if (!rc && s.paste_wait) {   /* paste alone: the text follows */
+            if (out.len) fputs(out.buf, stdout);
+            out_clear(&out);
+            char *text = shell_paste_read(in, tty, &lineno, &err);
+            rc = text ? session_exec_paste(&s, text, &out, &err) : err.code;
+            s.paste_wait = 0;
+            free(text);
+        }
         if (out.len) fputs(out.buf, stdout);
         if (rc) {
             if (tty) fprintf(stderr, "error: %s\n", err.msg);

@@ -8,6 +8,7 @@
  * set up, the worker's jobs scheduled and merged, the computer's and
  * autoplay's moves, each key handed on. The rest, layered (each calls only
  * those below it):
+ *   tui_paste    bracketed paste, :paste's text, OSC 52 (calls tui_input)
  *   tui_input    keys, the ':' command line           (calls the four below)
  *   tui_overlay  the pager, help, the frame (tui_draw) (calls panes, picker)
  *   tui_picker   the game picker          tui_panes    the game screen's panes
@@ -36,6 +37,7 @@
 #include "workbench/tui_input.h"
 #include "workbench/tui_keys.h"
 #include "workbench/tui_overlay.h"
+#include "workbench/tui_paste.h"
 #include "workbench/tui_picker.h"
 #include "workbench/tui_state.h"
 #include "workbench/tui_text.h"
@@ -210,6 +212,7 @@ static void tui_signal(int sig)
 
 static void tui_end(void)
 {
+    tui_paste_mode(0);   /* (said once, whichever way out) */
     if (!isendwin()) endwin();
 }
 
@@ -283,6 +286,7 @@ static void tui_screen_open(tui_t *t, cli_args_t *o)
     timeout(TUI_TICK_MS);
     mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON1_RELEASED, NULL);
     mouseinterval(0);
+    tui_paste_mode(1);   /* pastes marked: a FEN or a record pasted sets it up (tui_paste.h) */
     t->colour = !args_flag(o, "mono") && has_colors() && !getenv("NO_COLOR");
     if (t->colour) tui_colours();
 }
@@ -415,6 +419,7 @@ static int tui_run(cli_args_t *o, const char *first)
     if (!args_u64(o, "nodes", 0)) t.s.proof_nodes = TUI_PROOF_NODES;
     tui_screen_open(&t, o);
     tui_readline_install(&t);
+    t.s.clipboard = tui_clipboard;   /* :fen hands the position to the terminal's clipboard */
     complete_install(&t.s);
     complete_history_load();
     tui_picker_fill(&t);
@@ -431,10 +436,14 @@ static int tui_run(cli_args_t *o, const char *first)
         tui_draw(&t);
         timeout(t.s.clock.on && !t.paused && session_computer_to_move(&t.s) ? TUI_CLOCK_TICK_MS : TUI_TICK_MS);
         int ch = getch();
-        if (ch != ERR) tui_key(&t, ch);
+        if (ch == TUI_KEY_ESC && tui_paste_read(&t)) continue;   /* a bracketed paste, whole */
+        if (ch != ERR && !tui_paste_key(&t, ch)) tui_key(&t, ch);
+        tui_paste_key(&t, ERR);   /* (:paste alone: its text is read from the next key) */
     }
     if (t.cmdline) rl_callback_handler_remove();
     tui_pager_close(&t);
+    free(t.collect);
+    tui_paste_mode(0);
     endwin();
     complete_history_save();
     worker_stop(&t.w);

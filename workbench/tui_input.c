@@ -141,6 +141,18 @@ void tui_cmdline_key(tui_t *t, int ch)
     rl_redisplay_tui();
 }
 
+void tui_cmdline_insert(tui_t *t, const char *text)
+{
+    char *line = strdup(text);
+    if (!line) return;
+    for (char *p = line; *p; p++)
+        if ((unsigned char)*p < ' ' || *p == TUI_KEY_DEL) *p = ' ';   /* a line break ends no line here */
+    rl_insert_text(line);
+    free(line);
+    if (t->pager_passive) tui_pager_close(t);   /* (the completion list was for the text before) */
+    rl_redisplay_tui();
+}
+
 /* The pager's keys: scrolling, and q, Esc or Enter to close it. */
 void tui_pager_key(tui_t *t, int ch)
 {

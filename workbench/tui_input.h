@@ -18,6 +18,9 @@ void tui_exec(tui_t *t, const char *line);
 /* A key while the ':' line is open; Esc closes it (tui_cmdline_close). */
 void tui_cmdline_key(tui_t *t, int ch);
 void tui_cmdline_close(tui_t *t);
+/* Text pasted while the ':' line is open: typed into it at the cursor,
+ * its line breaks and other control characters as spaces. */
+void tui_cmdline_insert(tui_t *t, const char *text);
 /* A key while the pager is open (not the passive completion list). */
 void tui_pager_key(tui_t *t, int ch);
 /* q: quit, or ask first (t->confirm_quit) in a game in progress. */

@@ -103,6 +103,7 @@ static const char *const help_lines[] = {
     "  p           browse the proof tree    f / x        proof: follow its main line / close",
     "              :certificate FILE   what the tree proves, for gsw-check to verify without gsw",
     "  :           command line: a command (help lists them) or a move (:e4, :O-O)",
+    "  paste       a FEN or a PGN pasted sets it up (:paste [TEXT])   :fen  the FEN, to the clipboard",
     "  Ctrl-C      stop the analysis or the computer's move (a goes on)",
     "  q           quit (asks first in a game in progress)",
     "Values are for the player making the move: win/loss in N plies (score), draw.",

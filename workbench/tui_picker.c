@@ -88,6 +88,8 @@ void tui_draw_picker(tui_t *t)
         attroff(A_BOLD);
     } else if (t->have_game) {
         mvaddnstr(LINES - 1, 1, "Esc: back to the game", COLS - 2);
+    } else if (t->nmsg) {   /* (no game yet: what the picker's keys or a paste said) */
+        tui_put_clipped(LINES - 1, 1, COLS - 2, t->msg[t->nmsg - 1]);
     }
 }
 

@@ -74,6 +74,8 @@ typedef struct tui {
     int confirm_quit;      /* q asked "quit? y/n" */
     int confirm_new;       /* n asked "a new game? y/n" */
     int have_game;         /* a game was on screen: Esc in the picker goes back to it */
+    char *collect;         /* :paste alone: the text typed or pasted so far (NULL: not reading) */
+    size_t collect_len, collect_cap;
 } tui_t;
 
 #endif

@@ -523,15 +523,6 @@ static void test_manager_browser(void **st)
     close_sync(&s);
 }
 
-static int has_candidate(char **c, const char *want)
-{
-    int found = 0;
-    for (int i = 0; c && c[i]; i++) { found |= !strcmp(c[i], want); }
-    for (int i = 0; c && c[i]; i++) free(c[i]);
-    free(c);
-    return found;
-}
-
 /* Tab completion: commands, game names, opponents, legal moves. */
 static void test_completion(void **st)
 {
