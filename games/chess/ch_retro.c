@@ -610,8 +610,17 @@ static void chr_mirror(const gv_t *v, void *pos)
  * layout: 1 when it is a legal position. */
 static int chr_at(uint64_t slice, uint64_t index, chr_mat_t *m, chr_layout_t *l, ch_pos_t *p)
 {
-    chr_unpack(slice, m);
-    chr_layout(m, l);
+    /* (the builder asks about one slice a hundred million times a thread:
+       its layout is kept) */
+    static _Thread_local struct { uint64_t slice; int set; chr_mat_t m; chr_layout_t l; } last;
+    if (!last.set || last.slice != slice) {
+        chr_unpack(slice, &last.m);
+        chr_layout(&last.m, &last.l);
+        last.slice = slice;
+        last.set = 1;
+    }
+    *m = last.m;
+    *l = last.l;
     return chr_decode(m, l, index, p);
 }
 
@@ -650,13 +659,20 @@ static int chr_children(const gv_t *v, uint64_t slice, uint64_t index, retro_mov
         return 0;
     }
     if (ch_insufficient(&p)) return 0;
+    int men = __builtin_popcountll(p.type[0]), pawns = __builtin_popcountll(p.type[CH_PAWN]);
     for (int i = 0; i < n && kept < RETRO_MAX_MOVES; i++) {
         ch_pos_t q = p;
         ch_play(&q, mv[i]);
         retro_move_t *o = &out[kept];
+        if (__builtin_popcountll(q.type[0]) == men && __builtin_popcountll(q.type[CH_PAWN]) == pawns) {
+            /* no capture, no promotion: this slice, as it is oriented */
+            o->slice = slice;
+            o->index = chr_encode(&m, &l, &q, &o->sym);
+        }
         /* (always found: a move never adds pieces, and an ep right it
            gives is one chr_ep_ok keeps) */
-        if (!chr_locate_pos(&q, &o->slice, &o->index, NULL, &o->sym)) continue;
+        else if (!chr_locate_pos(&q, &o->slice, &o->index, NULL, &o->sym))
+            continue;
         o->move = mv[i];
         o->conv = (uint8_t)(p.sq[ch_to(mv[i])] != 0 || ch_pc_type(p.sq[ch_from(mv[i])]) == CH_PAWN);
         kept++;
