@@ -100,6 +100,18 @@ static void solve_ticker_stop(solve_ticker_t *t)
     t->on = 0;
 }
 
+/* A source's notice (a tablebase built before the search: its progress
+ * lines) said on stderr; the ticker waits its turn, since no search runs
+ * meanwhile (ctx: the ticker). */
+static void solve_note(void *ctx, const char *msg)
+{
+    solve_ticker_t *t = ctx;
+    if (t->on) pthread_mutex_lock(&t->mu);
+    fprintf(stderr, "gsw: %s\n", msg);
+    t->last = gsw_now_ms();
+    if (t->on) pthread_mutex_unlock(&t->mu);
+}
+
 /* Progress of a long solve on stderr: the bounds proven so far (ctx: the
  * ticker, or NULL). */
 static void solver_progress(void *ctx, val_t lo, val_t hi, uint64_t nodes, double ms)
@@ -640,9 +652,12 @@ static int cli_solve(cli_args_t *o)
                  s.v->game->name);
     solve_ticker_start(&tick, o->t_start > 0 ? o->t_start : gsw_now_ms(), note[0] ? note : NULL);
     s.ab.progress_ctx = &tick;
+    s.note = solve_note;
+    s.warn_ctx = &tick;
     if (!rc) rc = solver_run(&s, pos, &a, &err);
     solve_ticker_stop(&tick);
     s.ab.progress_ctx = NULL;
+    s.note = NULL;
     if (rc) fprintf(stderr, "gsw: %s\n", err.msg);
     else {
         heur_line_t h;

@@ -2,6 +2,7 @@
  * root's answer from an oracle, and the searches' oracle over a chain. */
 #include "solve/source.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "core/dfpn.h"
@@ -69,17 +70,33 @@ int source_oracle_answer(const source_query_t *q, const gsw_oracle_t *o, source_
     val_t lo, hi;
     if (!o->probe(o->ctx, q->v, q->pos, &lo, &hi)) return 0;
     gsw_count_oracle_t co;   /* the game's values: under its move-count rule */
+    int far = -1;            /* the conversion of a result the rule leaves without its distance */
+    val_t raw = VAL_DRAW;
     if (q->ab && q->ab->count) {
         val_t clo, chi;
         o = game_count_oracle(&co, o, &q->ab->count);
         o->probe(o->ctx, q->v, q->pos, &clo, &chi);
-        if (lo == hi && clo != chi) return 0;   /* the rule took the distance away: a search finds it */
+        /* the rule took the distance away: a search finds it where the
+           conversion is near; a far one that comes in time (a mate longer
+           than the rule allows, converted first) leaves the result, without
+           its distance, since no search reaches that deep */
+        int conv;
+        if (lo == hi && clo != chi) {
+            if (!(clo > VAL_DRAW || chi < VAL_DRAW) || !o->conversion || !o->conversion(o->ctx, q->pos, &conv)
+                || conv <= SOURCE_SEARCH_CONVERSION)
+                return 0;
+            far = conv;
+            raw = lo;
+        }
         lo = clo;
         hi = chi;
     }
     if (!source_settles(q, lo, hi) && !(lo > VAL_DRAW || hi < VAL_DRAW)) return 0;
     a->lo = lo;
     a->hi = hi;
+    if (far >= 0)   /* (the result under the rule, without its distance: why) */
+        snprintf(a->note, sizeof a->note, "under the %s: converts in %d plies; %s in %d plies without it",
+                 q->v->ops->count_rule, far, val_is_win(raw) ? "wins" : "loses", val_plies(raw));
     a->best = source_oracle_best(q->v, o, q->pos);
     a->time_ms = gsw_now_ms() - t0;
     a->use = SOURCE_ANSWER;

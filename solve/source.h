@@ -149,7 +149,11 @@ int source_cache_probe(void *ctx, const gv_t *v, const void *pos, dfpn_goal_t go
 
 /* The root's value from an oracle where it is enough of an answer (it
  * settles q, or it is a win or a loss), with the best move by its moves'
- * values (the one worth most to the mover): 1 with *a, 0 not. */
+ * values (the one worth most to the mover): 1 with *a, 0 not. Under the
+ * move-count rule a distance the rule took away is left to a search when
+ * the root converts within SOURCE_SEARCH_CONVERSION plies; beyond them
+ * the result is the answer, without its distance. */
+#define SOURCE_SEARCH_CONVERSION 12
 int source_oracle_answer(const source_query_t *q, const gsw_oracle_t *o, source_answer_t *a);
 /* That best move: the child o values best for the mover (exact with
  * distances: the fastest win, the slowest loss); among equal results

@@ -196,6 +196,13 @@ static void egdb_src_build(egdb_src_t *e, const source_query_t *q)
        to conversion too (a capture or a pawn's move starts it again) */
     int counted = q->ab && q->ab->count && e->v->ops->pos_reversible && e->v->ops->pos_reversible(e->v, q->pos, NULL) > 0;
     if (!egdb_slice_present(set, RETRO_DTW, slice)) egdb_src_build_metric(e, q, set, slice, RETRO_DTW);
+    /* so does a mate longer than the rule allows from a fresh clock (five
+       pieces: KBNKN's 213 plies): the conversion then decides the result */
+    val_t lo, hi;
+    if (!counted && q->ab && q->ab->count && e->egdb.set && egdb_slice_present(set, RETRO_DTW, slice)
+        && e->egdb.oracle.probe(e->egdb.oracle.ctx, e->v, q->pos, &lo, &hi) && lo == hi && lo != VAL_DRAW
+        && val_plies(lo) > game_count_left(e->v, q->pos))
+        counted = 1;
     if (counted && egdb_slice_present(set, RETRO_DTW, slice) && !egdb_slice_present(set, RETRO_DTC, slice))
         egdb_src_build_metric(e, q, set, slice, RETRO_DTC);
     egdb_set_close(set);
