@@ -183,6 +183,7 @@ typedef struct chr_layout {
        placements without the pawn that stepped, the first index */
     uint64_t epg[2], ep_base[2];
     uint64_t total;    /* every index */
+    int8_t group[2][7]; /* the group of (colour, type); -1: none */
 } chr_layout_t;
 
 static void chr_layout(const chr_mat_t *m, chr_layout_t *l)
@@ -191,6 +192,7 @@ static void chr_layout(const chr_mat_t *m, chr_layout_t *l)
     l->ng = 0;
     l->g = 1;
     l->pawns[0] = l->pawns[1] = -1;
+    memset(l->group, -1, sizeof l->group);
     for (int c = 0; c < 2; c++)
         for (int i = 0; i < 5; i++) {
             int t = chr_order[i], k = m->n[c][t];
@@ -201,6 +203,7 @@ static void chr_layout(const chr_mat_t *m, chr_layout_t *l)
             l->k[g] = k;
             l->size[g] = chr_binom[t == CH_PAWN ? 48 : 64][k];
             l->g *= l->size[g];
+            l->group[c][t] = (int8_t)g;
             if (t == CH_PAWN) l->pawns[c] = g;
         }
     l->pawnful = l->pawns[0] >= 0 || l->pawns[1] >= 0;
@@ -306,11 +309,20 @@ static uint64_t chr_img_index(const chr_layout_t *l, const chr_img_t *x, int s)
  * kings kk numbers (the smaller of two on the diagonal). *sym (may be
  * NULL): 1 when the index is an image's. UINT64_MAX: no index holds p
  * (kings touching). */
+static uint64_t chr_img_encode(const chr_layout_t *l, chr_img_t x, int side, uint8_t *sym);
+
 static uint64_t chr_encode(const chr_mat_t *m, const chr_layout_t *l, const ch_pos_t *p, uint8_t *sym)
 {
     (void)m;
     chr_img_t x = { .wk = p->king[CH_WHITE], .bk = p->king[CH_BLACK], .ep = p->ep };
     for (int g = 0; g < l->ng; g++) x.bb[g] = p->color[l->color[g]] & p->type[l->type[g]];
+    return chr_img_encode(l, x, p->side, sym);
+}
+
+/* The index of image x, side to move: that of its image whose kings kk
+ * numbers (chr_encode). */
+static uint64_t chr_img_encode(const chr_layout_t *l, chr_img_t x, int side, uint8_t *sym)
+{
     int turned = 0;
     if ((x.wk & 7) > 3) chr_img_turn(&x, l->ng, CHR_FILES), turned = 1;
     if (!l->pawnful) {
@@ -319,18 +331,32 @@ static uint64_t chr_encode(const chr_mat_t *m, const chr_layout_t *l, const ch_p
             chr_img_turn(&x, l->ng, CHR_DIAGONAL), turned = 1;
     }
     if (l->kk->idx[x.wk][x.bk] < 0) return UINT64_MAX;
-    uint64_t i = chr_img_index(l, &x, p->side);
+    uint64_t i = chr_img_index(l, &x, side);
     if (!l->pawnful && chr_on_diag(x.wk) && chr_on_diag(x.bk)) {   /* the diagonal's twin */
         chr_img_turn(&x, l->ng, CHR_DIAGONAL);
-        uint64_t j = chr_img_index(l, &x, p->side);
+        uint64_t j = chr_img_index(l, &x, side);
         if (j < i) i = j, turned = 1;
     }
     if (sym) *sym = (uint8_t)turned;
     return i;
 }
 
+/* A piece of colour c and type t put on the empty square sq, its
+ * bitboards too. */
+static inline void chr_put(ch_pos_t *p, int c, int t, int sq)
+{
+    uint64_t b = 1ull << sq;
+    p->sq[sq] = (uint8_t)ch_pc(c, t);
+    p->type[t] |= b;
+    p->type[0] |= b;
+    p->color[c] |= b;
+    if (t == CH_KING) p->king[c] = (uint8_t)sq;
+}
+
 /* The position at index of the material m (layout l) into p: 1 when it is
- * a legal position, 0 when not (p then holds what could be placed). */
+ * a legal position, 0 when not (p then holds what could be placed). Its
+ * squares and bitboards are set straight, without a Zobrist key (the
+ * builder never asks for one; ch_refresh gives it). */
 static int chr_decode(const chr_mat_t *m, const chr_layout_t *l, uint64_t index, ch_pos_t *p)
 {
     memset(p, 0, sizeof *p);
@@ -355,12 +381,12 @@ static int chr_decode(const chr_mat_t *m, const chr_layout_t *l, uint64_t index,
     }
     int kk = (int)(r % (uint64_t)l->kk->n), wk = l->kk->wk[kk], bk = l->kk->bk[kk];
     if (epg >= 0) ep = chr_ep_square(side, (int)(r / (uint64_t)l->kk->n));
-    p->sq[wk] = (uint8_t)ch_pc(CH_WHITE, CH_KING);
-    p->sq[bk] = (uint8_t)ch_pc(CH_BLACK, CH_KING);
+    chr_put(p, CH_WHITE, CH_KING, wk);
+    chr_put(p, CH_BLACK, CH_KING, bk);
     if (epg >= 0) {   /* the pawn that stepped */
         int sq = chr_ep_pawn(side, ep);
         if (p->sq[sq]) legal = 0;
-        else p->sq[sq] = (uint8_t)ch_pc(side ^ 1, CH_PAWN);
+        else chr_put(p, side ^ 1, CH_PAWN, sq);
     }
     for (int g = 0; g < l->ng; g++) {
         uint64_t x = gr[g];
@@ -372,14 +398,13 @@ static int chr_decode(const chr_mat_t *m, const chr_layout_t *l, uint64_t index,
             hi = s;
             int sq = chr_bsq(l->type[g], s);
             if (p->sq[sq]) legal = 0;
-            else p->sq[sq] = (uint8_t)ch_pc(l->color[g], l->type[g]);
+            else chr_put(p, l->color[g], l->type[g], sq);
         }
     }
     p->side = (uint8_t)side;
     memset(p->rook, CH_NOSQ, sizeof p->rook);
     p->ep = (uint8_t)ep;
     p->fullmove = 1;
-    ch_refresh(p);
     if (!legal) return 0;
     if (ep != CH_NOSQ && !chr_ep_ok(p)) return 0;
     /* the side not to move must not be in check */
@@ -561,6 +586,21 @@ static int chr_slice_succ(const gv_t *v, uint64_t slice, uint64_t *out, int max)
     return n;
 }
 
+/* The layout of material m (slice id `slice`), from this thread's few
+ * most recent (a builder's moves capture into the same few slices a
+ * hundred million times). */
+static const chr_layout_t *chr_layout_of(const chr_mat_t *m, uint64_t slice)
+{
+    enum { WAYS = 8 };
+    static _Thread_local struct { uint64_t slice[WAYS]; int n, next; chr_layout_t l[WAYS]; } c;
+    for (int i = 0; i < c.n; i++)
+        if (c.slice[i] == slice) return &c.l[i];
+    int i = c.n < WAYS ? c.n++ : c.next++ % WAYS;
+    chr_layout(m, &c.l[i]);
+    c.slice[i] = slice;
+    return &c.l[i];
+}
+
 /* The slice and index of p (retro_game_t.locate); *sym (may be NULL): 1
  * when the index is that of a mirror image of p (or of its colours
  * reversed). */
@@ -571,13 +611,11 @@ static int chr_locate_pos(const ch_pos_t *p, uint64_t *slice, uint64_t *index, i
     if (__builtin_popcountll(p->type[0]) > CHR_MAX_PIECES) return 0;
     chr_mat_t m;
     chr_material_of(p, &m);
-    chr_layout_t l;
     if (chr_cmp(&m) >= 0) {
         if (!chr_covered(&m) || (p->ep != CH_NOSQ && !chr_ep_ok(p))) return 0;
         if (flipped) *flipped = 0;
-        chr_layout(&m, &l);
         *slice = chr_pack(&m);
-        *index = chr_encode(&m, &l, p, sym);
+        *index = chr_encode(&m, chr_layout_of(&m, *slice), p, sym);
         return *index != UINT64_MAX;
     }
     chr_swap(&m);
@@ -586,9 +624,8 @@ static int chr_locate_pos(const ch_pos_t *p, uint64_t *slice, uint64_t *index, i
     chr_flip(p, &q);
     if (q.ep != CH_NOSQ && !chr_ep_ok(&q)) return 0;
     if (flipped) *flipped = 1;
-    chr_layout(&m, &l);
     *slice = chr_pack(&m);
-    *index = chr_encode(&m, &l, &q, sym);
+    *index = chr_encode(&m, chr_layout_of(&m, *slice), &q, sym);
     return *index != UINT64_MAX;
 }
 
@@ -630,6 +667,7 @@ static void chr_position(const gv_t *v, uint64_t slice, uint64_t index, void *po
     chr_mat_t m;
     chr_layout_t l;
     chr_at(slice, index, &m, &l, pos);
+    ch_refresh(pos);   /* (its Zobrist key) */
 }
 
 static int chr_legal(const gv_t *v, uint64_t slice, uint64_t index)
@@ -659,20 +697,26 @@ static int chr_children(const gv_t *v, uint64_t slice, uint64_t index, retro_mov
         return 0;
     }
     if (ch_insufficient(&p)) return 0;
-    int men = __builtin_popcountll(p.type[0]), pawns = __builtin_popcountll(p.type[CH_PAWN]);
+    chr_img_t here = { .wk = p.king[CH_WHITE], .bk = p.king[CH_BLACK], .ep = CH_NOSQ };
+    for (int g = 0; g < l.ng; g++) here.bb[g] = p.color[l.color[g]] & p.type[l.type[g]];
     for (int i = 0; i < n && kept < RETRO_MAX_MOVES; i++) {
-        ch_pos_t q = p;
-        ch_play(&q, mv[i]);
         retro_move_t *o = &out[kept];
-        if (__builtin_popcountll(q.type[0]) == men && __builtin_popcountll(q.type[CH_PAWN]) == pawns) {
-            /* no capture, no promotion: this slice, as it is oriented */
+        int from = ch_from(mv[i]), to = ch_to(mv[i]), t = ch_pc_type(p.sq[from]);
+        if (ch_kind(mv[i]) == CH_NORMAL && !p.sq[to] && !(t == CH_PAWN && (to - from == 16 || from - to == 16))) {
+            /* no capture, no promotion, no ep right: this slice, as it is
+               oriented, the piece's bit moved (no position played) */
+            chr_img_t x = here;
+            if (t == CH_KING) *(p.side == CH_WHITE ? &x.wk : &x.bk) = to;
+            else x.bb[l.group[p.side][t]] ^= 1ull << from | 1ull << to;
             o->slice = slice;
-            o->index = chr_encode(&m, &l, &q, &o->sym);
+            o->index = chr_img_encode(&l, x, p.side ^ 1, &o->sym);
+        } else {
+            ch_pos_t q = p;
+            ch_play(&q, mv[i]);
+            /* (always found: a move never adds pieces, and an ep right it
+               gives is one chr_ep_ok keeps) */
+            if (!chr_locate_pos(&q, &o->slice, &o->index, NULL, &o->sym)) continue;
         }
-        /* (always found: a move never adds pieces, and an ep right it
-           gives is one chr_ep_ok keeps) */
-        else if (!chr_locate_pos(&q, &o->slice, &o->index, NULL, &o->sym))
-            continue;
         o->move = mv[i];
         o->conv = (uint8_t)(p.sq[ch_to(mv[i])] != 0 || ch_pc_type(p.sq[ch_from(mv[i])]) == CH_PAWN);
         kept++;
@@ -763,11 +807,15 @@ static int chr_parents(const gv_t *v, uint64_t slice, uint64_t index, retro_move
         for (; from; from &= from - 1) {
             int f = __builtin_ctzll(from);
             if (t == CH_KING && (ch_king_att(f) >> x.king[x.side] & 1)) continue;   /* kings touching */
-            ch_pos_t p = x;
+            ch_pos_t p = x;   /* (its bitboards moved with the piece: no refresh) */
+            uint64_t fb = 1ull << f | 1ull << to;
             p.sq[f] = p.sq[to];
             p.sq[to] = 0;
+            p.color[mover] ^= fb;
+            p.type[t] ^= fb;
+            p.type[0] ^= fb;
+            if (t == CH_KING) p.king[mover] = (uint8_t)f;
             p.side = (uint8_t)mover;
-            ch_refresh(&p);
             if (ch_attackers(&p, p.king[x.side], mover, p.type[0])) continue;   /* here's side in check there */
             if (n >= RETRO_MAX_MOVES) return n;
             n = chr_parent_add(&m, &l, slice, &p, ch_move(f, to, CH_NORMAL, 0), t == CH_PAWN, out, n);
