@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 
 #include "core/pfor.h"
@@ -575,6 +576,7 @@ int retro_solve(const retro_unit_t *u, retro_val_t *val, err_t *err)
                        (unsigned long long)u->n, cm ? " (divide it between more ranks)" : " (divide it between ranks)");
     }
     r.node = malloc((r.nloc ? r.nloc : 1) * sizeof *r.node);
+    retro_huge(r.node, r.nloc * sizeof *r.node);
     if (u->keep_bytes && u->n < UINT32_MAX)
         r.kept = calloc(r.nloc / RETRO_CHUNK + 1, sizeof *r.kept);   /* NULL: nothing kept */
     uint64_t *bstart = NULL;
@@ -733,6 +735,19 @@ void retro_stats_add(retro_stats_t *t, const retro_stats_t *s)
         t->busy_ms[i] += s->busy_ms[i];
         t->wait_ms[i] += s->wait_ms[i];
     }
+}
+
+void retro_huge(void *p, size_t bytes)
+{
+#ifdef MADV_HUGEPAGE
+    const uintptr_t page = 4096, huge = (uintptr_t)2 << 20;
+    if (!p || bytes < 2 * huge) return;
+    uintptr_t a = ((uintptr_t)p + page - 1) & ~(page - 1), b = ((uintptr_t)p + bytes) & ~(page - 1);
+    if (b > a) (void)madvise((void *)a, b - a, MADV_HUGEPAGE);
+#else
+    (void)p;
+    (void)bytes;
+#endif
 }
 
 int retro_unique(uint64_t *list, int n)

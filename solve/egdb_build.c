@@ -548,6 +548,7 @@ static int unit_build(egdb_set_t *set, const egdb_build_options_t *o, const uint
     c.eta_t0 = eta->t0;
     uint64_t nval = c.comm && part > 0 ? lo[part + 1] - lo[part] : n;   /* part 0 gathers the whole unit */
     retro_val_t *val = malloc((nval ? nval : 1) * sizeof *val), *wld = NULL;
+    retro_huge(val, nval * sizeof *val);
     if (!val) rc = err_set(err, GSW_EFAIL, "out of memory for %llu positions", (unsigned long long)n);
     for (int k = 0; k < nneed && !rc; k++) {
         if (need[k] == RETRO_METRICS) continue;
