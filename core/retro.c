@@ -750,13 +750,23 @@ void retro_huge(void *p, size_t bytes)
 #endif
 }
 
-int retro_unique(uint64_t *list, int n)
+int retro_unique(uint64_t *list, const uint8_t *image, int n)
 {
-    int k = 0;
+    /* two entries that are no image are two positions: only an image can
+       repeat another entry, so each is compared with the images kept, and
+       an image with everything kept */
+    uint64_t seen[RETRO_MAX_MOVES];
+    int k = 0, ns = 0;
     for (int i = 0; i < n; i++) {
-        int j = 0;
-        while (j < k && list[j] != list[i]) j++;
-        if (j == k) list[k++] = list[i];
+        uint64_t x = list[i];
+        int dup = 0;
+        if (image[i])
+            for (int j = 0; j < k && !dup; j++) dup = list[j] == x;
+        else
+            for (int j = 0; j < ns && !dup; j++) dup = seen[j] == x;
+        if (dup) continue;
+        if (image[i] && ns < RETRO_MAX_MOVES) seen[ns++] = x;
+        list[k++] = x;
     }
     return k;
 }

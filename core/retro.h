@@ -231,7 +231,9 @@ int retro_check(const retro_unit_t *u, const retro_val_t *val, err_t *err);
  * bytes (a build's units, one after another). */
 void retro_stats_add(retro_stats_t *t, const retro_stats_t *s);
 /* Keeps each node of list[0..n-1] once, in order: the count left (the
- * lists of retro_game_t.parents' note). */
-int retro_unique(uint64_t *list, int n);
+ * lists of retro_game_t.parents' note). image[i]: list[i] is the index of
+ * an image (retro_move_t.sym); two entries that are not can never be the
+ * same node. */
+int retro_unique(uint64_t *list, const uint8_t *image, int n);
 
 #endif

@@ -134,11 +134,13 @@ static int unit_moves(void *ctx, int tid, uint64_t node, uint64_t *inside, val_t
     unit_node(c, node, &slice, &index);
     val_t term = VAL_DRAW;
     int k = c->rg->children(c->v, slice, index, c->mv[tid], &term), n = 0, sym = 0;
+    uint8_t img[RETRO_MAX_MOVES];
     if (exit_best) *exit_best = k == 0 ? term : VAL_WIN + 1;
     for (int i = 0; i < k; i++) {
         const retro_move_t *m = &c->mv[tid][i];
         int u = unit_slot(c, m->slice);
         if (u >= 0 && !(c->mode == RETRO_DTC && m->conv)) {
+            img[n] = m->sym;
             inside[n++] = c->start[u] + m->index;
             sym |= m->sym;
             continue;
@@ -148,7 +150,7 @@ static int unit_moves(void *ctx, int tid, uint64_t node, uint64_t *inside, val_t
         if (unit_move_value(c, tid, m, &x, err)) return -1;
         if (*exit_best > VAL_WIN || x > *exit_best) *exit_best = x;
     }
-    return sym ? retro_unique(inside, n) : n;   /* (see retro_game_t.parents) */
+    return sym ? retro_unique(inside, img, n) : n;   /* (see retro_game_t.parents) */
 }
 
 static int unit_preds(void *ctx, int tid, uint64_t node, uint64_t *out, err_t *err)
@@ -158,14 +160,16 @@ static int unit_preds(void *ctx, int tid, uint64_t node, uint64_t *out, err_t *e
     uint64_t slice, index;
     unit_node(c, node, &slice, &index);
     int k = c->rg->parents(c->v, slice, index, c->mv[tid]), n = 0, sym = 0;
+    uint8_t img[RETRO_MAX_MOVES];
     for (int i = 0; i < k; i++) {
         const retro_move_t *m = &c->mv[tid][i];
         int u = unit_slot(c, m->slice);
         if (u < 0 || (c->mode == RETRO_DTC && m->conv)) continue;
+        img[n] = m->sym;
         out[n++] = c->start[u] + m->index;
         sym |= m->sym;
     }
-    return sym ? retro_unique(out, n) : n;
+    return sym ? retro_unique(out, img, n) : n;
 }
 
 static int unit_check(void *ctx, int tid, uint64_t node, const retro_val_t *val, err_t *err)

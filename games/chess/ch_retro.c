@@ -251,12 +251,21 @@ static inline uint64_t chr_bb_turn(uint64_t x, int op)
     return x ^ t ^ t >> 7;
 }
 
-static void chr_img_turn(chr_img_t *x, int ng, int op)
+/* The turns of ops (bits: 1 a <-> h, 2 1 <-> 8, 4 a1-h8), in that order. */
+enum { CHR_OP_FILES = 1, CHR_OP_RANKS = 2, CHR_OP_DIAGONAL = 4 };
+
+static inline int chr_sq_ops(int sq, int ops)
 {
-    x->wk = chr_sq_turn(x->wk, op);
-    x->bk = chr_sq_turn(x->bk, op);
-    if (x->ep != CH_NOSQ) x->ep = chr_sq_turn(x->ep, op);
-    for (int g = 0; g < ng; g++) x->bb[g] = chr_bb_turn(x->bb[g], op);
+    if (ops & CHR_OP_FILES) sq ^= 7;
+    if (ops & CHR_OP_RANKS) sq ^= 56;
+    return ops & CHR_OP_DIAGONAL ? chr_sq_turn(sq, CHR_DIAGONAL) : sq;
+}
+
+static inline uint64_t chr_bb_ops(uint64_t b, int ops)
+{
+    if (ops & CHR_OP_FILES) b = chr_bb_turn(b, CHR_FILES);
+    if (ops & CHR_OP_RANKS) b = chr_bb_turn(b, CHR_RANKS);
+    return ops & CHR_OP_DIAGONAL ? chr_bb_turn(b, CHR_DIAGONAL) : b;
 }
 
 /* For side s to move with an ep right on file f: the square passed, and
@@ -287,19 +296,24 @@ static uint64_t chr_rank(uint64_t b, int type)
     return r;
 }
 
-/* The index of image x (kings numbered by kk), side s to move. */
-static uint64_t chr_img_index(const chr_layout_t *l, const chr_img_t *x, int s)
+/* The index of the image of groups bb (group dg's bits dbb flipped; dg
+ * -1: none) turned by ops, with kings wk, bk and ep square as turned
+ * (numbered by kk), side s to move. */
+static uint64_t chr_img_index(const chr_layout_t *l, const uint64_t *bb, int dg, uint64_t dbb, int ops, int wk,
+                              int bk, int ep, int s)
 {
-    uint64_t r = (uint64_t)l->kk->idx[x->wk][x->bk];
-    if (x->ep == CH_NOSQ) {
-        for (int g = 0; g < l->ng; g++) r = r * l->size[g] + chr_rank(x->bb[g], l->type[g]);
+    uint64_t r = (uint64_t)l->kk->idx[wk][bk];
+    if (ep == CH_NOSQ) {
+        for (int g = 0; g < l->ng; g++)
+            r = r * l->size[g] + chr_rank(chr_bb_ops(bb[g] ^ (g == dg ? dbb : 0), ops), l->type[g]);
         return (uint64_t)s * l->half + r;
     }
     int epg = l->pawns[s ^ 1];
-    r += (uint64_t)(x->ep & 7) * (uint64_t)l->kk->n;
+    r += (uint64_t)(ep & 7) * (uint64_t)l->kk->n;
     for (int g = 0; g < l->ng; g++) {
-        if (g != epg) r = r * l->size[g] + chr_rank(x->bb[g], l->type[g]);
-        else r = r * chr_binom[48][l->k[g] - 1] + chr_rank(x->bb[g] & ~(1ull << chr_ep_pawn(s, x->ep)), l->type[g]);
+        uint64_t b = chr_bb_ops(bb[g] ^ (g == dg ? dbb : 0), ops);
+        if (g != epg) r = r * l->size[g] + chr_rank(b, l->type[g]);
+        else r = r * chr_binom[48][l->k[g] - 1] + chr_rank(b & ~(1ull << chr_ep_pawn(s, ep)), l->type[g]);
     }
     return l->ep_base[s] + r;
 }
@@ -309,33 +323,49 @@ static uint64_t chr_img_index(const chr_layout_t *l, const chr_img_t *x, int s)
  * kings kk numbers (the smaller of two on the diagonal). *sym (may be
  * NULL): 1 when the index is an image's. UINT64_MAX: no index holds p
  * (kings touching). */
-static uint64_t chr_img_encode(const chr_layout_t *l, chr_img_t x, int side, uint8_t *sym);
+static uint64_t chr_img_encode_d(const chr_layout_t *l, const uint64_t *bb, int dg, uint64_t dbb, int wk, int bk,
+                                 int ep0, int side, uint8_t *sym);
+
+/* p as an image (its kings, groups and ep square) in layout l. */
+static inline chr_img_t chr_img_of(const chr_layout_t *l, const ch_pos_t *p)
+{
+    chr_img_t x = { .wk = p->king[CH_WHITE], .bk = p->king[CH_BLACK], .ep = p->ep };
+    for (int g = 0; g < l->ng; g++) x.bb[g] = p->color[l->color[g]] & p->type[l->type[g]];
+    return x;
+}
 
 static uint64_t chr_encode(const chr_mat_t *m, const chr_layout_t *l, const ch_pos_t *p, uint8_t *sym)
 {
     (void)m;
-    chr_img_t x = { .wk = p->king[CH_WHITE], .bk = p->king[CH_BLACK], .ep = p->ep };
-    for (int g = 0; g < l->ng; g++) x.bb[g] = p->color[l->color[g]] & p->type[l->type[g]];
-    return chr_img_encode(l, x, p->side, sym);
+    chr_img_t x = chr_img_of(l, p);
+    return chr_img_encode_d(l, x.bb, -1, 0, x.wk, x.bk, x.ep, p->side, sym);
 }
 
 /* The index of image x, side to move: that of its image whose kings kk
  * numbers (chr_encode). */
-static uint64_t chr_img_encode(const chr_layout_t *l, chr_img_t x, int side, uint8_t *sym)
+static uint64_t chr_img_encode_d(const chr_layout_t *l, const uint64_t *bb, int dg, uint64_t dbb, int wk, int bk,
+                                 int ep0, int side, uint8_t *sym)
 {
-    int turned = 0;
-    if ((x.wk & 7) > 3) chr_img_turn(&x, l->ng, CHR_FILES), turned = 1;
+    /* the turns follow from the kings alone; the groups are turned as they
+       are ranked (no copy of an image whose square was just written: wide
+       loads stall on narrow stores) */
+    int ops = 0;
+    if ((wk & 7) > 3) ops |= CHR_OP_FILES, wk ^= 7, bk ^= 7;
     if (!l->pawnful) {
-        if (x.wk >> 3 > 3) chr_img_turn(&x, l->ng, CHR_RANKS), turned = 1;
-        if ((x.wk >> 3) > (x.wk & 7) || (chr_on_diag(x.wk) && (x.bk >> 3) > (x.bk & 7)))
-            chr_img_turn(&x, l->ng, CHR_DIAGONAL), turned = 1;
+        if (wk >> 3 > 3) ops |= CHR_OP_RANKS, wk ^= 56, bk ^= 56;
+        if ((wk >> 3) > (wk & 7) || (chr_on_diag(wk) && (bk >> 3) > (bk & 7))) {
+            ops |= CHR_OP_DIAGONAL;
+            wk = chr_sq_turn(wk, CHR_DIAGONAL);
+            bk = chr_sq_turn(bk, CHR_DIAGONAL);
+        }
     }
-    if (l->kk->idx[x.wk][x.bk] < 0) return UINT64_MAX;
-    uint64_t i = chr_img_index(l, &x, side);
-    if (!l->pawnful && chr_on_diag(x.wk) && chr_on_diag(x.bk)) {   /* the diagonal's twin */
-        chr_img_turn(&x, l->ng, CHR_DIAGONAL);
-        uint64_t j = chr_img_index(l, &x, side);
-        if (j < i) i = j, turned = 1;
+    if (l->kk->idx[wk][bk] < 0) return UINT64_MAX;
+    int ep = ep0 == CH_NOSQ ? CH_NOSQ : chr_sq_ops(ep0, ops);
+    uint64_t i = chr_img_index(l, bb, dg, dbb, ops, wk, bk, ep, side);
+    int turned = ops != 0;
+    if (!l->pawnful && chr_on_diag(wk) && chr_on_diag(bk)) {   /* the diagonal's twin (kings stay; no ep) */
+        uint64_t j = chr_img_index(l, bb, dg, dbb, ops ^ CHR_OP_DIAGONAL, wk, bk, ep, side);
+        if (j < i) i = j, turned = (ops ^ CHR_OP_DIAGONAL) != 0;
     }
     if (sym) *sym = (uint8_t)turned;
     return i;
@@ -697,19 +727,20 @@ static int chr_children(const gv_t *v, uint64_t slice, uint64_t index, retro_mov
         return 0;
     }
     if (ch_insufficient(&p)) return 0;
-    chr_img_t here = { .wk = p.king[CH_WHITE], .bk = p.king[CH_BLACK], .ep = CH_NOSQ };
-    for (int g = 0; g < l.ng; g++) here.bb[g] = p.color[l.color[g]] & p.type[l.type[g]];
+    chr_img_t here = chr_img_of(&l, &p);
+    here.ep = CH_NOSQ;
     for (int i = 0; i < n && kept < RETRO_MAX_MOVES; i++) {
         retro_move_t *o = &out[kept];
         int from = ch_from(mv[i]), to = ch_to(mv[i]), t = ch_pc_type(p.sq[from]);
         if (ch_kind(mv[i]) == CH_NORMAL && !p.sq[to] && !(t == CH_PAWN && (to - from == 16 || from - to == 16))) {
             /* no capture, no promotion, no ep right: this slice, as it is
                oriented, the piece's bit moved (no position played) */
-            chr_img_t x = here;
-            if (t == CH_KING) *(p.side == CH_WHITE ? &x.wk : &x.bk) = to;
-            else x.bb[l.group[p.side][t]] ^= 1ull << from | 1ull << to;
+            int wk = here.wk, bk = here.bk, dg = -1;
+            if (t != CH_KING) dg = l.group[p.side][t];
+            else if (p.side == CH_WHITE) wk = to;
+            else bk = to;
             o->slice = slice;
-            o->index = chr_img_encode(&l, x, p.side ^ 1, &o->sym);
+            o->index = chr_img_encode_d(&l, here.bb, dg, 1ull << from | 1ull << to, wk, bk, CH_NOSQ, p.side ^ 1, &o->sym);
         } else {
             ch_pos_t q = p;
             ch_play(&q, mv[i]);
@@ -728,12 +759,22 @@ static int chr_children(const gv_t *v, uint64_t slice, uint64_t index, retro_mov
  * slice) into out[n..]: its index, then that of its ep image when p's
  * board also stands with an ep right (a pawn of the side not to move
  * there on its fourth rank, just stepped). The new count. */
-static int chr_parent_add(const chr_mat_t *m, const chr_layout_t *l, uint64_t slice, ch_pos_t *p, move_t move,
-                          int conv, retro_move_t *out, int n)
+static inline void chr_move_set(retro_move_t *o, uint64_t slice, move_t move, int conv)
+{
+    /* (field by field: a compound literal is built on the stack with narrow
+       stores and copied with wide loads, which stall on them) */
+    o->slice = slice;
+    o->move = move;
+    o->conv = (uint8_t)conv;
+}
+
+static int chr_parent_add(const chr_layout_t *l, uint64_t slice, ch_pos_t *p, const chr_img_t *y, int dg, uint64_t dbb,
+                          move_t move, int conv, retro_move_t *out, int n)
 {
     if (n >= RETRO_MAX_MOVES) return n;
-    out[n] = (retro_move_t){ .slice = slice, .move = move, .conv = (uint8_t)conv };
-    out[n].index = chr_encode(m, l, p, &out[n].sym);
+    chr_move_set(&out[n], slice, move, conv);
+    out[n].index = chr_img_encode_d(l, y->bb, dg, dbb, p->king[CH_WHITE], p->king[CH_BLACK], CH_NOSQ, p->side,
+                                    &out[n].sym);
     n++;
     if (l->pawns[0] < 0 || l->pawns[1] < 0) return n;
     int s = p->side;
@@ -741,8 +782,9 @@ static int chr_parent_add(const chr_mat_t *m, const chr_layout_t *l, uint64_t sl
     for (uint64_t b = p->color[s ^ 1] & p->type[CH_PAWN] & fourth; b; b &= b - 1) {
         p->ep = (uint8_t)chr_ep_square(s, __builtin_ctzll(b) & 7);
         if (chr_ep_ok(p) && n < RETRO_MAX_MOVES) {
-            out[n] = (retro_move_t){ .slice = slice, .move = move, .conv = (uint8_t)conv };
-            out[n].index = chr_encode(m, l, p, &out[n].sym);
+            chr_move_set(&out[n], slice, move, conv);
+            out[n].index = chr_img_encode_d(l, y->bb, dg, dbb, p->king[CH_WHITE], p->king[CH_BLACK], p->ep, p->side,
+                                            &out[n].sym);
             n++;
         }
     }
@@ -768,6 +810,8 @@ static int chr_parents(const gv_t *v, uint64_t slice, uint64_t index, retro_move
     if (!chr_at(slice, index, &m, &l, &x)) return 0;
     int mover = x.side ^ 1, n = 0;
     uint64_t occ = x.type[0];
+    chr_img_t here = chr_img_of(&l, &x);
+    here.ep = CH_NOSQ;
     if (x.ep != CH_NOSQ) {
         int to = chr_ep_pawn(x.side, x.ep), f = mover == CH_WHITE ? to - 16 : to + 16;
         if (occ >> f & 1) return 0;   /* (a position the FEN parser allows, no double step made) */
@@ -778,7 +822,8 @@ static int chr_parents(const gv_t *v, uint64_t slice, uint64_t index, retro_move
         p.ep = CH_NOSQ;
         ch_refresh(&p);
         if (ch_attackers(&p, p.king[x.side], mover, p.type[0])) return 0;
-        return chr_parent_add(&m, &l, slice, &p, ch_move(f, to, CH_NORMAL, 0), 1, out, 0);
+        chr_img_t y = chr_img_of(&l, &p);
+        return chr_parent_add(&l, slice, &p, &y, -1, 0, ch_move(f, to, CH_NORMAL, 0), 1, out, 0);
     }
     for (uint64_t b = x.color[mover]; b; b &= b - 1) {
         int to = __builtin_ctzll(b), t = ch_pc_type(x.sq[to]);
@@ -818,7 +863,9 @@ static int chr_parents(const gv_t *v, uint64_t slice, uint64_t index, retro_move
             p.side = (uint8_t)mover;
             if (ch_attackers(&p, p.king[x.side], mover, p.type[0])) continue;   /* here's side in check there */
             if (n >= RETRO_MAX_MOVES) return n;
-            n = chr_parent_add(&m, &l, slice, &p, ch_move(f, to, CH_NORMAL, 0), t == CH_PAWN, out, n);
+            /* (the piece's bits moved back: p's kings, a group's bits) */
+            n = chr_parent_add(&l, slice, &p, &here, t == CH_KING ? -1 : l.group[mover][t], fb,
+                               ch_move(f, to, CH_NORMAL, 0), t == CH_PAWN, out, n);
         }
     }
     return n;
