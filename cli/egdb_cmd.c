@@ -676,6 +676,8 @@ static int egdb_cli_verify(cli_args_t *o, gv_t *v, egdb_set_t *set, err_t *err)
     return !consistent ? first.code : ms.bad ? GSW_EFAIL : GSW_OK;
 }
 
+static int egdb_cli_own_options(cli_args_t *o, const char *sub);
+
 static int cli_egdb(cli_args_t *o)
 {
     if (o->npos < 2) return opts_usage_error(o, 3, "egdb needs build, probe, stats or verify and a GAME");
@@ -684,6 +686,7 @@ static int cli_egdb(cli_args_t *o)
     if (strcmp(sub, "build") && strcmp(sub, "probe") && strcmp(sub, "stats") && strcmp(sub, "verify"))
         return opts_usage_error(o, 3, "egdb needs build, probe, stats or verify");
     if (o->npos > maxpos) return opts_usage_error(o, maxpos, NULL);
+    if (egdb_cli_own_options(o, sub)) return GSW_EINPUT;
     err_t err;
     gv_t *v;
     egdb_set_t *set;
@@ -758,6 +761,24 @@ static const cli_opt_t egdb_own[] = {
     { "record", OPT_FLAG, NULL, "verify: write the folders' MANIFEST for files that pass the check", 0, 0, NULL },
     OPT_END,
 };
+/* An option of another subverb (its help names whose: "build: ...") is
+ * refused in a line, not ignored: `egdb stats --metric dtc` would else
+ * print the distances to mate as though they were what was asked. */
+static int egdb_cli_own_options(cli_args_t *o, const char *sub)
+{
+    static const char *const subs[] = { "build", "probe", "stats", "verify", NULL };
+    for (const cli_opt_t *d = egdb_own; d->name; d++) {
+        if (!args_given(o, d->name)) continue;
+        size_t k = strcspn(d->help, ": ");
+        for (int i = 0; subs[i]; i++)
+            if (strlen(subs[i]) == k && !strncmp(d->help, subs[i], k) && strcmp(sub, subs[i])) {
+                fprintf(stderr, "gsw: egdb %s: --%s is for egdb %s (gsw egdb --help)\n", sub, d->name, subs[i]);
+                return 1;
+            }
+    }
+    return 0;
+}
+
 static const cli_opt_t *const egdb_opts[] = { opts_json, opts_egdb, opts_mpi, egdb_own, NULL };
 
 const cli_verb_t verb_egdb = {

@@ -54,6 +54,13 @@ expect 2 "a bad ending" -- "$gsw" egdb stats chess KXK --dir "$eg"
 has err "bad ending" "the error names the problem"
 expect 2 "--convention is checkers' only" -- "$gsw" egdb stats chess KQK --convention first --dir "$eg"
 has err "one reading" "--convention on chess is refused with a reason"
+# another subverb's option is refused, not ignored (stats --metric dtc
+# printed the distances to mate as though they were asked for)
+expect 2 "stats --metric" -- "$gsw" egdb stats chess KQK --metric dtc --dir "$eg"
+has err "egdb stats: --metric is for egdb build" "says whose option it is"
+expect 2 "probe --plan" -- "$gsw" egdb probe chess "8/8/8/8/3k4/8/8/QK6 b - - 0 1" --plan --dir "$eg"
+expect 2 "build --line" -- "$gsw" egdb build chess KQK --line --dir "$eg"
+has err "egdb build: --line is for egdb probe" "build --line"
 expect 0 "pawns on both sides are covered" -- "$gsw" egdb build chess KPKP --plan --dir "$eg"
 has out "21 slices" "KPKP's plan: it and every ending its captures and promotions reach"
 expect 0 "five pieces are covered" -- "$gsw" egdb build chess KRPKR --plan --dir "$eg" --json
