@@ -87,7 +87,10 @@ int source_oracle_answer(const source_query_t *q, const gsw_oracle_t *o, source_
                 return 0;
             far = conv;
             raw = lo;
-        }
+        } else if (lo == hi && lo != VAL_DRAW && clo == VAL_DRAW && chi == VAL_DRAW)
+            snprintf(a->note, sizeof a->note, "by the %s: no conversion in the %d plies left; %s in %d plies without it",
+                     q->v->ops->count_rule, game_count_left(q->v, q->pos), val_is_win(lo) ? "wins" : "loses",
+                     val_plies(lo));
         lo = clo;
         hi = chi;
     }

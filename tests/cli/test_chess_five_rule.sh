@@ -21,6 +21,8 @@ same "$(val '.note')" "under the 50-move rule: converts in 93 plies; wins in 153
 has err "building the KBNKN tablebase's distances to conversion" "the conversions were built for it"
 expect 0 "solve, 213 plies" -- timeout 120 "$gsw" solve chess '8/8/8/8/8/8/1n5B/2K1N2k w - - 0 1' --dir "$eg" --no-cache --json
 same "$(val '.value, .source, .nodes')" "draw egdb 0" "the longest mate: a draw by the rule"
+same "$(val '.note')" "by the 50-move rule: no conversion in the 100 plies left; wins in 213 plies without it" \
+    "the draw says why"
 expect 0 "solve --no-line" -- "$gsw" solve chess '8/8/8/8/8/8/1n5B/2K1N2k w - - 0 1' --dir "$eg" --no-cache --no-line --json
 same "$(val '.value, .plies')" "win 213" "--no-line: mate in 107"
 

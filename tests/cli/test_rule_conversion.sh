@@ -5,10 +5,11 @@
 # rook in 59 of them, so White still wins, in a number of plies no search
 # of that depth can count. solve answers at once from the tablebases (it
 # searched for ever before) and says why there is no distance; at halfmove
-# 50 the conversion comes too late: a draw. A solve without a budget builds
-# the ending and its distances to conversion first, and says so without a
-# search's progress lines in between. Needs GSW_BIN and jq. (Release only:
-# KQKR and its conversions take seconds, a minute under ASan.)
+# 50 the conversion comes too late: a draw, which says why. A solve
+# without a budget builds the ending and its distances to conversion
+# first, and says so without a search's progress lines in between. Needs
+# GSW_BIN and jq. (Release only: KQKR and its conversions take seconds, a
+# minute under ASan.)
 set -u
 . "$(dirname "$0")/cli_lib.sh"
 command -v jq >/dev/null || { echo "no jq"; exit 77; }
@@ -38,6 +39,8 @@ has_re out ': win \(under the 50-move rule: converts in 59 plies; wins in 69 pli
 # at halfmove 50 the rook falls too late: the rule's draw
 expect 0 "solve at halfmove 50" -- "$gsw" solve chess "${long/ 40 1/ 50 1}" --dir "$eg" --no-cache --json
 same "$(val '.value, .source, .nodes')" "draw egdb 0" "halfmove 50: a draw by the rule"
+same "$(val '.note')" "by the 50-move rule: no conversion in the 50 plies left; wins in 69 plies without it" \
+    "the draw says why"
 # the position's value alone keeps its distance
 expect 0 "solve --no-line" -- "$gsw" solve chess "$long" --dir "$eg" --no-cache --no-line --json
 same "$(val '.value, .plies')" "win 69" "--no-line: mate in 35"
