@@ -5,6 +5,7 @@
  * exact solving shares the table and the ab_t state. */
 #include "core/ab.h"
 
+#include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,10 +70,22 @@ static void ab_heur_reward(ab_t *s, move_t m, int depth)
     if (k[0] != m) { k[1] = k[0]; k[0] = m; }
 }
 
-/* Late-move reduction of the i-th move (0-based) at depth plies. */
+/* Late-move reductions by depth and move number (both capped at 63):
+ * 0.75 + ln(depth) ln(number) / 2.25 plies, so late moves deep in the tree
+ * lose several plies where the first few lose one. Built once. */
+static uint8_t ab_lmr_tab[64][64];
+static pthread_once_t ab_lmr_once = PTHREAD_ONCE_INIT;
+static void ab_lmr_build(void)
+{
+    for (int d = 1; d < 64; d++)
+        for (int i = 1; i < 64; i++) ab_lmr_tab[d][i] = (uint8_t)(0.75 + log(d) * log(i) / 2.25);
+}
+
+/* Late-move reduction of the i-th move (0-based) at depth plies: a ply
+ * less at a principal-variation node; at least 1, at most depth - 2. */
 static inline int ab_lmr(int depth, int i, int pvnode)
 {
-    int r = 1 + (depth >= 6 && i >= 8) + (depth >= 10 && i >= 16) - (pvnode && depth < 10);
+    int r = ab_lmr_tab[depth < 63 ? depth : 63][i < 62 ? i + 1 : 63] - pvnode;
     return r < 1 ? 1 : r > depth - 2 ? depth - 2 : r;
 }
 
@@ -397,6 +410,7 @@ int ab_think(const gv_t *v, tt_t *tt, const void *pos, const ab_options_t *o,
     r->multipv = 1;
     if (!v->ops->evaluate)
         return err_set(err, GSW_EINPUT, "%s has no heuristic evaluation", v->game->name);
+    pthread_once(&ab_lmr_once, ab_lmr_build);
     double t0 = gsw_now_ms();
     ab_t s;
     ab_init(&s, v, tt, o);
