@@ -479,7 +479,23 @@ int ab_think(const gv_t *v, tt_t *tt, const void *pos, const ab_options_t *o,
         move_t pv[64];
         int pvlen = 0;
         s.heur_depth = d;
-        int32_t sc = ab_heur(&s, pos, d, -VAL_INF, VAL_INF, pv, &pvlen, 0);
+        int32_t sc, delta = v->ops->ab_window;
+        if (delta > 0 && d >= 5 && lines <= 1 && !r->proven && !val_is_proven_decisive(r->score)) {
+            int32_t a = r->score - delta, b = r->score + delta;
+            for (;;) {   /* the window, widened on the side the score left it by */
+                sc = ab_heur(&s, pos, d, a, b, pv, &pvlen, 0);
+                if (s.aborted || (sc > a && sc < b)) break;
+                delta *= 2;
+                const int wide = delta > 1000 || val_is_proven_decisive(sc);
+                if (sc <= a) a = wide ? -VAL_INF : sc - delta;
+                else {
+                    b = wide ? VAL_INF : sc + delta;
+                    if (pvlen) s.heur_root_move = pv[0];   /* the move that failed high first */
+                }
+            }
+        } else {
+            sc = ab_heur(&s, pos, d, -VAL_INF, VAL_INF, pv, &pvlen, 0);
+        }
         if (s.aborted && d > 1) break;
         if (s.aborted && !pvlen) break;
         const int first_done = !s.aborted;
