@@ -5,6 +5,7 @@
  * exact solving shares the table and the ab_t state. */
 #include "core/ab.h"
 
+#include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,10 +70,22 @@ static void ab_heur_reward(ab_t *s, move_t m, int depth)
     if (k[0] != m) { k[1] = k[0]; k[0] = m; }
 }
 
-/* Late-move reduction of the i-th move (0-based) at depth plies. */
+/* Late-move reductions by depth and move number (both capped at 63):
+ * 0.75 + ln(depth) ln(number) / 2.25 plies, so late moves deep in the tree
+ * lose several plies where the first few lose one. Built once. */
+static uint8_t ab_lmr_tab[64][64];
+static pthread_once_t ab_lmr_once = PTHREAD_ONCE_INIT;
+static void ab_lmr_build(void)
+{
+    for (int d = 1; d < 64; d++)
+        for (int i = 1; i < 64; i++) ab_lmr_tab[d][i] = (uint8_t)(0.75 + log(d) * log(i) / 2.25);
+}
+
+/* Late-move reduction of the i-th move (0-based) at depth plies: a ply
+ * less at a principal-variation node; at least 1, at most depth - 2. */
 static inline int ab_lmr(int depth, int i, int pvnode)
 {
-    int r = 1 + (depth >= 6 && i >= 8) + (depth >= 10 && i >= 16) - (pvnode && depth < 10);
+    int r = ab_lmr_tab[depth < 63 ? depth : 63][i < 62 ? i + 1 : 63] - pvnode;
     return r < 1 ? 1 : r > depth - 2 ? depth - 2 : r;
 }
 
@@ -397,6 +410,7 @@ int ab_think(const gv_t *v, tt_t *tt, const void *pos, const ab_options_t *o,
     r->multipv = 1;
     if (!v->ops->evaluate)
         return err_set(err, GSW_EINPUT, "%s has no heuristic evaluation", v->game->name);
+    pthread_once(&ab_lmr_once, ab_lmr_build);
     double t0 = gsw_now_ms();
     ab_t s;
     ab_init(&s, v, tt, o);
@@ -465,7 +479,23 @@ int ab_think(const gv_t *v, tt_t *tt, const void *pos, const ab_options_t *o,
         move_t pv[64];
         int pvlen = 0;
         s.heur_depth = d;
-        int32_t sc = ab_heur(&s, pos, d, -VAL_INF, VAL_INF, pv, &pvlen, 0);
+        int32_t sc, delta = v->ops->ab_window;
+        if (delta > 0 && d >= 5 && lines <= 1 && !r->proven && !val_is_proven_decisive(r->score)) {
+            int32_t a = r->score - delta, b = r->score + delta;
+            for (;;) {   /* the window, widened on the side the score left it by */
+                sc = ab_heur(&s, pos, d, a, b, pv, &pvlen, 0);
+                if (s.aborted || (sc > a && sc < b)) break;
+                delta *= 2;
+                const int wide = delta > 1000 || val_is_proven_decisive(sc);
+                if (sc <= a) a = wide ? -VAL_INF : sc - delta;
+                else {
+                    b = wide ? VAL_INF : sc + delta;
+                    if (pvlen) s.heur_root_move = pv[0];   /* the move that failed high first */
+                }
+            }
+        } else {
+            sc = ab_heur(&s, pos, d, -VAL_INF, VAL_INF, pv, &pvlen, 0);
+        }
         if (s.aborted && d > 1) break;
         if (s.aborted && !pvlen) break;
         const int first_done = !s.aborted;

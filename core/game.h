@@ -179,6 +179,10 @@ typedef struct game_ops {
      * no check is skipped when the evaluation plus this much a ply cannot
      * reach alpha (futility). 0: neither. Needs ab_tactical. */
     int32_t ab_futility;
+    /* The heuristic search's aspiration window: from the fifth iteration
+     * on, each is searched first within this much of the last one's score
+     * (widened, doubling, when the score falls outside). 0: a full window. */
+    int32_t ab_window;
     /* In play: 1 if the game has ended by a rule that looks at the whole
      * line, not at the position alone (threefold repetition, a move-count
      * rule), with *value its result for the side to move at line[n-1] and

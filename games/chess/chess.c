@@ -336,6 +336,7 @@ static const game_ops_t ch_ops = {
     .pos_in_check = ch_check_hook,
     .play_null = ch_null,
     .ab_futility = 120,
+    .ab_window = 25,
     .nsym = 1,
     .view = ch_view,
     .move_cells = ch_move_cells,
