@@ -293,6 +293,20 @@ static inline int ch_castle_rto(int slot) { return (slot & 2 ? 56 : 0) + (slot &
             }                                                                                   \
     } while (0)
 
+/* Own pieces pinned to the king on ksq: each alone between it and an
+ * enemy slider. */
+static inline uint64_t ch_pinned(const ch_pos_t *p, int ksq, uint64_t own, uint64_t enemy, uint64_t occ)
+{
+    uint64_t pinned = 0;
+    uint64_t snipers = enemy & ((ch_ratt_i(ksq, 0) & (p->type[CH_ROOK] | p->type[CH_QUEEN]))
+                                | (ch_batt_i(ksq, 0) & (p->type[CH_BISHOP] | p->type[CH_QUEEN])));
+    for (; snipers; snipers &= snipers - 1) {
+        uint64_t b = ch_between[ksq][__builtin_ctzll(snipers)] & occ;
+        if (b && !(b & (b - 1)) && (b & own)) pinned |= b;
+    }
+    return pinned;
+}
+
 static inline int ch_gen(const ch_pos_t *p, move_t *out, const int count)
 {
     const int us = p->side, them = us ^ 1;
@@ -307,13 +321,7 @@ static inline int ch_gen(const ch_pos_t *p, move_t *out, const int count)
     if (checkers & (checkers - 1)) return n;   /* double check: the king alone moves */
 
     /* pinned pieces: own pieces alone between the king and an enemy slider */
-    uint64_t pinned = 0;
-    uint64_t snipers = enemy & ((ch_ratt_i(ksq, 0) & (p->type[CH_ROOK] | p->type[CH_QUEEN]))
-                                | (ch_batt_i(ksq, 0) & (p->type[CH_BISHOP] | p->type[CH_QUEEN])));
-    for (; snipers; snipers &= snipers - 1) {
-        uint64_t b = ch_between[ksq][__builtin_ctzll(snipers)] & occ;
-        if (b && !(b & (b - 1)) && (b & own)) pinned |= b;
-    }
+    const uint64_t pinned = ch_pinned(p, ksq, own, enemy, occ);
     uint64_t target = checkers ? (ch_between[ksq][__builtin_ctzll(checkers)] | checkers) : ~own;
 
     /* knights (a pinned knight never moves) */
@@ -415,6 +423,31 @@ static inline int ch_gen(const ch_pos_t *p, move_t *out, const int count)
 
 int ch_moves(const ch_pos_t *p, move_t *out) { return ch_gen(p, out, 0); }
 int ch_count(const ch_pos_t *p) { return ch_gen(p, NULL, 1); }
+
+/* 1 if the side to move has a legal move. Out of check, an unpinned
+ * knight, pawn or slider with somewhere to go settles it without the
+ * enemy's attacks, which ch_gen computes first for the king; anything
+ * rarer (check, only pinned pieces or the king to move) is counted. */
+int ch_has_move(const ch_pos_t *p)
+{
+    const int us = p->side, them = us ^ 1;
+    const uint64_t occ = p->type[0], own = p->color[us], enemy = p->color[them];
+    const int ksq = p->king[us];
+    if (ch_attackers_i(p, ksq, them, occ)) return ch_gen(p, NULL, 1) > 0;
+    const uint64_t pinned = ch_pinned(p, ksq, own, enemy, occ);
+    const uint64_t free = own & ~pinned;
+    for (uint64_t b = free & p->type[CH_KNIGHT]; b; b &= b - 1)
+        if (ch_knight[__builtin_ctzll(b)] & ~own) return 1;
+    const uint64_t pawns = free & p->type[CH_PAWN];
+    uint64_t caps = us == CH_WHITE ? ((pawns & ~FILE_A) << 7) | ((pawns & ~FILE_H) << 9)
+                                   : ((pawns & ~FILE_A) >> 9) | ((pawns & ~FILE_H) >> 7);
+    if ((ch_fwd(pawns, us) & ~occ) | (caps & enemy)) return 1;
+    for (uint64_t b = free & (p->type[CH_BISHOP] | p->type[CH_QUEEN]); b; b &= b - 1)
+        if (ch_batt_i(__builtin_ctzll(b), occ) & ~own) return 1;
+    for (uint64_t b = free & (p->type[CH_ROOK] | p->type[CH_QUEEN]); b; b &= b - 1)
+        if (ch_ratt_i(__builtin_ctzll(b), occ) & ~own) return 1;
+    return ch_gen(p, NULL, 1) > 0;
+}
 
 int ch_legal(const ch_pos_t *p, move_t m)
 {

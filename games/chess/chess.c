@@ -114,7 +114,7 @@ static int ch_terminal(const gv_t *v, const void *pos, val_t *value)
 {
     (void)v;
     const ch_pos_t *p = pos;
-    if (!ch_count(p)) {
+    if (!ch_has_move(p)) {
         *value = ch_in_check(p) ? val_loss(0) : VAL_DRAW;
         return 1;
     }
@@ -160,7 +160,7 @@ static int ch_line_over(const gv_t *v, const void *const *line, int n, val_t *va
     if (n < 1) return 0;
     const ch_pos_t *cur = line[n - 1];
     if (game_line_threefold(line, n, cur->halfmove, ch_same, value, why, wn)) return 1;
-    if (cur->halfmove >= 100 && ch_count(cur)) {
+    if (cur->halfmove >= 100 && ch_has_move(cur)) {
         *value = VAL_DRAW;
         snprintf(why, wn, "50-move rule");
         return 1;

@@ -64,6 +64,7 @@ static void check_moves(const ch_pos_t *p, const char *fen)
     int n = ch_moves(p, mv);
     if (n < 0 || n > GSW_MAX_MOVES) die("ch_moves: a count out of range", fen, "");
     if (ch_count(p) != n) die("ch_count is not ch_moves' count", fen, "");
+    if (ch_has_move(p) != (n > 0)) die("ch_has_move is not whether ch_moves found one", fen, "");
     for (int i = 0; i < n; i++) {
         move_t m = mv[i], back;
         err_t err;

@@ -21,6 +21,7 @@ static uint64_t perft(const ch_pos_t *p, int d)
     move_t mv[GSW_MAX_MOVES];
     int n = ch_moves(p, mv);
     assert_int_equal(n, ch_count(p));
+    assert_int_equal(ch_has_move(p), n > 0);
     uint64_t t = 0;
     for (int i = 0; i < n; i++) {
         ch_pos_t q = *p;
@@ -407,6 +408,32 @@ static void print_fens(int count)
 #undef RND
 }
 
+/* ch_has_move, the terminal test's shortcut, against the count: the
+ * positions where its shortcuts must not answer (the only piece that could
+ * move is pinned, the pawns are blocked, only the king or an en-passant
+ * capture or castling moves) and those where they must. */
+static void test_has_move(void **state)
+{
+    (void)state;
+    static const struct { const char *fen; int moves; } rows[] = {
+        { "k7/1n1N4/1K6/3B4/8/8/8/8 b - - 0 1", 0 },            /* stalemate: the knight pinned */
+        { "k7/1n1N4/1K6/8/8/8/8/8 b - - 0 1", 1 },              /* the same, unpinned */
+        { "7k/5Q2/6KP/8/8/8/8/8 b - - 0 1", 0 },                /* stalemate */
+        { "7k/5K2/6P1/7p/7P/8/8/8 b - - 0 1", 0 },              /* a blocked pawn */
+        { "7k/5K2/6P1/7p/8/7P/8/8 b - - 0 1", 1 },              /* a free pawn */
+        { "r6k/5Q2/6KP/8/8/8/8/8 b - - 0 1", 1 },               /* the rook */
+        { "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1", 0 },                /* mate */
+        { "8/8/8/8/k2pP3/8/8/1R2K3 b - e3 0 1", 1 },            /* en passant */
+        { "7k/8/8/8/8/8/7p/r3K2R w K - 0 1", 1 },               /* in check */
+    };
+    for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
+        ch_pos_t p = fen(rows[r].fen);
+        int n = ch_count(&p);
+        if ((n > 0) != rows[r].moves || ch_has_move(&p) != rows[r].moves)
+            fail_msg("%s: %d moves, ch_has_move %d", rows[r].fen, n, ch_has_move(&p));
+    }
+}
+
 int main(void)
 {
     ch_init();
@@ -417,7 +444,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_perft),       cmocka_unit_test(test_castling), cmocka_unit_test(test_en_passant),
         cmocka_unit_test(test_promotion),   cmocka_unit_test(test_end_rules), cmocka_unit_test(test_notation),
-        cmocka_unit_test(test_bad_fen),     cmocka_unit_test(test_playouts),
+        cmocka_unit_test(test_bad_fen),     cmocka_unit_test(test_playouts), cmocka_unit_test(test_has_move),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
