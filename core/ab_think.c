@@ -212,6 +212,8 @@ static int32_t ab_heur(ab_t *s, const void *pos, int depth, int32_t alpha, int32
     if (O->ab_expand && s->ply > 0) {   /* the root needs its moves for the PV */
         n = O->ab_expand(v, pos, mv, &lo, &hi);
         if (lo >= hi) return lo;
+    } else if (quiesce && !in_check && tactical && O->ab_captures) {   /* standing pat: captures only */
+        n = O->ab_captures(v, pos, mv);
     } else {
         n = O->moves(v, pos, mv);
     }

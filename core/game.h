@@ -165,6 +165,11 @@ typedef struct game_ops {
      * moves late in the order are searched at a reduced depth first.
      * Optional: without it pos_quiet decides (see below). */
     int (*ab_tactical)(const gv_t *v, const void *pos, move_t *mv, int n);
+    /* The legal moves among which ab_tactical finds the tactical ones (at
+     * least every capture and promotion), into mv; their number. Past the
+     * depth limit, out of check, the search lists only these. Optional:
+     * moves, then ab_tactical, otherwise. */
+    int (*ab_captures)(const gv_t *v, const void *pos, move_t *mv);
     /* 1 if the side to move is in check: the heuristic search extends the
      * node by a ply and never stands pat or passes there. Optional. */
     int (*pos_in_check)(const gv_t *v, const void *pos);

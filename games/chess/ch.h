@@ -87,6 +87,8 @@ void ch_refresh(ch_pos_t *p);
 int ch_moves(const ch_pos_t *p, move_t *out);
 /* The number of legal moves, without listing them. */
 int ch_count(const ch_pos_t *p);
+/* The legal captures (en passant too) and promotions; their count. */
+int ch_captures(const ch_pos_t *p, move_t *out);
 /* 1 if the side to move has a legal move (cheaper than counting them). */
 int ch_has_move(const ch_pos_t *p);
 /* Play a legal move (or a null move: MOVE_NONE passes the turn). */

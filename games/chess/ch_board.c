@@ -307,7 +307,9 @@ static inline uint64_t ch_pinned(const ch_pos_t *p, int ksq, uint64_t own, uint6
     return pinned;
 }
 
-static inline int ch_gen(const ch_pos_t *p, move_t *out, const int count)
+/* The legal moves (count: their number only); caps: only captures (en
+ * passant too) and promotions, the moves quiescence searches. */
+static inline int ch_gen(const ch_pos_t *p, move_t *out, const int count, const int caps)
 {
     const int us = p->side, them = us ^ 1;
     const uint64_t occ = p->type[0], own = p->color[us], enemy = p->color[them];
@@ -316,13 +318,18 @@ static inline int ch_gen(const ch_pos_t *p, move_t *out, const int count)
     int n = 0;
 
     uint64_t checkers = ch_attackers_i(p, ksq, them, occ);
-    uint64_t danger = ch_danger(p, them, occ ^ kbit);
-    EMIT_SET(ch_kingt[ksq] & ~own & ~danger, ksq, CH_NORMAL);
+    const uint64_t kdest = ch_kingt[ksq] & (caps ? enemy : ~own);
+    /* (the enemy's attacks: for the king's moves, and castling's path) */
+    uint64_t danger = caps && !kdest ? 0 : ch_danger(p, them, occ ^ kbit);
+    EMIT_SET(kdest & ~danger, ksq, CH_NORMAL);
     if (checkers & (checkers - 1)) return n;   /* double check: the king alone moves */
 
     /* pinned pieces: own pieces alone between the king and an enemy slider */
     const uint64_t pinned = ch_pinned(p, ksq, own, enemy, occ);
     uint64_t target = checkers ? (ch_between[ksq][__builtin_ctzll(checkers)] | checkers) : ~own;
+    const uint64_t promo_rank = us == CH_WHITE ? RANK(7) : RANK(0);
+    const uint64_t pushes = target & (caps ? promo_rank : ~0ull);   /* where pawns may advance to */
+    if (caps) target &= enemy;
 
     /* knights (a pinned knight never moves) */
     for (uint64_t b = own & p->type[CH_KNIGHT] & ~pinned; b; b &= b - 1) {
@@ -352,9 +359,8 @@ static inline int ch_gen(const ch_pos_t *p, move_t *out, const int count)
     uint64_t free_p = pawns & ~pinned;
     {
         uint64_t one = ch_fwd(free_p, us) & empty;
-        uint64_t two = ch_fwd(one & rank3, us) & empty & target;
-        one &= target;
-        uint64_t promo_rank = us == CH_WHITE ? RANK(7) : RANK(0);
+        uint64_t two = ch_fwd(one & rank3, us) & empty & pushes;
+        one &= pushes;
         EMIT_SET(one & ~promo_rank, to_ - up, CH_NORMAL);
         EMIT_PROMO(one & promo_rank, up);
         EMIT_SET(two, to_ - 2 * up, CH_NORMAL);
@@ -372,8 +378,8 @@ static inline int ch_gen(const ch_pos_t *p, move_t *out, const int count)
         uint64_t fb = 1ull << from, line = ch_line[ksq][from];
         uint64_t one = ch_fwd(fb, us) & empty;
         uint64_t two = ch_fwd(one & rank3, us) & empty;
-        uint64_t caps = ch_pawnt[us][from] & enemy;
-        uint64_t all = (one | two | caps) & target & line;
+        uint64_t caps_ = ch_pawnt[us][from] & enemy;
+        uint64_t all = (((one | two) & pushes) | (caps_ & target)) & line;
         if (fb & rank7) {
             for (uint64_t s = all; s; s &= s - 1) {
                 int to = __builtin_ctzll(s);
@@ -401,7 +407,7 @@ static inline int ch_gen(const ch_pos_t *p, move_t *out, const int count)
         }
     }
     /* castling: the king takes its own rook */
-    if (!checkers) {
+    if (!checkers && !caps) {
         for (int slot = us * 2; slot < us * 2 + 2; slot++) {
             int rsq = p->rook[slot];
             if (rsq == CH_NOSQ) continue;
@@ -421,8 +427,9 @@ static inline int ch_gen(const ch_pos_t *p, move_t *out, const int count)
     return n;
 }
 
-int ch_moves(const ch_pos_t *p, move_t *out) { return ch_gen(p, out, 0); }
-int ch_count(const ch_pos_t *p) { return ch_gen(p, NULL, 1); }
+int ch_moves(const ch_pos_t *p, move_t *out) { return ch_gen(p, out, 0, 0); }
+int ch_count(const ch_pos_t *p) { return ch_gen(p, NULL, 1, 0); }
+int ch_captures(const ch_pos_t *p, move_t *out) { return ch_gen(p, out, 0, 1); }
 
 /* 1 if the side to move has a legal move. Out of check, an unpinned
  * knight, pawn or slider with somewhere to go settles it without the
@@ -433,7 +440,7 @@ int ch_has_move(const ch_pos_t *p)
     const int us = p->side, them = us ^ 1;
     const uint64_t occ = p->type[0], own = p->color[us], enemy = p->color[them];
     const int ksq = p->king[us];
-    if (ch_attackers_i(p, ksq, them, occ)) return ch_gen(p, NULL, 1) > 0;
+    if (ch_attackers_i(p, ksq, them, occ)) return ch_gen(p, NULL, 1, 0) > 0;
     const uint64_t pinned = ch_pinned(p, ksq, own, enemy, occ);
     const uint64_t free = own & ~pinned;
     for (uint64_t b = free & p->type[CH_KNIGHT]; b; b &= b - 1)
@@ -446,7 +453,7 @@ int ch_has_move(const ch_pos_t *p)
         if (ch_batt_i(__builtin_ctzll(b), occ) & ~own) return 1;
     for (uint64_t b = free & (p->type[CH_ROOK] | p->type[CH_QUEEN]); b; b &= b - 1)
         if (ch_ratt_i(__builtin_ctzll(b), occ) & ~own) return 1;
-    return ch_gen(p, NULL, 1) > 0;
+    return ch_gen(p, NULL, 1, 0) > 0;
 }
 
 int ch_legal(const ch_pos_t *p, move_t m)

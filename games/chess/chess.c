@@ -219,6 +219,12 @@ static int ch_see(const ch_pos_t *p, move_t m)
  * promotions first: the most valuable victim, then the least valuable
  * attacker. Losing captures and under-promotions stay with the quiet
  * moves (searched later, never in quiescence). */
+static int ch_captures_hook(const gv_t *v, const void *pos, move_t *mv)
+{
+    (void)v;
+    return ch_captures(pos, mv);
+}
+
 static int ch_tactical(const gv_t *v, const void *pos, move_t *mv, int n)
 {
     (void)v;
@@ -333,6 +339,7 @@ static const game_ops_t ch_ops = {
     .pos_reversible = ch_reversible,
     .count_rule = "50-move rule",
     .ab_tactical = ch_tactical,
+    .ab_captures = ch_captures_hook,
     .pos_in_check = ch_check_hook,
     .play_null = ch_null,
     .ab_futility = 120,

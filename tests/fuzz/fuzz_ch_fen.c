@@ -65,6 +65,12 @@ static void check_moves(const ch_pos_t *p, const char *fen)
     if (n < 0 || n > GSW_MAX_MOVES) die("ch_moves: a count out of range", fen, "");
     if (ch_count(p) != n) die("ch_count is not ch_moves' count", fen, "");
     if (ch_has_move(p) != (n > 0)) die("ch_has_move is not whether ch_moves found one", fen, "");
+    {
+        move_t c[GSW_MAX_MOVES];
+        int nc = ch_captures(p, c), want = 0;
+        for (int i = 0; i < n; i++) want += ch_captured(p, mv[i]) != 0 || ch_kind(mv[i]) == CH_PROMO;
+        if (nc != want) die("ch_captures is not ch_moves' captures and promotions", fen, "");
+    }
     for (int i = 0; i < n; i++) {
         move_t m = mv[i], back;
         err_t err;

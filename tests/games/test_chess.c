@@ -15,6 +15,20 @@
 #include "core/game.h"
 #include "games/chess/ch.h"
 
+/* ch_captures lists exactly the captures and promotions among the n moves. */
+static void check_captures(const ch_pos_t *p, const move_t *mv, int n)
+{
+    move_t c[GSW_MAX_MOVES];
+    int nc = ch_captures(p, c), want = 0;
+    for (int i = 0; i < n; i++) want += ch_captured(p, mv[i]) != 0 || ch_kind(mv[i]) == CH_PROMO;
+    assert_int_equal(nc, want);
+    for (int i = 0; i < nc; i++) {
+        int found = 0;
+        for (int j = 0; j < n && !found; j++) found = mv[j] == c[i];
+        assert_true(found && (ch_captured(p, c[i]) != 0 || ch_kind(c[i]) == CH_PROMO));
+    }
+}
+
 static uint64_t perft(const ch_pos_t *p, int d)
 {
     if (d == 1) return (uint64_t)ch_count(p);
@@ -22,6 +36,7 @@ static uint64_t perft(const ch_pos_t *p, int d)
     int n = ch_moves(p, mv);
     assert_int_equal(n, ch_count(p));
     assert_int_equal(ch_has_move(p), n > 0);
+    check_captures(p, mv, n);
     uint64_t t = 0;
     for (int i = 0; i < n; i++) {
         ch_pos_t q = *p;
