@@ -128,6 +128,49 @@ void ch_params_default(ch_params_t *pp);
 /* Static evaluation for the side to move, in centipawns. */
 int32_t ch_evaluate(const ch_params_t *pp, const ch_pos_t *p);
 
+/* The evaluation's tunable weights (ch_eval_weights.h), each a middlegame
+ * and an endgame value in centipawns, blended by the phase. */
+enum {
+    CH_EW_PST = 0,                     /* + type * 64 + square as drawn (rank 8 first) */
+    CH_EW_PASSED = CH_EW_PST + 7 * 64, /* + rank in the mover's frame (0..7) */
+    CH_EW_MOB = CH_EW_PASSED + 8,      /* + type: per attacked square around a typical count */
+    CH_EW_DOUBLED = CH_EW_MOB + 7,
+    CH_EW_ISOLATED,
+    CH_EW_BISHOP_PAIR,
+    CH_EW_ROOK_OPEN,
+    CH_EW_ROOK_HALF,
+    CH_EW_SHELTER_NEAR,
+    CH_EW_SHELTER_FAR,
+    CH_EW_SHELTER_OPEN,
+    CH_EW_KING_LEADS,
+    CH_EW_PASSER_OPP_KING,
+    CH_EW_PASSER_OWN_KING,
+    CH_EW_UNSTOPPABLE,
+    CH_EW_KING_ATTACK,
+    CH_EW_KING_EXPOSED,
+    CH_EW_TEMPO,
+    CH_EW_N
+};
+#define CH_EVAL_PHASE_MAX 24
+/* The built-in weights (ch_eval_weights.h): CH_EW_N of them, which
+ * ch_eval.c asserts where the table is defined. */
+extern const int16_t ch_eval_weights[][2];
+/* A weight's name for people ("piece-square knight e4", "tempo"). */
+void ch_eval_weight_name(int i, char *buf, size_t n);
+/* The evaluation as a linear model, for tuning: White's score is
+ *   scale * (offset + sum_i coef[i] * (w[i][0] * phase + w[i][1] * (24 - phase)) / 24)
+ * up to rounding and the final clamp. linear is 0 where the evaluation
+ * leaves the model (a bare king against mating material). Returns
+ * ch_evaluate's value. */
+typedef struct ch_eval_trace {
+    float coef[CH_EW_N];   /* White's count minus Black's */
+    float offset;          /* the untuned part (material), White's view */
+    float scale;           /* the endgame scaling; 1 where none */
+    int phase;             /* 0 (bare kings and pawns) .. 24 */
+    int linear;
+} ch_eval_trace_t;
+int32_t ch_eval_trace(const ch_params_t *pp, const ch_pos_t *p, ch_eval_trace_t *tr);
+
 /* The plugin's variant data: the evaluation's parameters. */
 typedef struct ch_variant {
     ch_params_t params;

@@ -28,26 +28,12 @@
 #include "games/chess/ch.h"
 #include "core/value.h"
 
-#define EV_PHASE_MAX 24
-#define EV_TEMPO 12
-#define EV_BISHOP_PAIR_MG 30
-#define EV_BISHOP_PAIR_EG 50
-#define EV_DOUBLED_MG 10
-#define EV_DOUBLED_EG 20
-#define EV_ISOLATED_MG 10
-#define EV_ISOLATED_EG 14
-#define EV_ROOK_OPEN_MG 25
-#define EV_ROOK_OPEN_EG 10
-#define EV_ROOK_HALF_MG 12
-#define EV_ROOK_HALF_EG 6
-#define EV_SHELTER_NEAR 12     /* an own pawn one rank in front of the king, per file */
-#define EV_SHELTER_FAR 6       /* ... two ranks in front */
-#define EV_SHELTER_OPEN 15     /* no own pawn ahead on a file by the king */
+#include <stdio.h>
+#include <string.h>
+
+#define EV_PHASE_MAX CH_EVAL_PHASE_MAX
 #define EV_KING_ATTACK_CAP 300 /* the most the pressure on a king can score */
-#define EV_KING_LEADS 20       /* the own king ahead of a passer, by its file (endgame) */
-#define EV_UNSTOPPABLE 500     /* a passer the lone king cannot catch (endgame) */
 #define EV_KNOWN_WIN 1000      /* mating material against a bare king */
-#define EV_KING_EXPOSED 25     /* per rank the king stands past its second, while the enemy has a queen */
 
 #define FILE_A 0x0101010101010101ull
 #define FILE_H 0x8080808080808080ull
@@ -87,140 +73,11 @@ static inline int ev_centre_dist(int s)
     return (f < 4 ? 3 - f : f - 4) + (r < 4 ? 3 - r : r - 4);
 }
 
-/* Piece-square tables, [type][square as drawn: rank 8 first], middlegame
- * and endgame. */
-static const int8_t pst_mg[7][64] = {
-    [CH_PAWN] = {
-          0,   0,   0,   0,   0,   0,   0,   0,
-         35,  35,  38,  40,  40,  38,  35,  35,
-         14,  16,  20,  26,  26,  20,  16,  14,
-          4,   6,  10,  20,  20,  10,   6,   4,
-          0,   0,   6,  16,  16,   4,   0,   0,
-          2,   2,   4,   6,   6,  -2,   2,   2,
-          0,   2,   0, -10, -10,   6,   6,   0,
-          0,   0,   0,   0,   0,   0,   0,   0,
-    },
-    [CH_KNIGHT] = {
-        -45, -28, -18, -12, -12, -18, -28, -45,
-        -26, -12,   0,   4,   4,   0, -12, -26,
-        -16,   4,  12,  18,  18,  12,   4, -16,
-        -12,   6,  15,  22,  22,  15,   6, -12,
-        -12,   2,  12,  18,  18,  12,   2, -12,
-        -16,   0,   8,  10,  10,   8,   0, -16,
-        -26, -12,  -2,   2,   2,  -2, -12, -26,
-        -42, -22, -16, -14, -14, -16, -22, -42,
-    },
-    [CH_BISHOP] = {
-        -16,  -8,  -9,  -8,  -8,  -9,  -8, -16,
-         -8,   0,   0,   2,   2,   0,   0,  -8,
-         -8,   2,   6,   8,   8,   6,   2,  -8,
-         -7,   5,   7,  11,  11,   7,   5,  -7,
-         -7,   3,  10,  11,  11,  10,   3,  -7,
-         -6,  10,   8,   7,   7,   8,  10,  -6,
-         -8,   9,   3,   3,   3,   3,   9,  -8,
-        -16,  -8, -11,  -8,  -8, -11,  -8, -16,
-    },
-    [CH_ROOK] = {
-          2,   2,   4,   6,   6,   4,   2,   2,
-         16,  19,  20,  20,  20,  20,  19,  16,
-         -4,   0,   1,   3,   3,   1,   0,  -4,
-         -6,  -1,   0,   1,   1,   0,  -1,  -6,
-         -6,  -1,   0,   0,   0,   0,  -1,  -6,
-         -7,  -1,   0,   0,   0,   0,  -1,  -7,
-         -9,  -3,  -1,   0,   0,  -1,  -3,  -9,
-         -3,   0,   3,   7,   7,   5,   0,  -3,
-    },
-    [CH_QUEEN] = {
-         -9,  -6,  -4,  -2,  -2,  -4,  -6,  -9,
-         -6,  -2,   0,   1,   1,   0,  -2,  -6,
-         -4,   0,   3,   3,   3,   3,   0,  -4,
-         -2,   0,   3,   4,   4,   3,   0,  -2,
-         -2,   0,   3,   4,   4,   3,   0,  -2,
-         -4,   2,   3,   3,   3,   3,   1,  -4,
-         -6,   0,   2,   1,   1,   0,  -1,  -6,
-         -9,  -6,  -4,   0,  -3,  -5,  -6,  -9,
-    },
-    [CH_KING] = {
-        -42, -46, -48, -52, -52, -48, -46, -42,
-        -36, -40, -42, -46, -46, -42, -40, -36,
-        -32, -36, -38, -42, -42, -38, -36, -32,
-        -28, -32, -34, -38, -38, -34, -32, -28,
-        -22, -26, -28, -32, -32, -28, -26, -22,
-        -12, -16, -18, -22, -22, -18, -16, -12,
-          8,   8,  -6, -12, -12,  -6,   8,   8,
-         18,  28,  10,  -6,   0,   4,  30,  20,
-    },
-};
-static const int8_t pst_eg[7][64] = {
-    [CH_PAWN] = {
-          0,   0,   0,   0,   0,   0,   0,   0,
-         55,  52,  50,  48,  48,  50,  52,  55,
-         32,  30,  28,  26,  26,  28,  30,  32,
-         16,  15,  13,  12,  12,  13,  15,  16,
-          7,   6,   5,   4,   4,   5,   6,   7,
-          2,   1,   0,   0,   0,   0,   1,   2,
-          0,   0,   0,   0,   0,   0,   0,   0,
-          0,   0,   0,   0,   0,   0,   0,   0,
-    },
-    [CH_KNIGHT] = {
-        -32, -22, -14, -10, -10, -14, -22, -32,
-        -20,  -8,   0,   3,   3,   0,  -8, -20,
-        -14,   2,   8,  11,  11,   8,   2, -14,
-        -10,   4,  11,  14,  14,  11,   4, -10,
-        -10,   4,  11,  14,  14,  11,   4, -10,
-        -14,   2,   8,  10,  10,   8,   2, -14,
-        -20,  -8,   0,   2,   2,   0,  -8, -20,
-        -32, -22, -14, -10, -10, -14, -22, -32,
-    },
-    [CH_BISHOP] = {
-        -12,  -7,  -6,  -4,  -4,  -6,  -7, -12,
-         -7,  -2,   0,   1,   1,   0,  -2,  -7,
-         -6,   0,   4,   5,   5,   4,   0,  -6,
-         -4,   1,   5,   8,   8,   5,   1,  -4,
-         -4,   1,   5,   8,   8,   5,   1,  -4,
-         -6,   0,   4,   5,   5,   4,   0,  -6,
-         -7,  -2,   0,   1,   1,   0,  -2,  -7,
-        -12,  -7,  -6,  -4,  -4,  -6,  -7, -12,
-    },
-    [CH_ROOK] = {
-          4,   4,   5,   5,   5,   5,   4,   4,
-         12,  13,  13,  13,  13,  13,  13,  12,
-          3,   3,   3,   3,   3,   3,   3,   3,
-          0,   1,   1,   1,   1,   1,   1,   0,
-         -1,   0,   0,   0,   0,   0,   0,  -1,
-         -2,  -1,  -1,  -1,  -1,  -1,  -1,  -2,
-         -3,  -2,  -2,  -2,  -2,  -2,  -2,  -3,
-         -4,  -2,  -1,   0,   0,  -1,  -2,  -4,
-    },
-    [CH_QUEEN] = {
-        -18, -12,  -8,  -5,  -5,  -8, -12, -18,
-        -12,  -4,   0,   3,   3,   0,  -4, -12,
-         -8,   0,   7,  10,  10,   7,   0,  -8,
-         -5,   3,  10,  14,  14,  10,   3,  -5,
-         -5,   3,  10,  14,  14,  10,   3,  -5,
-         -8,   0,   7,  10,  10,   7,   0,  -8,
-        -12,  -4,   0,   3,   3,   0,  -4, -12,
-        -18, -12,  -8,  -5,  -5,  -8, -12, -18,
-    },
-    [CH_KING] = {
-        -44, -26, -16, -10, -10, -16, -26, -44,
-        -24,  -6,   2,   6,   6,   2,  -6, -24,
-        -14,   6,  16,  20,  20,  16,   6, -14,
-        -12,   8,  20,  26,  26,  20,   8, -12,
-        -14,   6,  18,  24,  24,  18,   6, -14,
-        -18,   0,  10,  15,  15,  10,   0, -18,
-        -26, -10,   0,   4,   4,   0, -10, -26,
-        -46, -30, -20, -16, -16, -20, -30, -46,
-    },
-};
+#include "games/chess/ch_eval_weights.h"
 
-/* Passed pawns by the rank in the mover's frame (1 = its second rank). */
-static const int16_t passed_mg[8] = {0, 2, 6, 12, 22, 38, 62, 0};
-static const int16_t passed_eg[8] = {0, 8, 14, 24, 42, 70, 110, 0};
+_Static_assert(sizeof ch_eval_weights / sizeof *ch_eval_weights == CH_EW_N, "ch_eval_weights.h: a weight for every index");
 
 /* Mobility: per attacked square, around a typical count. */
-static const int8_t mob_mg[7] = {[CH_KNIGHT] = 4, [CH_BISHOP] = 5, [CH_ROOK] = 2, [CH_QUEEN] = 1};
-static const int8_t mob_eg[7] = {[CH_KNIGHT] = 4, [CH_BISHOP] = 5, [CH_ROOK] = 4, [CH_QUEEN] = 2};
 static const int8_t mob_mid[7] = {[CH_KNIGHT] = 4, [CH_BISHOP] = 6, [CH_ROOK] = 7, [CH_QUEEN] = 13};
 /* Pressure on the enemy king: weight per attacked square around it. */
 static const int8_t king_att_w[7] = {[CH_KNIGHT] = 2, [CH_BISHOP] = 2, [CH_ROOK] = 3, [CH_QUEEN] = 5};
@@ -260,27 +117,35 @@ static uint64_t ev_attacks(int t, int s, uint64_t occ)
     }
 }
 
-/* One side's positional terms (all but material and tempo). */
-static void ev_side(const ev_view_t *v, int *mg_out, int *eg_out)
+/* A term: n times weight i, into mg and eg, and into the trace when one is
+ * kept (sgn: +1 for White, -1 for Black). */
+#define EV_TERM(i, n)                              \
+    do {                                           \
+        int n_ = (n);                              \
+        mg += W[i][0] * n_;                        \
+        eg += W[i][1] * n_;                        \
+        if (tr) tr->coef[i] += sgn * (float)n_;    \
+    } while (0)
+
+/* One side's positional terms (all but material, tempo and the exposed
+ * king). Inlined twice: without a trace (tr NULL, folded away) and with. */
+static inline __attribute__((always_inline)) void ev_side(const ev_view_t *v, const int16_t (*W)[2],
+                                                           ch_eval_trace_t *tr, float sgn, int *mg_out, int *eg_out)
 {
     int mg = 0, eg = 0;
     const uint64_t pawns = v->own[CH_PAWN], opp_pawns = v->opp[CH_PAWN];
 
     /* piece-square tables */
     for (int t = CH_PAWN; t <= CH_KING; t++)
-        for (uint64_t b = v->own[t]; b; b &= b - 1) {
-            int s = ev_lsb(b) ^ 56;
-            mg += pst_mg[t][s];
-            eg += pst_eg[t][s];
-        }
+        for (uint64_t b = v->own[t]; b; b &= b - 1) EV_TERM(CH_EW_PST + t * 64 + (ev_lsb(b) ^ 56), 1);
 
     /* pawn structure */
     uint64_t own_files = ev_south_fill(ev_north_fill(pawns));
     uint64_t behind_own = ev_south_fill(pawns >> 8);      /* squares behind own pawns */
     int doubled = ev_pop(pawns & behind_own);
     int isolated = ev_pop(pawns & ~ev_sideways(own_files));
-    mg -= doubled * EV_DOUBLED_MG + isolated * EV_ISOLATED_MG;
-    eg -= doubled * EV_DOUBLED_EG + isolated * EV_ISOLATED_EG;
+    if (doubled) EV_TERM(CH_EW_DOUBLED, doubled);
+    if (isolated) EV_TERM(CH_EW_ISOLATED, isolated);
 
     uint64_t opp_front = ev_south_fill(opp_pawns >> 8);   /* files ahead of us held by them */
     uint64_t blocked = opp_front | ev_sideways(opp_front) | behind_own;
@@ -288,12 +153,12 @@ static void ev_side(const ev_view_t *v, int *mg_out, int *eg_out)
     int unstoppable = 0;
     for (uint64_t b = pawns & ~blocked; b; b &= b - 1) {
         int s = ev_lsb(b), r = s >> 3, f = s & 7;
-        mg += passed_mg[r];
-        eg += passed_eg[r];
-        if ((v->king >> 3) > r && ev_abs((v->king & 7) - f) <= 1) eg += EV_KING_LEADS;
+        EV_TERM(CH_EW_PASSED + r, 1);
+        if ((v->king >> 3) > r && ev_abs((v->king & 7) - f) <= 1) EV_TERM(CH_EW_KING_LEADS, 1);
         if (r >= 3) {
             int stop = s + 8;
-            eg += (4 * ev_cheb(v->opp_king, stop) - 2 * ev_cheb(v->king, stop)) * (r - 2);
+            EV_TERM(CH_EW_PASSER_OPP_KING, ev_cheb(v->opp_king, stop) * (r - 2));
+            EV_TERM(CH_EW_PASSER_OWN_KING, ev_cheb(v->king, stop) * (r - 2));
         }
         if (!opp_has_pieces) {
             /* the rule of the square: the lone king cannot reach the queening square */
@@ -303,26 +168,15 @@ static void ev_side(const ev_view_t *v, int *mg_out, int *eg_out)
             if (!(path & v->occ) && king_dist > dist) unstoppable = 1;
         }
     }
-    if (unstoppable) eg += EV_UNSTOPPABLE;
+    if (unstoppable) EV_TERM(CH_EW_UNSTOPPABLE, 1);
 
     /* bishop pair */
-    if ((v->own[CH_BISHOP] & DARK_SQUARES) && (v->own[CH_BISHOP] & ~DARK_SQUARES)) {
-        mg += EV_BISHOP_PAIR_MG;
-        eg += EV_BISHOP_PAIR_EG;
-    }
+    if ((v->own[CH_BISHOP] & DARK_SQUARES) && (v->own[CH_BISHOP] & ~DARK_SQUARES)) EV_TERM(CH_EW_BISHOP_PAIR, 1);
 
     /* rooks on open and half-open files */
     for (uint64_t b = v->own[CH_ROOK]; b; b &= b - 1) {
         uint64_t file = FILE_A << (ev_lsb(b) & 7);
-        if (!(file & pawns)) {
-            if (!(file & opp_pawns)) {
-                mg += EV_ROOK_OPEN_MG;
-                eg += EV_ROOK_OPEN_EG;
-            } else {
-                mg += EV_ROOK_HALF_MG;
-                eg += EV_ROOK_HALF_EG;
-            }
-        }
+        if (!(file & pawns)) EV_TERM(file & opp_pawns ? CH_EW_ROOK_HALF : CH_EW_ROOK_OPEN, 1);
     }
 
     /* mobility and the pressure on the enemy king */
@@ -333,16 +187,19 @@ static void ev_side(const ev_view_t *v, int *mg_out, int *eg_out)
     for (int t = CH_KNIGHT; t <= CH_QUEEN; t++)
         for (uint64_t b = v->own[t]; b; b &= b - 1) {
             uint64_t att = ev_attacks(t, ev_lsb(b), v->occ);
-            int n = ev_pop(att & area) - mob_mid[t];
-            mg += n * mob_mg[t];
-            eg += n * mob_eg[t];
+            EV_TERM(CH_EW_MOB + t, ev_pop(att & area) - mob_mid[t]);
             uint64_t z = att & zone;
             if (z) {
                 attackers++;
                 pressure += ev_pop(z) * king_att_w[t];
             }
         }
-    if (attackers >= 2 && v->own[CH_QUEEN]) mg += ev_min(pressure * pressure / 4, EV_KING_ATTACK_CAP);
+    if (attackers >= 2 && v->own[CH_QUEEN]) {
+        int a = ev_min(pressure * pressure / 4, EV_KING_ATTACK_CAP);
+        mg += a * W[CH_EW_KING_ATTACK][0] / 100;
+        eg += a * W[CH_EW_KING_ATTACK][1] / 100;
+        if (tr) tr->coef[CH_EW_KING_ATTACK] += sgn * (float)a / 100;
+    }
 
     /* the king's pawn shelter, on its first two ranks */
     int kr = v->king >> 3, kf = v->king & 7;
@@ -351,11 +208,11 @@ static void ev_side(const ev_view_t *v, int *mg_out, int *eg_out)
         for (int f = ev_max(kf - 1, 0); f <= ev_min(kf + 1, 7); f++) {
             int near = (kr + 1) * 8 + f, far = (kr + 2) * 8 + f;
             if (pawns >> near & 1)
-                mg += EV_SHELTER_NEAR;
+                EV_TERM(CH_EW_SHELTER_NEAR, 1);
             else if (pawns >> far & 1)
-                mg += EV_SHELTER_FAR;
+                EV_TERM(CH_EW_SHELTER_FAR, 1);
             else if (!(pawns & ahead & FILE_A << f))
-                mg -= EV_SHELTER_OPEN;
+                EV_TERM(CH_EW_SHELTER_OPEN, 1);
         }
     }
 
@@ -400,8 +257,11 @@ void ch_params_default(ch_params_t *pp)
     pp->value[CH_KING] = 0;
 }
 
-int32_t ch_evaluate(const ch_params_t *pp, const ch_pos_t *p)
+/* The evaluation, with a trace (tr) or without (NULL, folded away). */
+static inline __attribute__((always_inline)) int32_t ev_eval(const ch_params_t *pp, const ch_pos_t *p,
+                                                              ch_eval_trace_t *tr)
 {
+    const int16_t (*W)[2] = ch_eval_weights;
     const int lim = VAL_PROVEN - 2;
     int npm[2], mat[2], pawns[2], phase = 0;
     for (int c = 0; c < 2; c++) {
@@ -414,6 +274,12 @@ int32_t ch_evaluate(const ch_params_t *pp, const ch_pos_t *p)
     phase = ev_pop(p->type[CH_KNIGHT] | p->type[CH_BISHOP]) + 2 * ev_pop(p->type[CH_ROOK])
             + 4 * ev_pop(p->type[CH_QUEEN]);
     if (phase > EV_PHASE_MAX) phase = EV_PHASE_MAX;
+    if (tr) {
+        memset(tr, 0, sizeof *tr);
+        tr->phase = phase;
+        tr->scale = 1;
+        tr->offset = (float)(mat[0] - mat[1]);
+    }
 
     /* a bare king against mating material */
     for (int c = 0; c < 2; c++) {
@@ -426,43 +292,78 @@ int32_t ch_evaluate(const ch_params_t *pp, const ch_pos_t *p)
         if (!mating) continue;
         int sc = ev_mop_up(p, c, mat[c]);
         if (sc > lim) sc = lim;
-        return p->side == c ? sc : -sc;
+        return p->side == c ? sc : -sc;   /* (tr->linear stays 0) */
     }
+    if (tr) tr->linear = 1;
 
     ev_view_t view;
     int mg[2], eg[2];
     for (int c = 0; c < 2; c++) {
         ev_make_view(p, c, &view);
-        ev_side(&view, &mg[c], &eg[c]);
+        ev_side(&view, W, tr, c == CH_WHITE ? 1.0f : -1.0f, &mg[c], &eg[c]);
     }
-    int pos = ((mg[0] - mg[1]) * phase + (eg[0] - eg[1]) * (EV_PHASE_MAX - phase)) / EV_PHASE_MAX;
-    int total = mat[0] - mat[1] + pos + (p->side == CH_WHITE ? EV_TEMPO : -EV_TEMPO);
     /* a king walking up the board while the enemy queen is on it, whatever
      * the phase says (the blended tables let it stroll from the middlegame
      * on); counted in its own frame */
     for (int c = 0; c < 2; c++) {
         if (!(p->type[CH_QUEEN] & p->color[!c])) continue;
         int rank = c == CH_WHITE ? p->king[c] >> 3 : 7 - (p->king[c] >> 3);
-        if (rank > 1) total += (c == CH_WHITE ? -1 : 1) * EV_KING_EXPOSED * (rank - 1);
+        if (rank > 1) {
+            mg[c] += W[CH_EW_KING_EXPOSED][0] * (rank - 1);
+            eg[c] += W[CH_EW_KING_EXPOSED][1] * (rank - 1);
+            if (tr) tr->coef[CH_EW_KING_EXPOSED] += (c == CH_WHITE ? 1.0f : -1.0f) * (float)(rank - 1);
+        }
     }
+    /* the move */
+    mg[p->side] += W[CH_EW_TEMPO][0];
+    eg[p->side] += W[CH_EW_TEMPO][1];
+    if (tr) tr->coef[CH_EW_TEMPO] += p->side == CH_WHITE ? 1.0f : -1.0f;
+
+    int pos = ((mg[0] - mg[1]) * phase + (eg[0] - eg[1]) * (EV_PHASE_MAX - phase)) / EV_PHASE_MAX;
+    int total = mat[0] - mat[1] + pos;
 
     /* endgame scaling, for the side ahead */
     if (total) {
-        int s = total > 0 ? CH_WHITE : CH_BLACK, w = !s;
+        int s = total > 0 ? CH_WHITE : CH_BLACK, w = !s, div = 1;
         int minor = ev_max(pp->value[CH_KNIGHT], pp->value[CH_BISHOP]);
         if (!pawns[s] && npm[s] - npm[w] <= minor) {
             /* no pawns and at most a minor piece more: no mate to be forced */
-            total /= npm[s] < pp->value[CH_ROOK] ? 32 : 4;
+            div = npm[s] < pp->value[CH_ROOK] ? 32 : 4;
         } else if (!pawns[s] && !npm[w] && !pawns[w] && !(p->color[s] & ~(p->type[CH_KNIGHT] | p->type[CH_KING]))) {
-            total /= 32; /* knights alone cannot force mate */
+            div = 32; /* knights alone cannot force mate */
         } else {
             uint64_t wb = p->type[CH_BISHOP] & p->color[CH_WHITE], bb = p->type[CH_BISHOP] & p->color[CH_BLACK];
             uint64_t others = p->type[CH_KNIGHT] | p->type[CH_ROOK] | p->type[CH_QUEEN];
             if (!others && ev_pop(wb) == 1 && ev_pop(bb) == 1 && !(wb & DARK_SQUARES) != !(bb & DARK_SQUARES))
-                total /= 2;
+                div = 2;
         }
+        total /= div;
+        if (tr) tr->scale = 1.0f / (float)div;
     }
     if (total > lim) total = lim;
     if (total < -lim) total = -lim;
     return p->side == CH_WHITE ? total : -total;
+}
+
+int32_t ch_evaluate(const ch_params_t *pp, const ch_pos_t *p) { return ev_eval(pp, p, NULL); }
+
+int32_t ch_eval_trace(const ch_params_t *pp, const ch_pos_t *p, ch_eval_trace_t *tr) { return ev_eval(pp, p, tr); }
+
+void ch_eval_weight_name(int i, char *buf, size_t n)
+{
+    static const char *const types[7] = { "-", "pawn", "knight", "bishop", "rook", "queen", "king" };
+    static const char *const single[] = {
+        "doubled pawn", "isolated pawn", "bishop pair", "rook on an open file", "rook on a half-open file",
+        "shelter: a pawn one rank ahead", "shelter: a pawn two ranks ahead", "shelter: no pawn ahead",
+        "own king ahead of a passer", "passer: enemy king to its stop, per rank", "passer: own king to its stop, per rank",
+        "unstoppable passer", "king attack, per 100 of pressure", "king exposed to a queen, per rank", "tempo",
+    };
+    _Static_assert(sizeof single / sizeof *single == CH_EW_N - CH_EW_DOUBLED, "a name for each single weight");
+    if (i < 0 || i >= CH_EW_N) snprintf(buf, n, "?");
+    else if (i < CH_EW_PASSED) {
+        int sq = (i - CH_EW_PST) % 64;   /* as drawn: rank 8 first */
+        snprintf(buf, n, "piece-square %s %c%d", types[(i - CH_EW_PST) / 64], 'a' + sq % 8, 8 - sq / 8);
+    } else if (i < CH_EW_MOB) snprintf(buf, n, "passed pawn, rank %d", i - CH_EW_PASSED + 1);
+    else if (i < CH_EW_DOUBLED) snprintf(buf, n, "mobility %s", types[i - CH_EW_MOB]);
+    else snprintf(buf, n, "%s", single[i - CH_EW_DOUBLED]);
 }

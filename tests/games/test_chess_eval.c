@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
@@ -112,6 +113,50 @@ static void test_mirror(void **state)
         nonzero += e != 0;
     }
     assert_true(nonzero > n / 2);
+    free(pos);
+}
+
+/* The evaluation as a linear model (what gsw tune --eval fits): the traced
+ * call returns ch_evaluate's value, and the model with the built-in weights
+ * gives White's score to within the evaluation's rounding (a centipawn). */
+static void test_trace(void **state)
+{
+    (void)state;
+    ch_params_t pp;
+    ch_params_default(&pp);
+    ch_pos_t *pos = malloc(NPOS * sizeof *pos);
+    assert_non_null(pos);
+    int n = playouts(pos, NPOS, 400, 77);
+    int linear = 0, scaled = 0;
+    ch_eval_trace_t tr;
+    const int16_t (*w)[2] = ch_eval_weights;
+    for (int i = 0; i < n; i++) {
+        int32_t e = ch_evaluate(&pp, &pos[i]);
+        assert_int_equal(ch_eval_trace(&pp, &pos[i], &tr), e);
+        if (!tr.linear) continue;
+        linear++;
+        scaled += tr.scale != 1;
+        assert_true(tr.phase >= 0 && tr.phase <= CH_EVAL_PHASE_MAX);
+        assert_true(tr.coef[CH_EW_TEMPO] == (pos[i].side == CH_WHITE ? 1 : -1));
+        double sum = 0;
+        for (int f = 0; f < CH_EW_N; f++)
+            sum += tr.coef[f] * (w[f][0] * tr.phase + w[f][1] * (CH_EVAL_PHASE_MAX - tr.phase));
+        double model = tr.scale * (tr.offset + sum / CH_EVAL_PHASE_MAX), white = pos[i].side == CH_WHITE ? e : -e;
+        if (fabs(model - white) > 1.01) {
+            char fen[128];
+            ch_format_fen(&pos[i], fen, sizeof fen);
+            fail_msg("%s: the model gives %.2f, the evaluation %.0f", fen, model, white);
+        }
+    }
+    assert_true(linear > n * 9 / 10);
+    assert_true(scaled > 0);
+    /* every weight has a name, and they differ */
+    char a[96], b[96];
+    for (int f = 1; f < CH_EW_N; f++) {
+        ch_eval_weight_name(f - 1, a, sizeof a);
+        ch_eval_weight_name(f, b, sizeof b);
+        assert_string_not_equal(a, b);
+    }
     free(pos);
 }
 
@@ -242,6 +287,7 @@ int main(void)
     }
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_mirror),
+        cmocka_unit_test(test_trace),
         cmocka_unit_test(test_start),
         cmocka_unit_test(test_params),
         cmocka_unit_test(test_kqk),
