@@ -335,6 +335,13 @@ static void tune_json(const cli_args_t *o, const evo_t *e, const tune_t *t, int 
 
 static int tune_run(cli_args_t *o)
 {
+    if (args_flag(o, "eval")) return tune_eval_run(o);
+    static const char *const eval_only[] = { "games", "epochs", "rate" };
+    for (size_t i = 0; i < sizeof eval_only / sizeof *eval_only; i++)
+        if (args_given(o, eval_only[i])) {
+            fprintf(stderr, "gsw: tune: --%s is for --eval (gsw tune --help)\n", eval_only[i]);
+            return GSW_EINPUT;
+        }
     if (o->npos < 1) return opts_usage_error(o, 1, "tune needs a GAME (chess)");
     if (!args_str(o, "out")) return opts_usage_error(o, 1, "tune needs --out DIR");
     if (args_int(o, "max-moves", 0) > TUNE_MAX_MOVES) {
@@ -496,6 +503,10 @@ static const cli_opt_t tune_own[] = {
     { "seed", OPT_U64, "S", "the run's seed (default: the clock)", 0, 1e18, NULL },
     { "resume", OPT_FLAG, NULL, "go on from the stored state", 0, 0, NULL },
     { "relative", OPT_FLAG, NULL, "values as ratios to a 100 cp pawn", 0, 0, NULL },
+    { "eval", OPT_FLAG, NULL, "tune the whole evaluation from self-play positions", 0, 0, NULL },
+    { "games", OPT_INT, "N", "--eval: self-play games to have (default 2000)", 1, 10000000, NULL },
+    { "epochs", OPT_INT, "E", "--eval: steps of the fit (default 300)", 0, 1000000, NULL },
+    { "rate", OPT_INT, "R", "--eval: the fit's step, tenths of a centipawn (default 10)", 1, 10000, NULL },
     OPT_END,
 };
 static const cli_opt_t *const tune_opts[] = { opts_json, opts_mpi, tune_own, NULL };
@@ -514,6 +525,14 @@ const cli_verb_t verb_tune = {
               "  the same run on any number of threads, or of ranks: under mpirun -np N with --mpi, ranks 1..N-1\n"
               "  play the games and rank 0 writes DIR. The workbench's `tune DIR` command draws the chart.\n"
               "  --relative: the engine's pawn is always 100 cp and the other pieces in proportion, so only the\n"
-              "  ratios evolve (raw values also move material against the evaluation's positional terms).",
+              "  ratios evolve (raw values also move material against the evaluation's positional terms).\n"
+              "gsw tune chess --eval --out DIR [--games N] [--nodes N] [--epochs E] [--rate R] [--seed S] [--threads N]\n"
+              "  tunes every weight of the evaluation (piece-square tables, pawns, mobility, king safety; the piece\n"
+              "  values stay) from self-play: gsw plays itself N nodes a move (default 5000) from a built-in opening\n"
+              "  and 8 random moves, until DIR/games.txt holds N games (default 2000; Ctrl-C keeps the finished\n"
+              "  ones, the same command goes on). Its quiet positions, each with its game's result, are fitted\n"
+              "  by a logistic of the evaluation (a game in ten held out) for E steps of Adam (default 300).\n"
+              "  DIR/ch_eval_weights.h gets the weights; copied over games/chess/ch_eval_weights.h and built,\n"
+              "  they are the engine's. Seed default 1.",
       "evolve chess piece values by a genetic algorithm (quick-tournament fitness)", tune_run, 1, NULL, .opts = tune_opts, .mpi_sub = ""
 };

@@ -28,4 +28,5 @@ set(GSW_FUZZ_TARGETS
   "game_text:gsw_games"
   "manifest:gsw_manifest"
   "certificate:gsw_check_cert"
-  "syzygy:gsw_games")
+  "syzygy:gsw_games"
+  "tune_games:gsw_protocol")

@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# gsw tune chess --eval: the evaluation tuned from self-play positions. Bad
+# options exit 2 with one line; a tiny run (--json read by python3) lowers
+# the training loss and writes a header that compiles against ch.h with a
+# weight for every index; the same seed on one thread plays the same games;
+# a second call goes on to more games; a last game cut short is dropped and
+# the file mended; a damaged games file is refused naming its line; Ctrl-C
+# keeps the finished games. Needs GSW_BIN (set by ctest) and python3.
+set -u
+. "$(dirname "$0")/../cli/cli_lib.sh"
+src=$(cd "${GSW_TEST_DATA:?}/../.." && pwd)
+cd "$tmp" || exit 1
+command -v python3 >/dev/null || { echo "FAIL: python3 is needed (tools/install-deps.sh installs it)"; exit 1; }
+
+# games FILE: the game lines' numbers, sorted
+games() { sed -n 's/^game \([0-9]*\) .*/\1/p' "$1" | sort -n | tr '\n' ' '; }
+
+# ---- bad options: exit 2, one line ----
+expect 2 "--eval with --population" -- "$gsw" tune chess --eval --out d --population 4
+has_re err '--population is for the piece values' "--population: named"
+expect 2 "--games without --eval" -- "$gsw" tune chess --out d --games 5
+has_re err '--games is for --eval' "--games without --eval: named"
+expect 2 "--eval on checkers" -- "$gsw" tune checkers --eval --out d
+expect 2 "--eval without --out" -- "$gsw" tune chess --eval
+expect 2 "--games 0" -- "$gsw" tune chess --eval --out d --games 0
+[ ! -e d ] && ok || bad "nothing made for bad options"
+
+# ---- a tiny run ----
+expect 0 "a tiny run" -- "$gsw" tune chess --eval --out a --games 30 --nodes 300 --epochs 40 --seed 5 --threads 2 --json
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["games"] == 30 and d["nodes"] == 300 and d["epochs"] == 40 and not d["interrupted"], d
+assert d["positions"] == d["train"] + d["held_out"] and d["train"] > 100 and d["held_out"] > 0, d
+l = d["loss"]
+assert l["train_after"] < l["train_before"], l
+assert 0.1 < d["k"] < 4, d
+' out && ok || bad "--json: the summary ($(head -c 400 out))"
+same "$(games a/games.txt)" "$(seq -s ' ' 0 29) " "games 0..29, each once"
+same "$(head -1 a/games.txt)" "# gsw tune chess --eval: nodes 300 seed 5" "the header"
+cc=$(command -v cc || command -v gcc || command -v clang || true)
+if [ -n "$cc" ]; then
+    printf '#include "games/chess/ch.h"\n#include "a/ch_eval_weights.h"\n_Static_assert(sizeof ch_eval_weights / sizeof *ch_eval_weights == CH_EW_N, "a weight for every index");\n' >w.c
+    "$cc" -std=c17 -Wall -Wextra -Werror -fsyntax-only -I"$src" -I. w.c 2>cerr && ok || bad "the weights' header: $(head -c 400 cerr)"
+    # one initialiser a weight: a header that lost or gained one fails
+    sed 's/{-*[0-9]*, -*[0-9]*},//' a/ch_eval_weights.h >short.h
+    printf '#include "games/chess/ch.h"\n#include "short.h"\n_Static_assert(sizeof ch_eval_weights / sizeof *ch_eval_weights == CH_EW_N, "");\n' >s.c
+    ! "$cc" -std=c17 -fsyntax-only -I"$src" -I. s.c 2>/dev/null && ok || bad "the compile check can fail"
+fi
+
+# ---- the same seed, one thread: the same games ----
+expect 0 "one thread" -- "$gsw" tune chess --eval --out b --games 30 --nodes 300 --epochs 0 --seed 5 --threads 1
+python3 -c '
+import sys
+def blocks(p):
+    out, cur = {}, None
+    for line in open(p).read().split("\n")[1:]:
+        if line.startswith("game "):
+            cur = line.split()[1]; out[cur] = [line]
+        elif line: out[cur].append(line)
+    return out
+a, b = blocks(sys.argv[1]), blocks(sys.argv[2])
+assert a == b, [k for k in a if a[k] != b.get(k)][:3]
+' a/games.txt b/games.txt && ok || bad "the same seed on 1 and 2 threads: the same games"
+
+# ---- on to more games; a last game cut short; damage ----
+expect 0 "more games" -- "$gsw" tune chess --eval --out a --games 36 --epochs 5
+has out 'games 31 to 36 of 36' "more games: from 31"
+same "$(games a/games.txt)" "$(seq -s ' ' 0 35) " "games 0..35"
+expect 2 "other nodes" -- "$gsw" tune chess --eval --out a --games 36 --nodes 301
+has_re err 'plays 300 nodes a move, not 301' "other nodes: named"
+expect 2 "another seed" -- "$gsw" tune chess --eval --out a --games 36 --seed 6
+cp a/games.txt whole.txt
+printf 'game 99 1-0 3\n8/8/8/8/8/8/8/K1k5 w - - 0 1\n' >>a/games.txt
+expect 0 "a game cut short" -- "$gsw" tune chess --eval --out a --games 36 --epochs 0
+has_re err 'a last game cut short \([0-9]+ bytes\) was dropped' "cut short: said"
+cmp -s a/games.txt whole.txt && ok || bad "cut short: the file mended"
+mkdir -p c
+{ head -3 whole.txt; echo junk; tail -n +4 whole.txt; } >c/games.txt
+expect 2 "a junk line" -- "$gsw" tune chess --eval --out c --games 36
+has_re err 'c/games.txt: line 4: bad FEN' "a junk line: named"
+{ head -1 whole.txt; echo 'game 1 2-0 0'; tail -n +2 whole.txt; } >c/games.txt
+expect 2 "a bad game line" -- "$gsw" tune chess --eval --out c --games 36
+has_re err "c/games.txt: line 2: not a game's line" "a bad game line: named"
+{ cat whole.txt; sed -n '/^game 0 /p' whole.txt | sed 's/ [0-9]*$/ 0/'; } >c/games.txt
+expect 2 "a game twice" -- "$gsw" tune chess --eval --out c --games 36
+has_re err 'game 0 is there twice' "a game twice: named"
+sed '3s/.*/8\/8\/8\/9\/8\/8\/8\/K1k5 w - - 0 1/' whole.txt >c/games.txt
+expect 2 "a bad FEN" -- "$gsw" tune chess --eval --out c --games 36
+has_re err 'c/games.txt: line 3: ' "a bad FEN: named"
+printf 'x\n' >c/games.txt
+expect 2 "no header" -- "$gsw" tune chess --eval --out c --games 36
+has_re err 'line 1: not a tune --eval header' "no header: named"
+
+# ---- Ctrl-C keeps the finished games ----
+"$gsw" tune chess --eval --out k --games 100000 --nodes 300 --seed 2 --threads 2 >kc 2>ke &
+tpid=$!
+for _ in $(seq 600); do [ "$(grep -c '^game' k/games.txt 2>/dev/null || echo 0)" -ge 3 ] && break; sleep 0.1; done
+kill -INT "$tpid"
+s=$(date +%s)
+wait "$tpid"
+same "$?" 1 "Ctrl-C: exit 1"
+same "$(( $(date +%s) - s < 10 ))" 1 "Ctrl-C: stops soon"
+has_re ke 'interrupted: the finished games are kept in k/games.txt' "Ctrl-C: said"
+n=$(grep -c '^game' k/games.txt)
+expect 0 "on after Ctrl-C" -- "$gsw" tune chess --eval --out k --games $((n + 2)) --epochs 1
+has out "games $((n + 1)) to $((n + 2))" "on after Ctrl-C: the next games"
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
