@@ -19,6 +19,7 @@ int tune_eval_run(cli_args_t *o);
  * won), and which games are there. */
 typedef struct tune_games {
     uint64_t nodes, seed;
+    int random;      /* random plies after the book opening */
     ch_pos_t *pos;
     int32_t *game;
     int8_t *result;

@@ -336,7 +336,7 @@ static void tune_json(const cli_args_t *o, const evo_t *e, const tune_t *t, int 
 static int tune_run(cli_args_t *o)
 {
     if (args_flag(o, "eval")) return tune_eval_run(o);
-    static const char *const eval_only[] = { "games", "epochs", "rate" };
+    static const char *const eval_only[] = { "games", "epochs", "rate", "l2", "random-plies" };
     for (size_t i = 0; i < sizeof eval_only / sizeof *eval_only; i++)
         if (args_given(o, eval_only[i])) {
             fprintf(stderr, "gsw: tune: --%s is for --eval (gsw tune --help)\n", eval_only[i]);
@@ -506,7 +506,9 @@ static const cli_opt_t tune_own[] = {
     { "eval", OPT_FLAG, NULL, "tune the whole evaluation from self-play positions", 0, 0, NULL },
     { "games", OPT_INT, "N", "--eval: self-play games to have (default 2000)", 1, 10000000, NULL },
     { "epochs", OPT_INT, "E", "--eval: steps of the fit (default 300)", 0, 1000000, NULL },
-    { "rate", OPT_INT, "R", "--eval: the fit's step, tenths of a centipawn (default 10)", 1, 10000, NULL },
+    { "rate", OPT_NUM, "STEP", "--eval: the fit's step in centipawns (default 1)", 0.001, 1000, NULL },
+    { "random-plies", OPT_INT, "R", "--eval: random moves after the book opening (default 8)", 0, 40, NULL },
+    { "l2", OPT_NUM, "X", "--eval: the pull to the starting weights (default 1e-5)", 0, 1, NULL },
     OPT_END,
 };
 static const cli_opt_t *const tune_opts[] = { opts_json, opts_mpi, tune_own, NULL };
@@ -526,12 +528,14 @@ const cli_verb_t verb_tune = {
               "  play the games and rank 0 writes DIR. The workbench's `tune DIR` command draws the chart.\n"
               "  --relative: the engine's pawn is always 100 cp and the other pieces in proportion, so only the\n"
               "  ratios evolve (raw values also move material against the evaluation's positional terms).\n"
-              "gsw tune chess --eval --out DIR [--games N] [--nodes N] [--epochs E] [--rate R] [--seed S] [--threads N]\n"
+              "gsw tune chess --eval --out DIR [--games N] [--nodes N] [--random-plies R] [--epochs E] [--rate STEP]\n"
+              "              [--l2 X] [--seed S] [--threads N]\n"
               "  tunes every weight of the evaluation (piece-square tables, pawns, mobility, king safety; the piece\n"
               "  values stay) from self-play: gsw plays itself N nodes a move (default 5000) from a built-in opening\n"
-              "  and 8 random moves, until DIR/games.txt holds N games (default 2000; Ctrl-C keeps the finished\n"
-              "  ones, the same command goes on). Its quiet positions, each with its game's result, are fitted\n"
-              "  by a logistic of the evaluation (a game in ten held out) for E steps of Adam (default 300).\n"
+              "  and R random moves (default 8), until DIR/games.txt holds N games (default 2000; Ctrl-C keeps the\n"
+              "  finished ones, the same command goes on). Its quiet positions, each with its game's result, are\n"
+              "  fitted by a logistic of the evaluation (a game in ten held out) for E steps of Adam (default 300,\n"
+              "  a step of STEP cp, default 1), each weight pulled to its start by X ((w - w0) / 100)^2 (default 1e-5).\n"
               "  DIR/ch_eval_weights.h gets the weights; copied over games/chess/ch_eval_weights.h and built,\n"
               "  they are the engine's. Seed default 1.",
       "evolve chess piece values by a genetic algorithm (quick-tournament fitness)", tune_run, 1, NULL, .opts = tune_opts, .mpi_sub = ""

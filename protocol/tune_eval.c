@@ -39,11 +39,13 @@
 #include "protocol/tune.h"
 #include "solve/solver.h"
 
-#define TE_RANDOM_PLIES 8
+#define TE_RANDOM_PLIES 8     /* random moves after the book opening (--random-plies) */
+#define TE_RANDOM_MAX 40
 #define TE_MAX_PLIES 400
 #define TE_ADJUDICATE_CP 1000
 #define TE_ADJUDICATE_PLIES 8
 #define TE_MAX_GAMES 10000000
+#define TE_L2 1e-5            /* the fit's pull to the starting weights (--l2) */
 
 /* ---- games.txt ---- */
 
@@ -132,10 +134,13 @@ int tune_games_parse(const char *text, size_t len, tune_games_t *s, size_t *good
     if (n >= sizeof buf) return err_set(err, GSW_EINPUT, "line 1: not a tune --eval header");
     memcpy(buf, line, n);
     buf[n] = 0;
-    if (sscanf(buf, "# gsw tune chess --eval: nodes %llu seed %llu%c", &nodes, &seed, &tail) != 2 || nodes < 1)
-        return err_set(err, GSW_EINPUT, "line 1: not a tune --eval header (# gsw tune chess --eval: nodes N seed S)");
+    int random = TE_RANDOM_PLIES, used = 0, got = sscanf(buf, "# gsw tune chess --eval: nodes %llu seed %llu%n random %d%c",
+                                                        &nodes, &seed, &used, &random, &tail);
+    if (got < 2 || nodes < 1 || (got == 2 && (size_t)used != n) || got > 3 || random < 0 || random > TE_RANDOM_MAX)
+        return err_set(err, GSW_EINPUT, "line 1: not a tune --eval header (# gsw tune chess --eval: nodes N seed S [random R])");
     s->nodes = nodes;
     s->seed = seed;
+    s->random = random;
     *good = at;
     while (at < len) {
         size_t block = at;
@@ -205,6 +210,7 @@ struct te_run {
     match_opening_t *book;
     int nbook;
     uint64_t nodes, seed;
+    int random;
     int target;
     const uint8_t *done;   /* games already in the file */
     int done_cap;
@@ -258,7 +264,7 @@ static int te_play(te_worker_t *w, int g, int *result, int *npos)
     int n = 1;
     w->out_len = 0;
     *npos = 0;
-    for (int i = 0; i < op->n + TE_RANDOM_PLIES; i++) {
+    for (int i = 0; i < op->n + r->random; i++) {
         move_t list[GSW_MAX_MOVES];
         const void *cur = TE_POS(w, n - 1);
         int nm = O->moves(v, cur, list);
@@ -478,9 +484,16 @@ static double te_fit_k(const te_data_t *d, const double (*w)[2])
 /* Weights no position's result can say much of: kept as set. */
 static int te_fixed(int i) { return i == CH_EW_UNSTOPPABLE; }
 
-/* Adam over the training set, full batch, epochs steps; *stopped when Ctrl-C cut it short. */
-static void te_adam(const te_data_t *d, double (*w)[2], double k, int epochs, double rate, int tty, int *stopped)
+/* Adam over the training set, full batch, epochs steps, with a penalty of
+ * l2 * ((w - w0) / 100)^2 a weight pulling it to where it started (a weight
+ * few positions speak for stays near it: Adam alone moves every weight at
+ * the same pace, however thin its evidence); *stopped when Ctrl-C cut it
+ * short. */
+static void te_adam(const te_data_t *d, double (*w)[2], double k, int epochs, double rate, double l2, int tty, int *stopped)
 {
+    double (*w0)[2] = malloc(CH_EW_N * sizeof *w0);
+    if (!w0) return;
+    memcpy(w0, w, CH_EW_N * sizeof *w0);
     double (*gr)[2] = calloc(CH_EW_N, sizeof *gr), (*m)[2] = calloc(CH_EW_N, sizeof *m), (*v)[2] = calloc(CH_EW_N, sizeof *v);
     if (!gr || !m || !v) { free(gr); free(m); free(v); return; }
     const double b1 = 0.9, b2 = 0.999, c = k * M_LN10 / 400;
@@ -503,7 +516,7 @@ static void te_adam(const te_data_t *d, double (*w)[2], double k, int epochs, do
         for (int i = 0; i < CH_EW_N; i++)
             for (int j = 0; j < 2; j++) {
                 if (te_fixed(i)) continue;
-                double g = gr[i][j] / (double)d->ntrain;
+                double g = gr[i][j] / (double)d->ntrain + 2 * l2 * (w[i][j] - w0[i][j]) / 1e4;
                 m[i][j] = b1 * m[i][j] + (1 - b1) * g;
                 v[i][j] = b2 * v[i][j] + (1 - b2) * g * g;
                 w[i][j] -= rate * (m[i][j] / (1 - p1)) / (sqrt(v[i][j] / (1 - p2)) + 1e-12);
@@ -516,6 +529,7 @@ static void te_adam(const te_data_t *d, double (*w)[2], double k, int epochs, do
         }
     }
     if (tty) fputc('\n', stderr);
+    free(w0);
     free(gr);
     free(m);
     free(v);
@@ -594,6 +608,7 @@ static int te_self_play(cli_args_t *o, const char *path, tune_games_t *g, int ta
     memset(&r, 0, sizeof r);
     r.nodes = g->nodes;
     r.seed = g->seed;
+    r.random = g->random;
     r.target = target;
     r.done = g->done;
     r.done_cap = g->done_cap;
@@ -618,7 +633,7 @@ static int te_self_play(cli_args_t *o, const char *path, tune_games_t *g, int ta
     while (mb < 64 && (uint64_t)mb * 65536 < r.nodes * 4) mb *= 2;
     for (int i = 0; !rc && i < threads; i++) {
         w[i].r = &r;
-        w[i].cap = TE_MAX_PLIES + MATCH_OPENING_PLIES + TE_RANDOM_PLIES + 2;
+        w[i].cap = TE_MAX_PLIES + MATCH_OPENING_PLIES + TE_RANDOM_MAX + 2;
         w[i].line = malloc((size_t)w[i].cap * GSW_MAX_POS);
         w[i].hist = malloc((size_t)w[i].cap * sizeof *w[i].hist);
         w[i].ptrs = malloc((size_t)w[i].cap * sizeof *w[i].ptrs);
@@ -629,8 +644,8 @@ static int te_self_play(cli_args_t *o, const char *path, tune_games_t *g, int ta
     }
     FILE *say = args_flag(o, "json") ? stderr : stdout;
     if (!rc) {
-        fprintf(say, "tune --eval: self-play, games %d to %d of %d, %llu nodes a move, seed %llu, %d thread%s, into %s\n",
-                g->games + 1, target, target, (unsigned long long)r.nodes, (unsigned long long)r.seed, threads,
+        fprintf(say, "tune --eval: self-play, games %d to %d of %d, %llu nodes a move, %d random plies, seed %llu, %d thread%s, into %s\n",
+                g->games + 1, target, target, (unsigned long long)r.nodes, r.random, (unsigned long long)r.seed, threads,
                 threads > 1 ? "s" : "", path);
         fflush(say);
         pthread_mutex_init(&r.lock, NULL);
@@ -710,17 +725,22 @@ int tune_eval_run(cli_args_t *o)
         else if (args_given(o, "seed") && seed != g.seed)
             rc = err_set(&err, GSW_EINPUT, "%s has seed %llu, not %llu (another --out starts afresh)", path,
                          (unsigned long long)g.seed, (unsigned long long)seed);
+        else if (args_given(o, "random-plies") && args_int(o, "random-plies", 0) != g.random)
+            rc = err_set(&err, GSW_EINPUT, "%s plays %d random plies, not %d (another --out starts afresh)", path, g.random,
+                         args_int(o, "random-plies", 0));
         else if (good < len) {   /* a game cut short: dropped, and the file made whole again */
             if (truncate(path, (off_t)good)) rc = err_set(&err, GSW_EFAIL, "cannot mend %s (%s)", path, strerror(errno));
             else fprintf(stderr, "gsw: %s: a last game cut short (%zu bytes) was dropped\n", path, len - good);
         }
     } else if (!rc) {   /* a new run */
         FILE *f = fopen(path, "wb");
-        if (!f || fprintf(f, "# gsw tune chess --eval: nodes %llu seed %llu\n", (unsigned long long)nodes,
-                          (unsigned long long)seed) < 0 || fclose(f))
+        int random = args_int(o, "random-plies", TE_RANDOM_PLIES);
+        if (!f || fprintf(f, "# gsw tune chess --eval: nodes %llu seed %llu random %d\n", (unsigned long long)nodes,
+                          (unsigned long long)seed, random) < 0 || fclose(f))
             rc = err_set(&err, GSW_EINPUT, "cannot write %s (%s)", path, strerror(errno));
         g.nodes = nodes;
         g.seed = seed;
+        g.random = args_int(o, "random-plies", TE_RANDOM_PLIES);
     }
     free(text);
     if (!rc && g.games < target) {
@@ -766,7 +786,8 @@ int tune_eval_run(cli_args_t *o)
             games, d.ntrain + d.nvalid, d.ntrain, d.nvalid, k, tr0, va0);
     fflush(say);
     int stopped = 0;
-    te_adam(&d, w, k, epochs, args_int(o, "rate", 0) > 0 ? args_int(o, "rate", 0) / 10.0 : 1.0, isatty(2), &stopped);
+    double rate = args_num(o, "rate", 1.0), l2 = args_num(o, "l2", TE_L2);
+    te_adam(&d, w, k, epochs, rate, l2, isatty(2), &stopped);
     for (int i = 0; i < CH_EW_N; i++)
         for (int j = 0; j < 2; j++) wi[i][j] = (int16_t)lround(w[i][j]);
     for (int i = 0; i < CH_EW_N; i++) w[i][0] = wi[i][0], w[i][1] = wi[i][1];   /* the losses of what is written */

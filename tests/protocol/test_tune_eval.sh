@@ -37,7 +37,7 @@ assert l["train_after"] < l["train_before"], l
 assert 0.1 < d["k"] < 4, d
 ' out && ok || bad "--json: the summary ($(head -c 400 out))"
 same "$(games a/games.txt)" "$(seq -s ' ' 0 29) " "games 0..29, each once"
-same "$(head -1 a/games.txt)" "# gsw tune chess --eval: nodes 300 seed 5" "the header"
+same "$(head -1 a/games.txt)" "# gsw tune chess --eval: nodes 300 seed 5 random 8" "the header"
 cc=$(command -v cc || command -v gcc || command -v clang || true)
 if [ -n "$cc" ]; then
     printf '#include "games/chess/ch.h"\n#include "a/ch_eval_weights.h"\n_Static_assert(sizeof ch_eval_weights / sizeof *ch_eval_weights == CH_EW_N, "a weight for every index");\n' >w.c
@@ -70,6 +70,9 @@ same "$(games a/games.txt)" "$(seq -s ' ' 0 35) " "games 0..35"
 expect 2 "other nodes" -- "$gsw" tune chess --eval --out a --games 36 --nodes 301
 has_re err 'plays 300 nodes a move, not 301' "other nodes: named"
 expect 2 "another seed" -- "$gsw" tune chess --eval --out a --games 36 --seed 6
+expect 2 "other random plies" -- "$gsw" tune chess --eval --out a --games 36 --random-plies 2
+has_re err 'plays 8 random plies, not 2' "other random plies: named"
+expect 2 "too many random plies" -- "$gsw" tune chess --eval --out z --random-plies 41
 cp a/games.txt whole.txt
 printf 'game 99 1-0 3\n8/8/8/8/8/8/8/K1k5 w - - 0 1\n' >>a/games.txt
 expect 0 "a game cut short" -- "$gsw" tune chess --eval --out a --games 36 --epochs 0
