@@ -15,14 +15,15 @@ extern const cli_verb_t verb_tune;
 int tune_eval_run(cli_args_t *o);
 
 /* A --eval run's games.txt, read: its header's settings, every position
- * kept with its game's number and result (2 White won, 1 a draw, 0 Black
- * won), and which games are there. */
+ * kept with its game's number, result (2 White won, 1 a draw, 0 Black
+ * won) and search score, and which games are there. */
 typedef struct tune_games {
     uint64_t nodes, seed;
     int random;      /* random plies after the book opening */
     ch_pos_t *pos;
     int32_t *game;
     int8_t *result;
+    int16_t *score;  /* the search's score, White's view; INT16_MIN: none kept (an older file) */
     size_t n, cap;
     uint8_t *done;   /* [game number]: 1 when it is there */
     int done_cap;

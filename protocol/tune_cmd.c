@@ -336,7 +336,7 @@ static void tune_json(const cli_args_t *o, const evo_t *e, const tune_t *t, int 
 static int tune_run(cli_args_t *o)
 {
     if (args_flag(o, "eval")) return tune_eval_run(o);
-    static const char *const eval_only[] = { "games", "epochs", "rate", "l2", "random-plies" };
+    static const char *const eval_only[] = { "games", "epochs", "rate", "pull", "random-plies", "lambda" };
     for (size_t i = 0; i < sizeof eval_only / sizeof *eval_only; i++)
         if (args_given(o, eval_only[i])) {
             fprintf(stderr, "gsw: tune: --%s is for --eval (gsw tune --help)\n", eval_only[i]);
@@ -504,11 +504,12 @@ static const cli_opt_t tune_own[] = {
     { "resume", OPT_FLAG, NULL, "go on from the stored state", 0, 0, NULL },
     { "relative", OPT_FLAG, NULL, "values as ratios to a 100 cp pawn", 0, 0, NULL },
     { "eval", OPT_FLAG, NULL, "tune the whole evaluation from self-play positions", 0, 0, NULL },
-    { "games", OPT_INT, "N", "--eval: self-play games to have (default 2000)", 1, 10000000, NULL },
-    { "epochs", OPT_INT, "E", "--eval: steps of the fit (default 300)", 0, 1000000, NULL },
+    { "games", OPT_INT, "N", "--eval: self-play games to have (default 20000)", 1, 10000000, NULL },
+    { "epochs", OPT_INT, "E", "--eval: steps of the fit (default 500)", 0, 1000000, NULL },
     { "rate", OPT_NUM, "STEP", "--eval: the fit's step in centipawns (default 1)", 0.001, 1000, NULL },
-    { "random-plies", OPT_INT, "R", "--eval: random moves after the book opening (default 8)", 0, 40, NULL },
-    { "l2", OPT_NUM, "X", "--eval: the pull to the starting weights (default 1e-5)", 0, 1, NULL },
+    { "random-plies", OPT_INT, "R", "--eval: random moves after the book opening (default 4)", 0, 40, NULL },
+    { "lambda", OPT_INT, "PCT", "--eval: the game result's share of the target in percent, the search's score the rest (default 0)", 0, 100, NULL },
+    { "pull", OPT_NUM, "X", "--eval: the pull to the starting weights (default 1e-5)", 0, 1000, NULL },
     OPT_END,
 };
 static const cli_opt_t *const tune_opts[] = { opts_json, opts_mpi, tune_own, NULL };
@@ -529,13 +530,15 @@ const cli_verb_t verb_tune = {
               "  --relative: the engine's pawn is always 100 cp and the other pieces in proportion, so only the\n"
               "  ratios evolve (raw values also move material against the evaluation's positional terms).\n"
               "gsw tune chess --eval --out DIR [--games N] [--nodes N] [--random-plies R] [--epochs E] [--rate STEP]\n"
-              "              [--l2 X] [--seed S] [--threads N]\n"
+              "              [--lambda PCT] [--pull X] [--seed S] [--threads N]\n"
               "  tunes every weight of the evaluation (piece-square tables, pawns, mobility, king safety; the piece\n"
               "  values stay) from self-play: gsw plays itself N nodes a move (default 5000) from a built-in opening\n"
-              "  and R random moves (default 8), until DIR/games.txt holds N games (default 2000; Ctrl-C keeps the\n"
-              "  finished ones, the same command goes on). Its quiet positions, each with its game's result, are\n"
-              "  fitted by a logistic of the evaluation (a game in ten held out) for E steps of Adam (default 300,\n"
-              "  a step of STEP cp, default 1), each weight pulled to its start by X ((w - w0) / 100)^2 (default 1e-5).\n"
+              "  and R random moves (default 4), until DIR/games.txt holds N games (default 20000, about 25 min on\n"
+              "  2 cores; Ctrl-C keeps the finished ones, the same command goes on). Each quiet position is kept\n"
+              "  with its search's score and its game's result; the evaluation is fitted by a logistic to a target\n"
+              "  of PCT% the result and the rest the score's (default 0: the search's score alone), a game in ten\n"
+              "  held out, for E steps of Adam (default 500, a step of STEP cp, default 1), each weight pulled to\n"
+              "  its start by X ((w - w0) / 100)^2 (default 1e-5).\n"
               "  DIR/ch_eval_weights.h gets the weights; copied over games/chess/ch_eval_weights.h and built,\n"
               "  they are the engine's. Seed default 1.",
       "evolve chess piece values by a genetic algorithm (quick-tournament fitness)", tune_run, 1, NULL, .opts = tune_opts, .mpi_sub = ""

@@ -1,6 +1,5 @@
 /* gsw tune chess --eval: the whole evaluation tuned from the positions of
- * self-play games (the method Texel's author published: the result of the
- * game each position came from, fitted by a logistic of the evaluation).
+ * self-play games.
  *
  * 1. Self-play. gsw plays itself, N nodes a move, from a built-in opening
  *    followed by a few random moves (both picked by the run's seed and the
@@ -8,20 +7,23 @@
  *    game ends by the rules, at 400 plies (a draw), or when the search has
  *    given one side 10 pawns or more for 8 plies running. Each position
  *    after the random moves whose side to move is not in check and whose
- *    chosen move is quiet is kept with the game's result. Games are
- *    appended to DIR/games.txt as they finish; Ctrl-C keeps every finished
- *    game, and the same command goes on.
+ *    chosen move is quiet is kept with the search's score and the game's
+ *    result. Games are appended to DIR/games.txt as they finish; Ctrl-C
+ *    keeps every finished game, and the same command goes on.
  * 2. Tuning. The evaluation is linear in its weights (ch_eval_trace), so
  *    every position is turned once into its features; a game in ten is held
- *    out. The scale K of the logistic is fitted to the built-in weights,
- *    then every weight (middlegame and endgame) moves by Adam over the
- *    whole training set, minimising the mean squared difference between the
- *    result and 1 / (1 + 10^(-K * eval / 400)). DIR/ch_eval_weights.h gets
- *    the weights in the form of games/chess/ch_eval_weights.h.
+ *    out. The scale K of the logistic is fitted to the built-in weights and
+ *    the results (the method Texel's author published), then every weight
+ *    (middlegame and endgame) moves by Adam over the whole training set,
+ *    minimising the mean squared difference between a target and
+ *    1 / (1 + 10^(-K * eval / 400)): lambda times the result plus the rest
+ *    times the same logistic of the search's score. DIR/ch_eval_weights.h
+ *    gets the weights in the form of games/chess/ch_eval_weights.h.
  *
- * games.txt: a header line "# gsw tune chess --eval: nodes N seed S", then
- * a block a game: "game I R P" (I its number, R 1-0, 1/2-1/2 or 0-1, P its
- * positions), then P lines of FEN. */
+ * games.txt: a header line "# gsw tune chess --eval: nodes N seed S random
+ * R", then a block a game: "game I R P" (I its number, R 1-0, 1/2-1/2 or
+ * 0-1, P its positions), then P lines "FEN;SCORE" (SCORE White's, within
+ * +-3000; a line without it, from an older file, has the result alone). */
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
@@ -39,13 +41,16 @@
 #include "protocol/tune.h"
 #include "solve/solver.h"
 
-#define TE_RANDOM_PLIES 8     /* random moves after the book opening (--random-plies) */
+#define TE_RANDOM_PLIES 4     /* random moves after the book opening (--random-plies) */
 #define TE_RANDOM_MAX 40
 #define TE_MAX_PLIES 400
 #define TE_ADJUDICATE_CP 1000
+#define TE_SCORE_MAX 3000     /* a kept search score's bound (mates included) */
+#define TE_NO_SCORE INT16_MIN
 #define TE_ADJUDICATE_PLIES 8
 #define TE_MAX_GAMES 10000000
-#define TE_L2 1e-5            /* the fit's pull to the starting weights (--l2) */
+#define TE_L2 1e-5            /* the fit's pull to the starting weights (--pull) */
+#define TE_LAMBDA 0             /* the result's share of the target in percent, the search's score the rest (--lambda) */
 
 /* ---- games.txt ---- */
 
@@ -63,11 +68,12 @@ void tune_games_free(tune_games_t *s)
     free(s->pos);
     free(s->game);
     free(s->result);
+    free(s->score);
     free(s->done);
     memset(s, 0, sizeof *s);
 }
 
-static int te_push(tune_games_t *s, const ch_pos_t *p, int game, int result)
+static int te_push(tune_games_t *s, const ch_pos_t *p, int game, int result, int score)
 {
     if (s->n == s->cap) {
         size_t cap = s->cap ? s->cap * 2 : 4096;
@@ -77,12 +83,15 @@ static int te_push(tune_games_t *s, const ch_pos_t *p, int game, int result)
         if (ng) s->game = ng;
         int8_t *nr = realloc(s->result, cap * sizeof *nr);
         if (nr) s->result = nr;
-        if (!np || !ng || !nr) return -1;
+        int16_t *ns = realloc(s->score, cap * sizeof *ns);
+        if (ns) s->score = ns;
+        if (!np || !ng || !nr || !ns) return -1;
         s->cap = cap;
     }
     s->pos[s->n] = *p;
     s->game[s->n] = game;
     s->result[s->n] = (int8_t)result;
+    s->score[s->n] = (int16_t)score;
     s->n++;
     return 0;
 }
@@ -164,13 +173,26 @@ int tune_games_parse(const char *text, size_t len, tune_games_t *s, size_t *good
             if (n >= sizeof buf) { tune_games_free(s); return err_set(err, GSW_EINPUT, "line %d: not a FEN", lineno); }
             memcpy(buf, line, n);
             buf[n] = 0;
+            int score = TE_NO_SCORE;
+            char *semi = strchr(buf, ';');
+            if (semi) {   /* FEN;SCORE: the search's score, White's view */
+                char *end;
+                errno = 0;
+                long sc = strtol(semi + 1, &end, 10);
+                if (end == semi + 1 || *end || errno || sc < -TE_SCORE_MAX || sc > TE_SCORE_MAX) {
+                    tune_games_free(s);
+                    return err_set(err, GSW_EINPUT, "line %d: the score after ';' is not a number within +-%d", lineno, TE_SCORE_MAX);
+                }
+                score = (int)sc;
+                *semi = 0;
+            }
             ch_pos_t p;
             err_t fe;
             if (ch_parse_fen(buf, &p, &fe)) {
                 tune_games_free(s);
                 return err_set(err, GSW_EINPUT, "line %d: %s", lineno, fe.msg);
             }
-            if (te_push(s, &p, g, r)) { tune_games_free(s); return err_set(err, GSW_EFAIL, "out of memory"); }
+            if (te_push(s, &p, g, r, score)) { tune_games_free(s); return err_set(err, GSW_EFAIL, "out of memory"); }
         }
         if (!complete) {   /* the last game, cut short: dropped */
             s->n = first;
@@ -304,14 +326,16 @@ static int te_play(te_worker_t *w, int g, int *result, int *npos)
         int nm = O->moves(v, cur, list), ok = 0;
         for (int i = 0; i < nm; i++) ok |= list[i] == res.best;
         move_t m = ok ? res.best : list[0];
+        int32_t white = turn == CH_WHITE ? res.score : -res.score;
         if (ok && !ch_in_check(cur) && !ch_captured(cur, m) && ch_kind(m) != CH_PROMO) {
-            char fen[128];
-            ch_format_fen(cur, fen, sizeof fen);
-            if (te_append(w, fen)) return -2;
+            char line[160];
+            ch_format_fen(cur, line, 128);
+            size_t at = strlen(line);   /* the search's score, White's view, within TE_SCORE_MAX */
+            snprintf(line + at, sizeof line - at, ";%d", white > TE_SCORE_MAX ? TE_SCORE_MAX : white < -TE_SCORE_MAX ? -TE_SCORE_MAX : white);
+            if (te_append(w, line)) return -2;
             ++*npos;
         }
         /* one side 10 pawns up, by the search, for 8 plies running */
-        int32_t white = turn == CH_WHITE ? res.score : -res.score;
         int sign = ok && (white >= TE_ADJUDICATE_CP) ? 1 : ok && (white <= -TE_ADJUDICATE_CP) ? -1 : 0;
         run = sign && sign == run_sign ? run + 1 : sign ? 1 : 0;
         run_sign = sign;
@@ -373,6 +397,8 @@ typedef struct te_data {
     uint16_t *idx;
     float *coef;
     float *offset, *scale, *result;
+    float *target;    /* what the fit aims at: result, blended with the search's score by --lambda */
+    int16_t *score;   /* the search's score, White's view (TE_NO_SCORE: none) */
     uint8_t *phase;
     uint8_t *valid;   /* held out */
     size_t ntrain, nvalid;
@@ -386,6 +412,8 @@ static void te_data_free(te_data_t *d)
     free(d->offset);
     free(d->scale);
     free(d->result);
+    free(d->target);
+    free(d->score);
     free(d->phase);
     free(d->valid);
     memset(d, 0, sizeof *d);
@@ -403,9 +431,12 @@ static int te_data_build(const tune_games_t *g, te_data_t *d, err_t *err)
     d->offset = malloc((g->n + 1) * sizeof *d->offset);
     d->scale = malloc((g->n + 1) * sizeof *d->scale);
     d->result = malloc((g->n + 1) * sizeof *d->result);
+    d->target = malloc((g->n + 1) * sizeof *d->target);
+    d->score = malloc((g->n + 1) * sizeof *d->score);
     d->phase = malloc(g->n + 1);
     d->valid = malloc(g->n + 1);
-    if (!d->start || !d->idx || !d->coef || !d->offset || !d->scale || !d->result || !d->phase || !d->valid) {
+    if (!d->start || !d->idx || !d->coef || !d->offset || !d->scale || !d->result || !d->target || !d->score || !d->phase
+        || !d->valid) {
         te_data_free(d);
         return err_set(err, GSW_EFAIL, "out of memory");
     }
@@ -431,7 +462,8 @@ static int te_data_build(const tune_games_t *g, te_data_t *d, err_t *err)
         d->offset[m] = tr.offset;
         d->scale[m] = tr.scale;
         d->phase[m] = (uint8_t)tr.phase;
-        d->result[m] = (float)g->result[i] / 2;
+        d->result[m] = d->target[m] = (float)g->result[i] / 2;
+        d->score[m] = g->score[i];
         d->valid[m] = te_mix((uint64_t)g->game[i] ^ 0x5EEDull) % 10 == 0;   /* a game in ten, held out */
         if (d->valid[m]) d->nvalid++;
         else d->ntrain++;
@@ -454,14 +486,15 @@ static double te_score(const te_data_t *d, size_t i, const double (*w)[2])
 
 static double te_sigmoid(double k, double s) { return 1 / (1 + exp(-k * s * M_LN10 / 400)); }
 
-/* The mean squared error over the training (valid 0) or held-out (1) positions. */
+/* The mean squared error over the training positions (valid 0: against
+ * the targets) or the held-out ones (1: against the games' results). */
 static double te_loss(const te_data_t *d, const double (*w)[2], double k, int valid)
 {
     double sum = 0;
     size_t n = 0;
     for (size_t i = 0; i < d->n; i++) {
         if (d->valid[i] != valid) continue;
-        double e = d->result[i] - te_sigmoid(k, te_score(d, i, w));
+        double e = (valid ? d->result[i] : d->target[i]) - te_sigmoid(k, te_score(d, i, w));
         sum += e * e;
         n++;
     }
@@ -504,7 +537,7 @@ static void te_adam(const te_data_t *d, double (*w)[2], double k, int epochs, do
         for (size_t i = 0; i < d->n; i++) {
             if (d->valid[i]) continue;
             double p = te_sigmoid(k, te_score(d, i, (const double (*)[2])w));
-            double g = -2 * (d->result[i] - p) * p * (1 - p) * c * d->scale[i] / CH_EVAL_PHASE_MAX;
+            double g = -2 * (d->target[i] - p) * p * (1 - p) * c * d->scale[i] / CH_EVAL_PHASE_MAX;
             double gm = g * d->phase[i], ge = g * (CH_EVAL_PHASE_MAX - d->phase[i]);
             for (size_t q = d->start[i]; q < d->start[i + 1]; q++) {
                 gr[d->idx[q]][0] += gm * d->coef[q];
@@ -572,6 +605,17 @@ static int te_write_header(const char *path, const int16_t (*w)[2], const char *
 }
 
 /* ---- the verb ---- */
+
+/* A number with its figures (json_num keeps three decimals; a loss needs more). */
+static void te_json_fine(json_t *j, const char *k, double v)
+{
+    char buf[40];
+    if (!isfinite(v)) json_null(j, k);
+    else {
+        snprintf(buf, sizeof buf, "%.8g", v);
+        json_digits(j, k, buf);
+    }
+}
 
 static int te_read_file(const char *path, char **text, size_t *len, err_t *err)
 {
@@ -709,7 +753,7 @@ int tune_eval_run(cli_args_t *o)
         fprintf(stderr, "gsw: --out: %s is not a folder\n", dir);
         return GSW_EINPUT;
     }
-    int target = args_int(o, "games", 2000), epochs = args_int(o, "epochs", 300);
+    int target = args_int(o, "games", 20000), epochs = args_int(o, "epochs", 500);
     uint64_t nodes = args_u64(o, "nodes", 5000), seed = args_u64(o, "seed", 1);
     char *text;
     size_t len, good = 0;
@@ -768,7 +812,8 @@ int tune_eval_run(cli_args_t *o)
     te_data_t d;
     rc = te_data_build(&g, &d, &err);
     int games = g.games;
-    uint64_t nodes_run = g.nodes;
+    uint64_t nodes_run = g.nodes, seed_run = g.seed;
+    int random_run = g.random;
     tune_games_free(&g);
     if (rc) { fprintf(stderr, "gsw: %s\n", err.msg); return rc; }
     if (d.ntrain < 100) {
@@ -780,22 +825,30 @@ int tune_eval_run(cli_args_t *o)
     int16_t (*wi)[2] = malloc(CH_EW_N * sizeof *wi);
     if (!w || !wi) { free(w); free(wi); te_data_free(&d); fprintf(stderr, "gsw: out of memory\n"); return GSW_EFAIL; }
     for (int i = 0; i < CH_EW_N; i++) w[i][0] = ch_eval_weights[i][0], w[i][1] = ch_eval_weights[i][1];
-    double k = te_fit_k(&d, (const double (*)[2])w);
+    double k = te_fit_k(&d, (const double (*)[2])w);   /* (the targets are the results still) */
+    double lambda = args_int(o, "lambda", TE_LAMBDA) / 100.0;
+    size_t scored = 0;
+    for (size_t i = 0; i < d.n; i++)
+        if (d.score[i] != TE_NO_SCORE) {
+            d.target[i] = (float)(lambda * d.result[i] + (1 - lambda) * te_sigmoid(k, d.score[i]));
+            scored++;
+        }
     double tr0 = te_loss(&d, (const double (*)[2])w, k, 0), va0 = te_loss(&d, (const double (*)[2])w, k, 1);
-    fprintf(say, "tune --eval: %d games, %zu positions (%zu to train on, %zu held out), K %.3f; loss %.6f, held out %.6f\n",
-            games, d.ntrain + d.nvalid, d.ntrain, d.nvalid, k, tr0, va0);
+    fprintf(say, "tune --eval: %d games, %zu positions (%zu to train on, %zu held out), K %.3f, lambda %g; loss %.6f, "
+            "held out %.6f\n", games, d.ntrain + d.nvalid, d.ntrain, d.nvalid, k, lambda, tr0, va0);
     fflush(say);
     int stopped = 0;
-    double rate = args_num(o, "rate", 1.0), l2 = args_num(o, "l2", TE_L2);
+    double rate = args_num(o, "rate", 1.0), l2 = args_num(o, "pull", TE_L2);
     te_adam(&d, w, k, epochs, rate, l2, isatty(2), &stopped);
     for (int i = 0; i < CH_EW_N; i++)
         for (int j = 0; j < 2; j++) wi[i][j] = (int16_t)lround(w[i][j]);
     for (int i = 0; i < CH_EW_N; i++) w[i][0] = wi[i][0], w[i][1] = wi[i][1];   /* the losses of what is written */
     double tr1 = te_loss(&d, (const double (*)[2])w, k, 0), va1 = te_loss(&d, (const double (*)[2])w, k, 1);
     char source[320];
-    snprintf(source, sizeof source, "%d epochs of Adam over %zu positions of %d self-play games at %llu nodes a\n"
-             " * move; loss %.6f -> %.6f, held out %.6f -> %.6f (K %.3f)", stopped ? 0 : epochs, d.ntrain, games,
-             (unsigned long long)nodes_run, tr0, tr1, va0, va1, k);
+    snprintf(source, sizeof source, "%d epochs of Adam (lambda %g, pull %g) over %zu positions of %d\n"
+             " * self-play games (%llu nodes a move, %d random plies, seed %llu); loss %.6f -> %.6f,\n"
+             " * held out %.6f -> %.6f (K %.3f)", stopped ? 0 : epochs, lambda, l2, d.ntrain, games,
+             (unsigned long long)nodes_run, random_run, (unsigned long long)seed_run, tr0, tr1, va0, va1, k);
     if (stopped) fprintf(stderr, "gsw: interrupted: the weights so far are written\n");
     rc = te_write_header(hpath, (const int16_t (*)[2])wi, source, &err);
     if (rc) fprintf(stderr, "gsw: %s\n", err.msg);
@@ -836,13 +889,16 @@ int tune_eval_run(cli_args_t *o)
             json_int(&j, "train", (int64_t)d.ntrain);
             json_int(&j, "held_out", (int64_t)d.nvalid);
             json_num(&j, "k", k);
+            te_json_fine(&j, "lambda", lambda);
+            json_int(&j, "scored", (int64_t)scored);
+            te_json_fine(&j, "pull", l2);
             json_int(&j, "epochs", stopped ? 0 : epochs);
             json_bool(&j, "interrupted", stopped);
             json_obj(&j, "loss");
-            json_num(&j, "train_before", tr0);
-            json_num(&j, "train_after", tr1);
-            json_num(&j, "held_out_before", va0);
-            json_num(&j, "held_out_after", va1);
+            te_json_fine(&j, "train_before", tr0);
+            te_json_fine(&j, "train_after", tr1);
+            te_json_fine(&j, "held_out_before", va0);
+            te_json_fine(&j, "held_out_after", va1);
             json_close(&j, '}');
             json_str(&j, "weights", hpath);
             json_num(&j, "time_s", (gsw_now_ms() - t0) / 1000);

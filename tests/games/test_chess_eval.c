@@ -118,7 +118,9 @@ static void test_mirror(void **state)
 
 /* The evaluation as a linear model (what gsw tune --eval fits): the traced
  * call returns ch_evaluate's value, and the model with the built-in weights
- * gives White's score to within the evaluation's rounding (a centipawn). */
+ * gives White's score to within the evaluation's rounding: under 1 cp for
+ * the blend, under 1 for each side's king pressure (scaled by its weight
+ * / 100 in whole centipawns). */
 static void test_trace(void **state)
 {
     (void)state;
@@ -142,7 +144,7 @@ static void test_trace(void **state)
         for (int f = 0; f < CH_EW_N; f++)
             sum += tr.coef[f] * (w[f][0] * tr.phase + w[f][1] * (CH_EVAL_PHASE_MAX - tr.phase));
         double model = tr.scale * (tr.offset + sum / CH_EVAL_PHASE_MAX), white = pos[i].side == CH_WHITE ? e : -e;
-        if (fabs(model - white) > 1.01) {
+        if (fabs(model - white) > 3.01) {
             char fen[128];
             ch_format_fen(&pos[i], fen, sizeof fen);
             fail_msg("%s: the model gives %.2f, the evaluation %.0f", fen, model, white);

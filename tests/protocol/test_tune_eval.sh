@@ -23,6 +23,7 @@ has_re err '--games is for --eval' "--games without --eval: named"
 expect 2 "--eval on checkers" -- "$gsw" tune checkers --eval --out d
 expect 2 "--eval without --out" -- "$gsw" tune chess --eval
 expect 2 "--games 0" -- "$gsw" tune chess --eval --out d --games 0
+expect 2 "--lambda 101" -- "$gsw" tune chess --eval --out d --lambda 101
 [ ! -e d ] && ok || bad "nothing made for bad options"
 
 # ---- a tiny run ----
@@ -37,7 +38,10 @@ assert l["train_after"] < l["train_before"], l
 assert 0.1 < d["k"] < 4, d
 ' out && ok || bad "--json: the summary ($(head -c 400 out))"
 same "$(games a/games.txt)" "$(seq -s ' ' 0 29) " "games 0..29, each once"
-same "$(head -1 a/games.txt)" "# gsw tune chess --eval: nodes 300 seed 5 random 8" "the header"
+# every position with the search's score, White's view, within +-3000
+same "$(grep -v '^[#g]' a/games.txt | grep -cvE '^[^;]+;-?[0-9]+$')" 0 "every position has its score"
+same "$(grep -v '^[#g]' a/games.txt | awk -F';' '$2 > 3000 || $2 < -3000' | wc -l)" 0 "scores within +-3000"
+same "$(head -1 a/games.txt)" "# gsw tune chess --eval: nodes 300 seed 5 random 4" "the header"
 cc=$(command -v cc || command -v gcc || command -v clang || true)
 if [ -n "$cc" ]; then
     printf '#include "games/chess/ch.h"\n#include "a/ch_eval_weights.h"\n_Static_assert(sizeof ch_eval_weights / sizeof *ch_eval_weights == CH_EW_N, "a weight for every index");\n' >w.c
@@ -71,7 +75,7 @@ expect 2 "other nodes" -- "$gsw" tune chess --eval --out a --games 36 --nodes 30
 has_re err 'plays 300 nodes a move, not 301' "other nodes: named"
 expect 2 "another seed" -- "$gsw" tune chess --eval --out a --games 36 --seed 6
 expect 2 "other random plies" -- "$gsw" tune chess --eval --out a --games 36 --random-plies 2
-has_re err 'plays 8 random plies, not 2' "other random plies: named"
+has_re err 'plays 4 random plies, not 2' "other random plies: named"
 expect 2 "too many random plies" -- "$gsw" tune chess --eval --out z --random-plies 41
 cp a/games.txt whole.txt
 printf 'game 99 1-0 3\n8/8/8/8/8/8/8/K1k5 w - - 0 1\n' >>a/games.txt
@@ -88,6 +92,13 @@ has_re err "c/games.txt: line 2: not a game's line" "a bad game line: named"
 { cat whole.txt; sed -n '/^game 0 /p' whole.txt | sed 's/ [0-9]*$/ 0/'; } >c/games.txt
 expect 2 "a game twice" -- "$gsw" tune chess --eval --out c --games 36
 has_re err 'game 0 is there twice' "a game twice: named"
+sed '3s/;.*/;12x/' whole.txt >c/games.txt
+expect 2 "a bad score" -- "$gsw" tune chess --eval --out c --games 36
+has_re err "c/games.txt: line 3: the score after ';' is not a number" "a bad score: named"
+sed '3s/;.*/;3001/' whole.txt >c/games.txt
+expect 2 "a score out of range" -- "$gsw" tune chess --eval --out c --games 36
+sed '3s/;.*//' whole.txt >c/games.txt
+expect 0 "a position without its score (an older file)" -- "$gsw" tune chess --eval --out c --games 36 --epochs 1
 sed '3s/.*/8\/8\/8\/9\/8\/8\/8\/K1k5 w - - 0 1/' whole.txt >c/games.txt
 expect 2 "a bad FEN" -- "$gsw" tune chess --eval --out c --games 36
 has_re err 'c/games.txt: line 3: ' "a bad FEN: named"
@@ -106,8 +117,8 @@ same "$?" 1 "Ctrl-C: exit 1"
 same "$(( $(date +%s) - s < 10 ))" 1 "Ctrl-C: stops soon"
 has_re ke 'interrupted: the finished games are kept in k/games.txt' "Ctrl-C: said"
 n=$(grep -c '^game' k/games.txt)
-expect 0 "on after Ctrl-C" -- "$gsw" tune chess --eval --out k --games $((n + 2)) --epochs 1
-has out "games $((n + 1)) to $((n + 2))" "on after Ctrl-C: the next games"
+expect 0 "on after Ctrl-C" -- "$gsw" tune chess --eval --out k --games $((n + 12)) --epochs 1
+has out "games $((n + 1)) to $((n + 12))" "on after Ctrl-C: the next games"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
