@@ -617,32 +617,19 @@ static void te_json_fine(json_t *j, const char *k, double v)
     }
 }
 
+/* games.txt whole into *text (NULL when there is none yet). */
 static int te_read_file(const char *path, char **text, size_t *len, err_t *err)
 {
     *text = NULL;
     *len = 0;
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        if (errno == ENOENT) return GSW_OK;
-        return err_set(err, GSW_EINPUT, "cannot read %s (%s)", path, strerror(errno));
+    if (access(path, F_OK) && errno == ENOENT) return GSW_OK;
+    uint8_t *data;
+    if (db_read_whole(path, &data, len, err)) {
+        char m[sizeof err->msg];
+        snprintf(m, sizeof m, "%s", err->msg);
+        return err_set(err, GSW_EINPUT, "%s", m);
     }
-    size_t cap = 1 << 20, n = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        size_t got = fread(buf + n, 1, cap - n, f);
-        n += got;
-        if (n < cap) break;
-        char *nb = realloc(buf, cap * 2);
-        if (!nb) { free(buf); buf = NULL; break; }
-        buf = nb;
-        cap *= 2;
-    }
-    int bad = ferror(f);
-    fclose(f);
-    if (!buf) return err_set(err, GSW_EFAIL, "out of memory");
-    if (bad) { free(buf); return err_set(err, GSW_EINPUT, "cannot read %s", path); }
-    *text = buf;
-    *len = n;
+    *text = (char *)data;
     return GSW_OK;
 }
 
