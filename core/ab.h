@@ -79,8 +79,10 @@ struct ab_search {
     uint64_t *heur_line;
     const gsw_oracle_t *oracle; /* databases: positions below the root they know are leaves */
     int count;                  /* the game's move-count rule applies (ab_options_t.count) */
-    uint32_t *heur_order;       /* history heuristic (games without ab_order, or with
-                                   ab_tactical: their quiet moves): cut-offs by move */
+    int32_t *heur_order;        /* history heuristic (games without ab_order, or with
+                                   ab_tactical: their quiet moves): cut-offs by move
+                                   (ab_tactical: less for the quiet moves searched
+                                   before a cut-off, so it goes negative too) */
     move_t (*heur_killer)[2];   /* ... and the last two moves that cut off, by ply */
     int heur_floor;             /* repetitions are looked for on the path at plies >= this
                                    only, and in the history only when it is 0 (a null

@@ -15,10 +15,15 @@
  * standing pat, every move in check), at most this many plies more. */
 #define AB_QUIESCE 32
 /* The history heuristic's table: moves that cut off before, by a hash of
- * the move, tried first among the quiet moves. Counts are halved when one
- * passes AB_HIST_MAX, so they stay below the killers' sort keys. */
+ * the move, tried first among the quiet moves. Games without ab_tactical
+ * add depth squared for a cut-off, halving every count when one passes
+ * AB_HIST_MAX. Games with ab_tactical keep each count within
+ * +-AB_HIST_GRAV: a cut-off adds, each quiet move searched before it
+ * loses, as much as the depth squared, less the part of the count already
+ * there (so that old counts fade). Killers sort above both. */
 #define AB_HIST_SIZE 4096
-#define AB_HIST_MAX (1u << 28)
+#define AB_HIST_MAX (1 << 28)
+#define AB_HIST_GRAV 16384
 static inline uint32_t ab_hist_slot(move_t m) { return (m ^ m >> 12 ^ m >> 24) & (AB_HIST_SIZE - 1); }
 
 /* Did the position at the search's current ply, of hash h, occur before on
@@ -42,14 +47,14 @@ static int ab_heur_repeated(const ab_t *s, uint64_t h)
  * there were (they lead). */
 static int ab_heur_sort_quiet(const ab_t *s, move_t *mv, int n)
 {
-    uint32_t sc[GSW_MAX_MOVES];
+    int32_t sc[GSW_MAX_MOVES];
     const move_t *k = s->heur_killer[s->ply];
     int nk = 0;
     for (int i = 0; i < n; i++) {
         move_t m = mv[i];
-        uint32_t x;
-        if (m == k[0]) { x = 1u << 31; nk++; }
-        else if (m == k[1]) { x = 1u << 30; nk++; }
+        int32_t x;
+        if (m == k[0]) { x = INT32_MAX; nk++; }
+        else if (m == k[1]) { x = INT32_MAX - 1; nk++; }
         else x = s->heur_order[ab_hist_slot(m)];
         int j = i;
         for (; j > 0 && sc[j - 1] < x; j--) { sc[j] = sc[j - 1]; mv[j] = mv[j - 1]; }
@@ -59,14 +64,29 @@ static int ab_heur_sort_quiet(const ab_t *s, move_t *mv, int n)
     return nk;
 }
 
-/* A quiet move m cut off at this ply, depth plies from the horizon. */
-static void ab_heur_reward(ab_t *s, move_t m, int depth)
+/* One history count moved by bonus (of either sign) within the gravity's
+ * bound. */
+static inline void ab_hist_grav(int32_t *c, int32_t bonus)
+{
+    *c += bonus - *c * (bonus < 0 ? -bonus : bonus) / AB_HIST_GRAV;
+}
+
+/* A quiet move m cut off at this ply, depth plies from the horizon; with
+ * ab_tactical, the nb quiet moves in bad[] were searched before it and
+ * did not. */
+static void ab_heur_reward(ab_t *s, move_t m, int depth, int tactical, const move_t *bad, int nb)
 {
     move_t *k = s->heur_killer[s->ply];
-    uint32_t *c = &s->heur_order[ab_hist_slot(m)];
-    *c += (uint32_t)(depth * depth);
-    if (*c >= AB_HIST_MAX)
-        for (int i = 0; i < AB_HIST_SIZE; i++) s->heur_order[i] >>= 1;
+    int32_t *c = &s->heur_order[ab_hist_slot(m)];
+    if (tactical) {
+        int32_t bonus = depth > 20 ? 400 : depth * depth;
+        ab_hist_grav(c, bonus);
+        for (int i = 0; i < nb; i++) ab_hist_grav(&s->heur_order[ab_hist_slot(bad[i])], -bonus);
+    } else {
+        *c += depth * depth;
+        if (*c >= AB_HIST_MAX)
+            for (int i = 0; i < AB_HIST_SIZE; i++) s->heur_order[i] >>= 1;
+    }
     if (k[0] != m) { k[1] = k[0]; k[0] = m; }
 }
 
@@ -185,10 +205,12 @@ static int32_t ab_heur(ab_t *s, const void *pos, int depth, int32_t alpha, int32
     } else if (!pvnode && !root && !in_check && can_null && O->play_null && !s->heur_no_prune && depth >= 2
                && beta > -VAL_PROVEN && beta < VAL_PROVEN) {
         /* null move: if passing still holds beta, a move will too */
-        if ((stat > -VAL_INF ? stat : O->evaluate(v, pos)) >= beta) {
+        const int32_t ev = stat > -VAL_INF ? stat : O->evaluate(v, pos);
+        if (ev >= beta) {
             memcpy(child, pos, O->pos_size);
             if (O->play_null(v, child)) {
-                int R = depth >= 7 ? 3 : 2;
+                /* the reduction grows with the depth and the margin over beta */
+                int R = 3 + depth / 4 + (ev - beta >= 600 ? 3 : (ev - beta) / 200);
                 int floor = s->heur_floor;
                 s->ply++;
                 s->heur_floor = s->ply;
@@ -255,6 +277,8 @@ static int32_t ab_heur(ab_t *s, const void *pos, int depth, int32_t alpha, int32
     const int lmr = tactical && !s->heur_no_prune && !in_check && depth >= 3;
     const int futile = stat > -VAL_INF && depth <= 2 && stat + fm * depth <= alpha;
 
+    move_t tried[GSW_MAX_MOVES];   /* (ab_tactical) the quiet moves searched, none cutting off */
+    int ntried = 0;
     s->ply++;
     for (int i = 0; i < n; i++) {
         memcpy(child, pos, O->pos_size);
@@ -270,8 +294,11 @@ static int32_t ab_heur(ab_t *s, const void *pos, int depth, int32_t alpha, int32
             sc = val_up(ab_heur(s, child, depth - 1, val_down(beta), val_down(alpha), cpv, &cpvlen, 1));
         } else {   /* null window first (principal variation search) */
             int r = 0;
-            if (lmr && quiet && i >= 3 && i >= qstart + nkill && !(O->pos_in_check && O->pos_in_check(v, child)))
-                r = ab_lmr(depth, i, pvnode);
+            if (lmr && quiet && i >= 3 && i >= qstart + nkill && !(O->pos_in_check && O->pos_in_check(v, child))) {
+                /* less for a move with a good history, more for a bad one */
+                r = ab_lmr(depth, i, pvnode) - s->heur_order[ab_hist_slot(mv[i])] / (AB_HIST_GRAV / 2);
+                r = r < 1 ? 1 : r > depth - 2 ? depth - 2 : r;
+            }
             sc = val_up(ab_heur(s, child, depth - 1 - r, val_down(alpha + 1), val_down(alpha), cpv, &cpvlen, 1));
             if (r && sc > alpha && !s->aborted)   /* the reduced search failed high: the full depth */
                 sc = val_up(ab_heur(s, child, depth - 1, val_down(alpha + 1), val_down(alpha), cpv, &cpvlen, 1));
@@ -291,13 +318,14 @@ static int32_t ab_heur(ab_t *s, const void *pos, int depth, int32_t alpha, int32
                 if (alpha >= beta) {
                     if (s->heur_order && !quiesce && quiet) {
                         s->ply--;
-                        ab_heur_reward(s, mv[i], depth);
+                        ab_heur_reward(s, mv[i], depth, tactical, tried, ntried);
                         s->ply++;
                     }
                     break;
                 }
             }
         }
+        if (tactical && quiet && !quiesce) tried[ntried++] = mv[i];
     }
     s->ply--;
     if (s->aborted) return best > -VAL_INF ? best : alpha0;   /* the caller discards it */
@@ -327,7 +355,7 @@ typedef struct ab_helper {
     const void *pos;
     int d0, maxd;
     pthread_t th;
-    uint32_t order[AB_HIST_SIZE];
+    int32_t order[AB_HIST_SIZE];
     move_t killer[AB_MAX_PLY][2];
     uint64_t line[AB_MAX_PLY];
 } ab_helper_t;
@@ -426,7 +454,7 @@ int ab_think(const gv_t *v, tt_t *tt, const void *pos, const ab_options_t *o,
                 s.heur_filter[o->history[j] >> 6 & 15] |= 1ull << (o->history[j] & 63);
         }
     }
-    uint32_t order[AB_HIST_SIZE];
+    int32_t order[AB_HIST_SIZE];
     move_t killer[AB_MAX_PLY][2];
     if (!v->ops->ab_order || v->ops->ab_tactical) {
         memset(order, 0, sizeof order);
