@@ -149,6 +149,23 @@ enum {
     CH_EW_KING_ATTACK,
     CH_EW_KING_EXPOSED,
     CH_EW_TEMPO,
+    CH_EW_WORTH,                       /* + type - CH_PAWN: a piece's worth beyond ch_params_t's value */
+    CH_EW_THREAT_PAWN = CH_EW_WORTH + 5, /* an enemy piece (not a pawn) attacked by a pawn */
+    CH_EW_THREAT_MINOR,                /* an enemy rook or queen attacked by a knight or bishop */
+    CH_EW_THREAT_ROOK,                 /* an enemy queen attacked by a rook */
+    CH_EW_HANGING,                     /* an enemy piece (not a pawn) attacked and not defended */
+    CH_EW_PASSER_BLOCKED,              /* a passer's stop square occupied, per rank past the third */
+    CH_EW_ROOK_SEVENTH,                /* a rook on the seventh rank */
+    CH_EW_OUTPOST,                     /* a knight or bishop on ranks 4-6, defended by a pawn,
+                                          that no enemy pawn can attack */
+    CH_EW_KING_ZONE,                   /* + type - CH_KNIGHT: a square around the enemy king attacked */
+    CH_EW_SAFE_CHECK = CH_EW_KING_ZONE + 4, /* + type - CH_KNIGHT: a square it could check from,
+                                          neither held by an own piece nor attacked */
+    CH_EW_PHALANX = CH_EW_SAFE_CHECK + 4, /* a pawn with a pawn beside it */
+    CH_EW_SUPPORTED,                   /* a pawn defended by a pawn */
+    CH_EW_BACKWARD,                    /* a pawn no pawn beside can come to defend, its stop
+                                          square attacked by an enemy pawn */
+    CH_EW_BAD_BISHOP,                  /* per own pawn on the bishop's colour */
     CH_EW_N
 };
 #define CH_EVAL_PHASE_MAX 24

@@ -117,6 +117,11 @@ static uint64_t ev_attacks(int t, int s, uint64_t occ)
     }
 }
 
+/* A side's attacks (its own frame): all of them, and by piece type. */
+typedef struct ev_att {
+    uint64_t all, by[7];
+} ev_att_t;
+
 /* A term: n times weight i, into mg and eg, and into the trace when one is
  * kept (sgn: +1 for White, -1 for Black). */
 #define EV_TERM(i, n)                              \
@@ -130,7 +135,8 @@ static uint64_t ev_attacks(int t, int s, uint64_t occ)
 /* One side's positional terms (all but material, tempo and the exposed
  * king). Inlined twice: without a trace (tr NULL, folded away) and with. */
 static inline __attribute__((always_inline)) void ev_side(const ev_view_t *v, const int16_t (*W)[2],
-                                                           ch_eval_trace_t *tr, float sgn, int *mg_out, int *eg_out)
+                                                           ch_eval_trace_t *tr, float sgn, int *mg_out, int *eg_out,
+                                                           ev_att_t *A)
 {
     int mg = 0, eg = 0;
     const uint64_t pawns = v->own[CH_PAWN], opp_pawns = v->opp[CH_PAWN];
@@ -159,6 +165,7 @@ static inline __attribute__((always_inline)) void ev_side(const ev_view_t *v, co
             int stop = s + 8;
             EV_TERM(CH_EW_PASSER_OPP_KING, ev_cheb(v->opp_king, stop) * (r - 2));
             EV_TERM(CH_EW_PASSER_OWN_KING, ev_cheb(v->king, stop) * (r - 2));
+            if (v->occ >> stop & 1) EV_TERM(CH_EW_PASSER_BLOCKED, r - 2);
         }
         if (!opp_has_pieces) {
             /* the rule of the square: the lone king cannot reach the queening square */
@@ -173,10 +180,23 @@ static inline __attribute__((always_inline)) void ev_side(const ev_view_t *v, co
     /* bishop pair */
     if ((v->own[CH_BISHOP] & DARK_SQUARES) && (v->own[CH_BISHOP] & ~DARK_SQUARES)) EV_TERM(CH_EW_BISHOP_PAIR, 1);
 
-    /* rooks on open and half-open files */
+    /* rooks on open and half-open files, and on the seventh rank */
     for (uint64_t b = v->own[CH_ROOK]; b; b &= b - 1) {
         uint64_t file = FILE_A << (ev_lsb(b) & 7);
         if (!(file & pawns)) EV_TERM(file & opp_pawns ? CH_EW_ROOK_HALF : CH_EW_ROOK_OPEN, 1);
+    }
+    int seventh = ev_pop(v->own[CH_ROOK] & 0x00FF000000000000ull);
+    if (seventh) EV_TERM(CH_EW_ROOK_SEVENTH, seventh);
+    /* outposts: ranks 4-6, defended by a pawn, out of every enemy pawn's
+     * reach (none on the next files ahead) */
+    uint64_t pawn_att = (pawns << 9 & ~FILE_A) | (pawns << 7 & ~FILE_H);
+    uint64_t opp_reach = ev_sideways(opp_front);
+    int outposts = ev_pop((v->own[CH_KNIGHT] | v->own[CH_BISHOP]) & 0x0000FFFFFF000000ull & pawn_att & ~opp_reach);
+    if (outposts) EV_TERM(CH_EW_OUTPOST, outposts);
+    /* pieces' worth beyond the parameters' values */
+    for (int t = CH_PAWN; t <= CH_QUEEN; t++) {
+        int k = ev_pop(v->own[t]);
+        if (k) EV_TERM(CH_EW_WORTH + t - CH_PAWN, k);
     }
 
     /* mobility and the pressure on the enemy king */
@@ -184,9 +204,13 @@ static inline __attribute__((always_inline)) void ev_side(const ev_view_t *v, co
     uint64_t area = ~v->own[0] & ~opp_pawn_att;
     uint64_t zone = ch_king_att(v->opp_king) | 1ull << v->opp_king;
     int attackers = 0, pressure = 0;
+    A->by[CH_PAWN] = pawn_att;
+    A->by[CH_KING] = ch_king_att(v->king);
+    A->all = pawn_att | A->by[CH_KING];
     for (int t = CH_KNIGHT; t <= CH_QUEEN; t++)
         for (uint64_t b = v->own[t]; b; b &= b - 1) {
             uint64_t att = ev_attacks(t, ev_lsb(b), v->occ);
+            A->by[t] |= att;
             EV_TERM(CH_EW_MOB + t, ev_pop(att & area) - mob_mid[t]);
             uint64_t z = att & zone;
             if (z) {
@@ -216,8 +240,49 @@ static inline __attribute__((always_inline)) void ev_side(const ev_view_t *v, co
         }
     }
 
+    for (int t = CH_KNIGHT; t <= CH_QUEEN; t++) {
+        A->all |= A->by[t];
+        int z = ev_pop(A->by[t] & zone);
+        if (z) EV_TERM(CH_EW_KING_ZONE + t - CH_KNIGHT, z);
+    }
+    /* pawns side by side, defended, and backward (isolated ones apart) */
+    int n = ev_pop(pawns & ev_sideways(pawns));
+    if (n) EV_TERM(CH_EW_PHALANX, n);
+    if ((n = ev_pop(pawns & pawn_att))) EV_TERM(CH_EW_SUPPORTED, n);
+    uint64_t backward = pawns & ~ev_sideways(ev_north_fill(pawns)) & ev_sideways(own_files) & opp_pawn_att >> 8;
+    if ((n = ev_pop(backward))) EV_TERM(CH_EW_BACKWARD, n);
+    /* bishops hemmed in by their own pawns */
+    for (uint64_t b = v->own[CH_BISHOP]; b; b &= b - 1) {
+        uint64_t colour = (1ull << ev_lsb(b)) & DARK_SQUARES ? DARK_SQUARES : ~DARK_SQUARES;
+        if ((n = ev_pop(pawns & colour))) EV_TERM(CH_EW_BAD_BISHOP, n);
+    }
     *mg_out = mg;
     *eg_out = eg;
+}
+
+/* The threats of side v (its frame) on the other's pieces, given both
+ * sides' attacks (the other's, att_them, already in v's frame). */
+static inline __attribute__((always_inline)) void ev_threats(const ev_view_t *v, const int16_t (*W)[2],
+                                                              ch_eval_trace_t *tr, float sgn, const ev_att_t *A,
+                                                              uint64_t att_them, int *mg_io, int *eg_io)
+{
+    int mg = *mg_io, eg = *eg_io;
+    const uint64_t pieces = v->opp[CH_KNIGHT] | v->opp[CH_BISHOP] | v->opp[CH_ROOK] | v->opp[CH_QUEEN];
+    const uint64_t heavy = v->opp[CH_ROOK] | v->opp[CH_QUEEN];
+    int n = ev_pop(A->by[CH_PAWN] & pieces);
+    if (n) EV_TERM(CH_EW_THREAT_PAWN, n);
+    if ((n = ev_pop((A->by[CH_KNIGHT] | A->by[CH_BISHOP]) & heavy))) EV_TERM(CH_EW_THREAT_MINOR, n);
+    if ((n = ev_pop(A->by[CH_ROOK] & v->opp[CH_QUEEN]))) EV_TERM(CH_EW_THREAT_ROOK, n);
+    if ((n = ev_pop(A->all & pieces & ~att_them))) EV_TERM(CH_EW_HANGING, n);
+    /* safe checks: squares a piece could give check from, attacked by one
+     * of its kind, neither held by an own piece nor attacked by the other side */
+    const uint64_t safe = ~v->own[0] & ~att_them;
+    const uint64_t bch = ch_bishop_att(v->opp_king, v->occ), rch = ch_rook_att(v->opp_king, v->occ);
+    const uint64_t from[4] = { ch_knight_att(v->opp_king), bch, rch, bch | rch };
+    for (int t = CH_KNIGHT; t <= CH_QUEEN; t++)
+        if ((n = ev_pop(A->by[t] & from[t - CH_KNIGHT] & safe))) EV_TERM(CH_EW_SAFE_CHECK + t - CH_KNIGHT, n);
+    *mg_io = mg;
+    *eg_io = eg;
 }
 
 /* A lone king against mating material (the strong side c, for c): the
@@ -296,12 +361,18 @@ static inline __attribute__((always_inline)) int32_t ev_eval(const ch_params_t *
     }
     if (tr) tr->linear = 1;
 
-    ev_view_t view;
+    ev_view_t view[2];
     int mg[2], eg[2];
+    ev_att_t att[2];
+    memset(att, 0, sizeof att);
     for (int c = 0; c < 2; c++) {
-        ev_make_view(p, c, &view);
-        ev_side(&view, W, tr, c == CH_WHITE ? 1.0f : -1.0f, &mg[c], &eg[c]);
+        ev_make_view(p, c, &view[c]);
+        ev_side(&view[c], W, tr, c == CH_WHITE ? 1.0f : -1.0f, &mg[c], &eg[c], &att[c]);
     }
+    /* threats: each side's attacks on the other's pieces (the other's
+     * attacks turned into this side's frame: the frames differ by a flip) */
+    for (int c = 0; c < 2; c++)
+        ev_threats(&view[c], W, tr, c == CH_WHITE ? 1.0f : -1.0f, &att[c], ev_flip(att[!c].all), &mg[c], &eg[c]);
     /* a king walking up the board while the enemy queen is on it, whatever
      * the phase says (the blended tables let it stroll from the middlegame
      * on); counted in its own frame */
@@ -357,6 +428,23 @@ void ch_eval_weight_name(int i, char *buf, size_t n)
         "shelter: a pawn one rank ahead", "shelter: a pawn two ranks ahead", "shelter: no pawn ahead",
         "own king ahead of a passer", "passer: enemy king to its stop, per rank", "passer: own king to its stop, per rank",
         "unstoppable passer", "king attack, per 100 of pressure", "king exposed to a queen, per rank", "tempo",
+        "pawn's worth beyond its value", "knight's worth beyond its value", "bishop's worth beyond its value",
+        "rook's worth beyond its value", "queen's worth beyond its value", "threat: a pawn attacks a piece",
+        "threat: a minor piece attacks a rook or queen", "threat: a rook attacks a queen",
+        "threat: a piece attacked and not defended", "passer: its stop square occupied, per rank",
+        "rook on the seventh rank", "outpost for a knight or bishop",
+        "king zone: a square attacked by a knight",
+        "king zone: a square attacked by a bishop",
+        "king zone: a square attacked by a rook",
+        "king zone: a square attacked by a queen",
+        "safe check by a knight",
+        "safe check by a bishop",
+        "safe check by a rook",
+        "safe check by a queen",
+        "pawn with a pawn beside it",
+        "pawn defended by a pawn",
+        "backward pawn",
+        "bad bishop: per own pawn on its colour",
     };
     _Static_assert(sizeof single / sizeof *single == CH_EW_N - CH_EW_DOUBLED, "a name for each single weight");
     if (i < 0 || i >= CH_EW_N) snprintf(buf, n, "?");
