@@ -37,13 +37,13 @@
 #define UCI_MATE_MAX 50         /* go mate N: the prover's reach (as solve --mate) */
 /* UCI_Elo to the engine's levels 1-9 (the workbench's heuristic:L: depth
  * 2L, 200L ms a move), on Stockfish's UCI_Elo scale through the full
- * engine (about 2000 there at 100 ms a move: README, bench/
+ * engine (1996 +- 75 there at 100 ms a move: README, bench/
  * chess_strength.sh). Measured, the full engine at 100 ms a move against
- * `gsw uci` held to a level, 10 games each (README): levels 1 and 2 lost
- * every game (below ~1500), level 3 -301 +- 342, levels 4 and 5 -70 +-
- * 186 and 143. The ratings of levels 1-2 and 6-9 (deeper than 100 ms
- * reaches) are extrapolated. */
-static const int uci_level_elo[9] = { 1100, 1400, 1700, 1900, 1950, 2000, 2050, 2100, 2150 };
+ * `gsw uci` held to a level, 20 games each (README): levels 2 and 3 won
+ * once or not at all (+636 and more), level 4 -215 +- 168, level 5 -127 +-
+ * 120. The ratings of levels 1-2 and 6-9 (deeper than 100 ms reaches) are
+ * extrapolated. */
+static const int uci_level_elo[9] = { 1100, 1200, 1350, 1780, 1870, 2000, 2050, 2100, 2150 };
 #define UCI_ELO_MIN 1100
 #define UCI_ELO_MAX 2150
 #define UCI_OVERHEAD_MS 20.0    /* what a move's round trip through a GUI costs */
