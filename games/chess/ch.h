@@ -166,7 +166,9 @@ enum {
     CH_EW_BACKWARD,                    /* a pawn no pawn beside can come to defend, its stop
                                           square attacked by an enemy pawn */
     CH_EW_BAD_BISHOP,                  /* per own pawn on the bishop's colour */
-    CH_EW_N
+    CH_EW_MOB_TAB,                     /* mobility by count, on top of CH_EW_MOB: knight 0-8,
+                                          bishop 0-13, rook 0-14, queen 0-27 squares */
+    CH_EW_N = CH_EW_MOB_TAB + 9 + 14 + 15 + 28
 };
 #define CH_EVAL_PHASE_MAX 24
 /* The built-in weights (ch_eval_weights.h): CH_EW_N of them, which

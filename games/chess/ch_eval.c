@@ -79,6 +79,8 @@ _Static_assert(sizeof ch_eval_weights / sizeof *ch_eval_weights == CH_EW_N, "ch_
 
 /* Mobility: per attacked square, around a typical count. */
 static const int8_t mob_mid[7] = {[CH_KNIGHT] = 4, [CH_BISHOP] = 6, [CH_ROOK] = 7, [CH_QUEEN] = 13};
+/* Where each piece's row of the mobility table starts (CH_EW_MOB_TAB +). */
+static const int8_t mob_tab_at[7] = {[CH_KNIGHT] = 0, [CH_BISHOP] = 9, [CH_ROOK] = 23, [CH_QUEEN] = 38};
 /* Pressure on the enemy king: weight per attacked square around it. */
 static const int8_t king_att_w[7] = {[CH_KNIGHT] = 2, [CH_BISHOP] = 2, [CH_ROOK] = 3, [CH_QUEEN] = 5};
 
@@ -211,7 +213,9 @@ static inline __attribute__((always_inline)) void ev_side(const ev_view_t *v, co
         for (uint64_t b = v->own[t]; b; b &= b - 1) {
             uint64_t att = ev_attacks(t, ev_lsb(b), v->occ);
             A->by[t] |= att;
-            EV_TERM(CH_EW_MOB + t, ev_pop(att & area) - mob_mid[t]);
+            int k = ev_pop(att & area);
+            EV_TERM(CH_EW_MOB + t, k - mob_mid[t]);
+            EV_TERM(CH_EW_MOB_TAB + mob_tab_at[t] + k, 1);
             uint64_t z = att & zone;
             if (z) {
                 attackers++;
@@ -446,12 +450,17 @@ void ch_eval_weight_name(int i, char *buf, size_t n)
         "backward pawn",
         "bad bishop: per own pawn on its colour",
     };
-    _Static_assert(sizeof single / sizeof *single == CH_EW_N - CH_EW_DOUBLED, "a name for each single weight");
+    _Static_assert(sizeof single / sizeof *single == CH_EW_MOB_TAB - CH_EW_DOUBLED, "a name for each single weight");
     if (i < 0 || i >= CH_EW_N) snprintf(buf, n, "?");
     else if (i < CH_EW_PASSED) {
         int sq = (i - CH_EW_PST) % 64;   /* as drawn: rank 8 first */
         snprintf(buf, n, "piece-square %s %c%d", types[(i - CH_EW_PST) / 64], 'a' + sq % 8, 8 - sq / 8);
     } else if (i < CH_EW_MOB) snprintf(buf, n, "passed pawn, rank %d", i - CH_EW_PASSED + 1);
     else if (i < CH_EW_DOUBLED) snprintf(buf, n, "mobility %s", types[i - CH_EW_MOB]);
-    else snprintf(buf, n, "%s", single[i - CH_EW_DOUBLED]);
+    else if (i < CH_EW_MOB_TAB) snprintf(buf, n, "%s", single[i - CH_EW_DOUBLED]);
+    else {
+        int t = CH_QUEEN, k = i - CH_EW_MOB_TAB;
+        while (k < mob_tab_at[t]) t--;
+        snprintf(buf, n, "mobility %s, %d square%s", types[t], k - mob_tab_at[t], k - mob_tab_at[t] == 1 ? "" : "s");
+    }
 }
