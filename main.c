@@ -2,6 +2,7 @@
  * table of verbs handed to the command line's dispatcher (cli/cli.c). A new
  * verb is an entry defined beside its code and one line here. */
 #include "cli/annotate_cmd.h"
+#include "cli/bench_cmd.h"
 #include "cli/book_cmd.h"
 #include "cli/cache_cmd.h"
 #include "cli/cli.h"

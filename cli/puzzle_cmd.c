@@ -384,7 +384,7 @@ static int cli_count(cli_args_t *o)
     return rc;
 }
 
-static int cli_bench(cli_args_t *o)
+int cli_bench_players(cli_args_t *o)
 {
     err_t err;
     gv_t *v;
@@ -543,16 +543,4 @@ const cli_verb_t verb_count = {
                "         table's limit (default 1 GB).",
       "count a puzzle's reachable positions per level, or its solutions; a game's positions by pieces or by ply",
       cli_count, 2, NULL, .opts = count_opts
-};
-
-static const cli_opt_t bench_own[] = {
-    PUZZLE_OPT_BOARD,
-    { "players", OPT_FLAG, NULL, "every heuristic player side by side", 0, 0, NULL },
-    OPT_END,
-};
-static const cli_opt_t *const bench_opts[] = { opts_json, bench_own, NULL };
-
-const cli_verb_t verb_bench = {
-    "bench", "gsw bench GAME[:VARIANT] [POSITION] --players [--board FILE]",
-      "run a puzzle's heuristic players side by side: pieces left and time", cli_bench, 2, NULL, .opts = bench_opts
 };

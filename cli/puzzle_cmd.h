@@ -12,6 +12,10 @@
 int cli_puzzle_solve(cli_args_t *o);
 int cli_puzzle_analyze(cli_args_t *o);
 
-extern const cli_verb_t verb_count, verb_bench;
+/* gsw bench GAME --players (bench_cmd.c's verb hands it over): a puzzle's
+ * heuristic players side by side, pegs left and time. */
+int cli_bench_players(cli_args_t *o);
+
+extern const cli_verb_t verb_count;
 
 #endif

@@ -85,6 +85,7 @@ doc 0 'not d["solvable"] and d["reason"] and all(m["value"] == "dead end" for m 
 doc 0 'd["solutions"] == 29760' -- count solitaire:triangle --solutions --json
 doc 0 'd["positions"] > 0 and len(d["levels"]) > 0' -- count solitaire:triangle --positions --json
 doc 0 'len(d["players"]) == 5 and d["complete"]' -- bench solitaire:triangle --players --json
+doc 0 '[e["name"] for e in d["engines"]] == ["chess-search", "chess-retrograde"] and d["complete"]' -- bench chess --json
 
 # the cache
 doc 0 'd["rows"] >= 1 and not d["read_only"]' -- cache stats --json
