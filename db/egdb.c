@@ -798,6 +798,18 @@ static __attribute__((noinline)) int cache_fill(egdb_cache_t *c, egdb_file_t *f,
     return GSW_OK;
 }
 
+void egdb_prefetch(const egdb_cache_t *c, const egdb_file_t *f, uint64_t index)
+{
+    if (index >= f->info.n) return;
+    uint64_t b = index / EGDB_BLOCK;
+    const egdb_slot_t *s = cache_set(c, f, b);
+    for (int w = 0; w < CACHE_WAYS; w++)
+        if (s[w].f == f && s[w].tag == f->tag && s[w].b == b) {
+            __builtin_prefetch(s[w].data + index % EGDB_BLOCK, 0);
+            return;
+        }
+}
+
 int egdb_get(egdb_cache_t *c, egdb_file_t *f, uint64_t index, uint8_t *code, err_t *err)
 {
     if (index >= f->info.n)

@@ -67,5 +67,8 @@ void egdb_cache_free(egdb_cache_t *c);
 void egdb_cache_forget(egdb_cache_t *c, const egdb_file_t *f);
 /* The code of position index of f (through the cache): GSW_OK and *code. */
 int egdb_get(egdb_cache_t *c, egdb_file_t *f, uint64_t index, uint8_t *code, err_t *err);
+/* Ask the memory for index's code ahead of an egdb_get, where its block is
+ * cached already (nothing else: no read, no change to the cache's order). */
+void egdb_prefetch(const egdb_cache_t *c, const egdb_file_t *f, uint64_t index);
 
 #endif

@@ -314,6 +314,13 @@ int egdb_probe_index(egdb_prober_t *p, retro_metric_t m, uint64_t slice, uint64_
     return GSW_OK;
 }
 
+void egdb_probe_prefetch(egdb_prober_t *p, retro_metric_t m, uint64_t slice, uint64_t index)
+{
+    egdb_file_t *f;
+    err_t err;
+    if (!prober_file(p, m, slice, &f, &err)) egdb_prefetch(p->cache, f, index);
+}
+
 /* The stored value of (slice, index) in metric m's file: 1 with *r, 0
  * when that file is missing (remembered by the prober), -1 on error. */
 static int egdb_probe_file(egdb_prober_t *p, retro_metric_t m, uint64_t slice, uint64_t index, retro_val_t *r,

@@ -67,6 +67,10 @@ void egdb_prober_free(egdb_prober_t *p);
  * sign means anything), or an error (file missing, corrupt). */
 int egdb_probe_index(egdb_prober_t *p, retro_metric_t m, uint64_t slice, uint64_t index, retro_val_t *r,
                      err_t *err);
+/* A probe of egdb_probe_index to come: its code asked of the memory now,
+ * where its block is in p's cache (a build lists moves ahead of valuing
+ * them, so that the random reads of their exits overlap). */
+void egdb_probe_prefetch(egdb_prober_t *p, retro_metric_t m, uint64_t slice, uint64_t index);
 
 /* The value of pos from the databases: 1 with bounds [*lo, *hi] (exact with
  * the distance-to-win file, else win/draw/loss bounds), 0 when no file

@@ -79,6 +79,7 @@ typedef struct unit_ctx {
     retro_val_t *wld;          /* dtc: the unit's win/draw/loss (NULL: read the files) */
     egdb_prober_t *pr;         /* one per thread */
     retro_move_t (*mv)[RETRO_MAX_MOVES];   /* scratch, one per thread */
+    struct unit_ahead *ahead;  /* one per thread: init's nodes listed ahead (unit_moves) */
     retro_stats_t *stats;      /* the engine's figures of the last solve */
     const egdb_parts_t *parts; /* a divided unit: the parts' collectives, */
     const retro_comm_t *comm;  /* ... and this part's (NULL: the whole unit here) */
@@ -90,6 +91,19 @@ typedef struct unit_ctx {
     uint64_t eta_done, eta_total;   /* positions of the units built before this one, and of all to build */
     double eta_t0;             /* when the build began */
 } unit_ctx_t;
+
+/* Init values each node's exits by probes into the finished files, read
+ * at random: a thread lists the moves of the UNIT_AHEAD nodes after the
+ * one it values and asks the memory for their exits' codes, so that they
+ * arrive while it works (a 7-piece unit spent a quarter of init waiting on
+ * them). Init goes through its nodes in order; any other order starts the
+ * ring again. */
+#define UNIT_AHEAD 8
+typedef struct unit_ahead {
+    uint64_t first;            /* the node at head */
+    int head, filled;
+    struct { int k; val_t term; retro_move_t mv[RETRO_MAX_MOVES]; } e[UNIT_AHEAD];
+} unit_ahead_t;
 
 static int unit_slot(const unit_ctx_t *c, uint64_t slice)
 {
@@ -124,20 +138,69 @@ static int unit_move_value(unit_ctx_t *c, int tid, const retro_move_t *m, val_t 
     return 0;
 }
 
+/* Does move m leave the unit (its value read from a file, or dtc's own
+ * win/draw/loss)? */
+static int unit_exit(const unit_ctx_t *c, const retro_move_t *m, int *u)
+{
+    *u = unit_slot(c, m->slice);
+    return *u < 0 || (c->mode == RETRO_DTC && m->conv);
+}
+
+/* The code of an exit's file asked for ahead (unit_move_value reads it). */
+static void unit_move_prefetch(unit_ctx_t *c, int tid, const retro_move_t *m)
+{
+    int u;
+    if (!unit_exit(c, m, &u)) return;
+    if (c->mode == RETRO_DTC && m->conv) {
+        if (!(u >= 0 && c->wld)) egdb_probe_prefetch(&c->pr[tid], RETRO_WLD, m->slice, m->index);
+    } else if (!(u >= 0 && c->val))
+        egdb_probe_prefetch(&c->pr[tid], c->mode, m->slice, m->index);
+}
+
+/* Node's moves: into the thread's scratch, or (init, exit_best set) from
+ * the ring of nodes listed ahead, which is filled past it first. */
+static const retro_move_t *unit_children(unit_ctx_t *c, int tid, uint64_t node, int ahead, int *k, val_t *term)
+{
+    uint64_t slice, index;
+    unit_ahead_t *a = ahead && c->ahead ? &c->ahead[tid] : NULL;
+    if (!a) {
+        unit_node(c, node, &slice, &index);
+        *term = VAL_DRAW;
+        *k = c->rg->children(c->v, slice, index, c->mv[tid], term);
+        return c->mv[tid];
+    }
+    if (!a->filled || a->first != node) a->first = node, a->head = 0, a->filled = 0;
+    const uint64_t n = c->start[c->ns];
+    while (a->filled < UNIT_AHEAD && a->first + (uint64_t)a->filled < n) {
+        int at = (a->head + a->filled) % UNIT_AHEAD;
+        unit_node(c, a->first + (uint64_t)a->filled, &slice, &index);
+        a->e[at].term = VAL_DRAW;
+        a->e[at].k = c->rg->children(c->v, slice, index, a->e[at].mv, &a->e[at].term);
+        for (int i = 0; i < a->e[at].k; i++) unit_move_prefetch(c, tid, &a->e[at].mv[i]);
+        a->filled++;
+    }
+    int at = a->head;
+    a->head = (a->head + 1) % UNIT_AHEAD;
+    a->first++;
+    a->filled--;
+    *k = a->e[at].k;
+    *term = a->e[at].term;
+    return a->e[at].mv;
+}
+
 /* The unit's moves of node as nodes, and with exit_best its best exit
  * (retro_unit_t.moves): a move inside the unit is one to one of its
  * slices, but a conversion in the distance-to-conversion metric leaves. */
 static int unit_moves(void *ctx, int tid, uint64_t node, uint64_t *inside, val_t *exit_best, err_t *err)
 {
     unit_ctx_t *c = ctx;
-    uint64_t slice, index;
-    unit_node(c, node, &slice, &index);
-    val_t term = VAL_DRAW;
-    int k = c->rg->children(c->v, slice, index, c->mv[tid], &term), n = 0, sym = 0;
+    val_t term;
+    int k, n = 0, sym = 0;
+    const retro_move_t *mv = unit_children(c, tid, node, exit_best != NULL, &k, &term);
     uint8_t img[RETRO_MAX_MOVES];
     if (exit_best) *exit_best = k == 0 ? term : VAL_WIN + 1;
     for (int i = 0; i < k; i++) {
-        const retro_move_t *m = &c->mv[tid][i];
+        const retro_move_t *m = &mv[i];
         int u = unit_slot(c, m->slice);
         if (u >= 0 && !(c->mode == RETRO_DTC && m->conv)) {
             img[n] = m->sym;
@@ -278,7 +341,8 @@ static int unit_ctx_init(unit_ctx_t *c, egdb_set_t *set, const gv_t *v, const ui
     c->start = malloc(((size_t)ns + 1) * sizeof *c->start);
     c->pr = calloc((size_t)threads, sizeof *c->pr);
     c->mv = calloc((size_t)threads, sizeof *c->mv);
-    if (!c->start || !c->pr || !c->mv) return err_set(err, GSW_EFAIL, "out of memory");
+    c->ahead = calloc((size_t)threads, sizeof *c->ahead);
+    if (!c->start || !c->pr || !c->mv || !c->ahead) return err_set(err, GSW_EFAIL, "out of memory");
     c->start[0] = 0;
     for (int i = 0; i < ns; i++) c->start[i + 1] = c->start[i] + c->rg->slice_size(v, slice[i]);
     size_t mb = unit_cache_mb(c->start[ns], mode, threads, budget);
@@ -293,6 +357,7 @@ static void unit_ctx_free(unit_ctx_t *c, int threads)
         for (int t = 0; t < threads; t++) egdb_prober_free(&c->pr[t]);
     free(c->pr);
     free(c->mv);
+    free(c->ahead);
     free(c->start);
 }
 
