@@ -98,12 +98,9 @@ static int retro_lists(retro_run_t *r, int tid, const uint64_t *at, int g, int *
     for (int j = 0; j < g; j++) __builtin_prefetch(&node[at[j]], 0);
     for (int j = 0; j < g; j++) {
         uint64_t *l = buf + (size_t)j * RETRO_MAX_MOVES;
-        if (r->phase == 4 && r->cursor[tid]) {   /* init's list of this node */
-            const uint32_t *c = r->cursor[tid];
-            nl[j] = (int)*c++;
-            for (int k = 0; k < nl[j]; k++) l[k] = c[k];
-            r->cursor[tid] = c + nl[j];
-        } else
+        if (r->phase == 4 && r->cursor[tid])   /* init's list of this node */
+            r->cursor[tid] = retro_keep_get(r->cursor[tid], l, &nl[j]);
+        else
             nl[j] = r->phase == 2 ? u->preds(u->ctx, tid, r->lo + at[j], l, e)
                                   : u->moves(u->ctx, tid, r->lo + at[j], l, NULL, e);
         if (nl[j] < 0) { retro_fail(r, e); return -1; }
@@ -312,11 +309,11 @@ static void *retro_worker(void *arg_)
         uint64_t a = __atomic_fetch_add(&r->next, chunk, __ATOMIC_RELAXED);
         if (a >= r->work) break;
         uint64_t b = a + chunk < r->work ? a + chunk : r->work;
-        uint32_t *keep = NULL;   /* init: this chunk's lists, kept for the check */
+        uint8_t *keep = NULL;   /* init: this chunk's lists, kept for the check */
         size_t klen = 0, kcap = 0;
         if (r->phase == 0 && r->kept) {
-            kcap = (size_t)(b - a) * 8;
-            keep = malloc(kcap * sizeof *keep);
+            kcap = (size_t)(b - a) * 16;
+            keep = malloc(kcap);
         }
         if (r->phase == 4) r->cursor[tid] = r->kept ? r->kept[a / RETRO_CHUNK] : NULL;
         uint64_t edges = 0;
@@ -327,13 +324,14 @@ static void *retro_worker(void *arg_)
                 int nin = r->node[i - 1].cnt;
                 edges += (uint64_t)nin;
                 if (!keep) continue;
-                if (klen + 1 + (size_t)nin > kcap) {
-                    uint32_t *x = realloc(keep, (kcap = 2 * kcap + 1 + (size_t)nin) * sizeof *keep);
+                if (klen + 1 + 4 * (size_t)nin > kcap) {
+                    uint8_t *x = realloc(keep, kcap = 2 * kcap + 1 + 4 * (size_t)nin);
                     if (!x) { free(keep); keep = NULL; continue; }
                     keep = x;
                 }
-                keep[klen++] = (uint32_t)nin;
-                for (int k = 0; k < nin; k++) keep[klen++] = (uint32_t)r->scratch[tid][k];
+                size_t put = retro_keep_put(keep + klen, r->scratch[tid], nin);
+                if (!put) { free(keep); keep = NULL; continue; }
+                klen += put;
                 continue;
             }
             if (r->phase == 5) {
@@ -349,9 +347,9 @@ static void *retro_worker(void *arg_)
             break;
         }
         if (keep) {   /* kept while the budget allows; else the check lists these nodes' moves again */
-            uint64_t bytes = klen * sizeof *keep;
+            uint64_t bytes = klen;
             if (__atomic_add_fetch(&r->kept_bytes, bytes, __ATOMIC_RELAXED) <= r->u->keep_bytes) {
-                uint32_t *x = realloc(keep, klen ? klen * sizeof *keep : 1);
+                uint8_t *x = realloc(keep, klen ? klen : 1);
                 r->kept[a / RETRO_CHUNK] = x ? x : keep;
             } else {
                 __atomic_sub_fetch(&r->kept_bytes, bytes, __ATOMIC_RELAXED);

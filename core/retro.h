@@ -195,7 +195,7 @@ typedef struct retro_unit {
      * "check"), work done and work in all (never concurrently). */
     void (*progress)(void *ctx, const char *phase, uint64_t done, uint64_t total);
     retro_stats_t *stats;        /* optional: filled by retro_solve */
-    /* The most bytes of init's move lists (4 bytes a node and a move) kept
+    /* The most bytes of init's move lists (a byte a node, 2 to 4 a move) kept
      * for retro_solve's check, which then reads them instead of calling
      * moves again; past it, the check lists the moves again. 0: none. */
     uint64_t keep_bytes;

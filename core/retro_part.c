@@ -145,15 +145,13 @@ static void retro_check_list(void *ctx, int tid, uint64_t x, uint64_t y)
     retro_run_t *r = j->r;
     err_t e = { 0 };
     uint64_t first = j->a + x;
-    const uint32_t *cur = r->kept ? r->kept[first / RETRO_CHUNK] : NULL;
+    const uint8_t *cur = r->kept ? r->kept[first / RETRO_CHUNK] : NULL;
     for (uint64_t i = x; i < y; i++) {
         uint64_t *l = j->kid + i * RETRO_MAX_MOVES;
         int n;
-        if (cur) {
-            n = (int)*cur++;
-            for (int k = 0; k < n; k++) l[k] = cur[k];
-            cur += n;
-        } else if ((n = r->u->moves(r->u->ctx, tid, r->lo + j->a + i, l, NULL, &e)) < 0) {
+        if (cur)
+            cur = retro_keep_get(cur, l, &n);
+        else if ((n = r->u->moves(r->u->ctx, tid, r->lo + j->a + i, l, NULL, &e)) < 0) {
             retro_fail(r, &e);
             return;
         }

@@ -88,11 +88,11 @@ typedef struct retro_run {
     uint64_t *scratch[256];    /* per thread: twice RETRO_GROUP lists of RETRO_MAX_MOVES nodes */
     /* the moves inside the unit that init listed, kept for the check while
        u->keep_bytes allows: per chunk of RETRO_CHUNK nodes, each node's
-       count then its moves' nodes (NULL: that chunk's are listed again) */
-    uint32_t **kept;
+       list as retro_keep_put writes it (NULL: that chunk's are listed again) */
+    uint8_t **kept;
     uint64_t kept_bytes;       /* atomic */
     uint64_t edges;            /* atomic: moves inside the unit, in all */
-    const uint32_t *cursor[256];   /* per thread: the check's place in its chunk's kept lists */
+    const uint8_t *cursor[256];   /* per thread: the check's place in its chunk's kept lists */
     double busy[256];          /* per thread, this phase (ms) */
     uint64_t titems[256];      /* per thread, all phases */
     int failed;                /* an error or a stop: everyone leaves */
@@ -108,6 +108,74 @@ static inline double retro_ms(void)
 }
 
 /* The threads a run uses: u->threads, from 1 to 256. */
+/* A node's list of moves inside the unit as init keeps it for the check
+ * (which takes the best of them, in any order): its count in a byte, then
+ * its nodes in ascending order, the first in 4 bytes, each next as its
+ * distance from the one before, in 2 bytes below 2^15, else in 4 (the top
+ * bit of the first two set). A king's moves in checkers or chess lead to
+ * nodes a few thousand apart, so a node takes about half of 4 bytes a move
+ * and one for the count. l is sorted in place; o has 1 + 4 n bytes free.
+ * The bytes written, or 0 when a distance reaches 2^31 (not kept then). */
+static inline size_t retro_keep_put(uint8_t *o, uint64_t *l, int n)
+{
+    for (int i = 1; i < n; i++) {
+        uint64_t x = l[i];
+        int j = i;
+        for (; j > 0 && l[j - 1] > x; j--) l[j] = l[j - 1];
+        l[j] = x;
+    }
+    uint8_t *p = o;
+    *p++ = (uint8_t)n;
+    if (!n) return 1;
+    uint32_t w = (uint32_t)l[0];
+    memcpy(p, &w, 4);
+    p += 4;
+    for (int i = 1; i < n; i++) {
+        uint64_t d = l[i] - l[i - 1];
+        uint16_t h;
+        if (d < 0x8000) {
+            h = (uint16_t)d;
+            memcpy(p, &h, 2);
+            p += 2;
+            continue;
+        }
+        if (d >> 31) return 0;
+        h = (uint16_t)(0x8000 | d >> 16);
+        memcpy(p, &h, 2);
+        h = (uint16_t)d;
+        memcpy(p + 2, &h, 2);
+        p += 4;
+    }
+    return (size_t)(p - o);
+}
+
+/* The list retro_keep_put wrote at c into l (*n nodes); the bytes after it. */
+static inline const uint8_t *retro_keep_get(const uint8_t *c, uint64_t *l, int *n)
+{
+    int k = *c++;
+    *n = k;
+    if (!k) return c;
+    uint32_t w;
+    memcpy(&w, c, 4);
+    c += 4;
+    uint64_t x = w;
+    l[0] = x;
+    for (int i = 1; i < k; i++) {
+        uint16_t h;
+        memcpy(&h, c, 2);
+        c += 2;
+        uint64_t d = h;
+        if (h & 0x8000) {
+            uint16_t lo;
+            memcpy(&lo, c, 2);
+            c += 2;
+            d = (uint64_t)(h & 0x7FFF) << 16 | lo;
+        }
+        l[i] = x += d;
+    }
+    return c;
+}
+
 static inline int retro_clamp_threads(int threads) { return threads > 0 ? (threads > 256 ? 256 : threads) : 1; }
 static inline int retro_threads(const retro_unit_t *u) { return retro_clamp_threads(u->threads); }
 

@@ -197,8 +197,8 @@ typedef struct egdb_unit_plan {
  * holds in memory, and what its files take on disk: estimates, from the
  * engine's 8 bytes a position (6 while solving, 2 for the values), its
  * frontier, the probers' block caches, the move lists kept for the check
- * (24 bytes a position, as far as budget allows: 3K v 3K, 4.45 moves inside
- * a position, takes 22), and the bytes a position
+ * (14 bytes a position, as far as budget allows: 4K v 3K, 4.25 moves inside
+ * a position, takes 10.4), and the bytes a position
  * took in the 5-piece files (dtw 0.37, wld 0.08). */
 #define EGDB_MEMORY_DEFAULT 12000000000ull   /* 12 GB: the limit is 16 GiB */
 /* A unit whose distances to conversion a solve with a budget builds on

@@ -57,7 +57,7 @@ static uint64_t unit_keep_bytes(uint64_t n, retro_metric_t m, int threads, uint6
 
 uint64_t egdb_unit_memory(uint64_t n, retro_metric_t m, int threads, uint64_t budget)
 {
-    uint64_t keep = unit_keep_bytes(n, m, threads, budget), lists = 24 * n;
+    uint64_t keep = unit_keep_bytes(n, m, threads, budget), lists = 14 * n;
     return unit_base_memory(n, m, threads, budget) + (lists < keep ? lists : keep);
 }
 

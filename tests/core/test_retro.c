@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "core/retro.h"
+#include "core/retro_run.h"
 #include "tests/test_rng.h"
 
 typedef struct graph {
@@ -119,6 +120,52 @@ static void slow_solve(const graph_t *g, val_t *out)
     free(res);
 }
 
+/* The bytes a node's list takes kept for the check: a count byte, the
+ * first node of the list in ascending order in 4, each next one's
+ * distance from the one before in 2 below 2^15, else 4. */
+static uint64_t kept_size(const int *succ, int n)
+{
+    int s[4];
+    memcpy(s, succ, (size_t)n * sizeof *s);
+    for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n; j++)
+            if (s[j] < s[i]) { int t = s[i]; s[i] = s[j]; s[j] = t; }
+    uint64_t b = n ? 5 : 1;
+    for (int i = 1; i < n; i++) b += s[i] - s[i - 1] < 0x8000 ? 2 : 4;
+    return b;
+}
+
+/* The kept lists' format by itself: lists with every kind of distance
+ * (0, small, 2^15 - 1, 2^15, large, 2^31 - 1) come back as the sorted
+ * list; a distance of 2^31 is refused. */
+static void test_keep_format(void **state)
+{
+    (void)state;
+    const uint64_t cases[][6] = {
+        { 7, 7, 7, 7, 7, 7 },
+        { 100000, 3, 0x8002, 0x8003, 70000, 5 },
+        { 0, 0x7FFF, 0xFFFF, 0x7FFFFFFF, 0xFFFFFFFE, 1 },
+    };
+    uint8_t buf[64];
+    uint64_t l[RETRO_MAX_MOVES], back[RETRO_MAX_MOVES];
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
+        for (int n = 0; n <= 6; n++) {
+            memcpy(l, cases[c], (size_t)n * sizeof *l);
+            size_t put = retro_keep_put(buf, l, n);
+            assert_true(put >= 1 && put <= 1 + 4 * (size_t)n);
+            for (int i = 1; i < n; i++) assert_true(l[i - 1] <= l[i]);
+            int k = -1;
+            const uint8_t *end = retro_keep_get(buf, back, &k);
+            assert_int_equal(k, n);
+            assert_int_equal((size_t)(end - buf), put);
+            for (int i = 0; i < n; i++) assert_int_equal(back[i], l[i]);
+        }
+    uint64_t far[2] = { 5, 5 + ((uint64_t)1 << 31) };
+    assert_int_equal(retro_keep_put(buf, far, 2), 0);
+    uint64_t near[2] = { 5, 4 + ((uint64_t)1 << 31) };
+    assert_int_equal(retro_keep_put(buf, near, 2), 1 + 4 + 4);
+}
+
 /* keep: retro_unit_t.keep_bytes (the check reads init's lists, all,
  * some or none of them); bits and round: retro_unit_t.bucket_bits and
  * .round (the propagation settled at once, or bucket by bucket in rounds) */
@@ -145,7 +192,8 @@ static void check_graph_as(int n, uint64_t seed, int threads, uint64_t keep, int
     uint64_t edges = 0;
     for (int i = 0; i < n; i++) edges += (uint64_t)g.nsucc[i];
     assert_int_equal(st.edges, edges);
-    uint64_t all = 4 * ((uint64_t)n + edges);   /* a count and a node a move, 4 bytes each */
+    uint64_t all = 0;   /* the kept lists' bytes (retro_keep_put's format) */
+    for (int i = 0; i < n; i++) all += kept_size(g.succ[i], g.nsucc[i]);
     assert_true(st.kept_bytes <= keep);
     if (keep >= all) assert_int_equal(st.kept_bytes, all);
     if (keep > 0 && keep < all && n > 16384) assert_true(st.kept_bytes > 0 && st.kept_bytes < all);
@@ -462,6 +510,7 @@ static void test_divided_failures(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_keep_format),
         cmocka_unit_test(test_random_graphs),
         cmocka_unit_test(test_random_graphs_threads),
         cmocka_unit_test(test_random_graphs_buckets),
