@@ -80,6 +80,7 @@ typedef struct unit_ctx {
     egdb_prober_t *pr;         /* one per thread */
     retro_move_t (*mv)[RETRO_MAX_MOVES];   /* scratch, one per thread */
     struct unit_ahead *ahead;  /* one per thread: init's nodes listed ahead (unit_moves) */
+    size_t cache_mb;           /* each thread's block cache (MB) */
     retro_stats_t *stats;      /* the engine's figures of the last solve */
     const egdb_parts_t *parts; /* a divided unit: the parts' collectives, */
     const retro_comm_t *comm;  /* ... and this part's (NULL: the whole unit here) */
@@ -329,6 +330,43 @@ static void unit_progress(void *ctx, const char *phase, uint64_t done, uint64_t 
     c->o->progress(c->o->progress_ctx, line);
 }
 
+/* What the probes of the unit's exits need of a block cache (MB): every
+ * position of the slices it exits to, a byte each (dtc reads their
+ * win/draw/loss files too), four times over: the cache is sets of 4 ways,
+ * a power of two of them, and nearly full it misses by conflicts
+ * (4K0C-3K0C's dtw init took 41.5 s instead of 25 with 1.125 times its
+ * exits' bytes; 4 times measured as fast as the 680 MB it had before). A
+ * thread's block cache needs no more, so what the budget gives past it
+ * keeps move lists for the check. */
+static size_t unit_exit_mb(const unit_ctx_t *c, retro_metric_t m)
+{
+    uint64_t bytes = 0, seen[512], succ[EGDB_SUCC_MAX];
+    int nseen = 0;
+    for (int i = 0; i < c->ns; i++) {
+        int k = c->rg->slice_succ(c->v, c->slice[i], succ, EGDB_SUCC_MAX);
+        for (int j = 0; j < k; j++) {
+            if (unit_slot(c, succ[j]) >= 0) continue;
+            int dup = 0;
+            for (int q = 0; q < nseen && !dup; q++) dup = seen[q] == succ[j];
+            if (dup) continue;
+            if (nseen == (int)(sizeof seen / sizeof seen[0])) return SIZE_MAX;   /* (too many to count: no cap) */
+            seen[nseen++] = succ[j];
+            bytes += c->rg->slice_size(c->v, succ[j]);
+        }
+    }
+    if (m == RETRO_DTC) bytes *= 2;
+    return (size_t)((4 * bytes) >> 20) + 16;
+}
+
+/* The move lists' share of the budget once the arrays and the block caches
+ * have theirs (retro_unit_t.keep_bytes). */
+static uint64_t unit_ctx_keep_bytes(const unit_ctx_t *c, retro_metric_t m, int threads, uint64_t budget)
+{
+    uint64_t base = unit_array_memory(c->start[c->ns], m, threads) + (uint64_t)threads * ((uint64_t)c->cache_mb << 20);
+    if (!budget) budget = EGDB_MEMORY_DEFAULT;
+    return budget > base ? budget - base : 0;
+}
+
 static int unit_ctx_init(unit_ctx_t *c, egdb_set_t *set, const gv_t *v, const uint64_t *slice, int ns,
                          int threads, retro_metric_t mode, uint64_t budget, err_t *err)
 {
@@ -345,7 +383,8 @@ static int unit_ctx_init(unit_ctx_t *c, egdb_set_t *set, const gv_t *v, const ui
     if (!c->start || !c->pr || !c->mv || !c->ahead) return err_set(err, GSW_EFAIL, "out of memory");
     c->start[0] = 0;
     for (int i = 0; i < ns; i++) c->start[i + 1] = c->start[i] + c->rg->slice_size(v, slice[i]);
-    size_t mb = unit_cache_mb(c->start[ns], mode, threads, budget);
+    size_t mb = unit_cache_mb(c->start[ns], mode, threads, budget), need = unit_exit_mb(c, mode);
+    c->cache_mb = mb = need < mb ? need : mb;
     for (int t = 0; t < threads; t++)
         if (egdb_prober_init(&c->pr[t], set, mb, err)) return err->code;
     return GSW_OK;
@@ -478,7 +517,7 @@ static int unit_solve(unit_ctx_t *c, retro_metric_t mode, retro_val_t *val, int 
     c->val = NULL;
     retro_unit_t u = { .n = c->start[c->ns], .threads = threads, .stop = stop, .ctx = c, .moves = unit_moves,
                        .preds = unit_preds, .describe = unit_describe, .progress = unit_progress,
-                       .stats = c->stats, .keep_bytes = unit_keep_bytes(c->start[c->ns], mode, threads, c->o ? c->o->memory : 0),
+                       .stats = c->stats, .keep_bytes = unit_ctx_keep_bytes(c, mode, threads, c->o ? c->o->memory : 0),
                        .comm = c->comm };
     double t0 = gsw_now_ms();
     int rc = retro_solve(&u, val, err);   /* solved and checked (a divided unit: every part, or none) */
