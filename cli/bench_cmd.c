@@ -284,7 +284,7 @@ static int cli_bench(cli_args_t *o)
         json_arr(&j, "engines");
     } else {
         printf("gsw bench: %d thread%s, a %zu MB table\n", threads, threads == 1 ? "" : "s", hash_mb);
-        printf("%-18s %5s %15s %10s %12s  %s\n", "engine", "runs", "nodes", "ms", "nodes/s", "what");
+        printf("%-18s %5s %15s %10s %12s\n", "engine", "runs", "nodes", "ms", "nodes/s");
         fflush(stdout);
     }
     uint64_t total = 0;
@@ -313,8 +313,8 @@ static int cli_bench(cli_args_t *o)
             json_close(&j, '}');
         } else {
             char n[32];
-            printf("%-18s %5d %15s %10.1f %12.0f  %s\n", e->name, row.runs, opts_thousands(row.nodes, n, sizeof n),
-                   row.ms, nps, e->what);
+            printf("%-18s %5d %15s %10.1f %12.0f\n", e->name, row.runs, opts_thousands(row.nodes, n, sizeof n),
+                   row.ms, nps);
             fflush(stdout);
         }
     }
@@ -330,10 +330,13 @@ static int cli_bench(cli_args_t *o)
         json_num(&j, "ms", total_ms);
         json_bool(&j, "complete", !stopped);
         json_end(&j);
-    } else {
+    } else if (ran) {   /* the total, then what each engine ran (a legend: the rows fit 80 columns) */
         char n[32];
         printf("%-18s %5s %15s %10.1f %12.0f\n", "total", "", opts_thousands(total, n, sizeof n), total_ms,
                total_ms > 0 ? total / (total_ms / 1e3) : 0);
+        printf("\n");
+        for (int i = 0, k = 0; i < BENCH_N && k < ran; i++)
+            if (!only || bench_on(&bench_engines[i], only)) printf("%-18s %s\n", bench_engines[i].name, bench_engines[i].what), k++;
     }
     if (stopped) {
         fprintf(stderr, "gsw: interrupted after %d engine%s\n", ran, ran == 1 ? "" : "s");
