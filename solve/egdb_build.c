@@ -18,55 +18,6 @@
 
 /* ---- one unit ---------------------------------------------------------- */
 
-/* The unit's arrays: nodes 6 + values 2 (+ dtc's own win/draw/loss 2) a
- * position, the frontier (4 bytes a position of the two largest levels: at
- * most a quarter of the unit), the propagation's buckets on a large unit,
- * 16 MB besides. */
-static uint64_t unit_array_memory(uint64_t n, retro_metric_t m, int threads)
-{
-    uint64_t per = m == RETRO_DTC ? 10 : 8;
-    return n * per + n + retro_bucket_bytes(n, threads, 0) + (16u << 20);
-}
-
-/* Each thread's block cache for the probes into the slices the unit exits
- * to (MB): a quarter of what the arrays leave of the budget, shared out,
- * between 64 MB and 1 GB. A 7-piece unit whose men promote probes the
- * largest 7-piece file (4K v 3K, 235 MB of codes) at random: with 64 MB it
- * missed three probes in four, each a block decompressed. */
-static size_t unit_cache_mb(uint64_t n, retro_metric_t m, int threads, uint64_t budget)
-{
-    uint64_t arrays = unit_array_memory(n, m, threads);
-    if (!budget) budget = EGDB_MEMORY_DEFAULT;
-    uint64_t share = budget > arrays ? (budget - arrays) / 4 / (uint64_t)(threads > 0 ? threads : 1) >> 20 : 0;
-    return share < 64 ? 64 : share > 1024 ? 1024 : (size_t)share;
-}
-
-/* Without the kept lists. */
-static uint64_t unit_base_memory(uint64_t n, retro_metric_t m, int threads, uint64_t budget)
-{
-    return unit_array_memory(n, m, threads) + (uint64_t)threads * ((uint64_t)unit_cache_mb(n, m, threads, budget) << 20);
-}
-
-/* What the move lists kept for the check may take (retro_unit_t.keep_bytes). */
-static uint64_t unit_keep_bytes(uint64_t n, retro_metric_t m, int threads, uint64_t budget)
-{
-    uint64_t base = unit_base_memory(n, m, threads, budget);
-    if (!budget) budget = EGDB_MEMORY_DEFAULT;
-    return budget > base ? budget - base : 0;
-}
-
-uint64_t egdb_unit_memory(uint64_t n, retro_metric_t m, int threads, uint64_t budget)
-{
-    uint64_t keep = unit_keep_bytes(n, m, threads, budget), lists = 14 * n;
-    return unit_base_memory(n, m, threads, budget) + (lists < keep ? lists : keep);
-}
-
-uint64_t egdb_unit_disk(uint64_t n, retro_metric_t m)
-{
-    double per = m == RETRO_WLD ? 0.08 : 0.45;   /* dtw and dtc: their file and the wld file */
-    return (uint64_t)((double)n * per) + 4096;
-}
-
 typedef struct unit_ctx {
     egdb_set_t *set;
     const gv_t *v;
@@ -362,7 +313,7 @@ static size_t unit_exit_mb(const unit_ctx_t *c, retro_metric_t m)
  * have theirs (retro_unit_t.keep_bytes). */
 static uint64_t unit_ctx_keep_bytes(const unit_ctx_t *c, retro_metric_t m, int threads, uint64_t budget)
 {
-    uint64_t base = unit_array_memory(c->start[c->ns], m, threads) + (uint64_t)threads * ((uint64_t)c->cache_mb << 20);
+    uint64_t base = egdb_unit_array_memory(c->start[c->ns], m, threads) + (uint64_t)threads * ((uint64_t)c->cache_mb << 20);
     if (!budget) budget = EGDB_MEMORY_DEFAULT;
     return budget > base ? budget - base : 0;
 }
@@ -383,7 +334,7 @@ static int unit_ctx_init(unit_ctx_t *c, egdb_set_t *set, const gv_t *v, const ui
     if (!c->start || !c->pr || !c->mv || !c->ahead) return err_set(err, GSW_EFAIL, "out of memory");
     c->start[0] = 0;
     for (int i = 0; i < ns; i++) c->start[i + 1] = c->start[i] + c->rg->slice_size(v, slice[i]);
-    size_t mb = unit_cache_mb(c->start[ns], mode, threads, budget), need = unit_exit_mb(c, mode);
+    size_t mb = egdb_unit_cache_mb(c->start[ns], mode, threads, budget), need = unit_exit_mb(c, mode);
     c->cache_mb = mb = need < mb ? need : mb;
     for (int t = 0; t < threads; t++)
         if (egdb_prober_init(&c->pr[t], set, mb, err)) return err->code;
@@ -719,57 +670,6 @@ static void report_add(egdb_build_report_t *rep, const egdb_build_report_t *part
     retro_stats_add(&rep->engine, &part->engine);
 }
 
-/* The units each unit of pl exits into, turned round: *left[u] counts the
- * units u waits for, dep[dstart[t] .. dstart[t + 1]) lists the units
- * waiting on t (a unit's place comes after those it waits for). */
-static int unit_deps(const gv_t *v, const egdb_plan_t *pl, int **leftp, int **dstartp, int **depp, err_t *err)
-{
-    const retro_game_t *rg = v->ops->retro;
-    int U = pl->nunits, n = pl->s.n;
-    int *unit_of = malloc(((size_t)n + 1) * sizeof *unit_of), *left = calloc((size_t)U + 1, sizeof *left);
-    int *dstart = calloc((size_t)U + 2, sizeof *dstart), *dep = NULL;
-    uint64_t *succ = malloc(EGDB_SUCC_MAX * sizeof *succ);
-    int rc = GSW_OK;
-    if (!unit_of || !left || !dstart || !succ) {
-        rc = err_set(err, GSW_EFAIL, "out of memory");
-        goto out;
-    }
-    for (int u = 0; u < U; u++)
-        for (int i = pl->ustart[u]; i < pl->ustart[u + 1]; i++) unit_of[pl->order[i]] = u;
-    for (int pass = 0; pass < 2; pass++) {
-        for (int u = 0; u < U; u++)
-            for (int i = pl->ustart[u]; i < pl->ustart[u + 1]; i++) {
-                int k = rg->slice_succ(v, pl->s.id[pl->order[i]], succ, EGDB_SUCC_MAX);
-                for (int j = 0; j < k && j < EGDB_SUCC_MAX; j++) {
-                    int t = egdb_slices_find(&pl->s, succ[j]);
-                    if (t < 0 || unit_of[t] == u) continue;
-                    if (!pass) left[u]++, dstart[unit_of[t] + 1]++;
-                    else dep[dstart[unit_of[t]]++] = u;
-                }
-            }
-        if (!pass) {
-            for (int u = 0; u < U; u++) dstart[u + 1] += dstart[u];
-            dep = malloc(((size_t)dstart[U] + 1) * sizeof *dep);
-            if (!dep) { rc = err_set(err, GSW_EFAIL, "out of memory"); goto out; }
-        }
-    }
-    for (int u = U; u > 0; u--) dstart[u] = dstart[u - 1];   /* (the filling moved each start to the next) */
-    dstart[0] = 0;
-out:
-    free(unit_of);
-    free(succ);
-    if (rc) {
-        free(left);
-        free(dstart);
-        free(dep);
-        left = dstart = dep = NULL;
-    }
-    *leftp = left;
-    *dstartp = dstart;
-    *depp = dep;
-    return rc;
-}
-
 /* The plan's units handed to a farm's workers: a unit goes out when every
  * unit it exits into is finished; the first failure stops the handing out,
  * and the units in flight are waited for. */
@@ -786,7 +686,7 @@ static int build_farmed(egdb_set_t *set, const egdb_build_options_t *o, const eg
     uint64_t *size = calloc((size_t)U + 1, sizeof *size);
     retro_metric_t(*need)[2] = calloc((size_t)U + 1, sizeof *need);
     double *since = malloc(((size_t)W + 1) * sizeof *since), *given = malloc(((size_t)W + 1) * sizeof *given);
-    int rc = unit_deps(v, pl, &left, &dstart, &dep, err);
+    int rc = egdb_plan_deps(v, pl, &left, &dstart, &dep, err);
     if (!rc && (!state || !nneed || !on || !need || !since || !given || !pending || !size))
         rc = err_set(err, GSW_EFAIL, "out of memory");
     if (rc) goto out;
@@ -795,7 +695,7 @@ static int build_farmed(egdb_set_t *set, const egdb_build_options_t *o, const eg
     uint64_t budget = o->memory ? o->memory : EGDB_MEMORY_DEFAULT;
     for (int u = 0; u < U; u++)
         for (int i = pl->ustart[u]; i < pl->ustart[u + 1]; i++) size[u] += rg->slice_size(v, pl->s.id[pl->order[i]]);
-#define DIVIDED(u) (W >= 2 && W <= EGDB_PARTS_MAX && (o->divide ? size[u] >= o->divide : unit_array_memory(size[u], o->metric, o->threads) > budget))
+#define DIVIDED(u) (W >= 2 && W <= EGDB_PARTS_MAX && (o->divide ? size[u] >= o->divide : egdb_unit_array_memory(size[u], o->metric, o->threads) > budget))
     /* units finished already, or not wanted, are done; the others wait (0) */
     enum { WAIT = 0, RUNNING, DONE };
     int ndone = 0, running = 0, next = 0, failed = 0;
@@ -911,33 +811,6 @@ out:
 #undef DIVIDED
 }
 
-/* plan_only: the longest chain of units still to build (rep->units in
- * plan order), in positions: a unit's chain is its own positions and the
- * longest chain among the units it waits for. */
-static int plan_critical(const gv_t *v, const egdb_plan_t *pl, egdb_build_report_t *rep, err_t *err)
-{
-    int U = pl->nunits, *left, *dstart, *dep;
-    uint64_t *chain = calloc((size_t)U + 1, sizeof *chain), *own = calloc((size_t)U + 1, sizeof *own);
-    int rc = chain && own ? unit_deps(v, pl, &left, &dstart, &dep, err) : err_set(err, GSW_EFAIL, "out of memory");
-    if (!rc) {
-        for (int i = 0; i < rep->nunits; i++)
-            if (!rep->units[i].finished) own[rep->units[i].unit] = rep->units[i].positions;
-        rep->critical = 0;
-        for (int u = 0; u < U; u++) {   /* (units come after those they wait for) */
-            chain[u] += own[u];
-            if (chain[u] > rep->critical) rep->critical = chain[u];
-            for (int k = dstart[u]; k < dstart[u + 1]; k++)
-                if (chain[u] > chain[dep[k]]) chain[dep[k]] = chain[u];
-        }
-        free(left);
-        free(dstart);
-        free(dep);
-    }
-    free(chain);
-    free(own);
-    return rc;
-}
-
 int egdb_build(egdb_set_t *set, const egdb_build_options_t *o, egdb_build_report_t *rep, err_t *err)
 {
     const gv_t *v = NULL;
@@ -1015,7 +888,7 @@ int egdb_build(egdb_set_t *set, const egdb_build_options_t *o, egdb_build_report
         if (!rc) rc = egdb_prov_unit(prov, slices, ns, err);
     }
     if (egdb_prov_close(prov, rc ? NULL : err) && !rc) rc = err->code;
-    if (!rc && o->plan_only) rc = plan_critical(v, &pl, rep, err);
+    if (!rc && o->plan_only) rc = egdb_plan_critical(v, &pl, rep, err);
     free(slices);
     egdb_plan_free(&pl);
     rep->ms = gsw_now_ms() - t0;

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/retro.h"
+
 
 
 int egdb_slices_find(const egdb_slices_t *s, uint64_t id)
@@ -186,4 +188,135 @@ int egdb_plan_target(const gv_t *v, const egdb_build_options_t *o, egdb_plan_t *
         }
     }
     return plan_make(v, pl, err);
+}
+
+/* ---- what a unit's build takes ------------------------------------------ */
+
+/* The unit's arrays: nodes 6 + values 2 (+ dtc's own win/draw/loss 2) a
+ * position, the frontier (4 bytes a position of the two largest levels: at
+ * most a quarter of the unit), the propagation's buckets on a large unit,
+ * 16 MB besides. */
+uint64_t egdb_unit_array_memory(uint64_t n, retro_metric_t m, int threads)
+{
+    uint64_t per = m == RETRO_DTC ? 10 : 8;
+    return n * per + n + retro_bucket_bytes(n, threads, 0) + (16u << 20);
+}
+
+/* Each thread's block cache for the probes into the slices the unit exits
+ * to (MB): a quarter of what the arrays leave of the budget, shared out,
+ * between 64 MB and 1 GB. A 7-piece unit whose men promote probes the
+ * largest 7-piece file (4K v 3K, 235 MB of codes) at random: with 64 MB it
+ * missed three probes in four, each a block decompressed. */
+size_t egdb_unit_cache_mb(uint64_t n, retro_metric_t m, int threads, uint64_t budget)
+{
+    uint64_t arrays = egdb_unit_array_memory(n, m, threads);
+    if (!budget) budget = EGDB_MEMORY_DEFAULT;
+    uint64_t share = budget > arrays ? (budget - arrays) / 4 / (uint64_t)(threads > 0 ? threads : 1) >> 20 : 0;
+    return share < 64 ? 64 : share > 1024 ? 1024 : (size_t)share;
+}
+
+/* Without the kept lists. */
+static uint64_t unit_base_memory(uint64_t n, retro_metric_t m, int threads, uint64_t budget)
+{
+    return egdb_unit_array_memory(n, m, threads) + (uint64_t)threads * ((uint64_t)egdb_unit_cache_mb(n, m, threads, budget) << 20);
+}
+
+/* What the move lists kept for the check may take (retro_unit_t.keep_bytes). */
+static uint64_t unit_keep_bytes(uint64_t n, retro_metric_t m, int threads, uint64_t budget)
+{
+    uint64_t base = unit_base_memory(n, m, threads, budget);
+    if (!budget) budget = EGDB_MEMORY_DEFAULT;
+    return budget > base ? budget - base : 0;
+}
+
+uint64_t egdb_unit_memory(uint64_t n, retro_metric_t m, int threads, uint64_t budget)
+{
+    uint64_t keep = unit_keep_bytes(n, m, threads, budget), lists = 14 * n;
+    return unit_base_memory(n, m, threads, budget) + (lists < keep ? lists : keep);
+}
+
+uint64_t egdb_unit_disk(uint64_t n, retro_metric_t m)
+{
+    double per = m == RETRO_WLD ? 0.08 : 0.45;   /* dtw and dtc: their file and the wld file */
+    return (uint64_t)((double)n * per) + 4096;
+}
+
+/* ---- the units' dependencies --------------------------------------------- */
+
+/* The units each unit of pl exits into, turned round: *left[u] counts the
+ * units u waits for, dep[dstart[t] .. dstart[t + 1]) lists the units
+ * waiting on t (a unit's place comes after those it waits for). */
+int egdb_plan_deps(const gv_t *v, const egdb_plan_t *pl, int **leftp, int **dstartp, int **depp, err_t *err)
+{
+    const retro_game_t *rg = v->ops->retro;
+    int U = pl->nunits, n = pl->s.n;
+    int *unit_of = malloc(((size_t)n + 1) * sizeof *unit_of), *left = calloc((size_t)U + 1, sizeof *left);
+    int *dstart = calloc((size_t)U + 2, sizeof *dstart), *dep = NULL;
+    uint64_t *succ = malloc(EGDB_SUCC_MAX * sizeof *succ);
+    int rc = GSW_OK;
+    if (!unit_of || !left || !dstart || !succ) {
+        rc = err_set(err, GSW_EFAIL, "out of memory");
+        goto out;
+    }
+    for (int u = 0; u < U; u++)
+        for (int i = pl->ustart[u]; i < pl->ustart[u + 1]; i++) unit_of[pl->order[i]] = u;
+    for (int pass = 0; pass < 2; pass++) {
+        for (int u = 0; u < U; u++)
+            for (int i = pl->ustart[u]; i < pl->ustart[u + 1]; i++) {
+                int k = rg->slice_succ(v, pl->s.id[pl->order[i]], succ, EGDB_SUCC_MAX);
+                for (int j = 0; j < k && j < EGDB_SUCC_MAX; j++) {
+                    int t = egdb_slices_find(&pl->s, succ[j]);
+                    if (t < 0 || unit_of[t] == u) continue;
+                    if (!pass) left[u]++, dstart[unit_of[t] + 1]++;
+                    else dep[dstart[unit_of[t]]++] = u;
+                }
+            }
+        if (!pass) {
+            for (int u = 0; u < U; u++) dstart[u + 1] += dstart[u];
+            dep = malloc(((size_t)dstart[U] + 1) * sizeof *dep);
+            if (!dep) { rc = err_set(err, GSW_EFAIL, "out of memory"); goto out; }
+        }
+    }
+    for (int u = U; u > 0; u--) dstart[u] = dstart[u - 1];   /* (the filling moved each start to the next) */
+    dstart[0] = 0;
+out:
+    free(unit_of);
+    free(succ);
+    if (rc) {
+        free(left);
+        free(dstart);
+        free(dep);
+        left = dstart = dep = NULL;
+    }
+    *leftp = left;
+    *dstartp = dstart;
+    *depp = dep;
+    return rc;
+}
+
+/* plan_only: the longest chain of units still to build (rep->units in
+ * plan order), in positions: a unit's chain is its own positions and the
+ * longest chain among the units it waits for. */
+int egdb_plan_critical(const gv_t *v, const egdb_plan_t *pl, egdb_build_report_t *rep, err_t *err)
+{
+    int U = pl->nunits, *left, *dstart, *dep;
+    uint64_t *chain = calloc((size_t)U + 1, sizeof *chain), *own = calloc((size_t)U + 1, sizeof *own);
+    int rc = chain && own ? egdb_plan_deps(v, pl, &left, &dstart, &dep, err) : err_set(err, GSW_EFAIL, "out of memory");
+    if (!rc) {
+        for (int i = 0; i < rep->nunits; i++)
+            if (!rep->units[i].finished) own[rep->units[i].unit] = rep->units[i].positions;
+        rep->critical = 0;
+        for (int u = 0; u < U; u++) {   /* (units come after those they wait for) */
+            chain[u] += own[u];
+            if (chain[u] > rep->critical) rep->critical = chain[u];
+            for (int k = dstart[u]; k < dstart[u + 1]; k++)
+                if (chain[u] > chain[dep[k]]) chain[dep[k]] = chain[u];
+        }
+        free(left);
+        free(dstart);
+        free(dep);
+    }
+    free(chain);
+    free(own);
+    return rc;
 }

@@ -34,4 +34,17 @@ typedef struct egdb_plan {
 int egdb_plan_target(const gv_t *v, const egdb_build_options_t *o, egdb_plan_t *pl, err_t *err);
 void egdb_plan_free(egdb_plan_t *pl);
 
+/* The units each unit of pl exits into, turned round: *left[u] counts the
+ * units u waits for, dep[dstart[t] .. dstart[t + 1]) lists the units
+ * waiting on t. Free the three arrays. */
+int egdb_plan_deps(const gv_t *v, const egdb_plan_t *pl, int **left, int **dstart, int **dep, err_t *err);
+/* plan_only: rep->critical, the longest chain of units still to build. */
+int egdb_plan_critical(const gv_t *v, const egdb_plan_t *pl, egdb_build_report_t *rep, err_t *err);
+
+/* What building a unit of n positions holds besides its move lists: its
+ * arrays (bytes), and each thread's block cache for the probes of its
+ * exits (MB) out of the budget (egdb_unit_memory, egdb_unit_disk: egdb.h). */
+uint64_t egdb_unit_array_memory(uint64_t n, retro_metric_t m, int threads);
+size_t egdb_unit_cache_mb(uint64_t n, retro_metric_t m, int threads, uint64_t budget);
+
 #endif
