@@ -72,41 +72,49 @@ static void unit_node(const unit_ctx_t *c, uint64_t node, uint64_t *slice, uint6
     *index = node - c->start[i];
 }
 
-/* A move's value for the mover (its child's value brought up one ply; a
- * conversion in the distance-to-conversion metric ends the count). */
-static int unit_move_value(unit_ctx_t *c, int tid, const retro_move_t *m, val_t *out, err_t *err)
-{
-    int u = unit_slot(c, m->slice);
-    retro_val_t r;
-    if (c->mode == RETRO_DTC && m->conv) {
-        if (u >= 0 && c->wld) r = c->wld[c->start[u] + m->index];
-        else if (egdb_probe_index(&c->pr[tid], RETRO_WLD, m->slice, m->index, &r, err)) return -1;
-        *out = r == RETRO_UNKNOWN ? VAL_DRAW : retro_is_win(r) ? val_loss(1) : val_win(1);
-        return 0;
-    }
-    if (u >= 0 && c->val) r = c->val[c->start[u] + m->index];
-    else if (egdb_probe_index(&c->pr[tid], c->mode, m->slice, m->index, &r, err)) return -1;
-    *out = val_up(retro_to_val(r));
-    return 0;
-}
-
 /* Does move m leave the unit (its value read from a file, or dtc's own
- * win/draw/loss)? */
+ * win/draw/loss)? *u: its slice's place in the unit, or -1. */
 static int unit_exit(const unit_ctx_t *c, const retro_move_t *m, int *u)
 {
     *u = unit_slot(c, m->slice);
     return *u < 0 || (c->mode == RETRO_DTC && m->conv);
 }
 
+/* Where move m's stored value is: in the unit's own array (returned, *at
+ * its place there: dtc's win/draw/loss for a conversion, else the values
+ * being checked), or in the file of metric *fm (NULL returned). */
+static const retro_val_t *unit_move_where(const unit_ctx_t *c, const retro_move_t *m, retro_metric_t *fm, uint64_t *at)
+{
+    int u = unit_slot(c, m->slice), conv = c->mode == RETRO_DTC && m->conv;
+    const retro_val_t *own = conv ? c->wld : c->val;
+    *fm = conv ? RETRO_WLD : c->mode;
+    if (u < 0 || !own) return NULL;
+    *at = c->start[u] + m->index;
+    return own;
+}
+
+/* A move's value for the mover (its child's value brought up one ply; a
+ * conversion in the distance-to-conversion metric ends the count). */
+static int unit_move_value(unit_ctx_t *c, int tid, const retro_move_t *m, val_t *out, err_t *err)
+{
+    retro_metric_t fm;
+    uint64_t at;
+    retro_val_t r;
+    const retro_val_t *own = unit_move_where(c, m, &fm, &at);
+    if (own) r = own[at];
+    else if (egdb_probe_index(&c->pr[tid], fm, m->slice, m->index, &r, err)) return -1;
+    if (c->mode == RETRO_DTC && m->conv) *out = r == RETRO_UNKNOWN ? VAL_DRAW : retro_is_win(r) ? val_loss(1) : val_win(1);
+    else *out = val_up(retro_to_val(r));
+    return 0;
+}
+
 /* The code of an exit's file asked for ahead (unit_move_value reads it). */
 static void unit_move_prefetch(unit_ctx_t *c, int tid, const retro_move_t *m)
 {
     int u;
-    if (!unit_exit(c, m, &u)) return;
-    if (c->mode == RETRO_DTC && m->conv) {
-        if (!(u >= 0 && c->wld)) egdb_probe_prefetch(&c->pr[tid], RETRO_WLD, m->slice, m->index);
-    } else if (!(u >= 0 && c->val))
-        egdb_probe_prefetch(&c->pr[tid], c->mode, m->slice, m->index);
+    retro_metric_t fm;
+    uint64_t at;
+    if (unit_exit(c, m, &u) && !unit_move_where(c, m, &fm, &at)) egdb_probe_prefetch(&c->pr[tid], fm, m->slice, m->index);
 }
 
 /* Node's moves: into the thread's scratch, or (init, exit_best set) from
@@ -153,8 +161,8 @@ static int unit_moves(void *ctx, int tid, uint64_t node, uint64_t *inside, val_t
     if (exit_best) *exit_best = k == 0 ? term : VAL_WIN + 1;
     for (int i = 0; i < k; i++) {
         const retro_move_t *m = &mv[i];
-        int u = unit_slot(c, m->slice);
-        if (u >= 0 && !(c->mode == RETRO_DTC && m->conv)) {
+        int u;
+        if (!unit_exit(c, m, &u)) {
             img[n] = m->sym;
             inside[n++] = c->start[u] + m->index;
             sym |= m->sym;
@@ -178,8 +186,8 @@ static int unit_preds(void *ctx, int tid, uint64_t node, uint64_t *out, err_t *e
     uint8_t img[RETRO_MAX_MOVES];
     for (int i = 0; i < k; i++) {
         const retro_move_t *m = &c->mv[tid][i];
-        int u = unit_slot(c, m->slice);
-        if (u < 0 || (c->mode == RETRO_DTC && m->conv)) continue;
+        int u;
+        if (unit_exit(c, m, &u)) continue;
         img[n] = m->sym;
         out[n++] = c->start[u] + m->index;
         sym |= m->sym;
