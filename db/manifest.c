@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -400,15 +402,35 @@ static int twin_later(const manifest_input_t **order, int n, int j)
     return 0;
 }
 
-/* The manifest's text (malloc'd, *n bytes), or NULL when out of memory. */
-static char *format(const manifest_t *m, size_t *n)
+/* m's inputs by file name (malloc'd; NULL when out of memory), so each
+ * file finds its own at once (a build rewrites the manifest after every
+ * unit: no quadratic pass). */
+static const manifest_input_t **inputs_by_name(const manifest_t *m)
 {
-    /* the inputs by file name, so each file finds its own at once (a
-       build rewrites the manifest after every unit: no quadratic pass) */
     const manifest_input_t **order = malloc(((size_t)m->ninput + 1) * sizeof *order);
     if (!order) return NULL;
     for (int i = 0; i < m->ninput; i++) order[i] = &m->input[i];
     qsort(order, (size_t)m->ninput, sizeof *order, by_input_name);
+    return order;
+}
+
+/* The first of order[n] (inputs_by_name's) that is an input of name. */
+static int first_input(const manifest_input_t **order, int n, const char *name)
+{
+    int lo = 0, hi = n;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (strcmp(order[mid]->name, name) < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+/* The manifest's text (malloc'd, *n bytes), or NULL when out of memory. */
+static char *format(const manifest_t *m, size_t *n)
+{
+    const manifest_input_t **order = inputs_by_name(m);
+    if (!order) return NULL;
     sbuf_t b = {0};
     put(&b, "gsw-manifest 1\n");
     put(&b, "# where these files came from: gsw's builds, then each file's SHA-256\n"
@@ -424,13 +446,7 @@ static char *format(const manifest_t *m, size_t *n)
         put(&b, "file %s sha256 %s", e->name, e->sha256);
         if (e->bytes != MANIFEST_NO_BYTES) put(&b, " bytes %" PRIu64, e->bytes);
         put(&b, " positions %" PRIu64 " build %d\n", e->positions, e->build);
-        int lo = 0, hi = m->ninput;   /* the first input of e */
-        while (lo < hi) {
-            int mid = (lo + hi) / 2;
-            if (strcmp(order[mid]->name, e->name) < 0) lo = mid + 1;
-            else hi = mid;
-        }
-        for (int j = lo; j < m->ninput && !strcmp(order[j]->name, e->name); j++)
+        for (int j = first_input(order, m->ninput, e->name); j < m->ninput && !strcmp(order[j]->name, e->name); j++)
             if (!twin_later(order, m->ninput, j))
                 put(&b, "from %s %s sha256 %s\n", e->name, order[j]->input, order[j]->sha256);
     }
@@ -443,7 +459,8 @@ static char *format(const manifest_t *m, size_t *n)
     return b.s;
 }
 
-int manifest_write(const char *dir, const manifest_t *m, err_t *err)
+/* *m written as dir's MANIFEST; the caller holds the folder's lock. */
+static int write_locked(const char *dir, const manifest_t *m, err_t *err)
 {
     char path[1200], tmp[1210];
     join(path, sizeof path, dir, MANIFEST_NAME);
@@ -468,6 +485,129 @@ int manifest_write(const char *dir, const manifest_t *m, err_t *err)
         return err_set(err, GSW_EFAIL, "cannot write %s: %s", path, strerror(e));
     }
     return GSW_OK;
+}
+
+/* The folder's lock (flock on the folder itself: no file of its own to
+ * list or to leave behind): a descriptor to unlock_dir, or -1 with err.
+ * Every writer of a MANIFEST takes it, so two processes building into one
+ * folder (a workbench building an ending while `egdb build` fills the same
+ * folder) neither share MANIFEST.tmp nor write over each other's records. */
+static int lock_dir(const char *dir, err_t *err)
+{
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) {
+        err_set(err, GSW_EFAIL, "cannot write %s/%s: %s", dir, MANIFEST_NAME, strerror(errno));
+        return -1;
+    }
+    while (flock(fd, LOCK_EX))
+        if (errno != EINTR) {
+            err_set(err, GSW_EFAIL, "cannot lock %s to write its %s: %s", dir, MANIFEST_NAME, strerror(errno));
+            close(fd);
+            return -1;
+        }
+    return fd;
+}
+
+static void unlock_dir(int fd)
+{
+    flock(fd, LOCK_UN);
+    close(fd);
+}
+
+int manifest_write(const char *dir, const manifest_t *m, err_t *err)
+{
+    int fd = lock_dir(dir, err);
+    if (fd < 0) return err->code;
+    int rc = write_locked(dir, m, err);
+    unlock_dir(fd);
+    return rc;
+}
+
+int manifest_update(const char *dir, int (*change)(void *ctx, manifest_t *m, err_t *err), void *ctx, err_t *err)
+{
+    int fd = lock_dir(dir, err);
+    if (fd < 0) return err->code;
+    manifest_t m;
+    int rc = manifest_load(dir, &m, err) < 0 ? err->code : GSW_OK;
+    if (!rc) rc = change(ctx, &m, err);
+    if (!rc) rc = write_locked(dir, &m, err);
+    manifest_free(&m);
+    unlock_dir(fd);
+    return rc;
+}
+
+static int same_build(const manifest_build_t *a, const manifest_build_t *b)
+{
+    return !strcmp(a->version, b->version) && !strcmp(a->commit, b->commit) && !strcmp(a->date, b->date) &&
+           a->cores == b->cores && !strcmp(a->command, b->command);
+}
+
+static int by_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+/* manifest_fold's files: from's file named name when it is one to fold */
+static const manifest_file_t *folded(const manifest_t *from, int build, const int *pick, int npick, const char *name)
+{
+    const manifest_file_t *f = manifest_find(from, name);
+    if (!f || f->build != build) return NULL;
+    int i = (int)(f - from->file);
+    return bsearch(&i, pick, (size_t)npick, sizeof *pick, by_int) ? f : NULL;
+}
+
+int manifest_fold(manifest_t *into, const manifest_t *from, int build, const int *files, int nfiles)
+{
+    const manifest_build_t *b = build_of(from, build);
+    if (!b) return GSW_EINPUT;
+    /* the files to fold, sorted (a folder of thousands: no quadratic pass) */
+    int n = files ? nfiles : from->nfile, npick = 0;
+    int *pick = malloc(((size_t)n + 1) * sizeof *pick);
+    const manifest_input_t **order = inputs_by_name(from);
+    if (!pick || !order) {
+        free(pick);
+        free((void *)order);
+        return GSW_EFAIL;
+    }
+    for (int k = 0; k < n; k++) {
+        int i = files ? files[k] : k;
+        if (i >= 0 && i < from->nfile && from->file[i].build == build) pick[npick++] = i;
+    }
+    qsort(pick, (size_t)npick, sizeof *pick, by_int);
+    int id = 1, rc = GSW_OK;
+    manifest_build_t *at = NULL;
+    for (int i = 0; i < into->nbuild && !at; i++) {
+        if (same_build(&into->build[i], b)) at = &into->build[i];
+        else if (into->build[i].id >= id) id = into->build[i].id + 1;
+    }
+    if (at) id = at->id;
+    else if (!(at = grow((void **)&into->build, &into->nbuild, sizeof *at))) rc = GSW_EFAIL;
+    if (!rc) *at = *b, at->id = id;
+    /* into's inputs of the files folded go (from's come instead) */
+    int k = 0;
+    for (int i = 0; i < into->ninput && !rc; i++)
+        if (!folded(from, build, pick, npick, into->input[i].name)) into->input[k++] = into->input[i];
+    if (!rc) into->ninput = k;
+    /* the files into lists already are replaced in place, the others added */
+    for (int i = 0; i < into->nfile && !rc; i++) {
+        const manifest_file_t *f = folded(from, build, pick, npick, into->file[i].name);
+        if (f) into->file[i] = *f, into->file[i].build = id;
+    }
+    for (int j = 0; j < npick && !rc; j++) {
+        const manifest_file_t *f = &from->file[pick[j]];
+        if (!manifest_find(into, f->name)) {
+            if (manifest_set_file(into, id, f->name, f->sha256, f->positions)) rc = GSW_EFAIL;
+            else ((manifest_file_t *)manifest_find(into, f->name))->bytes = f->bytes;
+        }
+        for (int i = first_input(order, from->ninput, f->name); !rc && i < from->ninput &&
+                                                                  !strcmp(order[i]->name, f->name); i++)
+            if (manifest_add_input(into, f->name, order[i]->input, order[i]->sha256)) rc = GSW_EFAIL;
+    }
+    free(pick);
+    free((void *)order);
+    if (!rc) manifest_prune(into);
+    return rc;
 }
 
 /* ---- building ---- */
@@ -614,6 +754,23 @@ int manifest_record_file(manifest_t *m, int build, const char *dir, const char *
     return GSW_OK;
 }
 
+typedef struct record_one {
+    const char *dir, *name;
+    int argc;
+    char *const *argv;
+    uint64_t positions;
+} record_one_t;
+
+static int record_one(void *ctx, manifest_t *m, err_t *err)
+{
+    const record_one_t *r = ctx;
+    int build = manifest_build_begin(m, r->argc, r->argv);
+    if (build < 0) return err_set(err, GSW_EFAIL, "out of memory");
+    int rc = manifest_record_file(m, build, r->dir, r->name, r->positions, err);
+    if (!rc) manifest_prune(m);
+    return rc;
+}
+
 int manifest_record_path(const char *path, int argc, char *const *argv, uint64_t positions, err_t *err)
 {
     char dir[1200];
@@ -621,14 +778,8 @@ int manifest_record_path(const char *path, int argc, char *const *argv, uint64_t
     if (!slash) snprintf(dir, sizeof dir, ".");
     else if (slash == path) snprintf(dir, sizeof dir, "/");
     else snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
-    manifest_t m;
-    if (manifest_load(dir, &m, err) < 0) return err->code;
-    int build = manifest_build_begin(&m, argc, argv), rc = GSW_OK;
-    if (build < 0) rc = err_set(err, GSW_EFAIL, "out of memory");
-    if (!rc) rc = manifest_record_file(&m, build, dir, name, positions, err);
-    if (!rc) manifest_prune(&m), rc = manifest_write(dir, &m, err);
-    manifest_free(&m);
-    return rc;
+    record_one_t r = { dir, name, argc, argv, positions };
+    return manifest_update(dir, record_one, &r, err);
 }
 
 /* ---- checking ---- */

@@ -79,8 +79,15 @@ typedef struct manifest {
 int manifest_parse(const char *text, size_t n, const char *name, manifest_t *m, err_t *err);
 /* dir's MANIFEST into *m: 1 read, 0 there is none, -1 an error (err). */
 int manifest_load(const char *dir, manifest_t *m, err_t *err);
-/* Write *m as dir's MANIFEST (under a temporary name, then renamed). */
+/* Write *m as dir's MANIFEST (under a temporary name, then renamed),
+ * holding the folder's lock (an flock of the folder) while it does. */
 int manifest_write(const char *dir, const manifest_t *m, err_t *err);
+/* Change dir's MANIFEST in place under the folder's lock: it is loaded
+ * afresh (an empty one when there is none), change(ctx, m, err) alters
+ * it, and it is written back unless change fails. Two processes writing
+ * files into one folder go through here, so neither loses the other's
+ * records. */
+int manifest_update(const char *dir, int (*change)(void *ctx, manifest_t *m, err_t *err), void *ctx, err_t *err);
 void manifest_free(manifest_t *m);
 
 /* The file named name, or NULL. */
@@ -94,6 +101,14 @@ void manifest_build_done(manifest_t *m, int build, double seconds);
  * positions; its inputs are forgotten until manifest_add_input. */
 int manifest_set_file(manifest_t *m, int build, const char *name, const char *sha256, uint64_t positions);
 int manifest_add_input(manifest_t *m, const char *name, const char *input, const char *sha256);
+/* Copy build record `build` of from, and the files from says it made
+ * with their inputs, into `into` (replacing those files' records there),
+ * then prune. files[nfiles] (indices into from->file) limits the copy to
+ * those files (NULL: every file of the build). The build keeps its id in
+ * `into` when `into` holds the same record already (the same version,
+ * commit, date, cores and command; its seconds are updated), else it
+ * takes the next free id. */
+int manifest_fold(manifest_t *into, const manifest_t *from, int build, const int *files, int nfiles);
 /* Forget builds no file names any more. */
 void manifest_prune(manifest_t *m);
 

@@ -564,6 +564,16 @@ static int unit_todo(egdb_set_t *set, const egdb_build_options_t *o, const uint6
     return todo;
 }
 
+/* The metrics a unit's build of need[] writes, a bit 1 << m each (a
+ * distance-to-win build writes the win/draw/loss files too). */
+static unsigned need_wrote(const retro_metric_t *need, int nneed)
+{
+    unsigned bits = 0;
+    for (int k = 0; k < nneed; k++)
+        if (need[k] != RETRO_METRICS) bits |= 1u << need[k] | (need[k] == RETRO_DTW ? 1u << RETRO_WLD : 0);
+    return bits;
+}
+
 /* The whole build's progress, for the time left in progress lines. */
 typedef struct build_eta {
     uint64_t total, done;      /* positions of the units that need building (their files are absent) */
@@ -788,7 +798,8 @@ static int build_farmed(egdb_set_t *set, const egdb_build_options_t *o, const eg
         int ns = pl->ustart[u + 1] - pl->ustart[u];
         uint64_t ids[EGDB_SUCC_MAX];   /* its files in the folders' MANIFEST (rank 0 records) */
         for (int i = 0; i < ns && i < EGDB_SUCC_MAX; i++) ids[i] = pl->s.id[pl->order[pl->ustart[u] + i]];
-        if ((rc = egdb_prov_unit(prov, ids, ns < EGDB_SUCC_MAX ? ns : EGDB_SUCC_MAX, err))) break;
+        if ((rc = egdb_prov_unit(prov, ids, ns < EGDB_SUCC_MAX ? ns : EGDB_SUCC_MAX, need_wrote(need[u], nneed[u]), err)))
+            break;
         if (o->progress) {
             char name[64], line[400], e[120], by[40];
             rg->slice_name(v, pl->s.id[pl->order[pl->ustart[u]]], name, sizeof name);
@@ -893,7 +904,7 @@ int egdb_build(egdb_set_t *set, const egdb_build_options_t *o, egdb_build_report
         rg->slice_name(v, slices[0], name, sizeof name);
         snprintf(label, sizeof label, "[%d/%d] %s%s", done_slices, pl.s.n, name, ns > 1 ? " (+ partners)" : "");
         rc = unit_build(set, o, slices, ns, need, nneed, 1, 0, label, &eta, rep, err);
-        if (!rc) rc = egdb_prov_unit(prov, slices, ns, err);
+        if (!rc) rc = egdb_prov_unit(prov, slices, ns, need_wrote(need, nneed), err);
     }
     if (egdb_prov_close(prov, rc ? NULL : err) && !rc) rc = err->code;
     if (!rc && o->plan_only) rc = egdb_plan_critical(v, &pl, rep, err);

@@ -23,6 +23,8 @@ struct egdb_prov {
     int loaded[RETRO_METRICS];  /* m[k] read (or found absent) */
     int build[RETRO_METRICS];   /* its build record's id (0: none yet) */
     int dirty[RETRO_METRICS];
+    int *fresh[RETRO_METRICS];  /* the files (indices into m[k].file) recorded since its last write */
+    int nfresh[RETRO_METRICS], capfresh[RETRO_METRICS];
     int guard;                  /* the set's guard, off while it builds (its own new files are not listed yet) */
     double written;             /* gsw_now_ms() of the last write */
 };
@@ -106,6 +108,12 @@ static int prov_file(egdb_prov_t *p, retro_metric_t m, uint64_t slice, const uin
     }
     if (manifest_record_file(mf, p->build[m], dir, name, rg->slice_size(v, slice), err)) return err->code;
     p->dirty[m] = 1;
+    if (p->nfresh[m] == p->capfresh[m]) {
+        int cap = p->capfresh[m] ? 2 * p->capfresh[m] : 64, *g = realloc(p->fresh[m], (size_t)cap * sizeof *g);
+        if (!g) return err_set(err, GSW_EFAIL, "out of memory");
+        p->fresh[m] = g, p->capfresh[m] = cap;
+    }
+    p->fresh[m][p->nfresh[m]++] = (int)(manifest_find(mf, name) - mf->file);
     /* its inputs: the files of the slices it exits into (same metric;
        distances to conversion read their win/draw/loss too, and the
        unit's own) */
@@ -136,6 +144,24 @@ static int prov_file(egdb_prov_t *p, retro_metric_t m, uint64_t slice, const uin
     return rc;
 }
 
+/* What manifest_update folds into a folder's MANIFEST as it is on disk:
+ * build `build` of `mine` with its files (files[nfiles], or all of them
+ * when files is NULL). Another gsw writing the same folder keeps its
+ * records, and manifest_fold finds this build's record again each time. */
+typedef struct fold_ctx {
+    const manifest_t *mine;
+    int build;
+    const int *files;
+    int nfiles;
+} fold_ctx_t;
+
+static int fold_in(void *ctx, manifest_t *disk, err_t *err)
+{
+    const fold_ctx_t *f = ctx;
+    if (manifest_fold(disk, f->mine, f->build, f->files, f->nfiles)) return err_set(err, GSW_EFAIL, "out of memory");
+    return GSW_OK;
+}
+
 static int prov_write(egdb_prov_t *p, err_t *err)
 {
     for (int m = 0; m < RETRO_METRICS; m++) {
@@ -143,9 +169,12 @@ static int prov_write(egdb_prov_t *p, err_t *err)
         char dir[1200];
         metric_dir(p->set, (retro_metric_t)m, dir, sizeof dir);
         manifest_build_done(&p->m[m], p->build[m], (gsw_now_ms() - p->t0) / 1000);
-        manifest_prune(&p->m[m]);
-        if (manifest_write(dir, &p->m[m], err)) return err->code;
+        /* (only the files recorded since the last write: those before are there) */
+        static const int none[1];
+        fold_ctx_t f = { &p->m[m], p->build[m], p->fresh[m] ? p->fresh[m] : none, p->nfresh[m] };
+        if (manifest_update(dir, fold_in, &f, err)) return err->code;
         p->dirty[m] = 0;
+        p->nfresh[m] = 0;
     }
     return GSW_OK;
 }
@@ -160,11 +189,11 @@ static int written_since(const char *path, const struct timespec *t0)
 
 /* The unit's files to record: those written since the build began, and
  * (found) those present that their folder's manifest does not list. */
-static int prov_files(egdb_prov_t *p, const uint64_t *slices, int ns, int found, err_t *err)
+static int prov_files(egdb_prov_t *p, const uint64_t *slices, int ns, int found, unsigned wrote, err_t *err)
 {
     if (!p) return GSW_OK;
     for (int m = 0; m < RETRO_METRICS; m++)
-        for (int i = 0; i < ns; i++) {
+        for (int i = 0; i < ns && (found || (wrote >> m & 1)); i++) {
             char path[1200], name[96];
             egdb_slice_path(p->set, (retro_metric_t)m, slices[i], path, sizeof path);
             if (found) {
@@ -184,14 +213,14 @@ static int prov_files(egdb_prov_t *p, const uint64_t *slices, int ns, int found,
     return prov_write(p, err);
 }
 
-int egdb_prov_unit(egdb_prov_t *p, const uint64_t *slices, int ns, err_t *err)
+int egdb_prov_unit(egdb_prov_t *p, const uint64_t *slices, int ns, unsigned wrote, err_t *err)
 {
-    return prov_files(p, slices, ns, 0, err);
+    return prov_files(p, slices, ns, 0, wrote, err);
 }
 
 int egdb_prov_found(egdb_prov_t *p, const uint64_t *slices, int ns, err_t *err)
 {
-    return prov_files(p, slices, ns, 1, err);
+    return prov_files(p, slices, ns, 1, 0, err);
 }
 
 int egdb_prov_close(egdb_prov_t *p, err_t *err)
@@ -201,7 +230,7 @@ int egdb_prov_close(egdb_prov_t *p, err_t *err)
     err_t e;
     int rc = prov_write(p, err ? err : &e);
     egdb_set_guard(p->set, p->guard);
-    for (int m = 0; m < RETRO_METRICS; m++) manifest_free(&p->m[m]);
+    for (int m = 0; m < RETRO_METRICS; m++) manifest_free(&p->m[m]), free(p->fresh[m]);
     free(p);
     return rc;
 }
@@ -282,9 +311,9 @@ int egdb_manifest_record(egdb_set_t *set, int argc, char *const *argv, int *reco
                 rc = err_set(err, GSW_EFAIL, "out of memory");
             if (!rc) ((manifest_file_t *)manifest_find(&mf, name))->bytes = (uint64_t)st.st_size, ++*recorded;
         }
-        if (!rc && build) {
-            manifest_prune(&mf);
-            rc = manifest_write(dir, &mf, err);
+        if (!rc && build) {   /* folded into the folder's MANIFEST as it is now (a build may be writing it) */
+            fold_ctx_t f = { &mf, build, NULL, 0 };
+            rc = manifest_update(dir, fold_in, &f, err);
         }
         manifest_free(&mf);
         free(ids);

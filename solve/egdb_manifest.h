@@ -20,12 +20,15 @@ typedef struct egdb_prov egdb_prov_t;
  * set's guard (egdb_set_guard) is off until egdb_prov_close: the build
  * reads the files it has just written before its MANIFEST lists them. */
 egdb_prov_t *egdb_prov_open(egdb_set_t *set, const egdb_build_options_t *o);
-/* The unit of these slices is finished: every file of theirs written
- * since the build began is recorded, and the folders' manifests written
+/* The unit of these slices is finished, metrics `wrote` (a bit 1 << m
+ * for each metric m this build wrote for it): each of their files of
+ * those metrics written since the build began is recorded (a file of
+ * another metric is not this build's, even when another gsw wrote it a
+ * moment ago), and the folders' manifests written
  * (at most four times a second: a stopped build writes them on its way
  * out; one killed leaves the last unit's files unlisted, and running it
  * again records them, egdb_prov_found). */
-int egdb_prov_unit(egdb_prov_t *p, const uint64_t *slices, int ns, err_t *err);
+int egdb_prov_unit(egdb_prov_t *p, const uint64_t *slices, int ns, unsigned wrote, err_t *err);
 /* The unit of these slices was found finished (its files passed their
  * checksums): those its folders' manifests do not list (a build killed
  * before it wrote them; a folder from before manifests) are recorded as

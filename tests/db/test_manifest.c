@@ -1,7 +1,8 @@
 /* Manifests (db/manifest.c): SHA-256 against the standard's vectors, a
  * manifest written, read back and written again saying the same, build
  * records and inputs kept and pruned, malformed lines refused with their
- * number, and verify's four answers. */
+ * number, verify's four answers, and two writers of one folder (folded
+ * records, and two processes updating at once) keeping each other's. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "db/manifest.h"
@@ -327,6 +330,148 @@ static void test_verify(void **s)
     manifest_free(&m);
 }
 
+/* manifest_fold's change: fold's files, build record and inputs */
+typedef struct fold_ctx {
+    manifest_t *mine;
+    int build;
+    const int *files;
+    int nfiles;
+} fold_ctx_t;
+
+static int fold_in(void *ctx, manifest_t *m, err_t *err)
+{
+    fold_ctx_t *f = ctx;
+    (void)err;
+    return manifest_fold(m, f->mine, f->build, f->files, f->nfiles);
+}
+
+static int file_index(const manifest_t *m, const char *name)
+{
+    const manifest_file_t *f = manifest_find(m, name);
+    assert_non_null(f);
+    return (int)(f - m->file);
+}
+
+static void test_two_writers(void **s)
+{
+    (void)s;
+    char d[400], p[500];
+    snprintf(d, sizeof d, "%s/two", dir);
+    assert_int_equal(mkdir(d, 0777), 0);
+    const char *names[] = {"a.egdb", "b.egdb", "c.egdb", "x.egdb"};
+    for (int i = 0; i < 4; i++) snprintf(p, sizeof p, "%s/%s", d, names[i]), put_file(p, names[i]);
+    /* A and B both began before either wrote: each holds its own copy */
+    manifest_t a, b;
+    memset(&a, 0, sizeof a);
+    memset(&b, 0, sizeof b);
+    char *argv_a[] = {"gsw", "egdb", "build", "A"}, *argv_b[] = {"gsw", "egdb", "build", "B"};
+    int ba = manifest_build_begin(&a, 4, argv_a), bb = manifest_build_begin(&b, 4, argv_b);
+    assert_int_equal(ba, 1);
+    assert_int_equal(bb, 1);   /* (the same id in their own copies) */
+    err_t err;
+    assert_int_equal(manifest_record_file(&a, ba, d, "a.egdb", 10, &err), GSW_OK);
+    assert_int_equal(manifest_add_input(&a, "a.egdb", "x.egdb", "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"), GSW_OK);
+    assert_int_equal(manifest_record_file(&b, bb, d, "b.egdb", 20, &err), GSW_OK);
+    int fa[1] = {file_index(&a, "a.egdb")};
+    fold_ctx_t ca = {&a, ba, fa, 1}, cb = {&b, bb, NULL, 0};
+    assert_int_equal(manifest_update(d, fold_in, &ca, &err), GSW_OK);
+    assert_int_equal(manifest_update(d, fold_in, &cb, &err), GSW_OK);
+    /* A again with c only: a stays, A's build keeps its id */
+    assert_int_equal(manifest_record_file(&a, ba, d, "c.egdb", 30, &err), GSW_OK);
+    int fc[1] = {file_index(&a, "c.egdb")};
+    ca.files = fc;
+    manifest_build_done(&a, ba, 2.5);
+    assert_int_equal(manifest_update(d, fold_in, &ca, &err), GSW_OK);
+    manifest_t r;
+    assert_int_equal(manifest_load(d, &r, &err), 1);
+    assert_int_equal(r.nfile, 3);
+    assert_int_equal(r.nbuild, 2);
+    const manifest_file_t *fa2 = manifest_find(&r, "a.egdb"), *fb2 = manifest_find(&r, "b.egdb"),
+                          *fc2 = manifest_find(&r, "c.egdb");
+    assert_non_null(fa2);
+    assert_non_null(fb2);
+    assert_non_null(fc2);
+    assert_int_equal(fa2->build, fc2->build);
+    assert_int_not_equal(fa2->build, fb2->build);
+    assert_int_equal(fb2->positions, 20);
+    assert_int_equal(fa2->bytes, 6);
+    int seen_a = 0;
+    for (int i = 0; i < r.nbuild; i++)
+        if (r.build[i].id == fa2->build) {
+            assert_non_null(strstr(r.build[i].command, "build A"));
+            assert_true(r.build[i].seconds == 2.5);
+            seen_a = 1;
+        }
+    assert_true(seen_a);
+    assert_int_equal(r.ninput, 1);
+    assert_string_equal(r.input[0].name, "a.egdb");
+    assert_string_equal(r.input[0].input, "x.egdb");
+    manifest_free(&r);
+    /* B rebuilds a: A's record of it goes, A's build stays for c */
+    assert_int_equal(manifest_record_file(&b, bb, d, "a.egdb", 11, &err), GSW_OK);
+    int fb[1] = {file_index(&b, "a.egdb")};
+    cb.files = fb, cb.nfiles = 1;
+    assert_int_equal(manifest_update(d, fold_in, &cb, &err), GSW_OK);
+    assert_int_equal(manifest_load(d, &r, &err), 1);
+    assert_int_equal(manifest_find(&r, "a.egdb")->build, manifest_find(&r, "b.egdb")->build);
+    assert_int_equal(manifest_find(&r, "a.egdb")->positions, 11);
+    assert_int_equal(r.ninput, 0);
+    assert_int_equal(r.nbuild, 2);
+    manifest_free(&r);
+    manifest_free(&a);
+    manifest_free(&b);
+}
+
+/* one writer's share of test_concurrent: a file recorded an update at a
+ * time, each under its own build */
+static int add_one(void *ctx, manifest_t *m, err_t *err)
+{
+    const char **name = ctx;
+    char *argv[] = {"gsw", (char *)*name};
+    int b = manifest_build_begin(m, 2, argv);
+    (void)err;
+    return b < 0 ? GSW_EFAIL
+                 : manifest_set_file(m, b, *name, "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef", 1);
+}
+
+static void test_concurrent(void **s)
+{
+    (void)s;
+    char d[400];
+    snprintf(d, sizeof d, "%s/both", dir);
+    assert_int_equal(mkdir(d, 0777), 0);
+    enum { EACH = 150 };
+    pid_t kid[2];
+    for (int k = 0; k < 2; k++) {
+        kid[k] = fork();
+        assert_true(kid[k] >= 0);
+        if (kid[k]) continue;
+        int bad = 0;
+        for (int i = 0; i < EACH; i++) {
+            char name[40];
+            const char *np = name;
+            snprintf(name, sizeof name, "w%d-%03d.egdb", k, i);
+            err_t err;
+            bad |= manifest_update(d, add_one, &np, &err) != GSW_OK;
+        }
+        _exit(bad);
+    }
+    for (int k = 0; k < 2; k++) {
+        int st;
+        assert_int_equal(waitpid(kid[k], &st, 0), kid[k]);
+        assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    }
+    manifest_t r;
+    err_t err;
+    assert_int_equal(manifest_load(d, &r, &err), 1);
+    assert_int_equal(r.nfile, 2 * EACH);   /* none lost to the other writer */
+    assert_int_equal(r.nbuild, 2 * EACH);
+    manifest_free(&r);
+    char p[500];
+    snprintf(p, sizeof p, "%s/MANIFEST.tmp", d);
+    assert_int_not_equal(access(p, F_OK), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -334,6 +479,8 @@ int main(void)
         cmocka_unit_test(test_round_trip),
         cmocka_unit_test(test_malformed),
         cmocka_unit_test(test_verify),
+        cmocka_unit_test(test_two_writers),
+        cmocka_unit_test(test_concurrent),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
