@@ -3,23 +3,104 @@
 #include "games/chess/ch_syzygy.h"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <tbprobe.h>
+
+#include "db/cache_path.h"
+#include "games/chess/ch_sz_sum.h"
 
 static char sz_paths[4096];
 static int sz_limit;   /* 0: no limit below the tables' own */
 static pthread_mutex_t sz_root_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* The tables whose checksums were checked already (a 6-piece set holds
+ * 150 GB: hashed once, not at every start): a line each in a file beside
+ * the cache, "SUM SIZE MTIME DEV INODE PATH", SUM the checksum the table
+ * carries (its last 16 bytes, which are read again each time). A table
+ * changed since (its size, time or inode, or those 16 bytes) is checked
+ * again. Without a cache folder every table is checked each time. */
+typedef struct sz_memo {
+    char path[1100];
+    char *text;                 /* the file's lines, read at open */
+} sz_memo_t;
+
+static void sz_memo_load(sz_memo_t *m)
+{
+    err_t err;
+    m->text = NULL;
+    if (cache_sibling_dir(NULL, "syzygy-checked.txt", m->path, sizeof m->path, &err)) {
+        m->path[0] = 0;
+        return;
+    }
+    FILE *f = fopen(m->path, "rb");
+    if (!f) return;
+    size_t cap = 1 << 16, n = 0;
+    char *t = malloc(cap);
+    for (size_t got; t && (got = fread(t + n, 1, cap - n - 1, f)) > 0;) {
+        n += got;
+        if (n + 1 == cap) {
+            char *g = realloc(t, cap *= 2);
+            if (!g) free(t);
+            t = g;
+        }
+    }
+    fclose(f);
+    if (t) t[n] = 0;
+    m->text = t;
+}
+
+/* The memo's line for the table at path as it is now (its stat and
+ * stored checksum), into line. */
+static int sz_memo_line(const char *path, char *line, size_t n)
+{
+    struct stat st;
+    unsigned char sum[16];
+    FILE *f = fopen(path, "rb");
+    if (!f) return -1;
+    int ok = !fstat(fileno(f), &st) && st.st_size >= 16 && !fseek(f, (long)st.st_size - 16, SEEK_SET)
+             && fread(sum, 1, 16, f) == 16;
+    fclose(f);
+    if (!ok) return -1;
+    char hex[33];
+    for (int i = 0; i < 16; i++) snprintf(hex + 2 * i, 3, "%02x", sum[i]);
+    snprintf(line, n, "%s %lld %lld.%09ld %llu %llu %s\n", hex, (long long)st.st_size, (long long)st.st_mtim.tv_sec,
+             st.st_mtim.tv_nsec, (unsigned long long)st.st_dev, (unsigned long long)st.st_ino, path);
+    return 0;
+}
+
+static int sz_memo_has(const sz_memo_t *m, const char *line)
+{
+    if (!m->text) return 0;
+    for (const char *p = m->text; (p = strstr(p, line)); p++)
+        if (p == m->text || p[-1] == '\n') return 1;   /* (a whole line: dev and inode name the file) */
+    return 0;
+}
+
+static void sz_memo_add(const sz_memo_t *m, const char *line)
+{
+    if (!m->path[0]) return;
+    int fd = open(m->path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);   /* (a line at once: two gsw may add) */
+    if (fd < 0) return;
+    ssize_t w = write(fd, line, strlen(line));
+    (void)w;
+    close(fd);
+}
+
 /* A table file's frame as Fathom expects it: its kind's magic first, and a
  * size of 16 more than a multiple of 64 (the checksum after the data).
  * Checked before Fathom sees the folder: Fathom tells a truncated file on
- * stdout, which a --json answer shares. */
-static int sz_file_sound(const char *dir, const char *name, err_t *err)
+ * stdout, which a --json answer shares. Then its checksum (unless the
+ * memo has it): Fathom trusts a table's insides, and a damaged one would
+ * crash it. */
+static int sz_file_sound(const char *dir, const char *name, const sz_memo_t *memo, err_t *err)
 {
     size_t len = strlen(name);
     int wdl = len > 5 && !strcmp(name + len - 5, ".rtbw"), dtz = len > 5 && !strcmp(name + len - 5, ".rtbz");
@@ -39,6 +120,11 @@ static int sz_file_sound(const char *dir, const char *name, err_t *err)
     if (size < 0 || (size & 63) != 16)
         return err_set(err, GSW_EINPUT, "Syzygy tables: %s is damaged (%ld bytes: truncated or padded); fetch it again",
                        path, size);
+    char line[4600];
+    int known = !sz_memo_line(path, line, sizeof line);
+    if (known && sz_memo_has(memo, line)) return GSW_OK;
+    if (ch_sz_check_file(path, err)) return err->code;
+    if (known) sz_memo_add(memo, line);
     return GSW_OK;
 }
 
@@ -52,20 +138,31 @@ int ch_syzygy_open(const char *paths, err_t *err)
     if (strlen(paths) >= sizeof sz_paths) return err_set(err, GSW_EINPUT, "--syzygy: the folders' names are too long");
     char copy[sizeof sz_paths];
     snprintf(copy, sizeof copy, "%s", paths);
+    sz_memo_t memo;
+    sz_memo_load(&memo);
     for (char *dir = copy, *next; dir; dir = next) {   /* each folder there */
         next = strchr(dir, ':');
         if (next) *next++ = 0;
         struct stat st;
         if (!*dir) continue;
-        if (stat(dir, &st) || !S_ISDIR(st.st_mode))
+        if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
+            free(memo.text);
             return err_set(err, GSW_EINPUT, "Syzygy tables: %s is not a folder", dir);
+        }
         DIR *d = opendir(dir);
-        if (!d) return err_set(err, GSW_EINPUT, "Syzygy tables: cannot read the folder %s", dir);
+        if (!d) {
+            free(memo.text);
+            return err_set(err, GSW_EINPUT, "Syzygy tables: cannot read the folder %s", dir);
+        }
         int rc = GSW_OK;
-        for (struct dirent *e; !rc && (e = readdir(d));) rc = sz_file_sound(dir, e->d_name, err);
+        for (struct dirent *e; !rc && (e = readdir(d));) rc = sz_file_sound(dir, e->d_name, &memo, err);
         closedir(d);
-        if (rc) return rc;
+        if (rc) {
+            free(memo.text);
+            return rc;
+        }
     }
+    free(memo.text);
     if (!tb_init(paths)) return err_set(err, GSW_EFAIL, "Syzygy tables: Fathom could not open %s", paths);
     if (TB_LARGEST == 0) {
         tb_init("");   /* (not tb_free: it leaves freed tables for the next tb_init to reuse) */

@@ -89,6 +89,32 @@ cp "$sz/KQvKR.rtbw" "$tmp/cut/"
 printf 'GSW!' | dd of="$tmp/cut/KRvKB.rtbz" conv=notrunc 2>/dev/null
 expect 2 "a table that is not one" -- "$gsw" solve chess "$kqk" --syzygy "$tmp/cut"
 has err 'KRvKB.rtbz is not a Syzygy DTZ table' "the foreign file named"
+# damaged inside (the frame sound): its checksum says so. Fathom trusts a
+# table's insides; with these bytes it crashed (seeds of 200 random bytes
+# changed in KQvKR.rtbw: a segmentation fault in 14 of 15)
+cp "$sz/KRvKB.rtbz" "$tmp/cut/"
+cp "$tmp/cut/KQvKR.rtbw" "$tmp/good.rtbw"
+printf '\x5a\xa5\x5a\xa5' | dd of="$tmp/cut/KQvKR.rtbw" bs=1 seek=9000 conv=notrunc 2>/dev/null
+expect 2 "a table damaged inside" -- "$gsw" solve chess '4k3/8/8/8/3r4/8/8/Q3K3 w - - 0 1' --syzygy "$tmp/cut" --json
+has err 'KQvKR.rtbw is damaged (its checksum differs' "the damaged file named"
+same "$(wc -l <"$tmp/err")" 1 "one line"
+same "$(wc -c <"$tmp/out")" 0 "nothing on stdout"
+printf 'uci\nsetoption name SyzygyPath value %s\nposition fen %s\ngo movetime 200\nquit\n' "$tmp/cut" \
+  '4k3/8/8/8/3r4/8/8/Q3K3 w - - 0 1' | timeout 30 "$gsw" uci >"$tmp/uci" 2>&1
+same "$?" 0 "UCI goes on after a damaged SyzygyPath"
+has uci 'KQvKR.rtbw is damaged (its checksum differs' "UCI says why"
+has uci 'bestmove' "UCI still plays"
+# a table checked once is remembered (beside the cache) until it changes
+memo="$(dirname "$GSW_DB")/syzygy-checked.txt"
+before=$(grep -c "$tmp/cut/KQvKR.rtbw" "$memo")
+cp "$tmp/good.rtbw" "$tmp/cut/KQvKR.rtbw"
+expect 0 "the table mended" -- "$gsw" solve chess '4k3/8/8/8/3r4/8/8/Q3K3 w - - 0 1' --syzygy "$tmp/cut" --no-cache
+same "$(grep -c "$tmp/cut/KQvKR.rtbw" "$memo")" $((before + 1)) "the mended table remembered"
+expect 0 "the same tables again" -- "$gsw" solve chess "$kqk" --syzygy "$tmp/cut" --no-cache
+same "$(grep -c "$tmp/cut/KQvKR.rtbw" "$memo")" $((before + 1)) "not checked again"
+printf '\x5a\xa5\x5a\xa5' | dd of="$tmp/cut/KQvKR.rtbw" bs=1 seek=9000 conv=notrunc 2>/dev/null
+expect 2 "damaged again after it was remembered" -- "$gsw" solve chess "$kqk" --syzygy "$tmp/cut"
+has err 'KQvKR.rtbw is damaged (its checksum differs' "a changed table checked again"
 
 echo "test_syzygy: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
