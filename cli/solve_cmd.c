@@ -367,7 +367,7 @@ static int cli_batch(cli_args_t *o)
     int rc = batch_read(s.v, args_str(o, "batch"), &lines, &n, &err);
     if (rc) { fprintf(stderr, "gsw: %s\n", err.msg); solver_close(&s, &err); return rc; }
     GSW_POSBUF pos[GSW_MAX_POS];
-    int mismatches = 0, done = 0;
+    int mismatches = 0, done = 0, unsolved = 0, seen = 0;
     double total_us = 0;
     uint64_t total_nodes = 0;
     json_t j;   /* --json: one document, the lines in an array and the summary */
@@ -384,46 +384,62 @@ static int cli_batch(cli_args_t *o)
         if (args_flag(o, "clear-hash")) solver_clear(&s);
         answer_t a;
         if (solver_run(&s, pos, &a, &err)) { fprintf(stderr, "gsw: %s\n", err.msg); rc = err.code; break; }
-        if (a.r.aborted) break;
-        int score = 0, has = value_score(s.v, pos, a.r.lo, a.r.hi, s.wdl, &score);
+        if (a.r.aborted && opts_stop) break;   /* Ctrl-C: the batch stops */
+        /* a position whose budget (--nodes, --time: each line's own) ran
+           out is said so, and the batch goes on */
+        const int spent = a.r.aborted;
+        int score = 0, has = !spent && value_score(s.v, pos, a.r.lo, a.r.hi, s.wdl, &score);
         double us = a.r.time_ms * 1000.0;
-        int bad = lines[i].has_expected && (!has || score != lines[i].expected);
+        /* a win/draw/loss answer (--wdl, df-pn: no distance) is held to
+           the expected score's sign, an exact one to the score */
+        gvalue_t gv = value_report(s.v, pos, a.r.lo, a.r.hi);
+        int exp = lines[i].expected, sign = (score > 0) - (score < 0), esign = (exp > 0) - (exp < 0);
+        int bad = !spent && lines[i].has_expected && (!has || (gv.plies < 0 ? sign != esign : score != exp));
         mismatches += bad;
-        done++;
-        total_us += us;
-        total_nodes += a.r.nodes;
+        seen++;
+        if (spent) unsolved++;
+        else {
+            done++;
+            total_us += us;
+            total_nodes += a.r.nodes;
+        }
         if (args_flag(o, "json")) {
             json_obj(&j, NULL);
             json_str(&j, "position", lines[i].moves);
             if (has) json_int(&j, "score", score); else json_null(&j, "score");
-            gvalue_t g = value_report(s.v, pos, a.r.lo, a.r.hi);
-            json_str(&j, "value", outcome_name(g.outcome));
-            if (g.plies >= 0) json_int(&j, "plies", g.plies); else json_null(&j, "plies");
+            json_str(&j, "value", outcome_name(gv.outcome));
+            if (gv.plies >= 0) json_int(&j, "plies", gv.plies); else json_null(&j, "plies");
             json_int(&j, "nodes", (int64_t)a.r.nodes);
             json_num(&j, "time_us", us);
             if (lines[i].has_expected) json_int(&j, "expected", lines[i].expected);
-            json_bool(&j, "ok", !bad);
+            json_bool(&j, "complete", !spent);
+            if (spent) json_null(&j, "ok"); else json_bool(&j, "ok", !bad);
             json_close(&j, '}');
+        } else if (spent) {
+            printf("%s ? %llu %.0f NOT SOLVED (budget spent)\n", lines[i].moves, (unsigned long long)a.r.nodes, us);
         } else {
             printf("%s %d %llu %.0f%s\n", lines[i].moves, score, (unsigned long long)a.r.nodes, us,
                    bad ? " MISMATCH" : "");
         }
     }
-    int interrupted = done < n;
+    int interrupted = seen < n;
     if (args_flag(o, "json")) {
         json_close(&j, ']');
         json_obj(&j, "summary");
         json_int(&j, "positions", done);
         json_int(&j, "lines", n);
+        json_int(&j, "unsolved", unsolved);
         json_int(&j, "mismatches", mismatches);
         json_num(&j, "mean_time_us", done ? total_us / done : 0);
         json_num(&j, "mean_nodes", done ? (double)total_nodes / done : 0);
-        json_bool(&j, "complete", !interrupted);
+        json_bool(&j, "complete", !interrupted && !unsolved);
         json_close(&j, '}');
         json_end(&j);
     } else {
-        printf("positions %d, mismatches %d, mean time %.1f us, mean nodes %.1f\n", done, mismatches,
+        printf("positions %d, mismatches %d, mean time %.1f us, mean nodes %.1f", done, mismatches,
                done ? total_us / done : 0, done ? (double)total_nodes / done : 0);
+        if (unsolved) printf(", not solved within the budget %d", unsolved);
+        printf("\n");
     }
     fflush(stdout);
     for (int i = 0; i < n; i++) free(lines[i].moves);
@@ -431,8 +447,14 @@ static int cli_batch(cli_args_t *o)
     rc = solver_finish(&s, 1, rc);
     char a[32], b[32];
     if (!rc && interrupted) {
-        fprintf(stderr, "gsw: interrupted after %s of %s positions\n", opts_thousands((uint64_t)done, a, sizeof a),
+        fprintf(stderr, "gsw: interrupted after %s of %s positions\n", opts_thousands((uint64_t)seen, a, sizeof a),
                 opts_thousands((uint64_t)n, b, sizeof b));
+        rc = GSW_EFAIL;
+    }
+    if (!rc && unsolved) {
+        fprintf(stderr, "gsw: %s of %s positions not solved within the budget (%s)\n",
+                opts_thousands((uint64_t)unsolved, a, sizeof a), opts_thousands((uint64_t)seen, b, sizeof b),
+                args_given(o, "nodes") ? "--nodes" : "--time");
         rc = GSW_EFAIL;
     }
     if (!rc && mismatches) { fprintf(stderr, "gsw: %s mismatches\n", opts_thousands((uint64_t)mismatches, a, sizeof a)); rc = GSW_EFAIL; }

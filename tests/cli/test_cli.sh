@@ -103,6 +103,24 @@ grep -c . "$tmp/out" | grep -q "^0$" && ok || bad "a malformed batch solves noth
 (head -3 "$tmp/good"; echo "2252576253462244111563365343671351441 5") >"$tmp/wrong"
 expect 1 "batch mismatch" -- "$gsw" solve connect4 --batch "$tmp/wrong" && has out "mismatches 1" "mismatch counted"
 expect 2 "missing batch file" -- "$gsw" solve connect4 --batch "$tmp/nope"
+# win/draw/loss answers (--wdl, df-pn) are held to the expected score's sign
+expect 0 "batch --wdl" -- "$gsw" solve connect4 --batch "$tmp/good" --wdl
+has out "positions 20, mismatches 0" "wins and losses match the scores' signs"
+expect 0 "batch df-pn" -- "$gsw" solve connect4 --batch "$tmp/good" --algo dfpn
+has out "positions 20, mismatches 0" "df-pn's answers match the scores' signs"
+(head -2 "$tmp/good"; head -1 "$tmp/good" | awk '{print $1, -$2}') >"$tmp/flipped"
+expect 1 "batch --wdl, a sign wrong" -- "$gsw" solve connect4 --batch "$tmp/flipped" --wdl
+has out "mismatches 1" "the wrong sign counted"
+# each line's budget: a line that spends it is said so, and the batch goes on
+(head -1 "$data/connect4/Test_L1_R2"; head -2 "$tmp/good"; sed -n 2p "$data/connect4/Test_L1_R2") >"$tmp/hard"
+expect 1 "batch --nodes" -- "$gsw" solve connect4 --batch "$tmp/hard" --nodes 3000 --no-cache
+has err "2 of 4 positions not solved within the budget (--nodes)" "the lines left unsolved counted"
+[ "$(grep -c "NOT SOLVED (budget spent)" "$tmp/out")" -eq 2 ] && ok || bad "each unsolved line said"
+has out "positions 2, mismatches 0" "the easy lines still solved"
+expect 1 "batch --nodes --json" -- "$gsw" solve connect4 --batch "$tmp/hard" --nodes 3000 --no-cache --json
+has out '"unsolved":2,' "json counts them"
+has out '"complete":false,"ok":null' "an unsolved line in json"
+has out '"positions":2,' "json: the solved lines"
 
 # two processes writing one cache at once both succeed
 expect 0 "concurrent writers" -- sh -c "
