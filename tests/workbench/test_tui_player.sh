@@ -87,7 +87,7 @@ start_wh 100 30 play chess "'4k3/8/8/8/8/8/8/R3K3 w - - 0 1'" --opponent human -
 wait_for "Game over: a draw" 15 || bad "White's flag against a lone king: no draw"
 screen | grep -q "White out of time, but Black cannot win" || bad "the draw does not say why"
 cmd "export $tmp/flag.pgn"
-wait_for "flag.pgn" 10 || bad "export said nothing"
+wait_for "wrote .*flag.pgn" 10 || bad "export said nothing"
 grep -q '^\[Result "1/2-1/2"\]' "$tmp/flag.pgn" || bad "the record of the flag's draw: $(cat "$tmp/flag.pgn")"
 cmd 'clock 0:03+0'
 wait_for "clock 0:03+0: White 3.0, Black 3.0" 10 || bad ":clock did not start a fresh clock"
