@@ -114,12 +114,20 @@ static int puzzle_value(analyst_t *a, const void *pos, puzzle_result_t *r, val_t
 
 /* A move value's place in the one order (move_value_cmp): its class,
  * higher first, and its key within the class, higher first. */
-enum { CLS_LOSS, CLS_AT_MOST_DRAW, CLS_OPEN, CLS_DRAW, CLS_AT_LEAST_DRAW, CLS_WIN_LATE, CLS_WIN_PERHAPS_LATE, CLS_WIN };
+enum { CLS_LOSS, CLS_OPEN_MATED, CLS_AT_MOST_DRAW, CLS_OPEN, CLS_DRAW, CLS_AT_LEAST_DRAW, CLS_OPEN_MATE, CLS_WIN_LATE,
+       CLS_WIN_PERHAPS_LATE, CLS_WIN };
 static int mv_class(const move_value_t *m, int64_t *key)
 {
     int open = m->state != MV_PROVEN || (m->lo < VAL_DRAW && m->hi > VAL_DRAW);
     if (open) {   /* unproven: by score, unscored last */
-        *key = m->state == MV_HEURISTIC || m->depth > 0 ? m->score : INT64_MIN;
+        int scored = m->state == MV_HEURISTIC || m->depth > 0;
+        *key = scored ? m->score : INT64_MIN;
+        /* a mate the heuristic search found (not proven: its pruning may
+           err) still goes before a proven draw, and a mate against the
+           mover after a proven draw-or-loss: a list that put a proven
+           draw (a stalemate) above "~mate in 7" led into the stalemate */
+        if (scored && val_is_proven_decisive((val_t)m->score))
+            return val_is_win((val_t)m->score) ? CLS_OPEN_MATE : CLS_OPEN_MATED;
         return CLS_OPEN;
     }
     *key = m->lo;   /* fastest win, slowest loss */

@@ -161,9 +161,12 @@ move_t analysis_bounds(const analysis_t *an, val_t *lo, val_t *hi, int *all);
  * moves follows (the pane, lessons, hint, `analyze`, the proof browser):
  * wins first, fastest first (a win the databases hold without its
  * distance: the soonest conversion first); then wins the move-count rule
- * may draw first (mv.late: 2, then 1); then a draw or a win not yet
- * settled under the rule; then draws; then unproven moves by their score
- * (unscored last); then a draw or a loss; then losses, slowest first.
+ * may draw first (mv.late: 2, then 1); then unproven moves whose
+ * heuristic search found a mate for the mover, fastest first; then a draw
+ * or a win not yet settled under the rule; then draws; then unproven
+ * moves by their score (unscored last); then a draw or a loss; then
+ * unproven moves the heuristic search found mated; then losses, slowest
+ * first.
  * Negative when x goes before y, positive after, 0 when they tie. */
 int move_value_cmp(const move_value_t *x, const move_value_t *y);
 /* Is move value x a better choice than y for its mover (move_value_cmp)? */

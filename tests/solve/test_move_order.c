@@ -1,8 +1,9 @@
 /* The one order of moves (move_value_cmp, solve/analyst.h) that every
  * list follows: wins fastest first, then wins the move-count rule may draw
- * first, then a draw-or-win not settled under the rule, then draws, then
- * unproven moves by score (unscored last), then a draw-or-loss, then
- * losses slowest first; ties keep the game's order. */
+ * first, then mates the heuristic search found, then a draw-or-win not
+ * settled under the rule, then draws, then unproven moves by score
+ * (unscored last), then a draw-or-loss, then the heuristic's mates against
+ * the mover, then losses slowest first; ties keep the game's order. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -57,6 +58,16 @@ static void test_classes(void **state)
     char got[400];
     ordered(mv, (int)(sizeof mv / sizeof mv[0]), got, sizeof got);
     assert_string_equal(got, "win7 win49 perhaps late dorw draw h+300 open h-50 none dorl loss9 loss3");
+    /* a mate the heuristic search found goes before a proven draw: KQRP v
+     * KR after 64...Re6+, where the draw is the stalemate Kxe6 and Kf5
+     * reads "~mate in 7" (a game the analysis pane's first move lost so) */
+    move_value_t ending[] = {
+        proven("Kxe6", VAL_DRAW, VAL_DRAW), scored("Kf5", val_win(13)), scored("Kd4", val_win(17)),
+        scored("Kf4", 2760), proven("dorw", VAL_DRAW, val_win(61)), proven("win21", val_win(21), val_win(21)),
+        scored("mated", val_loss(6)), proven("dorl", val_loss(30), VAL_DRAW), proven("loss9", val_loss(9), val_loss(9)),
+    };
+    ordered(ending, (int)(sizeof ending / sizeof ending[0]), got, sizeof got);
+    assert_string_equal(got, "win21 Kf5 Kd4 dorw Kxe6 Kf4 dorl mated loss9");
 }
 
 static void test_ties_and_conversions(void **state)
