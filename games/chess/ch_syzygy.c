@@ -57,23 +57,13 @@ static void sz_memo_load(sz_memo_t *m)
     m->text = t;
 }
 
-/* The memo's line for the table at path as it is now (its stat and
- * stored checksum), into line. */
-static int sz_memo_line(const char *path, char *line, size_t n)
+/* The memo's line for the table at path: its stat and stored checksum. */
+static void sz_memo_line(const char *path, const struct stat *st, const unsigned char sum[16], char *line, size_t n)
 {
-    struct stat st;
-    unsigned char sum[16];
-    FILE *f = fopen(path, "rb");
-    if (!f) return -1;
-    int ok = !fstat(fileno(f), &st) && st.st_size >= 16 && !fseek(f, (long)st.st_size - 16, SEEK_SET)
-             && fread(sum, 1, 16, f) == 16;
-    fclose(f);
-    if (!ok) return -1;
     char hex[33];
     for (int i = 0; i < 16; i++) snprintf(hex + 2 * i, 3, "%02x", sum[i]);
-    snprintf(line, n, "%s %lld %lld.%09ld %llu %llu %s\n", hex, (long long)st.st_size, (long long)st.st_mtim.tv_sec,
-             st.st_mtim.tv_nsec, (unsigned long long)st.st_dev, (unsigned long long)st.st_ino, path);
-    return 0;
+    snprintf(line, n, "%s %lld %lld.%09ld %llu %llu %s\n", hex, (long long)st->st_size, (long long)st->st_mtim.tv_sec,
+             st->st_mtim.tv_nsec, (unsigned long long)st->st_dev, (unsigned long long)st->st_ino, path);
 }
 
 static int sz_memo_has(const sz_memo_t *m, const char *line)
@@ -109,9 +99,12 @@ static int sz_file_sound(const char *dir, const char *name, const sz_memo_t *mem
     snprintf(path, sizeof path, "%s/%s", dir, name);
     FILE *f = fopen(path, "rb");
     if (!f) return err_set(err, GSW_EINPUT, "Syzygy tables: cannot read %s", path);
-    unsigned char m[4] = { 0 };
+    /* one open: the magic, the size, and the stored checksum the memo keys on */
+    unsigned char m[4] = { 0 }, sum[16];
+    struct stat st;
     size_t got = fread(m, 1, 4, f);
-    long size = fseek(f, 0, SEEK_END) ? -1 : ftell(f);
+    long size = fstat(fileno(f), &st) ? -1 : (long)st.st_size;
+    int known = size >= 16 && !fseek(f, size - 16, SEEK_SET) && fread(sum, 1, 16, f) == 16;
     fclose(f);
     uint32_t magic = (uint32_t)m[0] | (uint32_t)m[1] << 8 | (uint32_t)m[2] << 16 | (uint32_t)m[3] << 24;
     if (got != 4 || magic != (wdl ? 0x5d23e871u : 0xa50c66d7u))
@@ -121,7 +114,7 @@ static int sz_file_sound(const char *dir, const char *name, const sz_memo_t *mem
         return err_set(err, GSW_EINPUT, "Syzygy tables: %s is damaged (%ld bytes: truncated or padded); fetch it again",
                        path, size);
     char line[4600];
-    int known = !sz_memo_line(path, line, sizeof line);
+    if (known) sz_memo_line(path, &st, sum, line, sizeof line);
     if (known && sz_memo_has(memo, line)) return GSW_OK;
     if (ch_sz_check_file(path, err)) return err->code;
     if (known) sz_memo_add(memo, line);
