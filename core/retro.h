@@ -85,6 +85,11 @@ typedef struct retro_game {
      * moves to mirror images of one position has one move to its index,
      * and that index one predecessor in it). */
     int (*parents)(const gv_t *v, uint64_t slice, uint64_t index, retro_move_t *out);
+    /* Optional: parents less those the game knows lie in a slice that can
+     * never share a build unit with slice (checkers: a man's crowning move,
+     * whose parent has a man more and a king less), which a builder would
+     * only throw away. NULL: parents. */
+    int (*parents_inside)(const gv_t *v, uint64_t slice, uint64_t index, retro_move_t *out);
     /* Optional: 0 when index holds no legal position (an indexing with
      * gaps: chess's). Such an index has no children and no parents, is
      * stored as a draw, and is left out of counts. NULL: every index is

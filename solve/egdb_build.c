@@ -182,7 +182,8 @@ static int unit_preds(void *ctx, int tid, uint64_t node, uint64_t *out, err_t *e
     unit_ctx_t *c = ctx;
     uint64_t slice, index;
     unit_node(c, node, &slice, &index);
-    int k = c->rg->parents(c->v, slice, index, c->mv[tid]), n = 0, sym = 0;
+    int k = (c->rg->parents_inside ? c->rg->parents_inside : c->rg->parents)(c->v, slice, index, c->mv[tid]), n = 0,
+        sym = 0;
     uint8_t img[RETRO_MAX_MOVES];
     for (int i = 0; i < k; i++) {
         const retro_move_t *m = &c->mv[tid][i];

@@ -51,6 +51,9 @@ static uint32_t ckr_cx[4][CKR_MAX_PIECES + 1][256];
 #define CKR_UNR_K 4
 static const int ckr_unr_at[CKR_UNR_K + 2] = { 0, 0, 32, 32 + 496, 32 + 496 + 4960, 32 + 496 + 4960 + 35960 };
 static uint32_t ckr_unr[32 + 496 + 4960 + 35960];
+/* ckr_jover[s][d] / ckr_jland[s][d]: the square a piece on s jumps in
+ * direction d and the one it lands on, as bits (0: off the board). */
+static uint32_t ckr_jover[32][4], ckr_jland[32][4];
 static pthread_once_t ckr_once = PTHREAD_ONCE_INIT;
 
 static inline int ckr_tix(int i, int c, int a, int r) { return ((i * CKR_TC + c) * CKR_TA + a) * CKR_TR + r; }
@@ -121,6 +124,12 @@ static void ckr_build_tables(void)
                     if (x >> b & 1) sum += ckr_c(8 * j + b, ++t);
                 ckr_cx[j][m][x] = (uint32_t)sum;   /* exact wherever the set has at most CKR_MAX_PIECES */
             }
+    for (int sq = 0; sq < 32; sq++)
+        for (int d = 0; d < 4; d++) {
+            int over = ck_nb[sq][d], land = over >= 0 ? ck_nb[over][d] : -1;
+            ckr_jover[sq][d] = land >= 0 ? 1u << over : 0;
+            ckr_jland[sq][d] = land >= 0 ? 1u << land : 0;
+        }
     for (int k = 1; k <= CKR_UNR_K; k++) {   /* colex order is the masks' numeric order */
         uint32_t set = (1u << k) - 1;
         for (int r = ckr_unr_at[k]; r < ckr_unr_at[k + 1]; r++) {
@@ -554,64 +563,79 @@ static int ckr_children(const gv_t *v, uint64_t slice, uint64_t index, retro_mov
     return kept;
 }
 
-/* Whether Black (to move) has a capture: ck_can_capture's test, inline
- * for the parents' loop, which makes it for every step back. */
-static inline int ckr_black_can_capture(const ck_pos_t *p)
-{
-    uint32_t own = p->p[0], opp = p->p[1], kings = own & p->k, empty = ~(own | opp);
-    return ((ck_dl(ck_dl(own) & opp) | ck_dr(ck_dr(own) & opp) | ck_ul(ck_ul(kings) & opp) |
-             ck_ur(ck_ur(kings) & opp)) & empty) != 0;
-}
-
 /* The parents of X (Black to move) are White-to-move positions whose
  * White made a plain move; in the colour-reversed picture Y = flip(X)
  * (White to move) they are Black-to-move positions P whose Black stepped
  * a piece to where it stands in Y. Each P must have no capture for Black,
  * else its plain moves were not legal. A king on Black's crowning row may
- * also have arrived as a man (an un-crowning: the parent has a man more). */
-static int ckr_parents(const gv_t *v, uint64_t slice, uint64_t index, retro_move_t *out)
+ * also have arrived as a man (an un-crowning: the parent has a man more).
+ * crown 0 leaves the un-crownings out.
+ *
+ * P differs from Y by one piece, so its capture test is split: where
+ * Black's other pieces land by a jump (with the mover's square `to` left
+ * empty) is found once per mover, and a parent then only asks whether its
+ * `from` square is the one landing left (two or more: no parent of this
+ * mover is legal) and whether the mover itself can jump from there
+ * (ckr_jover and ckr_jland: the square jumped and the one landed on, per
+ * square and direction). */
+static inline int ckr_parents_of(const gv_t *v, uint64_t slice, uint64_t index, retro_move_t *out, const int crown)
 {
     ck_pos_t x;
     ckr_position(v, slice, index, &x);
     ck_pos_t y = ckr_flip(&x);
-    uint32_t occ = y.p[0] | y.p[1];
+    const uint32_t own = y.p[0], opp = y.p[1], occ = own | opp;
     int n = 0;
     /* A king's step back keeps y's slice and men: only the kings' parts of
      * the index change (White's too: they rank among the squares Black's
      * kings leave). menb: the index's men part times C(F, bk). */
     uint64_t sy = 0, iy = 0, menb = 0, nwk = 1;
-    uint32_t ymen = (y.p[0] | y.p[1]) & ~y.k, ywk = y.p[1] & y.k;
-    int kings = (y.p[0] & y.k) && ckr_index(&y, &sy, &iy);
+    uint32_t ymen = occ & ~y.k, ywk = opp & y.k;
+    int kings = (own & y.k) && ckr_index(&y, &sy, &iy);
     if (kings) {
         ckr_slice_t s = ckr_unpack(sy);
         nwk = ckr_binom[32 - s.bm - s.wm - s.bk][s.wk];
-        menb = iy / nwk - ckr_colex(ckr_pext(y.p[0] & y.k, ~ymen));
+        menb = iy / nwk - ckr_colex(ckr_pext(own & y.k, ~ymen));
     }
-    for (uint32_t b = y.p[0]; b; b &= b - 1) {
+    for (uint32_t b = own; b; b &= b - 1) {
         int to = __builtin_ctz(b), king = (int)(y.k >> to & 1);
+        const uint32_t tb = 1u << to, oth = own & ~tb, othk = oth & y.k;
+        const uint32_t land = (ck_dl(ck_dl(oth) & opp) | ck_dr(ck_dr(oth) & opp) | ck_ul(ck_ul(othk) & opp) |
+                               ck_ur(ck_ur(othk) & opp)) & ~(oth | opp);
+        if (land & (land - 1)) continue;   /* two landings: one is left wherever the mover came from */
+        const int uncrown = crown && king && (CK_BLACK_CROWN >> to & 1);
         for (int d = 0; d < 4; d++) {
             int from = ck_nb[to][d];
             if (from < 0 || (occ >> from & 1)) continue;
+            const uint32_t fb = 1u << from;
+            if (land & ~fb) continue;
             /* the mover stepped from `from` in direction 3 - d; a man only
              * moves down, so it came from above (d = UL, UR) */
-            int up = d >= CK_UL;
+            const int up = d >= CK_UL;
+            if (!(king || up)) continue;
+            const uint32_t empty = ~(oth | opp | fb);
+            /* its jumps from `from`: down as a man or a king, up as a king */
+            const int jdown = ((opp & ckr_jover[from][CK_DL]) && (empty & ckr_jland[from][CK_DL])) ||
+                              ((opp & ckr_jover[from][CK_DR]) && (empty & ckr_jland[from][CK_DR]));
+            const int jup = ((opp & ckr_jover[from][CK_UL]) && (empty & ckr_jland[from][CK_UL])) ||
+                            ((opp & ckr_jover[from][CK_UR]) && (empty & ckr_jland[from][CK_UR]));
             for (int man = 0; man <= 1; man++) {
-                if (man ? !up || (king && !(CK_BLACK_CROWN >> to & 1)) : !king) continue;
-                ck_pos_t p = y;
-                p.side = 0;
-                p.p[0] = (p.p[0] & ~(1u << to)) | 1u << from;
-                p.k &= ~(1u << to);
-                if (!man) p.k |= 1u << from;
-                if (ckr_black_can_capture(&p)) continue;
+                if (man ? !up || (king && !uncrown) : !king) continue;
+                if (jdown || (!man && jup)) continue;
                 if (n >= RETRO_MAX_MOVES) return n;
                 retro_move_t *o = &out[n];
                 if (!man && kings) {
-                    uint32_t bkg = p.p[0] & p.k;
+                    uint32_t bkg = (othk | fb);
                     o->slice = sy;
                     o->index = (menb + ckr_colex(ckr_pext(bkg, ~ymen))) * nwk +
                                ckr_colex(ckr_pext(ywk, ~(ymen | bkg)));
-                } else if (!ckr_index(&p, &o->slice, &o->index))
-                    continue;
+                } else {
+                    ck_pos_t p = y;
+                    p.side = 0;
+                    p.p[0] = oth | fb;
+                    p.k &= ~tb;
+                    if (!man) p.k |= fb;
+                    if (!ckr_index(&p, &o->slice, &o->index)) continue;
+                }
                 o->move = (move_t)from | (move_t)(3 - d) << 9;
                 o->conv = (uint8_t)man;
                 n++;
@@ -619,6 +643,18 @@ static int ckr_parents(const gv_t *v, uint64_t slice, uint64_t index, retro_move
         }
     }
     return n;
+}
+
+static int ckr_parents(const gv_t *v, uint64_t slice, uint64_t index, retro_move_t *out)
+{
+    return ckr_parents_of(v, slice, index, out, 1);
+}
+
+/* Without the crownings undone: their parents have a man more, a slice no
+ * unit shares with this one (a crowning cannot be undone by play). */
+static int ckr_parents_inside(const gv_t *v, uint64_t slice, uint64_t index, retro_move_t *out)
+{
+    return ckr_parents_of(v, slice, index, out, 0);
 }
 
 const retro_game_t ck_retro = {
@@ -636,4 +672,5 @@ const retro_game_t ck_retro = {
     .position = ckr_position,
     .children = ckr_children,
     .parents = ckr_parents,
+    .parents_inside = ckr_parents_inside,
 };
