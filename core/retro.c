@@ -174,6 +174,17 @@ static void retro_propagate_apply(retro_run_t *r, int tid, const uint64_t *at, i
     }
 }
 
+/* --- the check, and its order for an undivided unit ---
+ *
+ * The check's order for an undivided unit (retro_unit_t.spans): a slice
+ * whose index is high * low + low-part, with the moves of positions that
+ * share the low part landing close together, is checked tile by tile: a
+ * few consecutive low parts (RETRO_TILE) for every high part, so the
+ * values the check reads for one tile stay in the cache instead of being
+ * fetched at random from all of the unit's. Init's kept lists are read at
+ * each row of a tile from the offset init recorded there (segoff). A span
+ * without such a low part is one row, read in index order. */
+
 /* retro_solve's check of nodes at[0..g-1] with their move lists: each
  * value is the best of its exit and its moves inside the unit (read from
  * r->all in a divided unit's replicated check). */
@@ -199,6 +210,131 @@ static void retro_check_apply(retro_run_t *r, const uint64_t *at, int g, const i
         retro_mismatch(r, r->lo + at[j], retro_to_val(x->val), best, e);
         return;
     }
+}
+
+/* The span a node lies in (spans are few). */
+static const retro_span_t *retro_span_of(const retro_run_t *r, uint64_t node)
+{
+    int k = 0;
+    while (k + 1 < r->nspan && node >= r->span[k + 1].at) k++;
+    return &r->span[k];
+}
+
+static int retro_tiles_init(retro_run_t *r)
+{
+    const retro_unit_t *u = r->u;
+    if (u->comm || !u->nspans || !u->span_at || u->span_at[0] != 0 || u->span_at[u->nspans] != u->n) return 0;
+    if (!(r->span = calloc((size_t)u->nspans + 1, sizeof *r->span))) return -1;
+    uint64_t seg = 0, unit = 0;
+    for (int k = 0; k < u->nspans; k++) {
+        retro_span_t *s = &r->span[k];
+        s->at = u->span_at[k];
+        s->n = u->span_at[k + 1] - s->at;
+        uint64_t low = u->span_low ? u->span_low[k] : 0;
+        if (low >= 2 * RETRO_TILE && low < s->n && s->n % low == 0) {   /* tiles of RETRO_TILE lows */
+            s->low = low;
+            s->w = RETRO_TILE;
+            s->hb = RETRO_CHUNK / RETRO_TILE;
+        } else {   /* one row, in index order, RETRO_ROW nodes a unit of work */
+            s->low = s->n ? s->n : 1;
+            s->w = RETRO_ROW;
+            s->hb = 1;
+        }
+        s->rows = s->n / s->low;
+        s->tiles = (s->low + s->w - 1) / s->w;
+        s->nhb = (s->rows + s->hb - 1) / s->hb;
+        s->seg0 = seg;
+        s->unit0 = unit;
+        seg += s->rows * s->tiles;
+        unit += s->n ? s->tiles * s->nhb : 0;
+    }
+    r->span[u->nspans].at = u->n;
+    r->span[u->nspans].seg0 = seg;
+    r->span[u->nspans].unit0 = unit;
+    r->nspan = u->nspans;
+    r->units = unit;
+    if (r->kept && !(r->segoff = calloc(seg ? seg : 1, sizeof *r->segoff))) return -1;
+    return 0;
+}
+
+static void retro_tiles_free(retro_run_t *r)
+{
+    free(r->span);
+    free(r->segoff);
+    r->span = NULL;
+    r->segoff = NULL;
+}
+
+static void retro_tiles_mark_at(const retro_run_t *r, uint64_t node, retro_mark_t *m)
+{
+    const retro_span_t *s = retro_span_of(r, node);
+    m->s = s;
+    m->row = (node - s->at) / s->low;
+    m->col = (node - s->at) % s->low;
+}
+
+static void retro_tiles_mark(retro_run_t *r, retro_mark_t *m, uint32_t offset)
+{
+    const retro_span_t *s = m->s;
+    if (m->col % s->w == 0) r->segoff[s->seg0 + m->row * s->tiles + m->col / s->w] = offset;
+    if (++m->col < s->low) return;
+    m->col = 0;
+    m->row++;
+    while (m->row >= m->s->rows && m->s + 1 < r->span + r->nspan) {   /* (past any empty span) */
+        m->s++;
+        m->row = 0;
+    }
+}
+
+static uint64_t retro_check_unit(retro_run_t *r, int tid, uint64_t unit, err_t *e)
+{
+    const retro_unit_t *u = r->u;
+    const retro_span_t *s = r->span;
+    while (unit >= s[1].unit0) s++;
+    uint64_t k = unit - s->unit0, t = k / s->nhb, h0 = k % s->nhb * s->hb;
+    uint64_t h1 = h0 + s->hb < s->rows ? h0 + s->hb : s->rows, done = 0;
+    const uint64_t n = u->n;
+    const retro_val_t *all = r->all;
+    uint64_t at[2][RETRO_GROUP];
+    int g[2] = { 0, 0 }, nl[2][RETRO_GROUP], h = 0;
+    uint64_t *buf[2] = { r->scratch[tid], r->scratch[tid] + (size_t)RETRO_GROUP * RETRO_MAX_MOVES };
+    for (uint64_t row = h0; row < h1; row++) {
+        uint64_t x0 = s->at + row * s->low + t * s->w, end = s->at + (row + 1) * s->low;
+        uint64_t x1 = x0 + s->w < end ? x0 + s->w : end;
+        const uint8_t *cur = r->kept ? r->kept[x0 / RETRO_CHUNK] : NULL;
+        if (cur) cur += r->segoff[s->seg0 + row * s->tiles + t];
+        for (uint64_t x = x0; x < x1; x++) {
+            if (x != x0 && x % RETRO_CHUNK == 0) cur = r->kept ? r->kept[x / RETRO_CHUNK] : NULL;
+            uint64_t *l = buf[h] + (size_t)g[h] * RETRO_MAX_MOVES;
+            int *c = &nl[h][g[h]];
+            if (cur)
+                cur = retro_keep_get(cur, l, c);
+            else if ((*c = u->moves(u->ctx, tid, x, l, NULL, e)) < 0) {
+                retro_fail(r, e);
+                return done;
+            }
+            for (int q = 0; q < *c; q++) {
+                if (l[q] >= n) {
+                    err_set(e, GSW_EFAIL, "retro: node %llu has a move to %llu outside the unit",
+                            (unsigned long long)x, (unsigned long long)l[q]);
+                    retro_fail(r, e);
+                    return done;
+                }
+                __builtin_prefetch(&all[l[q]], 0);
+            }
+            at[h][g[h]++] = x;
+            if (g[h] == RETRO_GROUP) {   /* the group before is applied while this one's reads arrive */
+                if (g[h ^ 1]) retro_check_apply(r, at[h ^ 1], g[h ^ 1], nl[h ^ 1], buf[h ^ 1], e);
+                g[h ^ 1] = 0;
+                h ^= 1;
+                if (__atomic_load_n(&r->failed, __ATOMIC_RELAXED)) return done;
+            }
+        }
+        done += x1 - x0;
+    }
+    if (g[h ^ 1]) retro_check_apply(r, at[h ^ 1], g[h ^ 1], nl[h ^ 1], buf[h ^ 1], e);
+    if (g[h]) retro_check_apply(r, at[h], g[h], nl[h], buf[h], e);
+    return done;
 }
 
 /* The nodes thread tid resolved from bucket k (its next frontier from
@@ -305,15 +441,17 @@ static void *retro_worker(void *arg_)
             retro_fail(r, &e);
             break;
         }
-        uint64_t chunk = r->phase == 5 ? 1 : r->phase == 2 ? RETRO_CHUNK / 16 : RETRO_CHUNK;
+        uint64_t chunk = r->phase >= 5 ? 1 : r->phase == 2 ? RETRO_CHUNK / 16 : RETRO_CHUNK;
         uint64_t a = __atomic_fetch_add(&r->next, chunk, __ATOMIC_RELAXED);
         if (a >= r->work) break;
         uint64_t b = a + chunk < r->work ? a + chunk : r->work;
         uint8_t *keep = NULL;   /* init: this chunk's lists, kept for the check */
         size_t klen = 0, kcap = 0;
+        retro_mark_t mark = { NULL, 0, 0 };   /* init: where the check's segments begin in keep */
         if (r->phase == 0 && r->kept) {
             kcap = (size_t)(b - a) * 16;
             keep = malloc(kcap);
+            if (r->segoff) retro_tiles_mark_at(r, a, &mark);
         }
         if (r->phase == 4) r->cursor[tid] = r->kept ? r->kept[a / RETRO_CHUNK] : NULL;
         uint64_t edges = 0;
@@ -329,6 +467,7 @@ static void *retro_worker(void *arg_)
                     if (!x) { free(keep); keep = NULL; continue; }
                     keep = x;
                 }
+                if (r->segoff) retro_tiles_mark(r, &mark, (uint32_t)klen);
                 size_t put = retro_keep_put(keep + klen, r->scratch[tid], nin);
                 if (!put) { free(keep); keep = NULL; continue; }
                 klen += put;
@@ -336,6 +475,10 @@ static void *retro_worker(void *arg_)
             }
             if (r->phase == 5) {
                 retro_settle_bucket(r, tid, i++, &e);
+                continue;
+            }
+            if (r->phase == 6) {
+                items += retro_check_unit(r, tid, i++, &e);
                 continue;
             }
             if (r->phase == 3) {
@@ -357,7 +500,7 @@ static void *retro_worker(void *arg_)
             }
         }
         if (edges) __atomic_add_fetch(&r->edges, edges, __ATOMIC_RELAXED);
-        if (r->phase != 5) items += b - a;   /* (nodes, not buckets) */
+        if (r->phase < 5) items += b - a;   /* (nodes, not buckets or units) */
         uint64_t done = __atomic_add_fetch(&r->done, b - a, __ATOMIC_RELAXED);
         if (tid == 0 && u->progress && r->phase != 2 && r->phase != 5) {
             pthread_mutex_lock(&r->lock);
@@ -463,6 +606,7 @@ static void retro_run_free(retro_run_t *r)
             free(x);
         }
     free(r->node);
+    retro_tiles_free(r);
     pthread_mutex_destroy(&r->lock);
 }
 
@@ -577,6 +721,7 @@ int retro_solve(const retro_unit_t *u, retro_val_t *val, err_t *err)
     retro_huge(r.node, r.nloc * sizeof *r.node);
     if (u->keep_bytes && u->n < UINT32_MAX)
         r.kept = calloc(r.nloc / RETRO_CHUNK + 1, sizeof *r.kept);   /* NULL: nothing kept */
+    if (retro_tiles_init(&r)) retro_tiles_free(&r);   /* (out of memory: checked in index order) */
     uint64_t *bstart = NULL;
     uint32_t *bnode = NULL, *cur = NULL;
     int rc = 0;
@@ -683,9 +828,16 @@ int retro_solve(const retro_unit_t *u, retro_val_t *val, err_t *err)
         u->stats->edges = r.edges;
         u->stats->kept_bytes = r.kept_bytes;
     }
-    if (!rc) {
-        if (!cm) rc = retro_phase(&r, 4, r.nloc, t_check);
-        else if (u->n * sizeof(retro_val_t) <= cm->replicate) {
+    if (!rc && !cm) {   /* the values first: the check reads them there, two bytes a node, not six */
+        double t0 = retro_ms();
+        retro_job_t job = { &r, NULL, NULL, 0, val };
+        gsw_pfor(u->threads, r.nloc, RETRO_SORT_CHUNK, retro_copy_vals, &job);
+        *t_check += retro_ms() - t0;
+        r.all = val;
+        rc = r.span ? retro_phase(&r, 6, r.units, t_check) : retro_phase(&r, 4, r.nloc, t_check);
+        r.all = NULL;
+    } else if (!rc) {
+        if (u->n * sizeof(retro_val_t) <= cm->replicate) {
             double t0 = retro_ms(), t = 0;
             rc = retro_check_replicated(&r, &t);
             *t_check += retro_ms() - t0;
@@ -696,8 +848,10 @@ int retro_solve(const retro_unit_t *u, retro_val_t *val, err_t *err)
         retro_run_free(&r);
         return err->code ? err->code : GSW_EFAIL;
     }
-    retro_job_t job = { &r, NULL, NULL, 0, val };
-    gsw_pfor(u->threads, r.nloc, RETRO_SORT_CHUNK, retro_copy_vals, &job);
+    if (cm) {
+        retro_job_t job = { &r, NULL, NULL, 0, val };
+        gsw_pfor(u->threads, r.nloc, RETRO_SORT_CHUNK, retro_copy_vals, &job);
+    }
     retro_run_free(&r);
     return GSW_OK;
 }

@@ -105,6 +105,11 @@ typedef struct retro_game {
      * endings named by their material, and an ending asked about that is
      * not built yet is built first. */
     int mate_metric;
+    /* Optional: the size of the index's last part in slice, where the
+     * moves of positions whose indices agree in it (index % low) land
+     * close together in the slices they lead to; 0 when no part does so
+     * (retro_unit_t.span_low). */
+    uint64_t (*index_low)(const gv_t *v, uint64_t slice);
 } retro_game_t;
 
 /* --- the engine --------------------------------------------------------
@@ -209,6 +214,17 @@ typedef struct retro_unit {
      * chooses (units too large for the cache only), < 0 never, > 0 always
      * (tests). Values never depend on it. Not for divided units. */
     int bucket_bits;
+    /* Optional, undivided units: the unit as nspans spans of nodes
+     * (span_at[0] = 0 < ... <= span_at[nspans] = n; a slice each), a node
+     * of span k being its first + high * span_low[k] + low, where the
+     * moves of nodes that share low land close together (checkers: where
+     * a move lands is decided by the kings of the side not to move, the
+     * index's last part). retro_solve's check then goes through the span
+     * tile by tile (core/retro.c), so the values it reads stay in the
+     * cache. span_low NULL or span_low[k] 0: index order. Values never
+     * depend on it. */
+    int nspans;
+    const uint64_t *span_at, *span_low;
 } retro_unit_t;
 
 /* Ask the kernel for huge pages under an allocation of `bytes` at p (a

@@ -28,6 +28,22 @@ typedef struct retro_node {
 } retro_node_t;
 
 #define RETRO_GROUP 8          /* nodes whose moves are listed before their targets are read */
+#define RETRO_TILE 32          /* low parts a tile of the check (core/retro.c) */
+#define RETRO_ROW 4096         /* nodes a unit of the check's work in a span read in index order */
+
+/* A span of the check's order (retro_unit_t.spans): rows of `low` nodes,
+ * each cut in `tiles` segments of w; a unit of work is one tile's segment
+ * in hb consecutive rows. seg0, unit0: its first segment's and unit's
+ * number among the unit's. */
+typedef struct retro_span {
+    uint64_t at, n, low, w, rows, tiles, hb, nhb, seg0, unit0;
+} retro_span_t;
+
+/* Init's place in the spans, to record where each segment's lists begin. */
+typedef struct retro_mark {
+    const retro_span_t *s;
+    uint64_t row, col;
+} retro_mark_t;
 
 /* A growing list of words (a part's messages to another part). */
 typedef struct retro_words {
@@ -75,7 +91,7 @@ typedef struct retro_run {
     retro_node_t *node;        /* NULL in retro_check */
     const retro_val_t *val;    /* retro_check: the values checked */
     int phase;                 /* 0 init, 2 propagate level d, 3 check (retro_check), 4 check (retro_solve),
-                                  5 settle level d's buckets */
+                                  5 settle level d's buckets, 6 check (retro_solve) unit by unit of the spans */
     int d;
     uint64_t work;             /* items of this phase: nodes, or the frontier's length */
     const uint32_t *items;     /* the frontier (phase 2) */
@@ -93,6 +109,13 @@ typedef struct retro_run {
     uint64_t kept_bytes;       /* atomic */
     uint64_t edges;            /* atomic: moves inside the unit, in all */
     const uint8_t *cursor[256];   /* per thread: the check's place in its chunk's kept lists */
+    /* the check's order (core/retro.c; NULL: index order): the spans
+       (nspan and a sentinel), the units of work, and per segment where its
+       first node's list begins in its chunk's kept lists */
+    retro_span_t *span;
+    int nspan;
+    uint64_t units;
+    uint32_t *segoff;
     double busy[256];          /* per thread, this phase (ms) */
     uint64_t titems[256];      /* per thread, all phases */
     int failed;                /* an error or a stop: everyone leaves */

@@ -479,8 +479,17 @@ static int unit_solve(unit_ctx_t *c, retro_metric_t mode, retro_val_t *val, int 
                        .preds = unit_preds, .describe = unit_describe, .progress = unit_progress,
                        .stats = c->stats, .keep_bytes = unit_ctx_keep_bytes(c, mode, threads, c->o ? c->o->memory : 0),
                        .comm = c->comm };
+    /* the check's order, slice by slice (retro_unit_t.span_low; none: index order) */
+    uint64_t *low = c->rg->index_low && !c->comm ? malloc((size_t)c->ns * sizeof *low) : NULL;
+    if (low) {
+        for (int i = 0; i < c->ns; i++) low[i] = c->rg->index_low(c->v, c->slice[i]);
+        u.nspans = c->ns;
+        u.span_at = c->start;
+        u.span_low = low;
+    }
     double t0 = gsw_now_ms();
     int rc = retro_solve(&u, val, err);   /* solved and checked (a divided unit: every part, or none) */
+    free(low);
     const retro_comm_t *cm = c->comm;
     if (!rc && cm) {   /* part 0 gathers the values and writes the files */
         uint64_t size[EGDB_PARTS_MAX];

@@ -645,6 +645,19 @@ static inline int ckr_parents_of(const gv_t *v, uint64_t slice, uint64_t index, 
     return n;
 }
 
+/* The index's last part: White's kings. After Black's move the board is
+ * turned, and White's pieces decide the high part of where it lands: the
+ * moves of positions that share White's kings (and men) land in one block
+ * of C(F', bk') x C(F' - bk', wk') indices. */
+static uint64_t ckr_index_low(const gv_t *v, uint64_t slice)
+{
+    (void)v;
+    ckr_init();
+    ckr_slice_t s;
+    if (!ckr_slice_valid(slice, &s)) return 0;
+    return ckr_binom[32 - s.bm - s.wm - s.bk][s.wk];
+}
+
 static int ckr_parents(const gv_t *v, uint64_t slice, uint64_t index, retro_move_t *out)
 {
     return ckr_parents_of(v, slice, index, out, 1);
@@ -673,4 +686,5 @@ const retro_game_t ck_retro = {
     .children = ckr_children,
     .parents = ckr_parents,
     .parents_inside = ckr_parents_inside,
+    .index_low = ckr_index_low,
 };

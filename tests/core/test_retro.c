@@ -24,6 +24,7 @@ typedef struct graph {
     val_t *exit;            /* VAL_WIN + 1: none; else the mover's value of its best exit */
     int *npred;
     int (*pred)[64];
+    int *listed;            /* NULL, or per node: the times the check listed its moves */
 } graph_t;
 
 static void graph_make(graph_t *g, int n, uint64_t seed)
@@ -35,6 +36,7 @@ static void graph_make(graph_t *g, int n, uint64_t seed)
     g->exit = calloc((size_t)n, sizeof *g->exit);
     g->npred = calloc((size_t)n, sizeof *g->npred);
     g->pred = calloc((size_t)n, sizeof *g->pred);
+    g->listed = NULL;
     for (int i = 0; i < n; i++) {
         int k = (int)(test_splitmix(&s) % 5);
         for (int j = 0; j < k; j++) {
@@ -69,6 +71,7 @@ static int g_moves(void *ctx, int tid, uint64_t node, uint64_t *inside, val_t *e
     const graph_t *g = ctx;
     for (int k = 0; k < g->nsucc[node]; k++) inside[k] = (uint64_t)g->succ[node][k];
     if (exit_best) *exit_best = g->exit[node];
+    else if (g->listed) __atomic_add_fetch(&g->listed[node], 1, __ATOMIC_RELAXED);
     return g->nsucc[node];
 }
 
@@ -166,10 +169,32 @@ static void test_keep_format(void **state)
     assert_int_equal(retro_keep_put(buf, near, 2), 1 + 4 + 4);
 }
 
+/* The check's order (retro_unit_t.spans) for a unit of n nodes: spans of
+ * every kind, whatever the graph (the order never changes a value): rows
+ * cut in tiles, rows of fewer nodes than a tile's two, an empty span, a
+ * low that does not divide its span, one row of the whole span, and a
+ * span with no low (index order). */
+static int make_spans(int n, uint64_t *at, uint64_t *low)
+{
+    int k = 0;
+    uint64_t a = (uint64_t)n / 2, b = a + (uint64_t)n / 8, c = b + (uint64_t)n / 8, d = c + (uint64_t)n / 16;
+    at[k] = 0, low[k++] = 75;                 /* tiles of 32, 32 and 11 in a / 75 rows */
+    at[k] = a, low[k++] = (b - a) / 2 + 1;    /* does not divide: one row */
+    at[k] = b, low[k++] = 0;                  /* index order */
+    at[k] = b, low[k++] = 64;                 /* (empty) */
+    at[k] = b, low[k++] = c - b;              /* one row */
+    at[k] = c, low[k++] = 3;                  /* rows too short for tiles */
+    at[k] = d, low[k++] = ((uint64_t)n - d) / 2;   /* two rows (tiles where they are long enough) */
+    at[k] = (uint64_t)n;
+    assert_int_equal(a % 75, 0);
+    return k;
+}
+
 /* keep: retro_unit_t.keep_bytes (the check reads init's lists, all,
  * some or none of them); bits and round: retro_unit_t.bucket_bits and
- * .round (the propagation settled at once, or bucket by bucket in rounds) */
-static void check_graph_as(int n, uint64_t seed, int threads, uint64_t keep, int bits, uint64_t round)
+ * .round (the propagation settled at once, or bucket by bucket in rounds);
+ * spans: the check tile by tile (make_spans) */
+static void check_graph_spans(int n, uint64_t seed, int threads, uint64_t keep, int bits, uint64_t round, int spans)
 {
     graph_t g;
     graph_make(&g, n, seed);
@@ -179,8 +204,20 @@ static void check_graph_as(int n, uint64_t seed, int threads, uint64_t keep, int
     retro_stats_t st;
     retro_unit_t u = { .n = (uint64_t)n, .threads = threads, .ctx = &g, .moves = g_moves, .preds = g_preds,
                        .stats = &st, .keep_bytes = keep, .bucket_bits = bits, .round = round };
+    uint64_t at[16], low[16];
+    if (spans) {
+        u.nspans = make_spans(n, at, low);
+        u.span_at = at;
+        u.span_low = low;
+    }
+    g.listed = calloc((size_t)n, sizeof *g.listed);
     err_t err;
     assert_int_equal(retro_solve(&u, got, &err), GSW_OK);
+    if (!keep)   /* the check listed every node's moves once, in whatever order */
+        for (int i = 0; i < n; i++)
+            if (g.listed[i] != 1) fail_msg("seed %llu: node %d listed %d times by the check", (unsigned long long)seed, i, g.listed[i]);
+    free(g.listed);
+    g.listed = NULL;
     /* the figures add up: every node initialised and checked once, every
        decisive node propagated once */
     uint64_t items = 0, decisive = 0;
@@ -211,9 +248,25 @@ static void check_graph_as(int n, uint64_t seed, int threads, uint64_t keep, int
     graph_free(&g);
 }
 
+static void check_graph_as(int n, uint64_t seed, int threads, uint64_t keep, int bits, uint64_t round)
+{
+    check_graph_spans(n, seed, threads, keep, bits, round, 0);
+}
+
 static void check_graph(int n, uint64_t seed, int threads, uint64_t keep)
 {
     check_graph_as(n, seed, threads, keep, -1, 0);
+}
+
+/* The check tile by tile: every node checked once (the figures; listed
+ * once where nothing is kept), from init's lists (all, some or none), on
+ * 1 to 3 threads, the values those of the definition. */
+static void test_random_graphs_spans(void **state)
+{
+    (void)state;
+    for (uint64_t seed = 1; seed <= 12; seed++) check_graph_spans(300, seed, 1 + (int)(seed % 3), seed & 1 ? UINT64_MAX : 0, -1, 0, 1);
+    for (uint64_t seed = 300; seed <= 305; seed++)
+        check_graph_spans(60000, seed, 1 + (int)(seed % 3), seed % 3 == 0 ? 0 : seed % 3 == 1 ? UINT64_MAX : 200000, -1, 0, 1);
 }
 
 static void test_random_graphs(void **state)
@@ -275,9 +328,16 @@ static void test_check_catches_a_missing_predecessor(void **state)
     retro_val_t got[300];
     err_t err;
     retro_unit_t u = { .n = 300, .threads = 1, .ctx = &g, .moves = g_moves, .preds = g_preds };
-    for (int v = 0; v < 4; v++) {   /* the check lists the moves again, or reads init's; settled at once or in buckets */
+    uint64_t at[16], low[16];
+    int nspans = make_spans(300, at, low);
+    /* the check lists the moves again, or reads init's; settled at once or
+       in buckets; in index order or tile by tile */
+    for (int v = 0; v < 8; v++) {
         u.keep_bytes = v & 1 ? UINT64_MAX : 0;
         u.bucket_bits = v & 2 ? 4 : -1;
+        u.nspans = v & 4 ? nspans : 0;
+        u.span_at = at;
+        u.span_low = low;
         u.preds = g_preds;
         assert_int_equal(retro_solve(&u, got, &err), GSW_OK);
         int failures = 0;
@@ -514,6 +574,7 @@ int main(void)
         cmocka_unit_test(test_random_graphs),
         cmocka_unit_test(test_random_graphs_threads),
         cmocka_unit_test(test_random_graphs_buckets),
+        cmocka_unit_test(test_random_graphs_spans),
         cmocka_unit_test(test_errors_and_stop),
         cmocka_unit_test(test_check_catches_a_missing_predecessor),
         cmocka_unit_test(test_divided_units),
