@@ -35,7 +35,7 @@ static void row(const char *name, const gv_t *v, const retro_game_t *rg, list_fn
     for (uint64_t i = 0; i < n; i++) {
         int k = f ? f(v, slice, i, out) : rg->children(v, slice, i, out, &term);
         moves += (uint64_t)k;
-        for (int j = 0; j < k; j++) sum = sum * 31 + out[j].slice * 7 + out[j].index;
+        for (int j = 0; j < k; j++) sum = sum * 31 + out[j].slice * 7 + out[j].index + ((uint64_t)out[j].sym << 61 ^ (uint64_t)out[j].move << 32 ^ (uint64_t)out[j].conv << 60);
     }
     double ms = now_ms() - t0;
     printf("%-16s %8.1f ns/position %6.2f moves/position checksum %016llx\n", name, ms * 1e6 / (double)n,

@@ -141,92 +141,7 @@ static const uint64_t chr_binom[65][5] = {
 #undef B0
 };
 
-/* ---- the kings' pairs (the header's kk) ---- */
-
-typedef struct chr_kk {
-    int n;
-    int16_t idx[64][64];   /* [wk][bk]: kk, or -1 */
-    uint8_t wk[1806], bk[1806];
-} chr_kk_t;
-
-static chr_kk_t chr_kk[2];   /* [0] without pawns, [1] with */
-static pthread_once_t chr_kk_once = PTHREAD_ONCE_INIT;
-
-static inline int chr_on_diag(int sq) { return (sq >> 3) == (sq & 7); }
-
-static void chr_kk_init(void)
-{
-    for (int fold = 0; fold < 2; fold++) {
-        chr_kk_t *t = &chr_kk[fold];
-        t->n = 0;
-        for (int wk = 0; wk < 64; wk++)
-            for (int bk = 0; bk < 64; bk++) {
-                int wf = wk & 7, wr = wk >> 3, df = (bk & 7) - wf, dr = (bk >> 3) - wr;
-                int ok = wf <= 3 && (df < -1 || df > 1 || dr < -1 || dr > 1);
-                if (ok && fold == 0) ok = wr <= wf && (wr < wf || (bk >> 3) <= (bk & 7));
-                t->idx[wk][bk] = (int16_t)(ok ? t->n : -1);
-                if (ok) t->wk[t->n] = (uint8_t)wk, t->bk[t->n] = (uint8_t)bk, t->n++;
-            }
-    }
-}
-
-typedef struct chr_layout {
-    int ng;
-    int color[CHR_GROUPS], type[CHR_GROUPS], k[CHR_GROUPS];
-    uint64_t size[CHR_GROUPS];
-    const chr_kk_t *kk;  /* the kings' pairs: chr_kk[pawnful] */
-    int pawnful;       /* pawns of either side: only the mirror a <-> h is folded */
-    uint64_t g;        /* the groups' placements */
-    uint64_t half;     /* positions with one side to move: kk->n * g */
-    int pawns[2];      /* the group of each colour's pawns; -1: none */
-    /* ep indices (pawns on both sides), by the side to move: the groups'
-       placements without the pawn that stepped, the first index */
-    uint64_t epg[2], ep_base[2];
-    uint64_t total;    /* every index */
-    int8_t group[2][7]; /* the group of (colour, type); -1: none */
-} chr_layout_t;
-
-static void chr_layout(const chr_mat_t *m, chr_layout_t *l)
-{
-    pthread_once(&chr_kk_once, chr_kk_init);
-    l->ng = 0;
-    l->g = 1;
-    l->pawns[0] = l->pawns[1] = -1;
-    memset(l->group, -1, sizeof l->group);
-    for (int c = 0; c < 2; c++)
-        for (int i = 0; i < 5; i++) {
-            int t = chr_order[i], k = m->n[c][t];
-            if (!k) continue;
-            int g = l->ng++;
-            l->color[g] = c;
-            l->type[g] = t;
-            l->k[g] = k;
-            l->size[g] = chr_binom[t == CH_PAWN ? 48 : 64][k];
-            l->g *= l->size[g];
-            l->group[c][t] = (int8_t)g;
-            if (t == CH_PAWN) l->pawns[c] = g;
-        }
-    l->pawnful = l->pawns[0] >= 0 || l->pawns[1] >= 0;
-    l->kk = &chr_kk[l->pawnful];
-    l->half = (uint64_t)l->kk->n * l->g;
-    l->total = 2 * l->half;
-    for (int s = 0; s < 2; s++) {
-        l->epg[s] = l->ep_base[s] = 0;
-        if (l->pawns[0] < 0 || l->pawns[1] < 0) continue;
-        int gp = l->pawns[s ^ 1];   /* (the side that stepped is the other) */
-        l->epg[s] = l->g / l->size[gp] * chr_binom[48][l->k[gp] - 1];
-        l->ep_base[s] = l->total;
-        l->total += 8 * (uint64_t)l->kk->n * l->epg[s];
-    }
-}
-
-/* ---- a position's image under the board's symmetries ---- */
-
-/* The kings, the groups' squares and the ep square (CH_NOSQ: none). */
-typedef struct chr_img {
-    int wk, bk, ep;
-    uint64_t bb[CHR_GROUPS];
-} chr_img_t;
+/* ---- the board's symmetries ---- */
 
 enum { CHR_FILES, CHR_RANKS, CHR_DIAGONAL };   /* a <-> h, 1 <-> 8, a1-h8 */
 
@@ -261,12 +176,115 @@ static inline int chr_sq_ops(int sq, int ops)
     return ops & CHR_OP_DIAGONAL ? chr_sq_turn(sq, CHR_DIAGONAL) : sq;
 }
 
-static inline uint64_t chr_bb_ops(uint64_t b, int ops)
+/* A bitboard turned by ops, square by square from a table (a group holds
+ * at most three pieces: three table reads cost less than three turns of
+ * the whole bitboard). */
+static uint8_t chr_sq_op_table[8][64];
+
+static void chr_sq_op_init(void)
 {
-    if (ops & CHR_OP_FILES) b = chr_bb_turn(b, CHR_FILES);
-    if (ops & CHR_OP_RANKS) b = chr_bb_turn(b, CHR_RANKS);
-    return ops & CHR_OP_DIAGONAL ? chr_bb_turn(b, CHR_DIAGONAL) : b;
+    for (int ops = 0; ops < 8; ops++)
+        for (int sq = 0; sq < 64; sq++) chr_sq_op_table[ops][sq] = (uint8_t)chr_sq_ops(sq, ops);
 }
+
+static inline uint64_t chr_sqs_ops(uint64_t b, int ops)
+{
+    if (!ops) return b;
+    uint64_t t = 0;
+    for (; b; b &= b - 1) t |= 1ull << chr_sq_op_table[ops][__builtin_ctzll(b)];
+    return t;
+}
+
+/* ---- the kings' pairs (the header's kk) ---- */
+
+typedef struct chr_kk {
+    int n;
+    int16_t idx[64][64];   /* [wk][bk]: kk, or -1 */
+    uint8_t wk[1806], bk[1806];
+} chr_kk_t;
+
+static chr_kk_t chr_kk[2];   /* [0] without pawns, [1] with */
+static pthread_once_t chr_kk_once = PTHREAD_ONCE_INIT;
+
+static inline int chr_on_diag(int sq) { return (sq >> 3) == (sq & 7); }
+
+static void chr_kk_init(void)
+{
+    chr_sq_op_init();
+    for (int fold = 0; fold < 2; fold++) {
+        chr_kk_t *t = &chr_kk[fold];
+        t->n = 0;
+        for (int wk = 0; wk < 64; wk++)
+            for (int bk = 0; bk < 64; bk++) {
+                int wf = wk & 7, wr = wk >> 3, df = (bk & 7) - wf, dr = (bk >> 3) - wr;
+                int ok = wf <= 3 && (df < -1 || df > 1 || dr < -1 || dr > 1);
+                if (ok && fold == 0) ok = wr <= wf && (wr < wf || (bk >> 3) <= (bk & 7));
+                t->idx[wk][bk] = (int16_t)(ok ? t->n : -1);
+                if (ok) t->wk[t->n] = (uint8_t)wk, t->bk[t->n] = (uint8_t)bk, t->n++;
+            }
+    }
+}
+
+typedef struct chr_layout {
+    int ng;
+    int color[CHR_GROUPS], type[CHR_GROUPS], k[CHR_GROUPS];
+    uint64_t size[CHR_GROUPS];
+    const chr_kk_t *kk;  /* the kings' pairs: chr_kk[pawnful] */
+    int pawnful;       /* pawns of either side: only the mirror a <-> h is folded */
+    uint64_t g;        /* the groups' placements */
+    uint64_t mul[CHR_GROUPS];   /* a group's rank's weight in them: the sizes of the groups after it */
+    uint64_t half;     /* positions with one side to move: kk->n * g */
+    int pawns[2];      /* the group of each colour's pawns; -1: none */
+    /* ep indices (pawns on both sides), by the side to move: the groups'
+       placements without the pawn that stepped, the first index */
+    uint64_t epg[2], ep_base[2];
+    uint64_t total;    /* every index */
+    int8_t group[2][7]; /* the group of (colour, type); -1: none */
+} chr_layout_t;
+
+static void chr_layout(const chr_mat_t *m, chr_layout_t *l)
+{
+    pthread_once(&chr_kk_once, chr_kk_init);
+    l->ng = 0;
+    l->g = 1;
+    l->pawns[0] = l->pawns[1] = -1;
+    memset(l->group, -1, sizeof l->group);
+    for (int c = 0; c < 2; c++)
+        for (int i = 0; i < 5; i++) {
+            int t = chr_order[i], k = m->n[c][t];
+            if (!k) continue;
+            int g = l->ng++;
+            l->color[g] = c;
+            l->type[g] = t;
+            l->k[g] = k;
+            l->size[g] = chr_binom[t == CH_PAWN ? 48 : 64][k];
+            l->g *= l->size[g];
+            l->group[c][t] = (int8_t)g;
+            if (t == CH_PAWN) l->pawns[c] = g;
+        }
+    l->pawnful = l->pawns[0] >= 0 || l->pawns[1] >= 0;
+    l->kk = &chr_kk[l->pawnful];
+    l->half = (uint64_t)l->kk->n * l->g;
+    l->total = 2 * l->half;
+    for (int g = l->ng - 1; g >= 0; g--) l->mul[g] = g == l->ng - 1 ? 1 : l->mul[g + 1] * l->size[g + 1];
+    for (int s = 0; s < 2; s++) {
+        l->epg[s] = l->ep_base[s] = 0;
+        if (l->pawns[0] < 0 || l->pawns[1] < 0) continue;
+        int gp = l->pawns[s ^ 1];   /* (the side that stepped is the other) */
+        l->epg[s] = l->g / l->size[gp] * chr_binom[48][l->k[gp] - 1];
+        l->ep_base[s] = l->total;
+        l->total += 8 * (uint64_t)l->kk->n * l->epg[s];
+    }
+}
+
+/* ---- a position's image under the board's symmetries ---- */
+
+/* The kings, the groups' squares and the ep square (CH_NOSQ: none). */
+typedef struct chr_img {
+    int wk, bk, ep;
+    uint64_t bb[CHR_GROUPS];
+} chr_img_t;
+
 
 /* For side s to move with an ep right on file f: the square passed, and
  * the square of the pawn that passed it. */
@@ -305,13 +323,13 @@ static uint64_t chr_img_index(const chr_layout_t *l, const uint64_t *bb, int dg,
     uint64_t r = (uint64_t)l->kk->idx[wk][bk];
     if (ep == CH_NOSQ) {
         for (int g = 0; g < l->ng; g++)
-            r = r * l->size[g] + chr_rank(chr_bb_ops(bb[g] ^ (g == dg ? dbb : 0), ops), l->type[g]);
+            r = r * l->size[g] + chr_rank(chr_sqs_ops(bb[g] ^ (g == dg ? dbb : 0), ops), l->type[g]);
         return (uint64_t)s * l->half + r;
     }
     int epg = l->pawns[s ^ 1];
     r += (uint64_t)(ep & 7) * (uint64_t)l->kk->n;
     for (int g = 0; g < l->ng; g++) {
-        uint64_t b = chr_bb_ops(bb[g] ^ (g == dg ? dbb : 0), ops);
+        uint64_t b = chr_sqs_ops(bb[g] ^ (g == dg ? dbb : 0), ops);
         if (g != epg) r = r * l->size[g] + chr_rank(b, l->type[g]);
         else r = r * chr_binom[48][l->k[g] - 1] + chr_rank(b & ~(1ull << chr_ep_pawn(s, ep)), l->type[g]);
     }
@@ -371,6 +389,37 @@ static uint64_t chr_img_encode_d(const chr_layout_t *l, const uint64_t *bb, int 
     return i;
 }
 
+/* A position's moves that leave its kings alone and give no ep right
+ * change one group's rank: when its kings stand where kk numbers them (a
+ * decoded position's do) and no diagonal twin is compared, the index of
+ * such a move's image, with side to move `side`, is the position's with
+ * that rank replaced (no turn: sym 0). ok 0: use chr_img_encode_d. */
+typedef struct chr_near {
+    int ok;
+    uint64_t base;              /* the image's index as it stands, side to move `side` */
+    uint64_t rank[CHR_GROUPS];  /* each group's rank there */
+} chr_near_t;
+
+static void chr_near_init(const chr_layout_t *l, const chr_img_t *x, int side, chr_near_t *n)
+{
+    n->ok = x->ep == CH_NOSQ && (l->pawnful || !chr_on_diag(x->wk) || !chr_on_diag(x->bk)) &&
+            l->kk->idx[x->wk][x->bk] >= 0;
+    if (!n->ok) return;
+    uint64_t r = (uint64_t)l->kk->idx[x->wk][x->bk];
+    for (int g = 0; g < l->ng; g++) {
+        n->rank[g] = chr_rank(x->bb[g], l->type[g]);
+        r = r * l->size[g] + n->rank[g];
+    }
+    n->base = (uint64_t)side * l->half + r;
+}
+
+/* The index with group dg's bits dbb flipped (n->ok, dg >= 0). */
+static inline uint64_t chr_near_index(const chr_layout_t *l, const chr_near_t *n, const chr_img_t *x, int dg,
+                                      uint64_t dbb)
+{
+    return n->base + (chr_rank(x->bb[dg] ^ dbb, l->type[dg]) - n->rank[dg]) * l->mul[dg];   /* (mod 2^64) */
+}
+
 /* A piece of colour c and type t put on the empty square sq, its
  * bitboards too. */
 static inline void chr_put(ch_pos_t *p, int c, int t, int sq)
@@ -422,8 +471,15 @@ static int chr_decode(const chr_mat_t *m, const chr_layout_t *l, uint64_t index,
         uint64_t x = gr[g];
         int hi = l->type[g] == CH_PAWN ? 48 : 64;
         for (int i = k[g]; i > 0; i--) {   /* colex unranking, highest first */
-            int s = hi - 1;
-            while (chr_binom[s][i] > x) s--;
+            int s = i == 1 ? (int)x : hi - 1;   /* (C(s, 1) = s) */
+            if (i > 1) {   /* the largest s below hi with C(s, i) <= x */
+                int lo = i - 1;
+                while (lo < s) {
+                    int mid = (lo + s + 1) / 2;
+                    if (chr_binom[mid][i] <= x) lo = mid;
+                    else s = mid - 1;
+                }
+            }
             x -= chr_binom[s][i];
             hi = s;
             int sq = chr_bsq(l->type[g], s);
@@ -675,10 +731,10 @@ static void chr_mirror(const gv_t *v, void *pos)
 
 /* The position at (slice, index) into p, with the slice's material and
  * layout: 1 when it is a legal position. */
-static int chr_at(uint64_t slice, uint64_t index, chr_mat_t *m, chr_layout_t *l, ch_pos_t *p)
+static int chr_at(uint64_t slice, uint64_t index, const chr_mat_t **m, const chr_layout_t **l, ch_pos_t *p)
 {
     /* (the builder asks about one slice a hundred million times a thread:
-       its layout is kept) */
+       its layout is kept, and lent) */
     static _Thread_local struct { uint64_t slice; int set; chr_mat_t m; chr_layout_t l; } last;
     if (!last.set || last.slice != slice) {
         chr_unpack(slice, &last.m);
@@ -686,16 +742,16 @@ static int chr_at(uint64_t slice, uint64_t index, chr_mat_t *m, chr_layout_t *l,
         last.slice = slice;
         last.set = 1;
     }
-    *m = last.m;
-    *l = last.l;
-    return chr_decode(m, l, index, p);
+    *m = &last.m;
+    *l = &last.l;
+    return chr_decode(&last.m, &last.l, index, p);
 }
 
 static void chr_position(const gv_t *v, uint64_t slice, uint64_t index, void *pos)
 {
     (void)v;
-    chr_mat_t m;
-    chr_layout_t l;
+    const chr_mat_t *m;
+    const chr_layout_t *l;
     chr_at(slice, index, &m, &l, pos);
     ch_refresh(pos);   /* (its Zobrist key) */
 }
@@ -703,8 +759,8 @@ static void chr_position(const gv_t *v, uint64_t slice, uint64_t index, void *po
 static int chr_legal(const gv_t *v, uint64_t slice, uint64_t index)
 {
     (void)v;
-    chr_mat_t m;
-    chr_layout_t l;
+    const chr_mat_t *m;
+    const chr_layout_t *l;
     ch_pos_t p;
     return chr_at(slice, index, &m, &l, &p);
 }
@@ -715,8 +771,8 @@ static int chr_legal(const gv_t *v, uint64_t slice, uint64_t index)
 static int chr_children(const gv_t *v, uint64_t slice, uint64_t index, retro_move_t *out, val_t *terminal)
 {
     (void)v;
-    chr_mat_t m;
-    chr_layout_t l;
+    const chr_mat_t *m;
+    const chr_layout_t *l;
     ch_pos_t p;
     if (terminal) *terminal = VAL_DRAW;
     if (!chr_at(slice, index, &m, &l, &p)) return 0;
@@ -727,8 +783,10 @@ static int chr_children(const gv_t *v, uint64_t slice, uint64_t index, retro_mov
         return 0;
     }
     if (ch_insufficient(&p)) return 0;
-    chr_img_t here = chr_img_of(&l, &p);
+    chr_img_t here = chr_img_of(l, &p);
     here.ep = CH_NOSQ;
+    chr_near_t near;
+    chr_near_init(l, &here, p.side ^ 1, &near);
     for (int i = 0; i < n && kept < RETRO_MAX_MOVES; i++) {
         retro_move_t *o = &out[kept];
         int from = ch_from(mv[i]), to = ch_to(mv[i]), t = ch_pc_type(p.sq[from]);
@@ -736,11 +794,16 @@ static int chr_children(const gv_t *v, uint64_t slice, uint64_t index, retro_mov
             /* no capture, no promotion, no ep right: this slice, as it is
                oriented, the piece's bit moved (no position played) */
             int wk = here.wk, bk = here.bk, dg = -1;
-            if (t != CH_KING) dg = l.group[p.side][t];
+            if (t != CH_KING) dg = l->group[p.side][t];
             else if (p.side == CH_WHITE) wk = to;
             else bk = to;
             o->slice = slice;
-            o->index = chr_img_encode_d(&l, here.bb, dg, 1ull << from | 1ull << to, wk, bk, CH_NOSQ, p.side ^ 1, &o->sym);
+            if (dg >= 0 && near.ok) {
+                o->index = chr_near_index(l, &near, &here, dg, 1ull << from | 1ull << to);
+                o->sym = 0;
+            } else
+                o->index = chr_img_encode_d(l, here.bb, dg, 1ull << from | 1ull << to, wk, bk, CH_NOSQ, p.side ^ 1,
+                                            &o->sym);
         } else {
             ch_pos_t q = p;
             ch_play(&q, mv[i]);
@@ -768,13 +831,17 @@ static inline void chr_move_set(retro_move_t *o, uint64_t slice, move_t move, in
     o->conv = (uint8_t)conv;
 }
 
-static int chr_parent_add(const chr_layout_t *l, uint64_t slice, ch_pos_t *p, const chr_img_t *y, int dg, uint64_t dbb,
-                          move_t move, int conv, retro_move_t *out, int n)
+static int chr_parent_add(const chr_layout_t *l, const chr_near_t *near, uint64_t slice, ch_pos_t *p,
+                          const chr_img_t *y, int dg, uint64_t dbb, move_t move, int conv, retro_move_t *out, int n)
 {
     if (n >= RETRO_MAX_MOVES) return n;
     chr_move_set(&out[n], slice, move, conv);
-    out[n].index = chr_img_encode_d(l, y->bb, dg, dbb, p->king[CH_WHITE], p->king[CH_BLACK], CH_NOSQ, p->side,
-                                    &out[n].sym);
+    if (near && near->ok && dg >= 0) {
+        out[n].index = chr_near_index(l, near, y, dg, dbb);
+        out[n].sym = 0;
+    } else
+        out[n].index = chr_img_encode_d(l, y->bb, dg, dbb, p->king[CH_WHITE], p->king[CH_BLACK], CH_NOSQ, p->side,
+                                        &out[n].sym);
     n++;
     if (l->pawns[0] < 0 || l->pawns[1] < 0) return n;
     int s = p->side;
@@ -804,14 +871,16 @@ static int chr_parent_add(const chr_layout_t *l, uint64_t slice, ch_pos_t *p, co
 static int chr_parents(const gv_t *v, uint64_t slice, uint64_t index, retro_move_t *out)
 {
     (void)v;
-    chr_mat_t m;
-    chr_layout_t l;
+    const chr_mat_t *m;
+    const chr_layout_t *l;
     ch_pos_t x;
     if (!chr_at(slice, index, &m, &l, &x)) return 0;
     int mover = x.side ^ 1, n = 0;
     uint64_t occ = x.type[0];
-    chr_img_t here = chr_img_of(&l, &x);
+    chr_img_t here = chr_img_of(l, &x);
     here.ep = CH_NOSQ;
+    chr_near_t near;
+    chr_near_init(l, &here, mover, &near);
     if (x.ep != CH_NOSQ) {
         int to = chr_ep_pawn(x.side, x.ep), f = mover == CH_WHITE ? to - 16 : to + 16;
         if (occ >> f & 1) return 0;   /* (a position the FEN parser allows, no double step made) */
@@ -822,8 +891,8 @@ static int chr_parents(const gv_t *v, uint64_t slice, uint64_t index, retro_move
         p.ep = CH_NOSQ;
         ch_refresh(&p);
         if (ch_attackers(&p, p.king[x.side], mover, p.type[0])) return 0;
-        chr_img_t y = chr_img_of(&l, &p);
-        return chr_parent_add(&l, slice, &p, &y, -1, 0, ch_move(f, to, CH_NORMAL, 0), 1, out, 0);
+        chr_img_t y = chr_img_of(l, &p);
+        return chr_parent_add(l, NULL, slice, &p, &y, -1, 0, ch_move(f, to, CH_NORMAL, 0), 1, out, 0);
     }
     for (uint64_t b = x.color[mover]; b; b &= b - 1) {
         int to = __builtin_ctzll(b), t = ch_pc_type(x.sq[to]);
@@ -864,7 +933,7 @@ static int chr_parents(const gv_t *v, uint64_t slice, uint64_t index, retro_move
             if (ch_attackers(&p, p.king[x.side], mover, p.type[0])) continue;   /* here's side in check there */
             if (n >= RETRO_MAX_MOVES) return n;
             /* (the piece's bits moved back: p's kings, a group's bits) */
-            n = chr_parent_add(&l, slice, &p, &here, t == CH_KING ? -1 : l.group[mover][t], fb,
+            n = chr_parent_add(l, &near, slice, &p, &here, t == CH_KING ? -1 : l->group[mover][t], fb,
                                ch_move(f, to, CH_NORMAL, 0), t == CH_PAWN, out, n);
         }
     }
@@ -879,11 +948,11 @@ static int chr_parents(const gv_t *v, uint64_t slice, uint64_t index, retro_move
 static uint64_t chr_weight(const gv_t *v, uint64_t slice, uint64_t index)
 {
     (void)v;
-    chr_mat_t m;
-    chr_layout_t l;
+    const chr_mat_t *m;
+    const chr_layout_t *l;
     ch_pos_t p;
     if (!chr_at(slice, index, &m, &l, &p)) return 0;
-    if (l.pawnful) return 2;
+    if (l->pawnful) return 2;
     for (int c = 0; c < 2; c++)
         for (int t = CH_PAWN; t <= CH_KING; t++) {
             uint64_t b = p.color[c] & p.type[t];
