@@ -95,11 +95,14 @@ static int retro_lists(retro_run_t *r, int tid, const uint64_t *at, int g, int *
     const uintptr_t size = r->all ? sizeof *r->all : sizeof *node;
     const uint64_t off = r->all ? 0 : r->lo;
     const int bucketed = r->phase == 2 && r->bw;   /* (their targets are read later, bucket by bucket) */
+    /* (the place in init's kept lists is held here and stored once: the
+       threads' places share a cache line) */
+    const uint8_t *cur = r->phase == 4 ? r->cursor[tid] : NULL;
     for (int j = 0; j < g; j++) __builtin_prefetch(&node[at[j]], 0);
     for (int j = 0; j < g; j++) {
         uint64_t *l = buf + (size_t)j * RETRO_MAX_MOVES;
-        if (r->phase == 4 && r->cursor[tid])   /* init's list of this node */
-            r->cursor[tid] = retro_keep_get(r->cursor[tid], l, &nl[j]);
+        if (cur)   /* init's list of this node */
+            cur = retro_keep_get(cur, l, &nl[j]);
         else
             nl[j] = r->phase == 2 ? u->preds(u->ctx, tid, r->lo + at[j], l, e)
                                   : u->moves(u->ctx, tid, r->lo + at[j], l, NULL, e);
@@ -115,6 +118,7 @@ static int retro_lists(retro_run_t *r, int tid, const uint64_t *at, int g, int *
             if (!bucketed) __builtin_prefetch((const void *)(base + (uintptr_t)(l[k] - off) * size), 1);
         }
     }
+    if (r->phase == 4) r->cursor[tid] = cur;
     return 0;
 }
 
