@@ -28,7 +28,7 @@ static const char *which;
 static void row(const char *name, const gv_t *v, const retro_game_t *rg, list_fn f, uint64_t slice, uint64_t n)
 {
     if (which && strcmp(which, name)) return;
-    retro_move_t out[RETRO_MAX_MOVES];
+    retro_move_t out[RETRO_MAX_MOVES] = { 0 };   /* (a game that never sets sym leaves it 0) */
     uint64_t moves = 0, sum = 0;
     val_t term;
     double t0 = now_ms();
