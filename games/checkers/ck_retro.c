@@ -41,10 +41,10 @@ static uint64_t ckr_binom[33][33];
  * rw (from black men above bit c). 7.3 MB, built on first use with the
  * binomials (pthread_once), read-only after. */
 static uint64_t ckr_pre[CKR_MAX_PIECES - 1][7][CKR_TBLOCK];
-/* ckr_cx[j][m][x]: the colex rank's terms from byte j of a set holding x
- * there with m elements in the bytes below: the sum of C(8j + b, m + t)
- * over x's bits b, the t-th from the bottom (t from 1). 45 KB. */
-static uint32_t ckr_cx[4][CKR_MAX_PIECES + 1][256];
+/* ckr_cb[c][t] = C(c, t), t <= CKR_MAX_PIECES: the colex rank's terms,
+ * 1.2 KB, so that they stay in the first-level cache beside the node
+ * arrays (a table per byte of the set took 36 KB, more than that cache). */
+static uint32_t ckr_cb[32][CKR_MAX_PIECES + 1];
 /* ckr_unr[ckr_unr_at[k] + r]: the set of k squares (k <= CKR_UNR_K) with
  * colex rank r, for every r < C(32, k): one read where the search below
  * makes k dependent ones of five steps each. 162 KB. */
@@ -94,12 +94,12 @@ static inline uint32_t ckr_pdep(uint32_t x, uint32_t m)
 }
 
 /* The colex rank of a set of at most CKR_MAX_PIECES squares: the sum of
- * C(c_t, t) over its squares c_1 < c_2 < ..., a table entry a byte. */
+ * C(c_t, t) over its squares c_1 < c_2 < ..., a table entry a square. */
 static inline uint64_t ckr_colex(uint32_t s)
 {
-    int m1 = ckr_popcount(s & 0xFFu), m2 = ckr_popcount(s & 0xFFFFu), m3 = ckr_popcount(s & 0xFFFFFFu);
-    return (uint64_t)ckr_cx[0][0][s & 0xFF] + ckr_cx[1][m1][s >> 8 & 0xFF] + ckr_cx[2][m2][s >> 16 & 0xFF] +
-           ckr_cx[3][m3][s >> 24];
+    uint64_t r = 0;
+    for (int t = 1; s; s &= s - 1, t++) r += ckr_cb[__builtin_ctz(s)][t];
+    return r;
 }
 
 /* The next set of as many elements in colex order (numeric order of the
@@ -116,14 +116,8 @@ static void ckr_build_tables(void)
         ckr_binom[n][0] = 1;
         for (int k = 1; k <= n; k++) ckr_binom[n][k] = ckr_binom[n - 1][k - 1] + (k < n ? ckr_binom[n - 1][k] : 0);
     }
-    for (int j = 0; j < 4; j++)
-        for (int m = 0; m <= CKR_MAX_PIECES; m++)
-            for (int x = 0; x < 256; x++) {
-                uint64_t sum = 0;
-                for (int b = 0, t = m; b < 8; b++)
-                    if (x >> b & 1) sum += ckr_c(8 * j + b, ++t);
-                ckr_cx[j][m][x] = (uint32_t)sum;   /* exact wherever the set has at most CKR_MAX_PIECES */
-            }
+    for (int c = 0; c < 32; c++)
+        for (int t = 0; t <= CKR_MAX_PIECES; t++) ckr_cb[c][t] = (uint32_t)ckr_c(c, t);
     for (int sq = 0; sq < 32; sq++)
         for (int d = 0; d < 4; d++) {
             int over = ck_nb[sq][d], land = over >= 0 ? ck_nb[over][d] : -1;
