@@ -473,13 +473,15 @@ static int egdb_cli_stats_mate(cli_args_t *o, gv_t *v, egdb_set_t *set, err_t *e
             json_arr(&j, "endings");
         }
     } else
-        printf("%-8s %12s %12s %12s %12s  %-14s %s\n", "ending", "positions", "wins", "draws", "losses",
-               "longest mate", "example (winner to move)");
+        printf("%-8s %12s %12s %12s %12s  %-14s %-14s %s\n", "ending", "positions", "wins", "draws", "losses",
+               "longest mate", "longest loss", "example (winner to move)");
     for (int r = 0; r < nrows; r++) {
         egdb_stat_t *row = &rows[r];
         char name[64], fen[256] = "", a[32], b[32], c2[32], d[32];
         rg->slice_name(v, row->slice, name, sizeof name);
         int plies = row->longest_win_plies, moves = plies >= 0 ? (plies + 1) / 2 : -1;
+        /* the longest defence: the loser to move, mated in lplies / 2 moves */
+        int lplies = row->longest_loss_plies, lmoves = lplies >= 0 ? lplies / 2 : -1;
         if (plies >= 0) stats_fen(v, row->longest_slice, row->longest_index, 0, fen, sizeof fen);
         if (args_flag(o, "json")) {
             if (nwant == 0) json_obj(&j, NULL);
@@ -497,16 +499,29 @@ static int egdb_cli_stats_mate(cli_args_t *o, gv_t *v, egdb_set_t *set, err_t *e
                 json_null(&j, "longest_mate_plies");
                 json_null(&j, "example");
             }
+            if (lmoves >= 0) {
+                char lfen[256];
+                stats_fen(v, row->longest_loss_slice, row->longest_loss_index, 0, lfen, sizeof lfen);
+                json_int(&j, "longest_loss_moves", lmoves);
+                json_int(&j, "longest_loss_plies", lplies);
+                json_str(&j, "loss_example", lfen);
+            } else {
+                json_null(&j, "longest_loss_moves");
+                json_null(&j, "longest_loss_plies");
+                json_null(&j, "loss_example");
+            }
             json_bool(&j, "distances", row->distances);
             if (nwant == 0) json_close(&j, '}');
             continue;
         }
-        char lm[40];
+        char lm[40], ll[40];
         if (moves >= 0) snprintf(lm, sizeof lm, "%d (%d plies)", moves, plies);
         else snprintf(lm, sizeof lm, row->distances ? "none" : "- (wld only)");
-        printf("%-8s %12s %12s %12s %12s  %-14s %s\n", name, opts_thousands(row->positions, a, sizeof a),
+        if (lmoves >= 0) snprintf(ll, sizeof ll, "%d (%d plies)", lmoves, lplies);
+        else snprintf(ll, sizeof ll, row->distances ? "none" : "-");
+        printf("%-8s %12s %12s %12s %12s  %-14s %-14s %s\n", name, opts_thousands(row->positions, a, sizeof a),
                opts_thousands(row->wins, b, sizeof b), opts_thousands(row->draws, c2, sizeof c2),
-               opts_thousands(row->losses, d, sizeof d), lm, *fen ? fen : "-");
+               opts_thousands(row->losses, d, sizeof d), lm, ll, *fen ? fen : "-");
     }
     if (args_flag(o, "json")) {
         if (nwant == 0) json_close(&j, ']');

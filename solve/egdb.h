@@ -299,6 +299,10 @@ typedef struct egdb_stat {
      * longest mate, with the winner to move); -1: none */
     int longest_win_plies;
     uint64_t longest_slice, longest_index;
+    /* the longest loss over every position, whoever moves (chess: the
+     * longest defence, the loser to move, mated in plies / 2 moves) */
+    int longest_loss_plies;
+    uint64_t longest_loss_slice, longest_loss_index;
 } egdb_stat_t;
 /* Parse a material ("2,0,1,0": one count per material_names entry, in
  * order, separated by commas) into counts: their number, or -1 with err

@@ -125,7 +125,7 @@ int egdb_stats(egdb_set_t *set, const int *only, int nonly, egdb_table_t table, 
             rows[r].ncounts = nc;
             rows[r].slice = ids[i];
             rows[r].distances = 1;
-            rows[r].longest_win_plies = -1;
+            rows[r].longest_win_plies = rows[r].longest_loss_plies = -1;
             rows[r].btm_win.plies = rows[r].btm_loss.plies = rows[r].win.plies = rows[r].loss.plies = -1;
         }
         egdb_stat_t *row = &rows[r];
@@ -167,6 +167,10 @@ int egdb_stats(egdb_set_t *set, const int *only, int nonly, egdb_table_t table, 
                     row->longest_win_plies = d;
                     row->longest_slice = ids[i];
                     row->longest_index = idx;
+                } else if (!win && d > row->longest_loss_plies) {
+                    row->longest_loss_plies = d;
+                    row->longest_loss_slice = ids[i];
+                    row->longest_loss_index = idx;
                 }
                 egdb_extreme_t *best = win ? &row->btm_win : &row->btm_loss;
                 if (d <= best->plies || stats_capture(v, ids[i], idx)) continue;

@@ -20,9 +20,12 @@ same "$(jq -r .ending "$tmp/out")" KRK "ending"
 same "$(jq -r .longest_mate_moves "$tmp/out")" 16 "KRK's longest mate (FACTS.md)"
 same "$(jq -r .longest_mate_plies "$tmp/out")" 31 "KRK's longest mate in plies"
 same "$(jq -r '.wins + .draws + .losses == .positions' "$tmp/out")" true "wins + draws + losses = positions"
-ex=$(jq -r .example "$tmp/out")
+ex=$(jq -r .example "$tmp/out") lex=$(jq -r .loss_example "$tmp/out") lm=$(jq -r .longest_loss_moves "$tmp/out")
+same "$(jq -r '.longest_loss_plies == 2 * .longest_loss_moves' "$tmp/out")" true "the longest loss: the loser to move"
 expect 0 "probe the example" -- "$gsw" egdb probe chess "$ex" --dir "$eg" --json
 same "$(jq -r .mate "$tmp/out")" 16 "the example is a mate in 16"
+expect 0 "probe the longest loss" -- "$gsw" egdb probe chess "$lex" --dir "$eg" --json
+same "$(jq -r .mate "$tmp/out")" "-$lm" "the loss example is mated in the longest loss's moves"
 expect 0 "stats KKR" -- "$gsw" egdb stats chess KKR --dir "$eg" --json
 same "$(jq -r .ending "$tmp/out")" KRK "KKR names KRK"
 [ "$(grep -c "not built" "$tmp/err")" -eq 0 ] && ok || bad "a built ending is not built again"
@@ -31,6 +34,7 @@ same "$(jq -r .longest_mate_moves "$tmp/out")" 10 "KQK's longest mate (FACTS.md)
 expect 0 "stats text" -- "$gsw" egdb stats chess --dir "$eg"
 has out "KRK" "the table lists KRK"
 has out "16 (31 plies)" "the table gives the longest mate"
+has out "longest loss" "the table has the longest loss"
 
 # ---- probe ----
 expect 0 "probe text" -- "$gsw" egdb probe chess "7k/8/5K2/8/8/8/8/1R6 w - - 0 1" --dir "$eg"

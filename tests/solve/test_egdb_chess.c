@@ -180,16 +180,39 @@ static int teardown(void **state)
     return test_tmpdir_remove() == 0 ? 0 : -1;
 }
 
-/* FACTS.md: the longest mates, in the winner's moves. */
+/* FACTS.md: the longest mates, in the winner's moves; line: the longest
+ * line to mate in plies, whichever side moves, where Conrady's survey of
+ * Nalimov's tables gives it (tests/data/README.md; even: the loser to move,
+ * which the longest loss then gives), 0 where it is not asserted. */
 static const struct {
     const char *ending;
     int moves;
     int release;
+    int line;
 } maxima[] = {
-    { "KQK", 10, 0 }, { "KRK", 16, 0 }, { "KPK", 28, 1 }, { "KBBK", 19, 1 }, { "KBNK", 33, 1 },
-    { "KQKR", 35, 2 },   /* opt-in (GSW_EGDB_KQKR=1, label slow): the figure the tablebase literature quotes */
-    { "KBNKN", 107, 3 }, /* opt-in (GSW_EGDB_FIVE=1, label slow): the longest pawnless 5-piece mate, 213 plies */
+    { "KQK", 10, 0, 0 }, { "KRK", 16, 0, 0 }, { "KPK", 28, 1, 56 }, { "KBBK", 19, 1, 0 }, { "KBNK", 33, 1, 0 },
+    { "KRKP", 43, 1, 85 }, /* the longest 4-piece line */
+    { "KQKR", 35, 2, 0 },  /* opt-in (GSW_EGDB_KQKR=1, label slow): the figure the tablebase literature quotes */
+    { "KBNKN", 107, 3, 213 }, /* opt-in (GSW_EGDB_FIVE=1, label slow): the longest pawnless 5-piece mate */
 };
+
+/* The longest line in a stats row, and the position it starts from is
+ * that far from mate in the tablebase (the winner or the loser to move). */
+static int longest_line(egdb_set_t *st, const egdb_stat_t *row)
+{
+    int loss = row->longest_loss_plies > row->longest_win_plies;
+    egdb_prober_t pr;
+    err_t err;
+    assert_int_equal(egdb_prober_init(&pr, st, 4, &err), GSW_OK);
+    GSW_POSBUF pos[GSW_MAX_POS];
+    v->ops->retro->position(v, loss ? row->longest_loss_slice : row->longest_slice,
+                            loss ? row->longest_loss_index : row->longest_index, pos);
+    val_t lo, hi;
+    assert_int_equal(egdb_probe(&pr, pos, &lo, &hi, NULL, &err), 1);
+    assert_int_equal(lo, loss ? val_loss(row->longest_loss_plies) : val_win(row->longest_win_plies));
+    egdb_prober_free(&pr);
+    return loss ? row->longest_loss_plies : row->longest_win_plies;
+}
 
 static int kqkr(void) { return getenv("GSW_EGDB_KQKR") && atoi(getenv("GSW_EGDB_KQKR")); }
 static int five(void) { return getenv("GSW_EGDB_FIVE") && atoi(getenv("GSW_EGDB_FIVE")); }
@@ -226,6 +249,10 @@ static void test_longest_mates(void **state)
         assert_int_equal(egdb_probe(&pr, pos, &lo, &hi, NULL, &err), 1);
         assert_int_equal(lo, val_win(2 * maxima[i].moves - 1));
         egdb_prober_free(&pr);
+        if (maxima[i].line && longest_line(set, &rows[0]) != maxima[i].line)
+            fail_msg("%s: the longest line %d plies (mate %d, loss %d); published %d", maxima[i].ending,
+                     longest_line(set, &rows[0]), rows[0].longest_win_plies, rows[0].longest_loss_plies,
+                     maxima[i].line);
         free(rows);
         checked++;
     }
@@ -661,7 +688,9 @@ static int t_forward_value(egdb_prober_t *pr, const void *pos, val_t *out)
  * random positions, a quarter of them with an en-passant right, have the
  * value their moves give by the game's own rules (not the retrograde
  * engine's un-moves), and short mates that of a brute-force search; the
- * ending's file passes egdb verify. */
+ * ending's file passes egdb verify. GSW_EGDB_FIVE_PAWNS=NAME takes another
+ * ending: KPPKP (111 endings, 28.7 G positions, about 12 GB) is held to the
+ * longest line of Nalimov's tables, 254 plies. */
 static void test_five_pawns(void **state)
 {
     (void)state;
@@ -685,12 +714,19 @@ static void test_five_pawns(void **state)
     assert_int_equal(egdb_stats(s5, counts, nc, EGDB_TABLE_MATERIAL, &rows, &nrows, NULL, &err), GSW_OK);
     assert_int_equal(nrows, 1);
     uint64_t legal = count_ending(ending);
-    print_message("%s: %llu positions (counted apart: %llu), %llu wins, %llu draws, %llu losses, longest mate %d plies\n",
+    print_message("%s: %llu positions (counted apart: %llu), %llu wins, %llu draws, %llu losses, longest mate %d plies, "
+                  "longest loss %d plies\n",
                   ending, (unsigned long long)rows[0].positions, (unsigned long long)legal, (unsigned long long)rows[0].wins,
-                  (unsigned long long)rows[0].draws, (unsigned long long)rows[0].losses, rows[0].longest_win_plies);
+                  (unsigned long long)rows[0].draws, (unsigned long long)rows[0].losses, rows[0].longest_win_plies,
+                  rows[0].longest_loss_plies);
     assert_true(rows[0].positions == legal);
     assert_true(rows[0].wins + rows[0].draws + rows[0].losses == rows[0].positions);
     assert_true(rows[0].longest_win_plies > 0);
+    /* KPPKP: the longest line of Nalimov's 3-5-piece tables, 254 plies (the
+       loser to move), in Conrady's survey (tests/data/README.md) */
+    if (!strcmp(ending, "KPPKP") && longest_line(s5, &rows[0]) != 254)
+        fail_msg("KPPKP: the longest line %d plies (mate %d, loss %d); published 254", longest_line(s5, &rows[0]),
+                 rows[0].longest_win_plies, rows[0].longest_loss_plies);
 
     egdb_prober_t pr;
     assert_int_equal(egdb_prober_init(&pr, s5, 4, &err), GSW_OK);
