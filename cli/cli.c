@@ -145,7 +145,8 @@ int cli_main(const cli_verb_t *const *verbs, int argc, char **argv)
 }
 
 /* The Syzygy tablebases' folders: --syzygy where the verb takes it, else
- * $GSW_SYZYGY; a folder that is not one, or holds no table, is refused. */
+ * $GSW_SYZYGY; a folder that is not one, or holds no table, is refused.
+ * The tables checked are remembered beside --db's cache where it is given. */
 static int cli_syzygy(const cli_args_t *o)
 {
     const char *dirs = args_has(o, "syzygy") ? args_str(o, "syzygy") : NULL, *from = "--syzygy";
@@ -155,7 +156,7 @@ static int cli_syzygy(const cli_args_t *o)
     }
     if (!dirs || !*dirs) return 0;
     err_t err;
-    if (!ch_syzygy_open(dirs, &err)) return 0;
+    if (!ch_syzygy_open(dirs, args_has(o, "db") ? args_str(o, "db") : NULL, &err)) return 0;
     fprintf(stderr, "gsw: %s: %s\n", from, err.msg);
     return 1;
 }

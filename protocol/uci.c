@@ -423,7 +423,7 @@ static void cmd_setoption(uci_t *u, char **tok, int nt)
     if (!strcasecmp(name, "SyzygyPath")) {   /* the tables for every search after this */
         err_t err;
         const char *dirs = strcmp(value, "<empty>") ? value : "";
-        if (ch_syzygy_open(dirs, &err)) {
+        if (ch_syzygy_open(dirs, NULL, &err)) {   /* (UCI's cache is the default one) */
             say(u, "info string SyzygyPath: %s", err.msg);
             return;
         }

@@ -32,11 +32,11 @@ typedef struct sz_memo {
     char *text;                 /* the file's lines, read at open */
 } sz_memo_t;
 
-static void sz_memo_load(sz_memo_t *m)
+static void sz_memo_load(sz_memo_t *m, const char *db)
 {
     err_t err;
     m->text = NULL;
-    if (cache_sibling_dir(NULL, "syzygy-checked.txt", m->path, sizeof m->path, &err)) {
+    if (cache_sibling_dir(db, "syzygy-checked.txt", m->path, sizeof m->path, &err)) {
         m->path[0] = 0;
         return;
     }
@@ -121,7 +121,7 @@ static int sz_file_sound(const char *dir, const char *name, const sz_memo_t *mem
     return GSW_OK;
 }
 
-int ch_syzygy_open(const char *paths, err_t *err)
+int ch_syzygy_open(const char *paths, const char *db, err_t *err)
 {
     if (!paths || !*paths) {
         if (sz_paths[0]) tb_init("");   /* (not tb_free: it leaves freed tables for the next tb_init to reuse) */
@@ -132,7 +132,7 @@ int ch_syzygy_open(const char *paths, err_t *err)
     char copy[sizeof sz_paths];
     snprintf(copy, sizeof copy, "%s", paths);
     sz_memo_t memo;
-    sz_memo_load(&memo);
+    sz_memo_load(&memo, db);
     for (char *dir = copy, *next; dir; dir = next) {   /* each folder there */
         next = strchr(dir, ':');
         if (next) *next++ = 0;

@@ -26,8 +26,9 @@ enum {
 
 /* The tables in paths (folders separated by ':'); NULL or "" closes them.
  * Fails (err) when paths name a folder that does not exist, or folders
- * holding no table. */
-int ch_syzygy_open(const char *paths, err_t *err);
+ * holding no table. The checked tables are remembered beside the cache
+ * file db (NULL: the default cache, or $GSW_DB's). */
+int ch_syzygy_open(const char *paths, const char *db, err_t *err);
 /* The folders open ("" none) and the pieces of the largest table found
  * (0: none). */
 const char *ch_syzygy_paths(void);

@@ -41,7 +41,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int sound = magic == (wdl ? 0x5d23e871u : 0xa50c66d7u) && ((size - 1) & 63) == 16;
     if (sound && ch_sz_check_file(path, &err)) sound = 0;
     err.msg[0] = 0;
-    if (ch_syzygy_open(dir, &err)) {
+    if (ch_syzygy_open(dir, NULL, &err)) {
         if (!err.msg[0]) { fprintf(stderr, "a refused folder without a reason\n"); abort(); }
         if (sound && wdl) { fprintf(stderr, "a sound WDL table refused: %s\n", err.msg); abort(); }
     } else {
@@ -49,7 +49,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         ch_pos_t p;
         int r;
         if (ch_parse_fen("8/8/8/8/8/2k5/8/KQ6 w - - 0 1", &p, &err) == GSW_OK) (void)ch_syzygy_wdl(&p, &r);
-        if (ch_syzygy_open(NULL, &err)) abort();
+        if (ch_syzygy_open(NULL, NULL, &err)) abort();
     }
     return 0;
 }

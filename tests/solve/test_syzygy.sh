@@ -115,6 +115,11 @@ same "$(grep -c "$tmp/cut/KQvKR.rtbw" "$memo")" $((before + 1)) "not checked aga
 printf '\x5a\xa5\x5a\xa5' | dd of="$tmp/cut/KQvKR.rtbw" bs=1 seek=9000 conv=notrunc 2>/dev/null
 expect 2 "damaged again after it was remembered" -- "$gsw" solve chess "$kqk" --syzygy "$tmp/cut"
 has err 'KQvKR.rtbw is damaged (its checksum differs' "a changed table checked again"
+# --db moves the memo with the cache
+mkdir -p "$tmp/other"
+expect 0 "the tables with another cache" -- "$gsw" solve chess "$kqk" --syzygy "$sz" --db "$tmp/other/c.sqlite" --json
+[ -s "$tmp/other/syzygy-checked.txt" ] && ok || bad "the memo is beside --db's cache"
+grep -q "$sz/KQvK.rtbw" "$tmp/other/syzygy-checked.txt" && ok || bad "the table checked is remembered there"
 
 echo "test_syzygy: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
