@@ -205,7 +205,9 @@ typedef struct egdb_unit_plan {
  * demand (a few seconds at most): larger ones only without a budget.
  * $GSW_EGDB_DTC_QUICK overrides it. */
 #define EGDB_DTC_QUICK 5000000ull
-uint64_t egdb_unit_memory(uint64_t n, retro_metric_t m, int threads, uint64_t budget);
+/* exit_mb: the block cache the unit's exits need (egdb_unit_exit_mb), which
+ * caps each thread's as the build does. */
+uint64_t egdb_unit_memory(uint64_t n, retro_metric_t m, int threads, uint64_t budget, size_t exit_mb);
 uint64_t egdb_unit_disk(uint64_t n, retro_metric_t m);
 
 struct egdb_build_report {

@@ -290,34 +290,6 @@ static void unit_progress(void *ctx, const char *phase, uint64_t done, uint64_t 
     c->o->progress(c->o->progress_ctx, line);
 }
 
-/* What the probes of the unit's exits need of a block cache (MB): every
- * position of the slices it exits to, a byte each (dtc reads their
- * win/draw/loss files too), four times over: the cache is sets of 4 ways,
- * a power of two of them, and nearly full it misses by conflicts
- * (4K0C-3K0C's dtw init took 41.5 s instead of 25 with 1.125 times its
- * exits' bytes; 4 times measured as fast as the 680 MB it had before). A
- * thread's block cache needs no more, so what the budget gives past it
- * keeps move lists for the check. */
-static size_t unit_exit_mb(const unit_ctx_t *c, retro_metric_t m)
-{
-    uint64_t bytes = 0, seen[512], succ[EGDB_SUCC_MAX];
-    int nseen = 0;
-    for (int i = 0; i < c->ns; i++) {
-        int k = c->rg->slice_succ(c->v, c->slice[i], succ, EGDB_SUCC_MAX);
-        for (int j = 0; j < k; j++) {
-            if (unit_slot(c, succ[j]) >= 0) continue;
-            int dup = 0;
-            for (int q = 0; q < nseen && !dup; q++) dup = seen[q] == succ[j];
-            if (dup) continue;
-            if (nseen == (int)(sizeof seen / sizeof seen[0])) return SIZE_MAX;   /* (too many to count: no cap) */
-            seen[nseen++] = succ[j];
-            bytes += c->rg->slice_size(c->v, succ[j]);
-        }
-    }
-    if (m == RETRO_DTC) bytes *= 2;
-    return (size_t)((4 * bytes) >> 20) + 16;
-}
-
 /* The move lists' share of the budget once the arrays and the block caches
  * have theirs (retro_unit_t.keep_bytes). */
 static uint64_t unit_ctx_keep_bytes(const unit_ctx_t *c, retro_metric_t m, int threads, uint64_t budget)
@@ -343,7 +315,7 @@ static int unit_ctx_init(unit_ctx_t *c, egdb_set_t *set, const gv_t *v, const ui
     if (!c->start || !c->pr || !c->mv || !c->ahead) return err_set(err, GSW_EFAIL, "out of memory");
     c->start[0] = 0;
     for (int i = 0; i < ns; i++) c->start[i + 1] = c->start[i] + c->rg->slice_size(v, slice[i]);
-    size_t mb = egdb_unit_cache_mb(c->start[ns], mode, threads, budget), need = unit_exit_mb(c, mode);
+    size_t mb = egdb_unit_cache_mb(c->start[ns], mode, threads, budget), need = egdb_unit_exit_mb(v, slice, ns, mode);
     c->cache_mb = mb = need < mb ? need : mb;
     for (int t = 0; t < threads; t++)
         if (egdb_prober_init(&c->pr[t], set, mb, err)) return err->code;
@@ -901,7 +873,7 @@ int egdb_build(egdb_set_t *set, const egdb_build_options_t *o, egdb_build_report
             up->positions = n;
             up->finished = !todo;
             up->unit = u;
-            up->memory = egdb_unit_memory(n, o->metric, threads, o->memory);
+            up->memory = egdb_unit_memory(n, o->metric, threads, o->memory, egdb_unit_exit_mb(v, slices, ns, o->metric));
             up->disk = egdb_unit_disk(n, o->metric);
             if (todo) {
                 if (up->memory > rep->memory) rep->memory = up->memory;

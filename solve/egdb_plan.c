@@ -215,24 +215,45 @@ size_t egdb_unit_cache_mb(uint64_t n, retro_metric_t m, int threads, uint64_t bu
     return share < 64 ? 64 : share > 1024 ? 1024 : (size_t)share;
 }
 
-/* Without the kept lists. */
-static uint64_t unit_base_memory(uint64_t n, retro_metric_t m, int threads, uint64_t budget)
+/* What the probes of the unit's exits need of a block cache (MB): every
+ * position of the slices it exits to, a byte each (dtc reads their
+ * win/draw/loss files too), four times over: the cache is sets of 4 ways,
+ * a power of two of them, and nearly full it misses by conflicts
+ * (4K0C-3K0C's dtw init took 41.5 s instead of 25 with 1.125 times its
+ * exits' bytes; 4 times measured as fast as the 680 MB it had before). A
+ * thread's block cache needs no more, so what the budget gives past it
+ * keeps move lists for the check. */
+size_t egdb_unit_exit_mb(const gv_t *v, const uint64_t *slices, int ns, retro_metric_t m)
 {
-    return egdb_unit_array_memory(n, m, threads) + (uint64_t)threads * ((uint64_t)egdb_unit_cache_mb(n, m, threads, budget) << 20);
+    const retro_game_t *rg = v->ops->retro;
+    uint64_t bytes = 0, seen[512], succ[EGDB_SUCC_MAX];
+    int nseen = 0;
+    for (int i = 0; i < ns; i++) {
+        int k = rg->slice_succ(v, slices[i], succ, EGDB_SUCC_MAX);
+        for (int j = 0; j < k; j++) {
+            int dup = 0;
+            for (int q = 0; q < ns && !dup; q++) dup = slices[q] == succ[j];   /* (inside the unit) */
+            for (int q = 0; q < nseen && !dup; q++) dup = seen[q] == succ[j];
+            if (dup) continue;
+            if (nseen == (int)(sizeof seen / sizeof seen[0])) return SIZE_MAX;   /* (too many to count: no cap) */
+            seen[nseen++] = succ[j];
+            bytes += rg->slice_size(v, succ[j]);
+        }
+    }
+    if (m == RETRO_DTC) bytes *= 2;
+    return (size_t)((4 * bytes) >> 20) + 16;
 }
 
-/* What the move lists kept for the check may take (retro_unit_t.keep_bytes). */
-static uint64_t unit_keep_bytes(uint64_t n, retro_metric_t m, int threads, uint64_t budget)
+uint64_t egdb_unit_memory(uint64_t n, retro_metric_t m, int threads, uint64_t budget, size_t exit_mb)
 {
-    uint64_t base = unit_base_memory(n, m, threads, budget);
+    size_t mb = egdb_unit_cache_mb(n, m, threads, budget);
+    if (exit_mb < mb) mb = exit_mb;
+    /* without the kept lists, then the lists as far as the budget allows
+       (retro_unit_t.keep_bytes: the build's unit_keep_bytes) */
+    uint64_t base = egdb_unit_array_memory(n, m, threads) + (uint64_t)threads * ((uint64_t)mb << 20);
     if (!budget) budget = EGDB_MEMORY_DEFAULT;
-    return budget > base ? budget - base : 0;
-}
-
-uint64_t egdb_unit_memory(uint64_t n, retro_metric_t m, int threads, uint64_t budget)
-{
-    uint64_t keep = unit_keep_bytes(n, m, threads, budget), lists = 14 * n;
-    return unit_base_memory(n, m, threads, budget) + (lists < keep ? lists : keep);
+    uint64_t keep = budget > base ? budget - base : 0, lists = 14 * n;
+    return base + (lists < keep ? lists : keep);
 }
 
 uint64_t egdb_unit_disk(uint64_t n, retro_metric_t m)

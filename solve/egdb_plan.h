@@ -46,5 +46,8 @@ int egdb_plan_critical(const gv_t *v, const egdb_plan_t *pl, egdb_build_report_t
  * exits (MB) out of the budget (egdb_unit_memory, egdb_unit_disk: egdb.h). */
 uint64_t egdb_unit_array_memory(uint64_t n, retro_metric_t m, int threads);
 size_t egdb_unit_cache_mb(uint64_t n, retro_metric_t m, int threads, uint64_t budget);
+/* What the probes of the exits of the unit of slices[0..ns-1] need of a
+ * thread's block cache (MB; SIZE_MAX: too many exits to count, no cap). */
+size_t egdb_unit_exit_mb(const gv_t *v, const uint64_t *slices, int ns, retro_metric_t m);
 
 #endif

@@ -41,6 +41,9 @@ same "$(jq -r '([.units[].positions] | add) == .positions' "$tmp/out")" true "--
 same "$(jq -r '([.units[] | select(.finished | not) | .disk_bytes] | add) == .disk_bytes' "$tmp/out")" true "--plan: disk of the units left"
 same "$(jq -r '.memory_bytes == ([.units[] | select(.finished | not) | .memory_bytes] | max)' "$tmp/out")" true "--plan: the most memory a unit needs"
 same "$(jq -r '[.units[] | .memory_bytes > 8 * .positions] | all' "$tmp/out")" true "--plan: memory at least 8 bytes a position"
+# a 4-piece unit's probes need a few MB of block cache, as its build takes
+# (egdb_unit_exit_mb), not the budget's share (2.2 GB a unit before)
+same "$(jq -r '[.units[] | .memory_bytes < 128000000] | all' "$tmp/out")" true "--plan: a small unit's block cache is what its exits need"
 "$gsw" egdb build checkers --pieces 4 --max-per-side 2 --plan --json >"$tmp/out" 2>"$tmp/err"
 same "$(jq -r '[.units[].slice | capture("^(?<a>[0-9]+)K(?<b>[0-9]+)C-(?<c>[0-9]+)K(?<d>[0-9]+)C") | (.a|tonumber)+(.b|tonumber) <= 2 and (.c|tonumber)+(.d|tonumber) <= 2] | all' "$tmp/out")" \
   true "--max-per-side 2: no side has more than two pieces"

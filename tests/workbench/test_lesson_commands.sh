@@ -14,6 +14,8 @@ fail=0 n=0
 bad() { echo "FAIL: $*"; fail=1; }
 # plan_gb CMD...: the memory gsw's plan for the build command says, in GB
 plan_gb() { "$gsw" "$@" --plan --dir "$tmp/eg" 2>&1 | sed -n 's/.*needs about \([0-9.]*\) GB of memory.*/\1/p'; }
+# near GOT SAID: the plan's GOT rounded to as many decimals as the lesson's SAID
+near() { [ -n "$1" ] && [ "$(printf "%.$(printf '%s' "$2" | sed -n 's/^[0-9]*\.\([0-9]*\)$/\1/p' | tr -d '\n' | wc -c)f" "$1")" = "$2" ]; }
 while IFS= read -r line; do
   cmd=$(printf '%s\n' "$line" | grep -o 'gsw egdb build [^)]*' | sed 's/ *$//')
   [ -n "$cmd" ] || continue
@@ -30,18 +32,18 @@ while IFS= read -r line; do
       args+=("$a")
     done
     got=$(plan_gb "${args[@]}")
-    [ -n "$got" ] && [ "$(printf '%.0f' "$got")" = "$without" ] || bad "$cmd: the lesson says about $without GB without --memory, the plan $got"
+    near "$got" "$without" || bad "$cmd: the lesson says about $without GB without --memory, the plan $got"
   fi
   atmost=$(printf '%s\n' "$line" | sed -n 's/.* \([0-9.]*\) GB of memory at most.*/\1/p')
   if [ -n "$atmost" ]; then
     got=$(plan_gb "$@")
-    [ -n "$got" ] && [ "$(printf '%.0f' "$got")" = "$atmost" ] || bad "$cmd: the lesson says $atmost GB at most, the plan $got"
+    near "$got" "$atmost" || bad "$cmd: the lesson says $atmost GB at most, the plan $got"
   fi
   if [ -n "$mem" ]; then
     set -- $mem
     printf '%s\n' "$cmd" | grep -q -- "--memory $1\( \|$\)" || bad "$cmd: the line's --memory $1 is not the command's"
     got=$(eval "plan_gb ${cmd#gsw }")
-    [ "$(printf '%.0f' "$got")" = "$2" ] || bad "$cmd: the lesson says $2 GB with --memory $1, the plan $got"
+    near "$got" "$2" || bad "$cmd: the lesson says $2 GB with --memory $1, the plan $got"
   fi
 done < <(grep -h '^say:.*gsw egdb build' "$lessons"/*.lesson)
 grep -h '^say:.*gsw egdb build.*--for this' "$lessons"/*.lesson && bad "a build command without its position"
