@@ -234,9 +234,19 @@ static int strong_build_cmd(cli_args_t *o, gv_t *v, err_t *err)
     c4b_encoding_t e;
     c4b_order_t ord;
     if (bdd_options(o, &e, &ord, err) || strong_dir(o, dir, sizeof dir, err)) return err->code;
+    int parts = args_int(o, "parts", 1), split = 0;
+    while (1 << split < parts) split++;
+    const c4v_t *d = v->data;
+    c4b_spec_t spec = { d->w, d->h, e, ord, 0, 0 };
+    if (1 << split != parts) return err_set(err, GSW_EINPUT, "--parts wants a power of two (1, 2, 4 ... 64), not %d", parts);
+    if (split && !c4b_split_max(&spec))
+        return err_set(err, GSW_EINPUT, "--parts needs the compressed encoding in column order");
+    if (split > c4b_split_max(&spec))
+        return err_set(err, GSW_EINPUT, "--parts: connect4:%dx%d splits into %d parts at most (by its first %d cells)",
+                       d->w, d->h, 1 << c4b_split_max(&spec), c4b_split_max(&spec));
     strong_build_options_t bo = { .dir = dir, .enc = e, .order = ord, .memory_gb = args_num(o, "memory", 0),
-                                  .from_ply = args_int(o, "from-ply", 0), .stop = &opts_stop, .progress = strong_progress,
-                                  .argc = o->argc, .argv = o->argv };
+                                  .from_ply = args_int(o, "from-ply", 0), .split = split, .stop = &opts_stop,
+                                  .progress = strong_progress, .argc = o->argc, .argv = o->argv };
     strong_report_t *rep = calloc(1, sizeof *rep);
     if (!rep) return err_set(err, GSW_EFAIL, "out of memory");
     double t0 = gsw_now_ms();
@@ -279,6 +289,7 @@ static int strong_build_cmd(cli_args_t *o, gv_t *v, err_t *err)
                 json_obj(&j, "nodes");
                 for (int x = 0; x < 3; x++) json_int(&j, key[x], p->nodes[x]);
                 json_close(&j, '}');
+                json_int(&j, "parts", 1 << p->split);
                 json_close(&j, '}');
             }
             json_close(&j, ']');
@@ -295,7 +306,8 @@ static int strong_build_cmd(cli_args_t *o, gv_t *v, err_t *err)
                    c4b_order_name(m->order));
             int lowest = strong_lowest_solved(m);
             if (lowest > 0) printf("plies %d to %d (--from-ply %d)\n", lowest, plies - 1, lowest);
-            printf("value for the side to move; nodes: BDD nodes of the won / drawn / lost sets\n");
+            printf("value for the side to move; nodes: BDD nodes of the won / drawn / lost sets (of their parts, "
+                   "summed, for a ply kept in parts)\n");
             printf("%4s %18s %18s %18s %18s %16s  %s\n", "ply", "won", "drawn", "lost", "total", "terminal", "nodes");
             for (int k = lowest; k < plies; k++) {
                 const struct strong_ply *p = &m->ply[k];
@@ -303,8 +315,10 @@ static int strong_build_cmd(cli_args_t *o, gv_t *v, err_t *err)
                 for (int x = 0; x < 3; x++) u256_text_grouped(&p->count[x], a[x], sizeof a[x]);
                 u256_text_grouped(&p->positions, t, sizeof t);
                 u256_text_grouped(&p->terminal, te, sizeof te);
-                printf("%4d %18s %18s %18s %18s %16s  %ld / %ld / %ld\n", k, a[0], a[1], a[2], t, te, p->nodes[0],
-                       p->nodes[1], p->nodes[2]);
+                char in[32] = "";
+                if (p->split) snprintf(in, sizeof in, "  (%d parts)", 1 << p->split);
+                printf("%4d %18s %18s %18s %18s %16s  %ld / %ld / %ld%s\n", k, a[0], a[1], a[2], t, te, p->nodes[0],
+                       p->nodes[1], p->nodes[2], in);
             }
             if (rep->resumed_from == lowest) printf("already %s: every file checked\n", lowest ? "solved to that ply" : "complete");
             else {
@@ -548,6 +562,8 @@ static const cli_opt_t strong_own[] = {
     OPT_DB,
     OPT_HASH,
     { "from-ply", OPT_INT, "P", "build: plies w*h down to P only", 0, 128, NULL },
+    { "parts", OPT_INT, "N", "build: each ply's sets made and kept in N parts (2, 4 ... 64; by the first column's "
+      "lowest cells) from the first; a ply that fills the table is made again in twice as many", 1, 64, NULL },
     { "record", OPT_FLAG, NULL, "verify: record in MANIFEST the sets that pass their checksums", 0, 0, NULL },
     OPT_TRUST,
     OPT_END,
@@ -558,7 +574,9 @@ const cli_verb_t verb_strong = {
     "strong", "gsw strong build|query|best|verify connect4[:WxH] [MOVES] [--dir DIR] [--record] [--trust] [--json]\n"
                 "  build: every ply's won, drawn and lost sets (for the side to move), from the last ply back, on\n"
                 "         BDDs (--encoding, --order, --memory as for count); one file per ply and value, a manifest\n"
-                "         with checksums; Ctrl-C and run again to go on. Prints the per-ply table.\n"
+                "         with checksums; Ctrl-C and run again to go on. Prints the per-ply table. A ply that fills\n"
+                "         the node table is made again in 2, 4 ... parts (cofactors on the first column's lowest\n"
+                "         cells), each part's won, drawn and lost sets in files of their own; --parts N starts so.\n"
                 "  query MOVES: the position's value and every move's, from the stored sets.\n"
                 "  best MOVES: the move with the fastest win or slowest loss, by alpha-beta pruned by the sets.\n"
                 "  verify: every set file against the folder's MANIFEST (SHA-256): ok, differs, missing or not in\n"

@@ -194,10 +194,9 @@ static int evidence(cw_t *w, const void *pos, val_t *lo, val_t *hi, int *kind, i
     if (w->st) {
         int k = w->O->pos_ply(w->v, pos);
         if (k >= w->st->lowest && k <= w->st->m.w * w->st->m.h) {
-            int x = strong_value(w->st, pos, &e);
-            if (x < 0) return hard(w, "%s", e.msg);
             char path[1200];
-            strong_set_path(w->st->dir, k, x, path, sizeof path);
+            int x = strong_value_file(w->st, pos, path, sizeof path, &e);
+            if (x < 0) return hard(w, "%s", e.msg);
             *kind = K_STRONG;
             *file = file_of(w, path, 1, k, x);
             *dist = -1;

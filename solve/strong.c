@@ -35,9 +35,56 @@ void strong_board_dir(const gv_t *v, const char *dir, char *buf, size_t n)
     snprintf(buf, n, "%s/connect4-%dx%d", dir, board_of(v)->w, board_of(v)->h);
 }
 
-void strong_set_path(const char *bdir, int k, int value, char *buf, size_t n)
+/* ply k's set v is in parts */
+static int in_parts(const strong_manifest_t *m, int k, int v) { return v < 3 && m->ply[k].split > 0; }
+
+int strong_files(const strong_manifest_t *m, int k, int v) { return in_parts(m, k, v) ? 1 << m->ply[k].split : 1; }
+
+void strong_file_name(const strong_manifest_t *m, int k, int v, int i, char *buf, size_t n)
 {
-    snprintf(buf, n, "%s/ply%02d-%s.bdd", bdir, k, strong_value_name(value));
+    if (in_parts(m, k, v)) snprintf(buf, n, "ply%02d-%s-part%02dof%02d.bdd", k, strong_value_name(v), i, 1 << m->ply[k].split);
+    else snprintf(buf, n, "ply%02d-%s.bdd", k, strong_value_name(v));
+}
+
+int strong_file_listed(const strong_manifest_t *m, int k, int v, int i)
+{
+    return in_parts(m, k, v) ? m->ply[k].part[v][i].have : m->ply[k].have[v];
+}
+
+struct strong_part strong_file_rec(const strong_manifest_t *m, int k, int v, int i)
+{
+    const struct strong_ply *p = &m->ply[k];
+    if (in_parts(m, k, v)) return p->part[v][i];
+    return (struct strong_part){ p->have[v], p->count[v], p->nodes[v], p->checksum[v] };
+}
+
+/* A ply in parts: its value sets' have, count and nodes from the parts'. */
+static void parts_sum(strong_manifest_t *m, int k)
+{
+    struct strong_ply *p = &m->ply[k];
+    if (!p->split) return;
+    for (int v = 0; v < 3; v++) {
+        p->have[v] = 1;
+        p->count[v] = u256_of(0);
+        p->nodes[v] = 0;
+        p->checksum[v] = 0;
+        for (int i = 0; i < 1 << p->split; i++) {
+            const struct strong_part *q = &p->part[v][i];
+            p->have[v] &= q->have;
+            if (!q->have) continue;
+            u256_add(&p->count[v], &q->count);
+            p->nodes[v] += q->nodes;
+        }
+    }
+}
+
+/* Ply k's value sets forgotten, and kept in 2^split parts from now on. */
+static void ply_reset(strong_manifest_t *m, int k, int split)
+{
+    struct strong_ply *p = &m->ply[k];
+    memset(p->part, 0, sizeof p->part);
+    for (int v = 0; v < 3; v++) p->have[v] = 0, p->count[v] = u256_of(0), p->nodes[v] = 0, p->checksum[v] = 0;
+    p->split = split;
 }
 
 /* --- the manifest --- */
@@ -95,9 +142,27 @@ int strong_manifest_parse(const char *text, size_t n, const char *name, strong_m
             errno = 0;
             sum = strtoull(w5, &end, 16);
             if (a < 0 || a >= STRONG_MAX_PLIES || v < 0 || nodes < 0 || *end || errno || strlen(w5) != 16 ||
-                u256_parse(w3, &m->ply[a].count[v]))
+                (v < 3 && m->ply[a].split) || u256_parse(w3, &m->ply[a].count[v]))
                 bad = 1;
             else m->ply[a].have[v] = 1, m->ply[a].nodes[v] = nodes, m->ply[a].checksum[v] = sum;
+        } else if (sscanf(buf, "split %d %d%c", &a, &b, &tail) == 2) {
+            /* (before its parts, and after no whole value set of its ply) */
+            if (a < 0 || a >= STRONG_MAX_PLIES || b < 1 || b > C4B_MAX_SPLIT || m->ply[a].split || m->ply[a].have[0] ||
+                m->ply[a].have[1] || m->ply[a].have[2])
+                bad = 1;
+            else m->ply[a].split = b;
+        } else if (sscanf(buf, "part %d %31s %d %63s %ld %31s%c", &a, w1, &b, w3, &nodes, w5, &tail) == 6) {
+            int v = -1;
+            for (int x = 0; x < 3; x++)
+                if (!strcmp(w1, value_names[x])) v = x;
+            char *end;
+            errno = 0;
+            sum = strtoull(w5, &end, 16);
+            struct strong_part *q = a >= 0 && a < STRONG_MAX_PLIES && v >= 0 && b >= 0 && m->ply[a].split &&
+                                            b < 1 << m->ply[a].split ? &m->ply[a].part[v][b] : NULL;
+            if (!q || q->have || nodes < 0 || *end || errno || strlen(w5) != 16 || u256_parse(w3, &q->count))
+                bad = 1;
+            else q->have = 1, q->nodes = nodes, q->checksum = sum;
         } else {
             bad = 1;
         }
@@ -106,9 +171,16 @@ int strong_manifest_parse(const char *text, size_t n, const char *name, strong_m
     if (!head || !board || !enc) return err_set(err, GSW_EFAIL, "%s is damaged (no %s line)", name,
                                                !head ? "header" : !board ? "board" : "encoding");
     int plies = m->w * m->h + 1;
+    c4b_spec_t spec = { m->w, m->h, m->enc, m->order, 0, 0 };
+    for (int k = 0; k < plies; k++) {
+        if (m->ply[k].split > c4b_split_max(&spec))
+            return err_set(err, GSW_EFAIL, "%s is damaged (ply %d in %d parts on a %dx%d board)", name, k,
+                           1 << m->ply[k].split, m->w, m->h);
+        parts_sum(m, k);
+    }
     for (int k = plies; k < STRONG_MAX_PLIES; k++)
         if (m->ply[k].counted || m->ply[k].have[0] || m->ply[k].have[1] || m->ply[k].have[2] || m->ply[k].have[3] ||
-            m->ply[k].have[4])
+            m->ply[k].have[4] || m->ply[k].split)
             return err_set(err, GSW_EFAIL, "%s is damaged (ply %d on a %dx%d board)", name, k, m->w, m->h);
     if (m->complete)
         for (int k = 0; k < plies; k++)
@@ -134,12 +206,20 @@ int strong_manifest_write(const char *path, const strong_manifest_t *m, err_t *e
             if (p->fnodes || p->fms) fprintf(f, "ply %d positions %s terminal %s nodes %ld ms %.1f\n", k, a, b, p->fnodes, p->fms);
             else fprintf(f, "ply %d positions %s terminal %s\n", k, a, b);
         }
+        if (p->split) fprintf(f, "split %d %d\n", k, p->split);
         for (int v = 0; v < STRONG_SETS; v++)
-            if (p->have[v]) {
+            if (p->have[v] && !in_parts(m, k, v)) {
                 u256_text(&p->count[v], a, sizeof a);
                 fprintf(f, "set %d %s %s %ld %016llx\n", k, value_names[v], a, p->nodes[v],
                         (unsigned long long)p->checksum[v]);
             }
+        for (int v = 0; v < 3 && p->split; v++)
+            for (int i = 0; i < 1 << p->split; i++)
+                if (p->part[v][i].have) {
+                    u256_text(&p->part[v][i].count, a, sizeof a);
+                    fprintf(f, "part %d %s %d %s %ld %016llx\n", k, value_names[v], i, a, p->part[v][i].nodes,
+                            (unsigned long long)p->part[v][i].checksum);
+                }
     }
     if (m->complete) fputs("complete\n", f);
     int ok = fflush(f) == 0;
@@ -195,25 +275,28 @@ int strong_manifest_load(const char *bdir, strong_manifest_t *m, err_t *err)
 }
 
 
-static void tag_of(const strong_manifest_t *m, int k, int v, char *buf, size_t n)
+static void tag_of(const strong_manifest_t *m, int k, int v, int i, char *buf, size_t n)
 {
-    snprintf(buf, n, "gsw strong connect4 %dx%d %s %s ply %d %s", m->w, m->h, c4b_encoding_name(m->enc),
-             c4b_order_name(m->order), k, value_names[v]);
+    int w = snprintf(buf, n, "gsw strong connect4 %dx%d %s %s ply %d %s", m->w, m->h, c4b_encoding_name(m->enc),
+                     c4b_order_name(m->order), k, value_names[v]);
+    if (in_parts(m, k, v) && w > 0 && (size_t)w < n) snprintf(buf + w, n - (size_t)w, " part %d of %d", i, 1 << m->ply[k].split);
 }
 
-/* Read ply k's set v of the solution in bdir and check it against the
- * manifest: its checksum, its count and its tag. */
-static int set_load(const char *bdir, const strong_manifest_t *m, int k, int v, bddf_t *f, err_t *err)
+/* Read file i of ply k's set v of the solution in bdir and check it
+ * against the manifest: its checksum, its count and its tag. */
+static int set_load(const char *bdir, const strong_manifest_t *m, int k, int v, int i, bddf_t *f, err_t *err)
 {
-    char path[1200], tag[160];
-    strong_set_path(bdir, k, v, path, sizeof path);
+    char name[64], path[1200], tag[160];
+    strong_file_name(m, k, v, i, name, sizeof name);
+    snprintf(path, sizeof path, "%s/%s", bdir, name);
     uint64_t sum;
     if (bddf_read(path, f, &sum, err)) return err->code;
-    tag_of(m, k, v, tag, sizeof tag);
+    tag_of(m, k, v, i, tag, sizeof tag);
+    struct strong_part rec = strong_file_rec(m, k, v, i);
     const char *why = NULL;
     if (strcmp(f->tag, tag)) why = f->tag;
-    else if (sum != m->ply[k].checksum[v]) why = "its checksum differs from the manifest's";
-    else if (u256_cmp(&f->count, &m->ply[k].count[v])) why = "its count differs from the manifest's";
+    else if (sum != rec.checksum) why = "its checksum differs from the manifest's";
+    else if (u256_cmp(&f->count, &rec.count)) why = "its count differs from the manifest's";
     if (why) {
         bddf_free(f);
         if (why == f->tag)
@@ -223,10 +306,10 @@ static int set_load(const char *bdir, const strong_manifest_t *m, int k, int v, 
     return GSW_OK;
 }
 
-int strong_set_check(const char *bdir, const strong_manifest_t *m, int k, int v, err_t *err)
+int strong_set_check(const char *bdir, const strong_manifest_t *m, int k, int v, int i, err_t *err)
 {
     bddf_t f;
-    if (set_load(bdir, m, k, v, &f, err)) return err->code;
+    if (set_load(bdir, m, k, v, i, &f, err)) return err->code;
     bddf_free(&f);
     return GSW_OK;
 }
@@ -237,7 +320,7 @@ int strong_set_check(const char *bdir, const strong_manifest_t *m, int k, int v,
 typedef struct set_job {
     const char *bdir;
     const strong_manifest_t *m;
-    int k, v;
+    int k, v, i;
     bddf_t *f;
     int rc;
     err_t err;
@@ -246,17 +329,17 @@ typedef struct set_job {
 static void *set_load_job(void *arg)
 {
     set_job_t *j = arg;
-    j->rc = set_load(j->bdir, j->m, j->k, j->v, j->f, &j->err);
+    j->rc = set_load(j->bdir, j->m, j->k, j->v, j->i, j->f, &j->err);
     return NULL;
 }
 
-static int ply_load(const char *bdir, const strong_manifest_t *m, int k, bddf_t f[3], err_t *err)
+static int ply_load(const char *bdir, const strong_manifest_t *m, int k, int part, bddf_t f[3], err_t *err)
 {
     set_job_t j[3];
     pthread_t th[3];
     int started[3] = { 0 };
     for (int x = 0; x < 3; x++) {
-        j[x] = (set_job_t){ .bdir = bdir, .m = m, .k = k, .v = x, .f = &f[x] };
+        j[x] = (set_job_t){ .bdir = bdir, .m = m, .k = k, .v = x, .i = part, .f = &f[x] };
         if (x < 2) started[x] = !pthread_create(&th[x], NULL, set_load_job, &j[x]);
         if (!started[x]) set_load_job(&j[x]);   /* (the last, or a thread that could not start: here) */
     }
@@ -280,6 +363,7 @@ typedef struct build_ctx {
     double ms[STRONG_MAX_PLIES];  /* the plies' times in this run (0: made before) */
     double ply_t0, last_ms;       /* the backward pass: this ply's start, the last ply's time (0: none yet) */
     strong_prov_t *prov;          /* the folder's MANIFEST */
+    long peak, table;             /* of node tables closed before the end (a ply made again in parts) */
 } build_ctx_t;
 
 /* The board's manifest written, and the MANIFEST brought up to date. */
@@ -292,15 +376,21 @@ static int save(build_ctx_t *c, err_t *err)
 /* A progress line to the build's callback, printf-style. */
 #define say(o, ...) err_say((o)->progress, (o)->ctx, __VA_ARGS__)
 
-/* Write ply k's set x (its tag set here) and list it in m. */
-static int set_write(const char *bdir, strong_manifest_t *m, int k, int x, const bddf_t *f, err_t *err)
+/* Write file i of ply k's set x (its tag set here) and list it in m. */
+static int set_write(const char *bdir, strong_manifest_t *m, int k, int x, int i, const bddf_t *f, err_t *err)
 {
     bddf_t t = *f;
-    tag_of(m, k, x, t.tag, sizeof t.tag);
-    char path[1200];
-    strong_set_path(bdir, k, x, path, sizeof path);
+    tag_of(m, k, x, i, t.tag, sizeof t.tag);
+    char name[64], path[1200];
+    strong_file_name(m, k, x, i, name, sizeof name);
+    snprintf(path, sizeof path, "%s/%s", bdir, name);
     uint64_t cs;
     if (bddf_write(path, &t, &cs, err)) return err->code;
+    if (in_parts(m, k, x)) {
+        m->ply[k].part[x][i] = (struct strong_part){ 1, f->count, (long)f->nnodes, cs };
+        parts_sum(m, k);
+        return GSW_OK;
+    }
     m->ply[k].have[x] = 1;
     m->ply[k].count[x] = f->count;
     m->ply[k].nodes[x] = (long)f->nnodes;
@@ -341,7 +431,7 @@ static int forward_save(void *ctx, const c4b_ply_t *p, const bddf_t *go, const b
 {
     build_ctx_t *c = ctx;
     struct strong_ply *mp = &c->m->ply[p->ply];
-    if (set_write(c->bdir, c->m, p->ply, STRONG_GO, go, err) || set_write(c->bdir, c->m, p->ply, STRONG_ENDED, ended, err))
+    if (set_write(c->bdir, c->m, p->ply, STRONG_GO, 0, go, err) || set_write(c->bdir, c->m, p->ply, STRONG_ENDED, 0, ended, err))
         return err->code;
     mp->positions = p->positions;
     mp->terminal = p->terminal;
@@ -367,41 +457,105 @@ static void forward_ply(void *ctx, const c4b_ply_t *p)
 
 /* The backward pass's sets, read from and written to the folder as it
  * goes (c4b_solve_ply_io). */
-static int io_load(void *ctx, int k, int set, bddf_t *f, err_t *err)
+static int io_load(void *ctx, int k, int set, int part, bddf_t *f, err_t *err)
 {
     build_ctx_t *c = ctx;
-    return set_load(c->bdir, c->m, k, set, f, err);
+    return set_load(c->bdir, c->m, k, set, part < 0 ? 0 : part, f, err);
 }
 
 /* A set written: said, for a ply that takes long (7x6's ply 36 took 39
  * minutes, 28 of them on its won set). */
-static int io_save(void *ctx, int k, int value, const bddf_t *f, err_t *err)
+static int io_save(void *ctx, int k, int value, int part, const bddf_t *f, err_t *err)
 {
     build_ctx_t *c = ctx;
-    if (set_write(c->bdir, c->m, k, value, f, err)) return err->code;
-    char a[128];
-    u256_text_grouped(&c->m->ply[k].count[value], a, sizeof a);
-    say(c->o, "backward: ply %d: %s set made, %s positions (%.1f s into the ply)", k, strong_value_name(value), a,
-        (gsw_now_ms() - c->ply_t0) / 1e3);
+    if (set_write(c->bdir, c->m, k, value, part < 0 ? 0 : part, f, err)) return err->code;
+    char a[128], where[48] = "";
+    u256_text_grouped(&f->count, a, sizeof a);
+    if (part >= 0) snprintf(where, sizeof where, " (part %d of %d)", part + 1, 1 << c->m->ply[k].split);
+    say(c->o, "backward: ply %d: %s set made%s, %s positions (%.1f s into the ply)", k, strong_value_name(value), where,
+        a, (gsw_now_ms() - c->ply_t0) / 1e3);
+    /* a part's three sets listed: a stop after it goes on from the next */
+    if (part >= 0 && value == C4B_LOST) return save(c, err);
     return GSW_OK;
+}
+
+/* Is part `part` of ply k made (a build stopped half way through a ply)?
+ * Its three files are read back first. */
+static int io_done(void *ctx, int k, int part)
+{
+    build_ctx_t *c = ctx;
+    for (int v = 0; v < 3; v++) {
+        if (!c->m->ply[k].part[v][part].have) return 0;
+        err_t e;
+        if (strong_set_check(c->bdir, c->m, k, v, part, &e)) {
+            say(c->o, "%s: making it again", e.msg);
+            for (int x = 0; x < 3; x++) c->m->ply[k].part[x][part].have = 0;
+            parts_sum(c->m, k);
+            return 0;
+        }
+    }
+    say(c->o, "backward: ply %d: part %d of %d was made before", k, part + 1, 1 << c->m->ply[k].split);
+    return 1;
+}
+
+/* Ply k's value files on disk that m does not list (a ply made again, or
+ * in another number of parts), removed. */
+static void ply_tidy(const char *bdir, const strong_manifest_t *m, int k)
+{
+    for (int split = 0; split <= C4B_MAX_SPLIT; split++)
+        for (int i = 0; i < 1 << split; i++)
+            for (int v = 0; v < 3; v++) {
+                char name[64], path[1200];
+                if (split) snprintf(name, sizeof name, "ply%02d-%s-part%02dof%02d.bdd", k, strong_value_name(v), i, 1 << split);
+                else snprintf(name, sizeof name, "ply%02d-%s.bdd", k, strong_value_name(v));
+                int mine = split == m->ply[k].split && (split ? m->ply[k].part[v][i].have : m->ply[k].have[v]);
+                if (mine) continue;
+                snprintf(path, sizeof path, "%s/%s", bdir, name);
+                unlink(path);
+            }
 }
 
 /* The backward pass from ply from - 1 down to ply to. Each ply reads what
  * it needs from the folder and writes its sets there as they are made, so
  * about three sets are in memory at a time (7x6's ply 37 did not fit in
- * --memory 22 holding both plies' five). */
-static int backward(c4b_t *b, const strong_build_options_t *o, build_ctx_t *c, int from, int to, err_t *err)
+ * --memory 22 holding both plies' five). A ply that fills the node table
+ * is made again in twice as many parts (the table opened afresh), and the
+ * plies below it start from that many. */
+static int backward(c4b_t **bp, const strong_build_options_t *o, build_ctx_t *c, int from, int to, err_t *err)
 {
     strong_manifest_t *m = c->m;
-    int rc = GSW_OK;
+    int rc = GSW_OK, split = o->split;
+    c4b_spec_t spec = { m->w, m->h, m->enc, m->order, 0, 0 };
+    int most = c4b_split_max(&spec);
     if (from <= c->cells) say(o, "going on from ply %d (plies %d to %d are solved)", from - 1, from, c->cells);
-    c4b_solve_io_t io = { io_load, io_save, c };
     for (int k = from - 1; k >= to && !rc; k--) {
         double tk = gsw_now_ms();
         c->ply_t0 = tk;
-        if (c->last_ms > 0) say(o, "backward: ply %d: making its won set (ply %d took %.1f s)", k, k + 1, c->last_ms / 1e3);
-        else say(o, "backward: ply %d: making its won set", k);
-        rc = c4b_solve_ply_io(b, k, &io, o->stop, err);
+        if (m->ply[k].split && m->ply[k].split >= split) split = m->ply[k].split;   /* parts made before: go on with them */
+        else if (m->ply[k].split != split) ply_reset(m, k, split);
+        ply_tidy(c->bdir, m, k);
+        char what[96], took[48] = "";
+        if (split) snprintf(what, sizeof what, "making it in %d parts (by the first column's lowest %d cell%s)", 1 << split,
+                            split, split > 1 ? "s" : "");
+        else snprintf(what, sizeof what, "making its won set");
+        if (c->last_ms > 0) snprintf(took, sizeof took, " (ply %d took %.1f s)", k + 1, c->last_ms / 1e3);
+        say(o, "backward: ply %d: %s%s", k, what, took);
+        c4b_solve_io_t io = { io_load, io_save, io_done, c, split, k < c->cells ? m->ply[k + 1].split : 0 };
+        if (!(rc = save(c, err))) rc = c4b_solve_ply_io(*bp, k, &io, o->stop, err);
+        if (rc && c4b_was_full(*bp) && split < most && !(o->stop && *o->stop)) {
+            say(o, "backward: ply %d filled the node table (%ld nodes, --memory %.3g GB): making it again", k,
+                c4b_table_nodes(*bp), o->memory_gb > 0 ? o->memory_gb : 1);
+            if (c4b_peak_nodes(*bp) > c->peak) c->peak = c4b_peak_nodes(*bp);
+            if (c4b_table_nodes(*bp) > c->table) c->table = c4b_table_nodes(*bp);
+            c4b_close(*bp);
+            *bp = NULL;
+            if ((rc = c4b_open(bp, &spec, o->memory_gb > 0 ? o->memory_gb : 1, err))) break;
+            split++;
+            ply_reset(m, k, split);
+            ply_tidy(c->bdir, m, k);
+            k++;   /* this ply again */
+            continue;
+        }
         u256_t sum = u256_of(0);
         for (int x = 0; x < 3 && !rc; x++) u256_add(&sum, &m->ply[k].count[x]);
         if (!rc && u256_cmp(&sum, &m->ply[k].positions))   /* every position has one value */
@@ -458,21 +612,22 @@ static int build_body(const gv_t *v, const strong_build_options_t *o, strong_pro
     while (!o->forward_only && from > to) {
         const struct strong_ply *p = &m->ply[from - 1];
         int good = p->have[0] && p->have[1] && p->have[2];
-        for (int x = 0; x < 3 && good; x++) {
-            bddf_t f;
-            err_t e2;
-            if (set_load(bdir, m, from - 1, x, &f, &e2)) {
-                say(o, "%s: building it again", e2.msg);
-                good = 0;
+        for (int x = 0; x < 3 && good; x++)
+            for (int i = 0; i < strong_files(m, from - 1, x) && good; i++) {
+                err_t e2;
+                if (strong_set_check(bdir, m, from - 1, x, i, &e2)) {
+                    say(o, "%s: building it again", e2.msg);
+                    good = 0;
+                }
             }
-            bddf_free(&f);
-        }
         if (!good) break;
         from--;
     }
-    for (int k = 0; !o->forward_only && k < from; k++)   /* what lies below is solved again */
-        for (int x = 0; x < 3; x++) m->ply[k].have[x] = 0;
-    build_ctx_t ctx = { o, m, bdir, mpath, cells, { 0 }, 0, 0, prov };
+    /* what lies below is solved again (but the parts made of the ply
+       below, a build stopped half way through it, are checked and kept) */
+    for (int k = 0; !o->forward_only && k < from; k++)
+        if (k < from - 1 || !m->ply[k].split) ply_reset(m, k, 0);
+    build_ctx_t ctx = { o, m, bdir, mpath, cells, { 0 }, 0, 0, prov, 0, 0 };
     if (from <= cells) rep->resumed_from = from;
     if (!o->forward_only && from <= to) {   /* nothing to do: every file was checked */
         if (to == 0) say(o, "%s is complete: every file checked", bdir);
@@ -487,7 +642,7 @@ static int build_body(const gv_t *v, const strong_build_options_t *o, strong_pro
     bddf_t start = { 0 };
     while (fdone >= 0 && fdone < cells) {
         err_t e2;
-        if (!set_load(bdir, m, fdone, STRONG_GO, &start, &e2)) break;
+        if (!set_load(bdir, m, fdone, STRONG_GO, 0, &start, &e2)) break;
         say(o, "%s: making it again", e2.msg);
         m->ply[fdone].have[STRONG_GO] = m->ply[fdone].have[STRONG_ENDED] = 0;
         fdone--;
@@ -512,11 +667,15 @@ static int build_body(const gv_t *v, const strong_build_options_t *o, strong_pro
     rep->forward_ms = gsw_now_ms() - t0;
     rep->forward_done = !rc;
     double t1 = gsw_now_ms();
-    if (!rc && !o->forward_only) rc = backward(b, o, &ctx, from, to, err);
+    if (!rc && !o->forward_only) rc = backward(&b, o, &ctx, from, to, err);
     rep->backward_ms = gsw_now_ms() - t1;
-    rep->peak_nodes = c4b_peak_nodes(b);
-    rep->table_nodes = c4b_table_nodes(b);
-    c4b_close(b);
+    rep->peak_nodes = ctx.peak;
+    rep->table_nodes = ctx.table;
+    if (b) {   /* (none: a table opened again could not be) */
+        if (c4b_peak_nodes(b) > rep->peak_nodes) rep->peak_nodes = c4b_peak_nodes(b);
+        if (c4b_table_nodes(b) > rep->table_nodes) rep->table_nodes = c4b_table_nodes(b);
+        c4b_close(b);
+    }
     if (rc || o->forward_only) return rc;
     m->complete = to == 0;
     return save(&ctx, err);
@@ -581,11 +740,14 @@ int strong_open(strong_t **out, const gv_t *v, const char *dir, err_t *err)
     }
     s->spec = (c4b_spec_t){ d->w, d->h, s->m.enc, s->m.order, 0, 0 };
     int plies = d->w * d->h + 1;
-    s->set = calloc((size_t)plies, sizeof *s->set);
-    s->loaded = calloc((size_t)plies, 1);
-    if (!s->set || !s->loaded) {
-        free(s->set);
-        free(s->loaded);
+    s->held = calloc((size_t)plies, sizeof *s->held);
+    for (int k = 0; s->held && k < plies; k++)
+        if (!(s->held[k] = calloc((size_t)strong_files(&s->m, k, 0), sizeof **s->held))) {
+            while (k--) free(s->held[k]);
+            free(s->held);
+            s->held = NULL;
+        }
+    if (!s->held) {
         free(s);
         return err_set(err, GSW_EFAIL, "out of memory"), -1;
     }
@@ -600,16 +762,18 @@ void strong_close(strong_t *s)
 {
     if (!s) return;
     int plies = s->m.w * s->m.h + 1;
-    for (int k = 0; k < plies; k++)
-        for (int x = 0; x < 3; x++) bddf_free(&s->set[k][x]);
-    free(s->set);
-    free(s->loaded);
+    for (int k = 0; k < plies; k++) {
+        for (int i = 0; i < strong_files(&s->m, k, 0); i++)
+            for (int x = 0; x < 3; x++) bddf_free(&s->held[k][i].set[x]);
+        free(s->held[k]);
+    }
+    free(s->held);
     trust_dir_free(&s->trust);
     pthread_mutex_destroy(&s->lock);
     free(s);
 }
 
-int strong_value(strong_t *s, const void *pos, err_t *err)
+int strong_value_file(strong_t *s, const void *pos, char *path, size_t n, err_t *err)
 {
     const gv_t *v = s->v;
     int w = s->m.w, h = s->m.h;
@@ -618,27 +782,6 @@ int strong_value(strong_t *s, const void *pos, err_t *err)
     if (k < s->lowest)
         return err_set(err, GSW_EFAIL, "%s holds plies %d to %d of the solution, not ply %d (gsw strong build "
                        "--from-ply %d solves down to it)", s->dir, s->lowest, w * h, k, k), -1;
-    pthread_mutex_lock(&s->lock);
-    int rc = 0;
-    for (int x = 0; x < 3 && s->guard && !s->loaded[k] && !rc; x++) {   /* the MANIFEST vouches for each (cheaply) */
-        char name[64], fix[1300];
-        snprintf(name, sizeof name, "ply%02d-%s.bdd", k, strong_value_name(x));
-        snprintf(fix, sizeof fix, "gsw strong verify connect4:%dx%d --dir %.1000s", w, h, s->dir);
-        char *slash = strrchr(fix, '/');   /* (--dir names the folder above the board's) */
-        if (slash) *slash = 0;
-        rc = trust_file(&s->trust, s->dir, name, fix, 1, err);
-        if (rc) snprintf(s->damage, sizeof s->damage, "%s", err->msg);
-    }
-    if (!s->loaded[k] && !rc) {
-        rc = ply_load(s->dir, &s->m, k, s->set[k], err);
-        if (rc) {
-            snprintf(s->damage, sizeof s->damage, "%s", err->msg);
-        } else {
-            s->loaded[k] = 1;
-        }
-    }
-    pthread_mutex_unlock(&s->lock);
-    if (rc) return -1;
     static _Thread_local board_view_t view_buf;   /* a probe per search node: no allocation */
     board_view_t *view = &view_buf;
     v->ops->view(v, pos, view);
@@ -650,16 +793,47 @@ int strong_value(strong_t *s, const void *pos, err_t *err)
         }
     uint8_t bits[BDDF_MAX_VARS];
     c4b_assign(&s->spec, cells, k, bits);
+    /* the part the position falls in: only its files are read */
+    int part = s->m.ply[k].split ? (int)c4b_part_of(s->m.ply[k].split, bits) : 0;
+    struct strong_held *hd = &s->held[k][part];
+    pthread_mutex_lock(&s->lock);
+    int rc = 0;
+    for (int x = 0; x < 3 && s->guard && !hd->loaded && !rc; x++) {   /* the MANIFEST vouches for each (cheaply) */
+        char name[64], fix[1300];
+        strong_file_name(&s->m, k, x, part, name, sizeof name);
+        snprintf(fix, sizeof fix, "gsw strong verify connect4:%dx%d --dir %.1000s", w, h, s->dir);
+        char *slash = strrchr(fix, '/');   /* (--dir names the folder above the board's) */
+        if (slash) *slash = 0;
+        rc = trust_file(&s->trust, s->dir, name, fix, 1, err);
+        if (rc) snprintf(s->damage, sizeof s->damage, "%s", err->msg);
+    }
+    if (!hd->loaded && !rc) {
+        rc = ply_load(s->dir, &s->m, k, part, hd->set, err);
+        if (rc) {
+            snprintf(s->damage, sizeof s->damage, "%s", err->msg);
+        } else {
+            hd->loaded = 1;
+        }
+    }
+    pthread_mutex_unlock(&s->lock);
+    if (rc) return -1;
     int found = -1, hits = 0;
     for (int x = 0; x < 3; x++)
-        if (bddf_eval(&s->set[k][x], bits)) found = x, hits++;
+        if (bddf_eval(&hd->set[x], bits)) found = x, hits++;
     if (hits != 1) {
         snprintf(s->damage, sizeof s->damage, "%.300s: ply %d's sets hold a position %s", s->dir, k,
                  hits ? "twice" : "in none of them");
         return err_set(err, GSW_EFAIL, "%s", s->damage), -1;
     }
+    if (path) {
+        char name[64];
+        strong_file_name(&s->m, k, found, part, name, sizeof name);
+        snprintf(path, n, "%s/%s", s->dir, name);
+    }
     return found;
 }
+
+int strong_value(strong_t *s, const void *pos, err_t *err) { return strong_value_file(s, pos, NULL, 0, err); }
 
 static int strong_probe(void *ctx, const gv_t *v, const void *pos, val_t *lo, val_t *hi)
 {

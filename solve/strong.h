@@ -17,6 +17,11 @@
  *   ply K positions N terminal T [nodes X ms Y]   (from the forward pass:
  *                                         the ply's BDD nodes and time)
  *   set K won|drawn|lost|go|ended COUNT NODES CHECKSUM   (a file written)
+ *   split K S                             (ply K's value sets in 2^S parts:
+ *                                         c4_assign.h's cofactors on the
+ *                                         first S variables)
+ *   part K won|drawn|lost I COUNT NODES CHECKSUM   (part I's file written:
+ *                                         plyKK-won-partIIofNN.bdd)
  *   complete                              (every ply is solved)
  * A build or count rewrites it (atomically) after each ply: a stopped one
  * goes on after the last ply whose forward sets are listed, and from the
@@ -35,6 +40,7 @@
 #include "games/connect4/c4_bdd.h"
 
 #define STRONG_MAX_PLIES 129
+#define STRONG_MAX_PARTS (1 << C4B_MAX_SPLIT)
 /* the sets of a ply: C4B_WON, C4B_DRAWN, C4B_LOST, then the forward pass's */
 enum { STRONG_GO = 3, STRONG_ENDED = 4, STRONG_SETS = 5 };
 
@@ -52,6 +58,15 @@ typedef struct strong_manifest {
         u256_t count[STRONG_SETS];
         long nodes[STRONG_SETS];
         uint64_t checksum[STRONG_SETS];
+        /* the value sets in 2^split parts (0: one file each); then have,
+           count and nodes above are the parts' (have: every part listed) */
+        int split;
+        struct strong_part {
+            int have;
+            u256_t count;
+            long nodes;
+            uint64_t checksum;
+        } part[3][STRONG_MAX_PARTS];
     } ply[STRONG_MAX_PLIES];
 } strong_manifest_t;
 
@@ -67,8 +82,13 @@ int strong_supported(const gv_t *v);
 int strong_default_dir(const char *db, char *buf, size_t n, err_t *err);
 /* dir/connect4-WxH */
 void strong_board_dir(const gv_t *v, const char *dir, char *buf, size_t n);
-/* The file of ply k's set (C4B_WON...) in board folder bdir. */
-void strong_set_path(const char *bdir, int k, int value, char *buf, size_t n);
+/* The files of ply k's set v as m has it: 1, or its parts; file i's name
+ * (plyKK-won.bdd, plyKK-won-partIIofNN.bdd), whether m lists it, and its
+ * count, nodes and checksum. */
+int strong_files(const strong_manifest_t *m, int k, int v);
+void strong_file_name(const strong_manifest_t *m, int k, int v, int i, char *buf, size_t n);
+int strong_file_listed(const strong_manifest_t *m, int k, int v, int i);
+struct strong_part strong_file_rec(const strong_manifest_t *m, int k, int v, int i);
 const char *strong_value_name(int value);   /* "won", "drawn", "lost", "go", "ended" */
 /* The last ply k such that plies 0..k are counted with both forward sets
  * listed (-1: none); the lowest ply p such that plies p..last have their
@@ -83,6 +103,10 @@ typedef struct strong_build_options {
     c4b_order_t order;
     double memory_gb;
     int from_ply;                /* solve plies cells down to this one (0: all) */
+    /* the value sets of the plies made in 2^split parts (c4_assign.h); 0:
+       whole, a ply made again in twice as many parts (up to the board's
+       most) when the node table fills */
+    int split;
     int forward_only;            /* the forward pass alone (gsw count) */
     gsw_flag_t *stop;
     /* one line of progress (no newline), and each solved ply's row */
@@ -113,8 +137,10 @@ typedef struct strong {
     strong_manifest_t m;
     int lowest;                  /* plies lowest .. cells are solved (a build --from-ply stops there) */
     c4b_spec_t spec;
-    bddf_t (*set)[3];            /* by ply, loaded on first use */
-    char *loaded;
+    struct strong_held {
+        bddf_t set[3];
+        int loaded;
+    } **held;                    /* by ply and part, loaded on first use */
     pthread_mutex_t lock;
     gsw_oracle_t oracle;         /* probe and ctx (this struct) */
     char damage[512];            /* the last file found damaged ("" none) */
@@ -128,11 +154,13 @@ typedef struct strong {
  * manifest, one made for another board: GSW_EFAIL with one line). */
 int strong_open(strong_t **out, const gv_t *v, const char *dir, err_t *err);
 void strong_close(strong_t *s);
-/* Read ply k's set v of bdir and check it against m (its checksum, count
- * and tag): GSW_OK, or a one-line error naming the file. */
-int strong_set_check(const char *bdir, const strong_manifest_t *m, int k, int v, err_t *err);
+/* Read file i of ply k's set v in bdir and check it against m (its
+ * checksum, count and tag): GSW_OK, or a one-line error naming the file. */
+int strong_set_check(const char *bdir, const strong_manifest_t *m, int k, int v, int i, err_t *err);
 /* pos's value for its side to move: C4B_WON, C4B_DRAWN or C4B_LOST, or -1
  * on error (a damaged or missing file, a ply not solved: err). */
 int strong_value(strong_t *s, const void *pos, err_t *err);
+/* The same, with the file it was found in (for a certificate's leaf) */
+int strong_value_file(strong_t *s, const void *pos, char *path, size_t n, err_t *err);
 
 #endif

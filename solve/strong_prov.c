@@ -32,23 +32,20 @@ strong_prov_t *strong_prov_open(const char *bdir, int argc, char *const *argv)
     return p;
 }
 
-static void set_name(int k, int v, char *buf, size_t n)
-{
-    snprintf(buf, n, "ply%02d-%s.bdd", k, strong_value_name(v));
-}
-
-/* Record set (k, v) of m as build's, its inputs the sets it was made from:
- * a forward set from the last ply's go-on set; a value set from its
- * ply's forward sets and the next ply's value sets. */
-static int record_set(manifest_t *mf, int build, const char *bdir, const strong_manifest_t *m, int k, int v,
+/* Record file i of set (k, v) of m as build's, its inputs the sets it was
+ * made from: a forward set from the last ply's go-on set; a value set (or
+ * part) from its ply's forward sets and the next ply's value sets (every
+ * file of them). */
+static int record_set(manifest_t *mf, int build, const char *bdir, const strong_manifest_t *m, int k, int v, int i,
                       err_t *err)
 {
     char name[64];
-    set_name(k, v, name, sizeof name);
-    const u256_t *c = &m->ply[k].count[v];
+    strong_file_name(m, k, v, i, name, sizeof name);
+    struct strong_part rec = strong_file_rec(m, k, v, i);
+    const u256_t *c = &rec.count;
     uint64_t positions = c->w[1] | c->w[2] | c->w[3] ? UINT64_MAX : c->w[0];   /* (none is past 2^64) */
     if (manifest_record_file(mf, build, bdir, name, positions, err)) return err->code;
-    int in[8][2], n = 0;
+    int in[5][2], n = 0;
     if (v >= STRONG_GO) {
         if (k > 0) in[n][0] = k - 1, in[n++][1] = STRONG_GO;
     } else {
@@ -56,22 +53,25 @@ static int record_set(manifest_t *mf, int build, const char *bdir, const strong_
         in[n][0] = k, in[n++][1] = STRONG_ENDED;
         for (int x = 0; x < 3 && k < m->w * m->h; x++) in[n][0] = k + 1, in[n++][1] = x;
     }
-    for (int i = 0; i < n; i++) {
-        char iname[64];
-        set_name(in[i][0], in[i][1], iname, sizeof iname);
-        const manifest_file_t *f = manifest_find(mf, iname);
-        if (f && manifest_add_input(mf, name, iname, f->sha256)) return err_set(err, GSW_EFAIL, "out of memory");
-    }
+    for (int j = 0; j < n; j++)
+        for (int q = 0; q < strong_files(m, in[j][0], in[j][1]); q++) {
+            char iname[64];
+            strong_file_name(m, in[j][0], in[j][1], q, iname, sizeof iname);
+            const manifest_file_t *f = manifest_find(mf, iname);
+            if (f && manifest_add_input(mf, name, iname, f->sha256)) return err_set(err, GSW_EFAIL, "out of memory");
+        }
     return GSW_OK;
 }
 
 static int listed(const strong_manifest_t *m, const char *name)
 {
-    for (int k = 0; k <= m->w * m->h; k++)
-        for (int v = 0; v < STRONG_SETS; v++) {
+    int k;
+    if (sscanf(name, "ply%d-", &k) != 1 || k < 0 || k > m->w * m->h) return 0;
+    for (int v = 0; v < STRONG_SETS; v++)
+        for (int i = 0; i < strong_files(m, k, v); i++) {
             char s[64];
-            set_name(k, v, s, sizeof s);
-            if (m->ply[k].have[v] && !strcmp(s, name)) return 1;
+            strong_file_name(m, k, v, i, s, sizeof s);
+            if (strong_file_listed(m, k, v, i) && !strcmp(s, name)) return 1;
         }
     return 0;
 }
@@ -91,22 +91,23 @@ int strong_prov_sync(strong_prov_t *p, const strong_manifest_t *m, err_t *err)
     for (int pass = 0; pass < 2; pass++)
         for (int j = 0; j <= m->w * m->h; j++) {
             int k = pass ? m->w * m->h - j : j;
-            for (int v = pass ? 0 : STRONG_GO; v < (pass ? 3 : STRONG_SETS); v++) {
-                if (!m->ply[k].have[v]) continue;
-                char name[64], path[1300];
-                set_name(k, v, name, sizeof name);
-                snprintf(path, sizeof path, "%s/%s", p->bdir, name);
-                struct stat st;
-                if (stat(path, &st)) continue;   /* (said by verify as missing) */
-                const manifest_file_t *f = manifest_find(&p->m, name);
-                int fresh = st.st_mtim.tv_sec > p->wall0.tv_sec ||
-                            (st.st_mtim.tv_sec == p->wall0.tv_sec && st.st_mtim.tv_nsec >= p->wall0.tv_nsec);
-                if (f && f->bytes == (uint64_t)st.st_size && (!fresh || f->build == p->build)) continue;
-                if (!p->build && (p->build = manifest_build_begin(&p->m, p->argv ? p->argc : 0, p->argv)) < 0)
-                    return err_set(err, GSW_EFAIL, "out of memory");
-                if (record_set(&p->m, p->build, p->bdir, m, k, v, err)) return err->code;
-                changed = 1;
-            }
+            for (int v = pass ? 0 : STRONG_GO; v < (pass ? 3 : STRONG_SETS); v++)
+                for (int i = 0; i < strong_files(m, k, v); i++) {
+                    if (!strong_file_listed(m, k, v, i)) continue;
+                    char name[64], path[1300];
+                    strong_file_name(m, k, v, i, name, sizeof name);
+                    snprintf(path, sizeof path, "%s/%s", p->bdir, name);
+                    struct stat st;
+                    if (stat(path, &st)) continue;   /* (said by verify as missing) */
+                    const manifest_file_t *f = manifest_find(&p->m, name);
+                    int fresh = st.st_mtim.tv_sec > p->wall0.tv_sec ||
+                                (st.st_mtim.tv_sec == p->wall0.tv_sec && st.st_mtim.tv_nsec >= p->wall0.tv_nsec);
+                    if (f && f->bytes == (uint64_t)st.st_size && (!fresh || f->build == p->build)) continue;
+                    if (!p->build && (p->build = manifest_build_begin(&p->m, p->argv ? p->argc : 0, p->argv)) < 0)
+                        return err_set(err, GSW_EFAIL, "out of memory");
+                    if (record_set(&p->m, p->build, p->bdir, m, k, v, i, err)) return err->code;
+                    changed = 1;
+                }
         }
     if (!changed && !p->build) return GSW_OK;
     if (p->build) manifest_build_done(&p->m, p->build, (gsw_now_ms() - p->t0) / 1000);
@@ -155,16 +156,18 @@ int strong_prov_verify(const char *bdir, int record, int argc, char *const *argv
         }
         int build = 0;
         for (int k = 0; k <= sm->w * sm->h && !rc; k++)
-            for (int v = 0; v < STRONG_SETS && !rc; v++) {
-                if (!sm->ply[k].have[v]) continue;
-                char name[64];
-                set_name(k, v, name, sizeof name);
-                if (manifest_find(&mf, name)) continue;
-                if ((rc = strong_set_check(bdir, sm, k, v, err))) break;
-                if (!build && (build = manifest_build_begin(&mf, argc, argv)) < 0) rc = err_set(err, GSW_EFAIL, "out of memory");
-                if (!rc) rc = record_set(&mf, build, bdir, sm, k, v, err);
-                if (!rc) ++*recorded;
-            }
+            for (int v = 0; v < STRONG_SETS && !rc; v++)
+                for (int i = 0; i < strong_files(sm, k, v) && !rc; i++) {
+                    if (!strong_file_listed(sm, k, v, i)) continue;
+                    char name[64];
+                    strong_file_name(sm, k, v, i, name, sizeof name);
+                    if (manifest_find(&mf, name)) continue;
+                    if ((rc = strong_set_check(bdir, sm, k, v, i, err))) break;
+                    if (!build && (build = manifest_build_begin(&mf, argc, argv)) < 0)
+                        rc = err_set(err, GSW_EFAIL, "out of memory");
+                    if (!rc) rc = record_set(&mf, build, bdir, sm, k, v, i, err);
+                    if (!rc) ++*recorded;
+                }
         if (!rc && build) manifest_prune(&mf), rc = manifest_write(bdir, &mf, err);
         manifest_free(&mf);
     }
@@ -176,16 +179,17 @@ int strong_prov_verify(const char *bdir, int record, int argc, char *const *argv
         else *bad = n;
         /* sets the board's manifest lists, the MANIFEST not, whose file is gone (an unlisted file is said above) */
         for (int k = 0; k <= sm->w * sm->h && !rc; k++)
-            for (int v = 0; v < STRONG_SETS; v++) {
-                char name[64], path[1300];
-                set_name(k, v, name, sizeof name);
-                snprintf(path, sizeof path, "%s/%s", bdir, name);
-                struct stat st;
-                if (sm->ply[k].have[v] && !manifest_find(&mf, name) && stat(path, &st)) {
-                    if (say) say(ctx, name, MANIFEST_MISSING);
-                    ++*bad;
+            for (int v = 0; v < STRONG_SETS; v++)
+                for (int i = 0; i < strong_files(sm, k, v); i++) {
+                    char name[64], path[1300];
+                    strong_file_name(sm, k, v, i, name, sizeof name);
+                    snprintf(path, sizeof path, "%s/%s", bdir, name);
+                    struct stat st;
+                    if (strong_file_listed(sm, k, v, i) && !manifest_find(&mf, name) && stat(path, &st)) {
+                        if (say) say(ctx, name, MANIFEST_MISSING);
+                        ++*bad;
+                    }
                 }
-            }
         manifest_free(&mf);
     } else if (!rc)
         rc = err->code;

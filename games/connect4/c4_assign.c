@@ -56,3 +56,41 @@ void c4b_assign(const c4b_spec_t *s, const int8_t *cells, int ply, uint8_t *bits
     }
     if (s->enc == C4B_CELLWISE) bits[0] = (uint8_t)(ply & 1);
 }
+
+int c4b_split_max(const c4b_spec_t *s)
+{
+    if (s->enc != C4B_COMPRESSED || s->order != C4B_COLUMN) return 0;
+    return s->h + 1 < C4B_MAX_SPLIT ? s->h + 1 : C4B_MAX_SPLIT;
+}
+
+unsigned c4b_part_of(int split, const uint8_t *bits)
+{
+    unsigned a = 0;
+    for (int i = 0; i < split; i++) a |= (unsigned)(bits[i] & 1) << i;
+    return a;
+}
+
+int c4b_part_next(int h, int split, int ply, unsigned part)
+{
+    /* The part's bits are the first column's cells 0 .. split - 1. Its
+     * highest 1, at t, may be the marker of a column t high (the bits above
+     * it are 0): a drop there writes the mover's colour at t (1: the first
+     * player) and the marker at t + 1. With no 1, or a taller column, a
+     * drop leaves these bits as they are. */
+    if (!part) return -1;
+    int t = 31 - __builtin_clz(part);
+    if (t >= h) return -1;   /* a full column: no drop */
+    unsigned q = part & ~(1u << t);
+    if (!(ply & 1)) q |= 1u << t;
+    if (t + 1 < split) q |= 1u << (t + 1);
+    return q == part ? -1 : (int)q;
+}
+
+int c4b_part_needs(int h, int split, int ply, unsigned part, int split2, unsigned q)
+{
+    int n = split < split2 ? split : split2;
+    unsigned m = (1u << n) - 1;
+    if ((q & m) == (part & m)) return 1;
+    int x = c4b_part_next(h, split, ply, part);
+    return x >= 0 && (q & m) == ((unsigned)x & m);
+}

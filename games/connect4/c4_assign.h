@@ -53,4 +53,22 @@ int c4b_wvar(const c4b_spec_t *s, int c, int r, int p);
  * assumed (no disc above an empty cell). */
 void c4b_assign(const c4b_spec_t *s, const int8_t *cells, int ply, uint8_t *bits);
 
+/* Parts: a ply's value sets made and kept as 2^split cofactors on the first
+ * split variables, the lowest cells of the first column (compressed
+ * encoding, column order only; split <= h + 1). A position's part is its
+ * first split bits, variable i as bit i. A drop in another column, or in
+ * the first column above those cells, keeps the part; a drop into them
+ * leads to one other part at most. */
+#define C4B_MAX_SPLIT 6
+/* The largest split the spec allows (0: none, another encoding or order). */
+int c4b_split_max(const c4b_spec_t *s);
+unsigned c4b_part_of(int split, const uint8_t *bits);
+/* The part, other than part itself, that the side to move at ply k reaches
+ * from part by a drop (-1: none), on a board h high. */
+int c4b_part_next(int h, int split, int ply, unsigned part);
+/* Does part q of a split into 2^split2 meet part, or the part it leads to
+ * at ply k, of a split into 2^split? (The parts of ply k + 1's sets that
+ * part of ply k's needs.) */
+int c4b_part_needs(int h, int split, int ply, unsigned part, int split2, unsigned q);
+
 #endif

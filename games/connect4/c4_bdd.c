@@ -405,6 +405,8 @@ typedef struct fwd_args {
     err_t *err;
 } fwd_args_t;
 
+static BDD part_cube(c4b_t *b, int split, unsigned part);
+
 /* a node array as a BDD (held) */
 static BDD from_file(const bddf_t *f)
 {
@@ -423,6 +425,49 @@ static BDD from_file(const bddf_t *f)
     free(ref);
     c4b_current->ffref = NULL;
     return r;
+}
+
+/* The positions of f in part `part` of a split into 2^split (c4_assign.h),
+ * held, made from the nodes below the part's path only: a part's peak is
+ * the part's size, not the whole set's. (The split's variables are the
+ * first ones, so the path runs through the top of the array.) */
+static BDD from_file_part(c4b_t *b, const bddf_t *f, int split, unsigned part)
+{
+    uint32_t r = f->root;
+    while (r >= 2 && f->node[r - 2].var < (uint32_t)split) {
+        const bddf_node_t *x = &f->node[r - 2];
+        r = (part >> x->var) & 1 ? x->hi : x->lo;   /* (variable i: the part's bit i) */
+    }
+    BDD cube = part_cube(b, split, part);
+    if (r < 2) {
+        if (!r) drop(&cube);
+        return cube;   /* (bddfalse when dropped) */
+    }
+    uint32_t top = r - 2;
+    BDD *ref = malloc(sizeof *ref * ((size_t)top + 1));
+    if (!ref) c4b_err_handler(BDD_MEMORY);
+    b->ffref = ref;
+    for (uint32_t j = 0; j <= top; j++) ref[j] = -1;   /* -1: not below the path; -2: to be made */
+    ref[top] = -2;
+    for (uint32_t j = top + 1; j-- > 0;) {   /* parents before children */
+        if (ref[j] != -2) continue;
+        const bddf_node_t *x = &f->node[j];
+        if (x->lo >= 2) ref[x->lo - 2] = -2;
+        if (x->hi >= 2) ref[x->hi - 2] = -2;
+    }
+    for (uint32_t j = 0; j <= top; j++) {   /* children before parents */
+        if (ref[j] != -2) continue;
+        const bddf_node_t *x = &f->node[j];
+        BDD lo = x->lo < 2 ? (x->lo ? bddtrue : bddfalse) : ref[x->lo - 2];
+        BDD hi = x->hi < 2 ? (x->hi ? bddtrue : bddfalse) : ref[x->hi - 2];
+        ref[j] = keep(bdd_ite(bdd_ithvar((int)x->var), hi, lo));
+    }
+    BDD res = keep(bdd_and(cube, ref[top]));
+    drop(&cube);
+    for (uint32_t j = 0; j <= top; j++) drop(&ref[j]);
+    free(ref);
+    b->ffref = NULL;
+    return res;
 }
 
 static int nvars_fit(c4b_t *b, const bddf_t *f, const char *what, int k, err_t *err)
@@ -631,33 +676,45 @@ typedef struct solve_io_args {
     err_t *err;
 } solve_io_args_t;
 
-/* set `set` of ply k from io->load, held in *out */
-static int io_load(c4b_t *b, const c4b_solve_io_t *io, int k, int set, BDD *out, err_t *err)
+/* set `which` of ply k from io->load (part -1: whole), held in *out; with
+ * split > 0, only its positions in the nin parts in[] of a split into
+ * 2^split */
+static int io_load_in(c4b_t *b, const c4b_solve_io_t *io, int k, int which, int part, int split, const unsigned *in,
+                      int nin, BDD *out, err_t *err)
 {
     bddf_t f;
     memset(&f, 0, sizeof f);
-    if (io->load(io->ctx, k, set, &f, err)) return err->code;
-    if (nvars_fit(b, &f, set >= C4B_GO ? "a forward set" : "a value set", k, err)) {
+    if (io->load(io->ctx, k, which, part, &f, err)) return err->code;
+    if (nvars_fit(b, &f, which >= C4B_GO ? "a forward set" : "a value set", k, err)) {
         bddf_free(&f);
         return err->code;
     }
     b->ffset = f;   /* from_file may not come back */
     b->ffset_live = 1;
-    *out = from_file(&f);
+    if (!split) {
+        *out = from_file(&f);
+    } else {
+        *out = keep(bddfalse);
+        for (int i = 0; i < nin; i++) {
+            BDD t = from_file_part(b, &f, split, in[i]);
+            set(out, bdd_or(*out, t));
+            drop(&t);
+        }
+    }
     b->ffset_live = 0;
     bddf_free(&f);
     c4b_peak(b);
     return GSW_OK;
 }
 
-/* value set x of ply k to io->save; dropped */
-static int io_save(c4b_t *b, const c4b_solve_io_t *io, int k, int value, BDD *x, err_t *err)
+/* value set x of ply k (part -1: whole) to io->save; dropped */
+static int io_save(c4b_t *b, const c4b_solve_io_t *io, int k, int value, int part, BDD *x, err_t *err)
 {
     bddf_t f;
     int rc = to_file(b, *x, &f, err);
     drop(x);
     if (rc) return rc;
-    rc = io->save(io->ctx, k, value, &f, err);
+    rc = io->save(io->ctx, k, value, part, &f, err);
     bddf_free(&f);
     return rc;
 }
@@ -668,33 +725,65 @@ static int stopped(int k, err_t *err)
     return GSW_OK;
 }
 
+/* the positions of part `part` of a split into 2^split (c4_assign.h); held */
+static BDD part_cube(c4b_t *b, int split, unsigned part)
+{
+    BDD c = keep(bddtrue);
+    for (int i = split - 1; i >= 0; i--)
+        set(&c, bdd_and(c, (part >> i) & 1 ? bdd_ithvar(c4b_cvar(&b->s, 0, i)) : bdd_nithvar(c4b_cvar(&b->s, 0, i))));
+    return c;
+}
+
+/* value set `which` of ply k + 1 as far as part `part` of ply k needs it
+ * (the whole set when ply k is whole), held in *out: its positions in the
+ * part and in the one the part's drops lead to, from the whole set or
+ * from the parts of it that meet them */
+static int io_load_next(c4b_t *b, const c4b_solve_io_t *io, int k, int which, unsigned part, BDD *out, err_t *err)
+{
+    int split = io->split, ns = io->next_split, h = b->s.h;
+    unsigned in[2] = { part, 0 };
+    int nin = 1, x = split ? c4b_part_next(h, split, k, part) : -1;
+    if (x >= 0) in[nin++] = (unsigned)x;
+    if (!ns) return io_load_in(b, io, k + 1, which, -1, split, in, nin, out, err);
+    int rc = GSW_OK;
+    *out = keep(bddfalse);
+    for (unsigned q = 0; q < 1u << ns && !rc; q++) {
+        if (split && !c4b_part_needs(h, split, k, part, ns, q)) continue;
+        BDD t = bddfalse;
+        if ((rc = io_load_in(b, io, k + 1, which, (int)q, split, in, nin, &t, err))) break;
+        set(out, bdd_or(*out, t));
+        drop(&t);
+    }
+    if (rc) drop(out);
+    return rc;
+}
+
 /* solve_ply's steps with each set read just before it is needed and
  * written and dropped as soon as it is made: at most the ply's go-on set
  * (or what is left of it), one set of the ply after and the set being made
- * are held, not the five sets of two plies */
-static int solve_ply_io(c4b_t *b, void *args)
+ * are held, not the five sets of two plies. In parts, each part's steps
+ * take the part of the go-on set and of the ended set, and the parts of
+ * the ply after's sets its positions reach (io_load_next). */
+static int solve_part(c4b_t *b, const c4b_solve_io_t *io, int k, unsigned part, err_t *err)
 {
-    solve_io_args_t *a = args;
-    const c4b_solve_io_t *io = a->io;
-    int k = a->ply, rc;
-    err_t *err = a->err;
+    int rc, split = io->split, pi = split ? (int)part : -1;
     BDD E = bddfalse, X = bddfalse, won = bddfalse, drawn = bddfalse, lost = bddfalse;
-    if ((rc = io_load(b, io, k, C4B_GO, &E, err))) return rc;
+    if ((rc = io_load_in(b, io, k, C4B_GO, -1, split, &part, 1, &E, err))) return rc;
     if (k == b->cells) {
-        if ((rc = io_save(b, io, k, C4B_WON, &won, err)) || (rc = io_save(b, io, k, C4B_DRAWN, &E, err))) {
+        if ((rc = io_save(b, io, k, C4B_WON, pi, &won, err)) || (rc = io_save(b, io, k, C4B_DRAWN, pi, &E, err))) {
             drop(&E);
             return rc;
         }
     } else {
-        rc = io_load(b, io, k + 1, C4B_LOST, &X, err);
+        rc = io_load_next(b, io, k, C4B_LOST, part, &X, err);
         if (!rc) {
             won = pre_all(b, X, k, E);
             drop(&X);
             set(&E, bdd_apply(E, won, bddop_diff));   /* E: what is not won */
-            rc = io_save(b, io, k, C4B_WON, &won, err);
+            rc = io_save(b, io, k, C4B_WON, pi, &won, err);
         }
         if (!rc) rc = stopped(k, err);
-        if (!rc) rc = io_load(b, io, k + 1, C4B_DRAWN, &X, err);
+        if (!rc) rc = io_load_next(b, io, k, C4B_DRAWN, part, &X, err);
         if (rc) {
             drop(&E);
             return rc;
@@ -703,20 +792,35 @@ static int solve_ply_io(c4b_t *b, void *args)
         drop(&X);
         lost = keep(bdd_apply(E, drawn, bddop_diff));
         drop(&E);
-        if ((rc = io_save(b, io, k, C4B_DRAWN, &drawn, err))) {
+        if ((rc = io_save(b, io, k, C4B_DRAWN, pi, &drawn, err))) {
             drop(&lost);
             return rc;
         }
     }
     BDD T = bddfalse;
-    if ((rc = io_load(b, io, k, C4B_ENDED, &T, err))) {
+    rc = io_load_in(b, io, k, C4B_ENDED, -1, split, &part, 1, &T, err);
+    if (rc) {
         drop(&lost);
         return rc;
     }
     set(&lost, bdd_or(lost, T));
     drop(&T);
     c4b_live(b);
-    return io_save(b, io, k, C4B_LOST, &lost, err);
+    return io_save(b, io, k, C4B_LOST, pi, &lost, err);
+}
+
+static int solve_ply_io(c4b_t *b, void *args)
+{
+    solve_io_args_t *a = args;
+    const c4b_solve_io_t *io = a->io;
+    int rc = GSW_OK;
+    if (!io->split) return solve_part(b, io, a->ply, 0, a->err);
+    for (unsigned part = 0; part < 1u << io->split && !rc; part++) {
+        if (io->done && io->done(io->ctx, a->ply, (int)part)) continue;
+        rc = solve_part(b, io, a->ply, part, a->err);
+        if (!rc) rc = stopped(a->ply, a->err);
+    }
+    return rc;
 }
 
 typedef struct load_args {
@@ -770,6 +874,7 @@ static int guarded(c4b_t *b, int (*fn)(c4b_t *, void *), void *args, gsw_flag_t 
 {
     c4b_stop = stop;
     c4b_error = 0;
+    b->full = 0;
     if (setjmp(c4b_jmp)) {
         c4b_stop = NULL;
         if (b->walk) {   /* a walk stopped half way */
@@ -780,8 +885,10 @@ static int guarded(c4b_t *b, int (*fn)(c4b_t *, void *), void *args, gsw_flag_t 
         if (b->ffset_live) bddf_free(&b->ffset);
         b->ffset_live = 0;
         if (c4b_error == 1) return err_set(err, GSW_EFAIL, "stopped");
-        if (c4b_error == BDD_NODENUM || c4b_error == BDD_MEMORY)
+        if (c4b_error == BDD_NODENUM || c4b_error == BDD_MEMORY) {
+            b->full = 1;
             return err_set(err, GSW_EFAIL, "the BDD node table is full (%ld nodes): give it more --memory", b->table);
+        }
         return err_set(err, GSW_EFAIL, "the BDD package failed: %s", bdd_errstring(c4b_error));
     }
     c4b_guard = 1;
@@ -820,6 +927,11 @@ int c4b_solve_ply(c4b_t *b, int ply, gsw_flag_t *stop, err_t *err)
 int c4b_solve_ply_io(c4b_t *b, int ply, const c4b_solve_io_t *io, gsw_flag_t *stop, err_t *err)
 {
     if (ply < 0 || ply > b->cells) return err_set(err, GSW_EINPUT, "no ply %d", ply);
+    int most = c4b_split_max(&b->s);
+    if ((io->split || io->next_split) && !most)
+        return err_set(err, GSW_EINPUT, "a ply in parts needs the compressed encoding in column order");
+    if (io->split < 0 || io->next_split < 0 || io->split > most || io->next_split > most)
+        return err_set(err, GSW_EINPUT, "connect4:%dx%d: a ply in parts takes 2 to %d of them", b->s.w, b->s.h, 1 << most);
     solve_io_args_t a = { ply, io, err };
     return guarded(b, solve_ply_io, &a, stop, err);
 }
@@ -843,6 +955,8 @@ int c4b_load_forward(c4b_t *b, int ply, const bddf_t sets[2], err_t *err)
     load_args_t a = { ply, 1, sets, err };
     return guarded(b, load_ply, &a, NULL, err);
 }
+
+int c4b_was_full(const c4b_t *b) { return b->full; }
 
 long c4b_set_nodes(c4b_t *b, int ply, int value)
 {

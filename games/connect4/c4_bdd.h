@@ -76,13 +76,19 @@ int c4b_solve_ply(c4b_t *b, int ply, gsw_flag_t *stop, err_t *err);
  * needed and written and dropped as soon as it is made, nothing is kept
  * between plies (so none of c4b_load_ply, c4b_load_forward, c4b_export).
  * load reads ply's set into *f (C4B_LOST and C4B_DRAWN of the ply after,
- * C4B_GO and C4B_ENDED of the ply itself); save takes each of ply's value
- * sets, counted. Either's error stops it. */
+ * C4B_GO and C4B_ENDED of the ply itself), part -1 the whole set, else
+ * that part of the ply after's value sets (stored in 2^next_split parts);
+ * save takes each of ply's value sets, counted, whole (part -1) or, with
+ * split > 0, as its 2^split parts (c4_assign.h), each part's three sets in
+ * turn; a part for which done says 1 is not made again. Either's error
+ * stops it. */
 enum { C4B_GO = 3, C4B_ENDED = 4 };
 typedef struct c4b_solve_io {
-    int (*load)(void *ctx, int ply, int set, bddf_t *f, err_t *err);
-    int (*save)(void *ctx, int ply, int value, const bddf_t *f, err_t *err);
+    int (*load)(void *ctx, int ply, int set, int part, bddf_t *f, err_t *err);
+    int (*save)(void *ctx, int ply, int value, int part, const bddf_t *f, err_t *err);
+    int (*done)(void *ctx, int ply, int part);   /* may be NULL */
     void *ctx;
+    int split, next_split;
 } c4b_solve_io_t;
 int c4b_solve_ply_io(c4b_t *b, int ply, const c4b_solve_io_t *io, gsw_flag_t *stop, err_t *err);
 /* Hand ply's set (C4B_WON...) over as a node array, counted exactly. */
@@ -91,6 +97,9 @@ int c4b_export(c4b_t *b, int ply, int value, bddf_t *out, err_t *err);
 int c4b_load_ply(c4b_t *b, int ply, bddf_t sets[3], err_t *err);
 /* Take ply's forward sets (go, ended: as c4b_fwd_t's save had them). */
 int c4b_load_forward(c4b_t *b, int ply, const bddf_t sets[2], err_t *err);
+/* Did the last call stop on a full node table (--memory)? The table is
+ * then best closed and opened again before going on. */
+int c4b_was_full(const c4b_t *b);
 /* The nodes of ply's set (C4B_WON...); 0 before it is made. */
 long c4b_set_nodes(c4b_t *b, int ply, int value);
 

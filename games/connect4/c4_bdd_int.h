@@ -29,6 +29,7 @@ struct c4b {
     BDD *ffref;                 /* from_file's node references while it runs (freed on an error) */
     bddf_t ffset;               /* a set c4b read for itself while it is taken in */
     int ffset_live;             /* (then ffset is freed on an error) */
+    int full;                   /* the last guarded call found the node table full */
 };
 
 static inline BDD keep(BDD x) { return bdd_addref(x); }

@@ -261,18 +261,20 @@ static int io_fwd_save(void *ctx, const c4b_ply_t *p, const bddf_t *go, const bd
     return GSW_OK;
 }
 
-static int io_load(void *ctx, int k, int set, bddf_t *f, err_t *err)
+static int io_load(void *ctx, int k, int set, int part, bddf_t *f, err_t *err)
 {
     (void)ctx;
+    assert_int_equal(part, -1);
     if (!io_sets[k][set].node) return err_set(err, GSW_EFAIL, "ply %d set %d was not made", k, set);
     io_reads++;
     io_copy(f, &io_sets[k][set]);
     return GSW_OK;
 }
 
-static int io_save(void *ctx, int k, int value, const bddf_t *f, err_t *err)
+static int io_save(void *ctx, int k, int value, int part, const bddf_t *f, err_t *err)
 {
     (void)ctx, (void)err;
+    assert_int_equal(part, -1);
     io_copy(&io_sets[k][value], f);
     return GSW_OK;
 }
@@ -304,9 +306,9 @@ static void io_big(int nvars)
     f->root = below[2];
 }
 
-static int io_load_big(void *ctx, int k, int set, bddf_t *f, err_t *err)
+static int io_load_big(void *ctx, int k, int set, int part, bddf_t *f, err_t *err)
 {
-    (void)ctx, (void)k, (void)set, (void)err;
+    (void)ctx, (void)k, (void)set, (void)part, (void)err;
     io_copy(f, &io_bigset);
     return GSW_OK;
 }
@@ -334,7 +336,7 @@ static void test_small_memo(void **st)
     assert_int_equal(c4b_open(&b, &spec, 0.004, &err), GSW_OK);
     c4b_fwd_t fo = { .save = io_fwd_save };
     assert_int_equal(c4b_forward_run(b, &fo, NULL, &err), GSW_OK);
-    c4b_solve_io_t io = { io_load, io_save, NULL };
+    c4b_solve_io_t io = { io_load, io_save, NULL, NULL, 0, 0 };
     assert_int_equal(c4b_solve_ply_io(b, 3, &io, NULL, &err), GSW_EFAIL);   /* ply 4 is not solved */
     for (int k = 16; k >= 0; k--) assert_int_equal(c4b_solve_ply_io(b, k, &io, NULL, &err), GSW_OK);
     c4b_close(b);
@@ -343,7 +345,7 @@ static void test_small_memo(void **st)
        was half read freed (the ASan build checks) */
     assert_int_equal(c4b_open(&b, &spec, 1e-6, &err), GSW_OK);   /* 10,000 nodes */
     io_big(c4b_nvars(&spec));
-    c4b_solve_io_t big = { io_load_big, io_save, NULL };
+    c4b_solve_io_t big = { io_load_big, io_save, NULL, NULL, 0, 0 };
     assert_int_equal(c4b_solve_ply_io(b, 8, &big, NULL, &err), GSW_EFAIL);
     assert_non_null(strstr(err.msg, "node table is full"));
     c4b_close(b);
@@ -679,6 +681,202 @@ static void test_from_ply(void **st)
     game_close(v);
 }
 
+
+/* --- a ply's sets in parts (issue 56 item 2) --- */
+
+typedef struct part_log {
+    int filled, before, stopped;
+    const char *stop_at;     /* set the stop flag on the line holding this */
+    gsw_flag_t *stop;
+} part_log_t;
+
+static void part_progress(void *ctx, const char *line)
+{
+    part_log_t *l = ctx;
+    if (strstr(line, "filled the node table")) l->filled++;
+    if (strstr(line, "was made before")) l->before++;
+    if (l->stop_at && strstr(line, l->stop_at) && !l->stopped) *l->stop = 1, l->stopped = 1;
+}
+
+/* every ply's counts of a and b the same from ply `from` up */
+static void same_counts(const strong_manifest_t *a, const strong_manifest_t *b, int from, int cells)
+{
+    for (int k = from; k <= cells; k++)
+        for (int x = 0; x < 3; x++) {
+            assert_true(a->ply[k].have[x] && b->ply[k].have[x]);
+            if (u256_cmp(&a->ply[k].count[x], &b->ply[k].count[x])) fail_msg("ply %d set %d: the counts differ", k, x);
+        }
+}
+
+/* random games' positions from ply `from` on: the same value from a whole
+ * solution and from one in parts, the latter read from a part's file */
+static void same_values(const gv_t *v, strong_t *whole, strong_t *parts, int from, int games, uint64_t seed)
+{
+    GSW_POSBUF pos[GSW_MAX_POS];
+    err_t err;
+    int checked = 0;
+    for (int g = 0; g < games; g++) {
+        v->ops->pos_start(v, pos);
+        val_t tv;
+        for (int k = 0;; k++) {
+            if (k >= from) {
+                char path[1200];
+                int a = strong_value(whole, pos, &err), b = strong_value_file(parts, pos, path, sizeof path, &err);
+                if (b < 0) fail_msg("%s", err.msg);
+                assert_true(a >= 0);
+                if (a != b) fail_msg("ply %d: whole %d, in parts %d", k, a, b);
+                if (parts->m.ply[k].split && !strstr(path, "-part")) fail_msg("ply %d: read from %s", k, path);
+                checked++;
+            }
+            if (v->ops->terminal(v, pos, &tv)) break;
+            move_t mv[GSW_MAX_MOVES];
+            int nm = v->ops->moves(v, pos, mv);
+            v->ops->play(v, pos, mv[test_splitmix(&seed) % (uint64_t)nm]);
+        }
+    }
+    assert_true(checked > games);
+}
+
+/* 5x4 made whole, and again with plies 20 to 12 in 4 parts, 11 to 6 in 8
+ * (each part reading the parts of the 4 its positions reach) and 5 to 0 in
+ * 2 (reading those of the 8): the same counts, the same value of every
+ * position of random games, each read from its part's files. Then the
+ * parts' own paths: a table too small for a whole ply (made again in more
+ * parts, until it fits), and a stop half way through a ply (the parts made
+ * before are kept, checked and not made again). */
+static void test_parts(void **st)
+{
+    (void)st;
+    gv_t *v;
+    err_t err;
+    assert_int_equal(game_open("connect4:5x4", &v, &err), GSW_OK);
+    const char *whole = tmp_path("pt-whole"), *dp = tmp_path("pt-parts"), *dt = tmp_path("pt-tight"),
+               *ds = tmp_path("pt-stop");
+    strong_build_options_t bo = { .dir = whole, .enc = C4B_COMPRESSED, .order = C4B_COLUMN, .memory_gb = 0.5 };
+    strong_report_t *a = calloc(1, sizeof *a), *b = calloc(1, sizeof *b);
+    assert_non_null(a);
+    assert_non_null(b);
+    if (strong_build(v, &bo, a, &err)) fail_msg("%s", err.msg);
+    long whole_peak = a->peak_nodes;
+    bo.dir = dp;
+    static const int split[3] = { 2, 3, 1 }, to[3] = { 12, 6, 0 };
+    for (int i = 0; i < 3; i++) {
+        bo.split = split[i];
+        bo.from_ply = to[i];
+        if (strong_build(v, &bo, b, &err)) fail_msg("%s", err.msg);
+    }
+    assert_true(b->m.complete);
+    same_counts(&a->m, &b->m, 0, 20);
+    char bdir[1200];
+    strong_board_dir(v, dp, bdir, sizeof bdir);
+    for (int k = 0; k <= 20; k++) {
+        assert_int_equal(b->m.ply[k].split, k >= 12 ? 2 : k >= 6 ? 3 : 1);
+        for (int x = 0; x < 3; x++) {
+            u256_t sum = u256_of(0);
+            for (int i = 0; i < strong_files(&b->m, k, x); i++) {
+                assert_true(strong_file_listed(&b->m, k, x, i));
+                struct strong_part r = strong_file_rec(&b->m, k, x, i);
+                u256_add(&sum, &r.count);
+                if (strong_set_check(bdir, &b->m, k, x, i, &err)) fail_msg("%s", err.msg);
+            }
+            assert_int_equal(u256_cmp(&sum, &a->m.ply[k].count[x]), 0);
+        }
+    }
+    /* the manifest read back says the same */
+    strong_manifest_t *m2 = calloc(1, sizeof *m2);
+    assert_non_null(m2);
+    assert_int_equal(strong_manifest_load(bdir, m2, &err), 1);
+    same_counts(&a->m, m2, 0, 20);
+    assert_int_equal(strong_set_check(bdir, m2, 13, C4B_WON, 3, &err), GSW_OK);
+    assert_int_equal(strong_set_check(bdir, m2, 7, C4B_LOST, 7, &err), GSW_OK);
+    free(m2);
+    strong_t *sw, *sp;
+    assert_int_equal(strong_open(&sw, v, whole, &err), 1);
+    assert_int_equal(strong_open(&sp, v, dp, &err), 1);
+    same_values(v, sw, sp, 0, 60, 99);
+    strong_close(sp);
+
+    /* a table too small for ply 17 whole: made again in parts */
+    part_log_t log = { 0 };
+    bo = (strong_build_options_t){ .dir = dt, .enc = C4B_COMPRESSED, .order = C4B_COLUMN, .memory_gb = 0.5,
+                                   .forward_only = 1, .progress = part_progress, .ctx = &log };
+    if (strong_build(v, &bo, b, &err)) fail_msg("%s", err.msg);
+    bo.forward_only = 0;
+    bo.memory_gb = 0.004;
+    if (strong_build(v, &bo, b, &err)) fail_msg("%s", err.msg);
+    assert_true(log.filled >= 1);
+    assert_true(b->m.ply[0].split >= 1);
+    assert_true(b->peak_nodes < whole_peak);
+    same_counts(&a->m, &b->m, 0, 20);
+    assert_int_equal(strong_open(&sp, v, dt, &err), 1);
+    same_values(v, sw, sp, 0, 20, 5);
+    strong_close(sp);
+
+    /* a stop after ply 15's second part: the first two are kept */
+    gsw_flag_t stop = 0;
+    log = (part_log_t){ .stop_at = "ply 15: lost set made (part 2 of 4)", .stop = &stop };
+    bo = (strong_build_options_t){ .dir = ds, .enc = C4B_COMPRESSED, .order = C4B_COLUMN, .memory_gb = 0.5,
+                                   .split = 2, .stop = &stop, .progress = part_progress, .ctx = &log };
+    assert_int_equal(strong_build(v, &bo, b, &err), GSW_EFAIL);
+    assert_true(log.stopped);
+    assert_int_equal(strong_lowest_solved(&b->m), 16);
+    stop = 0;
+    log = (part_log_t){ 0 };
+    bo.split = 0;   /* (the parts made before say how many) */
+    if (strong_build(v, &bo, b, &err)) fail_msg("%s", err.msg);
+    assert_int_equal(log.before, 2);
+    assert_int_equal(b->resumed_from, 16);
+    assert_int_equal(b->m.ply[15].split, 2);
+    same_counts(&a->m, &b->m, 0, 20);
+    assert_int_equal(strong_open(&sp, v, ds, &err), 1);
+    same_values(v, sw, sp, 0, 20, 6);
+    strong_close(sp);
+    strong_close(sw);
+    free(a);
+    free(b);
+    game_close(v);
+}
+
+/* The manifest's part lines: read back as written, and refused where they
+ * cannot be (a part before its split, past its count or twice, a whole
+ * value set of a ply in parts, a split larger than the board allows). */
+static void test_parts_manifest(void **st)
+{
+    (void)st;
+    static strong_manifest_t m;
+    err_t err;
+    const char *head = "gsw-strong 1\nboard connect4 5x4\nencoding compressed column\n";
+    const char *part = "part 3 won 1 12 4 00000000000000aa\n";
+    char text[1024];
+    snprintf(text, sizeof text, "%ssplit 3 2\n%s", head, part);
+    assert_int_equal(strong_manifest_parse(text, strlen(text), "m", &m, &err), GSW_OK);
+    assert_int_equal(m.ply[3].split, 2);
+    assert_true(m.ply[3].part[C4B_WON][1].have);
+    assert_int_equal(m.ply[3].part[C4B_WON][1].checksum, 0xaa);
+    assert_false(m.ply[3].have[C4B_WON]);   /* three parts missing */
+    assert_int_equal(strong_files(&m, 3, C4B_WON), 4);
+    assert_int_equal(strong_files(&m, 3, STRONG_GO), 1);
+    char name[64];
+    strong_file_name(&m, 3, C4B_WON, 1, name, sizeof name);
+    assert_string_equal(name, "ply03-won-part01of04.bdd");
+    const char *bad[] = {
+        "part 3 won 1 12 4 00000000000000aa\n",                                       /* no split */
+        "split 3 2\npart 3 won 4 12 4 00000000000000aa\n",                            /* past 4 parts */
+        "split 3 2\npart 3 won 1 12 4 00000000000000aa\npart 3 won 1 12 4 00000000000000aa\n",   /* twice */
+        "split 3 2\nset 3 won 12 4 00000000000000aa\n",                               /* whole, in parts */
+        "set 3 won 12 4 00000000000000aa\nsplit 3 2\n",
+        "split 3 6\n",                                                                /* 5x4: 5 cells at most */
+        "split 3 2\nsplit 3 2\n",
+        "split 3 0\n",
+        "split 3 2\npart 3 go 1 12 4 00000000000000aa\n",                             /* a forward set */
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        snprintf(text, sizeof text, "%s%s", head, bad[i]);
+        if (strong_manifest_parse(text, strlen(text), "m", &m, &err) != GSW_EFAIL) fail_msg("accepted: %s", bad[i]);
+        assert_non_null(strstr(err.msg, "damaged"));
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -691,6 +889,8 @@ int main(void)
         cmocka_unit_test(test_strong_4x4),
         cmocka_unit_test(test_strong_5x4),
         cmocka_unit_test(test_from_ply),
+        cmocka_unit_test(test_parts),
+        cmocka_unit_test(test_parts_manifest),
         cmocka_unit_test(test_strong_6x4),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
