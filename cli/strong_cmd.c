@@ -228,7 +228,7 @@ int cli_count_bdd(cli_args_t *o)
 /* --- gsw strong build|query|best --- */
 
 
-static int strong_build_cmd(cli_args_t *o, gv_t *v, err_t *err)
+static int strong_build_cmd(cli_args_t *o, gv_t *v, int split_only, err_t *err)
 {
     char dir[1024];
     c4b_encoding_t e;
@@ -239,13 +239,15 @@ static int strong_build_cmd(cli_args_t *o, gv_t *v, err_t *err)
     const c4v_t *d = v->data;
     c4b_spec_t spec = { d->w, d->h, e, ord, 0, 0 };
     if (1 << split != parts) return err_set(err, GSW_EINPUT, "--parts wants a power of two (1, 2, 4 ... 64), not %d", parts);
+    if (split_only && !split) return err_set(err, GSW_EINPUT, "strong split wants --parts N (2, 4 ... 64)");
     if (split && !c4b_split_max(&spec))
         return err_set(err, GSW_EINPUT, "--parts needs the compressed encoding in column order");
     if (split > c4b_split_max(&spec))
         return err_set(err, GSW_EINPUT, "--parts: connect4:%dx%d splits into %d parts at most (by its first %d cells)",
                        d->w, d->h, 1 << c4b_split_max(&spec), c4b_split_max(&spec));
     strong_build_options_t bo = { .dir = dir, .enc = e, .order = ord, .memory_gb = args_num(o, "memory", 0),
-                                  .from_ply = args_int(o, "from-ply", 0), .split = split, .stop = &opts_stop,
+                                  .from_ply = args_int(o, "from-ply", 0), .split = split, .split_only = split_only,
+                                  .stop = &opts_stop,
                                   .progress = strong_progress, .argc = o->argc, .argv = o->argv };
     strong_report_t *rep = calloc(1, sizeof *rep);
     if (!rep) return err_set(err, GSW_EFAIL, "out of memory");
@@ -255,7 +257,7 @@ static int strong_build_cmd(cli_args_t *o, gv_t *v, err_t *err)
     strong_progress_done();
     if (rc && opts_stop) {
         rc = err_set(err, GSW_EFAIL, "stopped; the plies %s are kept: run it again to go on",
-                     rep->forward_done ? "solved" : "made");
+                     split_only ? "split" : rep->forward_done ? "solved" : "made");
     } else if (!rc) {
         const strong_manifest_t *m = &rep->m;
         char gspec[96], bdir[1100];
@@ -320,7 +322,8 @@ static int strong_build_cmd(cli_args_t *o, gv_t *v, err_t *err)
                 printf("%4d %18s %18s %18s %18s %16s  %ld / %ld / %ld%s\n", k, a[0], a[1], a[2], t, te, p->nodes[0],
                        p->nodes[1], p->nodes[2], in);
             }
-            if (rep->resumed_from == lowest) printf("already %s: every file checked\n", lowest ? "solved to that ply" : "complete");
+            if (split_only) printf("split in %.2f s\n", ms / 1e3);
+            else if (rep->resumed_from == lowest) printf("already %s: every file checked\n", lowest ? "solved to that ply" : "complete");
             else {
                 if (rep->resumed_from >= 0) printf("resumed: plies %d to %d were solved before\n", rep->resumed_from, plies - 1);
                 printf("forward %.2f s, backward %.2f s, peak %ld live BDD nodes (node table %ld)\n",
@@ -527,11 +530,12 @@ static int cli_strong(cli_args_t *o)
     const char *sub = o->pos[0];
     int build = !strcmp(sub, "build"), query = !strcmp(sub, "query"), best = !strcmp(sub, "best");
     int verify = !strcmp(sub, "verify");
-    if (!build && !query && !best && !verify) {
-        fprintf(stderr, "gsw: strong: unknown action \"%s\" (build, query, best or verify)\n", sub);
+    int split = !strcmp(sub, "split");
+    if (!build && !query && !best && !verify && !split) {
+        fprintf(stderr, "gsw: strong: unknown action \"%s\" (build, split, query, best or verify)\n", sub);
         return GSW_EINPUT;
     }
-    if ((build || verify) && o->npos > 2) return opts_usage_error(o, 2, NULL);
+    if ((build || verify || split) && o->npos > 2) return opts_usage_error(o, 2, NULL);
     if (args_flag(o, "record") && !verify) {
         fprintf(stderr, "gsw: strong: --record goes with verify\n");
         return GSW_EINPUT;
@@ -543,7 +547,7 @@ static int cli_strong(cli_args_t *o)
         return err.code;
     }
     const char *ptext = o->npos > 2 ? o->pos[2] : "";
-    int rc = build ? strong_build_cmd(o, v, &err) : verify ? strong_verify_cmd(o, v, &err)
+    int rc = build || split ? strong_build_cmd(o, v, split, &err) : verify ? strong_verify_cmd(o, v, &err)
              : query ? strong_query_cmd(o, v, ptext, &err) : strong_best_cmd(o, v, ptext, &err);
     if (rc) fprintf(stderr, "gsw: %s\n", err.msg);
     game_close(v);
@@ -561,7 +565,7 @@ const cli_opt_t strong_bdd_opts[] = {
 static const cli_opt_t strong_own[] = {
     OPT_DB,
     OPT_HASH,
-    { "from-ply", OPT_INT, "P", "build: plies w*h down to P only", 0, 128, NULL },
+    { "from-ply", OPT_INT, "P", "build: plies w*h down to P only (split: the plies from P up)", 0, 128, NULL },
     { "parts", OPT_INT, "N", "build: each ply's sets made and kept in N parts (2, 4 ... 64; by the first column's "
       "lowest cells) from the first; a ply that fills the table is made again in twice as many", 1, 64, NULL },
     { "record", OPT_FLAG, NULL, "verify: record in MANIFEST the sets that pass their checksums", 0, 0, NULL },
@@ -571,12 +575,13 @@ static const cli_opt_t strong_own[] = {
 static const cli_opt_t *const strong_opts[] = { opts_json, strong_bdd_opts, strong_own, NULL };
 
 const cli_verb_t verb_strong = {
-    "strong", "gsw strong build|query|best|verify connect4[:WxH] [MOVES] [--dir DIR] [--record] [--trust] [--json]\n"
+    "strong", "gsw strong build|split|query|best|verify connect4[:WxH] [MOVES] [--dir DIR] [--record] [--trust] [--json]\n"
                 "  build: every ply's won, drawn and lost sets (for the side to move), from the last ply back, on\n"
                 "         BDDs (--encoding, --order, --memory as for count); one file per ply and value, a manifest\n"
                 "         with checksums; Ctrl-C and run again to go on. Prints the per-ply table. A ply that fills\n"
                 "         the node table is made again in 2, 4 ... parts (cofactors on the first column's lowest\n"
                 "         cells), each part's won, drawn and lost sets in files of their own; --parts N starts so.\n"
+                "  split --parts N: the plies built whole cut into N parts (no rebuild): a query then reads a part.\n"
                 "  query MOVES: the position's value and every move's, from the stored sets.\n"
                 "  best MOVES: the move with the fastest win or slowest loss, by alpha-beta pruned by the sets.\n"
                 "  verify: every set file against the folder's MANIFEST (SHA-256): ok, differs, missing or not in\n"

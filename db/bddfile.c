@@ -187,6 +187,61 @@ int bddf_count(const bddf_t *b, u256_t *out)
     return over;
 }
 
+int bddf_prefix(const bddf_t *b, int n, unsigned bits, bddf_t *out)
+{
+    memset(out, 0, sizeof *out);
+    out->nvars = b->nvars;
+    memcpy(out->tag, b->tag, sizeof out->tag);
+    uint32_t r = b->root;
+    while (r >= 2 && b->node[r - 2].var < (uint32_t)n) {   /* down the path: the prefix's cofactor */
+        const bddf_node_t *x = &b->node[r - 2];
+        r = (bits >> x->var) & 1 ? x->hi : x->lo;
+    }
+    if (!r) return bddf_count(out, &out->count);   /* none: the empty set */
+    uint32_t top = r >= 2 ? r - 2 : 0, *map = NULL, kept = 0;
+    if (r >= 2) {
+        /* the nodes below the cofactor's root (children come first, so
+           none is past it), marked from it down, then numbered in order */
+        map = malloc(sizeof *map * ((size_t)top + 1));
+        if (!map) return 1;
+        for (uint32_t j = 0; j < top; j++) map[j] = 0;
+        map[top] = 1;
+        for (uint32_t j = top + 1; j-- > 0;) {
+            if (!map[j]) continue;
+            const bddf_node_t *x = &b->node[j];
+            if (x->lo >= 2) map[x->lo - 2] = 1;
+            if (x->hi >= 2) map[x->hi - 2] = 1;
+        }
+        for (uint32_t j = 0; j <= top; j++)
+            if (map[j]) map[j] = kept++;
+            else map[j] = UINT32_MAX;
+    }
+    out->node = malloc(sizeof *out->node * ((size_t)kept + (size_t)n + 1));
+    if (!out->node) {
+        free(map);
+        return 1;
+    }
+    for (uint32_t j = 0; r >= 2 && j <= top; j++) {
+        if (map[j] == UINT32_MAX) continue;
+        const bddf_node_t *x = &b->node[j];
+        out->node[out->nnodes++] = (bddf_node_t){ x->var, x->lo < 2 ? x->lo : 2 + map[x->lo - 2],
+                                                  x->hi < 2 ? x->hi : 2 + map[x->hi - 2] };
+    }
+    uint32_t root = r < 2 ? r : 2 + map[top];
+    free(map);
+    for (int i = n - 1; i >= 0; i--) {   /* the path, from its last variable up */
+        int bit = (bits >> i) & 1;
+        out->node[out->nnodes] = (bddf_node_t){ (uint32_t)i, bit ? BDDF_FALSE : root, bit ? root : BDDF_FALSE };
+        root = 2 + out->nnodes++;
+    }
+    out->root = root;
+    if (bddf_count(out, &out->count)) {
+        bddf_free(out);
+        return 1;
+    }
+    return 0;
+}
+
 int bddf_eval(const bddf_t *b, const uint8_t *bits)
 {
     uint32_t r = b->root;

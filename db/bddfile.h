@@ -59,6 +59,11 @@ typedef struct bddf {
 /* The count of b's satisfying assignments over its nvars variables into
  * *out; returns 1 on overflow (more than 2^256). */
 int bddf_count(const bddf_t *b, u256_t *out);
+/* The members of b whose first n variables read bits (variable i: bit i),
+ * as a node array of their own, counted: b's nodes below that path, the
+ * path's n nodes above them (b's other nodes left out). 1: out of memory
+ * (out then empty). */
+int bddf_prefix(const bddf_t *b, int n, unsigned bits, bddf_t *out);
 /* Is the assignment bits[0 .. nvars-1] (0 or 1 each) in the set? */
 int bddf_eval(const bddf_t *b, const uint8_t *bits);
 /* Write b to path (through path.tmp and a rename, so a reader never sees

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -58,11 +59,13 @@ struct strong_part strong_file_rec(const strong_manifest_t *m, int k, int v, int
     return (struct strong_part){ p->have[v], p->count[v], p->nodes[v], p->checksum[v] };
 }
 
-/* A ply in parts: its value sets' have, count and nodes from the parts'. */
-static void parts_sum(strong_manifest_t *m, int k)
+/* A ply in parts: its value sets' have, count and nodes from the parts'.
+ * 1: a sum past the counts' 256 bits or the nodes' long (a damaged list). */
+static int parts_sum(strong_manifest_t *m, int k)
 {
     struct strong_ply *p = &m->ply[k];
-    if (!p->split) return;
+    int over = 0;
+    if (!p->split) return 0;
     for (int v = 0; v < 3; v++) {
         p->have[v] = 1;
         p->count[v] = u256_of(0);
@@ -72,10 +75,12 @@ static void parts_sum(strong_manifest_t *m, int k)
             const struct strong_part *q = &p->part[v][i];
             p->have[v] &= q->have;
             if (!q->have) continue;
-            u256_add(&p->count[v], &q->count);
-            p->nodes[v] += q->nodes;
+            over |= u256_add(&p->count[v], &q->count);
+            if (q->nodes > LONG_MAX - p->nodes[v]) over = 1;
+            else p->nodes[v] += q->nodes;
         }
     }
+    return over;
 }
 
 /* Ply k's value sets forgotten, and kept in 2^split parts from now on. */
@@ -176,7 +181,7 @@ int strong_manifest_parse(const char *text, size_t n, const char *name, strong_m
         if (m->ply[k].split > c4b_split_max(&spec))
             return err_set(err, GSW_EFAIL, "%s is damaged (ply %d in %d parts on a %dx%d board)", name, k,
                            1 << m->ply[k].split, m->w, m->h);
-        parts_sum(m, k);
+        if (parts_sum(m, k)) return err_set(err, GSW_EFAIL, "%s is damaged (ply %d's parts add up past any board)", name, k);
     }
     for (int k = plies; k < STRONG_MAX_PLIES; k++)
         if (m->ply[k].counted || m->ply[k].have[0] || m->ply[k].have[1] || m->ply[k].have[2] || m->ply[k].have[3] ||
@@ -573,6 +578,63 @@ static int backward(c4b_t **bp, const strong_build_options_t *o, build_ctx_t *c,
     return rc;
 }
 
+/* gsw strong split: each ply from o->from_ply up whose value sets are whole
+ * cut into 2^o->split parts, file by file with no BDD package (each part
+ * the whole file's nodes below its path, bddf_prefix); the parts written,
+ * then the manifest, then the whole files removed, so a stop (between
+ * plies) or a crash leaves each ply whole or in parts. */
+static int split_body(build_ctx_t *c, err_t *err)
+{
+    const strong_build_options_t *o = c->o;
+    strong_manifest_t *m = c->m;
+    c4b_spec_t spec = { m->w, m->h, m->enc, m->order, 0, 0 };
+    if (!c4b_split_max(&spec)) return err_set(err, GSW_EINPUT, "parts need the compressed encoding in column order");
+    if (o->split < 1 || o->split > c4b_split_max(&spec))
+        return err_set(err, GSW_EINPUT, "connect4:%dx%d splits into 2 to %d parts", m->w, m->h, 1 << c4b_split_max(&spec));
+    int lowest = strong_lowest_solved(m), did = 0, rc = GSW_OK;
+    if (lowest > c->cells) return err_set(err, GSW_EFAIL, "%s holds no solved ply to split", c->bdir);
+    int from = o->from_ply > lowest ? o->from_ply : lowest;
+    for (int k = c->cells; k >= from && !rc; k--) {
+        if (m->ply[k].split) {
+            say(o, "ply %d: in %d parts already", k, 1 << m->ply[k].split);
+            continue;
+        }
+        if (o->stop && *o->stop) return err_set(err, GSW_EFAIL, "stopped before ply %d", k);
+        double t0 = gsw_now_ms();
+        ply_tidy(c->bdir, m, k);   /* (parts of a split stopped half way) */
+        strong_manifest_t *w = malloc(sizeof *w);   /* the ply in parts, listed once every part is written */
+        if (!w) return err_set(err, GSW_EFAIL, "out of memory");
+        *w = *m;
+        ply_reset(w, k, o->split);
+        for (int v = 0; v < 3 && !rc; v++) {
+            bddf_t f;
+            if ((rc = set_load(c->bdir, m, k, v, 0, &f, err))) break;
+            for (unsigned i = 0; i < 1u << o->split && !rc; i++) {
+                bddf_t part;
+                if (bddf_prefix(&f, o->split, i, &part)) rc = err_set(err, GSW_EFAIL, "out of memory");
+                else rc = set_write(c->bdir, w, k, v, (int)i, &part, err);
+                bddf_free(&part);
+            }
+            bddf_free(&f);
+        }
+        for (int v = 0; v < 3 && !rc; v++)   /* the parts add up to the whole */
+            if (u256_cmp(&w->ply[k].count[v], &m->ply[k].count[v]))
+                rc = err_set(err, GSW_EFAIL, "ply %d: the parts of its %s set do not add up to it", k, strong_value_name(v));
+        if (!rc) {
+            *m = *w;
+            rc = save(c, err);
+        }
+        free(w);
+        if (rc) break;
+        ply_tidy(c->bdir, m, k);   /* the whole files */
+        did++;
+        long nodes = m->ply[k].nodes[0] + m->ply[k].nodes[1] + m->ply[k].nodes[2];
+        say(o, "ply %d: in %d parts, %ld nodes together (%.1f s)", k, 1 << o->split, nodes, (gsw_now_ms() - t0) / 1e3);
+    }
+    if (!rc && !did) say(o, "nothing to split: plies %d to %d are in parts already", from, c->cells);
+    return rc;
+}
+
 static int build_body(const gv_t *v, const strong_build_options_t *o, strong_prov_t *prov, strong_report_t *rep,
                       err_t *err)
 {
@@ -603,6 +665,11 @@ static int build_body(const gv_t *v, const strong_build_options_t *o, strong_pro
         m->h = d->h;
         m->enc = o->enc;
         m->order = o->order;
+    }
+    if (o->split_only) {
+        build_ctx_t sc = { o, m, bdir, mpath, cells, { 0 }, 0, 0, prov, 0, 0 };
+        if (!had) return err_set(err, GSW_EFAIL, "no strong solution in %s (no manifest)", bdir);
+        return split_body(&sc, err);
     }
     int to = o->forward_only ? cells + 1 : o->from_ply;
     /* where the backward pass goes on from: the lowest ply whose sets, and
@@ -690,6 +757,9 @@ int strong_build(const gv_t *v, const strong_build_options_t *o, strong_report_t
     if (!strong_supported(v)) return err_set(err, GSW_EINPUT, "%s has no strong solutions (connect4 has)", v->game->name);
     char bdir[1100], lpath[1200];
     strong_board_dir(v, o->dir, bdir, sizeof bdir);
+    struct stat st;
+    snprintf(lpath, sizeof lpath, "%s/manifest", bdir);
+    if (o->split_only && stat(lpath, &st)) return err_set(err, GSW_EFAIL, "no strong solution in %s (no manifest)", bdir);
     if (cache_mkdir_p(bdir, "strong-solution folder", err)) return err->code;
     snprintf(lpath, sizeof lpath, "%s/lock", bdir);
     int fd = open(lpath, O_RDWR | O_CREAT | O_CLOEXEC, 0644);

@@ -108,6 +108,8 @@ typedef struct strong_build_options {
        most) when the node table fills */
     int split;
     int forward_only;            /* the forward pass alone (gsw count) */
+    int split_only;              /* no building: the whole plies from from_ply up cut into 2^split parts
+                                    (gsw strong split) */
     gsw_flag_t *stop;
     /* one line of progress (no newline), and each solved ply's row */
     void (*progress)(void *ctx, const char *line);

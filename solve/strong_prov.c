@@ -34,8 +34,8 @@ strong_prov_t *strong_prov_open(const char *bdir, int argc, char *const *argv)
 
 /* Record file i of set (k, v) of m as build's, its inputs the sets it was
  * made from: a forward set from the last ply's go-on set; a value set (or
- * part) from its ply's forward sets and the next ply's value sets (every
- * file of them). */
+ * part) from its ply's forward sets and the next ply's value sets (of a
+ * part, the next ply's files its positions' drops reach). */
 static int record_set(manifest_t *mf, int build, const char *bdir, const strong_manifest_t *m, int k, int v, int i,
                       err_t *err)
 {
@@ -53,8 +53,12 @@ static int record_set(manifest_t *mf, int build, const char *bdir, const strong_
         in[n][0] = k, in[n++][1] = STRONG_ENDED;
         for (int x = 0; x < 3 && k < m->w * m->h; x++) in[n][0] = k + 1, in[n++][1] = x;
     }
+    int split = v < 3 ? m->ply[k].split : 0;
     for (int j = 0; j < n; j++)
         for (int q = 0; q < strong_files(m, in[j][0], in[j][1]); q++) {
+            /* a part: of the next ply's sets, the parts its drops reach */
+            if (split && in[j][0] == k + 1 && !c4b_part_needs(m->h, split, k, (unsigned)i, m->ply[k + 1].split, (unsigned)q))
+                continue;
             char iname[64];
             strong_file_name(m, in[j][0], in[j][1], q, iname, sizeof iname);
             const manifest_file_t *f = manifest_find(mf, iname);

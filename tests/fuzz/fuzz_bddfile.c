@@ -2,7 +2,9 @@
  * as the payload of a file made valid around it (magic, zstd frame,
  * trailer checksum), so the checks of the node array itself are reached.
  * What reads counts as it says, evaluates without leaving the array, and
- * writes back to a file that reads to the same nodes (abort() otherwise). */
+ * writes back to a file that reads to the same nodes; and its parts by the
+ * first two variables (bddf_prefix) count up to it, and hold what it holds
+ * on the patterns tried (abort() otherwise). */
 #include "tests/fuzz/fuzz_util.h"
 
 #include "db/bddfile.h"
@@ -18,6 +20,22 @@ static void check(const bddf_t *b)
         int r = bddf_eval(b, bits);
         if (r != 0 && r != 1) abort();
     }
+    int n = b->nvars < 2 ? (int)b->nvars : 2;
+    u256_t sum = u256_of(0);
+    for (unsigned part = 0; part < 1u << n; part++) {
+        bddf_t p;
+        if (bddf_prefix(b, n, part, &p)) return;   /* (out of memory) */
+        u256_add(&sum, &p.count);
+        for (int pattern = 0; pattern < 3; pattern++) {
+            for (uint32_t i = 0; i < b->nvars; i++) bits[i] = (uint8_t)(pattern == 2 ? (int)(i & 1) : pattern);
+            for (int i = 0; i < n; i++) bits[i] = (uint8_t)((part >> i) & 1);
+            if (bddf_eval(&p, bits) != bddf_eval(b, bits)) abort();
+            bits[0] ^= (uint8_t)(n > 0);   /* another part's pattern: not in this one */
+            if (n > 0 && bddf_eval(&p, bits)) abort();
+        }
+        bddf_free(&p);
+    }
+    if (u256_cmp(&sum, &b->count)) abort();
     char path[256];
     fuzz_path(path, sizeof path, "bddfile", ".bdd");
     err_t err;

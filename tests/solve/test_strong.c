@@ -796,6 +796,29 @@ static void test_parts(void **st)
     same_values(v, sw, sp, 0, 60, 99);
     strong_close(sp);
 
+    /* a whole solution cut into parts afterwards (gsw strong split): plies
+       8 to 20 in 8 parts each, the same counts and values */
+    const char *dx = tmp_path("pt-split");
+    bo = (strong_build_options_t){ .dir = dx, .enc = C4B_COMPRESSED, .order = C4B_COLUMN, .memory_gb = 0.5 };
+    if (strong_build(v, &bo, b, &err)) fail_msg("%s", err.msg);
+    bo.split_only = 1;
+    bo.split = 3;
+    bo.from_ply = 8;
+    if (strong_build(v, &bo, b, &err)) fail_msg("%s", err.msg);
+    assert_true(b->m.complete);
+    same_counts(&a->m, &b->m, 0, 20);
+    for (int k = 0; k <= 20; k++) assert_int_equal(b->m.ply[k].split, k >= 8 ? 3 : 0);
+    strong_board_dir(v, dx, bdir, sizeof bdir);
+    char gone[1300];
+    snprintf(gone, sizeof gone, "%s/ply12-won.bdd", bdir);
+    assert_null(fopen(gone, "rb"));   /* the whole files are removed */
+    assert_int_equal(strong_open(&sp, v, dx, &err), 1);
+    same_values(v, sw, sp, 0, 30, 8);
+    strong_close(sp);
+    bo.dir = tmp_path("pt-none");   /* nothing there: refused, no folder made */
+    assert_int_equal(strong_build(v, &bo, b, &err), GSW_EFAIL);
+    assert_non_null(strstr(err.msg, "no strong solution"));
+
     /* a table too small for ply 17 whole: made again in parts */
     part_log_t log = { 0 };
     bo = (strong_build_options_t){ .dir = dt, .enc = C4B_COMPRESSED, .order = C4B_COLUMN, .memory_gb = 0.5,
