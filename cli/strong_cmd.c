@@ -243,7 +243,7 @@ static int strong_build_cmd(cli_args_t *o, gv_t *v, int split_only, err_t *err)
     if (split && !c4b_split_max(&spec))
         return err_set(err, GSW_EINPUT, "--parts needs the compressed encoding in column order");
     if (split > c4b_split_max(&spec))
-        return err_set(err, GSW_EINPUT, "--parts: connect4:%dx%d splits into %d parts at most (by its first %d cells)",
+        return err_set(err, GSW_EINPUT, "--parts: connect4:%dx%d splits into %d parts at most (by the first column's %d cells)",
                        d->w, d->h, 1 << c4b_split_max(&spec), c4b_split_max(&spec));
     strong_build_options_t bo = { .dir = dir, .enc = e, .order = ord, .memory_gb = args_num(o, "memory", 0),
                                   .from_ply = args_int(o, "from-ply", 0), .split = split, .split_only = split_only,
