@@ -255,9 +255,15 @@ static int strong_build_cmd(cli_args_t *o, gv_t *v, int split_only, err_t *err)
     int rc = strong_build(v, &bo, rep, err);
     double ms = gsw_now_ms() - t0;
     strong_progress_done();
-    if (rc && opts_stop) {
+    if (rc && opts_stop && split_only) {
+        int lo = -1, hi = -1;   /* (split from the last ply down) */
+        for (int k = 0; k <= d->w * d->h; k++)
+            if (rep->m.ply[k].split) hi = k, lo = lo < 0 ? k : lo;
+        if (lo < 0) rc = err_set(err, GSW_EFAIL, "stopped before the first ply was split: run it again to go on");
+        else rc = err_set(err, GSW_EFAIL, "stopped; plies %d to %d are in parts: run it again to go on", lo, hi);
+    } else if (rc && opts_stop) {
         rc = err_set(err, GSW_EFAIL, "stopped; the plies %s are kept: run it again to go on",
-                     split_only ? "split" : rep->forward_done ? "solved" : "made");
+                     rep->forward_done ? "solved" : "made");
     } else if (!rc) {
         const strong_manifest_t *m = &rep->m;
         char gspec[96], bdir[1100];
