@@ -6,7 +6,8 @@
  * plyKK-go.bdd and plyKK-ended.bdd (the positions reachable at ply K that
  * go on, and those whose last move made four), and from the backward pass
  * plyKK-won.bdd, -drawn, -lost: the positions of ply K won, drawn and lost
- * for the side to move (one whose last move made four is lost). DIR is
+ * for the side to move (one whose last move made four is lost), or, for a
+ * ply made in parts, plyKK-won-partIIofNN.bdd ... (below). DIR is
  * --dir, else strong/ beside the cache file. `gsw count` keeps the forward
  * sets there too, and a build goes on from them.
  *
