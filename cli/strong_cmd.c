@@ -301,12 +301,14 @@ static int strong_build_cmd(cli_args_t *o, gv_t *v, int split_only, err_t *err)
                 json_close(&j, '}');
             }
             json_close(&j, ']');
-            if (rep->resumed_from >= 0) json_int(&j, "resumed_from", rep->resumed_from);
-            else json_null(&j, "resumed_from");
-            json_int(&j, "peak_nodes", rep->peak_nodes);
-            json_int(&j, "table_nodes", rep->table_nodes);
-            json_num(&j, "forward_ms", rep->forward_ms);
-            json_num(&j, "backward_ms", rep->backward_ms);
+            if (!split_only) {   /* (a split builds nothing: no passes, no node table) */
+                if (rep->resumed_from >= 0) json_int(&j, "resumed_from", rep->resumed_from);
+                else json_null(&j, "resumed_from");
+                json_int(&j, "peak_nodes", rep->peak_nodes);
+                json_int(&j, "table_nodes", rep->table_nodes);
+                json_num(&j, "forward_ms", rep->forward_ms);
+                json_num(&j, "backward_ms", rep->backward_ms);
+            }
             json_num(&j, "time_ms", ms);
             json_end(&j);
         } else {

@@ -191,6 +191,37 @@ expect 2 "--from-ply not a number" -- "$gsw" strong build connect4:5x4 --dir "$t
 expect 1 "another encoding in the same folder" -- "$gsw" strong build connect4:5x4 --dir "$tmp/one" --encoding cellwise
 has err "--encoding compressed" "says how it was built"
 
+# parts: 5x4 built in 4 parts from ply 12, and a whole build split after
+expect 0 "5x4 in 4 parts" -- "$gsw" strong build connect4:5x4 --dir "$tmp/parts" --from-ply 12 --parts 4 --json
+same "$(py 'print(sorted(set(r["parts"] for r in j["plies"])), j["from_ply"])')" "[4] 12" "every ply in 4 parts"
+ls "$tmp/parts/connect4-5x4" >"$tmp/ls"
+has ls "ply12-won-part03of04.bdd" "a part's file"
+cp -r "$tmp/one" "$tmp/split"
+expect 0 "split 5x4 into 8 parts" -- "$gsw" strong split connect4:5x4 --dir "$tmp/split" --parts 8 --from-ply 12 --json
+same "$(py 'print(sorted(set((r["ply"] >= 12, r["parts"]) for r in j["plies"])), "forward_ms" in j)')" \
+  "[(False, 1), (True, 8)] False" "plies 12 up in 8 parts, no build's figures"
+expect 0 "verify the parts" -- "$gsw" strong verify connect4:5x4 --dir "$tmp/split"
+has out "ply15-lost-part07of08.bdd: ok" "each part's file checked"
+for p in 123451234512 12345123451234 3312451245315 5412335421 ""; do   # (the last two: plies left whole)
+  if [ ${#p} -ge 12 ]; then
+    expect 0 "query '$p' in 4 parts" -- "$gsw" strong query connect4:5x4 "$p" --dir "$tmp/parts" --json
+    cp "$tmp/out" "$tmp/q.json"
+  fi
+  expect 0 "query '$p' split" -- "$gsw" strong query connect4:5x4 "$p" --dir "$tmp/split" --json
+  cp "$tmp/out" "$tmp/q2.json"
+  expect 0 "query '$p' whole" -- "$gsw" strong query connect4:5x4 "$p" --dir "$tmp/one" --json
+  same "$(cat "$tmp/q2.json")" "$(cat "$tmp/out")" "'$p': split, the same answer"
+  if [ ${#p} -ge 12 ]; then same "$(cat "$tmp/q.json")" "$(cat "$tmp/out")" "'$p': in parts, the same answer"; fi
+done
+expect 2 "split without --parts" -- "$gsw" strong split connect4:5x4 --dir "$tmp/split"
+has err "--parts N" "says what it wants"
+expect 2 "--parts not a power of two" -- "$gsw" strong build connect4:5x4 --dir "$tmp/p3" --parts 3
+expect 2 "--parts past the board's cells" -- "$gsw" strong build connect4:5x4 --dir "$tmp/p3" --parts 64
+has err "32 parts at most" "names the most"
+expect 2 "--parts with the cellwise encoding" -- "$gsw" strong build connect4:5x4 --dir "$tmp/p3" --parts 2 --encoding cellwise
+expect 1 "split where nothing is built" -- "$gsw" strong split connect4:5x4 --dir "$tmp/none" --parts 2
+[ -e "$tmp/none" ] && { echo "FAIL: split made a folder where nothing was built"; fail=$((fail + 1)); }
+
 # bad input
 expect 2 "strong: no action" -- "$gsw" strong
 expect 2 "strong: unknown action" -- "$gsw" strong make connect4:4x4
