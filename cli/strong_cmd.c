@@ -240,11 +240,8 @@ static int strong_build_cmd(cli_args_t *o, gv_t *v, int split_only, err_t *err)
     c4b_spec_t spec = { d->w, d->h, e, ord, 0, 0 };
     if (1 << split != parts) return err_set(err, GSW_EINPUT, "--parts wants a power of two (1, 2, 4 ... 64), not %d", parts);
     if (split_only && !split) return err_set(err, GSW_EINPUT, "strong split wants --parts N (2, 4 ... 64)");
-    if (split && !c4b_split_max(&spec))
-        return err_set(err, GSW_EINPUT, "--parts needs the compressed encoding in column order");
-    if (split > c4b_split_max(&spec))
-        return err_set(err, GSW_EINPUT, "--parts: connect4:%dx%d splits into %d parts at most (by the first column's %d cells)",
-                       d->w, d->h, 1 << c4b_split_max(&spec), c4b_split_max(&spec));
+    err_t why;
+    if (c4b_split_check(&spec, split, &why)) return err_set(err, GSW_EINPUT, "--parts: %s", why.msg);
     strong_build_options_t bo = { .dir = dir, .enc = e, .order = ord, .memory_gb = args_num(o, "memory", 0),
                                   .from_ply = args_int(o, "from-ply", 0), .split = split, .split_only = split_only,
                                   .stop = &opts_stop,

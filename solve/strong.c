@@ -41,10 +41,24 @@ static int in_parts(const strong_manifest_t *m, int k, int v) { return v < 3 && 
 
 int strong_files(const strong_manifest_t *m, int k, int v) { return in_parts(m, k, v) ? 1 << m->ply[k].split : 1; }
 
+/* the name of file i of ply k's set v kept in 2^split parts (0: whole) */
+static void name_of(int k, int v, int split, int i, char *buf, size_t n)
+{
+    if (split) snprintf(buf, n, "ply%02d-%s-part%02dof%02d.bdd", k, strong_value_name(v), i, 1 << split);
+    else snprintf(buf, n, "ply%02d-%s.bdd", k, strong_value_name(v));
+}
+
 void strong_file_name(const strong_manifest_t *m, int k, int v, int i, char *buf, size_t n)
 {
-    if (in_parts(m, k, v)) snprintf(buf, n, "ply%02d-%s-part%02dof%02d.bdd", k, strong_value_name(v), i, 1 << m->ply[k].split);
-    else snprintf(buf, n, "ply%02d-%s.bdd", k, strong_value_name(v));
+    name_of(k, v, in_parts(m, k, v) ? m->ply[k].split : 0, i, buf, n);
+}
+
+/* the same in the board's folder bdir */
+static void file_path(const char *bdir, const strong_manifest_t *m, int k, int v, int i, char *buf, size_t n)
+{
+    char name[64];
+    strong_file_name(m, k, v, i, name, sizeof name);
+    snprintf(buf, n, "%s/%s", bdir, name);
 }
 
 int strong_file_listed(const strong_manifest_t *m, int k, int v, int i)
@@ -291,9 +305,8 @@ static void tag_of(const strong_manifest_t *m, int k, int v, int i, char *buf, s
  * against the manifest: its checksum, its count and its tag. */
 static int set_load(const char *bdir, const strong_manifest_t *m, int k, int v, int i, bddf_t *f, err_t *err)
 {
-    char name[64], path[1200], tag[160];
-    strong_file_name(m, k, v, i, name, sizeof name);
-    snprintf(path, sizeof path, "%s/%s", bdir, name);
+    char path[1200], tag[160];
+    file_path(bdir, m, k, v, i, path, sizeof path);
     uint64_t sum;
     if (bddf_read(path, f, &sum, err)) return err->code;
     tag_of(m, k, v, i, tag, sizeof tag);
@@ -386,9 +399,8 @@ static int set_write(const char *bdir, strong_manifest_t *m, int k, int x, int i
 {
     bddf_t t = *f;
     tag_of(m, k, x, i, t.tag, sizeof t.tag);
-    char name[64], path[1200];
-    strong_file_name(m, k, x, i, name, sizeof name);
-    snprintf(path, sizeof path, "%s/%s", bdir, name);
+    char path[1200];
+    file_path(bdir, m, k, x, i, path, sizeof path);
     uint64_t cs;
     if (bddf_write(path, &t, &cs, err)) return err->code;
     if (in_parts(m, k, x)) {
@@ -511,10 +523,8 @@ static void ply_tidy(const char *bdir, const strong_manifest_t *m, int k)
         for (int i = 0; i < 1 << split; i++)
             for (int v = 0; v < 3; v++) {
                 char name[64], path[1200];
-                if (split) snprintf(name, sizeof name, "ply%02d-%s-part%02dof%02d.bdd", k, strong_value_name(v), i, 1 << split);
-                else snprintf(name, sizeof name, "ply%02d-%s.bdd", k, strong_value_name(v));
-                int mine = split == m->ply[k].split && (split ? m->ply[k].part[v][i].have : m->ply[k].have[v]);
-                if (mine) continue;
+                name_of(k, v, split, i, name, sizeof name);
+                if (split == m->ply[k].split && strong_file_listed(m, k, v, i)) continue;   /* listed: kept */
                 snprintf(path, sizeof path, "%s/%s", bdir, name);
                 unlink(path);
             }
@@ -588,9 +598,8 @@ static int split_body(build_ctx_t *c, err_t *err)
     const strong_build_options_t *o = c->o;
     strong_manifest_t *m = c->m;
     c4b_spec_t spec = { m->w, m->h, m->enc, m->order, 0, 0 };
-    if (!c4b_split_max(&spec)) return err_set(err, GSW_EINPUT, "parts need the compressed encoding in column order");
-    if (o->split < 1 || o->split > c4b_split_max(&spec))
-        return err_set(err, GSW_EINPUT, "connect4:%dx%d splits into 2 to %d parts", m->w, m->h, 1 << c4b_split_max(&spec));
+    if (o->split < 1) return err_set(err, GSW_EINPUT, "strong split wants 2 parts or more");
+    if (c4b_split_check(&spec, o->split, err)) return err->code;
     int lowest = strong_lowest_solved(m), did = 0, rc = GSW_OK;
     if (lowest > c->cells) return err_set(err, GSW_EFAIL, "%s holds no solved ply to split", c->bdir);
     int from = o->from_ply > lowest ? o->from_ply : lowest;
@@ -668,8 +677,7 @@ static int build_body(const gv_t *v, const strong_build_options_t *o, strong_pro
     }
     if (o->split_only) {
         build_ctx_t sc = { o, m, bdir, mpath, cells, { 0 }, 0, 0, prov, 0, 0 };
-        if (!had) return err_set(err, GSW_EFAIL, "no strong solution in %s (no manifest)", bdir);
-        return split_body(&sc, err);
+        return split_body(&sc, err);   /* (strong_build found the manifest) */
     }
     int to = o->forward_only ? cells + 1 : o->from_ply;
     /* where the backward pass goes on from: the lowest ply whose sets, and
@@ -895,11 +903,7 @@ int strong_value_file(strong_t *s, const void *pos, char *path, size_t n, err_t 
                  hits ? "twice" : "in none of them");
         return err_set(err, GSW_EFAIL, "%s", s->damage), -1;
     }
-    if (path) {
-        char name[64];
-        strong_file_name(&s->m, k, found, part, name, sizeof name);
-        snprintf(path, n, "%s/%s", s->dir, name);
-    }
+    if (path) file_path(s->dir, &s->m, k, found, part, path, n);
     return found;
 }
 

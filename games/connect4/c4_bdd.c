@@ -407,30 +407,11 @@ typedef struct fwd_args {
 
 static BDD part_cube(c4b_t *b, int split, unsigned part);
 
-/* a node array as a BDD (held) */
-static BDD from_file(const bddf_t *f)
-{
-    if (f->root < 2) return f->root ? bddtrue : bddfalse;
-    BDD *ref = malloc(sizeof *ref * f->nnodes);
-    if (!ref) c4b_err_handler(BDD_MEMORY);
-    c4b_current->ffref = ref;
-    for (uint32_t j = 0; j < f->nnodes; j++) {
-        const bddf_node_t *x = &f->node[j];
-        BDD lo = x->lo < 2 ? (x->lo ? bddtrue : bddfalse) : ref[x->lo - 2];
-        BDD hi = x->hi < 2 ? (x->hi ? bddtrue : bddfalse) : ref[x->hi - 2];
-        ref[j] = keep(bdd_ite(bdd_ithvar((int)x->var), hi, lo));
-    }
-    BDD r = keep(ref[f->root - 2]);
-    for (uint32_t j = 0; j < f->nnodes; j++) drop(&ref[j]);
-    free(ref);
-    c4b_current->ffref = NULL;
-    return r;
-}
-
 /* The positions of f in part `part` of a split into 2^split (c4_assign.h),
  * held, made from the nodes below the part's path only: a part's peak is
  * the part's size, not the whole set's. (The split's variables are the
- * first ones, so the path runs through the top of the array.) */
+ * first ones, so the path runs through the top of the array.) Split 0:
+ * the whole set. */
 static BDD from_file_part(c4b_t *b, const bddf_t *f, int split, unsigned part)
 {
     uint32_t r = f->root;
@@ -438,37 +419,42 @@ static BDD from_file_part(c4b_t *b, const bddf_t *f, int split, unsigned part)
         const bddf_node_t *x = &f->node[r - 2];
         r = (part >> x->var) & 1 ? x->hi : x->lo;   /* (variable i: the part's bit i) */
     }
-    BDD cube = part_cube(b, split, part);
-    if (r < 2) {
-        if (!r) drop(&cube);
-        return cube;   /* (bddfalse when dropped) */
-    }
-    uint32_t top = r - 2;
+    if (r < 2) return r ? part_cube(b, split, part) : bddfalse;
+    /* the nodes to make, children first: split 0, every node as the file
+       has them; else those below the path's end (none lies past it) */
+    uint32_t top = split ? r - 2 : f->nnodes - 1;
     BDD *ref = malloc(sizeof *ref * ((size_t)top + 1));
     if (!ref) c4b_err_handler(BDD_MEMORY);
     b->ffref = ref;
-    for (uint32_t j = 0; j <= top; j++) ref[j] = -1;   /* -1: not below the path; -2: to be made */
-    ref[top] = -2;
-    for (uint32_t j = top + 1; j-- > 0;) {   /* parents before children */
+    for (uint32_t j = 0; j <= top; j++) ref[j] = split ? -1 : -2;   /* -1: left out; -2: to be made */
+    ref[r - 2] = -2;
+    for (uint32_t j = top + 1; split && j-- > 0;) {   /* parents before children */
         if (ref[j] != -2) continue;
         const bddf_node_t *x = &f->node[j];
         if (x->lo >= 2) ref[x->lo - 2] = -2;
         if (x->hi >= 2) ref[x->hi - 2] = -2;
     }
-    for (uint32_t j = 0; j <= top; j++) {   /* children before parents */
+    for (uint32_t j = 0; j <= top; j++) {
         if (ref[j] != -2) continue;
         const bddf_node_t *x = &f->node[j];
         BDD lo = x->lo < 2 ? (x->lo ? bddtrue : bddfalse) : ref[x->lo - 2];
         BDD hi = x->hi < 2 ? (x->hi ? bddtrue : bddfalse) : ref[x->hi - 2];
         ref[j] = keep(bdd_ite(bdd_ithvar((int)x->var), hi, lo));
     }
-    BDD res = keep(bdd_and(cube, ref[top]));
-    drop(&cube);
+    BDD res = keep(ref[r - 2]);
+    if (split) {
+        BDD cube = part_cube(b, split, part);
+        set(&res, bdd_and(cube, res));
+        drop(&cube);
+    }
     for (uint32_t j = 0; j <= top; j++) drop(&ref[j]);
     free(ref);
     b->ffref = NULL;
     return res;
 }
+
+/* a node array as a BDD (held) */
+static BDD from_file(const bddf_t *f) { return from_file_part(c4b_current, f, 0, 0); }
 
 static int nvars_fit(c4b_t *b, const bddf_t *f, const char *what, int k, err_t *err)
 {
@@ -725,12 +711,13 @@ static int stopped(int k, err_t *err)
     return GSW_OK;
 }
 
-/* the positions of part `part` of a split into 2^split (c4_assign.h); held */
+/* the positions of part `part` of a split into 2^split (c4_assign.h:
+ * variable i, the part's bit i); held */
 static BDD part_cube(c4b_t *b, int split, unsigned part)
 {
+    (void)b;
     BDD c = keep(bddtrue);
-    for (int i = split - 1; i >= 0; i--)
-        set(&c, bdd_and(c, (part >> i) & 1 ? bdd_ithvar(c4b_cvar(&b->s, 0, i)) : bdd_nithvar(c4b_cvar(&b->s, 0, i))));
+    for (int i = split - 1; i >= 0; i--) set(&c, bdd_and(c, (part >> i) & 1 ? bdd_ithvar(i) : bdd_nithvar(i)));
     return c;
 }
 
@@ -927,11 +914,7 @@ int c4b_solve_ply(c4b_t *b, int ply, gsw_flag_t *stop, err_t *err)
 int c4b_solve_ply_io(c4b_t *b, int ply, const c4b_solve_io_t *io, gsw_flag_t *stop, err_t *err)
 {
     if (ply < 0 || ply > b->cells) return err_set(err, GSW_EINPUT, "no ply %d", ply);
-    int most = c4b_split_max(&b->s);
-    if ((io->split || io->next_split) && !most)
-        return err_set(err, GSW_EINPUT, "a ply in parts needs the compressed encoding in column order");
-    if (io->split < 0 || io->next_split < 0 || io->split > most || io->next_split > most)
-        return err_set(err, GSW_EINPUT, "connect4:%dx%d: a ply in parts takes 2 to %d of them", b->s.w, b->s.h, 1 << most);
+    if (c4b_split_check(&b->s, io->split, err) || c4b_split_check(&b->s, io->next_split, err)) return err->code;
     solve_io_args_t a = { ply, io, err };
     return guarded(b, solve_ply_io, &a, stop, err);
 }
@@ -957,6 +940,16 @@ int c4b_load_forward(c4b_t *b, int ply, const bddf_t sets[2], err_t *err)
 }
 
 int c4b_was_full(const c4b_t *b) { return b->full; }
+
+int c4b_split_check(const c4b_spec_t *s, int split, err_t *err)
+{
+    int most = c4b_split_max(s);
+    if (split && !most) return err_set(err, GSW_EINPUT, "parts need the compressed encoding in column order");
+    if (split < 0 || split > most)
+        return err_set(err, GSW_EINPUT, "connect4:%dx%d splits into %d parts at most (by the first column's %d cells)",
+                       s->w, s->h, 1 << most, most);
+    return GSW_OK;
+}
 
 long c4b_set_nodes(c4b_t *b, int ply, int value)
 {

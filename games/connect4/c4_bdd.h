@@ -100,6 +100,9 @@ int c4b_load_forward(c4b_t *b, int ply, const bddf_t sets[2], err_t *err);
 /* Did the last call stop on a full node table (--memory)? The table is
  * then best closed and opened again before going on. */
 int c4b_was_full(const c4b_t *b);
+/* Can the spec's plies be made in 2^split parts (0: whole)? GSW_EINPUT
+ * with one line saying why not. */
+int c4b_split_check(const c4b_spec_t *s, int split, err_t *err);
 /* The nodes of ply's set (C4B_WON...); 0 before it is made. */
 long c4b_set_nodes(c4b_t *b, int ply, int value);
 
