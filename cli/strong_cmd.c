@@ -383,6 +383,13 @@ static int strong_query_cmd(cli_args_t *o, gv_t *v, const char *ptext, err_t *er
     }
     strong_close(st);
     if (val < 0) return err->code;
+    for (int i = 1; i < n; i++)   /* best first (won, drawn, lost), the game's order within each */
+        for (int j = i; j > 0 && cv[j] < cv[j - 1]; j--) {
+            int t = cv[j];
+            move_t m = mv[j];
+            cv[j] = cv[j - 1], mv[j] = mv[j - 1];
+            cv[j - 1] = t, mv[j - 1] = m;
+        }
     char gspec[96], mtext[32];
     game_spec(v, gspec, sizeof gspec);
     if (args_flag(o, "json")) {

@@ -57,7 +57,9 @@ t = sys.argv[1]
 q, a, s = (json.load(open(f"{t}/{n}.json")) for n in ("q", "a", "s"))
 qa = {m["move"]: m["value"] for m in q["moves"]}
 aa = {m["move"]: m["value"] for m in a["moves"]}
-print("ok" if qa == aa and q["value"] == s["value"] else f"query {q} analyze {a} solve {s}")
+rank = {"win": 0, "draw": 1, "loss": 2}
+best_first = [rank[m["value"]] for m in q["moves"]] == sorted(rank[m["value"]] for m in q["moves"])
+print("ok" if qa == aa and q["value"] == s["value"] and best_first else f"query {q} analyze {a} solve {s}")
 EOF
 )
   same "$r" ok "query '$p' against analyze and solve"
