@@ -44,7 +44,7 @@ move_t source_oracle_best(const gv_t *v, const gsw_oracle_t *o, const void *pos)
     const game_ops_t *O = v->ops;
     move_t mv[GSW_MAX_MOVES], best = MOVE_NONE;
     int n = O->moves(v, pos, mv), bestc = -1;
-    val_t bestv = -VAL_INF;
+    val_t bestlo = -VAL_INF, besthi = -VAL_INF;
     GSW_POSBUF c[GSW_MAX_POS];
     for (int i = 0; i < n; i++) {
         memcpy(c, pos, O->pos_size);
@@ -52,11 +52,17 @@ move_t source_oracle_best(const gv_t *v, const gsw_oracle_t *o, const void *pos)
         val_t cl, ch, tv;
         if (O->terminal(v, c, &tv)) cl = ch = tv;
         else if (!o->probe(o->ctx, v, c, &cl, &ch)) continue;
+        /* the child's [cl, ch] is [val_up(ch), val_up(cl)] for the mover:
+           what the move is sure of first (a move the move-count rule leaves
+           between a loss and a draw is no draw), then what it may reach */
+        val_t lo = val_up(ch), hi = val_up(cl);
         /* a result without its distance (win/draw/loss files): progress is
            the conversion, soonest for the winner, latest for the loser */
         int conv = cl != ch ? source_conversion_plies(v, o, c) : -1;
-        if (val_up(cl) > bestv || (val_up(cl) == bestv && cl != ch && source_conversion_better(cl, conv, bestc))) {
-            bestv = val_up(cl);
+        if (lo > bestlo || (lo == bestlo && hi > besthi)
+            || (lo == bestlo && hi == besthi && cl != ch && source_conversion_better(cl, conv, bestc))) {
+            bestlo = lo;
+            besthi = hi;
             best = mv[i];
             bestc = conv;
         }

@@ -156,10 +156,12 @@ int source_cache_probe(void *ctx, const gv_t *v, const void *pos, dfpn_goal_t go
 #define SOURCE_SEARCH_CONVERSION 12
 int source_oracle_answer(const source_query_t *q, const gsw_oracle_t *o, source_answer_t *a);
 /* That best move: the child o values best for the mover (exact with
- * distances: the fastest win, the slowest loss); among equal results
- * without distances, the one converting soonest for the winner, latest
- * for the loser (source_conversion_better). MOVE_NONE when o knows no
- * child. */
+ * distances: the fastest win, the slowest loss). Bounds are ranked by
+ * what the mover is sure of, its lower bound, then by its upper bound (a
+ * move the move-count rule leaves between a loss and a draw ranks below a
+ * draw); among equal results without distances, the one converting
+ * soonest for the winner, latest for the loser
+ * (source_conversion_better). MOVE_NONE when o knows no child. */
 move_t source_oracle_best(const gv_t *v, const gsw_oracle_t *o, const void *pos);
 /* The plies from a move to the next conversion that keeps its result, when
  * o knows the result of child (the position the move leads to) without its
