@@ -470,6 +470,13 @@ int ab_think(const gv_t *v, tt_t *tt, const void *pos, const ab_options_t *o,
     uint64_t rh = v->ops->pos_hash(v, pos);
     s.heur_gen = (unsigned)((rh ^ rh >> 29 ^ rh >> 47) * 0x9E3779B97F4A7C15ull >> 61);
     int maxd = o && o->depth_limit > 0 ? o->depth_limit : 64;
+    /* a root whose move-count clock has run out (and which the rules do not
+     * end otherwise) is the rule's draw: its moves are searched, for a move
+     * to play, but every score said is the draw's (last: the search's own,
+     * which the next depth's window is centred on) */
+    val_t rtv;
+    const int ruled = s.count && game_count_left(v, pos) == 0 && !v->ops->terminal(v, pos, &rtv);
+    int32_t last = 0;
 
     /* multi-PV: at most a line per root move; cur holds this depth's lines,
      * prev the last depth's (best first: they order the next) */
@@ -510,8 +517,8 @@ int ab_think(const gv_t *v, tt_t *tt, const void *pos, const ab_options_t *o,
         int pvlen = 0;
         s.heur_depth = d;
         int32_t sc, delta = v->ops->ab_window;
-        if (delta > 0 && d >= 5 && lines <= 1 && !r->proven && !val_is_proven_decisive(r->score)) {
-            int32_t a = r->score - delta, b = r->score + delta;
+        if (delta > 0 && d >= 5 && lines <= 1 && !r->proven && !val_is_proven_decisive(last)) {
+            int32_t a = last - delta, b = last + delta;
             for (;;) {   /* the window, widened on the side the score left it by */
                 sc = ab_heur(&s, pos, d, a, b, pv, &pvlen, 0);
                 if (s.aborted || (sc > a && sc < b)) break;
@@ -562,13 +569,14 @@ int ab_think(const gv_t *v, tt_t *tt, const void *pos, const ab_options_t *o,
             cur = t;
             nprev = nl;
         }
-        r->score = sc;
+        last = sc;
+        r->score = ruled ? VAL_DRAW : sc;
         r->depth = d;
         memcpy(r->pv, pv, sizeof pv);
         r->pvlen = pvlen;
         r->best = pvlen ? pv[0] : MOVE_NONE;
         s.heur_root_move = r->best;
-        r->proven = val_is_proven_decisive(sc);
+        r->proven = val_is_proven_decisive(r->score);
         if (!first_done) break;
         if (o && o->on_iter) {
             r->nodes = ab_think_nodes(&s, help, nh);
@@ -579,7 +587,7 @@ int ab_think(const gv_t *v, tt_t *tt, const void *pos, const ab_options_t *o,
                 for (int i = 0; i < nl; i++) {   /* the lines finished, best first */
                     ab_result_t x = *r;
                     x.multipv = i + 1;
-                    x.score = prev[i].score;
+                    x.score = ruled ? VAL_DRAW : prev[i].score;
                     x.pvlen = prev[i].pvlen;
                     memcpy(x.pv, prev[i].pv, sizeof x.pv);
                     x.best = x.pvlen ? x.pv[0] : MOVE_NONE;

@@ -112,6 +112,11 @@ static const char *const chess_fixed[] = {
     "8/8/8/8/6K1/3P4/2k5/8 b - - 93 60",   /* Kb1: a loss in 24 */
     "8/8/K7/8/3P4/k7/8/8 b - - 96 60",     /* Ka2: a loss in 24 */
     "8/8/8/8/P2k4/8/6K1/8 b - - 95 60",    /* Kc3: a loss in 24 */
+    /* the clock run out at the root: gsw uci scored the pawn move that
+       starts the count again (cp 240 with e2e4) where the rule has drawn */
+    "6k1/8/8/8/8/8/4P1K1/8 w - - 100 60",
+    "8/1K3p2/8/8/8/3k4/8/8 b - - 100 60",
+    "8/8/2p5/8/8/1k6/8/K7 b - - 100 60",
 };
 #define CHESS_FIXED ((int)(sizeof chess_fixed / sizeof chess_fixed[0]))
 
