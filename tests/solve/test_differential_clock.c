@@ -8,9 +8,12 @@
  *    `gsw solve --json` itself;
  *  - the workbench's analyst: the position, and every move's value;
  *  - chess only, `gsw uci` with `go nodes N`: a mate it claims is one in
- *    fact (no faster than the truth), a draw is never called a mate, a
- *    drawn ending a few plies from the limit scores 0, and its move keeps a
- *    win the brute force proves.
+ *    fact (no faster than the truth), a draw is never called a mate, an
+ *    ending the rule draws a few plies from the limit (won or lost on a
+ *    fresh clock) or at it scores 0, and its move keeps a win the brute
+ *    force proves within the depth it searched (a heuristic search need not
+ *    find a mate beyond its horizon, which a clock near the limit can
+ *    demand).
  * Each mode with and without the distances to conversion (chess: dtm alone
  * or with dtc; checkers: dtw alone or with dtc). Chess's fixed positions
  * (chess_fixed: what the random ones once found wrong) come first.
@@ -282,29 +285,49 @@ static void check_cli(gv_t *v, const char *dir, char (*fens)[128], int n, tally_
 
 /* ---- gsw uci ---- */
 
-/* The last "info ... score" of each go in out, in order: its kind ('c' cp,
- * 'm' mate) and value, and the bestmove. Returns how many were read. */
-static int uci_read(FILE *f, char *kind, int *score, char (*best)[8], int max)
+/* The last "info depth D ... score" of each go in out, in order: its kind
+ * ('c' cp, 'm' mate), value and depth, and the bestmove. Returns how many
+ * were read. */
+static int uci_read(FILE *f, char *kind, int *score, int *depth, char (*best)[8], int max)
 {
     char line[4096];
     int n = 0;
     char k = 0;
-    int sc = 0;
+    int sc = 0, dp = 0;
     while (n < max && fgets(line, sizeof line, f)) {
         const char *p = strstr(line, " score ");
         if (!strncmp(line, "info depth", 10) && p) {
             if (sscanf(p, " score cp %d", &sc) == 1) k = 'c';
             else if (sscanf(p, " score mate %d", &sc) == 1) k = 'm';
+            if (sscanf(line, "info depth %d", &dp) != 1) dp = 0;
         }
         if (!strncmp(line, "bestmove ", 9)) {
             kind[n] = k;
             score[n] = sc;
+            depth[n] = dp;
             sscanf(line + 9, "%7s", best[n]);
             n++;
             k = 0;
+            dp = 0;
         }
     }
     return n;
+}
+
+/* The brute force's value of a chess FEN with its halfmove clock set to 0:
+ * the value the move-count rule leaves alone. */
+static int brute_chess_fresh(const char *fen, brute_value_t *b)
+{
+    char f[128];
+    snprintf(f, sizeof f, "%s", fen);
+    char *sp = f;   /* the fifth field: after the fourth space */
+    for (int i = 0; i < 4 && sp; i++) sp = strchr(sp + 1, ' ');
+    if (!sp) return -1;
+    char *end = strchr(sp + 1, ' ');
+    if (!end) return -1;
+    char g[128];
+    snprintf(g, sizeof g, "%.*s 0%s", (int)(sp - f), f, end);
+    return brute_chess(g, b);
 }
 
 /* Every chess position through one `gsw uci` with go nodes N: its claims
@@ -319,15 +342,15 @@ static void check_uci(gv_t *v, char (*fens)[128], int n, tally_t *t)
     FILE *f = fdopen(fd, "w");
     fprintf(f, "uci\nsetoption name Hash value 16\n");
     for (int i = 0; i < n; i++) fprintf(f, "ucinewgame\nposition fen %s\ngo nodes 20000\n", fens[i]);
-    fprintf(f, "quit\n");
+    fprintf(f, "ucinewgame\nquit\n");   /* (ucinewgame waits for the last search; quit would stop it) */
     fclose(f);
     char cmd[600];
     snprintf(cmd, sizeof cmd, "'%s' uci < '%s'", bin, in);
     FILE *p = popen(cmd, "r");
     assert_non_null(p);
     char *kind = calloc((size_t)n, 1), (*best)[8] = calloc((size_t)n, sizeof *best);
-    int *score = calloc((size_t)n, sizeof *score);
-    int got = uci_read(p, kind, score, best, n);
+    int *score = calloc((size_t)n, sizeof *score), *depth = calloc((size_t)n, sizeof *depth);
+    int got = uci_read(p, kind, score, depth, best, n);
     int st = pclose(p);
     unlink(in);
     assert_int_equal(st, 0);
@@ -343,8 +366,15 @@ static void check_uci(gv_t *v, char (*fens)[128], int n, tally_t *t)
         const char *why = NULL;
         if (kind[i] == 'm' && score[i] > 0 && !(b.outcome > 0 && b.plies <= 2 * score[i] - 1)) why = "claims a mate";
         else if (kind[i] == 'm' && score[i] < 0 && !(b.outcome < 0 && b.plies <= -2 * score[i])) why = "claims to be mated";
-        else if (b.outcome == 0 && left <= 4 && !(kind[i] == 'c' && score[i] == 0)) why = "does not score the draw 0";
-        else if (b.outcome > 0) {   /* its move keeps the win */
+        else if (b.outcome == 0 && left <= 4 && !(kind[i] == 'c' && score[i] == 0)) {
+            /* the rule's draw (the same position on a fresh clock is won or
+               lost): the search meets it within its horizon. A draw by
+               chess itself (a pawn ending whose pawn move starts the count
+               again) is the evaluation's to judge, not the clock's. */
+            brute_value_t fresh;
+            assert_int_equal(brute_chess_fresh(fens[i], &fresh), 0);
+            if (fresh.outcome != 0 || left == 0) why = "does not score the draw 0";
+        } else if (b.outcome > 0 && b.plies <= depth[i]) {   /* its move keeps a win within the depth it searched */
             move_t m;
             if (O->move_parse(v, pos, best[i], &m, &err)) why = "plays an illegal move";
             else {
@@ -368,6 +398,7 @@ static void check_uci(gv_t *v, char (*fens)[128], int n, tally_t *t)
     free(kind);
     free(best);
     free(score);
+    free(depth);
 }
 
 /* ---- the test ---- */
