@@ -100,9 +100,13 @@ static void draw_moves(tui_t *t, int y, int x, int w, int h)
         draw_history(t, y, x, w, rows);
         return;
     }
-    int per = s->v->game->players == 2 ? 2 : 1, lines = (s->top + per - 1) / per, mw = 5;
+    /* two players: a column each, the first player's first; a game begun
+     * with the second to move leaves the first row's first place empty */
+    int per = s->v->game->players == 2 ? 2 : 1, mw = 5;
+    int off = per == 2 && s->top > 0 && s->v->ops->pos_turn(s->v, s->pos[0].b) == 1;
+    int lines = (s->top + off + per - 1) / per;
     if (lines > rows) first = lines - rows;
-    for (int i = first * per; i < s->top; i++) {   /* the moves shown, in columns as wide as the widest */
+    for (int i = first * per - off > 0 ? first * per - off : 0; i < s->top; i++) {   /* the moves shown, in columns as wide as the widest */
         char mt[32];
         s->v->ops->move_format(s->v, s->pos[i].b, s->moves[i], mt, sizeof mt);
         if ((int)strlen(mt) > mw) mw = (int)strlen(mt);
@@ -112,8 +116,12 @@ static void draw_moves(tui_t *t, int y, int x, int w, int h)
         move(y + 1 + l - first, x);
         printw("%3d.", l + 1);
         for (int k = 0; k < per; k++) {
-            int i = l * per + k;
+            int i = l * per + k - off;
             if (i >= s->top) break;
+            if (i < 0) {
+                printw(" %-*s", mw, "...");
+                continue;
+            }
             char mt[32];
             s->v->ops->move_format(s->v, s->pos[i].b, s->moves[i], mt, sizeof mt);
             if (i >= s->ply) attron(A_DIM);

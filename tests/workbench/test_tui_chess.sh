@@ -11,7 +11,8 @@
 # engine's move where no proof comes in its time); moves typed at the board
 # without ':' (e4, Nf3, a6, O-O), a and h alone keeping their commands;
 # a 120x40 window and a tiny one; a tablebase built on demand shows its
-# progress on the status line. Skipped (exit 77) without tmux.
+# progress on the status line; a game begun with Black to move lists
+# Black's moves in Black's column. Skipped (exit 77) without tmux.
 set -u
 . "$(dirname "$0")/tmux_lib.sh"
 start() { start_wh "$@"; }
@@ -113,6 +114,14 @@ start 80 24 play chess "'6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1'" --opponent heuristi
 wait_for "^ heuristic:1: Ra8#" 30 || bad "the heuristic opponent did not mate in one"
 wait_for "(checkmate)" 10 || bad "its checkmate is not said"
 quit "gsw (heuristic mate)"
+
+# ---- a game begun with Black to move: Black's moves in Black's column ----
+start 80 24 play chess "'1K6/8/8/8/8/3k4/8/6r1 b - - 0 60'" --opponent heuristic:1 --side second
+wait_for "Black to move" 30 || bad "the Black-to-move position did not open"
+cmd Kc4
+wait_for "  1\. \.\.\. *Kc4" 10 || bad "Black's first move is not in Black's column (1. ... Kc4)"
+wait_for "  2\. K[a-c][7-8] " 30 || bad "White's reply does not open the second row"
+quit "gsw (Black moves first)"
 
 # ---- --ascii --mono: letters; the opponent key ----
 start 80 24 play chess --ascii --mono
