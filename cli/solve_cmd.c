@@ -724,6 +724,10 @@ static int cli_analyze(cli_args_t *o)
     if (rc) { fprintf(stderr, "gsw: %s\n", err.msg); solver_close(&s, &err); return rc; }
     move_t mv[GSW_MAX_MOVES];
     int n = O->moves(s.v, pos, mv);
+    /* a clock the move-count rule has run out ends the game too (a draw),
+       as solve and the workbench say: no move to value */
+    const int ruled = n > 0 && solver_counts(&s) && game_count_left(s.v, pos) == 0;
+    if (ruled) n = 0;
     json_t j;
     char spec[96];
     game_spec(s.v, spec, sizeof spec);
@@ -731,7 +735,10 @@ static int cli_analyze(cli_args_t *o)
         json_begin(&j, stdout);
         json_str(&j, "game", spec);
         json_str(&j, "position", ptext);
+        if (ruled) json_str(&j, "over", O->count_rule);
         json_arr(&j, "moves");
+    } else if (ruled) {
+        printf("%s \"%s\": the game is over (%s: a draw)\n", spec, ptext, O->count_rule);
     } else if (n == 0) {
         printf("%s \"%s\": the game is over\n", spec, ptext);
     }

@@ -66,6 +66,11 @@ for f in "$kqk" "$kqk_b"; do
     expect 0 "analyze $f" -- "$gsw" analyze chess "$f" --json
     same "$(val '[.moves[].value] | unique | join(",")')" "draw" "analyze $f: every move draws"
 done
+# at the limit the rule has drawn: the game is over, no move to value
+expect 0 "analyze at 100" -- "$gsw" analyze chess "$(at "$kpk" 100)"
+has out 'the game is over (50-move rule: a draw)' "analyze at halfmove 100: the game is over"
+expect 0 "analyze at 100 --json" -- "$gsw" analyze chess "$(at "$kpk" 100)" --json
+same "$(val '.over, (.moves | length)')" "50-move rule 0" "analyze --json at halfmove 100: over, no moves"
 expect 0 "analyze --no-line" -- "$gsw" analyze chess "$kqk" --no-line
 has_re out '^Kg6\+ +win in 3 plies' "analyze --no-line: the mate the rule pre-empts"
 has out "(the position's value alone" "analyze --no-line says so"
