@@ -43,6 +43,7 @@ typedef struct game_res {
     int plies;
     int opening;               /* the opening's line in its text */
     char opening_name[48];
+    uint64_t key;              /* the game's start, colours and moves, hashed: a game played again has it */
 } game_res_t;
 
 typedef struct match {
@@ -302,6 +303,9 @@ static int play_game(worker_t *w, int gi, game_res_t *g)
 done:
     g->plies = n - 1;
     g->played = 1;
+    uint64_t k = O->pos_hash(v, POS(w, 0)) ^ (uint64_t)(g->ours_white + 1) * 0x9e3779b97f4a7c15ull;
+    for (int i = 0; i + 1 < n; i++) k = (k ^ (uint64_t)w->moves[i]) * 0x100000001b3ull;
+    g->key = k ^ (uint64_t)(g->plies + 1) * 0xbf58476d1ce4e5b9ull;
     if (!strcmp(g->result, "1/2-1/2")) g->score = 1;
     else g->score = !strcmp(g->result, "1-0") == (g->ours_white != 0) ? 2 : 0;
     return 0;
@@ -434,11 +438,52 @@ static int ours_options(const cli_args_t *o, int values[5], size_t *hash_mb, int
     return GSW_OK;
 }
 
+static int key_cmp(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The games that differ: a game whose start, colours and moves repeat
+ * another's (engines at a fixed node count play the same game again from
+ * the same opening) tells nothing new, so the Elo and its margin count
+ * each once. *w, *d, *l: their scores; returns how many there are. */
+static int match_distinct(const match_t *m, int *w, int *d, int *l)
+{
+    *w = *d = *l = 0;
+    uint64_t *k = malloc((size_t)(m->games ? m->games : 1) * 2 * sizeof *k);
+    int n = 0;
+    for (int i = 0; i < m->games; i++)
+        if (m->res[i].played) {
+            if (k) {
+                k[2 * n] = m->res[i].key;
+                k[2 * n + 1] = (uint64_t)m->res[i].score;
+            }
+            n++;
+        }
+    if (!k) {   /* (short of memory: every game counts) */
+        *w = m->w, *d = m->d, *l = m->l;
+        return n;
+    }
+    qsort(k, (size_t)n, 2 * sizeof *k, key_cmp);
+    int u = 0;
+    for (int i = 0; i < n; i++) {
+        if (i > 0 && k[2 * i] == k[2 * i - 2]) continue;
+        u++;
+        if (k[2 * i + 1] == 2) (*w)++;
+        else if (k[2 * i + 1] == 1) (*d)++;
+        else (*l)++;
+    }
+    free(k);
+    return u;
+}
+
 static void score_line(const match_t *m, char *buf, size_t n)
 {
     int total = m->w + m->d + m->l;
     double elo, margin;
-    int inf = match_elo(m->w, m->d, m->l, &elo, &margin);
+    int dw, dd, dl, distinct = match_distinct(m, &dw, &dd, &dl);
+    int inf = match_elo(dw, dd, dl, &elo, &margin);
     double pct = total ? 100.0 * (m->w + 0.5 * m->d) / total : 0;
     char e[96];
     if (!total) {   /* no score to give */
@@ -452,8 +497,11 @@ static void score_line(const match_t *m, char *buf, size_t n)
                  elo > 0 ? "won" : "lost");
     } else if (isinf(margin)) snprintf(e, sizeof e, "%+.0f (too few games for a margin)", elo);
     else snprintf(e, sizeof e, "%+.0f ± %.0f (95%%)", elo, margin);
-    snprintf(buf, n, "%s vs %s: %d-%d-%d (W-D-L), score %.1f%%, Elo difference %s", m->ours, m->theirs, m->w,
-             m->d, m->l, pct, e);
+    int w = snprintf(buf, n, "%s vs %s: %d-%d-%d (W-D-L), score %.1f%%, Elo difference %s", m->ours, m->theirs,
+                     m->w, m->d, m->l, pct, e);
+    if (distinct < total && w > 0 && (size_t)w < n)
+        snprintf(buf + w, n - (size_t)w, "; only %d of the %d games differ (%d-%d-%d): the Elo counts each once "
+                 "(more openings, or --movetime, for more)", distinct, total, dw, dd, dl);
 }
 
 static int match_run(cli_args_t *o)
@@ -605,7 +653,8 @@ static int match_run(cli_args_t *o)
         if (interrupted || m->done < m->games) rc = GSW_EFAIL;
         if (args_flag(o, "json")) {
             double elo, margin;
-            int inf = match_elo(m->w, m->d, m->l, &elo, &margin);
+            int dw, dd, dl, distinct = match_distinct(m, &dw, &dd, &dl);
+            int inf = match_elo(dw, dd, dl, &elo, &margin);
             int total = m->w + m->d + m->l;
             json_t j;
             json_begin(&j, stdout);
@@ -618,6 +667,7 @@ static int match_run(cli_args_t *o)
             json_int(&j, "wins", m->w);
             json_int(&j, "draws", m->d);
             json_int(&j, "losses", m->l);
+            json_int(&j, "distinct", distinct);   /* the games that differ: the Elo counts each once */
             json_num(&j, "score", total ? (m->w + 0.5 * m->d) / total : NAN);
             json_num(&j, "score_pct", total ? 100.0 * (m->w + 0.5 * m->d) / total : NAN);
             json_num(&j, "elo", inf ? NAN : elo);

@@ -110,6 +110,18 @@ has_re out 'a rook ending' "the opening named"
 same "$(grep -c '^\[FEN "8/5k2/8/8/8/2K5/R7/8 w - - 0 1"\]' o.pgn)" 2 "the FEN opening's games start there"
 check_pgn o.pgn 4
 
+# ---- games that repeat: at a fixed node count one opening, with the same
+# colours, gives the same game again; the Elo counts each game once ----
+head -2 open.txt >one.txt
+expect 0 "one opening, 4 games" -- "$gsw" match chess --engine "$gsw uci" --games 4 --nodes 1000 --seed 1 \
+    --openings one.txt --pgn r.pgn --json
+same "$(jq -r '.played, .distinct' out | tr '\n' ' ')" "4 2 " "--json: 2 of the 4 games differ"
+has_re err 'only 2 of the 4 games differ \([0-9]-[0-9]-[0-9]\): the Elo counts each once' \
+    "the score line says the games repeat"
+expect 0 "two openings, 4 games" -- "$gsw" match chess --engine "$gsw uci" --games 4 --nodes 1000 --seed 1 \
+    --openings open.txt --pgn r2.pgn --json
+same "$(jq -r '.distinct' out)" 4 "--json: 4 games from 2 openings all differ"
+
 # ---- opponents that misbehave lose, with the reason ----
 cat >fake.sh <<'EOF'
 #!/bin/bash
