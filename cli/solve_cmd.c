@@ -726,7 +726,7 @@ static int cli_analyze(cli_args_t *o)
     int n = O->moves(s.v, pos, mv);
     /* a clock the move-count rule has run out ends the game too (a draw),
        as solve and the workbench say: no move to value */
-    const int ruled = n > 0 && solver_counts(&s) && game_count_left(s.v, pos) == 0;
+    const int ruled = solver_counts(&s) && game_count_over(s.v, pos);
     if (ruled) n = 0;
     json_t j;
     char spec[96];

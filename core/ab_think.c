@@ -474,8 +474,7 @@ int ab_think(const gv_t *v, tt_t *tt, const void *pos, const ab_options_t *o,
      * end otherwise) is the rule's draw: its moves are searched, for a move
      * to play, but every score said is the draw's (last: the search's own,
      * which the next depth's window is centred on) */
-    val_t rtv;
-    const int ruled = s.count && game_count_left(v, pos) == 0 && !v->ops->terminal(v, pos, &rtv);
+    const int ruled = s.count && game_count_over(v, pos);
     int32_t last = 0;
 
     /* multi-PV: at most a line per root move; cur holds this depth's lines,

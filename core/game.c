@@ -78,6 +78,12 @@ int game_count_left(const gv_t *v, const void *pos)
     return left < 0 ? 0 : left;
 }
 
+int game_count_over(const gv_t *v, const void *pos)
+{
+    val_t tv;
+    return game_count_left(v, pos) == 0 && !v->ops->terminal(v, pos, &tv);
+}
+
 void game_count_bounds(const gv_t *v, const void *pos, int left, const gsw_oracle_t *o, val_t *lo, val_t *hi)
 {
     if (left < 0) return;

@@ -397,6 +397,9 @@ int game_variants(const game_t *g, const char **names, int max);
  * themselves: a mate on the last ply counts), or -1 when the game has no
  * such rule. */
 int game_count_left(const gv_t *v, const void *pos);
+/* Has the move-count rule ended the game at pos (its clock run out, and the
+ * rules do not end the game there otherwise)? Then it is a draw. */
+int game_count_over(const gv_t *v, const void *pos);
 /* A table key's share of the clock: searches that apply the rule key a
  * position by its plies left too (its value depends on them). */
 static inline uint64_t game_count_key(int left)

@@ -424,8 +424,7 @@ int solver_run_within(solver_t *s, const void *pos, val_t lo, val_t hi, answer_t
     size_t klen = 0;
     int sym = 0;
     val_t book[2] = { -VAL_INF, VAL_INF };   /* a position on the book's last ply: its value, the best move to find */
-    val_t tv;
-    if (solver_counts(s) && game_count_left(s->v, pos) == 0 && !s->v->ops->terminal(s->v, pos, &tv)) {
+    if (solver_counts(s) && game_count_over(s->v, pos)) {
         memset(a, 0, sizeof *a);   /* the clock has run out: the move-count rule's draw */
         a->r.best = MOVE_NONE;
         a->source = "rule";
