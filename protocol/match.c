@@ -19,6 +19,7 @@
 #include <time.h>
 
 #include "core/ab.h"
+#include "db/bddfile.h"
 #include "db/cache_path.h"
 #include "games/chess/ch.h"
 #include "solve/solver.h"
@@ -303,9 +304,8 @@ static int play_game(worker_t *w, int gi, game_res_t *g)
 done:
     g->plies = n - 1;
     g->played = 1;
-    uint64_t k = O->pos_hash(v, POS(w, 0)) ^ (uint64_t)(g->ours_white + 1) * 0x9e3779b97f4a7c15ull;
-    for (int i = 0; i + 1 < n; i++) k = (k ^ (uint64_t)w->moves[i]) * 0x100000001b3ull;
-    g->key = k ^ (uint64_t)(g->plies + 1) * 0xbf58476d1ce4e5b9ull;
+    uint64_t start[2] = { O->pos_hash(v, POS(w, 0)), (uint64_t)g->ours_white };
+    g->key = bddf_fnv(w->moves, (size_t)g->plies * sizeof w->moves[0], bddf_fnv(start, sizeof start, BDDF_FNV_INIT));
     if (!strcmp(g->result, "1/2-1/2")) g->score = 1;
     else g->score = !strcmp(g->result, "1-0") == (g->ours_white != 0) ? 2 : 0;
     return 0;
@@ -478,11 +478,11 @@ static int match_distinct(const match_t *m, int *w, int *d, int *l)
     return u;
 }
 
-static void score_line(const match_t *m, char *buf, size_t n)
+/* The score line; distinct, dw, dd, dl: match_distinct's. */
+static void score_line(const match_t *m, int distinct, int dw, int dd, int dl, char *buf, size_t n)
 {
     int total = m->w + m->d + m->l;
     double elo, margin;
-    int dw, dd, dl, distinct = match_distinct(m, &dw, &dd, &dl);
     int inf = match_elo(dw, dd, dl, &elo, &margin);
     double pct = total ? 100.0 * (m->w + 0.5 * m->d) / total : 0;
     char e[96];
@@ -644,7 +644,8 @@ static int match_run(cli_args_t *o)
         fprintf(stderr, "gsw: %s\n", err.msg);
     } else {
         char line[512];
-        score_line(m, line, sizeof line);
+        int dw, dd, dl, distinct = match_distinct(m, &dw, &dd, &dl);
+        score_line(m, distinct, dw, dd, dl, line, sizeof line);
         int interrupted = opts_stop != 0;
         if (interrupted) fprintf(stderr, "gsw: interrupted: %d of %d games played\n", m->done, m->games);
         else if (m->done < m->games)
@@ -653,7 +654,6 @@ static int match_run(cli_args_t *o)
         if (interrupted || m->done < m->games) rc = GSW_EFAIL;
         if (args_flag(o, "json")) {
             double elo, margin;
-            int dw, dd, dl, distinct = match_distinct(m, &dw, &dd, &dl);
             int inf = match_elo(dw, dd, dl, &elo, &margin);
             int total = m->w + m->d + m->l;
             json_t j;
