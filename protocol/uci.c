@@ -8,8 +8,9 @@
  * "Unknown command: X" (as Stockfish does) and otherwise ignored, and
  * malformed ones are answered with `info string`. Options: Hash (the
  * default every front end uses), Threads (the heuristic search's, lazy
- * SMP), MultiPV, UCI_LimitStrength with UCI_Elo (mapped to the
- * workbench's levels 1-9), the piece values, UCI_Chess960. `go mate N`
+ * SMP), MultiPV, Move Overhead (milliseconds kept back from each move's
+ * time for the GUI's round trip), UCI_LimitStrength with UCI_Elo (mapped
+ * to the workbench's levels 1-9), the piece values, UCI_Chess960. `go mate N`
  * asks the mate prover (solver_mate: df-pn), which proves the shortest
  * mate or that none comes within N moves; the engine answers otherwise. */
 #include <ctype.h>
@@ -46,7 +47,8 @@
 static const int uci_level_elo[9] = { 1100, 1200, 1350, 1780, 1870, 2000, 2050, 2100, 2150 };
 #define UCI_ELO_MIN 1100
 #define UCI_ELO_MAX 2150
-#define UCI_OVERHEAD_MS 20.0    /* what a move's round trip through a GUI costs */
+#define UCI_OVERHEAD_MS 20      /* Move Overhead's default: what a move's round trip through a GUI costs */
+#define UCI_OVERHEAD_MAX 5000
 
 static const char *const value_names[5] = { "PawnValue", "KnightValue", "BishopValue", "RookValue", "QueenValue" };
 
@@ -60,6 +62,7 @@ typedef struct uci {
     int chess960;
     int threads;               /* Threads: the heuristic search's (lazy SMP) */
     int multipv;               /* MultiPV: the lines reported */
+    int overhead_ms;           /* Move Overhead: kept back from every move's time */
     int limit;                 /* UCI_LimitStrength */
     int elo;                   /* UCI_Elo */
     int reopen;                /* the values or the table's size changed */
@@ -355,6 +358,7 @@ static void cmd_uci(uci_t *u)
     say(u, "option name Clear Hash type button");
     say(u, "option name Threads type spin default 1 min 1 max %d", UCI_THREADS_MAX);
     say(u, "option name MultiPV type spin default 1 min 1 max %d", UCI_MULTIPV_MAX);
+    say(u, "option name Move Overhead type spin default %d min 0 max %d", UCI_OVERHEAD_MS, UCI_OVERHEAD_MAX);
     say(u, "option name UCI_LimitStrength type check default false");
     say(u, "option name UCI_Elo type spin default %d min %d max %d", UCI_ELO_MAX, UCI_ELO_MIN, UCI_ELO_MAX);
     for (int i = 0; i < 5; i++)
@@ -399,6 +403,14 @@ static void cmd_setoption(uci_t *u, char **tok, int nt)
             return;
         }
         *(th ? &u->threads : &u->multipv) = (int)d;
+        return;
+    }
+    if (!strcasecmp(name, "Move Overhead")) {
+        if (!num(value, 0, UCI_OVERHEAD_MAX, &d) || d != (double)(int)d) {
+            say(u, "info string Move Overhead: expected a whole number of milliseconds from 0 to %d", UCI_OVERHEAD_MAX);
+            return;
+        }
+        u->overhead_ms = (int)d;
         return;
     }
     if (!strcasecmp(name, "UCI_LimitStrength") || !strcasecmp(name, "UCI_Elo")) {
@@ -553,7 +565,8 @@ static void cmd_go(uci_t *u, char **tok, int nt)
     int side = O->pos_turn(u->v, u->pos);
     double left = side ? btime : wtime, inc = side ? binc : winc;
     if (timed && movetime <= 0 && left < 0) left = (side ? wtime : btime) >= 0 ? (side ? wtime : btime) : 1000;
-    if (movetime > 0) u->ao.time_limit_ms = movetime > UCI_OVERHEAD_MS * 2 ? movetime - UCI_OVERHEAD_MS : movetime / 2;
+    const double ovh = u->overhead_ms;
+    if (movetime > 0) u->ao.time_limit_ms = movetime > ovh * 2 ? movetime - ovh : movetime / 2;
     else if (timed && left >= 0) {
         /* the share of what is left that this move may take: soft (no
          * new depth past 60% of it), and a hard deadline three times it,
@@ -563,7 +576,7 @@ static void cmd_go(uci_t *u, char **tok, int nt)
         if (target > left * 0.5) target = left * 0.5;
         double hard = target * 3;
         if (hard > left * 0.5) hard = left * 0.5;
-        hard -= UCI_OVERHEAD_MS;
+        hard -= ovh;
         if (hard < 1) hard = left > 4 ? left / 4 : 1;
         u->ao.time_limit_ms = hard;
         u->soft_ms = target * 0.6;
@@ -613,6 +626,7 @@ static int uci_run(cli_args_t *o)
     pthread_mutex_init(&u->out, NULL);
     u->hash_mb = GSW_HASH_MB_DEFAULT;
     u->threads = u->multipv = 1;
+    u->overhead_ms = UCI_OVERHEAD_MS;
     u->elo = UCI_ELO_MAX;
     err_t err;
     gv_t *v;

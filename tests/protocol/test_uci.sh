@@ -156,6 +156,26 @@ tl=$(sed -n 's/^info depth [0-9]* .* time \([0-9]*\).*/\1/p' lim | tail -1)
 same "$(( ${tl:-99999} < 400 ))" 1 "level 1 within its 200 ms, not go's 5 s (${tl:-?} ms)"
 has lim '^info string UCI_Elo: expected a whole number from' "UCI_Elo out of range refused"
 
+# Move Overhead: listed; kept back from a movetime (the whole session's
+# wall time: 3 s less 20 ms by default, less 1,400 ms when set); out of
+# range refused
+has out '^option name Move Overhead type spin default 20 min 0 max 5000$' "Move Overhead option"
+mo_ms() {
+    local t0 t1
+    t0=$(date +%s%N)
+    printf '%bposition startpos\ngo movetime 3000\nucinewgame\nquit\n' "$1" | timeout 20 "$gsw" uci >mo 2>&1
+    t1=$(date +%s%N)
+    echo $(( (t1 - t0) / 1000000 ))
+}
+t_def=$(mo_ms '')
+t_1400=$(mo_ms 'setoption name Move Overhead value 1400\n')
+same "$(( t_def >= 2900 ))" 1 "the default overhead keeps the movetime near 3 s ($t_def ms)"
+same "$(( t_1400 >= 1500 && t_1400 < 2600 ))" 1 "Move Overhead 1400 keeps 1.4 s of it back ($t_1400 ms)"
+has mo '^bestmove [a-h]' "Move Overhead 1400: still a move"
+printf 'setoption name Move Overhead value 5001\nsetoption name Move Overhead value -1\nquit\n' | timeout 10 "$gsw" uci >mo 2>&1
+same "$(grep -c '^info string Move Overhead: expected a whole number of milliseconds from 0 to 5000$' mo)" 2 \
+    "Move Overhead out of range refused"
+
 # go mate N goes through the mate prover: the mates of tests/data (3 moves
 # or fewer) at their length, for the mating and the mated side; one less
 # finds none (proven); a position with no mate within 3 says so
