@@ -84,6 +84,11 @@ struct ab_search {
                                    (ab_tactical: less for the quiet moves searched
                                    before a cut-off, so it goes negative too) */
     move_t (*heur_killer)[2];   /* ... and the last two moves that cut off, by ply */
+    int16_t *heur_cont;         /* continuation history (games with ab_move_class):
+                                   [class of a move][class of a reply two or one
+                                   plies later], AB_MOVE_CLASSES squared; NULL: none */
+    int16_t heur_cls[AB_MAX_PLY + 1];   /* ... the class of the move into each ply
+                                   of the path (-1: a null move, or none) */
     int heur_floor;             /* repetitions are looked for on the path at plies >= this
                                    only, and in the history only when it is 0 (a null
                                    move cuts the line) */

@@ -24,6 +24,9 @@
 #define AB_HIST_SIZE 4096
 #define AB_HIST_MAX (1 << 28)
 #define AB_HIST_GRAV 16384
+/* A late quiet move is reduced a ply less for each this much of standing
+ * in the histories (ab_quiet_score), a ply more for each this much below. */
+#define AB_LMR_HIST 12288
 static inline uint32_t ab_hist_slot(move_t m) { return (m ^ m >> 12 ^ m >> 24) & (AB_HIST_SIZE - 1); }
 
 /* Did the position at the search's current ply, of hash h, occur before on
@@ -42,20 +45,47 @@ static int ab_heur_repeated(const ab_t *s, uint64_t h)
     return 0;
 }
 
-/* Sort mv[0..n-1] by the killers at this ply, then the history table, best
+/* The rows of the continuation history for the replies at this ply: after
+ * the move into it (row[0]) and the move before that (row[1]); NULL where
+ * there is none (the root, a null move, a game without classes). */
+static inline void ab_cont_rows(const ab_t *s, const int16_t *row[2])
+{
+    row[0] = row[1] = NULL;
+    if (!s->heur_cont) return;
+    if (s->ply >= 1 && s->heur_cls[s->ply] >= 0) row[0] = s->heur_cont + (size_t)s->heur_cls[s->ply] * AB_MOVE_CLASSES;
+    if (s->ply >= 2 && s->heur_cls[s->ply - 1] >= 0)
+        row[1] = s->heur_cont + (size_t)s->heur_cls[s->ply - 1] * AB_MOVE_CLASSES;
+}
+
+/* A quiet move's standing in the histories: by the move alone, and (with
+ * classes) as a reply to the last move and the one before. */
+static inline int32_t ab_quiet_score(const ab_t *s, const int16_t *const row[2], move_t m, int cls)
+{
+    int32_t x = s->heur_order[ab_hist_slot(m)];
+    if (cls >= 0) {
+        if (row[0]) x += row[0][cls];
+        if (row[1]) x += row[1][cls];
+    }
+    return x;
+}
+
+/* Sort mv[0..n-1] by the killers at this ply, then the history tables, best
  * first (insertion sort, stable: few moves); returns how many killers
  * there were (they lead). */
-static int ab_heur_sort_quiet(const ab_t *s, move_t *mv, int n)
+static int ab_heur_sort_quiet(const ab_t *s, const void *pos, move_t *mv, int n)
 {
     int32_t sc[GSW_MAX_MOVES];
     const move_t *k = s->heur_killer[s->ply];
+    const int16_t *row[2];
+    ab_cont_rows(s, row);
     int nk = 0;
     for (int i = 0; i < n; i++) {
         move_t m = mv[i];
+        int c = s->heur_cont ? s->v->ops->ab_move_class(s->v, pos, m) : -1;
         int32_t x;
         if (m == k[0]) { x = INT32_MAX; nk++; }
         else if (m == k[1]) { x = INT32_MAX - 1; nk++; }
-        else x = s->heur_order[ab_hist_slot(m)];
+        else x = ab_quiet_score(s, row, m, c);
         int j = i;
         for (; j > 0 && sc[j - 1] < x; j--) { sc[j] = sc[j - 1]; mv[j] = mv[j - 1]; }
         sc[j] = x;
@@ -71,10 +101,19 @@ static inline void ab_hist_grav(int32_t *c, int32_t bonus)
     *c += bonus - *c * (bonus < 0 ? -bonus : bonus) / AB_HIST_GRAV;
 }
 
-/* A quiet move m cut off at this ply, depth plies from the horizon; with
- * ab_tactical, the nb quiet moves in bad[] were searched before it and
- * did not. */
-static void ab_heur_reward(ab_t *s, move_t m, int depth, int tactical, const move_t *bad, int nb)
+/* The same for a continuation-history entry. */
+static inline void ab_cont_grav(int16_t *c, int32_t bonus)
+{
+    int32_t x = *c;
+    ab_hist_grav(&x, bonus);
+    *c = (int16_t)x;
+}
+
+/* A quiet move m (of class mc) cut off at this ply, depth plies from the
+ * horizon; with ab_tactical, the nb quiet moves in bad[] (of classes
+ * badc[], NULL: none) were searched before it and did not. */
+static void ab_heur_reward(ab_t *s, move_t m, int mc, int depth, int tactical, const move_t *bad,
+                           const int16_t *badc, int nb)
 {
     move_t *k = s->heur_killer[s->ply];
     int32_t *c = &s->heur_order[ab_hist_slot(m)];
@@ -82,6 +121,14 @@ static void ab_heur_reward(ab_t *s, move_t m, int depth, int tactical, const mov
         int32_t bonus = depth > 20 ? 400 : depth * depth;
         ab_hist_grav(c, bonus);
         for (int i = 0; i < nb; i++) ab_hist_grav(&s->heur_order[ab_hist_slot(bad[i])], -bonus);
+        int16_t *row[2];
+        ab_cont_rows(s, (const int16_t **)row);
+        for (int r = 0; r < 2 && mc >= 0; r++) {
+            if (!row[r]) continue;
+            ab_cont_grav(&row[r][mc], bonus);
+            for (int i = 0; i < nb; i++)
+                if (badc && badc[i] >= 0) ab_cont_grav(&row[r][badc[i]], -bonus);
+        }
     } else {
         *c += depth * depth;
         if (*c >= AB_HIST_MAX)
@@ -213,6 +260,7 @@ static int32_t ab_heur(ab_t *s, const void *pos, int depth, int32_t alpha, int32
                 int R = 3 + depth / 4 + (ev - beta >= 600 ? 3 : (ev - beta) / 200);
                 int floor = s->heur_floor;
                 s->ply++;
+                s->heur_cls[s->ply] = -1;
                 s->heur_floor = s->ply;
                 int32_t sc = val_up(ab_heur(s, child, depth - 1 - R, val_down(beta), val_down(beta - 1), cpv,
                                             &cpvlen, 0));
@@ -255,11 +303,11 @@ static int32_t ab_heur(ab_t *s, const void *pos, int depth, int32_t alpha, int32
     if (tactical) {
         int nt = O->ab_tactical(v, pos, mv, n);
         if (quiesce && !in_check) n = nt;   /* quiescence: tactical moves only */
-        else if (nt < n) nkill = ab_heur_sort_quiet(s, mv + nt, n - nt);
+        else if (nt < n) nkill = ab_heur_sort_quiet(s, pos, mv + nt, n - nt);
         qstart = nt;
     } else if (!quiesce) {
         if (O->ab_order) O->ab_order(v, pos, mv, n);
-        else if (s->heur_order) nkill = ab_heur_sort_quiet(s, mv, n);
+        else if (s->heur_order) nkill = ab_heur_sort_quiet(s, pos, mv, n);
     }
     if (hmove != MOVE_NONE && (!quiesce || tactical)) {
         for (int i = 0; i < n; i++)
@@ -278,9 +326,14 @@ static int32_t ab_heur(ab_t *s, const void *pos, int depth, int32_t alpha, int32
     const int futile = stat > -VAL_INF && depth <= 2 && stat + fm * depth <= alpha;
 
     move_t tried[GSW_MAX_MOVES];   /* (ab_tactical) the quiet moves searched, none cutting off */
+    int16_t triedc[GSW_MAX_MOVES]; /* ... and their classes */
     int ntried = 0;
+    const int16_t *row[2];
+    ab_cont_rows(s, row);
     s->ply++;
     for (int i = 0; i < n; i++) {
+        const int mc = s->heur_cont ? O->ab_move_class(v, pos, mv[i]) : -1;
+        s->heur_cls[s->ply] = (int16_t)mc;
         memcpy(child, pos, O->pos_size);
         O->play(v, child, mv[i]);
         const int quiet = tactical ? (i == 0 ? hash_quiet || qstart == 0 : i >= qstart) : 1;
@@ -296,7 +349,7 @@ static int32_t ab_heur(ab_t *s, const void *pos, int depth, int32_t alpha, int32
             int r = 0;
             if (lmr && quiet && i >= 3 && i >= qstart + nkill && !(O->pos_in_check && O->pos_in_check(v, child))) {
                 /* less for a move with a good history, more for a bad one */
-                r = ab_lmr(depth, i, pvnode) - s->heur_order[ab_hist_slot(mv[i])] / (AB_HIST_GRAV / 2);
+                r = ab_lmr(depth, i, pvnode) - ab_quiet_score(s, row, mv[i], mc) / AB_LMR_HIST;
                 r = r < 1 ? 1 : r > depth - 2 ? depth - 2 : r;
             }
             sc = val_up(ab_heur(s, child, depth - 1 - r, val_down(alpha + 1), val_down(alpha), cpv, &cpvlen, 1));
@@ -318,14 +371,17 @@ static int32_t ab_heur(ab_t *s, const void *pos, int depth, int32_t alpha, int32
                 if (alpha >= beta) {
                     if (s->heur_order && !quiesce && quiet) {
                         s->ply--;
-                        ab_heur_reward(s, mv[i], depth, tactical, tried, ntried);
+                        ab_heur_reward(s, mv[i], mc, depth, tactical, tried, triedc, ntried);
                         s->ply++;
                     }
                     break;
                 }
             }
         }
-        if (tactical && quiet && !quiesce) tried[ntried++] = mv[i];
+        if (tactical && quiet && !quiesce) {
+            triedc[ntried] = (int16_t)mc;
+            tried[ntried++] = mv[i];
+        }
     }
     s->ply--;
     if (s->aborted) return best > -VAL_INF ? best : alpha0;   /* the caller discards it */
@@ -345,6 +401,9 @@ static move_t ab_any_move(const gv_t *v, const void *pos)
     if (v->ops->terminal(v, pos, &tv)) return MOVE_NONE;
     return v->ops->moves(v, pos, mv) > 0 ? mv[0] : MOVE_NONE;
 }
+
+/* A continuation history, empty (NULL: out of memory). */
+static int16_t *ab_cont_new(void) { return calloc((size_t)AB_MOVE_CLASSES * AB_MOVE_CLASSES, sizeof(int16_t)); }
 
 /* Lazy SMP: a helper thread deepens the root on its own (its own history,
  * killers and line) over the caller's table, until the caller's search
@@ -404,12 +463,17 @@ static int ab_helpers_start(const ab_t *s, ab_helper_t **help, int want, const v
             h->s.heur_order = h->order;
             h->s.heur_killer = h->killer;
         }
+        if (s->heur_cont && !(h->s.heur_cont = ab_cont_new())) {
+            free(h);
+            break;
+        }
         h->pos = pos;
         /* every other one a ply ahead: the threads' iterations interleave
          * rather than repeat each other's */
         h->d0 = 1 + ((i + 1) & 1);
         h->maxd = maxd;
         if (pthread_create(&h->th, NULL, ab_helper_run, h)) {
+            free(h->s.heur_cont);
             free(h);
             break;
         }
@@ -461,7 +525,10 @@ int ab_think(const gv_t *v, tt_t *tt, const void *pos, const ab_options_t *o,
         memset(killer, 0xff, sizeof killer);   /* MOVE_NONE */
         s.heur_order = order;
         s.heur_killer = killer;
+        /* (short of memory: the history by move alone) */
+        if (v->ops->ab_tactical && v->ops->ab_move_class) s.heur_cont = ab_cont_new();
     }
+    s.heur_cls[0] = -1;
     s.heur_no_prune = o && o->no_prune;
     s.heur_no_tt = o && o->no_tt_cuts;
     s.heur_root_move = MOVE_NONE;
@@ -600,7 +667,11 @@ int ab_think(const gv_t *v, tt_t *tt, const void *pos, const ab_options_t *o,
     halt = 1;
     for (int i = 0; i < nh; i++) pthread_join(help[i]->th, NULL);
     uint64_t nodes = ab_think_nodes(&s, help, nh);
-    for (int i = 0; i < nh; i++) free(help[i]);
+    for (int i = 0; i < nh; i++) {
+        free(help[i]->s.heur_cont);
+        free(help[i]);
+    }
+    free(s.heur_cont);
     free(help);
     free(lbuf);
     if (r->best == MOVE_NONE) r->best = ab_any_move(v, pos);   /* stopped at once: still a move */

@@ -16,6 +16,7 @@
 typedef uint32_t move_t;
 #define MOVE_NONE ((move_t)0xffffffffu)
 #define GSW_MAX_MOVES 256      /* most legal moves any position of any game has */
+#define AB_MOVE_CLASSES 1024   /* ab_move_class: below this */
 #define GSW_MAX_KEY 64         /* bytes in a canonical position key */
 #define GSW_MAX_POS 256        /* bytes in a position blob */
 /* Declares a position buffer: `GSW_POSBUF pos[GSW_MAX_POS];` (aligned for any engine). */
@@ -184,6 +185,13 @@ typedef struct game_ops {
      * no check is skipped when the evaluation plus this much a ply cannot
      * reach alpha (futility). 0: neither. Needs ab_tactical. */
     int32_t ab_futility;
+    /* Heuristic search: a class for the move m of pos, below AB_MOVE_CLASSES
+     * (chess: the moving piece and its target square), by which the search
+     * learns which reply follows which move well (continuation history:
+     * the quiet moves after the last move and the one before it are
+     * ordered and reduced by how such pairs fared). Optional: without it,
+     * the history by move alone. */
+    int (*ab_move_class)(const gv_t *v, const void *pos, move_t m);
     /* The heuristic search's aspiration window: from the fifth iteration
      * on, each is searched first within this much of the last one's score
      * (widened, doubling, when the score falls outside). 0: a full window. */

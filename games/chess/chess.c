@@ -251,6 +251,15 @@ static int ch_tactical(const gv_t *v, const void *pos, move_t *mv, int n)
     return k;
 }
 
+/* A move's class for the continuation history: the piece that moves
+ * (colour and type) and where it goes. */
+static int ch_move_class(const gv_t *v, const void *pos, move_t m)
+{
+    (void)v;
+    const ch_pos_t *p = pos;
+    return p->sq[ch_from(m)] << 6 | ch_to(m);
+}
+
 /* A null move, except in check or with a king and pawns alone (zugzwang). */
 static int ch_null(const gv_t *v, void *pos)
 {
@@ -342,6 +351,7 @@ static const game_ops_t ch_ops = {
     .ab_captures = ch_captures_hook,
     .pos_in_check = ch_check_hook,
     .play_null = ch_null,
+    .ab_move_class = ch_move_class,
     .ab_futility = 120,
     .ab_window = 25,
     .nsym = 1,

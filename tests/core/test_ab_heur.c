@@ -24,7 +24,8 @@
 
 /* the variant's hooks */
 /* T_CALM: no position is mated (only a full set ends the game) */
-enum { T_TACT = 1, T_CHECK = 2, T_NULL = 4, T_QUIET = 8, T_NONULL = 16, T_CALM = 32 };
+/* T_CLASS: ab_move_class (the item taken) */
+enum { T_TACT = 1, T_CHECK = 2, T_NULL = 4, T_QUIET = 8, T_NONULL = 16, T_CALM = 32, T_CLASS = 64 };
 typedef struct tree { uint64_t seed; int items; int flags; } tree_t;
 typedef struct tpos { uint32_t mask, turn; } tpos_t;
 
@@ -119,6 +120,13 @@ static int t_null(const gv_t *v, void *p)
     return 1;
 }
 
+static int t_class(const gv_t *v, const void *p, move_t m)
+{
+    (void)v;
+    (void)p;
+    return (int)m;
+}
+
 static const game_t t_game = { .name = "takeaway", .title = "Take-away", .players = 2, .default_variant = "" };
 
 typedef struct variant { tree_t tree; game_ops_t ops; gv_t gv; } variant_t;
@@ -134,6 +142,7 @@ static void variant_make(variant_t *w, uint64_t seed, int items, int flags)
     if (flags & T_CHECK) w->ops.pos_in_check = t_in_check;
     if (flags & (T_NULL | T_NONULL)) w->ops.play_null = t_null;
     if (flags & T_QUIET) w->ops.pos_quiet = t_quiet;
+    if (flags & T_CLASS) w->ops.ab_move_class = t_class;
     w->gv = (gv_t){ .game = &t_game, .ops = &w->ops, .data = &w->tree };
     snprintf(w->gv.name, sizeof w->gv.name, "%d", items);
 }
@@ -224,9 +233,9 @@ static int root_of(const gv_t *v, uint64_t seed, tpos_t *p)
 static void test_plain_equals_minimax(void **st)
 {
     (void)st;
-    static const int flags[] = { T_TACT, T_TACT | T_CHECK, T_QUIET, 0 };
+    static const int flags[] = { T_TACT, T_TACT | T_CHECK, T_QUIET, 0, T_TACT | T_CHECK | T_CLASS };
     int standpat_matters = 0, quiescence_matters = 0, checked = 0;
-    for (int f = 0; f < 4; f++)
+    for (int f = 0; f < 5; f++)
         for (int tree = 0; tree < 25; tree++) {
             variant_t w;
             variant_make(&w, 1000 + (uint64_t)tree, 10, flags[f]);
@@ -497,6 +506,33 @@ static void test_futility(void **st)
     printf("futility: %llu nodes, without %llu\n", (unsigned long long)with, (unsigned long long)without);
     assert_true(with < without);
     assert_int_equal(huge, without);
+}
+
+/* The continuation history (ab_move_class) orders the quiet moves: the
+ * search changes, its scores do not where nothing is pruned. */
+static void test_move_class(void **st)
+{
+    (void)st;
+    uint64_t base = 0, cls = 0;
+    int differ = 0;
+    for (int tree = 0; tree < 12; tree++) {
+        variant_t o, c;
+        variant_make(&o, 700 + (uint64_t)tree, 16, T_TACT | T_CHECK);
+        variant_make(&c, 700 + (uint64_t)tree, 16, T_TACT | T_CHECK | T_CLASS);
+        o.ops.ab_futility = c.ops.ab_futility = 20;
+        tpos_t p;
+        if (!root_of(&o.gv, (uint64_t)tree, &p)) continue;
+        ab_result_t a = think(&o.gv, &p, 6, 0, 0), b = think(&c.gv, &p, 6, 0, 0);
+        assert_true(legal(&o.gv, &p, b.best));
+        base += a.nodes;
+        cls += b.nodes;
+        differ += a.nodes != b.nodes;
+        ab_result_t pa = think(&o.gv, &p, 5, 1, 1), pb = think(&c.gv, &p, 5, 1, 1);
+        assert_int_equal(pa.score, pb.score);   /* plain alpha-beta: the order changes no score */
+    }
+    printf("classes: %llu nodes, without %llu (%d trees differ)\n", (unsigned long long)cls, (unsigned long long)base,
+           differ);
+    assert_true(differ >= 2 && cls != base);
 }
 
 /* ---- threads (lazy SMP) and multi-PV ---- */
@@ -785,7 +821,7 @@ int main(void)
         cmocka_unit_test(test_mate_scores),
         cmocka_unit_test(test_exact_unaffected),
         cmocka_unit_test(test_iterations_and_limits),
-        cmocka_unit_test(test_pruning), cmocka_unit_test(test_futility),
+        cmocka_unit_test(test_pruning), cmocka_unit_test(test_futility), cmocka_unit_test(test_move_class),
         cmocka_unit_test(test_threads), cmocka_unit_test(test_multipv),
         cmocka_unit_test(test_multipv_all_moves), cmocka_unit_test(test_multipv_limits),
     };
