@@ -87,6 +87,8 @@ struct ab_search {
     int16_t *heur_cont;         /* continuation history (games with ab_move_class):
                                    [class of a move][class of a reply two or one
                                    plies later], AB_MOVE_CLASSES squared; NULL: none */
+    int32_t heur_eval[AB_MAX_PLY + 1];  /* the static evaluation at each ply of the path
+                                   (games with ab_futility; -VAL_INF: in check) */
     int16_t heur_cls[AB_MAX_PLY + 1];   /* ... the class of the move into each ply
                                    of the path (-1: a null move, or none) */
     int heur_floor;             /* repetitions are looked for on the path at plies >= this

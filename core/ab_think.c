@@ -240,10 +240,25 @@ static int32_t ab_heur(ab_t *s, const void *pos, int depth, int32_t alpha, int32
      * give no check are skipped below */
     const int32_t fm = tactical && !s->heur_no_prune ? O->ab_futility : 0;
     int32_t stat = -VAL_INF;
-    if (fm && !quiesce && !pvnode && !root && !in_check && depth <= 3 && beta > -VAL_PROVEN && beta < VAL_PROVEN
-        && alpha > -VAL_PROVEN) {
-        stat = O->evaluate(v, pos);
-        if (stat - fm * depth >= beta) return stat - fm * depth;
+    /* improving: the static evaluation is above what it was at the side's
+     * last turn on the path (or the one before, across a check); the
+     * frontier's margins and the late moves' reductions are kept for
+     * positions that are getting better, and cut where they are not */
+    int improving = 1;
+    if (fm && !quiesce) {
+        int32_t ev = in_check ? -VAL_INF : O->evaluate(v, pos);
+        s->heur_eval[s->ply] = ev;
+        if (ev > -VAL_INF && s->ply >= 2) {
+            int32_t before = s->heur_eval[s->ply - 2];
+            if (before == -VAL_INF && s->ply >= 4) before = s->heur_eval[s->ply - 4];
+            if (before > -VAL_INF) improving = ev > before;
+        }
+        if (!pvnode && !root && !in_check && depth <= 3 && beta > -VAL_PROVEN && beta < VAL_PROVEN
+            && alpha > -VAL_PROVEN) {
+            stat = ev;
+            const int32_t margin = fm * (depth - improving);
+            if (stat - margin >= beta) return stat - margin;
+        }
     }
     if (quiesce && tactical && !in_check) {   /* stand pat */
         best = O->evaluate(v, pos);
@@ -252,7 +267,7 @@ static int32_t ab_heur(ab_t *s, const void *pos, int depth, int32_t alpha, int32
     } else if (!pvnode && !root && !in_check && can_null && O->play_null && !s->heur_no_prune && depth >= 2
                && beta > -VAL_PROVEN && beta < VAL_PROVEN) {
         /* null move: if passing still holds beta, a move will too */
-        const int32_t ev = stat > -VAL_INF ? stat : O->evaluate(v, pos);
+        const int32_t ev = fm ? s->heur_eval[s->ply] : O->evaluate(v, pos);   /* (made above) */
         if (ev >= beta) {
             memcpy(child, pos, O->pos_size);
             if (O->play_null(v, child)) {
@@ -324,6 +339,12 @@ static int32_t ab_heur(ab_t *s, const void *pos, int depth, int32_t alpha, int32
     }
     const int lmr = tactical && !s->heur_no_prune && !in_check && depth >= 3;
     const int futile = stat > -VAL_INF && depth <= 2 && stat + fm * depth <= alpha;
+    /* late-move pruning: at a null-window node a few plies from the
+     * frontier, not in check, once (3 + depth squared) / 2 quiet moves
+     * (twice as many where the position is improving) have been searched,
+     * the other quiet moves that give no check are not */
+    const int lmp = fm && !quiesce && !pvnode && !root && !in_check && depth <= 6
+                        ? (3 + depth * depth) / (2 - improving) : 0;
 
     move_t tried[GSW_MAX_MOVES];   /* (ab_tactical) the quiet moves searched, none cutting off */
     int16_t triedc[GSW_MAX_MOVES]; /* ... and their classes */
@@ -338,6 +359,8 @@ static int32_t ab_heur(ab_t *s, const void *pos, int depth, int32_t alpha, int32
         O->play(v, child, mv[i]);
         const int quiet = tactical ? (i == 0 ? hash_quiet || qstart == 0 : i >= qstart) : 1;
         int32_t sc;
+        if (lmp && quiet && ntried >= lmp && best > -VAL_PROVEN && !(O->pos_in_check && O->pos_in_check(v, child)))
+            continue;
         if (futile && quiet && i > 0 && !(O->pos_in_check && O->pos_in_check(v, child))) {
             /* it cannot reach alpha: counted as worth what the frontier allows */
             if (stat + fm * depth > best) best = stat + fm * depth;
@@ -349,7 +372,7 @@ static int32_t ab_heur(ab_t *s, const void *pos, int depth, int32_t alpha, int32
             int r = 0;
             if (lmr && quiet && i >= 3 && i >= qstart + nkill && !(O->pos_in_check && O->pos_in_check(v, child))) {
                 /* less for a move with a good history, more for a bad one */
-                r = ab_lmr(depth, i, pvnode) - ab_quiet_score(s, row, mv[i], mc) / AB_LMR_HIST;
+                r = ab_lmr(depth, i, pvnode) + !improving - ab_quiet_score(s, row, mv[i], mc) / AB_LMR_HIST;
                 r = r < 1 ? 1 : r > depth - 2 ? depth - 2 : r;
             }
             sc = val_up(ab_heur(s, child, depth - 1 - r, val_down(alpha + 1), val_down(alpha), cpv, &cpvlen, 1));

@@ -477,9 +477,11 @@ static void test_pruning(void **st)
     assert_int_equal(refused, nohook);
 }
 
-/* Futility at the frontier (ab_futility) cuts the tree further; a margin
- * beyond any evaluation's reach cuts nothing, so the search is node for
- * node the one without the hook; no_prune turns it off. */
+/* The frontier's pruning (ab_futility) cuts the tree further: with a
+ * margin beyond any evaluation's reach, futility itself cuts nothing but
+ * late-move pruning and the improving rule still do (so the search is
+ * not the one without the hook), and a margin the evaluations reach
+ * changes the search again; no_prune turns all of it off. */
 static void test_futility(void **st)
 {
     (void)st;
@@ -495,17 +497,17 @@ static void test_futility(void **st)
         if (!root_of(&w.gv, (uint64_t)tree, &p)) continue;
         ab_result_t a = think(&w.gv, &p, 6, 0, 0), b = think(&o.gv, &p, 6, 0, 0), c = think(&h.gv, &p, 6, 0, 0);
         ab_result_t d = think(&w.gv, &p, 6, 1, 0), e = think(&o.gv, &p, 6, 1, 0);
-        assert_true(legal(&w.gv, &p, a.best));
-        assert_int_equal(c.nodes, b.nodes);
-        assert_int_equal(c.score, b.score);
+        assert_true(legal(&w.gv, &p, a.best) && legal(&w.gv, &p, c.best));
         assert_int_equal(d.nodes, e.nodes);   /* no_prune: no futility either */
+        assert_int_equal(d.score, e.score);
         with += a.nodes;
         without += b.nodes;
         huge += c.nodes;
     }
-    printf("futility: %llu nodes, without %llu\n", (unsigned long long)with, (unsigned long long)without);
-    assert_true(with < without);
-    assert_int_equal(huge, without);
+    printf("futility: %llu nodes, with a margin out of reach %llu, without %llu\n", (unsigned long long)with,
+           (unsigned long long)huge, (unsigned long long)without);
+    assert_true(with != huge);   /* the margin cuts (more or less: the histories then learn otherwise) */
+    assert_true(with < without && huge < without);
 }
 
 /* The continuation history (ab_move_class) orders the quiet moves: the
