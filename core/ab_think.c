@@ -315,10 +315,11 @@ static int32_t ab_heur(ab_t *s, const void *pos, int depth, int32_t alpha, int32
      * game's order, the killers, the other quiet moves by history; games
      * without ab_tactical: ab_order, else killers and history for all */
     int qstart = 0, nkill = 0, hash_quiet = 0;
+    int sort_later = 0;   /* (ab_tactical) the quiet moves are sorted when the loop reaches them */
     if (tactical) {
         int nt = O->ab_tactical(v, pos, mv, n);
         if (quiesce && !in_check) n = nt;   /* quiescence: tactical moves only */
-        else if (nt < n) nkill = ab_heur_sort_quiet(s, pos, mv + nt, n - nt);
+        else sort_later = nt < n;
         qstart = nt;
     } else if (!quiesce) {
         if (O->ab_order) O->ab_order(v, pos, mv, n);
@@ -329,9 +330,8 @@ static int32_t ab_heur(ab_t *s, const void *pos, int depth, int32_t alpha, int32
             if (mv[i] == hmove) {   /* to the front, the others keeping their order */
                 memmove(mv + 1, mv, (size_t)i * sizeof *mv);
                 mv[0] = hmove;
-                if (tactical && i >= qstart) {
+                if (tactical && i >= qstart) {   /* (the quiet moves left are sorted later) */
                     hash_quiet = 1;
-                    if (i < qstart + nkill) nkill--;
                     qstart++;
                 }
                 break;
@@ -353,6 +353,12 @@ static int32_t ab_heur(ab_t *s, const void *pos, int depth, int32_t alpha, int32
     ab_cont_rows(s, row);
     s->ply++;
     for (int i = 0; i < n; i++) {
+        if (sort_later && i == qstart) {   /* a tactical move or the table's did not cut off: the quiet ones, sorted */
+            s->ply--;
+            nkill = ab_heur_sort_quiet(s, pos, mv + qstart, n - qstart);
+            s->ply++;
+            sort_later = 0;
+        }
         const int mc = s->heur_cont ? O->ab_move_class(v, pos, mv[i]) : -1;
         s->heur_cls[s->ply] = (int16_t)mc;
         memcpy(child, pos, O->pos_size);
