@@ -70,9 +70,10 @@ static inline int32_t ab_quiet_score(const ab_t *s, const int16_t *const row[2],
 }
 
 /* Sort mv[0..n-1] by the killers at this ply, then the history tables, best
- * first (insertion sort, stable: few moves); returns how many killers
+ * first (insertion sort, stable: few moves), their classes into cls[] in
+ * the same order (with a continuation history); returns how many killers
  * there were (they lead). */
-static int ab_heur_sort_quiet(const ab_t *s, const void *pos, move_t *mv, int n)
+static int ab_heur_sort_quiet(const ab_t *s, const void *pos, move_t *mv, int16_t *cls, int n)
 {
     int32_t sc[GSW_MAX_MOVES];
     const move_t *k = s->heur_killer[s->ply];
@@ -87,9 +88,14 @@ static int ab_heur_sort_quiet(const ab_t *s, const void *pos, move_t *mv, int n)
         else if (m == k[1]) { x = INT32_MAX - 1; nk++; }
         else x = ab_quiet_score(s, row, m, c);
         int j = i;
-        for (; j > 0 && sc[j - 1] < x; j--) { sc[j] = sc[j - 1]; mv[j] = mv[j - 1]; }
+        for (; j > 0 && sc[j - 1] < x; j--) {
+            sc[j] = sc[j - 1];
+            mv[j] = mv[j - 1];
+            cls[j] = cls[j - 1];
+        }
         sc[j] = x;
         mv[j] = m;
+        cls[j] = (int16_t)c;
     }
     return nk;
 }
@@ -316,6 +322,8 @@ static int32_t ab_heur(ab_t *s, const void *pos, int depth, int32_t alpha, int32
      * without ab_tactical: ab_order, else killers and history for all */
     int qstart = 0, nkill = 0, hash_quiet = 0;
     int sort_later = 0;   /* (ab_tactical) the quiet moves are sorted when the loop reaches them */
+    int16_t mcls[GSW_MAX_MOVES];   /* (once sorted) the quiet moves' classes, from qstart on */
+    int have_cls = 0;
     if (tactical) {
         int nt = O->ab_tactical(v, pos, mv, n);
         if (quiesce && !in_check) n = nt;   /* quiescence: tactical moves only */
@@ -323,7 +331,7 @@ static int32_t ab_heur(ab_t *s, const void *pos, int depth, int32_t alpha, int32
         qstart = nt;
     } else if (!quiesce) {
         if (O->ab_order) O->ab_order(v, pos, mv, n);
-        else if (s->heur_order) nkill = ab_heur_sort_quiet(s, pos, mv, n);
+        else if (s->heur_order) nkill = ab_heur_sort_quiet(s, pos, mv, mcls, n);
     }
     if (hmove != MOVE_NONE && (!quiesce || tactical)) {
         for (int i = 0; i < n; i++)
@@ -355,11 +363,12 @@ static int32_t ab_heur(ab_t *s, const void *pos, int depth, int32_t alpha, int32
     for (int i = 0; i < n; i++) {
         if (sort_later && i == qstart) {   /* a tactical move or the table's did not cut off: the quiet ones, sorted */
             s->ply--;
-            nkill = ab_heur_sort_quiet(s, pos, mv + qstart, n - qstart);
+            nkill = ab_heur_sort_quiet(s, pos, mv + qstart, mcls + qstart, n - qstart);
             s->ply++;
             sort_later = 0;
+            have_cls = 1;
         }
-        const int mc = s->heur_cont ? O->ab_move_class(v, pos, mv[i]) : -1;
+        const int mc = !s->heur_cont ? -1 : have_cls && i >= qstart ? mcls[i] : O->ab_move_class(v, pos, mv[i]);
         s->heur_cls[s->ply] = (int16_t)mc;
         memcpy(child, pos, O->pos_size);
         O->play(v, child, mv[i]);
