@@ -103,6 +103,15 @@ struct ab_search {
     int heur_nexcl;
 };
 
+/* A heuristic search's memory of which quiet moves cut off (the history
+ * by move and the continuation history), kept by the caller from one
+ * search to the next: a game's moves start from what the searches of the
+ * moves before learnt. Opaque; ab_memory_clear empties it (a new game). */
+typedef struct ab_memory ab_memory_t;
+ab_memory_t *ab_memory_new(void);   /* empty; NULL: out of memory */
+void ab_memory_clear(ab_memory_t *m);
+void ab_memory_free(ab_memory_t *m);
+
 typedef struct ab_options {
     /* threads sharing the table. Exact: a pool's null-window tests.
      * Heuristic (lazy SMP): the calling thread deepens as with one and
@@ -140,6 +149,9 @@ typedef struct ab_options {
      * them first; what they know is proven (under count, the oracle's
      * values must hold under the rule: the door's oracle does) */
     const gsw_oracle_t *oracle;
+    /* heuristic: the histories to start from and leave for the next search
+     * (the calling thread's; helpers start empty). NULL: empty each search. */
+    ab_memory_t *memory;
     /* games with a move-count rule (game_ops_t.count_rule): apply it, from
      * the clock each position carries. A position whose clock has run out
      * (game_count_left 0) and that the rules do not end otherwise is a

@@ -443,6 +443,15 @@ static move_t ab_any_move(const gv_t *v, const void *pos)
 /* A continuation history, empty (NULL: out of memory). */
 static int16_t *ab_cont_new(void) { return calloc((size_t)AB_MOVE_CLASSES * AB_MOVE_CLASSES, sizeof(int16_t)); }
 
+struct ab_memory {
+    int32_t order[AB_HIST_SIZE];
+    int16_t cont[(size_t)AB_MOVE_CLASSES * AB_MOVE_CLASSES];
+};
+
+ab_memory_t *ab_memory_new(void) { return calloc(1, sizeof(ab_memory_t)); }
+void ab_memory_clear(ab_memory_t *m) { if (m) memset(m, 0, sizeof *m); }
+void ab_memory_free(ab_memory_t *m) { free(m); }
+
 /* Lazy SMP: a helper thread deepens the root on its own (its own history,
  * killers and line) over the caller's table, until the caller's search
  * ends (halt). What it stores orders and cuts the caller's search; its
@@ -558,13 +567,21 @@ int ab_think(const gv_t *v, tt_t *tt, const void *pos, const ab_options_t *o,
     }
     int32_t order[AB_HIST_SIZE];
     move_t killer[AB_MAX_PLY][2];
+    ab_memory_t *mem = o ? o->memory : NULL;
+    int16_t *own_cont = NULL;
     if (!v->ops->ab_order || v->ops->ab_tactical) {
-        memset(order, 0, sizeof order);
         memset(killer, 0xff, sizeof killer);   /* MOVE_NONE */
-        s.heur_order = order;
         s.heur_killer = killer;
-        /* (short of memory: the history by move alone) */
-        if (v->ops->ab_tactical && v->ops->ab_move_class) s.heur_cont = ab_cont_new();
+        const int classes = v->ops->ab_tactical && v->ops->ab_move_class;
+        if (mem) {   /* where the last search left them */
+            s.heur_order = mem->order;
+            if (classes) s.heur_cont = mem->cont;
+        } else {
+            memset(order, 0, sizeof order);
+            s.heur_order = order;
+            /* (short of memory: the history by move alone) */
+            if (classes) s.heur_cont = own_cont = ab_cont_new();
+        }
     }
     s.heur_cls[0] = -1;
     s.heur_no_prune = o && o->no_prune;
@@ -709,7 +726,7 @@ int ab_think(const gv_t *v, tt_t *tt, const void *pos, const ab_options_t *o,
         free(help[i]->s.heur_cont);
         free(help[i]);
     }
-    free(s.heur_cont);
+    free(own_cont);
     free(help);
     free(lbuf);
     if (r->best == MOVE_NONE) r->best = ab_any_move(v, pos);   /* stopped at once: still a move */

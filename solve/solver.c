@@ -97,6 +97,8 @@ void solver_free(solver_t *s)
     s->ab.oracle = s->engine = NULL;
     tt_free(&s->tt);
     dfpn_table_free(&s->pn);
+    ab_memory_free(s->memory);
+    s->memory = NULL;
 }
 
 void solver_ignore_line(solver_t *s)
@@ -241,6 +243,7 @@ void solver_clear(solver_t *s)
 {
     tt_clear(&s->tt);
     dfpn_table_clear(&s->pn);
+    ab_memory_clear(s->memory);
 }
 
 /* A warning through s->warn (else stderr), not twice in a row. */
@@ -673,6 +676,10 @@ int solver_think(solver_t *s, const void *pos, const ab_options_t *o, ab_result_
     ho.history_len = s->ab.history_len;
     ho.count = s->ab.count;
     if (!ho.oracle) ho.oracle = s->ab.oracle;   /* the engine plays database positions from the files */
+    if (!ho.memory) {   /* (short of memory: each search starts empty) */
+        if (!s->memory) s->memory = ab_memory_new();
+        ho.memory = s->memory;
+    }
     return ab_think(s->v, &s->tt, pos, &ho, r, err);
 }
 

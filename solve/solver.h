@@ -24,6 +24,8 @@
 typedef struct solver {
     gv_t *v;               /* not owned */
     tt_t tt;
+    ab_memory_t *memory;   /* solver_think's histories, kept from one move of a game to
+                              the next (solver_clear empties them); made on first use */
     cache_t *cache;        /* not owned; NULL: no cache */
     ab_options_t ab;
     int wdl;               /* win/draw/loss is enough */

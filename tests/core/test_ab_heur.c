@@ -537,6 +537,51 @@ static void test_move_class(void **st)
     assert_true(differ >= 2 && cls != base);
 }
 
+/* ab_options_t.memory: an empty one searches as none does; kept, what one
+ * search learnt orders the next (another tree's search changes); cleared,
+ * it is empty again. Nothing pruned, the scores stay. */
+static void test_memory(void **st)
+{
+    (void)st;
+    ab_memory_t *m = ab_memory_new();
+    assert_non_null(m);
+    int differ = 0;
+    for (int tree = 0; tree < 12; tree++) {
+        variant_t c;
+        variant_make(&c, 900 + (uint64_t)tree, 16, T_TACT | T_CHECK | T_CLASS);
+        c.ops.ab_futility = 20;
+        tpos_t p, q;
+        if (!root_of(&c.gv, (uint64_t)tree, &p) || !root_of(&c.gv, 50 + (uint64_t)tree, &q)) continue;
+        err_t err;
+        ab_result_t a = think(&c.gv, &p, 6, 0, 0), b, d;
+        ab_options_t o = { .threads = 1, .depth_limit = 6, .memory = m };
+        ab_memory_clear(m);
+        tt_clear(&tt);
+        assert_int_equal(ab_think(&c.gv, &tt, &p, &o, &b, &err), GSW_OK);
+        assert_int_equal(a.nodes, b.nodes);   /* empty: as without */
+        assert_int_equal(a.score, b.score);
+        tt_clear(&tt);
+        assert_int_equal(ab_think(&c.gv, &tt, &q, &o, &d, &err), GSW_OK);   /* learns from q */
+        tt_clear(&tt);
+        assert_int_equal(ab_think(&c.gv, &tt, &p, &o, &b, &err), GSW_OK);
+        assert_true(legal(&c.gv, &p, b.best));
+        differ += a.nodes != b.nodes;
+        ab_memory_clear(m);
+        tt_clear(&tt);
+        assert_int_equal(ab_think(&c.gv, &tt, &p, &o, &b, &err), GSW_OK);
+        assert_int_equal(a.nodes, b.nodes);   /* cleared: as new */
+        o.no_prune = o.no_tt_cuts = 1;
+        ab_result_t pa = think(&c.gv, &p, 5, 1, 1);
+        o.depth_limit = 5;
+        tt_clear(&tt);
+        assert_int_equal(ab_think(&c.gv, &tt, &p, &o, &b, &err), GSW_OK);   /* (the memory full of q and p) */
+        assert_int_equal(pa.score, b.score);
+    }
+    printf("memory: %d of 12 searches changed by the one before\n", differ);
+    assert_true(differ >= 2);
+    ab_memory_free(m);
+}
+
 /* ---- threads (lazy SMP) and multi-PV ---- */
 
 typedef struct lines_seen {
@@ -824,6 +869,7 @@ int main(void)
         cmocka_unit_test(test_exact_unaffected),
         cmocka_unit_test(test_iterations_and_limits),
         cmocka_unit_test(test_pruning), cmocka_unit_test(test_futility), cmocka_unit_test(test_move_class),
+        cmocka_unit_test(test_memory),
         cmocka_unit_test(test_threads), cmocka_unit_test(test_multipv),
         cmocka_unit_test(test_multipv_all_moves), cmocka_unit_test(test_multipv_limits),
     };

@@ -808,6 +808,34 @@ static void test_solver(void **state)
     solver_free(&s);
 }
 
+/* The door's engine keeps its histories from one move of a game to the
+ * next (solver_think): a search after another differs from the same
+ * search on a fresh solver, and solver_clear (a new game) makes it fresh. */
+static void test_solver_memory(void **state)
+{
+    (void)state;
+    solver_t s;
+    err_t err;
+    assert_int_equal(solver_init(&s, v, 16, NULL, &err), GSW_OK);
+    GSW_POSBUF a[GSW_MAX_POS], b[GSW_MAX_POS];
+    assert_int_equal(game_pos_parse(v, "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3", a, &err), GSW_OK);
+    assert_int_equal(game_pos_parse(v, "rnbqkb1r/pp2pppp/3p1n2/8/3NP3/8/PPP2PPP/RNBQKB1R w KQkq - 1 5", b, &err), GSW_OK);
+    ab_options_t o = { .threads = 1, .depth_limit = 7 };
+    ab_result_t r1, r2, r3;
+    assert_int_equal(solver_think(&s, a, &o, &r1, &err), GSW_OK);
+    solver_clear(&s);
+    assert_int_equal(solver_think(&s, b, &o, &r2, &err), GSW_OK);
+    tt_clear(&s.tt);   /* (the table apart: the histories alone carry over) */
+    assert_int_equal(solver_think(&s, a, &o, &r2, &err), GSW_OK);
+    solver_clear(&s);
+    assert_int_equal(solver_think(&s, a, &o, &r3, &err), GSW_OK);
+    print_message("after another search %llu nodes, fresh %llu and %llu\n", (unsigned long long)r2.nodes,
+                  (unsigned long long)r1.nodes, (unsigned long long)r3.nodes);
+    assert_int_equal(r1.nodes, r3.nodes);
+    assert_true(r2.nodes != r1.nodes);
+    solver_free(&s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -819,6 +847,7 @@ int main(void)
         cmocka_unit_test(test_symmetry),
         cmocka_unit_test(test_five_pawns),
         cmocka_unit_test(test_solver),
+        cmocka_unit_test(test_solver_memory),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
