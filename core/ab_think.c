@@ -233,6 +233,10 @@ static int32_t ab_heur(ab_t *s, const void *pos, int depth, int32_t alpha, int32
         }
     }
     if (root && s->heur_root_move != MOVE_NONE) hmove = s->heur_root_move;
+    /* internal iterative reduction: a node the table knows no move for,
+     * deep enough, is searched a ply shallower (its order is a guess; a
+     * later visit, with the move this one finds, goes deeper) */
+    if (tactical && !s->heur_no_prune && !root && !in_check && hmove == MOVE_NONE && depth >= 4) depth--;
 
     const int32_t alpha0 = alpha;
     int32_t best = -VAL_INF;
