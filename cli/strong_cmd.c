@@ -368,11 +368,15 @@ static int strong_query_cmd(cli_args_t *o, gv_t *v, const char *ptext, err_t *er
     strong_t *st;
     if (strong_open_cli(o, v, &st, err)) return err->code;
     const game_ops_t *O = v->ops;
-    int val = strong_value(st, pos, err);
     move_t mv[GSW_MAX_MOVES];
     int n = 0, cv[GSW_MAX_MOVES];
     val_t tv;
     int over = O->terminal(v, pos, &tv);
+    /* a position with moves is worth its best move: only the next ply's
+     * sets are read (the position's own ply, the larger, is not); an
+     * ended one, or one of a ply not held (its error), from its own */
+    const int own = over || !O->pos_ply || O->pos_ply(v, pos) < st->lowest;
+    int val = own ? strong_value(st, pos, err) : C4B_LOST;
     if (val >= 0 && !over) n = O->moves(v, pos, mv);
     for (int i = 0; i < n && val >= 0; i++) {
         memcpy(child, pos, O->pos_size);
@@ -380,6 +384,7 @@ static int strong_query_cmd(cli_args_t *o, gv_t *v, const char *ptext, err_t *er
         int c = strong_value(st, child, err);
         if (c < 0) val = -1;
         cv[i] = c == C4B_WON ? C4B_LOST : c == C4B_LOST ? C4B_WON : C4B_DRAWN;   /* for the mover */
+        if (!own && c >= 0 && cv[i] < val) val = cv[i];   /* (won < drawn < lost) */
     }
     strong_close(st);
     if (val < 0) return err->code;
@@ -593,7 +598,7 @@ const cli_verb_t verb_strong = {
                 "         with checksums; Ctrl-C and run again to go on. Prints the per-ply table. A ply that fills\n"
                 "         the node table is made again in 2, 4 ... parts (cofactors on the first column's lowest\n"
                 "         cells), each part's won, drawn and lost sets in files of their own; --parts N starts so.\n"
-                "  split --parts N: the plies built whole cut into N parts (no rebuild): a query then reads a part.\n"
+                "  split --parts N: the plies built whole or in fewer parts cut into N (no rebuild): a query reads a part.\n"
                 "  query MOVES: the position's value and every move's, from the stored sets.\n"
                 "  best MOVES: the move with the fastest win or slowest loss, by alpha-beta pruned by the sets.\n"
                 "  verify: every set file against the folder's MANIFEST (SHA-256): ok, differs, missing or not in\n"

@@ -286,12 +286,14 @@ int bddf_write(const char *path, const bddf_t *b, uint64_t *checksum, err_t *err
     return rc;
 }
 
-int bddf_read_mem(const void *data, size_t n, const char *name, bddf_t *b, err_t *err)
+/* bddf_read_mem, and with quick the checks of bddf_read_known alone. */
+static int bddf_parse(const void *data, size_t n, const char *name, int quick, bddf_t *b, err_t *err)
 {
     memset(b, 0, sizeof *b);
     uint8_t *buf;
     size_t raw;
-    if (db_frame_read(data, n, bddf_magic, "BDD", name, BDDF_HEAD, &buf, &raw, err)) return err->code;
+    if ((quick ? db_frame_read_known : db_frame_read)(data, n, bddf_magic, "BDD", name, BDDF_HEAD, &buf, &raw, err))
+        return err->code;
     b->nvars = get32(buf);
     b->nnodes = get32(buf + 4);
     b->root = get32(buf + 8);
@@ -313,7 +315,39 @@ int bddf_read_mem(const void *data, size_t n, const char *name, bddf_t *b, err_t
         for (uint32_t i = 0; i < taglen; i++)
             if (b->tag[i] < 32 || b->tag[i] > 126) why = "tag";
     }
-    if (!why && b->nnodes) {
+    if (!why && b->nnodes && quick) {
+        /* the file's own nodes, checked in one pass in their order: each
+         * variable in range, each child a node before it (so bddf_eval
+         * stays within the array and ends) */
+        const uint8_t *p = buf + BDDF_HEAD + taglen;
+        bddf_node_t *x;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        /* the file's layout is the array's: moved to the front of the
+         * buffer, which becomes the array (no second copy of it) */
+        _Static_assert(sizeof(bddf_node_t) == 12, "a node is three 32-bit words");
+        memmove(buf, p, (size_t)12 * b->nnodes);
+        x = (bddf_node_t *)(void *)buf;
+        buf = NULL;
+#else
+        x = malloc(sizeof *x * b->nnodes);
+        if (!x) {
+            free(buf);
+            return err_set(err, GSW_EFAIL, "out of memory reading %s", name);
+        }
+        for (uint32_t i = 0; i < b->nnodes; i++, p += 12) {
+            x[i].var = get32(p);
+            x[i].lo = get32(p + 4);
+            x[i].hi = get32(p + 8);
+        }
+#endif
+        b->node = x;
+        for (uint32_t i = 0; i < b->nnodes; i++)
+            if (x[i].var >= b->nvars || x[i].lo >= i + 2 || x[i].hi >= i + 2 || x[i].lo == x[i].hi) {
+                why = "node";
+                break;
+            }
+        counted = 1;
+    } else if (!why && b->nnodes) {
         b->node = malloc(sizeof *b->node * b->nnodes);
         if (!b->node) {
             free(buf);
@@ -359,6 +393,24 @@ int bddf_read_mem(const void *data, size_t n, const char *name, bddf_t *b, err_t
         return err_set(err, GSW_EFAIL, "%s is damaged (bad %s)", name, why);
     }
     return GSW_OK;
+}
+
+int bddf_read_mem(const void *data, size_t n, const char *name, bddf_t *b, err_t *err)
+{
+    return bddf_parse(data, n, name, 0, b, err);
+}
+
+int bddf_read_known(const char *path, uint64_t checksum, bddf_t *b, err_t *err)
+{
+    memset(b, 0, sizeof *b);
+    uint8_t *data;
+    size_t n;
+    if (db_read_whole(path, &data, &n, err)) return err->code;
+    int rc = bddf_fnv(data, n, BDDF_FNV_INIT) != checksum
+               ? err_set(err, GSW_EFAIL, "%s is damaged (its checksum differs from the manifest's)", path)
+               : bddf_parse(data, n, path, 1, b, err);
+    free(data);
+    return rc;
 }
 
 int bddf_read(const char *path, bddf_t *b, uint64_t *checksum, err_t *err)

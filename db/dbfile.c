@@ -87,8 +87,9 @@ int db_read_head(const char *path, size_t max, uint8_t **data, size_t *n, err_t 
     return GSW_OK;
 }
 
-int db_frame_read(const void *data, size_t n, const char magic[8], const char *what, const char *name,
-                  size_t min_raw, uint8_t **out, size_t *out_n, err_t *err)
+/* db_frame_read, the trailer's checksum checked or (trailer 0) not */
+static int frame_read(const void *data, size_t n, const char magic[8], const char *what, const char *name,
+                      size_t min_raw, int trailer, uint8_t **out, size_t *out_n, err_t *err)
 {
     const uint8_t *d = data;
     *out = NULL;
@@ -97,7 +98,7 @@ int db_frame_read(const void *data, size_t n, const char magic[8], const char *w
     if (n < 8 + 8) return err_set(err, GSW_EFAIL, "%s is damaged (truncated)", name);
     uint64_t sum = 0;
     for (int i = 0; i < 8; i++) sum |= (uint64_t)d[n - 8 + (size_t)i] << (8 * i);
-    if (sum != bddf_fnv(d, n - 8, BDDF_FNV_INIT))
+    if (trailer && sum != bddf_fnv(d, n - 8, BDDF_FNV_INIT))
         return err_set(err, GSW_EFAIL, "%s is damaged (truncated, or its checksum differs)", name);
     d += 8;
     n -= 8 + 8;
@@ -117,6 +118,18 @@ int db_frame_read(const void *data, size_t n, const char magic[8], const char *w
     *out = buf;
     *out_n = (size_t)raw;
     return GSW_OK;
+}
+
+int db_frame_read(const void *data, size_t n, const char magic[8], const char *what, const char *name,
+                  size_t min_raw, uint8_t **out, size_t *out_n, err_t *err)
+{
+    return frame_read(data, n, magic, what, name, min_raw, 1, out, out_n, err);
+}
+
+int db_frame_read_known(const void *data, size_t n, const char magic[8], const char *what, const char *name,
+                        size_t min_raw, uint8_t **out, size_t *out_n, err_t *err)
+{
+    return frame_read(data, n, magic, what, name, min_raw, 0, out, out_n, err);
 }
 
 int db_frame_peek(const void *data, size_t n, const char magic[8], const char *what, const char *name,

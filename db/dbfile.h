@@ -29,6 +29,11 @@ int db_frame_write(const char *path, const char magic[8], const void *payload, s
                    uint64_t *checksum, err_t *err);
 int db_frame_read(const void *data, size_t n, const char magic[8], const char *what, const char *name,
                   size_t min_raw, uint8_t **out, size_t *out_n, err_t *err);
+/* The same for data whose every byte the caller has checked already
+ * against a checksum from elsewhere (a manifest's FNV of the whole file):
+ * the trailer's FNV is not made again (zstd's content checksum still is). */
+int db_frame_read_known(const void *data, size_t n, const char magic[8], const char *what, const char *name,
+                        size_t min_raw, uint8_t **out, size_t *out_n, err_t *err);
 /* The first bytes of a framed file's payload, without the rest: at most
  * want bytes of it into out (*got says how many), decompressed from the
  * start of data (the file's first bytes, db_read_head: as many as the zstd

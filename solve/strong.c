@@ -303,14 +303,19 @@ static void tag_of(const strong_manifest_t *m, int k, int v, int i, char *buf, s
 
 /* Read file i of ply k's set v of the solution in bdir and check it
  * against the manifest: its checksum, its count and its tag. */
-static int set_load(const char *bdir, const strong_manifest_t *m, int k, int v, int i, bddf_t *f, err_t *err)
+/* A set's file, checked against the manifest: its checksum, tag and count;
+ * full: the count made again from the nodes (verify), else the file's
+ * own, which its checksum vouches for (bddf_read_known: a query's read of
+ * a set of millions of nodes several times as fast) */
+static int set_read(const char *bdir, const strong_manifest_t *m, int k, int v, int i, int full, bddf_t *f,
+                    err_t *err)
 {
     char path[1200], tag[160];
     file_path(bdir, m, k, v, i, path, sizeof path);
-    uint64_t sum;
-    if (bddf_read(path, f, &sum, err)) return err->code;
-    tag_of(m, k, v, i, tag, sizeof tag);
     struct strong_part rec = strong_file_rec(m, k, v, i);
+    uint64_t sum = rec.checksum;
+    if (full ? bddf_read(path, f, &sum, err) : bddf_read_known(path, rec.checksum, f, err)) return err->code;
+    tag_of(m, k, v, i, tag, sizeof tag);
     const char *why = NULL;
     if (strcmp(f->tag, tag)) why = f->tag;
     else if (sum != rec.checksum) why = "its checksum differs from the manifest's";
@@ -324,17 +329,23 @@ static int set_load(const char *bdir, const strong_manifest_t *m, int k, int v, 
     return GSW_OK;
 }
 
+static int set_load(const char *bdir, const strong_manifest_t *m, int k, int v, int i, bddf_t *f, err_t *err)
+{
+    return set_read(bdir, m, k, v, i, 0, f, err);
+}
+
 int strong_set_check(const char *bdir, const strong_manifest_t *m, int k, int v, int i, err_t *err)
 {
     bddf_t f;
-    if (set_load(bdir, m, k, v, i, &f, err)) return err->code;
+    if (set_read(bdir, m, k, v, i, 1, &f, err)) return err->code;
     bddf_free(&f);
     return GSW_OK;
 }
 
-/* A ply's three sets read at once, one thread each (reading, checking and
- * counting a set are independent): 0, or the first failure's code with
- * its error in err (none of the sets is then kept). */
+/* A ply's won and drawn sets read at once, a thread each (reading and
+ * checking a set are independent; the lost set is what is in neither, and
+ * is not read: the biggest of the three): 0, or the first failure's code
+ * with its error in err (neither set is then kept). */
 typedef struct set_job {
     const char *bdir;
     const strong_manifest_t *m;
@@ -351,23 +362,23 @@ static void *set_load_job(void *arg)
     return NULL;
 }
 
-static int ply_load(const char *bdir, const strong_manifest_t *m, int k, int part, bddf_t f[3], err_t *err)
+static int ply_load(const char *bdir, const strong_manifest_t *m, int k, int part, bddf_t f[2], err_t *err)
 {
-    set_job_t j[3];
-    pthread_t th[3];
-    int started[3] = { 0 };
-    for (int x = 0; x < 3; x++) {
+    _Static_assert(C4B_WON == 0 && C4B_DRAWN == 1, "the sets read are the first two");
+    set_job_t j[2];
+    pthread_t th;
+    int started = 0;
+    for (int x = 0; x < 2; x++) {
         j[x] = (set_job_t){ .bdir = bdir, .m = m, .k = k, .v = x, .i = part, .f = &f[x] };
-        if (x < 2) started[x] = !pthread_create(&th[x], NULL, set_load_job, &j[x]);
-        if (!started[x]) set_load_job(&j[x]);   /* (the last, or a thread that could not start: here) */
+        if (x == 0) started = !pthread_create(&th, NULL, set_load_job, &j[x]);
+        if (x == 1 || !started) set_load_job(&j[x]);   /* (the last, or a thread that could not start: here) */
     }
+    if (started) pthread_join(th, NULL);
     int rc = 0;
-    for (int x = 0; x < 3; x++) {
-        if (started[x]) pthread_join(th[x], NULL);
+    for (int x = 0; x < 2; x++)
         if (j[x].rc && !rc) rc = j[x].rc, *err = j[x].err;
-    }
     if (rc)
-        for (int x = 0; x < 3; x++) bddf_free(&f[x]);
+        for (int x = 0; x < 2; x++) bddf_free(&f[x]);
     return rc;
 }
 
@@ -588,11 +599,13 @@ static int backward(c4b_t **bp, const strong_build_options_t *o, build_ctx_t *c,
     return rc;
 }
 
-/* gsw strong split: each ply from o->from_ply up whose value sets are whole
- * cut into 2^o->split parts, file by file with no BDD package (each part
- * the whole file's nodes below its path, bddf_prefix); the parts written,
- * then the manifest, then the whole files removed, so a stop (between
- * plies) or a crash leaves each ply whole or in parts. */
+/* gsw strong split: each ply from o->from_ply up whose value sets are whole,
+ * or in fewer parts, cut into 2^o->split parts, file by file with no BDD
+ * package (each part the nodes of the file it comes from below its path,
+ * bddf_prefix: a part of 2^a cut again by the next cells of the column);
+ * the parts written, then the manifest, then the files before removed, so
+ * a stop (between plies) or a crash leaves each ply as it was or in its
+ * new parts. */
 static int split_body(build_ctx_t *c, err_t *err)
 {
     const strong_build_options_t *o = c->o;
@@ -604,8 +617,9 @@ static int split_body(build_ctx_t *c, err_t *err)
     if (lowest > c->cells) return err_set(err, GSW_EFAIL, "%s holds no solved ply to split", c->bdir);
     int from = o->from_ply > lowest ? o->from_ply : lowest;
     for (int k = c->cells; k >= from && !rc; k--) {
-        if (m->ply[k].split) {
-            say(o, "ply %d: in %d parts already", k, 1 << m->ply[k].split);
+        const int had = m->ply[k].split;   /* cut from 2^had files each */
+        if (had >= o->split) {
+            say(o, "ply %d: in %d parts already", k, 1 << had);
             continue;
         }
         if (o->stop && *o->stop) return err_set(err, GSW_EFAIL, "stopped before ply %d", k);
@@ -615,17 +629,20 @@ static int split_body(build_ctx_t *c, err_t *err)
         if (!w) return err_set(err, GSW_EFAIL, "out of memory");
         *w = *m;
         ply_reset(w, k, o->split);
-        for (int v = 0; v < 3 && !rc; v++) {
-            bddf_t f;
-            if ((rc = set_load(c->bdir, m, k, v, 0, &f, err))) break;
-            for (unsigned i = 0; i < 1u << o->split && !rc; i++) {
-                bddf_t part;
-                if (bddf_prefix(&f, o->split, i, &part)) rc = err_set(err, GSW_EFAIL, "out of memory");
-                else rc = set_write(c->bdir, w, k, v, (int)i, &part, err);
-                bddf_free(&part);
+        for (int v = 0; v < 3 && !rc; v++)
+            for (unsigned from_part = 0; from_part < 1u << had && !rc; from_part++) {
+                bddf_t f;
+                if ((rc = set_load(c->bdir, m, k, v, (int)from_part, &f, err))) break;
+                /* the parts whose first cells are this file's */
+                for (unsigned j = 0; j < 1u << (o->split - had) && !rc; j++) {
+                    unsigned i = from_part | j << had;
+                    bddf_t part;
+                    if (bddf_prefix(&f, o->split, i, &part)) rc = err_set(err, GSW_EFAIL, "out of memory");
+                    else rc = set_write(c->bdir, w, k, v, (int)i, &part, err);
+                    bddf_free(&part);
+                }
+                bddf_free(&f);
             }
-            bddf_free(&f);
-        }
         for (int v = 0; v < 3 && !rc; v++)   /* the parts add up to the whole */
             if (u256_cmp(&w->ply[k].count[v], &m->ply[k].count[v]))
                 rc = err_set(err, GSW_EFAIL, "ply %d: the parts of its %s set do not add up to it", k, strong_value_name(v));
@@ -638,7 +655,8 @@ static int split_body(build_ctx_t *c, err_t *err)
         ply_tidy(c->bdir, m, k);   /* the whole files */
         did++;
         long nodes = m->ply[k].nodes[0] + m->ply[k].nodes[1] + m->ply[k].nodes[2];
-        say(o, "ply %d: in %d parts, %ld nodes together (%.1f s)", k, 1 << o->split, nodes, (gsw_now_ms() - t0) / 1e3);
+        say(o, "ply %d: in %d parts%s, %ld nodes together (%.1f s)", k, 1 << o->split, had ? " (from fewer)" : "",
+            nodes, (gsw_now_ms() - t0) / 1e3);
     }
     if (!rc && !did) say(o, "nothing to split: plies %d to %d are in parts already", from, c->cells);
     return rc;
@@ -842,7 +860,7 @@ void strong_close(strong_t *s)
     int plies = s->m.w * s->m.h + 1;
     for (int k = 0; k < plies; k++) {
         for (int i = 0; i < strong_files(&s->m, k, 0); i++)
-            for (int x = 0; x < 3; x++) bddf_free(&s->held[k][i].set[x]);
+            for (int x = 0; x < 2; x++) bddf_free(&s->held[k][i].set[x]);
         free(s->held[k]);
     }
     free(s->held);
@@ -895,12 +913,11 @@ int strong_value_file(strong_t *s, const void *pos, char *path, size_t n, err_t 
     }
     pthread_mutex_unlock(&s->lock);
     if (rc) return -1;
-    int found = -1, hits = 0;
-    for (int x = 0; x < 3; x++)
+    int found = C4B_LOST, hits = 0;   /* (in neither of the two read) */
+    for (int x = 0; x < 2; x++)
         if (bddf_eval(&hd->set[x], bits)) found = x, hits++;
-    if (hits != 1) {
-        snprintf(s->damage, sizeof s->damage, "%.300s: ply %d's sets hold a position %s", s->dir, k,
-                 hits ? "twice" : "in none of them");
+    if (hits > 1) {
+        snprintf(s->damage, sizeof s->damage, "%.300s: ply %d's won and drawn sets both hold a position", s->dir, k);
         return err_set(err, GSW_EFAIL, "%s", s->damage), -1;
     }
     if (path) file_path(s->dir, &s->m, k, found, part, path, n);

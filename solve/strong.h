@@ -141,7 +141,7 @@ typedef struct strong {
     int lowest;                  /* plies lowest .. cells are solved (a build --from-ply stops there) */
     c4b_spec_t spec;
     struct strong_held {
-        bddf_t set[3];
+        bddf_t set[2];   /* won and drawn (lost: in neither) */
         int loaded;
     } **held;                    /* by ply and part, loaded on first use */
     pthread_mutex_t lock;

@@ -98,7 +98,7 @@ has err "made for connect4:4x4" "names the board they were made for"
 rm -rf "$d/connect4-5x4"
 f=$d/connect4-4x4/ply05-drawn.bdd
 head -c 40 "$f" >"$f.cut" && mv "$f.cut" "$f"
-expect 1 "a truncated file" -- "$gsw" strong query connect4:4x4 12121 --dir "$d"
+expect 1 "a truncated file (ply 5: the moves of a 4-stone position)" -- "$gsw" strong query connect4:4x4 1212 --dir "$d"
 has err "ply05-drawn.bdd" "names the file"
 expect 0 "other plies still answer" -- "$gsw" strong query connect4:4x4 12 --dir "$d"
 "$gsw" strong build connect4:4x4 --dir "$d" >"$tmp/out" 2>"$tmp/err" && ok || bad "rebuild after damage: $(tail -1 "$tmp/err")"
@@ -215,6 +215,14 @@ for p in 123451234512 12345123451234 3312451245315 5412335421 ""; do   # (the la
   same "$(cat "$tmp/q2.json")" "$(cat "$tmp/out")" "'$p': split, the same answer"
   if [ ${#p} -ge 12 ]; then same "$(cat "$tmp/q.json")" "$(cat "$tmp/out")" "'$p': in parts, the same answer"; fi
 done
+expect 0 "split 8 parts into 16" -- "$gsw" strong split connect4:5x4 --dir "$tmp/split" --parts 16 --from-ply 14
+has err "ply 14: in 16 parts (from fewer)" "says the parts were cut again"
+expect 0 "verify the finer parts" -- "$gsw" strong verify connect4:5x4 --dir "$tmp/split"
+has out "ply15-lost-part15of16.bdd: ok" "each finer part's file checked"
+expect 0 "query in 16 parts" -- "$gsw" strong query connect4:5x4 3312451245315 --dir "$tmp/split" --json
+cp "$tmp/out" "$tmp/q2.json"
+expect 0 "query whole" -- "$gsw" strong query connect4:5x4 3312451245315 --dir "$tmp/one" --json
+same "$(cat "$tmp/q2.json")" "$(cat "$tmp/out")" "in 16 parts, the same answer"
 expect 2 "split without --parts" -- "$gsw" strong split connect4:5x4 --dir "$tmp/split"
 has err "--parts N" "says what it wants"
 expect 2 "--parts not a power of two" -- "$gsw" strong build connect4:5x4 --dir "$tmp/p3" --parts 3

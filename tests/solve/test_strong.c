@@ -427,6 +427,16 @@ static void test_bddfile(void **st)
         assert_int_equal(bddf_eval(&g, bits), bits[0] && (bits[1] || bits[2]));
     }
     bddf_free(&g);
+    /* read under its known checksum: the same nodes; under another, refused */
+    assert_int_equal(bddf_read_known(path, s1, &g, &err), GSW_OK);
+    assert_int_equal(g.nnodes, 3);
+    assert_int_equal(g.root, 4);
+    assert_int_equal(g.count.w[0], 6);
+    assert_string_equal(g.tag, "test");
+    assert_memory_equal(g.node, nodes, sizeof nodes);
+    bddf_free(&g);
+    assert_int_equal(bddf_read_known(path, s1 ^ 1, &g, &err), GSW_EFAIL);
+    assert_non_null(strstr(err.msg, "checksum differs"));
     /* truncated: refused with the file's name */
     FILE *fp = fopen(path, "rb");
     assert_non_null(fp);
@@ -475,6 +485,13 @@ static void test_bddfile(void **st)
     assert_int_equal(bddf_write(path, &h, NULL, &err), GSW_OK);
     assert_int_equal(bddf_read(path, &g, NULL, &err), GSW_EFAIL);
     assert_non_null(strstr(err.msg, "damaged"));
+    /* under a known checksum the order is not checked, but a child that is
+       not below its node still is (an evaluation would leave the array) */
+    bddf_node_t loop[] = { { 2, 0, 1 }, { 1, 3, 1 } };
+    bddf_t l = { .nvars = 4, .nnodes = 2, .root = 3, .node = loop };
+    assert_int_equal(bddf_write(path, &l, &s1, &err), GSW_OK);
+    assert_int_equal(bddf_read_known(path, s1, &g, &err), GSW_EFAIL);
+    assert_non_null(strstr(err.msg, "bad node"));
 }
 
 /* --- the strong solution against alpha-beta --- */
@@ -812,6 +829,26 @@ static void test_parts(void **st)
     char gone[1300];
     snprintf(gone, sizeof gone, "%s/ply12-won.bdd", bdir);
     assert_null(fopen(gone, "rb"));   /* the whole files are removed */
+    assert_int_equal(strong_open(&sp, v, dx, &err), 1);
+    same_values(v, sw, sp, 0, 30, 8);
+    strong_close(sp);
+    /* ... and cut again, finer: plies 12 up from 8 parts into 16 (each
+       part of 8 by the column's next cell), 8 to 11 left in 8 */
+    bo.split = 4;
+    bo.from_ply = 12;
+    if (strong_build(v, &bo, b, &err)) fail_msg("%s", err.msg);
+    same_counts(&a->m, &b->m, 0, 20);
+    for (int k = 0; k <= 20; k++) assert_int_equal(b->m.ply[k].split, k >= 12 ? 4 : k >= 8 ? 3 : 0);
+    for (int k = 12; k <= 20; k++)
+        for (int x = 0; x < 3; x++)
+            for (int i = 0; i < 16; i++)
+                if (strong_set_check(bdir, &b->m, k, x, i, &err)) fail_msg("%s", err.msg);
+    snprintf(gone, sizeof gone, "%s/ply12-won-part03of08.bdd", bdir);
+    assert_null(fopen(gone, "rb"));   /* the coarser parts are removed */
+    snprintf(gone, sizeof gone, "%s/ply11-won-part03of08.bdd", bdir);
+    FILE *kept = fopen(gone, "rb");   /* (below --from-ply: as they were) */
+    assert_non_null(kept);
+    fclose(kept);
     assert_int_equal(strong_open(&sp, v, dx, &err), 1);
     same_values(v, sw, sp, 0, 30, 8);
     strong_close(sp);
