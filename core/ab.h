@@ -99,6 +99,8 @@ struct ab_search {
     int heur_no_prune;          /* no null moves, no late-move reductions */
     int heur_no_tt;             /* no cut-offs from the table's heuristic bounds */
     move_t heur_root_move;      /* the last iteration's best move: searched first */
+    move_t heur_skip[AB_MAX_PLY + 1];   /* singular extensions: the move a ply's search
+                                   leaves out (MOVE_NONE: none) */
     const move_t *heur_excl;    /* multi-PV: root moves not searched (the lines before) */
     int heur_nexcl;
 };

@@ -222,11 +222,15 @@ static int32_t ab_heur(ab_t *s, const void *pos, int depth, int32_t alpha, int32
     const int in_check = O->pos_in_check && (tactical || !quiesce) ? O->pos_in_check(v, pos) : 0;
     if (in_check && !quiesce && s->ply < 2 * s->heur_depth) depth++;
 
-    tt_hit_t h;
+    tt_hit_t h = { 0 };
     move_t hmove = MOVE_NONE;
-    if (use_tt && tt_probe(s->tt, tkey, &h)) {
+    /* a singular test's search of this node without skip: nothing cut or
+     * stored by the table (its entry is the whole node's) */
+    const move_t skip = use_tt ? s->heur_skip[s->ply] : MOVE_NONE;
+    int hit = 0;
+    if (use_tt && (hit = tt_probe(s->tt, tkey, &h))) {
         hmove = h.move;
-        if (!pvnode && !root && !s->heur_no_tt && h.work >= (depth > 0 ? depth : 0)) {
+        if (!pvnode && !root && !s->heur_no_tt && skip == MOVE_NONE && h.work >= (depth > 0 ? depth : 0)) {
             if (h.lo >= beta) return h.lo;
             if (h.hi <= alpha) return h.hi;
             if (h.lo == h.hi) return h.lo;
@@ -236,7 +240,8 @@ static int32_t ab_heur(ab_t *s, const void *pos, int depth, int32_t alpha, int32
     /* internal iterative reduction: a node the table knows no move for,
      * deep enough, is searched a ply shallower (its order is a guess; a
      * later visit, with the move this one finds, goes deeper) */
-    if (tactical && !s->heur_no_prune && !root && !in_check && hmove == MOVE_NONE && depth >= 4) depth--;
+    if (tactical && !s->heur_no_prune && !root && !in_check && hmove == MOVE_NONE && skip == MOVE_NONE && depth >= 4)
+        depth--;
 
     const int32_t alpha0 = alpha;
     int32_t best = -VAL_INF;
@@ -263,8 +268,8 @@ static int32_t ab_heur(ab_t *s, const void *pos, int depth, int32_t alpha, int32
             if (before == -VAL_INF && s->ply >= 4) before = s->heur_eval[s->ply - 4];
             if (before > -VAL_INF) improving = ev > before;
         }
-        if (!pvnode && !root && !in_check && depth <= 3 && beta > -VAL_PROVEN && beta < VAL_PROVEN
-            && alpha > -VAL_PROVEN) {
+        if (!pvnode && !root && !in_check && skip == MOVE_NONE && depth <= 3 && beta > -VAL_PROVEN
+            && beta < VAL_PROVEN && alpha > -VAL_PROVEN) {
             stat = ev;
             const int32_t margin = fm * (depth - improving);
             if (stat - margin >= beta) return stat - margin;
@@ -275,7 +280,7 @@ static int32_t ab_heur(ab_t *s, const void *pos, int depth, int32_t alpha, int32
         if (best >= beta) return best;
         if (best > alpha) alpha = best;
     } else if (!pvnode && !root && !in_check && can_null && O->play_null && !s->heur_no_prune && depth >= 2
-               && beta > -VAL_PROVEN && beta < VAL_PROVEN) {
+               && skip == MOVE_NONE && beta > -VAL_PROVEN && beta < VAL_PROVEN) {
         /* null move: if passing still holds beta, a move will too */
         const int32_t ev = fm ? s->heur_eval[s->ply] : O->evaluate(v, pos);   /* (made above) */
         if (ev >= beta) {
@@ -299,6 +304,23 @@ static int32_t ab_heur(ab_t *s, const void *pos, int depth, int32_t alpha, int32
                 }
             }
         }
+    }
+
+    /* singular extension: where the table's move holds a bound that no
+     * other move comes near (a search without it, half as deep, fails
+     * low under the bound less a margin), that move is searched a ply
+     * deeper; where others hold the margin's bound above beta too, several
+     * moves would cut off, and the node does (multi-cut) */
+    int sext = 0;
+    if (tactical && !s->heur_no_prune && !root && skip == MOVE_NONE && hit && hmove != MOVE_NONE && depth >= 6
+        && h.lo > -VAL_PROVEN && h.lo < VAL_PROVEN && h.work >= depth - 3 && s->ply < 2 * s->heur_depth) {
+        const int32_t sb = h.lo - 2 * depth;
+        s->heur_skip[s->ply] = hmove;
+        int32_t sv = ab_heur(s, pos, (depth - 1) / 2, sb - 1, sb, cpv, &cpvlen, can_null);
+        s->heur_skip[s->ply] = MOVE_NONE;
+        if (s->aborted) return alpha;
+        if (sv < sb) sext = 1;
+        else if (sb >= beta) return sb;
     }
 
     move_t mv[GSW_MAX_MOVES];
@@ -372,6 +394,8 @@ static int32_t ab_heur(ab_t *s, const void *pos, int depth, int32_t alpha, int32
             sort_later = 0;
             have_cls = 1;
         }
+        if (mv[i] == skip) continue;
+        const int cd = depth - 1 + (sext && mv[i] == hmove);   /* the child's depth */
         const int mc = !s->heur_cont ? -1 : have_cls && i >= qstart ? mcls[i] : O->ab_move_class(v, pos, mv[i]);
         s->heur_cls[s->ply] = (int16_t)mc;
         memcpy(child, pos, O->pos_size);
@@ -386,7 +410,7 @@ static int32_t ab_heur(ab_t *s, const void *pos, int depth, int32_t alpha, int32
             continue;
         }
         if (i == 0) {
-            sc = val_up(ab_heur(s, child, depth - 1, val_down(beta), val_down(alpha), cpv, &cpvlen, 1));
+            sc = val_up(ab_heur(s, child, cd, val_down(beta), val_down(alpha), cpv, &cpvlen, 1));
         } else {   /* null window first (principal variation search) */
             int r = 0;
             if (lmr && quiet && i >= 3 && i >= qstart + nkill && !(O->pos_in_check && O->pos_in_check(v, child))) {
@@ -394,11 +418,11 @@ static int32_t ab_heur(ab_t *s, const void *pos, int depth, int32_t alpha, int32
                 r = ab_lmr(depth, i, pvnode) + !improving - ab_quiet_score(s, row, mv[i], mc) / AB_LMR_HIST;
                 r = r < 1 ? 1 : r > depth - 2 ? depth - 2 : r;
             }
-            sc = val_up(ab_heur(s, child, depth - 1 - r, val_down(alpha + 1), val_down(alpha), cpv, &cpvlen, 1));
+            sc = val_up(ab_heur(s, child, cd - r, val_down(alpha + 1), val_down(alpha), cpv, &cpvlen, 1));
             if (r && sc > alpha && !s->aborted)   /* the reduced search failed high: the full depth */
-                sc = val_up(ab_heur(s, child, depth - 1, val_down(alpha + 1), val_down(alpha), cpv, &cpvlen, 1));
+                sc = val_up(ab_heur(s, child, cd, val_down(alpha + 1), val_down(alpha), cpv, &cpvlen, 1));
             if (sc > alpha && sc < beta && !s->aborted)
-                sc = val_up(ab_heur(s, child, depth - 1, val_down(beta), val_down(alpha), cpv, &cpvlen, 1));
+                sc = val_up(ab_heur(s, child, cd, val_down(beta), val_down(alpha), cpv, &cpvlen, 1));
         }
         if (s->aborted) break;
         if (sc > best) {
@@ -427,7 +451,7 @@ static int32_t ab_heur(ab_t *s, const void *pos, int depth, int32_t alpha, int32
     }
     s->ply--;
     if (s->aborted) return best > -VAL_INF ? best : alpha0;   /* the caller discards it */
-    if (use_tt && !(root && s->heur_nexcl)) {   /* (a root without some moves is not the root) */
+    if (use_tt && skip == MOVE_NONE && !(root && s->heur_nexcl)) {   /* (a root without some moves is not the root) */
         if (best >= beta) tt_store_heur(s->tt, tkey, best, VAL_WIN, bestm, depth, s->heur_gen);
         else if (best > alpha0) tt_store_heur(s->tt, tkey, best, best, bestm, depth, s->heur_gen);
         else tt_store_heur(s->tt, tkey, -VAL_WIN, best, MOVE_NONE, depth, s->heur_gen);
@@ -588,6 +612,7 @@ int ab_think(const gv_t *v, tt_t *tt, const void *pos, const ab_options_t *o,
         }
     }
     s.heur_cls[0] = -1;
+    memset(s.heur_skip, 0xff, sizeof s.heur_skip);   /* MOVE_NONE */
     s.heur_no_prune = o && o->no_prune;
     s.heur_no_tt = o && o->no_tt_cuts;
     s.heur_root_move = MOVE_NONE;
