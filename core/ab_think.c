@@ -346,7 +346,7 @@ static int32_t ab_heur(ab_t *s, const void *pos, int depth, int32_t alpha, int32
     /* order: the table's move, then (ab_tactical) the tactical moves in the
      * game's order, the killers, the other quiet moves by history; games
      * without ab_tactical: ab_order, else killers and history for all */
-    int qstart = 0, nkill = 0, hash_quiet = 0;
+    int qstart = 0, nkill = 0, hash_quiet = 0, hash_tactical = 0;
     int sort_later = 0;   /* (ab_tactical) the quiet moves are sorted when the loop reaches them */
     int16_t mcls[GSW_MAX_MOVES];   /* (once sorted) the quiet moves' classes, from qstart on */
     int have_cls = 0;
@@ -367,6 +367,8 @@ static int32_t ab_heur(ab_t *s, const void *pos, int depth, int32_t alpha, int32
                 if (tactical && i >= qstart) {   /* (the quiet moves left are sorted later) */
                     hash_quiet = 1;
                     qstart++;
+                } else if (tactical) {
+                    hash_tactical = 1;
                 }
                 break;
             }
@@ -415,7 +417,7 @@ static int32_t ab_heur(ab_t *s, const void *pos, int depth, int32_t alpha, int32
             int r = 0;
             if (lmr && quiet && i >= 3 && i >= qstart + nkill && !(O->pos_in_check && O->pos_in_check(v, child))) {
                 /* less for a move with a good history, more for a bad one */
-                r = ab_lmr(depth, i, pvnode) + !improving - ab_quiet_score(s, row, mv[i], mc) / AB_LMR_HIST;
+                r = ab_lmr(depth, i, pvnode) + !improving + hash_tactical - ab_quiet_score(s, row, mv[i], mc) / AB_LMR_HIST;
                 r = r < 1 ? 1 : r > depth - 2 ? depth - 2 : r;
             }
             sc = val_up(ab_heur(s, child, cd - r, val_down(alpha + 1), val_down(alpha), cpv, &cpvlen, 1));
