@@ -273,6 +273,13 @@ static int32_t ab_heur(ab_t *s, const void *pos, int depth, int32_t alpha, int32
             stat = ev;
             const int32_t margin = fm * (depth - improving);
             if (stat - margin >= beta) return stat - margin;
+            /* razoring: so far below alpha that only a capture could help:
+             * the captures alone (quiescence) decide whether to look on */
+            if (ev + fm * (2 + depth * depth) <= alpha) {
+                int32_t q = ab_heur(s, pos, 0, alpha, alpha + 1, cpv, &cpvlen, 0);
+                if (s->aborted) return alpha;
+                if (q <= alpha) return q;
+            }
         }
     }
     if (quiesce && tactical && !in_check) {   /* stand pat */
