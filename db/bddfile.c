@@ -286,6 +286,14 @@ int bddf_write(const char *path, const bddf_t *b, uint64_t *checksum, err_t *err
     return rc;
 }
 
+/* Is node x, the i-th of a file of nvars variables, out of shape: its
+ * variable out of range, a child not a node before it (or a terminal), or
+ * both children the same? */
+static inline int bddf_node_bad(const bddf_node_t *x, uint32_t i, uint32_t nvars)
+{
+    return x->var >= nvars || x->lo >= i + 2 || x->hi >= i + 2 || x->lo == x->hi;
+}
+
 /* bddf_read_mem, and with quick the checks of bddf_read_known alone. */
 static int bddf_parse(const void *data, size_t n, const char *name, int quick, bddf_t *b, err_t *err)
 {
@@ -342,7 +350,7 @@ static int bddf_parse(const void *data, size_t n, const char *name, int quick, b
 #endif
         b->node = x;
         for (uint32_t i = 0; i < b->nnodes; i++)
-            if (x[i].var >= b->nvars || x[i].lo >= i + 2 || x[i].hi >= i + 2 || x[i].lo == x[i].hi) {
+            if (bddf_node_bad(&x[i], i, b->nvars)) {
                 why = "node";
                 break;
             }
@@ -362,7 +370,7 @@ static int bddf_parse(const void *data, size_t n, const char *name, int quick, b
             x->var = get32(p);
             x->lo = get32(p + 4);
             x->hi = get32(p + 8);
-            if (x->var >= b->nvars || x->lo >= i + 2 || x->hi >= i + 2 || x->lo == x->hi) {
+            if (bddf_node_bad(x, i, b->nvars)) {
                 why = "node";
                 break;
             }
