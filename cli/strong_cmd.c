@@ -373,9 +373,10 @@ static int strong_query_cmd(cli_args_t *o, gv_t *v, const char *ptext, err_t *er
     val_t tv;
     int over = O->terminal(v, pos, &tv);
     /* a position with moves is worth its best move: only the next ply's
-     * sets are read (the position's own ply, the larger, is not); an
-     * ended one, or one of a ply not held (its error), from its own */
-    const int own = over || !O->pos_ply || O->pos_ply(v, pos) < st->lowest;
+     * sets are read (the position's own ply, the larger, is not; so a
+     * position a ply above the lowest held is answered too); an ended
+     * one, or one of a ply further up (its error), from its own */
+    const int own = over || !O->pos_ply || O->pos_ply(v, pos) < st->lowest - 1;
     int val = own ? strong_value(st, pos, err) : C4B_LOST;
     if (val >= 0 && !over) n = O->moves(v, pos, mv);
     for (int i = 0; i < n && val >= 0; i++) {

@@ -179,7 +179,10 @@ same "$(py 'print(json.dumps([[r[k] for k in ("ply","won","drawn","lost")] for r
   "from ply 10: each ply's rows equal the full build's"
 expect 1 "query below the plies held" -- "$gsw" strong query connect4:5x4 1122 --dir "$tmp/fp"
 has err "holds plies 10 to 20" "names the plies held"
-for p in 1234512345 12345123452 5432154321543; do
+expect 1 "query two plies above the lowest held" -- "$gsw" strong query connect4:5x4 12345123 --dir "$tmp/fp"
+has err "not ply 8" "names the position's ply"
+# a position a ply above the lowest held is worth its best move: answered from ply 10
+for p in 1234512345 12345123452 5432154321543 123451234 543215432; do
   expect 0 "query '$p' from the last plies" -- "$gsw" strong query connect4:5x4 "$p" --dir "$tmp/fp" --json
   cp "$tmp/out" "$tmp/q.json"
   expect 0 "query '$p' from the full build" -- "$gsw" strong query connect4:5x4 "$p" --dir "$tmp/one" --json
