@@ -27,6 +27,13 @@
 /* A late quiet move is reduced a ply less for each this much of standing
  * in the histories (ab_quiet_score), a ply more for each this much below. */
 #define AB_LMR_HIST 12288
+/* The correction history: by the game's ab_eval_key, how far search
+ * results lay from the static evaluation, in 1/AB_CORR_GRAIN of its unit
+ * (a moving average, each node weighted by its depth), within
+ * +-AB_CORR_MAX units; added to the evaluation where the search prunes. */
+#define AB_CORR_SIZE 16384
+#define AB_CORR_GRAIN 16
+#define AB_CORR_MAX 200
 static inline uint32_t ab_hist_slot(move_t m) { return (m ^ m >> 12 ^ m >> 24) & (AB_HIST_SIZE - 1); }
 
 /* Did the position at the search's current ply, of hash h, occur before on
@@ -67,6 +74,25 @@ static inline int32_t ab_quiet_score(const ab_t *s, const int16_t *const row[2],
         if (row[1]) x += row[1][cls];
     }
     return x;
+}
+
+/* pos's entry in the correction history (NULL: none). */
+static inline int16_t *ab_corr_slot(const ab_t *s, const void *pos)
+{
+    return s->heur_corr ? &s->heur_corr[s->v->ops->ab_eval_key(s->v, pos) & (AB_CORR_SIZE - 1)] : NULL;
+}
+
+/* The evaluation ev corrected by the entry c (NULL: none). */
+static inline int32_t ab_corrected(int32_t ev, const int16_t *c) { return c ? ev + *c / AB_CORR_GRAIN : ev; }
+
+/* A node depth plies deep, searched to best where its static evaluation
+ * was raw: its entry c moves towards the difference. */
+static void ab_corr_update(int16_t *c, int32_t raw, int32_t best, int depth)
+{
+    int32_t d = best - raw;
+    d = d < -AB_CORR_MAX ? -AB_CORR_MAX : d > AB_CORR_MAX ? AB_CORR_MAX : d;
+    const int32_t w = depth + 1 < 16 ? depth + 1 : 16;
+    *c = (int16_t)((*c * (256 - w) + d * AB_CORR_GRAIN * w) / 256);
 }
 
 /* Sort mv[0..n-1] by the killers at this ply, then the history tables, best
@@ -246,6 +272,7 @@ static int32_t ab_heur(ab_t *s, const void *pos, int depth, int32_t alpha, int32
     const int32_t alpha0 = alpha;
     int32_t best = -VAL_INF;
     move_t bestm = MOVE_NONE;
+    int bestq = 0;   /* bestm is quiet */
     GSW_POSBUF child[GSW_MAX_POS];
     move_t cpv[64];
     int cpvlen;
@@ -260,9 +287,15 @@ static int32_t ab_heur(ab_t *s, const void *pos, int depth, int32_t alpha, int32
      * frontier's margins and the late moves' reductions are kept for
      * positions that are getting better, and cut where they are not */
     int improving = 1;
+    int16_t *cslot = NULL;      /* the correction history's entry, and the evaluation before it */
+    int32_t raw = -VAL_INF, cev = -VAL_INF;
     if (fm && !quiesce) {
-        int32_t ev = in_check ? -VAL_INF : O->evaluate(v, pos);
-        s->heur_eval[s->ply] = ev;
+        if (!in_check) {
+            raw = O->evaluate(v, pos);
+            cslot = ab_corr_slot(s, pos);
+        }
+        int32_t ev = in_check ? -VAL_INF : ab_corrected(raw, cslot);
+        s->heur_eval[s->ply] = cev = ev;
         if (ev > -VAL_INF && s->ply >= 2) {
             int32_t before = s->heur_eval[s->ply - 2];
             if (before == -VAL_INF && s->ply >= 4) before = s->heur_eval[s->ply - 4];
@@ -283,7 +316,7 @@ static int32_t ab_heur(ab_t *s, const void *pos, int depth, int32_t alpha, int32
         }
     }
     if (quiesce && tactical && !in_check) {   /* stand pat */
-        best = O->evaluate(v, pos);
+        best = fm ? ab_corrected(O->evaluate(v, pos), ab_corr_slot(s, pos)) : O->evaluate(v, pos);
         if (best >= beta) return best;
         if (best > alpha) alpha = best;
     } else if (!pvnode && !root && !in_check && can_null && O->play_null && !s->heur_no_prune && depth >= 2
@@ -437,6 +470,7 @@ static int32_t ab_heur(ab_t *s, const void *pos, int depth, int32_t alpha, int32
         if (sc > best) {
             best = sc;
             bestm = mv[i];
+            bestq = quiet;
             if (sc > alpha) {
                 alpha = sc;
                 pv[0] = mv[i];
@@ -460,6 +494,11 @@ static int32_t ab_heur(ab_t *s, const void *pos, int depth, int32_t alpha, int32
     }
     s->ply--;
     if (s->aborted) return best > -VAL_INF ? best : alpha0;   /* the caller discards it */
+    /* the correction history learns from a result beyond the evaluation on
+     * the side its bound allows, where no capture decided it */
+    if (cslot && skip == MOVE_NONE && (bestm == MOVE_NONE || bestq) && best > -VAL_PROVEN && best < VAL_PROVEN
+        && !(best >= beta && best <= cev) && !(best <= alpha0 && best >= cev))
+        ab_corr_update(cslot, raw, best, depth);
     if (use_tt && skip == MOVE_NONE && !(root && s->heur_nexcl)) {   /* (a root without some moves is not the root) */
         if (best >= beta) tt_store_heur(s->tt, tkey, best, VAL_WIN, bestm, depth, s->heur_gen);
         else if (best > alpha0) tt_store_heur(s->tt, tkey, best, best, bestm, depth, s->heur_gen);
@@ -482,6 +521,7 @@ static int16_t *ab_cont_new(void) { return calloc((size_t)AB_MOVE_CLASSES * AB_M
 
 struct ab_memory {
     int32_t order[AB_HIST_SIZE];
+    int16_t corr[AB_CORR_SIZE];
     int16_t cont[(size_t)AB_MOVE_CLASSES * AB_MOVE_CLASSES];
 };
 
@@ -501,6 +541,7 @@ typedef struct ab_helper {
     int32_t order[AB_HIST_SIZE];
     move_t killer[AB_MAX_PLY][2];
     uint64_t line[AB_MAX_PLY];
+    int16_t corr[AB_CORR_SIZE];
 } ab_helper_t;
 
 static void *ab_helper_run(void *arg)
@@ -546,6 +587,10 @@ static int ab_helpers_start(const ab_t *s, ab_helper_t **help, int want, const v
             memset(h->killer, 0xff, sizeof h->killer);
             h->s.heur_order = h->order;
             h->s.heur_killer = h->killer;
+        }
+        if (s->heur_corr) {   /* what the caller's searches learnt so far */
+            memcpy(h->corr, s->heur_corr, sizeof h->corr);
+            h->s.heur_corr = h->corr;
         }
         if (s->heur_cont && !(h->s.heur_cont = ab_cont_new())) {
             free(h);
@@ -604,16 +649,23 @@ int ab_think(const gv_t *v, tt_t *tt, const void *pos, const ab_options_t *o,
     }
     int32_t order[AB_HIST_SIZE];
     move_t killer[AB_MAX_PLY][2];
+    int16_t corr[AB_CORR_SIZE];
     ab_memory_t *mem = o ? o->memory : NULL;
     int16_t *own_cont = NULL;
     if (!v->ops->ab_order || v->ops->ab_tactical) {
         memset(killer, 0xff, sizeof killer);   /* MOVE_NONE */
         s.heur_killer = killer;
         const int classes = v->ops->ab_tactical && v->ops->ab_move_class;
+        const int corrected = v->ops->ab_tactical && v->ops->ab_futility && v->ops->ab_eval_key;
         if (mem) {   /* where the last search left them */
             s.heur_order = mem->order;
             if (classes) s.heur_cont = mem->cont;
+            if (corrected) s.heur_corr = mem->corr;
         } else {
+            if (corrected) {
+                memset(corr, 0, sizeof corr);
+                s.heur_corr = corr;
+            }
             memset(order, 0, sizeof order);
             s.heur_order = order;
             /* (short of memory: the history by move alone) */

@@ -196,6 +196,12 @@ typedef struct game_ops {
      * on, each is searched first within this much of the last one's score
      * (widened, doubling, when the score falls outside). 0: a full window. */
     int32_t ab_window;
+    /* Heuristic search: a key of the part of pos whose evaluation errs
+     * alike from one position to the next (chess: the pawns and the side to
+     * move). The search learns, by key, how far its results lay from the
+     * static evaluation, and corrects the evaluation by it where it prunes
+     * (correction history). Optional (games with ab_futility). */
+    uint64_t (*ab_eval_key)(const gv_t *v, const void *pos);
     /* In play: 1 if the game has ended by a rule that looks at the whole
      * line, not at the position alone (threefold repetition, a move-count
      * rule), with *value its result for the side to move at line[n-1] and

@@ -25,7 +25,8 @@
 /* the variant's hooks */
 /* T_CALM: no position is mated (only a full set ends the game) */
 /* T_CLASS: ab_move_class (the item taken) */
-enum { T_TACT = 1, T_CHECK = 2, T_NULL = 4, T_QUIET = 8, T_NONULL = 16, T_CALM = 32, T_CLASS = 64 };
+/* T_EKEY: ab_eval_key (which of the first four items are taken) */
+enum { T_TACT = 1, T_CHECK = 2, T_NULL = 4, T_QUIET = 8, T_NONULL = 16, T_CALM = 32, T_CLASS = 64, T_EKEY = 128 };
 typedef struct tree { uint64_t seed; int items; int flags; } tree_t;
 typedef struct tpos { uint32_t mask, turn; } tpos_t;
 
@@ -127,6 +128,13 @@ static int t_class(const gv_t *v, const void *p, move_t m)
     return (int)m;
 }
 
+static uint64_t t_ekey(const gv_t *v, const void *p)
+{
+    (void)v;
+    const tpos_t *q = p;
+    return (q->mask & 15) << 1 | q->turn;
+}
+
 static const game_t t_game = { .name = "takeaway", .title = "Take-away", .players = 2, .default_variant = "" };
 
 typedef struct variant { tree_t tree; game_ops_t ops; gv_t gv; } variant_t;
@@ -143,6 +151,7 @@ static void variant_make(variant_t *w, uint64_t seed, int items, int flags)
     if (flags & (T_NULL | T_NONULL)) w->ops.play_null = t_null;
     if (flags & T_QUIET) w->ops.pos_quiet = t_quiet;
     if (flags & T_CLASS) w->ops.ab_move_class = t_class;
+    if (flags & T_EKEY) w->ops.ab_eval_key = t_ekey;
     w->gv = (gv_t){ .game = &t_game, .ops = &w->ops, .data = &w->tree };
     snprintf(w->gv.name, sizeof w->gv.name, "%d", items);
 }
@@ -582,6 +591,47 @@ static void test_memory(void **st)
     ab_memory_free(m);
 }
 
+/* The correction history (ab_eval_key) moves the evaluations the search
+ * prunes by: the search changes, and what it learns is kept in the
+ * memory (a second search of the same root, the memory kept, differs from
+ * the first); plain alpha-beta (no pruning) does not use it. */
+static void test_eval_key(void **st)
+{
+    (void)st;
+    ab_memory_t *m = ab_memory_new();
+    assert_non_null(m);
+    int differ = 0, learnt = 0;
+    for (int tree = 0; tree < 12; tree++) {
+        variant_t o, c;
+        variant_make(&o, 1100 + (uint64_t)tree, 16, T_TACT | T_CHECK | T_CLASS);
+        variant_make(&c, 1100 + (uint64_t)tree, 16, T_TACT | T_CHECK | T_CLASS | T_EKEY);
+        o.ops.ab_futility = c.ops.ab_futility = 20;
+        tpos_t p;
+        if (!root_of(&o.gv, (uint64_t)tree, &p)) continue;
+        ab_result_t a = think(&o.gv, &p, 6, 0, 0), b = think(&c.gv, &p, 6, 0, 0);
+        assert_true(legal(&c.gv, &p, b.best));
+        differ += a.nodes != b.nodes;
+        ab_result_t pa = think(&o.gv, &p, 5, 1, 1), pb = think(&c.gv, &p, 5, 1, 1);
+        assert_int_equal(pa.score, pb.score);   /* plain alpha-beta: no correction */
+        assert_int_equal(pa.nodes, pb.nodes);
+        /* kept in the memory: the same search again, with the histories
+           cleared but the corrections of the first search kept, differs */
+        err_t err;
+        ab_options_t mo = { .threads = 1, .depth_limit = 6, .memory = m };
+        ab_result_t r1, r2;
+        ab_memory_clear(m);
+        tt_clear(&tt);
+        assert_int_equal(ab_think(&c.gv, &tt, &p, &mo, &r1, &err), GSW_OK);
+        assert_int_equal(r1.nodes, b.nodes);   /* an empty memory: as none */
+        tt_clear(&tt);
+        assert_int_equal(ab_think(&c.gv, &tt, &p, &mo, &r2, &err), GSW_OK);
+        learnt += r1.nodes != r2.nodes;
+    }
+    printf("correction: %d of 12 searches changed by it, %d by what the one before learnt\n", differ, learnt);
+    assert_true(differ >= 2 && learnt >= 2);
+    ab_memory_free(m);
+}
+
 /* ---- threads (lazy SMP) and multi-PV ---- */
 
 typedef struct lines_seen {
@@ -870,6 +920,7 @@ int main(void)
         cmocka_unit_test(test_iterations_and_limits),
         cmocka_unit_test(test_pruning), cmocka_unit_test(test_futility), cmocka_unit_test(test_move_class),
         cmocka_unit_test(test_memory),
+        cmocka_unit_test(test_eval_key),
         cmocka_unit_test(test_threads), cmocka_unit_test(test_multipv),
         cmocka_unit_test(test_multipv_all_moves), cmocka_unit_test(test_multipv_limits),
     };
