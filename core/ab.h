@@ -87,8 +87,9 @@ struct ab_search {
     int16_t *heur_cont;         /* continuation history (games with ab_move_class):
                                    [class of a move][class of a reply two or one
                                    plies later], AB_MOVE_CLASSES squared; NULL: none */
-    int16_t *heur_corr;         /* correction history (games with ab_eval_key): by
-                                   the key, AB_CORR_SIZE entries (ab_think.c); NULL: none */
+    int16_t *heur_corr;         /* correction history (games with ab_eval_keys): a
+                                   table of AB_CORR_SIZE entries (ab_think.c) for each
+                                   of the AB_EVAL_KEYS keys; NULL: none */
     int32_t heur_eval[AB_MAX_PLY + 1];  /* the static evaluation at each ply of the path
                                    (games with ab_futility; -VAL_INF: in check) */
     int16_t heur_cls[AB_MAX_PLY + 1];   /* ... the class of the move into each ply

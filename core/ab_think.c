@@ -27,10 +27,11 @@
 /* A late quiet move is reduced a ply less for each this much of standing
  * in the histories (ab_quiet_score), a ply more for each this much below. */
 #define AB_LMR_HIST 12288
-/* The correction history: by the game's ab_eval_key, how far search
- * results lay from the static evaluation, in 1/AB_CORR_GRAIN of its unit
- * (a moving average, each node weighted by its depth), within
- * +-AB_CORR_MAX units; added to the evaluation where the search prunes. */
+/* The correction history: by each of the game's ab_eval_keys (a table
+ * each), how far search results lay from the static evaluation, in
+ * 1/AB_CORR_GRAIN of its unit (a moving average, each node weighted by
+ * its depth), within +-AB_CORR_MAX units; the entries' mean is added to
+ * the evaluation where the search prunes. */
 #define AB_CORR_SIZE 16384
 #define AB_CORR_GRAIN 16
 #define AB_CORR_MAX 200
@@ -76,23 +77,39 @@ static inline int32_t ab_quiet_score(const ab_t *s, const int16_t *const row[2],
     return x;
 }
 
-/* pos's entry in the correction history (NULL: none). */
-static inline int16_t *ab_corr_slot(const ab_t *s, const void *pos)
+/* A position's entries in the correction history (n 0: none). */
+typedef struct ab_corr {
+    int16_t *e[AB_EVAL_KEYS];
+    int n;
+} ab_corr_t;
+
+static inline void ab_corr_find(const ab_t *s, const void *pos, ab_corr_t *c)
 {
-    return s->heur_corr ? &s->heur_corr[s->v->ops->ab_eval_key(s->v, pos) & (AB_CORR_SIZE - 1)] : NULL;
+    c->n = 0;
+    if (!s->heur_corr) return;
+    uint64_t k[AB_EVAL_KEYS];
+    int n = s->v->ops->ab_eval_keys(s->v, pos, k);
+    for (int i = 0; i < n && i < AB_EVAL_KEYS; i++)
+        c->e[c->n++] = &s->heur_corr[(size_t)i * AB_CORR_SIZE + (k[i] & (AB_CORR_SIZE - 1))];
 }
 
-/* The evaluation ev corrected by the entry c (NULL: none). */
-static inline int32_t ab_corrected(int32_t ev, const int16_t *c) { return c ? ev + *c / AB_CORR_GRAIN : ev; }
+/* The evaluation ev corrected by the entries' mean. */
+static inline int32_t ab_corrected(int32_t ev, const ab_corr_t *c)
+{
+    if (!c->n) return ev;
+    int32_t sum = 0;
+    for (int i = 0; i < c->n; i++) sum += *c->e[i];
+    return ev + sum / (c->n * AB_CORR_GRAIN);
+}
 
 /* A node depth plies deep, searched to best where its static evaluation
- * was raw: its entry c moves towards the difference. */
-static void ab_corr_update(int16_t *c, int32_t raw, int32_t best, int depth)
+ * was raw: each entry moves towards the difference. */
+static void ab_corr_update(const ab_corr_t *c, int32_t raw, int32_t best, int depth)
 {
     int32_t d = best - raw;
     d = d < -AB_CORR_MAX ? -AB_CORR_MAX : d > AB_CORR_MAX ? AB_CORR_MAX : d;
     const int32_t w = depth + 1 < 16 ? depth + 1 : 16;
-    *c = (int16_t)((*c * (256 - w) + d * AB_CORR_GRAIN * w) / 256);
+    for (int i = 0; i < c->n; i++) *c->e[i] = (int16_t)((*c->e[i] * (256 - w) + d * AB_CORR_GRAIN * w) / 256);
 }
 
 /* Sort mv[0..n-1] by the killers at this ply, then the history tables, best
@@ -287,14 +304,14 @@ static int32_t ab_heur(ab_t *s, const void *pos, int depth, int32_t alpha, int32
      * frontier's margins and the late moves' reductions are kept for
      * positions that are getting better, and cut where they are not */
     int improving = 1;
-    int16_t *cslot = NULL;      /* the correction history's entry, and the evaluation before it */
+    ab_corr_t corr = { .n = 0 };   /* the correction history's entries, and the evaluation before them */
     int32_t raw = -VAL_INF, cev = -VAL_INF;
     if (fm && !quiesce) {
         if (!in_check) {
             raw = O->evaluate(v, pos);
-            cslot = ab_corr_slot(s, pos);
+            ab_corr_find(s, pos, &corr);
         }
-        int32_t ev = in_check ? -VAL_INF : ab_corrected(raw, cslot);
+        int32_t ev = in_check ? -VAL_INF : ab_corrected(raw, &corr);
         s->heur_eval[s->ply] = cev = ev;
         if (ev > -VAL_INF && s->ply >= 2) {
             int32_t before = s->heur_eval[s->ply - 2];
@@ -316,7 +333,11 @@ static int32_t ab_heur(ab_t *s, const void *pos, int depth, int32_t alpha, int32
         }
     }
     if (quiesce && tactical && !in_check) {   /* stand pat */
-        best = fm ? ab_corrected(O->evaluate(v, pos), ab_corr_slot(s, pos)) : O->evaluate(v, pos);
+        best = O->evaluate(v, pos);
+        if (fm) {
+            ab_corr_find(s, pos, &corr);
+            best = ab_corrected(best, &corr);
+        }
         if (best >= beta) return best;
         if (best > alpha) alpha = best;
     } else if (!pvnode && !root && !in_check && can_null && O->play_null && !s->heur_no_prune && depth >= 2
@@ -496,9 +517,9 @@ static int32_t ab_heur(ab_t *s, const void *pos, int depth, int32_t alpha, int32
     if (s->aborted) return best > -VAL_INF ? best : alpha0;   /* the caller discards it */
     /* the correction history learns from a result beyond the evaluation on
      * the side its bound allows, where no capture decided it */
-    if (cslot && skip == MOVE_NONE && (bestm == MOVE_NONE || bestq) && best > -VAL_PROVEN && best < VAL_PROVEN
-        && !(best >= beta && best <= cev) && !(best <= alpha0 && best >= cev))
-        ab_corr_update(cslot, raw, best, depth);
+    if (!quiesce && corr.n && skip == MOVE_NONE && (bestm == MOVE_NONE || bestq) && best > -VAL_PROVEN
+        && best < VAL_PROVEN && !(best >= beta && best <= cev) && !(best <= alpha0 && best >= cev))
+        ab_corr_update(&corr, raw, best, depth);
     if (use_tt && skip == MOVE_NONE && !(root && s->heur_nexcl)) {   /* (a root without some moves is not the root) */
         if (best >= beta) tt_store_heur(s->tt, tkey, best, VAL_WIN, bestm, depth, s->heur_gen);
         else if (best > alpha0) tt_store_heur(s->tt, tkey, best, best, bestm, depth, s->heur_gen);
@@ -521,7 +542,7 @@ static int16_t *ab_cont_new(void) { return calloc((size_t)AB_MOVE_CLASSES * AB_M
 
 struct ab_memory {
     int32_t order[AB_HIST_SIZE];
-    int16_t corr[AB_CORR_SIZE];
+    int16_t corr[AB_EVAL_KEYS * AB_CORR_SIZE];
     int16_t cont[(size_t)AB_MOVE_CLASSES * AB_MOVE_CLASSES];
 };
 
@@ -541,7 +562,7 @@ typedef struct ab_helper {
     int32_t order[AB_HIST_SIZE];
     move_t killer[AB_MAX_PLY][2];
     uint64_t line[AB_MAX_PLY];
-    int16_t corr[AB_CORR_SIZE];
+    int16_t corr[AB_EVAL_KEYS * AB_CORR_SIZE];
 } ab_helper_t;
 
 static void *ab_helper_run(void *arg)
@@ -649,14 +670,14 @@ int ab_think(const gv_t *v, tt_t *tt, const void *pos, const ab_options_t *o,
     }
     int32_t order[AB_HIST_SIZE];
     move_t killer[AB_MAX_PLY][2];
-    int16_t corr[AB_CORR_SIZE];
+    int16_t corr[AB_EVAL_KEYS * AB_CORR_SIZE];
     ab_memory_t *mem = o ? o->memory : NULL;
     int16_t *own_cont = NULL;
     if (!v->ops->ab_order || v->ops->ab_tactical) {
         memset(killer, 0xff, sizeof killer);   /* MOVE_NONE */
         s.heur_killer = killer;
         const int classes = v->ops->ab_tactical && v->ops->ab_move_class;
-        const int corrected = v->ops->ab_tactical && v->ops->ab_futility && v->ops->ab_eval_key;
+        const int corrected = v->ops->ab_tactical && v->ops->ab_futility && v->ops->ab_eval_keys;
         if (mem) {   /* where the last search left them */
             s.heur_order = mem->order;
             if (classes) s.heur_cont = mem->cont;

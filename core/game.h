@@ -17,6 +17,7 @@ typedef uint32_t move_t;
 #define MOVE_NONE ((move_t)0xffffffffu)
 #define GSW_MAX_MOVES 256      /* most legal moves any position of any game has */
 #define AB_MOVE_CLASSES 1024   /* ab_move_class: below this */
+#define AB_EVAL_KEYS 2         /* ab_eval_keys: at most this many */
 #define GSW_MAX_KEY 64         /* bytes in a canonical position key */
 #define GSW_MAX_POS 256        /* bytes in a position blob */
 /* Declares a position buffer: `GSW_POSBUF pos[GSW_MAX_POS];` (aligned for any engine). */
@@ -196,12 +197,14 @@ typedef struct game_ops {
      * on, each is searched first within this much of the last one's score
      * (widened, doubling, when the score falls outside). 0: a full window. */
     int32_t ab_window;
-    /* Heuristic search: a key of the part of pos whose evaluation errs
-     * alike from one position to the next (chess: the pawns and the side to
-     * move). The search learns, by key, how far its results lay from the
-     * static evaluation, and corrects the evaluation by it where it prunes
-     * (correction history). Optional (games with ab_futility). */
-    uint64_t (*ab_eval_key)(const gv_t *v, const void *pos);
+    /* Heuristic search: up to AB_EVAL_KEYS keys of parts of pos whose
+     * evaluation errs alike from one position to the next (chess: the
+     * pawns and the side to move; the material), into key; their number.
+     * The search learns, by each key, how far its results lay from the
+     * static evaluation, and corrects the evaluation by the keys' mean
+     * where it prunes (correction history). Optional (games with
+     * ab_futility). */
+    int (*ab_eval_keys)(const gv_t *v, const void *pos, uint64_t *key);
     /* In play: 1 if the game has ended by a rule that looks at the whole
      * line, not at the position alone (threefold repetition, a move-count
      * rule), with *value its result for the side to move at line[n-1] and

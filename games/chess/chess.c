@@ -260,15 +260,22 @@ static int ch_move_class(const gv_t *v, const void *pos, move_t m)
     return p->sq[ch_from(m)] << 6 | ch_to(m);
 }
 
-/* The correction history's key: the pawns of both sides and the side to
- * move (the evaluation's errors follow the pawn structure). */
-static uint64_t ch_eval_key(const gv_t *v, const void *pos)
+/* The correction history's keys (the evaluation's errors follow the pawn
+ * structure and the balance of material): the pawns of both sides, and
+ * each kind's count on each side, both with the side to move. */
+static int ch_eval_keys(const gv_t *v, const void *pos, uint64_t *key)
 {
     (void)v;
     const ch_pos_t *p = pos;
     uint64_t w = p->type[CH_PAWN] & p->color[0], b = p->type[CH_PAWN] & p->color[1];
     uint64_t k = (w * 0x9E3779B97F4A7C15ull) ^ (b * 0xC2B2AE3D27D4EB4Full) ^ p->side;
-    return k ^ k >> 29 ^ k >> 47;
+    key[0] = k ^ k >> 29 ^ k >> 47;
+    k = p->side;
+    for (int c = 0; c < 2; c++)
+        for (int t = CH_PAWN; t <= CH_QUEEN; t++) k = k << 4 | (uint64_t)__builtin_popcountll(p->type[t] & p->color[c]);
+    k *= 0xD6E8FEB86659FD93ull;
+    key[1] = k ^ k >> 29 ^ k >> 47;
+    return 2;
 }
 
 /* A null move, except in check or with a king and pawns alone (zugzwang). */
@@ -363,7 +370,7 @@ static const game_ops_t ch_ops = {
     .pos_in_check = ch_check_hook,
     .play_null = ch_null,
     .ab_move_class = ch_move_class,
-    .ab_eval_key = ch_eval_key,
+    .ab_eval_keys = ch_eval_keys,
     .ab_futility = 120,
     .ab_window = 25,
     .nsym = 1,

@@ -25,7 +25,7 @@
 /* the variant's hooks */
 /* T_CALM: no position is mated (only a full set ends the game) */
 /* T_CLASS: ab_move_class (the item taken) */
-/* T_EKEY: ab_eval_key (which of the first four items are taken) */
+/* T_EKEY: ab_eval_keys (which of the first four items are taken; the count taken) */
 enum { T_TACT = 1, T_CHECK = 2, T_NULL = 4, T_QUIET = 8, T_NONULL = 16, T_CALM = 32, T_CLASS = 64, T_EKEY = 128 };
 typedef struct tree { uint64_t seed; int items; int flags; } tree_t;
 typedef struct tpos { uint32_t mask, turn; } tpos_t;
@@ -128,11 +128,13 @@ static int t_class(const gv_t *v, const void *p, move_t m)
     return (int)m;
 }
 
-static uint64_t t_ekey(const gv_t *v, const void *p)
+static int t_ekey(const gv_t *v, const void *p, uint64_t *key)
 {
     (void)v;
     const tpos_t *q = p;
-    return (q->mask & 15) << 1 | q->turn;
+    key[0] = (q->mask & 15) << 1 | q->turn;
+    key[1] = (uint64_t)__builtin_popcount(q->mask) << 1 | q->turn;
+    return 2;
 }
 
 static const game_t t_game = { .name = "takeaway", .title = "Take-away", .players = 2, .default_variant = "" };
@@ -151,7 +153,7 @@ static void variant_make(variant_t *w, uint64_t seed, int items, int flags)
     if (flags & (T_NULL | T_NONULL)) w->ops.play_null = t_null;
     if (flags & T_QUIET) w->ops.pos_quiet = t_quiet;
     if (flags & T_CLASS) w->ops.ab_move_class = t_class;
-    if (flags & T_EKEY) w->ops.ab_eval_key = t_ekey;
+    if (flags & T_EKEY) w->ops.ab_eval_keys = t_ekey;
     w->gv = (gv_t){ .game = &t_game, .ops = &w->ops, .data = &w->tree };
     snprintf(w->gv.name, sizeof w->gv.name, "%d", items);
 }
@@ -591,7 +593,7 @@ static void test_memory(void **st)
     ab_memory_free(m);
 }
 
-/* The correction history (ab_eval_key) moves the evaluations the search
+/* The correction history (ab_eval_keys) moves the evaluations the search
  * prunes by: the search changes, and what it learns is kept in the
  * memory (a second search of the same root, the memory kept, differs from
  * the first); plain alpha-beta (no pruning) does not use it. */
