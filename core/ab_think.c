@@ -19,8 +19,8 @@
  * add depth squared for a cut-off, halving every count when one passes
  * AB_HIST_MAX. Games with ab_tactical keep each count within
  * +-AB_HIST_GRAV: a cut-off adds, each quiet move searched before it
- * loses, as much as the depth squared, less the part of the count already
- * there (so that old counts fade). Killers sort above both. */
+ * loses, ab_hist_bonus(depth), less the part of the count already there
+ * (so that old counts fade). Killers sort above both. */
 #define AB_HIST_SIZE 4096
 #define AB_HIST_MAX (1 << 28)
 #define AB_HIST_GRAV 16384
@@ -150,6 +150,12 @@ static inline void ab_hist_grav(int32_t *c, int32_t bonus)
     *c += bonus - *c * (bonus < 0 ? -bonus : bonus) / AB_HIST_GRAV;
 }
 
+/* What a cut-off depth plies from the horizon moves a history count by
+ * (games with ab_tactical): 150 a ply less 100, at most 1,600, a tenth of
+ * the gravity's bound, so that the counts follow the last few hundred
+ * cut-offs and the reductions' history term (AB_LMR_HIST) comes into play. */
+static inline int32_t ab_hist_bonus(int depth) { return depth > 11 ? 1600 : 150 * depth - 100; }
+
 /* The same for a continuation-history entry. */
 static inline void ab_cont_grav(int16_t *c, int32_t bonus)
 {
@@ -167,7 +173,7 @@ static void ab_heur_reward(ab_t *s, move_t m, int mc, int depth, int tactical, c
     move_t *k = s->heur_killer[s->ply];
     int32_t *c = &s->heur_order[ab_hist_slot(m)];
     if (tactical) {
-        int32_t bonus = depth > 20 ? 400 : depth * depth;
+        int32_t bonus = ab_hist_bonus(depth);
         ab_hist_grav(c, bonus);
         for (int i = 0; i < nb; i++) ab_hist_grav(&s->heur_order[ab_hist_slot(bad[i])], -bonus);
         int16_t *row[2];
