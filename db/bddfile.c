@@ -5,6 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <zstd.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "db/dbfile.h"
 
 static const char bddf_magic[8] = { 'G', 'S', 'W', 'B', 'D', 'D', '1', '\n' };
 #define BDDF_HEAD (3 * 4 + 32 + 4)   /* nvars, nnodes, root, count, tag length */
@@ -281,7 +287,10 @@ int bddf_write(const char *path, const bddf_t *b, uint64_t *checksum, err_t *err
         put32(p + 4, b->node[i].lo);
         put32(p + 8, b->node[i].hi);
     }
-    int rc = db_frame_write(path, bddf_magic, buf, raw, ZSTD_CLEVEL_DEFAULT, checksum, err);
+    /* in frames of BDDF_SEEK_NODES nodes after the head, so that a query
+       reads the few it walks through (bddf_lazy) */
+    int rc = db_frame_write_seekable(path, bddf_magic, buf, raw, ZSTD_CLEVEL_DEFAULT, BDDF_HEAD + taglen,
+                                     (size_t)12 * BDDF_SEEK_NODES, checksum, err);
     free(buf);
     return rc;
 }
@@ -438,4 +447,136 @@ void bddf_free(bddf_t *b)
     free(b->node);
     b->node = NULL;
     b->nnodes = 0;
+}
+
+/* ---- bddf_lazy: a seekable file's nodes, a frame at a time ---- */
+
+void bddf_lazy_close(bddf_lazy_t *l)
+{
+    if (l->fd >= 0) close(l->fd);
+    for (int i = 0; i < BDDF_LAZY_SLOTS; i++) free(l->slot[i].node);
+    free(l->seek.off);
+    free(l->z);
+    ZSTD_freeDCtx(l->dc);
+    memset(l, 0, sizeof *l);
+    l->fd = -1;
+}
+
+/* frame f (compressed) into l->z, decompressed into out (cap bytes): the
+ * bytes it gave, or -1 with err set */
+static long lazy_frame(bddf_lazy_t *l, uint32_t f, uint8_t *out, size_t cap, err_t *err)
+{
+    uint64_t zn = l->seek.off[f + 1] - l->seek.off[f];
+    if (zn > l->zcap) {
+        uint8_t *z = realloc(l->z, zn);
+        if (!z) return err_set(err, GSW_EFAIL, "out of memory reading %s", l->path), -1;
+        l->z = z;
+        l->zcap = zn;
+    }
+    if (db_read_at(l->fd, l->z, zn, l->seek.off[f]))
+        return err_set(err, GSW_EFAIL, "%s is damaged (truncated, or unreadable)", l->path), -1;
+    unsigned long long want = ZSTD_getFrameContentSize(l->z, zn);
+    size_t got = want > cap ? 0 : ZSTD_decompressDCtx(l->dc, out, cap, l->z, zn);
+    if (want > cap || ZSTD_isError(got) || got != want)
+        return err_set(err, GSW_EFAIL, "%s is damaged (a corrupt frame)", l->path), -1;
+    return (long)got;
+}
+
+int bddf_lazy_open(const char *path, bddf_lazy_t *l, err_t *err)
+{
+    memset(l, 0, sizeof *l);
+    l->fd = -1;
+    snprintf(l->path, sizeof l->path, "%s", path);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return err_set(err, GSW_EFAIL, "cannot open %s: %s", path, strerror(errno));
+    struct stat st;
+    uint8_t magic[8];
+    if (fstat(fd, &st) || st.st_size < 16 || db_read_at(fd, magic, 8, 0) || memcmp(magic, bddf_magic, 8)) {
+        close(fd);
+        return st.st_size < 16 ? err_set(err, GSW_EFAIL, "%s is damaged (truncated)", path)
+                               : err_set(err, GSW_EFAIL, "%s is not a gsw BDD file", path);
+    }
+    l->fd = fd;
+    int t = db_seek_table(fd, (uint64_t)st.st_size, &l->seek);
+    if (t <= 0) {
+        bddf_lazy_close(l);
+        return t == 0 ? GSW_OK : err_set(err, GSW_EFAIL, "%s is damaged (its seek table)", path);
+    }
+    const char *why = NULL;
+    uint8_t head[BDDF_HEAD + BDDF_TAG_MAX];
+    if (!(l->dc = ZSTD_createDCtx())) {
+        bddf_lazy_close(l);
+        return err_set(err, GSW_EFAIL, "out of memory reading %s", path);
+    }
+    long hn = lazy_frame(l, 0, head, sizeof head, err);
+    if (hn < 0) {
+        bddf_lazy_close(l);
+        return err->code;
+    }
+    uint32_t taglen = hn >= BDDF_HEAD ? get32(head + 44) : 0;
+    l->nvars = hn >= BDDF_HEAD ? get32(head) : 0;
+    l->nnodes = hn >= BDDF_HEAD ? get32(head + 4) : 0;
+    l->root = hn >= BDDF_HEAD ? get32(head + 8) : 0;
+    for (int i = 0; i < 4 && hn >= BDDF_HEAD; i++)
+        for (int k = 0; k < 8; k++) l->count.w[i] |= (uint64_t)head[12 + 8 * i + k] << (8 * k);
+    uint64_t per = l->seek.chunk / 12;
+    if (hn < BDDF_HEAD || taglen >= BDDF_TAG_MAX || (uint64_t)hn != BDDF_HEAD + taglen || l->seek.head != (uint64_t)hn)
+        why = "head";
+    else if (l->nvars == 0 || l->nvars > BDDF_MAX_VARS) why = "variable count";
+    else if (l->seek.chunk % 12 || per > (1u << 24) || l->seek.nframes != 1 + (l->nnodes + per - 1) / per)
+        why = "seek table";
+    else if (l->root >= 2ULL + l->nnodes || (l->nnodes && l->root != l->nnodes + 1)) why = "root";
+    if (!why) {
+        memcpy(l->tag, head + BDDF_HEAD, taglen);
+        l->tag[taglen] = 0;
+        for (uint32_t i = 0; i < taglen; i++)
+            if (l->tag[i] < 32 || l->tag[i] > 126) why = "tag";
+    }
+    if (why) {
+        bddf_lazy_close(l);
+        return err_set(err, GSW_EFAIL, "%s is damaged (bad %s)", path, why);
+    }
+    l->per = (uint32_t)per;
+    return GSW_OK;
+}
+
+/* Node i of l (read with its frame, each node of which is checked as
+ * bddf_read_known checks them), or NULL with err set. */
+static const bddf_node_t *lazy_node(bddf_lazy_t *l, uint32_t i, err_t *err)
+{
+    uint32_t f = i / l->per;
+    struct bddf_lazy_slot *s = &l->slot[f % BDDF_LAZY_SLOTS];
+    if (s->frame != f + 1) {
+        size_t cap = (size_t)l->per * 12;
+        if (!s->node && !(s->node = malloc(cap))) return err_set(err, GSW_EFAIL, "out of memory reading %s", l->path), NULL;
+        s->frame = 0;
+        uint32_t first = f * l->per, n = l->nnodes - first < l->per ? l->nnodes - first : l->per;
+        long got = lazy_frame(l, f + 1, (uint8_t *)s->node, cap, err);
+        if (got < 0) return NULL;
+        if ((uint64_t)got != (uint64_t)n * 12) return err_set(err, GSW_EFAIL, "%s is damaged (a short frame)", l->path), NULL;
+#if !(defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__)
+        for (uint32_t k = 0; k < n; k++) {   /* the file's words are little-endian */
+            const uint8_t *p = (const uint8_t *)&s->node[k];
+            bddf_node_t x = { get32(p), get32(p + 4), get32(p + 8) };
+            s->node[k] = x;
+        }
+#endif
+        for (uint32_t k = 0; k < n; k++)
+            if (bddf_node_bad(&s->node[k], first + k, l->nvars))
+                return err_set(err, GSW_EFAIL, "%s is damaged (bad node)", l->path), NULL;
+        s->frame = f + 1;
+        l->frames_read++;
+    }
+    return &s->node[i - f * l->per];
+}
+
+int bddf_lazy_eval(bddf_lazy_t *l, const uint8_t *bits, err_t *err)
+{
+    uint32_t r = l->root;
+    while (r >= 2) {   /* (each child lies before its node: the walk ends) */
+        const bddf_node_t *x = lazy_node(l, r - 2, err);
+        if (!x) return -1;
+        r = bits[x->var] ? x->hi : x->lo;
+    }
+    return (int)r;
 }

@@ -82,6 +82,36 @@ int bddf_read_known(const char *path, uint64_t checksum, bddf_t *b, err_t *err);
 /* The same from memory (the fuzz target's door); name is for messages. */
 int bddf_read_mem(const void *data, size_t n, const char *name, bddf_t *b, err_t *err);
 void bddf_free(bddf_t *b);
+
+/* A file's nodes read a frame at a time (files bddf_write cut into frames
+ * of BDDF_SEEK_NODES nodes: a query walks a path of a few dozen nodes, and
+ * reads their frames alone, not the whole file). Each frame read is checked
+ * by zstd's content checksum, and its nodes as bddf_read_known checks them
+ * (bddf_lazy_eval stays within the nodes and ends); the file's own
+ * checksum and count are not (bddf_read does that). */
+#define BDDF_SEEK_NODES 16384
+#define BDDF_LAZY_SLOTS 64   /* frames kept, by frame number modulo this */
+typedef struct bddf_lazy {
+    int fd;                       /* -1: none open */
+    char path[1024];
+    uint32_t nvars, nnodes, root, per;
+    u256_t count;                 /* the file's, unchecked */
+    char tag[BDDF_TAG_MAX];
+    db_seek_t seek;
+    void *dc;                     /* ZSTD_DCtx */
+    uint8_t *z;
+    size_t zcap;
+    struct bddf_lazy_slot { uint32_t frame; bddf_node_t *node; } slot[BDDF_LAZY_SLOTS];   /* frame + 1, 0 none */
+    uint64_t frames_read;
+} bddf_lazy_t;
+/* Open path lazily: GSW_OK with l->fd >= 0, or with l->fd -1 where the
+ * file is in one frame (written before files were cut: bddf_read it); on
+ * failure a one-line message. Its head (variables, nodes, root, tag) is
+ * read and checked. */
+int bddf_lazy_open(const char *path, bddf_lazy_t *l, err_t *err);
+/* As bddf_eval: 0 or 1; -1 (err set) where a frame is damaged. */
+int bddf_lazy_eval(bddf_lazy_t *l, const uint8_t *bits, err_t *err);
+void bddf_lazy_close(bddf_lazy_t *l);
 /* FNV-1a 64, the files' checksum */
 uint64_t bddf_fnv(const void *data, size_t n, uint64_t h);
 #define BDDF_FNV_INIT 0xcbf29ce484222325ULL

@@ -37,6 +37,117 @@ int db_frame_write(const char *path, const char magic[8], const void *payload, s
     return rc;
 }
 
+/* little-endian words of the seek table */
+static void le_put(uint8_t *p, uint64_t x, int n)
+{
+    for (int i = 0; i < n; i++) p[i] = (uint8_t)(x >> (8 * i));
+}
+
+static uint64_t le_get(const uint8_t *p, int n)
+{
+    uint64_t x = 0;
+    for (int i = 0; i < n; i++) x |= (uint64_t)p[i] << (8 * i);
+    return x;
+}
+
+static const char seek_tag[8] = { 'G', 'S', 'W', 'S', 'E', 'E', 'K', '1' };
+#define SEEK_MAGIC 0x184D2A5Eu   /* one of zstd's skippable frames */
+#define SEEK_FIXED (8 + 8 + 4 + 8)   /* head, chunk, frame count, tag */
+
+int db_frame_write_seekable(const char *path, const char magic[8], const void *payload, size_t raw, int level,
+                            size_t head, size_t chunk, uint64_t *checksum, err_t *err)
+{
+    if (head > raw || !chunk) return err_set(err, GSW_EFAIL, "cannot write %s: bad framing", path);
+    size_t nf = 1 + (raw - head + chunk - 1) / chunk;
+    if (nf > UINT32_MAX / 8) return err_set(err, GSW_EFAIL, "cannot write %s: too many frames", path);
+    size_t cap = 8 + ZSTD_compressBound(raw) + nf * ZSTD_compressBound(0) + 8 + 4 * nf + SEEK_FIXED + 8;
+    uint8_t *z = malloc(cap);
+    uint32_t *zs = malloc(sizeof *zs * nf);
+    ZSTD_CCtx *cc = z && zs ? ZSTD_createCCtx() : NULL;
+    size_t r = cc ? ZSTD_CCtx_setParameter(cc, ZSTD_c_checksumFlag, 1) : 1;
+    if (cc && !ZSTD_isError(r)) r = ZSTD_CCtx_setParameter(cc, ZSTD_c_compressionLevel, level);
+    size_t at = 8;
+    for (size_t f = 0; cc && !ZSTD_isError(r) && f < nf; f++) {
+        size_t a = f ? head + (f - 1) * chunk : 0, b = f ? (a + chunk < raw ? a + chunk : raw) : head;
+        r = ZSTD_compress2(cc, z + at, cap - at, (const uint8_t *)payload + a, b - a);
+        if (!ZSTD_isError(r)) zs[f] = (uint32_t)r, at += r;
+    }
+    ZSTD_freeCCtx(cc);
+    if (!cc || ZSTD_isError(r)) {
+        free(z);
+        free(zs);
+        return err_set(err, GSW_EFAIL, "cannot compress %s", path);
+    }
+    memcpy(z, magic, 8);
+    /* the seek table, a skippable frame: each frame's compressed size, then
+       the fixed words, last (read from the end, before the trailer) */
+    size_t content = 4 * nf + SEEK_FIXED;
+    le_put(z + at, SEEK_MAGIC, 4);
+    le_put(z + at + 4, content, 4);
+    at += 8;
+    for (size_t f = 0; f < nf; f++, at += 4) le_put(z + at, zs[f], 4);
+    le_put(z + at, head, 8);
+    le_put(z + at + 8, chunk, 8);
+    le_put(z + at + 16, nf, 4);
+    memcpy(z + at + 20, seek_tag, 8);
+    at += SEEK_FIXED;
+    free(zs);
+    uint64_t sum = bddf_fnv(z, at, BDDF_FNV_INIT);   /* the trailer: every byte before it */
+    le_put(z + at, sum, 8);
+    at += 8;
+    int rc = db_write_atomic(path, z, at, err);
+    if (!rc && checksum) *checksum = bddf_fnv(z, at, BDDF_FNV_INIT);
+    free(z);
+    return rc;
+}
+
+/* n bytes at offset at of fd: 0, or -1 (short or failed) */
+static int pread_all(int fd, void *buf, size_t n, uint64_t at)
+{
+    size_t got = 0;
+    while (got < n) {
+        ssize_t r = pread(fd, (uint8_t *)buf + got, n - got, (off_t)(at + got));
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) return -1;
+        got += (size_t)r;
+    }
+    return 0;
+}
+
+int db_seek_table(int fd, uint64_t file_size, db_seek_t *t)
+{
+    memset(t, 0, sizeof *t);
+    uint8_t fx[SEEK_FIXED];
+    if (file_size < 8 + 8 + SEEK_FIXED + 8) return 0;
+    if (pread_all(fd, fx, sizeof fx, file_size - 8 - SEEK_FIXED)) return -1;
+    if (memcmp(fx + 20, seek_tag, 8)) return 0;
+    uint64_t head = le_get(fx, 8), chunk = le_get(fx + 8, 8), nf = le_get(fx + 16, 4);
+    uint64_t content = 4 * nf + SEEK_FIXED;
+    if (!nf || !chunk || nf > (1u << 26) || 8 + 8 + content + 8 > file_size) return -1;
+    uint8_t *sk = malloc(8 + content);
+    uint64_t *off = malloc(sizeof *off * (nf + 1));
+    int ok = sk && off && !pread_all(fd, sk, 8 + content, file_size - 8 - content - 8);
+    ok = ok && le_get(sk, 4) == SEEK_MAGIC && le_get(sk + 4, 4) == content;
+    if (ok) {
+        off[0] = 8;
+        for (uint64_t f = 0; f < nf; f++) off[f + 1] = off[f] + le_get(sk + 8 + 4 * f, 4);
+        /* the frames, the table and the trailer fill the file exactly */
+        ok = off[nf] + 8 + content + 8 == file_size;
+    }
+    free(sk);
+    if (!ok) {
+        free(off);
+        return -1;
+    }
+    t->head = head;
+    t->chunk = chunk;
+    t->nframes = (uint32_t)nf;
+    t->off = off;
+    return 1;
+}
+
+int db_read_at(int fd, void *buf, size_t n, uint64_t at) { return pread_all(fd, buf, n, at); }
+
 int db_write_atomic(const char *path, const void *data, size_t n, err_t *err)
 {
     char tmp[1100];
@@ -102,8 +213,18 @@ static int frame_read(const void *data, size_t n, const char magic[8], const cha
         return err_set(err, GSW_EFAIL, "%s is damaged (truncated, or its checksum differs)", name);
     d += 8;
     n -= 8 + 8;
-    unsigned long long raw = ZSTD_getFrameContentSize(d, n);
-    if (raw == ZSTD_CONTENTSIZE_ERROR || raw == ZSTD_CONTENTSIZE_UNKNOWN || raw < min_raw)
+    /* one frame, or (db_frame_write_seekable) several and a skippable one */
+    unsigned long long raw = 0;
+    for (size_t at = 0; at < n && raw != ZSTD_CONTENTSIZE_ERROR;) {
+        size_t fs = ZSTD_findFrameCompressedSize(d + at, n - at);
+        unsigned long long c = ZSTD_isError(fs) ? ZSTD_CONTENTSIZE_ERROR
+                               : n - at >= 4 && (le_get(d + at, 4) & ~0xFu) == 0x184D2A50u ? 0   /* (skippable) */
+                                                                          : ZSTD_getFrameContentSize(d + at, n - at);
+        if (c == ZSTD_CONTENTSIZE_ERROR || c == ZSTD_CONTENTSIZE_UNKNOWN || raw + c < raw) raw = ZSTD_CONTENTSIZE_ERROR;
+        else raw += c, at += fs;
+    }
+    if (n == 0) raw = ZSTD_CONTENTSIZE_ERROR;
+    if (raw == ZSTD_CONTENTSIZE_ERROR || raw < min_raw)
         return err_set(err, GSW_EFAIL, "%s is damaged (truncated or not written by gsw)", name);
     if (raw > ((unsigned long long)1 << 40) || raw > (unsigned long long)n * 4096 + 4096)
         return err_set(err, GSW_EFAIL, "%s is damaged (implausible size)", name);

@@ -27,6 +27,27 @@ int db_read_head(const char *path, size_t max, uint8_t **data, size_t *n, err_t 
  * "damaged (...)"). */
 int db_frame_write(const char *path, const char magic[8], const void *payload, size_t raw, int level,
                    uint64_t *checksum, err_t *err);
+/* The same cut into independent zstd frames, so that a reader can
+ * decompress a part of the payload alone: the first head bytes, then
+ * chunk bytes a frame; a skippable frame after them lists each frame's
+ * compressed size (the seek table), and the trailer follows as before.
+ * db_frame_read reads it whole like any other. */
+int db_frame_write_seekable(const char *path, const char magic[8], const void *payload, size_t raw, int level,
+                            size_t head, size_t chunk, uint64_t *checksum, err_t *err);
+/* A seekable file's seek table: frame f of the payload lies at bytes
+ * off[f] .. off[f + 1] of the file (f 0: the head bytes, f >= 1: chunk
+ * bytes from head + (f - 1) chunk on, the last one shorter). */
+typedef struct db_seek {
+    uint64_t head, chunk;
+    uint32_t nframes;
+    uint64_t *off;   /* nframes + 1 (malloc'd) */
+} db_seek_t;
+/* The seek table of the file open as fd, file_size bytes long: 1 found
+ * (t->off to free), 0 the file has none (one frame: read it whole), -1
+ * damaged or unreadable. */
+int db_seek_table(int fd, uint64_t file_size, db_seek_t *t);
+/* n bytes of fd from offset at (pread, retried): 0, or -1 short or failed. */
+int db_read_at(int fd, void *buf, size_t n, uint64_t at);
 int db_frame_read(const void *data, size_t n, const char magic[8], const char *what, const char *name,
                   size_t min_raw, uint8_t **out, size_t *out_n, err_t *err);
 /* The same for data whose every byte the caller has checked already

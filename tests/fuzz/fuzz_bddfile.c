@@ -7,10 +7,13 @@
  * on the patterns tried (abort() otherwise). The framed payload is also
  * read as a file of known checksum (bddf_read_known): refused under
  * another checksum; under its own, what it takes evaluates within its
- * nodes, and what the full reader takes it takes as the same nodes. */
+ * nodes, and what the full reader takes it takes as the same nodes. The
+ * files written are read a frame at a time too (bddf_lazy), and the
+ * payload is cut into tiny frames for it: the same members, or a refusal. */
 #include "tests/fuzz/fuzz_util.h"
 
 #include "db/bddfile.h"
+#include "db/dbfile.h"
 #include "tests/fuzz/fuzz_frame.h"
 
 static void check(const bddf_t *b)
@@ -49,6 +52,42 @@ static void check(const bddf_t *b)
         (b->nnodes && memcmp(again.node, b->node, sizeof *b->node * b->nnodes)) || strcmp(again.tag, b->tag))
         abort();
     bddf_free(&again);
+    /* read a frame at a time, the same members */
+    bddf_lazy_t l;
+    if (bddf_lazy_open(path, &l, &err) || l.fd < 0 || l.nnodes != b->nnodes || l.root != b->root) abort();
+    for (int pattern = 0; pattern < 3; pattern++) {
+        for (uint32_t i = 0; i < b->nvars; i++) bits[i] = (uint8_t)(pattern == 2 ? (int)(i & 1) : pattern);
+        if (bddf_lazy_eval(&l, bits, &err) != bddf_eval(b, bits)) abort();
+    }
+    bddf_lazy_close(&l);
+    unlink(path);
+}
+
+/* The input as the payload of a file cut into frames of two nodes (after
+ * a head of the size its tag length says): opened a frame at a time, it is
+ * refused with a message, or walks end in 0 or 1, and where the whole
+ * reader takes the payload too, the same ones. */
+static void check_lazy(const uint8_t *data, size_t size, const bddf_t *full)
+{
+    char path[256];
+    fuzz_path(path, sizeof path, "bddlazy", ".bdd");
+    size_t head = size >= 48 ? 48 + (data[44] | (size_t)data[45] << 8) : size;
+    if (head > size) head = size;
+    err_t err;
+    if (db_frame_write_seekable(path, "GSWBDD1\n", data, size, 1, head, 24, NULL, &err)) return;   /* (a full disk) */
+    bddf_lazy_t l;
+    if (bddf_lazy_open(path, &l, &err)) {
+        if (!err.msg[0] || strchr(err.msg, '\n')) abort();
+    } else if (l.fd >= 0) {
+        uint8_t bits[BDDF_MAX_VARS];
+        for (int pattern = 0; pattern < 3; pattern++) {
+            for (uint32_t i = 0; i < l.nvars; i++) bits[i] = (uint8_t)(pattern == 2 ? (int)(i & 1) : pattern);
+            int r = bddf_lazy_eval(&l, bits, &err);
+            if (r != 0 && r != 1 && (r != -1 || !err.msg[0])) abort();
+            if (full && r != bddf_eval(full, bits)) abort();
+        }
+        bddf_lazy_close(&l);
+    }
     unlink(path);
 }
 
@@ -102,11 +141,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!bddf_read_mem(file, fn, "payload", &b, &err)) {
         check(&b);
         check_known(file, fn, &b);
+        check_lazy(data, size, &b);
         bddf_free(&b);
     } else if (!err.msg[0]) {
         abort();
     } else {
         check_known(file, fn, NULL);
+        check_lazy(data, size, NULL);
     }
     free(file);
     return 0;
