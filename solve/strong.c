@@ -382,6 +382,33 @@ static int ply_load(const char *bdir, const strong_manifest_t *m, int k, int par
     return rc;
 }
 
+/* Ply k's won and drawn sets of part opened lazily (bddf_lazy), each
+ * checked against the manifest's tag and count: 1 both open (in l), 0
+ * either file is in one frame (read them whole), or the failure's code
+ * (negative) with err set. */
+static int ply_lazy(const char *bdir, const strong_manifest_t *m, int k, int part, bddf_lazy_t l[2], err_t *err)
+{
+    int x, rc = 1;
+    for (x = 0; x < 2; x++) memset(&l[x], 0, sizeof l[x]), l[x].fd = -1;
+    for (x = 0; x < 2 && rc == 1; x++) {
+        char path[1200], tag[160];
+        file_path(bdir, m, k, x, part, path, sizeof path);
+        if (bddf_lazy_open(path, &l[x], err)) rc = -err->code;
+        else if (l[x].fd < 0) rc = 0;
+        else {
+            struct strong_part rec = strong_file_rec(m, k, x, part);
+            tag_of(m, k, x, part, tag, sizeof tag);
+            if (strcmp(l[x].tag, tag))
+                rc = -err_set(err, GSW_EFAIL, "%s was made for another board or set (\"%.100s\")", path, l[x].tag);
+            else if (u256_cmp(&l[x].count, &rec.count))
+                rc = -err_set(err, GSW_EFAIL, "%s is damaged (its count differs from the manifest's)", path);
+        }
+    }
+    if (rc != 1)
+        for (int y = 0; y < 2; y++) bddf_lazy_close(&l[y]);
+    return rc;
+}
+
 /* --- building --- */
 
 typedef struct build_ctx {
@@ -860,7 +887,10 @@ void strong_close(strong_t *s)
     int plies = s->m.w * s->m.h + 1;
     for (int k = 0; k < plies; k++) {
         for (int i = 0; i < strong_files(&s->m, k, 0); i++)
-            for (int x = 0; x < 2; x++) bddf_free(&s->held[k][i].set[x]);
+            for (int x = 0; x < 2; x++) {
+                bddf_free(&s->held[k][i].set[x]);
+                if (s->held[k][i].loaded == 2) bddf_lazy_close(&s->held[k][i].lazy[x]);
+            }
         free(s->held[k]);
     }
     free(s->held);
@@ -903,18 +933,30 @@ int strong_value_file(strong_t *s, const void *pos, char *path, size_t n, err_t 
         rc = trust_file(&s->trust, s->dir, name, fix, 1, err);
         if (rc) snprintf(s->damage, sizeof s->damage, "%s", err->msg);
     }
+    if (!hd->loaded && !rc) {   /* a frame at a time where the files allow, else whole */
+        int lz = ply_lazy(s->dir, &s->m, k, part, hd->lazy, err);
+        if (lz == 1) hd->loaded = 2;
+        else if (lz < 0) rc = -lz;
+    }
+    if (hd->loaded == 2 && !rc && ++hd->probes > STRONG_LAZY_PROBES) {   /* a search's many probes: whole */
+        for (int x = 0; x < 2; x++) bddf_lazy_close(&hd->lazy[x]);
+        hd->loaded = 0;
+    }
     if (!hd->loaded && !rc) {
         rc = ply_load(s->dir, &s->m, k, part, hd->set, err);
-        if (rc) {
-            snprintf(s->damage, sizeof s->damage, "%s", err->msg);
-        } else {
-            hd->loaded = 1;
-        }
+        if (!rc) hd->loaded = 1;
     }
+    int found = C4B_LOST, hits = 0;   /* (in neither of the two read) */
+    for (int x = 0; x < 2 && hd->loaded == 2 && !rc; x++) {   /* (the frames' cache is shared: under the lock) */
+        int in = bddf_lazy_eval(&hd->lazy[x], bits, err);
+        if (in < 0) rc = err->code;
+        else if (in) found = x, hits++;
+    }
+    if (rc) snprintf(s->damage, sizeof s->damage, "%s", err->msg);
+    int whole = hd->loaded == 1;
     pthread_mutex_unlock(&s->lock);
     if (rc) return -1;
-    int found = C4B_LOST, hits = 0;   /* (in neither of the two read) */
-    for (int x = 0; x < 2; x++)
+    for (int x = 0; x < 2 && whole; x++)
         if (bddf_eval(&hd->set[x], bits)) found = x, hits++;
     if (hits > 1) {
         snprintf(s->damage, sizeof s->damage, "%.300s: ply %d's won and drawn sets both hold a position", s->dir, k);

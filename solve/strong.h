@@ -41,6 +41,9 @@
 #include "games/connect4/c4_bdd.h"
 
 #define STRONG_MAX_PLIES 129
+/* A part's sets are read a frame at a time (bddf_lazy) for this many
+ * positions, then whole (a search probes many more than a query). */
+#define STRONG_LAZY_PROBES 4096
 #define STRONG_MAX_PARTS (1 << C4B_MAX_SPLIT)
 /* the sets of a ply: C4B_WON, C4B_DRAWN, C4B_LOST, then the forward pass's */
 enum { STRONG_GO = 3, STRONG_ENDED = 4, STRONG_SETS = 5 };
@@ -142,7 +145,9 @@ typedef struct strong {
     c4b_spec_t spec;
     struct strong_held {
         bddf_t set[2];   /* won and drawn (lost: in neither) */
-        int loaded;
+        int loaded;      /* 1: set[] read whole; 2: lazy[] open, a frame at a time */
+        bddf_lazy_t lazy[2];
+        unsigned probes; /* (lazy) positions looked up: past STRONG_LAZY_PROBES, read whole */
     } **held;                    /* by ply and part, loaded on first use */
     pthread_mutex_t lock;
     gsw_oracle_t oracle;         /* probe and ctx (this struct) */
