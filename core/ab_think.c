@@ -26,7 +26,7 @@
 #define AB_HIST_GRAV 16384
 /* A late quiet move is reduced a ply less for each this much of standing
  * in the histories (ab_quiet_score), a ply more for each this much below. */
-#define AB_LMR_HIST 12288
+#define AB_LMR_HIST 8192
 /* The correction history: by each of the game's ab_eval_keys (a table
  * each), how far search results lay from the static evaluation, in
  * 1/AB_CORR_GRAIN of its unit (a moving average, each node weighted by
