@@ -296,6 +296,7 @@ static int32_t ab_heur(ab_t *s, const void *pos, int depth, int32_t alpha, int32
     int32_t best = -VAL_INF;
     move_t bestm = MOVE_NONE;
     int bestq = 0;   /* bestm is quiet */
+    int32_t stand = -VAL_INF;   /* (quiescence, out of check) the standing evaluation */
     GSW_POSBUF child[GSW_MAX_POS];
     move_t cpv[64];
     int cpvlen;
@@ -346,6 +347,7 @@ static int32_t ab_heur(ab_t *s, const void *pos, int depth, int32_t alpha, int32
         }
         if (best >= beta) return best;
         if (best > alpha) alpha = best;
+        stand = best;
     } else if (!pvnode && !root && !in_check && can_null && O->play_null && !s->heur_no_prune && depth >= 2
                && skip == MOVE_NONE && beta > -VAL_PROVEN && beta < VAL_PROVEN) {
         /* null move: if passing still holds beta, a move will too */
@@ -464,6 +466,9 @@ static int32_t ab_heur(ab_t *s, const void *pos, int depth, int32_t alpha, int32
             have_cls = 1;
         }
         if (mv[i] == skip) continue;
+        if (stand > -VAL_INF && O->ab_gain && !s->heur_no_prune && alpha < VAL_PROVEN
+            && stand + O->ab_gain(v, pos, mv[i]) + 2 * O->ab_futility <= alpha)
+            continue;   /* delta pruning: even winning the piece cannot reach alpha */
         const int cd = depth - 1 + (sext && mv[i] == hmove);   /* the child's depth */
         const int mc = !s->heur_cont ? -1 : have_cls && i >= qstart ? mcls[i] : O->ab_move_class(v, pos, mv[i]);
         s->heur_cls[s->ply] = (int16_t)mc;

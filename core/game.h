@@ -172,6 +172,12 @@ typedef struct game_ops {
      * depth limit, out of check, the search lists only these. Optional:
      * moves, then ab_tactical, otherwise. */
     int (*ab_captures)(const gv_t *v, const void *pos, move_t *mv);
+    /* Heuristic search: the most the tactical move m of pos can gain in
+     * evaluate's units (the victim's value, and a promotion's gain). Past
+     * the depth limit, a capture that cannot lift the standing evaluation
+     * to alpha even with this and two frontier margins (ab_futility) more
+     * is not searched (delta pruning). Optional. */
+    int32_t (*ab_gain)(const gv_t *v, const void *pos, move_t m);
     /* 1 if the side to move is in check: the heuristic search extends the
      * node by a ply and never stands pat or passes there. Optional. */
     int (*pos_in_check)(const gv_t *v, const void *pos);

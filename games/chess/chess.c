@@ -225,6 +225,15 @@ static int ch_captures_hook(const gv_t *v, const void *pos, move_t *mv)
     return ch_captures(pos, mv);
 }
 
+static int32_t ch_gain(const gv_t *v, const void *pos, move_t m)
+{
+    const ch_params_t *pp = ch_params(v);
+    const ch_pos_t *p = pos;
+    int32_t g = pp->value[ch_pc_type(ch_captured(p, m))];
+    if (ch_kind(m) == CH_PROMO) g += pp->value[ch_promo(m)] - pp->value[CH_PAWN];
+    return g;
+}
+
 static int ch_tactical(const gv_t *v, const void *pos, move_t *mv, int n)
 {
     (void)v;
@@ -367,6 +376,7 @@ static const game_ops_t ch_ops = {
     .count_rule = "50-move rule",
     .ab_tactical = ch_tactical,
     .ab_captures = ch_captures_hook,
+    .ab_gain = ch_gain,
     .pos_in_check = ch_check_hook,
     .play_null = ch_null,
     .ab_move_class = ch_move_class,

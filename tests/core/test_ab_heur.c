@@ -26,7 +26,9 @@
 /* T_CALM: no position is mated (only a full set ends the game) */
 /* T_CLASS: ab_move_class (the item taken) */
 /* T_EKEY: ab_eval_keys (which of the first four items are taken; the count taken) */
-enum { T_TACT = 1, T_CHECK = 2, T_NULL = 4, T_QUIET = 8, T_NONULL = 16, T_CALM = 32, T_CLASS = 64, T_EKEY = 128 };
+/* T_GAIN: ab_gain (a take's most, 0-59); T_GAIN_BIG: ab_gain, each 10,000 (never prunes) */
+enum { T_TACT = 1, T_CHECK = 2, T_NULL = 4, T_QUIET = 8, T_NONULL = 16, T_CALM = 32, T_CLASS = 64, T_EKEY = 128,
+       T_GAIN = 256, T_GAIN_BIG = 512 };
 typedef struct tree { uint64_t seed; int items; int flags; } tree_t;
 typedef struct tpos { uint32_t mask, turn; } tpos_t;
 
@@ -137,6 +139,13 @@ static int t_ekey(const gv_t *v, const void *p, uint64_t *key)
     return 2;
 }
 
+static int32_t t_gain(const gv_t *v, const void *p, move_t m)
+{
+    const tree_t *t = T(v);
+    if (t->flags & T_GAIN_BIG) return 10000;
+    return (int32_t)(hitem(t, ((const tpos_t *)p)->mask, (int)m, 0x94D049BB133111EBull) % 60);
+}
+
 static const game_t t_game = { .name = "takeaway", .title = "Take-away", .players = 2, .default_variant = "" };
 
 typedef struct variant { tree_t tree; game_ops_t ops; gv_t gv; } variant_t;
@@ -154,6 +163,7 @@ static void variant_make(variant_t *w, uint64_t seed, int items, int flags)
     if (flags & T_QUIET) w->ops.pos_quiet = t_quiet;
     if (flags & T_CLASS) w->ops.ab_move_class = t_class;
     if (flags & T_EKEY) w->ops.ab_eval_keys = t_ekey;
+    if (flags & (T_GAIN | T_GAIN_BIG)) w->ops.ab_gain = t_gain;
     w->gv = (gv_t){ .game = &t_game, .ops = &w->ops, .data = &w->tree };
     snprintf(w->gv.name, sizeof w->gv.name, "%d", items);
 }
@@ -634,6 +644,33 @@ static void test_eval_key(void **st)
     ab_memory_free(m);
 }
 
+/* Delta pruning (ab_gain): it changes searches; a gain too large to ever
+ * prune changes none; plain alpha-beta ignores it. */
+static void test_delta(void **st)
+{
+    (void)st;
+    int differ = 0;
+    for (int tree = 0; tree < 12; tree++) {
+        variant_t o, g, big;
+        variant_make(&o, 1300 + (uint64_t)tree, 16, T_TACT | T_CHECK | T_CLASS);
+        variant_make(&g, 1300 + (uint64_t)tree, 16, T_TACT | T_CHECK | T_CLASS | T_GAIN);
+        variant_make(&big, 1300 + (uint64_t)tree, 16, T_TACT | T_CHECK | T_CLASS | T_GAIN_BIG);
+        o.ops.ab_futility = g.ops.ab_futility = big.ops.ab_futility = 20;
+        tpos_t p;
+        if (!root_of(&o.gv, (uint64_t)tree, &p)) continue;
+        ab_result_t a = think(&o.gv, &p, 6, 0, 0), b = think(&g.gv, &p, 6, 0, 0), c = think(&big.gv, &p, 6, 0, 0);
+        assert_true(legal(&g.gv, &p, b.best));
+        differ += a.nodes != b.nodes;
+        assert_int_equal(a.nodes, c.nodes);
+        assert_int_equal(a.score, c.score);
+        ab_result_t pa = think(&o.gv, &p, 5, 1, 1), pb = think(&g.gv, &p, 5, 1, 1);
+        assert_int_equal(pa.score, pb.score);
+        assert_int_equal(pa.nodes, pb.nodes);
+    }
+    printf("delta pruning: %d of 12 searches changed by it\n", differ);
+    assert_true(differ >= 2);
+}
+
 /* ---- threads (lazy SMP) and multi-PV ---- */
 
 typedef struct lines_seen {
@@ -922,7 +959,7 @@ int main(void)
         cmocka_unit_test(test_iterations_and_limits),
         cmocka_unit_test(test_pruning), cmocka_unit_test(test_futility), cmocka_unit_test(test_move_class),
         cmocka_unit_test(test_memory),
-        cmocka_unit_test(test_eval_key),
+        cmocka_unit_test(test_eval_key), cmocka_unit_test(test_delta),
         cmocka_unit_test(test_threads), cmocka_unit_test(test_multipv),
         cmocka_unit_test(test_multipv_all_moves), cmocka_unit_test(test_multipv_limits),
     };
