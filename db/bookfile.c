@@ -6,21 +6,11 @@
 
 #include "core/value.h"
 #include "db/bddfile.h"
+#include "db/dbfile.h"
 
 static const char bookf_magic[8] = { 'G', 'S', 'W', 'B', 'O', 'O', 'K', '1' };
 #define BOOKF_FIXED (4 + 4 + 4 + 8)   /* spec length, key length, deepest ply, count */
 
-static void put_le(uint8_t *p, uint64_t x, int bytes)
-{
-    for (int i = 0; i < bytes; i++) p[i] = (uint8_t)(x >> (8 * i));
-}
-
-static uint64_t get_le(const uint8_t *p, int bytes)
-{
-    uint64_t x = 0;
-    for (int i = 0; i < bytes; i++) x |= (uint64_t)p[i] << (8 * i);
-    return x;
-}
 
 /* An exact value: a draw, or a win or loss with a distance. */
 static int bookf_value_ok(int v)
@@ -39,17 +29,17 @@ int bookf_write(const char *path, const bookf_t *b, uint64_t *checksum, err_t *e
     uint8_t *buf = malloc(raw);
     if (!buf) return err_set(err, GSW_EFAIL, "out of memory writing %s", path);
     uint8_t *p = buf;
-    put_le(p, speclen, 4);
+    db_put_le(p, speclen, 4);
     memcpy(p + 4, b->spec, speclen);
     p += 4 + speclen;
-    put_le(p, b->klen, 4);
-    put_le(p + 4, b->max_ply, 4);
-    put_le(p + 8, b->n, 8);
+    db_put_le(p, b->klen, 4);
+    db_put_le(p + 4, b->max_ply, 4);
+    db_put_le(p + 8, b->n, 8);
     p += 16;
     if (n) {   /* (an empty book may have no arrays at all) */
         memcpy(p, b->keys, n * b->klen);
         p += n * b->klen;
-        for (size_t i = 0; i < n; i++, p += 2) put_le(p, (uint16_t)b->val[i], 2);
+        for (size_t i = 0; i < n; i++, p += 2) db_put_le(p, (uint16_t)b->val[i], 2);
         memcpy(p, b->ply, n);
     }
     int rc = db_frame_write(path, bookf_magic, buf, raw, 19, checksum, err);
@@ -62,15 +52,15 @@ int bookf_write(const char *path, const bookf_t *b, uint64_t *checksum, err_t *e
 static const char *bookf_head(const uint8_t *p, size_t avail, bookf_t *b, size_t *len)
 {
     if (avail < 4) return "size";
-    uint64_t speclen = get_le(p, 4);
+    uint64_t speclen = db_get_le(p, 4);
     if (speclen == 0 || speclen >= sizeof b->spec || BOOKF_FIXED + speclen > avail) return "game name";
     memcpy(b->spec, p + 4, (size_t)speclen);
     for (uint64_t i = 0; i < speclen; i++)
         if (b->spec[i] <= 32 || b->spec[i] > 126) return "game name";
     p += 4 + speclen;
-    b->klen = (uint32_t)get_le(p, 4);
-    b->max_ply = (uint32_t)get_le(p + 4, 4);
-    b->n = get_le(p + 8, 8);
+    b->klen = (uint32_t)db_get_le(p, 4);
+    b->max_ply = (uint32_t)db_get_le(p + 4, 4);
+    b->n = db_get_le(p + 8, 8);
     *len = BOOKF_FIXED + (size_t)speclen;
     if (b->klen < 1 || b->klen > BOOKF_MAX_KEY) return "key length";
     if (b->max_ply > 255) return "deepest ply";
@@ -100,7 +90,7 @@ int bookf_read_mem(const void *data, size_t size, const char *name, bookf_t *b, 
         memcpy(b->keys, p, n * b->klen);
         p += n * b->klen;
         for (size_t i = 0; i < n && !why; i++, p += 2) {
-            b->val[i] = (int16_t)(uint16_t)get_le(p, 2);
+            b->val[i] = (int16_t)(uint16_t)db_get_le(p, 2);
             if (!bookf_value_ok(b->val[i])) why = "value";
         }
         memcpy(b->ply, p, n);

@@ -37,16 +37,15 @@ int db_frame_write(const char *path, const char magic[8], const void *payload, s
     return rc;
 }
 
-/* little-endian words of the seek table */
-static void le_put(uint8_t *p, uint64_t x, int n)
+void db_put_le(uint8_t *p, uint64_t x, int bytes)
 {
-    for (int i = 0; i < n; i++) p[i] = (uint8_t)(x >> (8 * i));
+    for (int i = 0; i < bytes; i++) p[i] = (uint8_t)(x >> (8 * i));
 }
 
-static uint64_t le_get(const uint8_t *p, int n)
+uint64_t db_get_le(const uint8_t *p, int bytes)
 {
     uint64_t x = 0;
-    for (int i = 0; i < n; i++) x |= (uint64_t)p[i] << (8 * i);
+    for (int i = 0; i < bytes; i++) x |= (uint64_t)p[i] << (8 * i);
     return x;
 }
 
@@ -82,18 +81,18 @@ int db_frame_write_seekable(const char *path, const char magic[8], const void *p
     /* the seek table, a skippable frame: each frame's compressed size, then
        the fixed words, last (read from the end, before the trailer) */
     size_t content = 4 * nf + SEEK_FIXED;
-    le_put(z + at, SEEK_MAGIC, 4);
-    le_put(z + at + 4, content, 4);
+    db_put_le(z + at, SEEK_MAGIC, 4);
+    db_put_le(z + at + 4, content, 4);
     at += 8;
-    for (size_t f = 0; f < nf; f++, at += 4) le_put(z + at, zs[f], 4);
-    le_put(z + at, head, 8);
-    le_put(z + at + 8, chunk, 8);
-    le_put(z + at + 16, nf, 4);
+    for (size_t f = 0; f < nf; f++, at += 4) db_put_le(z + at, zs[f], 4);
+    db_put_le(z + at, head, 8);
+    db_put_le(z + at + 8, chunk, 8);
+    db_put_le(z + at + 16, nf, 4);
     memcpy(z + at + 20, seek_tag, 8);
     at += SEEK_FIXED;
     free(zs);
     uint64_t sum = bddf_fnv(z, at, BDDF_FNV_INIT);   /* the trailer: every byte before it */
-    le_put(z + at, sum, 8);
+    db_put_le(z + at, sum, 8);
     at += 8;
     int rc = db_write_atomic(path, z, at, err);
     if (!rc && checksum) *checksum = bddf_fnv(z, at, BDDF_FNV_INIT);
@@ -121,16 +120,16 @@ int db_seek_table(int fd, uint64_t file_size, db_seek_t *t)
     if (file_size < 8 + 8 + SEEK_FIXED + 8) return 0;
     if (pread_all(fd, fx, sizeof fx, file_size - 8 - SEEK_FIXED)) return -1;
     if (memcmp(fx + 20, seek_tag, 8)) return 0;
-    uint64_t head = le_get(fx, 8), chunk = le_get(fx + 8, 8), nf = le_get(fx + 16, 4);
+    uint64_t head = db_get_le(fx, 8), chunk = db_get_le(fx + 8, 8), nf = db_get_le(fx + 16, 4);
     uint64_t content = 4 * nf + SEEK_FIXED;
     if (!nf || !chunk || nf > (1u << 26) || 8 + 8 + content + 8 > file_size) return -1;
     uint8_t *sk = malloc(8 + content);
     uint64_t *off = malloc(sizeof *off * (nf + 1));
     int ok = sk && off && !pread_all(fd, sk, 8 + content, file_size - 8 - content - 8);
-    ok = ok && le_get(sk, 4) == SEEK_MAGIC && le_get(sk + 4, 4) == content;
+    ok = ok && db_get_le(sk, 4) == SEEK_MAGIC && db_get_le(sk + 4, 4) == content;
     if (ok) {
         off[0] = 8;
-        for (uint64_t f = 0; f < nf; f++) off[f + 1] = off[f] + le_get(sk + 8 + 4 * f, 4);
+        for (uint64_t f = 0; f < nf; f++) off[f + 1] = off[f] + db_get_le(sk + 8 + 4 * f, 4);
         /* the frames, the table and the trailer fill the file exactly */
         ok = off[nf] + 8 + content + 8 == file_size;
     }
@@ -218,7 +217,7 @@ static int frame_read(const void *data, size_t n, const char magic[8], const cha
     for (size_t at = 0; at < n && raw != ZSTD_CONTENTSIZE_ERROR;) {
         size_t fs = ZSTD_findFrameCompressedSize(d + at, n - at);
         unsigned long long c = ZSTD_isError(fs) ? ZSTD_CONTENTSIZE_ERROR
-                               : n - at >= 4 && (le_get(d + at, 4) & ~0xFu) == 0x184D2A50u ? 0   /* (skippable) */
+                               : n - at >= 4 && (db_get_le(d + at, 4) & ~0xFu) == 0x184D2A50u ? 0   /* (skippable) */
                                                                           : ZSTD_getFrameContentSize(d + at, n - at);
         if (c == ZSTD_CONTENTSIZE_ERROR || c == ZSTD_CONTENTSIZE_UNKNOWN || raw + c < raw) raw = ZSTD_CONTENTSIZE_ERROR;
         else raw += c, at += fs;

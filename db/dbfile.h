@@ -32,6 +32,9 @@ int db_frame_write(const char *path, const char magic[8], const void *payload, s
  * chunk bytes a frame; a skippable frame after them lists each frame's
  * compressed size (the seek table), and the trailer follows as before.
  * db_frame_read reads it whole like any other. */
+/* bytes little-endian bytes of x into p; and back (the files' words) */
+void db_put_le(uint8_t *p, uint64_t x, int bytes);
+uint64_t db_get_le(const uint8_t *p, int bytes);
 int db_frame_write_seekable(const char *path, const char magic[8], const void *payload, size_t raw, int level,
                             size_t head, size_t chunk, uint64_t *checksum, err_t *err);
 /* A seekable file's seek table: frame f of the payload lies at bytes
