@@ -268,6 +268,23 @@ static uint32_t get32(const uint8_t *p)
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
+/* Where the machine is little-endian, a file's node words are laid out as
+ * the node array is, and are used as they are read. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define BDDF_LE 1
+#else
+#define BDDF_LE 0
+/* n nodes from the file's little-endian words at p into x; p may be x
+ * itself (each node is read whole before it is written) */
+static void nodes_le(bddf_node_t *x, const uint8_t *p, uint32_t n)
+{
+    for (uint32_t k = 0; k < n; k++, p += 12) {
+        bddf_node_t y = { get32(p), get32(p + 4), get32(p + 8) };
+        x[k] = y;
+    }
+}
+#endif
+
 int bddf_write(const char *path, const bddf_t *b, uint64_t *checksum, err_t *err)
 {
     size_t taglen = strnlen(b->tag, sizeof b->tag - 1);
@@ -303,6 +320,34 @@ static inline int bddf_node_bad(const bddf_node_t *x, uint32_t i, uint32_t nvars
     return x->var >= nvars || x->lo >= i + 2 || x->hi >= i + 2 || x->lo == x->hi;
 }
 
+/* The head of a BDD file at p, n bytes from it on: its fields, and the tag
+ * (checked printable) into tag. NULL, or the field found bad. With whole,
+ * the n bytes are the whole payload and hold the nodes after the tag; else
+ * they are the head's frame, the head and the tag alone. */
+static const char *head_parse(const uint8_t *p, size_t n, int whole, uint32_t *nvars, uint32_t *nnodes, uint32_t *root,
+                              u256_t *count, uint32_t *taglen, char tag[BDDF_TAG_MAX])
+{
+    if (n < BDDF_HEAD) return "size";
+    *nvars = get32(p);
+    *nnodes = get32(p + 4);
+    *root = get32(p + 8);
+    for (int i = 0; i < 4; i++) {
+        uint64_t w = 0;
+        for (int k = 0; k < 8; k++) w |= (uint64_t)p[12 + 8 * i + k] << (8 * k);
+        count->w[i] = w;
+    }
+    *taglen = get32(p + 44);
+    if (*nvars == 0 || *nvars > BDDF_MAX_VARS) return "variable count";
+    if (*taglen >= BDDF_TAG_MAX || n != BDDF_HEAD + (unsigned long long)*taglen + (whole ? 12ULL * *nnodes : 0))
+        return "size";
+    if (*root >= 2ULL + *nnodes || (*nnodes && *root != *nnodes + 1)) return "root";
+    memcpy(tag, p + BDDF_HEAD, *taglen);
+    tag[*taglen] = 0;
+    for (uint32_t i = 0; i < *taglen; i++)
+        if (tag[i] < 32 || tag[i] > 126) return "tag";
+    return NULL;
+}
+
 /* bddf_read_mem, and with quick the checks of bddf_read_known alone. */
 static int bddf_parse(const void *data, size_t n, const char *name, int quick, bddf_t *b, err_t *err)
 {
@@ -311,34 +356,16 @@ static int bddf_parse(const void *data, size_t n, const char *name, int quick, b
     size_t raw;
     if ((quick ? db_frame_read_known : db_frame_read)(data, n, bddf_magic, "BDD", name, BDDF_HEAD, &buf, &raw, err))
         return err->code;
-    b->nvars = get32(buf);
-    b->nnodes = get32(buf + 4);
-    b->root = get32(buf + 8);
-    for (int i = 0; i < 4; i++) {
-        uint64_t w = 0;
-        for (int k = 0; k < 8; k++) w |= (uint64_t)buf[12 + 8 * i + k] << (8 * k);
-        b->count.w[i] = w;
-    }
-    uint32_t taglen = get32(buf + 44);
-    const char *why = NULL;
+    uint32_t taglen;
+    const char *why = head_parse(buf, raw, 1, &b->nvars, &b->nnodes, &b->root, &b->count, &taglen, b->tag);
     int counted = 0;   /* the count was checked while reading */
-    if (b->nvars == 0 || b->nvars > BDDF_MAX_VARS) why = "variable count";
-    else if (taglen >= BDDF_TAG_MAX || raw != BDDF_HEAD + (unsigned long long)taglen + 12ULL * b->nnodes)
-        why = "size";
-    else if (b->root >= 2ULL + b->nnodes || (b->nnodes && b->root != b->nnodes + 1)) why = "root";
-    if (!why) {
-        memcpy(b->tag, buf + BDDF_HEAD, taglen);
-        b->tag[taglen] = 0;
-        for (uint32_t i = 0; i < taglen; i++)
-            if (b->tag[i] < 32 || b->tag[i] > 126) why = "tag";
-    }
     if (!why && b->nnodes && quick) {
         /* the file's own nodes, checked in one pass in their order: each
          * variable in range, each child a node before it (so bddf_eval
          * stays within the array and ends) */
         const uint8_t *p = buf + BDDF_HEAD + taglen;
         bddf_node_t *x;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#if BDDF_LE
         /* the file's layout is the array's: moved to the front of the
          * buffer, which becomes the array (no second copy of it) */
         _Static_assert(sizeof(bddf_node_t) == 12, "a node is three 32-bit words");
@@ -351,11 +378,7 @@ static int bddf_parse(const void *data, size_t n, const char *name, int quick, b
             free(buf);
             return err_set(err, GSW_EFAIL, "out of memory reading %s", name);
         }
-        for (uint32_t i = 0; i < b->nnodes; i++, p += 12) {
-            x[i].var = get32(p);
-            x[i].lo = get32(p + 4);
-            x[i].hi = get32(p + 8);
-        }
+        nodes_le(x, p, b->nnodes);
 #endif
         b->node = x;
         for (uint32_t i = 0; i < b->nnodes; i++)
@@ -502,7 +525,6 @@ int bddf_lazy_open(const char *path, bddf_lazy_t *l, err_t *err)
         bddf_lazy_close(l);
         return t == 0 ? GSW_OK : err_set(err, GSW_EFAIL, "%s is damaged (its seek table)", path);
     }
-    const char *why = NULL;
     uint8_t head[BDDF_HEAD + BDDF_TAG_MAX];
     if (!(l->dc = ZSTD_createDCtx())) {
         bddf_lazy_close(l);
@@ -513,25 +535,12 @@ int bddf_lazy_open(const char *path, bddf_lazy_t *l, err_t *err)
         bddf_lazy_close(l);
         return err->code;
     }
-    uint32_t taglen = hn >= BDDF_HEAD ? get32(head + 44) : 0;
-    l->nvars = hn >= BDDF_HEAD ? get32(head) : 0;
-    l->nnodes = hn >= BDDF_HEAD ? get32(head + 4) : 0;
-    l->root = hn >= BDDF_HEAD ? get32(head + 8) : 0;
-    for (int i = 0; i < 4 && hn >= BDDF_HEAD; i++)
-        for (int k = 0; k < 8; k++) l->count.w[i] |= (uint64_t)head[12 + 8 * i + k] << (8 * k);
+    uint32_t taglen;
+    const char *why = head_parse(head, (size_t)hn, 0, &l->nvars, &l->nnodes, &l->root, &l->count, &taglen, l->tag);
     uint64_t per = l->seek.chunk / 12;
-    if (hn < BDDF_HEAD || taglen >= BDDF_TAG_MAX || (uint64_t)hn != BDDF_HEAD + taglen || l->seek.head != (uint64_t)hn)
-        why = "head";
-    else if (l->nvars == 0 || l->nvars > BDDF_MAX_VARS) why = "variable count";
-    else if (l->seek.chunk % 12 || per > (1u << 24) || l->seek.nframes != 1 + (l->nnodes + per - 1) / per)
+    if (!why && l->seek.head != (uint64_t)hn) why = "head";
+    else if (!why && (l->seek.chunk % 12 || per > (1u << 24) || l->seek.nframes != 1 + (l->nnodes + per - 1) / per))
         why = "seek table";
-    else if (l->root >= 2ULL + l->nnodes || (l->nnodes && l->root != l->nnodes + 1)) why = "root";
-    if (!why) {
-        memcpy(l->tag, head + BDDF_HEAD, taglen);
-        l->tag[taglen] = 0;
-        for (uint32_t i = 0; i < taglen; i++)
-            if (l->tag[i] < 32 || l->tag[i] > 126) why = "tag";
-    }
     if (why) {
         bddf_lazy_close(l);
         return err_set(err, GSW_EFAIL, "%s is damaged (bad %s)", path, why);
@@ -554,12 +563,8 @@ static const bddf_node_t *lazy_node(bddf_lazy_t *l, uint32_t i, err_t *err)
         long got = lazy_frame(l, f + 1, (uint8_t *)s->node, cap, err);
         if (got < 0) return NULL;
         if ((uint64_t)got != (uint64_t)n * 12) return err_set(err, GSW_EFAIL, "%s is damaged (a short frame)", l->path), NULL;
-#if !(defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__)
-        for (uint32_t k = 0; k < n; k++) {   /* the file's words are little-endian */
-            const uint8_t *p = (const uint8_t *)&s->node[k];
-            bddf_node_t x = { get32(p), get32(p + 4), get32(p + 8) };
-            s->node[k] = x;
-        }
+#if !BDDF_LE
+        nodes_le(s->node, (const uint8_t *)s->node, n);   /* (in place) */
 #endif
         for (uint32_t k = 0; k < n; k++)
             if (bddf_node_bad(&s->node[k], first + k, l->nvars))
