@@ -90,6 +90,10 @@ struct ab_search {
     int16_t *heur_corr;         /* correction history (games with ab_eval_keys): a
                                    table of AB_CORR_SIZE entries (ab_think.c) for each
                                    of the AB_EVAL_KEYS keys; NULL: none */
+    uint64_t *heur_ecache;      /* the static evaluations of positions met before (games
+                                   with ab_futility): AB_ECACHE entries (ab_think.c) of
+                                   a check from the hash's high word and the value;
+                                   NULL: none */
     int32_t heur_eval[AB_MAX_PLY + 1];  /* the static evaluation at each ply of the path
                                    (games with ab_futility; -VAL_INF: in check) */
     int16_t heur_cls[AB_MAX_PLY + 1];   /* ... the class of the move into each ply
