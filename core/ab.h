@@ -186,6 +186,9 @@ typedef struct ab_options {
     /* heuristic: no cut-offs from the table's bounds (it still orders
      * moves by the table's best move) */
     int no_tt_cuts;
+    /* heuristic: no evaluation cache (every static evaluation made; tests:
+     * the cache changes nothing but the time) */
+    int no_ecache;
     /* heuristic: called after each completed iteration (depth) with the
      * result so far: depth, score, proven, best, pv/pvlen, nodes and
      * time_ms (a UCI front end prints its "info" line from it). From the

@@ -726,7 +726,7 @@ int ab_think(const gv_t *v, tt_t *tt, const void *pos, const ab_options_t *o,
         }
     }
     /* (short of memory: every evaluation made) */
-    uint64_t *ecache = v->ops->ab_futility ? calloc(AB_ECACHE, sizeof *ecache) : NULL;
+    uint64_t *ecache = v->ops->ab_futility && !(o && o->no_ecache) ? calloc(AB_ECACHE, sizeof *ecache) : NULL;
     s.heur_ecache = ecache;
     s.heur_cls[0] = -1;
     memset(s.heur_skip, 0xff, sizeof s.heur_skip);   /* MOVE_NONE */

@@ -87,9 +87,11 @@ static int t_terminal(const gv_t *v, const void *p, val_t *value)
     *value = full(T(v), ((const tpos_t *)p)->mask) ? VAL_DRAW : val_loss(0);
     return 1;
 }
+static _Thread_local uint64_t evals;   /* t_eval's calls by this thread */
 static int32_t t_eval(const gv_t *v, const void *p)
 {
     const tpos_t *q = p;
+    evals++;
     int32_t e = eval0(T(v), q->mask);
     return q->turn ? -e : e;
 }
@@ -671,6 +673,40 @@ static void test_delta(void **st)
     assert_true(differ >= 2);
 }
 
+/* The evaluation cache (games with ab_futility): the same searches as
+ * without it, node for node, with fewer calls of the evaluation. */
+static void test_eval_cache(void **st)
+{
+    (void)st;
+    uint64_t with = 0, without = 0;
+    for (int tree = 0; tree < 12; tree++) {
+        variant_t w;
+        variant_make(&w, 1700 + (uint64_t)tree, 16, T_TACT | T_CHECK | T_CLASS | T_NULL);
+        w.ops.ab_futility = 20;
+        tpos_t p;
+        if (!root_of(&w.gv, (uint64_t)tree, &p)) continue;
+        ab_result_t r[2];
+        uint64_t e[2];
+        for (int k = 0; k < 2; k++) {
+            ab_options_t o = { .threads = 1, .depth_limit = 7, .no_ecache = k };
+            err_t err;
+            tt_clear(&tt);
+            evals = 0;
+            assert_int_equal(ab_think(&w.gv, &tt, &p, &o, &r[k], &err), GSW_OK);
+            e[k] = evals;
+        }
+        assert_int_equal(r[0].nodes, r[1].nodes);
+        assert_int_equal(r[0].score, r[1].score);
+        assert_int_equal(r[0].best, r[1].best);
+        assert_true(e[0] <= e[1]);
+        with += e[0];
+        without += e[1];
+    }
+    printf("evaluation cache: %llu evaluations, %llu without it\n", (unsigned long long)with,
+           (unsigned long long)without);
+    assert_true(with < without);
+}
+
 /* ---- threads (lazy SMP) and multi-PV ---- */
 
 typedef struct lines_seen {
@@ -959,7 +995,7 @@ int main(void)
         cmocka_unit_test(test_iterations_and_limits),
         cmocka_unit_test(test_pruning), cmocka_unit_test(test_futility), cmocka_unit_test(test_move_class),
         cmocka_unit_test(test_memory),
-        cmocka_unit_test(test_eval_key), cmocka_unit_test(test_delta),
+        cmocka_unit_test(test_eval_key), cmocka_unit_test(test_delta), cmocka_unit_test(test_eval_cache),
         cmocka_unit_test(test_threads), cmocka_unit_test(test_multipv),
         cmocka_unit_test(test_multipv_all_moves), cmocka_unit_test(test_multipv_limits),
     };
