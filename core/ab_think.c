@@ -33,11 +33,11 @@
  * is met again often: the same captures in another order, a re-search, the
  * next iteration (in chess about 40% of the evaluations). 512 KB. */
 #define AB_ECACHE (1u << 16)
-/* The game's static evaluation of pos (of hash key), from the cache where
- * it holds it. */
+/* The game's static evaluation of pos (of hash key; 0: not computed at
+ * this node), from the cache where it holds it. */
 static inline int32_t ab_eval_cached(ab_t *s, const void *pos, uint64_t key)
 {
-    if (!s->heur_ecache) return s->v->ops->evaluate(s->v, pos);
+    if (!s->heur_ecache || !key) return s->v->ops->evaluate(s->v, pos);
     uint64_t *e = &s->heur_ecache[key & (AB_ECACHE - 1)];
     const uint64_t check = (key >> 32 | 1) << 32;
     if ((*e & 0xffffffff00000000ull) == check) return (int32_t)(uint32_t)*e;
@@ -334,7 +334,7 @@ static int32_t ab_heur(ab_t *s, const void *pos, int depth, int32_t alpha, int32
     int32_t raw = -VAL_INF, cev = -VAL_INF;
     if (fm && !quiesce) {
         if (!in_check) {
-            raw = key ? ab_eval_cached(s, pos, key) : O->evaluate(v, pos);
+            raw = ab_eval_cached(s, pos, key);
             ab_corr_find(s, pos, &corr);
         }
         int32_t ev = in_check ? -VAL_INF : ab_corrected(raw, &corr);
@@ -359,7 +359,7 @@ static int32_t ab_heur(ab_t *s, const void *pos, int depth, int32_t alpha, int32
         }
     }
     if (quiesce && tactical && !in_check) {   /* stand pat */
-        best = key ? ab_eval_cached(s, pos, key) : O->evaluate(v, pos);
+        best = ab_eval_cached(s, pos, key);
         if (fm) {
             ab_corr_find(s, pos, &corr);
             best = ab_corrected(best, &corr);

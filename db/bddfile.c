@@ -294,8 +294,7 @@ int bddf_write(const char *path, const bddf_t *b, uint64_t *checksum, err_t *err
     put32(buf, b->nvars);
     put32(buf + 4, b->nnodes);
     put32(buf + 8, b->root);
-    for (int i = 0; i < 4; i++)
-        for (int k = 0; k < 8; k++) buf[12 + 8 * i + k] = (uint8_t)(b->count.w[i] >> (8 * k));
+    for (int i = 0; i < 4; i++) db_put_le(buf + 12 + 8 * i, b->count.w[i], 8);
     put32(buf + 44, (uint32_t)taglen);
     memcpy(buf + BDDF_HEAD, b->tag, taglen);
     uint8_t *p = buf + BDDF_HEAD + taglen;
@@ -331,11 +330,7 @@ static const char *head_parse(const uint8_t *p, size_t n, int whole, uint32_t *n
     *nvars = get32(p);
     *nnodes = get32(p + 4);
     *root = get32(p + 8);
-    for (int i = 0; i < 4; i++) {
-        uint64_t w = 0;
-        for (int k = 0; k < 8; k++) w |= (uint64_t)p[12 + 8 * i + k] << (8 * k);
-        count->w[i] = w;
-    }
+    for (int i = 0; i < 4; i++) count->w[i] = db_get_le(p + 12 + 8 * i, 8);
     *taglen = get32(p + 44);
     if (*nvars == 0 || *nvars > BDDF_MAX_VARS) return "variable count";
     if (*taglen >= BDDF_TAG_MAX || n != BDDF_HEAD + (unsigned long long)*taglen + (whole ? 12ULL * *nnodes : 0))

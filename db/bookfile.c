@@ -11,7 +11,6 @@
 static const char bookf_magic[8] = { 'G', 'S', 'W', 'B', 'O', 'O', 'K', '1' };
 #define BOOKF_FIXED (4 + 4 + 4 + 8)   /* spec length, key length, deepest ply, count */
 
-
 /* An exact value: a draw, or a win or loss with a distance. */
 static int bookf_value_ok(int v)
 {
