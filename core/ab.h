@@ -196,7 +196,9 @@ typedef struct ab_options {
      * per line of the depth, best score first, r->multipv 1, 2, ..., each
      * with its line's score, best, pv; nodes and time_ms are the search's
      * so far (the same for the depth's lines). A depth stopped between
-     * its lines reports the lines it finished. */
+     * its lines reports the lines it finished. One line: a depth stopped
+     * after it settled a root move (below, ab_think) reports that move
+     * once more, at the depth last finished. */
     void (*on_iter)(void *ctx, const struct ab_result *r);
     void *on_iter_ctx;
 } ab_options_t;
@@ -247,9 +249,12 @@ int ab_analyze(const gv_t *v, tt_t *tt, const void *pos, const ab_options_t *o,
  * reductions of quiet moves (ab_tactical). Games without ab_tactical go on
  * past the depth from positions pos_quiet calls unquiet, with every move.
  * Stopped (time, nodes, o->stop), it returns the last completed
- * iteration's result (aborted = 1); r->best is a legal move whenever the
- * position has one. With multipv > 1 the result is the last depth's best
- * line; nodes count every thread's. */
+ * iteration's result (aborted = 1), unless the depth stopped had settled
+ * a root move (one line): one whose search finished with a score above
+ * the window's floor, with its line and score, or else one that failed
+ * high at the root; r->depth stays the depth last finished. r->best is a
+ * legal move whenever the position has one. With multipv > 1 the result
+ * is the last depth's best line; nodes count every thread's. */
 int ab_think(const gv_t *v, tt_t *tt, const void *pos, const ab_options_t *o,
              ab_result_t *r, err_t *err);
 

@@ -784,6 +784,7 @@ int ab_think(const gv_t *v, tt_t *tt, const void *pos, const ab_options_t *o,
         int pvlen = 0;
         s.heur_depth = d;
         int32_t sc, delta = v->ops->ab_window;
+        move_t failed_high = MOVE_NONE;   /* this depth's root move that last failed high */
         if (delta > 0 && d >= 5 && lines <= 1 && !r->proven && !val_is_proven_decisive(last)) {
             int32_t a = last - delta, b = last + delta;
             for (;;) {   /* the window, widened on the side the score left it by */
@@ -794,13 +795,36 @@ int ab_think(const gv_t *v, tt_t *tt, const void *pos, const ab_options_t *o,
                 if (sc <= a) a = wide ? -VAL_INF : sc - delta;
                 else {
                     b = wide ? VAL_INF : sc + delta;
-                    if (pvlen) s.heur_root_move = pv[0];   /* the move that failed high first */
+                    if (pvlen) s.heur_root_move = failed_high = pv[0];   /* the move that failed high first */
                 }
             }
         } else {
             sc = ab_heur(&s, pos, d, -VAL_INF, VAL_INF, pv, &pvlen, 0);
         }
-        if (s.aborted && d > 1) break;
+        if (s.aborted && d > 1) {
+            /* The unfinished depth still counts where it settled something:
+             * a root move whose search finished above the window's floor
+             * (the root's line holds only finished moves), or else one that
+             * failed high, beats the last depth's choice. */
+            if (lines <= 1 && (pvlen || failed_high != MOVE_NONE)) {
+                if (pvlen) {
+                    r->score = ruled ? VAL_DRAW : sc;
+                    memcpy(r->pv, pv, sizeof pv);
+                    r->pvlen = pvlen;
+                } else if (failed_high != r->best) {
+                    r->pv[0] = failed_high;
+                    r->pvlen = 1;
+                }
+                r->best = r->pv[0];
+                r->proven = val_is_proven_decisive(r->score);
+                if (o && o->on_iter) {   /* reported at the last depth finished */
+                    r->nodes = ab_think_nodes(&s, help, nh);
+                    r->time_ms = gsw_now_ms() - t0;
+                    o->on_iter(o->on_iter_ctx, r);
+                }
+            }
+            break;
+        }
         if (s.aborted && !pvlen) break;
         const int first_done = !s.aborted;
         int nl = 1;   /* multi-PV: the depth's lines finished */

@@ -424,8 +424,8 @@ static int legal(const gv_t *v, const tpos_t *p, move_t m)
 }
 
 /* The iteration callback reports every completed depth; a node limit stops
- * the search close to it with the last completed depth's move; a stop
- * before the first iteration still gives a legal move. */
+ * the search close to it with the move last reported; a stop before the
+ * first iteration still gives a legal move. */
 static void test_iterations_and_limits(void **st)
 {
     (void)st;
@@ -466,6 +466,58 @@ static void test_iterations_and_limits(void **st)
     tt_clear(&tt);
     assert_int_equal(ab_think(&w.gv, &tt, &p, &so, &r, &err), GSW_OK);
     assert_true(legal(&w.gv, &p, r.best));
+}
+
+/* A depth the node limit cut short still counts where it settled a root
+ * move: the engine reports it at the last depth finished (a second report
+ * of that depth) and plays it. In plain alpha-beta (no pruning, no table
+ * cut-offs, a full window) that move's score is its exact minimax value one
+ * ply deeper, and it is at least the value there of the last depth's move
+ * (searched first, so finished before any other). */
+static void test_unfinished_depth(void **st)
+{
+    (void)st;
+    int partial = 0, changed = 0;
+    for (int tree = 0; tree < 40; tree++) {
+        variant_t w;
+        variant_make(&w, 5000 + (uint64_t)tree, 14, T_TACT);
+        tpos_t p;
+        if (!root_of(&w.gv, (uint64_t)tree * 31, &p)) continue;
+        for (uint64_t limit = 3000; limit <= 200000; limit = limit * 5 / 2) {
+            iters_t li = { 0 };
+            ab_options_t o = { .threads = 1, .node_limit = limit, .no_prune = 1, .no_tt_cuts = 1, .on_iter = on_iter,
+                               .on_iter_ctx = &li };
+            ab_result_t r;
+            err_t err;
+            tt_clear(&tt);
+            assert_int_equal(ab_think(&w.gv, &tt, &p, &o, &r, &err), GSW_OK);
+            if (!r.aborted) break;
+            assert_true(li.n >= 1);
+            assert_int_equal(r.best, li.best[li.n - 1]);
+            assert_int_equal(r.score, li.score[li.n - 1]);
+            assert_int_equal(r.depth, li.depth[li.n - 1]);
+            if (li.n < 2 || li.depth[li.n - 2] != li.depth[li.n - 1]) continue;
+            partial++;
+            const int d = r.depth + 1;   /* the depth cut short */
+            move_t mv[GSW_MAX_MOVES];
+            int n = t_moves(&w.gv, &p, mv);
+            int32_t vbest = -VAL_INF, vprev = -VAL_INF;
+            for (int i = 0; i < n; i++) {
+                tpos_t c = p;
+                t_play(&w.gv, &c, mv[i]);
+                int32_t x = val_up(ref(&w.gv, &c, d - 1, 1, d, 1));
+                if (mv[i] == r.best) vbest = x;
+                if (mv[i] == li.best[li.n - 2]) vprev = x;
+            }
+            if (r.score != vbest) fail_msg("tree %d limit %llu: depth %d's move scores %d, minimax %d", tree,
+                                           (unsigned long long)limit, d, r.score, vbest);
+            assert_true(vbest >= vprev);
+            changed += r.best != li.best[li.n - 2];
+        }
+    }
+    print_message("unfinished depths: %d, a move changed in %d\n", partial, changed);
+    assert_true(partial > 20);
+    assert_true(changed > 3);
 }
 
 /* Late-move reductions cut the tree and null moves take part; a game whose
@@ -993,6 +1045,7 @@ int main(void)
         cmocka_unit_test(test_mate_scores),
         cmocka_unit_test(test_exact_unaffected),
         cmocka_unit_test(test_iterations_and_limits),
+        cmocka_unit_test(test_unfinished_depth),
         cmocka_unit_test(test_pruning), cmocka_unit_test(test_futility), cmocka_unit_test(test_move_class),
         cmocka_unit_test(test_memory),
         cmocka_unit_test(test_eval_key), cmocka_unit_test(test_delta), cmocka_unit_test(test_eval_cache),
