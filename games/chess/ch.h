@@ -168,7 +168,16 @@ enum {
     CH_EW_BAD_BISHOP,                  /* per own pawn on the bishop's colour */
     CH_EW_MOB_TAB,                     /* mobility by count, on top of CH_EW_MOB: knight 0-8,
                                           bishop 0-13, rook 0-14, queen 0-27 squares */
-    CH_EW_N = CH_EW_MOB_TAB + 9 + 14 + 15 + 28
+    CH_EW_STORM = CH_EW_MOB_TAB + 9 + 14 + 15 + 28, /* + rank - 3 (ranks 4-6): an own pawn on or beside
+                                          the file of the enemy king, on its first two ranks */
+    CH_EW_WEAK_ZONE = CH_EW_STORM + 3, /* a square around the enemy king attacked and defended by
+                                          no enemy pawn, knight, bishop nor rook */
+    CH_EW_PUSH_THREAT,                 /* an enemy piece a safe pawn push would attack */
+    CH_EW_PASSER_FREE,                 /* a passer with nothing on its way to promotion, per rank
+                                          past the third */
+    CH_EW_PASSER_SAFE,                 /* a passer whose stop square the enemy does not attack, per
+                                          rank past the third */
+    CH_EW_N
 };
 #define CH_EVAL_PHASE_MAX 24
 /* The built-in weights (ch_eval_weights.h): CH_EW_N of them, which

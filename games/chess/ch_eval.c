@@ -12,7 +12,10 @@
  * against a side without pieces); rooks on open and half-open files;
  * mobility (attacked squares not holding an own piece nor attacked by an
  * enemy pawn); the king's pawn shelter and the pressure of enemy pieces on
- * the squares around it; and the move itself (tempo).
+ * the squares around it, the squares there that only the king or queen
+ * defends, and pawns storming it; threats on pieces, by pawns, minor
+ * pieces, rooks, safe pawn pushes and safe checks; a passer's free way
+ * and safe stop square; and the move itself (tempo).
  *
  * Endgames: a side with no pawns and at most a minor piece more is scaled
  * down (it cannot mate); bishops of opposite colours with nothing else
@@ -122,6 +125,7 @@ static uint64_t ev_attacks(int t, int s, uint64_t occ)
 /* A side's attacks (its own frame): all of them, and by piece type. */
 typedef struct ev_att {
     uint64_t all, by[7];
+    uint64_t passers;   /* the side's passed pawns */
 } ev_att_t;
 
 /* A term: n times weight i, into mg and eg, and into the trace when one is
@@ -159,6 +163,7 @@ static inline __attribute__((always_inline)) void ev_side(const ev_view_t *v, co
     uint64_t blocked = opp_front | ev_sideways(opp_front) | behind_own;
     const int opp_has_pieces = (v->opp[CH_KNIGHT] | v->opp[CH_BISHOP] | v->opp[CH_ROOK] | v->opp[CH_QUEEN]) != 0;
     int unstoppable = 0;
+    A->passers = pawns & ~blocked;
     for (uint64_t b = pawns & ~blocked; b; b &= b - 1) {
         int s = ev_lsb(b), r = s >> 3, f = s & 7;
         EV_TERM(CH_EW_PASSED + r, 1);
@@ -268,7 +273,8 @@ static inline __attribute__((always_inline)) void ev_side(const ev_view_t *v, co
  * sides' attacks (the other's, att_them, already in v's frame). */
 static inline __attribute__((always_inline)) void ev_threats(const ev_view_t *v, const int16_t (*W)[2],
                                                               ch_eval_trace_t *tr, float sgn, const ev_att_t *A,
-                                                              uint64_t att_them, int *mg_io, int *eg_io)
+                                                              uint64_t att_them, uint64_t guard_them, int *mg_io,
+                                                              int *eg_io)
 {
     int mg = *mg_io, eg = *eg_io;
     const uint64_t pieces = v->opp[CH_KNIGHT] | v->opp[CH_BISHOP] | v->opp[CH_ROOK] | v->opp[CH_QUEEN];
@@ -285,6 +291,33 @@ static inline __attribute__((always_inline)) void ev_threats(const ev_view_t *v,
     const uint64_t from[4] = { ch_knight_att(v->opp_king), bch, rch, bch | rch };
     for (int t = CH_KNIGHT; t <= CH_QUEEN; t++)
         if ((n = ev_pop(A->by[t] & from[t - CH_KNIGHT] & safe))) EV_TERM(CH_EW_SAFE_CHECK + t - CH_KNIGHT, n);
+    /* pawns storming the enemy king, while it stays on its first two ranks */
+    const uint64_t pawns = v->own[CH_PAWN];
+    if ((v->opp_king >> 3) >= 6) {
+        int kf = v->opp_king & 7;
+        uint64_t files = FILE_A << kf;
+        files |= ev_sideways(files);
+        for (int r = 3; r <= 5; r++)
+            if ((n = ev_pop(pawns & files & 0xFFull << 8 * r))) EV_TERM(CH_EW_STORM + r - 3, n);
+    }
+    /* squares around the enemy king it can only hold with the king or queen */
+    const uint64_t zone = ch_king_att(v->opp_king);
+    if ((n = ev_pop(zone & A->all & ~guard_them))) EV_TERM(CH_EW_WEAK_ZONE, n);
+    /* a pawn push to a square the enemy does not attack (or we defend) that
+     * attacks an enemy piece */
+    uint64_t push = pawns << 8 & ~v->occ;
+    push |= (push & 0xFF0000ull) << 8 & ~v->occ;
+    push &= ~att_them | A->all;
+    uint64_t push_att = (push << 9 & ~FILE_A) | (push << 7 & ~FILE_H);
+    if ((n = ev_pop(push_att & pieces))) EV_TERM(CH_EW_PUSH_THREAT, n);
+    /* passers: a free way to promotion, a stop square out of the enemy's reach */
+    for (uint64_t b = A->passers; b; b &= b - 1) {
+        int s = ev_lsb(b), r = s >> 3;
+        if (r < 3) continue;
+        uint64_t path = ev_north_fill(1ull << s) & ~(1ull << s);
+        if (!(path & v->occ)) EV_TERM(CH_EW_PASSER_FREE, r - 2);
+        if (!(att_them >> (s + 8) & 1)) EV_TERM(CH_EW_PASSER_SAFE, r - 2);
+    }
     *mg_io = mg;
     *eg_io = eg;
 }
@@ -375,8 +408,12 @@ static inline __attribute__((always_inline)) int32_t ev_eval(const ch_params_t *
     }
     /* threats: each side's attacks on the other's pieces (the other's
      * attacks turned into this side's frame: the frames differ by a flip) */
-    for (int c = 0; c < 2; c++)
-        ev_threats(&view[c], W, tr, c == CH_WHITE ? 1.0f : -1.0f, &att[c], ev_flip(att[!c].all), &mg[c], &eg[c]);
+    for (int c = 0; c < 2; c++) {
+        const ev_att_t *o = &att[!c];
+        uint64_t guard = o->by[CH_PAWN] | o->by[CH_KNIGHT] | o->by[CH_BISHOP] | o->by[CH_ROOK];
+        ev_threats(&view[c], W, tr, c == CH_WHITE ? 1.0f : -1.0f, &att[c], ev_flip(o->all), ev_flip(guard), &mg[c],
+                   &eg[c]);
+    }
     /* a king walking up the board while the enemy queen is on it, whatever
      * the phase says (the blended tables let it stroll from the middlegame
      * on); counted in its own frame */
@@ -450,7 +487,14 @@ void ch_eval_weight_name(int i, char *buf, size_t n)
         "backward pawn",
         "bad bishop: per own pawn on its colour",
     };
+    static const char *const late[] = {
+        "king zone: a square held by no pawn or piece but the king or queen",
+        "threat: a safe pawn push attacks a piece",
+        "passer: a free way to promotion, per rank",
+        "passer: its stop square not attacked, per rank",
+    };
     _Static_assert(sizeof single / sizeof *single == CH_EW_MOB_TAB - CH_EW_DOUBLED, "a name for each single weight");
+    _Static_assert(sizeof late / sizeof *late == CH_EW_N - CH_EW_STORM - 3, "a name for each late weight");
     if (i < 0 || i >= CH_EW_N) snprintf(buf, n, "?");
     else if (i < CH_EW_PASSED) {
         int sq = (i - CH_EW_PST) % 64;   /* as drawn: rank 8 first */
@@ -458,6 +502,8 @@ void ch_eval_weight_name(int i, char *buf, size_t n)
     } else if (i < CH_EW_MOB) snprintf(buf, n, "passed pawn, rank %d", i - CH_EW_PASSED + 1);
     else if (i < CH_EW_DOUBLED) snprintf(buf, n, "mobility %s", types[i - CH_EW_MOB]);
     else if (i < CH_EW_MOB_TAB) snprintf(buf, n, "%s", single[i - CH_EW_DOUBLED]);
+    else if (i >= CH_EW_STORM + 3) snprintf(buf, n, "%s", late[i - CH_EW_STORM - 3]);
+    else if (i >= CH_EW_STORM) snprintf(buf, n, "pawn storm, rank %d", i - CH_EW_STORM + 4);
     else {
         int t = CH_QUEEN, k = i - CH_EW_MOB_TAB;
         while (k < mob_tab_at[t]) t--;

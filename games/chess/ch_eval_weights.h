@@ -177,4 +177,11 @@ const int16_t ch_eval_weights[][2] = {
     /* mobility queen, 25 squares */ {-1, -3},
     /* mobility queen, 26 squares */ {0, -1},
     /* mobility queen, 27 squares */ {0, -2},
+    /* pawn storm, rank 4 */ {0, 0},
+    /* pawn storm, rank 5 */ {0, 0},
+    /* pawn storm, rank 6 */ {0, 0},
+    /* king zone: a square held by no pawn or piece but the king or queen */ {0, 0},
+    /* threat: a safe pawn push attacks a piece */ {0, 0},
+    /* passer: a free way to promotion, per rank */ {0, 0},
+    /* passer: its stop square not attacked, per rank */ {0, 0},
 };

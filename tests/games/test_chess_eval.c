@@ -207,6 +207,55 @@ static void test_params(void **state)
     assert_int_equal(ch_evaluate(&q, &p), e - 2 * 20);
 }
 
+/* The count a term gets in a position (White's minus Black's). */
+static float term(const char *placement, int side, int i)
+{
+    ch_params_t pp;
+    ch_params_default(&pp);
+    ch_pos_t p = setup(placement, side);
+    ch_eval_trace_t tr;
+    ch_eval_trace(&pp, &p, &tr);
+    assert_true(tr.linear);
+    return tr.coef[i];
+}
+
+/* The terms on pawn pushes, storms, passers' ways and a king's weak
+ * squares count what they say, for each side. */
+static void test_terms(void **state)
+{
+    (void)state;
+    /* e4-e5 attacks the knight on d6; not where a pawn on f6 holds e5 */
+    assert_true(term("4k3/8/3n4/8/4P3/8/8/4K3", CH_WHITE, CH_EW_PUSH_THREAT) == 1);
+    assert_true(term("4k3/8/3n1p2/8/4P3/8/8/4K3", CH_WHITE, CH_EW_PUSH_THREAT) == 0);
+    /* d2-d4 attacks the knight on e5 (d3, which the knight holds, only passed) */
+    assert_true(term("4k3/8/8/4n3/8/8/3P4/4K3", CH_BLACK, CH_EW_PUSH_THREAT) == 1);
+    /* and for Black: c7-c6 attacks the knight on d5 */
+    assert_true(term("4k3/2p5/8/3N4/8/8/8/4K3", CH_WHITE, CH_EW_PUSH_THREAT) == -1);
+
+    /* pawns on g5 and h4 against a king on g8; none against one on g6 */
+    assert_true(term("6k1/8/8/6P1/7P/8/8/6K1", CH_WHITE, CH_EW_STORM) == 1);
+    assert_true(term("6k1/8/8/6P1/7P/8/8/6K1", CH_WHITE, CH_EW_STORM + 1) == 1);
+    assert_true(term("6k1/8/8/6P1/7P/8/8/6K1", CH_WHITE, CH_EW_STORM + 2) == 0);
+    assert_true(term("8/8/6k1/6P1/7P/8/8/6K1", CH_WHITE, CH_EW_STORM + 1) == 0);
+    /* Black's pawn on b3 (its sixth rank) against a king on a1 */
+    assert_true(term("4k3/8/8/8/8/1p6/8/K7", CH_WHITE, CH_EW_STORM + 2) == -1);
+
+    /* a passer on d5 (rank 5: 2 a term), its way free, its stop square d6 safe */
+    assert_true(term("4k3/8/8/3P4/8/8/8/4K3", CH_WHITE, CH_EW_PASSER_FREE) == 2);
+    assert_true(term("4k3/8/8/3P4/8/8/8/4K3", CH_WHITE, CH_EW_PASSER_SAFE) == 2);
+    /* the king on e7 holds d6; a rook on d8 stands in its way */
+    assert_true(term("8/4k3/8/3P4/8/8/8/4K3", CH_WHITE, CH_EW_PASSER_SAFE) == 0);
+    assert_true(term("8/4k3/8/3P4/8/8/8/4K3", CH_WHITE, CH_EW_PASSER_FREE) == 2);
+    assert_true(term("3rk3/8/8/3P4/8/8/8/4K3", CH_WHITE, CH_EW_PASSER_FREE) == 0);
+    /* Black's passer on c3 (its sixth rank: 3 a term) */
+    assert_true(term("4k3/8/8/8/8/2p5/8/6K1", CH_WHITE, CH_EW_PASSER_FREE) == -3);
+
+    /* a rook on a7 attacks g7 and h7 beside the king on h8; a knight on f8
+     * holds h7 */
+    assert_true(term("7k/R7/8/p7/8/8/8/4K3", CH_WHITE, CH_EW_WEAK_ZONE) == 2);
+    assert_true(term("5n1k/R7/8/8/8/8/8/4K3", CH_WHITE, CH_EW_WEAK_ZONE) == 1);
+}
+
 static void test_kqk(void **state)
 {
     (void)state;
@@ -292,6 +341,7 @@ int main(void)
         cmocka_unit_test(test_trace),
         cmocka_unit_test(test_start),
         cmocka_unit_test(test_params),
+        cmocka_unit_test(test_terms),
         cmocka_unit_test(test_kqk),
         cmocka_unit_test(test_drawish),
     };
