@@ -168,15 +168,16 @@ static inline __attribute__((always_inline)) void ev_side(const ev_view_t *v, co
         int s = ev_lsb(b), r = s >> 3, f = s & 7;
         EV_TERM(CH_EW_PASSED + r, 1);
         if ((v->king >> 3) > r && ev_abs((v->king & 7) - f) <= 1) EV_TERM(CH_EW_KING_LEADS, 1);
+        const uint64_t path = ev_north_fill(1ull << s) & ~(1ull << s);   /* its way to promotion */
         if (r >= 3) {
             int stop = s + 8;
+            if (!(path & v->occ)) EV_TERM(CH_EW_PASSER_FREE, r - 2);
             EV_TERM(CH_EW_PASSER_OPP_KING, ev_cheb(v->opp_king, stop) * (r - 2));
             EV_TERM(CH_EW_PASSER_OWN_KING, ev_cheb(v->king, stop) * (r - 2));
             if (v->occ >> stop & 1) EV_TERM(CH_EW_PASSER_BLOCKED, r - 2);
         }
         if (!opp_has_pieces) {
             /* the rule of the square: the lone king cannot reach the queening square */
-            uint64_t path = ev_north_fill(1ull << s) & ~(1ull << s);
             int dist = 7 - r - (r == 1);
             int king_dist = ev_cheb(v->opp_king, 56 + f) - !v->to_move;
             if (!(path & v->occ) && king_dist > dist) unstoppable = 1;
@@ -310,13 +311,11 @@ static inline __attribute__((always_inline)) void ev_threats(const ev_view_t *v,
     push &= ~att_them | A->all;
     uint64_t push_att = (push << 9 & ~FILE_A) | (push << 7 & ~FILE_H);
     if ((n = ev_pop(push_att & pieces))) EV_TERM(CH_EW_PUSH_THREAT, n);
-    /* passers: a free way to promotion, a stop square out of the enemy's reach */
-    for (uint64_t b = A->passers; b; b &= b - 1) {
-        int s = ev_lsb(b), r = s >> 3;
-        if (r < 3) continue;
-        uint64_t path = ev_north_fill(1ull << s) & ~(1ull << s);
-        if (!(path & v->occ)) EV_TERM(CH_EW_PASSER_FREE, r - 2);
-        if (!(att_them >> (s + 8) & 1)) EV_TERM(CH_EW_PASSER_SAFE, r - 2);
+    /* passers with a stop square out of the enemy's reach (their free way:
+     * ev_side) */
+    for (uint64_t b = A->passers & ~0xFFFFFFull; b; b &= b - 1) {
+        int s = ev_lsb(b);
+        if (!(att_them >> (s + 8) & 1)) EV_TERM(CH_EW_PASSER_SAFE, (s >> 3) - 2);
     }
     *mg_io = mg;
     *eg_io = eg;
