@@ -177,6 +177,21 @@ enum {
                                           past the third */
     CH_EW_PASSER_SAFE,                 /* a passer whose stop square the enemy does not attack, per
                                           rank past the third */
+    CH_EW_ROOK_BEHIND,                 /* an own rook the first piece behind an own passer */
+    CH_EW_ROOK_BEHIND_OPP,             /* an enemy rook the first piece behind an own passer */
+    CH_EW_KING_PAWN_DIST,              /* the king's distance to the nearest pawn, either side's */
+    CH_EW_SPACE,                       /* safe squares on files c-f, ranks 2-4 (those behind an own
+                                          pawn twice), times the own pieces, over 4 */
+    CH_EW_MINOR_SHIELDED,              /* a knight or bishop with a pawn on the square in front */
+    CH_EW_PROTECTOR,                   /* + type - CH_KNIGHT (knight, bishop): its distance to the
+                                          own king */
+    CH_EW_THREAT_KING = CH_EW_PROTECTOR + 2, /* an enemy pawn or piece the king attacks, undefended */
+    CH_EW_HANGING_PAWN,                /* an enemy pawn attacked and not defended */
+    CH_EW_PAWNLESS_FLANK,              /* the king on a flank with no pawn of either side */
+    CH_EW_ROOK_QUEEN_FILE,             /* a rook on the file of an enemy queen */
+    CH_EW_LONG_DIAGONAL,               /* a bishop that sees two centre squares through pawns */
+    CH_EW_ROOK_TRAPPED,                /* a rook of 3 squares or fewer, on the king's first rank,
+                                          between the king and the corner */
     CH_EW_N
 };
 #define CH_EVAL_PHASE_MAX 24

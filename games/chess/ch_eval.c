@@ -14,8 +14,12 @@
  * enemy pawn); the king's pawn shelter and the pressure of enemy pieces on
  * the squares around it, the squares there that only the king or queen
  * defends, and pawns storming it; threats on pieces, by pawns, minor
- * pieces, rooks, safe pawn pushes and safe checks; a passer's free way
- * and safe stop square; and the move itself (tempo).
+ * pieces, rooks, safe pawn pushes and safe checks, and on undefended pawns
+ * (by the king too); a passer's free way, safe stop square and the rook
+ * behind it; space behind the pawns; minor pieces behind a pawn and near
+ * their king, bishops on the long diagonals, rooks on a queen's file or
+ * shut in by their king; the king's distance to the pawns and a flank
+ * without them; and the move itself (tempo).
  *
  * Endgames: a side with no pawns and at most a minor piece more is scaled
  * down (it cannot mate); bishops of opposite colours with nothing else
@@ -41,6 +45,8 @@
 #define FILE_A 0x0101010101010101ull
 #define FILE_H 0x8080808080808080ull
 #define DARK_SQUARES 0xAA55AA55AA55AA55ull
+#define CENTRE 0x0000001818000000ull      /* d4, e4, d5, e5 */
+#define SPACE_AREA 0x000000003C3C3C00ull  /* files c-f, ranks 2-4 */
 
 static inline int ev_pop(uint64_t b) { return __builtin_popcountll(b); }
 static inline int ev_lsb(uint64_t b) { return __builtin_ctzll(b); }
@@ -169,6 +175,13 @@ static inline __attribute__((always_inline)) void ev_side(const ev_view_t *v, co
         EV_TERM(CH_EW_PASSED + r, 1);
         if ((v->king >> 3) > r && ev_abs((v->king & 7) - f) <= 1) EV_TERM(CH_EW_KING_LEADS, 1);
         const uint64_t path = ev_north_fill(1ull << s) & ~(1ull << s);   /* its way to promotion */
+        /* the first piece behind it on its file: a rook of either side */
+        const uint64_t behind = ev_south_fill(1ull << s) & ~(1ull << s) & v->occ;
+        if (behind) {
+            const uint64_t first = 1ull << (63 - __builtin_clzll(behind));
+            if (first & v->own[CH_ROOK]) EV_TERM(CH_EW_ROOK_BEHIND, 1);
+            else if (first & v->opp[CH_ROOK]) EV_TERM(CH_EW_ROOK_BEHIND_OPP, 1);
+        }
         if (r >= 3) {
             int stop = s + 8;
             if (!(path & v->occ)) EV_TERM(CH_EW_PASSER_FREE, r - 2);
@@ -188,10 +201,12 @@ static inline __attribute__((always_inline)) void ev_side(const ev_view_t *v, co
     /* bishop pair */
     if ((v->own[CH_BISHOP] & DARK_SQUARES) && (v->own[CH_BISHOP] & ~DARK_SQUARES)) EV_TERM(CH_EW_BISHOP_PAIR, 1);
 
-    /* rooks on open and half-open files, and on the seventh rank */
+    /* rooks on open and half-open files, on an enemy queen's file, and on
+     * the seventh rank */
     for (uint64_t b = v->own[CH_ROOK]; b; b &= b - 1) {
         uint64_t file = FILE_A << (ev_lsb(b) & 7);
         if (!(file & pawns)) EV_TERM(file & opp_pawns ? CH_EW_ROOK_HALF : CH_EW_ROOK_OPEN, 1);
+        if (file & v->opp[CH_QUEEN]) EV_TERM(CH_EW_ROOK_QUEEN_FILE, 1);
     }
     int seventh = ev_pop(v->own[CH_ROOK] & 0x00FF000000000000ull);
     if (seventh) EV_TERM(CH_EW_ROOK_SEVENTH, seventh);
@@ -201,6 +216,26 @@ static inline __attribute__((always_inline)) void ev_side(const ev_view_t *v, co
     uint64_t opp_reach = ev_sideways(opp_front);
     int outposts = ev_pop((v->own[CH_KNIGHT] | v->own[CH_BISHOP]) & 0x0000FFFFFF000000ull & pawn_att & ~opp_reach);
     if (outposts) EV_TERM(CH_EW_OUTPOST, outposts);
+    /* minor pieces behind a pawn, and bishops on the long diagonals
+     * (seeing two centre squares through the pawns) */
+    const uint64_t all_pawns = pawns | opp_pawns;
+    int shielded = ev_pop((v->own[CH_KNIGHT] | v->own[CH_BISHOP]) & all_pawns >> 8);
+    if (shielded) EV_TERM(CH_EW_MINOR_SHIELDED, shielded);
+    for (uint64_t b = v->own[CH_BISHOP]; b; b &= b - 1)
+        if (ev_pop(ch_bishop_att(ev_lsb(b), all_pawns) & CENTRE) >= 2) EV_TERM(CH_EW_LONG_DIAGONAL, 1);
+    /* the king: its distance to the nearest pawn, and a flank without pawns */
+    if (all_pawns) {
+        int d = 7;
+        for (uint64_t b = all_pawns; b && d > 1; b &= b - 1) d = ev_min(d, ev_cheb(v->king, ev_lsb(b)));
+        EV_TERM(CH_EW_KING_PAWN_DIST, d);
+    }
+    {
+        static const uint64_t flank[8] = {
+            0x0F0F0F0F0F0F0F0Full, 0x0F0F0F0F0F0F0F0Full, 0x0F0F0F0F0F0F0F0Full, 0x3C3C3C3C3C3C3C3Cull,
+            0x3C3C3C3C3C3C3C3Cull, 0xF0F0F0F0F0F0F0F0ull, 0xF0F0F0F0F0F0F0F0ull, 0xF0F0F0F0F0F0F0F0ull,
+        };
+        if (!(all_pawns & flank[v->king & 7])) EV_TERM(CH_EW_PAWNLESS_FLANK, 1);
+    }
     /* pieces' worth beyond the parameters' values */
     for (int t = CH_PAWN; t <= CH_QUEEN; t++) {
         int k = ev_pop(v->own[t]);
@@ -210,6 +245,15 @@ static inline __attribute__((always_inline)) void ev_side(const ev_view_t *v, co
     /* mobility and the pressure on the enemy king */
     uint64_t opp_pawn_att = (opp_pawns >> 7 & ~FILE_A) | (opp_pawns >> 9 & ~FILE_H);
     uint64_t area = ~v->own[0] & ~opp_pawn_att;
+    /* space: the squares on files c-f of ranks 2-4 that no pawn holds nor
+     * an enemy pawn attacks, those behind an own pawn twice, by the pieces */
+    {
+        uint64_t safe = SPACE_AREA & ~pawns & ~opp_pawn_att;
+        uint64_t behind = pawns >> 8 | pawns >> 16 | pawns >> 24;
+        int pcs = ev_pop(v->own[CH_KNIGHT] | v->own[CH_BISHOP] | v->own[CH_ROOK] | v->own[CH_QUEEN]);
+        int space = (ev_pop(safe) + ev_pop(safe & behind)) * pcs / 4;
+        if (space) EV_TERM(CH_EW_SPACE, space);
+    }
     uint64_t zone = ch_king_att(v->opp_king) | 1ull << v->opp_king;
     int attackers = 0, pressure = 0;
     A->by[CH_PAWN] = pawn_att;
@@ -217,11 +261,16 @@ static inline __attribute__((always_inline)) void ev_side(const ev_view_t *v, co
     A->all = pawn_att | A->by[CH_KING];
     for (int t = CH_KNIGHT; t <= CH_QUEEN; t++)
         for (uint64_t b = v->own[t]; b; b &= b - 1) {
-            uint64_t att = ev_attacks(t, ev_lsb(b), v->occ);
+            const int s = ev_lsb(b);
+            uint64_t att = ev_attacks(t, s, v->occ);
             A->by[t] |= att;
             int k = ev_pop(att & area);
             EV_TERM(CH_EW_MOB + t, k - mob_mid[t]);
             EV_TERM(CH_EW_MOB_TAB + mob_tab_at[t] + k, 1);
+            if (t <= CH_BISHOP) EV_TERM(CH_EW_PROTECTOR + t - CH_KNIGHT, ev_cheb(s, v->king));
+            /* a rook shut in between its uncastled king and the corner */
+            if (t == CH_ROOK && k <= 3 && s < 8 && v->king < 8 && ((v->king & 7) < 4) == (s < v->king))
+                EV_TERM(CH_EW_ROOK_TRAPPED, 1);
             uint64_t z = att & zone;
             if (z) {
                 attackers++;
@@ -285,6 +334,8 @@ static inline __attribute__((always_inline)) void ev_threats(const ev_view_t *v,
     if ((n = ev_pop((A->by[CH_KNIGHT] | A->by[CH_BISHOP]) & heavy))) EV_TERM(CH_EW_THREAT_MINOR, n);
     if ((n = ev_pop(A->by[CH_ROOK] & v->opp[CH_QUEEN]))) EV_TERM(CH_EW_THREAT_ROOK, n);
     if ((n = ev_pop(A->all & pieces & ~att_them))) EV_TERM(CH_EW_HANGING, n);
+    if ((n = ev_pop(A->all & v->opp[CH_PAWN] & ~att_them))) EV_TERM(CH_EW_HANGING_PAWN, n);
+    if ((n = ev_pop(A->by[CH_KING] & (v->opp[CH_PAWN] | pieces) & ~att_them))) EV_TERM(CH_EW_THREAT_KING, n);
     /* safe checks: squares a piece could give check from, attacked by one
      * of its kind, neither held by an own piece nor attacked by the other side */
     const uint64_t safe = ~v->own[0] & ~att_them;
@@ -491,6 +542,19 @@ void ch_eval_weight_name(int i, char *buf, size_t n)
         "threat: a safe pawn push attacks a piece",
         "passer: a free way to promotion, per rank",
         "passer: its stop square not attacked, per rank",
+        "passer: an own rook behind it",
+        "passer: an enemy rook behind it",
+        "king: distance to the nearest pawn",
+        "space, by the pieces",
+        "knight or bishop behind a pawn",
+        "knight: distance to the own king",
+        "bishop: distance to the own king",
+        "threat: the king attacks an undefended pawn or piece",
+        "threat: a pawn attacked and not defended",
+        "king on a flank without pawns",
+        "rook on the file of an enemy queen",
+        "bishop on a long diagonal",
+        "rook trapped by its own king",
     };
     _Static_assert(sizeof single / sizeof *single == CH_EW_MOB_TAB - CH_EW_DOUBLED, "a name for each single weight");
     _Static_assert(sizeof late / sizeof *late == CH_EW_N - CH_EW_STORM - 3, "a name for each late weight");

@@ -256,6 +256,56 @@ static void test_terms(void **state)
     assert_true(term("5n1k/R7/8/8/8/8/8/4K3", CH_WHITE, CH_EW_WEAK_ZONE) == 1);
 }
 
+/* The terms of rooks behind passers, the king's pawns, space, minor
+ * pieces' places, the king's and other threats on pawns, and trapped rooks
+ * count what they say, for each side. */
+static void test_terms_more(void **state)
+{
+    (void)state;
+    /* a rook on d1 behind the passer on d5: White's, then Black's; a knight
+     * on d3 between them; Black's rook on d8 behind its passer on d4 */
+    assert_true(term("4k3/7p/8/3P4/8/8/8/3RK3", CH_WHITE, CH_EW_ROOK_BEHIND) == 1);
+    assert_true(term("4k3/8/8/3P4/8/8/8/3rK3", CH_WHITE, CH_EW_ROOK_BEHIND_OPP) == 1);
+    assert_true(term("4k3/7p/8/3P4/8/3N4/8/3RK3", CH_WHITE, CH_EW_ROOK_BEHIND) == 0);
+    assert_true(term("3rk3/8/8/8/3p4/8/7P/4K3", CH_WHITE, CH_EW_ROOK_BEHIND) == -1);
+
+    /* the king on e1 is 4 from a2, the one on e8 is 6 */
+    assert_true(term("4k3/8/8/8/8/8/P7/4K3", CH_WHITE, CH_EW_KING_PAWN_DIST) == -2);
+    /* g1's flank (e-h) has no pawn, and neither has e8's (c-f); b8's has a2 */
+    assert_true(term("4k3/8/8/8/8/8/P7/6K1", CH_WHITE, CH_EW_PAWNLESS_FLANK) == 0);
+    assert_true(term("1k6/8/8/8/8/8/P7/6K1", CH_WHITE, CH_EW_PAWNLESS_FLANK) == 1);
+
+    /* space: d4 and e4 leave 10 squares of c2-f4, 4 of them behind the
+     * pawns: 14 times one piece, over 4 */
+    assert_true(term("4k3/8/8/8/3PP3/8/8/1N2K3", CH_WHITE, CH_EW_SPACE) == 3);
+    assert_true(term("4k3/8/8/8/3PP3/8/8/4K3", CH_WHITE, CH_EW_SPACE) == 0);
+
+    /* a knight on d3 behind d4; a Black bishop on e6 behind White's e5 */
+    assert_true(term("4k3/8/8/8/3P4/3N4/8/4K3", CH_WHITE, CH_EW_MINOR_SHIELDED) == 1);
+    assert_true(term("4k3/8/4b3/4P3/8/8/8/4K3", CH_WHITE, CH_EW_MINOR_SHIELDED) == -1);
+    /* a knight on a1 is 4 from its king on e1; a bishop on b2 sees d4 and
+     * e5, not through a pawn on c3 */
+    assert_true(term("4k3/8/8/8/8/8/8/N3K3", CH_WHITE, CH_EW_PROTECTOR) == 4);
+    assert_true(term("4k3/8/8/8/8/8/1B6/4K3", CH_WHITE, CH_EW_PROTECTOR + 1) == 3);
+    assert_true(term("4k3/8/8/8/8/8/1B6/4K3", CH_WHITE, CH_EW_LONG_DIAGONAL) == 1);
+    assert_true(term("4k3/8/8/8/8/2P5/1B6/4K3", CH_WHITE, CH_EW_LONG_DIAGONAL) == 0);
+
+    /* the king on e1 attacks the pawn on e2, unless f3 defends it */
+    assert_true(term("4k3/8/8/8/8/8/4p3/4K3", CH_WHITE, CH_EW_THREAT_KING) == 1);
+    assert_true(term("4k3/8/8/8/8/5p2/4p3/4K3", CH_WHITE, CH_EW_THREAT_KING) == 0);
+    /* the rook on a1 attacks the pawn on a7, unless the king on b8 defends it */
+    assert_true(term("4k3/p7/8/8/8/8/8/R3K3", CH_WHITE, CH_EW_HANGING_PAWN) == 1);
+    assert_true(term("1k6/p7/8/8/8/8/8/R3K3", CH_WHITE, CH_EW_HANGING_PAWN) == 0);
+    /* a rook on d1 on the queen's d-file */
+    assert_true(term("3qk3/8/8/8/8/8/8/3RK3", CH_WHITE, CH_EW_ROOK_QUEEN_FILE) == 1);
+
+    /* h1's rook shut in by the king on f1; a1's is not (the king is not
+     * between it and its corner); and Black's on h8 behind a king on f8 */
+    assert_true(term("4k3/p7/8/8/8/8/6PP/5K1R", CH_WHITE, CH_EW_ROOK_TRAPPED) == 1);
+    assert_true(term("4k3/p7/8/8/8/8/PP6/R4K2", CH_WHITE, CH_EW_ROOK_TRAPPED) == 0);
+    assert_true(term("5k1r/6pp/8/8/8/8/P7/4K3", CH_WHITE, CH_EW_ROOK_TRAPPED) == -1);
+}
+
 static void test_kqk(void **state)
 {
     (void)state;
@@ -342,6 +392,7 @@ int main(void)
         cmocka_unit_test(test_start),
         cmocka_unit_test(test_params),
         cmocka_unit_test(test_terms),
+        cmocka_unit_test(test_terms_more),
         cmocka_unit_test(test_kqk),
         cmocka_unit_test(test_drawish),
     };
