@@ -268,7 +268,7 @@ static inline __attribute__((always_inline)) void ev_side(const ev_view_t *v, co
             EV_TERM(CH_EW_MOB + t, k - mob_mid[t]);
             EV_TERM(CH_EW_MOB_TAB + mob_tab_at[t] + k, 1);
             if (t <= CH_BISHOP) EV_TERM(CH_EW_PROTECTOR + t - CH_KNIGHT, ev_cheb(s, v->king));
-            /* a rook shut in between its uncastled king and the corner */
+            /* a rook of few squares shut in on the first rank between its king and the corner */
             if (t == CH_ROOK && k <= 3 && s < 8 && v->king < 8 && ((v->king & 7) < 4) == (s < v->king))
                 EV_TERM(CH_EW_ROOK_TRAPPED, 1);
             uint64_t z = att & zone;
