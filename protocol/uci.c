@@ -56,6 +56,7 @@ typedef struct uci {
     gv_t *v;
     solver_t s;
     int have_solver;
+    const char *egdb_dir;      /* gsw's tablebases: --dir, else $GSW_EGDB, else egdb/ beside the cache */
     size_t hash_mb;
     int values[5];             /* P N B R Q in centipawns */
     int defaults[5];
@@ -100,6 +101,27 @@ static void say(uci_t *u, const char *fmt, ...)
     pthread_mutex_unlock(&u->out);
 }
 
+/* The solver's warnings and notes (a damaged or unvouched tablebase
+ * file, an ending not built) go to the GUI as info strings. */
+static void uci_warn(void *ctx, const char *msg)
+{
+    say(ctx, "info string %s", msg);
+}
+
+/* A solver for v with a table of mb, reading gsw's own tablebases. They
+ * are never built here: a search runs on the clock, and a build takes
+ * seconds to minutes (the person is told the command instead). */
+static int uci_solver(uci_t *u, gv_t *v, size_t mb, err_t *err)
+{
+    int rc = solver_init(&u->s, v, mb, NULL, err);
+    if (rc) return rc;
+    u->s.warn = uci_warn;
+    u->s.warn_ctx = u;
+    u->s.no_build = 1;
+    if ((rc = solver_open_egdb(&u->s, u->egdb_dir, NULL, err))) solver_free(&u->s);
+    return rc;
+}
+
 /* Open the variant for u->values (the plain variant when they are the
  * defaults) and a solver with a table of u->hash_mb, in place of the
  * previous ones (freed first: a big table is never held twice). On a
@@ -117,7 +139,7 @@ static int uci_open(uci_t *u, err_t *err)
     if (!rc) {
         if (u->have_solver) solver_free(&u->s);
         u->have_solver = 0;
-        rc = solver_init(&u->s, v, u->hash_mb, NULL, err);
+        rc = uci_solver(u, v, u->hash_mb, err);
         if (!rc) {   /* the position stays: same game, same layout */
             if (u->v) game_close(u->v);
             u->v = v;
@@ -129,7 +151,7 @@ static int uci_open(uci_t *u, err_t *err)
     u->reopen = 0;
     if (rc && u->v && !u->have_solver) {   /* back to the previous table */
         err_t e2;
-        if (solver_init(&u->s, u->v, u->hash_now, NULL, &e2)) return rc;
+        if (uci_solver(u, u->v, u->hash_now, &e2)) return rc;
         u->have_solver = 1;
     }
     if (rc) {
@@ -628,6 +650,7 @@ static int uci_run(cli_args_t *o)
     u->threads = u->multipv = 1;
     u->overhead_ms = UCI_OVERHEAD_MS;
     u->elo = UCI_ELO_MAX;
+    u->egdb_dir = opts_egdb_dir(o);
     err_t err;
     gv_t *v;
     if (game_open("chess", &v, &err)) {
@@ -697,10 +720,10 @@ static const char *json_na_uci(const cli_args_t *o)
     return "it speaks the UCI protocol on stdin and stdout";
 }
 
-static const cli_opt_t *const uci_opts[] = { NULL };
+static const cli_opt_t *const uci_opts[] = { opts_egdb, NULL };
 
 const cli_verb_t verb_uci = {
     "uci", "gsw uci",
       "speak UCI (chess) on stdin and stdout: gsw as an engine for chess GUIs and matches", uci_run, 0,
-      json_na_uci, .opts = uci_opts
+      json_na_uci, .opts = uci_opts, .egdb = 1
 };

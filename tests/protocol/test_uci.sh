@@ -199,6 +199,31 @@ while IFS=';' read -r mate fen what; do
     fi
 done <"${GSW_TEST_DATA:?}/chess/mates.txt"
 
+# gsw's own tablebases (--dir, else $GSW_EGDB): a root they hold is
+# answered at once with its mate distance and the tablebase's move, the
+# same move as solve's; an ending not built is never built (UCI runs on the
+# clock); a file no MANIFEST vouches for is refused in an info string
+kqk='8/8/8/4k3/8/8/8/3QK3 w - - 0 1'
+"$gsw" egdb build chess KQK --dir "$tmp/eg" >/dev/null 2>&1
+same "$?" 0 "KQK built"
+sb=$("$gsw" solve chess "$kqk" --dir "$tmp/eg" --json | sed -n 's/.*"best":"\([^"]*\)".*/\1/p')
+same "$sb" Qd7 "solve: Qd7 from the tablebase"
+for how in dir env; do
+    if [ $how = dir ]; then printf 'position fen %s\ngo movetime 3000\n' "$kqk" | timeout 30 "$gsw" uci --dir "$tmp/eg" >tb 2>&1
+    else printf 'position fen %s\ngo movetime 3000\n' "$kqk" | GSW_EGDB="$tmp/eg" timeout 30 "$gsw" uci >tb 2>&1; fi
+    has tb '^info depth 1 score mate 7 nodes 0 time [0-9]+ tbhits 1 pv d1d7$' "$how: mate 7 from the tablebase"
+    has tb '^info string win in 13 plies \(the endgame databases\)$' "$how: the source said"
+    has tb '^bestmove d1d7$' "$how: solve's move (Qd7)"
+done
+printf 'position fen 8/8/8/4k3/8/8/8/3RK3 w - - 0 1\ngo movetime 300\n' | timeout 30 "$gsw" uci --dir "$tmp/eg" >tb 2>&1
+has tb '^bestmove [a-h][1-8][a-h][1-8]' "KRK, not built: the engine's move"
+same "$(find "$tmp/eg" -name 'KRK*' | wc -l)" 0 "KRK not built by UCI"
+mkdir -p "$tmp/eg2" && cp -r "$tmp/eg/chess" "$tmp/eg2/" && rm -f "$tmp"/eg2/chess/*/MANIFEST
+printf 'position fen %s\ngo movetime 300\n' "$kqk" | timeout 30 "$gsw" uci --dir "$tmp/eg2" >tb 2>tberr
+has tb '^info string .*has no MANIFEST to vouch for KQK.egdb: refused' "an unvouched file refused in an info string"
+hasnt tb 'tbhits' "and not read"
+same "$(wc -c <tberr)" 0 "nothing on stderr"
+
 # bad arguments: exit 2, one line
 "$gsw" uci extra </dev/null >o 2>e
 same "$?" 2 "gsw uci extra: exit 2"
