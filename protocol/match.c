@@ -26,6 +26,7 @@
 #include "cli/opts.h"
 #include "cli/json.h"
 #include "protocol/match.h"
+#include "protocol/uci.h"
 
 #ifndef GSW_VERSION
 #define GSW_VERSION "unknown"
@@ -51,6 +52,7 @@ typedef struct match {
     const cli_args_t *o;
     gv_t *v;                   /* our variant (its evaluation's values); the rules are chess's */
     size_t hash_mb;
+    int level;                 /* ours held to a UCI_Elo level (1-9, as gsw uci's); 0: the full engine */
     const char *cmd;
     double movetime;           /* per move, ms (0: nodes) */
     uint64_t nodes;
@@ -225,6 +227,10 @@ static int our_move(worker_t *w, int n, move_t *mv)
     ao.stop = &opts_stop;
     if (m->movetime > 0) ao.time_limit_ms = m->movetime;
     else ao.node_limit = m->nodes;
+    if (m->level) {   /* the level's depth and time, within the match's (as gsw uci's UCI_LimitStrength) */
+        ao.depth_limit = 2 * m->level;
+        if (!(ao.time_limit_ms > 0) || ao.time_limit_ms > 200.0 * m->level) ao.time_limit_ms = 200.0 * m->level;
+    }
     w->s.ab.history = w->hist;
     w->s.ab.history_len = n - 1;
     ab_result_t r;
@@ -402,11 +408,15 @@ static void *worker_run(void *arg)
     return NULL;
 }
 
-/* "NAME=VALUE" options for our side into the variant's values and the table's size. */
-static int ours_options(const cli_args_t *o, int values[5], size_t *hash_mb, int *changed, err_t *err)
+/* "NAME=VALUE" options for our side into the variant's values, the
+ * table's size and the level (UCI_LimitStrength with UCI_Elo, as gsw uci
+ * takes them: *level 0 unless both are given and the first is true). */
+static int ours_options(const cli_args_t *o, int values[5], size_t *hash_mb, int *changed, int *level, err_t *err)
 {
     static const char *const names[5] = { "PawnValue", "KnightValue", "BishopValue", "RookValue", "QueenValue" };
     *changed = 0;
+    *level = 0;
+    int limit = 0, elo = 0;
     const char *const *ours;
     int n = args_list(o, "ours-option", &ours);
     for (int i = 0; i < n; i++) {
@@ -416,6 +426,19 @@ static int ours_options(const cli_args_t *o, int values[5], size_t *hash_mb, int
         char *end;
         long val = strtol(eq + 1, &end, 10);
         int bad = !eq[1] || *end;
+        if (k == 17 && !strncasecmp(a, "UCI_LimitStrength", 17)) {
+            if (strcasecmp(eq + 1, "true") && strcasecmp(eq + 1, "false"))
+                return err_set(err, GSW_EINPUT, "--ours-option %s: expected true or false", a);
+            limit = !strcasecmp(eq + 1, "true");
+            continue;
+        }
+        if (k == 7 && !strncasecmp(a, "UCI_Elo", 7)) {
+            if (bad || val < UCI_ELO_MIN || val > UCI_ELO_MAX)
+                return err_set(err, GSW_EINPUT, "--ours-option %s: expected a whole number from %d to %d", a,
+                               UCI_ELO_MIN, UCI_ELO_MAX);
+            elo = (int)val;
+            continue;
+        }
         if (k == 4 && !strncasecmp(a, "Hash", 4)) {
             if (bad || val < 1 || val > (1 << 20))
                 return err_set(err, GSW_EINPUT, "--ours-option %s: expected a whole number of MB from 1 to 1048576", a);
@@ -433,8 +456,9 @@ static int ours_options(const cli_args_t *o, int values[5], size_t *hash_mb, int
             }
         if (!found)
             return err_set(err, GSW_EINPUT, "--ours-option %.*s: no such option (Hash, PawnValue, KnightValue, "
-                           "BishopValue, RookValue, QueenValue)", (int)k, a);
+                           "BishopValue, RookValue, QueenValue, UCI_LimitStrength, UCI_Elo)", (int)k, a);
     }
+    if (limit) *level = uci_level(elo ? elo : UCI_ELO_MAX);
     return GSW_OK;
 }
 
@@ -527,7 +551,7 @@ static int match_run(cli_args_t *o)
     int values[5], changed;
     const ch_variant_t *cv = base->data;
     for (int i = 0; i < 5; i++) values[i] = cv->params.value[CH_PAWN + i];
-    if (ours_options(o, values, &m->hash_mb, &changed, &err)) {
+    if (ours_options(o, values, &m->hash_mb, &changed, &m->level, &err)) {
         fprintf(stderr, "gsw: %s\n", err.msg);
         game_close(base);
         free(m);
@@ -542,6 +566,10 @@ static int match_run(cli_args_t *o)
         if (game_open(spec, &base, &err)) { fprintf(stderr, "gsw: %s\n", err.msg); free(m); return err.code; }
         snprintf(m->ours, sizeof m->ours, "gsw %s (values=%d,%d,%d,%d,%d)", GSW_VERSION, values[0], values[1],
                  values[2], values[3], values[4]);
+    }
+    if (m->level) {
+        size_t at = strlen(m->ours);
+        snprintf(m->ours + at, sizeof m->ours - at, " (level %d)", m->level);
     }
     m->v = base;
     m->cmd = args_str(o, "engine");
@@ -721,7 +749,7 @@ static const cli_opt_t match_own[] = {
     OPT_NODES,
     { "engine", OPT_STR, "\"CMD [ARGS]\"", "the UCI opponent", 0, 0, NULL },
     { "option", OPT_LIST, "NAME=VALUE", "the opponent's UCI option (repeatable)", 0, 32, NULL },
-    { "ours-option", OPT_LIST, "NAME=VALUE", "ours: Hash, PawnValue .. QueenValue (repeatable)", 0, 16, NULL },
+    { "ours-option", OPT_LIST, "NAME=VALUE", "ours: Hash, PawnValue .. QueenValue, UCI_LimitStrength and UCI_Elo (repeatable)", 0, 16, NULL },
     { "games", OPT_INT, "N", "games to play", 1, 1000000, NULL },
     { "movetime", OPT_NUM, "MS", "each engine's time a move", 1, 3600000, NULL },
     { "seed", OPT_U64, "S", "the openings' seed (default: the clock)", 0, 1e18, NULL },
@@ -739,7 +767,8 @@ const cli_verb_t verb_match = {
                "  alternate, each pair of games from one opening: a built-in book shuffled by --seed, or --openings\n"
                "  FILE (one a line: a FEN, or moves from the start). --option sets the opponent's UCI options\n"
                "  (UCI_LimitStrength=true, UCI_Elo=1500); --ours-option ours (Hash, PawnValue, KnightValue,\n"
-               "  BishopValue, RookValue, QueenValue). Defaults: 2 games, 100 ms a move, 1 at once, the\n"
+               "  BishopValue, RookValue, QueenValue; UCI_LimitStrength=true with UCI_Elo holds ours to gsw\n"
+               "  uci's level for that rating). Defaults: 2 games, 100 ms a move, 1 at once, the\n"
                "  games in the data folder (matches/match-DATE-TIME.pgn, beside the cache; --pgn FILE elsewhere).\n"
                "  A game ends by the rules or is a draw at 300 plies; an opponent that crashes, hangs or plays an\n"
                "  illegal move loses it. Prints a line per game, then W-D-L, the score and the Elo difference.",

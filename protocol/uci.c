@@ -45,8 +45,6 @@
  * 120. The ratings of levels 1-2 and 6-9 (deeper than 100 ms reaches) are
  * extrapolated. */
 static const int uci_level_elo[9] = { 1100, 1200, 1350, 1780, 1870, 2000, 2050, 2100, 2150 };
-#define UCI_ELO_MIN 1100
-#define UCI_ELO_MAX 2150
 #define UCI_OVERHEAD_MS 20      /* Move Overhead's default: what a move's round trip through a GUI costs */
 #define UCI_OVERHEAD_MAX 5000
 
@@ -364,12 +362,16 @@ static int num(const char *t, double lo, double hi, double *out)
     return 1;
 }
 
-/* The engine's level (1-9) for a UCI_Elo: the strongest not above it. */
-static int uci_level(int elo)
+int uci_level(int elo)
 {
     int l = 1;
     while (l < 9 && uci_level_elo[l] <= elo) l++;
     return l;
+}
+
+int uci_level_rating(int level)
+{
+    return uci_level_elo[(level < 1 ? 1 : level > 9 ? 9 : level) - 1];
 }
 
 static void cmd_uci(uci_t *u)

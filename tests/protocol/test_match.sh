@@ -159,6 +159,26 @@ same "$(( $(date +%s) - s < 5 ))" 1 "Ctrl-C: stops at once"
 has_re cc "$final" "Ctrl-C: the score so far"
 has_re ce 'interrupted: [0-9]+ of 40 games played' "Ctrl-C: said"
 
+# ---- ours held to a level (UCI_LimitStrength with UCI_Elo, as gsw uci's):
+# named in the PGN; at a fixed node count the games are the same again
+# without it and differ with it (level 1 searches 2 plies)
+for lv in full full2 lvl; do
+    extra=()
+    [ $lv = lvl ] && extra=(--ours-option UCI_LimitStrength=true --ours-option UCI_Elo=1100)
+    [ $lv = full2 ] && extra=(--ours-option UCI_Elo=1100)   # (no LimitStrength: the full engine)
+    expect 0 "match at a level ($lv)" -- "$gsw" match chess --engine "$gsw uci" --games 2 --nodes 3000 --seed 5 \
+        --pgn "$tmp/$lv.pgn" "${extra[@]}"
+    grep -v '^\[' "$tmp/$lv.pgn" >"$tmp/$lv.moves"
+done
+has_re lvl.pgn '"gsw [^"]* \(level 1\)"' "the level named in the PGN"
+hasnt_lvl=$(grep -c 'level' "$tmp/full2.pgn")
+same "$hasnt_lvl" 0 "UCI_Elo without UCI_LimitStrength: the full engine"
+cmp -s "$tmp/full.moves" "$tmp/full2.moves" && ok || bad "the full engine's games repeat at a fixed node count"
+cmp -s "$tmp/full.moves" "$tmp/lvl.moves" && bad "level 1 played the full engine's games" || ok
+expect 2 "ours UCI_Elo out of range" -- "$gsw" match chess --engine "$gsw uci" --ours-option UCI_Elo=99
+has_re err 'UCI_Elo=99: expected a whole number from 1100 to 2150' "ours UCI_Elo: the range said"
+expect 2 "ours UCI_LimitStrength not a boolean" -- "$gsw" match chess --engine "$gsw uci" --ours-option UCI_LimitStrength=2
+
 # ---- bad arguments: exit 2, one line ----
 expect 2 "no engine" -- "$gsw" match chess --games 2
 has_re err 'needs --engine' "no engine: named"
