@@ -435,7 +435,11 @@ static void egdb_oracle_damage(egdb_oracle_t *o, const err_t *err)
 static int egdb_oracle_probe(void *ctx, const gv_t *v, const void *pos, val_t *lo, val_t *hi)
 {
     egdb_oracle_t *o = ctx;
-    (void)v;
+    uint64_t slice, index;
+    int flipped;
+    /* most of a search's positions lie outside every ending: they are
+       told apart before a prober is locked */
+    if (!o->set->rg->locate(v, pos, &slice, &index, &flipped)) return 0;
     oracle_slot_t *slot = egdb_oracle_slot(o);
     err_t err;
     int got = egdb_probe(&slot->pr, pos, lo, hi, NULL, &err);
