@@ -646,6 +646,9 @@ static int match_run(cli_args_t *o)
             break;
         }
         started++;
+        /* gsw's tablebases, as gsw uci reads them (never built on the clock) */
+        ws[i].s.no_build = 1;
+        if ((rc = solver_open_egdb(&ws[i].s, opts_egdb_dir(o), args_str(o, "db"), &err))) break;
     }
     if (!rc) {
         char per[64];
@@ -758,7 +761,7 @@ static const cli_opt_t match_own[] = {
     { "concurrency", OPT_INT, "N", "games at once", 1, 256, NULL },
     OPT_END,
 };
-static const cli_opt_t *const match_opts[] = { opts_json, match_own, NULL };
+static const cli_opt_t *const match_opts[] = { opts_json, match_own, opts_egdb, NULL };
 
 const cli_verb_t verb_match = {
     "match", "gsw match chess --engine \"CMD [ARGS]\" [--option NAME=VALUE]... [--ours-option NAME=VALUE]... "
@@ -772,5 +775,6 @@ const cli_verb_t verb_match = {
                "  games in the data folder (matches/match-DATE-TIME.pgn, beside the cache; --pgn FILE elsewhere).\n"
                "  A game ends by the rules or is a draw at 300 plies; an opponent that crashes, hangs or plays an\n"
                "  illegal move loses it. Prints a line per game, then W-D-L, the score and the Elo difference.",
-      "play our chess engine against a UCI engine: score and Elo estimate, games in PGN", match_run, 1, NULL, .opts = match_opts
+      "play our chess engine against a UCI engine: score and Elo estimate, games in PGN", match_run, 1, NULL, .opts = match_opts,
+      .egdb = 1
 };

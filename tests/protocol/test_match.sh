@@ -179,6 +179,16 @@ expect 2 "ours UCI_Elo out of range" -- "$gsw" match chess --engine "$gsw uci" -
 has_re err 'UCI_Elo=99: expected a whole number from 1100 to 2150' "ours UCI_Elo: the range said"
 expect 2 "ours UCI_LimitStrength not a boolean" -- "$gsw" match chess --engine "$gsw uci" --ours-option UCI_LimitStrength=2
 
+# ---- our side reads gsw's tablebases (--dir), as gsw uci does: from KQK,
+# both sides perfect, each game is the tablebase's mate in 7 (13 plies;
+# the heuristic engine alone took 25), and nothing is built
+"$gsw" egdb build chess KQK --dir "$tmp/eg" >/dev/null 2>&1
+echo '8/8/8/4k3/8/8/8/3QK3 w - - 0 1' >kqk.txt
+expect 0 "match from KQK with the tablebases" -- "$gsw" match chess --engine "$gsw uci --dir $tmp/eg" --games 2 \
+    --nodes 2000 --openings kqk.txt --dir "$tmp/eg" --pgn "$tmp/kqk.pgn"
+same "$(grep -c '^game [12]/2: .* 1-0 (checkmate, 13 plies' "$tmp/out")" 2 "both games mate in 13 plies"
+same "$(find "$tmp/eg" -name 'K*.egdb' | sed 's|.*/||' | sort -u | tr '\n' ' ')" "KK.egdb KQK.egdb " "nothing built"
+
 # ---- bad arguments: exit 2, one line ----
 expect 2 "no engine" -- "$gsw" match chess --games 2
 has_re err 'needs --engine' "no engine: named"
