@@ -17,3 +17,4 @@ foreach(entry IN LISTS GSW_FUZZ_TARGETS)
   set_tests_properties(fuzz_replay_${what} PROPERTIES LABELS quick TIMEOUT 300
     ENVIRONMENT "GSW_TEST_DATA=${CMAKE_SOURCE_DIR}/tests/data;TMPDIR=${GSW_REPLAY_TMP}")
 endforeach()
+gsw_test_home_later()
