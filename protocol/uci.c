@@ -99,8 +99,8 @@ static void say(uci_t *u, const char *fmt, ...)
     pthread_mutex_unlock(&u->out);
 }
 
-/* The solver's warnings and notes (a damaged or unvouched tablebase
- * file, an ending not built) go to the GUI as info strings. */
+/* The solver's warnings (a damaged tablebase file, or one its folder's
+ * MANIFEST does not vouch for) go to the GUI as info strings. */
 static void uci_warn(void *ctx, const char *msg)
 {
     say(ctx, "info string %s", msg);
@@ -108,7 +108,7 @@ static void uci_warn(void *ctx, const char *msg)
 
 /* A solver for v with a table of mb, reading gsw's own tablebases. They
  * are never built here: a search runs on the clock, and a build takes
- * seconds to minutes (the person is told the command instead). */
+ * seconds to minutes (gsw egdb build does it). */
 static int uci_solver(uci_t *u, gv_t *v, size_t mb, err_t *err)
 {
     int rc = solver_init(&u->s, v, mb, NULL, err);
