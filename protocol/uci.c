@@ -37,14 +37,14 @@
 #define UCI_MULTIPV_MAX 64
 #define UCI_MATE_MAX 50         /* go mate N: the prover's reach (as solve --mate) */
 /* UCI_Elo to the engine's levels 1-9 (the workbench's heuristic:L: depth
- * 2L, 200L ms a move), on Stockfish's UCI_Elo scale through the full
- * engine (1996 +- 75 there at 100 ms a move: README, bench/
- * chess_strength.sh). Measured, the full engine at 100 ms a move against
- * `gsw uci` held to a level, 20 games each (README): levels 2 and 3 won
- * once or not at all (+636 and more), level 4 -215 +- 168, level 5 -127 +-
- * 120. The ratings of levels 1-2 and 6-9 (deeper than 100 ms reaches) are
- * extrapolated. */
-static const int uci_level_elo[9] = { 1100, 1200, 1350, 1780, 1870, 2000, 2050, 2100, 2150 };
+ * 2L, 200L ms a move), on Stockfish's UCI_Elo scale: levels 1-5 rated
+ * directly, each held to its level (gsw match --ours-option) against
+ * Stockfish at 100 ms a move, 40 games at a first guess and 40 more near
+ * the first estimate, fitted by maximum likelihood (README): 1515 +- 83,
+ * 1707 +- 95, 1824 +- 97, 1993 +- 84, 2065 +- 82. The full engine at 100 ms
+ * a move rated 2102 +- 61 (200 games at UCI_Elo 2400). Levels 6-9 search
+ * deeper than 100 ms reaches: 50 a level above level 5, extrapolated. */
+static const int uci_level_elo[9] = { 1520, 1710, 1820, 1990, 2070, 2120, 2170, 2220, 2270 };
 #define UCI_OVERHEAD_MS 20      /* Move Overhead's default: what a move's round trip through a GUI costs */
 #define UCI_OVERHEAD_MAX 5000
 
