@@ -227,10 +227,7 @@ static int our_move(worker_t *w, int n, move_t *mv)
     ao.stop = &opts_stop;
     if (m->movetime > 0) ao.time_limit_ms = m->movetime;
     else ao.node_limit = m->nodes;
-    if (m->level) {   /* the level's depth and time, within the match's (as gsw uci's UCI_LimitStrength) */
-        ao.depth_limit = 2 * m->level;
-        if (!(ao.time_limit_ms > 0) || ao.time_limit_ms > 200.0 * m->level) ao.time_limit_ms = 200.0 * m->level;
-    }
+    if (m->level) uci_level_limits(m->level, &ao);   /* within the match's time or nodes */
     w->s.ab.history = w->hist;
     w->s.ab.history_len = n - 1;
     ab_result_t r;

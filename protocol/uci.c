@@ -369,9 +369,10 @@ int uci_level(int elo)
     return l;
 }
 
-int uci_level_rating(int level)
+void uci_level_limits(int level, ab_options_t *ao)
 {
-    return uci_level_elo[(level < 1 ? 1 : level > 9 ? 9 : level) - 1];
+    if (!ao->depth_limit || ao->depth_limit > 2 * level) ao->depth_limit = 2 * level;
+    if (!(ao->time_limit_ms > 0) || ao->time_limit_ms > 200.0 * level) ao->time_limit_ms = 200.0 * level;
 }
 
 static void cmd_uci(uci_t *u)
@@ -608,9 +609,7 @@ static void cmd_go(uci_t *u, char **tok, int nt)
     /* go mate with a time: the prover gets half of it, the engine what is left */
     u->mate_ms = u->ao.time_limit_ms > 0 ? u->ao.time_limit_ms / 2 : 0;
     if (u->limit) {   /* UCI_LimitStrength: the level's depth and time, within what go allows */
-        int level = uci_level(u->elo);
-        if (!u->ao.depth_limit || u->ao.depth_limit > 2 * level) u->ao.depth_limit = 2 * level;
-        if (!(u->ao.time_limit_ms > 0) || u->ao.time_limit_ms > 200.0 * level) u->ao.time_limit_ms = 200.0 * level;
+        uci_level_limits(uci_level(u->elo), &u->ao);
         u->soft_ms = 0;
     }
     if (!infinite && !timed && depth <= 0 && nodes <= 0 && mate <= 0) infinite = 1;   /* a bare go */
