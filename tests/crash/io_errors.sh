@@ -64,8 +64,9 @@ if mount -t tmpfs -o size=256k tmpfs "$fs" 2>/dev/null; then
   "$gsw" egdb build checkers --pieces 4 --metric dtw --dir "$tmp/e-killed" >/dev/null 2>&1 &
   pid=$!
   # (finished files only: a slice being written is X.egdb.tmp, and counting it
-  # let the kill come with exactly 400 finished, which the check below refuses)
-  for ((i = 0; i < 100; i++)); do
+  # let the kill come with exactly 400 finished, which the check below refuses;
+  # up to 60 s: on a loaded machine 5 s was too short, and the kill came first)
+  for ((i = 0; i < 1200; i++)); do
     [ "$(find "$tmp/e-killed/checkers/dtw" -name '*.egdb' 2>/dev/null | wc -l)" -gt 400 ] && break
     sleep 0.05
   done
