@@ -44,7 +44,7 @@ test-crash: release
 FUZZ := build/fuzz
 test-fuzz: deps
 	cmake -S . -B $(FUZZ) -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_COMPILER=clang -DGSW_FUZZ=ON >/dev/null
-	cmake --build $(FUZZ) -j $(JOBS)
+	cmake --build $(FUZZ) -j $(JOBS) --target fuzz_all
 	cd $(FUZZ) && ctest --output-on-failure -j $(JOBS) -L fuzz
 
 clean:
