@@ -152,7 +152,7 @@ kill_rank 2 "--dir $tmp/k " && ok || bad "divided build: no rank 2 to kill"
 wait $job
 [ $? -ne 0 ] && ok || bad "divided build with a rank killed: exit 0"
 expect 0 "divided build resumed, 3 parts" -- mpi 4 "$gsw" egdb build checkers --pieces 4 --metric dtw --dir "$tmp/k" \
-  --threads 1 --mpi --divide-above 20000 --json
+  --threads 1 --mpi --divide-above 100000 --json
 json "$tmp/out" "d['farm']['divided_units'] > 0 and d['built'] + d['reused'] == 1029" "divided build resumed: units divided"
 diff -r -x MANIFEST "$tmp/k" "$tmp/k1" >/dev/null && ok || bad "divided dtw build: files differ from one process's"
 rm -rf "$tmp/k" "$tmp/k1"
