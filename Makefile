@@ -2,7 +2,7 @@
 #   make run   - install what is missing, build, open gsw
 #   make test  - install what is missing, build three times (GCC Release
 #                -Werror; Clang with AddressSanitizer + UBSan; Clang libFuzzer)
-#                and run every default test, then each fuzz target for 20 s
+#                and run every default test, then each fuzz target for 10 s
 JOBS ?= $(shell nproc)
 RELEASE := build/release
 ASAN := build/asan
@@ -40,7 +40,7 @@ test-slow: release
 test-crash: release
 	GSW_BIN=$(CURDIR)/$(RELEASE)/gsw GSW_TEST_DATA=$(CURDIR)/tests/data bash tests/crash/crash.sh 50
 
-# libFuzzer (Clang): every target in tests/fuzz/ for 20 s from its corpus
+# libFuzzer (Clang): every target in tests/fuzz/ for 10 s from its corpus (GSW_FUZZ_SECONDS)
 FUZZ := build/fuzz
 test-fuzz: deps
 	cmake -S . -B $(FUZZ) -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_COMPILER=clang -DGSW_FUZZ=ON >/dev/null
