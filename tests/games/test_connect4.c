@@ -65,8 +65,8 @@ static void check_set_from(const char *name, int first, int step, int limit)
     GSW_POSBUF pos[GSW_MAX_POS];
     err_t err;
     while (fgets(line, sizeof line, f) && checked < limit) {
-        if (k < first || (k - first) % step) { k++; continue; }
-        k++;
+        const int i = k++;
+        if (i < first || (i - first) % step) continue;
         assert_int_equal(sscanf(line, "%127s %d", moves, &expected), 2);
         assert_int_equal(game_pos_parse(v, moves, pos, &err), GSW_OK);
         val_t val = solve(v, pos, 0);
