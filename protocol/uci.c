@@ -115,7 +115,7 @@ static int uci_solver(uci_t *u, gv_t *v, size_t mb, err_t *err)
     if (rc) return rc;
     u->s.warn = uci_warn;
     u->s.warn_ctx = u;
-    u->s.no_build = 1;
+    u->s.no_build = 2;   /* (a root whose ending is not built is said once) */
     if ((rc = solver_open_egdb(&u->s, u->egdb_dir, NULL, err))) solver_free(&u->s);
     return rc;
 }

@@ -349,9 +349,9 @@ static int solver_lookup(solver_t *s, const void *pos, answer_t *a, uint8_t *key
     if (s->cache) *klen = s->v->ops->pos_key(s->v, pos, key, sym);   /* (a search on a line may store under it) */
     if (solver_on_line(s)) return 0;
     source_query_t q = solver_query(s, pos, want_best, key, *klen, *sym);
-    for (int i = 0; i < s->chain.n && !q.no_build; i++)   /* a source that knows pos: nothing is built for it */
-        if (s->chain.src[i].kind && s->chain.src[i].kind->covers)
-            q.no_build = s->chain.src[i].kind->covers(s->chain.src[i].ctx, pos);
+    for (int i = 0; i < s->chain.n && q.no_build != 1; i++)   /* a source that knows pos: nothing is built for it */
+        if (s->chain.src[i].kind && s->chain.src[i].kind->covers && s->chain.src[i].kind->covers(s->chain.src[i].ctx, pos))
+            q.no_build = 1;
     int rc = 0;
     for (int pass = 0; pass < 2 && !rc; pass++)
         for (int i = 0; i < s->chain.n && !rc; i++) {

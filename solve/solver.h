@@ -50,7 +50,8 @@ typedef struct solver {
                                      the searches then see only it */
     int no_book;           /* never look for an opening book (the book's own builders) */
     int no_build;          /* never build a missing ending: answer from what is built (the
-                              workbench's back-filled scores of a finished game) */
+                              workbench's back-filled scores of a finished game); 2: and
+                              say once an ending that is not built (UCI: info string) */
     double unflushed_ms;   /* solving time of the stores not yet written */
     uint64_t line_sig;     /* a digest of the line (ab.history) the last search was given;
                               0: none (a search over another line clears the tables first) */

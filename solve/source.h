@@ -39,7 +39,8 @@ typedef struct source_query {
     int proof_numbers;         /* it proves with df-pn or the manager (win/draw/loss) */
     int goal;                  /* ... one goal of theirs (dfpn_goal_t); -1 the value */
     int no_book;               /* never look for a book (the book's own builders) */
-    int no_build;              /* never build a missing ending (solver_t.no_build) */
+    int no_build;              /* never build a missing ending (solver_t.no_build); 2: say
+                                  once (warn) that the root's ending is not built */
     const uint8_t *key;        /* pos's cache key, its length (0: no cache) and symmetry */
     size_t klen;
     int sym;

@@ -19,6 +19,7 @@ typedef struct egdb_src {
     void (*note)(void *ctx, const char *msg);
     char building[160];         /* the ending being built (progress lines name it) */
     uint64_t dtc_told;         /* the last slice whose distances to conversion were not built (said once) */
+    uint64_t unbuilt_told;     /* the last slice said not built (no_build 2), plus 1; 0: none */
     int64_t stamp;             /* the newest change to the game's folders when last opened */
     double next_look;          /* when to look at them again (gsw_now_ms) */
     void *ctx;
@@ -183,10 +184,23 @@ static void egdb_src_build(egdb_src_t *e, const source_query_t *q)
     const retro_game_t *rg = e->v->ops->retro;
     uint64_t slice, index;
     int flipped;
-    if (q->no_build || !rg || !rg->locate(e->v, q->pos, &slice, &index, &flipped)) return;
+    if (q->no_build == 1 || !rg || !rg->locate(e->v, q->pos, &slice, &index, &flipped)) return;
+    if (q->no_build && (!rg->mate_metric || e->unbuilt_told == slice + 1)) return;
     egdb_set_t *set;
     err_t err;
     if (egdb_set_open(e->v, e->dir, &set, &err)) return;
+    if (q->no_build) {   /* (2) nothing is built here: the person hears once which ending is missing */
+        if (!egdb_slice_present(set, RETRO_DTW, slice)) {
+            char name[64], msg[600];
+            rg->slice_name(e->v, slice, name, sizeof name);
+            snprintf(msg, sizeof msg, "the %s tablebase is not built (answering from search): gsw egdb build %s %s "
+                     "--dir %.300s", name, e->v->game->name, name, e->dir);
+            egdb_src_say(e, msg);
+        }
+        e->unbuilt_told = slice + 1;
+        egdb_set_close(set);
+        return;
+    }
     if (!rg->mate_metric) {
         egdb_src_dtc(e, q, set, slice);
         egdb_set_close(set);

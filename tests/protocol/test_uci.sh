@@ -215,9 +215,15 @@ for how in dir env; do
     has tb '^info string win in 13 plies \(the endgame databases\)$' "$how: the source said"
     has tb '^bestmove d1d7$' "$how: solve's move (Qd7)"
 done
-printf 'position fen 8/8/8/4k3/8/8/8/3RK3 w - - 0 1\ngo movetime 300\n' | timeout 30 "$gsw" uci --dir "$tmp/eg" >tb 2>&1
+printf 'position fen 8/8/8/4k3/8/8/8/3RK3 w - - 0 1\ngo movetime 300\nposition fen 8/8/8/4k3/8/8/8/3RK3 w - - 0 1 moves e1e2\ngo movetime 100\n' \
+    | timeout 30 "$gsw" uci --dir "$tmp/eg" >tb 2>&1
 has tb '^bestmove [a-h][1-8][a-h][1-8]' "KRK, not built: the engine's move"
 same "$(find "$tmp/eg" -name 'KRK*' | wc -l)" 0 "KRK not built by UCI"
+has tb "^info string the KRK tablebase is not built \\(answering from search\\): gsw egdb build chess KRK --dir $tmp/eg\$" \
+    "KRK, not built: said, with the command that builds it"
+same "$(grep -c 'not built' "$tmp/tb")" 1 "said once, not at each move"
+printf 'position fen %s\ngo movetime 100\n' "$kqk" | timeout 30 "$gsw" uci --dir "$tmp/eg" >tb 2>&1
+hasnt tb 'not built' "KQK, built: nothing said"
 mkdir -p "$tmp/eg2" && cp -r "$tmp/eg/chess" "$tmp/eg2/" && rm -f "$tmp"/eg2/chess/*/MANIFEST
 printf 'position fen %s\ngo movetime 300\n' "$kqk" | timeout 30 "$gsw" uci --dir "$tmp/eg2" >tb 2>tberr
 has tb '^info string .*has no MANIFEST to vouch for KQK.egdb: refused' "an unvouched file refused in an info string"
