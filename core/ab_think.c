@@ -243,7 +243,9 @@ static int32_t ab_heur(ab_t *s, const void *pos, int depth, int32_t alpha, int32
     if ((s->nodes & 0x3ff) == 0 && !s->aborted) {
         /* several threads under a node budget: their nodes together */
         uint64_t spent = s->pool_nodes ? __atomic_add_fetch(s->pool_nodes, 0x400, __ATOMIC_RELAXED) : s->nodes;
-        if ((s->stop && *s->stop) || (s->halt && *s->halt) || (s->node_limit && spent >= s->node_limit)
+        /* (a node budget lets the first depth finish: a move and its score
+         * are always found, however small the budget) */
+        if ((s->stop && *s->stop) || (s->halt && *s->halt) || (s->node_limit && spent >= s->node_limit && s->heur_depth > 1)
             || (s->deadline_ms > 0 && gsw_now_ms() >= s->deadline_ms))
             s->aborted = 1;
     }

@@ -58,6 +58,12 @@ has out '^bestmove a1a8' "mate in one: the mating move"
 has out '^info string position: bad FEN' "a bad FEN is named"
 has out '^info string position: move e2e4' "an illegal move is named"
 hasnt err . "nothing on stderr"
+# a node budget too small for a first depth still gets that depth, with its
+# score (a GUI, or gsw tune --rescore, reads a score before every bestmove)
+tactical='4r1k1/2R2pb1/2n3pp/3bp3/3p1B2/4PN1P/3K1PP1/r4B1R w - - 0 25'
+printf 'position fen %s\ngo nodes 1\n' "$tactical" | timeout 30 "$gsw" uci >tiny 2>&1
+has tiny '^info depth 1 score cp -?[0-9]+ nodes [0-9]+ .* pv [a-h][1-8][a-h][1-8]' "go nodes 1: depth 1 and its score"
+has tiny '^bestmove [a-h][1-8][a-h][1-8]' "go nodes 1: a bestmove"
 grep -qE '^bestmove [a-h][1-8][a-h][1-8][qrbn]?( ponder [a-h][1-8][a-h][1-8][qrbn]?)?$' out && ok || bad "bestmove format"
 
 # every bestmove is legal where it was asked: played back through gsw uci
