@@ -61,6 +61,13 @@ int engine_send(match_engine_t *e, const char *fmt, ...) __attribute__((format(p
  * Returns 0, -1 on timeout, -2 when the engine closed its output (it
  * died: e->why says how), -3 when *stop was set. */
 int engine_expect(match_engine_t *e, const char *word, double timeout_ms, gsw_flag_t *stop, char *line, size_t n);
+/* Search the position of fen to nodes and read the last score it gave
+ * for its best line (bounds left out), the side to move's: *cp
+ * centipawns, or *mate moves to mate (+ it mates, - it is mated; *cp 0).
+ * 0, engine_expect's codes, or -4 when no score came before bestmove
+ * (e->why says). */
+int engine_score(match_engine_t *e, const char *fen, uint64_t nodes, double timeout_ms, gsw_flag_t *stop, int *cp,
+                 int *mate);
 /* Ask it to quit, wait a moment, then kill it; reap it. Safe to repeat. */
 void engine_close(match_engine_t *e);
 

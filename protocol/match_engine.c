@@ -203,6 +203,46 @@ int engine_expect(match_engine_t *e, const char *word, double timeout_ms, gsw_fl
     }
 }
 
+int engine_score(match_engine_t *e, const char *fen, uint64_t nodes, double timeout_ms, gsw_flag_t *stop, int *cp,
+                 int *mate)
+{
+    if (engine_send(e, "position fen %s", fen) || engine_send(e, "go nodes %llu", (unsigned long long)nodes)) {
+        snprintf(e->why, sizeof e->why, "it is gone");
+        return -2;
+    }
+    double end = gsw_now_ms() + timeout_ms;
+    int have = 0;
+    char line[1024];
+    for (;;) {
+        int rc = engine_line(e, end - gsw_now_ms(), stop, line, sizeof line);
+        if (rc) {
+            if (rc == -1) snprintf(e->why, sizeof e->why, "no \"bestmove\" within %.1f s", timeout_ms / 1000);
+            return rc;
+        }
+        if (first_word(line, "bestmove")) break;
+        if (!first_word(line, "info") || strstr(line, " lowerbound") || strstr(line, " upperbound")) continue;
+        const char *mp = strstr(line, " multipv ");
+        if (mp && atoi(mp + 9) != 1) continue;   /* (another line than the best) */
+        const char *sc = strstr(line, " score ");
+        if (!sc) continue;
+        int x;
+        if (sscanf(sc, " score cp %d", &x) == 1) {
+            *cp = x;
+            *mate = 0;
+            have = 1;
+        } else if (sscanf(sc, " score mate %d", &x) == 1) {
+            *mate = x;
+            *cp = 0;
+            have = 1;
+        }
+    }
+    if (!have) {
+        snprintf(e->why, sizeof e->why, "no score before its bestmove");
+        return -4;
+    }
+    return 0;
+}
+
 /* "option name NAME type ..." -> NAME into e->opt. */
 static void engine_note_option(match_engine_t *e, const char *line)
 {

@@ -336,7 +336,8 @@ static void tune_json(const cli_args_t *o, const evo_t *e, const tune_t *t, int 
 static int tune_run(cli_args_t *o)
 {
     if (args_flag(o, "eval")) return tune_eval_run(o);
-    static const char *const eval_only[] = { "games", "epochs", "rate", "pull", "random-plies", "lambda" };
+    static const char *const eval_only[] = { "games", "epochs", "rate", "pull", "random-plies", "lambda", "rescore",
+                                             "rescore-nodes" };
     for (size_t i = 0; i < sizeof eval_only / sizeof *eval_only; i++)
         if (args_given(o, eval_only[i])) {
             fprintf(stderr, "gsw: tune: --%s is for --eval (gsw tune --help)\n", eval_only[i]);
@@ -510,6 +511,8 @@ static const cli_opt_t tune_own[] = {
     { "random-plies", OPT_INT, "R", "--eval: random moves after the book opening (default 4)", 0, 40, NULL },
     { "lambda", OPT_INT, "PCT", "--eval: the game result's share of the target in percent, the search's score the rest (default 0)", 0, 100, NULL },
     { "pull", OPT_NUM, "X", "--eval: the pull to the starting weights (default 1e-5)", 0, 1000, NULL },
+    { "rescore", OPT_STR, "\"CMD [ARGS]\"", "--eval: score every kept position again by this UCI engine, and fit to its scores", 0, 0, NULL },
+    { "rescore-nodes", OPT_U64, "N", "--eval: the engine's nodes a position (default 5000)", 1, 1e12, NULL },
     OPT_END,
 };
 static const cli_opt_t *const tune_opts[] = { opts_json, opts_mpi, tune_own, NULL };
@@ -530,7 +533,7 @@ const cli_verb_t verb_tune = {
               "  --relative: the engine's pawn is always 100 cp and the other pieces in proportion, so only the\n"
               "  ratios evolve (raw values also move material against the evaluation's positional terms).\n"
               "gsw tune chess --eval --out DIR [--games N] [--nodes N] [--random-plies R] [--epochs E] [--rate STEP]\n"
-              "              [--lambda PCT] [--pull X] [--seed S] [--threads N]\n"
+              "              [--lambda PCT] [--pull X] [--seed S] [--threads N] [--rescore \"CMD\" [--rescore-nodes N]]\n"
               "  tunes every weight of the evaluation (piece-square tables, pawns, mobility, king safety; the piece\n"
               "  values stay) from self-play: gsw plays itself N nodes a move (default 5000) from a built-in opening\n"
               "  and R random moves (default 4), until DIR/games.txt holds N games (default 20000, about 25 min on\n"
@@ -539,6 +542,9 @@ const cli_verb_t verb_tune = {
               "  of PCT% the result and the rest the score's (default 0: the search's score alone), a game in ten\n"
               "  held out, for E steps of Adam (default 500, a step of STEP cp, default 1), each weight pulled to\n"
               "  its start by X ((w - w0) / 100)^2 (default 1e-5).\n"
+              "  --rescore CMD: every kept position is scored again by the UCI engine CMD at N nodes (default\n"
+              "  5000) into DIR/rescored.txt (Ctrl-C keeps what is scored), and the fit aims at its scores, read as\n"
+              "  win probabilities by a logistic whose scale is fitted to the results.\n"
               "  DIR/ch_eval_weights.h gets the weights; copied over games/chess/ch_eval_weights.h and built,\n"
               "  they are the engine's. Seed default 1.",
       "evolve chess piece values by a genetic algorithm (quick-tournament fitness)", tune_run, 1, NULL, .opts = tune_opts, .mpi_sub = ""

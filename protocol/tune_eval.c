@@ -45,7 +45,7 @@
 #define TE_RANDOM_MAX 40
 #define TE_MAX_PLIES 400
 #define TE_ADJUDICATE_CP 1000
-#define TE_SCORE_MAX 3000     /* a kept search score's bound (mates included) */
+#define TE_SCORE_MAX TUNE_SCORE_MAX
 #define TE_NO_SCORE INT16_MIN
 #define TE_ADJUDICATE_PLIES 8
 #define TE_MAX_GAMES 10000000
@@ -61,7 +61,7 @@ static int te_result_parse(const char *s, size_t n)
     if (n == 3 && !memcmp(s, "0-1", 3)) return 0;
     return -1;
 }
-static const char *te_result_name(int r) { return r == 2 ? "1-0" : r == 1 ? "1/2-1/2" : "0-1"; }
+const char *tune_result_name(int r) { return r == 2 ? "1-0" : r == 1 ? "1/2-1/2" : "0-1"; }
 
 void tune_games_free(tune_games_t *s)
 {
@@ -138,18 +138,28 @@ int tune_games_parse(const char *text, size_t len, tune_games_t *s, size_t *good
         if (len == 0) return err_set(err, GSW_EINPUT, "empty: no header line");
         return err_set(err, GSW_EINPUT, "line 1: the header is cut short");
     }
-    unsigned long long nodes, seed;
-    char tail;
+    unsigned long long nodes, seed, rnodes = 0;
     if (n >= sizeof buf) return err_set(err, GSW_EINPUT, "line 1: not a tune --eval header");
     memcpy(buf, line, n);
     buf[n] = 0;
-    int random = TE_RANDOM_PLIES, used = 0, got = sscanf(buf, "# gsw tune chess --eval: nodes %llu seed %llu%n random %d%c",
-                                                        &nodes, &seed, &used, &random, &tail);
-    if (got < 2 || nodes < 1 || (got == 2 && (size_t)used != n) || got > 3 || random < 0 || random > TE_RANDOM_MAX)
-        return err_set(err, GSW_EINPUT, "line 1: not a tune --eval header (# gsw tune chess --eval: nodes N seed S [random R])");
+    int random = TE_RANDOM_PLIES, used = 0, used2 = 0;
+    int got = sscanf(buf, "# gsw tune chess --eval: nodes %llu seed %llu%n random %d%n", &nodes, &seed, &used, &random,
+                     &used2);
+    /* (then, in a file of another engine's scores: " rescored M by CMD") */
+    const char *tail = got == 3 ? buf + used2 : got == 2 ? buf + used : NULL;
+    int by = 0;
+    if (tail && *tail && (sscanf(tail, " rescored %llu by %n", &rnodes, &by) != 1 || !by || !tail[by] || rnodes < 1))
+        tail = NULL;
+    if (!tail || nodes < 1 || random < 0 || random > TE_RANDOM_MAX)
+        return err_set(err, GSW_EINPUT, "line 1: not a tune --eval header (# gsw tune chess --eval: nodes N seed S [random R] "
+                       "[rescored M by CMD])");
     s->nodes = nodes;
     s->seed = seed;
     s->random = random;
+    if (by) {
+        s->rescored_nodes = rnodes;
+        snprintf(s->rescored_by, sizeof s->rescored_by, "%s", tail + by);
+    }
     *good = at;
     while (at < len) {
         size_t block = at;
@@ -365,7 +375,7 @@ static void *te_worker_main(void *arg)
             r->failed = 1;
             snprintf(r->fail, sizeof r->fail, "out of memory");
         } else if (!r->failed) {
-            if (fprintf(r->f, "game %d %s %d\n", g, te_result_name(result), npos) < 0
+            if (fprintf(r->f, "game %d %s %d\n", g, tune_result_name(result), npos) < 0
                 || fwrite(w->out, 1, w->out_len, r->f) != w->out_len || fflush(r->f)) {
                 r->failed = 1;
                 snprintf(r->fail, sizeof r->fail, "cannot write the games (%s)", strerror(errno));
@@ -473,9 +483,11 @@ static int te_data_build(const tune_games_t *g, te_data_t *d, err_t *err)
     return GSW_OK;
 }
 
-/* White's score of position i under weights w. */
+/* White's score of position i under weights w (NULL: the score kept with
+ * it, TE_NO_SCORE's positions aside by the caller). */
 static double te_score(const te_data_t *d, size_t i, const double (*w)[2])
 {
+    if (!w) return d->score[i];
     double ph = d->phase[i], s = 0;
     for (size_t k = d->start[i]; k < d->start[i + 1]; k++) {
         const double *x = w[d->idx[k]];
@@ -487,13 +499,14 @@ static double te_score(const te_data_t *d, size_t i, const double (*w)[2])
 static double te_sigmoid(double k, double s) { return 1 / (1 + exp(-k * s * M_LN10 / 400)); }
 
 /* The mean squared error over the training positions (valid 0: against
- * the targets) or the held-out ones (1: against the games' results). */
+ * the targets) or the held-out ones (1: against the games' results); w
+ * NULL: of the scores kept (te_score). */
 static double te_loss(const te_data_t *d, const double (*w)[2], double k, int valid)
 {
     double sum = 0;
     size_t n = 0;
     for (size_t i = 0; i < d->n; i++) {
-        if (d->valid[i] != valid) continue;
+        if (d->valid[i] != valid || (!w && d->score[i] == TE_NO_SCORE)) continue;
         double e = (valid ? d->result[i] : d->target[i]) - te_sigmoid(k, te_score(d, i, w));
         sum += e * e;
         n++;
@@ -501,7 +514,8 @@ static double te_loss(const te_data_t *d, const double (*w)[2], double k, int va
     return n ? sum / (double)n : NAN;   /* (no game held out) */
 }
 
-/* K minimising the training loss under w (a golden-section search). */
+/* K minimising the training loss under w (a golden-section search; w
+ * NULL: of the scores kept, before any target is set from them). */
 static double te_fit_k(const te_data_t *d, const double (*w)[2])
 {
     double a = 0.05, b = 4.0, gr = (sqrt(5.0) - 1) / 2;
@@ -617,8 +631,7 @@ static void te_json_fine(json_t *j, const char *k, double v)
     }
 }
 
-/* games.txt whole into *text (NULL when there is none yet). */
-static int te_read_file(const char *path, char **text, size_t *len, err_t *err)
+int tune_read_file(const char *path, char **text, size_t *len, err_t *err)
 {
     *text = NULL;
     *len = 0;
@@ -723,6 +736,10 @@ int tune_eval_run(cli_args_t *o)
     }
     const char *dir = args_str(o, "out");
     if (!dir) return opts_usage_error(o, 1, "tune needs --out DIR");
+    if (args_given(o, "rescore-nodes") && !args_str(o, "rescore")) {
+        fprintf(stderr, "gsw: tune --eval: --rescore-nodes goes with --rescore \"CMD\"\n");
+        return GSW_EINPUT;
+    }
     ch_init();   /* (the evaluation's tables, also where no game is played) */
     err_t err;
     char path[1024], hpath[1024];
@@ -746,7 +763,7 @@ int tune_eval_run(cli_args_t *o)
     size_t len, good = 0;
     tune_games_t g;
     memset(&g, 0, sizeof g);
-    int rc = te_read_file(path, &text, &len, &err);
+    int rc = tune_read_file(path, &text, &len, &err);
     if (!rc && text) {
         rc = tune_games_parse(text, len, &g, &good, &err);
         if (rc) { char m[sizeof err.msg]; snprintf(m, sizeof m, "%s", err.msg); err_set(&err, rc, "%s: %s", path, m); }
@@ -783,10 +800,17 @@ int tune_eval_run(cli_args_t *o)
         }
         if (!rc) {   /* read back whole */
             tune_games_free(&g);
-            rc = te_read_file(path, &text, &len, &err);
+            rc = tune_read_file(path, &text, &len, &err);
             if (!rc) rc = tune_games_parse(text ? text : "", text ? len : 0, &g, &good, &err);
             free(text);
         }
+    }
+    FILE *say = args_flag(o, "json") ? stderr : stdout;
+    const char *rescore = args_str(o, "rescore");
+    if (!rc && rescore) {
+        char rpath[1040];
+        snprintf(rpath, sizeof rpath, "%s/rescored.txt", dir);
+        rc = tune_rescore(rescore, args_u64(o, "rescore-nodes", TUNE_RESCORE_NODES), rpath, &g, say, &err);
     }
     if (rc) {
         fprintf(stderr, "gsw: %s\n", err.msg);
@@ -794,13 +818,15 @@ int tune_eval_run(cli_args_t *o)
         return rc;
     }
 
-    FILE *say = args_flag(o, "json") ? stderr : stdout;
     double t0 = gsw_now_ms();
     te_data_t d;
     rc = te_data_build(&g, &d, &err);
     int games = g.games;
     uint64_t nodes_run = g.nodes, seed_run = g.seed;
     int random_run = g.random;
+    uint64_t rescored_nodes = g.rescored_nodes;
+    char rescored_by[sizeof g.rescored_by];
+    snprintf(rescored_by, sizeof rescored_by, "%s", g.rescored_by);
     tune_games_free(&g);
     if (rc) { fprintf(stderr, "gsw: %s\n", err.msg); return rc; }
     if (d.ntrain < 100) {
@@ -813,13 +839,20 @@ int tune_eval_run(cli_args_t *o)
     if (!w || !wi) { free(w); free(wi); te_data_free(&d); fprintf(stderr, "gsw: out of memory\n"); return GSW_EFAIL; }
     for (int i = 0; i < CH_EW_N; i++) w[i][0] = ch_eval_weights[i][0], w[i][1] = ch_eval_weights[i][1];
     double k = te_fit_k(&d, (const double (*)[2])w);   /* (the targets are the results still) */
+    /* another engine's scores are in its own units: their logistic's scale
+       is fitted to the results as well, so that a target is the win
+       probability the engine's score stands for */
+    double ks = rescored_nodes ? te_fit_k(&d, NULL) : k;
     double lambda = args_int(o, "lambda", TE_LAMBDA) / 100.0;
     size_t scored = 0;
     for (size_t i = 0; i < d.n; i++)
         if (d.score[i] != TE_NO_SCORE) {
-            d.target[i] = (float)(lambda * d.result[i] + (1 - lambda) * te_sigmoid(k, d.score[i]));
+            d.target[i] = (float)(lambda * d.result[i] + (1 - lambda) * te_sigmoid(ks, d.score[i]));
             scored++;
         }
+    if (rescored_nodes)
+        fprintf(say, "tune --eval: the scores of %s at %llu nodes a position, their K %.3f (the evaluation's %.3f)\n",
+                rescored_by, (unsigned long long)rescored_nodes, ks, k);
     double tr0 = te_loss(&d, (const double (*)[2])w, k, 0), va0 = te_loss(&d, (const double (*)[2])w, k, 1);
     fprintf(say, "tune --eval: %d games, %zu positions (%zu to train on, %zu held out), K %.3f, lambda %g; loss %.6f, "
             "held out %.6f\n", games, d.ntrain + d.nvalid, d.ntrain, d.nvalid, k, lambda, tr0, va0);
@@ -831,11 +864,14 @@ int tune_eval_run(cli_args_t *o)
         for (int j = 0; j < 2; j++) wi[i][j] = (int16_t)lround(w[i][j]);
     for (int i = 0; i < CH_EW_N; i++) w[i][0] = wi[i][0], w[i][1] = wi[i][1];   /* the losses of what is written */
     double tr1 = te_loss(&d, (const double (*)[2])w, k, 0), va1 = te_loss(&d, (const double (*)[2])w, k, 1);
-    char source[320];
+    char source[700], by[330] = "";
+    if (rescored_nodes)
+        snprintf(by, sizeof by, ",\n * scored again by %.256s at %llu nodes a position (K %.3f)", rescored_by,
+                 (unsigned long long)rescored_nodes, ks);
     snprintf(source, sizeof source, "%d epochs of Adam (lambda %g, pull %g) over %zu positions of %d\n"
-             " * self-play games (%llu nodes a move, %d random plies, seed %llu); loss %.6f -> %.6f,\n"
+             " * self-play games (%llu nodes a move, %d random plies, seed %llu%s); loss %.6f -> %.6f,\n"
              " * held out %.6f -> %.6f (K %.3f)", stopped ? 0 : epochs, lambda, l2, d.ntrain, games,
-             (unsigned long long)nodes_run, random_run, (unsigned long long)seed_run, tr0, tr1, va0, va1, k);
+             (unsigned long long)nodes_run, random_run, (unsigned long long)seed_run, by, tr0, tr1, va0, va1, k);
     if (stopped) fprintf(stderr, "gsw: interrupted: the weights so far are written\n");
     rc = te_write_header(hpath, (const int16_t (*)[2])wi, source, &err);
     if (rc) fprintf(stderr, "gsw: %s\n", err.msg);
@@ -878,6 +914,14 @@ int tune_eval_run(cli_args_t *o)
             json_num(&j, "k", k);
             te_json_fine(&j, "lambda", lambda);
             json_int(&j, "scored", (int64_t)scored);
+            if (rescored_nodes) {
+                json_obj(&j, "rescored");
+                json_str(&j, "by", rescored_by);
+                json_int(&j, "nodes", (int64_t)rescored_nodes);
+                json_num(&j, "k", ks);
+                json_close(&j, '}');
+            } else
+                json_null(&j, "rescored");
             te_json_fine(&j, "pull", l2);
             json_int(&j, "epochs", stopped ? 0 : epochs);
             json_bool(&j, "interrupted", stopped);

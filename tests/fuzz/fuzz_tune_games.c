@@ -2,7 +2,8 @@
  * holds positions whose FEN reads back to the same position, each with a
  * result of 0..2 and a game that is marked as there, as many games marked
  * as counted; its whole part (*good) parses again to the same; what does
- * not parse is refused with a message and keeps nothing (abort() otherwise). */
+ * not parse is refused with a message and keeps nothing; a file of another
+ * engine's scores (rescored.txt) names it and its nodes (abort() otherwise). */
 #include "tests/fuzz/fuzz_util.h"
 
 #include "protocol/tune.h"
@@ -30,7 +31,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (ch_parse_fen(fen, &q, &err) || q.key != s.pos[i].key) abort();
     }
     if (tune_games_parse((const char *)data, good, &t, &good2, &err)) abort();
-    if (good2 != good || t.n != s.n || t.games != s.games || t.nodes != s.nodes || t.seed != s.seed) abort();
+    if (good2 != good || t.n != s.n || t.games != s.games || t.nodes != s.nodes || t.seed != s.seed
+        || t.rescored_nodes != s.rescored_nodes || strcmp(t.rescored_by, s.rescored_by))
+        abort();
+    if (!s.rescored_nodes != !s.rescored_by[0]) abort();   /* a rescored file names its engine */
     tune_games_free(&t);
     tune_games_free(&s);
     return 0;

@@ -5,7 +5,10 @@
 # weight for every index; the same seed on one thread plays the same games;
 # a second call goes on to more games; a last game cut short is dropped and
 # the file mended; a damaged games file is refused naming its line; Ctrl-C
-# keeps the finished games. Needs GSW_BIN (set by ctest) and python3.
+# keeps the finished games; --rescore scores every position again by a UCI
+# engine (gsw itself here) into rescored.txt, goes on after Ctrl-C or a game
+# cut short, and refuses a file of other settings or damage. Needs GSW_BIN
+# (set by ctest) and python3.
 set -u
 . "$(dirname "$0")/../cli/cli_lib.sh"
 src=$(cd "${GSW_TEST_DATA:?}/../.." && pwd)
@@ -105,6 +108,66 @@ has_re err 'c/games.txt: line 3: ' "a bad FEN: named"
 printf 'x\n' >c/games.txt
 expect 2 "no header" -- "$gsw" tune chess --eval --out c --games 36
 has_re err 'line 1: not a tune --eval header' "no header: named"
+
+# ---- scored again by another UCI engine (--rescore): gsw itself at other nodes ----
+mkdir -p r && head -1 whole.txt >r/games.txt && sed -n '/^game [0-7] /,$p' whole.txt | awk '/^game/{n++} n<=8' >>r/games.txt
+same "$(grep -c '^game' r/games.txt)" 8 "rescore: 8 games"
+eng="$gsw uci"
+expect 2 "--rescore-nodes without --rescore" -- "$gsw" tune chess --eval --out r --rescore-nodes 5
+expect 2 "--rescore without --eval" -- "$gsw" tune chess --out r --rescore "$eng"
+expect 0 "rescore" -- "$gsw" tune chess --eval --out r --games 8 --epochs 5 --rescore "$eng" --rescore-nodes 150 --json
+has_re err "8 games to score again by $gsw uci \(gsw [^)]*\) at 150 nodes a position" "rescore: said"
+same "$(head -1 r/rescored.txt)" "# gsw tune chess --eval: nodes 300 seed 5 random 4 rescored 150 by $gsw uci" "rescore: the header"
+same "$(grep -v '^#' r/rescored.txt | sed 's/;.*//' | sort)" "$(grep -v '^#' r/games.txt | sed 's/;.*//' | sort)" \
+    "rescore: the same games and positions"
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+r = d["rescored"]
+assert r["by"].endswith(" uci") and r["nodes"] == 150 and 0.05 < r["k"] < 4, r
+def scores(p):
+    return [int(l.split(";")[1]) for l in open(p).read().split("\n") if ";" in l]
+a, b = scores(sys.argv[2]), scores(sys.argv[3])
+assert len(a) == len(b) > 100, (len(a), len(b))
+assert a != b, "the same scores as the 300-node searches"
+# White'"'"'s view both: where one side is clearly ahead, the signs agree
+clear = [(x, y) for x, y in zip(a, b) if abs(x) >= 200]
+assert clear and sum((x > 0) == (y > 0) for x, y in clear) >= 0.9 * len(clear), clear[:10]
+' out r/games.txt r/rescored.txt && ok || bad "rescore: JSON and scores ($(head -c 300 out))"
+cp r/rescored.txt rwhole.txt
+expect 0 "rescore again" -- "$gsw" tune chess --eval --out r --games 8 --epochs 5 --rescore "$eng" --rescore-nodes 150
+! grep -q "to score again" out err && ok || bad "rescore again: nothing to score"
+cmp -s r/rescored.txt rwhole.txt && ok || bad "rescore again: the file kept"
+expect 2 "rescore: other nodes" -- "$gsw" tune chess --eval --out r --games 8 --rescore "$eng" --rescore-nodes 151
+has_re err 'rescored.txt holds the scores of ".* uci" at 150 nodes: give the same' "rescore: other nodes named"
+# a last game cut short: dropped, scored again
+head -n -3 rwhole.txt >r/rescored.txt
+expect 0 "rescore: a last game cut short" -- "$gsw" tune chess --eval --out r --games 8 --epochs 1 --rescore "$eng" --rescore-nodes 150
+has_re err 'a last game cut short \([0-9]+ bytes\) was dropped' "rescore cut short: said"
+has_re out '1 games to score again' "rescore cut short: that game again"
+same "$(grep -v '^#' r/rescored.txt | sed 's/;.*//' | sort)" "$(grep -v '^#' r/games.txt | sed 's/;.*//' | sort)" \
+    "rescore cut short: whole again"
+sed '3s/;.*/;x/' rwhole.txt >r/rescored.txt
+expect 2 "rescore: a damaged score" -- "$gsw" tune chess --eval --out r --games 8 --rescore "$eng" --rescore-nodes 150
+has_re err "r/rescored.txt: line 3: the score after ';' is not a number" "rescore damaged: named"
+sed '1s/ rescored.*//' rwhole.txt >r/rescored.txt
+expect 2 "rescore: a file of gsw's own scores" -- "$gsw" tune chess --eval --out r --games 8 --rescore "$eng" --rescore-nodes 150
+has_re err 'does not hold this folder.s games scored again' "rescore: not a rescored file, named"
+rm r/rescored.txt
+expect 2 "rescore: no such engine" -- "$gsw" tune chess --eval --out r --games 8 --rescore ./no-such-engine
+[ ! -e r/rescored.txt ] && ok || bad "rescore: no such engine: no file made"
+# Ctrl-C while scoring: what is scored is kept, and the same command goes on
+"$gsw" tune chess --eval --out r --games 8 --epochs 1 --rescore "$eng" --rescore-nodes 20000 >rc 2>re &
+tpid=$!
+for _ in $(seq 600); do [ "$(grep -c '^game' r/rescored.txt 2>/dev/null || echo 0)" -ge 1 ] && break; sleep 0.1; done
+kill -INT "$tpid"
+wait "$tpid"
+same "$?" 1 "rescore Ctrl-C: exit 1"
+has_re re 'interrupted: the games scored again are kept in r/rescored.txt' "rescore Ctrl-C: said"
+n=$(grep -c '^game' r/rescored.txt)
+[ "$n" -ge 1 ] && [ "$n" -lt 8 ] && ok || bad "rescore Ctrl-C: $n games kept"
+expect 0 "rescore on after Ctrl-C" -- "$gsw" tune chess --eval --out r --games 8 --epochs 1 --rescore "$eng" --rescore-nodes 20000
+has_re out "$((8 - n)) games to score again" "rescore on after Ctrl-C: the rest"
 
 # ---- Ctrl-C keeps the finished games ----
 "$gsw" tune chess --eval --out k --games 100000 --nodes 300 --seed 2 --threads 2 >kc 2>ke &
