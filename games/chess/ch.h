@@ -192,6 +192,13 @@ enum {
     CH_EW_LONG_DIAGONAL,               /* a bishop that sees two centre squares through pawns */
     CH_EW_ROOK_TRAPPED,                /* a rook of 3 squares or fewer, on the king's first rank,
                                           between the king and the corner */
+    CH_EW_KNIGHT_PAWNS,                /* a knight, per own pawn above five (below: negative) */
+    CH_EW_ROOK_PAWNS,                  /* a rook, per own pawn above five */
+    CH_EW_RESTRICTED,                  /* a square both sides attack that no enemy pawn defends */
+    CH_EW_SLIDER_ON_QUEEN,             /* a safe square from which an own bishop or rook would
+                                          attack the enemy queen */
+    CH_EW_KNIGHT_ON_QUEEN,             /* a safe square from which an own knight would attack it */
+    CH_EW_PASSERS_CONNECTED,           /* a passer with an own passer on a next file */
     CH_EW_N
 };
 #define CH_EVAL_PHASE_MAX 24

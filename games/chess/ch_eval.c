@@ -15,11 +15,13 @@
  * the squares around it, the squares there that only the king or queen
  * defends, and pawns storming it; threats on pieces, by pawns, minor
  * pieces, rooks, safe pawn pushes and safe checks, and on undefended pawns
- * (by the king too); a passer's free way, safe stop square and the rook
- * behind it; space behind the pawns; minor pieces behind a pawn and near
- * their king, bishops on the long diagonals, rooks on a queen's file or
- * shut in by their king; the king's distance to the pawns and a flank
- * without them; and the move itself (tempo).
+ * (by the king too), and safe squares to attack the enemy queen from;
+ * squares both sides attack; a passer's free way, safe stop square, the
+ * rook behind it and a passer beside it; space behind the pawns; minor
+ * pieces behind a pawn and near their king, bishops on the long diagonals,
+ * rooks on a queen's file or shut in by their king; knights worth more and
+ * rooks less with more own pawns; the king's distance to the pawns and a
+ * flank without them; and the move itself (tempo).
  *
  * Endgames: a side with no pawns and at most a minor piece more is scaled
  * down (it cannot mate); bishops of opposite colours with nothing else
@@ -197,6 +199,11 @@ static inline __attribute__((always_inline)) void ev_side(const ev_view_t *v, co
         }
     }
     if (unstoppable) EV_TERM(CH_EW_UNSTOPPABLE, 1);
+    if (A->passers) {
+        const uint64_t pf = ev_south_fill(ev_north_fill(A->passers));   /* the passers' files */
+        int n = ev_pop(A->passers & ev_sideways(pf));
+        if (n) EV_TERM(CH_EW_PASSERS_CONNECTED, n);
+    }
 
     /* bishop pair */
     if ((v->own[CH_BISHOP] & DARK_SQUARES) && (v->own[CH_BISHOP] & ~DARK_SQUARES)) EV_TERM(CH_EW_BISHOP_PAIR, 1);
@@ -236,10 +243,17 @@ static inline __attribute__((always_inline)) void ev_side(const ev_view_t *v, co
         };
         if (!(all_pawns & flank[v->king & 7])) EV_TERM(CH_EW_PAWNLESS_FLANK, 1);
     }
-    /* pieces' worth beyond the parameters' values */
+    /* pieces' worth beyond the parameters' values; knights worth more with
+     * more own pawns, rooks less */
     for (int t = CH_PAWN; t <= CH_QUEEN; t++) {
         int k = ev_pop(v->own[t]);
         if (k) EV_TERM(CH_EW_WORTH + t - CH_PAWN, k);
+    }
+    {
+        const int np = ev_pop(pawns) - 5;
+        int k;
+        if (np && (k = ev_pop(v->own[CH_KNIGHT]))) EV_TERM(CH_EW_KNIGHT_PAWNS, k * np);
+        if (np && (k = ev_pop(v->own[CH_ROOK]))) EV_TERM(CH_EW_ROOK_PAWNS, k * np);
     }
 
     /* mobility and the pressure on the enemy king */
@@ -362,6 +376,19 @@ static inline __attribute__((always_inline)) void ev_threats(const ev_view_t *v,
     push &= ~att_them | A->all;
     uint64_t push_att = (push << 9 & ~FILE_A) | (push << 7 & ~FILE_H);
     if ((n = ev_pop(push_att & pieces))) EV_TERM(CH_EW_PUSH_THREAT, n);
+    /* squares both sides attack that no enemy pawn defends */
+    const uint64_t opp_pawns = v->opp[CH_PAWN];
+    const uint64_t opp_pawn_att = (opp_pawns >> 7 & ~FILE_A) | (opp_pawns >> 9 & ~FILE_H);
+    if ((n = ev_pop(A->all & att_them & ~opp_pawn_att))) EV_TERM(CH_EW_RESTRICTED, n);
+    /* squares from which a piece would attack the enemy's one queen, safe
+     * (no own piece there, not attacked by the enemy, or attacked and defended) */
+    if (v->opp[CH_QUEEN] && !(v->opp[CH_QUEEN] & (v->opp[CH_QUEEN] - 1))) {
+        const int q = ev_lsb(v->opp[CH_QUEEN]);
+        const uint64_t ok = ~v->own[0] & ~opp_pawn_att & (~att_them | A->all);
+        if ((n = ev_pop(ok & ((A->by[CH_BISHOP] & ch_bishop_att(q, v->occ)) | (A->by[CH_ROOK] & ch_rook_att(q, v->occ))))))
+            EV_TERM(CH_EW_SLIDER_ON_QUEEN, n);
+        if ((n = ev_pop(ok & A->by[CH_KNIGHT] & ch_knight_att(q)))) EV_TERM(CH_EW_KNIGHT_ON_QUEEN, n);
+    }
     /* passers with a stop square out of the enemy's reach (their free way:
      * ev_side) */
     for (uint64_t b = A->passers & ~0xFFFFFFull; b; b &= b - 1) {
@@ -555,6 +582,12 @@ void ch_eval_weight_name(int i, char *buf, size_t n)
         "rook on the file of an enemy queen",
         "bishop on a long diagonal",
         "rook trapped by its own king",
+        "knight, per own pawn above five",
+        "rook, per own pawn above five",
+        "a square both sides attack, no enemy pawn defends",
+        "threat: a safe square a bishop or rook attacks the enemy queen from",
+        "threat: a safe square a knight attacks the enemy queen from",
+        "passer with an own passer on a next file",
     };
     _Static_assert(sizeof single / sizeof *single == CH_EW_MOB_TAB - CH_EW_DOUBLED, "a name for each single weight");
     _Static_assert(sizeof late / sizeof *late == CH_EW_N - CH_EW_STORM - 3, "a name for each late weight");

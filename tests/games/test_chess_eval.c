@@ -304,6 +304,25 @@ static void test_terms_more(void **state)
     assert_true(term("4k3/p7/8/8/8/8/6PP/5K1R", CH_WHITE, CH_EW_ROOK_TRAPPED) == 1);
     assert_true(term("4k3/p7/8/8/8/8/PP6/R4K2", CH_WHITE, CH_EW_ROOK_TRAPPED) == 0);
     assert_true(term("5k1r/6pp/8/8/8/8/P7/4K3", CH_WHITE, CH_EW_ROOK_TRAPPED) == -1);
+
+    /* (pawns on h2 and h7 where a side has none: an ending without pawns is
+     * scaled, not linear) a knight with seven own pawns: 2 above five;
+     * Black's with four: -1 */
+    assert_true(term("4k3/7p/8/8/8/8/PPPPPPP1/1N2K3", CH_WHITE, CH_EW_KNIGHT_PAWNS) == 2);
+    assert_true(term("1n2k3/pppp4/8/8/8/8/PPPPPPP1/1N2K3", CH_WHITE, CH_EW_KNIGHT_PAWNS) == 3);
+    assert_true(term("4k3/7p/8/8/8/8/PPP5/R3K3", CH_WHITE, CH_EW_ROOK_PAWNS) == -2);
+    /* the knight on b3 and White both attack c1, d2, d4 and a5; the pawn on
+     * e3 defends d4, so it counts for White and not for Black */
+    assert_true(term("7k/7p/8/8/8/1n6/7P/R3K3", CH_WHITE, CH_EW_RESTRICTED) == 0);
+    assert_true(term("7k/7p/8/8/8/1n2P3/7P/R3K3", CH_WHITE, CH_EW_RESTRICTED) == 1);
+    /* the bishop on a1 could attack the queen on d8 from f6, unless e7 shuts
+     * the diagonal; the knight on d4 from c6 and e6 */
+    assert_true(term("3qk3/7p/8/8/8/8/7P/B3K3", CH_WHITE, CH_EW_SLIDER_ON_QUEEN) == 1);
+    assert_true(term("3qk3/4p2p/8/8/8/8/7P/B3K3", CH_WHITE, CH_EW_SLIDER_ON_QUEEN) == 0);
+    assert_true(term("3qk3/7p/8/8/3N4/8/7P/4K3", CH_WHITE, CH_EW_KNIGHT_ON_QUEEN) == 2);
+    /* passers on d5 and e5 stand side by side; c5 and e5 do not */
+    assert_true(term("4k3/7p/8/3PP3/8/8/7P/4K3", CH_WHITE, CH_EW_PASSERS_CONNECTED) == 2);
+    assert_true(term("4k3/7p/8/2P1P3/8/8/7P/4K3", CH_WHITE, CH_EW_PASSERS_CONNECTED) == 0);
 }
 
 static void test_kqk(void **state)
