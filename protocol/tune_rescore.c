@@ -25,6 +25,9 @@ static int te_white(const ch_pos_t *p, int cp, int mate)
     return p->side == CH_WHITE ? x : -x;
 }
 
+/* Is game gi in s? */
+static int te_has(const tune_games_t *s, int gi) { return gi < s->done_cap && s->done[gi]; }
+
 int tune_rescore(const char *cmd, uint64_t nodes, const char *rpath, tune_games_t *g, FILE *say, err_t *err)
 {
     if (strchr(cmd, '\n') || strlen(cmd) >= sizeof g->rescored_by)
@@ -58,9 +61,9 @@ int tune_rescore(const char *cmd, uint64_t nodes, const char *rpath, tune_games_
     }   /* (none yet: made once the engine has started) */
     /* the games of g not there yet, a block at a time (a game's positions follow each other) */
     int todo = 0;
-    for (size_t i = 0; i < g->n; i = i + 1) {
+    for (size_t i = 0; i < g->n; i++) {
         int gi = g->game[i];
-        if ((i == 0 || g->game[i - 1] != gi) && !(gi < r.done_cap && r.done[gi])) todo++;
+        if ((i == 0 || g->game[i - 1] != gi) && !te_has(&r, gi)) todo++;
     }
     if (todo) {
         match_engine_t e;
@@ -88,7 +91,7 @@ int tune_rescore(const char *cmd, uint64_t nodes, const char *rpath, tune_games_
             size_t j = i;
             while (j < g->n && g->game[j] == g->game[i]) j++;
             const int gi = g->game[i];
-            if (gi < r.done_cap && r.done[gi]) { i = j; continue; }
+            if (te_has(&r, gi)) { i = j; continue; }
             size_t need = (j - i) * 140 + 64, bl = 0;
             if (need > bcap) {
                 char *nb = realloc(block, need);
@@ -142,17 +145,18 @@ int tune_rescore(const char *cmd, uint64_t nodes, const char *rpath, tune_games_
     /* every game of g in r with the same positions; then r's scores, by game */
     int32_t *first = malloc((size_t)(r.done_cap > 0 ? r.done_cap : 1) * sizeof *first);
     if (!first) { tune_games_free(&r); return err_set(err, GSW_EFAIL, "out of memory"); }
+    for (int x = 0; x < r.done_cap; x++) first[x] = -1;   /* (a game of no positions has no first) */
     for (size_t i = 0; i < r.n; i++)
         if (i == 0 || r.game[i - 1] != r.game[i]) first[r.game[i]] = (int32_t)i;
     for (size_t i = 0; !rc && i < g->n;) {
         size_t j = i;
         while (j < g->n && g->game[j] == g->game[i]) j++;
         const int gi = g->game[i];
-        if (!(gi < r.done_cap && r.done[gi])) {
+        if (!te_has(&r, gi)) {
             rc = err_set(err, GSW_EINPUT, "%s lacks game %d of games.txt (delete it to score them anew)", rpath, gi);
             break;
         }
-        size_t k = (size_t)first[gi];
+        size_t k = first[gi] < 0 ? r.n : (size_t)first[gi];
         for (size_t x = i; !rc && x < j; x++, k++) {
             if (k >= r.n || r.game[k] != gi || r.pos[k].key != g->pos[x].key) rc = 1;
             else g->score[x] = r.score[k];
