@@ -270,9 +270,8 @@ static int play_game(worker_t *w, int gi, game_res_t *g)
         n++;
     }
     solver_clear(&w->s);
-    char line[256], why[400];
-    int rc = engine_send(&w->eng, "ucinewgame") || engine_send(&w->eng, "isready") ? -2
-           : engine_expect(&w->eng, "readyok", MATCH_READY_MS, &opts_stop, line, sizeof line);
+    char why[400];
+    int rc = engine_newgame(&w->eng, MATCH_READY_MS, &opts_stop);
     if (rc == -3) return -1;
     if (rc) {
         snprintf(why, sizeof why, "did not answer isready (%s)", w->eng.why);

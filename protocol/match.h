@@ -61,6 +61,10 @@ int engine_send(match_engine_t *e, const char *fmt, ...) __attribute__((format(p
  * Returns 0, -1 on timeout, -2 when the engine closed its output (it
  * died: e->why says how), -3 when *stop was set. */
 int engine_expect(match_engine_t *e, const char *word, double timeout_ms, gsw_flag_t *stop, char *line, size_t n);
+/* A new game: "ucinewgame", then "isready" until "readyok" (the engine
+ * clears its table). engine_expect's codes; -2 with e->why set when a
+ * command cannot be sent. */
+int engine_newgame(match_engine_t *e, double timeout_ms, gsw_flag_t *stop);
 /* Search the position of fen to nodes and read the last score it gave
  * for its best line (bounds left out), the side to move's: *cp
  * centipawns, or *mate moves to mate (+ it mates, - it is mated; *cp 0).

@@ -203,6 +203,16 @@ int engine_expect(match_engine_t *e, const char *word, double timeout_ms, gsw_fl
     }
 }
 
+int engine_newgame(match_engine_t *e, double timeout_ms, gsw_flag_t *stop)
+{
+    char line[256];
+    if (engine_send(e, "ucinewgame") || engine_send(e, "isready")) {
+        snprintf(e->why, sizeof e->why, "it is gone");
+        return -2;
+    }
+    return engine_expect(e, "readyok", timeout_ms, stop, line, sizeof line);
+}
+
 int engine_score(match_engine_t *e, const char *fen, uint64_t nodes, double timeout_ms, gsw_flag_t *stop, int *cp,
                  int *mate)
 {

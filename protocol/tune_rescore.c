@@ -101,6 +101,11 @@ int tune_rescore(const char *cmd, uint64_t nodes, const char *rpath, tune_games_
             }
             const int res = g->result[i];
             bl += (size_t)snprintf(block + bl, bcap - bl, "game %d %s %zu\n", gi, tune_result_name(res), j - i);
+            /* each game from a fresh engine (its table cleared), so that a run
+             * resumed after Ctrl-C scores a game as an unbroken run does */
+            int ready = engine_newgame(&e, TE_RESCORE_MS, &opts_stop);
+            if (ready == -3) rc = GSW_EFAIL;
+            else if (ready) rc = err_set(err, GSW_EFAIL, "%s did not answer isready (%s)", cmd, e.why);
             for (size_t k = i; !rc && k < j; k++) {
                 char fen[128];
                 int cp = 0, mate = 0;

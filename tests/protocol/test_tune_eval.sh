@@ -147,6 +147,7 @@ has_re err 'a last game cut short \([0-9]+ bytes\) was dropped' "rescore cut sho
 has_re out '1 games to score again' "rescore cut short: that game again"
 same "$(grep -v '^#' r/rescored.txt | sed 's/;.*//' | sort)" "$(grep -v '^#' r/games.txt | sed 's/;.*//' | sort)" \
     "rescore cut short: whole again"
+cmp -s r/rescored.txt rwhole.txt && ok || bad "rescore cut short: the game scored as in the unbroken run ($(diff r/rescored.txt rwhole.txt | head -4))"
 sed '3s/;.*/;x/' rwhole.txt >r/rescored.txt
 expect 2 "rescore: a damaged score" -- "$gsw" tune chess --eval --out r --games 8 --rescore "$eng" --rescore-nodes 150
 has_re err "r/rescored.txt: line 3: the score after ';' is not a number" "rescore damaged: named"
