@@ -703,8 +703,8 @@ static int te_self_play(cli_args_t *o, const char *path, tune_games_t *g, int ta
         if (r.tty) fputc('\n', stderr);
         if (!rc && r.failed) rc = err_set(err, GSW_EFAIL, "%s", r.fail);
         if (!rc)
-            fprintf(say, "tune --eval: %d games played (+%d =%d -%d for White), %d positions kept, %.1f s\n", r.played,
-                    r.results[2], r.results[1], r.results[0], r.positions, (gsw_now_ms() - r.t0) / 1000);
+            fprintf(say, "tune --eval: %d game%s played (+%d =%d -%d for White), %d positions kept, %.1f s\n",
+                    r.played, r.played == 1 ? "" : "s", r.results[2], r.results[1], r.results[0], r.positions, (gsw_now_ms() - r.t0) / 1000);
     }
     if (fclose(r.f) && !rc) rc = err_set(err, GSW_EFAIL, "cannot write %s (%s)", path, strerror(errno));
     for (int i = 0; w && i < threads; i++) {
@@ -854,8 +854,8 @@ int tune_eval_run(cli_args_t *o)
         fprintf(say, "tune --eval: the scores of %s at %llu nodes a position, their K %.3f (the evaluation's %.3f)\n",
                 rescored_by, (unsigned long long)rescored_nodes, ks, k);
     double tr0 = te_loss(&d, (const double (*)[2])w, k, 0), va0 = te_loss(&d, (const double (*)[2])w, k, 1);
-    fprintf(say, "tune --eval: %d games, %zu positions (%zu to train on, %zu held out), K %.3f, lambda %g; loss %.6f, "
-            "held out %.6f\n", games, d.ntrain + d.nvalid, d.ntrain, d.nvalid, k, lambda, tr0, va0);
+    fprintf(say, "tune --eval: %d game%s, %zu positions (%zu to train on, %zu held out), K %.3f, lambda %g; loss %.6f, "
+            "held out %.6f\n", games, games == 1 ? "" : "s", d.ntrain + d.nvalid, d.ntrain, d.nvalid, k, lambda, tr0, va0);
     fflush(say);
     int stopped = 0;
     double rate = args_num(o, "rate", 1.0), l2 = args_num(o, "pull", TE_L2);

@@ -77,8 +77,8 @@ int tune_rescore(const char *cmd, uint64_t nodes, const char *rpath, tune_games_
                                     (unsigned long long)nodes, cmd) < 0 || fflush(f)))))
             rc = err_set(err, GSW_EINPUT, "cannot write %s (%s)", rpath, strerror(errno));
         if (!rc) {
-            fprintf(say, "tune --eval: %d games to score again by %s (%s) at %llu nodes a position, into %s\n", todo,
-                    cmd, e.name[0] ? e.name : "a UCI engine", (unsigned long long)nodes, rpath);
+            fprintf(say, "tune --eval: %d game%s to score again by %s (%s) at %llu nodes a position, into %s\n",
+                    todo, todo == 1 ? "" : "s", cmd, e.name[0] ? e.name : "a UCI engine", (unsigned long long)nodes, rpath);
             fflush(say);
         }
         const int tty = isatty(2);
