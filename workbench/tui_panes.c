@@ -197,13 +197,15 @@ static void draw_analysis(tui_t *t, int y, int x, int w, int h)
     else snprintf(title, sizeof title, "Analysis: can the goal be reached?");
     tui_put_clipped(y, x, w, title);
     attroff(A_BOLD);
+    /* over (a flag fell, a repetition, no move): no move is listed as if one could be played */
+    if (session_over(s, NULL)) return;
     analysis_t *an = s->an[s->ply];
     if (!t->analysis_on && !(an && an->proven)) {
-        if (!session_over(s, NULL)) tui_put_clipped(y + 1, x, w, "(off: press a)");
+        tui_put_clipped(y + 1, x, w, "(off: press a)");
         return;
     }
     if (!an) {
-        if (!session_over(s, NULL)) tui_put_clipped(y + 1, x, w, t->paused ? "(stopped: press a)" : "...");
+        tui_put_clipped(y + 1, x, w, t->paused ? "(stopped: press a)" : "...");
         return;
     }
     int exact;

@@ -78,6 +78,7 @@ wait_for "1\. e4 *[a-hNBRQK]" 10 || bad "the engine did not answer on a 4 s cloc
 screen | grep -q "Black [23]\.[0-9]" || bad "the engine spent more than a second of its 4 s on a move"
 wait_for "Game over: Black wins" 10 || bad "White's flag did not fall"
 screen | grep -q "(White out of time)" || bad "the game over does not say the time ran out"
+screen | grep -qE "line: | ~[+-][0-9]+\.[0-9][0-9]" && bad "the game is over, yet the pane lists moves to play: $(screen)"
 keys u
 wait_for "White to move" 10 || bad "undo did not take the game back past the flag"
 screen | grep -q "Game over" && bad "the game is still over after undo"
