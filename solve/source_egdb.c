@@ -159,8 +159,9 @@ static void egdb_src_build_metric(egdb_src_t *e, const source_query_t *q, egdb_s
     if (q->ab->time_limit_ms > 0 || q->ab->node_limit) {
         /* a solve with a budget: a build may take minutes and cannot count
            against it, so the search answers alone, and the person is told */
-        snprintf(msg, sizeof msg, "%s is not built (a solve with a budget does not build it): gsw egdb build %s %s%s; "
-                 "answering from search", what, e->v->game->name, name, m == RETRO_DTC ? " --metric dtc" : "");
+        snprintf(msg, sizeof msg, "%s %s not built (a solve with a budget does not build it): gsw egdb build %s %s%s; "
+                 "answering from search", what, m == RETRO_DTC ? "are" : "is", e->v->game->name, name,
+                 m == RETRO_DTC ? " --metric dtc" : "");
         egdb_src_say(e, msg);
         return;
     }
@@ -206,18 +207,17 @@ static void egdb_src_build(egdb_src_t *e, const source_query_t *q)
         egdb_set_close(set);
         return;
     }
-    /* under the move-count rule, a clock already running needs the distances
-       to conversion too (a capture or a pawn's move starts it again) */
-    int counted = q->ab && q->ab->count && e->v->ops->pos_reversible && e->v->ops->pos_reversible(e->v, q->pos, NULL) > 0;
     if (!egdb_slice_present(set, RETRO_DTW, slice)) egdb_src_build_metric(e, q, set, slice, RETRO_DTW);
-    /* so does a mate longer than the rule allows from a fresh clock (five
-       pieces: KBNKN's 213 plies): the conversion then decides the result */
+    /* under the move-count rule, a mate longer than the plies the rule
+       leaves (a clock already running, or five pieces' KBNKN's 213 plies
+       from a fresh one) needs the distances to conversion too: a capture
+       or a pawn's move in time then decides the result. A mate within
+       them stands as the tablebase has it, whatever the line does. */
     val_t lo, hi;
-    if (!counted && q->ab && q->ab->count && e->egdb.set && egdb_slice_present(set, RETRO_DTW, slice)
+    if (q->ab && q->ab->count && e->egdb.set && egdb_slice_present(set, RETRO_DTW, slice)
+        && !egdb_slice_present(set, RETRO_DTC, slice)
         && e->egdb.oracle.probe(e->egdb.oracle.ctx, e->v, q->pos, &lo, &hi) && lo == hi && lo != VAL_DRAW
         && val_plies(lo) > game_count_left(e->v, q->pos))
-        counted = 1;
-    if (counted && egdb_slice_present(set, RETRO_DTW, slice) && !egdb_slice_present(set, RETRO_DTC, slice))
         egdb_src_build_metric(e, q, set, slice, RETRO_DTC);
     egdb_set_close(set);
 }

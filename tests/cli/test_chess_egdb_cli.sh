@@ -48,6 +48,14 @@ has err "no tablebase covers" "6 pieces: not covered"
 expect 1 "probe castling rights" -- "$gsw" egdb probe chess "4k3/8/8/8/8/8/8/R3K3 w Q - 0 1" --dir "$eg"
 expect 2 "probe a bad FEN" -- "$gsw" egdb probe chess "8/8/8/8" --dir "$eg"
 
+# analyze with a budget, the mates short: every move's value from the
+# tablebase, with no word of missing distances to conversion (a mate in
+# fewer plies than the 50-move rule leaves needs none)
+expect 0 "analyze KQK with a budget" -- "$gsw" analyze chess "8/8/8/4k3/8/8/2Q5/4K3 w - - 0 1" --dir "$eg" --no-cache --time 200
+has_re out "^Qc6 +win in 13 plies" "the quickest mate, from the tablebase"
+grep -q "conversion" "$tmp/err" && bad "analyze asked for distances to conversion a short mate needs not: $(cat "$tmp/err")" || ok
+[ ! -d "$eg/chess/dtc" ] && ok || bad "distances to conversion were built for short mates"
+
 # ---- build, verify, bad names ----
 expect 0 "build KQK" -- "$gsw" egdb build chess KQK --dir "$eg" --json
 same "$(jq -r .built "$tmp/out")" 0 "a finished ending is reused"
