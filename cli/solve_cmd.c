@@ -39,8 +39,10 @@ typedef struct solve_ticker {
     pthread_mutex_t mu;
     pthread_cond_t cv;
     int on, quit, have;
+    int building;               /* a source's build is under way (its own lines show it): no "searching" */
     val_t lo, hi;               /* the last bounds reported (have) */
     double t0, last;            /* the solve's start; the last line said */
+    double tick;                /* SOLVE_TICK_MS, or $GSW_SOLVE_TICK_MS (tests set it lower) */
     const char *note;           /* said once, with the first line (NULL: none) */
 } solve_ticker_t;
 
@@ -54,7 +56,7 @@ static void *solve_ticker_run(void *arg)
         ts.tv_sec += 1;
         pthread_cond_timedwait(&t->cv, &t->mu, &ts);
         double now = gsw_now_ms();
-        if (t->quit || opts_stop || now - t->last < SOLVE_TICK_MS) continue;
+        if (t->quit || opts_stop || t->building || now - t->last < t->tick) continue;
         t->last = now;
         if (t->note) fprintf(stderr, "%s\n", t->note);
         t->note = NULL;
@@ -76,6 +78,8 @@ static void solve_ticker_start(solve_ticker_t *t, double t0, const char *note)
 {
     memset(t, 0, sizeof *t);
     t->note = note;
+    const char *tick = getenv("GSW_SOLVE_TICK_MS");
+    t->tick = tick && *tick ? atof(tick) : SOLVE_TICK_MS;
     if (!isatty(2) && !note) return;
     t->t0 = t->last = t0;
     pthread_mutex_init(&t->mu, NULL);
@@ -109,6 +113,7 @@ static void solve_note(void *ctx, const char *msg)
     if (t->on) pthread_mutex_lock(&t->mu);
     fprintf(stderr, "gsw: %s\n", msg);
     t->last = gsw_now_ms();
+    t->building = strncmp(msg, "building ", 9) == 0;   /* until the source says "built ..." */
     if (t->on) pthread_mutex_unlock(&t->mu);
 }
 

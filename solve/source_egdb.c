@@ -89,6 +89,18 @@ static void egdb_src_progress(void *ctx, const char *line)
     e->note(e->ctx, msg);
 }
 
+/* A build on demand done: said to whoever shows notes, so that what
+ * follows (a search) is not taken for the build ("built KRK: ..."; a
+ * notice that begins "building " means one is under way). */
+static void egdb_src_built(egdb_src_t *e, const egdb_build_report_t *rep)
+{
+    if (!e->note) return;
+    char msg[300];
+    snprintf(msg, sizeof msg, "built %s: %llu positions in %.1f s", e->building, (unsigned long long)rep->positions,
+             rep->ms / 1000);
+    e->note(e->ctx, msg);
+}
+
 /* The databases again, with the files just built. */
 static void egdb_src_reopen(egdb_src_t *e)
 {
@@ -141,8 +153,10 @@ static void egdb_src_dtc(egdb_src_t *e, const source_query_t *q, egdb_set_t *set
     if (egdb_build(set, &bo, &rep, &err)) {
         e->dtc_told = slice;   /* (not again in this run) */
         if (!(q->ab->stop && *q->ab->stop)) egdb_src_say(e, err.msg);
-    } else
+    } else {
         egdb_src_reopen(e);
+        egdb_src_built(e, &rep);
+    }
 }
 
 /* An ending built on demand in metric m (distance to mate, or to
@@ -174,8 +188,10 @@ static void egdb_src_build_metric(egdb_src_t *e, const source_query_t *q, egdb_s
     egdb_build_report_t rep;
     if (egdb_build(set, &bo, &rep, &err)) {
         if (!(q->ab->stop && *q->ab->stop)) egdb_src_say(e, err.msg);
-    } else
+    } else {
         egdb_src_reopen(e);
+        egdb_src_built(e, &rep);
+    }
 }
 
 /* Endings built on demand: build the one pos belongs to when its distance
