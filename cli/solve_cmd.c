@@ -127,6 +127,7 @@ static void solver_progress(void *ctx, val_t lo, val_t hi, uint64_t nodes, doubl
         t->lo = lo;
         t->hi = hi;
         t->have = 1;
+        t->building = 0;   /* (a build that failed says no "built": the search's report ends it) */
         if (ms >= 1000) t->last = gsw_now_ms();   /* said below: the ticker waits its turn */
         pthread_mutex_unlock(&t->mu);
     }
