@@ -266,6 +266,9 @@ static int32_t ab_heur(ab_t *s, const void *pos, int depth, int32_t alpha, int32
     const int left = s->count ? game_count_left(v, pos) : -1;
     const uint64_t tkey = tt_heur_key(left >= 0 ? key ^ game_count_key(left) : key);
     if (use_tt) tt_prefetch(s->tt, tkey);
+    /* and the evaluation cache's entry (a miss there cost chess about 5% of
+       its time) */
+    if (s->heur_ecache && key) __builtin_prefetch(&s->heur_ecache[key & (AB_ECACHE - 1)]);
     if (s->heur_line) {   /* the game has repetitions: a position met again on the line */
         if (s->ply > 0 && ab_heur_repeated(s, key) && O->repetition(v, pos, &tv)) return tv;
         s->heur_line[s->ply] = key;
