@@ -210,7 +210,8 @@ static int ch_see(const ch_pos_t *p, move_t m)
         att &= occ;
         side ^= 1;
     }
-    while (--d > 0)
+    /* back from the last capture: each side stops where going on is worse */
+    for (; d > 0; d--)
         if (-gain[d] < gain[d - 1]) gain[d - 1] = -gain[d];
     return gain[0];
 }

@@ -449,6 +449,38 @@ static void test_has_move(void **state)
     }
 }
 
+/* The captures ab_tactical puts first (and searches past the frontier)
+ * are those that do not lose material by static exchange: each side goes
+ * on taking on the square only while that pays, the last recapture
+ * included (a capture by a piece worth less than its victim always
+ * counts). */
+static void test_exchange(void **state)
+{
+    (void)state;
+    gv_t *v;
+    err_t err;
+    assert_int_equal(game_open("chess", &v, &err), GSW_OK);
+    const game_ops_t *O = v->ops;
+    static const struct { const char *fen, *move; int wins; } rows[] = {
+        { "rnbqkbnr/pppp1ppp/8/4p3/8/5N2/PPPPPPPP/RNBQKB1R w KQkq - 0 1", "Nxe5", 1 },   /* no one retakes */
+        { "4k3/8/2p5/3p4/4P3/2N5/8/4K2R w - - 0 1", "exd5", 1 },                          /* cxd5 Nxd5 */
+        { "4k3/8/2p5/3p4/4P3/2N5/8/4K2R w - - 0 1", "Nxd5", 0 },                          /* cxd5 exd5: -100 */
+        { "4k3/8/2p5/3p4/8/8/8/3RK3 w - - 0 1", "Rxd5", 0 },                              /* cxd5: -400 */
+        { "4k3/8/8/3p4/8/8/8/3RK3 w - - 0 1", "Rxd5", 1 },                                /* none */
+        { "3rk3/8/8/3p4/8/8/3R4/3RK3 w - - 0 1", "Rxd5", 1 },                             /* Rxd5 Rxd5: +100 */
+        { "3rk3/8/8/3p4/8/8/8/3RK3 w - - 0 1", "Rxd5", 0 },                               /* Rxd5: -400 */
+    };
+    for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
+        ch_pos_t p = fen(rows[r].fen);
+        move_t m, mv[GSW_MAX_MOVES];
+        assert_int_equal(ch_parse_move(&p, rows[r].move, &m, &err), GSW_OK);
+        int n = O->moves(v, &p, mv), nt = O->ab_tactical(v, &p, mv, n), found = 0;
+        for (int i = 0; i < nt; i++) found |= mv[i] == m;
+        if (found != rows[r].wins) fail_msg("%s %s: tactical %d, want %d", rows[r].fen, rows[r].move, found, rows[r].wins);
+    }
+    game_close(v);
+}
+
 int main(void)
 {
     ch_init();
@@ -460,6 +492,7 @@ int main(void)
         cmocka_unit_test(test_perft),       cmocka_unit_test(test_castling), cmocka_unit_test(test_en_passant),
         cmocka_unit_test(test_promotion),   cmocka_unit_test(test_end_rules), cmocka_unit_test(test_notation),
         cmocka_unit_test(test_bad_fen),     cmocka_unit_test(test_playouts), cmocka_unit_test(test_has_move),
+        cmocka_unit_test(test_exchange),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -124,7 +124,9 @@ python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
 r = d["rescored"]
-assert r["by"].endswith(" uci") and r["nodes"] == 150 and 0.05 < r["k"] < 4, r
+# (K is searched within 0.05..4; the results of eight short games can
+# ask for the bound itself, as they do since the exchange fix)
+assert r["by"].endswith(" uci") and r["nodes"] == 150 and 0.05 < r["k"] <= 4, r
 def scores(p):
     return [int(l.split(";")[1]) for l in open(p).read().split("\n") if ";" in l]
 a, b = scores(sys.argv[2]), scores(sys.argv[3])
