@@ -199,6 +199,12 @@ enum {
                                           attack the enemy queen */
     CH_EW_KNIGHT_ON_QUEEN,             /* a safe square from which an own knight would attack it */
     CH_EW_PASSERS_CONNECTED,           /* a passer with an own passer on a next file */
+    CH_EW_BY_MINOR,                    /* + type - CH_PAWN: an enemy pawn or piece a knight or
+                                        * bishop attacks, not a pawn a pawn defends */
+    CH_EW_BY_ROOK = CH_EW_BY_MINOR + 5, /* + type - CH_PAWN: the same attacked by a rook */
+    CH_EW_BLOCKED_PAWN = CH_EW_BY_ROOK + 5, /* + rank - 4 (ranks 5, 6): a pawn an enemy pawn stops */
+    CH_EW_WEAK_UNOPPOSED = CH_EW_BLOCKED_PAWN + 2, /* an isolated or backward pawn no enemy pawn faces */
+    CH_EW_QUEEN_INFILTRATION,          /* a queen past the middle no enemy pawn can attack */
     CH_EW_N
 };
 #define CH_EVAL_PHASE_MAX 24

@@ -16,6 +16,10 @@
  * defends, and pawns storming it; threats on pieces, by pawns, minor
  * pieces, rooks, safe pawn pushes and safe checks, and on undefended pawns
  * (by the king too), and safe squares to attack the enemy queen from;
+ * what knights and bishops, and rooks, attack, by the kind of victim (a
+ * pawn only where no pawn defends it); pawns stopped by an enemy pawn on
+ * the fifth and sixth ranks, and isolated or backward pawns no enemy pawn
+ * faces; a queen in the enemy half where no enemy pawn can attack it;
  * squares both sides attack; a passer's free way, safe stop square, the
  * rook behind it and a passer beside it; space behind the pawns; minor
  * pieces behind a pawn and near their king, bishops on the long diagonals,
@@ -324,6 +328,16 @@ static inline __attribute__((always_inline)) void ev_side(const ev_view_t *v, co
     if ((n = ev_pop(pawns & pawn_att))) EV_TERM(CH_EW_SUPPORTED, n);
     uint64_t backward = pawns & ~ev_sideways(ev_north_fill(pawns)) & ev_sideways(own_files) & opp_pawn_att >> 8;
     if ((n = ev_pop(backward))) EV_TERM(CH_EW_BACKWARD, n);
+    {
+        const uint64_t weak = (pawns & ~ev_sideways(own_files)) | backward;
+        if ((n = ev_pop(weak & ~opp_front))) EV_TERM(CH_EW_WEAK_UNOPPOSED, n);
+        const uint64_t stopped = pawns & opp_pawns >> 8;
+        if ((n = ev_pop(stopped & 0x000000FF00000000ull))) EV_TERM(CH_EW_BLOCKED_PAWN, n);
+        if ((n = ev_pop(stopped & 0x0000FF0000000000ull))) EV_TERM(CH_EW_BLOCKED_PAWN + 1, n);
+        /* a queen in the enemy half where no enemy pawn can come to attack it */
+        const uint64_t opp_span = ev_sideways(ev_south_fill(opp_pawns >> 8));
+        if ((n = ev_pop(v->own[CH_QUEEN] & 0xFFFFFFFF00000000ull & ~opp_span))) EV_TERM(CH_EW_QUEEN_INFILTRATION, n);
+    }
     /* bishops hemmed in by their own pawns */
     for (uint64_t b = v->own[CH_BISHOP]; b; b &= b - 1) {
         uint64_t colour = (1ull << ev_lsb(b)) & DARK_SQUARES ? DARK_SQUARES : ~DARK_SQUARES;
@@ -347,6 +361,16 @@ static inline __attribute__((always_inline)) void ev_threats(const ev_view_t *v,
     if (n) EV_TERM(CH_EW_THREAT_PAWN, n);
     if ((n = ev_pop((A->by[CH_KNIGHT] | A->by[CH_BISHOP]) & heavy))) EV_TERM(CH_EW_THREAT_MINOR, n);
     if ((n = ev_pop(A->by[CH_ROOK] & v->opp[CH_QUEEN]))) EV_TERM(CH_EW_THREAT_ROOK, n);
+    {
+        /* by victim: anything but a pawn its pawns defend */
+        const uint64_t opp_pawn_guard = (v->opp[CH_PAWN] >> 7 & ~FILE_A) | (v->opp[CH_PAWN] >> 9 & ~FILE_H);
+        const uint64_t minor = A->by[CH_KNIGHT] | A->by[CH_BISHOP];
+        for (int t = CH_PAWN; t <= CH_QUEEN; t++) {
+            const uint64_t victims = t == CH_PAWN ? v->opp[t] & ~opp_pawn_guard : v->opp[t];
+            if ((n = ev_pop(minor & victims))) EV_TERM(CH_EW_BY_MINOR + t - CH_PAWN, n);
+            if ((n = ev_pop(A->by[CH_ROOK] & victims))) EV_TERM(CH_EW_BY_ROOK + t - CH_PAWN, n);
+        }
+    }
     if ((n = ev_pop(A->all & pieces & ~att_them))) EV_TERM(CH_EW_HANGING, n);
     if ((n = ev_pop(A->all & v->opp[CH_PAWN] & ~att_them))) EV_TERM(CH_EW_HANGING_PAWN, n);
     if ((n = ev_pop(A->by[CH_KING] & (v->opp[CH_PAWN] | pieces) & ~att_them))) EV_TERM(CH_EW_THREAT_KING, n);
@@ -588,6 +612,14 @@ void ch_eval_weight_name(int i, char *buf, size_t n)
         "threat: a safe square a bishop or rook attacks the enemy queen from",
         "threat: a safe square a knight attacks the enemy queen from",
         "passer with an own passer on a next file",
+        "threat: a knight or bishop attacks a pawn", "threat: a knight or bishop attacks a knight",
+        "threat: a knight or bishop attacks a bishop", "threat: a knight or bishop attacks a rook",
+        "threat: a knight or bishop attacks a queen",
+        "threat: a rook attacks a pawn", "threat: a rook attacks a knight", "threat: a rook attacks a bishop",
+        "threat: a rook attacks a rook", "threat: a rook attacks a queen",
+        "pawn blocked by an enemy pawn, rank 5", "pawn blocked by an enemy pawn, rank 6",
+        "isolated or backward pawn no enemy pawn faces",
+        "queen past the middle, out of the enemy pawns' reach",
     };
     _Static_assert(sizeof single / sizeof *single == CH_EW_MOB_TAB - CH_EW_DOUBLED, "a name for each single weight");
     _Static_assert(sizeof late / sizeof *late == CH_EW_N - CH_EW_STORM - 3, "a name for each late weight");

@@ -325,6 +325,32 @@ static void test_terms_more(void **state)
     assert_true(term("4k3/7p/8/2P1P3/8/8/7P/4K3", CH_WHITE, CH_EW_PASSERS_CONNECTED) == 0);
 }
 
+/* The threats by victim, blocked and weak unopposed pawns, and a queen out
+ * of the enemy pawns' reach count what they say. */
+static void test_terms_threats(void **state)
+{
+    (void)state;
+    /* the bishop on b3 attacks the knight on d5, which attacks no piece */
+    assert_true(term("4k3/7p/8/3n4/8/1B6/7P/4K3", CH_WHITE, CH_EW_BY_MINOR + CH_KNIGHT - CH_PAWN) == 1);
+    assert_true(term("4k3/7p/8/3n4/8/1B6/7P/4K3", CH_WHITE, CH_EW_BY_MINOR + CH_BISHOP - CH_PAWN) == 0);
+    /* the knight on c3 attacks the pawn on d5, unless e6 defends it */
+    assert_true(term("4k3/8/8/3p4/8/2N5/7P/4K3", CH_WHITE, CH_EW_BY_MINOR) == 1);
+    assert_true(term("4k3/8/4p3/3p4/8/2N5/7P/4K3", CH_WHITE, CH_EW_BY_MINOR) == 0);
+    /* the rook on a1 attacks the bishop on a7; Black's rook on h8 the knight on h2 */
+    assert_true(term("4k3/b6p/8/8/8/8/7P/R3K3", CH_WHITE, CH_EW_BY_ROOK + CH_BISHOP - CH_PAWN) == 1);
+    assert_true(term("4k2r/p7/8/8/8/8/P6N/4K3", CH_WHITE, CH_EW_BY_ROOK + CH_KNIGHT - CH_PAWN) == -1);
+    /* e5 stopped by e6 (White's fifth rank; Black's e6 is its third), e6 by e7 */
+    assert_true(term("4k3/8/4p3/4P3/8/8/8/4K3", CH_WHITE, CH_EW_BLOCKED_PAWN) == 1);
+    assert_true(term("4k3/8/4p3/4P3/8/8/8/4K3", CH_WHITE, CH_EW_BLOCKED_PAWN + 1) == 0);
+    assert_true(term("4k3/4p3/4P3/8/8/8/8/4K3", CH_WHITE, CH_EW_BLOCKED_PAWN + 1) == 1);
+    /* the isolated a2 with no pawn in front; against a7 it is opposed (and so is a7) */
+    assert_true(term("4k3/6pp/8/8/8/8/P7/4K3", CH_WHITE, CH_EW_WEAK_UNOPPOSED) == 1);
+    assert_true(term("4k3/p5pp/8/8/8/8/P7/4K3", CH_WHITE, CH_EW_WEAK_UNOPPOSED) == 0);
+    /* the queen on d6, where no Black pawn can come to attack it, unless c7 can */
+    assert_true(term("4k3/7p/3Q4/8/8/8/7P/4K3", CH_WHITE, CH_EW_QUEEN_INFILTRATION) == 1);
+    assert_true(term("4k3/2p4p/3Q4/8/8/8/7P/4K3", CH_WHITE, CH_EW_QUEEN_INFILTRATION) == 0);
+}
+
 static void test_kqk(void **state)
 {
     (void)state;
@@ -412,6 +438,7 @@ int main(void)
         cmocka_unit_test(test_params),
         cmocka_unit_test(test_terms),
         cmocka_unit_test(test_terms_more),
+        cmocka_unit_test(test_terms_threats),
         cmocka_unit_test(test_kqk),
         cmocka_unit_test(test_drawish),
     };
