@@ -205,6 +205,11 @@ enum {
     CH_EW_BLOCKED_PAWN = CH_EW_BY_ROOK + 5, /* + rank - 4 (ranks 5, 6): a pawn an enemy pawn stops */
     CH_EW_WEAK_UNOPPOSED = CH_EW_BLOCKED_PAWN + 2, /* an isolated or backward pawn no enemy pawn faces */
     CH_EW_QUEEN_INFILTRATION,          /* a queen past the middle no enemy pawn can attack */
+    CH_EW_PINNED,                      /* + type - CH_PAWN: an own pawn or piece pinned to the king */
+    CH_EW_KING_FLANK = CH_EW_PINNED + 5, /* a square of the enemy king's flank in its camp attacked */
+    CH_EW_ROOK_KING_FILE,              /* a rook on a file without own pawns next to the enemy king */
+    CH_EW_PASSER_DEFENDED,             /* a passer whose stop square is defended, per rank past the third */
+    CH_EW_OUTPOST_REACH,               /* a knight a move from an empty outpost */
     CH_EW_N
 };
 #define CH_EVAL_PHASE_MAX 24

@@ -20,6 +20,10 @@
  * pawn only where no pawn defends it); pawns stopped by an enemy pawn on
  * the fifth and sixth ranks, and isolated or backward pawns no enemy pawn
  * faces; a queen in the enemy half where no enemy pawn can attack it;
+ * pawns and pieces pinned to their king; squares of the enemy king's
+ * flank in its camp attacked; rooks on files without own pawns next to
+ * the enemy king; passers whose stop square is defended; knights a move
+ * from an empty outpost;
  * squares both sides attack; a passer's free way, safe stop square, the
  * rook behind it and a passer beside it; space behind the pawns; minor
  * pieces behind a pawn and near their king, bishops on the long diagonals,
@@ -227,6 +231,33 @@ static inline __attribute__((always_inline)) void ev_side(const ev_view_t *v, co
     uint64_t opp_reach = ev_sideways(opp_front);
     int outposts = ev_pop((v->own[CH_KNIGHT] | v->own[CH_BISHOP]) & 0x0000FFFFFF000000ull & pawn_att & ~opp_reach);
     if (outposts) EV_TERM(CH_EW_OUTPOST, outposts);
+    {
+        const uint64_t holes = 0x0000FFFFFF000000ull & pawn_att & ~opp_reach & ~v->occ;
+        int reach = 0;
+        for (uint64_t b = v->own[CH_KNIGHT]; b; b &= b - 1) reach += (ch_knight_att(ev_lsb(b)) & holes) != 0;
+        if (reach) EV_TERM(CH_EW_OUTPOST_REACH, reach);
+        /* rooks on files without own pawns beside (or on) the enemy king's */
+        const uint64_t kfiles = FILE_A << (v->opp_king & 7) | ev_sideways(FILE_A << (v->opp_king & 7));
+        int rk = 0;
+        for (uint64_t b = v->own[CH_ROOK] & kfiles; b; b &= b - 1) rk += !(FILE_A << (ev_lsb(b) & 7) & pawns);
+        if (rk) EV_TERM(CH_EW_ROOK_KING_FILE, rk);
+        /* own pieces pinned to the king by an enemy slider: the one piece
+         * between them (the rays from both ends, each stopped by the other,
+         * meet on the squares between) */
+        const uint64_t diag = v->opp[CH_BISHOP] | v->opp[CH_QUEEN], line = v->opp[CH_ROOK] | v->opp[CH_QUEEN];
+        const uint64_t kb = 1ull << v->king;
+        uint64_t snipers = (ch_bishop_att(v->king, 0) & diag) | (ch_rook_att(v->king, 0) & line);
+        for (; snipers; snipers &= snipers - 1) {
+            const int sq = ev_lsb(snipers);
+            const uint64_t sb = 1ull << sq;
+            const uint64_t btw = ch_bishop_att(v->king, 0) >> sq & 1 ? ch_bishop_att(v->king, sb) & ch_bishop_att(sq, kb)
+                                                                      : ch_rook_att(v->king, sb) & ch_rook_att(sq, kb);
+            const uint64_t blk = btw & v->occ;
+            if (blk && !(blk & (blk - 1)) && (blk & v->own[0]))
+                for (int t = CH_PAWN; t <= CH_QUEEN; t++)
+                    if (blk & v->own[t]) EV_TERM(CH_EW_PINNED + t - CH_PAWN, 1);
+        }
+    }
     /* minor pieces behind a pawn, and bishops on the long diagonals
      * (seeing two centre squares through the pawns) */
     const uint64_t all_pawns = pawns | opp_pawns;
@@ -418,6 +449,15 @@ static inline __attribute__((always_inline)) void ev_threats(const ev_view_t *v,
     for (uint64_t b = A->passers & ~0xFFFFFFull; b; b &= b - 1) {
         int s = ev_lsb(b);
         if (!(att_them >> (s + 8) & 1)) EV_TERM(CH_EW_PASSER_SAFE, (s >> 3) - 2);
+        if (A->all >> (s + 8) & 1) EV_TERM(CH_EW_PASSER_DEFENDED, (s >> 3) - 2);
+    }
+    /* the enemy king's flank in its camp (its first five ranks) */
+    {
+        static const uint64_t flank[8] = {
+            0x0707070707070707ull, 0x0F0F0F0F0F0F0F0Full, 0x1E1E1E1E1E1E1E1Eull, 0x3C3C3C3C3C3C3C3Cull,
+            0x3C3C3C3C3C3C3C3Cull, 0x7878787878787878ull, 0xF0F0F0F0F0F0F0F0ull, 0xE0E0E0E0E0E0E0E0ull,
+        };
+        if ((n = ev_pop(A->all & flank[v->opp_king & 7] & 0xFFFFFFFFFF000000ull))) EV_TERM(CH_EW_KING_FLANK, n);
     }
     *mg_io = mg;
     *eg_io = eg;
@@ -620,6 +660,12 @@ void ch_eval_weight_name(int i, char *buf, size_t n)
         "pawn blocked by an enemy pawn, rank 5", "pawn blocked by an enemy pawn, rank 6",
         "isolated or backward pawn no enemy pawn faces",
         "queen past the middle, out of the enemy pawns' reach",
+        "pinned to the king: a pawn", "pinned to the king: a knight", "pinned to the king: a bishop",
+        "pinned to the king: a rook", "pinned to the king: a queen",
+        "king flank: a square of the enemy king's camp attacked",
+        "rook on a file without own pawns next to the enemy king",
+        "passer: its stop square defended, per rank",
+        "knight a move from an empty outpost",
     };
     _Static_assert(sizeof single / sizeof *single == CH_EW_MOB_TAB - CH_EW_DOUBLED, "a name for each single weight");
     _Static_assert(sizeof late / sizeof *late == CH_EW_N - CH_EW_STORM - 3, "a name for each late weight");

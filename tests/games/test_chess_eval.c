@@ -351,6 +351,31 @@ static void test_terms_threats(void **state)
     assert_true(term("4k3/2p4p/3Q4/8/8/8/7P/4K3", CH_WHITE, CH_EW_QUEEN_INFILTRATION) == 0);
 }
 
+/* Pins, the king's flank, rooks beside the king's file, defended stop
+ * squares and outposts in reach count what they say. */
+static void test_terms_pins(void **state)
+{
+    (void)state;
+    /* the knight on d2 pinned by the bishop on b4 to the king on e1; not
+     * with a pawn on c3 too; Black's rook on e7 pinned by the rook on e1 */
+    assert_true(term("4k3/7p/8/8/1b6/8/3N3P/4K3", CH_WHITE, CH_EW_PINNED + CH_KNIGHT - CH_PAWN) == 1);
+    assert_true(term("4k3/7p/8/8/1b6/2P5/3N3P/4K3", CH_WHITE, CH_EW_PINNED + CH_KNIGHT - CH_PAWN) == 0);
+    assert_true(term("4k3/4r2p/8/8/8/8/7P/4RK2", CH_WHITE, CH_EW_PINNED + CH_ROOK - CH_PAWN) == -1);
+    /* the queen on d7 pinned by the rook on d1 to the king on d8 */
+    assert_true(term("3k4/3q3p/8/8/8/8/7P/3RK3", CH_WHITE, CH_EW_PINNED + CH_QUEEN - CH_PAWN) == -1);
+    /* the rook on g1 on a file without White pawns beside the king on h8; not with g2 */
+    assert_true(term("7k/7p/8/8/8/8/P7/4K1R1", CH_WHITE, CH_EW_ROOK_KING_FILE) == 1);
+    assert_true(term("7k/7p/8/8/8/8/P5P1/4K1R1", CH_WHITE, CH_EW_ROOK_KING_FILE) == 0);
+    /* the passer on d5, its stop square d6 defended by the king on e6 (2 a term) */
+    assert_true(term("6k1/7p/4K3/3P4/8/8/8/8", CH_WHITE, CH_EW_PASSER_DEFENDED) == 2);
+    assert_true(term("6k1/7p/8/3P4/8/8/8/6K1", CH_WHITE, CH_EW_PASSER_DEFENDED) == 0);
+    /* the knight on c3 a move from d5, an outpost e4 defends and no Black pawn reaches */
+    assert_true(term("4k3/p7/8/8/4P3/2N5/8/4K3", CH_WHITE, CH_EW_OUTPOST_REACH) == 1);
+    assert_true(term("4k3/p3p3/8/8/4P3/2N5/8/4K3", CH_WHITE, CH_EW_OUTPOST_REACH) == 0);
+    /* the rook on h1 attacks h4-h7 of the king on h8's flank (f-h, ranks 4-8) */
+    assert_true(term("7k/p6p/8/8/8/8/P7/K6R", CH_WHITE, CH_EW_KING_FLANK) == 4);
+}
+
 static void test_kqk(void **state)
 {
     (void)state;
@@ -439,6 +464,7 @@ int main(void)
         cmocka_unit_test(test_terms),
         cmocka_unit_test(test_terms_more),
         cmocka_unit_test(test_terms_threats),
+        cmocka_unit_test(test_terms_pins),
         cmocka_unit_test(test_kqk),
         cmocka_unit_test(test_drawish),
     };
