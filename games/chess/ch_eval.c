@@ -245,12 +245,12 @@ static inline __attribute__((always_inline)) void ev_side(const ev_view_t *v, co
          * between them (the rays from both ends, each stopped by the other,
          * meet on the squares between) */
         const uint64_t diag = v->opp[CH_BISHOP] | v->opp[CH_QUEEN], line = v->opp[CH_ROOK] | v->opp[CH_QUEEN];
-        const uint64_t kb = 1ull << v->king;
-        uint64_t snipers = (ch_bishop_att(v->king, 0) & diag) | (ch_rook_att(v->king, 0) & line);
+        const uint64_t kb = 1ull << v->king, kdiag = ch_bishop_att(v->king, 0);
+        uint64_t snipers = (kdiag & diag) | (ch_rook_att(v->king, 0) & line);
         for (; snipers; snipers &= snipers - 1) {
             const int sq = ev_lsb(snipers);
             const uint64_t sb = 1ull << sq;
-            const uint64_t btw = ch_bishop_att(v->king, 0) >> sq & 1 ? ch_bishop_att(v->king, sb) & ch_bishop_att(sq, kb)
+            const uint64_t btw = kdiag >> sq & 1 ? ch_bishop_att(v->king, sb) & ch_bishop_att(sq, kb)
                                                                       : ch_rook_att(v->king, sb) & ch_rook_att(sq, kb);
             const uint64_t blk = btw & v->occ;
             if (blk && !(blk & (blk - 1)) && (blk & v->own[0]))
@@ -392,12 +392,13 @@ static inline __attribute__((always_inline)) void ev_threats(const ev_view_t *v,
     if (n) EV_TERM(CH_EW_THREAT_PAWN, n);
     if ((n = ev_pop((A->by[CH_KNIGHT] | A->by[CH_BISHOP]) & heavy))) EV_TERM(CH_EW_THREAT_MINOR, n);
     if ((n = ev_pop(A->by[CH_ROOK] & v->opp[CH_QUEEN]))) EV_TERM(CH_EW_THREAT_ROOK, n);
+    const uint64_t opp_pawns = v->opp[CH_PAWN];
+    const uint64_t opp_pawn_att = (opp_pawns >> 7 & ~FILE_A) | (opp_pawns >> 9 & ~FILE_H);
     {
         /* by victim: anything but a pawn its pawns defend */
-        const uint64_t opp_pawn_guard = (v->opp[CH_PAWN] >> 7 & ~FILE_A) | (v->opp[CH_PAWN] >> 9 & ~FILE_H);
         const uint64_t minor = A->by[CH_KNIGHT] | A->by[CH_BISHOP];
         for (int t = CH_PAWN; t <= CH_QUEEN; t++) {
-            const uint64_t victims = t == CH_PAWN ? v->opp[t] & ~opp_pawn_guard : v->opp[t];
+            const uint64_t victims = t == CH_PAWN ? v->opp[t] & ~opp_pawn_att : v->opp[t];
             if ((n = ev_pop(minor & victims))) EV_TERM(CH_EW_BY_MINOR + t - CH_PAWN, n);
             if ((n = ev_pop(A->by[CH_ROOK] & victims))) EV_TERM(CH_EW_BY_ROOK + t - CH_PAWN, n);
         }
@@ -432,8 +433,6 @@ static inline __attribute__((always_inline)) void ev_threats(const ev_view_t *v,
     uint64_t push_att = (push << 9 & ~FILE_A) | (push << 7 & ~FILE_H);
     if ((n = ev_pop(push_att & pieces))) EV_TERM(CH_EW_PUSH_THREAT, n);
     /* squares both sides attack that no enemy pawn defends */
-    const uint64_t opp_pawns = v->opp[CH_PAWN];
-    const uint64_t opp_pawn_att = (opp_pawns >> 7 & ~FILE_A) | (opp_pawns >> 9 & ~FILE_H);
     if ((n = ev_pop(A->all & att_them & ~opp_pawn_att))) EV_TERM(CH_EW_RESTRICTED, n);
     /* squares from which a piece would attack the enemy's one queen, safe
      * (no own piece there, not attacked by the enemy, or attacked and defended) */
