@@ -142,13 +142,22 @@ static int ab_heur_sort_quiet(const ab_t *s, const void *pos, move_t *mv, int16_
     const int16_t *row[2];
     ab_cont_rows(s, row);
     int nk = 0;
+    /* the scores first, then the sort: the histories' entries are mostly
+     * cache misses, and loads apart from the sort's branches overlap (in
+     * the sort's loop they cost chess a tenth of its time) */
+    int32_t x0[GSW_MAX_MOVES];
+    int16_t c0[GSW_MAX_MOVES];
     for (int i = 0; i < n; i++) {
         move_t m = mv[i];
         int c = s->heur_cont ? s->v->ops->ab_move_class(s->v, pos, m) : -1;
-        int32_t x;
-        if (m == k[0]) { x = INT32_MAX; nk++; }
-        else if (m == k[1]) { x = INT32_MAX - 1; nk++; }
-        else x = ab_quiet_score(s, row, m, c);
+        c0[i] = (int16_t)c;
+        x0[i] = m == k[0] ? INT32_MAX : m == k[1] ? INT32_MAX - 1 : ab_quiet_score(s, row, m, c);
+        nk += m == k[0] || m == k[1];
+    }
+    for (int i = 0; i < n; i++) {
+        move_t m = mv[i];
+        int c = c0[i];
+        int32_t x = x0[i];
         int j = i;
         for (; j > 0 && sc[j - 1] < x; j--) {
             sc[j] = sc[j - 1];

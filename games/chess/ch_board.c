@@ -1,30 +1,19 @@
 /* Chess rules: attack tables, legal move generation (pins and check masks,
  * no make-and-test), move counting for perft's last ply, and playing a
- * move. Slider attacks come from PEXT-indexed tables where the CPU has
- * BMI2, else from rays with a bit scan (forced with -DGSW_CH_NO_PEXT). */
+ * move. The attack tables are built here and read by ch.h's inline
+ * functions. */
 #include <pthread.h>
 #include <string.h>
 
 #include "games/chess/ch.h"
 
-#if defined(__BMI2__) && !defined(GSW_CH_NO_PEXT)
-#include <immintrin.h>
-#define CH_PEXT 1
-#endif
-
 /* ---- tables (built once, read-only after) ---- */
 
-static uint64_t ch_knight[64], ch_kingt[64], ch_pawnt[2][64];
+ch_att_tables_t ch_att_tab;   /* (ch.h: the attacks, read inline) */
 static uint64_t ch_between[64][64];   /* squares strictly between two aligned squares */
 static uint64_t ch_line[64][64];      /* the whole line through two aligned squares */
-static uint64_t ch_ray[8][64];        /* N, S, E, W, NE, SW, NW, SE: opposites pair as d, d ^ 1 */
 /* Zobrist keys */
 static uint64_t ch_zpiece[16][64], ch_zside, ch_zcastle[16], ch_zep[8];
-#ifdef CH_PEXT
-static uint64_t ch_rmask[64], ch_bmask[64];
-static uint32_t ch_roff[64], ch_boff[64];
-static uint64_t ch_ratt[102400], ch_batt[5248];
-#endif
 static pthread_once_t ch_once = PTHREAD_ONCE_INIT;
 
 static const int ch_dr[8] = { 1, -1, 0, 0, 1, -1, 1, -1 };
@@ -92,35 +81,35 @@ static void ch_build(void)
         static const int kn[8][2] = { { 1, 2 }, { 2, 1 }, { -1, 2 }, { -2, 1 }, { 1, -2 }, { 2, -1 }, { -1, -2 }, { -2, -1 } };
         for (int i = 0; i < 8; i++) {
             int rr = r + kn[i][0], ff = f + kn[i][1];
-            if (rr >= 0 && rr < 8 && ff >= 0 && ff < 8) ch_knight[sq] |= 1ull << (rr * 8 + ff);
+            if (rr >= 0 && rr < 8 && ff >= 0 && ff < 8) ch_att_tab.knight[sq] |= 1ull << (rr * 8 + ff);
             rr = r + ch_dr[i];
             ff = f + ch_df[i];
-            if (rr >= 0 && rr < 8 && ff >= 0 && ff < 8) ch_kingt[sq] |= 1ull << (rr * 8 + ff);
+            if (rr >= 0 && rr < 8 && ff >= 0 && ff < 8) ch_att_tab.king[sq] |= 1ull << (rr * 8 + ff);
         }
         if (r < 7) {
-            if (f > 0) ch_pawnt[CH_WHITE][sq] |= 1ull << (sq + 7);
-            if (f < 7) ch_pawnt[CH_WHITE][sq] |= 1ull << (sq + 9);
+            if (f > 0) ch_att_tab.pawn[CH_WHITE][sq] |= 1ull << (sq + 7);
+            if (f < 7) ch_att_tab.pawn[CH_WHITE][sq] |= 1ull << (sq + 9);
         }
         if (r > 0) {
-            if (f > 0) ch_pawnt[CH_BLACK][sq] |= 1ull << (sq - 9);
-            if (f < 7) ch_pawnt[CH_BLACK][sq] |= 1ull << (sq - 7);
+            if (f > 0) ch_att_tab.pawn[CH_BLACK][sq] |= 1ull << (sq - 9);
+            if (f < 7) ch_att_tab.pawn[CH_BLACK][sq] |= 1ull << (sq - 7);
         }
-        for (int d = 0; d < 8; d++) ch_ray[d][sq] = ch_slide(sq, 0, d, d + 1);
+        for (int d = 0; d < 8; d++) ch_att_tab.ray[d][sq] = ch_slide(sq, 0, d, d + 1);
     }
     for (int a = 0; a < 64; a++)
         for (int d = 0; d < 8; d++) {
-            uint64_t ray = ch_ray[d][a];
+            uint64_t ray = ch_att_tab.ray[d][a];
             while (ray) {
                 int b = __builtin_ctzll(ray);
                 ray &= ray - 1;
-                ch_between[a][b] = ch_ray[d][a] & ~ch_ray[d][b] & ~(1ull << b);
+                ch_between[a][b] = ch_att_tab.ray[d][a] & ~ch_att_tab.ray[d][b] & ~(1ull << b);
                 int opp = d ^ 1;   /* directions come in opposite pairs */
-                ch_line[a][b] = ch_ray[d][a] | ch_ray[opp][a] | 1ull << a;
+                ch_line[a][b] = ch_att_tab.ray[d][a] | ch_att_tab.ray[opp][a] | 1ull << a;
             }
         }
 #ifdef CH_PEXT
-    ch_fill(ch_rmask, ch_roff, ch_ratt, 0, 4);
-    ch_fill(ch_bmask, ch_boff, ch_batt, 4, 8);
+    ch_fill(ch_att_tab.rmask, ch_att_tab.roff, ch_att_tab.ratt, 0, 4);
+    ch_fill(ch_att_tab.bmask, ch_att_tab.boff, ch_att_tab.batt, 4, 8);
 #endif
     uint64_t s = 0x63686573732d6777ull;   /* fixed: hashes are the same in every run */
     for (int p = 0; p < 16; p++)
@@ -131,58 +120,6 @@ static void ch_build(void)
 }
 
 void ch_init(void) { pthread_once(&ch_once, ch_build); }
-
-uint64_t ch_knight_att(int sq) { return ch_knight[sq]; }
-uint64_t ch_king_att(int sq) { return ch_kingt[sq]; }
-uint64_t ch_pawn_att(int color, int sq) { return ch_pawnt[color][sq]; }
-
-#ifndef CH_PEXT
-/* rays toward higher squares (N, E, NE, NW) stop at their lowest blocker,
- * the others at their highest */
-static inline uint64_t ch_ray_up(int d, int sq, uint64_t occ)
-{
-    uint64_t a = ch_ray[d][sq], b = a & occ;
-    return b ? a ^ ch_ray[d][__builtin_ctzll(b)] : a;
-}
-static inline uint64_t ch_ray_down(int d, int sq, uint64_t occ)
-{
-    uint64_t a = ch_ray[d][sq], b = a & occ;
-    return b ? a ^ ch_ray[d][63 - __builtin_clzll(b)] : a;
-}
-#endif
-
-static inline uint64_t ch_batt_i(int sq, uint64_t occ)
-{
-#ifdef CH_PEXT
-    return ch_batt[ch_boff[sq] + _pext_u64(occ, ch_bmask[sq])];
-#else
-    return ch_ray_up(4, sq, occ) | ch_ray_down(5, sq, occ) | ch_ray_up(6, sq, occ) | ch_ray_down(7, sq, occ);
-#endif
-}
-static inline uint64_t ch_ratt_i(int sq, uint64_t occ)
-{
-#ifdef CH_PEXT
-    return ch_ratt[ch_roff[sq] + _pext_u64(occ, ch_rmask[sq])];
-#else
-    return ch_ray_up(0, sq, occ) | ch_ray_down(1, sq, occ) | ch_ray_up(2, sq, occ) | ch_ray_down(3, sq, occ);
-#endif
-}
-uint64_t ch_bishop_att(int sq, uint64_t occ) { return ch_batt_i(sq, occ); }
-uint64_t ch_rook_att(int sq, uint64_t occ) { return ch_ratt_i(sq, occ); }
-
-static inline uint64_t ch_attackers_i(const ch_pos_t *p, int sq, int by, uint64_t occ)
-{
-    uint64_t c = p->color[by];
-    uint64_t rq = p->type[CH_ROOK] | p->type[CH_QUEEN], bq = p->type[CH_BISHOP] | p->type[CH_QUEEN];
-    return c & ((ch_pawnt[by ^ 1][sq] & p->type[CH_PAWN]) | (ch_knight[sq] & p->type[CH_KNIGHT])
-                | (ch_kingt[sq] & p->type[CH_KING]) | (ch_batt_i(sq, occ) & bq) | (ch_ratt_i(sq, occ) & rq));
-}
-uint64_t ch_attackers(const ch_pos_t *p, int sq, int by, uint64_t occ) { return ch_attackers_i(p, sq, by, occ); }
-
-int ch_in_check(const ch_pos_t *p)
-{
-    return ch_attackers_i(p, p->king[p->side], p->side ^ 1, p->type[0]) != 0;
-}
 
 /* ---- positions ---- */
 
@@ -260,10 +197,10 @@ static inline uint64_t ch_danger(const ch_pos_t *p, int them, uint64_t occ)
     uint64_t e = p->color[them], d;
     uint64_t pw = e & p->type[CH_PAWN];
     d = them == CH_WHITE ? ((pw & ~FILE_A) << 7) | ((pw & ~FILE_H) << 9) : ((pw & ~FILE_A) >> 9) | ((pw & ~FILE_H) >> 7);
-    d |= ch_kingt[p->king[them]];
-    for (uint64_t b = e & p->type[CH_KNIGHT]; b; b &= b - 1) d |= ch_knight[__builtin_ctzll(b)];
-    for (uint64_t b = e & (p->type[CH_BISHOP] | p->type[CH_QUEEN]); b; b &= b - 1) d |= ch_batt_i(__builtin_ctzll(b), occ);
-    for (uint64_t b = e & (p->type[CH_ROOK] | p->type[CH_QUEEN]); b; b &= b - 1) d |= ch_ratt_i(__builtin_ctzll(b), occ);
+    d |= ch_att_tab.king[p->king[them]];
+    for (uint64_t b = e & p->type[CH_KNIGHT]; b; b &= b - 1) d |= ch_att_tab.knight[__builtin_ctzll(b)];
+    for (uint64_t b = e & (p->type[CH_BISHOP] | p->type[CH_QUEEN]); b; b &= b - 1) d |= ch_bishop_att(__builtin_ctzll(b), occ);
+    for (uint64_t b = e & (p->type[CH_ROOK] | p->type[CH_QUEEN]); b; b &= b - 1) d |= ch_rook_att(__builtin_ctzll(b), occ);
     return d;
 }
 
@@ -298,8 +235,8 @@ static inline int ch_castle_rto(int slot) { return (slot & 2 ? 56 : 0) + (slot &
 static inline uint64_t ch_pinned(const ch_pos_t *p, int ksq, uint64_t own, uint64_t enemy, uint64_t occ)
 {
     uint64_t pinned = 0;
-    uint64_t snipers = enemy & ((ch_ratt_i(ksq, 0) & (p->type[CH_ROOK] | p->type[CH_QUEEN]))
-                                | (ch_batt_i(ksq, 0) & (p->type[CH_BISHOP] | p->type[CH_QUEEN])));
+    uint64_t snipers = enemy & ((ch_rook_att(ksq, 0) & (p->type[CH_ROOK] | p->type[CH_QUEEN]))
+                                | (ch_bishop_att(ksq, 0) & (p->type[CH_BISHOP] | p->type[CH_QUEEN])));
     for (; snipers; snipers &= snipers - 1) {
         uint64_t b = ch_between[ksq][__builtin_ctzll(snipers)] & occ;
         if (b && !(b & (b - 1)) && (b & own)) pinned |= b;
@@ -317,8 +254,8 @@ static inline int ch_gen(const ch_pos_t *p, move_t *out, const int count, const 
     const uint64_t kbit = 1ull << ksq;
     int n = 0;
 
-    uint64_t checkers = ch_attackers_i(p, ksq, them, occ);
-    const uint64_t kdest = ch_kingt[ksq] & (caps ? enemy : ~own);
+    uint64_t checkers = ch_attackers(p, ksq, them, occ);
+    const uint64_t kdest = ch_att_tab.king[ksq] & (caps ? enemy : ~own);
     /* (the enemy's attacks: for the king's moves, and castling's path) */
     uint64_t danger = caps && !kdest ? 0 : ch_danger(p, them, occ ^ kbit);
     EMIT_SET(kdest & ~danger, ksq, CH_NORMAL);
@@ -334,18 +271,18 @@ static inline int ch_gen(const ch_pos_t *p, move_t *out, const int count, const 
     /* knights (a pinned knight never moves) */
     for (uint64_t b = own & p->type[CH_KNIGHT] & ~pinned; b; b &= b - 1) {
         int from = __builtin_ctzll(b);
-        EMIT_SET(ch_knight[from] & target, from, CH_NORMAL);
+        EMIT_SET(ch_att_tab.knight[from] & target, from, CH_NORMAL);
     }
     /* sliders */
     for (uint64_t b = own & (p->type[CH_BISHOP] | p->type[CH_QUEEN]); b; b &= b - 1) {
         int from = __builtin_ctzll(b);
-        uint64_t a = ch_batt_i(from, occ) & target;
+        uint64_t a = ch_bishop_att(from, occ) & target;
         if (pinned >> from & 1) a &= ch_line[ksq][from];
         EMIT_SET(a, from, CH_NORMAL);
     }
     for (uint64_t b = own & (p->type[CH_ROOK] | p->type[CH_QUEEN]); b; b &= b - 1) {
         int from = __builtin_ctzll(b);
-        uint64_t a = ch_ratt_i(from, occ) & target;
+        uint64_t a = ch_rook_att(from, occ) & target;
         if (pinned >> from & 1) a &= ch_line[ksq][from];
         EMIT_SET(a, from, CH_NORMAL);
     }
@@ -378,7 +315,7 @@ static inline int ch_gen(const ch_pos_t *p, move_t *out, const int count, const 
         uint64_t fb = 1ull << from, line = ch_line[ksq][from];
         uint64_t one = ch_fwd(fb, us) & empty;
         uint64_t two = ch_fwd(one & rank3, us) & empty;
-        uint64_t caps_ = ch_pawnt[us][from] & enemy;
+        uint64_t caps_ = ch_att_tab.pawn[us][from] & enemy;
         uint64_t all = (((one | two) & pushes) | (caps_ & target)) & line;
         if (fb & rank7) {
             for (uint64_t s = all; s; s &= s - 1) {
@@ -394,13 +331,13 @@ static inline int ch_gen(const ch_pos_t *p, move_t *out, const int count, const 
     /* en passant: tried on a board with both pawns moved (rare, so exact) */
     if (p->ep != CH_NOSQ) {
         int capsq = p->ep - up;
-        for (uint64_t b = ch_pawnt[them][p->ep] & pawns; b; b &= b - 1) {
+        for (uint64_t b = ch_att_tab.pawn[them][p->ep] & pawns; b; b &= b - 1) {
             int from = __builtin_ctzll(b);
             uint64_t o2 = (occ ^ (1ull << from) ^ (1ull << capsq)) | 1ull << p->ep;
             uint64_t att = enemy & ~(1ull << capsq)
-                         & ((ch_ratt_i(ksq, o2) & (p->type[CH_ROOK] | p->type[CH_QUEEN]))
-                            | (ch_batt_i(ksq, o2) & (p->type[CH_BISHOP] | p->type[CH_QUEEN]))
-                            | (ch_knight[ksq] & p->type[CH_KNIGHT]) | (ch_pawnt[us][ksq] & p->type[CH_PAWN]));
+                         & ((ch_rook_att(ksq, o2) & (p->type[CH_ROOK] | p->type[CH_QUEEN]))
+                            | (ch_bishop_att(ksq, o2) & (p->type[CH_BISHOP] | p->type[CH_QUEEN]))
+                            | (ch_att_tab.knight[ksq] & p->type[CH_KNIGHT]) | (ch_att_tab.pawn[us][ksq] & p->type[CH_PAWN]));
             if (att) continue;
             if (count) n++;
             else out[n++] = ch_move(from, p->ep, CH_EP, 0);
@@ -418,7 +355,7 @@ static inline int ch_gen(const ch_pos_t *p, move_t *out, const int count, const 
             uint64_t path = ch_between[ksq][kto] | 1ull << kto;
             if (path & danger) continue;
             /* the rook leaving its square must not uncover the king's new square */
-            if (ch_attackers_i(p, kto, them, occ ^ (1ull << rsq)) & (p->type[CH_ROOK] | p->type[CH_QUEEN]))
+            if (ch_attackers(p, kto, them, occ ^ (1ull << rsq)) & (p->type[CH_ROOK] | p->type[CH_QUEEN]))
                 continue;
             if (count) n++;
             else out[n++] = ch_move(ksq, rsq, CH_CASTLE, 0);
@@ -440,19 +377,19 @@ int ch_has_move(const ch_pos_t *p)
     const int us = p->side, them = us ^ 1;
     const uint64_t occ = p->type[0], own = p->color[us], enemy = p->color[them];
     const int ksq = p->king[us];
-    if (ch_attackers_i(p, ksq, them, occ)) return ch_gen(p, NULL, 1, 0) > 0;
+    if (ch_attackers(p, ksq, them, occ)) return ch_gen(p, NULL, 1, 0) > 0;
     const uint64_t pinned = ch_pinned(p, ksq, own, enemy, occ);
     const uint64_t free = own & ~pinned;
     for (uint64_t b = free & p->type[CH_KNIGHT]; b; b &= b - 1)
-        if (ch_knight[__builtin_ctzll(b)] & ~own) return 1;
+        if (ch_att_tab.knight[__builtin_ctzll(b)] & ~own) return 1;
     const uint64_t pawns = free & p->type[CH_PAWN];
     uint64_t caps = us == CH_WHITE ? ((pawns & ~FILE_A) << 7) | ((pawns & ~FILE_H) << 9)
                                    : ((pawns & ~FILE_A) >> 9) | ((pawns & ~FILE_H) >> 7);
     if ((ch_fwd(pawns, us) & ~occ) | (caps & enemy)) return 1;
     for (uint64_t b = free & (p->type[CH_BISHOP] | p->type[CH_QUEEN]); b; b &= b - 1)
-        if (ch_batt_i(__builtin_ctzll(b), occ) & ~own) return 1;
+        if (ch_bishop_att(__builtin_ctzll(b), occ) & ~own) return 1;
     for (uint64_t b = free & (p->type[CH_ROOK] | p->type[CH_QUEEN]); b; b &= b - 1)
-        if (ch_ratt_i(__builtin_ctzll(b), occ) & ~own) return 1;
+        if (ch_rook_att(__builtin_ctzll(b), occ) & ~own) return 1;
     return ch_gen(p, NULL, 1, 0) > 0;
 }
 
@@ -543,7 +480,7 @@ void ch_play(ch_pos_t *p, move_t m)
             p->halfmove = 0;
             if ((to ^ from) == 16) {   /* a double step: en passant only if a pawn can take */
                 int mid = (from + to) / 2;
-                if (ch_pawnt[us][mid] & p->color[them] & p->type[CH_PAWN]) {
+                if (ch_att_tab.pawn[us][mid] & p->color[them] & p->type[CH_PAWN]) {
                     p->ep = (uint8_t)mid;
                     p->key ^= ch_zep[mid & 7];
                 }
