@@ -477,6 +477,8 @@ static int32_t ab_heur(ab_t *s, const void *pos, int depth, int32_t alpha, int32
     }
     const int lmr = tactical && !s->heur_no_prune && !in_check && depth >= 3;
     const int futile = stat > -VAL_INF && depth <= 2 && stat + fm * depth <= alpha;
+    /* pruning by exchange (ab_see): a few plies from the frontier, off the root, out of check */
+    const int seep = fm && O->ab_see && !quiesce && !root && !in_check && depth <= 8;
     /* late-move pruning: at a null-window node a few plies from the
      * frontier, not in check, once (3 + depth squared) / 2 quiet moves
      * (twice as many where the position is improving) have been searched,
@@ -511,6 +513,15 @@ static int32_t ab_heur(ab_t *s, const void *pos, int depth, int32_t alpha, int32
         int32_t sc;
         if (lmp && quiet && ntried >= lmp && best > -VAL_PROVEN && !(O->pos_in_check && O->pos_in_check(v, child)))
             continue;
+        if (seep && i > 0 && quiet && best > -VAL_PROVEN) {
+            /* a move that loses material at a node near the frontier: a
+             * capture (or a check) losing more than 2 pawns a ply, another
+             * more than (depth squared) / 4 pawns */
+            const int capture = O->ab_gain && O->ab_gain(v, pos, mv[i]) > 0;
+            const int check = O->pos_in_check && O->pos_in_check(v, child);
+            const int32_t floor = capture || check ? -200 * depth : -27 * depth * depth;
+            if (O->ab_see(v, pos, mv[i]) < floor) continue;
+        }
         if (futile && quiet && i > 0 && !(O->pos_in_check && O->pos_in_check(v, child))) {
             /* it cannot reach alpha: counted as worth what the frontier allows */
             if (stat + fm * depth > best) best = stat + fm * depth;

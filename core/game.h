@@ -178,6 +178,12 @@ typedef struct game_ops {
      * to alpha even with this and two frontier margins (ab_futility) more
      * is not searched (delta pruning). Optional. */
     int32_t (*ab_gain)(const gv_t *v, const void *pos, move_t m);
+    /* Heuristic search: what the side to move ends up with, in evaluate's
+     * units, when both sides go on taking on m's target square (static
+     * exchange; negative: m loses material). A few plies from the depth
+     * limit, a move that loses more than a margin growing with the depth
+     * is not searched. Optional. */
+    int32_t (*ab_see)(const gv_t *v, const void *pos, move_t m);
     /* 1 if the side to move is in check: the heuristic search extends the
      * node by a ply and never stands pat or passes there. Optional. */
     int (*pos_in_check)(const gv_t *v, const void *pos);

@@ -226,6 +226,12 @@ static int ch_captures_hook(const gv_t *v, const void *pos, move_t *mv)
     return ch_captures(pos, mv);
 }
 
+static int32_t ch_see_hook(const gv_t *v, const void *pos, move_t m)
+{
+    (void)v;
+    return ch_see(pos, m);
+}
+
 static int32_t ch_gain(const gv_t *v, const void *pos, move_t m)
 {
     const ch_params_t *pp = ch_params(v);
@@ -381,6 +387,7 @@ static const game_ops_t ch_ops = {
     .pos_in_check = ch_check_hook,
     .play_null = ch_null,
     .ab_move_class = ch_move_class,
+    .ab_see = ch_see_hook,
     .ab_eval_keys = ch_eval_keys,
     .ab_futility = 120,
     .ab_window = 25,
