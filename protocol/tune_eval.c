@@ -10,8 +10,10 @@
  *    chosen move is quiet is kept with the search's score and the game's
  *    result. Games are appended to DIR/games.txt as they finish; Ctrl-C
  *    keeps every finished game, and the same command goes on.
- * 2. Tuning. The evaluation is linear in its weights (ch_eval_trace), so
- *    every position is turned once into its features; a game in ten is held
+ * 2. Tuning. The evaluation is linear in its weights (ch_eval_trace) but
+ *    for the king danger, a square of a linear sum of its own features;
+ *    every position is turned once into both kinds of features (its
+ *    gradient goes through the sum); a game in ten is held
  *    out. The scale K of the logistic is fitted to the built-in weights and
  *    the results (the method Texel's author published), then every weight
  *    (middlegame and endgame) moves by Adam over the whole training set,
@@ -411,6 +413,7 @@ typedef struct te_data {
     int16_t *score;   /* the search's score, White's view (TE_NO_SCORE: none) */
     uint8_t *phase;
     uint8_t *valid;   /* held out */
+    uint8_t *kd;      /* the king danger's features: 2 * CH_KD_N a position (White's attack, Black's) */
     size_t ntrain, nvalid;
 } te_data_t;
 
@@ -426,6 +429,7 @@ static void te_data_free(te_data_t *d)
     free(d->score);
     free(d->phase);
     free(d->valid);
+    free(d->kd);
     memset(d, 0, sizeof *d);
 }
 
@@ -445,8 +449,9 @@ static int te_data_build(const tune_games_t *g, te_data_t *d, err_t *err)
     d->score = malloc((g->n + 1) * sizeof *d->score);
     d->phase = malloc(g->n + 1);
     d->valid = malloc(g->n + 1);
+    d->kd = malloc((g->n + 1) * 2 * CH_KD_N);
     if (!d->start || !d->idx || !d->coef || !d->offset || !d->scale || !d->result || !d->target || !d->score || !d->phase
-        || !d->valid) {
+        || !d->valid || !d->kd) {
         te_data_free(d);
         return err_set(err, GSW_EFAIL, "out of memory");
     }
@@ -472,6 +477,8 @@ static int te_data_build(const tune_games_t *g, te_data_t *d, err_t *err)
         d->offset[m] = tr.offset;
         d->scale[m] = tr.scale;
         d->phase[m] = (uint8_t)tr.phase;
+        for (int c = 0; c < 2; c++)   /* (counts of squares and pieces: under 256) */
+            for (int j = 0; j < CH_KD_N; j++) d->kd[(m * 2 + (size_t)c) * CH_KD_N + j] = (uint8_t)tr.kd[c][j];
         d->result[m] = d->target[m] = (float)g->result[i] / 2;
         d->score[m] = g->score[i];
         d->valid[m] = te_mix((uint64_t)g->game[i] ^ 0x5EEDull) % 10 == 0;   /* a game in ten, held out */
@@ -481,6 +488,15 @@ static int te_data_build(const tune_games_t *g, te_data_t *d, err_t *err)
     }
     d->start[d->n] = k;
     return GSW_OK;
+}
+
+/* Side c's king danger D in position i under weights w. */
+static double te_kd_sum(const te_data_t *d, size_t i, int c, const double (*w)[2])
+{
+    const uint8_t *q = d->kd + (i * 2 + (size_t)c) * CH_KD_N;
+    double x = 0;
+    for (int j = 0; j < CH_KD_N; j++) x += q[j] * w[CH_EW_KD + j][0];
+    return x;
 }
 
 /* White's score of position i under weights w (NULL: the score kept with
@@ -493,6 +509,7 @@ static double te_score(const te_data_t *d, size_t i, const double (*w)[2])
         const double *x = w[d->idx[k]];
         s += d->coef[k] * (x[0] * ph + x[1] * (CH_EVAL_PHASE_MAX - ph));
     }
+    for (int c = 0; c < 2; c++) s += (c ? -1 : 1) * ch_kd_blend(te_kd_sum(d, i, c, w), d->phase[i], NULL);
     return d->scale[i] * (d->offset[i] + s / CH_EVAL_PHASE_MAX);
 }
 
@@ -528,8 +545,9 @@ static double te_fit_k(const te_data_t *d, const double (*w)[2])
     return (a + b) / 2;
 }
 
-/* Weights no position's result can say much of: kept as set. */
-static int te_fixed(int i) { return i == CH_EW_UNSTOPPABLE; }
+/* Weights no position's result can say much of, kept as set, and the
+ * king danger's unused endgame halves ([i][j]). */
+static int te_fixed(int i, int j) { return i == CH_EW_UNSTOPPABLE || (i >= CH_EW_KD && j == 1); }
 
 /* Adam over the training set, full batch, epochs steps, with a penalty of
  * l2 * ((w - w0) / 100)^2 a weight pulling it to where it started (a weight
@@ -557,12 +575,20 @@ static void te_adam(const te_data_t *d, double (*w)[2], double k, int epochs, do
                 gr[d->idx[q]][0] += gm * d->coef[q];
                 gr[d->idx[q]][1] += ge * d->coef[q];
             }
+            for (int c = 0; c < 2; c++) {   /* the king danger: through its sum D */
+                double slope;
+                ch_kd_blend(te_kd_sum(d, i, c, (const double (*)[2])w), d->phase[i], &slope);
+                if (slope == 0) continue;
+                const uint8_t *x = d->kd + (i * 2 + (size_t)c) * CH_KD_N;
+                const double gk = (c ? -g : g) * slope;
+                for (int j = 0; j < CH_KD_N; j++) gr[CH_EW_KD + j][0] += gk * x[j];
+            }
         }
         p1 *= b1;
         p2 *= b2;
         for (int i = 0; i < CH_EW_N; i++)
             for (int j = 0; j < 2; j++) {
-                if (te_fixed(i)) continue;
+                if (te_fixed(i, j)) continue;
                 double g = gr[i][j] / (double)d->ntrain + 2 * l2 * (w[i][j] - w0[i][j]) / 1e4;
                 m[i][j] = b1 * m[i][j] + (1 - b1) * g;
                 v[i][j] = b2 * v[i][j] + (1 - b2) * g * g;

@@ -184,6 +184,27 @@ void ch_params_default(ch_params_t *pp);
 /* Static evaluation for the side to move, in centipawns. */
 int32_t ch_evaluate(const ch_params_t *pp, const ch_pos_t *p);
 
+/* The king danger: for each side, D = the sum of the CH_EW_KD weights
+ * times these features of its attack on the enemy king; where D > 0 the
+ * attacker gains D * D / 4096 in the middlegame and D / 16 in the endgame,
+ * so that attacks that come together count for more than each alone. */
+enum {
+    CH_KD_ONE,          /* 1 (a threshold) */
+    CH_KD_ATTACKER,     /* + type - CH_KNIGHT: a piece of the kind attacking a square around the king */
+    CH_KD_HITS = CH_KD_ATTACKER + 4, /* the attacks on squares around the king, all pieces' */
+    CH_KD_SAFE_CHECK,   /* + type - CH_KNIGHT: a safe check of the kind (0 or 1) */
+    CH_KD_UNSAFE_CHECK = CH_KD_SAFE_CHECK + 4, /* squares a check could come from, not safe */
+    CH_KD_WEAK,         /* squares around the king only its king or queen holds, attacked */
+    CH_KD_NO_QUEEN,     /* 1 when the attacker has no queen */
+    CH_KD_FLANK,        /* the attacks on the king's flank in its camp */
+    CH_KD_N
+};
+#define CH_KD_MAX 3000   /* D's cap (about 22 pawns in the middlegame) */
+/* A side's king danger D in the blend, times CH_EVAL_PHASE_MAX, at phase
+ * (what the model below adds for it), and its slope by D into *slope
+ * (NULL: not wanted). */
+double ch_kd_blend(double d, int phase, double *slope);
+
 /* The evaluation's tunable weights (ch_eval_weights.h), each a middlegame
  * and an endgame value in centipawns, blended by the phase. */
 enum {
@@ -266,7 +287,9 @@ enum {
     CH_EW_ROOK_KING_FILE,              /* a rook on a file without own pawns next to the enemy king */
     CH_EW_PASSER_DEFENDED,             /* a passer whose stop square is defended, per rank past the third */
     CH_EW_OUTPOST_REACH,               /* a knight a move from an empty outpost */
-    CH_EW_N
+    CH_EW_KD,                          /* + CH_KD_*: the king danger's features, one weight each
+                                          ([0]; [1] is 0), not a term of their own (below) */
+    CH_EW_N = CH_EW_KD + CH_KD_N
 };
 #define CH_EVAL_PHASE_MAX 24
 /* The built-in weights (ch_eval_weights.h): CH_EW_N of them, which
@@ -276,11 +299,14 @@ extern const int16_t ch_eval_weights[][2];
 void ch_eval_weight_name(int i, char *buf, size_t n);
 /* The evaluation as a linear model, for tuning: White's score is
  *   scale * (offset + sum_i coef[i] * (w[i][0] * phase + w[i][1] * (24 - phase)) / 24)
- * up to rounding and the final clamp. linear is 0 where the evaluation
+ * plus, for each side (+ White's, - Black's), ch_kd_blend(D) / 24 of its
+ * king danger D = sum_j kd[side][j] * w[CH_EW_KD + j][0] (the CH_EW_KD
+ * coef are 0), up to rounding and the final clamp. linear is 0 where the evaluation
  * leaves the model (a bare king against mating material). Returns
  * ch_evaluate's value. */
 typedef struct ch_eval_trace {
-    float coef[CH_EW_N];   /* White's count minus Black's */
+    float coef[CH_EW_N];   /* White's count minus Black's (the CH_EW_KD ones 0: kd) */
+    float kd[2][CH_KD_N];  /* the king danger's features of each side's attack (White's, Black's) */
     float offset;          /* the untuned part (material), White's view */
     float scale;           /* the endgame scaling; 1 where none */
     int phase;             /* 0 (bare kings and pawns) .. 24 */

@@ -142,6 +142,8 @@ static uint64_t ev_attacks(int t, int s, uint64_t occ)
 typedef struct ev_att {
     uint64_t all, by[7];
     uint64_t passers;   /* the side's passed pawns */
+    int kd_attackers[4];   /* (the king danger) pieces by kind attacking the enemy king's squares */
+    int kd_hits;           /* and their attacks there */
 } ev_att_t;
 
 /* A term: n times weight i, into mg and eg, and into the trace when one is
@@ -324,6 +326,8 @@ static inline __attribute__((always_inline)) void ev_side(const ev_view_t *v, co
             if (z) {
                 attackers++;
                 pressure += ev_pop(z) * king_att_w[t];
+                A->kd_attackers[t - CH_KNIGHT]++;
+                A->kd_hits += ev_pop(z);
             }
         }
     if (attackers >= 2 && v->own[CH_QUEEN]) {
@@ -411,8 +415,18 @@ static inline __attribute__((always_inline)) void ev_threats(const ev_view_t *v,
     const uint64_t safe = ~v->own[0] & ~att_them;
     const uint64_t bch = ch_bishop_att(v->opp_king, v->occ), rch = ch_rook_att(v->opp_king, v->occ);
     const uint64_t from[4] = { ch_knight_att(v->opp_king), bch, rch, bch | rch };
-    for (int t = CH_KNIGHT; t <= CH_QUEEN; t++)
-        if ((n = ev_pop(A->by[t] & from[t - CH_KNIGHT] & safe))) EV_TERM(CH_EW_SAFE_CHECK + t - CH_KNIGHT, n);
+    int kd[CH_KD_N] = { [CH_KD_ONE] = 1, [CH_KD_HITS] = A->kd_hits, [CH_KD_NO_QUEEN] = !v->own[CH_QUEEN] };
+    uint64_t unsafe = 0;
+    for (int t = CH_KNIGHT; t <= CH_QUEEN; t++) {
+        const uint64_t c = A->by[t] & from[t - CH_KNIGHT];
+        kd[CH_KD_ATTACKER + t - CH_KNIGHT] = A->kd_attackers[t - CH_KNIGHT];
+        if ((n = ev_pop(c & safe))) {
+            EV_TERM(CH_EW_SAFE_CHECK + t - CH_KNIGHT, n);
+            kd[CH_KD_SAFE_CHECK + t - CH_KNIGHT] = 1;
+        }
+        unsafe |= c & ~safe;
+    }
+    kd[CH_KD_UNSAFE_CHECK] = ev_pop(unsafe);
     /* pawns storming the enemy king, while it stays on its first two ranks */
     const uint64_t pawns = v->own[CH_PAWN];
     if ((v->opp_king >> 3) >= 6) {
@@ -425,6 +439,7 @@ static inline __attribute__((always_inline)) void ev_threats(const ev_view_t *v,
     /* squares around the enemy king it can only hold with the king or queen */
     const uint64_t zone = ch_king_att(v->opp_king);
     if ((n = ev_pop(zone & A->all & ~guard_them))) EV_TERM(CH_EW_WEAK_ZONE, n);
+    kd[CH_KD_WEAK] = n;
     /* a pawn push to a square the enemy does not attack (or we defend) that
      * attacks an enemy piece */
     uint64_t push = pawns << 8 & ~v->occ;
@@ -457,6 +472,19 @@ static inline __attribute__((always_inline)) void ev_threats(const ev_view_t *v,
             0x3C3C3C3C3C3C3C3Cull, 0x7878787878787878ull, 0xF0F0F0F0F0F0F0F0ull, 0xE0E0E0E0E0E0E0E0ull,
         };
         if ((n = ev_pop(A->all & flank[v->opp_king & 7] & 0xFFFFFFFFFF000000ull))) EV_TERM(CH_EW_KING_FLANK, n);
+        kd[CH_KD_FLANK] = n;
+    }
+    /* the king danger, from what is counted above */
+    {
+        int d = 0;
+        for (int j = 0; j < CH_KD_N; j++) d += W[CH_EW_KD + j][0] * kd[j];
+        if (d > 0) {
+            d = ev_min(d, CH_KD_MAX);
+            mg += d * d / 4096;
+            eg += d / 16;
+        }
+        if (tr)
+            for (int j = 0; j < CH_KD_N; j++) tr->kd[sgn > 0 ? 0 : 1][j] = (float)kd[j];
     }
     *mg_io = mg;
     *eg_io = eg;
@@ -601,6 +629,18 @@ int32_t ch_evaluate(const ch_params_t *pp, const ch_pos_t *p) { return ev_eval(p
 
 int32_t ch_eval_trace(const ch_params_t *pp, const ch_pos_t *p, ch_eval_trace_t *tr) { return ev_eval(pp, p, tr); }
 
+double ch_kd_blend(double d, int phase, double *slope)
+{
+    if (d <= 0 || d > CH_KD_MAX) {   /* (beyond the cap: flat) */
+        if (slope) *slope = 0;
+        if (d <= 0) return 0;
+        d = CH_KD_MAX;
+    } else if (slope) {
+        *slope = phase * 2 * d / 4096 + (CH_EVAL_PHASE_MAX - phase) / 16.0;
+    }
+    return phase * d * d / 4096 + (CH_EVAL_PHASE_MAX - phase) * d / 16;
+}
+
 void ch_eval_weight_name(int i, char *buf, size_t n)
 {
     static const char *const types[7] = { "-", "pawn", "knight", "bishop", "rook", "queen", "king" };
@@ -665,6 +705,11 @@ void ch_eval_weight_name(int i, char *buf, size_t n)
         "rook on a file without own pawns next to the enemy king",
         "passer: its stop square defended, per rank",
         "knight a move from an empty outpost",
+        "king danger: one", "king danger: a knight attacking", "king danger: a bishop attacking",
+        "king danger: a rook attacking", "king danger: a queen attacking", "king danger: an attack on its squares",
+        "king danger: a safe knight check", "king danger: a safe bishop check", "king danger: a safe rook check",
+        "king danger: a safe queen check", "king danger: an unsafe check square", "king danger: a weak square",
+        "king danger: no queen", "king danger: an attack on its flank",
     };
     _Static_assert(sizeof single / sizeof *single == CH_EW_MOB_TAB - CH_EW_DOUBLED, "a name for each single weight");
     _Static_assert(sizeof late / sizeof *late == CH_EW_N - CH_EW_STORM - 3, "a name for each late weight");
