@@ -511,18 +511,21 @@ static int32_t ab_heur(ab_t *s, const void *pos, int depth, int32_t alpha, int32
         O->play(v, child, mv[i]);
         const int quiet = tactical ? (i == 0 ? hash_quiet || qstart == 0 : i >= qstart) : 1;
         int32_t sc;
-        if (lmp && quiet && ntried >= lmp && best > -VAL_PROVEN && !(O->pos_in_check && O->pos_in_check(v, child)))
+        /* whether the move gives check: asked once, by the first rule below that needs it */
+        int gc = -1;
+#define AB_GIVES_CHECK() (gc < 0 ? (gc = O->pos_in_check != NULL && O->pos_in_check(v, child)) : gc)
+        if (lmp && quiet && ntried >= lmp && best > -VAL_PROVEN && !AB_GIVES_CHECK())
             continue;
         if (seep && i > 0 && quiet && best > -VAL_PROVEN) {
             /* a move that loses material at a node near the frontier: a
              * capture (or a check) losing more than 2 pawns a ply, another
              * more than (depth squared) / 4 pawns */
             const int capture = O->ab_gain && O->ab_gain(v, pos, mv[i]) > 0;
-            const int check = O->pos_in_check && O->pos_in_check(v, child);
+            const int check = AB_GIVES_CHECK();
             const int32_t floor = capture || check ? -200 * depth : -27 * depth * depth;
             if (O->ab_see(v, pos, mv[i]) < floor) continue;
         }
-        if (futile && quiet && i > 0 && !(O->pos_in_check && O->pos_in_check(v, child))) {
+        if (futile && quiet && i > 0 && !AB_GIVES_CHECK()) {
             /* it cannot reach alpha: counted as worth what the frontier allows */
             if (stat + fm * depth > best) best = stat + fm * depth;
             continue;
@@ -531,7 +534,7 @@ static int32_t ab_heur(ab_t *s, const void *pos, int depth, int32_t alpha, int32
             sc = val_up(ab_heur(s, child, cd, val_down(beta), val_down(alpha), cpv, &cpvlen, 1));
         } else {   /* null window first (principal variation search) */
             int r = 0;
-            if (lmr && quiet && i >= 3 && i >= qstart + nkill && !(O->pos_in_check && O->pos_in_check(v, child))) {
+            if (lmr && quiet && i >= 3 && i >= qstart + nkill && !AB_GIVES_CHECK()) {
                 /* less for a move with a good history, more for a bad one */
                 r = ab_lmr(depth, i, pvnode) + !improving + hash_tactical - ab_quiet_score(s, row, mv[i], mc) / AB_LMR_HIST;
                 r = r < 1 ? 1 : r > depth - 2 ? depth - 2 : r;
@@ -568,6 +571,7 @@ static int32_t ab_heur(ab_t *s, const void *pos, int depth, int32_t alpha, int32
             tried[ntried++] = mv[i];
         }
     }
+#undef AB_GIVES_CHECK
     s->ply--;
     if (s->aborted) return best > -VAL_INF ? best : alpha0;   /* the caller discards it */
     /* the correction history learns from a result beyond the evaluation on
