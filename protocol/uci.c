@@ -40,11 +40,11 @@
  * 2L, 200L ms a move), on Stockfish's UCI_Elo scale: levels 1-5 rated
  * directly, each held to its level (gsw match --ours-option) against
  * Stockfish at 100 ms a move, 40 games at a first guess and 40 more near
- * the first estimate, fitted by maximum likelihood (README): 1538 +- 76,
- * 1848 +- 79, 1898 +- 78, 2090 +- 79, 2151 +- 77. The full engine at 100 ms
- * a move rated 2204 +- 50 (200 games at UCI_Elo 2400). Levels 6-9 search
+ * the first estimate, fitted by maximum likelihood (README): 1556 +- 76,
+ * 1722 +- 79, 1872 +- 77, 2000 +- 77, 2114 +- 76. The full engine at 100 ms
+ * a move rated 2232 +- 49 (200 games at UCI_Elo 2400). Levels 6-9 search
  * deeper than 100 ms reaches: 50 a level above level 5, extrapolated. */
-static const int uci_level_elo[9] = { 1540, 1850, 1900, 2090, 2150, 2200, 2250, 2300, 2350 };
+static const int uci_level_elo[9] = { 1560, 1720, 1870, 2000, 2110, 2160, 2210, 2260, 2310 };
 #define UCI_OVERHEAD_MS 20      /* Move Overhead's default: what a move's round trip through a GUI costs */
 #define UCI_OVERHEAD_MAX 5000
 

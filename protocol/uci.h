@@ -10,8 +10,8 @@ extern const cli_verb_t verb_uci;
 /* UCI_LimitStrength's levels: UCI_Elo's range, the level (1-9, the
  * workbench's heuristic:L: depth 2L, at most 200L ms a move) for a UCI_Elo
  * (the strongest not rated above it). */
-#define UCI_ELO_MIN 1540   /* level 1's rating: uci_level_elo[0] */
-#define UCI_ELO_MAX 2350   /* level 9's */
+#define UCI_ELO_MIN 1560   /* level 1's rating: uci_level_elo[0] */
+#define UCI_ELO_MAX 2310   /* level 9's */
 int uci_level(int elo);
 /* A level's depth and time (2L plies, 200L ms) within what ao already
  * allows. */

@@ -164,8 +164,8 @@ has_re ce 'interrupted: [0-9]+ of 40 games played' "Ctrl-C: said"
 # without it and differ with it (level 1 searches 2 plies)
 for lv in full full2 lvl; do
     extra=()
-    [ $lv = lvl ] && extra=(--ours-option UCI_LimitStrength=true --ours-option UCI_Elo=1540)
-    [ $lv = full2 ] && extra=(--ours-option UCI_Elo=1540)   # (no LimitStrength: the full engine)
+    [ $lv = lvl ] && extra=(--ours-option UCI_LimitStrength=true --ours-option UCI_Elo=1560)
+    [ $lv = full2 ] && extra=(--ours-option UCI_Elo=1560)   # (no LimitStrength: the full engine)
     expect 0 "match at a level ($lv)" -- "$gsw" match chess --engine "$gsw uci" --games 2 --nodes 3000 --seed 5 \
         --pgn "$tmp/$lv.pgn" "${extra[@]}"
     grep -v '^\[' "$tmp/$lv.pgn" >"$tmp/$lv.moves"
@@ -176,7 +176,7 @@ same "$hasnt_lvl" 0 "UCI_Elo without UCI_LimitStrength: the full engine"
 cmp -s "$tmp/full.moves" "$tmp/full2.moves" && ok || bad "the full engine's games repeat at a fixed node count"
 cmp -s "$tmp/full.moves" "$tmp/lvl.moves" && bad "level 1 played the full engine's games" || ok
 expect 2 "ours UCI_Elo out of range" -- "$gsw" match chess --engine "$gsw uci" --ours-option UCI_Elo=99
-has_re err 'UCI_Elo=99: expected a whole number from 1540 to 2350' "ours UCI_Elo: the range said"
+has_re err 'UCI_Elo=99: expected a whole number from 1560 to 2310' "ours UCI_Elo: the range said"
 expect 2 "ours UCI_LimitStrength not a boolean" -- "$gsw" match chess --engine "$gsw uci" --ours-option UCI_LimitStrength=2
 
 # ---- our side reads gsw's tablebases (--dir), as gsw uci does: from KQK,

@@ -153,10 +153,10 @@ printf 'position startpos moves e2e4 e7e5 %s\nd\nquit\n' "$bm" | timeout 10 "$gs
 grep -q 'info string position' back && bad "Threads 2: bestmove $bm illegal" || ok
 
 # UCI_LimitStrength: UCI_Elo picks a level, which bounds depth and time
-printf 'setoption name UCI_LimitStrength value true\nsetoption name UCI_Elo value 1540\nposition startpos\ngo movetime 5000\nsetoption name UCI_Elo value 99\nsetoption name UCI_Elo value 1960\nquit\n' |
+printf 'setoption name UCI_LimitStrength value true\nsetoption name UCI_Elo value 1560\nposition startpos\ngo movetime 5000\nsetoption name UCI_Elo value 99\nsetoption name UCI_Elo value 1960\nquit\n' |
     timeout 20 "$gsw" uci >lim 2>&1
-has lim '^info string UCI_Elo 1540: level 1, rated about 1540 \(depth 2, 200 ms a move at most\)' "UCI_Elo 1540: level 1 said"
-has lim '^info string UCI_Elo 1960: level 3, rated about 1900 \(depth 6, 600 ms' "UCI_Elo 1960: the strongest level not above it"
+has lim '^info string UCI_Elo 1560: level 1, rated about 1560 \(depth 2, 200 ms a move at most\)' "UCI_Elo 1560: level 1 said"
+has lim '^info string UCI_Elo 1960: level 3, rated about 1870 \(depth 6, 600 ms' "UCI_Elo 1960: the strongest level not above it"
 hasnt lim '^info depth [3-9]' "level 1 searches 2 plies at most"
 tl=$(sed -n 's/^info depth [0-9]* .* time \([0-9]*\).*/\1/p' lim | tail -1)
 same "$(( ${tl:-99999} < 400 ))" 1 "level 1 within its 200 ms, not go's 5 s (${tl:-?} ms)"
