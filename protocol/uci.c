@@ -44,7 +44,7 @@
  * 1722 +- 79, 1872 +- 77, 2000 +- 77, 2114 +- 76. The full engine at 100 ms
  * a move rated 2232 +- 49 (200 games at UCI_Elo 2400). Levels 6-9 search
  * deeper than 100 ms reaches: 50 a level above level 5, extrapolated. */
-static const int uci_level_elo[9] = { 1560, 1720, 1870, 2000, 2110, 2160, 2210, 2260, 2310 };
+static const int uci_level_elo[9] = { UCI_ELO_MIN, 1720, 1870, 2000, 2110, 2160, 2210, 2260, UCI_ELO_MAX };
 #define UCI_OVERHEAD_MS 20      /* Move Overhead's default: what a move's round trip through a GUI costs */
 #define UCI_OVERHEAD_MAX 5000
 
