@@ -500,8 +500,10 @@ static double te_kd_sum(const te_data_t *d, size_t i, int c, const double (*w)[2
 }
 
 /* White's score of position i under weights w (NULL: the score kept with
- * it, TE_NO_SCORE's positions aside by the caller). */
-static double te_score(const te_data_t *d, size_t i, const double (*w)[2])
+ * it, TE_NO_SCORE's positions aside by the caller); each side's king
+ * danger's slope by its sum D into kd_slope[] (NULL: not wanted), for the
+ * gradient. */
+static double te_score(const te_data_t *d, size_t i, const double (*w)[2], double kd_slope[2])
 {
     if (!w) return d->score[i];
     double ph = d->phase[i], s = 0;
@@ -509,7 +511,8 @@ static double te_score(const te_data_t *d, size_t i, const double (*w)[2])
         const double *x = w[d->idx[k]];
         s += d->coef[k] * (x[0] * ph + x[1] * (CH_EVAL_PHASE_MAX - ph));
     }
-    for (int c = 0; c < 2; c++) s += (c ? -1 : 1) * ch_kd_blend(te_kd_sum(d, i, c, w), d->phase[i], NULL);
+    for (int c = 0; c < 2; c++)
+        s += (c ? -1 : 1) * ch_kd_blend(te_kd_sum(d, i, c, w), d->phase[i], kd_slope ? &kd_slope[c] : NULL);
     return d->scale[i] * (d->offset[i] + s / CH_EVAL_PHASE_MAX);
 }
 
@@ -524,7 +527,7 @@ static double te_loss(const te_data_t *d, const double (*w)[2], double k, int va
     size_t n = 0;
     for (size_t i = 0; i < d->n; i++) {
         if (d->valid[i] != valid || (!w && d->score[i] == TE_NO_SCORE)) continue;
-        double e = (valid ? d->result[i] : d->target[i]) - te_sigmoid(k, te_score(d, i, w));
+        double e = (valid ? d->result[i] : d->target[i]) - te_sigmoid(k, te_score(d, i, w, NULL));
         sum += e * e;
         n++;
     }
@@ -568,7 +571,8 @@ static void te_adam(const te_data_t *d, double (*w)[2], double k, int epochs, do
         memset(gr, 0, CH_EW_N * sizeof *gr);
         for (size_t i = 0; i < d->n; i++) {
             if (d->valid[i]) continue;
-            double p = te_sigmoid(k, te_score(d, i, (const double (*)[2])w));
+            double slope[2];
+            double p = te_sigmoid(k, te_score(d, i, (const double (*)[2])w, slope));
             double g = -2 * (d->target[i] - p) * p * (1 - p) * c * d->scale[i] / CH_EVAL_PHASE_MAX;
             double gm = g * d->phase[i], ge = g * (CH_EVAL_PHASE_MAX - d->phase[i]);
             for (size_t q = d->start[i]; q < d->start[i + 1]; q++) {
@@ -576,11 +580,9 @@ static void te_adam(const te_data_t *d, double (*w)[2], double k, int epochs, do
                 gr[d->idx[q]][1] += ge * d->coef[q];
             }
             for (int c = 0; c < 2; c++) {   /* the king danger: through its sum D */
-                double slope;
-                ch_kd_blend(te_kd_sum(d, i, c, (const double (*)[2])w), d->phase[i], &slope);
-                if (slope == 0) continue;
+                if (slope[c] == 0) continue;
                 const uint8_t *x = d->kd + (i * 2 + (size_t)c) * CH_KD_N;
-                const double gk = (c ? -g : g) * slope;
+                const double gk = (c ? -g : g) * slope[c];
                 for (int j = 0; j < CH_KD_N; j++) gr[CH_EW_KD + j][0] += gk * x[j];
             }
         }
