@@ -563,7 +563,7 @@ static void te_adam(const te_data_t *d, double (*w)[2], double k, int epochs, do
     if (!w0) return;
     memcpy(w0, w, CH_EW_N * sizeof *w0);
     double (*gr)[2] = calloc(CH_EW_N, sizeof *gr), (*m)[2] = calloc(CH_EW_N, sizeof *m), (*v)[2] = calloc(CH_EW_N, sizeof *v);
-    if (!gr || !m || !v) { free(gr); free(m); free(v); return; }
+    if (!gr || !m || !v) { free(w0); free(gr); free(m); free(v); return; }
     const double b1 = 0.9, b2 = 0.999, c = k * M_LN10 / 400;
     double p1 = 1, p2 = 1;
     for (int ep = 1; ep <= epochs; ep++) {
