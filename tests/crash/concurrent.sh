@@ -20,7 +20,7 @@ if command -v tmux >/dev/null; then
   tui=1
   . "$(dirname "$0")/../workbench/tmux_window.sh"
   tmux_window "$tmp/tmux.sock" 100 30 \
-    "env GSW_DB='$db' LANG=C.UTF-8 TERM=xterm-256color '$gsw' play connect4:5x4 --threads 1 --hash 16 2>'$tmp/tui.err'; sleep 30"
+    "env GSW_DB='$db' LANG=C.UTF-8 TERM=xterm-256color '$gsw' play connect4:5x4 --threads 1 --hash 16 2>'$tmp/tui.err'; echo \"exit=\$?\" >'$tmp/tui.exit'; sleep 30"
 fi
 for i in 1 2 3 4; do
   "$gsw" solve connect4:5x4 --batch "$tmp/batch$i" --db "$db" --threads 1 --hash 16 >"$tmp/out$i" 2>"$tmp/err$i" &
@@ -40,7 +40,10 @@ if [ "$tui" -eq 1 ]; then
   echo "$screen" | grep -q "connect4:5x4" && ok || bad "the workbench is gone: $screen"
   echo "$screen" | grep -qi "locked\|error" && bad "the workbench shows: $(echo "$screen" | grep -i 'locked\|error')" || ok
   tmux -S "$tmp/tmux.sock" send-keys -t g q y
-  sleep 0.5
+  # gsw ends before its window does: a window killed while gsw exits can
+  # catch the sanitizers' leak check halfway and leave gsw spinning
+  for ((w = 0; w < 200; w++)); do [ -f "$tmp/tui.exit" ] && break; sleep 0.1; done
+  [ "$(cat "$tmp/tui.exit" 2>/dev/null)" = "exit=0" ] && ok || bad "the workbench did not quit cleanly: $(cat "$tmp/tui.exit" 2>/dev/null)"
   tmux -S "$tmp/tmux.sock" kill-server 2>/dev/null
 fi
 # every position's value is stored and equals what the batches printed
