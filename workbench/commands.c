@@ -910,7 +910,7 @@ static const command_t commands[] = {
     { "opponent", "perfect[:MS]|imperfect:P|giveback:N|heuristic:L|human", "who plays against you", cmd_opponent },
     { "side", "first|second|both|none", "the side(s) you play", cmd_side },
     { "paste", "[TEXT]", "set up a pasted FEN or game record (PGN, PDN); no TEXT: the lines that follow", cmd_paste },
-    { "fen", "", "the position's text (FEN; the TUI hands it to the clipboard by OSC 52)", cmd_fen },
+    { "fen", "[FEN]", "the position's text (FEN; the TUI hands it to the clipboard by OSC 52); FEN: set it up", cmd_fen },
     { "save", "NAME|FILE", "save the game in the cache file (a path or NAME.EXT: its record to that file)", cmd_save },
     { "load", "[NAME|FILE]", "load a saved game (no name: list them) or a game record (a path, or NAME.EXT)", cmd_load },
     { "export", "[FILE]", "the game record as text (in the game's own record format where it has one)", cmd_export },
@@ -984,7 +984,7 @@ int session_exec(session_t *s, const char *line, out_t *out, err_t *err)
         rc = session_play(s, m, err);
         if (!rc && s->lesson) session_lesson_judge(s, out);
     }
-    return exec_after(s, rc, !c || c->run == cmd_move, c && c->run == cmd_paste && !s->paste_wait, out, err);
+    return exec_after(s, rc, !c || c->run == cmd_move, c && ((c->run == cmd_paste && !s->paste_wait) || (c->run == cmd_fen && *rest(p))), out, err);
 }
 
 int session_exec_paste(session_t *s, const char *text, out_t *out, err_t *err)

@@ -65,15 +65,16 @@ static int paste_moves(session_t *s, const char *text, out_t *out, err_t *err)
     return GSW_OK;
 }
 
-/* A position in the game's text (a FEN); 0 when it is one. */
-static int paste_position(session_t *s, const char *text, const char *what, out_t *out, err_t *err)
+/* A position in the game's text (a FEN); 0 when it is one, said as
+ * "VERB a position (WHAT)". */
+static int paste_position(session_t *s, const char *text, const char *verb, const char *what, out_t *out, err_t *err)
 {
     char spec[96];
     game_spec(s->v, spec, sizeof spec);
     if (session_new(s, spec, text, err)) return err->code;   /* (a bad position changes nothing) */
     lesson_free(s->lesson);
     s->lesson = NULL;
-    out_printf(out, "pasted a position (%s)\n", what);
+    out_printf(out, "%s a position (%s)\n", verb, what);
     return GSW_OK;
 }
 
@@ -93,7 +94,7 @@ int session_paste(session_t *s, const char *text, out_t *out, err_t *err)
     err_t e1, e2;
     if (!t[0]) rc = err_set(err, GSW_EINPUT, "paste: nothing to set up (the text is empty)");
     else if (!rec[0] && !paste_moves(s, t, out, &e2)) rc = GSW_OK;   /* moves, as history, first */
-    else if (!paste_position(s, t, what, out, &e1)) rc = GSW_OK;
+    else if (!paste_position(s, t, "pasted", what, out, &e1)) rc = GSW_OK;
     else if (rec[0] && !paste_record(s, t, rec, out, &e2)) rc = GSW_OK;
     else if (rec[0])   /* the reason of the reading it looks more like: a line with a '/' a FEN */
         rc = err_set(err, GSW_EINPUT, "paste: neither a %s nor a %s of %s: %s", what, rec, spec,
@@ -124,10 +125,17 @@ int session_paste_ends(const char *text)
     return !tags;
 }
 
+/* fen: the position's text; fen TEXT sets that position up (as paste does
+ * a FEN, but never read as moves or a record: a bad one is said as such). */
 int cmd_fen(session_t *s, char *args, out_t *out, err_t *err)
 {
-    (void)args; (void)err;
     char text[4096], rec[16];
+    while (*args == ' ' || *args == '\t') args++;
+    if (*args) {
+        record_name(s->v, rec, sizeof rec);
+        if (paste_position(s, args, "set up", rec[0] ? "FEN" : "its position text", out, err)) return err->code;
+        return GSW_OK;
+    }
     s->v->ops->pos_format(s->v, session_pos(s), text, sizeof text);
     record_name(s->v, rec, sizeof rec);
     out_printf(out, "%s\n", text);

@@ -179,6 +179,17 @@ static void test_fen_and_clipboard(void **st)
     assert_int_equal(clip_calls, 1);
     assert_string_equal(clip_text, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
     assert_non_null(strstr(t, "FEN copied to the clipboard, where the terminal allows it"));
+    /* fen FEN: that position set up (not handed to the clipboard); a bad
+       one refused, the position left as it was */
+    assert_int_equal(run(&s, "fen 8/8/8/3k4/8/8/2r5/KQ6 w - - 0 1", &t), GSW_OK);
+    assert_string_equal(t, "set up a position (FEN)\n");
+    assert_int_equal(clip_calls, 1);
+    assert_int_equal(run(&s, "fen", &t), GSW_OK);
+    assert_string_equal(clip_text, "8/8/8/3k4/8/8/2r5/KQ6 w - - 0 1");
+    assert_int_equal(run(&s, "fen 8/8/8/3k4/8/8/2r5/KQ6 w - - 0 1 x", &t), GSW_EINPUT);
+    assert_int_equal(run(&s, "fen 8/8/8/8/8/8/8/KQ6 w - - 0 1", &t), GSW_EINPUT);
+    assert_int_equal(run(&s, "fen", &t), GSW_OK);
+    assert_string_equal(clip_text, "8/8/8/3k4/8/8/2r5/KQ6 w - - 0 1");
     assert_int_equal(run(&s, "new connect4 4453", NULL), GSW_OK);
     assert_int_equal(run(&s, "fen", &t), GSW_OK);
     assert_string_equal(t, "4453\nthe position copied to the clipboard, where the terminal allows it (OSC 52; gsw "

@@ -46,7 +46,17 @@ has_re out '^445$' "undo after Connect Four's pasted moves"
 
 sh 'help\n' chess
 has_re out '^paste +\[TEXT\] +set up a pasted FEN' "help lists paste"
-has_re out '^fen +the position' "help lists fen"
+has_re out '^fen +\[FEN\] +the position' "help lists fen"
+
+# fen FEN sets the position up; a bad one is one line, and the script stops
+sh 'fen 8/8/8/3k4/8/8/2r5/KQ6 w - - 0 1\nfen\n' chess
+same "$rc" 0 "fen FEN: exit ($(cat "$tmp/err"))"
+has out "set up a position (FEN)" "fen FEN: said"
+has_re out '^8/8/8/3k4/8/8/2r5/KQ6 w - - 0 1$' "fen after fen FEN"
+sh 'fen 8/8/8/3k4/8/8/2r5/KQ6 w - - 0 1 junk\nfen\n' chess
+same "$rc" 2 "fen with a bad FEN: exit"
+[ "$(wc -l <"$tmp/err")" -eq 1 ] && ok || bad "fen with a bad FEN: the error is not one line: $(cat "$tmp/err")"
+has err "bad FEN" "fen with a bad FEN: the error says so"
 
 echo "paste shell: $pass ok, $fail failed"
 [ "$fail" -eq 0 ]
