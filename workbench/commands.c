@@ -967,6 +967,11 @@ int session_exec(session_t *s, const char *line, out_t *out, err_t *err)
     for (int i = 0; commands[i].name; i++)
         if (!strcmp(commands[i].name, w)) c = &commands[i];
     int rc;
+    if (c && !c->args[0] && *rest(p)) {   /* (text a command would pass over: never taken silently) */
+        const int about_pos = c->run == cmd_solve || c->run == cmd_analyze || c->run == cmd_hint || c->run == cmd_show;
+        return err_set(err, GSW_EINPUT, "%s takes nothing after it, not \"%s\"%s", c->name, rest(p),
+                       about_pos ? " (it reads the position on the board: fen FEN or new GAME POSITION sets one up)" : "");
+    }
     if (c) {
         rc = c->run(s, p, out, err);
     } else {   /* a bare move */

@@ -76,6 +76,15 @@ sh 'O-O-O\n'
 sh 'shwo\n'
 [ "$rc" -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q '^gsw: line 1: unknown command "shwo" (help lists the commands' "$tmp/err" \
   || bad "a mistyped command (exit $rc): $(cat "$tmp/err")"
+# a command that takes nothing refuses text after it (solve FEN does not
+# solve the board's position in its place), before it runs
+sh 'solve 8/8/8/3k4/8/8/2r5/KQ6 w - - 0 1\n'
+[ "$rc" -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && [ ! -s "$tmp/out" ] \
+  && grep -q '^gsw: line 1: solve takes nothing after it, not "8/8/8/3k4/8/8/2r5/KQ6 w - - 0 1" (it reads the position on the board: fen FEN' "$tmp/err" \
+  || bad "solve with a FEN (exit $rc): $(cat "$tmp/out" "$tmp/err")"
+sh 'e4\nhistory please\n'
+[ "$rc" -eq 2 ] && grep -q '^gsw: line 2: history takes nothing after it, not "please" (the script stops here)$' "$tmp/err" \
+  || bad "history with text (exit $rc): $(cat "$tmp/err")"
 
 # the end of the game and why
 sh 'new chess 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1\nRa8#\n'
