@@ -154,6 +154,7 @@ static int worker_analyze(worker_t *w, analyst_t *a, cache_t *cache, err_t *err)
         an->active = i;
         worker_post(w);
         int r = analyst_prove(a, &j->task, j->pos.b, an, i, err);
+        an->active = -1;   /* (a twin's value, copied, leaves it set: the pane's ".." would stay) */
         if (r < 0) return -1;
         worker_post(w);
         if (r > 0) break;

@@ -117,6 +117,10 @@ quit gsw
 start play solitaire:triangle
 wait_for "Analysis: can the goal be reached" 20 || bad "solitaire did not open"
 wait_for "solvable" 60 || bad "solitaire: no values in the analysis pane"
+# both first jumps valued (6-1 as 4-1's mirror image), and no move still
+# marked as being worked on (" ..") once the work is done
+wait_for "6-1 *solvable" 60 || bad "solitaire: 6-1 not valued"
+wait_gone "solvable \.\." 20 || bad "solitaire: a move still marked as being solved after the analysis ended"
 keys h
 wait_for "hint: .*the goal can still be reached" 60 || bad "solitaire hint"
 keys t
