@@ -1,6 +1,7 @@
 /* gsw annotate (see annotate_cmd.h). */
 #include "cli/annotate_cmd.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,8 +32,12 @@ static int annotate_read_game(const cli_args_t *o, annot_game_t *g, err_t *err)
     int which = args_int(o, "game", 0);
     if (game_open(o->pos[0], &cur, err)) return err->code;
     if (access(path, R_OK)) {
+        const int e = errno;
+        char what[32] = "a file of its moves";
+        if (cur->ops->record_read && cur->ops->record_ext) snprintf(what, sizeof what, "a .%s record", cur->ops->record_ext);
         game_close(cur);
-        return err_set(err, GSW_EINPUT, "cannot read %s", path);
+        return err_set(err, GSW_EINPUT, "cannot read %s: %s (annotate reads the game from a file: %s)", path,
+                       strerror(e), what);
     }
     if (!cur->ops->record_read) {   /* no record format: a file of moves */
         if (which > 1) {

@@ -83,7 +83,7 @@ expect 0 "annotate chess --json" -- "$gsw" annotate chess stale.pgn --no-cache -
 same "$(jq -c '.moves[0] | [.before, .after, .mark, .proven]' "$tmp/out")" '["win","draw","?",true]' "proven"
 
 # ---- bad input: one line, exit 2 ----
-expect 2 "missing file" -- "$gsw" annotate checkers nothere.pdn --no-cache && has err "cannot read nothere.pdn" "named"
+expect 2 "missing file" -- "$gsw" annotate checkers nothere.pdn --no-cache && has err "cannot read nothere.pdn: No such file or directory (annotate reads the game from a file: a .pdn record)" "named, why, and what annotate reads"
 printf '[Event "x"]\n\n1. 11-15 99-1 *\n' > bad.pdn
 expect 2 "malformed record" -- "$gsw" annotate checkers bad.pdn --no-cache && has err "square 99" "the move named"
 printf '[Event "x"]\n\n1. 11-15 11-15 *\n' > illegal.pdn
