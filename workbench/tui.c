@@ -298,8 +298,11 @@ static void tui_tick(tui_t *t, out_t *out)
 {
     err_t err;
     if (t->screen != SCREEN_GAME) return;
-    /* the clocks run (held while Ctrl-C stops the computer's move), and a flag falls */
-    if (session_clock_tick(&t->s, tui_now_ms(), t->paused && session_computer_to_move(&t->s))) {
+    /* the clocks run (held while Ctrl-C stops the computer's move, and the
+     * person's while the window is too small to show the board), and a
+     * flag falls */
+    const int comp = session_computer_to_move(&t->s);
+    if (session_clock_tick(&t->s, tui_now_ms(), comp ? t->paused : t->too_small)) {
         char why[96];
         session_clock_over(&t->s, NULL, why, sizeof why);
         tui_say(t, why);

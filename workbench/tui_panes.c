@@ -409,6 +409,9 @@ static void draw_too_small(tui_t *t, int mw, int mh)
     char text[600];
     int n = snprintf(text, sizeof text, "The window is too small: need %dx%d, have %dx%d. Enlarge it to go on; until "
                      "then keys are ignored (q quits).", mw, mh, COLS, LINES);
+    if (t->s.clock.on && t->s.clock.flag_ply < 0 && !session_over(&t->s, NULL) && !session_computer_to_move(&t->s)
+        && n > 0 && (size_t)n < sizeof text)
+        n += snprintf(text + n, sizeof text - (size_t)n, " Your clock is stopped meanwhile.");
     if (t->confirm_quit && n > 0 && (size_t)n < sizeof text)
         n += snprintf(text + n, sizeof text - (size_t)n, "\nQuit? The game in progress is lost (y/n)");
     else if (t->small_ignored && n > 0 && (size_t)n < sizeof text)

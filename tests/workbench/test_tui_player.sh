@@ -5,7 +5,8 @@
 # analysis pane's best N engine lines (:lines N), proven moves kept out of
 # them; a game on a clock (--clock): the engine keeps to its time, a flag
 # falls (a loss; a draw against a lone king), undo puts the times back,
-# :clock starts a fresh one. Skipped (exit 77) without tmux.
+# :clock starts a fresh one; a window too small holds the person's clock.
+# Skipped (exit 77) without tmux.
 set -u
 . "$(dirname "$0")/tmux_lib.sh"
 board() { screen | head -11; }
@@ -94,6 +95,17 @@ cmd 'clock 0:03+0'
 wait_for "clock 0:03+0: White 3.0, Black 3.0" 10 || bad ":clock did not start a fresh clock"
 wait_for "White to move" 10 || bad "the game did not go on with a fresh clock"
 quit_gsw "the clock's draw"
+# a window too small to show the board holds the person's clock (their keys are ignored)
+start_wh 100 30 play chess --opponent human --clock 0:08+0
+wait_for "White [5-8]\.[0-9]  Black 8\.0" 30 || bad "no 8 s clocks under the board"
+T resize-window -t g -x 50 -y 14
+wait_for "Your clock is stopped meanwhile" 10 || bad "the small window does not say the clock is stopped"
+sleep 6   # (what is measured is the time that passes)
+T resize-window -t g -x 100 -y 30
+wait_for "White to move" 10 || bad "the board did not come back"
+screen | grep -q "White [2-8]\.[0-9]  Black 8\.0" || bad "White's clock ran while the window was too small: $(screen | grep 'White [0-9]')"
+screen | grep -q "Game over" && bad "White's flag fell while the window was too small"
+quit_gsw "the held clock"
 "$gsw" play chess --clock 5x3 >"$tmp/out" 2>&1 </dev/null
 rc=$?
 [ $rc -eq 2 ] && grep -q "a time control is MINUTES+SECONDS" "$tmp/out" || bad "--clock 5x3 was not refused (exit $rc): $(cat "$tmp/out")"
