@@ -4,10 +4,12 @@
  * value and size, or exported as Graphviz dot or JSON. Without --goal the
  * goal follows the value: a win is proved as a win, a draw as "at least a
  * draw", a loss as the disproof of "at least a draw". */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/wait.h>
 
 #include "core/ab.h"
 #include "core/dfpn.h"
@@ -211,6 +213,53 @@ int proof_cert_write(cli_args_t *o, gv_t *v, const void *pos, const char *ptext,
     return GSW_OK;
 }
 
+/* proof check --json: gsw-check run as a child, its report read from a
+ * pipe and given back as one document: the verdict (ok, bad, unreadable:
+ * the report's first word), gsw-check's exit status and its report's
+ * lines. The exit status stays gsw-check's. */
+static int proof_check_json(cli_args_t *o, const char *bin, char *const argv[])
+{
+    int fd[2];
+    if (pipe(fd)) { fprintf(stderr, "gsw: proof check: no pipe: %s\n", strerror(errno)); return GSW_EFAIL; }
+    pid_t pid = fork();
+    if (pid < 0) { fprintf(stderr, "gsw: proof check: cannot fork: %s\n", strerror(errno)); return GSW_EFAIL; }
+    if (pid == 0) {
+        dup2(fd[1], STDOUT_FILENO);
+        close(fd[0]), close(fd[1]);
+        execvp(bin, argv);
+        fprintf(stderr, "gsw: cannot run gsw-check (%s): it is built beside gsw (build/release/gsw-check)\n", bin);
+        _exit(127);
+    }
+    close(fd[1]);
+    FILE *f = fdopen(fd[0], "r");
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    char buf[4096];
+    size_t got;
+    while (f && mem && (got = fread(buf, 1, sizeof buf, f)) > 0) fwrite(buf, 1, got, mem);
+    if (f) fclose(f); else close(fd[0]);
+    if (mem) fclose(mem);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+    int rc = WIFEXITED(status) ? WEXITSTATUS(status) : GSW_EFAIL;
+    if (rc == 127 || !text) { free(text); return GSW_EFAIL; }   /* (said on stderr by the child) */
+    const char *verdict = !strncmp(text, "OK:", 3) ? "ok" : !strncmp(text, "BAD:", 4) ? "bad"
+                          : !strncmp(text, "UNREADABLE:", 11) ? "unreadable" : "unknown";
+    json_t j;
+    json_begin(&j, stdout);
+    json_str(&j, "certificate", o->pos[1]);
+    json_str(&j, "verdict", verdict);
+    json_int(&j, "exit_status", rc);
+    json_bool(&j, "deep", args_flag(o, "deep"));
+    json_arr(&j, "report");
+    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) json_str(&j, NULL, line);
+    json_close(&j, ']');
+    json_end(&j);
+    free(text);
+    return rc;
+}
+
 /* gsw proof check FILE [--deep]: the separate checker, gsw-check, run on
  * it (beside this gsw, else on the PATH); its verdict and exit status. */
 static int cli_proof_check(cli_args_t *o)
@@ -233,6 +282,7 @@ static int cli_proof_check(cli_args_t *o)
     if (args_flag(o, "deep")) argv[k++] = "--deep";
     argv[k] = (char *)o->pos[1];
     fflush(stdout);
+    if (args_flag(o, "json")) return proof_check_json(o, bin, argv);
     execvp(bin, argv);
     fprintf(stderr, "gsw: cannot run gsw-check (%s): it is built beside gsw (build/release/gsw-check)\n", bin);
     return GSW_EFAIL;
@@ -389,7 +439,7 @@ static const cli_opt_t *const proof_opts[] = { opts_json, opts_cache, opts_searc
 const cli_verb_t verb_proof = {
     "proof", "gsw proof run|show|export GAME[:VARIANT] [POSITION] [--goal win|draw] [--workers N] [--resume] "
       "[--depth D] [--format dot|json|cert] [-o FILE] [--sources all|search] [--dir DIR] [--mpi]"
-      "\n       gsw proof check FILE [--deep]   (runs gsw-check, the separate checker, on a certificate)"
+      "\n       gsw proof check FILE [--deep] [--json]   (runs gsw-check, the separate checker, on a certificate)"
       "\n  --mpi (run): under mpirun -np N, rank 0 runs the manager and ranks 1..N-1 solve its leaves",
       "prove a position with the proof-tree manager (run; resumable), print / export its df-pn proof tree, or write and check a certificate",
       cli_proof, 3, json_na_proof, .opts = proof_opts, .mpi_sub = "run", .egdb = 1

@@ -4,7 +4,8 @@
 # all end on the board, a checkers position over the databases, a chess
 # mate in 3, a Connect Four 5x4 position over its strong solution), the
 # three ways to write one (proof export --format cert, solve
-# --certificate, the workbench's certificate command), gsw proof check,
+# --certificate, the workbench's certificate command), gsw proof check
+# (and its --json),
 # and each of these breaks refused with the node named: a move removed at
 # an opponent's node, a value flipped, a node line removed, a leaf's
 # checksum changed, a database file changed by one byte. Argument
@@ -37,6 +38,9 @@ has out "win within 5 plies" "mate in 3: the claim"
 check mate.cert "mate in 3" ">=win/5"
 expect 0 "proof check (gsw runs gsw-check)" -- "$gsw" proof check mate.cert
 has out "OK: " "proof check"
+expect 0 "proof check --json" -- "$gsw" proof check mate.cert --json
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if d["verdict"]=="ok" and d["exit_status"]==0 and d["report"][0].startswith("OK: ") else 1)' out \
+  && ok || bad "proof check --json: $(cat out)"
 
 # 2. Connect Four 6x5: a draw (two roots), every line played out to the end
 expect 0 "proof export connect4:6x5" -- "$gsw" proof export connect4:6x5 3163525416 --format cert -o c4.cert --no-cache --json
@@ -105,6 +109,10 @@ python3 -c 'import sys; p=sys.argv[1]; b=bytearray(open(p,"rb").read()); b[-1]^=
 refused ck.cert "a database file changed by one byte"
 "$gsw" proof check ck.cert >/dev/null 2>&1
 same "$?" 1 "proof check of a broken certificate"
+"$gsw" proof check ck.cert --json >out 2>&1
+same "$?" 1 "proof check --json of a broken certificate"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if d["verdict"]=="bad" and d["exit_status"]==1 and d["report"][0].startswith("BAD: ") else 1)' out \
+  && ok || bad "proof check --json of a broken certificate: $(cat out)"
 cp saved.egdb "$f"
 check ck.cert "the file put back"
 
