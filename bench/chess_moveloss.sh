@@ -100,7 +100,7 @@ for gi, (us_white, r, sans, fens) in enumerate(games):
         d = ev[k] - ev[k + 1] if ours else ev[k + 1] - ev[k]
         if abs(ev[k]) <= 400:
             loss[0 if ours else 1][phase(fens[k])].append(max(0, min(500, d)))
-        if ours and ev[k] > -250 and d >= 150:
+        if ours and ev[k] > -250 and ev[k + 1] < 200 and d >= 150:   # (a won game still won is no drop)
             drops.append((d, gi + 1, k, sans[k], fens[k], ev[k], ev[k + 1]))
     for k in (skip, 16, 24, 32, 40, 60, 80):
         if k < len(ev):
@@ -120,7 +120,8 @@ if allm(0) and allm(1):
     print('  %-20s %18s %18s' % ('all', '%6.1f' % st.mean(allm(0)), '%6.1f' % st.mean(allm(1))))
 print("Stockfish's score from gsw's side, median over the games, by ply:")
 print('  ' + '  '.join('%d: %+d' % (k, st.median(v)) for k, v in sorted(run.items())))
-print("gsw's moves that dropped 150 cp or more from a position not yet lost (-250): %d; the largest:" % len(drops))
+print("gsw's moves that dropped 150 cp or more, from a position not yet lost (-250) to one no longer won (+200): %d;"
+      " the largest:" % len(drops))
 for d in sorted(drops, reverse=True)[:10]:
     print('  game %d ply %d %s: %+d -> %+d  (%s)' % (d[1], d[2], d[3], d[5], d[6], d[4]))
 EOF
