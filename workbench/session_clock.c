@@ -45,6 +45,9 @@ int clock_parse(const char *text, double *base_ms, double *inc_ms, err_t *err)
     const char *plus = strchr(text, '+');
     size_t blen = plus ? (size_t)(plus - text) : strlen(text);
     double base = clock_time(text, blen, 1), inc = plus ? clock_time(plus + 1, strlen(plus + 1), 0) : 0;
+    if (base == 0 && inc >= 0)   /* well formed, but no time to play in */
+        return err_set(err, GSW_EINPUT, "clock \"%s\": no time to start with; the first figure is each side's time "
+                       "(5+3: 5 minutes each and 3 s more a move; 0:30+1 for 30 s)", text);
     if (base <= 0 || base > 24 * 3600e3 || inc < 0 || inc > 3600e3)
         return err_set(err, GSW_EINPUT, "clock \"%s\": a time control is MINUTES+SECONDS (5+3: 5 minutes each and 3 s "
                        "more a move; 0:30+1 for 30 s; 90s+0; at most 24 hours, an increment up to an hour)", text);

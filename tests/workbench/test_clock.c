@@ -40,6 +40,11 @@ static void test_parse(void **st)
     assert_true(b == 180000 && i == 0);
     const char *bad[] = { "", "+3", "0+1", "5x3", "5+", "1:5+0", "1:60+0", "-1+0", "5+3+1", "1500+0", NULL };
     for (int k = 0; bad[k]; k++) assert_int_equal(clock_parse(bad[k], &b, &i, &err), GSW_EINPUT);
+    /* a control with no time to start with says so, not that its form is wrong */
+    assert_int_equal(clock_parse("0:00+5", &b, &i, &err), GSW_EINPUT);
+    assert_non_null(strstr(err.msg, "no time to start with"));
+    assert_int_equal(clock_parse("5x3", &b, &i, &err), GSW_EINPUT);
+    assert_null(strstr(err.msg, "no time to start with"));
     clock_time_text(272400, t, sizeof t);
     assert_string_equal(t, "4:32");
     clock_time_text(12390, t, sizeof t);
