@@ -24,6 +24,9 @@ static double clock_time(const char *t, size_t len, int minutes)
     if (!len || len >= sizeof buf) return -1;
     memcpy(buf, t, len);
     buf[len] = 0;
+    /* digits, a point and the forms' marks only (strtod alone would take
+       "nan", "inf" and hexadecimal) */
+    if (strspn(buf, "0123456789.:s") != len) return -1;
     char *colon = strchr(buf, ':');
     if (colon) {
         *colon = 0;

@@ -29,4 +29,5 @@ set(GSW_FUZZ_TARGETS
   "manifest:gsw_manifest"
   "certificate:gsw_check_cert"
   "syzygy:gsw_games"
-  "tune_games:gsw_protocol")
+  "tune_games:gsw_protocol"
+  "clock:gsw_workbench")

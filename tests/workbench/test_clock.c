@@ -38,7 +38,8 @@ static void test_parse(void **st)
     assert_true(b == 90000 && i == 500);
     assert_int_equal(clock_parse("3", &b, &i, &err), GSW_OK);
     assert_true(b == 180000 && i == 0);
-    const char *bad[] = { "", "+3", "0+1", "5x3", "5+", "1:5+0", "1:60+0", "-1+0", "5+3+1", "1500+0", NULL };
+    const char *bad[] = { "", "+3", "0+1", "5x3", "5+", "1:5+0", "1:60+0", "-1+0", "5+3+1", "1500+0",
+                          "nan+0", "5+nan", "inf+0", "0x5+0", "5+1e1", " 5+3", NULL };
     for (int k = 0; bad[k]; k++) assert_int_equal(clock_parse(bad[k], &b, &i, &err), GSW_EINPUT);
     /* a control with no time to start with says so, not that its form is wrong */
     assert_int_equal(clock_parse("0:00+5", &b, &i, &err), GSW_EINPUT);
