@@ -658,7 +658,7 @@ static int cmd_save(session_t *s, char *args, out_t *out, err_t *err)
     }
     if (saved_put(s->cache, &g, err)) return err->code;
     s->saved_id = s->pos_id[s->top];
-    out_printf(out, "saved as \"%s\" (%d moves)\n", name, s->top);
+    out_printf(out, "saved as \"%s\" (%s)\n", name, session_plies(s->v->game->players, s->top).text);
     return GSW_OK;
 }
 
@@ -674,7 +674,7 @@ static int cmd_load(session_t *s, char *args, out_t *out, err_t *err)
     if (*path && record_is_file(path)) {   /* a game record (a path, or NAME.pdn): not a saved game */
         int n, games = 1;
         if (record_load(s, path, which, &n, &games, err)) return err->code;
-        out_printf(out, "loaded %s (%d move%s)\n", path, n, n == 1 ? "" : "s");
+        out_printf(out, "loaded %s (%s)\n", path, session_plies(s->v->game->players, n).text);
         if (games > 1)
             out_printf(out, "%s holds %d games: game %d loaded (load %s #N, or gsw play --file %s --game N, picks another)\n",
                        path, games, which ? which : 1, path, path);
@@ -691,7 +691,8 @@ static int cmd_load(session_t *s, char *args, out_t *out, err_t *err)
         for (int i = 0; i < n; i++) {
             int moves = 0;
             for (const char *p = list[i].moves; *p; p++) moves += *p != ' ' && (p == list[i].moves || p[-1] == ' ');
-            out_printf(out, "%-16s %s:%s, %d moves\n", list[i].name, list[i].game, list[i].variant, moves);
+            const game_t *gm = game_find(list[i].game);
+            out_printf(out, "%-16s %s:%s, %s\n", list[i].name, list[i].game, list[i].variant, session_plies(gm ? gm->players : 1, moves).text);
         }
         return GSW_OK;
     }
@@ -727,7 +728,7 @@ static int cmd_export(session_t *s, char *args, out_t *out, err_t *err)
     out_free(&rec);
     if (bad) return err_set(err, GSW_EFAIL, "cannot write %s: %s", file, strerror(errno));
     s->saved_id = s->pos_id[s->top];
-    out_printf(out, "wrote %s (the game's record, %d moves: load %s reads it back)\n", file, s->top, file);
+    out_printf(out, "wrote %s (the game's record, %s: load %s reads it back)\n", file, session_plies(s->v->game->players, s->top).text, file);
     return GSW_OK;
 }
 

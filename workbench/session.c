@@ -136,6 +136,13 @@ void session_free(session_t *s)
 const void *session_pos(const session_t *s) { return s->pos[s->ply].b; }
 int session_turn(const session_t *s) { return s->v->ops->pos_turn(s->v, session_pos(s)); }
 
+session_count_t session_plies(int players, int n)
+{
+    session_count_t c;
+    snprintf(c.text, sizeof c.text, "%d %s", n, players == 2 ? (n == 1 ? "ply" : "plies") : (n == 1 ? "move" : "moves"));
+    return c;
+}
+
 /* Is the game over at ply, by the position or by the line to it? */
 static int session_over_at(const session_t *s, int ply, val_t *value, char *why, size_t n)
 {

@@ -158,6 +158,13 @@ int session_new(session_t *s, const char *spec, const char *position, err_t *err
 
 const void *session_pos(const session_t *s);
 int session_turn(const session_t *s);
+/* A count of a game's moves in words: "1 ply", "40 plies" for a game of
+ * two players (a chess player's move is two), "1 move", "40 moves" for a
+ * puzzle (players 1); .text lasts to the end of the call it is passed to. */
+typedef struct session_count {
+    char text[24];
+} session_count_t;
+session_count_t session_plies(int players, int n);
 /* 1 when the game is over, with *value the result for the side to move:
  * the position ends it (ops->terminal) or the line played to it does, by a
  * rule of play (ops->line_over: threefold repetition, a move-count rule). */

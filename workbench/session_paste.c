@@ -44,7 +44,8 @@ static int paste_record(session_t *s, const char *text, const char *rec, out_t *
     int rc = record_start_game(s, v, start, moves, n, rec, err);
     game_close(v);
     if (rc) return rc;
-    out_printf(out, "pasted a game (%s) of %d move%s%s\n", rec, n, n == 1 ? "" : "s", n ? ": undo (u) steps back through it" : "");
+    out_printf(out, "pasted a game (%s) of %s%s\n", rec, session_plies(s->v->game->players, n).text,
+               n ? ": undo (u) steps back through it" : "");
     return GSW_OK;
 }
 
@@ -61,7 +62,7 @@ static int paste_moves(session_t *s, const char *text, out_t *out, err_t *err)
     int rc = record_start_game(s, v, start, moves, n, "the paste", err);
     game_close(v);
     if (rc) return rc;
-    out_printf(out, "pasted %d move%s from the start: undo (u) steps back through them\n", n, n == 1 ? "" : "s");
+    out_printf(out, "pasted %s from the start: undo (u) steps back through them\n", session_plies(s->v->game->players, n).text);
     return GSW_OK;
 }
 

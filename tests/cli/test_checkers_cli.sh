@@ -72,17 +72,17 @@ cat >game.pdn <<'PDN'
 PDN
 printf 'load game.pdn\nexport\nexport again.pdn\nload again.pdn\nexport\n' >script
 expect 0 "shell load/export" -- "$gsw" shell checkers script --no-cache
-has out "loaded game.pdn (10 moves)" "load reads the record"
+has out "loaded game.pdn (10 plies)" "load reads the record"
 has out "1. 11-15 23-19 2. 8-11 22-17 3. 11-16 24-20 4. 16x23 27x18x11 5. 7x16 20x11 *" "export writes the moves"
 has out '[Event "' "export writes tags"
 has out "wrote again.pdn" "export FILE"
-has out "loaded again.pdn (10 moves)" "the export reads back"
+has out "loaded again.pdn (10 plies)" "the export reads back"
 same "$(grep -c '^1\. 11-15 23-19 2\. 8-11 22-17' "$tmp/out")" 2 "the same moves both times"
 # a record from another start; the shell on Connect Four switches game by the extension
 printf '[FEN "W:W18:B14,K1"]\n1... 18x9 2. 1-5 1-0\n' >setup.pdn
 printf 'load ./setup.pdn\nexport\n' >script2
 expect 0 "shell load FEN record" -- "$gsw" shell connect4 script2 --no-cache
-has out "loaded ./setup.pdn (2 moves)" "a path loads a record"
+has out "loaded ./setup.pdn (2 plies)" "a path loads a record"
 has out '[FEN "W:W18:BK1,14"]' "export keeps the start"
 has out '1... 18x9 2. 1-5 *' "export numbers White's first move 1..."
 # bad records: exit 2, the problem and the move named

@@ -27,10 +27,10 @@ check_pgn() {
         printf 'load g_%d.pgn\n' "$i" >load.txt
         if "$gsw" shell chess load.txt --no-cache >lo 2>&1 && grep -q "loaded g_$i.pgn (" lo; then ok
         else bad "$f: game $i does not read back: $(head -c 300 lo)"; fi
-        plies=$(sed -n "s/^loaded g_$i.pgn (\([0-9]*\) moves).*/\1/p" lo)
+        plies=$(sed -n "s/^loaded g_$i.pgn (\([0-9]*\) plies).*/\1/p" lo)
         grep -q "^\[Round \"$i\"\]" "g_$i.pgn" || continue
         grep -qE "^game $i/$games: .* $plies plies" progress 2>/dev/null && ok ||
-            bad "$f: game $i: $plies moves read back, not what the match said: $(grep "^game $i/" progress)"
+            bad "$f: game $i: $plies plies read back, not what the match said: $(grep "^game $i/" progress)"
     done
 }
 

@@ -61,7 +61,7 @@ static void test_chess_fen_and_pgn(void **st)
     assert_int_equal(s.ply, 0);
     /* a PGN: tags, a blank line, moves over lines, CR LF line ends */
     assert_int_equal(paste(&s, "[Event \"x\"]\r\n[White \"a\"]\r\n\r\n1. e4 e5 2. Nf3\r\nNc6 *\r\n", &m), GSW_OK);
-    assert_non_null(strstr(m, "pasted a game (PGN) of 4 moves"));
+    assert_non_null(strstr(m, "pasted a game (PGN) of 4 plies"));
     assert_int_equal(s.ply, 4);
     assert_int_equal(s.top, 4);
     assert_string_equal(fen(&s), f);
@@ -129,7 +129,7 @@ static void test_other_games(void **st)
     const char *m;
     open_game(&s, "connect4", "");
     assert_int_equal(paste(&s, "4453\n", &m), GSW_OK);
-    assert_non_null(strstr(m, "pasted 4 moves"));
+    assert_non_null(strstr(m, "pasted 4 plies"));
     assert_int_equal(s.ply, 4);
     assert_int_equal(run(&s, "undo", NULL), GSW_OK);
     assert_string_equal(fen(&s), "445");
@@ -139,7 +139,7 @@ static void test_other_games(void **st)
     assert_int_equal(paste(&s, "B:W21,22:B1,K2", &m), GSW_OK);
     assert_string_equal(m, "pasted a position (FEN)\n");
     assert_int_equal(paste(&s, "1. 11-15 23-19 *", &m), GSW_OK);
-    assert_non_null(strstr(m, "pasted a game (PDN) of 2 moves"));
+    assert_non_null(strstr(m, "pasted a game (PDN) of 2 plies"));
     assert_int_equal(s.ply, 2);
     session_free(&s);
 }

@@ -38,7 +38,7 @@ fi
 # the cache under that name, and no file appeared); a folder that is not
 # there is named with the reason
 sh 'e4\ne5\nsave '"$tmp"'/s.pgn\nsave '"$tmp"'/none/s.pgn\n'
-has "^wrote $tmp/s.pgn (the game's record, 2 moves" "save FILE says it wrote the record"
+has "^wrote $tmp/s.pgn (the game's record, 2 plies" "save FILE says it wrote the record"
 grep -q '^1\. e4 e5 \*$' "$tmp/s.pgn" 2>/dev/null || bad "save FILE: the PGN's moves: $(cat "$tmp/s.pgn" 2>&1)"
 grep -q "cannot write $tmp/none/s.pgn: No such file or directory" "$tmp/err" ||
   bad "save into a missing folder: $(cat "$tmp/err")"

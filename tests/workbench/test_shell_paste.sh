@@ -25,13 +25,13 @@ grep -q "clipboard" "$tmp/out" && bad "the shell's fen speaks of a clipboard" ||
 
 sh 'paste\n[Event "x"]\n[White "a"]\n\n1. e4 e5 2. Nf3\nNc6 3. Bb5 *\n\nfen\nundo 2\nfen\n' chess
 same "$rc" 0 "paste alone: exit ($(cat "$tmp/err"))"
-has out "pasted a game (PGN) of 5 moves" "paste alone: the PGN over lines, after its tags' blank line"
+has out "pasted a game (PGN) of 5 plies" "paste alone: the PGN over lines, after its tags' blank line"
 has_re out '^r1bqkbnr/pppp1ppp/2n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3$' "fen after the PGN"
 has_re out '^rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2$' "undo 2 steps back through the PGN's moves"
 
 sh 'paste\n1. d4 d5' chess   # to the end of the input
 same "$rc" 0 "paste alone to the end of the input: exit ($(cat "$tmp/err"))"
-has out "pasted a game (PGN) of 2 moves" "paste alone to the end of the input"
+has out "pasted a game (PGN) of 2 plies" "paste alone to the end of the input"
 
 sh 'e4\npaste not a position at all\nfen\n' chess
 same "$rc" 2 "garbage: exit"
@@ -41,7 +41,7 @@ grep -q "pasted" "$tmp/out" && bad "garbage was set up: $(cat "$tmp/out")" || ok
 
 sh 'paste 4453\nundo\nfen\n' connect4
 same "$rc" 0 "Connect Four's moves: exit ($(cat "$tmp/err"))"
-has out "pasted 4 moves from the start" "Connect Four's moves as history"
+has out "pasted 4 plies from the start" "Connect Four's moves as history"
 has_re out '^445$' "undo after Connect Four's pasted moves"
 
 sh 'help\n' chess

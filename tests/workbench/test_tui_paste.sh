@@ -26,7 +26,7 @@ paste 'not moves'
 wait_for "paste: not a connect4:4x4 position nor moves" 10 || bad "a bad paste on the picker said nothing"
 screen | grep -q "Pick a game" || bad "a bad paste left the picker"
 paste '2233'
-wait_for "pasted 4 moves from the start" 10 || bad "a paste on the picker did not set up the game highlighted"
+wait_for "pasted 4 plies from the start" 10 || bad "a paste on the picker did not set up the game highlighted"
 screen | grep -q "connect4:4x4" || bad "the paste on the picker is not in Connect Four 4x4"
 quit_gsw "the picker's paste"
 
@@ -48,7 +48,7 @@ screen | grep -q "White to move" || bad "the pasted FEN's side to move"
 
 # ---- a PGN: its moves as history ----
 paste "$(printf '[Event "paste"]\n[White "a"]\n[Black "b"]\n\n1. d4 d5 2. c4 e6\n3. Nc3 *\n')"
-wait_for "pasted a game (PGN) of 5 moves" 10 || bad "the PGN paste was not set up"
+wait_for "pasted a game (PGN) of 5 plies" 10 || bad "the PGN paste was not set up"
 screen | grep -q "1\. d4 *d5" || bad "the PGN's moves are not in the move list"
 screen | grep -q "3\. Nc3" || bad "the PGN's last move is not in the move list"
 row "^  3  \. \. ♘ \. \. \. \. \." "the PGN's last move Nc3 is not on the board"
