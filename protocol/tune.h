@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "cli/json.h"
 #include "cli/opts.h"
 #include "core/err.h"
 #include "games/chess/ch.h"
@@ -45,6 +46,16 @@ int tune_read_file(const char *path, char **text, size_t *len, err_t *err);
 /* "1-0", "1/2-1/2" or "0-1" for a result of 2, 1 or 0. */
 const char *tune_result_name(int r);
 
+/* A 64-bit mix (splitmix64's finaliser): the runs' random choices, and
+ * which games are held out (a game in ten: tune_mix(game ^ 0x5EED) % 10 == 0). */
+static inline uint64_t tune_mix(uint64_t x)
+{
+    x += 0x9E3779B97F4A7C15ull;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+    return x ^ (x >> 31);
+}
+
 #define TUNE_SCORE_MAX 3000     /* a kept score's bound (mates included) */
 #define TUNE_RESCORE_NODES 5000 /* --rescore-nodes' default */
 /* --rescore (protocol/tune_rescore.c): every position of g scored again by
@@ -54,5 +65,31 @@ const char *tune_result_name(int r);
  * become the engine's (g->rescored_*). GSW_EFAIL when stopped by Ctrl-C
  * (what is scored is kept); GSW_EINPUT for a file of other settings. */
 int tune_rescore(const char *cmd, uint64_t nodes, const char *rpath, tune_games_t *g, FILE *say, err_t *err);
+
+/* --net (protocol/tune_net.c): the evaluation network trained on g's
+ * scored positions (hidden units, epochs, Adam's step, the seed of its
+ * start and shuffles, threads), its weights written to path in the form
+ * of games/chess/ch_nn_weights.h; progress and losses to say. */
+typedef struct tune_net_opts {
+    int hidden, epochs, threads;
+    double rate;
+    uint64_t seed;
+    const char *path;
+} tune_net_opts_t;
+/* What a fit came to: positions, and the held-out losses of the built-in
+ * evaluation by terms, of the network at its start and at its end, and
+ * of the network as the engine evaluates it (antisymmetric: ch_nn.c). */
+typedef struct tune_net_result {
+    size_t train, held_out;
+    int epochs;   /* finished */
+    double builtin_held_out, start_held_out, held_out_loss, engine_held_out, train_loss, time_s;
+} tune_net_result_t;
+int tune_net_fit(const tune_games_t *g, const tune_net_opts_t *o, FILE *say, tune_net_result_t *res, err_t *err);
+/* gsw tune chess --eval --net H on the folder dir's games g (scored):
+ * the options read from o, progress to say, --json's document to stdout;
+ * GSW_OK, or the error said in one line. */
+int tune_net_run(cli_args_t *o, const tune_games_t *g, const char *dir, FILE *say);
+/* A number in JSON to 8 significant digits (null where not finite). */
+void tune_json_fine(json_t *j, const char *k, double v);
 
 #endif

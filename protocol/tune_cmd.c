@@ -336,7 +336,7 @@ static void tune_json(const cli_args_t *o, const evo_t *e, const tune_t *t, int 
 static int tune_run(cli_args_t *o)
 {
     if (args_flag(o, "eval")) return tune_eval_run(o);
-    static const char *const eval_only[] = { "games", "epochs", "rate", "pull", "random-plies", "lambda", "rescore",
+    static const char *const eval_only[] = { "games", "epochs", "rate", "pull", "random-plies", "lambda", "rescore", "net",
                                              "rescore-nodes" };
     for (size_t i = 0; i < sizeof eval_only / sizeof *eval_only; i++)
         if (args_given(o, eval_only[i])) {
@@ -506,12 +506,13 @@ static const cli_opt_t tune_own[] = {
     { "relative", OPT_FLAG, NULL, "values as ratios to a 100 cp pawn", 0, 0, NULL },
     { "eval", OPT_FLAG, NULL, "tune the whole evaluation from self-play positions", 0, 0, NULL },
     { "games", OPT_INT, "N", "--eval: self-play games to have (default 20000)", 1, 10000000, NULL },
-    { "epochs", OPT_INT, "E", "--eval: steps of the fit (default 500)", 0, 1000000, NULL },
-    { "rate", OPT_NUM, "STEP", "--eval: the fit's step in centipawns (default 1)", 0.001, 1000, NULL },
+    { "epochs", OPT_INT, "E", "--eval: steps of the fit (default 500; with --net, passes over the positions, default 20)", 0, 1000000, NULL },
+    { "rate", OPT_NUM, "STEP", "--eval: the fit's step in centipawns (default 1; with --net, Adam's step, default 0.001)", 1e-6, 1000, NULL },
     { "random-plies", OPT_INT, "R", "--eval: random moves after the book opening (default 4)", 0, 40, NULL },
     { "lambda", OPT_INT, "PCT", "--eval: the game result's share of the target in percent, the search's score the rest (default 0)", 0, 100, NULL },
     { "pull", OPT_NUM, "X", "--eval: the pull to the starting weights (default 1e-5)", 0, 1000, NULL },
     { "rescore", OPT_STR, "\"CMD [ARGS]\"", "--eval: score every kept position again by this UCI engine, and fit to its scores", 0, 0, NULL },
+    { "net", OPT_INT, "H", "--eval: train the evaluation network of H hidden units instead (ch_nn_weights.h)", 1, 256, NULL },
     { "rescore-nodes", OPT_U64, "N", "--eval: the engine's nodes a position (default 5000)", 1, 1e12, NULL },
     OPT_END,
 };
@@ -533,7 +534,7 @@ const cli_verb_t verb_tune = {
               "  --relative: the engine's pawn is always 100 cp and the other pieces in proportion, so only the\n"
               "  ratios evolve (raw values also move material against the evaluation's positional terms).\n"
               "gsw tune chess --eval --out DIR [--games N] [--nodes N] [--random-plies R] [--epochs E] [--rate STEP]\n"
-              "              [--lambda PCT] [--pull X] [--seed S] [--threads N] [--rescore \"CMD\" [--rescore-nodes N]]\n"
+              "              [--lambda PCT] [--pull X] [--seed S] [--threads N] [--rescore \"CMD\" [--rescore-nodes N]] [--net H]\n"
               "  tunes every weight of the evaluation (piece-square tables, pawns, mobility, king safety; the piece\n"
               "  values stay) from self-play: gsw plays itself N nodes a move (default 5000) from a built-in opening\n"
               "  and R random moves (default 4), until DIR/games.txt holds N games (default 20000, about 25 min on\n"
@@ -546,6 +547,10 @@ const cli_verb_t verb_tune = {
               "  5000) into DIR/rescored.txt (Ctrl-C keeps what is scored), and the fit aims at its scores, read as\n"
               "  win probabilities by a logistic whose scale is fitted to the results.\n"
               "  DIR/ch_eval_weights.h gets the weights; copied over games/chess/ch_eval_weights.h and built,\n"
-              "  they are the engine's. Seed default 1.",
+              "  they are the engine's. Seed default 1.\n"
+              "  --net H: instead, the evaluation network of H hidden units (8..256, a multiple of 8) is trained on\n"
+              "  the same scored positions (the engine's of --rescore where given) for E passes (default 20) of Adam\n"
+              "  (step STEP, default 0.001) on --threads; DIR/ch_nn_weights.h gets it, for games/chess/, and the\n"
+              "  held-out loss is printed beside the evaluation by terms'.",
       "evolve chess piece values by a genetic algorithm (quick-tournament fitness)", tune_run, 1, NULL, .opts = tune_opts, .mpi_sub = ""
 };

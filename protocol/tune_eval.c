@@ -260,14 +260,6 @@ struct te_run {
 
 #define TE_POS(w, i) ((void *)((w)->line + (size_t)(i) * GSW_MAX_POS))
 
-static uint64_t te_mix(uint64_t x)
-{
-    x += 0x9E3779B97F4A7C15ull;
-    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-    return x ^ (x >> 31);
-}
-
 static int te_append(te_worker_t *w, const char *line)
 {
     size_t n = strlen(line);
@@ -292,7 +284,7 @@ static int te_play(te_worker_t *w, int g, int *result, int *npos)
     te_run_t *r = w->r;
     const gv_t *v = r->base;
     const game_ops_t *O = v->ops;
-    uint64_t rng = te_mix(r->seed ^ te_mix((uint64_t)g));
+    uint64_t rng = tune_mix(r->seed ^ tune_mix((uint64_t)g));
     const match_opening_t *op = &r->book[rng % (uint64_t)r->nbook];
     memcpy(TE_POS(w, 0), op->start, O->pos_size);
     int n = 1;
@@ -303,7 +295,7 @@ static int te_play(te_worker_t *w, int g, int *result, int *npos)
         const void *cur = TE_POS(w, n - 1);
         int nm = O->moves(v, cur, list);
         if (!nm) break;
-        move_t m = i < op->n ? op->moves[i] : list[(rng = te_mix(rng)) % (uint64_t)nm];
+        move_t m = i < op->n ? op->moves[i] : list[(rng = tune_mix(rng)) % (uint64_t)nm];
         w->hist[n - 1] = O->pos_hash(v, cur);
         memcpy(TE_POS(w, n), cur, O->pos_size);
         O->play(v, TE_POS(w, n), m);
@@ -481,7 +473,7 @@ static int te_data_build(const tune_games_t *g, te_data_t *d, err_t *err)
             for (int j = 0; j < CH_KD_N; j++) d->kd[(m * 2 + (size_t)c) * CH_KD_N + j] = (uint8_t)tr.kd[c][j];
         d->result[m] = d->target[m] = (float)g->result[i] / 2;
         d->score[m] = g->score[i];
-        d->valid[m] = te_mix((uint64_t)g->game[i] ^ 0x5EEDull) % 10 == 0;   /* a game in ten, held out */
+        d->valid[m] = tune_mix((uint64_t)g->game[i] ^ 0x5EEDull) % 10 == 0;   /* a game in ten, held out */
         if (d->valid[m]) d->nvalid++;
         else d->ntrain++;
         d->n++;
@@ -649,7 +641,7 @@ static int te_write_header(const char *path, const int16_t (*w)[2], const char *
 /* ---- the verb ---- */
 
 /* A number with its figures (json_num keeps three decimals; a loss needs more). */
-static void te_json_fine(json_t *j, const char *k, double v)
+void tune_json_fine(json_t *j, const char *k, double v)
 {
     char buf[40];
     if (!isfinite(v)) json_null(j, k);
@@ -764,6 +756,10 @@ int tune_eval_run(cli_args_t *o)
     }
     const char *dir = args_str(o, "out");
     if (!dir) return opts_usage_error(o, 1, "tune needs --out DIR");
+    if (args_given(o, "net") && (args_int(o, "net", 128) % 8 || args_int(o, "net", 128) < 8)) {   /* (before any game is played) */
+        fprintf(stderr, "gsw: --net: from 8 to 256 hidden units, a multiple of 8\n");
+        return GSW_EINPUT;
+    }
     if (args_given(o, "rescore-nodes") && !args_str(o, "rescore")) {
         fprintf(stderr, "gsw: tune --eval: --rescore-nodes goes with --rescore \"CMD\"\n");
         return GSW_EINPUT;
@@ -846,6 +842,11 @@ int tune_eval_run(cli_args_t *o)
         return rc;
     }
 
+    if (args_given(o, "net")) {   /* the network instead (protocol/tune_net.c) */
+        rc = tune_net_run(o, &g, dir, say);
+        tune_games_free(&g);
+        return rc;
+    }
     double t0 = gsw_now_ms();
     te_data_t d;
     rc = te_data_build(&g, &d, &err);
@@ -940,7 +941,7 @@ int tune_eval_run(cli_args_t *o)
             json_int(&j, "train", (int64_t)d.ntrain);
             json_int(&j, "held_out", (int64_t)d.nvalid);
             json_num(&j, "k", k);
-            te_json_fine(&j, "lambda", lambda);
+            tune_json_fine(&j, "lambda", lambda);
             json_int(&j, "scored", (int64_t)scored);
             if (rescored_nodes) {
                 json_obj(&j, "rescored");
@@ -950,14 +951,14 @@ int tune_eval_run(cli_args_t *o)
                 json_close(&j, '}');
             } else
                 json_null(&j, "rescored");
-            te_json_fine(&j, "pull", l2);
+            tune_json_fine(&j, "pull", l2);
             json_int(&j, "epochs", stopped ? 0 : epochs);
             json_bool(&j, "interrupted", stopped);
             json_obj(&j, "loss");
-            te_json_fine(&j, "train_before", tr0);
-            te_json_fine(&j, "train_after", tr1);
-            te_json_fine(&j, "held_out_before", va0);
-            te_json_fine(&j, "held_out_after", va1);
+            tune_json_fine(&j, "train_before", tr0);
+            tune_json_fine(&j, "train_after", tr1);
+            tune_json_fine(&j, "held_out_before", va0);
+            tune_json_fine(&j, "held_out_after", va1);
             json_close(&j, '}');
             json_str(&j, "weights", hpath);
             json_num(&j, "time_s", (gsw_now_ms() - t0) / 1000);

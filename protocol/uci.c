@@ -63,6 +63,7 @@ typedef struct uci {
     int multipv;               /* MultiPV: the lines reported */
     int overhead_ms;           /* Move Overhead: kept back from every move's time */
     int limit;                 /* UCI_LimitStrength */
+    int terms;                 /* UseNetwork false: the evaluation by terms */
     int elo;                   /* UCI_Elo */
     int reopen;                /* the values or the table's size changed */
     size_t hash_now;           /* what the solver and the variant were opened with */
@@ -127,7 +128,10 @@ static int uci_solver(uci_t *u, gv_t *v, size_t mb, err_t *err)
 static int uci_open(uci_t *u, err_t *err)
 {
     char spec[128];
-    int plain = !memcmp(u->values, u->defaults, sizeof u->values);
+    /* the levels of UCI_LimitStrength were rated with the evaluation by
+       terms: they keep it, as UseNetwork false asks (a values= variant,
+       the default values or not) */
+    int plain = !memcmp(u->values, u->defaults, sizeof u->values) && !u->limit && !u->terms;
     if (plain) snprintf(spec, sizeof spec, "chess");
     else
         snprintf(spec, sizeof spec, "chess:values=%d,%d,%d,%d,%d", u->values[0], u->values[1], u->values[2],
@@ -384,6 +388,7 @@ static void cmd_uci(uci_t *u)
     say(u, "option name Threads type spin default 1 min 1 max %d", UCI_THREADS_MAX);
     say(u, "option name MultiPV type spin default 1 min 1 max %d", UCI_MULTIPV_MAX);
     say(u, "option name Move Overhead type spin default %d min 0 max %d", UCI_OVERHEAD_MS, UCI_OVERHEAD_MAX);
+    say(u, "option name UseNetwork type check default true");
     say(u, "option name UCI_LimitStrength type check default false");
     say(u, "option name UCI_Elo type spin default %d min %d max %d", UCI_ELO_MAX, UCI_ELO_MIN, UCI_ELO_MAX);
     for (int i = 0; i < 5; i++)
@@ -438,6 +443,16 @@ static void cmd_setoption(uci_t *u, char **tok, int nt)
         u->overhead_ms = (int)d;
         return;
     }
+    if (!strcasecmp(name, "UseNetwork")) {   /* the evaluation network, or the evaluation by terms */
+        if (strcasecmp(value, "true") && strcasecmp(value, "false")) {
+            say(u, "info string UseNetwork: expected true or false");
+            return;
+        }
+        const int terms = !strcasecmp(value, "false");
+        if (terms != u->terms) u->reopen = 1;
+        u->terms = terms;
+        return;
+    }
     if (!strcasecmp(name, "UCI_LimitStrength") || !strcasecmp(name, "UCI_Elo")) {
         if (!strcasecmp(name, "UCI_Elo")) {
             if (!num(value, UCI_ELO_MIN, UCI_ELO_MAX, &d) || d != (double)(int)d) {
@@ -445,8 +460,11 @@ static void cmd_setoption(uci_t *u, char **tok, int nt)
                 return;
             }
             u->elo = (int)d;
-        } else if (!strcasecmp(value, "true") || !strcasecmp(value, "false")) u->limit = !strcasecmp(value, "true");
-        else {
+        } else if (!strcasecmp(value, "true") || !strcasecmp(value, "false")) {
+            const int limit = !strcasecmp(value, "true");
+            if (limit != u->limit) u->reopen = 1;   /* (the levels play with the evaluation by terms) */
+            u->limit = limit;
+        } else {
             say(u, "info string UCI_LimitStrength: expected true or false");
             return;
         }

@@ -178,6 +178,7 @@ size_t ch_record_write(const gv_t *v, const void *start, const move_t *moves, in
 /* Evaluation (ch_eval.c): the piece values, in centipawns, index CH_PAWN..CH_QUEEN. */
 typedef struct ch_params {
     int value[7];
+    int net;   /* 1: the evaluation network (ch_nn.h); 0: the evaluation by terms */
 } ch_params_t;
 /* Default values: 100 / 300 / 300 / 500 / 900 -- or the tuned defaults. */
 void ch_params_default(ch_params_t *pp);

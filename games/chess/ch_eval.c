@@ -43,6 +43,7 @@
  * tables below are drawn as a board seen by White (rank 8 at the top), so
  * a square s of the mover's frame reads entry s ^ 56. */
 #include "games/chess/ch.h"
+#include "games/chess/ch_nn.h"
 #include "core/value.h"
 
 #include <stdio.h>
@@ -525,6 +526,7 @@ void ch_params_default(ch_params_t *pp)
     pp->value[CH_ROOK] = 500;
     pp->value[CH_QUEEN] = 900;
     pp->value[CH_KING] = 0;
+    pp->net = 1;
 }
 
 /* The evaluation, with a trace (tr) or without (NULL, folded away). */
@@ -625,7 +627,14 @@ static inline __attribute__((always_inline)) int32_t ev_eval(const ch_params_t *
     return p->side == CH_WHITE ? total : -total;
 }
 
-int32_t ch_evaluate(const ch_params_t *pp, const ch_pos_t *p) { return ev_eval(pp, p, NULL); }
+int32_t ch_evaluate(const ch_params_t *pp, const ch_pos_t *p)
+{
+    /* (a bare king: the terms drive it to the edge, as a network of
+       positions from games has rarely seen) */
+    if (!pp->net || ev_pop(p->color[CH_WHITE]) == 1 || ev_pop(p->color[CH_BLACK]) == 1) return ev_eval(pp, p, NULL);
+    const int32_t lim = VAL_PROVEN - 2, v = ch_nn_eval(ch_nn_builtin(), p);
+    return v > lim ? lim : v < -lim ? -lim : v;
+}
 
 int32_t ch_eval_trace(const ch_params_t *pp, const ch_pos_t *p, ch_eval_trace_t *tr) { return ev_eval(pp, p, tr); }
 

@@ -428,6 +428,7 @@ static int ch_variant_open(const char *spec, gv_t **out, err_t *err)
                 return err_set(err, GSW_EINPUT, "chess variant \"%s\": piece values must be 1..10000 centipawns", spec);
             pp.value[CH_PAWN + i] = vals[i];
         }
+        pp.net = 0;   /* (the network knows no piece values: the terms' evaluation, which does) */
         custom = 1;
     }
     ch_gv_t *g = calloc(1, sizeof *g);

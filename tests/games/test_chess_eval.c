@@ -1,10 +1,13 @@
-/* The chess evaluation (games/chess/ch_eval.c): a position and its mirror
- * (ranks flipped, colours and the side to move swapped) score the same over
+/* The chess evaluation by terms (games/chess/ch_eval.c; net 0 in its
+ * parameters, as the tuner and the values= variants have it): a position and its mirror
+ * (ranks flipped, colours and the side to move swapped) score the same, by
+ * the terms and by the network (games/chess/ch_nn.c), over
  * positions from seeded random playouts, always strictly inside the proven
  * range; the piece values of the parameters count linearly; KQ v K scores
  * hugely for the strong side and drives the lone king to the edge; bare
  * minor pieces score near 0. With GSW_CH_EVAL_BENCH=1 it times evaluate
- * over the playout positions instead and prints the ns per call. */
+ * over the playout positions instead, by terms and by the network, and
+ * prints the ns per call. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -89,6 +92,7 @@ static int playouts(ch_pos_t *out, int max, int games, uint64_t seed)
 
 #define NPOS 40000
 
+/* (both evaluations: by terms, and the network) */
 static void test_mirror(void **state)
 {
     (void)state;
@@ -98,21 +102,23 @@ static void test_mirror(void **state)
     assert_non_null(pos);
     int n = playouts(pos, NPOS, 400, 2024);
     assert_true(n > 10000);
-    int nonzero = 0;
-    for (int i = 0; i < n; i++) {
-        int32_t e = ch_evaluate(&pp, &pos[i]);
-        ch_pos_t m = mirror(&pos[i]);
-        int32_t em = ch_evaluate(&pp, &m);
-        if (e != em) {
-            char a[128], b[128];
-            ch_format_fen(&pos[i], a, sizeof a);
-            ch_format_fen(&m, b, sizeof b);
-            fail_msg("not symmetric: %s scores %d, its mirror %s %d", a, e, b, em);
+    for (pp.net = 0; pp.net < 2; pp.net++) {
+        int nonzero = 0;
+        for (int i = 0; i < n; i++) {
+            int32_t e = ch_evaluate(&pp, &pos[i]);
+            ch_pos_t m = mirror(&pos[i]);
+            int32_t em = ch_evaluate(&pp, &m);
+            if (e != em) {
+                char a[128], b[128];
+                ch_format_fen(&pos[i], a, sizeof a);
+                ch_format_fen(&m, b, sizeof b);
+                fail_msg("not symmetric: %s scores %d, its mirror %s %d", a, e, b, em);
+            }
+            assert_true(e > -(VAL_PROVEN - 1) && e < VAL_PROVEN - 1);
+            nonzero += e != 0;
         }
-        assert_true(e > -(VAL_PROVEN - 1) && e < VAL_PROVEN - 1);
-        nonzero += e != 0;
+        assert_true(nonzero > n / 2);
     }
-    assert_true(nonzero > n / 2);
     free(pos);
 }
 
@@ -127,6 +133,7 @@ static void test_trace(void **state)
     (void)state;
     ch_params_t pp;
     ch_params_default(&pp);
+    pp.net = 0;   /* (the evaluation by terms; the network: test_chess_nn.c) */
     ch_pos_t *pos = malloc(NPOS * sizeof *pos);
     assert_non_null(pos);
     int n = playouts(pos, NPOS, 400, 77);
@@ -175,6 +182,7 @@ static void test_start(void **state)
     (void)state;
     ch_params_t pp;
     ch_params_default(&pp);
+    pp.net = 0;   /* (the evaluation by terms; the network: test_chess_nn.c) */
     ch_pos_t p;
     ch_start(&p);
     int32_t e = ch_evaluate(&pp, &p);
@@ -188,6 +196,7 @@ static void test_params(void **state)
     (void)state;
     ch_params_t pp, q;
     ch_params_default(&pp);
+    pp.net = 0;   /* (the evaluation by terms; the network: test_chess_nn.c) */
     assert_int_equal(pp.value[CH_PAWN], 100);
     assert_true(pp.value[CH_KNIGHT] >= 300 && pp.value[CH_BISHOP] >= 300);
     assert_true(pp.value[CH_ROOK] >= 500 && pp.value[CH_QUEEN] >= 900);
@@ -222,6 +231,7 @@ static ch_eval_trace_t traced(const char *placement, int side)
 {
     ch_params_t pp;
     ch_params_default(&pp);
+    pp.net = 0;   /* (the evaluation by terms; the network: test_chess_nn.c) */
     ch_pos_t p = setup(placement, side);
     ch_eval_trace_t tr;
     ch_eval_trace(&pp, &p, &tr);
@@ -430,6 +440,7 @@ static void test_kqk(void **state)
     (void)state;
     ch_params_t pp;
     ch_params_default(&pp);
+    pp.net = 0;   /* (the evaluation by terms; the network: test_chess_nn.c) */
     ch_pos_t p = setup("8/8/8/3k4/8/8/8/4K2Q", CH_WHITE);
     int32_t centre = ch_evaluate(&pp, &p);
     assert_true(centre > 1500);
@@ -459,6 +470,7 @@ static void test_drawish(void **state)
     (void)state;
     ch_params_t pp;
     ch_params_default(&pp);
+    pp.net = 0;   /* (the evaluation by terms; the network: test_chess_nn.c) */
     static const char *const bare[] = {
         "8/8/8/3k4/8/8/8/4K1N1", "8/8/8/3k4/8/8/8/4KB2", "8/8/8/3k4/8/8/8/3NK1N1",
         "8/8/3k4/8/8/8/8/2n1K3", "8/8/3k4/8/8/5b2/8/4K3",
@@ -487,14 +499,16 @@ static void bench(void)
     ch_pos_t *pos = malloc(NPOS * sizeof *pos);
     if (!pos) return;
     int n = playouts(pos, NPOS, 400, 7);
-    int64_t sum = 0;
-    const int rounds = 50;
-    double t0 = gsw_now_ms();
-    for (int r = 0; r < rounds; r++)
-        for (int i = 0; i < n; i++) sum += ch_evaluate(&pp, &pos[i]);
-    double ns = (gsw_now_ms() - t0) * 1e6 / ((double)n * rounds);
-    printf("ch_evaluate: %d positions x %d rounds, %.1f ns per call (checksum %lld)\n", n, rounds, ns,
-           (long long)sum);
+    for (pp.net = 0; pp.net < 2; pp.net++) {   /* by terms, then the network */
+        int64_t sum = 0;
+        const int rounds = 50;
+        double t0 = gsw_now_ms();
+        for (int r = 0; r < rounds; r++)
+            for (int i = 0; i < n; i++) sum += ch_evaluate(&pp, &pos[i]);
+        double ns = (gsw_now_ms() - t0) * 1e6 / ((double)n * rounds);
+        printf("ch_evaluate (%s): %d positions x %d rounds, %.1f ns per call (checksum %lld)\n",
+               pp.net ? "network" : "terms", n, rounds, ns, (long long)sum);
+    }
     free(pos);
 }
 

@@ -7,7 +7,10 @@
 # the file mended; a damaged games file is refused naming its line; Ctrl-C
 # keeps the finished games; --rescore scores every position again by a UCI
 # engine (gsw itself here) into rescored.txt, goes on after Ctrl-C or a game
-# cut short, and refuses a file of other settings or damage. Needs GSW_BIN
+# cut short, and refuses a file of other settings or damage; --net trains
+# the evaluation network on the first run's scores (its held-out loss falls, the same
+# weights on one thread and two, a header that compiles against ch_nn.h).
+# Needs GSW_BIN
 # (set by ctest) and python3.
 set -u
 . "$(dirname "$0")/../cli/cli_lib.sh"
@@ -171,6 +174,31 @@ n=$(grep -c '^game' r/rescored.txt)
 [ "$n" -ge 1 ] && [ "$n" -lt 8 ] && ok || bad "rescore Ctrl-C: $n games kept"
 expect 0 "rescore on after Ctrl-C" -- "$gsw" tune chess --eval --out r --games 8 --epochs 1 --rescore "$eng" --rescore-nodes 20000
 has_re out "$((8 - n)) games? to score again" "rescore on after Ctrl-C: the rest"
+
+# ---- the evaluation network (--net): trained on a's scores, its header compiles ----
+expect 2 "--net without --eval" -- "$gsw" tune chess --out r --net 16
+expect 2 "--net 300" -- "$gsw" tune chess --eval --out r --games 8 --net 300
+expect 2 "--net 12 (not a multiple of 8)" -- "$gsw" tune chess --eval --out n12 --net 12
+has_re err 'a multiple of 8' "--net 12: said"
+[ ! -e n12 ] && ok || bad "--net 12: refused before any game is played"
+expect 0 "--net" -- "$gsw" tune chess --eval --out a --games 36 --net 16 --epochs 4 --threads 2 --json
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["hidden"] == 16 and d["epochs"] == 4 and not d["interrupted"], d
+assert d["games"] == 36 and d["train"] > 1000 and d["held_out"] > 100 and d["rescored"] is None, d
+l = d["loss"]
+assert l["held_out_after"] < l["held_out_before"], l
+assert 0 < l["builtin_held_out"] < 0.25, l
+' out && ok || bad "--net --json ($(head -c 400 out))"
+has_re err 'tune --net: epoch 4, loss' "--net: each epoch said"
+cp a/ch_nn_weights.h net1.h
+expect 0 "--net again, one thread" -- "$gsw" tune chess --eval --out a --games 36 --net 16 --epochs 4 --threads 1
+cmp -s a/ch_nn_weights.h net1.h && ok || bad "--net: the same weights on 1 and 2 threads"
+if [ -n "$cc" ]; then
+    printf '#include "games/chess/ch_nn.h"\n#include "a/ch_nn_weights.h"\n_Static_assert(CH_NN_H == 16, "");\n_Static_assert(sizeof ch_nn_w1 / sizeof *ch_nn_w1 == CH_NN_IN * 16, "");\n_Static_assert(sizeof ch_nn_w2 / sizeof *ch_nn_w2 == 32, "");\nconst ch_nn_t n = { CH_NN_H, ch_nn_w1, ch_nn_b1, ch_nn_w2, CH_NN_B2 };\n' >n.c
+    "$cc" -std=c17 -Wall -Wextra -Werror -fsyntax-only -I"$src" -I. n.c 2>cerr && ok || bad "the network header: $(head -c 400 cerr)"
+fi
 
 # ---- Ctrl-C keeps the finished games ----
 "$gsw" tune chess --eval --out k --games 100000 --nodes 300 --seed 2 --threads 2 >kc 2>ke &

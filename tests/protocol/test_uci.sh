@@ -144,6 +144,17 @@ printf 'setoption name MultiPV value 0\nsetoption name Threads value x\nquit\n' 
 has badopt '^info string MultiPV: expected a whole number from 1 to' "MultiPV 0 refused"
 has badopt '^info string Threads: expected a whole number from 1 to' "Threads x refused"
 
+# UseNetwork: the evaluation network (the default), or false: the evaluation
+# by terms; switched back, the network's value again
+has out '^option name UseNetwork type check default true$' "option UseNetwork"
+printf 'position startpos moves e2e4\ngo depth 1\nsetoption name UseNetwork value false\nposition startpos moves e2e4\ngo depth 1\nsetoption name UseNetwork value true\nposition startpos moves e2e4\ngo depth 1\nsetoption name UseNetwork value 2\nquit\n' |
+    timeout 20 "$gsw" uci >net 2>&1
+nets=$(sed -n 's/^info depth 1 score cp \(-*[0-9]*\) .*/\1/p' net | tr '\n' ' ')
+read -r n1 n2 n3 n4 <<<"$nets"
+[ -n "$n3" ] && [ -z "${n4:-}" ] && [ "$n1" != "$n2" ] && [ "$n1" = "$n3" ] && ok ||
+    bad "UseNetwork: the network's, the terms', the network's value: $nets"
+has net '^info string UseNetwork: expected true or false' "UseNetwork 2 refused"
+
 # Threads 2: the same depth, a legal move
 printf 'setoption name Threads value 2\nposition startpos moves e2e4 e7e5\ngo depth 8\n' |
     timeout 60 "$gsw" uci >thr 2>&1
