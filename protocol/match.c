@@ -407,11 +407,13 @@ static void *worker_run(void *arg)
 /* "NAME=VALUE" options for our side into the variant's values, the
  * table's size and the level (UCI_LimitStrength with UCI_Elo, as gsw uci
  * takes them: *level 0 unless both are given and the first is true). */
-static int ours_options(const cli_args_t *o, int values[5], size_t *hash_mb, int *changed, int *level, err_t *err)
+static int ours_options(const cli_args_t *o, int values[5], size_t *hash_mb, int *changed, int *level, int *terms,
+                        err_t *err)
 {
     static const char *const names[5] = { "PawnValue", "KnightValue", "BishopValue", "RookValue", "QueenValue" };
     *changed = 0;
     *level = 0;
+    *terms = 0;
     int limit = 0, elo = 0;
     const char *const *ours;
     int n = args_list(o, "ours-option", &ours);
@@ -426,6 +428,12 @@ static int ours_options(const cli_args_t *o, int values[5], size_t *hash_mb, int
             if (strcasecmp(eq + 1, "true") && strcasecmp(eq + 1, "false"))
                 return err_set(err, GSW_EINPUT, "--ours-option %s: expected true or false", a);
             limit = !strcasecmp(eq + 1, "true");
+            continue;
+        }
+        if (k == 10 && !strncasecmp(a, "UseNetwork", 10)) {   /* false: the evaluation by terms */
+            if (strcasecmp(eq + 1, "true") && strcasecmp(eq + 1, "false"))
+                return err_set(err, GSW_EINPUT, "--ours-option %s: expected true or false", a);
+            *terms = !strcasecmp(eq + 1, "false");
             continue;
         }
         if (k == 7 && !strncasecmp(a, "UCI_Elo", 7)) {
@@ -452,9 +460,10 @@ static int ours_options(const cli_args_t *o, int values[5], size_t *hash_mb, int
             }
         if (!found)
             return err_set(err, GSW_EINPUT, "--ours-option %.*s: no such option (Hash, PawnValue, KnightValue, "
-                           "BishopValue, RookValue, QueenValue, UCI_LimitStrength, UCI_Elo)", (int)k, a);
+                           "BishopValue, RookValue, QueenValue, UseNetwork, UCI_LimitStrength, UCI_Elo)", (int)k, a);
     }
     if (limit) *level = uci_level(elo ? elo : UCI_ELO_MAX);
+    if (*level) *terms = 1;   /* (the levels were rated with the terms, as gsw uci plays them) */
     return GSW_OK;
 }
 
@@ -544,24 +553,26 @@ static int match_run(cli_args_t *o)
     if (!m) { fprintf(stderr, "gsw: out of memory\n"); game_close(base); return GSW_EFAIL; }
     m->o = o;
     m->hash_mb = opts_hash_mb(o);
-    int values[5], changed;
+    int values[5], changed, terms;
     const ch_variant_t *cv = base->data;
     for (int i = 0; i < 5; i++) values[i] = cv->params.value[CH_PAWN + i];
-    if (ours_options(o, values, &m->hash_mb, &changed, &m->level, &err)) {
+    if (ours_options(o, values, &m->hash_mb, &changed, &m->level, &terms, &err)) {
         fprintf(stderr, "gsw: %s\n", err.msg);
         game_close(base);
         free(m);
         return err.code;
     }
     snprintf(m->ours, sizeof m->ours, "gsw %s", GSW_VERSION);
-    if (changed) {
+    if (changed || terms) {   /* (a values= variant evaluates by terms, the default values or not) */
         char spec[128];
         snprintf(spec, sizeof spec, "chess:values=%d,%d,%d,%d,%d", values[0], values[1], values[2], values[3],
                  values[4]);
         game_close(base);
         if (game_open(spec, &base, &err)) { fprintf(stderr, "gsw: %s\n", err.msg); free(m); return err.code; }
-        snprintf(m->ours, sizeof m->ours, "gsw %s (values=%d,%d,%d,%d,%d)", GSW_VERSION, values[0], values[1],
-                 values[2], values[3], values[4]);
+        if (changed)
+            snprintf(m->ours, sizeof m->ours, "gsw %s (values=%d,%d,%d,%d,%d)", GSW_VERSION, values[0], values[1],
+                     values[2], values[3], values[4]);
+        else if (!m->level) snprintf(m->ours, sizeof m->ours, "gsw %s (terms)", GSW_VERSION);
     }
     if (m->level) {
         size_t at = strlen(m->ours);
@@ -748,7 +759,7 @@ static const cli_opt_t match_own[] = {
     OPT_NODES,
     { "engine", OPT_STR, "\"CMD [ARGS]\"", "the UCI opponent", 0, 0, NULL },
     { "option", OPT_LIST, "NAME=VALUE", "the opponent's UCI option (repeatable)", 0, 32, NULL },
-    { "ours-option", OPT_LIST, "NAME=VALUE", "ours: Hash, PawnValue .. QueenValue, UCI_LimitStrength and UCI_Elo (repeatable)", 0, 16, NULL },
+    { "ours-option", OPT_LIST, "NAME=VALUE", "ours: Hash, PawnValue .. QueenValue, UseNetwork, UCI_LimitStrength and UCI_Elo (repeatable)", 0, 16, NULL },
     { "games", OPT_INT, "N", "games to play", 1, 1000000, NULL },
     { "movetime", OPT_NUM, "MS", "each engine's time a move", 1, 3600000, NULL },
     { "seed", OPT_U64, "S", "the openings' seed (default: the clock)", 0, 1e18, NULL },
@@ -766,8 +777,9 @@ const cli_verb_t verb_match = {
                "  alternate, each pair of games from one opening: a built-in book shuffled by --seed, or --openings\n"
                "  FILE (one a line: a FEN, or moves from the start). --option sets the opponent's UCI options\n"
                "  (UCI_LimitStrength=true, UCI_Elo=1500); --ours-option ours (Hash, PawnValue, KnightValue,\n"
-               "  BishopValue, RookValue, QueenValue; UCI_LimitStrength=true with UCI_Elo holds ours to gsw\n"
-               "  uci's level for that rating). Defaults: 2 games, 100 ms a move, 1 at once, the\n"
+               "  BishopValue, RookValue, QueenValue; UseNetwork=false plays with the evaluation by terms;\n"
+               "  UCI_LimitStrength=true with UCI_Elo holds ours to gsw uci's level for that rating, on the terms).\n"
+               "  Defaults: 2 games, 100 ms a move, 1 at once, the\n"
                "  games in the data folder (matches/match-DATE-TIME.pgn, beside the cache; --pgn FILE elsewhere).\n"
                "  A game ends by the rules or is a draw at 300 plies; an opponent that crashes, hangs or plays an\n"
                "  illegal move loses it. Prints a line per game, then W-D-L, the score and the Elo difference.",

@@ -178,6 +178,15 @@ cmp -s "$tmp/full.moves" "$tmp/lvl.moves" && bad "level 1 played the full engine
 expect 2 "ours UCI_Elo out of range" -- "$gsw" match chess --engine "$gsw uci" --ours-option UCI_Elo=99
 has_re err 'UCI_Elo=99: expected a whole number from 1560 to 2310' "ours UCI_Elo: the range said"
 expect 2 "ours UCI_LimitStrength not a boolean" -- "$gsw" match chess --engine "$gsw uci" --ours-option UCI_LimitStrength=2
+# UseNetwork=false: our side plays with the evaluation by terms, named so,
+# and its games at a fixed node count are not the network's
+expect 0 "ours UseNetwork=false" -- "$gsw" match chess --engine "$gsw uci" --games 2 --nodes 3000 --seed 4 \
+    --ours-option UseNetwork=false --pgn "$tmp/terms.pgn"
+grep -q '^\[White "gsw [^"]* (terms)"\]' "$tmp/terms.pgn" && ok || bad "UseNetwork=false: the PGN names our side (terms)"
+expect 0 "ours UseNetwork=true" -- "$gsw" match chess --engine "$gsw uci" --games 2 --nodes 3000 --seed 4 \
+    --ours-option UseNetwork=true --pgn "$tmp/net.pgn"
+[ "$(grep -v '^\[' "$tmp/terms.pgn")" != "$(grep -v '^\[' "$tmp/net.pgn")" ] && ok || bad "UseNetwork: the terms played the network's games"
+expect 2 "ours UseNetwork not a boolean" -- "$gsw" match chess --engine "$gsw uci" --ours-option UseNetwork=2
 
 # ---- our side reads gsw's tablebases (--dir), as gsw uci does: from KQK,
 # both sides perfect, each game is the tablebase's mate in 7 (13 plies;
