@@ -10,14 +10,20 @@ _Static_assert(CH_NN_H % 8 == 0 && CH_NN_H <= CH_NN_HMAX, "ch_nn_weights.h: hidd
 static const ch_nn_t ch_nn_built = { CH_NN_H, ch_nn_w1, ch_nn_b1, ch_nn_w2, CH_NN_B2 };
 const ch_nn_t *ch_nn_builtin(void) { return &ch_nn_built; }
 
+/* The feature of piece pc on square s from side persp's view (the one
+ * formula the trainer's features and the engine's sums share). */
+static inline int nn_feature(int persp, int pc, int s)
+{
+    const int rel = ch_pc_color(pc) != persp;   /* 0: the perspective's own piece */
+    return (rel * 6 + ch_pc_type(pc) - 1) * 64 + (s ^ (persp == CH_BLACK ? 56 : 0));
+}
+
 int ch_nn_features(const ch_pos_t *p, int persp, uint16_t *f)
 {
     int n = 0;
-    const int flip = persp == CH_BLACK ? 56 : 0;
     for (uint64_t b = p->type[0]; b && n < 32; b &= b - 1) {
-        const int s = __builtin_ctzll(b), pc = p->sq[s];
-        const int rel = ch_pc_color(pc) != persp;   /* 0: the perspective's own piece */
-        f[n++] = (uint16_t)((rel * 6 + ch_pc_type(pc) - 1) * 64 + (s ^ flip));
+        const int s = __builtin_ctzll(b);
+        f[n++] = (uint16_t)nn_feature(persp, p->sq[s], s);
     }
     return n;
 }
@@ -32,11 +38,11 @@ static inline __attribute__((always_inline)) int32_t nn_eval(const int16_t *rest
     int16_t acc[2][CH_NN_HMAX] __attribute__((aligned(64)));
     int16_t *restrict a0 = acc[0], *restrict a1 = acc[1];   /* the side to move's view, the other's */
     for (int j = 0; j < h; j++) a0[j] = a1[j] = b1[j];
-    const int us = p->side, flip0 = us == CH_BLACK ? 56 : 0, flip1 = flip0 ^ 56;
+    const int us = p->side;
     for (uint64_t b = p->type[0]; b; b &= b - 1) {
-        const int s = __builtin_ctzll(b), pc = p->sq[s], t = ch_pc_type(pc) - 1, mine = ch_pc_color(pc) == us;
-        const int16_t *w = w1 + (size_t)(((mine ? 0 : 6) + t) * 64 + (s ^ flip0)) * (size_t)h;
-        const int16_t *x = w1 + (size_t)(((mine ? 6 : 0) + t) * 64 + (s ^ flip1)) * (size_t)h;
+        const int s = __builtin_ctzll(b), pc = p->sq[s];
+        const int16_t *w = w1 + (size_t)nn_feature(us, pc, s) * (size_t)h;
+        const int16_t *x = w1 + (size_t)nn_feature(!us, pc, s) * (size_t)h;
         for (int j = 0; j < h; j++) a0[j] = (int16_t)(a0[j] + w[j]);
         for (int j = 0; j < h; j++) a1[j] = (int16_t)(a1[j] + x[j]);
     }
