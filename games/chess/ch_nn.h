@@ -1,5 +1,8 @@
 /* Chess's evaluation network (ch_nn.c): a small network of the kind
- * chess engines call NNUE, evaluated from scratch for each position.
+ * chess engines call NNUE. The built-in network's hidden sums are kept,
+ * a copy per thread, and updated by the pieces that differ from the last
+ * position evaluated (in a search, a near relative); any other network is
+ * summed from scratch.
  *
  * Input: 768 features, one per piece type, colour and square, seen from
  * each side ("perspective"): from White's, a White knight on c3 is feature

@@ -5,7 +5,9 @@
  * ch_evaluate uses with the default parameters, and only there (not with
  * net 0, the tuner's and values='s evaluation by terms, and not with a
  * bare king); it scores strictly inside the proven range, and a side a
- * queen up well ahead. (A position and its mirror: test_chess_eval.c.) */
+ * queen up well ahead; its sums kept from the last position give what
+ * summing from scratch gives, over games and jumps between unrelated
+ * positions. (A position and its mirror: test_chess_eval.c.) */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -129,6 +131,49 @@ static void test_builtin(void **state)
     assert_true(ch_evaluate(&pp, fen("rnb1kbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 3")) < -400);
 }
 
+/* The built-in network's evaluation updates the last position's sums by the
+ * pieces that differ; a copy of its weights at another address is summed
+ * from scratch. Two random games are walked side by side, evaluated in
+ * turn (each evaluation a jump from the other game's position), then each
+ * alone ply by ply, with a jump to the start now and then. */
+static void test_cached(void **state)
+{
+    (void)state;
+    const ch_nn_t *nn = ch_nn_builtin();
+    const size_t n1 = (size_t)CH_NN_IN * (size_t)nn->h;
+    int16_t *w1 = malloc(n1 * sizeof *w1);
+    assert_non_null(w1);
+    memcpy(w1, nn->w1, n1 * sizeof *w1);
+    const ch_nn_t scratch = { nn->h, w1, nn->b1, nn->w2, nn->b2 };
+    uint64_t seed = 7;
+    long n = 0;
+    for (int g = 0; g < 200; g++) {
+        ch_pos_t p[2];
+        ch_start(&p[0]);
+        ch_start(&p[1]);
+        const int apart = g % 2;   /* the two games evaluated in turn, or one */
+        for (int ply = 0; ply < 200; ply++) {
+            for (int i = 0; i < 2; i++) {
+                if (!apart && i == 1) continue;
+                move_t mv[256];
+                const int k = ch_moves(&p[i], mv);
+                if (!k || (!apart && test_splitmix(&seed) % 50 == 0)) ch_start(&p[i]);
+                else ch_play(&p[i], mv[test_splitmix(&seed) % (uint64_t)k]);
+                assert_int_equal(ch_nn_eval(nn, &p[i]), ch_nn_eval(&scratch, &p[i]));
+                n++;
+            }
+        }
+    }
+    /* the same pieces with the other side to move, then a lone pair of kings */
+    ch_pos_t q = *fen("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 4 4");
+    assert_int_equal(ch_nn_eval(nn, &q), ch_nn_eval(&scratch, &q));
+    q.side ^= 1;
+    assert_int_equal(ch_nn_eval(nn, &q), ch_nn_eval(&scratch, &q));
+    assert_int_equal(ch_nn_eval(nn, fen("8/8/3k4/8/8/4K3/8/8 w - - 0 1")), ch_nn_eval(&scratch, fen("8/8/3k4/8/8/4K3/8/8 w - - 0 1")));
+    assert_true(n > 50000);
+    free(w1);
+}
+
 int main(void)
 {
     ch_init();
@@ -136,6 +181,7 @@ int main(void)
         cmocka_unit_test(test_features),
         cmocka_unit_test(test_by_hand),
         cmocka_unit_test(test_builtin),
+        cmocka_unit_test(test_cached),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
