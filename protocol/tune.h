@@ -77,12 +77,12 @@ typedef struct tune_net_opts {
     const char *path;
 } tune_net_opts_t;
 /* What a fit came to: positions, and the held-out losses of the built-in
- * evaluation by terms, of the network at its start and at its end, and
- * of the network as the engine evaluates it (antisymmetric: ch_nn.c). */
+ * evaluation by terms and of the network (as the engine evaluates it,
+ * antisymmetric: ch_nn.c) at its start and at its end. */
 typedef struct tune_net_result {
     size_t train, held_out;
     int epochs;   /* finished */
-    double builtin_held_out, start_held_out, held_out_loss, engine_held_out, train_loss, time_s;
+    double builtin_held_out, start_held_out, held_out_loss, train_loss, time_s;
 } tune_net_result_t;
 int tune_net_fit(const tune_games_t *g, const tune_net_opts_t *o, FILE *say, tune_net_result_t *res, err_t *err);
 /* gsw tune chess --eval --net H on the folder dir's games g (scored):

@@ -5,7 +5,11 @@
  * A position's target is the win probability its score stands for,
  * 1 / (1 + e^(-score / CH_NN_SCALE)), from the side to move's view; the
  * network's output o (in units of CH_NN_SCALE centipawns) is read the same
- * way, and the fit lowers the mean squared difference of the two by Adam
+ * way. The output is the one the engine evaluates (ch_nn.c): antisymmetric,
+ * the side to move's view's units less the other's, so a position and the
+ * same one with the move passed score opposite and the side to move gets
+ * nothing for the move (the teacher's scores of fast self-play positions
+ * give it about 170 cp, which a search would count twice). The fit lowers the mean squared difference of the two by Adam
  * over minibatches, the positions shuffled each epoch, a game in ten held
  * out (as the linear fit holds them out). After each step every weight is
  * clipped to +-CH_NN_WMAX, so that the integers of the built network
@@ -44,7 +48,7 @@ typedef struct tn_data {
 
 typedef struct tn_net {
     int h;
-    float *w1, *b1, *w2, b2;
+    float *w1, *b1, *w2;   /* (no output bias: the antisymmetric output has none) */
 } tn_net_t;
 
 
@@ -93,12 +97,16 @@ static int tn_data_build(const tune_games_t *g, tn_data_t *d, err_t *err)
     return GSW_OK;
 }
 
-/* The forward pass of position i: the hidden units' sums into acc[2][h],
- * the output returned. */
+/* The clipped unit c of a hidden sum a. */
+static inline float tn_clip(float a) { return a < 0 ? 0 : a > 1 ? 1 : a; }
+
+/* The forward pass of position i: the hidden units' sums into acc[2][h]
+ * (the side to move's view, the other's), and the output as the engine
+ * evaluates it: the sum over the units of (w2 of the side to move's view
+ * less the other's) times (c0^2 - c1^2), halved. */
 static double tn_forward(const tn_net_t *t, const tn_data_t *d, size_t i, float *acc)
 {
     const int h = t->h;
-    double out = t->b2;
     for (int k = 0; k < 2; k++) {
         float *a = acc + k * h;
         memcpy(a, t->b1, (size_t)h * sizeof *a);
@@ -107,13 +115,11 @@ static double tn_forward(const tn_net_t *t, const tn_data_t *d, size_t i, float 
             const float *w = t->w1 + (size_t)f[q] * (size_t)h;
             for (int j = 0; j < h; j++) a[j] += w[j];
         }
-        const float *w2 = t->w2 + k * h;
-        float part = 0;
-        for (int j = 0; j < h; j++) {
-            float c = a[j] < 0 ? 0 : a[j] > 1 ? 1 : a[j];
-            part += c * c * w2[j];
-        }
-        out += part;
+    }
+    double out = 0;
+    for (int j = 0; j < h; j++) {
+        const float c0 = tn_clip(acc[j]), c1 = tn_clip(acc[h + j]);
+        out += (double)(t->w2[j] - t->w2[h + j]) * (c0 * c0 - c1 * c1) / 2;
     }
     return out;
 }
@@ -124,7 +130,7 @@ typedef struct tn_job {
     const size_t *idx;
     size_t lo, hi;
     float *gw1, *gb1, *gw2;
-    double gb2, loss;
+    double loss;
     uint8_t *touched;   /* [CH_NN_IN]: rows of gw1 written */
 } tn_job_t;
 
@@ -133,7 +139,6 @@ static void tn_grad(tn_job_t *j)
     const tn_net_t *t = j->t;
     const int h = t->h;
     float acc[2 * 256], dacc[2 * 256];
-    j->gb2 = 0;
     j->loss = 0;
     for (size_t q = j->lo; q < j->hi; q++) {
         const size_t i = j->idx[q];
@@ -141,14 +146,14 @@ static void tn_grad(tn_job_t *j)
         const double p = 1 / (1 + exp(-o)), e = p - j->d->target[i];
         j->loss += e * e;
         const float g = (float)(2 * e * p * (1 - p));
-        j->gb2 += g;
-        for (int k = 0; k < 2; k++)
-            for (int u = 0; u < h; u++) {
-                const float a = acc[k * h + u];
-                const float c = a < 0 ? 0 : a > 1 ? 1 : a;
-                j->gw2[k * h + u] += g * c * c;
-                dacc[k * h + u] = a > 0 && a < 1 ? g * t->w2[k * h + u] * 2 * a : 0;
-            }
+        for (int u = 0; u < h; u++) {
+            const float a0 = acc[u], a1 = acc[h + u], c0 = tn_clip(a0), c1 = tn_clip(a1);
+            const float dw = (t->w2[u] - t->w2[h + u]) / 2, dq = (c0 * c0 - c1 * c1) / 2;
+            j->gw2[u] += g * dq;
+            j->gw2[h + u] -= g * dq;
+            dacc[u] = a0 > 0 && a0 < 1 ? g * dw * 2 * a0 : 0;
+            dacc[h + u] = a1 > 0 && a1 < 1 ? -g * dw * 2 * a1 : 0;
+        }
         for (int k = 0; k < 2; k++) {
             const float *da = dacc + k * h;
             for (int u = 0; u < h; u++) j->gb1[u] += da[u];
@@ -175,31 +180,16 @@ static void *tn_run(void *arg)
     return NULL;
 }
 
-/* The output as the engine evaluates (ch_nn.c): antisymmetric, the value
- * with the move passed (the views' units swapped) subtracted, halved. */
-static double tn_engine_out(const tn_net_t *t, const float *acc)
-{
-    const int h = t->h;
-    double out = 0;
-    for (int j = 0; j < h; j++) {
-        const float a = acc[j] < 0 ? 0 : acc[j] > 1 ? 1 : acc[j], b = acc[h + j] < 0 ? 0 : acc[h + j] > 1 ? 1 : acc[h + j];
-        out += (double)(t->w2[j] - t->w2[h + j]) * (a * a - b * b) / 2;
-    }
-    return out;
-}
-
 /* The mean squared loss over the training (valid 0) or held-out (1)
- * positions: of the network as trained, or (engine 1) as the engine
- * evaluates it. */
-static double tn_loss(const tn_net_t *t, const tn_data_t *d, int valid, int engine)
+ * positions. */
+static double tn_loss(const tn_net_t *t, const tn_data_t *d, int valid)
 {
     float acc[2 * 256];
     double sum = 0;
     size_t n = 0;
     for (size_t i = 0; i < d->n; i++) {
         if (d->valid[i] != valid) continue;
-        double o = tn_forward(t, d, i, acc);
-        if (engine) o = tn_engine_out(t, acc);
+        const double o = tn_forward(t, d, i, acc);
         const double p = 1 / (1 + exp(-o)), e = p - d->target[i];
         sum += e * e;
         n++;
@@ -237,10 +227,9 @@ static int tn_write(const char *path, const tn_net_t *t, const char *source, err
     FILE *f = fopen(path, "w");
     if (!f) return err_set(err, GSW_EFAIL, "cannot write %s", path);
     const int h = t->h;
-    const double b2 = (double)t->b2 * CH_NN_QA * CH_NN_QB;
     fprintf(f, "/* The evaluation network's weights (games/chess/ch_nn.h), made by gsw tune chess --eval --net:\n * %s */\n",
             source);
-    fprintf(f, "#define CH_NN_H %d\n#define CH_NN_B2 %ld\n", h, lround(b2));
+    fprintf(f, "#define CH_NN_H %d\n#define CH_NN_B2 0\n", h);
     fprintf(f, "static const int16_t ch_nn_b1[%d] = {", h);
     for (int j = 0; j < h; j++) fprintf(f, "%s%ld", j == 0 ? "\n" : j % 128 ? "," : ",\n", lround(t->b1[j] * CH_NN_QA));
     fprintf(f, "\n};\nstatic const int16_t ch_nn_w2[%d] = {", 2 * h);
@@ -285,21 +274,19 @@ int tune_net_fit(const tune_games_t *g, const tune_net_opts_t *o, FILE *say, tun
     t.b1 = all + nw1;
     t.w2 = t.b1 + h;
     float *m = all + np, *v = all + 2 * np;
-    float mb2 = 0, vb2 = 0;
     uint64_t r = o->seed * 0x9E3779B97F4A7C15ull + 1;
     for (size_t i = 0; i < np; i++) {   /* small uniform weights; the biases start at a quarter */
         r = tune_mix(r);
         const float u = (float)((double)(r >> 11) / 9007199254740992.0 * 2 - 1);
         all[i] = i < nw1 ? u * 0.1f : i < nw1 + (size_t)h ? 0.25f : u * 0.5f;
     }
-    t.b2 = 0;
     for (size_t i = 0, k = 0; i < d.n; i++)
         if (!d.valid[i]) idx[k++] = i;
     const double hce_tr = tn_hce_loss(&d, 0), hce_va = tn_hce_loss(&d, 1);
     res->train = d.ntrain;
     res->held_out = d.nvalid;
     res->builtin_held_out = hce_va;
-    res->start_held_out = tn_loss(&t, &d, 1, 0);
+    res->start_held_out = tn_loss(&t, &d, 1);
     fprintf(say, "tune --net: %zu positions (%zu to train on, %zu held out), %d hidden units, %d epochs, %d thread%s; "
             "the built-in evaluation's loss %.6f, held out %.6f\n", d.n, d.ntrain, d.nvalid, h, o->epochs, threads,
             threads == 1 ? "" : "s", hce_tr, hce_va);
@@ -343,11 +330,9 @@ int tune_net_fit(const tune_games_t *g, const tune_net_opts_t *o, FILE *say, tun
                 if (started[k]) pthread_join(th[k], NULL);
                 else tn_run(&run[k]);   /* (no thread: here) */
             }
-            double gb2 = 0;
             memset(gsum + nw1, 0, 3 * (size_t)h * sizeof *gsum);
             for (int k = 0; k < TN_PARTS; k++) {
                 tn_job_t *j = &job[k];
-                gb2 += j->gb2;
                 eloss += j->loss;
                 for (int row = 0; row < CH_NN_IN; row++) {
                     float *dst = gsum + (size_t)row * (size_t)h;
@@ -366,19 +351,14 @@ int tune_net_fit(const tune_games_t *g, const tune_net_opts_t *o, FILE *say, tun
             step++;
             const double c1 = 1 - pow(0.9, (double)step), c2 = 1 - pow(0.999, (double)step), sc = 1.0 / (double)(e - b);
             tn_adam(all, gsum, m, v, np, lr, c1, c2, sc);
-            const float gb = (float)(gb2 * sc);
-            mb2 = 0.9f * mb2 + 0.1f * gb;
-            vb2 = 0.999f * vb2 + 0.001f * gb * gb;
-            t.b2 -= (float)(lr * (mb2 / c1) / (sqrt(vb2 / c2) + 1e-8));
             if (opts_stop) stopped = 1;
         }
         tr = eloss / (double)d.ntrain;
-        va = tn_loss(&t, &d, 1, 0);
+        va = tn_loss(&t, &d, 1);
         if (d.nvalid) fprintf(say, "tune --net: epoch %d, loss %.6f, held out %.6f, %.0f s\n", ep + 1, tr, va, (gsw_now_ms() - t0) / 1000);
         else fprintf(say, "tune --net: epoch %d, loss %.6f (no game held out), %.0f s\n", ep + 1, tr, (gsw_now_ms() - t0) / 1000);
         fflush(say);
     }
-    res->engine_held_out = tn_loss(&t, &d, 1, 1);
     res->epochs = ep - stopped;
     res->held_out_loss = ep ? va : res->start_held_out;
     res->train_loss = tr;
@@ -389,9 +369,9 @@ int tune_net_fit(const tune_games_t *g, const tune_net_opts_t *o, FILE *say, tun
              (unsigned long long)o->seed, d.ntrain, res->held_out_loss, hce_va, CH_NN_SCALE);
     rc = tn_write(o->path, &t, source, err);
     if (!rc)
-        fprintf(say, "tune --net: %s %.6f, as the engine evaluates it %.6f (the evaluation by terms' %.6f), %.1f s; the "
+        fprintf(say, "tune --net: %s %.6f (the evaluation by terms' %.6f), %.1f s; the "
                 "weights in %s\n", d.nvalid ? "held out" : "no game held out; trained on, loss", d.nvalid ? va : tr,
-                d.nvalid ? res->engine_held_out : tn_loss(&t, &d, 0, 1), d.nvalid ? hce_va : hce_tr,
+                d.nvalid ? hce_va : hce_tr,
                 (gsw_now_ms() - t0) / 1000, o->path);
     free(all);
     free(grads);
@@ -436,7 +416,6 @@ int tune_net_run(cli_args_t *o, const tune_games_t *g, const char *dir, FILE *sa
         tune_json_fine(&j, "builtin_held_out", nr.builtin_held_out);
         tune_json_fine(&j, "held_out_before", nr.start_held_out);
         tune_json_fine(&j, "held_out_after", nr.held_out_loss);
-        tune_json_fine(&j, "engine_held_out", nr.engine_held_out);
         tune_json_fine(&j, "train_after", nr.train_loss);
         json_close(&j, '}');
         json_str(&j, "weights", npath);

@@ -13,15 +13,16 @@
  * then the other's, each squared after clipping to [0, 1] (SCReLU), give
  * the output, in units of CH_NN_SCALE centipawns.
  *
- * The engine evaluates it antisymmetrically: the output less the output
- * with the move passed (the two views' units swapped), halved, so that a
- * position and the same one with the other side to move score opposite.
- * Trained on positions of fast self-play games scored by a stronger
- * engine, the network learns that the side to move stands better (its
- * opponent's last move was often a mistake the teacher punishes, or left
- * something to take); searched, that worth would count twice, once in the
- * evaluation and once in quiescence. Only the difference of the output
- * weights' two halves matters then, and the output's bias none.
+ * It is trained and evaluated antisymmetrically: the output less the
+ * output with the move passed (the two views' units swapped), halved, so
+ * that a position and the same one with the other side to move score
+ * opposite. Trained otherwise on positions of fast self-play games scored
+ * by a stronger engine, a network learns that the side to move stands
+ * better (its opponent's last move was often a mistake the teacher
+ * punishes, or left something to take); searched, that worth would count
+ * twice, once in the evaluation and once in quiescence. Only the
+ * difference of the output weights' two halves matters, and the output's
+ * bias none (the trainer writes 0).
  *
  * The weights (ch_nn_weights.h) are made by `gsw tune chess --eval --net`
  * (protocol/tune_net.c), from positions scored by a teacher engine, and
@@ -50,7 +51,7 @@ typedef struct ch_nn {
     const int16_t *w1;     /* [CH_NN_IN][h], at QA */
     const int16_t *b1;     /* [h], at QA */
     const int16_t *w2;     /* [2h]: the side to move's units, then the other's, at QB */
-    int32_t b2;            /* at QA * QB (as trained; the antisymmetric value has none) */
+    int32_t b2;            /* at QA * QB (unused: the antisymmetric value has none) */
 } ch_nn_t;
 
 /* The built-in network (ch_nn_weights.h). */
