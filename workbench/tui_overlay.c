@@ -82,37 +82,57 @@ int tui_pager_scroll(tui_t *t, int ch)
     return 1;
 }
 
-static const char *const help_lines[] = {
-    "Keys",
-    "  arrows      move the cursor          Enter/space  play or select there",
-    "  q r b n     a promotion (moves sharing their squares): pick one; Enter the first",
-    "  mouse       click a cell or column   1-9          play that move (if it is one)",
-    "  10, 11 ...  type both digits: Enter or a short pause ends a number",
-    "  11-15, 1x10x19  type a move (a capture: every square, or from and last square)",
-    "  e4 Nf3 O-O  type the move (p2 on a board of lettered columns); a command key that",
-    "              begins one (chess: a b f g h) is the move only if its next key follows in 1 s",
-    "  #           squares' numbers (1-32)  F            the board turned round (chess, checkers)",
-    "  u / r       undo / redo              h            hint (best move; losing: slowest loss)",
-    "  a           analysis pane on/off     v            value history chart (:annotate)",
-    "  m           more: the whole lesson step and the messages, where the screen cut them",
-    "  o           change the opponent      s            change your side",
-    "  n           new game (lesson: next step)   b      lesson: previous step",
-    "  g           game picker (Esc: back)  t            show the board's classes (if any)",
-    "  PgUp/PgDn   scroll the analysis pane when it does not fit",
-    "  w           the solver plays on for you, a move every 0.7 s (:autoplay pace MS; any key stops)",
-    "  p           browse the proof tree    f / x        proof: follow its main line / close",
-    "              :certificate FILE   what the tree proves, for gsw-check to verify without gsw",
-    "  :           command line: a command (help lists them) or a move (:e4, :O-O)",
-    "  paste       a FEN or a PGN pasted sets it up (:paste [TEXT])   :fen  the FEN, to the clipboard",
-    "  Ctrl-C      stop the analysis or the computer's move (a goes on)",
-    "  q           quit (asks first in a game in progress)",
-    "Values are for the player making the move: win/loss in N plies (score), draw.",
-    "Green wins, yellow draws, red loses; ~ marks a heuristic guess, not a proof.",
-    "",
-    "Press any key.",
+/* The keys' lines; a line with games applies to those games only (by
+ * name, spaces between), and is left out of another game's help (the
+ * picker's help, with no game, has them all). */
+typedef struct help_line {
+    const char *games;
+    const char *text;
+} help_line_t;
+static const help_line_t help_lines[] = {
+    { NULL, "Keys" },
+    { NULL, "  arrows      move the cursor          Enter/space  play or select there" },
+    { "chess", "  q r b n     a promotion (moves sharing their squares): pick one; Enter the first" },
+    { NULL, "  mouse       click a cell or column   1-9          play that move (if it is one)" },
+    { NULL, "  10, 11 ...  type both digits: Enter or a short pause ends a number" },
+    { "checkers", "  11-15, 1x10x19  type a move (a capture: every square, or from and last square)" },
+    { "chess solitaire", "  e4 Nf3 O-O  type the move (p2 on a board of lettered columns); a command key that" },
+    { "chess", "              begins one (chess: a b f g h) is the move only if its next key follows in 1 s" },
+    { "checkers", "  #           squares' numbers (1-32)" },
+    { "chess checkers", "  F           the board turned round" },
+    { NULL, "  u / r       undo / redo              h            hint (best move; losing: slowest loss)" },
+    { NULL, "  a           analysis pane on/off     v            value history chart (:annotate)" },
+    { NULL, "  m           more: the whole lesson step and the messages, where the screen cut them" },
+    { NULL, "  o           change the opponent      s            change your side" },
+    { NULL, "  n           new game (lesson: next step)   b      lesson: previous step" },
+    { NULL, "  g           game picker (Esc: back)  t            show the board's classes (if any)" },
+    { NULL, "  PgUp/PgDn   scroll the analysis pane when it does not fit" },
+    { NULL, "  w           the solver plays on for you, a move every 0.7 s (:autoplay pace MS; any key stops)" },
+    { NULL, "  p           browse the proof tree    f / x        proof: follow its main line / close" },
+    { NULL, "              :certificate FILE   what the tree proves, for gsw-check to verify without gsw" },
+    { NULL, "  :           command line: a command (help lists them) or a move, as typed at the board" },
+    { "chess", "  paste       a FEN or a PGN pasted sets it up (:paste [TEXT])   :fen  the FEN, to the clipboard" },
+    { "checkers", "  paste       a FEN or a PDN pasted sets it up (:paste [TEXT])   :fen  the FEN, to the clipboard" },
+    { "connect4 solitaire", "  paste       a position or moves pasted set it up (:paste [TEXT])   :fen  the position, as text" },
+    { NULL, "  Ctrl-C      stop the analysis or the computer's move (a goes on)" },
+    { NULL, "  q           quit (asks first in a game in progress)" },
+    { NULL, "Values are for the player making the move: win/loss in N plies (score), draw." },
+    { NULL, "Green wins, yellow draws, red loses; ~ marks a heuristic guess, not a proof." },
+    { NULL, "" },
+    { NULL, "Press any key." },
 };
 enum { HELP_LINES = (int)(sizeof help_lines / sizeof help_lines[0]) };
 enum { HELP_GAME_LINES = 4, HELP_W = 86 };   /* the game's own lines first (at most); their width */
+
+/* Whether line l is for the game named game (NULL: none chosen, all are). */
+static int help_for(const help_line_t *l, const char *game)
+{
+    if (!l->games || !game) return 1;
+    size_t n = strlen(game);
+    for (const char *p = l->games; (p = strstr(p, game)); p += n)
+        if ((p == l->games || p[-1] == ' ') && (p[n] == ' ' || !p[n])) return 1;
+    return 0;
+}
 
 /* The help's lines into lines (HELP_GAME_LINES + HELP_LINES): on the game
  * screen, how this game's moves are made and the variants it offers
@@ -145,7 +165,9 @@ static int help_build(tui_t *t, const char **lines, char game[HELP_GAME_LINES][H
         }
         for (int i = 0; i < n; i++) lines[i] = game[i];
     }
-    for (int i = 0; i < HELP_LINES; i++) lines[n++] = help_lines[i];
+    const char *name = v && t->screen == SCREEN_GAME ? v->game->name : NULL;
+    for (int i = 0; i < HELP_LINES; i++)
+        if (help_for(&help_lines[i], name)) lines[n++] = help_lines[i].text;
     return n;
 }
 
@@ -153,7 +175,7 @@ static void draw_help(tui_t *t)
 {
     const char *lines[HELP_GAME_LINES + HELP_LINES];
     char game[HELP_GAME_LINES][HELP_W + 1];
-    int n = help_build(t, lines, game), w = 0, bold = n - HELP_LINES;
+    int n = help_build(t, lines, game), w = 0;
     for (int i = 0; i < n; i++) if ((int)strlen(lines[i]) > w) w = (int)strlen(lines[i]);
     int y0 = (LINES - n - 2) / 2, x0 = (COLS - w - 4) / 2;
     if (y0 < 0) y0 = 0;
@@ -163,9 +185,10 @@ static void draw_help(tui_t *t)
         for (int k = 0; k < w + 4 && x0 + k < COLS; k++) addch(' ');
     }
     for (int i = 0; i < n; i++) {
-        if (i == 0 || i == bold) attron(A_BOLD);   /* the game's name, "Keys" */
+        const int bold = i == 0 || lines[i] == help_lines[0].text;   /* the game's name, "Keys" */
+        if (bold) attron(A_BOLD);
         mvaddnstr(y0 + 1 + i, x0 + 2, lines[i], COLS - x0 - 2);
-        if (i == 0 || i == bold) attroff(A_BOLD);
+        if (bold) attroff(A_BOLD);
     }
 }
 
@@ -180,7 +203,7 @@ void tui_help_open(tui_t *t)
     char text[6144];
     size_t used = 0;
     for (int i = 0; i < n - 2 && used < sizeof text; i++)   /* not "Press any key" */
-        if (lines[i] != help_lines[0])   /* (the pager's title says "Keys") */
+        if (lines[i] != help_lines[0].text)   /* (the pager's title says "Keys") */
             used += (size_t)snprintf(text + used, sizeof text - used, "%s\n", lines[i]);
     tui_pager_open(t, "Keys", text, 0);
 }

@@ -82,6 +82,8 @@ wait_for "this node" 10 || bad "proof browser node"
 keys x
 keys '?'
 wait_for "Keys" 10 || bad "help overlay"
+# Connect Four's help: no other game's keys (a promotion, squares' numbers, the board turned round)
+screen | grep -q "a promotion\|squares' numbers\|board turned round" && bad "Connect Four's help lists another game's keys"
 keys x
 # the lesson, from the command line
 keys : 'lesson connect4-centre' Enter

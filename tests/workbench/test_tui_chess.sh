@@ -182,6 +182,9 @@ wait_for "hint: " 10 || bad "h alone, after its second: a hint"
 keys '?'
 wait_for "e4 Nf3 O-O" 5 || bad "? does not say how moves are typed"
 screen | grep -q "Chess: a piece, then its target" || bad "? does not say chess's kind of move"
+screen | grep -q "q r b n     a promotion" || bad "? does not give chess's promotion keys"
+screen | grep -q "F           the board turned round" || bad "? does not give the key that turns the board"
+screen | grep -q "squares' numbers" && bad "? in chess lists checkers' squares' numbers"
 keys Escape
 keys f 7 f 6   # UCI at the board, begun by a command key (f: follow)
 wait_for "5\. O-O *f6" 10 || bad "f7f6 (UCI) typed at the board"

@@ -36,7 +36,7 @@ wait_for "^  7  ♟ ♟ ♟ ♟ ♟ ♟ ♟ \." 10 || bad "F again did not turn 
 keys a   # the analysis off: the worker rests, and the key line shows
 wait_for "F flip   q quit" 10 || bad "the key line does not offer F"
 keys ?
-wait_for "F            the board turned round" 10 || bad "the help does not list F"
+wait_for "F           the board turned round" 10 || bad "the help does not list F"
 keys Escape
 cmd 'new connect4'
 wait_for "Red to move" 10 || bad "Connect Four did not open"
