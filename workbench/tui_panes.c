@@ -512,8 +512,9 @@ static void draw_panes(tui_t *t, int top, int h)
 }
 
 /* A game on a clock: both sides' times in one row, the one running
- * (the side to move's, while the game goes on) in reverse; 1 row, or 0
- * when there is no clock. */
+ * (the side to move's, while the game goes on) in reverse, the side at the
+ * board's foot first (the second player's on a board turned round); 1 row,
+ * or 0 when there is no clock. */
 static int draw_clock(tui_t *t, int y)
 {
     session_t *s = &t->s;
@@ -521,12 +522,14 @@ static int draw_clock(tui_t *t, int y)
     double now = tui_now_ms();
     int turn = session_turn(s), over = session_over(s, NULL);
     move(y, 1);
-    for (int side = 0; side < 2; side++) {
+    const int foot = s->flipped && !t->view.drop;   /* (session_shown_cell's test: the board is shown turned round) */
+    for (int k = 0; k < 2; k++) {
+        const int side = k ^ foot;
         char time[24], text[48];
         clock_time_text(session_clock_left(s, side, now), time, sizeof time);
         snprintf(text, sizeof text, "%.10s %s", t->view.side[side][0] ? t->view.side[side] : side ? "second" : "first", time);
         int live = side == turn && !over;
-        if (side) addstr("  ");
+        if (k) addstr("  ");
         if (live) attron(A_REVERSE);
         addnstr(text, t->left_w / 2);
         if (live) attroff(A_REVERSE);

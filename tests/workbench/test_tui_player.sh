@@ -5,7 +5,8 @@
 # analysis pane's best N engine lines (:lines N), proven moves kept out of
 # them; a game on a clock (--clock): the engine keeps to its time, a flag
 # falls (a loss; a draw against a lone king), undo puts the times back,
-# :clock starts a fresh one; a window too small holds the person's clock.
+# :clock starts a fresh one; turned round, the clock of the side at the
+# foot comes first; a window too small holds the person's clock.
 # Skipped (exit 77) without tmux.
 set -u
 . "$(dirname "$0")/tmux_lib.sh"
@@ -95,6 +96,12 @@ cmd 'clock 0:03+0'
 wait_for "clock 0:03+0: White 3.0, Black 3.0" 10 || bad ":clock did not start a fresh clock"
 wait_for "White to move" 10 || bad "the game did not go on with a fresh clock"
 quit_gsw "the clock's draw"
+# turned round, the clock of the side at the board's foot comes first
+start_wh 100 30 play chess --opponent human --clock 0:09+0
+wait_for "White [0-9]\.[0-9]  Black 9\.0" 30 || bad "no 9 s clocks under the board"
+keys F
+wait_for "Black 9\.0  White [0-9]\.[0-9]" 10 || bad "turned round, Black's clock (at the foot) is not first: $(screen | grep 'White [0-9]')"
+quit_gsw "the clocks turned round"
 # a window too small to show the board holds the person's clock (their keys are ignored)
 start_wh 100 30 play chess --opponent human --clock 0:08+0
 wait_for "White [5-8]\.[0-9]  Black 8\.0" 30 || bad "no 8 s clocks under the board"
