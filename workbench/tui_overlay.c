@@ -96,8 +96,8 @@ static const help_line_t help_lines[] = {
     { NULL, "  mouse       click a cell or column   1-9          play that move (if it is one)" },
     { NULL, "  10, 11 ...  type both digits: Enter or a short pause ends a number" },
     { "checkers", "  11-15, 1x10x19  type a move (a capture: every square, or from and last square)" },
-    { "chess solitaire", "  e4 Nf3 O-O  type the move (p2 on a board of lettered columns); a command key that" },
-    { "chess", "              begins one (chess: a b f g h) is the move only if its next key follows in 1 s" },
+    { "chess solitaire", "  e4 Nf3 O-O  type the move (p2 on a board of lettered columns)" },
+    { "chess", "  a b f g h   a command key that begins a move: the move if its next key follows in 1 s" },
     { "checkers", "  #           squares' numbers (1-32)" },
     { "chess checkers", "  F           the board turned round" },
     { NULL, "  u / r       undo / redo              h            hint (best move; losing: slowest loss)" },
@@ -166,8 +166,21 @@ static int help_build(tui_t *t, const char **lines, char game[HELP_GAME_LINES][H
         for (int i = 0; i < n; i++) lines[i] = game[i];
     }
     const char *name = v && t->screen == SCREEN_GAME ? v->game->name : NULL;
-    for (int i = 0; i < HELP_LINES; i++)
-        if (help_for(&help_lines[i], name)) lines[n++] = help_lines[i].text;
+    static char tagged[HELP_LINES][HELP_W + 48];   /* (the TUI's one thread) */
+    for (int i = 0; i < HELP_LINES; i++) {
+        const help_line_t *l = &help_lines[i];
+        if (!help_for(l, name)) continue;
+        if (name || !l->games || l->text[2] == ' ') {   /* (a line that goes on the one before: untagged) */
+            lines[n++] = l->text;
+            continue;
+        }
+        /* no game chosen: the line says which games it is for */
+        int k = snprintf(tagged[i], sizeof tagged[i], "%s (", l->text);
+        for (const char *g = l->games; *g && k > 0 && k < (int)sizeof tagged[i]; g++)
+            k += snprintf(tagged[i] + k, sizeof tagged[i] - (size_t)k, *g == ' ' ? ", " : "%c", *g);
+        if (k > 0 && k < (int)sizeof tagged[i]) snprintf(tagged[i] + k, sizeof tagged[i] - (size_t)k, ")");
+        lines[n++] = tagged[i];
+    }
     return n;
 }
 

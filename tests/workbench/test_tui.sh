@@ -25,6 +25,11 @@ quit() {
 start play
 wait_for "Pick a game" 30 || bad "no game picker"
 screen | grep -q "Connect Four" || bad "picker lists Connect Four"
+# the picker's help (no game yet): every game's keys, each saying its games
+keys '?'
+wait_for "the board turned round (chess, checkers)" 10 || bad "the picker's help does not say which games F is for"
+keys Escape
+wait_for "Pick a game" 10 || bad "Esc did not close the picker's help"
 # the picker's fourth entry is 5x4 (7x6, 6x5, 6x4, 5x4, ...)
 keys Down Down Down Enter
 wait_for "connect4:5x4" 20 || bad "5x4 did not open"
