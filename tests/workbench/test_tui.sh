@@ -89,6 +89,7 @@ keys '?'
 wait_for "Keys" 10 || bad "help overlay"
 # Connect Four's help: no other game's keys (a promotion, squares' numbers, the board turned round)
 screen | grep -q "a promotion\|squares' numbers\|board turned round" && bad "Connect Four's help lists another game's keys"
+screen | grep -q "1-9         play that move" || bad "Connect Four's help does not give the digit keys"
 keys x
 # the lesson, from the command line
 keys : 'lesson connect4-centre' Enter

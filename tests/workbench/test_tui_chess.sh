@@ -185,6 +185,7 @@ screen | grep -q "Chess: a piece, then its target" || bad "? does not say chess'
 screen | grep -q "q r b n     a promotion" || bad "? does not give chess's promotion keys"
 screen | grep -q "F           the board turned round" || bad "? does not give the key that turns the board"
 screen | grep -q "squares' numbers" && bad "? in chess lists checkers' squares' numbers"
+screen | grep -q "1-9  \|type both digits" && bad "? in chess offers digit keys, which begin no chess move"
 keys Escape
 keys f 7 f 6   # UCI at the board, begun by a command key (f: follow)
 wait_for "5\. O-O *f6" 10 || bad "f7f6 (UCI) typed at the board"
