@@ -553,9 +553,9 @@ static int match_run(cli_args_t *o)
     if (!m) { fprintf(stderr, "gsw: out of memory\n"); game_close(base); return GSW_EFAIL; }
     m->o = o;
     m->hash_mb = opts_hash_mb(o);
-    int values[5], changed, terms;
+    int values[5], defaults[5], changed, terms;
     const ch_variant_t *cv = base->data;
-    for (int i = 0; i < 5; i++) values[i] = cv->params.value[CH_PAWN + i];
+    for (int i = 0; i < 5; i++) defaults[i] = values[i] = cv->params.value[CH_PAWN + i];
     if (ours_options(o, values, &m->hash_mb, &changed, &m->level, &terms, &err)) {
         fprintf(stderr, "gsw: %s\n", err.msg);
         game_close(base);
@@ -563,10 +563,8 @@ static int match_run(cli_args_t *o)
         return err.code;
     }
     snprintf(m->ours, sizeof m->ours, "gsw %s", GSW_VERSION);
-    if (changed || terms) {   /* (a values= variant evaluates by terms, the default values or not) */
-        char spec[128];
-        snprintf(spec, sizeof spec, "chess:values=%d,%d,%d,%d,%d", values[0], values[1], values[2], values[3],
-                 values[4]);
+    char spec[128];
+    if (!uci_variant_spec(values, defaults, terms, spec, sizeof spec)) {   /* as gsw uci opens it */
         game_close(base);
         if (game_open(spec, &base, &err)) { fprintf(stderr, "gsw: %s\n", err.msg); free(m); return err.code; }
         if (changed)

@@ -121,6 +121,14 @@ static int uci_solver(uci_t *u, gv_t *v, size_t mb, err_t *err)
     return rc;
 }
 
+int uci_variant_spec(const int values[5], const int defaults[5], int terms, char *spec, size_t n)
+{
+    int plain = !memcmp(values, defaults, 5 * sizeof *values) && !terms;
+    if (plain) snprintf(spec, n, "chess");
+    else snprintf(spec, n, "chess:values=%d,%d,%d,%d,%d", values[0], values[1], values[2], values[3], values[4]);
+    return plain;
+}
+
 /* Open the variant for u->values (the plain variant when they are the
  * defaults) and a solver with a table of u->hash_mb, in place of the
  * previous ones (freed first: a big table is never held twice). On a
@@ -128,14 +136,7 @@ static int uci_solver(uci_t *u, gv_t *v, size_t mb, err_t *err)
 static int uci_open(uci_t *u, err_t *err)
 {
     char spec[128];
-    /* the levels of UCI_LimitStrength were rated with the evaluation by
-       terms: they keep it, as UseNetwork false asks (a values= variant,
-       the default values or not) */
-    int plain = !memcmp(u->values, u->defaults, sizeof u->values) && !u->limit && !u->terms;
-    if (plain) snprintf(spec, sizeof spec, "chess");
-    else
-        snprintf(spec, sizeof spec, "chess:values=%d,%d,%d,%d,%d", u->values[0], u->values[1], u->values[2],
-                 u->values[3], u->values[4]);
+    uci_variant_spec(u->values, u->defaults, u->limit || u->terms, spec, sizeof spec);
     gv_t *v;
     int rc = game_open(spec, &v, err);
     if (!rc) {

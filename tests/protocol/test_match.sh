@@ -186,6 +186,11 @@ grep -q '^\[White "gsw [^"]* (terms)"\]' "$tmp/terms.pgn" && ok || bad "UseNetwo
 expect 0 "ours UseNetwork=true" -- "$gsw" match chess --engine "$gsw uci" --games 2 --nodes 3000 --seed 4 \
     --ours-option UseNetwork=true --pgn "$tmp/net.pgn"
 [ "$(grep -v '^\[' "$tmp/terms.pgn")" != "$(grep -v '^\[' "$tmp/net.pgn")" ] && ok || bad "UseNetwork: the terms played the network's games"
+# a piece value set to its default keeps the network, as gsw uci's setoption does
+expect 0 "ours PawnValue at its default" -- "$gsw" match chess --engine "$gsw uci" --games 2 --nodes 3000 --seed 4 \
+    --ours-option PawnValue=100 --pgn "$tmp/dflt.pgn"
+[ "$(grep -v '^\[' "$tmp/dflt.pgn")" = "$(grep -v '^\[' "$tmp/net.pgn")" ] && ok || bad "PawnValue=100: not the network's games"
+grep -q '^\[White "gsw [^"(]*"\]' "$tmp/dflt.pgn" && ok || bad "PawnValue=100: the PGN names our side as a variant"
 expect 2 "ours UseNetwork not a boolean" -- "$gsw" match chess --engine "$gsw uci" --ours-option UseNetwork=2
 
 # ---- our side reads gsw's tablebases (--dir), as gsw uci does: from KQK,
