@@ -29,11 +29,14 @@ sf=/usr/games/stockfish
 for f in "$@"; do [ -r "$f" ] || { echo "cannot read $f" >&2; exit 1; }; done
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-python3 - "$gsw" "$sf" "$nodes" "$skip" "$lost" "$work" "$@" <<'EOF'
+python3 - "$gsw" "$sf" "$nodes" "$skip" "$lost" "$work" "$(dirname "$0")" "$@" <<'EOF'
 import re, subprocess, sys, statistics as st, collections
+sys.dont_write_bytecode = True
+sys.path.insert(0, sys.argv[7])
+import stockfish
 gsw, sf, nodes, skip, lost_only, work = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5] == '1', sys.argv[6]
 games = []
-for f in sys.argv[7:]:
+for f in sys.argv[8:]:
     for g in open(f).read().split('[Event ')[1:]:
         tag = lambda k: (re.search(r'\[%s "([^"]*)"' % k, g) or [None, ''])[1]
         us_white = tag('White').startswith('gsw')
@@ -64,23 +67,8 @@ for f in sys.argv[7:]:
         games.append((us_white, r, sans, fens))
 if not games:
     sys.exit('no games of gsw to read')
-eng = subprocess.Popen([sf], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
-def send(x):
-    eng.stdin.write(x + '\n'); eng.stdin.flush()
-def until(w):
-    for l in eng.stdout:
-        if l.startswith(w):
-            return l
-send('uci'); until('uciok'); send('setoption name Hash value 64'); send('isready'); until('readyok')
-def score(fen):   # from the side to move; a mate as +-10000
-    send('position fen ' + fen); send('go nodes %d' % nodes)
-    sc = 0
-    for l in eng.stdout:
-        if l.startswith('info') and ' score ' in l:
-            t = l.split(); i = t.index('score')
-            sc = int(t[i + 2]) if t[i + 1] == 'cp' else (10000 if int(t[i + 2]) > 0 else -10000)
-        if l.startswith('bestmove'):
-            return sc
+eng = stockfish.Engine(sf, hash_mb=64)
+score = lambda fen: eng.score(fen, nodes)
 def phase(fen):   # by the pieces other than kings and pawns
     n = sum(fen.split()[0].count(c) for c in 'nbrqNBRQ')
     return '1 ten pieces or more' if n >= 10 else '2 six to nine' if n >= 6 else '3 five or fewer'
@@ -90,7 +78,7 @@ drops = []
 wdl = collections.Counter()
 for gi, (us_white, r, sans, fens) in enumerate(games):
     wdl[r] += 1
-    send('ucinewgame')
+    eng.newgame()
     ev = []   # from gsw's side
     for fen in fens:
         s = score(fen)
@@ -106,7 +94,7 @@ for gi, (us_white, r, sans, fens) in enumerate(games):
         if k < len(ev):
             run[k].append(max(-1000, min(1000, ev[k])))
     print('game %d/%d scored' % (gi + 1, len(games)), file=sys.stderr, flush=True)
-send('quit')
+eng.quit()
 print('%d games of gsw (W-D-L %d-%d-%d), Stockfish at %d nodes a position, from ply %d'
       % (len(games), wdl[1], wdl[0], wdl[-1], nodes, skip))
 print('average loss a move (cp; positions within +-400, a loss capped at 500):')
